@@ -1,0 +1,47 @@
+#pragma once
+// Multi-head attention exactly as PyTorch nn.MultiheadAttention computes it (DESIGN §3):
+//   [Q|K|V] = X · W_inᵀ + b_in            one GEMM for all heads, W_in (3I, D)
+//   Q_h, K_h, V_h = column blocks h·Dk…(h+1)·Dk of Q, K, V   (views, no copies)
+//   A_h = softmax(Q_h K_hᵀ / √Dk + mask)  (T, S)
+//   head_h = A_h V_h                      (T, Dk)
+//   out = [head_1 … head_H] · W_oᵀ + b_o  (T, D)
+// Masked positions are −∞ before softmax; a row with every key masked gives zeros.
+#include <atomic>
+#include <vector>
+
+#include "core/tensor.h"
+#include "core/trace.h"
+#include "core/weights.h"
+
+namespace hs {
+
+// Which keys each query may see.
+struct AttentionMask {
+    bool causal = false;             // key j > query i is masked
+    std::vector<int> key_padding;    // key positions masked for every query
+    // True if query i may attend to key j.
+    bool allowed(int i, int j) const;
+};
+
+// Row-wise softmax that maps −∞ to exactly 0 and a fully masked row to zeros.
+void softmax_rows(Matrix& m);
+
+struct AttentionResult {
+    Matrix output;                 // (T, D)
+    std::vector<Matrix> weights;   // H × (T, S), filled when want_weights
+    std::vector<Matrix> scores;    // H × (T, S) scaled scores, filled when want_scores
+};
+
+// Self-attention: x_memory == x_query. Cross-attention: keys/values from x_memory.
+// `steps`, when non-null, receives every intermediate.
+AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query,
+                                     const Matrix& x_memory, const AttentionMask& mask,
+                                     bool want_weights, bool want_scores,
+                                     AttentionSteps* steps = nullptr);
+
+// Reference implementation: h separate per-head projections with (D, Dk) matrices, no
+// fused GEMM, loops for the softmax. Tests compare the fused path against it.
+AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matrix& x_query,
+                                           const Matrix& x_memory, const AttentionMask& mask);
+
+}  // namespace hs

@@ -1,0 +1,17 @@
+#pragma once
+// Model directories (DESIGN §4): config.json + model.safetensors.
+#include <string>
+
+#include "core/model.h"
+
+namespace hs {
+
+// Writes DIR/config.json and DIR/model.safetensors (creating DIR). Atomic per file.
+// Throws hs::Error when DIR cannot be created or written.
+void save_model_dir(const Model& model, const std::string& dir);
+
+// Loads and validates. Throws hs::Error: directory missing, config.json missing or bad
+// JSON, invalid config (core validation messages), model.safetensors problems.
+Model load_model_dir(const std::string& dir);
+
+}  // namespace hs

@@ -1,0 +1,79 @@
+#pragma once
+// safetensors: 8-byte little-endian header length N, N bytes of JSON
+// {"name": {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]}, "__metadata__": {..}},
+// then the data block (offsets are relative to its start).
+// The reader validates the whole file before any tensor is used and memory-maps it.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace hs {
+
+enum class DType { F32, F16, BF16 };
+std::string to_string(DType d);
+int dtype_size(DType d);
+
+struct TensorInfo {
+    std::string name;
+    DType dtype = DType::F32;
+    std::vector<std::int64_t> shape;
+    std::uint64_t begin = 0, end = 0;  // byte offsets within the data block
+    std::int64_t numel() const;
+};
+
+// A validated, memory-mapped safetensors file. Every failure throws hs::Error naming
+// the file and the problem: file too small for the header length, header length past
+// end of file, header not valid JSON, entry missing dtype/shape/data_offsets, unsupported
+// dtype (named), negative dims, shape × dtype size ≠ byte length (both numbers), offsets
+// outside the data block, overlapping tensors.
+class SafetensorsFile {
+public:
+    static std::shared_ptr<SafetensorsFile> open(const std::string& path);
+    ~SafetensorsFile();
+    SafetensorsFile(const SafetensorsFile&) = delete;
+    SafetensorsFile& operator=(const SafetensorsFile&) = delete;
+
+    const std::string& path() const { return path_; }
+    const std::map<std::string, TensorInfo>& tensors() const { return tensors_; }
+    const std::map<std::string, std::string>& metadata() const { return metadata_; }
+    bool has(const std::string& name) const { return tensors_.count(name) != 0; }
+    const TensorInfo& info(const std::string& name) const;  // throws naming the tensor
+    // Converted to f32. A 1-D tensor becomes a (1, n) matrix; a 2-D tensor (rows, cols).
+    Matrix matrix(const std::string& name) const;
+    Vector vector(const std::string& name) const;  // 1-D tensors only
+    // Raw bytes of a tensor inside the mapping.
+    const std::uint8_t* data(const std::string& name) const;
+
+private:
+    SafetensorsFile() = default;
+    std::string path_;
+    const std::uint8_t* map_ = nullptr;
+    std::size_t map_size_ = 0;
+    std::size_t data_start_ = 0;
+    std::map<std::string, TensorInfo> tensors_;
+    std::map<std::string, std::string> metadata_;
+};
+
+// A tensor to write: f32 data, row-major.
+struct NamedTensor {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    std::vector<float> data;
+};
+
+// Writes f32 tensors (sorted by name, 8-byte aligned header) atomically: a temp file in
+// the same directory, then rename. Throws hs::Error if the path is not writable.
+void write_safetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
+                       const std::map<std::string, std::string>& metadata = {});
+
+// f16 / bf16 -> f32 conversions (exposed for tests).
+float f16_to_f32(std::uint16_t h);
+float bf16_to_f32(std::uint16_t b);
+std::uint16_t f32_to_f16(float f);
+std::uint16_t f32_to_bf16(float f);
+
+}  // namespace hs

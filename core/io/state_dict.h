@@ -1,0 +1,33 @@
+#pragma once
+// Mapping between ModelWeights and PyTorch state_dict names (DESIGN §4):
+//   embed.weight (vocab, D); pos_embed.weight (max_len, D) for learned PE
+//   single stack:   layers.{i}.self_attn.in_proj_weight (3D, D), …in_proj_bias (3D),
+//                   layers.{i}.self_attn.out_proj.weight (D, D), …out_proj.bias (D),
+//                   layers.{i}.linear1.weight (d_ff, D), .bias; linear2.weight (D, d_ff), .bias;
+//                   layers.{i}.norm1.weight/.bias, norm2.weight/.bias; norm.weight/.bias (pre-LN)
+//   encoder-decoder: encoder.layers.{i}.… as above, encoder.norm.*,
+//                   decoder.layers.{i}.self_attn.*, .multihead_attn.*, .linear1/2.*,
+//                   .norm1/2/3.*, decoder.norm.*
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/io/safetensors.h"
+#include "core/weights.h"
+
+namespace hs {
+
+// Every tensor name and shape a model with this config has, in a stable order.
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> expected_tensors(
+    const ModelConfig& config);
+
+// Flattens weights to named f32 tensors.
+std::vector<NamedTensor> to_state_dict(const ModelConfig& config, const ModelWeights& weights);
+
+// Reads weights from a validated file. Throws hs::Error for a missing tensor (named), a
+// shape mismatch ("layers.0.linear1.weight has shape [64, 32], expected [128, 32]") or
+// extra tensors (named, first few).
+ModelWeights from_safetensors(const ModelConfig& config, const SafetensorsFile& file);
+
+}  // namespace hs

@@ -1,0 +1,40 @@
+#pragma once
+// Building blocks around attention: LayerNorm, feed-forward, positional encodings,
+// and the encoder / decoder layers of nn.TransformerEncoderLayer / DecoderLayer
+// (post-LN: x = norm(x + sublayer(x)); pre-LN: x = x + sublayer(norm(x))).
+#include "core/attention.h"
+#include "core/config.h"
+#include "core/trace.h"
+#include "core/weights.h"
+
+namespace hs {
+
+// y = (x − mean) / √(var + eps) · γ + β, per row; var is the biased variance.
+Matrix layer_norm(const Matrix& x, const LayerNormWeights& w, float eps);
+// GELU with erf (PyTorch's default "gelu"); ReLU = max(0, x).
+Matrix activate(const Matrix& x, Activation act);
+// linear2(act(linear1(x))): (T, D) -> (T, d_ff) -> (T, D)
+Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act);
+// Sinusoidal table (T, D): PE[p, 2i] = sin(p / 10000^(2i/D)), PE[p, 2i+1] = cos(same).
+Matrix sinusoidal_positions(int T, int D);
+
+// What one layer call should record, and where.
+struct LayerCapture {
+    bool weights = true;
+    bool scores = false;
+    AttentionSteps* self_steps = nullptr;   // non-null: capture self-attention steps
+    AttentionSteps* cross_steps = nullptr;  // non-null: capture cross-attention steps
+};
+
+// One encoder layer; returns (T, D). `layer_trace` receives the head maps.
+Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& config, const Matrix& x,
+                     const AttentionMask& mask, const LayerCapture& capture,
+                     LayerTrace& layer_trace);
+
+// One decoder layer: masked self-attention, cross-attention over `memory` (S, D), FFN.
+Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& config, const Matrix& x,
+                     const Matrix& memory, const AttentionMask& self_mask,
+                     const AttentionMask& cross_mask, const LayerCapture& capture,
+                     LayerTrace& layer_trace);
+
+}  // namespace hs

@@ -1,0 +1,58 @@
+#pragma once
+// Model = config + weights; forward(ids) -> Trace.
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/trace.h"
+#include "core/weights.h"
+
+namespace hs {
+
+// Called after each layer with (layers done, layers total); return false to cancel.
+using ProgressFn = std::function<bool(int done, int total)>;
+
+struct ForwardInput {
+    std::vector<int> ids;                  // main stack (encoder for encoder-decoder)
+    std::vector<std::string> tokens;       // display strings, same length as ids
+    std::vector<int> decoder_ids;          // encoder-decoder only
+    std::vector<std::string> decoder_tokens;
+    std::vector<int> key_padding;          // positions of `ids` masked as keys
+};
+
+// Thrown by Model::forward when the progress callback asks to stop.
+struct Cancelled {};
+
+class Model {
+public:
+    Model(ModelConfig config, ModelWeights weights, std::string name = "");
+    // A playground model: validates config (throws hs::Error) and initialises from its seed.
+    static Model random(const ModelConfig& config);
+
+    const ModelConfig& config() const { return config_; }
+    const ModelWeights& weights() const { return weights_; }
+    ModelWeights& mutable_weights() { return weights_; }
+    const std::string& name() const { return name_; }
+    void set_name(std::string name) { name_ = std::move(name); }
+
+    // Runs the model. Throws hs::Error on bad input (empty ids, id out of range,
+    // sequence longer than max_len, decoder ids missing for encoder-decoder).
+    Trace forward(const ForwardInput& input, const TraceOptions& options = {},
+                  const ProgressFn& progress = nullptr) const;
+
+    // Total number of parameters.
+    long long parameter_count() const;
+
+private:
+    ModelConfig config_;
+    ModelWeights weights_;
+    std::string name_;
+};
+
+// Embeddings + positions entering layer 0: (T, D) = embed[ids] (· √D not applied) + PE.
+Matrix embed_tokens(const Model& model, const std::vector<int>& ids);
+
+}  // namespace hs

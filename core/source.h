@@ -1,0 +1,43 @@
+#pragma once
+// A TraceSource is whatever the user pointed HeadScope at: a playground spec
+// ("random:…"), a model directory, or a worked-example JSON. The CLI and the app both
+// go through this one interface: text in, Trace out.
+#include <memory>
+#include <string>
+
+#include "core/model.h"
+#include "core/trace.h"
+
+namespace hs {
+
+struct SourceInput {
+    std::string text;          // main / encoder text
+    std::string decoder_text;  // encoder-decoder only (default: same as text)
+    std::vector<int> key_padding;
+};
+
+class TraceSource {
+public:
+    virtual ~TraceSource() = default;
+    virtual std::string name() const = 0;           // what the user typed / a title
+    virtual std::string kind() const = 0;           // "playground", "model directory", "worked example"
+    virtual const ModelConfig& config() const = 0;
+    virtual long long parameter_count() const = 0;
+    // Human-readable summary lines for `inspect` (config, tensors, parameter count).
+    virtual std::string describe() const = 0;
+    // Whether the text input is used (worked examples carry their own X).
+    virtual bool takes_text() const { return true; }
+    // Throws hs::Error on empty text, text longer than max_len tokens, and so on.
+    virtual Trace run(const SourceInput& input, const TraceOptions& options,
+                      const ProgressFn& progress = nullptr) const = 0;
+    // The underlying model, when there is one (playground / model directory).
+    virtual const Model* model() const { return nullptr; }
+};
+
+// Opens MODEL as in DESIGN §5: "random:…" spec, a directory with config.json, or a
+// .json worked example. Throws hs::Error saying what was wrong.
+std::unique_ptr<TraceSource> open_source(const std::string& model_arg);
+// A source over an in-memory model (the app's playground edits).
+std::unique_ptr<TraceSource> make_model_source(Model model);
+
+}  // namespace hs

@@ -1,0 +1,14 @@
+#pragma once
+// Matrix types shared by all of core.
+// Convention (written once, used everywhere): row-vector convention, a sequence is
+// a matrix X (T, D) with one token per row; attention maps are (T_query, T_key):
+// rows = query tokens, columns = key tokens. Row-major storage to match PyTorch.
+#include <Eigen/Dense>
+
+namespace hs {
+
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vector = Eigen::Matrix<float, Eigen::Dynamic, 1>;       // column vector
+using RowVector = Eigen::Matrix<float, 1, Eigen::Dynamic>;    // one token
+
+}  // namespace hs

@@ -1,0 +1,86 @@
+#pragma once
+// Trace: everything one forward pass shows the user. The frontend reads only this;
+// it never computes attention itself. Shape letters: T tokens (queries), S keys
+// (S = T for self-attention, S = T_enc for cross-attention), D d_model, H heads,
+// Dk = D / H, L layers. Attention maps are (T, S): rows = queries, cols = keys.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/tensor.h"
+
+namespace hs {
+
+// Every intermediate of one multi-head attention block, in the order it is computed.
+// Captured for one chosen layer (TraceOptions::detail_layer) for the step-by-step view.
+struct AttentionSteps {
+    Matrix x_query;    // (T, D)  input the queries come from
+    Matrix x_memory;   // (S, D)  input keys/values come from (= x_query for self-attention)
+    Matrix w_in;       // (3I, D) fused [W_Q; W_K; W_V] (PyTorch in_proj_weight)
+    Vector b_in;       // (3I)
+    Matrix qkv;        // (T, 3I) = X · W_inᵀ + b_in (self-attention; cross: Q part from x_query,
+                       //          K/V parts from x_memory, rows padded to max(T, S))
+    Matrix q, k, v;    // (T, I), (S, I), (S, I)
+    std::vector<Matrix> q_heads, k_heads, v_heads;  // H × (T|S, Dk): column blocks of q/k/v
+    std::vector<Matrix> raw_scores;     // H × (T, S) = Q_h K_hᵀ
+    std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ / √Dk
+    std::vector<Matrix> masked_scores;  // H × (T, S) = scaled + mask (−inf where masked)
+    std::vector<Matrix> weights;        // H × (T, S) = softmax over each row
+    std::vector<Matrix> head_outputs;   // H × (T, Dk) = A_h · V_h
+    Matrix concat;     // (T, I) = [head_1 | … | head_H]
+    Matrix w_out;      // (D, I)  PyTorch out_proj.weight
+    Vector b_out;      // (D)
+    Matrix output;     // (T, D) = concat · W_oᵀ + b_o
+    float scale = 1.0f;  // 1/√Dk
+};
+
+// One attention block's per-head maps for the overview (always captured by default).
+struct HeadMaps {
+    std::vector<Matrix> weights;  // H × (T, S), softmax output
+    std::vector<Matrix> scores;   // H × (T, S), scaled (pre-mask) scores; only when
+                                  // TraceOptions::scores is set (hover readout)
+};
+
+struct LayerTrace {
+    HeadMaps self_attn;
+    std::optional<HeadMaps> cross_attn;  // decoder layers of an encoder-decoder
+    Matrix output;                       // (T, D) hidden state leaving the layer
+};
+
+// One stack of layers (the model's only stack, or the encoder / decoder of an
+// encoder-decoder).
+struct StackTrace {
+    std::vector<std::string> tokens;  // T display strings
+    std::vector<int> ids;             // T token ids
+    Matrix input;                     // (T, D) embeddings + positions entering layer 0
+    std::vector<LayerTrace> layers;   // L
+    Matrix final_output;              // (T, D) after the final norm if any, else = last output
+};
+
+struct Trace {
+    ModelConfig config;
+    std::string model_name;   // "random:…", directory name or example title
+    StackTrace main;          // encoder-only / decoder-only: the stack; enc-dec: the encoder
+    std::optional<StackTrace> decoder;  // encoder-decoder only
+    std::vector<int> key_padding;       // key positions of `main` masked as padding
+    // Detailed capture (TraceOptions::detail_layer), if requested.
+    std::optional<AttentionSteps> steps;
+    int steps_layer = -1;
+    bool steps_in_decoder = false;
+    bool steps_cross = false;
+
+    int n_layers() const { return static_cast<int>(main.layers.size()); }
+};
+
+struct TraceOptions {
+    bool head_weights = true;   // per-layer per-head weights
+    bool hidden_states = true;  // per-layer outputs
+    bool scores = false;        // per-layer per-head scaled scores too
+    // Capture every intermediate of this layer's attention (−1: none).
+    int detail_layer = -1;
+    bool detail_in_decoder = false;  // encoder-decoder: pick the decoder stack
+    bool detail_cross = false;       // decoder stack: the cross-attention block
+};
+
+}  // namespace hs

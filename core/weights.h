@@ -1,0 +1,75 @@
+#pragma once
+// Parameters of a playground model, laid out as PyTorch nn.Transformer stores them
+// (weights are (out, in): y = x · Wᵀ + b). io/state_dict maps these to and from
+// state_dict names such as "layers.0.self_attn.in_proj_weight".
+#include <optional>
+#include <vector>
+
+#include "core/config.h"
+#include "core/tensor.h"
+
+namespace hs {
+
+// nn.MultiheadAttention. D = model width, I = inner width (heads · d_k; equal to D in
+// playground models, may differ in worked examples).
+struct AttentionWeights {
+    int heads = 1;
+    Matrix in_proj_weight;   // (3I, D): rows [W_Q; W_K; W_V]
+    Vector in_proj_bias;     // (3I)
+    Matrix out_proj_weight;  // (D_out, I)
+    Vector out_proj_bias;    // (D_out)
+    int inner() const { return static_cast<int>(in_proj_weight.rows() / 3); }
+    int d_k() const { return inner() / heads; }
+};
+
+struct LayerNormWeights {
+    Vector weight;  // (D) gamma
+    Vector bias;    // (D) beta
+};
+
+// Position-wise feed-forward: linear2(act(linear1(x))).
+struct FeedForwardWeights {
+    Matrix linear1_weight;  // (d_ff, D)
+    Vector linear1_bias;    // (d_ff)
+    Matrix linear2_weight;  // (D, d_ff)
+    Vector linear2_bias;    // (D)
+};
+
+// nn.TransformerEncoderLayer: self-attention, FFN, norm1 after/before attention, norm2 FFN.
+struct EncoderLayerWeights {
+    AttentionWeights self_attn;
+    FeedForwardWeights ffn;
+    LayerNormWeights norm1, norm2;
+};
+
+// nn.TransformerDecoderLayer: masked self-attention, cross-attention ("multihead_attn"),
+// FFN; norm1, norm2, norm3 respectively.
+struct DecoderLayerWeights {
+    AttentionWeights self_attn;
+    AttentionWeights cross_attn;
+    FeedForwardWeights ffn;
+    LayerNormWeights norm1, norm2, norm3;
+};
+
+struct ModelWeights {
+    Matrix embed;      // (vocab, D) "embed.weight"
+    Matrix pos_embed;  // (max_len, D) "pos_embed.weight", learned PE only
+    // Encoder-only / decoder-only: the one stack ("layers.N."); encoder-decoder: the
+    // encoder ("encoder.layers.N.").
+    std::vector<EncoderLayerWeights> layers;
+    std::vector<DecoderLayerWeights> decoder_layers;  // "decoder.layers.N."
+    // Final norms: "norm." for pre-LN single stacks; "encoder.norm." and
+    // "decoder.norm." always for encoder-decoder (as nn.Transformer has them).
+    std::optional<LayerNormWeights> final_norm;
+    std::optional<LayerNormWeights> decoder_final_norm;
+};
+
+// Deterministic initialisation in the spirit of PyTorch's defaults (xavier-uniform
+// in_proj, zero biases, kaiming-uniform Linear, N(0,1) embeddings, LayerNorm 1/0),
+// drawn from hs::Rng so the same seed gives the same weights on every platform.
+ModelWeights init_weights(const ModelConfig& config);
+
+// Whether a model with this config has the final norms described above.
+bool has_final_norm(const ModelConfig& config);
+
+}  // namespace hs

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages HeadScope needs to build, run and test.
+# Skips packages that are already installed; uses sudo when not root.
+#   scripts/deps.sh            build + app + tests
+#   scripts/deps.sh --fixtures also python3-torch/numpy, to regenerate test fixtures
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake pkg-config
+  libimgui-dev libglfw3-dev libeigen3-dev nlohmann-json3-dev libstb-dev
+  libgl-dev
+  # tests and benchmarks
+  libgtest-dev libbenchmark-dev
+  # headless GUI tests and screenshots
+  xvfb xauth libgl1-mesa-dri x11-apps
+  # fonts: Latin labels and a CJK-capable font for Chinese tokens
+  fonts-dejavu-core fonts-wqy-microhei
+)
+if [[ "${1:-}" == "--fixtures" ]]; then
+  packages+=(python3-torch python3-numpy)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
