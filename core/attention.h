@@ -32,7 +32,8 @@ struct AttentionResult {
     std::vector<Matrix> scores;    // H × (T, S) scaled scores, filled when want_scores
 };
 
-// Self-attention: x_memory == x_query. Cross-attention: keys/values from x_memory.
+// Self-attention: pass the same object as x_query and x_memory (detected by address, so
+// the fused [Q|K|V] GEMM runs once). Cross-attention: keys/values from x_memory.
 // `steps`, when non-null, receives every intermediate.
 AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query,
                                      const Matrix& x_memory, const AttentionMask& mask,

@@ -28,6 +28,8 @@ const std::vector<Colormap>& all_colormaps();
 //   t = clamp(log(1 + 999·t_lin) / log(1000), 0, 1)    log (emphasises small weights)
 //   t = pow(t, gamma)
 //   index = min(255, floor(t · 255 + 0.5))
+// Degenerate range (lo == hi, or non-finite hi − lo): t_lin = (v > lo ? 1 : 0). NaN v: t = 0.
+// gamma ≤ 0 or non-finite is treated as 1.
 struct ColorScale {
     float lo = 0.0f;
     float hi = 1.0f;

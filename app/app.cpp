@@ -1,0 +1,352 @@
+#include "app/app.h"
+
+#include <GLFW/glfw3.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include "app/context.h"
+#include "app/gl/gl.h"
+#include "app/panels/panels.h"
+#include "app/script.h"
+#include "app/settings.h"
+#include "core/error.h"
+#include "core/image/png.h"
+#include "core/tokenize/playground_tokenizer.h"
+
+namespace hs {
+namespace {
+
+std::vector<std::string> g_dropped;  // paths dropped on the window (GLFW callback)
+
+void on_drop(GLFWwindow*, int count, const char** paths) {
+    for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
+}
+
+void apply_theme(float scale) {
+    ImGui::StyleColorsDark();
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.WindowRounding = 4.0f;
+    style.FrameRounding = 3.0f;
+    style.GrabRounding = 3.0f;
+    style.WindowBorderSize = 1.0f;
+    style.FramePadding = ImVec2(6, 4);
+    style.ItemSpacing = ImVec2(8, 6);
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.11f, 0.12f, 0.14f, 1.0f);
+    style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.18f, 0.24f, 0.34f, 1.0f);
+    style.Colors[ImGuiCol_TitleBg] = ImVec4(0.15f, 0.18f, 0.24f, 1.0f);
+    style.ScaleAllSizes(scale);
+}
+
+// Roughly how many floats the per-head scores would add; scores (hover readout of the
+// raw score) are requested only while that stays under ~256 MB.
+bool want_scores(const AppContext& ctx) {
+    long long t = 0;
+    if (ctx.state.source == SourceKind::Playground) {
+        t = static_cast<long long>(PlaygroundTokenizer(ctx.state.config.vocab).encode(ctx.state.text).ids.size());
+    } else if (ctx.view.trace) {
+        t = static_cast<long long>(ctx.view.trace->main.tokens.size());
+    }
+    const long long layers = ctx.view.trace ? ctx.view.trace->n_layers() : ctx.state.config.layers;
+    const long long heads = std::max(1, ctx.state.config.heads);
+    return layers * heads * t * t <= 64LL * 1024 * 1024;
+}
+
+std::string detail_key(const AppState& s) {
+    if (!s.pipeline_open) return "-";
+    return std::to_string(s.layer) + "/" + std::to_string(int(s.map));
+}
+
+// Turns pending edits into a worker request (validation errors keep the old trace).
+void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
+    AppState& s = ctx.state;
+    if (!s.dirty && detail_key(s) == submitted_detail) return;
+    if (!s.dirty && !s.pipeline_open) return;
+    s.dirty = false;
+    if (s.source == SourceKind::Playground) {
+        s.config_errors = validate(s.config);
+        if (!s.config_errors.empty()) return;
+    } else {
+        s.config_errors.clear();
+    }
+    ComputeRequest r;
+    r.model_arg = s.model_arg();
+    if (s.source == SourceKind::WorkedExample) r.example = s.edited_example;
+    r.input.text = s.text;
+    r.input.decoder_text = s.decoder_text;
+    r.options.scores = want_scores(ctx);
+    if (s.pipeline_open) {
+        r.options.detail_layer = s.layer;
+        r.options.detail_in_decoder = s.map != MapKind::Self;
+        r.options.detail_cross = s.map == MapKind::DecoderCross;
+    }
+    submitted_detail = detail_key(s);
+    ctx.worker.submit(std::move(r));
+}
+
+void handle_drops(AppContext& ctx) {
+    for (const std::string& path : g_dropped) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        if (fs::is_directory(path, ec) || (path.size() > 5 && path.ends_with(".json"))) {
+            ctx.state.set_model_arg(path);
+            ctx.state.notice = "Opened " + path;
+        } else {
+            std::ifstream in(path, std::ios::binary);
+            std::stringstream ss;
+            ss << in.rdbuf();
+            if (!in && !in.eof()) {
+                ctx.state.notice = "Cannot read dropped file " + path + ".";
+                continue;
+            }
+            std::string text = ss.str();
+            if (text.size() > (1u << 20)) text.resize(1u << 20);
+            while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+            ctx.state.text = text;
+            ctx.state.dirty = true;
+            ctx.state.notice = "Loaded text from " + path;
+        }
+    }
+    g_dropped.clear();
+}
+
+// Reads the back buffer (the frame just rendered) into a PNG: rows flipped to top-first.
+void save_screenshot(const std::string& path, int width, int height) {
+    std::vector<unsigned char> rgb(static_cast<std::size_t>(width) * height * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, rgb.data());
+    RgbImage image(width, height);
+    const std::size_t row = static_cast<std::size_t>(width) * 3;
+    for (int y = 0; y < height; ++y)
+        std::copy_n(rgb.data() + static_cast<std::size_t>(height - 1 - y) * row, row,
+                    image.bytes().data() + static_cast<std::size_t>(y) * row);
+    write_png(path, image);
+}
+
+void draw_progress_overlay(AppContext& ctx) {
+    if (!ctx.worker.busy() || ctx.worker.busy_seconds() < 0.1) return;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, 8.0f * ctx.ui_scale), ImGuiCond_Always,
+                            ImVec2(0.5f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.9f);
+    ImGui::Begin("##progress", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+    const int total = ctx.worker.progress_total();
+    const float frac = total > 0 ? float(ctx.worker.progress_done()) / float(total) : 0.0f;
+    char label[64];
+    std::snprintf(label, sizeof label, "computing… %d/%d layers", ctx.worker.progress_done(), total);
+    ImGui::ProgressBar(frac, ImVec2(260.0f * ctx.ui_scale, 0.0f), label);
+    ImGui::End();
+}
+
+// The fixed layout: left column (Model over Input), top right (Heatmap | Grid),
+// bottom right (Pipeline / Layer outputs / Export tabs). Proportions follow the window.
+void draw_layout(AppContext& ctx, const std::string& bench_view) {
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    if (bench_view == "grid") {
+        draw_grid_panel(ctx, {ImVec2(0, 0), d});
+        return;
+    }
+    if (bench_view == "heatmap") {
+        draw_heatmap_panel(ctx, {ImVec2(0, 0), d});
+        return;
+    }
+    const float left_w = std::clamp(d.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
+    const float model_h = std::floor(d.y * 0.56f);
+    draw_model_panel(ctx, {ImVec2(0, 0), ImVec2(left_w, model_h)});
+    draw_input_panel(ctx, {ImVec2(0, model_h), ImVec2(left_w, d.y - model_h)});
+    const float right_w = d.x - left_w;
+    const float top_h = std::floor(d.y * 0.64f);
+    const float heat_w = std::floor(right_w * 0.58f);
+    draw_heatmap_panel(ctx, {ImVec2(left_w, 0), ImVec2(heat_w, top_h)});
+    draw_grid_panel(ctx, {ImVec2(left_w + heat_w, 0), ImVec2(right_w - heat_w, top_h)});
+    draw_detail_panels(ctx, {ImVec2(left_w, top_h), ImVec2(right_w, d.y - top_h)});
+}
+
+void print_bench(std::vector<double> ms) {
+    std::sort(ms.begin(), ms.end());
+    auto pct = [&](double p) {
+        const std::size_t i = std::min(ms.size() - 1, static_cast<std::size_t>(p * (ms.size() - 1) + 0.5));
+        return ms[i];
+    };
+    std::printf("frames %zu  p50 %.2f ms  p95 %.2f ms  max %.2f ms\n", ms.size(), pct(0.5), pct(0.95),
+                ms.back());
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& options) {
+    AppContext ctx;
+    WindowSize size{options.width, options.height};
+    // 1. Settings, then command-line options on top.
+    if (!options.no_settings) {
+        ctx.settings_path = default_settings_path();
+        ctx.state.notice = load_settings(ctx.settings_path, ctx.state, size);
+    }
+    if (!options.model.empty()) ctx.state.set_model_arg(options.model);
+    if (!options.text.empty()) ctx.state.text = options.text;
+    if (!options.decoder_text.empty()) ctx.state.decoder_text = options.decoder_text;
+    if (options.layer >= 0) ctx.state.layer = options.layer;
+    if (options.head >= 0) ctx.state.head = options.head;
+    if (!options.colormap.empty()) ctx.state.colormap = parse_colormap(options.colormap);
+    if (options.width != 1600 || options.height != 1000) size = {options.width, options.height};
+    const int wanted_layer = ctx.state.layer, wanted_head = ctx.state.head;
+    try {
+        ctx.samples = load_samples(std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json");
+    } catch (const Error& e) {
+        ctx.samples_error = e.what();
+    }
+    std::unique_ptr<ScriptRunner> script;
+    if (!options.script.empty()) script = std::make_unique<ScriptRunner>(options.script);
+
+    // 2. Window and GL 3.3 core context.
+    if (!glfwInit()) throw Error("cannot initialise GLFW (is there a display? try xvfb-run).");
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    if (options.hidden) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    GLFWwindow* window = glfwCreateWindow(size.width, size.height, "HeadScope", nullptr, nullptr);
+    if (!window) {
+        glfwTerminate();
+        throw Error("cannot create an OpenGL 3.3 core window.");
+    }
+    glfwMakeContextCurrent(window);
+    const bool measuring = options.bench_frames > 0 || !options.screenshot.empty() || script;
+    glfwSwapInterval(measuring ? 0 : 1);
+    glfwSetDropCallback(window, on_drop);
+
+    // 3. ImGui with a content-scale aware theme and fonts.
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+    float sx = 1.0f, sy = 1.0f;
+    glfwGetWindowContentScale(window, &sx, &sy);
+    ctx.ui_scale = std::max(1.0f, std::max(sx, sy));
+    apply_theme(ctx.ui_scale);
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+    ctx.fonts.configure(15.0f, ctx.ui_scale);
+    ctx.fonts.note_text(ctx.state.text);
+    ctx.fonts.note_text(ctx.state.decoder_text);
+    for (const Sample& s : ctx.samples) {
+        ctx.fonts.note_text(s.title);
+        ctx.fonts.note_text(s.text);
+    }
+    int status = 0;
+    {
+        ctx.renderer = std::make_unique<HeatmapRenderer>();
+        std::string submitted_detail = "-";
+        std::vector<double> frame_ms;
+        int ready_frames = 0;
+        bool selection_applied = false;
+        while (!glfwWindowShouldClose(window)) {
+            const auto frame_start = std::chrono::steady_clock::now();
+            // 1. Events and dropped files.
+            glfwPollEvents();
+            handle_drops(ctx);
+            // 2. Newest finished trace replaces the old one.
+            if (auto result = ctx.worker.take_result()) {
+                ctx.view.accept(std::move(*result));
+                if (ctx.view.trace) {
+                    if (!selection_applied) {
+                        ctx.state.layer = wanted_layer;
+                        ctx.state.head = wanted_head;
+                        selection_applied = true;
+                    }
+                    clamp_selection(ctx.state, *ctx.view.trace);
+                    for (const std::string& t : ctx.view.trace->main.tokens) ctx.fonts.note_text(t);
+                    if (ctx.view.trace->decoder)
+                        for (const std::string& t : ctx.view.trace->decoder->tokens) ctx.fonts.note_text(t);
+                }
+            }
+            // 3. Scripted actions, then edits -> worker.
+            if (script && !script->finished() && !ctx.state.dirty && ctx.worker.idle()) {
+                if (!script->step(ctx)) {
+                    std::fprintf(stderr, "headscope: script: %s\n", script->error().c_str());
+                    status = 1;
+                    break;
+                }
+            }
+            submit_if_dirty(ctx, submitted_detail);
+            ctx.view.sync_textures(ctx.state);
+            // 4. Fonts (new characters), then the frame's UI.
+            ctx.fonts.note_text(ctx.state.text);
+            ctx.fonts.rebuild_if_needed();
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            ctx.renderer->begin_frame();
+            draw_layout(ctx, options.bench_view);
+            draw_progress_overlay(ctx);
+            ImGui::Render();
+            // 5. Draw into the back buffer.
+            int fb_w = 0, fb_h = 0;
+            glfwGetFramebufferSize(window, &fb_w, &fb_h);
+            glViewport(0, 0, fb_w, fb_h);
+            glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+            glClear(GL_COLOR_BUFFER_BIT);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            // 6. Screenshots, benchmark and exit conditions.
+            const bool ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty;
+            if (script) {
+                const std::string shot = script->take_screenshot_request();
+                if (!shot.empty()) save_screenshot(shot, fb_w, fb_h);
+                if (script->finished() && ready) break;
+            }
+            if (ready) ++ready_frames;
+            if (!options.screenshot.empty() && ready_frames >= options.frames) {
+                save_screenshot(options.screenshot, fb_w, fb_h);
+                std::printf("wrote %s (%dx%d)\n", options.screenshot.c_str(), fb_w, fb_h);
+                if (options.bench_frames <= 0) break;
+            }
+            if (options.bench_frames > 0) glFinish();
+            glfwSwapBuffers(window);
+            const auto now = std::chrono::steady_clock::now();
+            if (options.bench_frames > 0 && ready_frames > 3) {
+                frame_ms.push_back(std::chrono::duration<double, std::milli>(now - frame_start).count());
+                if (static_cast<int>(frame_ms.size()) >= options.bench_frames) {
+                    print_bench(frame_ms);
+                    break;
+                }
+            }
+            // A screenshot or benchmark that can never get a trace fails instead of hanging.
+            const bool unattended = options.bench_frames > 0 || !options.screenshot.empty();
+            if (unattended && !script && !ctx.view.trace && ctx.worker.idle() &&
+                (!ctx.view.error.empty() || !ctx.state.config_errors.empty())) {
+                std::fprintf(stderr, "headscope: %s\n",
+                             ctx.view.error.empty() ? ctx.state.config_errors.front().c_str()
+                                                    : ctx.view.error.c_str());
+                status = 1;
+                break;
+            }
+        }
+        if (!options.no_settings && !measuring) {
+            glfwGetWindowSize(window, &size.width, &size.height);
+            const std::string err = save_settings(ctx.settings_path, ctx.state, size);
+            if (!err.empty()) std::fprintf(stderr, "headscope: %s\n", err.c_str());
+        }
+        ctx.view = TraceView{};
+        ctx.renderer.reset();
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return status;
+}
+
+}  // namespace hs

@@ -1,0 +1,52 @@
+#pragma once
+// Everything the panels share: the user's choices, the newest trace and its textures,
+// the worker, the renderer, fonts and per-panel view state. Owned by the frame loop.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/fonts.h"
+#include "app/gl/heatmap_renderer.h"
+#include "app/state.h"
+#include "app/trace_view.h"
+#include "app/worker.h"
+
+namespace hs {
+
+struct Sample {
+    std::string title;   // what it shows ("coreference", …)
+    std::string lang;    // "en" | "zh"
+    std::string text;
+    std::string decoder_text;  // optional
+};
+
+// Heatmap panel view: zoom/pan in map cells, hover readout.
+struct HeatmapView {
+    UvRect uv;                 // visible part of the map
+    std::string uv_key;        // map shape the uv belongs to (reset when it changes)
+};
+
+struct ExportStatus {
+    std::string directory = ".";  // where the Export panel writes
+    std::string last_path;        // last file written
+    std::string last_error;       // last failure, shown in red
+};
+
+struct AppContext {
+    AppState state;
+    TraceView view;
+    Worker worker;
+    std::unique_ptr<HeatmapRenderer> renderer;
+    FontManager fonts;
+    float ui_scale = 1.0f;
+    std::vector<Sample> samples;
+    std::string samples_error;
+    HeatmapView heatmap;
+    ExportStatus export_status;
+    std::string settings_path;
+};
+
+// Loads assets/samples.json: [{"title", "lang", "text", "decoder_text"?}, …].
+std::vector<Sample> load_samples(const std::string& path);
+
+}  // namespace hs

@@ -1,0 +1,79 @@
+#include "app/exporter.h"
+
+#include "app/trace_view.h"
+#include "app/write_file.h"
+#include "core/error.h"
+#include "core/image/heatmap_image.h"
+#include "core/image/png.h"
+#include "core/io/trace_export.h"
+
+namespace hs {
+namespace {
+
+HeatmapOptions options_for(const AppState& state, const std::string& title) {
+    HeatmapOptions o;
+    o.colormap = state.colormap;
+    o.scale = state.scale;
+    o.title = title;
+    return o;
+}
+
+const char* map_name(MapKind kind) {
+    switch (kind) {
+        case MapKind::Self: return "self-attention";
+        case MapKind::DecoderSelf: return "decoder self-attention";
+        case MapKind::DecoderCross: return "cross-attention";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string export_title(const Trace& trace, const AppState& state) {
+    return trace.model_name + "  " + map_name(state.map) + "  layer " +
+           std::to_string(state.layer) + "  head " + std::to_string(state.head);
+}
+
+std::string export_head_png(const Trace& trace, const AppState& state, const std::string& path) {
+    const Matrix* m = selected_map(trace, state, false);
+    if (!m) throw Error("cannot export: the trace has no layer " + std::to_string(state.layer) +
+                        " head " + std::to_string(state.head) + ".");
+    const HeatmapImage img = render_heatmap(*m, query_stack(trace, state.map)->tokens,
+                                            key_stack(trace, state.map)->tokens,
+                                            options_for(state, export_title(trace, state)));
+    write_png(path, img.image);
+    return path;
+}
+
+std::string export_grid_png(const Trace& trace, const AppState& state, const std::string& path) {
+    const std::vector<LayerTrace>* layers = layers_of(trace, state.map);
+    if (!layers || layers->empty()) throw Error("cannot export: the trace has no layers.");
+    std::vector<std::vector<Matrix>> maps;
+    for (int l = 0; l < static_cast<int>(layers->size()); ++l) {
+        const HeadMaps* hm = head_maps(trace, state.map, l);
+        if (!hm) throw Error("cannot export: layer " + std::to_string(l) + " has no maps.");
+        maps.push_back(hm->weights);
+    }
+    const std::string title = trace.model_name + "  " + map_name(state.map) + "  all layers x heads";
+    const GridImage img = render_grid(maps, query_stack(trace, state.map)->tokens,
+                                      key_stack(trace, state.map)->tokens,
+                                      options_for(state, title));
+    write_png(path, img.image);
+    return path;
+}
+
+std::string export_head_csv(const Trace& trace, const AppState& state, const std::string& path) {
+    const Matrix* m = selected_map(trace, state, false);
+    if (!m) throw Error("cannot export: the trace has no layer " + std::to_string(state.layer) +
+                        " head " + std::to_string(state.head) + ".");
+    write_file_atomic(path, weights_to_csv(*m, query_stack(trace, state.map)->tokens,
+                                           key_stack(trace, state.map)->tokens));
+    return path;
+}
+
+std::string export_trace_json(const Trace& trace, const std::string& path) {
+    write_file_atomic(path, trace_to_json(trace).dump() + "\n");
+    return path;
+}
+
+}  // namespace hs

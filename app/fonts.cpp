@@ -1,0 +1,94 @@
+#include "app/fonts.h"
+
+#include <filesystem>
+
+#include <backends/imgui_impl_opengl3.h>
+
+#include "core/image/utf8.h"
+
+namespace hs {
+namespace {
+
+struct FontCandidate {
+    const char* path;
+    int face;
+};
+
+// System fonts in order of preference (Debian packages fonts-dejavu-core,
+// fonts-wqy-microhei, fonts-noto-cjk).
+const FontCandidate kLatin[] = {
+    {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 0},
+};
+const FontCandidate kCjk[] = {
+    {"/usr/share/fonts/truetype/wqy/wqy-microhei.ttc", 0},
+    {"/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 2},
+    {"/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0},
+};
+
+// Latin face ranges: Latin, Greek (α, √-style math), phonetic superscripts (ᵀ),
+// punctuation (…, ·), arrows (→), math operators (√, ×), geometric shapes.
+const ImWchar kLatinRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x1D00, 0x1D7F, 0x2000, 0x206F,
+                                0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+
+}  // namespace
+
+void FontManager::configure(float pixel_size, float scale) {
+    pixel_size_ = pixel_size;
+    scale_ = scale;
+    latin_path_.clear();
+    cjk_path_.clear();
+    for (const FontCandidate& c : kLatin)
+        if (std::filesystem::exists(c.path)) { latin_path_ = c.path; break; }
+    for (const FontCandidate& c : kCjk)
+        if (std::filesystem::exists(c.path)) { cjk_path_ = c.path; cjk_face_ = c.face; break; }
+    dirty_ = true;
+}
+
+void FontManager::note_text(const std::string& text) {
+    for (char32_t cp : utf8_to_codepoints(text)) {
+        if (cp < 0x80 || cp > 0xFFFF) continue;  // ImWchar is 16-bit in Debian's build
+        if (extra_.insert(static_cast<ImWchar>(cp)).second) dirty_ = true;
+    }
+}
+
+void FontManager::rebuild_if_needed() {
+    if (!dirty_) return;
+    dirty_ = false;
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    const float size = pixel_size_ * scale_;
+    ImFontConfig latin;
+    latin.OversampleH = 2;
+    latin.OversampleV = 1;
+    ImFont* font = nullptr;
+    if (!latin_path_.empty())
+        font = io.Fonts->AddFontFromFileTTF(latin_path_.c_str(), size, &latin, kLatinRanges);
+    if (!font) {
+        ImFontConfig fallback;
+        fallback.SizePixels = size;
+        io.Fonts->AddFontDefault(&fallback);
+    }
+    if (!cjk_path_.empty()) {
+        // ranges = common simplified Chinese ∪ every character noted so far.
+        ImFontGlyphRangesBuilder builder;
+        builder.AddRanges(io.Fonts->GetGlyphRangesChineseSimplifiedCommon());
+        builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
+        for (ImWchar c : extra_) builder.AddChar(c);
+        ranges_.clear();
+        builder.BuildRanges(&ranges_);
+        ImFontConfig cjk;
+        cjk.MergeMode = true;
+        cjk.FontNo = cjk_face_;
+        cjk.OversampleH = 1;  // keeps the atlas small (thousands of glyphs)
+        cjk.OversampleV = 1;
+        io.Fonts->AddFontFromFileTTF(cjk_path_.c_str(), size, &cjk, ranges_.Data);
+    }
+    io.Fonts->Build();
+    if (built_once_) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    built_once_ = true;
+}
+
+}  // namespace hs

@@ -1,0 +1,35 @@
+#pragma once
+// Fonts: DejaVu Sans for Latin text, a CJK face (WenQuanYi Micro Hei or Noto Sans CJK SC)
+// merged in. The CJK glyph ranges are ImGui's common simplified-Chinese set plus every
+// character the app has been asked to show (note_text), since the common set misses
+// characters such as 秦. A new character marks the atlas for a rebuild between frames.
+#include <set>
+#include <string>
+
+#include <imgui.h>
+
+namespace hs {
+
+class FontManager {
+public:
+    // pixel_size: font height in pixels at content scale 1 (multiplied by `scale`).
+    void configure(float pixel_size, float scale);
+    // Records the characters of `text` (UTF-8); new ones schedule a rebuild.
+    void note_text(const std::string& text);
+    // Rebuilds the atlas and the GL font texture when needed. Call before NewFrame().
+    void rebuild_if_needed();
+    std::string cjk_font_path() const { return cjk_path_; }
+    std::string latin_font_path() const { return latin_path_; }
+
+private:
+    float pixel_size_ = 15.0f;
+    float scale_ = 1.0f;
+    bool dirty_ = true;
+    bool built_once_ = false;
+    std::set<ImWchar> extra_;      // code points beyond the common range
+    ImVector<ImWchar> ranges_;     // must outlive the atlas build
+    std::string latin_path_, cjk_path_;
+    int cjk_face_ = 0;
+};
+
+}  // namespace hs

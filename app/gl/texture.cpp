@@ -1,0 +1,76 @@
+#include "app/gl/texture.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace hs {
+
+FloatTexture::~FloatTexture() { reset(); }
+
+FloatTexture::FloatTexture(FloatTexture&& other) noexcept
+    : texture_(std::exchange(other.texture_, 0)),
+      rows_(std::exchange(other.rows_, 0)),
+      cols_(std::exchange(other.cols_, 0)) {}
+
+FloatTexture& FloatTexture::operator=(FloatTexture&& other) noexcept {
+    if (this != &other) {
+        reset();
+        texture_ = std::exchange(other.texture_, 0);
+        rows_ = std::exchange(other.rows_, 0);
+        cols_ = std::exchange(other.cols_, 0);
+    }
+    return *this;
+}
+
+void FloatTexture::reset() {
+    if (texture_) glDeleteTextures(1, &texture_);
+    texture_ = 0;
+    rows_ = cols_ = 0;
+}
+
+void FloatTexture::upload(const Matrix& m) {
+    if (m.rows() == 0 || m.cols() == 0) {
+        reset();
+        return;
+    }
+    if (!texture_) glGenTextures(1, &texture_);
+    rows_ = static_cast<int>(m.rows());
+    cols_ = static_cast<int>(m.cols());
+    const bool mipmapped = std::max(rows_, cols_) > 1024;
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    // Row-major (rows, cols) floats: GL rows are our rows, first row at v = 0.
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols_, rows_, 0, GL_RED, GL_FLOAT, m.data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
+                    mipmapped ? GL_LINEAR_MIPMAP_NEAREST : GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    if (mipmapped) glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, mipmapped ? 1000 : 0);
+}
+
+GLuint create_lut_texture(Colormap cmap) {
+    const ColormapLut& lut = colormap_lut(cmap);
+    std::vector<unsigned char> rgba(256 * 4);
+    for (std::size_t i = 0; i < 256; ++i) {
+        rgba[i * 4 + 0] = lut[i].r;
+        rgba[i * 4 + 1] = lut[i].g;
+        rgba[i * 4 + 2] = lut[i].b;
+        rgba[i * 4 + 3] = 255;
+    }
+    GLuint texture = 0;
+    glGenTextures(1, &texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    return texture;
+}
+
+}  // namespace hs

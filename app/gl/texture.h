@@ -1,0 +1,38 @@
+#pragma once
+// GPU textures for heatmaps: R32F value maps and 256×1 RGBA8 colormap tables.
+#include "app/gl/gl.h"
+#include "core/image/colormap.h"
+#include "core/tensor.h"
+
+namespace hs {
+
+// A (rows, cols) float map as an R32F texture: texel (c, r) = m(r, c), row 0 on top.
+// Magnified cells stay crisp (nearest); maps larger than 1024 get mipmaps so that a
+// zoomed-out view averages cells instead of skipping them.
+class FloatTexture {
+public:
+    FloatTexture() = default;
+    ~FloatTexture();
+    FloatTexture(const FloatTexture&) = delete;
+    FloatTexture& operator=(const FloatTexture&) = delete;
+    FloatTexture(FloatTexture&& other) noexcept;
+    FloatTexture& operator=(FloatTexture&& other) noexcept;
+
+    // Replaces the contents (one glTexImage2D; no per-frame uploads).
+    void upload(const Matrix& m);
+    void reset();
+
+    GLuint id() const { return texture_; }
+    int rows() const { return rows_; }
+    int cols() const { return cols_; }
+    bool empty() const { return texture_ == 0 || rows_ == 0 || cols_ == 0; }
+
+private:
+    GLuint texture_ = 0;
+    int rows_ = 0, cols_ = 0;
+};
+
+// The 256-entry LUT of core's colormap as a 256×1 RGBA8 texture, sampled with texelFetch.
+GLuint create_lut_texture(Colormap cmap);
+
+}  // namespace hs

@@ -1,0 +1,22 @@
+// headscope: a subcommand runs the CLI (never a window); no subcommand opens the window.
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "app/app.h"
+#include "app/options.h"
+#include "cli/cli.h"
+
+int main(int argc, char** argv) {
+    if (hs::is_cli_command(argc, argv)) return hs::run_cli(argc, argv);
+    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+        std::fputs(hs::gui_usage().c_str(), stdout);
+        return 0;
+    }
+    try {
+        return hs::run_gui(hs::parse_gui_options(argc, argv));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "headscope: %s\n", e.what());
+        return 1;
+    }
+}

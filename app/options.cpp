@@ -1,0 +1,68 @@
+#include "app/options.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace hs {
+namespace {
+
+int parse_int(const std::string& option, const std::string& value) {
+    try {
+        std::size_t used = 0;
+        const int v = std::stoi(value, &used);
+        if (used == value.size()) return v;
+    } catch (const std::exception&) {
+    }
+    throw Error("option " + option + " needs a whole number, got '" + value + "'.");
+}
+
+}  // namespace
+
+std::string gui_usage() {
+    return "usage: headscope [--model MODEL] [--text TEXT] [--decoder-text TEXT] [--layer L]\n"
+           "                 [--head H] [--colormap NAME] [--size WxH] [--screenshot FILE]\n"
+           "                 [--frames N] [--bench-frames N] [--bench-view all|heatmap|grid]\n"
+           "                 [--script FILE] [--no-settings] [--hidden]\n"
+           "       headscope help     (command-line subcommands)\n";
+}
+
+GuiOptions parse_gui_options(int argc, char** argv) {
+    GuiOptions o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw Error("option " + arg + " needs a value.");
+            return argv[++i];
+        };
+        if (arg == "--model") o.model = value();
+        else if (arg == "--text") o.text = value();
+        else if (arg == "--decoder-text") o.decoder_text = value();
+        else if (arg == "--layer") o.layer = parse_int(arg, value());
+        else if (arg == "--head") o.head = parse_int(arg, value());
+        else if (arg == "--screenshot") o.screenshot = value();
+        else if (arg == "--frames") o.frames = parse_int(arg, value());
+        else if (arg == "--bench-frames") o.bench_frames = parse_int(arg, value());
+        else if (arg == "--bench-view") o.bench_view = value();
+        else if (arg == "--script") o.script = value();
+        else if (arg == "--colormap") o.colormap = value();
+        else if (arg == "--no-settings") o.no_settings = true;
+        else if (arg == "--hidden") o.hidden = true;
+        else if (arg == "--size") {
+            const std::string v = value();
+            const auto x = v.find('x');
+            if (x == std::string::npos) throw Error("option --size needs WIDTHxHEIGHT, got '" + v + "'.");
+            o.width = parse_int(arg, v.substr(0, x));
+            o.height = parse_int(arg, v.substr(x + 1));
+        } else {
+            throw Error("unknown option '" + arg + "'; run 'headscope --help' for the options.");
+        }
+    }
+    if (o.frames < 1) throw Error("option --frames needs at least 1 frame.");
+    if (o.bench_view != "all" && o.bench_view != "heatmap" && o.bench_view != "grid")
+        throw Error("option --bench-view must be all, heatmap or grid, got '" + o.bench_view + "'.");
+    return o;
+}
+
+}  // namespace hs

@@ -1,0 +1,27 @@
+#pragma once
+// Command-line options of the window (no subcommand): scripted and measured runs.
+#include <string>
+
+namespace hs {
+
+struct GuiOptions {
+    std::string model;            // --model MODEL (playground spec, directory, example .json)
+    std::string text;             // --text TEXT
+    std::string decoder_text;     // --decoder-text TEXT
+    int layer = -1, head = -1;    // --layer L --head H
+    std::string screenshot;       // --screenshot FILE
+    int frames = 3;               // --frames N: frames rendered (after the first result)
+    int bench_frames = 0;         // --bench-frames N: print p50/p95/max frame ms and exit
+    std::string bench_view = "all";  // --bench-view all|heatmap|grid: panels drawn
+    std::string script;           // --script FILE: one UI action per line (app/script.h)
+    int width = 1600, height = 1000;  // --size WxH
+    std::string colormap;         // --colormap NAME
+    bool no_settings = false;     // --no-settings: neither read nor write settings.json
+    bool hidden = false;          // --hidden: invisible window (screenshots still work)
+};
+
+// Throws hs::Error naming the bad option.
+GuiOptions parse_gui_options(int argc, char** argv);
+std::string gui_usage();
+
+}  // namespace hs

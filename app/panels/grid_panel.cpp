@@ -1,0 +1,71 @@
+// Grid panel: every layer × head of the selected map kind as thumbnails (one textured
+// quad each, uploaded once per trace), labelled, click to select.
+#include <algorithm>
+#include <cstdio>
+
+#include "app/panels/panels.h"
+
+namespace hs {
+
+void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
+    begin_fixed_window("All layers × heads", r);
+    const Trace* t = ctx.view.trace.get();
+    if (!t) {
+        ImGui::TextDisabled("no trace yet");
+        ImGui::End();
+        return;
+    }
+    AppState& s = ctx.state;
+    const auto& thumbs = ctx.view.thumbs[static_cast<int>(s.map)];
+    const int n_layers = static_cast<int>(thumbs.size());
+    const int n_heads = n_layers > 0 ? static_cast<int>(thumbs.front().size()) : 0;
+    if (n_layers == 0 || n_heads == 0) {
+        ImGui::TextDisabled("no maps");
+        ImGui::End();
+        return;
+    }
+    const float fs = ImGui::GetFontSize();
+    const float label_w = ImGui::CalcTextSize("L00").x + 6.0f;
+    const float gap = 4.0f * ctx.ui_scale;
+    const float avail = ImGui::GetContentRegionAvail().x - label_w;
+    const float thumb = std::max(40.0f * ctx.ui_scale, std::floor((avail - gap * n_heads) / n_heads));
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    const ImU32 text = IM_COL32(200, 204, 212, 255);
+    // Column captions H0 … H{n-1}.
+    ImVec2 start = ImGui::GetCursorScreenPos();
+    for (int h = 0; h < n_heads; ++h) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "H%d", h);
+        list->AddText(ImVec2(start.x + label_w + h * (thumb + gap) + thumb * 0.5f - ImGui::CalcTextSize(buf).x * 0.5f,
+                             start.y), text, buf);
+    }
+    ImGui::Dummy(ImVec2(1, fs + 2));
+    for (int l = 0; l < n_layers; ++l) {
+        const ImVec2 row = ImGui::GetCursorScreenPos();
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "L%d", l);
+        list->AddText(ImVec2(row.x, row.y + thumb * 0.5f - fs * 0.5f), text, buf);
+        for (int h = 0; h < n_heads && h < static_cast<int>(thumbs[static_cast<std::size_t>(l)].size()); ++h) {
+            const ImVec2 p0(row.x + label_w + h * (thumb + gap), row.y), p1(p0.x + thumb, p0.y + thumb);
+            ImGui::SetCursorScreenPos(p0);
+            ImGui::PushID(l * 1000 + h);
+            if (ImGui::InvisibleButton("##thumb", ImVec2(thumb, thumb))) {
+                s.layer = l;
+                s.head = h;
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("layer %d, head %d", l, h);
+            ImGui::PopID();
+            ctx.renderer->draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
+                               UvRect{}, s.scale, s.colormap);
+            const bool selected = l == s.layer && h == s.head;
+            list->AddRect(ImVec2(p0.x - 2, p0.y - 2), ImVec2(p1.x + 2, p1.y + 2),
+                          selected ? IM_COL32(255, 190, 60, 255) : IM_COL32(60, 64, 72, 255), 0, 0,
+                          selected ? 2.5f : 1.0f);
+        }
+        ImGui::SetCursorScreenPos(ImVec2(row.x, row.y + thumb + gap));
+    }
+    ImGui::Dummy(ImVec2(1, 1));
+    ImGui::End();
+}
+
+}  // namespace hs

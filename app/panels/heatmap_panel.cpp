@@ -1,0 +1,221 @@
+// Heatmap panel: the selected layer/head large, token labels on both axes, hover
+// readout (query, key, weight, scaled score), wheel zoom about the cursor, drag to pan,
+// arrow keys step heads (←/→) and layers (↑/↓). Drawn as one textured quad (GPU), so a
+// 4096-token map costs the same per frame as an 8-token one.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/panels/panels.h"
+#include "app/panels/widgets.h"
+
+namespace hs {
+namespace {
+
+const char* kMapNames[] = {"self-attention", "decoder self-attention", "cross-attention"};
+
+void draw_toolbar(AppContext& ctx, const Trace& t) {
+    AppState& s = ctx.state;
+    const std::vector<LayerTrace>* layers = layers_of(t, s.map);
+    const int n_layers = layers ? static_cast<int>(layers->size()) : 0;
+    const int n_heads = heads_in(t, s.map);
+    const float w = 110.0f * ctx.ui_scale;
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt("layer", &s.layer, 0, std::max(0, n_layers - 1))) clamp_selection(s, t);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::SliderInt("head", &s.head, 0, std::max(0, n_heads - 1))) clamp_selection(s, t);
+    if (t.decoder) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(w * 1.6f);
+        int kind = static_cast<int>(s.map);
+        if (ImGui::Combo("##map", &kind, kMapNames, 3)) {
+            s.map = static_cast<MapKind>(kind);
+            clamp_selection(s, t);
+        }
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo("##cmap", to_string(s.colormap).c_str())) {
+        for (Colormap c : all_colormaps())
+            if (ImGui::Selectable(to_string(c).c_str(), c == s.colormap)) s.colormap = c;
+        ImGui::EndCombo();
+    }
+    const HeadMaps* hm = head_maps(t, s.map, s.layer);
+    const bool have_scores = hm && !hm->scores.empty();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!have_scores);
+    ImGui::Checkbox("scores", &s.show_scores);
+    ImGui::EndDisabled();
+    if (!have_scores) s.show_scores = false;
+    ImGui::SetNextItemWidth(w * 1.3f);
+    float range[2] = {s.scale.lo, s.scale.hi};
+    if (ImGui::DragFloat2("range", range, 0.005f, 0.0f, 1.0f, "%.3f")) {
+        s.scale.lo = range[0];
+        s.scale.hi = range[1];
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w * 0.7f);
+    ImGui::DragFloat("gamma", &s.scale.gamma, 0.01f, 0.1f, 5.0f, "%.2f");
+    ImGui::SameLine();
+    ImGui::Checkbox("log", &s.scale.log);
+    ImGui::SameLine();
+    if (ImGui::Button("reset view")) ctx.heatmap.uv = UvRect{};
+}
+
+void handle_keys(AppState& s, const Trace& t) {
+    if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) || ImGui::GetIO().WantTextInput)
+        return;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) ++s.head;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) --s.head;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) ++s.layer;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) --s.layer;
+    clamp_selection(s, t);
+}
+
+// Wheel zoom about the cursor and drag to pan, in texture coordinates.
+void zoom_and_pan(UvRect& uv, ImVec2 p0, ImVec2 size, int rows, int cols, bool hovered, bool active) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (hovered && io.MouseWheel != 0.0f) {
+        const float f = std::pow(1.25f, -io.MouseWheel);
+        const float mu = uv.u0 + (io.MousePos.x - p0.x) / size.x * (uv.u1 - uv.u0);
+        const float mv = uv.v0 + (io.MousePos.y - p0.y) / size.y * (uv.v1 - uv.v0);
+        const float min_u = std::min(1.0f, 2.0f / cols), min_v = std::min(1.0f, 2.0f / rows);
+        const float nu = std::clamp((uv.u1 - uv.u0) * f, min_u, 1.0f);
+        const float nv = std::clamp((uv.v1 - uv.v0) * f, min_v, 1.0f);
+        uv.u0 = mu - (mu - uv.u0) / (uv.u1 - uv.u0) * nu;
+        uv.v0 = mv - (mv - uv.v0) / (uv.v1 - uv.v0) * nv;
+        uv.u1 = uv.u0 + nu;
+        uv.v1 = uv.v0 + nv;
+    }
+    if (active && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f)) {
+        const float du = -io.MouseDelta.x / size.x * (uv.u1 - uv.u0);
+        const float dv = -io.MouseDelta.y / size.y * (uv.v1 - uv.v0);
+        uv.u0 += du; uv.u1 += du; uv.v0 += dv; uv.v1 += dv;
+    }
+    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) uv = UvRect{};
+    // Keep the window inside the map.
+    const float w = uv.u1 - uv.u0, h = uv.v1 - uv.v0;
+    uv.u0 = std::clamp(uv.u0, 0.0f, 1.0f - w); uv.u1 = uv.u0 + w;
+    uv.v0 = std::clamp(uv.v0, 0.0f, 1.0f - h); uv.v1 = uv.v0 + h;
+}
+
+}  // namespace
+
+void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
+    begin_fixed_window("Heatmap", r, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    const Trace* t = ctx.view.trace.get();
+    if (!t) {
+        ImGui::TextDisabled(ctx.worker.busy() ? "computing…" : "no trace yet");
+        ImGui::End();
+        return;
+    }
+    AppState& s = ctx.state;
+    draw_toolbar(ctx, *t);
+    handle_keys(s, *t);
+    ctx.view.sync_textures(s);
+    const Matrix* weights = selected_map(*t, s, false);
+    const Matrix* scores = selected_map(*t, s, true);
+    const FloatTexture& tex = ctx.view.main;
+    if (!weights || tex.empty()) {
+        ImGui::TextDisabled("no map for this selection");
+        ImGui::End();
+        return;
+    }
+    const StackTrace* qs = query_stack(*t, s.map);
+    const StackTrace* ks = key_stack(*t, s.map);
+    const int rows = static_cast<int>(weights->rows()), cols = static_cast<int>(weights->cols());
+    const std::string uv_key = std::to_string(rows) + "x" + std::to_string(cols);
+    if (uv_key != ctx.heatmap.uv_key) {
+        ctx.heatmap.uv = UvRect{};
+        ctx.heatmap.uv_key = uv_key;
+    }
+    UvRect& uv = ctx.heatmap.uv;
+    ColorScale scale = s.scale;
+    if (s.show_scores && scores) scale = symmetric_scale(*scores);
+
+    // Geometry: label margins left/top, colour bar right, readout line below.
+    const float fs = ImGui::GetFontSize();
+    const float margin = std::min(120.0f * ctx.ui_scale, fs * 7.0f);
+    const float bar_w = 14.0f * ctx.ui_scale, bar_gap = 8.0f * ctx.ui_scale;
+    const float bar_text = ImGui::CalcTextSize("-0.000").x + 6.0f;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float area_w = avail.x - margin - bar_w - bar_gap - bar_text;
+    const float area_h = avail.y - margin - fs * 1.6f;
+    if (area_w < 20.0f || area_h < 20.0f) {
+        ImGui::End();
+        return;
+    }
+    const float vis_cols = (uv.u1 - uv.u0) * cols, vis_rows = (uv.v1 - uv.v0) * rows;
+    const float cell = std::min(area_w / vis_cols, area_h / vis_rows);  // square cells
+    const ImVec2 size(cell * vis_cols, cell * vis_rows);
+    const ImVec2 p0(origin.x + margin, origin.y + margin), p1(p0.x + size.x, p0.y + size.y);
+
+    ImGui::SetCursorScreenPos(p0);
+    ImGui::InvisibleButton("##map", size);
+    const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
+    zoom_and_pan(uv, p0, size, rows, cols, hovered, active);
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    ctx.renderer->draw(list, tex, p0, p1, uv, scale, s.colormap);
+    list->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), IM_COL32(90, 90, 100, 255));
+
+    // Axis labels: every `step`-th visible token so labels never overlap.
+    const float cell_px = size.x / vis_cols;
+    const int step = std::max(1, static_cast<int>(std::ceil((fs + 1.0f) / cell_px)));
+    const ImU32 label_col = IM_COL32(215, 218, 225, 255);
+    const int r0 = std::max(0, static_cast<int>(std::floor(uv.v0 * rows)));
+    const int r1 = std::min(rows, static_cast<int>(std::ceil(uv.v1 * rows)));
+    list->PushClipRect(ImVec2(origin.x, p0.y), ImVec2(p0.x - 2, p1.y), true);
+    for (int i = (r0 / step) * step; i < r1; i += step) {
+        const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
+        const std::string lab = short_label(qs->tokens[static_cast<std::size_t>(i)], 12);
+        const float tw = ImGui::CalcTextSize(lab.c_str()).x;
+        list->AddText(ImVec2(p0.x - 4 - tw, y - fs * 0.5f), label_col, lab.c_str());
+    }
+    list->PopClipRect();
+    const int c0 = std::max(0, static_cast<int>(std::floor(uv.u0 * cols)));
+    const int c1 = std::min(cols, static_cast<int>(std::ceil(uv.u1 * cols)));
+    list->PushClipRect(ImVec2(p0.x, origin.y), ImVec2(p1.x, p0.y - 2), true);
+    for (int j = (c0 / step) * step; j < c1; j += step) {
+        const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
+        const std::string lab = short_label(ks->tokens[static_cast<std::size_t>(j)], 12);
+        add_text_vertical(list, ImVec2(x - fs * 0.5f, p0.y - 4), label_col, lab.c_str());
+    }
+    list->PopClipRect();
+
+    // Colour bar with its range.
+    const ImVec2 b0(p1.x + bar_gap, p0.y), b1(b0.x + bar_w, p0.y + std::max(size.y, 60.0f));
+    ctx.renderer->draw_colorbar(list, b0, b1, s.colormap, true);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3g", scale.hi);
+    list->AddText(ImVec2(b1.x + 4, b0.y), label_col, buf);
+    std::snprintf(buf, sizeof buf, "%.3g", scale.lo);
+    list->AddText(ImVec2(b1.x + 4, b1.y - fs), label_col, buf);
+
+    // Hover readout: query token, key token, weight, scaled score.
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, p0.y + std::max(size.y, 60.0f) + 6.0f));
+    if (hovered) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        const float u = uv.u0 + (m.x - p0.x) / size.x * (uv.u1 - uv.u0);
+        const float v = uv.v0 + (m.y - p0.y) / size.y * (uv.v1 - uv.v0);
+        const int j = std::clamp(static_cast<int>(u * cols), 0, cols - 1);
+        const int i = std::clamp(static_cast<int>(v * rows), 0, rows - 1);
+        const float cx = p0.x + (static_cast<float>(j) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
+        const float cy = p0.y + (static_cast<float>(i) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
+        list->AddRect(ImVec2(cx, cy), ImVec2(cx + cell_px, cy + cell_px), IM_COL32(255, 255, 255, 220), 0, 0, 2.0f);
+        const std::string q = qs->tokens[static_cast<std::size_t>(i)], k = ks->tokens[static_cast<std::size_t>(j)];
+        if (scores)
+            ImGui::Text("query %d '%s' → key %d '%s'   weight %.4f   score %.4f", i, q.c_str(), j, k.c_str(),
+                        (*weights)(i, j), (*scores)(i, j));
+        else
+            ImGui::Text("query %d '%s' → key %d '%s'   weight %.4f   (scores not captured: long input)", i,
+                        q.c_str(), j, k.c_str(), (*weights)(i, j));
+    } else {
+        ImGui::TextDisabled("%s · layer %d head %d · %d×%d · wheel: zoom, drag: pan, ←→ heads, ↑↓ layers",
+                            kMapNames[static_cast<int>(s.map)], s.layer, s.head, rows, cols);
+    }
+    ImGui::End();
+}
+
+}  // namespace hs

@@ -1,0 +1,78 @@
+// Layer outputs tab: the hidden state entering layer 0 and leaving every layer,
+// (T, D) each, as heatmaps (symmetric colour range), with the per-token L2 norms
+// ‖h_t‖ plotted beside them, so what changes across layers can be seen.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/panels/panels.h"
+#include "app/panels/widgets.h"
+
+namespace hs {
+namespace {
+
+struct LayersCache {
+    std::uint64_t generation = 0;
+    bool decoder = false;
+    std::vector<Vector> norms;  // per matrix: (T) row norms
+    MatrixTextures textures;
+};
+
+LayersCache& cache() {
+    static LayersCache c;  // view cache only; the state lives in AppContext
+    return c;
+}
+
+}  // namespace
+
+void draw_layers_tab(AppContext& ctx) {
+    const Trace* t = ctx.view.trace.get();
+    if (!t) return;
+    const StackTrace* stack = query_stack(*t, ctx.state.map == MapKind::Self ? MapKind::Self : MapKind::DecoderSelf);
+    if (!stack) return;
+    std::vector<const Matrix*> mats{&stack->input};
+    std::vector<std::string> names{"input (embeddings + positions)"};
+    for (std::size_t l = 0; l < stack->layers.size(); ++l) {
+        mats.push_back(&stack->layers[l].output);
+        names.push_back("layer " + std::to_string(l) + " output");
+    }
+    LayersCache& c = cache();
+    const bool dec = stack != &t->main;
+    if (c.generation != ctx.view.generation || c.decoder != dec || c.norms.size() != mats.size()) {
+        c.generation = ctx.view.generation;
+        c.decoder = dec;
+        c.norms.clear();
+        for (const Matrix* m : mats) c.norms.push_back(m->rowwise().norm());
+    }
+    float max_norm = 1e-6f;
+    for (const Vector& n : c.norms) if (n.size()) max_norm = std::max(max_norm, n.maxCoeff());
+    ImGui::BeginChild("##layers", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    const float h = std::max(60.0f, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 5.0f);
+    const float w = std::max(120.0f * ctx.ui_scale, h * 0.8f);
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    for (std::size_t i = 0; i < mats.size(); ++i) {
+        if (i) ImGui::SameLine();
+        ImGui::BeginGroup();
+        ImGui::TextUnformatted(names[i].c_str());
+        ImGui::TextDisabled("%s (T, D)", shape_string(*mats[i]).c_str());
+        const ImVec2 p0 = ImGui::GetCursorScreenPos();
+        ImGui::Dummy(ImVec2(w, h));
+        ctx.renderer->draw(list, c.textures.get(ctx.view.generation, *mats[i]), p0, ImVec2(p0.x + w * 0.7f, p0.y + h),
+                           UvRect{}, symmetric_scale(*mats[i]), Colormap::RedBlue);
+        // ‖h_t‖ per token as horizontal bars to the right (rows aligned with the map).
+        const Vector& n = c.norms[i];
+        const float bx = p0.x + w * 0.72f, bw = w * 0.28f;
+        const int T = static_cast<int>(n.size());
+        const int step = std::max(1, T / static_cast<int>(h));
+        for (int r = 0; r < T; r += step) {
+            const float y0 = p0.y + h * r / T, y1 = p0.y + h * std::min(T, r + step) / T;
+            list->AddRectFilled(ImVec2(bx, y0), ImVec2(bx + bw * n(r) / max_norm, std::max(y1 - 0.5f, y0 + 0.5f)),
+                                IM_COL32(110, 170, 230, 255));
+        }
+        ImGui::TextDisabled("mean ‖h‖ %.2f", T ? n.mean() : 0.0f);
+        ImGui::EndGroup();
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace hs

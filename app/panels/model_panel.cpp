@@ -1,0 +1,156 @@
+// Model panel: where the trace comes from (playground / worked example / model directory)
+// and, for playgrounds, every architecture knob. Invalid combinations show core's
+// validation messages inline; the last good trace stays on screen.
+#include <algorithm>
+#include <filesystem>
+
+#include "app/panels/panels.h"
+#include "app/panels/widgets.h"
+#include "core/error.h"
+
+namespace hs {
+namespace {
+
+template <typename E>
+bool enum_combo(const char* label, E* value, std::initializer_list<E> choices) {
+    bool changed = false;
+    if (ImGui::BeginCombo(label, to_string(*value).c_str())) {
+        for (E c : choices) {
+            if (ImGui::Selectable(to_string(c).c_str(), c == *value)) {
+                *value = c;
+                changed = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+std::vector<std::string> list_examples() {
+    std::vector<std::string> out;
+    std::error_code ec;
+    const std::filesystem::path dir = std::filesystem::path(HEADSCOPE_ASSETS_DIR) / "examples";
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+        if (e.path().extension() == ".json") out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void draw_playground(AppContext& ctx) {
+    ModelConfig& c = ctx.state.config;
+    bool changed = false;
+    ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    changed |= enum_combo("architecture", &c.arch,
+                          {Arch::EncoderOnly, Arch::DecoderOnly, Arch::EncoderDecoder});
+    if (changed && c.arch == Arch::DecoderOnly) c.mask = MaskKind::Causal;
+    changed |= ImGui::InputInt("d_model", &c.d_model, 8, 64);
+    changed |= ImGui::InputInt("heads", &c.heads, 1, 2);
+    changed |= ImGui::InputInt("layers", &c.layers, 1, 1);
+    changed |= ImGui::InputInt("d_ff", &c.d_ff, 64, 512);
+    changed |= enum_combo("mask", &c.mask, {MaskKind::None, MaskKind::Causal});
+    changed |= enum_combo("positions", &c.pe,
+                          {PosEncoding::Sinusoidal, PosEncoding::Learned, PosEncoding::None});
+    changed |= enum_combo("norm", &c.norm, {NormPlacement::PostLN, NormPlacement::PreLN});
+    changed |= enum_combo("activation", &c.activation, {Activation::ReLU, Activation::GELU});
+    int seed = static_cast<int>(c.seed);
+    if (ImGui::InputInt("seed", &seed)) {
+        c.seed = static_cast<std::uint64_t>(std::max(0, seed));
+        changed = true;
+    }
+    ImGui::PopItemWidth();
+    if (ImGui::Button("d_ff = 4·d_model")) {
+        c.d_ff = 4 * c.d_model;
+        changed = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("defaults")) {
+        const std::uint64_t keep_seed = c.seed;
+        c = ModelConfig::defaults_for(c.arch);
+        c.seed = keep_seed;
+        changed = true;
+    }
+    if (changed) ctx.state.dirty = true;
+}
+
+}  // namespace
+
+void draw_model_panel(AppContext& ctx, const PanelRect& r) {
+    begin_fixed_window("Model", r);
+    AppState& s = ctx.state;
+    int kind = static_cast<int>(s.source);
+    bool changed = ImGui::RadioButton("playground", &kind, 0);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("worked example", &kind, 1);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("model dir", &kind, 2);
+    if (changed) {
+        s.source = static_cast<SourceKind>(kind);
+        s.edited_example.reset();
+        if (s.source == SourceKind::WorkedExample && s.example_path.empty()) {
+            const auto examples = list_examples();
+            if (!examples.empty()) s.example_path = examples.front();
+        }
+        s.dirty = true;
+    }
+    ImGui::Separator();
+    switch (s.source) {
+        case SourceKind::Playground: draw_playground(ctx); break;
+        case SourceKind::WorkedExample: {
+            const auto examples = list_examples();
+            const std::string current = std::filesystem::path(s.example_path).filename().string();
+            if (ImGui::BeginCombo("example", current.c_str())) {
+                for (const std::string& e : examples) {
+                    const std::string name = std::filesystem::path(e).filename().string();
+                    if (ImGui::Selectable(name.c_str(), e == s.example_path)) {
+                        s.example_path = e;
+                        s.edited_example.reset();
+                        s.dirty = true;
+                    }
+                }
+                ImGui::EndCombo();
+            }
+            if (examples.empty()) ImGui::TextDisabled("no examples in assets/examples/");
+            if (s.edited_example && ImGui::Button("discard cell edits")) {
+                s.edited_example.reset();
+                s.dirty = true;
+            }
+            ImGui::TextWrapped("Edit X and the weights in the Pipeline tab; results recompute live.");
+            break;
+        }
+        case SourceKind::ModelDirectory: {
+            ImGui::TextWrapped("A directory with config.json + model.safetensors (or drop one on the window).");
+            static_cast<void>(input_text_string("##dir", &s.model_dir));
+            ImGui::SameLine();
+            if (ImGui::Button("open")) s.dirty = true;
+            break;
+        }
+    }
+    // Inline validation / compute errors; the old trace stays visible.
+    if (!s.config_errors.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        for (const std::string& e : s.config_errors) ImGui::TextWrapped("%s", e.c_str());
+        ImGui::TextWrapped("(showing the last valid result)");
+        ImGui::PopStyleColor();
+    } else if (!ctx.view.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        ImGui::TextWrapped("%s", ctx.view.error.c_str());
+        ImGui::PopStyleColor();
+    }
+    ImGui::Separator();
+    if (const Trace* t = ctx.view.trace.get()) {
+        ImGui::TextWrapped("%s", t->model_name.c_str());
+        ImGui::TextDisabled("%s · %d layers × %d heads · d_k %d", ctx.view.source_kind.c_str(),
+                            t->n_layers(), heads_in(*t, MapKind::Self), t->config.d_k());
+        if (ctx.view.parameter_count > 0)
+            ImGui::TextDisabled("%.2fM parameters · forward %.1f ms",
+                                static_cast<double>(ctx.view.parameter_count) / 1e6, ctx.view.compute_ms);
+        else
+            ImGui::TextDisabled("forward %.1f ms", ctx.view.compute_ms);
+    } else if (ctx.worker.busy()) {
+        ImGui::TextDisabled("computing…");
+    }
+    if (!s.notice.empty()) ImGui::TextWrapped("%s", s.notice.c_str());
+    ImGui::End();
+}
+
+}  // namespace hs

@@ -1,0 +1,145 @@
+// Pipeline tab: the selected layer's multi-head attention step by step, in order:
+//   X (T, D) → W_in (3I, D) → QKV (T, 3I) = X·W_inᵀ + b_in → Q_h, K_h, V_h (T, Dk)
+//   → Q_h K_hᵀ (T, S) → ÷√Dk → + mask → softmax → ·V_h (T, Dk) → concat (T, I)
+//   → W_o (D, I) → output (T, D) = concat·W_oᵀ + b_o
+// Each card shows the shape, numbers when ≤ 8×8, a heatmap otherwise. For worked
+// examples X, W_in and W_o are editable cells; an edit recomputes on the worker.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "app/panels/panels.h"
+#include "app/panels/widgets.h"
+#include "core/error.h"
+
+namespace hs {
+namespace {
+
+enum class Editable { No, X, WIn, WOut };
+
+struct Card {
+    std::string title;
+    const Matrix* m;
+    bool weights;       // 0..1 colour range (softmax output)
+    Editable edit;
+};
+
+MatrixTextures& card_textures() {
+    static MatrixTextures t;  // GL texture cache of this tab (view only)
+    return t;
+}
+
+// Applies one cell edit to a copy of the worked example and requests a recompute.
+void edit_cell(AppContext& ctx, Editable which, int r, int c, float value) {
+    AppState& s = ctx.state;
+    try {
+        auto ex = std::make_shared<WorkedExample>(s.edited_example ? *s.edited_example
+                                                                   : load_worked_example(s.example_path));
+        Matrix* target = which == Editable::X ? &ex->x
+                         : which == Editable::WIn ? &ex->weights.in_proj_weight
+                                                  : &ex->weights.out_proj_weight;
+        if (r < target->rows() && c < target->cols()) (*target)(r, c) = value;
+        s.edited_example = std::move(ex);
+        s.dirty = true;
+    } catch (const Error& e) {
+        s.notice = e.what();
+    }
+}
+
+void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
+    const Matrix& m = *card.m;
+    const bool editable = card.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
+    if (!ImGui::BeginTable(card.title.c_str(), static_cast<int>(m.cols()),
+                           ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit))
+        return;
+    for (int r = 0; r < m.rows(); ++r) {
+        ImGui::TableNextRow();
+        for (int c = 0; c < m.cols(); ++c) {
+            ImGui::TableSetColumnIndex(c);
+            const float v = m(r, c);
+            if (editable) {
+                float x = v;
+                ImGui::PushID(r * 64 + c);
+                ImGui::SetNextItemWidth(cell_w);
+                if (ImGui::InputFloat("##v", &x, 0.0f, 0.0f, "%.2f", ImGuiInputTextFlags_EnterReturnsTrue))
+                    edit_cell(ctx, card.edit, r, c, x);
+                ImGui::PopID();
+            } else if (std::isinf(v)) {
+                ImGui::TextUnformatted(v < 0 ? "−∞" : "∞");
+            } else {
+                ImGui::Text("%.2f", v);
+            }
+        }
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_pipeline_tab(AppContext& ctx) {
+    const Trace* t = ctx.view.trace.get();
+    if (!t) return;
+    if (!t->steps || t->steps_layer != ctx.state.layer) {
+        ImGui::TextDisabled(ctx.worker.busy() ? "computing the steps of layer %d…"
+                                              : "steps of layer %d are requested…", ctx.state.layer);
+        return;
+    }
+    const AttentionSteps& st = *t->steps;
+    const int h = std::clamp(ctx.state.head, 0, static_cast<int>(st.weights.size()) - 1);
+    const std::size_t hs_ = static_cast<std::size_t>(h);
+    char scale_title[64];
+    std::snprintf(scale_title, sizeof scale_title, "÷√d_k (×%.3f)", st.scale);
+    std::vector<Card> cards = {
+        {"X", &st.x_query, false, Editable::X},
+        {"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn},
+        {"QKV = X·W_inᵀ + b", &st.qkv, false, Editable::No},
+        {"Q_h" + std::to_string(h), &st.q_heads[hs_], false, Editable::No},
+        {"K_h" + std::to_string(h), &st.k_heads[hs_], false, Editable::No},
+        {"V_h" + std::to_string(h), &st.v_heads[hs_], false, Editable::No},
+        {"Q_h K_hᵀ", &st.raw_scores[hs_], false, Editable::No},
+        {scale_title, &st.scaled_scores[hs_], false, Editable::No},
+        {"+ mask", &st.masked_scores[hs_], false, Editable::No},
+        {"softmax", &st.weights[hs_], true, Editable::No},
+        {"A_h · V_h", &st.head_outputs[hs_], false, Editable::No},
+        {"concat", &st.concat, false, Editable::No},
+        {"W_o", &st.w_out, false, Editable::WOut},
+        {"output = concat·W_oᵀ + b", &st.output, false, Editable::No},
+    };
+    ImGui::TextDisabled("layer %d%s, head %d (select another head in the grid or with ←/→)", t->steps_layer,
+                        t->steps_cross ? " cross-attention" : "", h);
+    ImGui::BeginChild("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    const float fs = ImGui::GetFontSize();
+    const float map_h = std::max(60.0f, ImGui::GetContentRegionAvail().y - fs * 4.0f);
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    for (std::size_t i = 0; i < cards.size(); ++i) {
+        const Card& c = cards[i];
+        if (i) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("→");
+            ImGui::SameLine();
+        }
+        ImGui::BeginGroup();
+        ImGui::TextUnformatted(c.title.c_str());
+        ImGui::TextDisabled("%s", shape_string(*c.m).c_str());
+        if (c.m->rows() == 0 || c.m->cols() == 0) {
+            ImGui::TextDisabled("(empty)");
+        } else if (c.m->rows() <= 8 && c.m->cols() <= 8) {
+            draw_numbers(ctx, c, fs * 3.2f);
+        } else {
+            const float aspect = static_cast<float>(c.m->cols()) / static_cast<float>(c.m->rows());
+            const float hh = std::min(map_h, map_h * std::max(0.25f, std::min(1.0f, 1.0f / aspect)));
+            const float ww = std::clamp(hh * aspect, 24.0f, map_h * 2.5f);
+            const ImVec2 p0 = ImGui::GetCursorScreenPos();
+            ImGui::Dummy(ImVec2(ww, hh));
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", c.title.c_str(), shape_string(*c.m).c_str());
+            ColorScale scale = c.weights ? ctx.state.scale : symmetric_scale(*c.m);
+            ctx.renderer->draw(list, card_textures().get(ctx.view.generation, *c.m), p0,
+                               ImVec2(p0.x + ww, p0.y + hh), UvRect{}, scale,
+                               c.weights ? ctx.state.colormap : Colormap::RedBlue);
+        }
+        ImGui::EndGroup();
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace hs

@@ -1,0 +1,88 @@
+#include "app/panels/widgets.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "app/panels/panels.h"
+#include "core/image/utf8.h"
+
+namespace hs {
+
+void begin_fixed_window(const char* name, const PanelRect& r, ImGuiWindowFlags extra) {
+    ImGui::SetNextWindowPos(r.pos, ImGuiCond_Always);
+    ImGui::SetNextWindowSize(r.size, ImGuiCond_Always);
+    ImGui::Begin(name, nullptr,
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
+                     ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus | extra);
+}
+
+void add_text_vertical(ImDrawList* list, ImVec2 bottom_left, ImU32 color, const char* text) {
+    // Draw horizontally at the pivot, then rotate the new vertices by −90° about it:
+    // (x, y) -> (px + (y − py), py − (x − px)).
+    const int first = list->VtxBuffer.Size;
+    const float h = ImGui::GetFontSize();
+    list->AddText(ImVec2(bottom_left.x, bottom_left.y - h), color, text);
+    const ImVec2 pivot(bottom_left.x, bottom_left.y);
+    for (int i = first; i < list->VtxBuffer.Size; ++i) {
+        ImVec2& p = list->VtxBuffer[i].pos;
+        const float dx = p.x - pivot.x, dy = p.y - pivot.y;
+        p = ImVec2(pivot.x + dy + h, pivot.y - dx);
+    }
+}
+
+std::string shape_string(const Matrix& m) {
+    return "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
+}
+
+std::string short_label(const std::string& s, std::size_t max_chars) {
+    const std::u32string cps = utf8_to_codepoints(s);
+    if (cps.size() <= max_chars) return s;
+    return codepoints_to_utf8(cps.substr(0, max_chars - 1)) + "…";
+}
+
+ColorScale symmetric_scale(const Matrix& m) {
+    float a = 0.0f;
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+        const float v = m.data()[i];
+        if (std::isfinite(v)) a = std::max(a, std::fabs(v));
+    }
+    if (a == 0.0f) a = 1.0f;
+    ColorScale s;
+    s.lo = -a;
+    s.hi = a;
+    return s;
+}
+
+namespace {
+int resize_callback(ImGuiInputTextCallbackData* data) {
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+        auto* str = static_cast<std::string*>(data->UserData);
+        str->resize(static_cast<std::size_t>(data->BufTextLen));
+        data->Buf = str->data();
+    }
+    return 0;
+}
+}  // namespace
+
+bool input_text_string(const char* label, std::string* value, bool multiline, ImVec2 size) {
+    const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize;
+    if (multiline)
+        return ImGui::InputTextMultiline(label, value->data(), value->capacity() + 1, size, flags,
+                                         resize_callback, value);
+    return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resize_callback, value);
+}
+
+const FloatTexture& MatrixTextures::get(std::uint64_t generation, const Matrix& m) {
+    if (generation != generation_) {
+        textures_.clear();
+        generation_ = generation;
+    }
+    auto it = textures_.find(&m);
+    if (it != textures_.end() && it->second.rows() == m.rows() && it->second.cols() == m.cols())
+        return it->second;
+    FloatTexture& t = textures_[&m];
+    t.upload(m);
+    return t;
+}
+
+}  // namespace hs

@@ -1,0 +1,35 @@
+#pragma once
+// Small drawing helpers shared by the panels.
+#include <map>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/gl/texture.h"
+#include "core/image/colormap.h"
+#include "core/tensor.h"
+
+namespace hs {
+
+// Text rotated 90° counter-clockwise (reads bottom to top), its baseline end at `pos`.
+void add_text_vertical(ImDrawList* list, ImVec2 bottom_left, ImU32 color, const char* text);
+// "(T, D)" for a matrix.
+std::string shape_string(const Matrix& m);
+// Shortens a token label to at most max_chars code points with an ellipsis.
+std::string short_label(const std::string& s, std::size_t max_chars);
+// Range for showing an arbitrary matrix: symmetric ±max|v| over finite values.
+ColorScale symmetric_scale(const Matrix& m);
+bool input_text_string(const char* label, std::string* value, bool multiline = false,
+                       ImVec2 size = ImVec2(0, 0));
+
+// Textures for matrices that belong to one trace; re-uploaded when the generation changes.
+class MatrixTextures {
+public:
+    const FloatTexture& get(std::uint64_t generation, const Matrix& m);
+
+private:
+    std::uint64_t generation_ = 0;
+    std::map<const Matrix*, FloatTexture> textures_;
+};
+
+}  // namespace hs

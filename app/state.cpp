@@ -1,0 +1,34 @@
+#include "app/state.h"
+
+#include "core/error.h"
+
+namespace hs {
+
+std::string AppState::model_arg() const {
+    switch (source) {
+        case SourceKind::Playground: return to_playground_spec(config);
+        case SourceKind::WorkedExample: return example_path;
+        case SourceKind::ModelDirectory: return model_dir;
+    }
+    return {};
+}
+
+void AppState::set_model_arg(const std::string& arg) {
+    edited_example.reset();
+    if (arg.rfind("random:", 0) == 0) {
+        config = parse_playground_spec(arg);
+        source = SourceKind::Playground;
+    } else if (arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".json") == 0) {
+        example_path = arg;
+        source = SourceKind::WorkedExample;
+    } else {
+        model_dir = arg;
+        source = SourceKind::ModelDirectory;
+    }
+    layer = 0;
+    head = 0;
+    map = MapKind::Self;
+    dirty = true;
+}
+
+}  // namespace hs

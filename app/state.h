@@ -1,0 +1,54 @@
+#pragma once
+// AppState: what the user chose (model source, architecture, text, selection, view
+// settings). Panels edit it; edits that change the computation set `dirty`, and the
+// frame loop turns that into a ComputeRequest for the worker.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/image/colormap.h"
+#include "core/worked_example.h"
+
+namespace hs {
+
+enum class SourceKind { Playground, WorkedExample, ModelDirectory };
+
+// Which attention maps the heatmap shows: the main stack's self-attention, or for an
+// encoder-decoder the decoder's self- or cross-attention.
+enum class MapKind { Self, DecoderSelf, DecoderCross };
+
+struct AppState {
+    // -- model ----------------------------------------------------------------
+    SourceKind source = SourceKind::Playground;
+    ModelConfig config;                 // playground architecture being edited
+    std::string example_path;           // worked example JSON
+    std::string model_dir;              // model directory
+    // Worked example with the user's cell edits (pipeline panel); null = file as is.
+    std::shared_ptr<const WorkedExample> edited_example;
+
+    // -- input ----------------------------------------------------------------
+    std::string text = "The animal didn't cross the street because it was too tired .";
+    std::string decoder_text;  // encoder-decoder; empty = same as text
+
+    // -- selection and view ---------------------------------------------------
+    MapKind map = MapKind::Self;
+    int layer = 0;
+    int head = 0;
+    Colormap colormap = Colormap::Viridis;
+    ColorScale scale;                   // lo 0, hi 1 for weights
+    bool show_scores = false;           // heatmap shows scaled scores instead of weights
+    bool pipeline_open = false;         // pipeline tab visible: request detail_layer
+
+    // -- bookkeeping ----------------------------------------------------------
+    bool dirty = true;                      // computation inputs changed
+    std::vector<std::string> config_errors; // hs::validate messages of `config`
+    std::string notice;                     // one-line message (settings, drops)
+
+    // Model argument the worker opens: playground spec, example or directory path.
+    std::string model_arg() const;
+    // Sets the source from a command-line MODEL argument ("random:…", dir, .json).
+    void set_model_arg(const std::string& arg);
+};
+
+}  // namespace hs

@@ -1,0 +1,93 @@
+#include "app/trace_view.h"
+
+#include <algorithm>
+
+namespace hs {
+
+void TraceView::accept(ComputeResult result) {
+    if (!result.trace) {
+        error = result.error;
+        return;
+    }
+    error.clear();
+    trace = std::move(result.trace);
+    thumbnails = std::move(result.thumbnails);
+    source_kind = result.source_kind;
+    parameter_count = result.parameter_count;
+    compute_ms = result.milliseconds;
+    generation = result.generation;
+    // Upload every thumbnail once for this trace.
+    const std::vector<std::vector<Matrix>>* sources[3] = {
+        &thumbnails->self, &thumbnails->decoder_self, &thumbnails->decoder_cross};
+    for (int k = 0; k < 3; ++k) {
+        thumbs[k].clear();
+        for (const auto& layer : *sources[k]) {
+            std::vector<FloatTexture> row;
+            for (const Matrix& m : layer) {
+                row.emplace_back();
+                row.back().upload(m);
+            }
+            thumbs[k].push_back(std::move(row));
+        }
+    }
+    main_key.clear();
+}
+
+void TraceView::sync_textures(const AppState& state) {
+    if (!trace) return;
+    const std::string key = std::to_string(generation) + "/" + std::to_string(int(state.map)) +
+                            "/" + std::to_string(state.layer) + "/" + std::to_string(state.head) +
+                            "/" + (state.show_scores ? "s" : "w");
+    if (key == main_key) return;
+    main_key = key;
+    const Matrix* m = selected_map(*trace, state, state.show_scores);
+    if (m) main.upload(*m);
+    else main.reset();
+}
+
+const StackTrace* query_stack(const Trace& trace, MapKind kind) {
+    if (kind == MapKind::Self) return &trace.main;
+    return trace.decoder ? &*trace.decoder : nullptr;
+}
+
+const StackTrace* key_stack(const Trace& trace, MapKind kind) {
+    if (kind == MapKind::Self) return &trace.main;
+    if (kind == MapKind::DecoderCross) return &trace.main;  // keys = encoder tokens
+    return trace.decoder ? &*trace.decoder : nullptr;
+}
+
+const std::vector<LayerTrace>* layers_of(const Trace& trace, MapKind kind) {
+    const StackTrace* s = query_stack(trace, kind);
+    return s ? &s->layers : nullptr;
+}
+
+const HeadMaps* head_maps(const Trace& trace, MapKind kind, int layer) {
+    const std::vector<LayerTrace>* layers = layers_of(trace, kind);
+    if (!layers || layer < 0 || layer >= static_cast<int>(layers->size())) return nullptr;
+    const LayerTrace& l = (*layers)[static_cast<std::size_t>(layer)];
+    if (kind == MapKind::DecoderCross) return l.cross_attn ? &*l.cross_attn : nullptr;
+    return &l.self_attn;
+}
+
+const Matrix* selected_map(const Trace& trace, const AppState& state, bool scores) {
+    const HeadMaps* maps = head_maps(trace, state.map, state.layer);
+    if (!maps) return nullptr;
+    const std::vector<Matrix>& v = scores ? maps->scores : maps->weights;
+    if (state.head < 0 || state.head >= static_cast<int>(v.size())) return nullptr;
+    return &v[static_cast<std::size_t>(state.head)];
+}
+
+int heads_in(const Trace& trace, MapKind kind) {
+    const HeadMaps* maps = head_maps(trace, kind, 0);
+    return maps ? static_cast<int>(maps->weights.size()) : 0;
+}
+
+void clamp_selection(AppState& state, const Trace& trace) {
+    if (!trace.decoder) state.map = MapKind::Self;
+    const std::vector<LayerTrace>* layers = layers_of(trace, state.map);
+    const int n_layers = layers ? static_cast<int>(layers->size()) : 0;
+    state.layer = std::clamp(state.layer, 0, std::max(0, n_layers - 1));
+    state.head = std::clamp(state.head, 0, std::max(0, heads_in(trace, state.map) - 1));
+}
+
+}  // namespace hs

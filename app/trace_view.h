@@ -1,0 +1,47 @@
+#pragma once
+// The UI's copy of the newest result: the trace (read-only, shared with the worker),
+// GL textures made from it once per trace/selection, and lookups for the selection.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gl/texture.h"
+#include "app/state.h"
+#include "app/worker.h"
+#include "core/trace.h"
+
+namespace hs {
+
+struct TraceView {
+    std::shared_ptr<const Trace> trace;
+    std::shared_ptr<const TraceThumbnails> thumbnails;
+    std::string error;              // last failed compute (the old trace stays shown)
+    std::string source_kind;
+    long long parameter_count = 0;
+    double compute_ms = 0.0;
+    std::uint64_t generation = 0;   // of `trace`
+
+    // Thumbnail textures per MapKind: [kind][layer][head], uploaded when a trace arrives.
+    std::vector<std::vector<FloatTexture>> thumbs[3];
+    // The selected map at full resolution, uploaded when the selection changes.
+    FloatTexture main;
+    std::string main_key;
+
+    // Accepts a finished result: keeps the trace on success, the error otherwise.
+    void accept(ComputeResult result);
+    // Uploads textures that are out of date (call once per frame, before drawing).
+    void sync_textures(const AppState& state);
+};
+
+// Stacks and maps of the current selection; nullptr / empty when the trace lacks them.
+const StackTrace* query_stack(const Trace& trace, MapKind kind);
+const StackTrace* key_stack(const Trace& trace, MapKind kind);
+const std::vector<LayerTrace>* layers_of(const Trace& trace, MapKind kind);
+const HeadMaps* head_maps(const Trace& trace, MapKind kind, int layer);
+// The (T, S) weights (or scaled scores) of the selected layer/head, or nullptr.
+const Matrix* selected_map(const Trace& trace, const AppState& state, bool scores);
+// Clamps layer/head/map to what the trace has.
+void clamp_selection(AppState& state, const Trace& trace);
+int heads_in(const Trace& trace, MapKind kind);
+
+}  // namespace hs

@@ -1,0 +1,88 @@
+#pragma once
+// Background compute: one thread runs TraceSource::run for the newest request; a newer
+// submit cancels the running one (its ProgressFn returns false -> hs::Cancelled). The UI
+// polls for finished results and never waits on the thread.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "core/source.h"
+#include "core/trace.h"
+#include "core/worked_example.h"
+
+namespace hs {
+
+struct ComputeRequest {
+    std::string model_arg;  // open_source() argument; ignored when `example` is set
+    std::shared_ptr<const WorkedExample> example;  // edited worked example to run
+    SourceInput input;
+    TraceOptions options;
+};
+
+// Thumbnails of every map, box-averaged down to at most kThumbMax per side, computed
+// on the worker so that the UI thread only uploads them. [l][h]: (≤ kThumbMax, ≤ kThumbMax).
+struct TraceThumbnails {
+    static constexpr int kThumbMax = 256;
+    std::vector<std::vector<Matrix>> self, decoder_self, decoder_cross;
+};
+
+struct ComputeResult {
+    std::uint64_t generation = 0;
+    std::shared_ptr<const Trace> trace;          // null on error
+    std::shared_ptr<const TraceThumbnails> thumbnails;
+    std::string error;                           // hs::Error message, empty on success
+    std::string source_kind;                     // "playground", …
+    long long parameter_count = 0;
+    double milliseconds = 0.0;
+};
+
+// Box average of m down to at most max_side rows and columns (unchanged when smaller).
+Matrix downsample_map(const Matrix& m, int max_side);
+
+class Worker {
+public:
+    Worker();
+    ~Worker();
+    Worker(const Worker&) = delete;
+    Worker& operator=(const Worker&) = delete;
+
+    // Queues the request, replacing any queued one and cancelling the running one.
+    std::uint64_t submit(ComputeRequest request);
+    // The newest finished result not yet taken (stale generations are dropped).
+    std::optional<ComputeResult> take_result();
+
+    bool busy() const { return busy_.load(); }
+    // Nothing queued, running or waiting to be taken.
+    bool idle() const;
+    // Seconds the current job has been running (0 when idle).
+    double busy_seconds() const;
+    // Progress of the running job: layers done / total (0/0 when unknown).
+    int progress_done() const { return done_.load(); }
+    int progress_total() const { return total_.load(); }
+    std::uint64_t latest_generation() const { return latest_.load(); }
+
+private:
+    void loop();
+    ComputeResult compute(const ComputeRequest& request, std::uint64_t generation);
+
+    std::thread thread_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::optional<ComputeRequest> pending_;
+    std::optional<ComputeResult> finished_;
+    bool stop_ = false;
+    std::atomic<std::uint64_t> latest_{0};
+    std::atomic<bool> busy_{false};
+    std::atomic<int> done_{0}, total_{0};
+    std::chrono::steady_clock::time_point started_;
+    // Cache: the last opened source, reused while model_arg stays the same.
+    std::string cached_arg_;
+    std::unique_ptr<TraceSource> cached_source_;
+};
+
+}  // namespace hs

@@ -1,0 +1,104 @@
+#include "cli/cli.h"
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "core/error.h"
+
+namespace hs {
+
+namespace {
+
+struct Command {
+    const char* name;
+    int (*run)(int, char**);
+    const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"forward", cmd_forward, "run MODEL on a text; --json FILE writes the trace"},
+    {"export", cmd_export, "heatmap PNG/CSV/JSON of one head (--layer --head) or --grid"},
+    {"inspect", cmd_inspect, "config, tensors and parameter count of MODEL"},
+    {"bench", cmd_bench, "forward-pass timing of MODEL on --tokens N"},
+    {"save", cmd_save, "write a playground MODEL as a model directory DIR"},
+};
+
+constexpr const char* kUsage = R"(usage: headscope [COMMAND] ...
+
+With no command, headscope opens the window.
+
+MODEL is one of
+  random:d_model=512,heads=8,layers=2,seed=1,mask=causal,arch=decoder,pe=sinusoidal
+      a playground model with seeded random weights (keys: d_model heads layers d_ff
+      vocab max_len seed mask=none|causal arch=encoder|decoder|encoder-decoder
+      pe=sinusoidal|learned|none norm=post-ln|pre-ln act=relu|gelu)
+  DIR          a model directory (config.json + model.safetensors)
+  FILE.json    a worked example (assets/examples/)
+
+commands:
+  headscope forward MODEL --text "..." [--json out.json] [--save DIR] [--scores]
+  headscope export  MODEL --text "..." --layer L --head H --png out.png [--csv f] [--json f]
+  headscope export  MODEL --text "..." --grid --png grid.png
+  headscope inspect MODEL
+  headscope bench   MODEL --tokens N [--repeat R]
+  headscope save    MODEL DIR
+
+input options: --text "...", --text-file FILE, --decoder-text "..." (encoder-decoder),
+               --pad 3,4 (key positions masked as padding)
+)";
+
+int print_usage(std::FILE* out) {
+    std::fputs(kUsage, out);
+    return out == stdout ? 0 : 2;
+}
+
+}  // namespace
+
+bool is_cli_command(int argc, char** argv) {
+    if (argc < 2) return false;
+    const std::string first = argv[1];
+    if (first == "help" || first == "--help" || first == "-h" || first == "version" ||
+        first == "--version")
+        return true;
+    for (const Command& c : kCommands)
+        if (first == c.name) return true;
+    return false;
+}
+
+int run_cli(int argc, char** argv) {
+    if (argc < 2) return print_usage(stderr);
+    const std::string first = argv[1];
+    if (first == "help" || first == "--help" || first == "-h") return print_usage(stdout);
+    if (first == "version" || first == "--version") {
+        std::puts("headscope 0.1.0");
+        return 0;
+    }
+    for (const Command& c : kCommands) {
+        if (first != c.name) continue;
+        try {
+            return c.run(argc, argv);
+        } catch (const UsageError& e) {
+            std::fprintf(stderr, "headscope %s: %s (see 'headscope help')\n", c.name,
+                         e.message.c_str());
+            return 2;
+        } catch (const Error& e) {
+            std::fprintf(stderr, "headscope %s: %s\n", c.name, e.what());
+            return 1;
+        } catch (const std::bad_alloc&) {
+            std::fprintf(stderr, "headscope %s: out of memory (try fewer tokens or a smaller model)\n",
+                         c.name);
+            return 1;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "headscope %s: %s\n", c.name, e.what());
+            return 1;
+        }
+    }
+    std::fprintf(stderr, "headscope: unknown command '%s' (see 'headscope help')\n", argv[1]);
+    return 2;
+}
+
+}  // namespace hs

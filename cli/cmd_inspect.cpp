@@ -1,0 +1,16 @@
+// headscope inspect MODEL: config, tensors, parameter count.
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+
+namespace hs {
+
+int cmd_inspect(int argc, char** argv) {
+    const Args args(argc, argv, 2, {}, {});
+    const auto source = open_source(args.positional(0, "MODEL"));
+    std::fputs(source->describe().c_str(), stdout);
+    return 0;
+}
+
+}  // namespace hs

@@ -1,0 +1,22 @@
+// headscope save MODEL DIR: write a model directory (config.json + model.safetensors).
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/error.h"
+#include "core/io/model_dir.h"
+
+namespace hs {
+
+int cmd_save(int argc, char** argv) {
+    const Args args(argc, argv, 2, {}, {});
+    const auto source = open_source(args.positional(0, "MODEL"));
+    const std::string dir = args.positional(1, "output directory DIR");
+    if (!source->model()) throw Error("only playground models and model directories can be saved");
+    save_model_dir(*source->model(), dir);
+    std::printf("wrote %s (config.json, model.safetensors, %lld parameters)\n", dir.c_str(),
+                source->parameter_count());
+    return 0;
+}
+
+}  // namespace hs

@@ -1,0 +1,61 @@
+#include "cli/common.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/io/atomic_file.h"
+
+namespace hs {
+
+SourceInput read_source_input(const Args& args, const TraceSource& source) {
+    SourceInput in;
+    if (const auto t = args.value("text")) in.text = *t;
+    if (const auto f = args.value("text-file")) in.text = read_file(*f);
+    if (const auto d = args.value("decoder-text")) in.decoder_text = *d;
+    if (const auto pad = args.value("pad")) {
+        std::stringstream ss(*pad);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            try {
+                std::size_t used = 0;
+                const int p = std::stoi(item, &used);
+                if (used != item.size()) throw std::invalid_argument(item);
+                in.key_padding.push_back(p);
+            } catch (const std::exception&) {
+                throw UsageError{"--pad takes comma-separated token positions, got '" + item + "'"};
+            }
+        }
+    }
+    if (source.takes_text() && in.text.empty() && !args.value("text") && !args.value("text-file"))
+        throw UsageError{"give the input with --text \"…\" or --text-file FILE"};
+    return in;
+}
+
+void write_output(const std::string& path, const std::string& bytes) {
+    if (path == "-") {
+        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+        return;
+    }
+    write_file_atomic(path, bytes);
+}
+
+void check_layer_head(const Trace& trace, int layer, int head, bool decoder, bool cross) {
+    if (decoder && !trace.decoder)
+        throw Error("this model has no decoder stack (it is " + to_string(trace.config.arch) + ")");
+    const StackTrace& stack = decoder ? *trace.decoder : trace.main;
+    const int n_layers = static_cast<int>(stack.layers.size());
+    if (layer < 0 || layer >= n_layers)
+        throw Error("layer " + std::to_string(layer) + " is out of range: the model has " +
+                    std::to_string(n_layers) + " layers (0.." + std::to_string(n_layers - 1) + ")");
+    if (cross && !stack.layers[layer].cross_attn)
+        throw Error("layer " + std::to_string(layer) + " has no cross-attention");
+    const HeadMaps& maps = cross ? *stack.layers[layer].cross_attn : stack.layers[layer].self_attn;
+    const int n_heads = static_cast<int>(maps.weights.size());
+    if (head < 0 || head >= n_heads)
+        throw Error("head " + std::to_string(head) + " is out of range: layer " +
+                    std::to_string(layer) + " has " + std::to_string(n_heads) + " heads (0.." +
+                    std::to_string(n_heads - 1) + ")");
+}
+
+}  // namespace hs

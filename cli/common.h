@@ -1,0 +1,25 @@
+#pragma once
+// Pieces several subcommands share: opening MODEL, reading the text options, and the
+// layer/head range checks.
+#include <memory>
+#include <string>
+
+#include "cli/args.h"
+#include "core/source.h"
+
+namespace hs {
+
+// Options every MODEL-running command accepts.
+inline const std::set<std::string> kInputOptions = {"text", "text-file", "decoder-text", "pad"};
+
+// --text / --text-file / --decoder-text / --pad (comma-separated key positions).
+SourceInput read_source_input(const Args& args, const TraceSource& source);
+
+// Writes `bytes` to PATH atomically, or to stdout when PATH is "-".
+void write_output(const std::string& path, const std::string& bytes);
+
+// The attention maps of one layer: self-attention, or cross-attention with cross = true.
+// Throws hs::Error naming the valid range when layer/head is out of range.
+void check_layer_head(const Trace& trace, int layer, int head, bool decoder, bool cross);
+
+}  // namespace hs

@@ -1,0 +1,189 @@
+#include "core/attention.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+
+namespace hs {
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// Adds −∞ where the mask forbids query i from seeing key j.
+void apply_mask(Matrix& scores, const AttentionMask& mask) {
+    if (!mask.causal && mask.key_padding.empty()) return;
+    const int T = static_cast<int>(scores.rows()), S = static_cast<int>(scores.cols());
+    if (mask.causal)
+        for (int i = 0; i < T; ++i)
+            for (int j = i + 1; j < S; ++j) scores(i, j) = kNegInf;
+    for (int j : mask.key_padding)
+        if (j >= 0 && j < S) scores.col(j).setConstant(kNegInf);
+}
+
+void check_shapes(const AttentionWeights& w, const Matrix& x_query, const Matrix& x_memory) {
+    const auto D = w.in_proj_weight.cols();
+    if (w.heads < 1 || w.in_proj_weight.rows() % 3 != 0 || w.inner() % w.heads != 0)
+        throw Error("attention weights: in_proj_weight has " +
+                    std::to_string(w.in_proj_weight.rows()) + " rows, not 3 × heads × d_k for " +
+                    std::to_string(w.heads) + " heads");
+    if (x_query.cols() != D || x_memory.cols() != D)
+        throw Error("attention input has " + std::to_string(x_query.cols()) +
+                    " columns, expected d_model " + std::to_string(D));
+}
+
+}  // namespace
+
+bool AttentionMask::allowed(int i, int j) const {
+    if (causal && j > i) return false;
+    return std::find(key_padding.begin(), key_padding.end(), j) == key_padding.end();
+}
+
+// softmax(s)_j = exp(s_j − max_k s_k) / Σ_k exp(s_k − max_k s_k); exp(−∞) = 0 exactly.
+void softmax_rows(Matrix& m) {
+    for (Eigen::Index i = 0; i < m.rows(); ++i) {
+        auto row = m.row(i);
+        const float row_max = row.maxCoeff();
+        if (row_max == kNegInf) {  // every key masked: no attention, not NaN
+            row.setZero();
+            continue;
+        }
+        row = (row.array() - row_max).exp();
+        row /= row.sum();
+    }
+}
+
+AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query,
+                                     const Matrix& x_memory, const AttentionMask& mask,
+                                     bool want_weights, bool want_scores, AttentionSteps* steps) {
+    check_shapes(w, x_query, x_memory);
+    const bool self = &x_query == &x_memory;
+    const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
+    const int I = w.inner(), H = w.heads, Dk = I / H;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(Dk));
+
+    // [Q|K|V]: (T, 3I) = X · W_inᵀ + b_in — one GEMM for all heads (self-attention).
+    // Cross-attention: Q (T, I) from the queries' rows of W_in, [K|V] (S, 2I) from memory.
+    Matrix q_part, kv_part;
+    if (self) {
+        q_part.noalias() = x_query * w.in_proj_weight.transpose();
+        q_part.rowwise() += w.in_proj_bias.transpose();
+    } else {
+        q_part.noalias() = x_query * w.in_proj_weight.topRows(I).transpose();
+        q_part.rowwise() += w.in_proj_bias.head(I).transpose();
+        kv_part.noalias() = x_memory * w.in_proj_weight.bottomRows(2 * I).transpose();
+        kv_part.rowwise() += w.in_proj_bias.tail(2 * I).transpose();
+    }
+    // Q, K, V as column-block views of the projection; no copies.
+    const auto Q = q_part.leftCols(I);
+    const auto K = self ? q_part.middleCols(I, I) : kv_part.leftCols(I);
+    const auto V = self ? q_part.rightCols(I) : kv_part.rightCols(I);
+
+    AttentionResult result;
+    if (want_weights) result.weights.resize(H);
+    if (want_scores) result.scores.resize(H);
+    Matrix concat(T, I);  // [head_1 | … | head_H]
+    Matrix scores(T, S);
+    for (int h = 0; h < H; ++h) {
+        const auto Q_h = Q.middleCols(h * Dk, Dk);  // (T, Dk)
+        const auto K_h = K.middleCols(h * Dk, Dk);  // (S, Dk)
+        const auto V_h = V.middleCols(h * Dk, Dk);  // (S, Dk)
+        // scores_h: (T, S) = Q_h K_hᵀ / √Dk
+        scores.noalias() = Q_h * K_h.transpose();
+        if (steps) steps->raw_scores.push_back(scores);
+        scores *= scale;
+        if (steps) steps->scaled_scores.push_back(scores);
+        if (want_scores) result.scores[h] = scores;
+        apply_mask(scores, mask);
+        if (steps) steps->masked_scores.push_back(scores);
+        softmax_rows(scores);  // now A_h: (T, S)
+        // head_h: (T, Dk) = A_h V_h, written straight into its concat block
+        concat.middleCols(h * Dk, Dk).noalias() = scores * V_h;
+        if (steps) {
+            steps->weights.push_back(scores);
+            steps->q_heads.push_back(Q_h);
+            steps->k_heads.push_back(K_h);
+            steps->v_heads.push_back(V_h);
+            steps->head_outputs.push_back(concat.middleCols(h * Dk, Dk));
+        }
+        if (want_weights) result.weights[h] = scores;
+    }
+    // out: (T, D) = concat · W_oᵀ + b_o
+    result.output.noalias() = concat * w.out_proj_weight.transpose();
+    result.output.rowwise() += w.out_proj_bias.transpose();
+
+    if (steps) {
+        steps->x_query = x_query;
+        steps->x_memory = x_memory;
+        steps->w_in = w.in_proj_weight;
+        steps->b_in = w.in_proj_bias;
+        if (self) {
+            steps->qkv = q_part;
+        } else {  // rows: T queries on the left block, S memory rows on the K/V blocks
+            steps->qkv = Matrix::Zero(std::max(T, S), 3 * I);
+            steps->qkv.topLeftCorner(T, I) = q_part;
+            steps->qkv.topRightCorner(S, 2 * I) = kv_part;
+        }
+        steps->q = Q;
+        steps->k = K;
+        steps->v = V;
+        steps->concat = concat;
+        steps->w_out = w.out_proj_weight;
+        steps->b_out = w.out_proj_bias;
+        steps->output = result.output;
+        steps->scale = scale;
+    }
+    return result;
+}
+
+AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matrix& x_query,
+                                           const Matrix& x_memory, const AttentionMask& mask) {
+    check_shapes(w, x_query, x_memory);
+    const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
+    const int D = static_cast<int>(w.in_proj_weight.cols());
+    const int I = w.inner(), H = w.heads, Dk = I / H;
+    AttentionResult result;
+    Matrix concat(T, I);
+    for (int h = 0; h < H; ++h) {
+        // Per-head textbook matrices W_Q^h: (D, Dk) = rows h·Dk… of W_in's Q block, transposed.
+        Matrix wq(D, Dk), wk(D, Dk), wv(D, Dk);
+        for (int d = 0; d < D; ++d)
+            for (int c = 0; c < Dk; ++c) {
+                wq(d, c) = w.in_proj_weight(h * Dk + c, d);
+                wk(d, c) = w.in_proj_weight(I + h * Dk + c, d);
+                wv(d, c) = w.in_proj_weight(2 * I + h * Dk + c, d);
+            }
+        Matrix q = x_query * wq, k = x_memory * wk, v = x_memory * wv;
+        for (int c = 0; c < Dk; ++c) {
+            q.col(c).array() += w.in_proj_bias(h * Dk + c);
+            k.col(c).array() += w.in_proj_bias(I + h * Dk + c);
+            v.col(c).array() += w.in_proj_bias(2 * I + h * Dk + c);
+        }
+        Matrix a(T, S);
+        for (int i = 0; i < T; ++i) {
+            double row_max = -INFINITY;
+            std::vector<double> s(S);
+            for (int j = 0; j < S; ++j) {
+                double dot = 0;
+                for (int c = 0; c < Dk; ++c) dot += double(q(i, c)) * k(j, c);
+                s[j] = mask.allowed(i, j) ? dot / std::sqrt(double(Dk)) : -INFINITY;
+                row_max = std::max(row_max, s[j]);
+            }
+            double sum = 0;
+            for (int j = 0; j < S; ++j) {
+                s[j] = row_max == -INFINITY ? 0.0 : std::exp(s[j] - row_max);
+                sum += s[j];
+            }
+            for (int j = 0; j < S; ++j) a(i, j) = sum > 0 ? static_cast<float>(s[j] / sum) : 0.f;
+        }
+        concat.middleCols(h * Dk, Dk) = a * v;
+        result.weights.push_back(a);
+    }
+    result.output = concat * w.out_proj_weight.transpose();
+    result.output.rowwise() += w.out_proj_bias.transpose();
+    return result;
+}
+
+}  // namespace hs

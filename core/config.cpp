@@ -1,0 +1,260 @@
+#include "core/config.h"
+
+#include <charconv>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace hs {
+
+namespace {
+
+// Limits that keep a playground interactive and its memory bounded.
+constexpr int kMaxDModel = 8192;
+constexpr int kMaxLayers = 96;
+constexpr int kMaxLen = 65536;
+
+template <typename Enum>
+struct Names {
+    Enum value;
+    const char* name;
+};
+
+constexpr Names<Arch> kArchNames[] = {{Arch::EncoderOnly, "encoder"},
+                                      {Arch::DecoderOnly, "decoder"},
+                                      {Arch::EncoderDecoder, "encoder-decoder"}};
+constexpr Names<PosEncoding> kPeNames[] = {{PosEncoding::Sinusoidal, "sinusoidal"},
+                                           {PosEncoding::Learned, "learned"},
+                                           {PosEncoding::None, "none"}};
+constexpr Names<NormPlacement> kNormNames[] = {{NormPlacement::PostLN, "post-ln"},
+                                               {NormPlacement::PreLN, "pre-ln"}};
+constexpr Names<Activation> kActNames[] = {{Activation::ReLU, "relu"},
+                                           {Activation::GELU, "gelu"}};
+constexpr Names<MaskKind> kMaskNames[] = {{MaskKind::None, "none"}, {MaskKind::Causal, "causal"}};
+
+template <typename Enum, std::size_t N>
+std::string name_of(const Names<Enum> (&table)[N], Enum v) {
+    for (const auto& e : table)
+        if (e.value == v) return e.name;
+    return "?";
+}
+
+template <typename Enum, std::size_t N>
+Enum parse_name(const Names<Enum> (&table)[N], const std::string& s, const char* what) {
+    for (const auto& e : table)
+        if (s == e.name) return e.value;
+    std::string choices;
+    for (const auto& e : table) choices += std::string(choices.empty() ? "" : ", ") + e.name;
+    throw Error("unknown " + std::string(what) + " '" + s + "' (choose " + choices + ")");
+}
+
+}  // namespace
+
+ModelConfig ModelConfig::defaults_for(Arch arch) {
+    ModelConfig c;
+    c.arch = arch;
+    c.mask = arch == Arch::EncoderOnly ? MaskKind::None : MaskKind::Causal;
+    return c;
+}
+
+std::vector<std::string> validate(const ModelConfig& c) {
+    std::vector<std::string> problems;
+    auto add = [&](const std::string& p) { problems.push_back(p); };
+    if (c.d_model < 1 || c.d_model > kMaxDModel)
+        add("d_model " + std::to_string(c.d_model) + " must be between 1 and " +
+            std::to_string(kMaxDModel));
+    if (c.heads < 1)
+        add("heads " + std::to_string(c.heads) + " must be at least 1");
+    else if (c.heads > c.d_model && c.d_model >= 1)
+        add(std::to_string(c.heads) + " heads is more than d_model " + std::to_string(c.d_model) +
+            " (each head needs at least one dimension)");
+    else if (c.d_model >= 1 && c.d_model % c.heads != 0)
+        add("d_model " + std::to_string(c.d_model) + " is not divisible by " +
+            std::to_string(c.heads) + " heads");
+    if (c.layers < 1 || c.layers > kMaxLayers)
+        add("layers " + std::to_string(c.layers) + " must be between 1 and " +
+            std::to_string(kMaxLayers));
+    if (c.d_ff < 1 || c.d_ff > 8 * kMaxDModel)
+        add("d_ff " + std::to_string(c.d_ff) + " must be between 1 and " +
+            std::to_string(8 * kMaxDModel));
+    if (c.vocab < 2 || c.vocab > 1'000'000)
+        add("vocab " + std::to_string(c.vocab) + " must be between 2 and 1000000");
+    if (c.max_len < 1 || c.max_len > kMaxLen)
+        add("max_len " + std::to_string(c.max_len) + " must be between 1 and " +
+            std::to_string(kMaxLen));
+    if (!(c.norm_eps > 0.0f) || c.norm_eps > 1.0f) add("norm_eps must be in (0, 1]");
+    // Parameters stay below ~4 GB of f32 so a typo like d_model=81920 cannot exhaust memory.
+    if (problems.empty()) {
+        const double d = c.d_model, f = c.d_ff;
+        const double per_layer = 4 * d * d + 2 * d * f;
+        const double stacks = c.arch == Arch::EncoderDecoder ? 2.5 : 1.0;
+        const double params = per_layer * c.layers * stacks + double(c.vocab) * d +
+                              (c.pe == PosEncoding::Learned ? double(c.max_len) * d : 0.0);
+        if (params > 1e9)
+            add("this model would have " + std::to_string(static_cast<long long>(params / 1e6)) +
+                " million parameters; the playground allows at most 1000 million");
+    }
+    return problems;
+}
+
+void ensure_valid(const ModelConfig& config) {
+    const auto problems = validate(config);
+    if (problems.empty()) return;
+    std::string joined;
+    for (const auto& p : problems) joined += (joined.empty() ? "" : "; ") + p;
+    throw Error(joined);
+}
+
+std::string to_string(Arch v) { return name_of(kArchNames, v); }
+std::string to_string(PosEncoding v) { return name_of(kPeNames, v); }
+std::string to_string(NormPlacement v) { return name_of(kNormNames, v); }
+std::string to_string(Activation v) { return name_of(kActNames, v); }
+std::string to_string(MaskKind v) { return name_of(kMaskNames, v); }
+Arch parse_arch(const std::string& s) { return parse_name(kArchNames, s, "architecture"); }
+PosEncoding parse_pos_encoding(const std::string& s) {
+    return parse_name(kPeNames, s, "positional encoding");
+}
+NormPlacement parse_norm_placement(const std::string& s) {
+    return parse_name(kNormNames, s, "norm placement");
+}
+Activation parse_activation(const std::string& s) {
+    return parse_name(kActNames, s, "activation");
+}
+MaskKind parse_mask(const std::string& s) { return parse_name(kMaskNames, s, "mask"); }
+
+nlohmann::json config_to_json(const ModelConfig& c) {
+    return nlohmann::json{{"format", "headscope-playground"},
+                          {"arch", to_string(c.arch)},
+                          {"d_model", c.d_model},
+                          {"heads", c.heads},
+                          {"layers", c.layers},
+                          {"d_ff", c.d_ff},
+                          {"vocab", c.vocab},
+                          {"max_len", c.max_len},
+                          {"pe", to_string(c.pe)},
+                          {"norm", to_string(c.norm)},
+                          {"activation", to_string(c.activation)},
+                          {"mask", to_string(c.mask)},
+                          {"norm_eps", c.norm_eps},
+                          {"seed", c.seed}};
+}
+
+ModelConfig config_from_json(const nlohmann::json& j) {
+    if (!j.is_object()) throw Error("config.json must hold a JSON object");
+    ModelConfig c;
+    auto get_int = [&](const char* key, int& out) {
+        if (!j.contains(key)) return;
+        if (!j[key].is_number_integer())
+            throw Error(std::string("config.json: '") + key + "' must be an integer");
+        out = j[key].get<int>();
+    };
+    auto get_str = [&](const char* key) -> std::string {
+        if (!j[key].is_string())
+            throw Error(std::string("config.json: '") + key + "' must be a string");
+        return j[key].get<std::string>();
+    };
+    if (j.contains("arch")) c = ModelConfig::defaults_for(parse_arch(get_str("arch")));
+    get_int("d_model", c.d_model);
+    get_int("heads", c.heads);
+    get_int("layers", c.layers);
+    get_int("d_ff", c.d_ff);
+    get_int("vocab", c.vocab);
+    get_int("max_len", c.max_len);
+    if (j.contains("pe")) c.pe = parse_pos_encoding(get_str("pe"));
+    if (j.contains("norm")) c.norm = parse_norm_placement(get_str("norm"));
+    if (j.contains("activation")) c.activation = parse_activation(get_str("activation"));
+    if (j.contains("mask")) c.mask = parse_mask(get_str("mask"));
+    if (j.contains("norm_eps")) {
+        if (!j["norm_eps"].is_number()) throw Error("config.json: 'norm_eps' must be a number");
+        c.norm_eps = j["norm_eps"].get<float>();
+    }
+    if (j.contains("seed")) {
+        if (!j["seed"].is_number_unsigned() && !j["seed"].is_number_integer())
+            throw Error("config.json: 'seed' must be a non-negative integer");
+        c.seed = j["seed"].get<std::uint64_t>();
+    }
+    return c;
+}
+
+namespace {
+
+long long parse_number(const std::string& key, const std::string& value) {
+    long long out = 0;
+    const char* end = value.data() + value.size();
+    auto [ptr, ec] = std::from_chars(value.data(), end, out);
+    if (ec != std::errc() || ptr != end)
+        throw Error("playground spec: '" + key + "' needs a whole number, got '" + value + "'");
+    if (out < 0 || out > 4'000'000'000LL)
+        throw Error("playground spec: '" + key + "' = " + value + " is out of range");
+    return out;
+}
+
+}  // namespace
+
+ModelConfig parse_playground_spec(const std::string& spec) {
+    const std::string prefix = "random:";
+    if (spec.rfind(prefix, 0) != 0 && spec != "random")
+        throw Error("playground spec must start with 'random:' (got '" + spec + "')");
+    // First pass finds arch so its defaults (decoder = causal) apply before other keys.
+    std::vector<std::pair<std::string, std::string>> items;
+    std::stringstream ss(spec.size() > prefix.size() ? spec.substr(prefix.size()) : "");
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        if (item.empty()) continue;
+        const auto eq = item.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw Error("playground spec: '" + item + "' is not key=value");
+        items.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    }
+    ModelConfig c;
+    c.d_model = 512;
+    c.heads = 8;
+    c.layers = 2;
+    for (const auto& [k, v] : items)
+        if (k == "arch") {
+            const ModelConfig base = c;
+            c = ModelConfig::defaults_for(parse_arch(v));
+            c.d_model = base.d_model;
+            c.heads = base.heads;
+            c.layers = base.layers;
+        }
+    bool d_ff_given = false;
+    for (const auto& [k, v] : items) {
+        auto num = [&] { return static_cast<int>(parse_number(k, v)); };
+        if (k == "d_model") c.d_model = num();
+        else if (k == "heads") c.heads = num();
+        else if (k == "layers") c.layers = num();
+        else if (k == "d_ff") { c.d_ff = num(); d_ff_given = true; }
+        else if (k == "vocab") c.vocab = num();
+        else if (k == "max_len") c.max_len = num();
+        else if (k == "seed") c.seed = static_cast<std::uint64_t>(parse_number(k, v));
+        else if (k == "mask") c.mask = parse_mask(v);
+        else if (k == "arch") continue;
+        else if (k == "pe") c.pe = parse_pos_encoding(v);
+        else if (k == "norm") c.norm = parse_norm_placement(v);
+        else if (k == "act" || k == "activation") c.activation = parse_activation(v);
+        else
+            throw Error("playground spec: unknown key '" + k +
+                        "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
+                        "arch, pe, norm, act)");
+    }
+    if (!d_ff_given) c.d_ff = 4 * c.d_model;  // the usual transformer ratio
+    return c;
+}
+
+std::string to_playground_spec(const ModelConfig& c) {
+    std::string s = "random:d_model=" + std::to_string(c.d_model) +
+                    ",heads=" + std::to_string(c.heads) + ",layers=" + std::to_string(c.layers);
+    if (c.d_ff != 4 * c.d_model) s += ",d_ff=" + std::to_string(c.d_ff);
+    s += ",seed=" + std::to_string(c.seed) + ",arch=" + to_string(c.arch) +
+         ",mask=" + to_string(c.mask) + ",pe=" + to_string(c.pe) + ",norm=" + to_string(c.norm) +
+         ",act=" + to_string(c.activation);
+    const ModelConfig d;
+    if (c.vocab != d.vocab) s += ",vocab=" + std::to_string(c.vocab);
+    if (c.max_len != d.max_len) s += ",max_len=" + std::to_string(c.max_len);
+    return s;
+}
+
+}  // namespace hs

@@ -1,0 +1,143 @@
+// render_grid: every layer × head as a thumbnail, one shared scale and colorbar.
+#include <algorithm>
+#include <limits>
+
+#include "core/error.h"
+#include "core/image/heatmap_draw.h"
+#include "core/image/heatmap_image.h"
+
+namespace hs {
+
+PixelRect GridLayout::thumb(int layer, int head) const {
+    return thumbs.at(static_cast<std::size_t>(layer) * heads + head);
+}
+
+PixelRect GridLayout::cell(int layer, int head, int row, int col) const {
+    const PixelRect t = thumb(layer, head);
+    return {t.x + col * cell_px, t.y + row * cell_px, cell_px, cell_px};
+}
+
+namespace {
+
+constexpr int kThumbGapX = 12;
+constexpr int kThumbGapY = 10;
+
+// Checks maps[l][h] are all (rows, cols) with the same head count per layer.
+void check_grid_shapes(const std::vector<std::vector<Matrix>>& maps, int& rows, int& cols) {
+    if (maps.empty() || maps.front().empty())
+        throw Error("cannot render an attention grid with no layers or no heads");
+    rows = static_cast<int>(maps[0][0].rows());
+    cols = static_cast<int>(maps[0][0].cols());
+    if (rows == 0 || cols == 0) throw Error("cannot render an attention grid of empty maps");
+    for (std::size_t l = 0; l < maps.size(); ++l) {
+        if (maps[l].size() != maps[0].size())
+            throw Error("layer " + std::to_string(l) + " has " + std::to_string(maps[l].size()) +
+                        " heads but layer 0 has " + std::to_string(maps[0].size()));
+        for (std::size_t h = 0; h < maps[l].size(); ++h)
+            if (maps[l][h].rows() != rows || maps[l][h].cols() != cols)
+                throw Error("map L" + std::to_string(l) + " H" + std::to_string(h) + " is " +
+                            std::to_string(maps[l][h].rows()) + "x" + std::to_string(maps[l][h].cols()) +
+                            " but L0 H0 is " + std::to_string(rows) + "x" + std::to_string(cols));
+    }
+}
+
+std::string caption_text(int layer, int head) {
+    // Appending (not "L" + std::string) avoids a GCC 12 -Wrestrict false positive.
+    std::string text = "L";
+    text += std::to_string(layer);
+    text += " H";
+    text += std::to_string(head);
+    return text;
+}
+
+}  // namespace
+
+GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
+                      const std::vector<std::string>& row_labels,
+                      const std::vector<std::string>& col_labels,
+                      const HeatmapOptions& options) {
+    GridLayout grid;
+    check_grid_shapes(maps, grid.rows, grid.cols);
+    detail::check_label_count(row_labels, grid.rows, "row");
+    detail::check_label_count(col_labels, grid.cols, "column");
+    grid.layers = static_cast<int>(maps.size());
+    grid.heads = static_cast<int>(maps[0].size());
+
+    const Font* font = detail::text_font(options);
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    for (const auto& layer : maps)
+        for (const Matrix& m : layer) detail::finite_min_max(m, lo, hi);
+    grid.scale = detail::resolve_scale(options, lo, hi);
+
+    // 1. Text bands (all zero without a font).
+    const int font_px = options.font_px;
+    const int title_px = font_px + font_px / 3;
+    const int margin = std::max(10, font_px);
+    const bool has_title = font && !options.title.empty();
+    const int title_h = has_title ? title_px + 1 + 8 : 0;
+    const int title_w = has_title ? font->text_width(options.title, title_px) : 0;
+    const int caption_h = font ? font_px + 1 + 3 : 0;
+    const int row_band = font && !row_labels.empty()
+                             ? detail::max_label_width(row_labels, options, font) + detail::kLabelPad : 0;
+    const int col_band = font && !col_labels.empty()
+                             ? detail::max_label_width(col_labels, options, font) + detail::kLabelPad : 0;
+    const int tick_w = font ? detail::colorbar_label_width(grid.scale, font_px, font) + 3 : 0;
+    const int bar_extra = detail::kColorbarGap + detail::kColorbarWidth + 1 + detail::kTickLength + tick_w;
+
+    // 2. Cell size: target per thumbnail, shrunk so H thumbnails across and L down fit.
+    const int overhead_w = 2 * margin + row_band + bar_extra + (grid.heads - 1) * kThumbGapX;
+    const int overhead_h = 2 * margin + title_h + col_band + grid.layers * caption_h +
+                           (grid.layers - 1) * kThumbGapY;
+    int cell = options.cell_px > 0 ? options.cell_px
+                                   : std::max(1, options.target_thumb_px / std::max(grid.rows, grid.cols));
+    cell = std::min(cell, std::max(1, (options.max_image_px - overhead_w) / (grid.heads * grid.cols)));
+    cell = std::min(cell, std::max(1, (options.max_image_px - overhead_h) / (grid.layers * grid.rows)));
+    grid.cell_px = std::max(1, cell);
+
+    // 3. Rectangles: thumbnail (l, h) sits under its caption.
+    const int thumb_w = grid.cols * grid.cell_px, thumb_h = grid.rows * grid.cell_px;
+    const int x0 = margin + row_band, y0 = margin + title_h + col_band;
+    for (int l = 0; l < grid.layers; ++l)
+        for (int h = 0; h < grid.heads; ++h) {
+            const int x = x0 + h * (thumb_w + kThumbGapX);
+            const int y = y0 + l * (caption_h + thumb_h + kThumbGapY);
+            grid.captions.push_back({x, y, thumb_w, caption_h});
+            grid.thumbs.push_back({x, y + caption_h, thumb_w, thumb_h});
+        }
+    const PixelRect& first = grid.thumbs.front();
+    const PixelRect& last = grid.thumbs.back();
+    grid.colorbar = {last.right() + detail::kColorbarGap, first.y, detail::kColorbarWidth,
+                  std::max(last.bottom() - first.y, detail::kMinColorbarHeight)};
+    const int content_w = grid.colorbar.right() + 1 + detail::kTickLength + tick_w + margin;
+    const int width = std::max(content_w, title_w + 2 * margin);
+    const int height = std::max(last.bottom(), grid.colorbar.bottom()) + margin;
+    if (has_title) grid.title = {margin, margin, width - 2 * margin, title_px + 1};
+
+    // 4. Draw thumbnails, colorbar, then text.
+    GridImage out{RgbImage(width, height), grid};
+    for (int l = 0; l < grid.layers; ++l)
+        for (int h = 0; h < grid.heads; ++h)
+            detail::draw_cells(out.image, maps[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)],
+                               grid.thumb(l, h), grid.cell_px, options.colormap, grid.scale);
+    detail::draw_colorbar(out.image, grid.colorbar, options.colormap, grid.scale, font_px, font);
+    if (!font) return out;
+    for (int l = 0; l < grid.layers; ++l) {
+        detail::draw_row_labels(out.image, row_labels, grid.thumb(l, 0), grid.cell_px, options, *font);
+        for (int h = 0; h < grid.heads; ++h) {
+            const PixelRect& c = grid.captions[static_cast<std::size_t>(l) * grid.heads + h];
+            detail::draw_text(out.image, *font, caption_text(l, h), c.x, c.y, font_px, detail::kTextColor);
+        }
+    }
+    // Column labels above the first layer's captions.
+    for (int h = 0; h < grid.heads; ++h) {
+        PixelRect above = grid.thumb(0, h);
+        above.y -= caption_h;
+        detail::draw_col_labels(out.image, col_labels, above, grid.cell_px, options, *font);
+    }
+    if (has_title)
+        detail::draw_text(out.image, *font, options.title, (width - title_w) / 2, margin, title_px,
+                          detail::kTextColor);
+    return out;
+}
+
+}  // namespace hs

@@ -1,0 +1,88 @@
+#pragma once
+// CPU rendering of attention maps into RGB images (for PNG export and tests).
+// Axis convention: a map is (T_query, T_key) = (rows, cols); rows run top to bottom,
+// cols left to right. Each cell is a cell_px × cell_px block whose colour is exactly
+// colorize(m(i, j), colormap, scale), the same rule the app's shader uses.
+//
+// Single map:                        Grid (all layers × heads):
+//            title                                  title
+//       [col labels, rotated]            [col labels]  L0 H0      L0 H1  ...  ┌┐ hi
+//  row  ┌──────────────┐ ┌┐ hi          row labels     [thumb]    [thumb]     ││
+//  lbls │     map      │ ││                            L1 H0      L1 H1       ││
+//       └──────────────┘ └┘ lo          row labels     [thumb]    [thumb]     └┘ lo
+#include <string>
+#include <vector>
+
+#include "core/image/colormap.h"
+#include "core/image/rgb_image.h"
+#include "core/tensor.h"
+
+namespace hs {
+
+class Font;
+
+struct HeatmapOptions {
+    Colormap colormap = Colormap::Viridis;
+    ColorScale scale;           // value range/gamma/log; attention weights: lo 0, hi 1
+    bool auto_range = false;    // true: scale.lo/hi = min/max of the finite data
+    std::string title;          // empty: no title line
+    int cell_px = 0;            // side of one cell in pixels; 0 = automatic:
+    int target_map_px = 768;    //   single map: cell = max(1, target_map_px / max(T_q, T_k))
+    int target_thumb_px = 160;  //   grid: cell = max(1, target_thumb_px / max(T_q, T_k)),
+    int max_image_px = 4096;    //   shrunk so the image stays ≤ max_image_px (cells ≥ 1 px)
+    int font_px = 14;           // label text height in pixels
+    int max_label_chars = 16;   // longer token labels are truncated with "…"
+    bool draw_text = true;      // false: no labels/title/ticks at all
+    const Font* font = nullptr; // nullptr: Font::system_default() (may have no face)
+};
+
+struct HeatmapLayout {
+    int rows = 0, cols = 0;     // T_query, T_key
+    int cell_px = 0;
+    ColorScale scale;           // the scale actually used (after auto_range)
+    PixelRect map;              // rows·cell_px tall, cols·cell_px wide
+    PixelRect colorbar;         // the gradient strip: top = scale.hi, bottom = scale.lo
+    PixelRect title;            // empty when there is no title
+    PixelRect row_labels;       // band left of the map (right-aligned labels)
+    PixelRect col_labels;       // band above the map (labels rotated 90°, reading upwards)
+    PixelRect cell(int row, int col) const;
+};
+
+struct HeatmapImage {
+    RgbImage image;
+    HeatmapLayout layout;
+};
+
+// m: (T_query, T_key). Labels are empty (no labels) or one per row / column.
+// Throws hs::Error for an empty map or a label count that does not match.
+HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row_labels,
+                            const std::vector<std::string>& col_labels,
+                            const HeatmapOptions& options);
+
+struct GridLayout {
+    int layers = 0, heads = 0;  // L, H
+    int rows = 0, cols = 0;     // T_query, T_key of every map
+    int cell_px = 0;
+    ColorScale scale;           // shared by all thumbnails (auto_range: over all maps)
+    std::vector<PixelRect> thumbs;    // [l * heads + h]: the map area of layer l, head h
+    std::vector<PixelRect> captions;  // [l * heads + h]: "L{l} H{h}" text area
+    PixelRect colorbar;
+    PixelRect title;
+    PixelRect thumb(int layer, int head) const;
+    PixelRect cell(int layer, int head, int row, int col) const;
+};
+
+struct GridImage {
+    RgbImage image;
+    GridLayout layout;
+};
+
+// maps[l][h]: (T_query, T_key), all the same shape, every layer the same head count.
+// Token labels are drawn left of each layer's first thumbnail (rows) and above the
+// first layer's thumbnails (cols), skipping labels where cells are smaller than text.
+GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
+                      const std::vector<std::string>& row_labels,
+                      const std::vector<std::string>& col_labels,
+                      const HeatmapOptions& options);
+
+}  // namespace hs

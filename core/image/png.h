@@ -1,0 +1,18 @@
+#pragma once
+// PNG file I/O for RgbImage (stb_image_write / stb_image from libstb).
+#include <string>
+
+#include "core/image/rgb_image.h"
+
+namespace hs {
+
+// Encodes to memory, writes a temp file in the target's directory, then renames it over
+// `path`, so readers never see a half-written PNG. Throws hs::Error
+// "cannot write PATH: REASON" (missing directory, permission denied, empty image, ...).
+void write_png(const std::string& path, const RgbImage& image);
+
+// Reads any PNG as 8-bit RGB (alpha dropped, grey expanded). Throws hs::Error
+// "cannot read PATH: REASON".
+RgbImage read_png(const std::string& path);
+
+}  // namespace hs

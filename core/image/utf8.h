@@ -1,0 +1,12 @@
+#pragma once
+// UTF-8 -> code points for text rendering. Malformed sequences (stray continuation
+// bytes, truncated or overlong sequences, surrogates, > U+10FFFF) each become U+FFFD.
+#include <string>
+#include <string_view>
+
+namespace hs {
+
+std::u32string utf8_to_codepoints(std::string_view text);
+std::string codepoints_to_utf8(std::u32string_view text);
+
+}  // namespace hs

@@ -1,0 +1,78 @@
+// Model directories (DESIGN §4): DIR/config.json (config_to_json, pretty) and
+// DIR/model.safetensors (PyTorch state_dict names, f32).
+#include "core/io/model_dir.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/io/atomic_file.h"
+#include "core/io/safetensors.h"
+#include "core/io/state_dict.h"
+
+namespace hs {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// "runs/tiny/" -> "tiny": the name a loaded model shows.
+std::string directory_name(const std::string& dir) {
+    fs::path p = fs::path(dir).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    return p.filename().string();
+}
+
+}  // namespace
+
+void save_model_dir(const Model& model, const std::string& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);  // mkdir -p; fine if it already exists
+    if (ec) throw Error("cannot create directory " + dir + ": " + ec.message());
+    if (!fs::is_directory(dir))
+        throw Error("cannot save a model to " + dir + ": it is not a directory");
+
+    const std::string weights_path = (fs::path(dir) / "model.safetensors").string();
+    write_safetensors(weights_path, to_state_dict(model.config(), model.weights()),
+                      {{"format", "pt"}});  // "pt": PyTorch names, as transformers expects
+    const std::string config_path = (fs::path(dir) / "config.json").string();
+    write_file_atomic(config_path, config_to_json(model.config()).dump(2) + "\n");
+}
+
+Model load_model_dir(const std::string& dir) {
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) throw Error("model directory " + dir + " does not exist");
+    if (!fs::is_directory(dir, ec)) throw Error(dir + " is not a model directory (it is a file)");
+
+    // 1. config.json: present, valid JSON, a valid playground config.
+    const std::string config_path = (fs::path(dir) / "config.json").string();
+    if (!fs::exists(config_path, ec))
+        throw Error("model directory " + dir + " has no config.json");
+    const std::string text = read_file(config_path);
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw Error(config_path + " is not valid JSON: " + e.what());
+    }
+    ModelConfig config;
+    try {
+        config = config_from_json(j);
+        ensure_valid(config);
+    } catch (const Error& e) {
+        throw Error("invalid config in " + config_path + ": " + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw Error("invalid config in " + config_path + ": " + e.what());
+    }
+
+    // 2. model.safetensors: present, well formed, exactly the tensors the config needs.
+    const std::string weights_path = (fs::path(dir) / "model.safetensors").string();
+    if (!fs::exists(weights_path, ec))
+        throw Error("model directory " + dir + " has no model.safetensors");
+    const auto file = SafetensorsFile::open(weights_path);
+    return Model(config, from_safetensors(config, *file), directory_name(dir));
+}
+
+}  // namespace hs

@@ -1,0 +1,458 @@
+// safetensors reader (memory-mapped, validated up front) and f32 writer (atomic).
+//
+// File layout:  [u64 little-endian N] [N bytes JSON header] [data block]
+// Header entry: "name": {"dtype": "F32"|"F16"|"BF16", "shape": [d0, d1, …],
+//                        "data_offsets": [begin, end]}   (relative to the data block)
+// Invariant checked before any tensor is read: numel(shape) · dtype_size = end − begin,
+// begin ≤ end ≤ |data block|, and no two tensors share a byte.
+#include "core/io/safetensors.h"
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace hs {
+
+namespace {
+
+using nlohmann::json;
+
+std::string shape_string(const std::vector<std::int64_t>& shape) {
+    std::ostringstream out;
+    out << '[';
+    for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+    out << ']';
+    return out.str();
+}
+
+// Little-endian loads from possibly unaligned bytes.
+std::uint16_t load_u16(const std::uint8_t* p) {
+    return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
+}
+std::uint32_t load_u32(const std::uint8_t* p) {
+    return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
+           (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
+}
+std::uint64_t load_u64(const std::uint8_t* p) {
+    return static_cast<std::uint64_t>(load_u32(p)) |
+           (static_cast<std::uint64_t>(load_u32(p + 4)) << 32);
+}
+
+// n elements of `dtype` at `src` -> f32 at `dst`.
+void convert_to_f32(DType dtype, const std::uint8_t* src, std::int64_t n, float* dst) {
+    switch (dtype) {
+        case DType::F32:
+            if constexpr (std::endian::native == std::endian::little) {
+                std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);
+            } else {
+                for (std::int64_t i = 0; i < n; ++i)
+                    dst[i] = std::bit_cast<float>(load_u32(src + 4 * i));
+            }
+            return;
+        case DType::F16:
+            for (std::int64_t i = 0; i < n; ++i) dst[i] = f16_to_f32(load_u16(src + 2 * i));
+            return;
+        case DType::BF16:
+            for (std::int64_t i = 0; i < n; ++i) dst[i] = bf16_to_f32(load_u16(src + 2 * i));
+            return;
+    }
+}
+
+DType parse_dtype(const std::string& s, const std::string& where) {
+    if (s == "F32") return DType::F32;
+    if (s == "F16") return DType::F16;
+    if (s == "BF16") return DType::BF16;
+    throw Error(where + " has unsupported dtype " + s + " (supported: F32, F16, BF16)");
+}
+
+// One header entry -> TensorInfo; `where` is "PATH: tensor 'NAME'".
+TensorInfo parse_entry(const std::string& name, const json& entry, const std::string& where) {
+    if (!entry.is_object())
+        throw Error(where + " is not a JSON object (got " + entry.type_name() + ")");
+    for (const char* key : {"dtype", "shape", "data_offsets"}) {
+        if (!entry.contains(key))
+            throw Error(where + " is missing \"" + key + "\"");
+    }
+    TensorInfo info;
+    info.name = name;
+
+    const json& dtype = entry.at("dtype");
+    if (!dtype.is_string())
+        throw Error(where + " has a \"dtype\" that is not a string (got " + dtype.type_name() +
+                    ")");
+    info.dtype = parse_dtype(dtype.get<std::string>(), where);
+
+    const json& shape = entry.at("shape");
+    if (!shape.is_array())
+        throw Error(where + " has a \"shape\" that is not an array (got " + shape.type_name() +
+                    ")");
+    for (const json& d : shape) {
+        if (!d.is_number_integer())
+            throw Error(where + " has a non-integer dimension in \"shape\": " + d.dump() + "");
+        if (d.is_number_unsigned()) {
+            const auto u = d.get<std::uint64_t>();
+            if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+                throw Error(where + " has dimension " + std::to_string(u) + ", which is too large");
+            info.shape.push_back(static_cast<std::int64_t>(u));
+        } else {
+            const auto v = d.get<std::int64_t>();
+            if (v < 0)
+                throw Error(where + " has negative dimension " + std::to_string(v) + " in shape " +
+                            shape.dump() + "");
+            info.shape.push_back(v);
+        }
+    }
+
+    const json& offsets = entry.at("data_offsets");
+    if (!offsets.is_array() || offsets.size() != 2)
+        throw Error(where + " has \"data_offsets\" that is not a [begin, end] pair: " +
+                    offsets.dump() + "");
+    for (const json& o : offsets) {
+        if (!o.is_number_unsigned())
+            throw Error(where + " has \"data_offsets\" that are not non-negative integers: " +
+                        offsets.dump() + "");
+    }
+    info.begin = offsets[0].get<std::uint64_t>();
+    info.end = offsets[1].get<std::uint64_t>();
+    if (info.begin > info.end)
+        throw Error(where + " has data_offsets [" + std::to_string(info.begin) + ", " +
+                    std::to_string(info.end) + "] with begin after end");
+
+    // numel · dtype_size, guarding against overflow from absurd shapes.
+    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() / 8;
+    std::uint64_t numel = 1;
+    for (std::int64_t d : info.shape) {
+        const auto ud = static_cast<std::uint64_t>(d);
+        if (ud != 0 && numel > limit / ud)
+            throw Error(where + " has shape " + shape_string(info.shape) +
+                        " whose size overflows 64 bits");
+        numel *= ud;
+    }
+    const std::uint64_t expected = numel * static_cast<std::uint64_t>(dtype_size(info.dtype));
+    const std::uint64_t actual = info.end - info.begin;
+    if (expected != actual)
+        throw Error(where + " has shape " + shape_string(info.shape) + " × " +
+                    to_string(info.dtype) + " = " + std::to_string(expected) +
+                    " bytes, but its data_offsets span " + std::to_string(actual) + " bytes");
+    return info;
+}
+
+// Closes a file descriptor on scope exit.
+struct FdGuard {
+    int fd = -1;
+    ~FdGuard() {
+        if (fd >= 0) ::close(fd);
+    }
+};
+
+void write_all(int fd, const void* bytes, std::size_t n, const std::string& path) {
+    const auto* p = static_cast<const char*>(bytes);
+    while (n > 0) {
+        const ssize_t w = ::write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            throw Error("cannot write " + path + ": " + std::strerror(errno));
+        }
+        p += w;
+        n -= static_cast<std::size_t>(w);
+    }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// dtypes and conversions
+
+std::string to_string(DType d) {
+    switch (d) {
+        case DType::F32: return "F32";
+        case DType::F16: return "F16";
+        case DType::BF16: return "BF16";
+    }
+    return "?";
+}
+
+int dtype_size(DType d) { return d == DType::F32 ? 4 : 2; }
+
+std::int64_t TensorInfo::numel() const {
+    std::int64_t n = 1;
+    for (std::int64_t d : shape) n *= d;
+    return n;
+}
+
+// f16: sign 1 | exponent 5 (bias 15) | mantissa 10.
+//   exp = 0:  (−1)^s · m · 2^−24            (zero and subnormals)
+//   exp = 31: ±inf (m = 0) or NaN (m ≠ 0)
+//   else:     (−1)^s · (1 + m/1024) · 2^(exp−15)
+float f16_to_f32(std::uint16_t h) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+    const std::uint32_t exp = (h >> 10) & 0x1Fu;
+    const std::uint32_t mant = h & 0x3FFu;
+    if (exp == 0) {
+        const float magnitude = std::ldexp(static_cast<float>(mant), -24);
+        return sign ? -magnitude : magnitude;
+    }
+    if (exp == 31) return std::bit_cast<float>(sign | 0x7F800000u | (mant << 13));
+    return std::bit_cast<float>(sign | ((exp - 15 + 127) << 23) | (mant << 13));
+}
+
+// bf16 is the top half of an f32.
+float bf16_to_f32(std::uint16_t b) {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
+}
+
+// Round to nearest, ties to even; overflow -> ±inf; NaN stays NaN (quiet).
+std::uint16_t f32_to_f16(float f) {
+    const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+    const auto sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
+    const std::uint32_t exp32 = (x >> 23) & 0xFFu;
+    const std::uint32_t mant32 = x & 0x7FFFFFu;
+    if (exp32 == 0xFF)  // inf or NaN
+        return static_cast<std::uint16_t>(sign | 0x7C00u | (mant32 ? 0x200u | (mant32 >> 13) : 0u));
+    const int e = static_cast<int>(exp32) - 127 + 15;  // f16 biased exponent
+    if (e >= 31) return static_cast<std::uint16_t>(sign | 0x7C00u);
+    if (e <= 0) {
+        // Subnormal result: value = (1.m) · 2^(e−15) expressed in units of 2^−24.
+        if (e < -10) return sign;  // below half the smallest subnormal: ±0
+        const std::uint32_t m = mant32 | 0x800000u;
+        const int shift = 14 - e;  // 14..24
+        std::uint32_t h = m >> shift;
+        const std::uint32_t rem = m & ((1u << shift) - 1);
+        const std::uint32_t half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1u))) ++h;  // may carry into the exponent: fine
+        return static_cast<std::uint16_t>(sign | h);
+    }
+    std::uint32_t h = (static_cast<std::uint32_t>(e) << 10) | (mant32 >> 13);
+    const std::uint32_t rem = mant32 & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;  // carry up to 0x7C00 = inf
+    return static_cast<std::uint16_t>(sign | h);
+}
+
+std::uint16_t f32_to_bf16(float f) {
+    const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
+    if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu))  // NaN: keep it quiet
+        return static_cast<std::uint16_t>((x >> 16) | 0x40u);
+    const std::uint32_t lower = x & 0xFFFFu;
+    std::uint32_t upper = x >> 16;
+    if (lower > 0x8000u || (lower == 0x8000u && (upper & 1u))) ++upper;
+    return static_cast<std::uint16_t>(upper);
+}
+
+// ---------------------------------------------------------------------------------------
+// Reader
+
+std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path) {
+    std::shared_ptr<SafetensorsFile> file(new SafetensorsFile());
+    file->path_ = path;
+
+    FdGuard fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (fd.fd < 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd.fd, &st) != 0) throw Error("cannot stat " + path + ": " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) throw Error(path + " is not a regular file");
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size < 8)
+        throw Error(path + " is too small to be a safetensors file: " + std::to_string(size) +
+                    " bytes, but the header length alone takes 8");
+
+    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.fd, 0);
+    if (mapped == MAP_FAILED) throw Error("cannot map " + path + ": " + std::strerror(errno));
+    file->map_ = static_cast<const std::uint8_t*>(mapped);  // unmapped by the destructor
+    file->map_size_ = size;
+
+    // 1. Header length N, and the header must fit in the file.
+    const std::uint64_t header_len = load_u64(file->map_);
+    if (header_len > size - 8)
+        throw Error(path + ": header length " + std::to_string(header_len) +
+                    " runs past the end of the file (" + std::to_string(size) +
+                    " bytes, so at most " + std::to_string(size - 8) + " header bytes)");
+    file->data_start_ = 8 + header_len;
+    const std::uint64_t data_size = size - file->data_start_;
+
+    // 2. Header JSON must be an object.
+    json header;
+    try {
+        header = json::parse(file->map_ + 8, file->map_ + 8 + header_len);
+    } catch (const json::parse_error& e) {
+        throw Error(path + ": header is not valid JSON: " + e.what());
+    }
+    if (!header.is_object())
+        throw Error(path + ": header is not a JSON object (got " + header.type_name() + ")");
+
+    // 3. Every entry well formed; sizes agree; offsets inside the data block.
+    for (const auto& [name, entry] : header.items()) {
+        if (name == "__metadata__") {
+            if (!entry.is_object())
+                throw Error(path + ": \"__metadata__\" is not a JSON object");
+            for (const auto& [key, value] : entry.items()) {
+                if (!value.is_string())
+                    throw Error(path + ": metadata value for \"" + key +
+                                "\" is not a string (got " + value.type_name() + ")");
+                file->metadata_[key] = value.get<std::string>();
+            }
+            continue;
+        }
+        const std::string where = path + ": tensor '" + name + "'";
+        TensorInfo info = parse_entry(name, entry, where);
+        if (info.end > data_size)
+            throw Error(where + " has data_offsets [" + std::to_string(info.begin) + ", " +
+                        std::to_string(info.end) + "] outside the data block of " +
+                        std::to_string(data_size) + " bytes");
+        file->tensors_.emplace(name, std::move(info));
+    }
+
+    // 4. No two tensors share a byte: sort by begin, each must start at or after the
+    //    previous end (empty tensors occupy no bytes).
+    std::vector<const TensorInfo*> by_offset;
+    for (const auto& [name, info] : file->tensors_)
+        if (info.end > info.begin) by_offset.push_back(&info);
+    std::sort(by_offset.begin(), by_offset.end(),
+              [](const TensorInfo* a, const TensorInfo* b) { return a->begin < b->begin; });
+    for (std::size_t i = 1; i < by_offset.size(); ++i) {
+        const TensorInfo& prev = *by_offset[i - 1];
+        const TensorInfo& cur = *by_offset[i];
+        if (cur.begin < prev.end)
+            throw Error(path + ": tensors '" + prev.name + "' [" + std::to_string(prev.begin) +
+                        ", " + std::to_string(prev.end) + ") and '" + cur.name + "' [" +
+                        std::to_string(cur.begin) + ", " + std::to_string(cur.end) +
+                        ") overlap");
+    }
+    return file;
+}
+
+SafetensorsFile::~SafetensorsFile() {
+    if (map_) ::munmap(const_cast<std::uint8_t*>(map_), map_size_);
+}
+
+const TensorInfo& SafetensorsFile::info(const std::string& name) const {
+    const auto it = tensors_.find(name);
+    if (it == tensors_.end()) throw Error(path_ + " has no tensor named '" + name + "'");
+    return it->second;
+}
+
+const std::uint8_t* SafetensorsFile::data(const std::string& name) const {
+    return map_ + data_start_ + info(name).begin;
+}
+
+Matrix SafetensorsFile::matrix(const std::string& name) const {
+    const TensorInfo& t = info(name);
+    Eigen::Index rows = 1, cols = 1;
+    if (t.shape.size() == 1) {
+        cols = t.shape[0];
+    } else if (t.shape.size() == 2) {
+        rows = t.shape[0];
+        cols = t.shape[1];
+    } else if (!t.shape.empty()) {
+        throw Error(path_ + ": tensor '" + name + "' has shape " + shape_string(t.shape) +
+                    "; only 1-D and 2-D tensors can be read as a matrix");
+    }
+    Matrix m(rows, cols);  // row-major, like the file
+    convert_to_f32(t.dtype, data(name), t.numel(), m.data());
+    return m;
+}
+
+Vector SafetensorsFile::vector(const std::string& name) const {
+    const TensorInfo& t = info(name);
+    if (t.shape.size() != 1)
+        throw Error(path_ + ": tensor '" + name + "' has shape " + shape_string(t.shape) +
+                    ", expected a 1-D tensor");
+    Vector v(t.shape[0]);
+    convert_to_f32(t.dtype, data(name), t.numel(), v.data());
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------
+// Writer
+
+void write_safetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
+                       const std::map<std::string, std::string>& metadata) {
+    // Sort by name; data laid out in that order, back to back.
+    std::vector<const NamedTensor*> sorted;
+    for (const NamedTensor& t : tensors) sorted.push_back(&t);
+    std::sort(sorted.begin(), sorted.end(),
+              [](const NamedTensor* a, const NamedTensor* b) { return a->name < b->name; });
+
+    json header = json::object();
+    if (!metadata.empty()) header["__metadata__"] = metadata;
+    std::uint64_t offset = 0;
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        const NamedTensor& t = *sorted[i];
+        if (t.name == "__metadata__")
+            throw Error("cannot write " + path + ": a tensor may not be named \"__metadata__\"");
+        if (i > 0 && sorted[i - 1]->name == t.name)
+            throw Error("cannot write " + path + ": tensor name '" + t.name + "' appears twice");
+        std::int64_t numel = 1;
+        for (std::int64_t d : t.shape) {
+            if (d < 0)
+                throw Error("cannot write " + path + ": tensor '" + t.name +
+                            "' has negative dimension in shape " + shape_string(t.shape) + "");
+            numel *= d;
+        }
+        if (static_cast<std::size_t>(numel) != t.data.size())
+            throw Error("cannot write " + path + ": tensor '" + t.name + "' has shape " +
+                        shape_string(t.shape) + " (" + std::to_string(numel) +
+                        " values) but " + std::to_string(t.data.size()) + " values of data");
+        const std::uint64_t bytes = t.data.size() * 4;
+        header[t.name] = {{"dtype", "F32"},
+                          {"shape", t.shape},
+                          {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
+
+    // Header padded with spaces so the data block starts 8-byte aligned (8 + N ≡ 0 mod 8).
+    std::string header_text = header.dump();
+    header_text.append((8 - header_text.size() % 8) % 8, ' ');
+    std::uint8_t length_bytes[8];
+    for (int i = 0; i < 8; ++i)
+        length_bytes[i] = static_cast<std::uint8_t>(std::uint64_t{header_text.size()} >> (8 * i));
+
+    // Temp file in the same directory, then rename: readers never see a partial file.
+    std::string tmp_path = path + ".tmp.XXXXXX";
+    FdGuard fd{::mkstemp(tmp_path.data())};
+    if (fd.fd < 0) throw Error("cannot write " + path + ": " + std::strerror(errno));
+    try {
+        ::fchmod(fd.fd, 0644);  // mkstemp creates 0600; model files are meant to be shared
+        write_all(fd.fd, length_bytes, 8, path);
+        write_all(fd.fd, header_text.data(), header_text.size(), path);
+        std::vector<std::uint8_t> buffer;
+        for (const NamedTensor* t : sorted) {
+            if constexpr (std::endian::native == std::endian::little) {
+                write_all(fd.fd, t->data.data(), t->data.size() * 4, path);
+            } else {
+                buffer.resize(t->data.size() * 4);
+                for (std::size_t i = 0; i < t->data.size(); ++i) {
+                    const auto bits = std::bit_cast<std::uint32_t>(t->data[i]);
+                    for (int b = 0; b < 4; ++b)
+                        buffer[4 * i + b] = static_cast<std::uint8_t>(bits >> (8 * b));
+                }
+                write_all(fd.fd, buffer.data(), buffer.size(), path);
+            }
+        }
+        if (::fsync(fd.fd) != 0) throw Error("cannot write " + path + ": " + std::strerror(errno));
+        const int closed = ::close(fd.fd);
+        fd.fd = -1;
+        if (closed != 0) throw Error("cannot write " + path + ": " + std::strerror(errno));
+        if (std::rename(tmp_path.c_str(), path.c_str()) != 0)
+            throw Error("cannot write " + path + ": " + std::strerror(errno));
+    } catch (...) {
+        std::remove(tmp_path.c_str());
+        throw;
+    }
+}
+
+}  // namespace hs

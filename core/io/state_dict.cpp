@@ -1,0 +1,194 @@
+// ModelWeights <-> PyTorch state_dict names (see state_dict.h for the full table).
+// One walk over the weights (visit_tensors) defines names, shapes and order; listing,
+// flattening and loading are all that walk with a different callback, so they cannot
+// disagree.
+#include "core/io/state_dict.h"
+
+#include <set>
+#include <sstream>
+#include <type_traits>
+
+#include "core/error.h"
+
+namespace hs {
+
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+std::string shape_string(const Shape& shape) {
+    std::ostringstream out;
+    out << '[';
+    for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+    out << ']';
+    return out.str();
+}
+
+// "a, b, c, … (N more)" for error messages: the first few names of a list.
+std::string first_names(const std::vector<std::string>& names, std::size_t shown = 5) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < shown; ++i) out += (i ? ", " : "") + names[i];
+    if (names.size() > shown) out += ", … (" + std::to_string(names.size() - shown) + " more)";
+    return out;
+}
+
+// Calls fn(name, shape, tensor) for every tensor of the model, in state_dict order.
+// W is ModelWeights or const ModelWeights; tensor is a (const) Matrix& or Vector&.
+// Shapes with D = d_model, F = d_ff:
+//   attention: in_proj_weight (3D, D), in_proj_bias (3D), out_proj.weight (D, D), .bias (D)
+//   FFN:       linear1.weight (F, D), .bias (F), linear2.weight (D, F), .bias (D)
+//   norms:     weight (D), bias (D)
+template <class W, class Fn>
+void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
+    const std::int64_t D = c.d_model, F = c.d_ff;
+
+    auto attention = [&](const std::string& p, auto& a) {
+        fn(p + "in_proj_weight", Shape{3 * D, D}, a.in_proj_weight);
+        fn(p + "in_proj_bias", Shape{3 * D}, a.in_proj_bias);
+        fn(p + "out_proj.weight", Shape{D, D}, a.out_proj_weight);
+        fn(p + "out_proj.bias", Shape{D}, a.out_proj_bias);
+    };
+    auto ffn = [&](const std::string& p, auto& f) {
+        fn(p + "linear1.weight", Shape{F, D}, f.linear1_weight);
+        fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
+        fn(p + "linear2.weight", Shape{D, F}, f.linear2_weight);
+        fn(p + "linear2.bias", Shape{D}, f.linear2_bias);
+    };
+    auto norm = [&](const std::string& p, auto& n) {
+        fn(p + "weight", Shape{D}, n.weight);
+        fn(p + "bias", Shape{D}, n.bias);
+    };
+
+    fn("embed.weight", Shape{c.vocab, D}, w.embed);
+    if (c.pe == PosEncoding::Learned) fn("pos_embed.weight", Shape{c.max_len, D}, w.pos_embed);
+
+    const bool enc_dec = c.arch == Arch::EncoderDecoder;
+    const std::string stack = enc_dec ? "encoder." : "";
+    for (std::size_t il = 0; il < w.layers.size(); ++il) {
+        auto& layer = w.layers[il];
+        const std::string p = stack + "layers." + std::to_string(il) + ".";
+        attention(p + "self_attn.", layer.self_attn);
+        ffn(p, layer.ffn);
+        norm(p + "norm1.", layer.norm1);
+        norm(p + "norm2.", layer.norm2);
+    }
+    if (w.final_norm) norm(stack + "norm.", *w.final_norm);
+
+    for (std::size_t il = 0; il < w.decoder_layers.size(); ++il) {
+        auto& layer = w.decoder_layers[il];
+        const std::string p = "decoder.layers." + std::to_string(il) + ".";
+        attention(p + "self_attn.", layer.self_attn);
+        attention(p + "multihead_attn.", layer.cross_attn);
+        ffn(p, layer.ffn);
+        norm(p + "norm1.", layer.norm1);
+        norm(p + "norm2.", layer.norm2);
+        norm(p + "norm3.", layer.norm3);
+    }
+    if (w.decoder_final_norm) norm("decoder.norm.", *w.decoder_final_norm);
+}
+
+// Weights with the structure the config implies (layer counts, optional norms, heads)
+// and empty tensors, ready to be visited and filled.
+ModelWeights skeleton(const ModelConfig& c) {
+    ModelWeights w;
+    w.layers.resize(static_cast<std::size_t>(c.layers));
+    for (auto& layer : w.layers) layer.self_attn.heads = c.heads;
+    if (has_final_norm(c)) w.final_norm.emplace();
+    if (c.arch == Arch::EncoderDecoder) {
+        w.decoder_layers.resize(static_cast<std::size_t>(c.layers));
+        for (auto& layer : w.decoder_layers) {
+            layer.self_attn.heads = c.heads;
+            layer.cross_attn.heads = c.heads;
+        }
+        w.decoder_final_norm.emplace();
+    }
+    return w;
+}
+
+template <class T>
+Shape tensor_shape(const T& t) {
+    if constexpr (std::is_same_v<T, Vector>) return {t.size()};
+    else return {t.rows(), t.cols()};
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> expected_tensors(
+    const ModelConfig& config) {
+    std::vector<std::pair<std::string, Shape>> out;
+    const ModelWeights w = skeleton(config);
+    visit_tensors(config, w, [&](const std::string& name, const Shape& shape, const auto&) {
+        out.emplace_back(name, shape);
+    });
+    return out;
+}
+
+std::vector<NamedTensor> to_state_dict(const ModelConfig& config, const ModelWeights& weights) {
+    // The structure must be the one the config implies, or names would be wrong.
+    const ModelWeights expected = skeleton(config);
+    if (weights.layers.size() != expected.layers.size() ||
+        weights.decoder_layers.size() != expected.decoder_layers.size() ||
+        weights.final_norm.has_value() != expected.final_norm.has_value() ||
+        weights.decoder_final_norm.has_value() != expected.decoder_final_norm.has_value())
+        throw Error("The weights do not match the config: " +
+                    std::to_string(weights.layers.size()) + " + " +
+                    std::to_string(weights.decoder_layers.size()) +
+                    " layers and final norms " + (weights.final_norm ? "present" : "absent") +
+                    ", but the config needs " + std::to_string(expected.layers.size()) + " + " +
+                    std::to_string(expected.decoder_layers.size()) + " layers and final norms " +
+                    (expected.final_norm ? "present" : "absent") + "");
+
+    std::vector<NamedTensor> out;
+    visit_tensors(config, weights, [&](const std::string& name, const Shape& shape, const auto& t) {
+        const Shape actual = tensor_shape(t);
+        if (actual != shape)
+            throw Error("The weights do not match the config: " + name + " has shape " +
+                        shape_string(actual) + ", expected " + shape_string(shape) + "");
+        // Row-major storage (Matrix is RowMajor; a Vector is contiguous), as PyTorch lays it out.
+        out.push_back({name, shape, std::vector<float>(t.data(), t.data() + t.size())});
+    });
+    return out;
+}
+
+ModelWeights from_safetensors(const ModelConfig& config, const SafetensorsFile& file) {
+    const auto expected = expected_tensors(config);
+
+    // 1. Every expected tensor present.
+    std::vector<std::string> missing;
+    std::set<std::string> expected_names;
+    for (const auto& [name, shape] : expected) {
+        expected_names.insert(name);
+        if (!file.has(name)) missing.push_back(name);
+    }
+    if (!missing.empty())
+        throw Error(file.path() + " is missing " + std::to_string(missing.size()) +
+                    (missing.size() == 1 ? " tensor" : " tensors") +
+                    " this config needs: " + first_names(missing) + "");
+
+    // 2. With the expected shapes.
+    for (const auto& [name, shape] : expected) {
+        const Shape& actual = file.info(name).shape;
+        if (actual != shape)
+            throw Error(file.path() + ": " + name + " has shape " + shape_string(actual) +
+                        ", expected " + shape_string(shape) + "");
+    }
+
+    // 3. Nothing else (a leftover tensor usually means the config is not this model's).
+    std::vector<std::string> extra;
+    for (const auto& [name, info] : file.tensors())
+        if (!expected_names.count(name)) extra.push_back(name);
+    if (!extra.empty())
+        throw Error(file.path() + " has " + std::to_string(extra.size()) +
+                    (extra.size() == 1 ? " tensor" : " tensors") +
+                    " this config does not use: " + first_names(extra) + "");
+
+    // 4. Read (f16/bf16 converted to f32 by the file).
+    ModelWeights w = skeleton(config);
+    visit_tensors(config, w, [&](const std::string& name, const Shape&, auto& t) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(t)>, Vector>) t = file.vector(name);
+        else t = file.matrix(name);
+    });
+    return w;
+}
+
+}  // namespace hs

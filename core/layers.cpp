@@ -1,0 +1,109 @@
+#include "core/layers.h"
+
+#include <cmath>
+
+namespace hs {
+
+Matrix layer_norm(const Matrix& x, const LayerNormWeights& w, float eps) {
+    Matrix y(x.rows(), x.cols());
+    const float inv_n = 1.0f / static_cast<float>(x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const auto row = x.row(i).array();
+        const float mean = row.sum() * inv_n;
+        const float var = (row - mean).square().sum() * inv_n;  // biased, as PyTorch
+        const float inv_std = 1.0f / std::sqrt(var + eps);
+        y.row(i) = ((row - mean) * inv_std * w.weight.transpose().array() +
+                    w.bias.transpose().array())
+                       .matrix();
+    }
+    return y;
+}
+
+Matrix activate(const Matrix& x, Activation act) {
+    if (act == Activation::ReLU) return x.cwiseMax(0.0f);
+    // GELU(x) = x · Φ(x) = ½ x (1 + erf(x / √2))
+    return x.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::erf(v * 0.70710678118654752f)); });
+}
+
+Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act) {
+    // hidden: (T, d_ff) = act(x · W1ᵀ + b1); out: (T, D) = hidden · W2ᵀ + b2
+    Matrix hidden = x * w.linear1_weight.transpose();
+    hidden.rowwise() += w.linear1_bias.transpose();
+    hidden = activate(hidden, act);
+    Matrix out = hidden * w.linear2_weight.transpose();
+    out.rowwise() += w.linear2_bias.transpose();
+    return out;
+}
+
+Matrix sinusoidal_positions(int T, int D) {
+    // PE[p, 2i] = sin(p / 10000^(2i/D)), PE[p, 2i+1] = cos(p / 10000^(2i/D)); computed in double.
+    Matrix pe(T, D);
+    for (int p = 0; p < T; ++p)
+        for (int c = 0; c < D; ++c) {
+            const int two_i = c - (c % 2);
+            const double angle = p / std::pow(10000.0, static_cast<double>(two_i) / D);
+            pe(p, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+        }
+    return pe;
+}
+
+namespace {
+
+// Runs one attention sub-layer and records its head maps.
+Matrix attend(const AttentionWeights& w, const Matrix& q_in, const Matrix* memory,
+              const AttentionMask& mask, const LayerCapture& capture, AttentionSteps* steps,
+              HeadMaps& maps) {
+    AttentionResult r = multi_head_attention(w, q_in, memory ? *memory : q_in, mask,
+                                             capture.weights, capture.scores, steps);
+    maps.weights = std::move(r.weights);
+    maps.scores = std::move(r.scores);
+    return std::move(r.output);
+}
+
+}  // namespace
+
+Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const Matrix& x,
+                     const AttentionMask& mask, const LayerCapture& capture,
+                     LayerTrace& layer_trace) {
+    const float eps = c.norm_eps;
+    if (c.norm == NormPlacement::PostLN) {
+        // x = norm1(x + SA(x)); x = norm2(x + FF(x))
+        Matrix sa = attend(w.self_attn, x, nullptr, mask, capture, capture.self_steps,
+                           layer_trace.self_attn);
+        Matrix h = layer_norm(x + sa, w.norm1, eps);
+        return layer_norm(h + feed_forward(h, w.ffn, c.activation), w.norm2, eps);
+    }
+    // pre-LN: x = x + SA(norm1(x)); x = x + FF(norm2(x))
+    const Matrix n1 = layer_norm(x, w.norm1, eps);
+    Matrix h = x + attend(w.self_attn, n1, nullptr, mask, capture, capture.self_steps,
+                          layer_trace.self_attn);
+    return h + feed_forward(layer_norm(h, w.norm2, eps), w.ffn, c.activation);
+}
+
+Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const Matrix& x,
+                     const Matrix& memory, const AttentionMask& self_mask,
+                     const AttentionMask& cross_mask, const LayerCapture& capture,
+                     LayerTrace& layer_trace) {
+    const float eps = c.norm_eps;
+    layer_trace.cross_attn.emplace();
+    HeadMaps& cross_maps = *layer_trace.cross_attn;
+    if (c.norm == NormPlacement::PostLN) {
+        // x = norm1(x + SA(x)); x = norm2(x + CA(x, mem)); x = norm3(x + FF(x))
+        Matrix h = layer_norm(x + attend(w.self_attn, x, nullptr, self_mask, capture,
+                                         capture.self_steps, layer_trace.self_attn),
+                              w.norm1, eps);
+        h = layer_norm(h + attend(w.cross_attn, h, &memory, cross_mask, capture,
+                                  capture.cross_steps, cross_maps),
+                       w.norm2, eps);
+        return layer_norm(h + feed_forward(h, w.ffn, c.activation), w.norm3, eps);
+    }
+    // pre-LN: x = x + SA(norm1(x)); x = x + CA(norm2(x), mem); x = x + FF(norm3(x))
+    const Matrix n1 = layer_norm(x, w.norm1, eps);
+    Matrix h = x + attend(w.self_attn, n1, nullptr, self_mask, capture, capture.self_steps,
+                          layer_trace.self_attn);
+    const Matrix n2 = layer_norm(h, w.norm2, eps);
+    h += attend(w.cross_attn, n2, &memory, cross_mask, capture, capture.cross_steps, cross_maps);
+    return h + feed_forward(layer_norm(h, w.norm3, eps), w.ffn, c.activation);
+}
+
+}  // namespace hs

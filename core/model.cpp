@@ -1,0 +1,160 @@
+#include "core/model.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/layers.h"
+
+namespace hs {
+
+namespace {
+
+void check_ids(const ModelConfig& c, const std::vector<int>& ids, const char* what) {
+    if (ids.empty()) throw Error(std::string("the ") + what + " has no tokens");
+    if (static_cast<int>(ids.size()) > c.max_len)
+        throw Error(std::string("the ") + what + " has " + std::to_string(ids.size()) +
+                    " tokens; this model handles at most " + std::to_string(c.max_len));
+    for (int id : ids)
+        if (id < 0 || id >= c.vocab)
+            throw Error("token id " + std::to_string(id) + " is outside the vocabulary (0.." +
+                        std::to_string(c.vocab - 1) + ")");
+}
+
+std::vector<std::string> labels_or_ids(const std::vector<std::string>& tokens,
+                                       const std::vector<int>& ids) {
+    if (tokens.size() == ids.size()) return tokens;
+    std::vector<std::string> out;
+    for (int id : ids) out.push_back(std::to_string(id));
+    return out;
+}
+
+long long count(const Matrix& m) { return static_cast<long long>(m.size()); }
+long long count(const Vector& v) { return static_cast<long long>(v.size()); }
+long long count(const AttentionWeights& a) {
+    return count(a.in_proj_weight) + count(a.in_proj_bias) + count(a.out_proj_weight) +
+           count(a.out_proj_bias);
+}
+long long count(const FeedForwardWeights& f) {
+    return count(f.linear1_weight) + count(f.linear1_bias) + count(f.linear2_weight) +
+           count(f.linear2_bias);
+}
+long long count(const LayerNormWeights& n) { return count(n.weight) + count(n.bias); }
+
+}  // namespace
+
+Model::Model(ModelConfig config, ModelWeights weights, std::string name)
+    : config_(std::move(config)), weights_(std::move(weights)), name_(std::move(name)) {}
+
+Model Model::random(const ModelConfig& config) {
+    ensure_valid(config);
+    return Model(config, init_weights(config), to_playground_spec(config));
+}
+
+long long Model::parameter_count() const {
+    long long n = count(weights_.embed) + count(weights_.pos_embed);
+    for (const auto& l : weights_.layers)
+        n += count(l.self_attn) + count(l.ffn) + count(l.norm1) + count(l.norm2);
+    for (const auto& l : weights_.decoder_layers)
+        n += count(l.self_attn) + count(l.cross_attn) + count(l.ffn) + count(l.norm1) +
+             count(l.norm2) + count(l.norm3);
+    if (weights_.final_norm) n += count(*weights_.final_norm);
+    if (weights_.decoder_final_norm) n += count(*weights_.decoder_final_norm);
+    return n;
+}
+
+Matrix embed_tokens(const Model& model, const std::vector<int>& ids) {
+    const ModelConfig& c = model.config();
+    const int T = static_cast<int>(ids.size());
+    // x: (T, D) = embed[ids] + positions
+    Matrix x(T, c.d_model);
+    for (int t = 0; t < T; ++t) x.row(t) = model.weights().embed.row(ids[t]);
+    if (c.pe == PosEncoding::Sinusoidal) x += sinusoidal_positions(T, c.d_model);
+    if (c.pe == PosEncoding::Learned) x += model.weights().pos_embed.topRows(T);
+    return x;
+}
+
+Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
+                     const ProgressFn& progress) const {
+    const ModelConfig& c = config_;
+    const bool enc_dec = c.arch == Arch::EncoderDecoder;
+    check_ids(c, in.ids, enc_dec ? "encoder text" : "text");
+    if (enc_dec) check_ids(c, in.decoder_ids, "decoder text");
+    for (int p : in.key_padding)
+        if (p < 0 || p >= static_cast<int>(in.ids.size()))
+            throw Error("key padding position " + std::to_string(p) + " is outside the " +
+                        std::to_string(in.ids.size()) + " tokens");
+
+    Trace trace;
+    trace.config = c;
+    trace.model_name = name_;
+    trace.key_padding = in.key_padding;
+    const int total = c.layers * (enc_dec ? 2 : 1);
+    int done = 0;
+    auto report = [&] {
+        ++done;
+        if (progress && !progress(done, total)) throw Cancelled{};
+    };
+    auto want_steps = [&](bool in_decoder, int il, bool cross) {
+        return opt.detail_layer == il && opt.detail_in_decoder == in_decoder &&
+               opt.detail_cross == cross;
+    };
+
+    // Main stack (the encoder of an encoder-decoder).
+    StackTrace& main = trace.main;
+    main.ids = in.ids;
+    main.tokens = labels_or_ids(in.tokens, in.ids);
+    Matrix x = embed_tokens(*this, in.ids);
+    main.input = x;
+    AttentionMask self_mask;
+    self_mask.causal = !enc_dec && c.mask == MaskKind::Causal;
+    self_mask.key_padding = in.key_padding;
+    for (int il = 0; il < c.layers; ++il) {
+        LayerTrace lt;
+        LayerCapture cap{opt.head_weights, opt.scores, nullptr, nullptr};
+        if (want_steps(false, il, false)) {
+            trace.steps.emplace();
+            cap.self_steps = &*trace.steps;
+            trace.steps_layer = il;
+        }
+        x = encoder_layer(weights_.layers[il], c, x, self_mask, cap, lt);
+        if (opt.hidden_states) lt.output = x;
+        main.layers.push_back(std::move(lt));
+        report();
+    }
+    if (weights_.final_norm) x = layer_norm(x, *weights_.final_norm, c.norm_eps);
+    main.final_output = x;
+    if (!enc_dec) return trace;
+
+    // Decoder stack: masked self-attention, cross-attention over the encoder output.
+    const Matrix memory = std::move(x);
+    StackTrace& dec = trace.decoder.emplace();
+    dec.ids = in.decoder_ids;
+    dec.tokens = labels_or_ids(in.decoder_tokens, in.decoder_ids);
+    Matrix y = embed_tokens(*this, in.decoder_ids);
+    dec.input = y;
+    AttentionMask dec_mask;
+    dec_mask.causal = c.mask == MaskKind::Causal;
+    AttentionMask cross_mask;
+    cross_mask.key_padding = in.key_padding;
+    for (int il = 0; il < c.layers; ++il) {
+        LayerTrace lt;
+        LayerCapture cap{opt.head_weights, opt.scores, nullptr, nullptr};
+        if (want_steps(true, il, false) || want_steps(true, il, true)) {
+            trace.steps.emplace();
+            (opt.detail_cross ? cap.cross_steps : cap.self_steps) = &*trace.steps;
+            trace.steps_layer = il;
+            trace.steps_in_decoder = true;
+            trace.steps_cross = opt.detail_cross;
+        }
+        y = decoder_layer(weights_.decoder_layers[il], c, y, memory, dec_mask, cross_mask, cap,
+                          lt);
+        if (opt.hidden_states) lt.output = y;
+        dec.layers.push_back(std::move(lt));
+        report();
+    }
+    if (weights_.decoder_final_norm) y = layer_norm(y, *weights_.decoder_final_norm, c.norm_eps);
+    dec.final_output = y;
+    return trace;
+}
+
+}  // namespace hs

@@ -1,0 +1,161 @@
+#include "core/source.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/io/model_dir.h"
+#include "core/io/state_dict.h"
+#include "core/tokenize/playground_tokenizer.h"
+#include "core/worked_example.h"
+
+namespace hs {
+
+namespace {
+
+std::string shape_string(const std::vector<std::int64_t>& shape) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
+// A playground or model-directory model, tokenised with the playground tokenizer.
+class ModelSource : public TraceSource {
+public:
+    ModelSource(Model model, std::string kind) : model_(std::move(model)), kind_(std::move(kind)) {}
+
+    std::string name() const override { return model_.name(); }
+    std::string kind() const override { return kind_; }
+    const ModelConfig& config() const override { return model_.config(); }
+    long long parameter_count() const override { return model_.parameter_count(); }
+    const Model* model() const override { return &model_; }
+
+    std::string describe() const override {
+        const ModelConfig& c = model_.config();
+        std::ostringstream out;
+        out << "model:      " << model_.name() << " (" << kind_ << ")\n"
+            << "arch:       " << to_string(c.arch) << "\n"
+            << "d_model:    " << c.d_model << "\n"
+            << "heads:      " << c.heads << " (d_k " << c.d_k() << ")\n"
+            << "layers:     " << c.layers << (c.arch == Arch::EncoderDecoder ? " + " +
+                                                  std::to_string(c.layers) + " decoder" : "")
+            << "\n"
+            << "d_ff:       " << c.d_ff << "\n"
+            << "vocab:      " << c.vocab << "\n"
+            << "max_len:    " << c.max_len << "\n"
+            << "positions:  " << to_string(c.pe) << "\n"
+            << "norm:       " << to_string(c.norm) << " (eps " << c.norm_eps << ")\n"
+            << "activation: " << to_string(c.activation) << "\n"
+            << "mask:       " << to_string(c.mask) << "\n"
+            << "seed:       " << c.seed << "\n"
+            << "parameters: " << model_.parameter_count() << "\n"
+            << "tensors:\n";
+        for (const auto& [name, shape] : expected_tensors(c))
+            out << "  " << name << " " << shape_string(shape) << " f32\n";
+        return out.str();
+    }
+
+    Trace run(const SourceInput& input, const TraceOptions& options,
+              const ProgressFn& progress) const override {
+        const ModelConfig& c = model_.config();
+        PlaygroundTokenizer tokenizer(c.vocab);
+        const Tokens main = tokenizer.encode(input.text);
+        if (main.ids.empty())
+            throw Error("the text is empty: type a sentence or pick a sample");
+        ForwardInput in;
+        in.ids = main.ids;
+        in.tokens = main.text;
+        in.key_padding = input.key_padding;
+        if (c.arch == Arch::EncoderDecoder) {
+            const Tokens dec =
+                tokenizer.encode(input.decoder_text.empty() ? input.text : input.decoder_text);
+            if (dec.ids.empty()) throw Error("the decoder text is empty");
+            in.decoder_ids = dec.ids;
+            in.decoder_tokens = dec.text;
+        }
+        return model_.forward(in, options, progress);
+    }
+
+private:
+    Model model_;
+    std::string kind_;
+};
+
+class WorkedExampleSource : public TraceSource {
+public:
+    WorkedExampleSource(WorkedExample example, std::string path)
+        : example_(std::move(example)), path_(std::move(path)) {
+        config_.arch = Arch::EncoderOnly;
+        config_.d_model = static_cast<int>(example_.x.cols());
+        config_.heads = example_.weights.heads;
+        config_.layers = 1;
+        config_.pe = PosEncoding::None;
+        config_.mask = example_.causal ? MaskKind::Causal : MaskKind::None;
+        config_.max_len = static_cast<int>(example_.x.rows());
+    }
+    std::string name() const override {
+        return example_.title.empty() ? path_ : example_.title;
+    }
+    std::string kind() const override { return "worked example"; }
+    const ModelConfig& config() const override { return config_; }
+    long long parameter_count() const override {
+        const auto& w = example_.weights;
+        return static_cast<long long>(w.in_proj_weight.size() + w.out_proj_weight.size());
+    }
+    bool takes_text() const override { return false; }
+    std::string describe() const override {
+        const auto& w = example_.weights;
+        std::ostringstream out;
+        out << "worked example: " << name() << "\n"
+            << "file:       " << path_ << "\n"
+            << "X:          " << example_.x.rows() << " × " << example_.x.cols() << "\n"
+            << "heads:      " << w.heads << " (d_k " << w.d_k() << ")\n"
+            << "W_in:       " << w.in_proj_weight.rows() << " × " << w.in_proj_weight.cols()
+            << " (fused [W_Qᵀ; W_Kᵀ; W_Vᵀ])\n"
+            << "W_out:      " << w.out_proj_weight.rows() << " × " << w.out_proj_weight.cols()
+            << "\n"
+            << "mask:       " << (example_.causal ? "causal" : "none") << "\n";
+        if (!example_.description.empty()) out << "\n" << example_.description << "\n";
+        return out.str();
+    }
+    Trace run(const SourceInput&, const TraceOptions&, const ProgressFn&) const override {
+        return example_.run();
+    }
+
+private:
+    WorkedExample example_;
+    std::string path_;
+    ModelConfig config_;
+};
+
+}  // namespace
+
+std::unique_ptr<TraceSource> make_model_source(Model model) {
+    return std::make_unique<ModelSource>(std::move(model), "playground");
+}
+
+std::unique_ptr<TraceSource> open_source(const std::string& arg) {
+    namespace fs = std::filesystem;
+    if (arg.empty()) throw Error("no model given: use random:…, a model directory or an example .json");
+    if (arg.rfind("random", 0) == 0) {
+        const ModelConfig config = parse_playground_spec(arg);
+        return std::make_unique<ModelSource>(Model::random(config), "playground");
+    }
+    std::error_code ec;
+    if (fs::is_directory(arg, ec)) {
+        Model model = load_model_dir(arg);
+        model.set_name(fs::path(arg).lexically_normal().string());
+        return std::make_unique<ModelSource>(std::move(model), "model directory");
+    }
+    if (fs::is_regular_file(arg, ec)) {
+        if (fs::path(arg).extension() == ".json")
+            return std::make_unique<WorkedExampleSource>(load_worked_example(arg), arg);
+        throw Error("don't know how to open '" + arg +
+                    "': expected a model directory, a worked-example .json or random:…");
+    }
+    throw Error("'" + arg + "' does not exist (expected a model directory, a worked-example " +
+                ".json or a playground spec like random:d_model=64,heads=4,layers=2)");
+}
+
+}  // namespace hs

@@ -1,0 +1,326 @@
+// Worked examples (see worked_example.h for the JSON format).
+//
+// Textbook convention in the file, PyTorch layout in memory:
+//   file:   Q = X·W_Q, W_Q (D, H·Dk) or H × (D, Dk);  out = concat·W_O, W_O (H·Dk, D_out)
+//   memory: in_proj_weight (3I, D) = [W_Qᵀ; W_Kᵀ; W_Vᵀ], out_proj_weight (D_out, I) = W_Oᵀ,
+//           I = H·Dk, biases zero.
+// A per-head list [W_Q1, W_Q2, …] is the full matrix W_Q = [W_Q1 | W_Q2 | …] (column blocks).
+#include "core/worked_example.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace hs {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string shape_str(Eigen::Index rows, Eigen::Index cols) {
+    return std::to_string(rows) + "×" + std::to_string(cols);
+}
+
+// A JSON value in a few words, for "… is \"abc\", not a number".
+std::string describe_value(const json& v) {
+    std::string s = v.dump();
+    if (s.size() > 40) s = s.substr(0, 37) + "...";
+    return s;
+}
+
+// Reads a non-empty list of equal-length rows of numbers. `field` names it in errors
+// ("X", "W_Q head 2").
+Matrix read_matrix(const json& j, const std::string& field) {
+    if (!j.is_array() || j.empty())
+        throw Error(field + " must be a non-empty list of rows (a list of lists of numbers), "
+                    "but it is " + describe_value(j) + ".");
+    const size_t rows = j.size();
+    size_t cols = 0;
+    for (size_t r = 0; r < rows; ++r) {
+        const json& row = j[r];
+        if (!row.is_array())
+            throw Error(field + " row " + std::to_string(r + 1) + " must be a list of numbers, "
+                        "but it is " + describe_value(row) + ".");
+        if (r == 0) {
+            cols = row.size();
+            if (cols == 0) throw Error(field + " row 1 is empty; every row needs at least one number.");
+        } else if (row.size() != cols) {
+            throw Error(field + " row " + std::to_string(r + 1) + " has " +
+                        std::to_string(row.size()) + " numbers, but row 1 has " +
+                        std::to_string(cols) + "; every row must have the same length.");
+        }
+    }
+    Matrix m(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+    for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c) {
+            const json& v = j[r][c];
+            if (!v.is_number())
+                throw Error(field + " row " + std::to_string(r + 1) + ", column " +
+                            std::to_string(c + 1) + " is " + describe_value(v) +
+                            ", not a number.");
+            m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = v.get<float>();
+        }
+    return m;
+}
+
+// [[[…]]]: a list whose first element is a list of lists (one matrix per head).
+bool is_per_head_list(const json& j) {
+    return j.is_array() && !j.empty() && j[0].is_array() && !j[0].empty() && j[0][0].is_array();
+}
+
+// Reads W_Q / W_K / W_V in either form and returns the full textbook matrix (D, H·Dk).
+// expected_dk < 0: take Dk from this matrix (W_Q); otherwise it must match.
+Matrix read_projection(const json& j, const std::string& name, int d_model, int heads,
+                       int expected_dk) {
+    if (is_per_head_list(j)) {
+        if (static_cast<int>(j.size()) != heads)
+            throw Error(name + " lists " + std::to_string(j.size()) + " head matrices, but heads is " +
+                        std::to_string(heads) + ".");
+        std::vector<Matrix> blocks;
+        int dk = expected_dk;
+        for (int h = 0; h < heads; ++h) {
+            const std::string field = name + " head " + std::to_string(h + 1);
+            Matrix m = read_matrix(j[static_cast<size_t>(h)], field);
+            if (dk < 0) dk = static_cast<int>(m.cols());
+            if (m.rows() != d_model || m.cols() != dk)
+                throw Error(field + " has shape " + shape_str(m.rows(), m.cols()) + ", expected " +
+                            shape_str(d_model, dk) + " (d_model × d_k).");
+            blocks.push_back(std::move(m));
+        }
+        Matrix full(d_model, heads * dk);
+        for (int h = 0; h < heads; ++h) full.middleCols(h * dk, dk) = blocks[static_cast<size_t>(h)];
+        return full;
+    }
+    Matrix m = read_matrix(j, name);
+    if (expected_dk >= 0) {
+        if (m.rows() != d_model || m.cols() != heads * expected_dk)
+            throw Error(name + " has shape " + shape_str(m.rows(), m.cols()) + ", expected " +
+                        shape_str(d_model, heads * expected_dk) +
+                        " (d_model × heads·d_k, the same as W_Q).");
+        return m;
+    }
+    if (m.rows() != d_model)
+        throw Error(name + " has shape " + shape_str(m.rows(), m.cols()) + ", expected " +
+                    std::to_string(d_model) + " rows (d_model, the width of X) and heads·d_k columns.");
+    if (m.cols() % heads != 0)
+        throw Error(name + " has " + std::to_string(m.cols()) + " columns, which do not split into " +
+                    std::to_string(heads) + " heads of equal width (expected heads·d_k columns).");
+    return m;
+}
+
+int read_heads(const json& doc) {
+    if (!doc.contains("heads")) {
+        // Without "heads", a per-head W_Q says how many; a single matrix means one head.
+        return is_per_head_list(doc["W_Q"]) ? static_cast<int>(doc["W_Q"].size()) : 1;
+    }
+    const json& h = doc["heads"];
+    if (!h.is_number_integer() || h.get<long long>() < 1 || h.get<long long>() > 4096)
+        throw Error("heads must be a positive whole number, but it is " + describe_value(h) + ".");
+    return h.get<int>();
+}
+
+std::string read_string(const json& doc, const char* key) {
+    if (!doc.contains(key)) return "";
+    if (!doc[key].is_string())
+        throw Error(std::string(key) + " must be a string, but it is " + describe_value(doc[key]) + ".");
+    return doc[key].get<std::string>();
+}
+
+void check_known_keys(const json& doc) {
+    static const char* const known[] = {"title", "description", "source", "tokens", "X",
+                                        "heads", "W_Q", "W_K", "W_V", "W_O", "mask"};
+    for (const auto& item : doc.items()) {
+        bool ok = false;
+        for (const char* k : known) ok = ok || item.key() == k;
+        if (!ok)
+            throw Error("unknown field \"" + item.key() + "\"; the fields are title, description, "
+                        "source, tokens, X, heads, W_Q, W_K, W_V, W_O and mask.");
+    }
+}
+
+WorkedExample parse_document(const json& doc) {
+    if (!doc.is_object()) throw Error("a worked example must be a JSON object with X, W_Q, W_K and W_V.");
+    check_known_keys(doc);
+    WorkedExample ex;
+    ex.title = read_string(doc, "title");
+    ex.description = read_string(doc, "description");
+    ex.source = read_string(doc, "source");
+
+    if (!doc.contains("X")) throw Error("X is missing: give the input as a list of token rows (n × d_model).");
+    ex.x = read_matrix(doc["X"], "X");  // (n, D)
+    const int n = static_cast<int>(ex.x.rows()), D = static_cast<int>(ex.x.cols());
+
+    for (const char* key : {"W_Q", "W_K", "W_V"})
+        if (!doc.contains(key))
+            throw Error(std::string(key) + " is missing: give a " + std::to_string(D) +
+                        " × (heads·d_k) matrix or one " + std::to_string(D) + " × d_k matrix per head.");
+    const int H = read_heads(doc);
+    const Matrix w_q = read_projection(doc["W_Q"], "W_Q", D, H, -1);  // (D, I)
+    const int Dk = static_cast<int>(w_q.cols()) / H, I = H * Dk;
+    const Matrix w_k = read_projection(doc["W_K"], "W_K", D, H, Dk);  // (D, I)
+    const Matrix w_v = read_projection(doc["W_V"], "W_V", D, H, Dk);  // (D, I)
+
+    Matrix w_o;  // (I, D_out)
+    if (doc.contains("W_O")) {
+        w_o = read_matrix(doc["W_O"], "W_O");
+        if (w_o.rows() != I)
+            throw Error("W_O has shape " + shape_str(w_o.rows(), w_o.cols()) + ", expected " +
+                        std::to_string(I) + " rows (heads·d_k = " + std::to_string(H) + "·" +
+                        std::to_string(Dk) + ") and any number of columns.");
+    } else {
+        w_o = Matrix::Identity(I, I);  // no output projection: out = concat
+    }
+
+    if (doc.contains("tokens")) {
+        const json& t = doc["tokens"];
+        if (!t.is_array())
+            throw Error("tokens must be a list of strings, but it is " + describe_value(t) + ".");
+        if (static_cast<int>(t.size()) != n)
+            throw Error("tokens has " + std::to_string(t.size()) + " labels, but X has " +
+                        std::to_string(n) + " rows.");
+        for (size_t i = 0; i < t.size(); ++i) {
+            if (!t[i].is_string())
+                throw Error("tokens entry " + std::to_string(i + 1) + " is " + describe_value(t[i]) +
+                            ", not a string.");
+            ex.tokens.push_back(t[i].get<std::string>());
+        }
+    } else {
+        for (int i = 0; i < n; ++i) {
+            std::string label = "x";  // (GCC 12 warns falsely on "x" + std::to_string)
+            label += std::to_string(i + 1);
+            ex.tokens.push_back(label);
+        }
+    }
+
+    if (doc.contains("mask")) {
+        const json& m = doc["mask"];
+        if (m == "causal") ex.causal = true;
+        else if (m != "none")
+            throw Error("mask must be \"none\" or \"causal\", but it is " + describe_value(m) + ".");
+    }
+
+    // PyTorch layout: W_in (3I, D) = [W_Qᵀ; W_Kᵀ; W_Vᵀ], W_out (D_out, I) = W_Oᵀ, zero biases.
+    AttentionWeights& w = ex.weights;
+    w.heads = H;
+    w.in_proj_weight.resize(3 * I, D);
+    w.in_proj_weight.topRows(I) = w_q.transpose();
+    w.in_proj_weight.middleRows(I, I) = w_k.transpose();
+    w.in_proj_weight.bottomRows(I) = w_v.transpose();
+    w.in_proj_bias = Vector::Zero(3 * I);
+    w.out_proj_weight = w_o.transpose();
+    w.out_proj_bias = Vector::Zero(w_o.cols());
+    return ex;
+}
+
+// Shortest decimal that reads back as the same float, so 0.1f is written as 0.1.
+double tidy(float v) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    double d = 0;
+    std::from_chars(buf, res.ptr, d);
+    return d;
+}
+
+json matrix_to_json(const Matrix& m) {
+    json rows = json::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        json row = json::array();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(tidy(m(r, c)));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+// W (D, I) textbook, written per head when there is more than one head.
+json projection_to_json(const Matrix& w_textbook, int heads) {
+    if (heads == 1) return matrix_to_json(w_textbook);
+    const int dk = static_cast<int>(w_textbook.cols()) / heads;
+    json list = json::array();
+    for (int h = 0; h < heads; ++h) list.push_back(matrix_to_json(w_textbook.middleCols(h * dk, dk)));
+    return list;
+}
+
+}  // namespace
+
+WorkedExample parse_worked_example(const std::string& json_text, const std::string& origin) {
+    json doc;
+    try {
+        doc = json::parse(json_text);
+    } catch (const json::parse_error& e) {
+        throw Error(origin + ": not valid JSON (" + e.what() + ").");
+    }
+    try {
+        return parse_document(doc);
+    } catch (const Error& e) {
+        throw Error(origin + ": " + e.what());
+    }
+}
+
+WorkedExample load_worked_example(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("Cannot open the worked example file " + path + ".");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_worked_example(text.str(), path);
+}
+
+std::string worked_example_to_json(const WorkedExample& example) {
+    const AttentionWeights& w = example.weights;
+    const int I = w.inner();
+    json doc = json::object();
+    if (!example.title.empty()) doc["title"] = example.title;
+    if (!example.description.empty()) doc["description"] = example.description;
+    if (!example.source.empty()) doc["source"] = example.source;
+    doc["tokens"] = example.tokens;
+    doc["X"] = matrix_to_json(example.x);
+    doc["heads"] = w.heads;
+    doc["W_Q"] = projection_to_json(w.in_proj_weight.topRows(I).transpose(), w.heads);
+    doc["W_K"] = projection_to_json(w.in_proj_weight.middleRows(I, I).transpose(), w.heads);
+    doc["W_V"] = projection_to_json(w.in_proj_weight.bottomRows(I).transpose(), w.heads);
+    const bool identity_out = w.out_proj_weight.rows() == I && w.out_proj_weight.cols() == I &&
+                              w.out_proj_weight == Matrix::Identity(I, I);
+    if (!identity_out) doc["W_O"] = matrix_to_json(w.out_proj_weight.transpose());
+    doc["mask"] = example.causal ? "causal" : "none";
+    return doc.dump(2);
+}
+
+Trace WorkedExample::run() const {
+    const int T = static_cast<int>(x.rows());
+    Trace trace;
+    trace.model_name = title.empty() ? "worked example" : title;
+    trace.config.arch = Arch::EncoderOnly;
+    trace.config.d_model = static_cast<int>(x.cols());
+    trace.config.heads = weights.heads;
+    trace.config.layers = 1;
+    trace.config.pe = PosEncoding::None;
+    trace.config.mask = causal ? MaskKind::Causal : MaskKind::None;
+    trace.config.max_len = std::max(trace.config.max_len, T);
+
+    AttentionMask mask;
+    mask.causal = causal;
+    AttentionSteps steps;
+    // Self-attention: the same X object for queries and memory.
+    AttentionResult result =
+        multi_head_attention(weights, x, x, mask, /*want_weights=*/true, /*want_scores=*/true, &steps);
+
+    trace.main.tokens = tokens;
+    // Worked examples have no vocabulary: ids are the positions 1…T (0 means padding).
+    for (int i = 0; i < T; ++i) trace.main.ids.push_back(i + 1);
+    trace.main.input = x;
+    LayerTrace layer;
+    layer.self_attn.weights = std::move(result.weights);
+    layer.self_attn.scores = std::move(result.scores);
+    layer.output = result.output;
+    trace.main.layers.push_back(std::move(layer));
+    trace.main.final_output = result.output;
+    trace.steps = std::move(steps);
+    trace.steps_layer = 0;
+    return trace;
+}
+
+}  // namespace hs

@@ -1,0 +1,113 @@
+// write_png / read_png round trip and error messages.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include "core/error.h"
+#include "core/image/png.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_dir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("headscope_png_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+hs::RgbImage pattern(int w, int h) {
+    hs::RgbImage img(w, h);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            img.set(x, y, hs::Rgb8{static_cast<std::uint8_t>(x * 7), static_cast<std::uint8_t>(y * 13),
+                                   static_cast<std::uint8_t>((x + y) * 3)});
+    return img;
+}
+
+}  // namespace
+
+TEST(Png, WriteThenReadBackIsIdentical) {
+    const fs::path dir = temp_dir("roundtrip");
+    const std::string path = (dir / "img.png").string();
+    const hs::RgbImage img = pattern(37, 21);
+    hs::write_png(path, img);
+    const hs::RgbImage back = hs::read_png(path);
+    EXPECT_EQ(back.width(), 37);
+    EXPECT_EQ(back.height(), 21);
+    EXPECT_EQ(back.bytes(), img.bytes());
+    // Atomic write leaves no temp file behind, and overwriting works.
+    hs::write_png(path, pattern(5, 5));
+    EXPECT_EQ(hs::read_png(path).width(), 5);
+    int files = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+    EXPECT_EQ(files, 1);
+    fs::remove_all(dir);
+}
+
+TEST(Png, MissingDirectoryIsAnError) {
+    const std::string path = "/nonexistent_headscope_dir/out.png";
+    try {
+        hs::write_png(path, pattern(2, 2));
+        FAIL() << "expected hs::Error";
+    } catch (const hs::Error& e) {
+        EXPECT_STREQ(e.what(), "cannot write /nonexistent_headscope_dir/out.png: directory "
+                               "/nonexistent_headscope_dir does not exist");
+    }
+}
+
+TEST(Png, ParentThatIsAFileIsAnError) {
+    const fs::path dir = temp_dir("parentfile");
+    const fs::path file = dir / "plain";
+    std::ofstream(file) << "x";
+    const std::string path = (file / "out.png").string();
+    try {
+        hs::write_png(path, pattern(2, 2));
+        FAIL() << "expected hs::Error";
+    } catch (const hs::Error& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot write " + path + ": " + file.string() + " is not a directory");
+    }
+    fs::remove_all(dir);
+}
+
+TEST(Png, UnwritableDirectoryIsAnError) {
+    if (::geteuid() == 0) GTEST_SKIP() << "root can write anywhere";
+    const fs::path dir = temp_dir("readonly");
+    fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
+    const std::string path = (dir / "out.png").string();
+    try {
+        hs::write_png(path, pattern(2, 2));
+        ADD_FAILURE() << "expected hs::Error";
+    } catch (const hs::Error& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot write " + path + ": Permission denied");
+    }
+    fs::permissions(dir, fs::perms::owner_all);
+    fs::remove_all(dir);
+}
+
+TEST(Png, EmptyImageIsAnError) {
+    try {
+        hs::write_png("/tmp/never.png", hs::RgbImage());
+        FAIL() << "expected hs::Error";
+    } catch (const hs::Error& e) {
+        EXPECT_STREQ(e.what(), "cannot write /tmp/never.png: the image is empty (0x0 pixels)");
+    }
+}
+
+TEST(Png, ReadingMissingOrNonPngFileIsAnError) {
+    try {
+        hs::read_png("/nonexistent_headscope.png");
+        FAIL() << "expected hs::Error";
+    } catch (const hs::Error& e) {
+        EXPECT_STREQ(e.what(), "cannot read /nonexistent_headscope.png: no such file");
+    }
+    const fs::path dir = temp_dir("garbage");
+    const std::string path = (dir / "bad.png").string();
+    std::ofstream(path) << "not a png";
+    EXPECT_THROW(hs::read_png(path), hs::Error);
+    fs::remove_all(dir);
+}
