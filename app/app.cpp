@@ -2,6 +2,7 @@
 
 #include <GLFW/glfw3.h>
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -287,6 +288,8 @@ int run_gui(const GuiOptions& options) {
             ctx.fonts.rebuild_if_needed();
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
+            // Unattended runs ignore the pointer (Xvfb parks it mid-screen: no hover).
+            if (measuring) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
             ImGui::NewFrame();
             ctx.renderer->begin_frame();
             draw_layout(ctx, options.bench_view);

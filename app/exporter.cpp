@@ -14,6 +14,7 @@ HeatmapOptions options_for(const AppState& state, const std::string& title) {
     HeatmapOptions o;
     o.colormap = state.colormap;
     o.scale = state.scale;
+    o.auto_range = state.auto_range;
     o.title = title;
     return o;
 }

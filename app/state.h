@@ -36,7 +36,8 @@ struct AppState {
     int layer = 0;
     int head = 0;
     Colormap colormap = Colormap::Viridis;
-    ColorScale scale;                   // lo 0, hi 1 for weights
+    ColorScale scale;                   // lo 0, hi 1 for weights (when !auto_range)
+    bool auto_range = true;             // lo/hi = min/max of the map (grid: of all maps)
     bool show_scores = false;           // heatmap shows scaled scores instead of weights
     bool pipeline_open = false;         // pipeline tab visible: request detail_layer
 

@@ -41,8 +41,31 @@ void TraceView::sync_textures(const AppState& state) {
     if (key == main_key) return;
     main_key = key;
     const Matrix* m = selected_map(*trace, state, state.show_scores);
-    if (m) main.upload(*m);
-    else main.reset();
+    if (m) {
+        main.upload(*m);
+        main_lo = m->size() ? m->minCoeff() : 0.0f;
+        main_hi = m->size() ? m->maxCoeff() : 1.0f;
+    } else {
+        main.reset();
+    }
+}
+
+ColorScale TraceView::heatmap_scale(const AppState& state) const {
+    ColorScale s = state.scale;
+    if (state.auto_range || state.show_scores) {
+        s.lo = main_lo;
+        s.hi = main_hi;
+    }
+    return s;
+}
+
+ColorScale TraceView::grid_scale(const AppState& state) const {
+    ColorScale s = state.scale;
+    if (state.auto_range && thumbnails) {
+        s.lo = thumbnails->lo[static_cast<int>(state.map)];
+        s.hi = thumbnails->hi[static_cast<int>(state.map)];
+    }
+    return s;
 }
 
 const StackTrace* query_stack(const Trace& trace, MapKind kind) {

@@ -26,11 +26,15 @@ struct TraceView {
     // The selected map at full resolution, uploaded when the selection changes.
     FloatTexture main;
     std::string main_key;
+    float main_lo = 0.0f, main_hi = 1.0f;  // min/max of the selected map
 
     // Accepts a finished result: keeps the trace on success, the error otherwise.
     void accept(ComputeResult result);
     // Uploads textures that are out of date (call once per frame, before drawing).
     void sync_textures(const AppState& state);
+    // The colour scale of the heatmap / the grid under the state's range settings.
+    ColorScale heatmap_scale(const AppState& state) const;
+    ColorScale grid_scale(const AppState& state) const;
 };
 
 // Stacks and maps of the current selection; nullptr / empty when the trace lacks them.

@@ -27,15 +27,22 @@ Matrix downsample_map(const Matrix& m, int max_side) {
 
 namespace {
 
-std::vector<std::vector<Matrix>> thumbs_of(const std::vector<LayerTrace>& layers, bool cross) {
+std::vector<std::vector<Matrix>> thumbs_of(const std::vector<LayerTrace>& layers, bool cross,
+                                           float& lo, float& hi) {
     std::vector<std::vector<Matrix>> out;
+    bool any = false;
     for (const LayerTrace& layer : layers) {
         const HeadMaps* maps = cross ? (layer.cross_attn ? &*layer.cross_attn : nullptr)
                                      : &layer.self_attn;
         std::vector<Matrix> heads;
         if (maps)
-            for (const Matrix& w : maps->weights)
+            for (const Matrix& w : maps->weights) {
                 heads.push_back(downsample_map(w, TraceThumbnails::kThumbMax));
+                if (w.size() == 0) continue;
+                lo = any ? std::min(lo, w.minCoeff()) : w.minCoeff();
+                hi = any ? std::max(hi, w.maxCoeff()) : w.maxCoeff();
+                any = true;
+            }
         out.push_back(std::move(heads));
     }
     return out;
@@ -135,10 +142,10 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
             result.parameter_count = cached_source_->parameter_count();
         }
         auto thumbs = std::make_shared<TraceThumbnails>();
-        thumbs->self = thumbs_of(trace.main.layers, false);
+        thumbs->self = thumbs_of(trace.main.layers, false, thumbs->lo[0], thumbs->hi[0]);
         if (trace.decoder) {
-            thumbs->decoder_self = thumbs_of(trace.decoder->layers, false);
-            thumbs->decoder_cross = thumbs_of(trace.decoder->layers, true);
+            thumbs->decoder_self = thumbs_of(trace.decoder->layers, false, thumbs->lo[1], thumbs->hi[1]);
+            thumbs->decoder_cross = thumbs_of(trace.decoder->layers, true, thumbs->lo[2], thumbs->hi[2]);
         }
         result.trace = std::make_shared<const Trace>(std::move(trace));
         result.thumbnails = std::move(thumbs);

@@ -29,6 +29,8 @@ struct ComputeRequest {
 struct TraceThumbnails {
     static constexpr int kThumbMax = 256;
     std::vector<std::vector<Matrix>> self, decoder_self, decoder_cross;
+    // Min and max over all full-resolution maps of each kind (grid auto range).
+    float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {1.0f, 1.0f, 1.0f};
 };
 
 struct ComputeResult {

@@ -38,6 +38,10 @@ std::string Args::positional(std::size_t i, const char* what) const {
     return positionals_[i];
 }
 
+void Args::expect_at_most(std::size_t n) const {
+    if (positionals_.size() > n) throw UsageError{"unexpected argument '" + positionals_[n] + "'"};
+}
+
 std::optional<std::string> Args::value(const std::string& name) const {
     const auto it = values_.find(name);
     if (it == values_.end()) return std::nullopt;

@@ -21,6 +21,8 @@ public:
 
     const std::vector<std::string>& positionals() const { return positionals_; }
     std::string positional(std::size_t i, const char* what) const;  // UsageError if missing
+    // UsageError naming the first positional beyond the first `n` (a stray argument).
+    void expect_at_most(std::size_t n) const;
     bool flag(const std::string& name) const { return flags_.count(name) != 0; }
     std::optional<std::string> value(const std::string& name) const;
     std::string value_or(const std::string& name, const std::string& fallback) const;

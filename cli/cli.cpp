@@ -66,7 +66,9 @@ bool is_cli_command(int argc, char** argv) {
         return true;
     for (const Command& c : kCommands)
         if (first == c.name) return true;
-    return false;
+    // The window takes only --options, so a bare word is a mistyped command: run_cli
+    // reports it as an unknown command instead of starting the window.
+    return !first.empty() && first[0] != '-';
 }
 
 int run_cli(int argc, char** argv) {

@@ -52,6 +52,7 @@ double gemm_gflops(int T, int D, int repeat) {
 
 int cmd_bench(int argc, char** argv) {
     const Args args(argc, argv, 2, {"tokens", "repeat"}, {});
+    args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
     const Model* model = source->model();
     if (!model) throw Error("bench needs a playground model or a model directory");

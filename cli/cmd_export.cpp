@@ -1,8 +1,121 @@
-// headscope export MODEL --text "..." (--layer L --head H | --grid) --png FILE [--csv F] [--json F]
-// Placeholder until the image exporter lands; replaced below.
+// headscope export MODEL --text "..." --layer L --head H [--png F] [--csv F] [--json F]
+// headscope export MODEL --text "..." --grid --png F          (all layers × heads)
+// Options: --decoder (decoder stack), --cross (cross-attention maps), --colormap NAME,
+//          --gamma G, --log, --auto-range.
+#include <cstdio>
+
 #include "cli/commands.h"
+#include "cli/common.h"
 #include "core/error.h"
+#include "core/image/heatmap_image.h"
+#include "core/image/png.h"
+#include "core/io/trace_export.h"
 
 namespace hs {
-int cmd_export(int, char**) { throw Error("export is not built yet"); }
+
+namespace {
+
+struct MapSelection {
+    const StackTrace* stack = nullptr;  // query tokens
+    const StackTrace* keys = nullptr;   // key tokens (the encoder for cross-attention)
+    bool cross = false;
+};
+
+MapSelection select_maps(const Trace& t, bool decoder, bool cross) {
+    if (cross && !decoder && t.decoder) decoder = true;  // cross-attention lives in the decoder
+    if (cross && !t.decoder)
+        throw Error("this model has no cross-attention (it is " + to_string(t.config.arch) + ")");
+    if (decoder && !t.decoder)
+        throw Error("this model has no decoder stack (it is " + to_string(t.config.arch) + ")");
+    MapSelection s;
+    s.stack = decoder ? &*t.decoder : &t.main;
+    s.keys = cross ? &t.main : s.stack;
+    s.cross = cross;
+    return s;
+}
+
+const HeadMaps& maps_of(const MapSelection& s, int layer) {
+    const LayerTrace& lt = s.stack->layers[layer];
+    return s.cross ? *lt.cross_attn : lt.self_attn;
+}
+
+std::string title_of(const Trace& t, const MapSelection& s, const std::string& what) {
+    return t.model_name + " · " + (s.cross ? "cross-attention " : "") + what;
+}
+
+}  // namespace
+
+int cmd_export(int argc, char** argv) {
+    std::set<std::string> values = kInputOptions;
+    values.insert({"layer", "head", "png", "csv", "json", "colormap", "gamma"});
+    const Args args(argc, argv, 2, values, {"grid", "decoder", "cross", "log", "auto-range"});
+    args.expect_at_most(1);
+    const auto source = open_source(args.positional(0, "MODEL"));
+    const bool grid = args.flag("grid");
+    const auto png = args.value("png"), csv = args.value("csv"), json = args.value("json");
+    if (!png && !csv && !json) throw UsageError{"say where to write: --png, --csv or --json FILE"};
+    if (grid && (csv || json)) throw UsageError{"--grid writes a PNG only (--png FILE)"};
+    if (!grid && (!args.value("layer") || !args.value("head")))
+        throw UsageError{"give --layer L and --head H, or --grid for all of them"};
+
+    HeatmapOptions options;
+    if (const auto c = args.value("colormap")) options.colormap = parse_colormap(*c);
+    if (const auto g = args.value("gamma")) {
+        try {
+            options.scale.gamma = std::stof(*g);
+        } catch (const std::exception&) {
+            throw UsageError{"--gamma needs a number, got '" + *g + "'"};
+        }
+    }
+    options.scale.log = args.flag("log");
+    options.auto_range = args.flag("auto-range");
+
+    const SourceInput input = read_source_input(args, *source);
+    const Trace trace = source->run(input, TraceOptions{});
+    const MapSelection sel = select_maps(trace, args.flag("decoder"), args.flag("cross"));
+    const auto& q_tokens = sel.stack->tokens;
+    const auto& k_tokens = sel.keys->tokens;
+
+    if (grid) {
+        std::vector<std::vector<Matrix>> maps;
+        for (int il = 0; il < static_cast<int>(sel.stack->layers.size()); ++il)
+            maps.push_back(maps_of(sel, il).weights);
+        options.title = title_of(trace, sel, "all layers × heads");
+        const GridImage image = render_grid(maps, q_tokens, k_tokens, options);
+        write_png(*png, image.image);
+        std::printf("wrote %s (%d×%d, %zu layers × %zu heads)\n", png->c_str(),
+                    image.image.width(), image.image.height(), maps.size(),
+                    maps.empty() ? size_t{0} : maps[0].size());
+        return 0;
+    }
+
+    const int layer = static_cast<int>(*args.integer("layer", -1, 1 << 20));
+    const int head = static_cast<int>(*args.integer("head", -1, 1 << 20));
+    check_layer_head(trace, layer, head, sel.stack != &trace.main, sel.cross);
+    const Matrix& weights = maps_of(sel, layer).weights[head];
+    const std::string what = "layer " + std::to_string(layer) + " · head " + std::to_string(head);
+    if (png) {
+        options.title = title_of(trace, sel, what);
+        const HeatmapImage image = render_heatmap(weights, q_tokens, k_tokens, options);
+        write_png(*png, image.image);
+        std::printf("wrote %s (%d×%d)\n", png->c_str(), image.image.width(), image.image.height());
+    }
+    if (csv) {
+        write_output(*csv, weights_to_csv(weights, q_tokens, k_tokens));
+        if (*csv != "-") std::printf("wrote %s\n", csv->c_str());
+    }
+    if (json) {
+        const nlohmann::json j{{"model", trace.model_name},
+                               {"layer", layer},
+                               {"head", head},
+                               {"block", sel.cross ? "cross" : "self"},
+                               {"query_tokens", q_tokens},
+                               {"key_tokens", k_tokens},
+                               {"weights", matrix_to_json(weights)}};
+        write_output(*json, j.dump() + "\n");
+        if (*json != "-") std::printf("wrote %s\n", json->c_str());
+    }
+    return 0;
+}
+
 }  // namespace hs

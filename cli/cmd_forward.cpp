@@ -36,7 +36,13 @@ int cmd_forward(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
     values.insert({"json", "save", "detail-layer"});
     const Args args(argc, argv, 2, values, {"scores", "quiet"});
+    args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
+    const int n_layers = source->config().layers;
+    const auto detail_layer = args.integer("detail-layer", 0, 1000);
+    if (detail_layer && *detail_layer >= n_layers)
+        throw Error("--detail-layer " + std::to_string(*detail_layer) + " is out of range: the model has " +
+                    std::to_string(n_layers) + " layers (0.." + std::to_string(n_layers - 1) + ")");
     if (const auto dir = args.value("save")) {
         if (!source->model()) throw Error("--save needs a playground model or model directory");
         save_model_dir(*source->model(), *dir);
@@ -45,7 +51,7 @@ int cmd_forward(int argc, char** argv) {
     const SourceInput input = read_source_input(args, *source);
     TraceOptions options;
     options.scores = args.flag("scores");
-    if (const auto l = args.integer("detail-layer", 0, 1000)) options.detail_layer = int(*l);
+    if (detail_layer) options.detail_layer = static_cast<int>(*detail_layer);
     const Trace trace = source->run(input, options);
     if (const auto path = args.value("json")) {
         nlohmann::json j = trace_to_json(trace);

@@ -10,6 +10,7 @@ namespace hs {
 
 int cmd_save(int argc, char** argv) {
     const Args args(argc, argv, 2, {}, {});
+    args.expect_at_most(2);
     const auto source = open_source(args.positional(0, "MODEL"));
     const std::string dir = args.positional(1, "output directory DIR");
     if (!source->model()) throw Error("only playground models and model directories can be saved");

@@ -50,7 +50,9 @@ void softmax_rows(Matrix& m) {
             row.setZero();
             continue;
         }
-        row = (row.array() - row_max).exp();
+        // Eigen's vectorised exp clamps very negative inputs (exp(−∞) ≈ 3e−39, not 0), so
+        // masked keys are set to exactly 0 explicitly.
+        row = (row.array() == kNegInf).select(0.0f, (row.array() - row_max).exp());
         row /= row.sum();
     }
 }

@@ -278,7 +278,7 @@ TEST_F(StateDict, NamesExtraTensorsFirstFew) {
     EXPECT_EQ(join_error([&] { hs::from_safetensors(c, *hs::SafetensorsFile::open(p1)); }),
               p1 + " has 1 tensor this config does not use: pos_embed.weight");
 
-    for (int i = 0; i < 6; ++i) tensors.push_back({"x" + std::to_string(i), {1}, {0.0f}});
+    for (int i = 0; i < 6; ++i) tensors.push_back({std::string("x").append(std::to_string(i)), {1}, {0.0f}});
     const std::string p7 = path("seven.safetensors");
     hs::write_safetensors(p7, tensors);
     EXPECT_EQ(join_error([&] { hs::from_safetensors(c, *hs::SafetensorsFile::open(p7)); }),

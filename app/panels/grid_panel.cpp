@@ -56,7 +56,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("layer %d, head %d", l, h);
             ImGui::PopID();
             ctx.renderer->draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
-                               UvRect{}, s.scale, s.colormap);
+                               UvRect{}, ctx.view.grid_scale(s), s.colormap);
             const bool selected = l == s.layer && h == s.head;
             list->AddRect(ImVec2(p0.x - 2, p0.y - 2), ImVec2(p1.x + 2, p1.y + 2),
                           selected ? IM_COL32(255, 190, 60, 255) : IM_COL32(60, 64, 72, 255), 0, 0,

@@ -48,12 +48,16 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     ImGui::Checkbox("scores", &s.show_scores);
     ImGui::EndDisabled();
     if (!have_scores) s.show_scores = false;
+    ImGui::Checkbox("auto range", &s.auto_range);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(s.auto_range);
     ImGui::SetNextItemWidth(w * 1.3f);
     float range[2] = {s.scale.lo, s.scale.hi};
     if (ImGui::DragFloat2("range", range, 0.005f, 0.0f, 1.0f, "%.3f")) {
         s.scale.lo = range[0];
         s.scale.hi = range[1];
     }
+    ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w * 0.7f);
     ImGui::DragFloat("gamma", &s.scale.gamma, 0.01f, 0.1f, 5.0f, "%.2f");
@@ -131,8 +135,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         ctx.heatmap.uv_key = uv_key;
     }
     UvRect& uv = ctx.heatmap.uv;
-    ColorScale scale = s.scale;
-    if (s.show_scores && scores) scale = symmetric_scale(*scores);
+    const ColorScale scale = ctx.view.heatmap_scale(s);
 
     // Geometry: label margins left/top, colour bar right, readout line below.
     const float fs = ImGui::GetFontSize();

@@ -57,8 +57,9 @@ void draw_layers_tab(AppContext& ctx) {
         ImGui::TextDisabled("%s (T, D)", shape_string(*mats[i]).c_str());
         const ImVec2 p0 = ImGui::GetCursorScreenPos();
         ImGui::Dummy(ImVec2(w, h));
-        ctx.renderer->draw(list, c.textures.get(ctx.view.generation, *mats[i]), p0, ImVec2(p0.x + w * 0.7f, p0.y + h),
-                           UvRect{}, symmetric_scale(*mats[i]), Colormap::RedBlue);
+        const MatrixTextures::Entry& e = c.textures.get(ctx.view.generation, *mats[i]);
+        ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + w * 0.7f, p0.y + h), UvRect{}, e.symmetric,
+                           Colormap::RedBlue);
         // ‖h_t‖ per token as horizontal bars to the right (rows aligned with the map).
         const Vector& n = c.norms[i];
         const float bx = p0.x + w * 0.72f, bw = w * 0.28f;

@@ -128,12 +128,20 @@ void draw_pipeline_tab(AppContext& ctx) {
         } else {
             const float aspect = static_cast<float>(c.m->cols()) / static_cast<float>(c.m->rows());
             const float hh = std::min(map_h, map_h * std::max(0.25f, std::min(1.0f, 1.0f / aspect)));
-            const float ww = std::clamp(hh * aspect, 24.0f, map_h * 2.5f);
+            const float ww = std::clamp(hh * aspect, 24.0f, map_h * 1.8f);
             const ImVec2 p0 = ImGui::GetCursorScreenPos();
             ImGui::Dummy(ImVec2(ww, hh));
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", c.title.c_str(), shape_string(*c.m).c_str());
-            ColorScale scale = c.weights ? ctx.state.scale : symmetric_scale(*c.m);
-            ctx.renderer->draw(list, card_textures().get(ctx.view.generation, *c.m), p0,
+            const MatrixTextures::Entry& e = card_textures().get(ctx.view.generation, *c.m);
+            ColorScale scale = e.symmetric;
+            if (c.weights) {
+                scale = ctx.state.scale;
+                if (ctx.state.auto_range) {
+                    scale.lo = e.min;
+                    scale.hi = e.max;
+                }
+            }
+            ctx.renderer->draw(list, e.texture, p0,
                                ImVec2(p0.x + ww, p0.y + hh), UvRect{}, scale,
                                c.weights ? ctx.state.colormap : Colormap::RedBlue);
         }

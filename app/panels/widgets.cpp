@@ -72,17 +72,27 @@ bool input_text_string(const char* label, std::string* value, bool multiline, Im
     return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resize_callback, value);
 }
 
-const FloatTexture& MatrixTextures::get(std::uint64_t generation, const Matrix& m) {
+const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const Matrix& m) {
     if (generation != generation_) {
-        textures_.clear();
+        entries_.clear();
         generation_ = generation;
     }
-    auto it = textures_.find(&m);
-    if (it != textures_.end() && it->second.rows() == m.rows() && it->second.cols() == m.cols())
+    auto it = entries_.find(&m);
+    if (it != entries_.end() && it->second.texture.rows() == m.rows() &&
+        it->second.texture.cols() == m.cols())
         return it->second;
-    FloatTexture& t = textures_[&m];
-    t.upload(m);
-    return t;
+    Entry& e = entries_[&m];
+    e.texture.upload(m);
+    bool any = false;
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+        const float v = m.data()[i];
+        if (!std::isfinite(v)) continue;
+        e.min = any ? std::min(e.min, v) : v;
+        e.max = any ? std::max(e.max, v) : v;
+        any = true;
+    }
+    e.symmetric = symmetric_scale(m);
+    return e;
 }
 
 }  // namespace hs

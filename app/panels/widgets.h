@@ -23,13 +23,19 @@ bool input_text_string(const char* label, std::string* value, bool multiline = f
                        ImVec2 size = ImVec2(0, 0));
 
 // Textures for matrices that belong to one trace; re-uploaded when the generation changes.
+// Also caches each matrix's value range, so nothing scans a (T, T) matrix per frame.
 class MatrixTextures {
 public:
-    const FloatTexture& get(std::uint64_t generation, const Matrix& m);
+    struct Entry {
+        FloatTexture texture;
+        float min = 0.0f, max = 0.0f;  // over finite values
+        ColorScale symmetric;          // ±max|v|
+    };
+    const Entry& get(std::uint64_t generation, const Matrix& m);
 
 private:
     std::uint64_t generation_ = 0;
-    std::map<const Matrix*, FloatTexture> textures_;
+    std::map<const Matrix*, Entry> entries_;
 };
 
 }  // namespace hs

@@ -1,0 +1,207 @@
+// Multi-head attention against independent references: the naive per-head reference,
+// hand-computed values, and the softmax / masking laws.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/attention.h"
+#include "core/rng.h"
+
+namespace hs {
+namespace {
+
+AttentionWeights random_attention(int D, int H, std::uint64_t seed) {
+    Rng rng(seed);
+    AttentionWeights w;
+    w.heads = H;
+    w.in_proj_weight = Matrix(3 * D, D);
+    for (Eigen::Index i = 0; i < w.in_proj_weight.size(); ++i)
+        w.in_proj_weight.data()[i] = rng.uniform(-0.5f, 0.5f);
+    w.in_proj_bias = Vector(3 * D);
+    for (int i = 0; i < 3 * D; ++i) w.in_proj_bias(i) = rng.uniform(-0.1f, 0.1f);
+    w.out_proj_weight = Matrix(D, D);
+    for (Eigen::Index i = 0; i < w.out_proj_weight.size(); ++i)
+        w.out_proj_weight.data()[i] = rng.uniform(-0.5f, 0.5f);
+    w.out_proj_bias = Vector(D);
+    for (int i = 0; i < D; ++i) w.out_proj_bias(i) = rng.uniform(-0.1f, 0.1f);
+    return w;
+}
+
+Matrix random_input(int T, int D, std::uint64_t seed) {
+    Rng rng(seed);
+    Matrix x(T, D);
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal();
+    return x;
+}
+
+float max_abs_diff(const Matrix& a, const Matrix& b) { return (a - b).cwiseAbs().maxCoeff(); }
+
+struct Case {
+    int T, D, H;
+    bool causal;
+};
+
+TEST(MultiHeadAttention, FusedProjectionEqualsSeparatePerHeadProjections) {
+    for (const Case& c : {Case{1, 8, 1, false}, Case{7, 16, 4, false}, Case{9, 32, 8, true},
+                          Case{5, 12, 12, true}, Case{33, 64, 8, false}}) {
+        SCOPED_TRACE(testing::Message() << "T=" << c.T << " D=" << c.D << " H=" << c.H
+                                        << " causal=" << c.causal);
+        const AttentionWeights w = random_attention(c.D, c.H, 11);
+        const Matrix x = random_input(c.T, c.D, 12);
+        AttentionMask mask;
+        mask.causal = c.causal;
+        const AttentionResult fast = multi_head_attention(w, x, x, mask, true, false);
+        const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
+        EXPECT_LT(max_abs_diff(fast.output, naive.output), 1e-5f);
+        ASSERT_EQ(fast.weights.size(), static_cast<size_t>(c.H));
+        for (int h = 0; h < c.H; ++h) EXPECT_LT(max_abs_diff(fast.weights[h], naive.weights[h]), 1e-6f);
+    }
+}
+
+TEST(MultiHeadAttention, CrossAttentionTakesKeysAndValuesFromMemory) {
+    const AttentionWeights w = random_attention(16, 4, 3);
+    const Matrix x = random_input(5, 16, 4), memory = random_input(8, 16, 5);
+    const AttentionResult fast = multi_head_attention(w, x, memory, {}, true, false);
+    const AttentionResult naive = multi_head_attention_naive(w, x, memory, {});
+    EXPECT_EQ(fast.weights[0].rows(), 5);
+    EXPECT_EQ(fast.weights[0].cols(), 8);
+    EXPECT_LT(max_abs_diff(fast.output, naive.output), 1e-5f);
+}
+
+TEST(Softmax, RowsSumToOne) {
+    const AttentionWeights w = random_attention(32, 4, 21);
+    const Matrix x = random_input(17, 32, 22);
+    const AttentionResult r = multi_head_attention(w, x, x, {}, true, false);
+    for (const Matrix& a : r.weights)
+        for (Eigen::Index i = 0; i < a.rows(); ++i) {
+            EXPECT_NEAR(a.row(i).sum(), 1.0f, 1e-6f);
+            EXPECT_GE(a.row(i).minCoeff(), 0.0f);
+        }
+}
+
+TEST(Softmax, MatchesHandComputedValues) {
+    // softmax([1, 2, 3]) = e^{k} / (e + e² + e³)
+    Matrix m(1, 3);
+    m << 1, 2, 3;
+    softmax_rows(m);
+    const double z = std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
+    EXPECT_NEAR(m(0, 0), std::exp(1.0) / z, 1e-7);
+    EXPECT_NEAR(m(0, 1), std::exp(2.0) / z, 1e-7);
+    EXPECT_NEAR(m(0, 2), std::exp(3.0) / z, 1e-7);
+}
+
+TEST(Softmax, LargeScoresDoNotOverflow) {
+    Matrix m(1, 2);
+    m << 1000.0f, 999.0f;
+    softmax_rows(m);
+    EXPECT_NEAR(m(0, 0), 1.0 / (1.0 + std::exp(-1.0)), 1e-6);
+    EXPECT_FALSE(std::isnan(m(0, 1)));
+}
+
+TEST(CausalMask, FutureKeysGetExactlyZeroWeight) {
+    const AttentionWeights w = random_attention(16, 4, 31);
+    const Matrix x = random_input(12, 16, 32);
+    AttentionMask mask;
+    mask.causal = true;
+    const AttentionResult r = multi_head_attention(w, x, x, mask, true, false);
+    for (const Matrix& a : r.weights)
+        for (int i = 0; i < 12; ++i) {
+            for (int j = i + 1; j < 12; ++j) EXPECT_EQ(a(i, j), 0.0f) << i << "," << j;
+            EXPECT_NEAR(a.row(i).sum(), 1.0f, 1e-6f);
+        }
+    // The first query can only see itself.
+    EXPECT_EQ(r.weights[0](0, 0), 1.0f);
+}
+
+TEST(KeyPadding, PaddedKeysGetZeroWeightAndFullyMaskedRowIsZerosNotNaN) {
+    const AttentionWeights w = random_attention(8, 2, 41);
+    const Matrix x = random_input(4, 8, 42);
+    AttentionMask mask;
+    mask.key_padding = {1, 3};
+    AttentionResult r = multi_head_attention(w, x, x, mask, true, false);
+    for (const Matrix& a : r.weights)
+        for (int i = 0; i < 4; ++i) {
+            EXPECT_EQ(a(i, 1), 0.0f);
+            EXPECT_EQ(a(i, 3), 0.0f);
+            EXPECT_NEAR(a(i, 0) + a(i, 2), 1.0f, 1e-6f);
+        }
+    // Every key masked: rows are zeros, the output is just the output bias.
+    mask.key_padding = {0, 1, 2, 3};
+    r = multi_head_attention(w, x, x, mask, true, false);
+    for (const Matrix& a : r.weights) EXPECT_EQ(a.cwiseAbs().maxCoeff(), 0.0f);
+    for (int i = 0; i < 4; ++i)
+        for (int d = 0; d < 8; ++d) {
+            EXPECT_FALSE(std::isnan(r.output(i, d)));
+            EXPECT_FLOAT_EQ(r.output(i, d), w.out_proj_bias(d));
+        }
+}
+
+TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
+    const int T = 3, D = 8, H = 2, Dk = 4;
+    const AttentionWeights w = random_attention(D, H, 51);
+    const Matrix x = random_input(T, D, 52);
+    AttentionMask mask;
+    mask.causal = true;
+    AttentionSteps s;
+    const AttentionResult r = multi_head_attention(w, x, x, mask, true, true, &s);
+    // qkv = X W_inᵀ + b, computed here independently
+    Matrix qkv = x * w.in_proj_weight.transpose();
+    qkv.rowwise() += w.in_proj_bias.transpose();
+    EXPECT_LT(max_abs_diff(s.qkv, qkv), 1e-6f);
+    EXPECT_LT(max_abs_diff(s.q, qkv.leftCols(D)), 1e-6f);
+    EXPECT_LT(max_abs_diff(s.v, qkv.rightCols(D)), 1e-6f);
+    ASSERT_EQ(s.raw_scores.size(), static_cast<size_t>(H));
+    EXPECT_FLOAT_EQ(s.scale, 0.5f);  // 1/√4
+    for (int h = 0; h < H; ++h) {
+        EXPECT_LT(max_abs_diff(s.q_heads[h], qkv.middleCols(h * Dk, Dk)), 1e-6f);
+        const Matrix raw = s.q_heads[h] * s.k_heads[h].transpose();
+        EXPECT_LT(max_abs_diff(s.raw_scores[h], raw), 1e-5f);
+        EXPECT_LT(max_abs_diff(s.scaled_scores[h], raw * 0.5f), 1e-5f);
+        EXPECT_TRUE(std::isinf(s.masked_scores[h](0, 1)));
+        EXPECT_EQ(s.masked_scores[h](1, 0), s.scaled_scores[h](1, 0));
+        EXPECT_LT(max_abs_diff(s.weights[h], r.weights[h]), 1e-7f);
+        EXPECT_LT(max_abs_diff(s.head_outputs[h], s.weights[h] * s.v_heads[h]), 1e-5f);
+        EXPECT_LT(max_abs_diff(s.concat.middleCols(h * Dk, Dk), s.head_outputs[h]), 1e-7f);
+        EXPECT_LT(max_abs_diff(r.scores[h], s.scaled_scores[h]), 1e-7f);
+    }
+    Matrix out = s.concat * w.out_proj_weight.transpose();
+    out.rowwise() += w.out_proj_bias.transpose();
+    EXPECT_LT(max_abs_diff(s.output, out), 1e-5f);
+}
+
+TEST(MultiHeadAttention, HandComputedSingleHeadExample) {
+    // X = [[1,0],[0,1]], W_Q = W_K = W_V = I, W_o = I, one head, d_k = 2:
+    // scores = X Xᵀ / √2 = [[1/√2, 0], [0, 1/√2]]; A row 0 = [σ, 1−σ] with σ = 1/(1+e^{−1/√2}).
+    AttentionWeights w;
+    w.heads = 1;
+    w.in_proj_weight = Matrix::Zero(6, 2);
+    w.in_proj_weight.topRows(2).setIdentity();
+    w.in_proj_weight.middleRows(2, 2).setIdentity();
+    w.in_proj_weight.bottomRows(2).setIdentity();
+    w.in_proj_bias = Vector::Zero(6);
+    w.out_proj_weight = Matrix::Identity(2, 2);
+    w.out_proj_bias = Vector::Zero(2);
+    Matrix x(2, 2);
+    x << 1, 0, 0, 1;
+    const AttentionResult r = multi_head_attention(w, x, x, {}, true, false);
+    const double sigma = 1.0 / (1.0 + std::exp(-1.0 / std::sqrt(2.0)));
+    EXPECT_NEAR(r.weights[0](0, 0), sigma, 1e-6);
+    EXPECT_NEAR(r.weights[0](0, 1), 1 - sigma, 1e-6);
+    EXPECT_NEAR(r.output(0, 0), sigma, 1e-6);      // A · V with V = X
+    EXPECT_NEAR(r.output(1, 1), sigma, 1e-6);
+}
+
+TEST(MultiHeadAttention, RejectsInputOfTheWrongWidth) {
+    const AttentionWeights w = random_attention(8, 2, 61);
+    const Matrix x = random_input(3, 6, 62);
+    try {
+        multi_head_attention(w, x, x, {}, true, false);
+        FAIL() << "expected hs::Error";
+    } catch (const std::exception& e) {
+        EXPECT_STREQ(e.what(), "attention input has 6 columns, expected d_model 8");
+    }
+}
+
+}  // namespace
+}  // namespace hs

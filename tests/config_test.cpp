@@ -1,0 +1,135 @@
+// ModelConfig validation, names, playground specs and config.json.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/config.h"
+#include "core/error.h"
+
+namespace hs {
+namespace {
+
+TEST(ConfigValidation, DefaultConfigIsValid) { EXPECT_TRUE(validate(ModelConfig{}).empty()); }
+
+TEST(ConfigValidation, DModelNotDivisibleByHeadsNamesBothNumbers) {
+    ModelConfig c;
+    c.d_model = 510;
+    c.heads = 8;
+    const auto problems = validate(c);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0], "d_model 510 is not divisible by 8 heads");
+}
+
+TEST(ConfigValidation, ReportsEveryProblemAtOnce) {
+    ModelConfig c;
+    c.d_model = 0;
+    c.heads = 0;
+    c.layers = 0;
+    c.d_ff = 0;
+    const auto problems = validate(c);
+    EXPECT_EQ(problems.size(), 4u);
+    try {
+        ensure_valid(c);
+        FAIL();
+    } catch (const Error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("d_model 0 must be between 1 and"), std::string::npos) << m;
+        EXPECT_NE(m.find("heads 0 must be at least 1"), std::string::npos) << m;
+        EXPECT_NE(m.find("layers 0 must be between 1 and"), std::string::npos) << m;
+        EXPECT_NE(m.find("; "), std::string::npos) << m;
+    }
+}
+
+TEST(ConfigValidation, MoreHeadsThanDimensionsIsExplained) {
+    ModelConfig c;
+    c.d_model = 4;
+    c.heads = 8;
+    ASSERT_EQ(validate(c).size(), 1u);
+    EXPECT_EQ(validate(c)[0], "8 heads is more than d_model 4 (each head needs at least one dimension)");
+}
+
+TEST(ConfigValidation, HugeModelsAreRefusedBeforeAllocation) {
+    ModelConfig c;
+    c.d_model = 8192;
+    c.heads = 8;
+    c.layers = 96;
+    c.d_ff = 32768;
+    ASSERT_EQ(validate(c).size(), 1u);
+    EXPECT_NE(validate(c)[0].find("million parameters"), std::string::npos);
+}
+
+TEST(ConfigNames, RoundTripAndUnknownNamesListChoices) {
+    for (Arch a : {Arch::EncoderOnly, Arch::DecoderOnly, Arch::EncoderDecoder})
+        EXPECT_EQ(parse_arch(to_string(a)), a);
+    EXPECT_EQ(parse_mask("causal"), MaskKind::Causal);
+    EXPECT_EQ(parse_activation("gelu"), Activation::GELU);
+    EXPECT_EQ(parse_norm_placement("pre-ln"), NormPlacement::PreLN);
+    EXPECT_EQ(parse_pos_encoding("learned"), PosEncoding::Learned);
+    try {
+        parse_mask("triangle");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "unknown mask 'triangle' (choose none, causal)");
+    }
+}
+
+TEST(PlaygroundSpec, ParsesEveryKey) {
+    const ModelConfig c = parse_playground_spec(
+        "random:d_model=64,heads=4,layers=3,d_ff=100,vocab=500,max_len=77,seed=9,mask=causal,"
+        "arch=encoder-decoder,pe=learned,norm=pre-ln,act=gelu");
+    EXPECT_EQ(c.d_model, 64);
+    EXPECT_EQ(c.heads, 4);
+    EXPECT_EQ(c.layers, 3);
+    EXPECT_EQ(c.d_ff, 100);
+    EXPECT_EQ(c.vocab, 500);
+    EXPECT_EQ(c.max_len, 77);
+    EXPECT_EQ(c.seed, 9u);
+    EXPECT_EQ(c.mask, MaskKind::Causal);
+    EXPECT_EQ(c.arch, Arch::EncoderDecoder);
+    EXPECT_EQ(c.pe, PosEncoding::Learned);
+    EXPECT_EQ(c.norm, NormPlacement::PreLN);
+    EXPECT_EQ(c.activation, Activation::GELU);
+    EXPECT_EQ(parse_playground_spec(to_playground_spec(c)).d_ff, 100);
+}
+
+TEST(PlaygroundSpec, DecoderArchDefaultsToCausalAndDffToFourTimesDModel) {
+    const ModelConfig c = parse_playground_spec("random:d_model=128,arch=decoder");
+    EXPECT_EQ(c.mask, MaskKind::Causal);
+    EXPECT_EQ(c.d_ff, 512);
+    EXPECT_EQ(parse_playground_spec("random:arch=decoder,mask=none").mask, MaskKind::None);
+}
+
+TEST(PlaygroundSpec, BadInputNamesTheKey) {
+    auto message = [](const std::string& spec) -> std::string {
+        try {
+            parse_playground_spec(spec);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    EXPECT_NE(message("random:foo=1").find("unknown key 'foo'"), std::string::npos);
+    EXPECT_EQ(message("random:heads=eight"),
+              "playground spec: 'heads' needs a whole number, got 'eight'");
+    EXPECT_EQ(message("random:heads"), "playground spec: 'heads' is not key=value");
+    EXPECT_NE(message("rand:d_model=4").find("must start with 'random:'"), std::string::npos);
+}
+
+TEST(ConfigJson, RoundTripKeepsEveryField) {
+    ModelConfig c = parse_playground_spec("random:d_model=48,heads=6,layers=2,arch=decoder,pe=none,norm=pre-ln,act=gelu,seed=123");
+    c.norm_eps = 1e-6f;
+    const ModelConfig back = config_from_json(config_to_json(c));
+    EXPECT_EQ(config_to_json(back), config_to_json(c));
+}
+
+TEST(ConfigJson, WrongTypesAreReported) {
+    try {
+        config_from_json(nlohmann::json{{"heads", "8"}});
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "config.json: 'heads' must be an integer");
+    }
+}
+
+}  // namespace
+}  // namespace hs

@@ -1,0 +1,174 @@
+// Layers, positional encodings, initialisation and the full model forward.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/error.h"
+#include "core/layers.h"
+#include "core/model.h"
+#include "core/rng.h"
+
+namespace hs {
+namespace {
+
+TEST(SinusoidalPositions, MatchTheFormula) {
+    const int T = 50, D = 16;
+    const Matrix pe = sinusoidal_positions(T, D);
+    for (int p : {0, 1, 7, 49})
+        for (int i = 0; i < D / 2; ++i) {
+            const double angle = p / std::pow(10000.0, 2.0 * i / D);
+            EXPECT_NEAR(pe(p, 2 * i), std::sin(angle), 1e-6) << p << "," << i;
+            EXPECT_NEAR(pe(p, 2 * i + 1), std::cos(angle), 1e-6) << p << "," << i;
+        }
+    EXPECT_EQ(pe(0, 0), 0.0f);
+    EXPECT_EQ(pe(0, 1), 1.0f);
+}
+
+TEST(LayerNorm, NormalisesEachRowThenScalesAndShifts) {
+    Matrix x(1, 4);
+    x << 1, 2, 3, 4;  // mean 2.5, biased var 1.25
+    LayerNormWeights w{Vector::Constant(4, 2.0f), Vector::Constant(4, 1.0f)};
+    const Matrix y = layer_norm(x, w, 0.0f);
+    const double s = 1.0 / std::sqrt(1.25);
+    EXPECT_NEAR(y(0, 0), 2 * (-1.5 * s) + 1, 1e-6);
+    EXPECT_NEAR(y(0, 3), 2 * (1.5 * s) + 1, 1e-6);
+}
+
+TEST(Activation, GeluUsesErfAndReluClamps) {
+    Matrix x(1, 3);
+    x << -1.0f, 0.0f, 2.0f;
+    const Matrix g = activate(x, Activation::GELU);
+    EXPECT_NEAR(g(0, 0), -0.5 * (1 + std::erf(-1 / std::sqrt(2.0))), 1e-6);
+    EXPECT_NEAR(g(0, 2), 2 * 0.5 * (1 + std::erf(2 / std::sqrt(2.0))), 1e-6);
+    const Matrix r = activate(x, Activation::ReLU);
+    EXPECT_EQ(r(0, 0), 0.0f);
+    EXPECT_EQ(r(0, 2), 2.0f);
+}
+
+TEST(Rng, SameSeedSameStreamOnEveryPlatform) {
+    // Values pinned from this implementation (SplitMix64 seeding + xoshiro256**); a change
+    // here means saved playground models would change weights.
+    Rng a(42), b(42), c(43);
+    const std::uint64_t first = a.next_u64();
+    EXPECT_EQ(first, 1546998764402558742ULL);
+    EXPECT_FLOAT_EQ(a.normal(), -0.592781007f);
+    EXPECT_EQ(first, b.next_u64());
+    EXPECT_NE(first, c.next_u64());
+    Rng u(7);
+    double sum = 0, sum_sq = 0;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i) {
+        const double v = u.normal();
+        sum += v;
+        sum_sq += v * v;
+    }
+    EXPECT_NEAR(sum / n, 0.0, 0.01);
+    EXPECT_NEAR(sum_sq / n, 1.0, 0.01);
+    Rng w(7);
+    for (int i = 0; i < 1000; ++i) {
+        const float f = w.uniform01();
+        EXPECT_GE(f, 0.0f);
+        EXPECT_LT(f, 1.0f);
+    }
+}
+
+TEST(InitWeights, FollowsPyTorchDefaultBoundsAndIsDeterministic) {
+    ModelConfig c = parse_playground_spec("random:d_model=64,heads=4,layers=2,seed=5");
+    const ModelWeights a = init_weights(c), b = init_weights(c);
+    EXPECT_EQ(a.layers[1].ffn.linear1_weight, b.layers[1].ffn.linear1_weight);
+    const float xavier = std::sqrt(6.0f / (64 + 3 * 64));
+    EXPECT_LE(a.layers[0].self_attn.in_proj_weight.cwiseAbs().maxCoeff(), xavier);
+    EXPECT_GT(a.layers[0].self_attn.in_proj_weight.cwiseAbs().maxCoeff(), 0.9f * xavier);
+    EXPECT_EQ(a.layers[0].self_attn.in_proj_bias.cwiseAbs().maxCoeff(), 0.0f);
+    EXPECT_LE(a.layers[0].ffn.linear1_weight.cwiseAbs().maxCoeff(), 1.0f / 8.0f);
+    EXPECT_EQ(a.layers[0].norm1.weight, Vector::Ones(64));
+    // Changing the head count changes no weight; adding a layer keeps the first ones.
+    c.heads = 8;
+    EXPECT_EQ(init_weights(c).layers[0].self_attn.in_proj_weight,
+              a.layers[0].self_attn.in_proj_weight);
+    c.layers = 3;
+    EXPECT_EQ(init_weights(c).layers[1].ffn.linear2_weight, a.layers[1].ffn.linear2_weight);
+    c.seed = 6;
+    EXPECT_NE(init_weights(c).layers[0].ffn.linear1_weight, a.layers[0].ffn.linear1_weight);
+}
+
+TEST(ModelForward, TraceHasOneMapPerLayerAndHeadAndHiddenStates) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=32,heads=4,layers=3,seed=1"));
+    ForwardInput in;
+    in.ids = {5, 6, 7, 8, 9};
+    const Trace t = m.forward(in);
+    ASSERT_EQ(t.main.layers.size(), 3u);
+    for (const LayerTrace& l : t.main.layers) {
+        ASSERT_EQ(l.self_attn.weights.size(), 4u);
+        EXPECT_EQ(l.self_attn.weights[0].rows(), 5);
+        EXPECT_EQ(l.output.rows(), 5);
+        EXPECT_EQ(l.output.cols(), 32);
+    }
+    EXPECT_EQ(t.main.tokens[0], "5");
+    // input = embedding rows + sinusoidal PE
+    const Matrix expected_row = m.weights().embed.row(7) + sinusoidal_positions(5, 32).row(2);
+    EXPECT_LT((t.main.input.row(2) - expected_row).cwiseAbs().maxCoeff(), 1e-6f);
+    EXPECT_FALSE(t.steps.has_value());
+}
+
+TEST(ModelForward, DetailLayerCapturesStepsOfThatLayerOnly) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=16,heads=2,layers=2,arch=encoder-decoder"));
+    ForwardInput in;
+    in.ids = {1, 2, 3};
+    in.decoder_ids = {4, 5};
+    TraceOptions opt;
+    opt.detail_layer = 1;
+    opt.detail_in_decoder = true;
+    opt.detail_cross = true;
+    const Trace t = m.forward(in, opt);
+    ASSERT_TRUE(t.steps.has_value());
+    EXPECT_EQ(t.steps_layer, 1);
+    EXPECT_TRUE(t.steps_cross);
+    EXPECT_EQ(t.steps->weights[0].rows(), 2);  // decoder queries
+    EXPECT_EQ(t.steps->weights[0].cols(), 3);  // encoder keys
+    EXPECT_EQ(t.steps->weights[1], t.decoder->layers[1].cross_attn->weights[1]);
+}
+
+TEST(ModelForward, BadInputGivesSpecificErrors) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=8,heads=2,layers=1,vocab=10,max_len=4"));
+    auto message = [&](ForwardInput in) -> std::string {
+        try {
+            m.forward(in);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    EXPECT_EQ(message({}), "the text has no tokens");
+    EXPECT_EQ(message({{1, 2, 3, 4, 5}, {}, {}, {}, {}}),
+              "the text has 5 tokens; this model handles at most 4");
+    EXPECT_EQ(message({{1, 10}, {}, {}, {}, {}}),
+              "token id 10 is outside the vocabulary (0..9)");
+    EXPECT_EQ(message({{1, 2}, {}, {}, {}, {2}}),
+              "key padding position 2 is outside the 2 tokens");
+}
+
+TEST(ModelForward, ProgressCanCancel) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=8,heads=2,layers=4"));
+    ForwardInput in;
+    in.ids = {1, 2};
+    int calls = 0;
+    EXPECT_THROW(m.forward(in, {}, [&](int done, int total) {
+        ++calls;
+        EXPECT_EQ(total, 4);
+        return done < 2;
+    }), Cancelled);
+    EXPECT_EQ(calls, 2);
+}
+
+TEST(ModelForward, ParameterCountMatchesTheFormula) {
+    // per layer: 4D² + 4D (attention) + 2·D·F + F + D (FFN) + 4D (norms)
+    const int D = 32, F = 128, V = 100, L = 2;
+    const Model m = Model::random(parse_playground_spec(
+        "random:d_model=32,heads=4,layers=2,d_ff=128,vocab=100"));
+    const long long per_layer = 4LL * D * D + 4 * D + 2LL * D * F + F + D + 4 * D;
+    EXPECT_EQ(m.parameter_count(), V * D + L * per_layer);
+}
+
+}  // namespace
+}  // namespace hs
