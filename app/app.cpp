@@ -19,6 +19,8 @@
 #include "app/panels/panels.h"
 #include "app/script.h"
 #include "app/settings.h"
+#include "app/write_file.h"
+#include <nlohmann/json.hpp>
 #include "core/error.h"
 #include "core/image/png.h"
 #include "core/tokenize/playground_tokenizer.h"
@@ -131,6 +133,26 @@ void save_screenshot(const std::string& path, int width, int height) {
         std::copy_n(rgb.data() + static_cast<std::size_t>(height - 1 - y) * row, row,
                     image.bytes().data() + static_cast<std::size_t>(y) * row);
     write_png(path, image);
+}
+
+// The heatmap's rectangle in framebuffer pixels (top-left origin) and its colour scale.
+void write_layout(const std::string& path, const AppContext& ctx, int fb_w, int fb_h) {
+    const ImVec2 s = ImGui::GetIO().DisplayFramebufferScale;
+    const HeatmapView& h = ctx.heatmap;
+    nlohmann::json j;
+    j["framebuffer"] = {fb_w, fb_h};
+    j["heatmap_drawn"] = h.drawn;
+    j["heatmap"] = {h.last_p0.x * s.x, h.last_p0.y * s.y, h.last_p1.x * s.x, h.last_p1.y * s.y};
+    j["uv"] = {h.uv.u0, h.uv.v0, h.uv.u1, h.uv.v1};
+    j["lo"] = h.last_scale.lo;
+    j["hi"] = h.last_scale.hi;
+    j["gamma"] = h.last_scale.gamma;
+    j["log"] = h.last_scale.log;
+    j["colormap"] = to_string(ctx.state.colormap);
+    j["layer"] = ctx.state.layer;
+    j["head"] = ctx.state.head;
+    j["model"] = ctx.view.trace ? ctx.view.trace->model_name : "";
+    write_file_atomic(path, j.dump(2) + "\n");
 }
 
 void draw_progress_overlay(AppContext& ctx) {
@@ -312,6 +334,7 @@ int run_gui(const GuiOptions& options) {
             if (ready) ++ready_frames;
             if (!options.screenshot.empty() && ready_frames >= options.frames) {
                 save_screenshot(options.screenshot, fb_w, fb_h);
+                if (!options.layout.empty()) write_layout(options.layout, ctx, fb_w, fb_h);
                 std::printf("wrote %s (%dx%d)\n", options.screenshot.c_str(), fb_w, fb_h);
                 if (options.bench_frames <= 0) break;
             }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <imgui.h>
+
 #include "app/fonts.h"
 #include "app/gl/heatmap_renderer.h"
 #include "app/state.h"
@@ -24,6 +26,11 @@ struct Sample {
 struct HeatmapView {
     UvRect uv;                 // visible part of the map
     std::string uv_key;        // map shape the uv belongs to (reset when it changes)
+    // Where the map was drawn last frame (window pixels) and with which scale: written
+    // by --layout for the screenshot test.
+    ImVec2 last_p0, last_p1;
+    ColorScale last_scale;
+    bool drawn = false;
 };
 
 struct ExportStatus {

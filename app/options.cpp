@@ -23,7 +23,7 @@ int parse_int(const std::string& option, const std::string& value) {
 std::string gui_usage() {
     return "usage: headscope [--model MODEL] [--text TEXT] [--decoder-text TEXT] [--layer L]\n"
            "                 [--head H] [--colormap NAME] [--size WxH] [--screenshot FILE]\n"
-           "                 [--frames N] [--bench-frames N] [--bench-view all|heatmap|grid]\n"
+           "                 [--layout FILE] [--frames N] [--bench-frames N] [--bench-view all|heatmap|grid]\n"
            "                 [--script FILE] [--no-settings] [--hidden]\n"
            "       headscope help     (command-line subcommands)\n";
 }
@@ -42,6 +42,7 @@ GuiOptions parse_gui_options(int argc, char** argv) {
         else if (arg == "--layer") o.layer = parse_int(arg, value());
         else if (arg == "--head") o.head = parse_int(arg, value());
         else if (arg == "--screenshot") o.screenshot = value();
+        else if (arg == "--layout") o.layout = value();
         else if (arg == "--frames") o.frames = parse_int(arg, value());
         else if (arg == "--bench-frames") o.bench_frames = parse_int(arg, value());
         else if (arg == "--bench-view") o.bench_view = value();

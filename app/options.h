@@ -10,6 +10,7 @@ struct GuiOptions {
     std::string decoder_text;     // --decoder-text TEXT
     int layer = -1, head = -1;    // --layer L --head H
     std::string screenshot;       // --screenshot FILE
+    std::string layout;           // --layout FILE: JSON of where the heatmap was drawn
     int frames = 3;               // --frames N: frames rendered (after the first result)
     int bench_frames = 0;         // --bench-frames N: print p50/p95/max frame ms and exit
     std::string bench_view = "all";  // --bench-view all|heatmap|grid: panels drawn

@@ -70,6 +70,17 @@ struct Trace {
     bool steps_in_decoder = false;
     bool steps_cross = false;
 
+    // Grouped-query attention (real models): query head h reads key/value head
+    // h / (heads / kv_heads). 0 means every head has its own K/V (playground models).
+    int kv_heads = 0;
+    // Decoder language models: top next-token predictions after the last position.
+    struct NextToken {
+        int id = 0;
+        std::string text;
+        float prob = 0.0f;
+    };
+    std::vector<NextToken> next_tokens;
+
     int n_layers() const { return static_cast<int>(main.layers.size()); }
 };
 

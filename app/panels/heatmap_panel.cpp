@@ -161,6 +161,10 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     zoom_and_pan(uv, p0, size, rows, cols, hovered, active);
     ImDrawList* list = ImGui::GetWindowDrawList();
     ctx.renderer->draw(list, tex, p0, p1, uv, scale, s.colormap);
+    ctx.heatmap.last_p0 = p0;
+    ctx.heatmap.last_p1 = p1;
+    ctx.heatmap.last_scale = scale;
+    ctx.heatmap.drawn = true;
     list->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), IM_COL32(90, 90, 100, 255));
 
     // Axis labels: every `step`-th visible token so labels never overlap.
