@@ -25,6 +25,7 @@ constexpr Command kCommands[] = {
     {"inspect", cmd_inspect, "config, tensors and parameter count of MODEL"},
     {"bench", cmd_bench, "forward-pass timing of MODEL on --tokens N"},
     {"save", cmd_save, "write a playground MODEL as a model directory DIR"},
+    {"generate", cmd_generate, "greedy continuation of --text by a pretrained language MODEL"},
 };
 
 constexpr const char* kUsage = R"(usage: headscope [COMMAND] ...
@@ -38,6 +39,7 @@ MODEL is one of
       pe=sinusoidal|learned|none norm=post-ln|pre-ln act=relu|gelu)
   DIR          a model directory (config.json + model.safetensors)
   FILE.json    a worked example (assets/examples/)
+  FILE.bin     a llama2.c checkpoint (tokenizer.bin or tok*.bin beside it)
 
 commands:
   headscope forward MODEL --text "..." [--json out.json] [--save DIR] [--scores]
@@ -46,6 +48,7 @@ commands:
   headscope inspect MODEL
   headscope bench   MODEL --tokens N [--repeat R]
   headscope save    MODEL DIR
+  headscope generate MODEL [--text "..."] [--tokens N]   (no text: start from BOS)
 
 input options: --text "...", --text-file FILE, --decoder-text "..." (encoder-decoder),
                --pad 3,4 (key positions masked as padding)

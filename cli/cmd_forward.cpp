@@ -41,8 +41,9 @@ int cmd_forward(int argc, char** argv) {
     const int n_layers = source->config().layers;
     const auto detail_layer = args.integer("detail-layer", 0, 1000);
     if (detail_layer && *detail_layer >= n_layers)
-        throw Error("--detail-layer " + std::to_string(*detail_layer) + " is out of range: the model has " +
-                    std::to_string(n_layers) + " layers (0.." + std::to_string(n_layers - 1) + ")");
+        throw Error("--detail-layer " + std::to_string(*detail_layer) +
+                    " is out of range: the model has " + std::to_string(n_layers) + " layers (0.." +
+                    std::to_string(n_layers - 1) + ")");
     if (const auto dir = args.value("save")) {
         if (!source->model()) throw Error("--save needs a playground model or model directory");
         save_model_dir(*source->model(), *dir);

@@ -8,5 +8,6 @@ int cmd_export(int argc, char** argv);
 int cmd_inspect(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_save(int argc, char** argv);
+int cmd_generate(int argc, char** argv);
 
 }  // namespace hs

@@ -29,6 +29,11 @@ void check_shapes(const AttentionWeights& w, const Matrix& x_query, const Matrix
         throw Error("attention weights: in_proj_weight has " +
                     std::to_string(w.in_proj_weight.rows()) + " rows, not 3 × heads × d_k for " +
                     std::to_string(w.heads) + " heads");
+    if (w.in_proj_bias.size() != w.in_proj_weight.rows() ||
+        w.out_proj_weight.cols() != w.inner() || w.out_proj_bias.size() != w.out_proj_weight.rows())
+        throw Error("attention weights: in_proj_bias, out_proj_weight or out_proj_bias has a "
+                    "shape that does not match in_proj_weight (" +
+                    std::to_string(w.in_proj_weight.rows()) + " × " + std::to_string(D) + ")");
     if (x_query.cols() != D || x_memory.cols() != D)
         throw Error("attention input has " + std::to_string(x_query.cols()) +
                     " columns, expected d_model " + std::to_string(D));

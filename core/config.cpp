@@ -1,6 +1,8 @@
 #include "core/config.h"
 
+#include <algorithm>
 #include <charconv>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -148,7 +150,11 @@ ModelConfig config_from_json(const nlohmann::json& j) {
         if (!j.contains(key)) return;
         if (!j[key].is_number_integer())
             throw Error(std::string("config.json: '") + key + "' must be an integer");
-        out = j[key].get<int>();
+        const auto v = j[key].get<long long>();
+        if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+            throw Error(std::string("config.json: '") + key + "' = " + std::to_string(v) +
+                        " is out of range");
+        out = static_cast<int>(v);
     };
     auto get_str = [&](const char* key) -> std::string {
         if (!j[key].is_string())
@@ -171,7 +177,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
         c.norm_eps = j["norm_eps"].get<float>();
     }
     if (j.contains("seed")) {
-        if (!j["seed"].is_number_unsigned() && !j["seed"].is_number_integer())
+        if (!j["seed"].is_number_unsigned())
             throw Error("config.json: 'seed' must be a non-negative integer");
         c.seed = j["seed"].get<std::uint64_t>();
     }
@@ -180,13 +186,14 @@ ModelConfig config_from_json(const nlohmann::json& j) {
 
 namespace {
 
+// Whole numbers in [0, INT_MAX]; seeds use the same range so specs stay portable.
 long long parse_number(const std::string& key, const std::string& value) {
     long long out = 0;
     const char* end = value.data() + value.size();
     auto [ptr, ec] = std::from_chars(value.data(), end, out);
     if (ec != std::errc() || ptr != end)
         throw Error("playground spec: '" + key + "' needs a whole number, got '" + value + "'");
-    if (out < 0 || out > 4'000'000'000LL)
+    if (out < 0 || out > std::numeric_limits<int>::max())
         throw Error("playground spec: '" + key + "' = " + value + " is out of range");
     return out;
 }
@@ -240,7 +247,9 @@ ModelConfig parse_playground_spec(const std::string& spec) {
                         "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
                         "arch, pe, norm, act)");
     }
-    if (!d_ff_given) c.d_ff = 4 * c.d_model;  // the usual transformer ratio
+    // The usual transformer ratio; saturates so an absurd d_model is reported by validate().
+    if (!d_ff_given)
+        c.d_ff = static_cast<int>(std::min<long long>(4LL * c.d_model, std::numeric_limits<int>::max()));
     return c;
 }
 

@@ -6,6 +6,8 @@
 #include "core/error.h"
 #include "core/io/model_dir.h"
 #include "core/io/state_dict.h"
+#include "core/pretrained/llama2c.h"
+#include "core/pretrained/pretrained_source.h"
 #include "core/tokenize/playground_tokenizer.h"
 #include "core/worked_example.h"
 
@@ -151,8 +153,13 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg) {
     if (fs::is_regular_file(arg, ec)) {
         if (fs::path(arg).extension() == ".json")
             return std::make_unique<WorkedExampleSource>(load_worked_example(arg), arg);
+        if (fs::path(arg).extension() == ".bin") {  // llama2.c checkpoint + tokenizer beside it
+            Llama2cCheckpoint ckpt = load_llama2c(arg);
+            return make_pretrained_source(std::move(ckpt.model), std::move(ckpt.tokenizer));
+        }
         throw Error("don't know how to open '" + arg +
-                    "': expected a model directory, a worked-example .json or random:…");
+                    "': expected a model directory, a llama2.c .bin checkpoint, a worked-example " +
+                    ".json or random:…");
     }
     throw Error("'" + arg + "' does not exist (expected a model directory, a worked-example " +
                 ".json or a playground spec like random:d_model=64,heads=4,layers=2)");

@@ -1,8 +1,11 @@
 // End-to-end tests of `headscope forward | inspect | save | bench` and the CLI's error
 // exits (DESIGN §5), run as a subprocess; numbers are checked against the library
 // called in-process and against hand-computed values.
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -216,6 +219,35 @@ TEST(CliForward, EncoderDecoderJsonHasDecoderWithCrossHeads) {
         EXPECT_EQ(shape_of(layer.at("output")), std::make_pair(std::size_t{2}, std::size_t{32}));
     }
     for (const json& layer : j["layers"]) EXPECT_FALSE(layer.contains("cross_heads"));
+}
+
+TEST(CliForward, PaddedKeysGetZeroWeightInEveryRow) {
+    TempDir dir;
+    const json j = run_for_json(
+        {"forward", kOpenSpec, "--text", kQinText, "--pad", "1,3", "--json", "t.json"}, dir,
+        dir.file("t.json"));
+    EXPECT_EQ(j.at("key_padding"), json({1, 3}));
+    for (const json& layer : j.at("layers"))
+        for (const json& head : layer.at("heads"))
+            for (const json& row : head.at("weights")) {
+                EXPECT_EQ(row[1].get<double>(), 0.0);
+                EXPECT_EQ(row[3].get<double>(), 0.0);
+                EXPECT_NEAR(row[0].get<double>() + row[2].get<double>() + row[4].get<double>(), 1.0,
+                            1e-5);
+            }
+}
+
+TEST(CliForward, TextFileAndJsonOnStdoutGiveTheSameTrace) {
+    TempDir dir;
+    { std::ofstream(dir.file("in.txt")) << kQinText; }
+    const RunResult from_file =
+        run_headscope({"forward", kCausalSpec, "--text-file", "in.txt", "--json", "-"}, dir);
+    ASSERT_EQ(from_file.status, 0) << from_file.err;
+    const json a = json::parse(from_file.out);  // stdout holds the JSON and nothing else
+    const json b = run_for_json({"forward", kCausalSpec, "--text", kQinText, "--json", "b.json"},
+                                dir, dir.file("b.json"));
+    EXPECT_EQ(a.at("tokens").size(), 5u);
+    EXPECT_TRUE(a == b);
 }
 
 // The article's two-head example: both heads have Q = K = V = [[4,6],[6,4]], so the

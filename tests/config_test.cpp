@@ -133,3 +133,35 @@ TEST(ConfigJson, WrongTypesAreReported) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+TEST(PlaygroundSpec, NumbersBeyondIntRangeAreRejectedNotWrapped) {
+    try {
+        parse_playground_spec("random:d_model=3000000000");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "playground spec: 'd_model' = 3000000000 is out of range");
+    }
+    // A huge but int-sized d_model gives a saturated d_ff and a validation message.
+    const ModelConfig c = parse_playground_spec("random:d_model=1000000000,heads=1");
+    EXPECT_EQ(c.d_ff, 2147483647);
+    EXPECT_FALSE(validate(c).empty());
+}
+
+TEST(ConfigJson, OutOfRangeIntegersAndNegativeSeedsAreRejected) {
+    auto message = [](const nlohmann::json& j) -> std::string {
+        try {
+            config_from_json(j);
+        } catch (const Error& e) {
+            return e.what();
+        }
+        return "no error";
+    };
+    EXPECT_EQ(message({{"heads", 4294967298LL}}), "config.json: 'heads' = 4294967298 is out of range");
+    EXPECT_EQ(message({{"seed", -1}}), "config.json: 'seed' must be a non-negative integer");
+}
+
+}  // namespace
+}  // namespace hs

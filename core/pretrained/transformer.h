@@ -94,6 +94,10 @@ private:
     std::string name_;
 };
 
+// The playground ModelConfig closest to a pretrained config (what Trace::config holds):
+// DecoderOnly if causal else EncoderOnly, sizes, mask, pre/post-LN, learned or no PE.
+ModelConfig nearest_model_config(const TransformerConfig& config);
+
 // Top-k next-token probabilities from logits (softmax over all V).
 std::vector<TokenProb> top_k(const Vector& logits, int k);
 

@@ -1,0 +1,289 @@
+// config.json of a Hugging Face checkpoint -> TransformerConfig.
+//
+// Key names and defaults follow the HF configuration classes (GPT2Config, BertConfig,
+// LlamaConfig, Qwen2Config). Keys that fix tensor shapes are required, so a truncated
+// config fails here with the key's name instead of later as a puzzling shape mismatch;
+// numerical details (eps, theta, activation) fall back to the HF defaults.
+#include "core/pretrained/hf_config.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+
+namespace hs {
+
+namespace {
+
+using nlohmann::json;
+
+std::string supported_list() {
+    std::string s;
+    for (const std::string& t : supported_hf_model_types()) s += (s.empty() ? "" : ", ") + t;
+    return s;
+}
+
+// Reads keys of one config object, naming the file and the model_type in every error.
+class Keys {
+public:
+    Keys(const json& j, std::string where, std::string model_type)
+        : j_(j), where_(std::move(where)), type_(std::move(model_type)) {}
+
+    bool has(const char* key) const { return j_.contains(key) && !j_.at(key).is_null(); }
+    std::string dump(const char* key) const { return has(key) ? j_.at(key).dump() : "null"; }
+
+    int required_int(const char* key) const {
+        if (!has(key))
+            throw Error(where_ + " is missing the required key \"" + key + "\" for model_type " +
+                        type_);
+        return positive_int(key);
+    }
+    int optional_int(const char* key, int fallback) const {
+        return has(key) ? positive_int(key) : fallback;
+    }
+    float optional_float(const char* key, float fallback) const {
+        if (!has(key)) return fallback;
+        const json& v = j_.at(key);
+        if (!v.is_number())
+            throw Error(where_ + ": \"" + key + "\" must be a number (got " + v.dump() + ")");
+        return v.get<float>();
+    }
+    bool optional_bool(const char* key, bool fallback) const {
+        if (!has(key)) return fallback;
+        const json& v = j_.at(key);
+        if (!v.is_boolean())
+            throw Error(where_ + ": \"" + key + "\" must be true or false (got " + v.dump() + ")");
+        return v.get<bool>();
+    }
+    std::string optional_string(const char* key, const std::string& fallback) const {
+        if (!has(key)) return fallback;
+        const json& v = j_.at(key);
+        if (!v.is_string())
+            throw Error(where_ + ": \"" + key + "\" must be a string (got " + v.dump() + ")");
+        return v.get<std::string>();
+    }
+    // bos_token_id / eos_token_id: an integer, a list of integers (first one used) or null.
+    int optional_token_id(const char* key) const {
+        if (!has(key)) return -1;
+        const json& v = j_.at(key);
+        if (v.is_number_integer()) return v.get<int>();
+        if (v.is_array() && !v.empty() && v.at(0).is_number_integer()) return v.at(0).get<int>();
+        return -1;
+    }
+    [[noreturn]] void fail(const std::string& what) const {
+        throw Error(where_ + ": " + what);
+    }
+
+private:
+    int positive_int(const char* key) const {
+        const json& v = j_.at(key);
+        if (!v.is_number_integer() || v.get<long long>() <= 0 ||
+            v.get<long long>() > (1LL << 30))
+            throw Error(where_ + ": \"" + key + "\" must be a positive integer (got " + v.dump() +
+                        ")");
+        return v.get<int>();
+    }
+
+    const json& j_;
+    std::string where_;
+    std::string type_;
+};
+
+void require_divisible(const Keys& k, int d_model, int heads, const char* d_key,
+                       const char* h_key) {
+    if (d_model % heads != 0)
+        k.fail(std::string(d_key) + " " + std::to_string(d_model) + " is not divisible by " +
+               h_key + " " + std::to_string(heads));
+}
+
+// GPT-2: x += attn(ln_1(x)); x += mlp(ln_2(x)); ln_f; logits = x · wteᵀ.
+HfConfig parse_gpt2(const Keys& k) {
+    HfConfig out;
+    TransformerConfig& c = out.transformer;
+    c.family = "gpt2";
+    c.d_model = k.required_int("n_embd");
+    c.heads = k.required_int("n_head");
+    c.layers = k.required_int("n_layer");
+    c.vocab = k.required_int("vocab_size");
+    c.max_len = k.required_int("n_positions");
+    require_divisible(k, c.d_model, c.heads, "n_embd", "n_head");
+    c.kv_heads = c.heads;
+    c.head_dim = c.d_model / c.heads;
+    c.d_ff = k.optional_int("n_inner", 4 * c.d_model);
+    c.norm = NormKind::LayerNorm;
+    c.norm_eps = k.optional_float("layer_norm_epsilon", 1e-5f);
+    c.pre_norm = true;
+    const std::string act = k.optional_string("activation_function", "gelu_new");
+    if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast")
+        c.mlp = MlpKind::GeluTanh;
+    else if (act == "gelu")
+        c.mlp = MlpKind::GeluErf;
+    else
+        k.fail("activation_function \"" + act +
+               "\" is not supported (supported: gelu_new, gelu_pytorch_tanh, gelu_fast, gelu)");
+    if (!k.optional_bool("scale_attn_weights", true))
+        k.fail("scale_attn_weights false is not supported (scores are always scaled by 1/√Dh)");
+    if (k.optional_bool("scale_attn_by_inverse_layer_idx", false))
+        k.fail("scale_attn_by_inverse_layer_idx true is not supported");
+    c.positions = PositionKind::Learned;
+    c.causal = true;
+    c.final_norm = true;
+    c.embedding_norm = false;
+    c.has_lm_head = true;
+    c.tied_lm_head = true;  // GPT2LMHeadModel always ties lm_head to wte
+    c.bos_id = k.optional_token_id("bos_token_id");
+    c.eos_id = k.optional_token_id("eos_token_id");
+    out.qkv_bias = out.out_bias = true;
+    return out;
+}
+
+// BERT: x = LN(word + pos + type₀); per layer x = LN(x + attn(x)); x = LN(x + mlp(x)).
+HfConfig parse_bert(const Keys& k) {
+    HfConfig out;
+    TransformerConfig& c = out.transformer;
+    c.family = "bert";
+    c.d_model = k.required_int("hidden_size");
+    c.heads = k.required_int("num_attention_heads");
+    c.layers = k.required_int("num_hidden_layers");
+    c.d_ff = k.required_int("intermediate_size");
+    c.max_len = k.required_int("max_position_embeddings");
+    c.vocab = k.required_int("vocab_size");
+    require_divisible(k, c.d_model, c.heads, "hidden_size", "num_attention_heads");
+    c.kv_heads = c.heads;
+    c.head_dim = c.d_model / c.heads;
+    c.type_vocab = k.optional_int("type_vocab_size", 2);
+    c.norm = NormKind::LayerNorm;
+    c.norm_eps = k.optional_float("layer_norm_eps", 1e-12f);
+    c.pre_norm = false;
+    const std::string act = k.optional_string("hidden_act", "gelu");
+    if (act == "gelu")
+        c.mlp = MlpKind::GeluErf;
+    else if (act == "gelu_new" || act == "gelu_pytorch_tanh")
+        c.mlp = MlpKind::GeluTanh;
+    else
+        k.fail("hidden_act \"" + act + "\" is not supported (supported: gelu, gelu_new)");
+    const std::string pos = k.optional_string("position_embedding_type", "absolute");
+    if (pos != "absolute")
+        k.fail("position_embedding_type \"" + pos + "\" is not supported (only \"absolute\")");
+    c.positions = PositionKind::Learned;
+    c.causal = false;
+    c.final_norm = false;
+    c.embedding_norm = true;
+    c.has_lm_head = false;
+    c.tied_lm_head = false;
+    out.qkv_bias = out.out_bias = true;
+    return out;
+}
+
+// Llama / Qwen2: x += attn(rms(x)) with RoPE on q, k; x += down(silu(gate) ⊙ up)(rms(x)).
+HfConfig parse_llama_like(const Keys& k, const std::string& type) {
+    HfConfig out;
+    TransformerConfig& c = out.transformer;
+    c.family = type;
+    c.d_model = k.required_int("hidden_size");
+    c.heads = k.required_int("num_attention_heads");
+    c.layers = k.required_int("num_hidden_layers");
+    c.d_ff = k.required_int("intermediate_size");
+    c.vocab = k.required_int("vocab_size");
+    c.kv_heads = k.optional_int("num_key_value_heads", c.heads);
+    if (c.heads % c.kv_heads != 0)
+        k.fail("num_attention_heads " + std::to_string(c.heads) +
+               " is not a multiple of num_key_value_heads " + std::to_string(c.kv_heads));
+    if (!k.has("head_dim"))
+        require_divisible(k, c.d_model, c.heads, "hidden_size", "num_attention_heads");
+    c.head_dim = k.optional_int("head_dim", c.d_model / c.heads);
+    if (c.head_dim % 2 != 0)
+        k.fail("head_dim " + std::to_string(c.head_dim) + " is odd; rotary embeddings need it even");
+    c.max_len = k.optional_int("max_position_embeddings", type == "qwen2" ? 32768 : 2048);
+    c.norm = NormKind::RMSNorm;
+    c.norm_eps = k.optional_float("rms_norm_eps", 1e-6f);
+    c.pre_norm = true;
+    const std::string act = k.optional_string("hidden_act", "silu");
+    if (act != "silu")
+        k.fail("hidden_act \"" + act + "\" is not supported (only \"silu\", i.e. SwiGLU)");
+    c.mlp = MlpKind::SwiGLU;
+    c.positions = PositionKind::Rotary;
+    c.rope_layout = RopeLayout::RotateHalf;
+    c.rope_theta = k.optional_float("rope_theta", 10000.0f);
+    if (k.has("rope_scaling"))
+        k.fail("rope_scaling " + k.dump("rope_scaling") +
+               " is not supported; only plain RoPE with rope_theta is implemented");
+    if (k.optional_bool("use_sliding_window", false))
+        k.fail("use_sliding_window true is not supported (full attention only)");
+    if (k.optional_bool("mlp_bias", false)) k.fail("mlp_bias true is not supported");
+    c.causal = true;
+    c.final_norm = true;
+    c.embedding_norm = false;
+    c.has_lm_head = true;
+    c.tied_lm_head = k.optional_bool("tie_word_embeddings", false);
+    c.bos_id = k.optional_token_id("bos_token_id");
+    c.eos_id = k.optional_token_id("eos_token_id");
+    if (type == "qwen2") {
+        out.qkv_bias = true;
+        out.out_bias = false;
+    } else {
+        out.qkv_bias = out.out_bias = k.optional_bool("attention_bias", false);
+    }
+    return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& supported_hf_model_types() {
+    static const std::vector<std::string> types = {"gpt2", "bert", "llama", "qwen2"};
+    return types;
+}
+
+HfConfig parse_hf_config(const json& config, const std::string& where) {
+    if (!config.is_object())
+        throw Error(where + " is not a JSON object (got " + std::string(config.type_name()) + ")");
+    if (!config.contains("model_type"))
+        throw Error(where + " has no \"model_type\"; Hugging Face checkpoints name their "
+                    "architecture there (supported: " + supported_list() + ")");
+    if (!config.at("model_type").is_string())
+        throw Error(where + ": \"model_type\" must be a string (got " +
+                    config.at("model_type").dump() + ")");
+    const std::string type = config.at("model_type").get<std::string>();
+    const Keys keys(config, where, type);
+    if (type == "gpt2") return parse_gpt2(keys);
+    if (type == "bert") return parse_bert(keys);
+    if (type == "llama" || type == "qwen2") return parse_llama_like(keys, type);
+    throw Error(where + ": model_type \"" + type + "\" is not supported (supported: " +
+                supported_list() + ")");
+}
+
+HfConfig load_hf_config(const std::string& dir) {
+    namespace fs = std::filesystem;
+    const std::string path = (fs::path(dir) / "config.json").string();
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+        throw Error(dir + " has no config.json (a Hugging Face model directory needs "
+                    "config.json and model.safetensors)");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read " + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    json j;
+    try {
+        j = json::parse(text.str());
+    } catch (const json::parse_error& e) {
+        throw Error(path + " is not valid JSON: " + e.what());
+    }
+    return parse_hf_config(j, path);
+}
+
+bool is_hf_model_dir(const std::string& dir) {
+    namespace fs = std::filesystem;
+    const fs::path path = fs::path(dir) / "config.json";
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return false;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    const json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+    return j.is_object() && j.contains("model_type") && j.at("model_type").is_string();
+}
+
+}  // namespace hs

@@ -1,0 +1,40 @@
+#pragma once
+// Hugging Face config.json -> TransformerConfig for the families HeadScope runs:
+//   gpt2        pre-LN, learned positions, GELU-tanh ("gelu_new"), Conv1D weights, tied head
+//   bert        post-LN, learned positions + token types, embedding LayerNorm, GELU-erf,
+//               bidirectional, no LM head
+//   llama/qwen2 pre-RMSNorm, RoPE rotate-half with rope_theta, SwiGLU ("silu"), GQA,
+//               causal; qwen2 adds q/k/v biases; tied or separate lm_head
+// Every failure throws hs::Error naming the file and the key (or the unknown model_type
+// together with the supported ones).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/pretrained/transformer.h"
+
+namespace hs {
+
+// model_type values load_hf_config understands, in the order error messages list them.
+const std::vector<std::string>& supported_hf_model_types();
+
+// What config.json says beyond TransformerConfig: which optional tensors the loader reads.
+struct HfConfig {
+    TransformerConfig transformer;
+    bool qkv_bias = false;  // qwen2 always; llama when "attention_bias" is true
+    bool out_bias = false;  // llama "attention_bias" also biases o_proj (qwen2 does not)
+};
+
+// Parses an already-read config.json object; `where` names it in errors (the path).
+HfConfig parse_hf_config(const nlohmann::json& config, const std::string& where);
+
+// Reads DIR/config.json. Throws hs::Error: file missing, not JSON, not an object, no
+// model_type, unknown model_type, missing or ill-typed required key, bad values.
+HfConfig load_hf_config(const std::string& dir);
+
+// True when DIR/config.json exists, is a JSON object and has a string "model_type"
+// (a Hugging Face checkpoint rather than a HeadScope playground directory). Never throws.
+bool is_hf_model_dir(const std::string& dir);
+
+}  // namespace hs

@@ -1,0 +1,33 @@
+#pragma once
+// Hugging Face checkpoint directories -> TransformerModel.
+//
+// DIR/config.json (core/pretrained/hf_config.h) plus either DIR/model.safetensors or a
+// sharded DIR/model.safetensors.index.json ({"weight_map": {tensor: shard file}}, every
+// shard opened once). Tensor names per family (prefixes in brackets are optional):
+//   gpt2   [transformer.]wte, wpe, h.{i}.ln_1, h.{i}.attn.c_attn (Conv1D (D, 3D), split
+//          into q|k|v and transposed), h.{i}.attn.c_proj, h.{i}.ln_2, h.{i}.mlp.c_fc,
+//          h.{i}.mlp.c_proj, ln_f; attn.bias / attn.masked_bias buffers and lm_head ignored
+//   bert   [bert.]embeddings.{word,position,token_type}_embeddings, embeddings.LayerNorm,
+//          encoder.layer.{i}.attention.self.{query,key,value}, attention.output.dense,
+//          attention.output.LayerNorm, intermediate.dense, output.dense, output.LayerNorm
+//          (LayerNorm .weight/.bias or the legacy .gamma/.beta); pooler and cls.* ignored
+//   llama, qwen2  model.embed_tokens, model.layers.{i}.input_layernorm,
+//          self_attn.{q,k,v,o}_proj (+ q/k/v biases for qwen2), post_attention_layernorm,
+//          mlp.{gate,up,down}_proj, model.norm, lm_head (unless tie_word_embeddings)
+// Tensors are converted to f32; config.dtype records what the file stored ("f32", "f16",
+// "bf16", or e.g. "bf16+f32" when mixed).
+#include <string>
+
+#include "core/model.h"  // ProgressFn, Cancelled
+#include "core/pretrained/transformer.h"
+
+namespace hs {
+
+// Throws hs::Error naming the problem: no config.json / unknown model_type (hf_config.h),
+// no model.safetensors nor index, bad index, missing tensor (named), shape mismatch
+// (expected vs found), unsupported dtype (from the safetensors reader).
+// `progress(done, total)` is called after each layer's tensors are read; returning
+// false throws hs::Cancelled.
+TransformerModel load_hf_model(const std::string& dir, const ProgressFn& progress = nullptr);
+
+}  // namespace hs

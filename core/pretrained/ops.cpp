@@ -1,0 +1,57 @@
+#include "core/pretrained/ops.h"
+
+#include <cmath>
+
+#include "core/layers.h"
+
+namespace hs {
+
+Matrix rms_norm(const Matrix& x, const Vector& w, float eps) {
+    // inv_rms: (T) = 1 / √(mean_j x_ij² + eps); y = (x ⊙ inv_rms) ⊙ w
+    const float inv_n = 1.0f / static_cast<float>(x.cols());
+    Matrix y(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const float inv_rms = 1.0f / std::sqrt(x.row(i).squaredNorm() * inv_n + eps);
+        y.row(i) = (x.row(i).array() * inv_rms * w.transpose().array()).matrix();
+    }
+    return y;
+}
+
+Matrix apply_norm(const Matrix& x, const Vector& w, const Vector& b, NormKind kind, float eps) {
+    if (kind == NormKind::RMSNorm) return rms_norm(x, w, eps);
+    LayerNormWeights ln{w, b.size() ? b : Vector(Vector::Zero(w.size()))};
+    return layer_norm(x, ln, eps);
+}
+
+Matrix gelu_tanh(const Matrix& x) {
+    constexpr float kSqrt2OverPi = 0.79788456080286535588f;  // √(2/π)
+    return x.unaryExpr([](float v) {
+        return 0.5f * v * (1.0f + std::tanh(kSqrt2OverPi * (v + 0.044715f * v * v * v)));
+    });
+}
+
+Matrix silu(const Matrix& x) {
+    return x.unaryExpr([](float v) { return v / (1.0f + std::exp(-v)); });
+}
+
+Matrix linear(const Matrix& x, const Matrix& w, const Vector& b) {
+    Matrix y;
+    y.noalias() = x * w.transpose();
+    if (b.size()) y.rowwise() += b.transpose();
+    return y;
+}
+
+Matrix mlp_forward(const Matrix& x, const TransformerLayerWeights& w, MlpKind kind) {
+    if (kind == MlpKind::SwiGLU) {
+        // hidden: (T, F) = silu(x·W_gateᵀ) ⊙ (x·W_upᵀ); out: (T, D) = hidden·W_downᵀ
+        Matrix hidden = silu(linear(x, w.w_gate, Vector()));
+        hidden.array() *= linear(x, w.w_up, w.b_up).array();
+        return linear(hidden, w.w_down, w.b_down);
+    }
+    // hidden: (T, F) = gelu(x·W_upᵀ + b_up); out: (T, D) = hidden·W_downᵀ + b_down
+    Matrix hidden = linear(x, w.w_up, w.b_up);
+    hidden = kind == MlpKind::GeluTanh ? gelu_tanh(hidden) : activate(hidden, Activation::GELU);
+    return linear(hidden, w.w_down, w.b_down);
+}
+
+}  // namespace hs

@@ -1,0 +1,82 @@
+#include "core/pretrained/pretrained_source.h"
+
+#include <sstream>
+
+#include "core/error.h"
+
+namespace hs {
+
+PretrainedSource::PretrainedSource(TransformerModel model, std::unique_ptr<Tokenizer> tokenizer)
+    : model_(std::move(model)), tokenizer_(std::move(tokenizer)),
+      config_(nearest_model_config(model_.config())) {
+    if (!tokenizer_) throw Error("pretrained model '" + model_.name() + "' has no tokenizer");
+    if (tokenizer_->vocab_size() > model_.config().vocab)
+        throw Error("the tokenizer has " + std::to_string(tokenizer_->vocab_size()) +
+                    " tokens but the model '" + model_.name() + "' only " +
+                    std::to_string(model_.config().vocab));
+}
+
+std::string PretrainedSource::kind() const {
+    const std::string& f = model_.config().family;
+    return f == "llama2.c" ? "llama2.c checkpoint" : f + " model";
+}
+
+std::string PretrainedSource::describe() const {
+    const TransformerConfig& c = model_.config();
+    const long long params = model_.parameter_count();
+    std::ostringstream out;
+    out << "model:      " << model_.name() << " (" << kind() << ")\n"
+        << "arch:       " << (c.causal ? "decoder (causal)" : "encoder") << "\n"
+        << "d_model:    " << c.d_model << "\n"
+        << "heads:      " << c.heads << " query, " << c.kv_heads << " key/value (head size "
+        << c.head_dim << ")\n"
+        << "layers:     " << c.layers << "\n"
+        << "d_ff:       " << c.d_ff << "\n"
+        << "vocab:      " << c.vocab << " (tokenizer " << tokenizer_->vocab_size() << ")\n"
+        << "max_len:    " << c.max_len << "\n"
+        << "norm:       " << (c.norm == NormKind::RMSNorm ? "RMSNorm" : "LayerNorm") << ", "
+        << (c.pre_norm ? "pre-norm" : "post-norm") << " (eps " << c.norm_eps << ")\n"
+        << "positions:  "
+        << (c.positions == PositionKind::Learned
+                ? std::string("learned")
+                : std::string("rotary, theta ") + std::to_string(c.rope_theta).substr(0, 7) +
+                      (c.rope_layout == RopeLayout::Interleaved ? ", adjacent pairs"
+                                                                : ", rotate-half"))
+        << "\n"
+        << "mlp:        "
+        << (c.mlp == MlpKind::SwiGLU ? "SwiGLU" : c.mlp == MlpKind::GeluTanh ? "GELU (tanh)" : "GELU (erf)")
+        << "\n"
+        << "lm head:    " << (!c.has_lm_head ? "none" : c.tied_lm_head ? "tied to embedding" : "separate")
+        << "\n"
+        << "dtype:      " << c.dtype << " (f32 in memory)\n"
+        << "parameters: " << params << "\n"
+        << "memory:     " << (params * 4 + (1 << 19)) / (1 << 20) << " MiB\n";
+    return out.str();
+}
+
+Tokens PretrainedSource::tokenize(const std::string& text) const {
+    Tokens t = tokenizer_->encode(text, true);
+    if (t.ids.empty() && model_.config().causal && tokenizer_->bos_id() >= 0) {
+        t.ids.push_back(tokenizer_->bos_id());
+        t.text.push_back(tokenizer_->display(tokenizer_->bos_id()));
+    }
+    return t;
+}
+
+Trace PretrainedSource::run(const SourceInput& input, const TraceOptions& options,
+                            const ProgressFn& progress) const {
+    if (!input.key_padding.empty())
+        throw Error("padding masks are not supported for pretrained models");
+    const Tokens t = tokenize(input.text);
+    if (t.ids.empty()) throw Error("the text is empty: type a sentence or pick a sample");
+    Trace trace = model_.forward(t.ids, t.text, options, progress);
+    for (auto& next : trace.next_tokens) next.text = tokenizer_->display(next.id);
+    return trace;
+}
+
+std::unique_ptr<TraceSource> make_pretrained_source(TransformerModel model,
+                                                    std::unique_ptr<Tokenizer> tokenizer) {
+    return std::make_unique<PretrainedSource>(std::move(model), std::move(tokenizer));
+}
+
+}  // namespace hs

@@ -1,0 +1,46 @@
+#include "core/pretrained/rope.h"
+
+#include <cmath>
+
+#include "core/error.h"
+
+namespace hs {
+
+RopeTable make_rope_table(int T, int head_dim, float theta) {
+    if (head_dim % 2 != 0)
+        throw Error("rotary embeddings need an even head size, got " + std::to_string(head_dim));
+    const int half = head_dim / 2;
+    RopeTable table{Matrix(T, half), Matrix(T, half)};
+    for (int i = 0; i < half; ++i) {
+        // θ_i = theta^(−2i/Dh), angles in double so long positions keep their precision
+        const double freq = std::pow(static_cast<double>(theta), -2.0 * i / head_dim);
+        for (int p = 0; p < T; ++p) {
+            table.cos(p, i) = static_cast<float>(std::cos(p * freq));
+            table.sin(p, i) = static_cast<float>(std::sin(p * freq));
+        }
+    }
+    return table;
+}
+
+void apply_rope(Matrix& x, int n_heads, const RopeTable& table, RopeLayout layout) {
+    const int half = static_cast<int>(table.cos.cols()), Dh = 2 * half;
+    if (x.cols() != static_cast<Eigen::Index>(n_heads) * Dh || x.rows() > table.cos.rows())
+        throw Error("rotary embeddings: input (" + std::to_string(x.rows()) + ", " +
+                    std::to_string(x.cols()) + ") does not match " + std::to_string(n_heads) +
+                    " heads of size " + std::to_string(Dh));
+    for (Eigen::Index p = 0; p < x.rows(); ++p)
+        for (int h = 0; h < n_heads; ++h) {
+            float* head = x.row(p).data() + h * Dh;  // row-major: a head is contiguous
+            for (int i = 0; i < half; ++i) {
+                // (a, b) = dims (2i, 2i+1) or (i, i + Dh/2) of this head
+                float& a = layout == RopeLayout::Interleaved ? head[2 * i] : head[i];
+                float& b = layout == RopeLayout::Interleaved ? head[2 * i + 1] : head[i + half];
+                const float c = table.cos(p, i), s = table.sin(p, i);
+                const float a0 = a, b0 = b;
+                a = a0 * c - b0 * s;
+                b = a0 * s + b0 * c;
+            }
+        }
+}
+
+}  // namespace hs

@@ -1,0 +1,22 @@
+#pragma once
+// Rotary position embedding (RoPE, Su et al. 2021). Each head's Dh dims form Dh/2 pairs
+// (a, b); pair i at position p rotates by angle p·θ_i with θ_i = theta^(−2i/Dh):
+//   a' = a·cos(pθ_i) − b·sin(pθ_i)
+//   b' = a·sin(pθ_i) + b·cos(pθ_i)
+// Layouts: Interleaved pairs dims (2i, 2i+1) (llama2.c); RotateHalf pairs (i, i + Dh/2)
+// (HF Llama / Qwen2 "rotate_half").
+#include "core/pretrained/transformer.h"
+#include "core/tensor.h"
+
+namespace hs {
+
+// cos / sin of p·θ_i for positions 0..T−1: both (T, Dh/2).
+struct RopeTable {
+    Matrix cos, sin;
+};
+RopeTable make_rope_table(int T, int head_dim, float theta);
+
+// Rotates every head of x: (T, n_heads·Dh) in place; row t is position t.
+void apply_rope(Matrix& x, int n_heads, const RopeTable& table, RopeLayout layout);
+
+}  // namespace hs

@@ -1,0 +1,592 @@
+#!/usr/bin/python3
+"""Tiny Hugging Face checkpoints + expected outputs for tests/hf_models_test.cpp.
+
+No `transformers` package exists on this machine, so this script carries its own small
+reference implementation of each family, following the published HF modelling code
+(modeling_gpt2.py, modeling_bert.py, modeling_llama.py, modeling_qwen2.py), and writes
+checkpoints in the exact layout and file names HF's save_pretrained produces.
+
+Regenerate (Debian's python3-torch + python3-numpy, hence /usr/bin/python3):
+
+    /usr/bin/python3 tests/gen_hf_fixtures.py           # (re)write tests/fixtures/hf/
+    /usr/bin/python3 tests/gen_hf_fixtures.py --check   # regenerate in a temp dir and
+                                                        # compare bytes; exit 1 on drift
+
+Cases (tests/fixtures/hf/<case>/)
+  gpt2              model.safetensors, no prefix, n_inner null (= 4·n_embd), attn.bias buffers
+  gpt2_bf16         BF16 weights, "transformer." prefix, explicit n_inner
+  bert              BertModel names (no prefix), pooler tensors (ignored)
+  bert_prefixed     BertForMaskedLM names: "bert." prefix, legacy LayerNorm gamma/beta,
+                    cls.predictions.* tensors (ignored)
+  llama             GQA 4 heads / 2 KV heads, untied lm_head, rope_theta 500000
+  llama_f16         same shapes in F16
+  llama_sharded     model.safetensors.index.json + 2 shards, explicit head_dim 12 (≠ D/H)
+  qwen2             q/k/v biases, tied embeddings (no lm_head tensor), rope_theta 1e6
+
+Each case directory holds config.json, the weights, and expected.safetensors (F32):
+  ids                    (T)       token ids (exact small integers stored as f32)
+  input                  (T, D)    what enters layer 0 (BERT: after the embedding LayerNorm)
+  layers.<i>.heads.<h>   (T, T)    softmax attention weights of query head h
+  layers.<i>.output      (T, D)    hidden state leaving layer i
+  final_output           (T, D)    after the final norm (BERT: = last layer output)
+  logits                 (V)       next-token logits after the last position (decoders)
+  loaded.wq|wk|wv|wo|w_up|w_down|w_gate  layer 0's weights as (out, in) f32 matrices, the
+                         layout TransformerLayerWeights holds after loading (checks the
+                         Conv1D split/transpose independently of the forward pass)
+
+Reduced precision: the reference runs in float64 on the weights *after* rounding to the
+file dtype, so F16/BF16 cases are held to the same 1e-4 as F32 (the C++ side converts
+F16/BF16 to f32 exactly; only f32 arithmetic differs).
+
+Every family's reference is checked here against a second formulation before writing:
+GPT-2 and BERT layers against torch.nn.TransformerEncoderLayer (norm_first True / False)
+loaded with the same weights; Llama/Qwen2 attention against a per-head loop that rotates
+(i, i + Dh/2) pairs with explicit 2×2 rotations.
+"""
+import argparse
+import filecmp
+import json
+import math
+import os
+import shutil
+import struct
+import sys
+import tempfile
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT_DIR = os.path.join(HERE, "fixtures", "hf")
+SELF_CHECK_ATOL = 1e-10  # two float64 formulations of the same maths
+IDS = [3, 17, 42, 5, 63, 0, 29]
+
+torch.set_default_dtype(torch.float64)
+
+
+# ---------------------------------------------------------------------------------------
+# safetensors by hand: u64 LE header length N, N bytes of JSON (padded with spaces to a
+# multiple of 8), then the data block; data_offsets are relative to the data block.
+# ---------------------------------------------------------------------------------------
+def tensor_bytes(t, dtype):
+    t = t.detach().contiguous()
+    if dtype == "F32":
+        return t.to(torch.float32).numpy().astype("<f4").tobytes()
+    if dtype == "F16":
+        return t.to(torch.float16).numpy().astype("<f2").tobytes()
+    if dtype == "BF16":
+        return t.to(torch.bfloat16).view(torch.int16).numpy().astype("<i2").tobytes()
+    raise ValueError(dtype)
+
+
+def write_safetensors(path, tensors, dtype, metadata=None):
+    """tensors: dict name -> torch tensor; all written as `dtype`, in name order."""
+    header, blobs, offset = {}, [], 0
+    for name in sorted(tensors):
+        data = tensor_bytes(tensors[name], dtype)
+        header[name] = {"dtype": dtype, "shape": list(tensors[name].shape),
+                        "data_offsets": [offset, offset + len(data)]}
+        blobs.append(data)
+        offset += len(data)
+    if metadata:
+        header["__metadata__"] = metadata
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % 8)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for b in blobs:
+            f.write(b)
+    return offset
+
+
+def round_to(t, dtype):
+    """The value the file will hold, back in float64."""
+    if dtype == "F16":
+        return t.to(torch.float16).to(torch.float64)
+    if dtype == "BF16":
+        return t.to(torch.bfloat16).to(torch.float64)
+    return t.to(torch.float32).to(torch.float64)
+
+
+def write_json(path, obj):
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=2)
+        f.write("\n")
+
+
+# ---------------------------------------------------------------------------------------
+# Building blocks (float64). Shapes: T tokens, D d_model, H heads, Hkv KV heads, Dh head dim.
+# ---------------------------------------------------------------------------------------
+def layer_norm(x, w, b, eps):
+    mu = x.mean(-1, keepdim=True)
+    var = ((x - mu) ** 2).mean(-1, keepdim=True)  # biased variance, as nn.LayerNorm
+    return (x - mu) / torch.sqrt(var + eps) * w + b
+
+
+def rms_norm(x, w, eps):
+    # HF LlamaRMSNorm: x · rsqrt(mean(x²) + eps) · w
+    return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps) * w
+
+
+def gelu_tanh(x):  # HF "gelu_new"
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def gelu_erf(x):  # HF "gelu"
+    return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
+
+
+def attention(q, k, v, H, Hkv, causal):
+    """q (T, H·Dh), k/v (T, Hkv·Dh) -> out (T, H·Dh), probs (H, T, T).
+    Query head h reads KV head h // (H / Hkv) (HF repeat_kv)."""
+    T = q.shape[0]
+    Dh = q.shape[1] // H
+    qh = q.view(T, H, Dh).transpose(0, 1)                      # (H, T, Dh)
+    kh = k.view(T, Hkv, Dh).transpose(0, 1).repeat_interleave(H // Hkv, dim=0)
+    vh = v.view(T, Hkv, Dh).transpose(0, 1).repeat_interleave(H // Hkv, dim=0)
+    scores = qh @ kh.transpose(1, 2) / math.sqrt(Dh)           # (H, T, T)
+    if causal:
+        scores = scores.masked_fill(torch.triu(torch.ones(T, T, dtype=torch.bool), 1),
+                                    float("-inf"))
+    probs = torch.softmax(scores, dim=-1)
+    out = (probs @ vh).transpose(0, 1).reshape(T, H * Dh)      # concat heads
+    return out, probs
+
+
+def rope_cos_sin(T, Dh, theta):
+    # HF LlamaRotaryEmbedding: inv_freq_i = θ^(−2i/Dh); emb = [freqs, freqs]
+    inv_freq = 1.0 / (theta ** (torch.arange(0, Dh, 2, dtype=torch.float64) / Dh))
+    freqs = torch.outer(torch.arange(T, dtype=torch.float64), inv_freq)  # (T, Dh/2)
+    emb = torch.cat([freqs, freqs], dim=-1)                               # (T, Dh)
+    return emb.cos(), emb.sin()
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+
+
+def apply_rope(x, heads, cos, sin):
+    """x (T, heads·Dh): each head rotated as HF apply_rotary_pos_emb."""
+    T = x.shape[0]
+    xh = x.view(T, heads, -1)
+    return (xh * cos[:, None, :] + rotate_half(xh) * sin[:, None, :]).reshape(T, -1)
+
+
+# ---------------------------------------------------------------------------------------
+# Random parameters
+# ---------------------------------------------------------------------------------------
+class Init:
+    def __init__(self, seed):
+        self.g = torch.Generator().manual_seed(seed)
+
+    def normal(self, *shape, std=1.0, mean=0.0):
+        return mean + std * torch.randn(*shape, generator=self.g, dtype=torch.float32).double()
+
+
+# ---------------------------------------------------------------------------------------
+# GPT-2
+# ---------------------------------------------------------------------------------------
+def gpt2_case(name, cfg, dtype, prefix, seed):
+    D, H, L, V, P = cfg["n_embd"], cfg["n_head"], cfg["n_layer"], cfg["vocab_size"], cfg["n_positions"]
+    Fdim = cfg["n_inner"] or 4 * D
+    eps = cfg["layer_norm_epsilon"]
+    r = Init(seed)
+    sd = {}  # HF state dict: Conv1D weights are (in, out)
+    sd["wte.weight"] = r.normal(V, D)
+    sd["wpe.weight"] = r.normal(P, D, std=0.5)
+    for i in range(L):
+        h = f"h.{i}."
+        sd[h + "ln_1.weight"] = r.normal(D, std=0.1, mean=1.0)
+        sd[h + "ln_1.bias"] = r.normal(D, std=0.1)
+        sd[h + "attn.c_attn.weight"] = r.normal(D, 3 * D, std=0.3)
+        sd[h + "attn.c_attn.bias"] = r.normal(3 * D, std=0.1)
+        sd[h + "attn.c_proj.weight"] = r.normal(D, D, std=0.2)
+        sd[h + "attn.c_proj.bias"] = r.normal(D, std=0.1)
+        sd[h + "ln_2.weight"] = r.normal(D, std=0.1, mean=1.0)
+        sd[h + "ln_2.bias"] = r.normal(D, std=0.1)
+        sd[h + "mlp.c_fc.weight"] = r.normal(D, Fdim, std=0.2)
+        sd[h + "mlp.c_fc.bias"] = r.normal(Fdim, std=0.1)
+        sd[h + "mlp.c_proj.weight"] = r.normal(Fdim, D, std=0.15)
+        sd[h + "mlp.c_proj.bias"] = r.normal(D, std=0.1)
+    sd["ln_f.weight"] = r.normal(D, std=0.1, mean=1.0)
+    sd["ln_f.bias"] = r.normal(D, std=0.1)
+    sd = {k: round_to(v, dtype) for k, v in sd.items()}
+
+    # Forward (GPT2Model + tied LM head)
+    ids = torch.tensor(IDS)
+    T = len(IDS)
+    x = sd["wte.weight"][ids] + sd["wpe.weight"][:T]
+    exp = {"ids": ids.double(), "input": x.clone()}
+    for i in range(L):
+        h = f"h.{i}."
+        a = layer_norm(x, sd[h + "ln_1.weight"], sd[h + "ln_1.bias"], eps)
+        qkv = a @ sd[h + "attn.c_attn.weight"] + sd[h + "attn.c_attn.bias"]  # Conv1D: x·W + b
+        q, k, v = qkv.split(D, dim=1)
+        att, probs = attention(q, k, v, H, H, causal=True)
+        y = x + att @ sd[h + "attn.c_proj.weight"] + sd[h + "attn.c_proj.bias"]
+        m = layer_norm(y, sd[h + "ln_2.weight"], sd[h + "ln_2.bias"], eps)
+        m = gelu_tanh(m @ sd[h + "mlp.c_fc.weight"] + sd[h + "mlp.c_fc.bias"])
+        out = y + m @ sd[h + "mlp.c_proj.weight"] + sd[h + "mlp.c_proj.bias"]
+        check_gpt2_layer(x, out, sd, h, H, Fdim, eps)
+        x = out
+        for hh in range(H):
+            exp[f"layers.{i}.heads.{hh}"] = probs[hh]
+        exp[f"layers.{i}.output"] = x.clone()
+    x = layer_norm(x, sd["ln_f.weight"], sd["ln_f.bias"], eps)
+    exp["final_output"] = x.clone()
+    exp["logits"] = x[-1] @ sd["wte.weight"].T
+    W = sd["h.0.attn.c_attn.weight"]
+    exp.update({"loaded.wq": W[:, :D].T, "loaded.wk": W[:, D:2 * D].T, "loaded.wv": W[:, 2 * D:].T,
+                "loaded.wo": sd["h.0.attn.c_proj.weight"].T,
+                "loaded.w_up": sd["h.0.mlp.c_fc.weight"].T,
+                "loaded.w_down": sd["h.0.mlp.c_proj.weight"].T})
+
+    # The causal-mask buffer older GPT-2 checkpoints carry; the loader must ignore it.
+    files = dict(sd)
+    if dtype == "F32":
+        for i in range(L):
+            files[f"h.{i}.attn.bias"] = torch.tril(torch.ones(P, P)).view(1, 1, P, P)
+    files = {prefix + k: v for k, v in files.items()}
+    config = {"activation_function": "gelu_new", "architectures": ["GPT2LMHeadModel"],
+              "bos_token_id": V - 1, "eos_token_id": V - 1, "model_type": "gpt2",
+              "torch_dtype": torch_dtype_name(dtype), **cfg}
+    return config, files, exp
+
+
+def check_gpt2_layer(x, out, sd, h, H, Fdim, eps):
+    """GPT-2 block == nn.TransformerEncoderLayer(norm_first=True, GELU-tanh) + causal mask."""
+    D = x.shape[1]
+    layer = nn.TransformerEncoderLayer(D, H, Fdim, dropout=0.0, batch_first=True,
+                                       activation=lambda t: F.gelu(t, approximate="tanh"),
+                                       layer_norm_eps=eps, norm_first=True).double().eval()
+    with torch.no_grad():
+        layer.self_attn.in_proj_weight.copy_(sd[h + "attn.c_attn.weight"].T)
+        layer.self_attn.in_proj_bias.copy_(sd[h + "attn.c_attn.bias"])
+        layer.self_attn.out_proj.weight.copy_(sd[h + "attn.c_proj.weight"].T)
+        layer.self_attn.out_proj.bias.copy_(sd[h + "attn.c_proj.bias"])
+        layer.linear1.weight.copy_(sd[h + "mlp.c_fc.weight"].T)
+        layer.linear1.bias.copy_(sd[h + "mlp.c_fc.bias"])
+        layer.linear2.weight.copy_(sd[h + "mlp.c_proj.weight"].T)
+        layer.linear2.bias.copy_(sd[h + "mlp.c_proj.bias"])
+        layer.norm1.weight.copy_(sd[h + "ln_1.weight"])
+        layer.norm1.bias.copy_(sd[h + "ln_1.bias"])
+        layer.norm2.weight.copy_(sd[h + "ln_2.weight"])
+        layer.norm2.bias.copy_(sd[h + "ln_2.bias"])
+        T = x.shape[0]
+        mask = torch.triu(torch.full((T, T), float("-inf")), 1)
+        ref = layer(x[None], src_mask=mask)[0]
+    assert_close(ref, out, "gpt2 block vs nn.TransformerEncoderLayer")
+
+
+# ---------------------------------------------------------------------------------------
+# BERT
+# ---------------------------------------------------------------------------------------
+def bert_case(name, cfg, prefix, legacy_ln, seed):
+    D, H, L = cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_hidden_layers"]
+    Fdim, V, P, TV = cfg["intermediate_size"], cfg["vocab_size"], cfg["max_position_embeddings"], cfg["type_vocab_size"]
+    eps = cfg["layer_norm_eps"]
+    r = Init(seed)
+    sd = {}
+    sd["embeddings.word_embeddings.weight"] = r.normal(V, D)
+    sd["embeddings.position_embeddings.weight"] = r.normal(P, D, std=0.5)
+    sd["embeddings.token_type_embeddings.weight"] = r.normal(TV, D, std=0.5)
+    sd["embeddings.LayerNorm.weight"] = r.normal(D, std=0.1, mean=1.0)
+    sd["embeddings.LayerNorm.bias"] = r.normal(D, std=0.1)
+    for i in range(L):
+        e = f"encoder.layer.{i}."
+        for n in ("query", "key", "value"):
+            sd[e + f"attention.self.{n}.weight"] = r.normal(D, D, std=0.3)
+            sd[e + f"attention.self.{n}.bias"] = r.normal(D, std=0.1)
+        sd[e + "attention.output.dense.weight"] = r.normal(D, D, std=0.2)
+        sd[e + "attention.output.dense.bias"] = r.normal(D, std=0.1)
+        sd[e + "attention.output.LayerNorm.weight"] = r.normal(D, std=0.1, mean=1.0)
+        sd[e + "attention.output.LayerNorm.bias"] = r.normal(D, std=0.1)
+        sd[e + "intermediate.dense.weight"] = r.normal(Fdim, D, std=0.2)
+        sd[e + "intermediate.dense.bias"] = r.normal(Fdim, std=0.1)
+        sd[e + "output.dense.weight"] = r.normal(D, Fdim, std=0.15)
+        sd[e + "output.dense.bias"] = r.normal(D, std=0.1)
+        sd[e + "output.LayerNorm.weight"] = r.normal(D, std=0.1, mean=1.0)
+        sd[e + "output.LayerNorm.bias"] = r.normal(D, std=0.1)
+    sd = {k: round_to(v, "F32") for k, v in sd.items()}
+
+    # Forward (BertModel, token types all 0, no padding)
+    ids = torch.tensor(IDS)
+    T = len(IDS)
+    x = (sd["embeddings.word_embeddings.weight"][ids] + sd["embeddings.position_embeddings.weight"][:T]
+         + sd["embeddings.token_type_embeddings.weight"][0])
+    x = layer_norm(x, sd["embeddings.LayerNorm.weight"], sd["embeddings.LayerNorm.bias"], eps)
+    exp = {"ids": ids.double(), "input": x.clone()}
+    lin = lambda t, n: t @ sd[n + ".weight"].T + sd[n + ".bias"]  # nn.Linear: (out, in)
+    for i in range(L):
+        e = f"encoder.layer.{i}."
+        q, k, v = (lin(x, e + f"attention.self.{n}") for n in ("query", "key", "value"))
+        att, probs = attention(q, k, v, H, H, causal=False)
+        y = layer_norm(x + lin(att, e + "attention.output.dense"),
+                       sd[e + "attention.output.LayerNorm.weight"],
+                       sd[e + "attention.output.LayerNorm.bias"], eps)
+        m = lin(gelu_erf(lin(y, e + "intermediate.dense")), e + "output.dense")
+        out = layer_norm(y + m, sd[e + "output.LayerNorm.weight"], sd[e + "output.LayerNorm.bias"], eps)
+        check_bert_layer(x, out, sd, e, H, Fdim, eps)
+        x = out
+        for hh in range(H):
+            exp[f"layers.{i}.heads.{hh}"] = probs[hh]
+        exp[f"layers.{i}.output"] = x.clone()
+    exp["final_output"] = x.clone()
+    e = "encoder.layer.0."
+    exp.update({"loaded.wq": sd[e + "attention.self.query.weight"],
+                "loaded.wk": sd[e + "attention.self.key.weight"],
+                "loaded.wv": sd[e + "attention.self.value.weight"],
+                "loaded.wo": sd[e + "attention.output.dense.weight"],
+                "loaded.w_up": sd[e + "intermediate.dense.weight"],
+                "loaded.w_down": sd[e + "output.dense.weight"]})
+
+    files = dict(sd)
+    # Heads the loader must skip: BertModel's pooler, BertForMaskedLM's cls head.
+    files["pooler.dense.weight"] = r.normal(D, D, std=0.2)
+    files["pooler.dense.bias"] = r.normal(D, std=0.1)
+    if legacy_ln:  # checkpoints converted from TF name LayerNorm parameters gamma / beta
+        files = {k.replace("LayerNorm.weight", "LayerNorm.gamma").replace("LayerNorm.bias", "LayerNorm.beta"): v
+                 for k, v in files.items()}
+    files = {prefix + k: v for k, v in files.items()}
+    if prefix:
+        files["cls.predictions.bias"] = r.normal(V, std=0.1)
+        files["cls.predictions.transform.dense.weight"] = r.normal(D, D, std=0.2)
+    config = {"architectures": ["BertForMaskedLM" if prefix else "BertModel"],
+              "attention_probs_dropout_prob": 0.1, "hidden_act": "gelu",
+              "hidden_dropout_prob": 0.1, "model_type": "bert", "pad_token_id": 0,
+              "position_embedding_type": "absolute", "torch_dtype": "float32", **cfg}
+    return config, files, exp
+
+
+def check_bert_layer(x, out, sd, e, H, Fdim, eps):
+    """BERT layer == nn.TransformerEncoderLayer(norm_first=False, activation="gelu")."""
+    D = x.shape[1]
+    layer = nn.TransformerEncoderLayer(D, H, Fdim, dropout=0.0, batch_first=True,
+                                       activation="gelu", layer_norm_eps=eps,
+                                       norm_first=False).double().eval()
+    with torch.no_grad():
+        names = ("query", "key", "value")
+        layer.self_attn.in_proj_weight.copy_(torch.cat([sd[e + f"attention.self.{n}.weight"] for n in names]))
+        layer.self_attn.in_proj_bias.copy_(torch.cat([sd[e + f"attention.self.{n}.bias"] for n in names]))
+        layer.self_attn.out_proj.weight.copy_(sd[e + "attention.output.dense.weight"])
+        layer.self_attn.out_proj.bias.copy_(sd[e + "attention.output.dense.bias"])
+        layer.linear1.weight.copy_(sd[e + "intermediate.dense.weight"])
+        layer.linear1.bias.copy_(sd[e + "intermediate.dense.bias"])
+        layer.linear2.weight.copy_(sd[e + "output.dense.weight"])
+        layer.linear2.bias.copy_(sd[e + "output.dense.bias"])
+        layer.norm1.weight.copy_(sd[e + "attention.output.LayerNorm.weight"])
+        layer.norm1.bias.copy_(sd[e + "attention.output.LayerNorm.bias"])
+        layer.norm2.weight.copy_(sd[e + "output.LayerNorm.weight"])
+        layer.norm2.bias.copy_(sd[e + "output.LayerNorm.bias"])
+        ref = layer(x[None])[0]
+    assert_close(ref, out, "bert layer vs nn.TransformerEncoderLayer")
+
+
+# ---------------------------------------------------------------------------------------
+# Llama / Qwen2
+# ---------------------------------------------------------------------------------------
+def llama_case(name, cfg, dtype, seed):
+    model_type = cfg["model_type"]
+    D, H, L = cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_hidden_layers"]
+    Hkv = cfg.get("num_key_value_heads", H)
+    Dh = cfg.get("head_dim", D // H)
+    Fdim, V = cfg["intermediate_size"], cfg["vocab_size"]
+    eps, theta, tied = cfg["rms_norm_eps"], cfg["rope_theta"], cfg["tie_word_embeddings"]
+    qkv_bias = model_type == "qwen2"
+    r = Init(seed)
+    sd = {}
+    sd["model.embed_tokens.weight"] = r.normal(V, D)
+    for i in range(L):
+        m = f"model.layers.{i}."
+        sd[m + "input_layernorm.weight"] = r.normal(D, std=0.1, mean=1.0)
+        sd[m + "self_attn.q_proj.weight"] = r.normal(H * Dh, D, std=0.3)
+        sd[m + "self_attn.k_proj.weight"] = r.normal(Hkv * Dh, D, std=0.3)
+        sd[m + "self_attn.v_proj.weight"] = r.normal(Hkv * Dh, D, std=0.3)
+        if qkv_bias:
+            sd[m + "self_attn.q_proj.bias"] = r.normal(H * Dh, std=0.2)
+            sd[m + "self_attn.k_proj.bias"] = r.normal(Hkv * Dh, std=0.2)
+            sd[m + "self_attn.v_proj.bias"] = r.normal(Hkv * Dh, std=0.2)
+        sd[m + "self_attn.o_proj.weight"] = r.normal(D, H * Dh, std=0.2)
+        sd[m + "post_attention_layernorm.weight"] = r.normal(D, std=0.1, mean=1.0)
+        sd[m + "mlp.gate_proj.weight"] = r.normal(Fdim, D, std=0.2)
+        sd[m + "mlp.up_proj.weight"] = r.normal(Fdim, D, std=0.2)
+        sd[m + "mlp.down_proj.weight"] = r.normal(D, Fdim, std=0.15)
+    sd["model.norm.weight"] = r.normal(D, std=0.1, mean=1.0)
+    if not tied:
+        sd["lm_head.weight"] = r.normal(V, D, std=0.5)
+    sd = {k: round_to(v, dtype) for k, v in sd.items()}
+
+    def lin(t, n):
+        y = t @ sd[n + ".weight"].T
+        return y + sd[n + ".bias"] if n + ".bias" in sd else y
+
+    ids = torch.tensor(IDS)
+    T = len(IDS)
+    cos, sin = rope_cos_sin(T, Dh, theta)
+    x = sd["model.embed_tokens.weight"][ids]
+    exp = {"ids": ids.double(), "input": x.clone()}
+    for i in range(L):
+        m = f"model.layers.{i}."
+        a = rms_norm(x, sd[m + "input_layernorm.weight"], eps)
+        q, k, v = (lin(a, m + f"self_attn.{n}_proj") for n in ("q", "k", "v"))
+        q_rot, k_rot = apply_rope(q, H, cos, sin), apply_rope(k, Hkv, cos, sin)
+        att, probs = attention(q_rot, k_rot, v, H, Hkv, causal=True)
+        check_llama_attention(q, k, v, probs, att, H, Hkv, theta)
+        x = x + lin(att, m + "self_attn.o_proj")
+        b = rms_norm(x, sd[m + "post_attention_layernorm.weight"], eps)
+        x = x + lin(F.silu(lin(b, m + "mlp.gate_proj")) * lin(b, m + "mlp.up_proj"), m + "mlp.down_proj")
+        for hh in range(H):
+            exp[f"layers.{i}.heads.{hh}"] = probs[hh]
+        exp[f"layers.{i}.output"] = x.clone()
+    x = rms_norm(x, sd["model.norm.weight"], eps)
+    exp["final_output"] = x.clone()
+    head = sd["model.embed_tokens.weight"] if tied else sd["lm_head.weight"]
+    exp["logits"] = x[-1] @ head.T
+    m = "model.layers.0."
+    exp.update({"loaded.wq": sd[m + "self_attn.q_proj.weight"], "loaded.wk": sd[m + "self_attn.k_proj.weight"],
+                "loaded.wv": sd[m + "self_attn.v_proj.weight"], "loaded.wo": sd[m + "self_attn.o_proj.weight"],
+                "loaded.w_gate": sd[m + "mlp.gate_proj.weight"], "loaded.w_up": sd[m + "mlp.up_proj.weight"],
+                "loaded.w_down": sd[m + "mlp.down_proj.weight"]})
+    arch = "Qwen2ForCausalLM" if model_type == "qwen2" else "LlamaForCausalLM"
+    config = {"architectures": [arch], "attention_dropout": 0.0, "bos_token_id": 1,
+              "eos_token_id": 2, "hidden_act": "silu", "initializer_range": 0.02,
+              "torch_dtype": torch_dtype_name(dtype), "use_cache": True, **cfg}
+    return config, sd, exp
+
+
+def check_llama_attention(q, k, v, probs, att, H, Hkv, theta):
+    """Per-head loop: rotate pairs (j, j + Dh/2) by angle pos·θ^(−2j/Dh), KV head h // (H/Hkv)."""
+    T = q.shape[0]
+    Dh = q.shape[1] // H
+    half = Dh // 2
+
+    def rotate(vec, pos):
+        out = vec.clone()
+        for j in range(half):
+            ang = pos * theta ** (-2.0 * j / Dh)
+            c, s = math.cos(ang), math.sin(ang)
+            out[j] = vec[j] * c - vec[j + half] * s
+            out[j + half] = vec[j] * s + vec[j + half] * c
+        return out
+
+    for h in range(H):
+        g = h // (H // Hkv)
+        qh = torch.stack([rotate(q[t, h * Dh:(h + 1) * Dh], t) for t in range(T)])
+        kh = torch.stack([rotate(k[t, g * Dh:(g + 1) * Dh], t) for t in range(T)])
+        vh = v[:, g * Dh:(g + 1) * Dh]
+        p = torch.zeros(T, T)
+        for t in range(T):
+            s = torch.stack([qh[t] @ kh[u] for u in range(t + 1)]) / math.sqrt(Dh)
+            p[t, :t + 1] = torch.softmax(s, dim=0)
+        assert_close(p, probs[h], f"llama head {h} weights vs per-head loop")
+        assert_close(p @ vh, att[:, h * Dh:(h + 1) * Dh], f"llama head {h} output vs per-head loop")
+
+
+# ---------------------------------------------------------------------------------------
+def torch_dtype_name(dtype):
+    return {"F32": "float32", "F16": "float16", "BF16": "bfloat16"}[dtype]
+
+
+def assert_close(a, b, what):
+    diff = (a - b).abs().max().item()
+    if not diff <= SELF_CHECK_ATOL:
+        sys.exit(f"self-check failed: {what}: max |diff| = {diff:g}")
+
+
+def write_case(root, name, config, files, exp, dtype, shards=None):
+    d = os.path.join(root, name)
+    os.makedirs(d, exist_ok=True)
+    write_json(os.path.join(d, "config.json"), config)
+    if shards is None:
+        write_safetensors(os.path.join(d, "model.safetensors"), files, dtype, {"format": "pt"})
+    else:
+        # shards: list of predicates name -> bool, in shard order; HF file names.
+        n = len(shards)
+        weight_map, total = {}, 0
+        for s, pred in enumerate(shards):
+            fname = f"model-{s + 1:05d}-of-{n:05d}.safetensors"
+            part = {k: v for k, v in files.items() if pred(k)}
+            total += write_safetensors(os.path.join(d, fname), part, dtype, {"format": "pt"})
+            weight_map.update({k: fname for k in part})
+        assert set(weight_map) == set(files)
+        write_json(os.path.join(d, "model.safetensors.index.json"),
+                   {"metadata": {"total_size": total},
+                    "weight_map": dict(sorted(weight_map.items()))})
+    write_safetensors(os.path.join(d, "expected.safetensors"), exp, "F32")
+
+
+def generate(root):
+    gpt2 = {"n_embd": 32, "n_head": 4, "n_layer": 2, "n_positions": 16, "n_ctx": 16,
+            "n_inner": None, "vocab_size": 64, "layer_norm_epsilon": 1e-5}
+    write_case(root, "gpt2", *gpt2_case("gpt2", gpt2, "F32", "", 1), "F32")
+    gpt2_bf16 = dict(gpt2, n_inner=64)
+    write_case(root, "gpt2_bf16", *gpt2_case("gpt2_bf16", gpt2_bf16, "BF16", "transformer.", 2), "BF16")
+
+    bert = {"hidden_size": 32, "num_attention_heads": 4, "num_hidden_layers": 2,
+            "intermediate_size": 64, "max_position_embeddings": 16, "type_vocab_size": 2,
+            "vocab_size": 64, "layer_norm_eps": 1e-12}
+    write_case(root, "bert", *bert_case("bert", bert, "", False, 3), "F32")
+    write_case(root, "bert_prefixed", *bert_case("bert_prefixed", dict(bert, layer_norm_eps=1e-5),
+                                                 "bert.", True, 4), "F32")
+
+    llama = {"model_type": "llama", "hidden_size": 32, "num_attention_heads": 4,
+             "num_key_value_heads": 2, "num_hidden_layers": 2, "intermediate_size": 64,
+             "max_position_embeddings": 32, "rms_norm_eps": 1e-5, "rope_theta": 500000.0,
+             "rope_scaling": None, "tie_word_embeddings": False, "vocab_size": 64}
+    write_case(root, "llama", *llama_case("llama", llama, "F32", 5), "F32")
+    write_case(root, "llama_f16", *llama_case("llama_f16", llama, "F16", 6), "F16")
+    sharded = dict(llama, head_dim=12, rope_theta=10000.0)
+    config, files, exp = llama_case("llama_sharded", sharded, "F32", 7)
+    first = lambda k: k == "model.embed_tokens.weight" or k.startswith("model.layers.0.")
+    write_case(root, "llama_sharded", config, files, exp, "F32",
+               shards=[first, lambda k: not first(k)])
+
+    qwen2 = {"model_type": "qwen2", "hidden_size": 32, "num_attention_heads": 4,
+             "num_key_value_heads": 2, "num_hidden_layers": 2, "intermediate_size": 64,
+             "max_position_embeddings": 32, "max_window_layers": 2, "rms_norm_eps": 1e-6,
+             "rope_theta": 1000000.0, "sliding_window": 32, "use_sliding_window": False,
+             "tie_word_embeddings": True, "vocab_size": 64}
+    write_case(root, "qwen2", *llama_case("qwen2", qwen2, "F32", 8), "F32")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true",
+                    help="regenerate in a temp dir and compare with tests/fixtures/hf")
+    args = ap.parse_args()
+    if not args.check:
+        if os.path.isdir(OUT_DIR):
+            shutil.rmtree(OUT_DIR)
+        generate(OUT_DIR)
+        total = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(OUT_DIR) for f in fs)
+        print(f"wrote {OUT_DIR} ({total} bytes)")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        generate(tmp)
+        cmp = filecmp.dircmp(tmp, OUT_DIR)
+        bad = []
+
+        def walk(c, rel):
+            bad.extend(os.path.join(rel, f) for f in c.left_only + c.right_only + c.diff_files)
+            for sub, sc in c.subdirs.items():
+                walk(sc, os.path.join(rel, sub))
+        walk(cmp, "")
+        # dircmp compares shallowly by stat; compare bytes explicitly.
+        for dp, _, fs in os.walk(tmp):
+            for f in fs:
+                a = os.path.join(dp, f)
+                b = os.path.join(OUT_DIR, os.path.relpath(a, tmp))
+                if os.path.exists(b) and not filecmp.cmp(a, b, shallow=False):
+                    bad.append(os.path.relpath(a, tmp))
+        if bad:
+            print("drift in: " + ", ".join(sorted(set(bad))))
+            sys.exit(1)
+        print("fixtures match")
+
+
+if __name__ == "__main__":
+    main()

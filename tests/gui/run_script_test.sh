@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Drives headscope through a scripted session under Xvfb (heads 8 -> 4, d_model change,
+# an invalid edit that must show an error, causal mask, select layer/head, exports),
+# then checks the files against an independent forward pass (gui_check script).
+#   run_script_test.sh APP CHECKER OUTDIR
+set -euo pipefail
+app=$1 checker=$2 out=$3
+rm -rf "$out"
+mkdir -p "$out"
+text="Alice gave Bob her book because he had lost his own copy ."
+cat > "$out/session.txt" <<SCRIPT
+# starts at d_model 64, 8 heads, d_ff 256 (kept when d_model changes)
+set heads 4
+set d_model 48
+set heads 5
+expect-error
+set heads 4
+set mask causal
+select layer 1
+select head 3
+export-json $out/trace.json
+export-png $out/head.png
+export-grid $out/grid.png
+export-csv $out/head.csv
+screenshot $out/after.png
+SCRIPT
+xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings \
+  --model "random:d_model=64,heads=8,layers=2,seed=3" --text "$text" --script "$out/session.txt"
+for f in trace.json head.png grid.png head.csv after.png; do
+  [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
+done
+"$checker" script "$out" "random:d_model=48,heads=4,layers=2,d_ff=256,seed=3,mask=causal" "$text" 1 3

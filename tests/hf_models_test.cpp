@@ -1,0 +1,438 @@
+// Hugging Face checkpoint directories: config.json parsing, tensor loading (names, Conv1D
+// transposes, prefixes, shards, dtypes) and the forward pass against the references of
+// tests/gen_hf_fixtures.py (its docstring lists the cases and expected.safetensors keys).
+//
+// Tolerance: 1e-4 absolute for every case, F16 and BF16 included. The reference was
+// computed in float64 from the weights *after* rounding to the file dtype, and the loader
+// converts F16/BF16 to f32 exactly, so only f32 arithmetic separates the two sides
+// (observed max differences are ~1e-6 on values of magnitude ≤ 11).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/io/safetensors.h"
+#include "core/pretrained/hf_config.h"
+#include "core/pretrained/hf_loader.h"
+#include "core/pretrained/transformer.h"
+
+namespace hs {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr float kTol = 1e-4f;
+
+std::string case_dir(const std::string& name) {
+    return std::string(HEADSCOPE_FIXTURES_DIR) + "/hf/" + name;
+}
+
+float max_abs_diff(const Matrix& a, const Matrix& b) {
+    if (a.rows() != b.rows() || a.cols() != b.cols()) {
+        ADD_FAILURE() << "shape (" << a.rows() << ", " << a.cols() << ") vs (" << b.rows()
+                      << ", " << b.cols() << ")";
+        return 1e30f;
+    }
+    return (a - b).cwiseAbs().maxCoeff();
+}
+
+// Runs `fn`, expecting hs::Error whose message contains every one of `parts`.
+template <typename Fn>
+void expect_error(Fn fn, const std::vector<std::string>& parts) {
+    try {
+        fn();
+        ADD_FAILURE() << "expected hs::Error";
+    } catch (const Error& e) {
+        const std::string msg = e.what();
+        for (const std::string& p : parts)
+            EXPECT_NE(msg.find(p), std::string::npos) << "message: " << msg << "\nmissing: " << p;
+    }
+}
+
+// A fresh directory under the system temp dir, removed at scope exit.
+class TempDir {
+public:
+    TempDir() {
+        static std::atomic<int> counter{0};
+        path_ = fs::temp_directory_path() /
+                ("headscope_hf_test_" + std::to_string(::getpid()) + "_" +
+                 std::to_string(counter++));
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    std::string str() const { return path_.string(); }
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+private:
+    fs::path path_;
+};
+
+void write_text(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+// Every (1-D or 2-D) tensor of a fixture's model.safetensors as f32 NamedTensors.
+std::vector<NamedTensor> read_all(const std::string& path) {
+    const auto file = SafetensorsFile::open(path);
+    std::vector<NamedTensor> out;
+    for (const auto& [name, info] : file->tensors()) {
+        const Matrix m = file->matrix(name);
+        out.push_back({name, info.shape, std::vector<float>(m.data(), m.data() + m.size())});
+    }
+    return out;
+}
+
+// A copy of fixture `name` in a temp dir whose tensors went through `edit`.
+template <typename Edit>
+void copy_case(const std::string& name, const TempDir& dir, Edit edit) {
+    fs::copy_file(case_dir(name) + "/config.json", dir.file("config.json"));
+    std::vector<NamedTensor> tensors = read_all(case_dir(name) + "/model.safetensors");
+    edit(tensors);
+    write_safetensors(dir.file("model.safetensors"), tensors);
+}
+
+struct Expected {
+    std::shared_ptr<SafetensorsFile> file;
+    std::vector<int> ids;
+    explicit Expected(const std::string& name)
+        : file(SafetensorsFile::open(case_dir(name) + "/expected.safetensors")) {
+        const Vector v = file->vector("ids");
+        for (int i = 0; i < v.size(); ++i) ids.push_back(static_cast<int>(v(i)));
+    }
+    Matrix m(const std::string& key) const { return file->matrix(key); }
+};
+
+const std::vector<std::string>& all_cases() {
+    static const std::vector<std::string> cases = {"gpt2", "gpt2_bf16", "bert", "bert_prefixed",
+                                                   "llama", "llama_f16", "llama_sharded", "qwen2"};
+    return cases;
+}
+
+// ---------------------------------------------------------------------------------------
+// config.json
+// ---------------------------------------------------------------------------------------
+TEST(HfConfig, Gpt2DefaultsInnerToFourTimesEmbedAndUsesTanhGelu) {
+    const HfConfig hf = parse_hf_config(
+        json::parse(R"({"model_type": "gpt2", "n_embd": 48, "n_head": 6, "n_layer": 3,
+                        "n_positions": 64, "vocab_size": 100, "n_inner": null})"),
+        "config.json");
+    const TransformerConfig& c = hf.transformer;
+    EXPECT_EQ(c.family, "gpt2");
+    EXPECT_EQ(c.d_ff, 192);
+    EXPECT_EQ(c.head_dim, 8);
+    EXPECT_EQ(c.kv_heads, 6);
+    EXPECT_EQ(c.max_len, 64);
+    EXPECT_FLOAT_EQ(c.norm_eps, 1e-5f);
+    EXPECT_EQ(c.mlp, MlpKind::GeluTanh);
+    EXPECT_EQ(c.positions, PositionKind::Learned);
+    EXPECT_TRUE(c.pre_norm);
+    EXPECT_TRUE(c.causal);
+    EXPECT_TRUE(c.tied_lm_head);
+}
+
+TEST(HfConfig, BertIsPostNormBidirectionalWithErfGeluAndNoHead) {
+    const HfConfig hf = parse_hf_config(
+        json::parse(R"({"model_type": "bert", "hidden_size": 64, "num_attention_heads": 4,
+                        "num_hidden_layers": 2, "intermediate_size": 256,
+                        "max_position_embeddings": 512, "vocab_size": 300,
+                        "type_vocab_size": 2, "layer_norm_eps": 1e-12, "hidden_act": "gelu"})"),
+        "config.json");
+    const TransformerConfig& c = hf.transformer;
+    EXPECT_EQ(c.mlp, MlpKind::GeluErf);
+    EXPECT_FALSE(c.pre_norm);
+    EXPECT_FALSE(c.causal);
+    EXPECT_TRUE(c.embedding_norm);
+    EXPECT_FALSE(c.final_norm);
+    EXPECT_FALSE(c.has_lm_head);
+    EXPECT_EQ(c.type_vocab, 2);
+    EXPECT_FLOAT_EQ(c.norm_eps, 1e-12f);
+}
+
+TEST(HfConfig, LlamaDefaultsKvHeadsAndHeadDimAndKeepsTheta) {
+    const HfConfig hf = parse_hf_config(
+        json::parse(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 8,
+                        "num_hidden_layers": 2, "intermediate_size": 128, "vocab_size": 32,
+                        "rope_theta": 500000.0, "rms_norm_eps": 1e-5})"),
+        "config.json");
+    const TransformerConfig& c = hf.transformer;
+    EXPECT_EQ(c.kv_heads, 8);
+    EXPECT_EQ(c.head_dim, 8);
+    EXPECT_FLOAT_EQ(c.rope_theta, 500000.0f);
+    EXPECT_EQ(c.rope_layout, RopeLayout::RotateHalf);
+    EXPECT_EQ(c.norm, NormKind::RMSNorm);
+    EXPECT_EQ(c.mlp, MlpKind::SwiGLU);
+    EXPECT_FALSE(c.tied_lm_head);  // LlamaConfig default
+    EXPECT_FALSE(hf.qkv_bias);
+}
+
+TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
+    const HfConfig hf = parse_hf_config(
+        json::parse(R"({"model_type": "qwen2", "hidden_size": 64, "num_attention_heads": 8,
+                        "num_key_value_heads": 2, "num_hidden_layers": 2,
+                        "intermediate_size": 128, "vocab_size": 32,
+                        "tie_word_embeddings": true})"),
+        "config.json");
+    EXPECT_TRUE(hf.qkv_bias);
+    EXPECT_FALSE(hf.out_bias);
+    EXPECT_EQ(hf.transformer.kv_heads, 2);
+    EXPECT_TRUE(hf.transformer.tied_lm_head);
+}
+
+TEST(HfConfig, UnknownModelTypeIsNamedWithTheSupportedOnes) {
+    expect_error([] { parse_hf_config(json::parse(R"({"model_type": "t5"})"), "x/config.json"); },
+                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, llama, qwen2"});
+}
+
+TEST(HfConfig, MissingRequiredKeyIsNamed) {
+    expect_error(
+        [] {
+            parse_hf_config(json::parse(R"({"model_type": "gpt2", "n_embd": 32, "n_layer": 2,
+                                            "n_positions": 16, "vocab_size": 64})"),
+                            "config.json");
+        },
+        {"missing the required key \"n_head\"", "gpt2"});
+}
+
+TEST(HfConfig, RejectsRopeScalingAndIndivisibleHeads) {
+    expect_error(
+        [] {
+            parse_hf_config(
+                json::parse(R"({"model_type": "llama", "hidden_size": 64,
+                                "num_attention_heads": 8, "num_hidden_layers": 2,
+                                "intermediate_size": 128, "vocab_size": 32,
+                                "rope_scaling": {"rope_type": "llama3", "factor": 8.0}})"),
+                "config.json");
+        },
+        {"rope_scaling", "llama3", "not supported"});
+    expect_error(
+        [] {
+            parse_hf_config(json::parse(R"({"model_type": "gpt2", "n_embd": 30, "n_head": 4,
+                                            "n_layer": 2, "n_positions": 16,
+                                            "vocab_size": 64})"),
+                            "config.json");
+        },
+        {"n_embd 30 is not divisible by n_head 4"});
+}
+
+TEST(HfConfig, DetectsHuggingFaceDirectoriesByModelType) {
+    EXPECT_TRUE(is_hf_model_dir(case_dir("gpt2")));
+    TempDir dir;
+    EXPECT_FALSE(is_hf_model_dir(dir.str()));  // no config.json
+    write_text(dir.file("config.json"), R"({"format": "headscope-playground", "d_model": 8})");
+    EXPECT_FALSE(is_hf_model_dir(dir.str()));
+    write_text(dir.file("config.json"), "{not json");
+    EXPECT_FALSE(is_hf_model_dir(dir.str()));
+}
+
+// ---------------------------------------------------------------------------------------
+// Loading
+// ---------------------------------------------------------------------------------------
+TEST(HfLoader, LayerZeroWeightsAreOutInMatricesForEveryCase) {
+    for (const std::string& name : all_cases()) {
+        SCOPED_TRACE(name);
+        const TransformerModel model = load_hf_model(case_dir(name));
+        const Expected exp(name);
+        const TransformerLayerWeights& l = model.weights().layers.at(0);
+        EXPECT_LT(max_abs_diff(l.wq, exp.m("loaded.wq")), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.wk, exp.m("loaded.wk")), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.wv, exp.m("loaded.wv")), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.wo, exp.m("loaded.wo")), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.w_up, exp.m("loaded.w_up")), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.w_down, exp.m("loaded.w_down")), 1e-7f);
+        if (exp.file->has("loaded.w_gate"))
+            EXPECT_LT(max_abs_diff(l.w_gate, exp.m("loaded.w_gate")), 1e-7f);
+    }
+}
+
+TEST(HfLoader, RecordsTheFileDtype) {
+    EXPECT_EQ(load_hf_model(case_dir("gpt2")).config().dtype, "f32");
+    EXPECT_EQ(load_hf_model(case_dir("gpt2_bf16")).config().dtype, "bf16");
+    EXPECT_EQ(load_hf_model(case_dir("llama_f16")).config().dtype, "f16");
+}
+
+TEST(HfLoader, ReadsBiasesAndHeadsPerFamily) {
+    const TransformerModel qwen = load_hf_model(case_dir("qwen2"));
+    EXPECT_EQ(qwen.weights().layers[0].bq.size(), 32);
+    EXPECT_EQ(qwen.weights().layers[0].bk.size(), 16);  // 2 KV heads × Dh 8
+    EXPECT_EQ(qwen.weights().layers[0].bo.size(), 0);
+    EXPECT_EQ(qwen.weights().lm_head.size(), 0);  // tied: head is the embedding
+    const TransformerModel llama = load_hf_model(case_dir("llama"));
+    EXPECT_EQ(llama.weights().layers[0].bq.size(), 0);
+    EXPECT_EQ(llama.weights().lm_head.rows(), 64);
+    const TransformerModel sharded = load_hf_model(case_dir("llama_sharded"));
+    EXPECT_EQ(sharded.config().head_dim, 12);
+    EXPECT_EQ(sharded.weights().layers[1].wq.rows(), 48);  // 4 heads × 12, ≠ d_model 32
+    const TransformerModel bert = load_hf_model(case_dir("bert_prefixed"));
+    EXPECT_EQ(bert.weights().type_embed.rows(), 2);
+    EXPECT_EQ(bert.weights().emb_norm_b.size(), 32);  // legacy LayerNorm.beta
+}
+
+TEST(HfLoader, ReportsProgressPerLayerAndCancels) {
+    std::vector<int> seen;
+    load_hf_model(case_dir("llama"), [&](int done, int total) {
+        EXPECT_EQ(total, 2);
+        seen.push_back(done);
+        return true;
+    });
+    EXPECT_EQ(seen, (std::vector<int>{1, 2}));
+    EXPECT_THROW(load_hf_model(case_dir("llama"), [](int, int) { return false; }), Cancelled);
+}
+
+TEST(HfLoader, UnknownModelTypeIsNamed) {
+    TempDir dir;
+    write_text(dir.file("config.json"), R"({"model_type": "mamba"})");
+    expect_error([&] { load_hf_model(dir.str()); },
+                 {"model_type \"mamba\" is not supported", "gpt2, bert, llama, qwen2"});
+}
+
+TEST(HfLoader, MissingTensorIsNamed) {
+    TempDir dir;
+    copy_case("llama", dir, [](std::vector<NamedTensor>& t) {
+        std::erase_if(t, [](const NamedTensor& x) {
+            return x.name == "model.layers.1.mlp.up_proj.weight";
+        });
+    });
+    expect_error([&] { load_hf_model(dir.str()); },
+                 {"tensor 'model.layers.1.mlp.up_proj.weight' is missing", "llama"});
+}
+
+TEST(HfLoader, UntiedHeadWithoutLmHeadIsAMissingTensor) {
+    TempDir dir;
+    copy_case("llama", dir, [](std::vector<NamedTensor>& t) {
+        std::erase_if(t, [](const NamedTensor& x) { return x.name == "lm_head.weight"; });
+    });
+    expect_error([&] { load_hf_model(dir.str()); }, {"'lm_head.weight' is missing"});
+}
+
+TEST(HfLoader, ShapeMismatchGivesExpectedAndFound) {
+    TempDir dir;
+    copy_case("llama", dir, [](std::vector<NamedTensor>& t) {
+        for (NamedTensor& x : t)
+            if (x.name == "model.layers.0.self_attn.k_proj.weight") {
+                x.shape = {32, 32};  // as if num_key_value_heads were 4
+                x.data.assign(32 * 32, 0.5f);
+            }
+    });
+    expect_error([&] { load_hf_model(dir.str()); },
+                 {"'model.layers.0.self_attn.k_proj.weight'", "has shape [32, 32]",
+                  "expected [16, 32]"});
+}
+
+TEST(HfLoader, Gpt2Conv1DShapeIsCheckedInInOutOrder) {
+    TempDir dir;
+    copy_case("gpt2_bf16", dir, [](std::vector<NamedTensor>& t) {
+        for (NamedTensor& x : t)
+            if (x.name == "transformer.h.1.attn.c_attn.weight") x.shape = {96, 32};  // (out, in)
+    });
+    expect_error([&] { load_hf_model(dir.str()); },
+                 {"'transformer.h.1.attn.c_attn.weight' has shape [96, 32]", "expected [32, 96]"});
+}
+
+TEST(HfLoader, UnsupportedDtypeIsNamed) {
+    TempDir dir;
+    fs::copy_file(case_dir("gpt2") + "/config.json", dir.file("config.json"));
+    // A hand-written safetensors file with one F64 tensor.
+    const std::string header =
+        R"({"wte.weight":{"dtype":"F64","shape":[2],"data_offsets":[0,16]}})";
+    std::string bytes(8, '\0');
+    for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+    bytes += header + std::string(16, '\0');
+    write_text(dir.file("model.safetensors"), bytes);
+    expect_error([&] { load_hf_model(dir.str()); }, {"unsupported dtype F64", "wte.weight"});
+}
+
+TEST(HfLoader, MissingWeightsFileIsExplained) {
+    TempDir dir;
+    fs::copy_file(case_dir("qwen2") + "/config.json", dir.file("config.json"));
+    write_text(dir.file("pytorch_model.bin"), "x");
+    expect_error([&] { load_hf_model(dir.str()); },
+                 {"neither model.safetensors nor model.safetensors.index.json",
+                  "pytorch_model.bin"});
+}
+
+TEST(HfLoader, ShardIndexErrorsNameTheShard) {
+    TempDir dir;
+    for (const char* f : {"config.json", "model-00001-of-00002.safetensors"})
+        fs::copy_file(case_dir("llama_sharded") + "/" + f, dir.file(f));
+    fs::copy_file(case_dir("llama_sharded") + "/model.safetensors.index.json",
+                  dir.file("model.safetensors.index.json"));
+    expect_error([&] { load_hf_model(dir.str()); },
+                 {"model-00002-of-00002.safetensors", "does not exist"});
+
+    write_text(dir.file("model.safetensors.index.json"),
+               R"({"weight_map": {"model.norm.weight": "model-00001-of-00002.safetensors"}})");
+    expect_error([&] { load_hf_model(dir.str()); },
+                 {"puts tensor 'model.norm.weight' in model-00001-of-00002.safetensors",
+                  "no such tensor"});
+}
+
+// ---------------------------------------------------------------------------------------
+// Forward pass against the PyTorch references
+// ---------------------------------------------------------------------------------------
+TEST(HfModels, ForwardMatchesReferenceHeadsHiddenStatesAndLogits) {
+    for (const std::string& name : all_cases()) {
+        SCOPED_TRACE(name);
+        const TransformerModel model = load_hf_model(case_dir(name));
+        const Expected exp(name);
+        const TransformerConfig& c = model.config();
+        const Trace trace = model.forward(exp.ids, {});
+        ASSERT_EQ(trace.n_layers(), c.layers);
+        EXPECT_EQ(trace.kv_heads, c.kv_heads);
+        EXPECT_LT(max_abs_diff(trace.main.input, exp.m("input")), kTol);
+        for (int il = 0; il < c.layers; ++il) {
+            SCOPED_TRACE(testing::Message() << "layer " << il);
+            const LayerTrace& lt = trace.main.layers[il];
+            ASSERT_EQ(static_cast<int>(lt.self_attn.weights.size()), c.heads);
+            for (int h = 0; h < c.heads; ++h) {
+                SCOPED_TRACE(testing::Message() << "head " << h);
+                const std::string key =
+                    "layers." + std::to_string(il) + ".heads." + std::to_string(h);
+                EXPECT_LT(max_abs_diff(lt.self_attn.weights[h], exp.m(key)), kTol);
+            }
+            EXPECT_LT(max_abs_diff(lt.output, exp.m("layers." + std::to_string(il) + ".output")),
+                      kTol);
+        }
+        EXPECT_LT(max_abs_diff(trace.main.final_output, exp.m("final_output")), kTol);
+        if (c.has_lm_head) {
+            const Vector logits = model.next_token_logits(exp.ids);
+            const Matrix expected = exp.m("logits");  // (1, V)
+            EXPECT_LT(max_abs_diff(logits.transpose(), expected), kTol);
+            // The trace's top prediction is the reference's argmax.
+            Eigen::Index best = 0;
+            expected.row(0).maxCoeff(&best);
+            ASSERT_FALSE(trace.next_tokens.empty());
+            EXPECT_EQ(trace.next_tokens[0].id, static_cast<int>(best));
+        } else {
+            EXPECT_FALSE(exp.file->has("logits"));
+            EXPECT_TRUE(trace.next_tokens.empty());
+        }
+    }
+}
+
+TEST(HfModels, PrefixedAndPlainBertNamesLoadTheSameArchitecture) {
+    // bert_prefixed uses "bert." keys and legacy gamma/beta; its own reference must match,
+    // and the ignored pooler / cls tensors must not change the parameter count.
+    const TransformerModel plain = load_hf_model(case_dir("bert"));
+    const TransformerModel prefixed = load_hf_model(case_dir("bert_prefixed"));
+    EXPECT_EQ(plain.parameter_count(), prefixed.parameter_count());
+    const Expected exp("bert_prefixed");
+    const Trace trace = prefixed.forward(exp.ids, {});
+    EXPECT_LT(max_abs_diff(trace.main.final_output, exp.m("final_output")), kTol);
+}
+
+}  // namespace
+}  // namespace hs

@@ -1,0 +1,223 @@
+// stories260K (../shared/models/stories260K, never copied into the repo): greedy decoding,
+// tokenizer, per-head weights against tests/gen_llama2c_reference.py (NumPy, float64),
+// open_source / CLI integration. A missing model FAILS these tests; it is never skipped.
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "core/error.h"
+#include "core/pretrained/generate.h"
+#include "core/pretrained/llama2c.h"
+#include "core/pretrained/pretrained_source.h"
+#include "core/source.h"
+
+namespace hs {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kModelDir = std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K";
+const std::string kBin = kModelDir + "/stories260K.bin";
+const std::string kTok = kModelDir + "/tok512.bin";
+// llama2.c doc/stories260K.md, greedy (temperature 0) from BOS.
+const std::string kDocumented =
+    "Once upon a time, there was a little girl named Lily. She loved to play outside in the park.";
+
+// Loads stories260K once; fails (not skips) the calling test when the files are missing.
+const Llama2cCheckpoint& stories() {
+    static const Llama2cCheckpoint ckpt = [] {
+        if (!fs::exists(kBin) || !fs::exists(kTok))
+            throw Error("stories260K is missing: expected " + kBin + " and " + kTok);
+        return load_llama2c(kBin, kTok);
+    }();
+    return ckpt;
+}
+
+nlohmann::json reference() {
+    std::ifstream in(std::string(HEADSCOPE_FIXTURES_DIR) + "/stories260k_layer_ref.json");
+    EXPECT_TRUE(in.good()) << "run tests/gen_llama2c_reference.py to create the fixture";
+    return nlohmann::json::parse(in);
+}
+
+TEST(Llama2cStories260K, ModelFilesArePresentBesideTheProject) {
+    EXPECT_TRUE(fs::exists(kBin)) << kBin << " is missing (see ../shared/models/README.md)";
+    EXPECT_TRUE(fs::exists(kTok)) << kTok << " is missing";
+}
+
+TEST(Llama2cStories260K, HeaderGivesTheDocumentedArchitecture) {
+    const TransformerConfig& c = stories().model.config();
+    EXPECT_EQ(c.d_model, 64);
+    EXPECT_EQ(c.d_ff, 172);
+    EXPECT_EQ(c.layers, 5);
+    EXPECT_EQ(c.heads, 8);
+    EXPECT_EQ(c.kv_heads, 4);
+    EXPECT_EQ(c.head_dim, 8);
+    EXPECT_EQ(c.vocab, 512);
+    EXPECT_EQ(c.max_len, 512);
+    EXPECT_TRUE(c.tied_lm_head);
+    EXPECT_EQ(stories().model.weights().lm_head.size(), 0);
+    // 512·64 + 5·(64 + 4096 + 2·2048 + 4096 + 64 + 3·172·64) + 64
+    EXPECT_EQ(stories().model.parameter_count(), 260032);
+}
+
+TEST(Llama2cStories260K, GreedyDecodingFromBosReproducesTheDocumentedStory) {
+    const auto& s = stories();
+    const std::vector<int> expected = s.tokenizer->encode(kDocumented, false).ids;
+    ASSERT_EQ(expected.size(), 31u);
+    const std::vector<int> generated = generate(s.model, *s.tokenizer, {}, 31);
+    EXPECT_EQ(generated, expected);  // token for token
+    EXPECT_EQ(s.tokenizer->decode(generated), kDocumented);
+    // And the independent NumPy reference's greedy ids (BOS first).
+    const auto ref_ids = reference()["greedy_from_bos_ids"].get<std::vector<int>>();
+    ASSERT_GE(ref_ids.size(), expected.size() + 1);
+    EXPECT_EQ(std::vector<int>(ref_ids.begin() + 1, ref_ids.begin() + 1 + 31), generated);
+}
+
+TEST(Llama2cTokenizer, RoundTripsTheDocumentedStory) {
+    const auto& tok = *stories().tokenizer;
+    const Tokens t = tok.encode(kDocumented);
+    ASSERT_FALSE(t.ids.empty());
+    EXPECT_EQ(t.ids.front(), 1);  // BOS
+    EXPECT_EQ(t.text.front(), "<s>");
+    EXPECT_EQ(t.text[1], " Once");  // the leading space shown as a space
+    EXPECT_EQ(tok.decode(t.ids), kDocumented);
+    std::string joined;
+    for (std::size_t i = 1; i < t.text.size(); ++i) joined += t.text[i];
+    EXPECT_EQ(joined, " " + kDocumented);
+}
+
+TEST(Llama2cTokenizer, MatchesTheReferenceEncoderOnThePrompt) {
+    const nlohmann::json ref = reference();
+    EXPECT_EQ(stories().tokenizer->encode(ref["prompt"].get<std::string>()).ids,
+              ref["ids"].get<std::vector<int>>());
+}
+
+TEST(Llama2cTokenizer, FallsBackToByteTokensForUnknownCharacters) {
+    const auto& tok = *stories().tokenizer;
+    // 秦 = E7 A7 A6 is not in the 512-token vocabulary: three byte tokens, id = byte + 3.
+    const Tokens t = tok.encode("秦", false);
+    const std::vector<int> expected{tok.find(" "), 0xE7 + 3, 0xA7 + 3, 0xA6 + 3};
+    EXPECT_EQ(t.ids, expected);
+    EXPECT_EQ(t.text[1], "<0xE7>");
+    EXPECT_EQ(tok.decode(t.ids), "秦");
+    EXPECT_EQ(tok.display('A' + 3), "A");  // printable ASCII byte tokens as the byte
+    EXPECT_EQ(tok.display('\n' + 3), "\\n");
+}
+
+TEST(Llama2cTokenizer, EmptyTextIsBosOnly) {
+    EXPECT_EQ(stories().tokenizer->encode("").ids, std::vector<int>{1});
+    EXPECT_TRUE(stories().tokenizer->encode("", false).ids.empty());
+}
+
+TEST(Llama2cTokenizer, RejectsATruncatedFile) {
+    cli_test::TempDir dir;
+    std::ifstream in(kTok, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_EQ(bytes.size(), 6227u);
+    std::ofstream(dir.file("tok.bin"), std::ios::binary) << bytes.substr(0, 3000);
+    try {
+        Llama2cTokenizer t(dir.file("tok.bin"), 512);
+        FAIL() << "no error for a truncated tokenizer";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("of 512 tokens"), std::string::npos) << e.what();
+    }
+    try {
+        Llama2cTokenizer t(kTok, 500);
+        FAIL() << "no error for a tokenizer with more tokens than the model";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("bytes follow the 500 tokens"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(Llama2cStories260K, LayerTwoHeadWeightsMatchTheNumpyReference) {
+    const nlohmann::json ref = reference();
+    const auto ids = ref["ids"].get<std::vector<int>>();
+    const int layer = ref["layer"].get<int>();
+    const Trace trace = stories().model.forward(ids, {});
+    const auto& weights = trace.main.layers[layer].self_attn.weights;
+    ASSERT_EQ(weights.size(), ref["weights"].size());
+    const int T = static_cast<int>(ids.size());
+    float max_diff = 0;
+    for (std::size_t h = 0; h < weights.size(); ++h) {
+        ASSERT_EQ(weights[h].rows(), T);
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j < T; ++j)
+                max_diff = std::max(max_diff, std::abs(weights[h](i, j) -
+                                                       ref["weights"][h][i][j].get<float>()));
+    }
+    EXPECT_LT(max_diff, 1e-4f) << "max |Δ| over " << weights.size() << " heads";
+    float out_diff = 0;
+    for (int i = 0; i < T; ++i)
+        for (int d = 0; d < 64; ++d)
+            out_diff = std::max(out_diff, std::abs(trace.main.layers[layer].output(i, d) -
+                                                   ref["layer_output"][i][d].get<float>()));
+    EXPECT_LT(out_diff, 1e-4f);
+    const Vector logits = stories().model.next_token_logits(ids);
+    float logit_diff = 0;
+    for (int v = 0; v < 512; ++v)
+        logit_diff = std::max(logit_diff, std::abs(logits(v) - ref["last_logits"][v].get<float>()));
+    EXPECT_LT(logit_diff, 1e-3f);  // logits are O(10): 1e-4 relative
+}
+
+TEST(Llama2cStories260K, OpenSourceRunsFromBosWhenTheTextIsEmpty) {
+    const auto source = open_source(kBin);
+    EXPECT_EQ(source->kind(), "llama2.c checkpoint");
+    EXPECT_EQ(source->config().arch, Arch::DecoderOnly);
+    EXPECT_EQ(source->config().mask, MaskKind::Causal);
+    TraceOptions options;
+    options.detail_layer = 1;
+    const Trace trace = source->run(SourceInput{}, options);
+    EXPECT_EQ(trace.main.ids, std::vector<int>{1});
+    EXPECT_EQ(trace.kv_heads, 4);
+    ASSERT_EQ(trace.n_layers(), 5);
+    EXPECT_EQ(trace.main.layers[0].self_attn.weights.size(), 8u);
+    ASSERT_EQ(trace.next_tokens.size(), 5u);
+    EXPECT_EQ(trace.next_tokens[0].text, " Once");  // the story's first token
+    // Steps: K heads repeated per query head (heads 2h and 2h+1 read KV head h).
+    ASSERT_TRUE(trace.steps);
+    EXPECT_EQ(trace.steps->k_heads.size(), 8u);
+    EXPECT_TRUE(trace.steps->k_heads[2].isApprox(trace.steps->k_heads[3]));
+    EXPECT_EQ(trace.steps->w_in.rows(), 3 * 64);
+}
+
+TEST(Llama2cStories260K, OpenSourceNamesTheMissingTokenizer) {
+    cli_test::TempDir dir;
+    fs::copy_file(kBin, dir.file("model.bin"));  // a temporary copy, outside the repo
+    try {
+        open_source(dir.file("model.bin"));
+        FAIL() << "no error without a tokenizer";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("no tokenizer for the llama2.c checkpoint"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("tokenizer.bin"), std::string::npos);
+    }
+}
+
+TEST(Llama2cCli, GenerateFromBosPrintsTheDocumentedStory) {
+    cli_test::TempDir dir;
+    const auto r = cli_test::run_headscope({"generate", fs::absolute(kBin).string(), "--tokens", "31"}, dir);
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, kDocumented + "\n");
+}
+
+TEST(Llama2cCli, GenerateContinuesAText) {
+    cli_test::TempDir dir;
+    const auto r = cli_test::run_headscope(
+        {"generate", fs::absolute(kBin).string(), "--text", "Once upon a time, there was a little girl named Lily.",
+         "--tokens", "10"},
+        dir);
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, " She loved to play outside in the park.\n");
+}
+
+}  // namespace
+}  // namespace hs
