@@ -274,6 +274,7 @@ int run_gui(const GuiOptions& options) {
         std::string submitted_detail = "-";
         std::vector<double> frame_ms;
         int ready_frames = 0;
+        auto script_waiting_since = std::chrono::steady_clock::now();
         bool selection_applied = false;
         while (!glfwWindowShouldClose(window)) {
             const auto frame_start = std::chrono::steady_clock::now();
@@ -297,6 +298,7 @@ int run_gui(const GuiOptions& options) {
             }
             // 3. Scripted actions, then edits -> worker.
             if (script && !script->finished() && !ctx.state.dirty && ctx.worker.idle()) {
+                script_waiting_since = std::chrono::steady_clock::now();
                 if (!script->step(ctx)) {
                     std::fprintf(stderr, "headscope: script: %s\n", script->error().c_str());
                     status = 1;
@@ -326,6 +328,15 @@ int run_gui(const GuiOptions& options) {
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             // 6. Screenshots, benchmark and exit conditions.
             const bool ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty;
+            if (script && std::chrono::steady_clock::now() - script_waiting_since > std::chrono::seconds(90)) {
+                std::fprintf(stderr,
+                             "headscope: script stalled for 90 s (dirty %d, worker idle %d, busy %d, trace %d, "
+                             "error '%s')\n",
+                             int(ctx.state.dirty), int(ctx.worker.idle()), int(ctx.worker.busy()),
+                             int(bool(ctx.view.trace)), ctx.view.error.c_str());
+                status = 1;
+                break;
+            }
             if (script) {
                 const std::string shot = script->take_screenshot_request();
                 if (!shot.empty()) save_screenshot(shot, fb_w, fb_h);

@@ -253,8 +253,9 @@ TEST(HfLoader, LayerZeroWeightsAreOutInMatricesForEveryCase) {
         EXPECT_LT(max_abs_diff(l.wo, exp.m("loaded.wo")), 1e-7f);
         EXPECT_LT(max_abs_diff(l.w_up, exp.m("loaded.w_up")), 1e-7f);
         EXPECT_LT(max_abs_diff(l.w_down, exp.m("loaded.w_down")), 1e-7f);
-        if (exp.file->has("loaded.w_gate"))
+        if (exp.file->has("loaded.w_gate")) {
             EXPECT_LT(max_abs_diff(l.w_gate, exp.m("loaded.w_gate")), 1e-7f);
+        }
     }
 }
 

@@ -212,7 +212,7 @@ TEST(Llama2cCli, GenerateContinuesAText) {
     cli_test::TempDir dir;
     const auto r = cli_test::run_headscope(
         {"generate", fs::absolute(kBin).string(), "--text", "Once upon a time, there was a little girl named Lily.",
-         "--tokens", "10"},
+         "--tokens", "16"},
         dir);
     ASSERT_TRUE(r.exited);
     EXPECT_EQ(r.status, 0) << r.err;

@@ -10,6 +10,6 @@ text="The animal didn't cross the street because it was too tired ."
 [[ $lang == zh ]] && text="我是秦始皇，秦始皇统一了六国。"
 layer=1 head=2
 rm -f "$out/shot.png" "$out/layout.json"
-xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
+timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
   --layer $layer --head $head --size 1400x900 --screenshot "$out/shot.png" --layout "$out/layout.json" --frames 3
 "$checker" screenshot "$out/shot.png" "$out/layout.json" "$model" "$text" $layer $head 1400 900

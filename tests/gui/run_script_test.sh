@@ -24,7 +24,7 @@ export-grid $out/grid.png
 export-csv $out/head.csv
 screenshot $out/after.png
 SCRIPT
-xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings \
+timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings \
   --model "random:d_model=64,heads=8,layers=2,seed=3" --text "$text" --script "$out/session.txt"
 for f in trace.json head.png grid.png head.csv after.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
