@@ -6,8 +6,11 @@
 #include "core/error.h"
 #include "core/io/model_dir.h"
 #include "core/io/state_dict.h"
+#include "core/pretrained/hf_config.h"
+#include "core/pretrained/hf_loader.h"
 #include "core/pretrained/llama2c.h"
 #include "core/pretrained/pretrained_source.h"
+#include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/playground_tokenizer.h"
 #include "core/worked_example.h"
 
@@ -146,6 +149,10 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg) {
     }
     std::error_code ec;
     if (fs::is_directory(arg, ec)) {
+        if (is_hf_model_dir(arg)) {  // Hugging Face checkpoint: config.json names a model_type
+            auto tokenizer = load_hf_tokenizer(arg);  // cheap, so a missing file fails first
+            return make_pretrained_source(load_hf_model(arg), std::move(tokenizer));
+        }
         Model model = load_model_dir(arg);
         model.set_name(fs::path(arg).lexically_normal().string());
         return std::make_unique<ModelSource>(std::move(model), "model directory");

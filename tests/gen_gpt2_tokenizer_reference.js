@@ -81,6 +81,7 @@ for (const text of strings) {
 if (cases.length < 200) throw new Error(`only ${cases.length} strings; need >= 200`);
 
 const out = path.join(__dirname, 'fixtures', 'tokenizers', 'gpt2_reference.json');
+writePretokenizeReference();
 const meta = {
   generator: 'tests/gen_gpt2_tokenizer_reference.js',
   reference: 'npm gpt-3-encoder ' + require('gpt-3-encoder/package.json').version + ' (JavaScript encode/decode)',
@@ -88,3 +89,37 @@ const meta = {
 };
 fs.writeFileSync(out, JSON.stringify(meta, null, 1) + '\n');
 console.log(`wrote ${cases.length} cases to ${out}`);
+
+// Second fixture, pretokenize_reference.json: how JavaScript's own regex engine splits
+// the strings above plus 300 random strings under the GPT-2, Qwen2 (\p{N}) and Llama-3
+// (\p{N}{1,3}) patterns — the independent reference for tests/hf_tokenizer_json_test.cpp.
+// JavaScript has no (?i:…) group, so the case-insensitive contractions are spelled out.
+function writePretokenizeReference() {
+  const gpt2 = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;
+  const contractions = "'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]";
+  const tail = '| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+';
+  const qwen2 = new RegExp(contractions + '|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}' + tail, 'gu');
+  const llama3 = new RegExp(contractions + '|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}' + tail, 'gu');
+  const split = (re, text) => Array.from(text.matchAll(re), (m) => m[0]);
+  // Deterministic strings (xorshift32) over characters that exercise every branch.
+  const alphabet = ['a', 'Z', 'é', '中', '文', '1', '2', '٣', '½', ' ', ' ', ' ', '\n', '\r', '\t',
+    "'", 's', 'S', 't', 'l', 'L', 'e', 'r', 'v', 'm', 'd', '!', '.', '，', '🙂', '\u00a0', '\u3000',
+    '-', '_', '𝐀', '\u0301', 'ß', 'Ω', '€'];
+  let state = 2463534242;
+  const next = () => { state ^= state << 13; state >>>= 0; state ^= state >>> 17; state ^= state << 5; state >>>= 0; return state; };
+  const texts = strings.slice();
+  for (let k = 0; k < 300; ++k) {
+    const len = 1 + (next() % 16);
+    let t = '';
+    for (let i = 0; i < len; ++i) t += alphabet[next() % alphabet.length];
+    texts.push(t);
+  }
+  const cases = texts.map((text) => ({ text, gpt2: split(gpt2, text), qwen2: split(qwen2, text), llama3: split(llama3, text) }));
+  for (const c of cases)
+    for (const k of ['gpt2', 'qwen2', 'llama3'])
+      if (c[k].join('') !== c.text) throw new Error(`${k} pieces do not cover ${JSON.stringify(c.text)}`);
+  const file = path.join(__dirname, 'fixtures', 'tokenizers', 'pretokenize_reference.json');
+  fs.writeFileSync(file, JSON.stringify({ generator: 'tests/gen_gpt2_tokenizer_reference.js',
+    reference: 'Node.js ' + process.version + ' RegExp with the u flag', cases }, null, 1) + '\n');
+  console.log(`wrote ${cases.length} cases to ${file}`);
+}

@@ -11,6 +11,10 @@ Regenerate (Debian's python3-torch + python3-numpy, hence /usr/bin/python3):
     /usr/bin/python3 tests/gen_hf_fixtures.py           # (re)write tests/fixtures/hf/
     /usr/bin/python3 tests/gen_hf_fixtures.py --check   # regenerate in a temp dir and
                                                         # compare bytes; exit 1 on drift
+    /usr/bin/python3 tests/gen_hf_fixtures.py --gpt2-small DIR
+        # not a fixture: a random checkpoint shaped like GPT-2 small (124M parameters,
+        # ~500 MB f32) with a byte-level vocab.json / merges.txt, for load and forward
+        # timings:  headscope bench DIR --tokens 128
 
 Cases (tests/fixtures/hf/<case>/)
   gpt2              model.safetensors, no prefix, n_inner null (= 4·n_embd), attn.bias buffers
@@ -553,11 +557,66 @@ def generate(root):
     write_case(root, "qwen2", *llama_case("qwen2", qwen2, "F32", 8), "F32")
 
 
+def bytes_to_unicode():
+    """GPT-2's byte -> printable character table: printable Latin-1 bytes map to
+    themselves, the other 68 bytes to U+0100 onwards, in byte order."""
+    keep = set(range(ord("!"), ord("~") + 1)) | set(range(ord("¡"), ord("¬") + 1)) | \
+        set(range(ord("®"), ord("ÿ") + 1))
+    table, n = {}, 0
+    for b in range(256):
+        if b in keep:
+            table[b] = chr(b)
+        else:
+            table[b] = chr(256 + n)
+            n += 1
+    return table
+
+
+def write_gpt2_small(d):
+    """Random GPT-2-small-shaped checkpoint (12 layers, D 768, 12 heads, V 50257, P 1024):
+    weights N(0, 0.02) like GPT-2's init, LayerNorms at 1 / 0. The tokenizer has the 256
+    byte tokens plus unreachable fillers and no merges, so text encodes byte by byte."""
+    D, L, V, P = 768, 12, 50257, 1024
+    os.makedirs(d, exist_ok=True)
+    g = torch.Generator().manual_seed(0)
+    rnd = lambda *shape: 0.02 * torch.randn(*shape, generator=g, dtype=torch.float32)
+    sd = {"wte.weight": rnd(V, D), "wpe.weight": rnd(P, D),
+          "ln_f.weight": torch.ones(D, dtype=torch.float32), "ln_f.bias": torch.zeros(D, dtype=torch.float32)}
+    for i in range(L):
+        h = f"h.{i}."
+        for n in ("ln_1", "ln_2"):
+            sd[h + n + ".weight"] = torch.ones(D, dtype=torch.float32)
+            sd[h + n + ".bias"] = torch.zeros(D, dtype=torch.float32)
+        for n, (a, b) in {"attn.c_attn": (D, 3 * D), "attn.c_proj": (D, D),
+                          "mlp.c_fc": (D, 4 * D), "mlp.c_proj": (4 * D, D)}.items():
+            sd[h + n + ".weight"] = rnd(a, b)
+            sd[h + n + ".bias"] = torch.zeros(b, dtype=torch.float32)
+    write_safetensors(os.path.join(d, "model.safetensors"), sd, "F32", {"format": "pt"})
+    write_json(os.path.join(d, "config.json"),
+               {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_embd": D,
+                "n_head": 12, "n_layer": L, "n_positions": P, "n_ctx": P, "n_inner": None,
+                "vocab_size": V, "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new",
+                "bos_token_id": V - 1, "eos_token_id": V - 1, "torch_dtype": "float32"})
+    vocab = {ch: b for b, ch in bytes_to_unicode().items()}
+    for i in range(256, V - 1):
+        vocab[f"<filler{i}>"] = i
+    vocab["<|endoftext|>"] = V - 1
+    write_json(os.path.join(d, "vocab.json"), vocab)
+    with open(os.path.join(d, "merges.txt"), "w") as f:
+        f.write("#version: 0.2\n")
+    print(f"wrote {d}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true",
                     help="regenerate in a temp dir and compare with tests/fixtures/hf")
+    ap.add_argument("--gpt2-small", metavar="DIR",
+                    help="write a random GPT-2-small-shaped checkpoint to DIR (for timings)")
     args = ap.parse_args()
+    if args.gpt2_small:
+        write_gpt2_small(args.gpt2_small)
+        return
     if not args.check:
         if os.path.isdir(OUT_DIR):
             shutil.rmtree(OUT_DIR)

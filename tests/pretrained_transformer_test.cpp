@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -258,6 +259,19 @@ TEST(TransformerModel, RejectsIdsOutsideTheVocabularyAndEmptyInput) {
     EXPECT_EQ(error_of([&] { model.forward({}, {}); }), "no tokens to run: the text is empty");
     EXPECT_EQ(error_of([&] { model.forward(std::vector<int>(11, 1), {}); }),
               "11 tokens are more than this model's maximum of 10 positions");
+}
+
+TEST(TopK, GivesSoftmaxProbabilitiesOfTheLargestLogitsInOrder) {
+    Vector logits(4);
+    logits << 0.0f, std::log(3.0f), std::log(2.0f), std::log(2.0f);  // softmax: 1/8, 3/8, 2/8, 2/8
+    const std::vector<TokenProb> top = top_k(logits, 3);
+    ASSERT_EQ(top.size(), 3u);
+    EXPECT_EQ(top[0].id, 1);
+    EXPECT_NEAR(top[0].prob, 0.375f, 1e-6);
+    EXPECT_EQ(top[1].id, 2);  // ties keep the lower id first
+    EXPECT_EQ(top[2].id, 3);
+    EXPECT_NEAR(top[2].prob, 0.25f, 1e-6);
+    EXPECT_EQ(top_k(logits, 10).size(), 4u);
 }
 
 }  // namespace

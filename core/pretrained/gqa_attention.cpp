@@ -46,9 +46,8 @@ GqaResult gqa_attention(const Matrix& q, const Matrix& k, const Matrix& v, int h
         scores *= scale;
         if (steps) steps->scaled_scores.push_back(scores);
         if (want_scores) result.scores[h] = scores;
-        if (causal)  // key j > query i is the future: −∞
-            for (int i = 0; i < T; ++i)
-                for (int j = i + 1; j < S; ++j) scores(i, j) = kNegInf;
+        if (causal)  // key j > query i is the future: −∞ strictly above the diagonal
+            scores.triangularView<Eigen::StrictlyUpper>().setConstant(kNegInf);
         if (steps) steps->masked_scores.push_back(scores);
         softmax_rows(scores);  // A_h: (T, S); a fully masked row stays zeros
         // head_h: (T, Dh) = A_h V_g, written into its concat block

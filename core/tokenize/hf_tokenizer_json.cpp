@@ -1,0 +1,342 @@
+// tokenizer.json byte-level BPE and the model.type dispatcher (see hf_tokenizer_json.h).
+#include "core/tokenize/hf_tokenizer_json.h"
+
+#include <algorithm>
+#include <fstream>
+
+#include "core/error.h"
+#include "core/tokenize/byte_level.h"
+#include "core/tokenize/pretokenize.h"
+#include "core/tokenize/unicode_classes.h"
+#include "core/tokenize/wordpiece.h"
+
+namespace hs {
+
+namespace {
+
+using nlohmann::json;
+
+const char* const kGpt2Regex =
+    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+const char* const kQwen2Regex =
+    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+const char* const kLlama3Regex =
+    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+
+std::string type_of(const json& j) {
+    return j.is_object() && j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>()
+                                                                         : std::string("(none)");
+}
+
+bool flag(const json& j, const char* key, bool fallback) {
+    return j.is_object() && j.contains(key) && j[key].is_boolean() ? j[key].get<bool>() : fallback;
+}
+
+// bos_token / eos_token in tokenizer_config.json: a string or {"content": "..."}.
+std::string config_token(const json& config, const char* key) {
+    if (!config.is_object() || !config.contains(key)) return {};
+    const json& v = config[key];
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_object() && v.contains("content") && v["content"].is_string())
+        return v["content"].get<std::string>();
+    return {};
+}
+
+json read_json(const std::string& path, const char* what) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("Cannot open " + std::string(what) + " '" + path + "'.");
+    try {
+        return json::parse(in);
+    } catch (const json::exception& e) {
+        throw Error(std::string(what) + " '" + path + "' is not valid JSON: " + e.what());
+    }
+}
+
+std::unordered_map<std::string, int> read_vocab_object(const json& model, const std::string& source) {
+    if (!model.contains("vocab") || !model["vocab"].is_object())
+        throw Error("tokenizer.json '" + source + "': model.vocab must be an object of token -> id.");
+    std::unordered_map<std::string, int> vocab;
+    vocab.reserve(model["vocab"].size());
+    for (const auto& [token, id] : model["vocab"].items()) {
+        if (!id.is_number_integer() || id.get<long long>() < 0)
+            throw Error("tokenizer.json '" + source + "': the id of vocabulary token '" + token +
+                        "' is not a non-negative integer.");
+        vocab.emplace(token, id.get<int>());
+    }
+    return vocab;
+}
+
+// merges: ["a b", …] (older files) or [["a", "b"], …] (newer files).
+std::vector<std::pair<std::string, std::string>> read_merges(const json& model, const std::string& source) {
+    std::vector<std::pair<std::string, std::string>> merges;
+    if (!model.contains("merges")) return merges;
+    if (!model["merges"].is_array())
+        throw Error("tokenizer.json '" + source + "': model.merges must be an array.");
+    for (size_t r = 0; r < model["merges"].size(); ++r) {
+        const json& m = model["merges"][r];
+        if (m.is_string()) {
+            const std::string s = m.get<std::string>();
+            const size_t space = s.find(' ');
+            if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos)
+                throw Error("tokenizer.json '" + source + "': merge " + std::to_string(r) + " '" + s +
+                            "' must be two symbols separated by one space.");
+            merges.emplace_back(s.substr(0, space), s.substr(space + 1));
+        } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
+            merges.emplace_back(m[0].get<std::string>(), m[1].get<std::string>());
+        } else {
+            throw Error("tokenizer.json '" + source + "': merge " + std::to_string(r) +
+                        " is neither an \"a b\" string nor an [a, b] pair: " + m.dump());
+        }
+    }
+    return merges;
+}
+
+SplitPattern split_pattern(const json& split, const std::string& source) {
+    const json& p = split.contains("pattern") ? split["pattern"] : json();
+    if (!p.is_object() || !p.contains("Regex") || !p["Regex"].is_string())
+        throw Error("tokenizer.json '" + source + "': Split pre-tokenizer pattern " + p.dump() +
+                    " is not supported (only the GPT-2, Qwen2 and Llama-3 regexes are).");
+    const std::string regex = p["Regex"].get<std::string>();
+    const std::string behavior = split.value("behavior", std::string("Isolated"));
+    if (behavior != "Isolated" || flag(split, "invert", false))
+        throw Error("tokenizer.json '" + source + "': Split behavior '" + behavior +
+                    "' (or invert) is not supported; only Isolated without invert is.");
+    if (regex == kGpt2Regex) return SplitPattern::Gpt2;
+    if (regex == kQwen2Regex) return SplitPattern::Qwen2;
+    if (regex == kLlama3Regex) return SplitPattern::Llama3;
+    throw Error("tokenizer.json '" + source + "': Split regex '" + regex +
+                "' is not one HeadScope implements (GPT-2, Qwen2, Llama-3).");
+}
+
+std::vector<std::string> apply_split(SplitPattern p, const std::string& text) {
+    switch (p) {
+        case SplitPattern::Gpt2: return gpt2_pretokenize(text);
+        case SplitPattern::Qwen2: return llama3_pretokenize(text, 1);
+        case SplitPattern::Llama3: return llama3_pretokenize(text, 3);
+    }
+    return {text};
+}
+
+void check_normalizer(const json& n, const std::string& source) {
+    if (n.is_null()) return;
+    const std::string type = type_of(n);
+    if (type == "NFC") return;  // identity: input assumed NFC (see header)
+    if (type == "Sequence" && n.contains("normalizers") && n["normalizers"].is_array()) {
+        for (const json& inner : n["normalizers"]) check_normalizer(inner, source);
+        return;
+    }
+    throw Error("tokenizer.json '" + source + "': normalizer type '" + type +
+                "' is not supported for byte-level BPE (only none or NFC).");
+}
+
+// TemplateProcessing "single": special tokens before / after the sequence "A".
+void read_template(const json& post, std::vector<int>& prefix, std::vector<int>& suffix,
+                   const std::string& source) {
+    const std::string type = type_of(post);
+    if (type == "Sequence" && post.contains("processors") && post["processors"].is_array()) {
+        for (const json& p : post["processors"]) read_template(p, prefix, suffix, source);
+        return;
+    }
+    if (type != "TemplateProcessing" || !post.contains("single") || !post["single"].is_array()) return;
+    bool after = false;
+    for (const json& item : post["single"]) {
+        if (item.contains("Sequence")) {
+            after = true;
+            continue;
+        }
+        if (!item.contains("SpecialToken")) continue;
+        const std::string name = item["SpecialToken"].value("id", std::string());
+        const json& specials = post.contains("special_tokens") ? post["special_tokens"] : json();
+        if (!specials.is_object() || !specials.contains(name) || !specials[name].contains("ids"))
+            throw Error("tokenizer.json '" + source + "': post_processor template names special token '" +
+                        name + "' without giving its ids.");
+        for (const json& id : specials[name]["ids"]) (after ? suffix : prefix).push_back(id.get<int>());
+    }
+}
+
+std::vector<std::string> vocab_by_id(const std::unordered_map<std::string, int>& vocab) {
+    int max_id = -1;
+    for (const auto& [token, id] : vocab) max_id = std::max(max_id, id);
+    std::vector<std::string> out(static_cast<size_t>(max_id + 1));
+    for (const auto& [token, id] : vocab) out[static_cast<size_t>(id)] = token;
+    return out;
+}
+
+std::unique_ptr<Tokenizer> make_wordpiece(const json& tj, const json& config, const std::string& source) {
+    const json& model = tj["model"];
+    WordPieceOptions o;
+    const json& norm = tj.contains("normalizer") ? tj["normalizer"] : json();
+    if (type_of(norm) == "BertNormalizer") {
+        o.lower_case = flag(norm, "lowercase", true);
+        if (norm.contains("strip_accents") && norm["strip_accents"].is_boolean())
+            o.strip_accents = norm["strip_accents"].get<bool>();
+        o.tokenize_chinese_chars = flag(norm, "handle_chinese_chars", true);
+    } else if (!norm.is_null()) {
+        throw Error("tokenizer.json '" + source + "': normalizer type '" + type_of(norm) +
+                    "' is not supported for WordPiece (only BertNormalizer).");
+    }
+    if (model.contains("unk_token") && model["unk_token"].is_string()) o.unk_token = model["unk_token"];
+    if (model.contains("continuing_subword_prefix") && model["continuing_subword_prefix"].is_string())
+        o.continuing_prefix = model["continuing_subword_prefix"];
+    if (model.contains("max_input_chars_per_word") && model["max_input_chars_per_word"].is_number_unsigned())
+        o.max_input_chars_per_word = model["max_input_chars_per_word"].get<size_t>();
+    if (config.is_object()) {
+        o.cls_token = config.value("cls_token", o.cls_token);
+        o.sep_token = config.value("sep_token", o.sep_token);
+    }
+    return std::make_unique<WordPieceTokenizer>(vocab_by_id(read_vocab_object(model, source)), o);
+}
+
+}  // namespace
+
+HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source)
+    : source_(source) {
+    const json& model = tj.at("model");
+    if (type_of(model) != "BPE")
+        throw Error("tokenizer.json '" + source + "': model type '" + type_of(model) +
+                    "' is not a BPE model.");
+    if (flag(model, "byte_fallback", false))
+        throw Error("tokenizer.json '" + source +
+                    "': BPE with byte_fallback (SentencePiece-style, e.g. Llama-2) is not supported; "
+                    "only byte-level BPE is.");
+    for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
+        if (model.contains(key) && model[key].is_string() && !model[key].get<std::string>().empty())
+            throw Error("tokenizer.json '" + source + "': BPE " + key +
+                        " is set; only byte-level BPE without it is supported.");
+    model_ = std::make_unique<BpeModel>(read_vocab_object(model, source), read_merges(model, source),
+                                        flag(model, "ignore_merges", false));
+    vocab_size_ = model_->size();
+
+    // Pre-tokenizer: the splitting stages, and a ByteLevel step somewhere.
+    const json& pre = tj.contains("pre_tokenizer") ? tj["pre_tokenizer"] : json();
+    std::vector<json> steps;
+    if (type_of(pre) == "Sequence" && pre.contains("pretokenizers") && pre["pretokenizers"].is_array())
+        steps.assign(pre["pretokenizers"].begin(), pre["pretokenizers"].end());
+    else
+        steps.push_back(pre);
+    bool byte_level = false;
+    for (const json& step : steps) {
+        const std::string type = type_of(step);
+        if (type == "Split") {
+            stages_.push_back(Stage{true, split_pattern(step, source)});
+        } else if (type == "ByteLevel") {
+            byte_level = true;
+            add_prefix_space_ = flag(step, "add_prefix_space", true);
+            if (flag(step, "use_regex", true)) stages_.push_back(Stage{true, SplitPattern::Gpt2});
+        } else {
+            throw Error("tokenizer.json '" + source + "': pre-tokenizer type '" + type +
+                        "' is not supported (byte-level BPE needs ByteLevel, optionally after a Split).");
+        }
+    }
+    if (!byte_level)
+        throw Error("tokenizer.json '" + source +
+                    "': BPE without a ByteLevel pre-tokenizer is not supported (only byte-level BPE is).");
+    check_normalizer(tj.contains("normalizer") ? tj["normalizer"] : json(), source);
+
+    if (tj.contains("added_tokens") && tj["added_tokens"].is_array()) {
+        for (const json& a : tj["added_tokens"]) {
+            AddedToken t{a.at("content").get<std::string>(), a.at("id").get<int>()};
+            if (t.content.empty()) continue;
+            added_by_id_[t.id] = t.content;
+            vocab_size_ = std::max(vocab_size_, t.id + 1);
+            added_.push_back(std::move(t));
+        }
+    }
+    std::stable_sort(added_.begin(), added_.end(),
+                     [](const AddedToken& a, const AddedToken& b) { return a.content.size() > b.content.size(); });
+    if (tj.contains("post_processor")) read_template(tj["post_processor"], prefix_ids_, suffix_ids_, source);
+
+    const std::string bos = config_token(config, "bos_token"), eos = config_token(config, "eos_token");
+    bos_id_ = bos.empty() ? (prefix_ids_.empty() ? -1 : prefix_ids_.front()) : id_of_any(bos);
+    eos_id_ = eos.empty() ? id_of_any("<|endoftext|>") : id_of_any(eos);
+    if (bos.empty() && bos_id_ < 0) bos_id_ = id_of_any("<|endoftext|>");  // GPT-2 convention
+}
+
+int HfBpeTokenizer::id_of_any(const std::string& token) const {
+    for (const AddedToken& a : added_)
+        if (a.content == token) return a.id;
+    return model_->id_of(token);
+}
+
+std::string HfBpeTokenizer::token_bytes(int id) const {
+    if (const auto it = added_by_id_.find(id); it != added_by_id_.end()) return it->second;
+    if (id < 0 || id >= model_->size() || model_->token_of(id).empty())
+        throw Error("Token id " + std::to_string(id) + " is outside the vocabulary of '" + source_ +
+                    "' (" + std::to_string(vocab_size_) + " ids).");
+    std::string bytes;
+    if (!byte_level::symbols_to_bytes(model_->token_of(id), bytes)) return model_->token_of(id);
+    return bytes;
+}
+
+// Pre-tokenise (each stage splits every piece of the previous one), then BPE each piece.
+void HfBpeTokenizer::encode_segment(const std::string& text, std::vector<int>& ids) const {
+    if (text.empty()) return;
+    std::vector<std::string> pieces{text};
+    if (add_prefix_space_ && text.front() != ' ') pieces.front() = " " + text;
+    for (const Stage& stage : stages_) {
+        std::vector<std::string> next;
+        for (const std::string& p : pieces)
+            for (std::string& q : apply_split(stage.pattern, p)) next.push_back(std::move(q));
+        pieces = std::move(next);
+    }
+    for (const std::string& p : pieces) {
+        const std::vector<int> piece_ids = model_->encode_piece(byte_level::bytes_to_symbols(p));
+        ids.insert(ids.end(), piece_ids.begin(), piece_ids.end());
+    }
+}
+
+Tokens HfBpeTokenizer::encode(const std::string& text, bool add_special) const {
+    std::vector<int> ids;
+    if (add_special) ids = prefix_ids_;
+    // Added tokens: at each position the longest one that matches; text between them
+    // goes through the normal pipeline.
+    size_t seg_start = 0;
+    for (size_t pos = 0; pos < text.size();) {
+        const AddedToken* hit = nullptr;
+        for (const AddedToken& a : added_)
+            if (text.compare(pos, a.content.size(), a.content) == 0) {
+                hit = &a;
+                break;  // longest first
+            }
+        if (!hit) {
+            ++pos;
+            continue;
+        }
+        encode_segment(text.substr(seg_start, pos - seg_start), ids);
+        ids.push_back(hit->id);
+        pos += hit->content.size();
+        seg_start = pos;
+    }
+    encode_segment(text.substr(seg_start), ids);
+    if (add_special) ids.insert(ids.end(), suffix_ids_.begin(), suffix_ids_.end());
+    std::vector<std::string> bytes;
+    for (int id : ids) bytes.push_back(token_bytes(id));
+    Tokens out;
+    out.ids = std::move(ids);
+    out.text = display_strings(bytes);
+    return out;
+}
+
+std::string HfBpeTokenizer::decode(const std::vector<int>& ids) const {
+    std::string bytes;
+    for (int id : ids) bytes += token_bytes(id);
+    return unicode::replace_invalid_utf8(bytes);
+}
+
+std::string HfBpeTokenizer::display(int id) const { return unicode::readable_bytes(token_bytes(id)); }
+
+std::unique_ptr<Tokenizer> load_tokenizer_json(const std::string& path, const std::string& config_path) {
+    const json tj = read_json(path, "tokenizer.json");
+    json config;
+    if (!config_path.empty() && std::ifstream(config_path).good())
+        config = read_json(config_path, "tokenizer config");
+    if (!tj.is_object() || !tj.contains("model") || !tj["model"].is_object())
+        throw Error("tokenizer.json '" + path + "' has no \"model\" object.");
+    const std::string type = type_of(tj["model"]);
+    if (type == "BPE") return std::make_unique<HfBpeTokenizer>(tj, config, path);
+    if (type == "WordPiece") return make_wordpiece(tj, config, path);
+    throw Error("tokenizer.json '" + path + "': model type '" + type +
+                "' is not supported (HeadScope reads byte-level BPE and WordPiece).");
+}
+
+}  // namespace hs
