@@ -262,3 +262,32 @@ TEST(Pretokenize, MatchesJavaScriptRegexOnReferenceStrings) {
     }
     EXPECT_EQ(mismatches, 0);
 }
+
+TEST(HfBpeTokenizer, Gpt2TokenizerJsonMatchesJavaScriptReference) {
+    // GPT-2's tokenizer.json layout (ByteLevel pre-tokenizer, "a b" merges, <|endoftext|>
+    // as an added token) built from the real GPT-2 vocabulary; the reference ids of
+    // gpt2_reference.json must come out, except where the input spells <|endoftext|>,
+    // which tokenizer.json matches as the added token 50256.
+    json merges = json::array();
+    for (const auto& [a, b] : hs::read_merges_txt(kDir + "/gpt2/vocab.bpe")) merges.push_back(a + " " + b);
+    const json tj = {
+        {"added_tokens", {{{"id", 50256}, {"content", "<|endoftext|>"}, {"special", true}}}},
+        {"normalizer", nullptr},
+        {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", true}}},
+        {"post_processor", {{"type", "ByteLevel"}}},
+        {"model", {{"type", "BPE"}, {"vocab", read_json(kDir + "/gpt2/encoder.json")}, {"merges", merges}}}};
+    const hs::HfBpeTokenizer tok(tj, json(), "gpt2 tokenizer.json");
+    EXPECT_EQ(tok.vocab_size(), 50257);
+    int compared = 0;
+    const json cases = read_json(kDir + "/gpt2_reference.json").at("cases");
+    for (const json& c : cases) {
+        const std::string text = c.at("text");
+        if (text.find("<|endoftext|>") != std::string::npos) continue;
+        SCOPED_TRACE(testing::Message() << "text=" << json(text).dump());
+        EXPECT_EQ(tok.encode(text).ids, c.at("ids").get<Ids>());
+        ++compared;
+    }
+    EXPECT_GE(compared, 270);
+    // "foo<|endoftext|>bar": foo = 21943, bar = 5657 in GPT-2's encoder.json.
+    EXPECT_EQ(tok.encode("foo<|endoftext|>bar").ids, (Ids{21943, 50256, 5657}));
+}

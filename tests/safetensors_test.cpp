@@ -359,11 +359,30 @@ TEST_F(SafetensorsReader, RejectsEntryFieldsOfWrongJsonType) {
     }
 }
 
-TEST_F(SafetensorsReader, RejectsUnsupportedDtypeByName) {
+TEST_F(SafetensorsReader, RejectsUnknownDtypeByName) {
     expect_open_error(
-        write_raw("i64.safetensors", R"({"ids":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})",
+        write_raw("q4.safetensors", R"({"w":{"dtype":"Q4","shape":[1],"data_offsets":[0,8]}})",
                   std::vector<std::uint8_t>(8, 0)),
-        {"tensor 'ids' has unsupported dtype I64", "F32, F16, BF16"});
+        {"tensor 'w' has unknown dtype Q4", "F32, F16, BF16"});
+}
+
+TEST_F(SafetensorsReader, OpensIntegerBuffersButRefusesToReadThemAsWeights) {
+    // HF checkpoints may hold I64 buffers such as BERT's embeddings.position_ids.
+    const std::string path = write_raw(
+        "i64.safetensors",
+        R"({"ids":{"dtype":"I64","shape":[1],"data_offsets":[0,8]},"w":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
+        std::vector<std::uint8_t>{1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x3F});
+    const auto file = hs::SafetensorsFile::open(path);
+    EXPECT_EQ(file->info("ids").dtype, hs::DType::I64);
+    EXPECT_EQ(file->vector("w")(0), 1.0f);
+    try {
+        file->vector("ids");
+        FAIL() << "expected hs::Error";
+    } catch (const hs::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("tensor 'ids' has unsupported dtype I64"),
+                  std::string::npos)
+            << e.what();
+    }
 }
 
 TEST_F(SafetensorsReader, RejectsNegativeDimensions) {

@@ -70,14 +70,21 @@ void convert_to_f32(DType dtype, const std::uint8_t* src, std::int64_t n, float*
         case DType::BF16:
             for (std::int64_t i = 0; i < n; ++i) dst[i] = bf16_to_f32(load_u16(src + 2 * i));
             return;
+        default:
+            return;  // callers check dtype_is_readable first
     }
 }
 
+constexpr std::pair<DType, const char*> kDTypeNames[] = {
+    {DType::F32, "F32"}, {DType::F16, "F16"}, {DType::BF16, "BF16"}, {DType::F64, "F64"},
+    {DType::I64, "I64"}, {DType::I32, "I32"}, {DType::I16, "I16"},   {DType::I8, "I8"},
+    {DType::U8, "U8"},   {DType::Bool, "BOOL"}};
+
 DType parse_dtype(const std::string& s, const std::string& where) {
-    if (s == "F32") return DType::F32;
-    if (s == "F16") return DType::F16;
-    if (s == "BF16") return DType::BF16;
-    throw Error(where + " has unsupported dtype " + s + " (supported: F32, F16, BF16)");
+    for (const auto& [dtype, name] : kDTypeNames)
+        if (s == name) return dtype;
+    throw Error(where + " has unknown dtype " + s +
+                " (known: F32, F16, BF16, F64, I64, I32, I16, I8, U8, BOOL)");
 }
 
 // One header entry -> TensorInfo; `where` is "PATH: tensor 'NAME'".
@@ -179,15 +186,21 @@ void write_all(int fd, const void* bytes, std::size_t n, const std::string& path
 // dtypes and conversions
 
 std::string to_string(DType d) {
-    switch (d) {
-        case DType::F32: return "F32";
-        case DType::F16: return "F16";
-        case DType::BF16: return "BF16";
-    }
+    for (const auto& [dtype, name] : kDTypeNames)
+        if (d == dtype) return name;
     return "?";
 }
 
-int dtype_size(DType d) { return d == DType::F32 ? 4 : 2; }
+bool dtype_is_readable(DType d) { return d == DType::F32 || d == DType::F16 || d == DType::BF16; }
+
+int dtype_size(DType d) {
+    switch (d) {
+        case DType::F64: case DType::I64: return 8;
+        case DType::F32: case DType::I32: return 4;
+        case DType::F16: case DType::BF16: case DType::I16: return 2;
+        default: return 1;  // I8, U8, BOOL
+    }
+}
 
 std::int64_t TensorInfo::numel() const {
     std::int64_t n = 1;
@@ -349,8 +362,19 @@ const std::uint8_t* SafetensorsFile::data(const std::string& name) const {
     return map_ + data_start_ + info(name).begin;
 }
 
+namespace {
+
+void check_readable(const std::string& path, const TensorInfo& t) {
+    if (!dtype_is_readable(t.dtype))
+        throw Error(path + ": tensor '" + t.name + "' has unsupported dtype " + to_string(t.dtype) +
+                    " (weights must be F32, F16 or BF16)");
+}
+
+}  // namespace
+
 Matrix SafetensorsFile::matrix(const std::string& name) const {
     const TensorInfo& t = info(name);
+    check_readable(path_, t);
     Eigen::Index rows = 1, cols = 1;
     if (t.shape.size() == 1) {
         cols = t.shape[0];
@@ -368,6 +392,7 @@ Matrix SafetensorsFile::matrix(const std::string& name) const {
 
 Vector SafetensorsFile::vector(const std::string& name) const {
     const TensorInfo& t = info(name);
+    check_readable(path_, t);
     if (t.shape.size() != 1)
         throw Error(path_ + ": tensor '" + name + "' has shape " + shape_string(t.shape) +
                     ", expected a 1-D tensor");

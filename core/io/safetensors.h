@@ -13,7 +13,10 @@
 
 namespace hs {
 
-enum class DType { F32, F16, BF16 };
+// Readable as weights: F32, F16, BF16. The others are recognised so a checkpoint holding
+// e.g. an I64 `position_ids` buffer still opens; reading them as weights is an error.
+enum class DType { F32, F16, BF16, F64, I64, I32, I16, I8, U8, Bool };
+bool dtype_is_readable(DType d);
 std::string to_string(DType d);
 int dtype_size(DType d);
 

@@ -5,6 +5,7 @@
 // stores it; GPT-2's Conv1D stores (in, out) and computes y = x·W + b, so it is transposed.
 #include "core/pretrained/hf_loader.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -34,12 +35,9 @@ std::string shape_string(const Shape& shape) {
 }
 
 std::string lower_dtype(DType d) {
-    switch (d) {
-        case DType::F32: return "f32";
-        case DType::F16: return "f16";
-        case DType::BF16: return "bf16";
-    }
-    return "?";
+    std::string s = to_string(d);
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
 }
 
 // All tensors of a checkpoint: one model.safetensors, or shards listed by
@@ -82,6 +80,9 @@ public:
     Matrix matrix(const std::string& name, const Shape& expected) {
         const SafetensorsFile& file = file_of(name);
         const TensorInfo& info = file.info(name);
+        if (!dtype_is_readable(info.dtype))
+            throw Error(dir_ + ": tensor '" + name + "' has unsupported dtype " +
+                        to_string(info.dtype) + " (weights must be F32, F16 or BF16)");
         if (info.shape != expected)
             throw Error(dir_ + ": tensor '" + name + "' has shape " + shape_string(info.shape) +
                         ", expected " + shape_string(expected) + " from config.json");

@@ -5,7 +5,10 @@
 // encode: text -> GPT-2 regex pieces (pretokenize.h) -> each piece's bytes as byte
 // symbols (byte_level.h) -> BPE: repeatedly merge the adjacent pair with the lowest
 // rank in merges.txt, all its occurrences left to right, until no pair has a rank ->
-// vocabulary ids. Results per piece are cached.
+// vocabulary ids. Results per piece are cached (thread-safe).
+// Like OpenAI's encoder.py and the npm gpt-3-encoder reference, the text "<|endoftext|>"
+// in the input is encoded as ordinary characters, not as id 50256 (a tokenizer.json
+// lists it under added_tokens, and HfBpeTokenizer does match it there).
 #include <mutex>
 #include <string>
 #include <unordered_map>
