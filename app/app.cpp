@@ -1,6 +1,5 @@
 #include "app/app.h"
 
-#include <GLFW/glfw3.h>
 #include <algorithm>
 #include <cfloat>
 #include <chrono>
@@ -10,9 +9,11 @@
 #include <sstream>
 #include <vector>
 
+#include <GLFW/glfw3.h>  // GLFW_INCLUDE_NONE: GL comes from app/gl/gl.h
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 
 #include "app/context.h"
 #include "app/gl/gl.h"
@@ -20,7 +21,6 @@
 #include "app/script.h"
 #include "app/settings.h"
 #include "app/write_file.h"
-#include <nlohmann/json.hpp>
 #include "core/error.h"
 #include "core/image/png.h"
 #include "core/tokenize/playground_tokenizer.h"

@@ -9,6 +9,7 @@
 
 #include "app/fonts.h"
 #include "app/gl/heatmap_renderer.h"
+#include "app/panels/widgets.h"
 #include "app/state.h"
 #include "app/trace_view.h"
 #include "app/worker.h"
@@ -29,6 +30,9 @@ struct HeatmapView {
     // Where the map was drawn last frame (window pixels) and with which scale: written
     // by --layout for the screenshot test.
     ImVec2 last_p0, last_p1;
+    // Widest query / key label of the current trace and map (computed once per trace).
+    std::string label_key;
+    float row_label_w = 0.0f, col_label_w = 0.0f;
     ColorScale last_scale;
     bool drawn = false;
 };
@@ -50,6 +54,10 @@ struct AppContext {
     std::string samples_error;
     HeatmapView heatmap;
     ExportStatus export_status;
+    MatrixTextures pipeline_textures;   // Pipeline tab: one texture per step matrix
+    MatrixTextures layer_textures;      // Layer outputs tab: one per hidden state
+    std::string layer_norms_key;        // generation/stack the norms belong to
+    std::vector<Vector> layer_norms;    // per hidden state: (T) row norms ‖h_t‖
     std::string settings_path;
 };
 

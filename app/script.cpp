@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "app/exporter.h"
+#include "app/panels/panels.h"
 #include "core/error.h"
 
 namespace hs {
@@ -93,6 +94,19 @@ bool ScriptRunner::step(AppContext& ctx) {
                 if (layer != s.layer || head != s.head)
                     throw Error("the trace has no layer " + std::to_string(layer) + " head " + std::to_string(head));
             }
+        } else if (cmd == "edit") {
+            std::istringstream kv(rest);
+            std::string which;
+            int r = 0, c = 0;
+            float v = 0.0f;
+            if (!(kv >> which >> r >> c >> v)) throw Error("edit needs: x|w_in|w_out ROW COL VALUE");
+            const Editable e = which == "x" ? Editable::X : which == "w_in" ? Editable::WIn
+                               : which == "w_out" ? Editable::WOut : throw Error("edit x, w_in or w_out");
+            edit_worked_example_cell(s, e, r, c, v);
+        } else if (cmd == "tab") {
+            if (rest != "pipeline" && rest != "layers" && rest != "export")
+                throw Error("tab must be pipeline, layers or export");
+            s.select_tab = rest;
         } else if (cmd == "colormap") {
             s.colormap = parse_colormap(rest);
         } else if (cmd == "export-png" || cmd == "export-grid" || cmd == "export-csv" || cmd == "export-json") {

@@ -6,6 +6,8 @@
 //   text TEXT          input text (rest of the line)
 //   select layer N | select head N | select map self|decoder-self|cross
 //   colormap NAME
+//   tab pipeline|layers|export
+//   edit x|w_in|w_out ROW COL VALUE   worked example cell edit (recomputes)
 //   export-png PATH | export-grid PATH | export-csv PATH | export-json PATH
 //   screenshot PATH    the window after the next frame
 //   expect-error       the last edit must have produced a validation/compute error

@@ -40,6 +40,7 @@ struct AppState {
     bool auto_range = true;             // lo/hi = min/max of the map (grid: of all maps)
     bool show_scores = false;           // heatmap shows scaled scores instead of weights
     bool pipeline_open = false;         // pipeline tab visible: request detail_layer
+    std::string select_tab;             // "pipeline" | "layers" | "export": switch once
 
     // -- bookkeeping ----------------------------------------------------------
     bool dirty = true;                      // computation inputs changed

@@ -50,7 +50,7 @@ std::vector<std::vector<Matrix>> thumbs_of(const std::vector<LayerTrace>& layers
 
 }  // namespace
 
-Worker::Worker() : thread_([this] { loop(); }) {}
+Worker::Worker() { thread_ = std::thread([this] { loop(); }); }
 
 Worker::~Worker() {
     {
@@ -77,6 +77,7 @@ std::optional<ComputeResult> Worker::take_result() {
     std::lock_guard<std::mutex> lock(mutex_);
     std::optional<ComputeResult> out;
     out.swap(finished_);
+    if (out && out->generation != latest_.load()) out.reset();  // superseded meanwhile
     return out;
 }
 

@@ -72,7 +72,6 @@ private:
     void loop();
     ComputeResult compute(const ComputeRequest& request, std::uint64_t generation);
 
-    std::thread thread_;
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     std::optional<ComputeRequest> pending_;
@@ -85,6 +84,8 @@ private:
     // Cache: the last opened source, reused while model_arg stays the same.
     std::string cached_arg_;
     std::unique_ptr<TraceSource> cached_source_;
+    // Declared last: the thread starts only after every member above is constructed.
+    std::thread thread_;
 };
 
 }  // namespace hs

@@ -139,13 +139,25 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
 
     // Geometry: label margins left/top, colour bar right, readout line below.
     const float fs = ImGui::GetFontSize();
-    const float margin = std::min(120.0f * ctx.ui_scale, fs * 7.0f);
+    const std::string label_key = std::to_string(ctx.view.generation) + "/" + std::to_string(int(s.map));
+    if (label_key != ctx.heatmap.label_key) {
+        ctx.heatmap.label_key = label_key;
+        auto widest = [](const std::vector<std::string>& tokens) {
+            float w = 0.0f;
+            for (const std::string& tok : tokens) w = std::max(w, ImGui::CalcTextSize(short_label(tok, 12).c_str()).x);
+            return w;
+        };
+        ctx.heatmap.row_label_w = widest(qs->tokens);
+        ctx.heatmap.col_label_w = widest(ks->tokens);
+    }
+    const float margin_x = std::min(ctx.heatmap.row_label_w + 8.0f, fs * 8.0f);
+    const float margin_y = std::min(ctx.heatmap.col_label_w + 8.0f, fs * 8.0f);
     const float bar_w = 14.0f * ctx.ui_scale, bar_gap = 8.0f * ctx.ui_scale;
     const float bar_text = ImGui::CalcTextSize("-0.000").x + 6.0f;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float area_w = avail.x - margin - bar_w - bar_gap - bar_text;
-    const float area_h = avail.y - margin - fs * 1.6f;
+    const float area_w = avail.x - margin_x - bar_w - bar_gap - bar_text;
+    const float area_h = avail.y - margin_y - fs * 1.6f;
     if (area_w < 20.0f || area_h < 20.0f) {
         ImGui::End();
         return;
@@ -153,7 +165,9 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const float vis_cols = (uv.u1 - uv.u0) * cols, vis_rows = (uv.v1 - uv.v0) * rows;
     const float cell = std::min(area_w / vis_cols, area_h / vis_rows);  // square cells
     const ImVec2 size(cell * vis_cols, cell * vis_rows);
-    const ImVec2 p0(origin.x + margin, origin.y + margin), p1(p0.x + size.x, p0.y + size.y);
+    // Centre the map horizontally in what is left.
+    const float slack = std::max(0.0f, area_w - size.x) * 0.5f;
+    const ImVec2 p0(origin.x + margin_x + slack, origin.y + margin_y), p1(p0.x + size.x, p0.y + size.y);
 
     ImGui::SetCursorScreenPos(p0);
     ImGui::InvisibleButton("##map", size);
@@ -173,7 +187,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const ImU32 label_col = IM_COL32(215, 218, 225, 255);
     const int r0 = std::max(0, static_cast<int>(std::floor(uv.v0 * rows)));
     const int r1 = std::min(rows, static_cast<int>(std::ceil(uv.v1 * rows)));
-    list->PushClipRect(ImVec2(origin.x, p0.y), ImVec2(p0.x - 2, p1.y), true);
+    list->PushClipRect(ImVec2(p0.x - margin_x, p0.y), ImVec2(p0.x - 2, p1.y), true);
     for (int i = (r0 / step) * step; i < r1; i += step) {
         const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
         const std::string lab = short_label(qs->tokens[static_cast<std::size_t>(i)], 12);
@@ -187,7 +201,11 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     for (int j = (c0 / step) * step; j < c1; j += step) {
         const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
         const std::string lab = short_label(ks->tokens[static_cast<std::size_t>(j)], 12);
-        add_text_vertical(list, ImVec2(x - fs * 0.5f, p0.y - 4), label_col, lab.c_str());
+        const float tw = ImGui::CalcTextSize(lab.c_str()).x;
+        if (tw <= cell_px * step - 2.0f)  // fits across its column(s): keep it upright
+            list->AddText(ImVec2(x - tw * 0.5f, p0.y - 4 - fs), label_col, lab.c_str());
+        else
+            add_text_vertical(list, ImVec2(x - fs * 0.5f, p0.y - 4), label_col, lab.c_str());
     }
     list->PopClipRect();
 

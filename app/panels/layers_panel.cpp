@@ -9,22 +9,6 @@
 #include "app/panels/widgets.h"
 
 namespace hs {
-namespace {
-
-struct LayersCache {
-    std::uint64_t generation = 0;
-    bool decoder = false;
-    std::vector<Vector> norms;  // per matrix: (T) row norms
-    MatrixTextures textures;
-};
-
-LayersCache& cache() {
-    static LayersCache c;  // view cache only; the state lives in AppContext
-    return c;
-}
-
-}  // namespace
-
 void draw_layers_tab(AppContext& ctx) {
     const Trace* t = ctx.view.trace.get();
     if (!t) return;
@@ -36,16 +20,14 @@ void draw_layers_tab(AppContext& ctx) {
         mats.push_back(&stack->layers[l].output);
         names.push_back("layer " + std::to_string(l) + " output");
     }
-    LayersCache& c = cache();
-    const bool dec = stack != &t->main;
-    if (c.generation != ctx.view.generation || c.decoder != dec || c.norms.size() != mats.size()) {
-        c.generation = ctx.view.generation;
-        c.decoder = dec;
-        c.norms.clear();
-        for (const Matrix* m : mats) c.norms.push_back(m->rowwise().norm());
+    const std::string key = std::to_string(ctx.view.generation) + (stack != &t->main ? "/dec" : "/main");
+    if (ctx.layer_norms_key != key) {
+        ctx.layer_norms_key = key;
+        ctx.layer_norms.clear();
+        for (const Matrix* m : mats) ctx.layer_norms.push_back(m->rowwise().norm());
     }
     float max_norm = 1e-6f;
-    for (const Vector& n : c.norms) if (n.size()) max_norm = std::max(max_norm, n.maxCoeff());
+    for (const Vector& n : ctx.layer_norms) if (n.size()) max_norm = std::max(max_norm, n.maxCoeff());
     ImGui::BeginChild("##layers", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const float h = std::max(60.0f, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 5.0f);
     const float w = std::max(120.0f * ctx.ui_scale, h * 0.8f);
@@ -57,11 +39,11 @@ void draw_layers_tab(AppContext& ctx) {
         ImGui::TextDisabled("%s (T, D)", shape_string(*mats[i]).c_str());
         const ImVec2 p0 = ImGui::GetCursorScreenPos();
         ImGui::Dummy(ImVec2(w, h));
-        const MatrixTextures::Entry& e = c.textures.get(ctx.view.generation, *mats[i]);
+        const MatrixTextures::Entry& e = ctx.layer_textures.get(ctx.view.generation, *mats[i]);
         ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + w * 0.7f, p0.y + h), UvRect{}, e.symmetric,
                            Colormap::RedBlue);
         // ‖h_t‖ per token as horizontal bars to the right (rows aligned with the map).
-        const Vector& n = c.norms[i];
+        const Vector& n = ctx.layer_norms[i];
         const float bx = p0.x + w * 0.72f, bw = w * 0.28f;
         const int T = static_cast<int>(n.size());
         const int step = std::max(1, T / static_cast<int>(h));

@@ -77,6 +77,14 @@ void draw_playground(AppContext& ctx) {
 void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     begin_fixed_window("Model", r);
     AppState& s = ctx.state;
+    // One-line notices (corrupt settings ignored, file dropped, …) on top until dismissed.
+    if (!s.notice.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
+        ImGui::TextWrapped("%s", s.notice.c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::SmallButton("dismiss")) s.notice.clear();
+        ImGui::Separator();
+    }
     int kind = static_cast<int>(s.source);
     bool changed = ImGui::RadioButton("playground", &kind, 0);
     ImGui::SameLine();
@@ -149,7 +157,6 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     } else if (ctx.worker.busy()) {
         ImGui::TextDisabled("computing…");
     }
-    if (!s.notice.empty()) ImGui::TextWrapped("%s", s.notice.c_str());
     ImGui::End();
 }
 

@@ -20,6 +20,12 @@ void draw_pipeline_tab(AppContext& ctx);
 void draw_layers_tab(AppContext& ctx);
 void draw_export_tab(AppContext& ctx);
 
+// Worked examples: which matrix a Pipeline cell edit changes (PyTorch layout, as shown).
+enum class Editable { No, X, WIn, WOut };
+// Copies the example, sets the cell, marks the state dirty (recompute on the worker).
+// Throws hs::Error for a cell outside the matrix or a source that is not an example.
+void edit_worked_example_cell(AppState& state, Editable which, int row, int col, float value);
+
 // Places the next window at r, fixed (the layout follows the window size).
 void begin_fixed_window(const char* name, const PanelRect& r, ImGuiWindowFlags extra = 0);
 

@@ -15,36 +15,12 @@
 namespace hs {
 namespace {
 
-enum class Editable { No, X, WIn, WOut };
-
 struct Card {
     std::string title;
     const Matrix* m;
     bool weights;       // 0..1 colour range (softmax output)
     Editable edit;
 };
-
-MatrixTextures& card_textures() {
-    static MatrixTextures t;  // GL texture cache of this tab (view only)
-    return t;
-}
-
-// Applies one cell edit to a copy of the worked example and requests a recompute.
-void edit_cell(AppContext& ctx, Editable which, int r, int c, float value) {
-    AppState& s = ctx.state;
-    try {
-        auto ex = std::make_shared<WorkedExample>(s.edited_example ? *s.edited_example
-                                                                   : load_worked_example(s.example_path));
-        Matrix* target = which == Editable::X ? &ex->x
-                         : which == Editable::WIn ? &ex->weights.in_proj_weight
-                                                  : &ex->weights.out_proj_weight;
-        if (r < target->rows() && c < target->cols()) (*target)(r, c) = value;
-        s.edited_example = std::move(ex);
-        s.dirty = true;
-    } catch (const Error& e) {
-        s.notice = e.what();
-    }
-}
 
 void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
     const Matrix& m = *card.m;
@@ -62,7 +38,11 @@ void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
                 ImGui::PushID(r * 64 + c);
                 ImGui::SetNextItemWidth(cell_w);
                 if (ImGui::InputFloat("##v", &x, 0.0f, 0.0f, "%.2f", ImGuiInputTextFlags_EnterReturnsTrue))
-                    edit_cell(ctx, card.edit, r, c, x);
+                    try {
+                        edit_worked_example_cell(ctx.state, card.edit, r, c, x);
+                    } catch (const Error& e) {
+                        ctx.state.notice = e.what();
+                    }
                 ImGui::PopID();
             } else if (std::isinf(v)) {
                 ImGui::TextUnformatted(v < 0 ? "−∞" : "∞");
@@ -76,10 +56,29 @@ void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
 
 }  // namespace
 
+void edit_worked_example_cell(AppState& s, Editable which, int r, int c, float value) {
+    if (s.source != SourceKind::WorkedExample) throw Error("only worked examples have editable cells.");
+    auto ex = std::make_shared<WorkedExample>(s.edited_example ? *s.edited_example
+                                                               : load_worked_example(s.example_path));
+    Matrix* target = which == Editable::X ? &ex->x
+                     : which == Editable::WIn ? &ex->weights.in_proj_weight
+                                              : &ex->weights.out_proj_weight;
+    if (r < 0 || c < 0 || r >= target->rows() || c >= target->cols())
+        throw Error("cell (" + std::to_string(r) + ", " + std::to_string(c) + ") is outside the " +
+                    std::to_string(target->rows()) + "×" + std::to_string(target->cols()) + " matrix.");
+    (*target)(r, c) = value;
+    s.edited_example = std::move(ex);
+    s.dirty = true;
+}
+
 void draw_pipeline_tab(AppContext& ctx) {
     const Trace* t = ctx.view.trace.get();
     if (!t) return;
-    if (!t->steps || t->steps_layer != ctx.state.layer) {
+    const bool want_decoder = ctx.state.map != MapKind::Self;
+    const bool want_cross = ctx.state.map == MapKind::DecoderCross;
+    const bool matches = t->steps && t->steps_layer == ctx.state.layer &&
+                         (!t->decoder || (t->steps_in_decoder == want_decoder && t->steps_cross == want_cross));
+    if (!matches) {
         ImGui::TextDisabled(ctx.worker.busy() ? "computing the steps of layer %d…"
                                               : "steps of layer %d are requested…", ctx.state.layer);
         return;
@@ -123,7 +122,9 @@ void draw_pipeline_tab(AppContext& ctx) {
         ImGui::TextDisabled("%s", shape_string(*c.m).c_str());
         if (c.m->rows() == 0 || c.m->cols() == 0) {
             ImGui::TextDisabled("(empty)");
-        } else if (c.m->rows() <= 8 && c.m->cols() <= 8) {
+        } else if ((c.m->rows() <= 8 && c.m->cols() <= 8) ||
+                   (c.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample &&
+                    c.m->rows() <= 16 && c.m->cols() <= 16)) {
             draw_numbers(ctx, c, fs * 3.2f);
         } else {
             const float aspect = static_cast<float>(c.m->cols()) / static_cast<float>(c.m->rows());
@@ -132,7 +133,7 @@ void draw_pipeline_tab(AppContext& ctx) {
             const ImVec2 p0 = ImGui::GetCursorScreenPos();
             ImGui::Dummy(ImVec2(ww, hh));
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", c.title.c_str(), shape_string(*c.m).c_str());
-            const MatrixTextures::Entry& e = card_textures().get(ctx.view.generation, *c.m);
+            const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m);
             ColorScale scale = e.symmetric;
             if (c.weights) {
                 scale = ctx.state.scale;

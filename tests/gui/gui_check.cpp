@@ -5,6 +5,8 @@
 //   gui_check script DIR MODEL TEXT LAYER HEAD
 //     DIR/trace.json, head.png, grid.png, head.csv written by the scripted session hold
 //     the trace of MODEL (after the script's edits) and the selected layer/head.
+//   gui_check example TRACE.json EXAMPLE.json ROW COL VALUE
+//     a Pipeline cell edit of a worked example recomputed the trace with that edit.
 // Exit 0 when every check passes; otherwise one line per failure on stderr, exit 1.
 #include <cmath>
 #include <cstdio>
@@ -18,6 +20,7 @@
 #include "core/image/heatmap_image.h"
 #include "core/image/png.h"
 #include "core/source.h"
+#include "core/worked_example.h"
 
 namespace {
 
@@ -196,6 +199,33 @@ int check_script(char** argv) {
     return failures ? 1 : 0;
 }
 
+// The trace exported after editing X(row, col) of a worked example in the Pipeline
+// equals the example recomputed here with the same edit (and differs from the original).
+int check_example(char** argv) {
+    const nlohmann::json j = nlohmann::json::parse(read_text(argv[2]));
+    hs::WorkedExample ex = hs::load_worked_example(argv[3]);
+    const hs::Trace before = ex.run();
+    ex.x(std::stoi(argv[4]), std::stoi(argv[5])) = std::stof(argv[6]);
+    const hs::Trace after = ex.run();
+    float diff_after = 0.0f, diff_before = 0.0f;
+    const auto& heads = j.at("layers").at(0).at("heads");
+    check(heads.size() == after.main.layers[0].self_attn.weights.size(), "exported trace has every head");
+    for (std::size_t h = 0; h < heads.size(); ++h) {
+        const hs::Matrix& a = after.main.layers[0].self_attn.weights[h];
+        const hs::Matrix& b = before.main.layers[0].self_attn.weights[h];
+        for (int r = 0; r < a.rows(); ++r)
+            for (int c = 0; c < a.cols(); ++c) {
+                const float v = heads.at(h).at("weights").at(r).at(c).get<float>();
+                diff_after = std::max(diff_after, std::fabs(v - a(r, c)));
+                diff_before = std::max(diff_before, std::fabs(v - b(r, c)));
+            }
+    }
+    check(diff_after < 1e-5f, "weights after the cell edit equal the recomputed example (max diff " +
+                                  std::to_string(diff_after) + ")");
+    check(diff_before > 1e-3f, "the edit changed the weights (max change " + std::to_string(diff_before) + ")");
+    return failures ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -203,8 +233,9 @@ int main(int argc, char** argv) {
         const std::string mode = argc > 1 ? argv[1] : "";
         if (mode == "screenshot" && argc == 10) return check_screenshot(argv);
         if (mode == "script" && argc == 7) return check_script(argv);
+        if (mode == "example" && argc == 7) return check_example(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
-                             "script DIR MODEL TEXT LAYER HEAD\n");
+                             "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "FAIL: %s\n", e.what());

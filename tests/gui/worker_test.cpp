@@ -1,0 +1,99 @@
+// The app's background worker (app/worker.*) and its thumbnail downsampling: newest
+// request wins, stale work never reaches the UI, errors come back as messages.
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "app/worker.h"
+
+namespace hs {
+namespace {
+
+// Polls until a result arrives (the worker never blocks the caller).
+ComputeResult wait_for_result(Worker& worker) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (auto r = worker.take_result()) return std::move(*r);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ADD_FAILURE() << "no result within 2 minutes";
+    return {};
+}
+
+ComputeRequest request(const std::string& model, const std::string& text) {
+    ComputeRequest r;
+    r.model_arg = model;
+    r.input.text = text;
+    return r;
+}
+
+TEST(Worker, ReturnsTheTraceOfTheRequest) {
+    Worker worker;
+    const std::uint64_t gen = worker.submit(request("random:d_model=16,heads=2,layers=2,seed=1", "a b c"));
+    const ComputeResult r = wait_for_result(worker);
+    ASSERT_TRUE(r.trace) << r.error;
+    EXPECT_EQ(r.generation, gen);
+    EXPECT_EQ(r.trace->main.tokens, (std::vector<std::string>{"a", "b", "c"}));
+    ASSERT_EQ(r.thumbnails->self.size(), 2u);
+    EXPECT_EQ(r.thumbnails->self[0].size(), 2u);
+    EXPECT_TRUE(r.thumbnails->self[1][1].isApprox(r.trace->main.layers[1].self_attn.weights[1]));
+}
+
+TEST(Worker, NewestRequestWinsAndStaleOnesNeverArrive) {
+    Worker worker;
+    std::string long_text;
+    for (int i = 0; i < 1500; ++i) long_text += "word" + std::to_string(i % 50) + " ";
+    // A slow job, replaced while it runs by a quick one: only the quick one may come back.
+    worker.submit(request("random:d_model=64,heads=4,layers=6,seed=2", long_text));
+    while (!worker.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const std::uint64_t newest = worker.submit(request("random:d_model=16,heads=2,layers=1,seed=3", "x y"));
+    const ComputeResult r = wait_for_result(worker);
+    ASSERT_TRUE(r.trace) << r.error;
+    EXPECT_EQ(r.generation, newest);
+    EXPECT_EQ(r.trace->main.tokens.size(), 2u);
+    // Nothing else is delivered afterwards.
+    while (!worker.idle()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_FALSE(worker.take_result().has_value());
+}
+
+TEST(Worker, QueuedRequestIsReplacedByANewerOne) {
+    Worker worker;
+    std::uint64_t newest = 0;
+    for (int i = 1; i <= 20; ++i)
+        newest = worker.submit(request("random:d_model=16,heads=2,layers=1,seed=" + std::to_string(i), "p q r"));
+    const ComputeResult r = wait_for_result(worker);
+    EXPECT_EQ(r.generation, newest);
+    ASSERT_TRUE(r.trace) << r.error;
+    EXPECT_NE(r.trace->model_name.find("seed=20"), std::string::npos) << r.trace->model_name;
+}
+
+TEST(Worker, ReportsCoreErrorsAsMessages) {
+    Worker worker;
+    worker.submit(request("random:d_model=16,heads=2,layers=1,bogus=1", "a b"));
+    const ComputeResult r = wait_for_result(worker);
+    EXPECT_FALSE(r.trace);
+    EXPECT_NE(r.error.find("bogus"), std::string::npos) << r.error;
+}
+
+TEST(DownsampleMap, KeepsSmallMapsUnchanged) {
+    Matrix m = Matrix::Random(5, 7);
+    EXPECT_TRUE(downsample_map(m, 8) == m);
+}
+
+TEST(DownsampleMap, AveragesBlocks) {
+    // (4, 6) -> (2, 3): each output cell is the mean of a 2×2 block.
+    Matrix m(4, 6);
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 6; ++j) m(i, j) = static_cast<float>(i * 6 + j);
+    const Matrix d = downsample_map(m, 3);
+    ASSERT_EQ(d.rows(), 3);  // rows 4 -> 3 (max_side 3)
+    ASSERT_EQ(d.cols(), 3);
+    // Row block of output row 0 is rows [0, 1) (4·0/3 .. 4·1/3), columns [0, 2).
+    EXPECT_FLOAT_EQ(d(0, 0), (0.0f + 1.0f) / 2.0f);
+    // Output (2, 2): rows [2, 4), columns [4, 6): values 16, 17, 22, 23.
+    EXPECT_FLOAT_EQ(d(2, 2), (16.0f + 17.0f + 22.0f + 23.0f) / 4.0f);
+}
+
+}  // namespace
+}  // namespace hs
