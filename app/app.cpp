@@ -59,7 +59,9 @@ bool want_scores(const AppContext& ctx) {
         t = static_cast<long long>(ctx.view.trace->main.tokens.size());
     }
     const long long layers = ctx.view.trace ? ctx.view.trace->n_layers() : ctx.state.config.layers;
-    const long long heads = std::max(1, ctx.state.config.heads);
+    const long long heads = std::max(1, ctx.view.trace && ctx.state.source != SourceKind::Playground
+                                            ? heads_in(*ctx.view.trace, MapKind::Self)
+                                            : ctx.state.config.heads);
     return layers * heads * t * t <= 64LL * 1024 * 1024;
 }
 
@@ -77,6 +79,9 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     if (s.source == SourceKind::Playground) {
         s.config_errors = validate(s.config);
         if (!s.config_errors.empty()) return;
+    } else if (s.source == SourceKind::ModelDirectory && s.model_dir.empty()) {
+        s.config_errors = {"Type the path of a model file or directory and press Enter (or drop one here)."};
+        return;
     } else {
         s.config_errors.clear();
     }
@@ -85,6 +90,8 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     if (s.source == SourceKind::WorkedExample) r.example = s.edited_example;
     r.input.text = s.text;
     r.input.decoder_text = s.decoder_text;
+    r.continue_tokens = s.pending_continue;
+    s.pending_continue = 0;
     r.options.scores = want_scores(ctx);
     if (s.pipeline_open) {
         r.options.detail_layer = s.layer;
@@ -99,9 +106,15 @@ void handle_drops(AppContext& ctx) {
     for (const std::string& path : g_dropped) {
         namespace fs = std::filesystem;
         std::error_code ec;
-        if (fs::is_directory(path, ec) || (path.size() > 5 && path.ends_with(".json"))) {
-            ctx.state.set_model_arg(path);
-            ctx.state.notice = "Opened " + path;
+        const fs::path p(path);
+        const std::string name = p.filename().string();
+        // A model's config.json or a .safetensors file stands for its directory.
+        const bool model_file = name == "config.json" || p.extension() == ".safetensors";
+        if (fs::is_directory(path, ec) || p.extension() == ".bin" || model_file ||
+            (path.size() > 5 && path.ends_with(".json"))) {
+            const std::string model = model_file ? p.parent_path().string() : path;
+            ctx.state.set_model_arg(model);
+            ctx.state.notice = "Opened " + model;
         } else {
             std::ifstream in(path, std::ios::binary);
             std::stringstream ss;
@@ -164,11 +177,25 @@ void draw_progress_overlay(AppContext& ctx) {
     ImGui::Begin("##progress", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
-    const int total = ctx.worker.progress_total();
-    const float frac = total > 0 ? float(ctx.worker.progress_done()) / float(total) : 0.0f;
-    char label[64];
-    std::snprintf(label, sizeof label, "computing… %d/%d layers", ctx.worker.progress_done(), total);
-    ImGui::ProgressBar(frac, ImVec2(260.0f * ctx.ui_scale, 0.0f), label);
+    const int total = ctx.worker.progress_total(), done = ctx.worker.progress_done();
+    const float frac = total > 0 ? float(done) / float(total) : 0.0f;
+    const WorkerPhase phase = ctx.worker.phase();
+    const char* what = phase == WorkerPhase::Loading ? "loading the model…"
+                       : phase == WorkerPhase::Generating ? "continuing the text…"
+                                                          : "computing…";
+    const char* unit = phase == WorkerPhase::Generating ? "tokens" : "layers";
+    char label[96];
+    if (total > 0)
+        std::snprintf(label, sizeof label, "%s %d/%d %s", what, done, total, unit);
+    else
+        std::snprintf(label, sizeof label, "%s %.1f s", what, ctx.worker.busy_seconds());
+    ImGui::ProgressBar(frac, ImVec2(300.0f * ctx.ui_scale, 0.0f),
+                       label);
+    ImGui::SameLine();
+    if (ImGui::Button("cancel")) {
+        ctx.worker.cancel();
+        ctx.state.notice = "Cancelled; the last result stays on screen.";
+    }
     ImGui::End();
 }
 
@@ -196,13 +223,17 @@ void draw_layout(AppContext& ctx, const std::string& bench_view) {
     draw_detail_panels(ctx, {ImVec2(left_w, top_h), ImVec2(right_w, d.y - top_h)});
 }
 
-void print_bench(std::vector<double> ms) {
+void print_bench(std::vector<double> ms, const char* what = "frames") {
+    if (ms.empty()) {
+        std::printf("%s 0\n", what);
+        return;
+    }
     std::sort(ms.begin(), ms.end());
     auto pct = [&](double p) {
         const std::size_t i = std::min(ms.size() - 1, static_cast<std::size_t>(p * (ms.size() - 1) + 0.5));
         return ms[i];
     };
-    std::printf("frames %zu  p50 %.2f ms  p95 %.2f ms  max %.2f ms\n", ms.size(), pct(0.5), pct(0.95),
+    std::printf("%s %zu  p50 %.2f ms  p95 %.2f ms  max %.2f ms\n", what, ms.size(), pct(0.5), pct(0.95),
                 ms.back());
     std::fflush(stdout);
 }
@@ -247,7 +278,7 @@ int run_gui(const GuiOptions& options) {
         throw Error("cannot create an OpenGL 3.3 core window.");
     }
     glfwMakeContextCurrent(window);
-    const bool measuring = options.bench_frames > 0 || !options.screenshot.empty() || script;
+    const bool measuring = options.bench_frames > 0 || !options.screenshot.empty() || script || options.timing;
     glfwSwapInterval(measuring ? 0 : 1);
     glfwSetDropCallback(window, on_drop);
 
@@ -273,16 +304,30 @@ int run_gui(const GuiOptions& options) {
         ctx.renderer = std::make_unique<HeatmapRenderer>();
         std::string submitted_detail = "-";
         std::vector<double> frame_ms;
+        std::vector<double> busy_ms;  // --timing: frames drawn while the worker computed
         int ready_frames = 0;
         auto script_waiting_since = std::chrono::steady_clock::now();
         bool selection_applied = false;
         while (!glfwWindowShouldClose(window)) {
             const auto frame_start = std::chrono::steady_clock::now();
+            const bool busy_frame = ctx.worker.busy();
             // 1. Events and dropped files.
             glfwPollEvents();
             handle_drops(ctx);
             // 2. Newest finished trace replaces the old one.
             if (auto result = ctx.worker.take_result()) {
+                if (result->trace) {
+                    // "continue": the trace belongs to the extended text, which replaces the
+                    // input without another recomputation.
+                    if (result->continued) {
+                        ctx.state.text = result->text;
+                        ctx.state.notice = result->generated > 0
+                                               ? "Appended " + std::to_string(result->generated) + " tokens."
+                                               : "The model ended the text (end of sequence or max length).";
+                    }
+                    if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
+                        ctx.state.remember_model(result->model_arg);
+                }
                 ctx.view.accept(std::move(*result));
                 if (ctx.view.trace) {
                     if (!selection_applied) {
@@ -339,7 +384,10 @@ int run_gui(const GuiOptions& options) {
             }
             if (script) {
                 const std::string shot = script->take_screenshot_request();
-                if (!shot.empty()) save_screenshot(shot, fb_w, fb_h);
+                if (!shot.empty()) {
+                    save_screenshot(shot, fb_w, fb_h);
+                    if (!options.layout.empty()) write_layout(options.layout, ctx, fb_w, fb_h);
+                }
                 if (script->finished() && ready) break;
             }
             if (ready) ++ready_frames;
@@ -352,6 +400,8 @@ int run_gui(const GuiOptions& options) {
             if (options.bench_frames > 0) glFinish();
             glfwSwapBuffers(window);
             const auto now = std::chrono::steady_clock::now();
+            if (options.timing && busy_frame && ctx.worker.busy())
+                busy_ms.push_back(std::chrono::duration<double, std::milli>(now - frame_start).count());
             if (options.bench_frames > 0 && ready_frames > 3) {
                 frame_ms.push_back(std::chrono::duration<double, std::milli>(now - frame_start).count());
                 if (static_cast<int>(frame_ms.size()) >= options.bench_frames) {
@@ -369,6 +419,12 @@ int run_gui(const GuiOptions& options) {
                 status = 1;
                 break;
             }
+        }
+        if (options.timing) {
+            std::printf("model %s\nload %.1f ms  forward %.1f ms  job %.1f ms  (%zu tokens)\n",
+                        ctx.view.model_arg.c_str(), ctx.view.load_ms, ctx.view.forward_ms, ctx.view.compute_ms,
+                        ctx.view.trace ? ctx.view.trace->main.tokens.size() : std::size_t{0});
+            print_bench(busy_ms, "frames while computing");
         }
         if (!options.no_settings && !measuring) {
             glfwGetWindowSize(window, &size.width, &size.height);

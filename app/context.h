@@ -10,6 +10,7 @@
 #include "app/fonts.h"
 #include "app/gl/heatmap_renderer.h"
 #include "app/panels/widgets.h"
+#include "app/path_complete.h"
 #include "app/state.h"
 #include "app/trace_view.h"
 #include "app/worker.h"
@@ -37,6 +38,16 @@ struct HeatmapView {
     bool drawn = false;
 };
 
+// Model panel: the path being typed (opened on Enter / "open") and its completions.
+struct ModelPanelView {
+    std::string path;                  // text of the path field
+    std::string synced_dir;            // state.model_dir last copied into `path`
+    std::vector<PathMatch> matches;    // completions of `path`
+    std::string matches_for;           // the text `matches` were listed for
+    int highlight = -1;                // match chosen with ↑/↓ (−1: none)
+    bool list_hovered = false;         // keep the list while the pointer is on it
+};
+
 struct ExportStatus {
     std::string directory = ".";  // where the Export panel writes
     std::string last_path;        // last file written
@@ -53,6 +64,7 @@ struct AppContext {
     std::vector<Sample> samples;
     std::string samples_error;
     HeatmapView heatmap;
+    ModelPanelView model_panel;
     ExportStatus export_status;
     MatrixTextures pipeline_textures;   // Pipeline tab: one texture per step matrix
     MatrixTextures layer_textures;      // Layer outputs tab: one per hidden state

@@ -24,7 +24,7 @@ std::string gui_usage() {
     return "usage: headscope [--model MODEL] [--text TEXT] [--decoder-text TEXT] [--layer L]\n"
            "                 [--head H] [--colormap NAME] [--size WxH] [--screenshot FILE]\n"
            "                 [--layout FILE] [--frames N] [--bench-frames N] [--bench-view all|heatmap|grid]\n"
-           "                 [--script FILE] [--no-settings] [--hidden]\n"
+           "                 [--script FILE] [--no-settings] [--hidden] [--timing]\n"
            "       headscope help     (command-line subcommands)\n";
 }
 
@@ -50,6 +50,7 @@ GuiOptions parse_gui_options(int argc, char** argv) {
         else if (arg == "--colormap") o.colormap = value();
         else if (arg == "--no-settings") o.no_settings = true;
         else if (arg == "--hidden") o.hidden = true;
+        else if (arg == "--timing") o.timing = true;
         else if (arg == "--size") {
             const std::string v = value();
             const auto x = v.find('x');

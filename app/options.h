@@ -19,6 +19,8 @@ struct GuiOptions {
     std::string colormap;         // --colormap NAME
     bool no_settings = false;     // --no-settings: neither read nor write settings.json
     bool hidden = false;          // --hidden: invisible window (screenshots still work)
+    bool timing = false;          // --timing: print load / forward ms and the frame times
+                                  // while the worker computed, on exit
 };
 
 // Throws hs::Error naming the bad option.

@@ -5,6 +5,8 @@
 
 #include "app/exporter.h"
 #include "app/panels/panels.h"
+#include "app/state_dump.h"
+#include "app/write_file.h"
 #include "core/error.h"
 
 namespace hs {
@@ -73,6 +75,13 @@ bool ScriptRunner::step(AppContext& ctx) {
             set_config(s, key, value);
         } else if (cmd == "model") {
             s.set_model_arg(rest);
+        } else if (cmd == "continue") {
+            const int n = to_int("continue", rest);
+            if (n < 1) throw Error("continue needs at least 1 token, got " + rest);
+            s.pending_continue = n;
+            s.dirty = true;
+        } else if (cmd == "dump-state") {
+            write_file_atomic(rest, dump_state(ctx).dump(2) + "\n");
         } else if (cmd == "text") {
             s.text = rest;
             s.dirty = true;

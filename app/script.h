@@ -4,6 +4,8 @@
 //   set KEY VALUE      d_model, heads, layers, d_ff, seed, mask, arch, pe, norm, act
 //   model MODEL        playground spec, model directory or worked example .json
 //   text TEXT          input text (rest of the line)
+//   continue N         decoder LMs: append N greedy tokens to the text (worker), recompute
+//   dump-state PATH    app state as JSON (app/state_dump.h)
 //   select layer N | select head N | select map self|decoder-self|cross
 //   colormap NAME
 //   tab pipeline|layers|export

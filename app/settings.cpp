@@ -1,5 +1,6 @@
 #include "app/settings.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -35,6 +36,11 @@ std::string load_settings(const std::string& path, AppState& state, WindowSize& 
         if (j.contains("model")) next.set_model_arg(j.at("model").get<std::string>());
         if (j.contains("text")) next.text = j.at("text").get<std::string>();
         if (j.contains("decoder_text")) next.decoder_text = j.at("decoder_text").get<std::string>();
+        if (j.contains("recent_models")) {
+            next.recent_models.clear();
+            for (const auto& m : j.at("recent_models")) next.remember_model(m.get<std::string>());
+            std::reverse(next.recent_models.begin(), next.recent_models.end());
+        }
         if (j.contains("colormap")) next.colormap = parse_colormap(j.at("colormap").get<std::string>());
         if (j.contains("window")) {
             next_size.width = std::max(320, j.at("window").at(0).get<int>());
@@ -55,6 +61,7 @@ std::string save_settings(const std::string& path, const AppState& state, const 
     j["text"] = state.text;
     j["decoder_text"] = state.decoder_text;
     j["colormap"] = to_string(state.colormap);
+    j["recent_models"] = state.recent_models;
     j["window"] = {size.width, size.height};
     try {
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());

@@ -1,5 +1,5 @@
 #pragma once
-// Settings persisted between runs: last model, text, colormap, window size.
+// Settings persisted between runs: last model, recent models, text, colormap, window size.
 // File: $XDG_CONFIG_HOME/headscope/settings.json, else ~/.config/headscope/settings.json.
 #include <string>
 

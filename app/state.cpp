@@ -1,5 +1,7 @@
 #include "app/state.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 
 namespace hs {
@@ -28,7 +30,15 @@ void AppState::set_model_arg(const std::string& arg) {
     layer = 0;
     head = 0;
     map = MapKind::Self;
+    pending_continue = 0;
     dirty = true;
+}
+
+void AppState::remember_model(const std::string& path) {
+    if (path.empty()) return;
+    recent_models.erase(std::remove(recent_models.begin(), recent_models.end(), path), recent_models.end());
+    recent_models.insert(recent_models.begin(), path);
+    if (recent_models.size() > kMaxRecent) recent_models.resize(kMaxRecent);
 }
 
 }  // namespace hs

@@ -23,13 +23,16 @@ struct AppState {
     SourceKind source = SourceKind::Playground;
     ModelConfig config;                 // playground architecture being edited
     std::string example_path;           // worked example JSON
-    std::string model_dir;              // model directory
+    std::string model_dir;              // model directory or llama2.c .bin being shown
+    std::vector<std::string> recent_models;  // newest first, persisted in settings
     // Worked example with the user's cell edits (pipeline panel); null = file as is.
     std::shared_ptr<const WorkedExample> edited_example;
 
     // -- input ----------------------------------------------------------------
     std::string text = "The animal didn't cross the street because it was too tired .";
     std::string decoder_text;  // encoder-decoder; empty = same as text
+    int continue_n = 8;        // "continue" button: greedy tokens to append
+    int pending_continue = 0;  // > 0: the next request continues the text first
 
     // -- selection and view ---------------------------------------------------
     MapKind map = MapKind::Self;
@@ -51,6 +54,9 @@ struct AppState {
     std::string model_arg() const;
     // Sets the source from a command-line MODEL argument ("random:…", dir, .json).
     void set_model_arg(const std::string& arg);
+    // Puts a model path first in recent_models (unique, at most kMaxRecent).
+    void remember_model(const std::string& path);
+    static constexpr std::size_t kMaxRecent = 10;
 };
 
 }  // namespace hs

@@ -15,6 +15,10 @@ void TraceView::accept(ComputeResult result) {
     source_kind = result.source_kind;
     parameter_count = result.parameter_count;
     compute_ms = result.milliseconds;
+    forward_ms = result.forward_ms;
+    if (result.load_ms > 0.0 || result.model_arg != model_arg) load_ms = result.load_ms;
+    model_arg = result.model_arg;
+    info = result.info;
     generation = result.generation;
     // Upload every thumbnail once for this trace.
     const std::vector<std::vector<Matrix>>* sources[3] = {
@@ -111,6 +115,17 @@ void clamp_selection(AppState& state, const Trace& trace) {
     const int n_layers = layers ? static_cast<int>(layers->size()) : 0;
     state.layer = std::clamp(state.layer, 0, std::max(0, n_layers - 1));
     state.head = std::clamp(state.head, 0, std::max(0, heads_in(trace, state.map) - 1));
+}
+
+int kv_head_of(const Trace& trace, int head) {
+    const int heads = trace.config.heads;
+    if (trace.kv_heads <= 0 || trace.kv_heads >= heads || heads % trace.kv_heads != 0) return -1;
+    return head / (heads / trace.kv_heads);
+}
+
+std::string head_caption(const Trace& trace, int head) {
+    const int kv = kv_head_of(trace, head);
+    return "H" + std::to_string(head) + (kv >= 0 ? " · kv" + std::to_string(kv) : "");
 }
 
 }  // namespace hs

@@ -19,6 +19,10 @@ struct TraceView {
     std::string source_kind;
     long long parameter_count = 0;
     double compute_ms = 0.0;
+    double load_ms = 0.0;           // last time the model was (re)opened
+    double forward_ms = 0.0;
+    std::string model_arg;          // what `trace` was computed from
+    ModelInfo info;                 // of that model
     std::uint64_t generation = 0;   // of `trace`
 
     // Thumbnail textures per MapKind: [kind][layer][head], uploaded when a trace arrives.
@@ -47,5 +51,10 @@ const Matrix* selected_map(const Trace& trace, const AppState& state, bool score
 // Clamps layer/head/map to what the trace has.
 void clamp_selection(AppState& state, const Trace& trace);
 int heads_in(const Trace& trace, MapKind kind);
+// Grouped-query attention: the key/value head query head `head` reads,
+// head / (heads / kv_heads); −1 when every head has its own K/V.
+int kv_head_of(const Trace& trace, int head);
+// Grid / heatmap caption of a head: "H5 · kv2" under GQA, else "H5".
+std::string head_caption(const Trace& trace, int head);
 
 }  // namespace hs

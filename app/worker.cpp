@@ -2,8 +2,14 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 
 #include "core/error.h"
+#include "core/pretrained/generate.h"
+#include "core/pretrained/hf_config.h"
+#include "core/pretrained/hf_loader.h"
+#include "core/pretrained/pretrained_source.h"
+#include "core/tokenize/hf_tokenizer.h"
 
 namespace hs {
 
@@ -48,6 +54,44 @@ std::vector<std::vector<Matrix>> thumbs_of(const std::vector<LayerTrace>& layers
     return out;
 }
 
+// open_source(), except that Hugging Face directories report per-layer loading progress.
+std::unique_ptr<TraceSource> open_with_progress(const std::string& arg, const ProgressFn& progress) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(arg, ec) && is_hf_model_dir(arg)) {
+        auto tokenizer = load_hf_tokenizer(arg);  // cheap, so a missing file fails first
+        return make_pretrained_source(load_hf_model(arg, progress), std::move(tokenizer));
+    }
+    return open_source(arg);
+}
+
+// Greedy continuation of `text` by n tokens, one token per step so that `progress(i, n)`
+// can cancel between steps. Returns the text plus what the new tokens decode to.
+std::string continue_text(const TraceSource& source, const std::string& text, int n,
+                          const ProgressFn& progress, int& generated) {
+    const auto* pretrained = dynamic_cast<const PretrainedSource*>(&source);
+    if (!pretrained || !pretrained->transformer().config().has_lm_head ||
+        !pretrained->transformer().config().causal)
+        throw Error("'continue' needs a decoder language model (a llama2.c .bin or a GPT-2 / Llama / "
+                    "Qwen2 directory); '" + source.name() + "' is a " + source.kind() + ".");
+    const Tokenizer& tokenizer = pretrained->tokenizer();
+    const std::vector<int> prompt = pretrained->tokenize(text).ids;
+    std::vector<int> ids = prompt;
+    generated = 0;
+    for (int i = 0; i < n; ++i) {
+        if (progress && !progress(i, n)) throw Cancelled{};
+        const std::vector<int> next = generate(pretrained->transformer(), tokenizer, ids, 1);
+        if (next.empty()) break;  // BOS / EOS or the model's max_len
+        ids.push_back(next.front());
+        ++generated;
+    }
+    // Decode prompt + continuation together (the first piece may decode specially) and
+    // append what the continuation added.
+    const std::string before = tokenizer.decode(prompt), after = tokenizer.decode(ids);
+    const std::vector<int> tail(ids.begin() + static_cast<std::ptrdiff_t>(prompt.size()), ids.end());
+    return text + (after.compare(0, before.size(), before) == 0 ? after.substr(before.size())
+                                                                 : tokenizer.decode(tail));
+}
+
 }  // namespace
 
 Worker::Worker() { thread_ = std::thread([this] { loop(); }); }
@@ -57,6 +101,7 @@ Worker::~Worker() {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_ = true;
     }
+    load_cancel_ = true;
     latest_.fetch_add(1);  // cancels the running job at its next progress call
     wake_.notify_all();
     thread_.join();
@@ -67,6 +112,8 @@ std::uint64_t Worker::submit(ComputeRequest request) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         generation = latest_.fetch_add(1) + 1;
+        if (busy_.load() && phase() == WorkerPhase::Loading && request.model_arg != loading_arg_)
+            load_cancel_ = true;
         pending_ = std::move(request);
     }
     wake_.notify_all();
@@ -79,6 +126,14 @@ std::optional<ComputeResult> Worker::take_result() {
     out.swap(finished_);
     if (out && out->generation != latest_.load()) out.reset();  // superseded meanwhile
     return out;
+}
+
+void Worker::cancel() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_.reset();
+    finished_.reset();
+    load_cancel_ = true;
+    latest_.fetch_add(1);
 }
 
 bool Worker::idle() const {
@@ -110,6 +165,7 @@ void Worker::loop() {
         total_ = 0;
         ComputeResult result = compute(request, generation);
         std::lock_guard<std::mutex> lock(mutex_);
+        phase_ = static_cast<int>(WorkerPhase::Idle);
         busy_ = pending_.has_value();
         // Cancelled or superseded jobs leave no result.
         if (result.generation != 0 && generation == latest_.load()) finished_ = std::move(result);
@@ -119,11 +175,22 @@ void Worker::loop() {
 ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t generation) {
     ComputeResult result;
     result.generation = generation;
-    const auto t0 = std::chrono::steady_clock::now();
+    result.model_arg = request.model_arg;
+    using Clock = std::chrono::steady_clock;
+    auto ms_since = [](Clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+    };
+    const auto t0 = Clock::now();
     const ProgressFn progress = [this, generation](int done, int total) {
         done_ = done;
         total_ = total;
         return latest_.load() == generation;
+    };
+    // Loading survives newer requests for the same model (load_cancel_ stays false).
+    const ProgressFn load_progress = [this](int done, int total) {
+        done_ = done;
+        total_ = total;
+        return !load_cancel_.load();
     };
     try {
         Trace trace;
@@ -134,13 +201,35 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
             if (!cached_source_ || cached_arg_ != request.model_arg) {
                 cached_source_.reset();
                 cached_arg_.clear();
-                cached_source_ = open_source(request.model_arg);
+                {
+                    std::lock_guard<std::mutex> lock(mutex_);
+                    loading_arg_ = request.model_arg;
+                    load_cancel_ = false;
+                    phase_ = static_cast<int>(WorkerPhase::Loading);
+                }
+                const auto t_load = Clock::now();
+                cached_source_ = open_with_progress(request.model_arg, load_progress);
                 cached_arg_ = request.model_arg;
+                result.load_ms = ms_since(t_load);
             }
             if (latest_.load() != generation) return ComputeResult{};
-            trace = cached_source_->run(request.input, request.options, progress);
+            SourceInput input = request.input;
+            if (request.continue_tokens > 0) {
+                phase_ = static_cast<int>(WorkerPhase::Generating);
+                input.text = continue_text(*cached_source_, input.text, request.continue_tokens, progress,
+                                           result.generated);
+                result.continued = true;
+                result.text = input.text;
+            }
+            phase_ = static_cast<int>(WorkerPhase::Forward);
+            done_ = 0;
+            total_ = 0;
+            const auto t_forward = Clock::now();
+            trace = cached_source_->run(input, request.options, progress);
+            result.forward_ms = ms_since(t_forward);
             result.source_kind = cached_source_->kind();
             result.parameter_count = cached_source_->parameter_count();
+            result.info = describe_model(*cached_source_);
         }
         auto thumbs = std::make_shared<TraceThumbnails>();
         thumbs->self = thumbs_of(trace.main.layers, false, thumbs->lo[0], thumbs->hi[0]);
@@ -155,8 +244,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
     } catch (const std::exception& e) {
         result.error = e.what();
     }
-    result.milliseconds =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    result.milliseconds = ms_since(t0);
     return result;
 }
 

@@ -1,7 +1,10 @@
 #pragma once
-// Background compute: one thread runs TraceSource::run for the newest request; a newer
-// submit cancels the running one (its ProgressFn returns false -> hs::Cancelled). The UI
-// polls for finished results and never waits on the thread.
+// Background compute: one thread opens the model (cached while the argument stays the
+// same), optionally continues the text greedily, and runs TraceSource::run for the newest
+// request; a newer submit cancels the running one (its ProgressFn returns false ->
+// hs::Cancelled). Loading a model is cancelled only when the newer request names another
+// model (typing while a 124M checkpoint loads keeps the load going). The UI polls for
+// finished results and never waits on the thread.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -11,6 +14,7 @@
 #include <string>
 #include <thread>
 
+#include "app/model_info.h"
 #include "core/source.h"
 #include "core/trace.h"
 #include "core/worked_example.h"
@@ -22,6 +26,8 @@ struct ComputeRequest {
     std::shared_ptr<const WorkedExample> example;  // edited worked example to run
     SourceInput input;
     TraceOptions options;
+    // Decoder LMs: append up to this many greedy tokens to input.text first (0: none).
+    int continue_tokens = 0;
 };
 
 // Thumbnails of every map, box-averaged down to at most kThumbMax per side, computed
@@ -40,8 +46,19 @@ struct ComputeResult {
     std::string error;                           // hs::Error message, empty on success
     std::string source_kind;                     // "playground", …
     long long parameter_count = 0;
-    double milliseconds = 0.0;
+    double milliseconds = 0.0;       // whole job (load + continuation + forward)
+    double load_ms = 0.0;            // opening the model (0 when it was cached)
+    double forward_ms = 0.0;         // TraceSource::run alone
+    std::string model_arg;           // what was opened
+    ModelInfo info;
+    // continue_tokens > 0: the text the trace was computed for (request text + continuation).
+    bool continued = false;
+    std::string text;
+    int generated = 0;               // tokens appended
 };
+
+// What the running job is doing (progress overlay).
+enum class WorkerPhase { Idle, Loading, Generating, Forward };
 
 // Box average of m down to at most max_side rows and columns (unchanged when smaller).
 Matrix downsample_map(const Matrix& m, int max_side);
@@ -66,6 +83,10 @@ public:
     // Progress of the running job: layers done / total (0/0 when unknown).
     int progress_done() const { return done_.load(); }
     int progress_total() const { return total_.load(); }
+    WorkerPhase phase() const { return static_cast<WorkerPhase>(phase_.load()); }
+    // Drops the queued request and cancels the running one (load included); nothing of
+    // either is delivered.
+    void cancel();
     std::uint64_t latest_generation() const { return latest_.load(); }
 
 private:
@@ -80,6 +101,9 @@ private:
     std::atomic<std::uint64_t> latest_{0};
     std::atomic<bool> busy_{false};
     std::atomic<int> done_{0}, total_{0};
+    std::atomic<int> phase_{0};
+    std::atomic<bool> load_cancel_{false};   // the model being loaded is no longer wanted
+    std::string loading_arg_;                // guarded by mutex_
     std::chrono::steady_clock::time_point started_;
     // Cache: the last opened source, reused while model_arg stays the same.
     std::string cached_arg_;

@@ -26,6 +26,8 @@ constexpr Command kCommands[] = {
     {"bench", cmd_bench, "forward-pass timing of MODEL on --tokens N"},
     {"save", cmd_save, "write a playground MODEL as a model directory DIR"},
     {"generate", cmd_generate, "greedy continuation of --text by a pretrained language MODEL"},
+    {"ablate", cmd_ablate, "switch heads off (--head L.H) and show what changes; --rank"},
+    {"analyze", cmd_analyze, "per-head metrics, role labels and redundant pairs (--csv, --json, --corpus)"},
 };
 
 constexpr const char* kUsage = R"(usage: headscope [COMMAND] ...
@@ -49,6 +51,10 @@ commands:
   headscope bench   MODEL --tokens N [--repeat R]
   headscope save    MODEL DIR
   headscope generate MODEL [--text "..."] [--tokens N]   (no text: start from BOS)
+  headscope ablate  MODEL --text "..." --head L.H [--head L.H ...] [--mode zero|mean]
+                    [--rank] [--json f]   (dec:L.H / cross:L.H for a decoder's heads)
+  headscope analyze MODEL --text "..." [--csv metrics.csv] [--json f] [--no-induction]
+  headscope analyze MODEL --corpus [--text-file F] [--csv f]   (lines of F, or the samples)
 
 input options: --text "...", --text-file FILE, --decoder-text "..." (encoder-decoder),
                --pad 3,4 (key positions masked as padding)

@@ -12,17 +12,6 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-// Adds −∞ where the mask forbids query i from seeing key j.
-void apply_mask(Matrix& scores, const AttentionMask& mask) {
-    if (!mask.causal && mask.key_padding.empty()) return;
-    const int T = static_cast<int>(scores.rows()), S = static_cast<int>(scores.cols());
-    if (mask.causal)
-        for (int i = 0; i < T; ++i)
-            for (int j = i + 1; j < S; ++j) scores(i, j) = kNegInf;
-    for (int j : mask.key_padding)
-        if (j >= 0 && j < S) scores.col(j).setConstant(kNegInf);
-}
-
 void check_shapes(const AttentionWeights& w, const Matrix& x_query, const Matrix& x_memory) {
     const auto D = w.in_proj_weight.cols();
     if (w.heads < 1 || w.in_proj_weight.rows() % 3 != 0 || w.inner() % w.heads != 0)
@@ -46,6 +35,38 @@ bool AttentionMask::allowed(int i, int j) const {
     return std::find(key_padding.begin(), key_padding.end(), j) == key_padding.end();
 }
 
+// Causal: key j > query i is the future, −∞ strictly above the diagonal.
+void apply_mask(Matrix& scores, const AttentionMask& mask) {
+    if (mask.causal) scores.triangularView<Eigen::StrictlyUpper>().setConstant(kNegInf);
+    const auto S = scores.cols();
+    for (int j : mask.key_padding)
+        if (j >= 0 && j < S) scores.col(j).setConstant(kNegInf);
+}
+
+void attend_head(const Eigen::Ref<const Matrix>& q_h, const Eigen::Ref<const Matrix>& k_h,
+                 const Eigen::Ref<const Matrix>& v_h, float scale, const AttentionMask& mask,
+                 Matrix& scores, Eigen::Ref<Matrix> head_out, Matrix* scaled,
+                 AttentionSteps* steps) {
+    // scores: (T, S) = Q_h K_hᵀ / √Dk
+    scores.noalias() = q_h * k_h.transpose();
+    if (steps) steps->raw_scores.push_back(scores);
+    scores *= scale;
+    if (steps) steps->scaled_scores.push_back(scores);
+    if (scaled) *scaled = scores;
+    apply_mask(scores, mask);
+    if (steps) steps->masked_scores.push_back(scores);
+    softmax_rows(scores);  // now A_h: (T, S); a fully masked row stays zeros
+    // head_h: (T, Dk) = A_h V_h, written straight into the caller's block
+    head_out.noalias() = scores * v_h;
+    if (steps) {
+        steps->weights.push_back(scores);
+        steps->q_heads.push_back(q_h);
+        steps->k_heads.push_back(k_h);
+        steps->v_heads.push_back(v_h);
+        steps->head_outputs.push_back(head_out);
+    }
+}
+
 // softmax(s)_j = exp(s_j − max_k s_k) / Σ_k exp(s_k − max_k s_k); exp(−∞) = 0 exactly.
 void softmax_rows(Matrix& m) {
     for (Eigen::Index i = 0; i < m.rows(); ++i) {
@@ -64,7 +85,8 @@ void softmax_rows(Matrix& m) {
 
 AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query,
                                      const Matrix& x_memory, const AttentionMask& mask,
-                                     bool want_weights, bool want_scores, AttentionSteps* steps) {
+                                     bool want_weights, bool want_scores, AttentionSteps* steps,
+                                     const std::vector<int>& ablated, AblationMode ablate_mode) {
     check_shapes(w, x_query, x_memory);
     const bool self = &x_query == &x_memory;
     const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
@@ -97,26 +119,12 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_
         const auto Q_h = Q.middleCols(h * Dk, Dk);  // (T, Dk)
         const auto K_h = K.middleCols(h * Dk, Dk);  // (S, Dk)
         const auto V_h = V.middleCols(h * Dk, Dk);  // (S, Dk)
-        // scores_h: (T, S) = Q_h K_hᵀ / √Dk
-        scores.noalias() = Q_h * K_h.transpose();
-        if (steps) steps->raw_scores.push_back(scores);
-        scores *= scale;
-        if (steps) steps->scaled_scores.push_back(scores);
-        if (want_scores) result.scores[h] = scores;
-        apply_mask(scores, mask);
-        if (steps) steps->masked_scores.push_back(scores);
-        softmax_rows(scores);  // now A_h: (T, S)
-        // head_h: (T, Dk) = A_h V_h, written straight into its concat block
-        concat.middleCols(h * Dk, Dk).noalias() = scores * V_h;
-        if (steps) {
-            steps->weights.push_back(scores);
-            steps->q_heads.push_back(Q_h);
-            steps->k_heads.push_back(K_h);
-            steps->v_heads.push_back(V_h);
-            steps->head_outputs.push_back(concat.middleCols(h * Dk, Dk));
-        }
+        // scores -> A_h: (T, S); head_h: (T, Dk) lands in its concat block
+        attend_head(Q_h, K_h, V_h, scale, mask, scores, concat.middleCols(h * Dk, Dk),
+                    want_scores ? &result.scores[h] : nullptr, steps);
         if (want_weights) result.weights[h] = scores;
     }
+    ablate_heads(concat, ablated, H, ablate_mode);
     // out: (T, D) = concat · W_oᵀ + b_o
     result.output.noalias() = concat * w.out_proj_weight.transpose();
     result.output.rowwise() += w.out_proj_bias.transpose();
@@ -143,6 +151,39 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_
         steps->scale = scale;
     }
     return result;
+}
+
+void ablate_heads(Matrix& concat, const std::vector<int>& heads, int H, AblationMode mode) {
+    if (heads.empty()) return;
+    const int Dk = static_cast<int>(concat.cols()) / H;
+    for (int h : heads) {
+        if (h < 0 || h >= H)
+            throw Error("cannot ablate head " + std::to_string(h) + ": the block has heads 0.." +
+                        std::to_string(H - 1));
+        auto block = concat.middleCols(h * Dk, Dk);  // head_h: (T, Dk)
+        if (mode == AblationMode::Zero) {
+            block.setZero();
+        } else {  // every row = (1/T) Σ_t head_h[t]
+            const Eigen::RowVectorXf mean = block.colwise().mean();
+            block.rowwise() = mean;
+        }
+    }
+}
+
+void check_ablation(const std::vector<HeadRef>& ablate, int layers, int heads,
+                    bool has_decoder) {
+    for (const HeadRef& r : ablate) {
+        const std::string name = "head " + std::to_string(r.layer) + "." + std::to_string(r.head);
+        if ((r.in_decoder || r.cross) && !has_decoder)
+            throw Error("cannot ablate " + name + " of the " +
+                        (r.cross ? "cross-attention" : "decoder") +
+                        ": the model has a single stack of self-attention layers");
+        if (r.cross && !r.in_decoder)
+            throw Error("cannot ablate " + name + ": cross-attention lives in the decoder stack");
+        if (r.layer < 0 || r.layer >= layers || r.head < 0 || r.head >= heads)
+            throw Error("cannot ablate " + name + ": the model has layers 0.." +
+                        std::to_string(layers - 1) + " and heads 0.." + std::to_string(heads - 1));
+    }
 }
 
 AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matrix& x_query,

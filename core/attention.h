@@ -26,6 +26,30 @@ struct AttentionMask {
 // Row-wise softmax that maps −∞ to exactly 0 and a fully masked row to zeros.
 void softmax_rows(Matrix& m);
 
+// scores: (T, S); sets −∞ wherever the mask forbids query i from seeing key j.
+void apply_mask(Matrix& scores, const AttentionMask& mask);
+
+// One head after the projections; multi_head_attention and gqa_attention both run it:
+//   scores: (T, S) = Q_h K_hᵀ · scale, + mask, softmax per row -> A_h (left in `scores`)
+//   head_out: (T, Dk) = A_h V_h
+// q_h: (T, Dk); k_h, v_h: (S, Dk). `scaled` (when non-null) receives the scaled,
+// pre-mask scores; `steps` (when non-null) receives raw/scaled/masked scores, A_h,
+// Q_h, K_h, V_h and head_out, appended per head.
+void attend_head(const Eigen::Ref<const Matrix>& q_h, const Eigen::Ref<const Matrix>& k_h,
+                 const Eigen::Ref<const Matrix>& v_h, float scale, const AttentionMask& mask,
+                 Matrix& scores, Eigen::Ref<Matrix> head_out, Matrix* scaled,
+                 AttentionSteps* steps);
+
+// Head ablation before W_o. concat: (T, H·Dk) = [head_1 | … | head_H]; for every h in
+// `heads` the block head_h: (T, Dk) becomes 0 (Zero) or, in every row, its column mean
+// over the T positions (Mean). Throws hs::Error for a head outside 0..H−1.
+void ablate_heads(Matrix& concat, const std::vector<int>& heads, int H, AblationMode mode);
+
+// Throws hs::Error naming the valid range if a head in `ablate` is outside `layers` ×
+// `heads`, or names a decoder / cross-attention block the model does not have.
+void check_ablation(const std::vector<HeadRef>& ablate, int layers, int heads,
+                    bool has_decoder);
+
 struct AttentionResult {
     Matrix output;                 // (T, D)
     std::vector<Matrix> weights;   // H × (T, S), filled when want_weights
@@ -34,11 +58,14 @@ struct AttentionResult {
 
 // Self-attention: pass the same object as x_query and x_memory (detected by address, so
 // the fused [Q|K|V] GEMM runs once). Cross-attention: keys/values from x_memory.
-// `steps`, when non-null, receives every intermediate.
+// `steps`, when non-null, receives every intermediate (head_outputs as computed, concat
+// after ablation). `ablated` heads are replaced per `ablate_mode` (see ablate_heads).
 AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query,
                                      const Matrix& x_memory, const AttentionMask& mask,
                                      bool want_weights, bool want_scores,
-                                     AttentionSteps* steps = nullptr);
+                                     AttentionSteps* steps = nullptr,
+                                     const std::vector<int>& ablated = {},
+                                     AblationMode ablate_mode = AblationMode::Zero);
 
 // Reference implementation: h separate per-head projections with (D, Dk) matrices, no
 // fused GEMM, loops for the softmax. Tests compare the fused path against it.

@@ -49,12 +49,15 @@ Matrix sinusoidal_positions(int T, int D) {
 
 namespace {
 
-// Runs one attention sub-layer and records its head maps.
+// Runs one attention sub-layer (self-attention when memory is null) and records its
+// head maps; the block's ablated heads come from `capture`.
 Matrix attend(const AttentionWeights& w, const Matrix& q_in, const Matrix* memory,
               const AttentionMask& mask, const LayerCapture& capture, AttentionSteps* steps,
               HeadMaps& maps) {
+    const std::vector<int>& ablated = memory ? capture.cross_ablated : capture.self_ablated;
     AttentionResult r = multi_head_attention(w, q_in, memory ? *memory : q_in, mask,
-                                             capture.weights, capture.scores, steps);
+                                             capture.weights, capture.scores, steps, ablated,
+                                             capture.ablate_mode);
     maps.weights = std::move(r.weights);
     maps.scores = std::move(r.scores);
     return std::move(r.output);

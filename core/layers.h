@@ -24,6 +24,8 @@ struct LayerCapture {
     bool scores = false;
     AttentionSteps* self_steps = nullptr;   // non-null: capture self-attention steps
     AttentionSteps* cross_steps = nullptr;  // non-null: capture cross-attention steps
+    std::vector<int> self_ablated, cross_ablated;  // heads replaced before W_o (ablation)
+    AblationMode ablate_mode = AblationMode::Zero;
 };
 
 // One encoder layer; returns (T, D). `layer_trace` receives the head maps.

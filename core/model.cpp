@@ -28,6 +28,18 @@ std::vector<std::string> labels_or_ids(const std::vector<std::string>& tokens,
     return out;
 }
 
+// What layer `il` of a stack records, and which of its heads are ablated; steps are
+// attached by the caller.
+LayerCapture capture_for(const TraceOptions& opt, int il, bool in_decoder) {
+    LayerCapture cap;
+    cap.weights = opt.head_weights;
+    cap.scores = opt.scores;
+    cap.self_ablated = opt.ablated_heads(il, in_decoder, false);
+    if (in_decoder) cap.cross_ablated = opt.ablated_heads(il, true, true);
+    cap.ablate_mode = opt.ablate_mode;
+    return cap;
+}
+
 long long count(const Matrix& m) { return static_cast<long long>(m.size()); }
 long long count(const Vector& v) { return static_cast<long long>(v.size()); }
 long long count(const AttentionWeights& a) {
@@ -84,6 +96,8 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
             throw Error("key padding position " + std::to_string(p) + " is outside the " +
                         std::to_string(in.ids.size()) + " tokens");
 
+    check_ablation(opt.ablate, c.layers, c.heads, enc_dec);
+
     Trace trace;
     trace.config = c;
     trace.model_name = name_;
@@ -110,7 +124,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
     self_mask.key_padding = in.key_padding;
     for (int il = 0; il < c.layers; ++il) {
         LayerTrace lt;
-        LayerCapture cap{opt.head_weights, opt.scores, nullptr, nullptr};
+        LayerCapture cap = capture_for(opt, il, false);
         if (want_steps(false, il, false)) {
             trace.steps.emplace();
             cap.self_steps = &*trace.steps;
@@ -138,7 +152,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
     cross_mask.key_padding = in.key_padding;
     for (int il = 0; il < c.layers; ++il) {
         LayerTrace lt;
-        LayerCapture cap{opt.head_weights, opt.scores, nullptr, nullptr};
+        LayerCapture cap = capture_for(opt, il, true);
         if (want_steps(true, il, false) || want_steps(true, il, true)) {
             trace.steps.emplace();
             (opt.detail_cross ? cap.cross_steps : cap.self_steps) = &*trace.steps;

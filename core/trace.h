@@ -3,6 +3,7 @@
 // it never computes attention itself. Shape letters: T tokens (queries), S keys
 // (S = T for self-attention, S = T_enc for cross-attention), D d_model, H heads,
 // Dk = D / H, L layers. Attention maps are (T, S): rows = queries, cols = keys.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,9 +81,27 @@ struct Trace {
         float prob = 0.0f;
     };
     std::vector<NextToken> next_tokens;
+    // Decoder language models: the full next-token logits (V) after the last position
+    // (empty otherwise); next_tokens are the top of softmax(next_token_logits).
+    Vector next_token_logits;
 
     int n_layers() const { return static_cast<int>(main.layers.size()); }
 };
+
+// One attention head: layer `layer`, head `head` of the main stack's self-attention, or
+// of the decoder stack (encoder-decoder) and its cross-attention block.
+struct HeadRef {
+    int layer = 0;
+    int head = 0;
+    bool in_decoder = false;  // encoder-decoder: the decoder stack
+    bool cross = false;       // decoder stack: the cross-attention block
+    bool operator==(const HeadRef&) const = default;
+};
+
+// How an ablated head's output head_h: (T, Dk) is replaced before W_o:
+//   Zero: head_h = 0, so the block's output is only the other heads (+ b_o);
+//   Mean: every row of head_h = its mean over the T query positions (1/T) Σ_t head_h[t].
+enum class AblationMode { Zero, Mean };
 
 struct TraceOptions {
     bool head_weights = true;   // per-layer per-head weights
@@ -92,6 +111,20 @@ struct TraceOptions {
     int detail_layer = -1;
     bool detail_in_decoder = false;  // encoder-decoder: pick the decoder stack
     bool detail_cross = false;       // decoder stack: the cross-attention block
+    // Head ablation (issue 5): these heads' outputs are replaced before W_o, in every
+    // model kind except worked examples (which ignore it). Out-of-range heads throw.
+    std::vector<HeadRef> ablate;
+    AblationMode ablate_mode = AblationMode::Zero;
+    // Head indices of one attention block listed in `ablate` (ascending, no repeats).
+    std::vector<int> ablated_heads(int layer, bool in_decoder, bool cross) const {
+        std::vector<int> out;
+        for (const HeadRef& r : ablate)
+            if (r.layer == layer && r.in_decoder == in_decoder && r.cross == cross)
+                out.push_back(r.head);
+        std::sort(out.begin(), out.end());
+        out.erase(std::unique(out.begin(), out.end()), out.end());
+        return out;
+    }
 };
 
 }  // namespace hs

@@ -9,12 +9,12 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/io/atomic_file.h"
+#include "core/io/json_file.h"
 
 namespace hs {
 
@@ -248,12 +248,7 @@ json projection_to_json(const Matrix& w_textbook, int heads) {
 }  // namespace
 
 WorkedExample parse_worked_example(const std::string& json_text, const std::string& origin) {
-    json doc;
-    try {
-        doc = json::parse(json_text);
-    } catch (const json::parse_error& e) {
-        throw Error(origin + ": not valid JSON (" + e.what() + ").");
-    }
+    const json doc = parse_json_text(json_text, origin);
     try {
         return parse_document(doc);
     } catch (const Error& e) {
@@ -262,11 +257,7 @@ WorkedExample parse_worked_example(const std::string& json_text, const std::stri
 }
 
 WorkedExample load_worked_example(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("Cannot open the worked example file " + path + ".");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_worked_example(text.str(), path);
+    return parse_worked_example(read_file(path), path);
 }
 
 std::string worked_example_to_json(const WorkedExample& example) {

@@ -7,9 +7,12 @@
 
 #include "core/attention.h"
 #include "core/rng.h"
+#include "tests/test_util.h"
 
 namespace hs {
 namespace {
+
+using test::error_of;
 
 AttentionWeights random_attention(int D, int H, std::uint64_t seed) {
     Rng rng(seed);
@@ -195,12 +198,8 @@ TEST(MultiHeadAttention, HandComputedSingleHeadExample) {
 TEST(MultiHeadAttention, RejectsInputOfTheWrongWidth) {
     const AttentionWeights w = random_attention(8, 2, 61);
     const Matrix x = random_input(3, 6, 62);
-    try {
-        multi_head_attention(w, x, x, {}, true, false);
-        FAIL() << "expected hs::Error";
-    } catch (const std::exception& e) {
-        EXPECT_STREQ(e.what(), "attention input has 6 columns, expected d_model 8");
-    }
+    EXPECT_EQ(error_of([&] { multi_head_attention(w, x, x, {}, true, false); }),
+              "attention input has 6 columns, expected d_model 8");
 }
 
 }  // namespace

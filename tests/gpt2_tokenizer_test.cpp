@@ -10,8 +10,11 @@
 #include "core/error.h"
 #include "core/tokenize/gpt2_bpe.h"
 #include "core/tokenize/pretokenize.h"
+#include "tests/test_util.h"
 
 namespace {
+
+using hs::test::error_of;
 
 const std::string kDir = std::string(HEADSCOPE_FIXTURES_DIR) + "/tokenizers";
 
@@ -24,16 +27,6 @@ const hs::Gpt2BpeTokenizer& gpt2() {
 nlohmann::json reference_cases() {
     std::ifstream in(kDir + "/gpt2_reference.json");
     return nlohmann::json::parse(in).at("cases");
-}
-
-std::string expect_error(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const hs::Error& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected hs::Error";
-    return {};
 }
 
 }  // namespace
@@ -92,22 +85,23 @@ TEST(Gpt2BpeTokenizer, EndOfTextIsBosEosAndVocabHas50257Tokens) {
 }
 
 TEST(Gpt2BpeTokenizer, RejectsIdsOutsideVocabulary) {
-    const std::string msg = expect_error([] { gpt2().decode({50257}); });
+    const std::string msg = error_of([] { gpt2().decode({50257}); });
     EXPECT_NE(msg.find("50257"), std::string::npos) << msg;
     EXPECT_NE(msg.find("outside"), std::string::npos) << msg;
 }
 
 TEST(Gpt2BpeTokenizer, MissingFileIsNamed) {
-    const std::string msg = expect_error([] {
+    const std::string msg = error_of([] {
         hs::Gpt2BpeTokenizer t(kDir + "/gpt2/nope.json", kDir + "/gpt2/vocab.bpe");
     });
     EXPECT_NE(msg.find("nope.json"), std::string::npos) << msg;
 }
 
 TEST(Gpt2BpeTokenizer, MalformedMergeLineIsReportedWithLineNumber) {
-    const std::string path = testing::TempDir() + "/bad_merges.txt";
+    const hs::test::TempDir dir;
+    const std::string path = dir.file("bad_merges.txt");
     std::ofstream(path) << "#version: 0.2\nĠ t\nonly_one_symbol\n";
-    const std::string msg = expect_error([&] { hs::read_merges_txt(path); });
+    const std::string msg = error_of([&] { hs::read_merges_txt(path); });
     EXPECT_NE(msg.find("line 3"), std::string::npos) << msg;
     EXPECT_NE(msg.find("only_one_symbol"), std::string::npos) << msg;
 }

@@ -6,8 +6,11 @@
 #include "core/error.h"
 #include "core/image/font.h"
 #include "core/image/heatmap_image.h"
+#include "tests/test_util.h"
 
 namespace {
+
+using hs::test::error_of;
 
 hs::Matrix ramp(int rows, int cols) {
     // m(i, j) = (i·cols + j) / (rows·cols − 1): every cell distinct, spanning [0, 1].
@@ -162,18 +165,10 @@ TEST(RenderHeatmap, FontWithoutFacesDrawsNoText) {
 
 TEST(RenderHeatmap, RejectsEmptyMapAndWrongLabelCount) {
     hs::HeatmapOptions opt;
-    try {
-        hs::render_heatmap(hs::Matrix(0, 0), {}, {}, opt);
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_STREQ(e.what(), "cannot render an empty attention map (0x0)");
-    }
-    try {
-        hs::render_heatmap(ramp(3, 2), labels(2, "q"), {}, opt);
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_STREQ(e.what(), "got 2 row labels for a map with 3 rows; pass one label per row or none");
-    }
+    EXPECT_EQ(error_of([&] { hs::render_heatmap(hs::Matrix(0, 0), {}, {}, opt); }),
+              "cannot render an empty attention map (0x0)");
+    EXPECT_EQ(error_of([&] { hs::render_heatmap(ramp(3, 2), labels(2, "q"), {}, opt); }),
+              "got 2 row labels for a map with 3 rows; pass one label per row or none");
 }
 
 TEST(RenderGrid, ThumbnailCellsEqualColorizeWithSharedScale) {
@@ -227,17 +222,9 @@ TEST(RenderGrid, RejectsMismatchedShapes) {
     std::vector<std::vector<hs::Matrix>> maps(2);
     maps[0] = {ramp(3, 3), ramp(3, 3)};
     maps[1] = {ramp(3, 3), ramp(3, 2)};
-    try {
-        hs::render_grid(maps, {}, {}, hs::HeatmapOptions{});
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_STREQ(e.what(), "map L1 H1 is 3x2 but L0 H0 is 3x3");
-    }
+    EXPECT_EQ(error_of([&] { hs::render_grid(maps, {}, {}, hs::HeatmapOptions{}); }),
+              "map L1 H1 is 3x2 but L0 H0 is 3x3");
     maps[1].pop_back();
-    try {
-        hs::render_grid(maps, {}, {}, hs::HeatmapOptions{});
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_STREQ(e.what(), "layer 1 has 1 heads but layer 0 has 2");
-    }
+    EXPECT_EQ(error_of([&] { hs::render_grid(maps, {}, {}, hs::HeatmapOptions{}); }),
+              "layer 1 has 1 heads but layer 0 has 2");
 }

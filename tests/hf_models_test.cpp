@@ -8,13 +8,10 @@
 // (observed max difference 5.7e-6, on values of magnitude ≤ 11).
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -24,12 +21,16 @@
 #include "core/pretrained/hf_loader.h"
 #include "core/pretrained/transformer.h"
 #include "core/source.h"
+#include "tests/test_util.h"
 
 namespace hs {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using test::expect_error;
+using test::TempDir;
+using test::write_text;
 
 constexpr float kTol = 1e-4f;
 
@@ -44,46 +45,6 @@ float max_abs_diff(const Matrix& a, const Matrix& b) {
         return 1e30f;
     }
     return (a - b).cwiseAbs().maxCoeff();
-}
-
-// Runs `fn`, expecting hs::Error whose message contains every one of `parts`.
-template <typename Fn>
-void expect_error(Fn fn, const std::vector<std::string>& parts) {
-    try {
-        fn();
-        ADD_FAILURE() << "expected hs::Error";
-    } catch (const Error& e) {
-        const std::string msg = e.what();
-        for (const std::string& p : parts)
-            EXPECT_NE(msg.find(p), std::string::npos) << "message: " << msg << "\nmissing: " << p;
-    }
-}
-
-// A fresh directory under the system temp dir, removed at scope exit.
-class TempDir {
-public:
-    TempDir() {
-        static std::atomic<int> counter{0};
-        path_ = fs::temp_directory_path() /
-                ("headscope_hf_test_" + std::to_string(::getpid()) + "_" +
-                 std::to_string(counter++));
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string str() const { return path_.string(); }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-private:
-    fs::path path_;
-};
-
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
 }
 
 // Every (1-D or 2-D) tensor of a fixture's model.safetensors as f32 NamedTensors.

@@ -19,46 +19,25 @@
 
 #include <filesystem>
 #include <fstream>
-#include <functional>
 
 #include "core/error.h"
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/hf_tokenizer_json.h"
 #include "core/tokenize/pretokenize.h"
+#include "tests/test_util.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using Ids = std::vector<int>;
+using hs::test::expect_error;
 
 const std::string kDir = std::string(HEADSCOPE_FIXTURES_DIR) + "/tokenizers";
 
 json read_json(const std::string& path) {
     std::ifstream in(path);
     return json::parse(in);
-}
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const hs::Error& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "expected hs::Error";
-    return {};
-}
-
-void expect_contains(const std::string& msg, const std::string& part) {
-    EXPECT_NE(msg.find(part), std::string::npos) << "message: " << msg << "\nmissing: " << part;
-}
-
-// A fresh directory under the test temp dir.
-std::string temp_dir(const std::string& name) {
-    const fs::path d = fs::path(testing::TempDir()) / ("hs_tok_" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d.string();
 }
 
 const hs::Tokenizer& qwen() {
@@ -148,8 +127,8 @@ TEST(HfBpeTokenizer, ByteLevelPreTokenizerUsesGpt2Regex) {
 
 TEST(HfBpeTokenizer, UnknownByteAfterMergesIsAnError) {
     // 🙂's bytes have no tokens in the tiny vocabulary.
-    expect_contains(error_of([] { qwen().encode("\xF0\x9F\x99\x82", false); }), "not in the vocabulary");
-    expect_contains(error_of([] { qwen().decode({99}); }), "Token id 99");
+    expect_error([] { qwen().encode("\xF0\x9F\x99\x82", false); }, {"not in the vocabulary"});
+    expect_error([] { qwen().decode({99}); }, {"Token id 99"});
 }
 
 TEST(HfBpeTokenizer, UnsupportedPartsAreNamed) {
@@ -157,33 +136,30 @@ TEST(HfBpeTokenizer, UnsupportedPartsAreNamed) {
     {
         json tj = base;
         tj["pre_tokenizer"] = {{"type", "Metaspace"}, {"replacement", "▁"}};
-        expect_contains(error_of([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); }), "'Metaspace'");
+        expect_error([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); }, {"'Metaspace'"});
     }
     {
         json tj = base;
         tj["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = "\\w+";
-        const std::string msg = error_of([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); });
-        expect_contains(msg, "\\w+");
-        expect_contains(msg, "GPT-2, Qwen2, Llama-3");
+        expect_error([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); }, {"\\w+", "GPT-2, Qwen2, Llama-3"});
     }
     {
         json tj = base;
         tj["model"]["byte_fallback"] = true;
-        expect_contains(error_of([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); }), "byte_fallback");
+        expect_error([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); }, {"byte_fallback"});
     }
     {
         json tj = base;
         tj["normalizer"] = {{"type", "Lowercase"}};
-        expect_contains(error_of([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); }), "'Lowercase'");
+        expect_error([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); }, {"'Lowercase'"});
     }
     {
         json tj = base;
         tj["model"] = {{"type", "Unigram"}, {"vocab", json::array()}};
-        const std::string path = temp_dir("unigram") + "/tokenizer.json";
+        const hs::test::TempDir dir;
+        const std::string path = dir.file("tokenizer.json");
         std::ofstream(path) << tj.dump();
-        const std::string msg = error_of([&] { hs::load_tokenizer_json(path); });
-        expect_contains(msg, "model type 'Unigram'");
-        expect_contains(msg, path);
+        expect_error([&] { hs::load_tokenizer_json(path); }, {"model type 'Unigram'", path});
     }
 }
 
@@ -219,7 +195,8 @@ TEST(Llama3Pretokenize, FollowsRegexAlternativesInOrder) {
 
 TEST(LoadHfTokenizer, PicksFilesInOrder) {
     // vocab.json + merges.txt -> GPT-2 BPE (the real GPT-2 files under HF's names)
-    const std::string gpt2_dir = temp_dir("gpt2");
+    const hs::test::TempDir tmp;
+    const std::string gpt2_dir = tmp.str();
     fs::copy_file(kDir + "/gpt2/encoder.json", gpt2_dir + "/vocab.json");
     fs::copy_file(kDir + "/gpt2/vocab.bpe", gpt2_dir + "/merges.txt");
     const auto gpt2 = hs::load_hf_tokenizer(gpt2_dir);
@@ -232,15 +209,13 @@ TEST(LoadHfTokenizer, PicksFilesInOrder) {
 }
 
 TEST(LoadHfTokenizer, MissingFilesAreListed) {
-    const std::string empty = temp_dir("empty");
-    const std::string msg = error_of([&] { hs::load_hf_tokenizer(empty); });
-    expect_contains(msg, empty);
-    expect_contains(msg, "tokenizer.json");
-    expect_contains(msg, "vocab.json + merges.txt");
-    expect_contains(msg, "vocab.txt");
-    const std::string half = temp_dir("half");
+    const hs::test::TempDir empty_dir, half_dir;
+    const std::string empty = empty_dir.str();
+    expect_error([&] { hs::load_hf_tokenizer(empty); },
+                 {empty, "tokenizer.json", "vocab.json + merges.txt", "vocab.txt"});
+    const std::string half = half_dir.str();
     std::ofstream(half + "/vocab.json") << "{}";
-    expect_contains(error_of([&] { hs::load_hf_tokenizer(half); }), "merges.txt is missing");
+    expect_error([&] { hs::load_hf_tokenizer(half); }, {"merges.txt is missing"});
 }
 
 TEST(Pretokenize, MatchesJavaScriptRegexOnReferenceStrings) {

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.h"
+#include "tests/cli_runner.h"
 #include "core/error.h"
 #include "core/pretrained/generate.h"
 #include "core/pretrained/llama2c.h"

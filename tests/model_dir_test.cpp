@@ -13,7 +13,6 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "core/config.h"
 #include "core/error.h"
@@ -22,26 +21,22 @@
 #include "core/io/state_dict.h"
 #include "core/model.h"
 #include "core/weights.h"
+#include "tests/test_util.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
+using hs::test::error_of;
+
 using Shape = std::vector<std::int64_t>;
 using NamedShapes = std::vector<std::pair<std::string, Shape>>;
 
+// A fresh directory per test, removed afterwards.
 class TempDirTest : public testing::Test {
 protected:
-    void SetUp() override {
-        const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / ("hs_model_dir_" + std::to_string(::getpid()) + "_" +
-                                            info->test_suite_name() + "_" + info->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
-    fs::path dir_;
+    std::string path(const std::string& name) const { return tmp_.file(name); }
+    hs::test::TempDir tmp_{"hs_model_dir"};
 };
 using StateDict = TempDirTest;
 using ModelDir = TempDirTest;
@@ -69,15 +64,6 @@ const NamedShapes kTorchEncoderLayer = {
     {"norm1.weight", {8}},                 {"norm1.bias", {8}},
     {"norm2.weight", {8}},                 {"norm2.bias", {8}},
 };
-
-std::string join_error(const std::function<void()>& fn) {
-    try {
-        fn();
-    } catch (const hs::Error& e) {
-        return e.what();
-    }
-    return "(no hs::Error thrown)";
-}
 
 // Every tensor of two weight sets, by name, must be bit-identical.
 void expect_same_weights(const hs::ModelConfig& config, const hs::ModelWeights& a,
@@ -247,7 +233,7 @@ TEST_F(StateDict, NamesMissingTensor) {
     const std::string p = path("m.safetensors");
     hs::write_safetensors(p, tensors);
     const auto file = hs::SafetensorsFile::open(p);
-    EXPECT_EQ(join_error([&] { hs::from_safetensors(c, *file); }),
+    EXPECT_EQ(error_of([&] { hs::from_safetensors(c, *file); }),
               p + " is missing 1 tensor this config needs: layers.1.norm2.bias");
 }
 
@@ -265,7 +251,7 @@ TEST_F(StateDict, ReportsShapeMismatchWithBothShapes) {
     const std::string p = path("m.safetensors");
     hs::write_safetensors(p, tensors);
     const auto file = hs::SafetensorsFile::open(p);
-    EXPECT_EQ(join_error([&] { hs::from_safetensors(c, *file); }),
+    EXPECT_EQ(error_of([&] { hs::from_safetensors(c, *file); }),
               p + ": layers.0.linear1.weight has shape [64, 32], expected [128, 32]");
 }
 
@@ -275,13 +261,13 @@ TEST_F(StateDict, NamesExtraTensorsFirstFew) {
     tensors.push_back({"pos_embed.weight", {12, 8}, std::vector<float>(96, 0.0f)});
     const std::string p1 = path("one.safetensors");
     hs::write_safetensors(p1, tensors);
-    EXPECT_EQ(join_error([&] { hs::from_safetensors(c, *hs::SafetensorsFile::open(p1)); }),
+    EXPECT_EQ(error_of([&] { hs::from_safetensors(c, *hs::SafetensorsFile::open(p1)); }),
               p1 + " has 1 tensor this config does not use: pos_embed.weight");
 
     for (int i = 0; i < 6; ++i) tensors.push_back({std::string("x").append(std::to_string(i)), {1}, {0.0f}});
     const std::string p7 = path("seven.safetensors");
     hs::write_safetensors(p7, tensors);
-    EXPECT_EQ(join_error([&] { hs::from_safetensors(c, *hs::SafetensorsFile::open(p7)); }),
+    EXPECT_EQ(error_of([&] { hs::from_safetensors(c, *hs::SafetensorsFile::open(p7)); }),
               p7 + " has 7 tensors this config does not use: pos_embed.weight, x0, x1, x2, x3, "
                    "… (2 more)");
 }
@@ -290,11 +276,11 @@ TEST(StateDictNames, ToStateDictRejectsWeightsNotMatchingConfig) {
     const hs::ModelConfig c = tiny(hs::Arch::EncoderOnly);
     hs::ModelWeights w = hs::init_weights(c);
     w.layers[0].ffn.linear1_bias = hs::Vector::Zero(5);
-    EXPECT_EQ(join_error([&] { hs::to_state_dict(c, w); }),
+    EXPECT_EQ(error_of([&] { hs::to_state_dict(c, w); }),
               "The weights do not match the config: layers.0.linear1.bias has shape [5], "
               "expected [16]");
     w.layers.pop_back();
-    EXPECT_NE(join_error([&] { hs::to_state_dict(c, w); }).find("1 + 0 layers"), std::string::npos);
+    EXPECT_NE(error_of([&] { hs::to_state_dict(c, w); }).find("1 + 0 layers"), std::string::npos);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -356,20 +342,20 @@ TEST_F(ModelDir, WritesPrettyConfigJsonAndPyTorchMetadata) {
 
 TEST_F(ModelDir, ReportsMissingDirectory) {
     const std::string dir = path("absent");
-    EXPECT_EQ(join_error([&] { hs::load_model_dir(dir); }),
+    EXPECT_EQ(error_of([&] { hs::load_model_dir(dir); }),
               "model directory " + dir + " does not exist");
 }
 
 TEST_F(ModelDir, ReportsMissingConfigJson) {
     fs::create_directories(path("m"));
-    EXPECT_EQ(join_error([&] { hs::load_model_dir(path("m")); }),
+    EXPECT_EQ(error_of([&] { hs::load_model_dir(path("m")); }),
               "model directory " + path("m") + " has no config.json");
 }
 
 TEST_F(ModelDir, ReportsBadJsonWithParserMessage) {
     fs::create_directories(path("m"));
     write_text(path("m/config.json"), "{\"d_model\": 8,");
-    const std::string msg = join_error([&] { hs::load_model_dir(path("m")); });
+    const std::string msg = error_of([&] { hs::load_model_dir(path("m")); });
     EXPECT_NE(msg.find(path("m/config.json") + " is not valid JSON: "), std::string::npos) << msg;
     EXPECT_NE(msg.find("parse error"), std::string::npos) << msg;
 }
@@ -377,7 +363,7 @@ TEST_F(ModelDir, ReportsBadJsonWithParserMessage) {
 TEST_F(ModelDir, ReportsInvalidConfigWithValidationMessage) {
     fs::create_directories(path("m"));
     write_text(path("m/config.json"), R"({"d_model": 10, "heads": 3})");
-    const std::string msg = join_error([&] { hs::load_model_dir(path("m")); });
+    const std::string msg = error_of([&] { hs::load_model_dir(path("m")); });
     EXPECT_EQ(msg.find("invalid config in " + path("m/config.json") + ": "), 0u) << msg;
     EXPECT_NE(msg.find("d_model 10 is not divisible by 3 heads"), std::string::npos) << msg;
 }
@@ -386,7 +372,7 @@ TEST_F(ModelDir, ReportsMissingSafetensors) {
     const hs::ModelConfig c = tiny(hs::Arch::EncoderOnly);
     fs::create_directories(path("m"));
     write_text(path("m/config.json"), hs::config_to_json(c).dump());
-    EXPECT_EQ(join_error([&] { hs::load_model_dir(path("m")); }),
+    EXPECT_EQ(error_of([&] { hs::load_model_dir(path("m")); }),
               "model directory " + path("m") + " has no model.safetensors");
 }
 
@@ -397,16 +383,16 @@ TEST_F(ModelDir, PassesOnSafetensorsProblems) {
     hs::ModelConfig wider = c;
     wider.d_ff = 32;
     write_text(path("m/config.json"), hs::config_to_json(wider).dump());
-    EXPECT_EQ(join_error([&] { hs::load_model_dir(path("m")); }),
+    EXPECT_EQ(error_of([&] { hs::load_model_dir(path("m")); }),
               path("m/model.safetensors") +
                   ": layers.0.linear1.weight has shape [16, 8], expected [32, 8]");
     write_text(path("m/model.safetensors"), "abc");
-    EXPECT_NE(join_error([&] { hs::load_model_dir(path("m")); }).find("too small"), std::string::npos);
+    EXPECT_NE(error_of([&] { hs::load_model_dir(path("m")); }).find("too small"), std::string::npos);
 }
 
 TEST_F(ModelDir, SaveReportsUncreatableDirectory) {
     write_text(path("file"), "not a directory");
     const std::string msg =
-        join_error([&] { hs::save_model_dir(hs::Model::random(tiny(hs::Arch::EncoderOnly)), path("file/sub")); });
+        error_of([&] { hs::save_model_dir(hs::Model::random(tiny(hs::Arch::EncoderOnly)), path("file/sub")); });
     EXPECT_EQ(msg.find("cannot create directory " + path("file/sub") + ": "), 0u) << msg;
 }

@@ -8,17 +8,13 @@
 
 #include "core/error.h"
 #include "core/image/png.h"
+#include "tests/test_util.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("headscope_png_" + name + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
+using hs::test::error_of;
 
 hs::RgbImage pattern(int w, int h) {
     hs::RgbImage img(w, h);
@@ -32,7 +28,8 @@ hs::RgbImage pattern(int w, int h) {
 }  // namespace
 
 TEST(Png, WriteThenReadBackIsIdentical) {
-    const fs::path dir = temp_dir("roundtrip");
+    const hs::test::TempDir tmp;
+    const fs::path& dir = tmp.path();
     const std::string path = (dir / "img.png").string();
     const hs::RgbImage img = pattern(37, 21);
     hs::write_png(path, img);
@@ -46,77 +43,54 @@ TEST(Png, WriteThenReadBackIsIdentical) {
     int files = 0;
     for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
     EXPECT_EQ(files, 1);
-    fs::remove_all(dir);
 }
 
 TEST(Png, MissingDirectoryIsAnError) {
     const std::string path = "/nonexistent_headscope_dir/out.png";
-    try {
-        hs::write_png(path, pattern(2, 2));
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_STREQ(e.what(), "cannot write /nonexistent_headscope_dir/out.png: directory "
-                               "/nonexistent_headscope_dir does not exist");
-    }
+    EXPECT_EQ(error_of([&] { hs::write_png(path, pattern(2, 2)); }),
+              "cannot write /nonexistent_headscope_dir/out.png: directory "
+              "/nonexistent_headscope_dir does not exist");
 }
 
 TEST(Png, ParentThatIsAFileIsAnError) {
-    const fs::path dir = temp_dir("parentfile");
+    const hs::test::TempDir tmp;
+    const fs::path& dir = tmp.path();
     const fs::path file = dir / "plain";
     std::ofstream(file) << "x";
     const std::string path = (file / "out.png").string();
-    try {
-        hs::write_png(path, pattern(2, 2));
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_EQ(std::string(e.what()), "cannot write " + path + ": " + file.string() + " is not a directory");
-    }
-    fs::remove_all(dir);
+    EXPECT_EQ(error_of([&] { hs::write_png(path, pattern(2, 2)); }),
+              "cannot write " + path + ": " + file.string() + " is not a directory");
 }
 
 TEST(Png, UnwritableDirectoryIsAnError) {
     // A read-only directory stops normal users; root writes anywhere except sysfs, which
     // refuses new files even to root — so the test checks a real refusal either way.
+    const hs::test::TempDir tmp;
     std::string path;
     fs::path dir;
     if (::geteuid() == 0) {
         path = "/sys/headscope_out.png";
     } else {
-        dir = temp_dir("readonly");
+        dir = tmp.path();
         fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
         path = (dir / "out.png").string();
     }
-    try {
-        hs::write_png(path, pattern(2, 2));
-        ADD_FAILURE() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_EQ(std::string(e.what()), "cannot write " + path + ": Permission denied");
-    }
-    if (!dir.empty()) {
-        fs::permissions(dir, fs::perms::owner_all);
-        fs::remove_all(dir);
-    }
+    EXPECT_EQ(error_of([&] { hs::write_png(path, pattern(2, 2)); }),
+              "cannot write " + path + ": Permission denied");
+    if (!dir.empty()) fs::permissions(dir, fs::perms::owner_all);  // so it can be removed
 }
 
 TEST(Png, EmptyImageIsAnError) {
-    try {
-        hs::write_png("/tmp/never.png", hs::RgbImage());
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_STREQ(e.what(), "cannot write /tmp/never.png: the image is empty (0x0 pixels)");
-    }
+    EXPECT_EQ(error_of([&] { hs::write_png("/tmp/never.png", hs::RgbImage()); }),
+              "cannot write /tmp/never.png: the image is empty (0x0 pixels)");
 }
 
 TEST(Png, ReadingMissingOrNonPngFileIsAnError) {
-    try {
-        hs::read_png("/nonexistent_headscope.png");
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_STREQ(e.what(), "cannot read /nonexistent_headscope.png: no such file");
-    }
-    const fs::path dir = temp_dir("garbage");
+    EXPECT_EQ(error_of([&] { hs::read_png("/nonexistent_headscope.png"); }),
+              "cannot read /nonexistent_headscope.png: no such file");
+    const hs::test::TempDir tmp;
+    const fs::path& dir = tmp.path();
     const std::string path = (dir / "bad.png").string();
     std::ofstream(path) << "not a png";
     EXPECT_THROW(hs::read_png(path), hs::Error);
-    fs::remove_all(dir);
 }

@@ -11,27 +11,21 @@
 
 #include <gtest/gtest.h>
 
-#include "cli_runner.h"
+#include "tests/cli_runner.h"
 #include "core/attention.h"
 #include "core/error.h"
 #include "core/pretrained/gqa_attention.h"
 #include "core/pretrained/llama2c.h"
 #include "core/pretrained/ops.h"
 #include "core/pretrained/rope.h"
+#include "tests/test_util.h"
 
 namespace hs {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using test::error_of;
 
 Matrix ramp(int rows, int cols, float scale, float offset) {
     Matrix m(rows, cols);

@@ -11,28 +11,22 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "core/error.h"
 #include "core/io/safetensors.h"
+#include "tests/test_util.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
+using hs::test::error_of;
+using hs::test::expect_error;
+
 // A fresh directory per test, removed afterwards.
 class SafetensorsFixture : public testing::Test {
 protected:
-    void SetUp() override {
-        const auto* info = testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("hs_safetensors_" + std::to_string(::getpid()) + "_" + info->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-
-    std::string path(const std::string& name) const { return (dir_ / name).string(); }
+    std::string path(const std::string& name) const { return tmp_.file(name); }
 
     // Writes [u64 LE header length][header][data] byte by byte.
     std::string write_raw(const std::string& name, const std::string& header,
@@ -53,18 +47,12 @@ protected:
 
     // Expects open(p) to throw hs::Error whose message contains the path and every part.
     static void expect_open_error(const std::string& p, const std::vector<std::string>& parts) {
-        try {
-            hs::SafetensorsFile::open(p);
-            FAIL() << "expected hs::Error opening " << p;
-        } catch (const hs::Error& e) {
-            const std::string msg = e.what();
-            EXPECT_NE(msg.find(p), std::string::npos) << "message does not name the file: " << msg;
-            for (const std::string& part : parts)
-                EXPECT_NE(msg.find(part), std::string::npos) << "missing '" << part << "' in: " << msg;
-        }
+        const std::string msg = hs::test::error_of([&] { hs::SafetensorsFile::open(p); });
+        EXPECT_NE(msg.find(p), std::string::npos) << "message does not name the file: " << msg;
+        hs::test::expect_contains(msg, parts);
     }
 
-    fs::path dir_;
+    hs::test::TempDir tmp_{"hs_safetensors"};
 };
 using SafetensorsReader = SafetensorsFixture;
 using SafetensorsWriter = SafetensorsFixture;
@@ -76,11 +64,6 @@ std::vector<std::uint8_t> u16_le(const std::vector<std::uint16_t>& values) {
         out.push_back(static_cast<std::uint8_t>(v >> 8));
     }
     return out;
-}
-
-std::string read_file(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace
@@ -124,7 +107,7 @@ TEST_F(SafetensorsWriter, RoundTripPreservesF32ValuesShapesAndMetadata) {
 TEST_F(SafetensorsWriter, SortsKeysPadsHeaderToEightBytesAndPacksData) {
     const std::string p = path("w.safetensors");
     hs::write_safetensors(p, {{"zeta", {1}, {2.0f}}, {"alpha", {2}, {1.0f, 3.0f}}});
-    const std::string bytes = read_file(p);
+    const std::string bytes = hs::test::read_text(p);
     ASSERT_GE(bytes.size(), 8u);
     std::uint64_t n = 0;
     for (int i = 0; i < 8; ++i) n |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
@@ -148,7 +131,7 @@ TEST_F(SafetensorsWriter, LeavesNoTemporaryFileAndReplacesExisting) {
     hs::write_safetensors(p, {{"a", {1}, {1.0f}}});
     hs::write_safetensors(p, {{"a", {1}, {5.0f}}});
     int count = 0;
-    for (const auto& entry : fs::directory_iterator(dir_)) {
+    for (const auto& entry : fs::directory_iterator(tmp_.path())) {
         (void)entry;
         ++count;
     }
@@ -157,22 +140,13 @@ TEST_F(SafetensorsWriter, LeavesNoTemporaryFileAndReplacesExisting) {
 }
 
 TEST_F(SafetensorsWriter, RejectsUnwritablePath) {
-    try {
-        hs::write_safetensors("/nonexistent/x", {{"a", {1}, {1.0f}}});
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_STREQ(e.what(), "cannot write /nonexistent/x: No such file or directory");
-    }
+    EXPECT_EQ(error_of([&] { hs::write_safetensors("/nonexistent/x", {{"a", {1}, {1.0f}}}); }),
+              "cannot write /nonexistent/x: directory /nonexistent does not exist");
 }
 
 TEST_F(SafetensorsWriter, RejectsDataNotMatchingShape) {
-    try {
-        hs::write_safetensors(path("bad.safetensors"), {{"a", {2, 2}, {1.0f, 2.0f, 3.0f}}});
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        const std::string msg = e.what();
-        EXPECT_NE(msg.find("'a' has shape [2, 2] (4 values) but 3 values"), std::string::npos) << msg;
-    }
+    expect_error([&] { hs::write_safetensors(path("bad.safetensors"), {{"a", {2, 2}, {1.0f, 2.0f, 3.0f}}}); },
+                 {"'a' has shape [2, 2] (4 values) but 3 values"});
     EXPECT_FALSE(fs::exists(path("bad.safetensors")));
 }
 
@@ -375,14 +349,7 @@ TEST_F(SafetensorsReader, OpensIntegerBuffersButRefusesToReadThemAsWeights) {
     const auto file = hs::SafetensorsFile::open(path);
     EXPECT_EQ(file->info("ids").dtype, hs::DType::I64);
     EXPECT_EQ(file->vector("w")(0), 1.0f);
-    try {
-        file->vector("ids");
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("tensor 'ids' has unsupported dtype I64"),
-                  std::string::npos)
-            << e.what();
-    }
+    expect_error([&] { file->vector("ids"); }, {"tensor 'ids' has unsupported dtype I64"});
 }
 
 TEST_F(SafetensorsReader, RejectsNegativeDimensions) {
@@ -431,12 +398,7 @@ TEST_F(SafetensorsReader, AccessorsNameUnknownTensorAndWrongRank) {
     const std::string p = path("a.safetensors");
     hs::write_safetensors(p, {{"m", {2, 2}, {1, 2, 3, 4}}, {"c", {1, 1, 2}, {1, 2}}});
     const auto file = hs::SafetensorsFile::open(p);
-    try {
-        file->info("nope");
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_EQ(std::string(e.what()), p + " has no tensor named 'nope'");
-    }
+    EXPECT_EQ(error_of([&] { file->info("nope"); }), p + " has no tensor named 'nope'");
     EXPECT_THROW(
         {
             try {

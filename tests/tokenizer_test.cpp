@@ -6,8 +6,11 @@
 
 #include "core/error.h"
 #include "core/tokenize/playground_tokenizer.h"
+#include "tests/test_util.h"
 
 namespace {
+
+using hs::test::error_of;
 
 using Strings = std::vector<std::string>;
 
@@ -107,14 +110,9 @@ TEST(PlaygroundTokenizer, IdsAreDeterministicInRangeAndMatchIdOf) {
 }
 
 TEST(PlaygroundTokenizer, RejectsVocabTooSmallWithMessage) {
-    try {
-        hs::PlaygroundTokenizer tok(1);
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_STREQ(e.what(),
-                     "The playground tokenizer needs a vocabulary of at least 2 ids (id 0 is "
-                     "reserved for padding), but vocab is 1.");
-    }
+    EXPECT_EQ(error_of([&] { hs::PlaygroundTokenizer tok(1); }),
+              "The playground tokenizer needs a vocabulary of at least 2 ids (id 0 is "
+              "reserved for padding), but vocab is 1.");
 }
 
 TEST(IsCjk, CoversIdeographsKanaHangulFullwidthButNotLatin) {

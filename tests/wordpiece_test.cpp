@@ -13,6 +13,7 @@
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/hf_tokenizer_json.h"
 #include "core/tokenize/wordpiece.h"
+#include "tests/test_util.h"
 
 namespace {
 
@@ -109,12 +110,8 @@ TEST(WordPieceTokenizer, BasicTokenizerSplitsCjkButNotKana) {
 }
 
 TEST(WordPieceTokenizer, MissingUnknownTokenIsAnError) {
-    try {
-        hs::WordPieceTokenizer tok({"a", "b"}, hs::WordPieceOptions{});
-        FAIL() << "expected hs::Error";
-    } catch (const hs::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("[UNK]"), std::string::npos) << e.what();
-    }
+    hs::test::expect_error([] { hs::WordPieceTokenizer tok({"a", "b"}, hs::WordPieceOptions{}); },
+                           {"[UNK]"});
 }
 
 TEST(WordPieceTokenizer, LoadsFromWordPieceTokenizerJson) {
@@ -129,7 +126,8 @@ TEST(WordPieceTokenizer, LoadsFromWordPieceTokenizerJson) {
         {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
         {"model", {{"type", "WordPiece"}, {"unk_token", "[UNK]"}, {"continuing_subword_prefix", "##"},
                    {"max_input_chars_per_word", 100}, {"vocab", vocab}}}};
-    const std::string path = testing::TempDir() + "/wordpiece_tokenizer.json";
+    const hs::test::TempDir dir;
+    const std::string path = dir.file("tokenizer.json");
     std::ofstream(path) << tj.dump();
     const auto tok = hs::load_tokenizer_json(path);
     EXPECT_EQ(tok->encode("Café unaffable 我", true).ids, (std::vector<int>{2, 6, 10, 11, 12, 18, 3}));

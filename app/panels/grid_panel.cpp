@@ -31,15 +31,24 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
     const float thumb = std::max(40.0f * ctx.ui_scale, std::floor((avail - gap * n_heads) / n_heads));
     ImDrawList* list = ImGui::GetWindowDrawList();
     const ImU32 text = IM_COL32(200, 204, 212, 255);
-    // Column captions H0 … H{n-1}.
+    // Column captions H0 … H{n-1}; under grouped-query attention each names the key/value
+    // head it reads ("H5 · kv2"), on a second line when the columns are narrow.
     ImVec2 start = ImGui::GetCursorScreenPos();
+    const bool grouped = s.map == MapKind::Self && kv_head_of(*t, 0) >= 0;
+    const bool two_lines = grouped && ImGui::CalcTextSize(head_caption(*t, n_heads - 1).c_str()).x > thumb * 0.85f;
     for (int h = 0; h < n_heads; ++h) {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "H%d", h);
-        list->AddText(ImVec2(start.x + label_w + h * (thumb + gap) + thumb * 0.5f - ImGui::CalcTextSize(buf).x * 0.5f,
-                             start.y), text, buf);
+        const float cx = start.x + label_w + h * (thumb + gap) + thumb * 0.5f;
+        if (!grouped || !two_lines) {
+            const std::string cap = grouped ? head_caption(*t, h) : "H" + std::to_string(h);
+            list->AddText(ImVec2(cx - ImGui::CalcTextSize(cap.c_str()).x * 0.5f, start.y), text, cap.c_str());
+        } else {
+            const std::string top = "H" + std::to_string(h), bottom = "kv" + std::to_string(kv_head_of(*t, h));
+            list->AddText(ImVec2(cx - ImGui::CalcTextSize(top.c_str()).x * 0.5f, start.y), text, top.c_str());
+            list->AddText(ImVec2(cx - ImGui::CalcTextSize(bottom.c_str()).x * 0.5f, start.y + fs),
+                          IM_COL32(150, 170, 200, 255), bottom.c_str());
+        }
     }
-    ImGui::Dummy(ImVec2(1, fs + 2));
+    ImGui::Dummy(ImVec2(1, (two_lines ? 2.0f : 1.0f) * fs + 2));
     for (int l = 0; l < n_layers; ++l) {
         const ImVec2 row = ImGui::GetCursorScreenPos();
         char buf[16];
@@ -53,7 +62,10 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
                 s.layer = l;
                 s.head = h;
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("layer %d, head %d", l, h);
+            if (ImGui::IsItemHovered()) {
+                if (grouped) ImGui::SetTooltip("layer %d, head %d (reads KV head %d)", l, h, kv_head_of(*t, h));
+                else ImGui::SetTooltip("layer %d, head %d", l, h);
+            }
             ImGui::PopID();
             ctx.renderer->draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
                                UvRect{}, ctx.view.grid_scale(s), s.colormap);

@@ -67,6 +67,12 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     if (ImGui::Button("reset view")) ctx.heatmap.uv = UvRect{};
 }
 
+// " · reads KV head 2" under grouped-query attention, else "".
+std::string kv_suffix(const Trace& t, const AppState& s) {
+    const int kv = s.map == MapKind::Self ? kv_head_of(t, s.head) : -1;
+    return kv >= 0 ? " · reads KV head " + std::to_string(kv) : "";
+}
+
 void handle_keys(AppState& s, const Trace& t) {
     if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) || ImGui::GetIO().WantTextInput)
         return;
@@ -230,15 +236,16 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         const float cy = p0.y + (static_cast<float>(i) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
         list->AddRect(ImVec2(cx, cy), ImVec2(cx + cell_px, cy + cell_px), IM_COL32(255, 255, 255, 220), 0, 0, 2.0f);
         const std::string q = qs->tokens[static_cast<std::size_t>(i)], k = ks->tokens[static_cast<std::size_t>(j)];
+        const std::string kv = kv_suffix(*t, s);
         if (scores)
-            ImGui::Text("query %d '%s' → key %d '%s'   weight %.4f   score %.4f", i, q.c_str(), j, k.c_str(),
-                        (*weights)(i, j), (*scores)(i, j));
+            ImGui::Text("query %d '%s' → key %d '%s'   weight %.4f   score %.4f%s", i, q.c_str(), j, k.c_str(),
+                        (*weights)(i, j), (*scores)(i, j), kv.c_str());
         else
-            ImGui::Text("query %d '%s' → key %d '%s'   weight %.4f   (scores not captured: long input)", i,
-                        q.c_str(), j, k.c_str(), (*weights)(i, j));
+            ImGui::Text("query %d '%s' → key %d '%s'   weight %.4f   (scores not captured: long input)%s", i,
+                        q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str());
     } else {
-        ImGui::TextDisabled("%s · layer %d head %d · %d×%d · wheel: zoom, drag: pan, ←→ heads, ↑↓ layers",
-                            kMapNames[static_cast<int>(s.map)], s.layer, s.head, rows, cols);
+        ImGui::TextDisabled("%s · layer %d head %d%s · %d×%d · wheel: zoom, drag: pan, ←→ heads, ↑↓ layers",
+                            kMapNames[static_cast<int>(s.map)], s.layer, s.head, kv_suffix(*t, s).c_str(), rows, cols);
     }
     ImGui::End();
 }

@@ -1,6 +1,9 @@
 // Input panel: the text (and decoder text for encoder-decoder), a sample picker fed by
-// assets/samples.json, and the tokens of the current trace as chips.
+// assets/samples.json, the tokens of the current trace as chips, and for decoder
+// language models the next-token predictions (top-k with probabilities) and a
+// "continue" button that appends N greedy tokens (computed on the worker).
 #include <algorithm>
+#include <cstdio>
 
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
@@ -8,8 +11,30 @@
 namespace hs {
 namespace {
 
-// Token chips, wrapped to the panel width; at most `limit` drawn (long inputs).
-void draw_chips(const std::vector<std::string>& tokens, int highlight, std::size_t limit) {
+// A token as a chip shows it: core's display string (Ġ already a space, byte tokens
+// already bytes) with control characters made visible ("\n", "\t", "\x1b").
+std::string readable_token(const std::string& token) {
+    std::string out;
+    for (const char ch : token) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\n') out += "\\n";
+        else if (c == '\t') out += "\\t";
+        else if (c == '\r') out += "\\r";
+        else if (c < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+        } else {
+            out += ch;
+        }
+    }
+    return out;
+}
+
+// Token chips, wrapped to the panel width; at most `limit` drawn (long inputs). Hovering
+// a chip shows its position, id and full text.
+void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& ids, int highlight,
+                std::size_t limit) {
     ImDrawList* list = ImGui::GetWindowDrawList();
     const float avail = ImGui::GetContentRegionAvail().x;
     const ImVec2 start = ImGui::GetCursorScreenPos();
@@ -17,7 +42,7 @@ void draw_chips(const std::vector<std::string>& tokens, int highlight, std::size
     float x = 0.0f, y = 0.0f;
     const std::size_t n = std::min(tokens.size(), limit);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::string label = short_label(tokens[i], 12);
+        const std::string label = short_label(readable_token(tokens[i]), 12);
         const float w = ImGui::CalcTextSize(label.c_str()).x + 2 * pad;
         if (x > 0.0f && x + w > avail) {
             x = 0.0f;
@@ -27,10 +52,48 @@ void draw_chips(const std::vector<std::string>& tokens, int highlight, std::size
         const bool hi = static_cast<int>(i) == highlight;
         list->AddRectFilled(p0, p1, hi ? IM_COL32(200, 140, 40, 255) : IM_COL32(48, 62, 84, 255), 4.0f);
         list->AddText(ImVec2(p0.x + pad, p0.y + pad), IM_COL32(235, 238, 245, 255), label.c_str());
+        if (ImGui::IsMouseHoveringRect(p0, p1)) {
+            const std::string full = readable_token(tokens[i]);
+            if (i < ids.size()) ImGui::SetTooltip("token %zu · id %d · '%s'", i, ids[i], full.c_str());
+            else ImGui::SetTooltip("token %zu · '%s'", i, full.c_str());
+        }
         x += w + gap;
     }
     ImGui::Dummy(ImVec2(avail, y + h));
     if (tokens.size() > n) ImGui::TextDisabled("… and %zu more tokens", tokens.size() - n);
+}
+
+// Top-k next-token predictions after the last position, with probability bars, and
+// the "continue" button.
+void draw_next_tokens(AppContext& ctx, const Trace& t) {
+    AppState& s = ctx.state;
+    ImGui::Separator();
+    ImGui::TextUnformatted("next token");
+    if (ImGui::BeginTable("##next", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+        ImGui::TableSetupColumn("token", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("p", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+        ImGui::TableSetupColumn("id", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("000000").x);
+        for (const Trace::NextToken& n : t.next_tokens) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::Text("'%s'", short_label(readable_token(n.text), 16).c_str());
+            ImGui::TableSetColumnIndex(1);
+            char pct[16];
+            std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * n.prob);
+            ImGui::ProgressBar(n.prob, ImVec2(-1, ImGui::GetTextLineHeight()), pct);
+            ImGui::TableSetColumnIndex(2);
+            ImGui::TextDisabled("%d", n.id);
+        }
+        ImGui::EndTable();
+    }
+    if (ImGui::Button("continue")) {
+        s.pending_continue = std::max(1, s.continue_n);
+        s.dirty = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("append the model's greedy (argmax) tokens to the text");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000").x + ImGui::GetFrameHeight() * 2.0f + 8.0f);
+    if (ImGui::InputInt("tokens", &s.continue_n, 1, 8)) s.continue_n = std::clamp(s.continue_n, 1, 256);
 }
 
 }  // namespace
@@ -70,13 +133,14 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
     ImGui::EndDisabled();
     // Tokens of the trace on screen; the selected query token is highlighted on hover.
     if (const Trace* t = ctx.view.trace.get()) {
+        if (!t->next_tokens.empty() && s.source != SourceKind::Playground) draw_next_tokens(ctx, *t);
         ImGui::Separator();
         ImGui::Text("%zu tokens", t->main.tokens.size());
         ImGui::BeginChild("##chips", ImVec2(0, 0), false);
-        draw_chips(t->main.tokens, -1, 400);
+        draw_chips(t->main.tokens, t->main.ids, -1, 400);
         if (t->decoder) {
             ImGui::Text("decoder: %zu tokens", t->decoder->tokens.size());
-            draw_chips(t->decoder->tokens, -1, 400);
+            draw_chips(t->decoder->tokens, t->decoder->ids, -1, 400);
         }
         ImGui::EndChild();
     }

@@ -1,7 +1,9 @@
-// Model panel: where the trace comes from (playground / worked example / model directory)
-// and, for playgrounds, every architecture knob. Invalid combinations show core's
-// validation messages inline; the last good trace stays on screen.
+// Model panel: where the trace comes from (playground / worked example / model file or
+// directory) and, for playgrounds, every architecture knob. Invalid combinations show
+// core's validation messages inline; the last good trace stays on screen. Real models
+// show their architecture in disabled (read-only) fields, parameter count, dtype, memory.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include "app/panels/panels.h"
@@ -72,6 +74,56 @@ void draw_playground(AppContext& ctx) {
     if (changed) ctx.state.dirty = true;
 }
 
+std::string format_bytes(long long bytes) {
+    char buf[32];
+    if (bytes >= (1LL << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1LL << 30));
+    else if (bytes >= (1LL << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1LL << 20));
+    else std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(bytes) / 1024.0);
+    return buf;
+}
+
+std::string format_count(long long n) {
+    char buf[32];
+    if (n >= 1000000) std::snprintf(buf, sizeof buf, "%.2fM", static_cast<double>(n) / 1e6);
+    else if (n >= 1000) std::snprintf(buf, sizeof buf, "%.1fK", static_cast<double>(n) / 1e3);
+    else std::snprintf(buf, sizeof buf, "%lld", n);
+    return buf;
+}
+
+// The opened model's architecture as disabled widgets (a real model's sizes are what
+// the checkpoint holds; they cannot be edited).
+void draw_model_info(const ModelInfo& info) {
+    ImGui::BeginDisabled();
+    struct Field {
+        const char* label;
+        int value;
+        bool shown;
+    };
+    Field fields[] = {{"d_model", info.d_model, true},   {"heads", info.heads, true},
+                      {"kv heads", info.kv_heads, info.grouped()}, {"head dim", info.head_dim, true},
+                      {"layers", info.layers, true},     {"d_ff", info.d_ff, true},
+                      {"vocab", info.vocab, true},       {"max_len", info.max_len, info.max_len > 0}};
+    std::string family = info.family;
+    const float field_w = ImGui::CalcTextSize("0000000").x + ImGui::GetStyle().FramePadding.x * 2;
+    if (ImGui::BeginTable("##arch", 2, ImGuiTableFlags_SizingStretchSame)) {
+        ImGui::TableNextColumn();
+        ImGui::SetNextItemWidth(field_w);
+        ImGui::InputText("family", family.data(), family.size() + 1, ImGuiInputTextFlags_ReadOnly);
+        for (Field& f : fields) {
+            if (!f.shown) continue;
+            ImGui::TableNextColumn();
+            ImGui::SetNextItemWidth(field_w);
+            ImGui::InputInt(f.label, &f.value, 0, 0, ImGuiInputTextFlags_ReadOnly);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::EndDisabled();
+    ImGui::Text("%s parameters · %s · %s in memory", format_count(info.parameters).c_str(), info.dtype.c_str(),
+                format_bytes(info.memory_bytes).c_str());
+    if (info.grouped())
+        ImGui::TextDisabled("grouped-query attention: %d query heads share %d K/V heads", info.heads, info.kv_heads);
+}
+
 }  // namespace
 
 void draw_model_panel(AppContext& ctx, const PanelRect& r) {
@@ -90,7 +142,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     ImGui::SameLine();
     changed |= ImGui::RadioButton("worked example", &kind, 1);
     ImGui::SameLine();
-    changed |= ImGui::RadioButton("model dir", &kind, 2);
+    changed |= ImGui::RadioButton("file / dir", &kind, 2);
     if (changed) {
         s.source = static_cast<SourceKind>(kind);
         s.edited_example.reset();
@@ -126,10 +178,14 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
             break;
         }
         case SourceKind::ModelDirectory: {
-            ImGui::TextWrapped("A directory with config.json + model.safetensors (or drop one on the window).");
-            static_cast<void>(input_text_string("##dir", &s.model_dir));
-            ImGui::SameLine();
-            if (ImGui::Button("open")) s.dirty = true;
+            draw_model_path_field(ctx);
+            if (ctx.view.trace && ctx.view.model_arg == s.model_dir && !s.model_dir.empty()) {
+                ImGui::Separator();
+                ImGui::TextDisabled("%s", ctx.view.info.kind.c_str());
+                draw_model_info(ctx.view.info);
+            } else if (ctx.worker.busy()) {
+                ImGui::TextDisabled("opening %s…", s.model_dir.c_str());
+            }
             break;
         }
     }
@@ -150,10 +206,11 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         ImGui::TextDisabled("%s · %d layers × %d heads · d_k %d", ctx.view.source_kind.c_str(),
                             t->n_layers(), heads_in(*t, MapKind::Self), t->config.d_k());
         if (ctx.view.parameter_count > 0)
-            ImGui::TextDisabled("%.2fM parameters · forward %.1f ms",
-                                static_cast<double>(ctx.view.parameter_count) / 1e6, ctx.view.compute_ms);
+            ImGui::TextDisabled("%.2fM parameters · forward %.1f ms", static_cast<double>(ctx.view.parameter_count) / 1e6,
+                                ctx.view.forward_ms > 0.0 ? ctx.view.forward_ms : ctx.view.compute_ms);
         else
             ImGui::TextDisabled("forward %.1f ms", ctx.view.compute_ms);
+        if (ctx.view.load_ms > 0.0) ImGui::TextDisabled("model loaded in %.1f ms", ctx.view.load_ms);
     } else if (ctx.worker.busy()) {
         ImGui::TextDisabled("computing…");
     }

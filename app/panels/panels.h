@@ -11,6 +11,8 @@ struct PanelRect {
 };
 
 void draw_model_panel(AppContext& ctx, const PanelRect& r);
+// Model panel, "model file / directory" mode: path field with completion + recent list.
+void draw_model_path_field(AppContext& ctx);
 void draw_input_panel(AppContext& ctx, const PanelRect& r);
 void draw_heatmap_panel(AppContext& ctx, const PanelRect& r);
 void draw_grid_panel(AppContext& ctx, const PanelRect& r);

@@ -106,6 +106,16 @@ void draw_pipeline_tab(AppContext& ctx) {
     };
     ImGui::TextDisabled("layer %d%s, head %d (select another head in the grid or with ←/→)", t->steps_layer,
                         t->steps_cross ? " cross-attention" : "", h);
+    if (const int kv = t->steps_cross ? -1 : kv_head_of(*t, h); kv >= 0) {
+        // Under GQA the steps hold K/V repeated per query head: K_h and V_h of this head
+        // are the columns of key/value head kv.
+        const int group = t->config.heads / t->kv_heads;
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.6f, 0.75f, 1.0f, 1.0f),
+                           "grouped-query attention: head %d reads K/V head %d (shared by heads %d–%d); "
+                           "K_h%d and V_h%d below are that head's, repeated",
+                           h, kv, kv * group, kv * group + group - 1, h, h);
+    }
     ImGui::BeginChild("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const float fs = ImGui::GetFontSize();
     const float map_h = std::max(60.0f, ImGui::GetContentRegionAvail().y - fs * 4.0f);

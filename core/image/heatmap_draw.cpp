@@ -80,30 +80,40 @@ int draw_text(RgbImage& image, const Font& font, const std::string& text, int x,
     return mask.width;
 }
 
+namespace {
+
+// Calls place(center, mask) for every label_stride-th label k: center = k·cell_px + cell_px/2,
+// the middle of cell k in pixels from the map's edge; mask = the shortened label at font_px.
+template <typename Place>
+void for_each_shown_label(const std::vector<std::string>& labels, int cell_px,
+                          const HeatmapOptions& options, const Font& font, Place place) {
+    const int stride = label_stride(cell_px, options.font_px);
+    for (std::size_t k = 0; k < labels.size(); k += static_cast<std::size_t>(stride)) {
+        const AlphaMask mask =
+            font.render_text(shorten_label(labels[k], options.max_label_chars, font), options.font_px);
+        place(static_cast<int>(k) * cell_px + cell_px / 2, mask);
+    }
+}
+
+}  // namespace
+
 void draw_row_labels(RgbImage& image, const std::vector<std::string>& labels,
                      const PixelRect& map, int cell_px, const HeatmapOptions& options,
                      const Font& font) {
-    const int stride = label_stride(cell_px, options.font_px);
-    for (std::size_t i = 0; i < labels.size(); i += static_cast<std::size_t>(stride)) {
-        const AlphaMask mask =
-            font.render_text(shorten_label(labels[i], options.max_label_chars, font), options.font_px);
-        const int center_y = map.y + static_cast<int>(i) * cell_px + cell_px / 2;
-        image.blend_mask(mask, map.x - kLabelPad - mask.width, center_y - mask.height / 2, kTextColor);
-    }
+    for_each_shown_label(labels, cell_px, options, font, [&](int center, const AlphaMask& mask) {
+        image.blend_mask(mask, map.x - kLabelPad - mask.width, map.y + center - mask.height / 2,
+                         kTextColor);
+    });
 }
 
 void draw_col_labels(RgbImage& image, const std::vector<std::string>& labels,
                      const PixelRect& map, int cell_px, const HeatmapOptions& options,
                      const Font& font) {
-    const int stride = label_stride(cell_px, options.font_px);
-    for (std::size_t j = 0; j < labels.size(); j += static_cast<std::size_t>(stride)) {
-        const AlphaMask mask =
-            font.render_text(shorten_label(labels[j], options.max_label_chars, font), options.font_px);
-        // Rotated footprint: mask.height wide, mask.width tall.
-        const int center_x = map.x + static_cast<int>(j) * cell_px + cell_px / 2;
-        image.blend_mask_rotated_ccw(mask, center_x - mask.height / 2,
+    // Rotated footprint: mask.height wide, mask.width tall.
+    for_each_shown_label(labels, cell_px, options, font, [&](int center, const AlphaMask& mask) {
+        image.blend_mask_rotated_ccw(mask, map.x + center - mask.height / 2,
                                      map.y - kLabelPad - mask.width, kTextColor);
-    }
+    });
 }
 
 std::string tick_text(float v) {
@@ -140,6 +150,48 @@ void draw_colorbar(RgbImage& image, const PixelRect& bar, Colormap cmap,
     const int half = (font_px + 1) / 2;
     draw_text(image, *font, tick_text(scale.hi), text_x, bar.y - half, font_px, kTextColor);
     draw_text(image, *font, tick_text(scale.lo), text_x, bar.bottom() - 1 - half, font_px, kTextColor);
+}
+
+TextBands text_bands(const HeatmapOptions& options, const Font* font, const ColorScale& scale,
+                     const std::vector<std::string>& row_labels,
+                     const std::vector<std::string>& col_labels) {
+    TextBands b;
+    b.font_px = options.font_px;
+    b.title_px = b.font_px + b.font_px / 3;
+    b.margin = std::max(10, b.font_px);
+    b.has_title = font && !options.title.empty();
+    b.title_h = b.has_title ? b.title_px + 1 + 8 : 0;
+    b.title_w = b.has_title ? font->text_width(options.title, b.title_px) : 0;
+    b.row_band = font && !row_labels.empty() ? max_label_width(row_labels, options, font) + kLabelPad : 0;
+    b.col_band = font && !col_labels.empty() ? max_label_width(col_labels, options, font) + kLabelPad : 0;
+    b.tick_w = font ? colorbar_label_width(scale, b.font_px, font) + 3 : 0;
+    b.bar_extra = kColorbarGap + kColorbarWidth + 1 + kTickLength + b.tick_w;
+    return b;
+}
+
+int fit_cell_px(const HeatmapOptions& options, int target_px, int rows, int cols,
+                int cells_across, int cells_down, int overhead_w, int overhead_h) {
+    int cell = options.cell_px > 0 ? options.cell_px : std::max(1, target_px / std::max(rows, cols));
+    cell = std::min(cell, std::max(1, (options.max_image_px - overhead_w) / cells_across));
+    cell = std::min(cell, std::max(1, (options.max_image_px - overhead_h) / cells_down));
+    return std::max(1, cell);
+}
+
+Canvas canvas_around(const TextBands& bands, const PixelRect& colorbar, int content_bottom) {
+    Canvas c;
+    const int content_w = colorbar.right() + 1 + kTickLength + bands.tick_w + bands.margin;
+    c.width = std::max(content_w, bands.title_w + 2 * bands.margin);
+    c.height = std::max(content_bottom, colorbar.bottom()) + bands.margin;
+    if (bands.has_title)
+        c.title = {bands.margin, bands.margin, c.width - 2 * bands.margin, bands.title_px + 1};
+    return c;
+}
+
+void draw_title(RgbImage& image, const Font& font, const std::string& title,
+                const TextBands& bands) {
+    if (!bands.has_title) return;
+    draw_text(image, font, title, (image.width() - bands.title_w) / 2, bands.margin,
+              bands.title_px, kTextColor);
 }
 
 }  // namespace hs::detail

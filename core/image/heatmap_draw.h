@@ -57,4 +57,40 @@ void draw_colorbar(RgbImage& image, const PixelRect& bar, Colormap cmap,
 int draw_text(RgbImage& image, const Font& font, const std::string& text, int x, int y,
               int px, Rgb8 color);
 
+// Pixels reserved around the map(s) for text, shared by render_heatmap and render_grid;
+// every text band is 0 without a font.
+struct TextBands {
+    int font_px = 0;        // label text height
+    int title_px = 0;       // title text height: font_px · 4/3
+    int margin = 0;         // outer margin on every side: max(10, font_px)
+    bool has_title = false;
+    int title_h = 0;        // title line plus the gap under it
+    int title_w = 0;        // title text width
+    int row_band = 0;       // row labels, left of the map(s)
+    int col_band = 0;       // column labels, above the map(s)
+    int tick_w = 0;         // colorbar tick labels
+    int bar_extra = 0;      // gap + colorbar + frame + tick + tick labels, right of the map(s)
+};
+TextBands text_bands(const HeatmapOptions& options, const Font* font, const ColorScale& scale,
+                     const std::vector<std::string>& row_labels,
+                     const std::vector<std::string>& col_labels);
+
+// Automatic cell size: options.cell_px when set, else max(1, target_px / max(rows, cols)),
+// shrunk so cells_across × cells_down cells plus the overhead fit in max_image_px; ≥ 1.
+int fit_cell_px(const HeatmapOptions& options, int target_px, int rows, int cols,
+                int cells_across, int cells_down, int overhead_w, int overhead_h);
+
+// Image size once the colorbar is placed: wide enough for its tick labels and the title,
+// tall enough for content and colorbar, plus the margin. Sets the title rectangle (empty
+// without a title).
+struct Canvas {
+    int width = 0, height = 0;
+    PixelRect title;
+};
+Canvas canvas_around(const TextBands& bands, const PixelRect& colorbar, int content_bottom);
+
+// The title centred in the top band (nothing without a title).
+void draw_title(RgbImage& image, const Font& font, const std::string& title,
+                const TextBands& bands);
+
 }  // namespace hs::detail

@@ -69,34 +69,22 @@ GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
         for (const Matrix& m : layer) detail::finite_min_max(m, lo, hi);
     grid.scale = detail::resolve_scale(options, lo, hi);
 
-    // 1. Text bands (all zero without a font).
-    const int font_px = options.font_px;
-    const int title_px = font_px + font_px / 3;
-    const int margin = std::max(10, font_px);
-    const bool has_title = font && !options.title.empty();
-    const int title_h = has_title ? title_px + 1 + 8 : 0;
-    const int title_w = has_title ? font->text_width(options.title, title_px) : 0;
+    // 1. Text bands (all zero without a font), plus a caption line over each thumbnail.
+    const detail::TextBands b = detail::text_bands(options, font, grid.scale, row_labels, col_labels);
+    const int font_px = b.font_px;
     const int caption_h = font ? font_px + 1 + 3 : 0;
-    const int row_band = font && !row_labels.empty()
-                             ? detail::max_label_width(row_labels, options, font) + detail::kLabelPad : 0;
-    const int col_band = font && !col_labels.empty()
-                             ? detail::max_label_width(col_labels, options, font) + detail::kLabelPad : 0;
-    const int tick_w = font ? detail::colorbar_label_width(grid.scale, font_px, font) + 3 : 0;
-    const int bar_extra = detail::kColorbarGap + detail::kColorbarWidth + 1 + detail::kTickLength + tick_w;
 
     // 2. Cell size: target per thumbnail, shrunk so H thumbnails across and L down fit.
-    const int overhead_w = 2 * margin + row_band + bar_extra + (grid.heads - 1) * kThumbGapX;
-    const int overhead_h = 2 * margin + title_h + col_band + grid.layers * caption_h +
+    const int overhead_w = 2 * b.margin + b.row_band + b.bar_extra + (grid.heads - 1) * kThumbGapX;
+    const int overhead_h = 2 * b.margin + b.title_h + b.col_band + grid.layers * caption_h +
                            (grid.layers - 1) * kThumbGapY;
-    int cell = options.cell_px > 0 ? options.cell_px
-                                   : std::max(1, options.target_thumb_px / std::max(grid.rows, grid.cols));
-    cell = std::min(cell, std::max(1, (options.max_image_px - overhead_w) / (grid.heads * grid.cols)));
-    cell = std::min(cell, std::max(1, (options.max_image_px - overhead_h) / (grid.layers * grid.rows)));
-    grid.cell_px = std::max(1, cell);
+    grid.cell_px = detail::fit_cell_px(options, options.target_thumb_px, grid.rows, grid.cols,
+                                       grid.heads * grid.cols, grid.layers * grid.rows,
+                                       overhead_w, overhead_h);
 
     // 3. Rectangles: thumbnail (l, h) sits under its caption.
     const int thumb_w = grid.cols * grid.cell_px, thumb_h = grid.rows * grid.cell_px;
-    const int x0 = margin + row_band, y0 = margin + title_h + col_band;
+    const int x0 = b.margin + b.row_band, y0 = b.margin + b.title_h + b.col_band;
     for (int l = 0; l < grid.layers; ++l)
         for (int h = 0; h < grid.heads; ++h) {
             const int x = x0 + h * (thumb_w + kThumbGapX);
@@ -108,13 +96,11 @@ GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
     const PixelRect& last = grid.thumbs.back();
     grid.colorbar = {last.right() + detail::kColorbarGap, first.y, detail::kColorbarWidth,
                   std::max(last.bottom() - first.y, detail::kMinColorbarHeight)};
-    const int content_w = grid.colorbar.right() + 1 + detail::kTickLength + tick_w + margin;
-    const int width = std::max(content_w, title_w + 2 * margin);
-    const int height = std::max(last.bottom(), grid.colorbar.bottom()) + margin;
-    if (has_title) grid.title = {margin, margin, width - 2 * margin, title_px + 1};
+    const detail::Canvas canvas = detail::canvas_around(b, grid.colorbar, last.bottom());
+    grid.title = canvas.title;
 
     // 4. Draw thumbnails, colorbar, then text.
-    GridImage out{RgbImage(width, height), grid};
+    GridImage out{RgbImage(canvas.width, canvas.height), grid};
     for (int l = 0; l < grid.layers; ++l)
         for (int h = 0; h < grid.heads; ++h)
             detail::draw_cells(out.image, maps[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)],
@@ -134,9 +120,7 @@ GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
         above.y -= caption_h;
         detail::draw_col_labels(out.image, col_labels, above, grid.cell_px, options, *font);
     }
-    if (has_title)
-        detail::draw_text(out.image, *font, options.title, (width - title_w) / 2, margin, title_px,
-                          detail::kTextColor);
+    detail::draw_title(out.image, *font, options.title, b);
     return out;
 }
 

@@ -13,19 +13,6 @@ PixelRect HeatmapLayout::cell(int row, int col) const {
     return {map.x + col * cell_px, map.y + row * cell_px, cell_px, cell_px};
 }
 
-namespace {
-
-// Automatic cell size: big for small maps, ≥ 1 px, and the whole image within
-// max_image_px when possible (overhead = pixels used by labels, colorbar, margins).
-int choose_cell_px(const HeatmapOptions& o, int rows, int cols, int overhead_w, int overhead_h) {
-    int cell = o.cell_px > 0 ? o.cell_px : std::max(1, o.target_map_px / std::max(rows, cols));
-    cell = std::min(cell, std::max(1, (o.max_image_px - overhead_w) / cols));
-    cell = std::min(cell, std::max(1, (o.max_image_px - overhead_h) / rows));
-    return std::max(1, cell);
-}
-
-}  // namespace
-
 HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row_labels,
                             const std::vector<std::string>& col_labels,
                             const HeatmapOptions& options) {
@@ -46,43 +33,30 @@ HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row
     layout.scale = detail::resolve_scale(options, lo, hi);
 
     // 1. Text bands (all zero without a font).
-    const int font_px = options.font_px;
-    const int title_px = font_px + font_px / 3;
-    const int margin = std::max(10, font_px);
-    const bool has_title = font && !options.title.empty();
-    const int title_h = has_title ? title_px + 1 + 8 : 0;
-    const int title_w = has_title ? font->text_width(options.title, title_px) : 0;
-    const int row_band = font && !row_labels.empty()
-                             ? detail::max_label_width(row_labels, options, font) + detail::kLabelPad : 0;
-    const int col_band = font && !col_labels.empty()
-                             ? detail::max_label_width(col_labels, options, font) + detail::kLabelPad : 0;
-    const int tick_w = font ? detail::colorbar_label_width(layout.scale, font_px, font) + 3 : 0;
-    const int bar_extra = detail::kColorbarGap + detail::kColorbarWidth + 1 + detail::kTickLength + tick_w;
+    const detail::TextBands b = detail::text_bands(options, font, layout.scale, row_labels, col_labels);
 
-    // 2. Cells and rectangles.
-    const int overhead_w = 2 * margin + row_band + bar_extra;
-    const int overhead_h = 2 * margin + title_h + col_band;
-    layout.cell_px = choose_cell_px(options, rows, cols, overhead_w, overhead_h);
-    layout.map = {margin + row_band, margin + title_h + col_band, cols * layout.cell_px, rows * layout.cell_px};
-    layout.row_labels = {margin, layout.map.y, row_band, layout.map.height};
-    layout.col_labels = {layout.map.x, margin + title_h, layout.map.width, col_band};
+    // 2. Cells (big for small maps, the whole image within max_image_px) and rectangles.
+    const int overhead_w = 2 * b.margin + b.row_band + b.bar_extra;
+    const int overhead_h = 2 * b.margin + b.title_h + b.col_band;
+    layout.cell_px = detail::fit_cell_px(options, options.target_map_px, rows, cols, cols, rows,
+                                         overhead_w, overhead_h);
+    layout.map = {b.margin + b.row_band, b.margin + b.title_h + b.col_band, cols * layout.cell_px,
+                  rows * layout.cell_px};
+    layout.row_labels = {b.margin, layout.map.y, b.row_band, layout.map.height};
+    layout.col_labels = {layout.map.x, b.margin + b.title_h, layout.map.width, b.col_band};
     layout.colorbar = {layout.map.right() + detail::kColorbarGap, layout.map.y, detail::kColorbarWidth,
-                  std::max(layout.map.height, detail::kMinColorbarHeight)};
-    const int content_w = layout.colorbar.right() + 1 + detail::kTickLength + tick_w + margin;
-    const int width = std::max(content_w, title_w + 2 * margin);
-    const int height = std::max(layout.map.bottom(), layout.colorbar.bottom()) + margin;
-    if (has_title) layout.title = {margin, margin, width - 2 * margin, title_px + 1};
+                       std::max(layout.map.height, detail::kMinColorbarHeight)};
+    const detail::Canvas canvas = detail::canvas_around(b, layout.colorbar, layout.map.bottom());
+    layout.title = canvas.title;
 
     // 3. Draw: cells, colorbar, then text on top.
-    HeatmapImage out{RgbImage(width, height), layout};
+    HeatmapImage out{RgbImage(canvas.width, canvas.height), layout};
     detail::draw_cells(out.image, m, layout.map, layout.cell_px, options.colormap, layout.scale);
-    detail::draw_colorbar(out.image, layout.colorbar, options.colormap, layout.scale, font_px, font);
+    detail::draw_colorbar(out.image, layout.colorbar, options.colormap, layout.scale, b.font_px, font);
     if (font) {
         detail::draw_row_labels(out.image, row_labels, layout.map, layout.cell_px, options, *font);
         detail::draw_col_labels(out.image, col_labels, layout.map, layout.cell_px, options, *font);
-        if (has_title)
-            detail::draw_text(out.image, *font, options.title, (width - title_w) / 2, margin,
-                              title_px, detail::kTextColor);
+        detail::draw_title(out.image, *font, options.title, b);
     }
     return out;
 }

@@ -6,8 +6,8 @@
 
 namespace hs {
 
-// Encodes to memory, writes a temp file in the target's directory, then renames it over
-// `path`, so readers never see a half-written PNG. Throws hs::Error
+// Encodes to memory, then write_file_atomic (core/io/atomic_file.h): a temp file in the
+// target's directory renamed over `path`, so readers never see a half-written PNG. Throws hs::Error
 // "cannot write PATH: REASON" (missing directory, permission denied, empty image, ...).
 void write_png(const std::string& path, const RgbImage& image);
 

@@ -1,61 +1,54 @@
 #include "core/image/utf8.h"
 
+#include <string>
+
+#include "core/tokenize/unicode_classes.h"
+
 namespace hs {
 
 namespace {
+
 constexpr char32_t kReplacement = 0xFFFD;
 
+// Continuation bytes a lead byte announces: 110xxxxx → 1, 1110xxxx → 2, 11110xxx → 3.
+std::size_t continuations_after(unsigned char lead) {
+    if ((lead & 0xE0) == 0xC0) return 1;
+    if ((lead & 0xF0) == 0xE0) return 2;
+    if ((lead & 0xF8) == 0xF0) return 3;
+    return 0;
+}
+
 bool is_continuation(unsigned char b) { return (b & 0xC0) == 0x80; }
+
 }  // namespace
 
+// The strict decoder (unicode::decode_utf8) reports each offending byte on its own; for
+// drawing, a malformed lead byte and the continuation bytes it announced (a truncated,
+// overlong or surrogate sequence) become a single U+FFFD, as does each stray byte.
 std::u32string utf8_to_codepoints(std::string_view text) {
+    const std::string bytes(text);
+    const std::vector<unicode::Utf8Unit> units = unicode::decode_utf8(bytes);
     std::u32string out;
-    out.reserve(text.size());
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto b0 = static_cast<unsigned char>(text[i]);
-        int n = 0;           // continuation bytes expected
-        char32_t cp = 0;
-        char32_t min_cp = 0;  // smallest code point allowed for this length (no overlongs)
-        if (b0 < 0x80) { out.push_back(b0); ++i; continue; }
-        if ((b0 & 0xE0) == 0xC0) { n = 1; cp = b0 & 0x1F; min_cp = 0x80; }
-        else if ((b0 & 0xF0) == 0xE0) { n = 2; cp = b0 & 0x0F; min_cp = 0x800; }
-        else if ((b0 & 0xF8) == 0xF0) { n = 3; cp = b0 & 0x07; min_cp = 0x10000; }
-        else { out.push_back(kReplacement); ++i; continue; }
-        std::size_t j = i + 1;
-        int got = 0;
-        while (got < n && j < text.size() && is_continuation(static_cast<unsigned char>(text[j]))) {
-            cp = (cp << 6) | (static_cast<unsigned char>(text[j]) & 0x3F);
-            ++j;
-            ++got;
+    out.reserve(units.size());
+    for (std::size_t i = 0; i < units.size(); ++i) {
+        if (units[i].valid) {
+            out.push_back(units[i].cp);
+            continue;
         }
-        const bool bad = got < n || cp < min_cp || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF);
-        out.push_back(bad ? kReplacement : cp);
-        i = j;
+        out.push_back(kReplacement);
+        std::size_t swallow = continuations_after(static_cast<unsigned char>(bytes[units[i].offset]));
+        while (swallow > 0 && i + 1 < units.size() && !units[i + 1].valid &&
+               is_continuation(static_cast<unsigned char>(bytes[units[i + 1].offset]))) {
+            ++i;
+            --swallow;
+        }
     }
     return out;
 }
 
 std::string codepoints_to_utf8(std::u32string_view text) {
     std::string out;
-    for (char32_t cp : text) {
-        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = kReplacement;
-        if (cp < 0x80) {
-            out.push_back(static_cast<char>(cp));
-        } else if (cp < 0x800) {
-            out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        } else if (cp < 0x10000) {
-            out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        } else {
-            out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        }
-    }
+    for (char32_t cp : text) unicode::append_utf8(out, cp);
     return out;
 }
 

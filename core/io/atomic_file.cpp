@@ -1,54 +1,93 @@
 #include "core/io/atomic_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.h"
 
 namespace hs {
 
-void write_file_atomic(const std::string& path, std::string_view bytes) {
+namespace {
+
+[[noreturn]] void fail_write(const std::string& path, const std::string& reason) {
+    throw Error("cannot write " + path + ": " + reason);
+}
+
+// The checks that give a clearer reason than the errno of a failed open.
+void check_writable_target(const std::string& path) {
     namespace fs = std::filesystem;
     const fs::path target(path);
-    if (target.filename().empty()) throw Error("cannot write " + path + ": not a file name");
+    if (target.filename().empty()) fail_write(path, "not a file name");
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        throw Error("cannot write " + path + ": directory " + dir.string() + " does not exist");
-    if (fs::is_directory(target, ec)) throw Error("cannot write " + path + ": it is a directory");
+    if (!fs::exists(dir, ec)) fail_write(path, "directory " + dir.string() + " does not exist");
+    if (!fs::is_directory(dir, ec)) fail_write(path, dir.string() + " is not a directory");
+    if (fs::is_directory(target, ec)) fail_write(path, "it is a directory");
+}
 
-    // Temp name unique per process; same directory so rename() stays on one filesystem.
-    const fs::path tmp = dir / ("." + target.filename().string() + ".tmp" +
-                                std::to_string(static_cast<long>(::getpid())));
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw Error("cannot write " + path + ": " + std::strerror(errno));
-    const bool wrote = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    const int write_errno = errno;
-    const bool closed = std::fclose(f) == 0;
-    if (!wrote || !closed) {
-        std::remove(tmp.c_str());
-        throw Error("cannot write " + path + ": " +
-                    std::strerror(wrote ? errno : write_errno));
+// Writes all n bytes to fd, retrying short writes and EINTR.
+void write_all(int fd, const void* data, std::size_t n, const std::string& path) {
+    const auto* p = static_cast<const char*>(data);
+    while (n > 0) {
+        const ssize_t w = ::write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            fail_write(path, std::strerror(errno));
+        }
+        p += w;
+        n -= static_cast<std::size_t>(w);
     }
-    if (std::rename(tmp.c_str(), target.c_str()) != 0) {
-        const int e = errno;
-        std::remove(tmp.c_str());
-        throw Error("cannot write " + path + ": " + std::strerror(e));
+}
+
+}  // namespace
+
+void write_file_atomic(const std::string& path, std::string_view bytes) {
+    write_file_atomic(path, [&](const PutBytes& put) { put(bytes.data(), bytes.size()); });
+}
+
+void write_file_atomic(const std::string& path, const std::function<void(const PutBytes& put)>& produce) {
+    namespace fs = std::filesystem;
+    check_writable_target(path);
+    // Hidden sibling DIR/.NAME.tmp-XXXXXX: unique per call (threads, processes), and in the
+    // same directory so rename() stays on one filesystem.
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    int fd = ::mkstemp(temp.data());
+    if (fd < 0) fail_write(path, std::strerror(errno));
+    try {
+        ::fchmod(fd, 0644);  // mkstemp creates 0600; models and exports are meant to be shared
+        produce([&](const void* data, std::size_t size) { write_all(fd, data, size, path); });
+        if (::fsync(fd) != 0) fail_write(path, std::strerror(errno));
+        const int closed = ::close(fd);
+        fd = -1;
+        if (closed != 0) fail_write(path, std::strerror(errno));
+        if (std::rename(temp.c_str(), path.c_str()) != 0) fail_write(path, std::strerror(errno));
+    } catch (...) {
+        if (fd >= 0) ::close(fd);
+        ::unlink(temp.c_str());
+        throw;
     }
 }
 
 std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read " + path + ": " + std::strerror(errno));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw Error("cannot read " + path + ": " + std::strerror(errno));
+    std::string out;
+    char buffer[1 << 16];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
+    const bool failed = std::ferror(f) != 0;
+    const int read_errno = errno;  // e.g. EISDIR: fopen accepts a directory, fread does not
+    std::fclose(f);
+    if (failed) throw Error("cannot read " + path + ": " + std::strerror(read_errno));
+    return out;
 }
 
 }  // namespace hs

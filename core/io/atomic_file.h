@@ -1,13 +1,26 @@
 #pragma once
 // Atomic file writes: data goes to a temp file in the same directory, then rename(2),
 // so a reader never sees a half-written file and a failed write leaves the old one.
+// Every writer in core (config.json, safetensors, PNG, CLI exports) goes through here,
+// so every write failure reads "cannot write PATH: reason".
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
 namespace hs {
 
-// Throws hs::Error "cannot write PATH: reason" (missing directory, permission, disk full).
+// Appends `size` bytes to the file being written; throws hs::Error on failure.
+using PutBytes = std::function<void(const void* data, std::size_t size)>;
+
+// Throws hs::Error "cannot write PATH: reason" (missing directory, parent not a
+// directory, target is a directory, permission, disk full).
 void write_file_atomic(const std::string& path, std::string_view bytes);
+
+// Streaming form for large files: `produce` calls put(data, size) as often as it likes;
+// the file appears at `path` only after produce returns and everything is flushed. An
+// exception from produce (or put) removes the temp file and propagates.
+void write_file_atomic(const std::string& path, const std::function<void(const PutBytes& put)>& produce);
 
 // Reads a whole file; throws hs::Error "cannot read PATH: reason".
 std::string read_file(const std::string& path);

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/io/json_file.h"
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
 
@@ -50,13 +51,7 @@ Model load_model_dir(const std::string& dir) {
     const std::string config_path = (fs::path(dir) / "config.json").string();
     if (!fs::exists(config_path, ec))
         throw Error("model directory " + dir + " has no config.json");
-    const std::string text = read_file(config_path);
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw Error(config_path + " is not valid JSON: " + e.what());
-    }
+    const nlohmann::json j = read_json_file(config_path);
     ModelConfig config;
     try {
         config = config_from_json(j);

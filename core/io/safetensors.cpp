@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/io/atomic_file.h"
 
 namespace hs {
 
@@ -166,19 +167,6 @@ struct FdGuard {
         if (fd >= 0) ::close(fd);
     }
 };
-
-void write_all(int fd, const void* bytes, std::size_t n, const std::string& path) {
-    const auto* p = static_cast<const char*>(bytes);
-    while (n > 0) {
-        const ssize_t w = ::write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            throw Error("cannot write " + path + ": " + std::strerror(errno));
-        }
-        p += w;
-        n -= static_cast<std::size_t>(w);
-    }
-}
 
 }  // namespace
 
@@ -447,17 +435,13 @@ void write_safetensors(const std::string& path, const std::vector<NamedTensor>& 
         length_bytes[i] = static_cast<std::uint8_t>(std::uint64_t{header_text.size()} >> (8 * i));
 
     // Temp file in the same directory, then rename: readers never see a partial file.
-    std::string tmp_path = path + ".tmp.XXXXXX";
-    FdGuard fd{::mkstemp(tmp_path.data())};
-    if (fd.fd < 0) throw Error("cannot write " + path + ": " + std::strerror(errno));
-    try {
-        ::fchmod(fd.fd, 0644);  // mkstemp creates 0600; model files are meant to be shared
-        write_all(fd.fd, length_bytes, 8, path);
-        write_all(fd.fd, header_text.data(), header_text.size(), path);
+    write_file_atomic(path, [&](const PutBytes& put) {
+        put(length_bytes, 8);
+        put(header_text.data(), header_text.size());
         std::vector<std::uint8_t> buffer;
         for (const NamedTensor* t : sorted) {
             if constexpr (std::endian::native == std::endian::little) {
-                write_all(fd.fd, t->data.data(), t->data.size() * 4, path);
+                put(t->data.data(), t->data.size() * 4);
             } else {
                 buffer.resize(t->data.size() * 4);
                 for (std::size_t i = 0; i < t->data.size(); ++i) {
@@ -465,19 +449,10 @@ void write_safetensors(const std::string& path, const std::vector<NamedTensor>& 
                     for (int b = 0; b < 4; ++b)
                         buffer[4 * i + b] = static_cast<std::uint8_t>(bits >> (8 * b));
                 }
-                write_all(fd.fd, buffer.data(), buffer.size(), path);
+                put(buffer.data(), buffer.size());
             }
         }
-        if (::fsync(fd.fd) != 0) throw Error("cannot write " + path + ": " + std::strerror(errno));
-        const int closed = ::close(fd.fd);
-        fd.fd = -1;
-        if (closed != 0) throw Error("cannot write " + path + ": " + std::strerror(errno));
-        if (std::rename(tmp_path.c_str(), path.c_str()) != 0)
-            throw Error("cannot write " + path + ": " + std::strerror(errno));
-    } catch (...) {
-        std::remove(tmp_path.c_str());
-        throw;
-    }
+    });
 }
 
 }  // namespace hs

@@ -1,7 +1,6 @@
 #include "core/pretrained/gqa_attention.h"
 
 #include <cmath>
-#include <limits>
 
 #include "core/attention.h"
 #include "core/error.h"
@@ -17,7 +16,8 @@ int kv_head_of(int h, int heads, int kv_heads) {
 
 GqaResult gqa_attention(const Matrix& q, const Matrix& k, const Matrix& v, int heads,
                         int kv_heads, bool causal, bool want_weights, bool want_scores,
-                        AttentionSteps* steps) {
+                        AttentionSteps* steps, const std::vector<int>& ablated,
+                        AblationMode ablate_mode) {
     const int T = static_cast<int>(q.rows()), S = static_cast<int>(k.rows());
     const int Dh = static_cast<int>(q.cols()) / heads;
     if (q.cols() != static_cast<Eigen::Index>(heads) * Dh ||
@@ -27,7 +27,8 @@ GqaResult gqa_attention(const Matrix& q, const Matrix& k, const Matrix& v, int h
                     " columns for " + std::to_string(heads) + " heads but k/v have " +
                     std::to_string(k.cols()) + "/" + std::to_string(v.cols()) + " for " +
                     std::to_string(kv_heads) + " key/value heads");
-    constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+    AttentionMask mask;
+    mask.causal = causal;
     const float scale = 1.0f / std::sqrt(static_cast<float>(Dh));
 
     GqaResult result;
@@ -40,27 +41,12 @@ GqaResult gqa_attention(const Matrix& q, const Matrix& k, const Matrix& v, int h
         const auto Q_h = q.middleCols(h * Dh, Dh);  // (T, Dh)
         const auto K_g = k.middleCols(g * Dh, Dh);  // (S, Dh)
         const auto V_g = v.middleCols(g * Dh, Dh);  // (S, Dh)
-        // scores_h: (T, S) = Q_h K_gᵀ / √Dh
-        scores.noalias() = Q_h * K_g.transpose();
-        if (steps) steps->raw_scores.push_back(scores);
-        scores *= scale;
-        if (steps) steps->scaled_scores.push_back(scores);
-        if (want_scores) result.scores[h] = scores;
-        if (causal)  // key j > query i is the future: −∞ strictly above the diagonal
-            scores.triangularView<Eigen::StrictlyUpper>().setConstant(kNegInf);
-        if (steps) steps->masked_scores.push_back(scores);
-        softmax_rows(scores);  // A_h: (T, S); a fully masked row stays zeros
-        // head_h: (T, Dh) = A_h V_g, written into its concat block
-        result.concat.middleCols(h * Dh, Dh).noalias() = scores * V_g;
+        // scores_h: (T, S) = Q_h K_gᵀ / √Dh (+ causal mask) -> A_h; head_h = A_h V_g
+        attend_head(Q_h, K_g, V_g, scale, mask, scores, result.concat.middleCols(h * Dh, Dh),
+                    want_scores ? &result.scores[h] : nullptr, steps);
         if (want_weights) result.weights[h] = scores;
-        if (steps) {
-            steps->weights.push_back(scores);
-            steps->q_heads.push_back(Q_h);
-            steps->k_heads.push_back(K_g);
-            steps->v_heads.push_back(V_g);
-            steps->head_outputs.push_back(result.concat.middleCols(h * Dh, Dh));
-        }
     }
+    ablate_heads(result.concat, ablated, heads, ablate_mode);
     if (steps) {
         steps->concat = result.concat;
         steps->scale = scale;

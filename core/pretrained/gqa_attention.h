@@ -23,9 +23,12 @@ struct GqaResult {
 };
 
 // q: (T, H·Dh); k, v: (T, Hkv·Dh). `steps`, when non-null, receives the per-head
-// intermediates (K/V heads repeated per query head), the scale and concat.
+// intermediates (K/V heads repeated per query head), the scale and concat. `ablated`
+// query heads' outputs are replaced in concat per `ablate_mode` (hs::ablate_heads); the
+// other heads, and every head's weights, are unaffected.
 GqaResult gqa_attention(const Matrix& q, const Matrix& k, const Matrix& v, int heads,
                         int kv_heads, bool causal, bool want_weights, bool want_scores,
-                        AttentionSteps* steps = nullptr);
+                        AttentionSteps* steps = nullptr, const std::vector<int>& ablated = {},
+                        AblationMode ablate_mode = AblationMode::Zero);
 
 }  // namespace hs

@@ -8,11 +8,11 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/io/json_file.h"
 
 namespace hs {
 
@@ -45,25 +45,13 @@ public:
         return has(key) ? positive_int(key) : fallback;
     }
     float optional_float(const char* key, float fallback) const {
-        if (!has(key)) return fallback;
-        const json& v = j_.at(key);
-        if (!v.is_number())
-            throw Error(where_ + ": \"" + key + "\" must be a number (got " + v.dump() + ")");
-        return v.get<float>();
+        return optional<float>(key, fallback, &json::is_number, "a number");
     }
     bool optional_bool(const char* key, bool fallback) const {
-        if (!has(key)) return fallback;
-        const json& v = j_.at(key);
-        if (!v.is_boolean())
-            throw Error(where_ + ": \"" + key + "\" must be true or false (got " + v.dump() + ")");
-        return v.get<bool>();
+        return optional<bool>(key, fallback, &json::is_boolean, "true or false");
     }
     std::string optional_string(const char* key, const std::string& fallback) const {
-        if (!has(key)) return fallback;
-        const json& v = j_.at(key);
-        if (!v.is_string())
-            throw Error(where_ + ": \"" + key + "\" must be a string (got " + v.dump() + ")");
-        return v.get<std::string>();
+        return optional<std::string>(key, fallback, &json::is_string, "a string");
     }
     // bos_token_id / eos_token_id: an integer, a list of integers (first one used) or null.
     int optional_token_id(const char* key) const {
@@ -78,6 +66,18 @@ public:
     }
 
 private:
+    // The value of `key` as T, `fallback` when absent or null; any other JSON type is an
+    // error naming what the key must be.
+    template <typename T>
+    T optional(const char* key, T fallback, bool (json::*is_type)() const noexcept,
+               const char* must_be) const {
+        if (!has(key)) return fallback;
+        const json& v = j_.at(key);
+        if (!(v.*is_type)())
+            throw Error(where_ + ": \"" + key + "\" must be " + must_be + " (got " + v.dump() + ")");
+        return v.get<T>();
+    }
+
     int positive_int(const char* key) const {
         const json& v = j_.at(key);
         if (!v.is_number_integer() || v.get<long long>() <= 0 ||
@@ -99,19 +99,33 @@ void require_divisible(const Keys& k, int d_model, int heads, const char* d_key,
                h_key + " " + std::to_string(heads));
 }
 
+// The key names one family uses for the multi-head shape.
+struct MhaKeys {
+    const char* d_model;
+    const char* heads;
+    const char* layers;
+};
+
+// d_model, heads, layers and vocab_size (all required), d_model % heads == 0, and the
+// plain multi-head layout that follows: every query head has its own K/V head of
+// Dh = d_model / heads.
+void read_mha_shape(const Keys& k, const MhaKeys& names, TransformerConfig& c) {
+    c.d_model = k.required_int(names.d_model);
+    c.heads = k.required_int(names.heads);
+    c.layers = k.required_int(names.layers);
+    c.vocab = k.required_int("vocab_size");
+    require_divisible(k, c.d_model, c.heads, names.d_model, names.heads);
+    c.kv_heads = c.heads;
+    c.head_dim = c.d_model / c.heads;
+}
+
 // GPT-2: x += attn(ln_1(x)); x += mlp(ln_2(x)); ln_f; logits = x · wteᵀ.
 HfConfig parse_gpt2(const Keys& k) {
     HfConfig out;
     TransformerConfig& c = out.transformer;
     c.family = "gpt2";
-    c.d_model = k.required_int("n_embd");
-    c.heads = k.required_int("n_head");
-    c.layers = k.required_int("n_layer");
-    c.vocab = k.required_int("vocab_size");
+    read_mha_shape(k, {"n_embd", "n_head", "n_layer"}, c);
     c.max_len = k.required_int("n_positions");
-    require_divisible(k, c.d_model, c.heads, "n_embd", "n_head");
-    c.kv_heads = c.heads;
-    c.head_dim = c.d_model / c.heads;
     c.d_ff = k.optional_int("n_inner", 4 * c.d_model);
     c.norm = NormKind::LayerNorm;
     c.norm_eps = k.optional_float("layer_norm_epsilon", 1e-5f);
@@ -145,15 +159,9 @@ HfConfig parse_bert(const Keys& k) {
     HfConfig out;
     TransformerConfig& c = out.transformer;
     c.family = "bert";
-    c.d_model = k.required_int("hidden_size");
-    c.heads = k.required_int("num_attention_heads");
-    c.layers = k.required_int("num_hidden_layers");
+    read_mha_shape(k, {"hidden_size", "num_attention_heads", "num_hidden_layers"}, c);
     c.d_ff = k.required_int("intermediate_size");
     c.max_len = k.required_int("max_position_embeddings");
-    c.vocab = k.required_int("vocab_size");
-    require_divisible(k, c.d_model, c.heads, "hidden_size", "num_attention_heads");
-    c.kv_heads = c.heads;
-    c.head_dim = c.d_model / c.heads;
     c.type_vocab = k.optional_int("type_vocab_size", 2);
     c.norm = NormKind::LayerNorm;
     c.norm_eps = k.optional_float("layer_norm_eps", 1e-12f);
@@ -262,17 +270,7 @@ HfConfig load_hf_config(const std::string& dir) {
     if (!fs::is_regular_file(path, ec))
         throw Error(dir + " has no config.json (a Hugging Face model directory needs "
                     "config.json and model.safetensors)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read " + path);
-    std::stringstream text;
-    text << in.rdbuf();
-    json j;
-    try {
-        j = json::parse(text.str());
-    } catch (const json::parse_error& e) {
-        throw Error(path + " is not valid JSON: " + e.what());
-    }
-    return parse_hf_config(j, path);
+    return parse_hf_config(read_json_file(path), path);
 }
 
 bool is_hf_model_dir(const std::string& dir) {

@@ -7,15 +7,14 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/io/json_file.h"
 #include "core/io/safetensors.h"
 #include "core/pretrained/hf_config.h"
 
@@ -117,16 +116,7 @@ private:
     // each shard opened once; each listed tensor must be in the shard named for it.
     void open_index(const fs::path& index) {
         const std::string path = index.string();
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw Error("cannot read " + path);
-        std::stringstream text;
-        text << in.rdbuf();
-        json j;
-        try {
-            j = json::parse(text.str());
-        } catch (const json::parse_error& e) {
-            throw Error(path + " is not valid JSON: " + e.what());
-        }
+        const json j = read_json_file(path);
         if (!j.is_object() || !j.contains("weight_map") || !j.at("weight_map").is_object())
             throw Error(path + " has no \"weight_map\" object mapping tensor names to shard files");
         std::map<std::string, const SafetensorsFile*> shards;

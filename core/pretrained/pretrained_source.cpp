@@ -70,7 +70,11 @@ Trace PretrainedSource::run(const SourceInput& input, const TraceOptions& option
     const Tokens t = tokenize(input.text);
     if (t.ids.empty()) throw Error("the text is empty: type a sentence or pick a sample");
     Trace trace = model_.forward(t.ids, t.text, options, progress);
-    for (auto& next : trace.next_tokens) next.text = tokenizer_->display(next.id);
+    // Models may pad their vocabulary past the tokenizer's (Qwen2: 151936 vs 151665 ids);
+    // a predicted id the tokenizer lacks is shown by number.
+    for (auto& next : trace.next_tokens)
+        next.text = next.id < tokenizer_->vocab_size() ? tokenizer_->display(next.id)
+                                                       : "<id " + std::to_string(next.id) + ">";
     return trace;
 }
 

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "core/attention.h"
 #include "core/error.h"
 #include "core/pretrained/gqa_attention.h"
 #include "core/pretrained/ops.h"
@@ -53,7 +54,8 @@ struct Capture {
 // Returns (T, D); records head maps into `layer_trace` and every step into `steps`.
 Matrix attention_block(const TransformerConfig& c, const TransformerLayerWeights& w,
                        const Matrix& x, const RopeTable* rope, bool want_weights,
-                       bool want_scores, LayerTrace* layer_trace, AttentionSteps* steps) {
+                       bool want_scores, LayerTrace* layer_trace, AttentionSteps* steps,
+                       const std::vector<int>& ablated, AblationMode ablate_mode) {
     const int T = static_cast<int>(x.rows()), H = c.heads, Hkv = c.kv_heads, Dh = c.head_dim;
     const int n_q = H * Dh, n_kv = Hkv * Dh;
     // qkv: (T, (H + 2·Hkv)·Dh) = [x·W_qᵀ | x·W_kᵀ | x·W_vᵀ] (+ biases). Three GEMMs into
@@ -74,7 +76,8 @@ Matrix attention_block(const TransformerConfig& c, const TransformerLayerWeights
         apply_rope(q, H, *rope, c.rope_layout);
         apply_rope(k, Hkv, *rope, c.rope_layout);
     }
-    GqaResult r = gqa_attention(q, k, v, H, Hkv, c.causal, want_weights, want_scores, steps);
+    GqaResult r = gqa_attention(q, k, v, H, Hkv, c.causal, want_weights, want_scores, steps,
+                                ablated, ablate_mode);
     // out: (T, D) = concat · W_oᵀ + b_o
     Matrix out = linear(r.concat, w.wo, w.bo);
     if (layer_trace) {
@@ -129,7 +132,9 @@ Matrix run_stack(const TransformerConfig& c, const TransformerWeights& w,
                  const std::vector<int>& ids, const Capture& cap, const ProgressFn& progress) {
     check_ids(c, ids);
     const int T = static_cast<int>(ids.size()), L = c.layers;
-    const TraceOptions no_capture{false, false, false, -1, false, false};
+    TraceOptions no_capture;
+    no_capture.head_weights = false;
+    no_capture.hidden_states = false;
     const TraceOptions& opt = cap.options ? *cap.options : no_capture;
 
     // x: (T, D) = tok_embed[ids] (+ pos_embed[t]) (+ type_embed[0])
@@ -157,15 +162,18 @@ Matrix run_stack(const TransformerConfig& c, const TransformerWeights& w,
             cap.trace->steps_layer = il;
             steps = &*cap.trace->steps;
         }
+        const std::vector<int> ablated = opt.ablated_heads(il, false, false);
         if (c.pre_norm) {
             // x = x + attn(norm1(x)); x = x + mlp(norm2(x))
             const Matrix inp_sa = apply_norm(x, lw.attn_norm_w, lw.attn_norm_b, c.norm, c.norm_eps);
-            x += attention_block(c, lw, inp_sa, rope_ptr, opt.head_weights, opt.scores, lt, steps);
+            x += attention_block(c, lw, inp_sa, rope_ptr, opt.head_weights, opt.scores, lt, steps,
+                                 ablated, opt.ablate_mode);
             const Matrix inp_ff = apply_norm(x, lw.mlp_norm_w, lw.mlp_norm_b, c.norm, c.norm_eps);
             x += mlp_forward(inp_ff, lw, c.mlp);
         } else {
             // x = norm1(x + attn(x)); x = norm2(x + mlp(x))
-            x += attention_block(c, lw, x, rope_ptr, opt.head_weights, opt.scores, lt, steps);
+            x += attention_block(c, lw, x, rope_ptr, opt.head_weights, opt.scores, lt, steps,
+                                 ablated, opt.ablate_mode);
             x = apply_norm(x, lw.attn_norm_w, lw.attn_norm_b, c.norm, c.norm_eps);
             x += mlp_forward(x, lw, c.mlp);
             x = apply_norm(x, lw.mlp_norm_w, lw.mlp_norm_b, c.norm, c.norm_eps);
@@ -250,6 +258,7 @@ Trace TransformerModel::forward(const std::vector<int>& ids,
         throw Error("detail layer " + std::to_string(options.detail_layer) +
                     " is out of range: the model has " + std::to_string(config_.layers) +
                     " layers");
+    check_ablation(options.ablate, config_.layers, config_.heads, false);
     Trace trace;
     trace.config = nearest_model_config(config_);
     trace.model_name = name_;
@@ -260,8 +269,10 @@ Trace TransformerModel::forward(const std::vector<int>& ids,
     else
         trace.main.tokens = tokens;
     trace.main.final_output = run_stack(config_, weights_, ids, Capture{&options, &trace}, progress);
-    if (config_.has_lm_head)  // texts are filled in by whoever holds the tokenizer
-        trace.next_tokens = top_k(lm_logits(weights_, trace.main.final_output), 5);
+    if (config_.has_lm_head) {  // texts are filled in by whoever holds the tokenizer
+        trace.next_token_logits = lm_logits(weights_, trace.main.final_output);
+        trace.next_tokens = top_k(trace.next_token_logits, 5);
+    }
     return trace;
 }
 

@@ -2,14 +2,14 @@
 #include "core/tokenize/gpt2_bpe.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/io/atomic_file.h"
+#include "core/io/json_file.h"
 #include "core/tokenize/byte_level.h"
 #include "core/tokenize/pretokenize.h"
 #include "core/tokenize/unicode_classes.h"
@@ -19,14 +19,6 @@ namespace hs {
 namespace {
 
 constexpr size_t kMaxCacheEntries = 200000;  // cleared when full; pieces are short
-
-std::string read_file(const std::string& path, const char* what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("Cannot open " + std::string(what) + " '" + path + "'.");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // The UTF-8 characters of a symbol string, each a std::string.
 std::vector<std::string> split_symbols(const std::string& symbols) {
@@ -140,28 +132,19 @@ std::vector<std::string> display_strings(const std::vector<std::string>& token_b
     for (const unicode::Utf8Unit& u : unicode::decode_utf8(all)) {
         while (u.offset >= starts[t + 1]) ++t;
         owns[t] = true;
-        shown[t] += u.valid ? all.substr(u.offset, u.length) : unicode::readable_bytes(all.substr(u.offset, 1));
+        shown[t] += u.valid ? all.substr(u.offset, u.length)
+                            : unicode::byte_label(static_cast<unsigned char>(all[u.offset]));
     }
     for (size_t k = 0; k < token_bytes.size(); ++k) {
         if (owns[k]) continue;
         // Only continuation bytes of a character shown on an earlier token (or empty).
-        char hex[8];
-        for (char c : token_bytes[k]) {
-            std::snprintf(hex, sizeof hex, "<0x%02X>", static_cast<unsigned char>(c));
-            shown[k] += hex;
-        }
+        for (char c : token_bytes[k]) shown[k] += unicode::byte_label(static_cast<unsigned char>(c));
     }
     return shown;
 }
 
 std::unordered_map<std::string, int> read_vocab_json(const std::string& path) {
-    const std::string text = read_file(path, "GPT-2 vocabulary");
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-        throw Error("GPT-2 vocabulary '" + path + "' is not valid JSON: " + e.what());
-    }
+    const nlohmann::json j = read_json_file(path);
     if (!j.is_object())
         throw Error("GPT-2 vocabulary '" + path + "' must be a JSON object of token -> id.");
     std::unordered_map<std::string, int> vocab;
@@ -176,7 +159,7 @@ std::unordered_map<std::string, int> read_vocab_json(const std::string& path) {
 }
 
 std::vector<std::pair<std::string, std::string>> read_merges_txt(const std::string& path) {
-    std::istringstream in(read_file(path, "BPE merges file"));
+    std::istringstream in(read_file(path));
     std::vector<std::pair<std::string, std::string>> merges;
     std::string line;
     size_t line_no = 0;

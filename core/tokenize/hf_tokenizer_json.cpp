@@ -2,9 +2,11 @@
 #include "core/tokenize/hf_tokenizer_json.h"
 
 #include <algorithm>
-#include <fstream>
+#include <filesystem>
+#include <system_error>
 
 #include "core/error.h"
+#include "core/io/json_file.h"
 #include "core/tokenize/byte_level.h"
 #include "core/tokenize/pretokenize.h"
 #include "core/tokenize/unicode_classes.h"
@@ -40,16 +42,6 @@ std::string config_token(const json& config, const char* key) {
     if (v.is_object() && v.contains("content") && v["content"].is_string())
         return v["content"].get<std::string>();
     return {};
-}
-
-json read_json(const std::string& path, const char* what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("Cannot open " + std::string(what) + " '" + path + "'.");
-    try {
-        return json::parse(in);
-    } catch (const json::exception& e) {
-        throw Error(std::string(what) + " '" + path + "' is not valid JSON: " + e.what());
-    }
 }
 
 std::unordered_map<std::string, int> read_vocab_object(const json& model, const std::string& source) {
@@ -326,10 +318,11 @@ std::string HfBpeTokenizer::decode(const std::vector<int>& ids) const {
 std::string HfBpeTokenizer::display(int id) const { return unicode::readable_bytes(token_bytes(id)); }
 
 std::unique_ptr<Tokenizer> load_tokenizer_json(const std::string& path, const std::string& config_path) {
-    const json tj = read_json(path, "tokenizer.json");
+    const json tj = read_json_file(path);
     json config;
-    if (!config_path.empty() && std::ifstream(config_path).good())
-        config = read_json(config_path, "tokenizer config");
+    std::error_code ec;
+    if (!config_path.empty() && std::filesystem::exists(config_path, ec))
+        config = read_json_file(config_path);
     if (!tj.is_object() || !tj.contains("model") || !tj["model"].is_object())
         throw Error("tokenizer.json '" + path + "' has no \"model\" object.");
     const std::string type = type_of(tj["model"]);

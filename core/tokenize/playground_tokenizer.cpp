@@ -14,60 +14,20 @@
 #include "core/tokenize/playground_tokenizer.h"
 
 #include <cstdint>
-#include <cstdio>
 
 #include "core/error.h"
+#include "core/tokenize/unicode_classes.h"
 
 namespace hs {
 
 namespace {
 
-// One decoded unit of the input: a code point and its bytes, or one invalid byte.
-struct CodeUnit {
-    char32_t cp = 0;
-    std::string bytes;
-    bool valid = true;
-};
+using unicode::Utf8Unit;
 
-// Decodes UTF-8 strictly: rejects overlong forms, surrogates, code points above
-// U+10FFFF and truncated sequences; each offending lead byte becomes one invalid unit.
-std::vector<CodeUnit> decode_utf8(const std::string& text) {
-    std::vector<CodeUnit> units;
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-    const size_t n = text.size();
-    size_t i = 0;
-    while (i < n) {
-        const unsigned char b0 = s[i];
-        int len = 0;
-        char32_t cp = 0;
-        char32_t min_cp = 0;
-        if (b0 < 0x80) { len = 1; cp = b0; }
-        else if ((b0 & 0xE0) == 0xC0) { len = 2; cp = b0 & 0x1F; min_cp = 0x80; }
-        else if ((b0 & 0xF0) == 0xE0) { len = 3; cp = b0 & 0x0F; min_cp = 0x800; }
-        else if ((b0 & 0xF8) == 0xF0) { len = 4; cp = b0 & 0x07; min_cp = 0x10000; }
-        bool ok = len > 0 && i + static_cast<size_t>(len) <= n;
-        for (int k = 1; ok && k < len; ++k) {
-            const unsigned char b = s[i + static_cast<size_t>(k)];
-            if ((b & 0xC0) != 0x80) ok = false;
-            else cp = (cp << 6) | (b & 0x3F);
-        }
-        if (ok && (cp < min_cp || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))) ok = false;
-        if (ok) {
-            units.push_back(CodeUnit{cp, text.substr(i, static_cast<size_t>(len)), true});
-            i += static_cast<size_t>(len);
-        } else {
-            units.push_back(CodeUnit{0, text.substr(i, 1), false});
-            i += 1;
-        }
-    }
-    return units;
-}
-
+// Unicode White_Space plus the zero-width space and the byte-order mark, which separate
+// words without showing.
 bool is_space(char32_t cp) {
-    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\v' || cp == '\f' ||
-           cp == 0x85 || cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200B) ||
-           cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000 ||
-           cp == 0xFEFF;
+    return unicode::is_white_space(cp) || cp == 0x200B || cp == 0xFEFF;
 }
 
 bool is_ascii_punct(char32_t cp) {
@@ -91,21 +51,15 @@ bool is_word_letter(char32_t cp) {
 }
 
 // Whether the punctuation at units[i] stays inside the current word.
-bool joins_word(const std::vector<CodeUnit>& units, size_t i) {
+bool joins_word(const std::vector<Utf8Unit>& units, size_t i) {
     if (i == 0 || i + 1 >= units.size()) return false;
-    const CodeUnit& prev = units[i - 1];
-    const CodeUnit& next = units[i + 1];
+    const Utf8Unit& prev = units[i - 1];
+    const Utf8Unit& next = units[i + 1];
     if (!prev.valid || !next.valid) return false;
     const char32_t cp = units[i].cp;
     if (cp == '.' || cp == ',') return is_ascii_digit(prev.cp) && is_ascii_digit(next.cp);
     if (cp == '\'' || cp == 0x2019) return is_word_letter(prev.cp) && is_word_letter(next.cp);
     return false;
-}
-
-std::string byte_label(unsigned char b) {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "<0x%02X>", static_cast<unsigned>(b));
-    return buf;
 }
 
 // FNV-1a, 32 bits: h = 2166136261; for each byte: h ^= byte; h *= 16777619 (mod 2³²).
@@ -149,7 +103,7 @@ int PlaygroundTokenizer::id_of(const std::string& token) const {
 }
 
 Tokens PlaygroundTokenizer::encode(const std::string& text) const {
-    const std::vector<CodeUnit> units = decode_utf8(text);
+    const std::vector<Utf8Unit> units = unicode::decode_utf8(text);
     Tokens out;
     std::string word;
     auto emit = [&](const std::string& token) {
@@ -161,17 +115,18 @@ Tokens PlaygroundTokenizer::encode(const std::string& text) const {
         word.clear();
     };
     for (size_t i = 0; i < units.size(); ++i) {
-        const CodeUnit& u = units[i];
+        const Utf8Unit& u = units[i];
+        const std::string bytes = text.substr(u.offset, u.length);
         if (!u.valid) {
             flush_word();
-            emit(byte_label(static_cast<unsigned char>(u.bytes[0])));
+            emit(unicode::byte_label(static_cast<unsigned char>(bytes[0])));
         } else if (is_space(u.cp)) {
             flush_word();
         } else if (is_cjk(u.cp) || (is_punct(u.cp) && !joins_word(units, i))) {
             flush_word();
-            emit(u.bytes);
+            emit(bytes);
         } else {
-            word += u.bytes;
+            word += bytes;
         }
     }
     flush_word();

@@ -139,6 +139,7 @@ std::vector<Utf8Unit> decode_utf8(const std::string& text) {
 }
 
 void append_utf8(std::string& out, char32_t cp) {
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;  // not encodable
     if (cp < 0x80) {
         out += static_cast<char>(cp);
     } else if (cp < 0x800) {
@@ -168,16 +169,17 @@ bool is_valid_utf8(const std::string& bytes) {
     return true;
 }
 
+std::string byte_label(unsigned char b) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "<0x%02X>", static_cast<unsigned>(b));
+    return hex;
+}
+
 std::string readable_bytes(const std::string& bytes) {
     std::string out;
     for (const Utf8Unit& u : decode_utf8(bytes)) {
-        if (u.valid) {
-            out.append(bytes, u.offset, u.length);
-        } else {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "<0x%02X>", static_cast<unsigned>(u.cp));
-            out += hex;
-        }
+        if (u.valid) out.append(bytes, u.offset, u.length);
+        else out += byte_label(static_cast<unsigned char>(bytes[u.offset]));
     }
     return out;
 }

@@ -62,9 +62,12 @@ struct Utf8Unit {
 // Strict decoding: overlong forms, surrogates, values above U+10FFFF and truncated
 // sequences give one invalid unit per offending byte.
 std::vector<Utf8Unit> decode_utf8(const std::string& text);
+// Encodes one code point; surrogates and values above U+10FFFF are written as U+FFFD.
 void append_utf8(std::string& out, char32_t cp);
 std::string to_utf8(const std::u32string& cps);
 bool is_valid_utf8(const std::string& bytes);
+// One byte shown as "<0xHH>" (upper-case hex), how every tokenizer shows a stray byte.
+std::string byte_label(unsigned char b);
 // Valid UTF-8 runs kept as text, every stray byte shown as "<0xHH>".
 std::string readable_bytes(const std::string& bytes);
 // Valid UTF-8 runs kept, every stray byte replaced by U+FFFD (like errors="replace").

@@ -1,12 +1,15 @@
 // BERT WordPiece (see wordpiece.h for the steps).
 #include "core/tokenize/wordpiece.h"
 
-#include <fstream>
+#include <filesystem>
 #include <sstream>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/io/atomic_file.h"
+#include "core/io/json_file.h"
 #include "core/tokenize/unicode_classes.h"
 
 namespace hs {
@@ -49,14 +52,9 @@ std::string config_string(const nlohmann::json& j, const char* key, const std::s
 
 WordPieceOptions read_wordpiece_options(const std::string& tokenizer_config_path) {
     WordPieceOptions o;
-    std::ifstream in(tokenizer_config_path);
-    if (!in) return o;
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw Error("Tokenizer config '" + tokenizer_config_path + "' is not valid JSON: " + e.what());
-    }
+    std::error_code ec;
+    if (!std::filesystem::exists(tokenizer_config_path, ec)) return o;
+    const nlohmann::json j = read_json_file(tokenizer_config_path);
     if (j.contains("do_lower_case") && j["do_lower_case"].is_boolean())
         o.lower_case = j["do_lower_case"].get<bool>();
     if (j.contains("strip_accents") && j["strip_accents"].is_boolean())
@@ -70,8 +68,7 @@ WordPieceOptions read_wordpiece_options(const std::string& tokenizer_config_path
 }
 
 std::vector<std::string> read_vocab_txt(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("Cannot open WordPiece vocabulary '" + path + "'.");
+    std::istringstream in(read_file(path));
     std::vector<std::string> vocab;
     std::string line;
     while (std::getline(in, line)) {

@@ -1,0 +1,28 @@
+#pragma once
+// What the Model panel shows about the opened model: architecture family, sizes,
+// parameter count, stored dtype and memory. Filled on the worker from the TraceSource
+// (a pretrained model's TransformerConfig, else the playground ModelConfig).
+#include <string>
+
+#include "core/source.h"
+
+namespace hs {
+
+struct ModelInfo {
+    bool pretrained = false;   // llama2.c checkpoint or Hugging Face directory
+    std::string kind;          // "llama2.c checkpoint", "gpt2 model", "playground", …
+    std::string family;        // "llama2.c", "gpt2", "bert", "llama", "qwen2", or the arch
+    int d_model = 0, heads = 0, kv_heads = 0, head_dim = 0, layers = 0, d_ff = 0;
+    int vocab = 0, max_len = 0, tokenizer_vocab = 0;
+    long long parameters = 0;
+    std::string dtype = "f32";      // as stored in the file
+    long long memory_bytes = 0;     // weights in memory (f32: 4 bytes per parameter)
+    bool decoder_lm = false;        // has next-token predictions and "continue"
+
+    // Query heads share key/value heads (0 < kv_heads < heads).
+    bool grouped() const { return kv_heads > 0 && kv_heads < heads; }
+};
+
+ModelInfo describe_model(const TraceSource& source);
+
+}  // namespace hs

@@ -1,0 +1,110 @@
+// headscope analyze MODEL (--text "…" | --text-file F) [--csv F] [--json F] [--corpus]:
+// per-head metrics, role labels, redundant pairs (and rollout in the JSON) for one text,
+// or with --corpus aggregated (mean ± std) over many sentences: the lines of --text-file,
+// or the English samples of assets/samples.json when no text is given.
+#include <cmath>
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/analysis/analysis_export.h"
+#include "core/analysis/corpus.h"
+#include "core/analysis/trace_analysis.h"
+#include "core/error.h"
+#include "core/io/atomic_file.h"
+
+namespace hs {
+
+namespace {
+
+void print_table(const std::vector<HeadMetrics>& metrics, const std::vector<HeadLabels>& labels) {
+    std::printf("%-6s %-18s %7s %7s %7s %7s %7s %7s %7s %7s\n", "head", "label", "prev", "self",
+                "first", "punct", "normH", "dist", "conf", "induct");
+    for (std::size_t k = 0; k < metrics.size(); ++k) {
+        const HeadMetrics& m = metrics[k];
+        const std::string name = std::to_string(m.layer) + "." + std::to_string(m.head);
+        std::printf("%-6s %-18s", name.c_str(), role_name(labels[k].primary.role));
+        for (Metric c : {Metric::PrevToken, Metric::Self, Metric::FirstToken, Metric::Punct,
+                         Metric::NormEntropy, Metric::Distance, Metric::Confidence, Metric::Induction})
+            std::isnan(m[c]) ? std::printf(" %7s", "-") : std::printf(" %7.3f", m[c]);
+        std::printf("   %s\n", labels[k].primary.reason.c_str());
+    }
+}
+
+void print_pairs(const std::vector<HeadPair>& pairs, int heads) {
+    std::printf("most redundant pairs (Jensen-Shannon divergence, nats):\n");
+    for (const HeadPair& p : pairs)
+        std::printf("  %s ~ %s  %.4f\n", head_name(p.a, heads).c_str(), head_name(p.b, heads).c_str(), p.jsd);
+}
+
+void write_named(const std::string& path, const std::string& bytes) {
+    write_output(path, bytes);
+    if (path != "-") std::fprintf(stderr, "wrote %s\n", path.c_str());
+}
+
+}  // namespace
+
+int cmd_analyze(int argc, char** argv) {
+    const Args args(argc, argv, 2,
+                    {"text", "text-file", "csv", "json", "induction-len", "seed", "pairs"},
+                    {"corpus", "no-induction", "quiet"});
+    args.expect_at_most(1);
+    const auto source = open_source(args.positional(0, "MODEL"));
+    const bool quiet = args.flag("quiet") || args.value("csv") == "-" || args.value("json") == "-";
+    AnalysisOptions options;
+    options.induction = !args.flag("no-induction") && supports_induction(*source);
+    options.induction_options.m = static_cast<int>(args.integer("induction-len", 2, 100000).value_or(24));
+    options.induction_options.seed = static_cast<std::uint64_t>(args.integer("seed", 0, 1LL << 62).value_or(1));
+    options.redundant_pairs = static_cast<int>(args.integer("pairs", 0, 1000000).value_or(10));
+
+    if (args.flag("corpus")) {
+        std::vector<std::string> sentences;
+        if (const auto f = args.value("text-file")) sentences = split_lines(read_file(*f));
+        else if (const auto t = args.value("text")) sentences = {*t};
+        else sentences = load_sample_texts(std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json", "en");
+        if (sentences.empty()) throw Error("the corpus has no non-empty lines");
+        CorpusOptions corpus_options;
+        corpus_options.induction = options.induction;
+        corpus_options.induction_options = options.induction_options;
+        int last_reported = -1;
+        const CorpusResult corpus = analyze_corpus(*source, sentences, corpus_options, [&](int done, int total) {
+            if (done != last_reported && !quiet) std::fprintf(stderr, "\ranalysed %d/%d sentences", done, total);
+            last_reported = done;
+            return true;
+        });
+        if (!quiet) std::fprintf(stderr, "\n");
+        for (const std::string& s : corpus.skipped) std::fprintf(stderr, "skipped %s\n", s.c_str());
+        std::vector<HeadMetrics> means;
+        for (const HeadStats& h : corpus.heads) means.push_back(h.means());
+        const std::vector<HeadLabels> labels = label_heads(means, options.thresholds);
+        if (const auto path = args.value("csv")) write_named(*path, corpus_csv(corpus, labels));
+        if (const auto path = args.value("json"))
+            write_named(*path, corpus_to_json(source->name(), corpus, labels, options.redundant_pairs).dump() + "\n");
+        if (!quiet) {
+            std::printf("model: %s, %d of %d sentences (means over sentences)\n", source->name().c_str(),
+                        corpus.analysed, corpus.total);
+            print_table(means, labels);
+            print_pairs(most_redundant_pairs(corpus.mean_jsd, options.redundant_pairs),
+                        corpus.heads.empty() ? 0 : source->config().heads);
+        }
+        return 0;
+    }
+
+    const SourceInput input = read_source_input(args, *source);
+    TraceOptions trace_options;
+    trace_options.hidden_states = false;
+    const Trace trace = source->run(input, trace_options);
+    const TraceAnalysis analysis = analyze_trace(trace, source.get(), options);
+    if (const auto path = args.value("csv")) write_named(*path, metrics_csv(analysis.metrics, analysis.labels));
+    if (const auto path = args.value("json")) write_named(*path, analysis_to_json(trace, analysis).dump() + "\n");
+    if (!quiet) {
+        std::printf("model: %s\ntokens (%zu):", trace.model_name.c_str(), trace.main.tokens.size());
+        for (const auto& tok : trace.main.tokens) std::printf(" [%s]", tok.c_str());
+        std::printf("\n");
+        print_table(analysis.metrics, analysis.labels);
+        print_pairs(analysis.redundant, analysis.heads);
+    }
+    return 0;
+}
+
+}  // namespace hs

@@ -1,0 +1,133 @@
+#include "core/analysis/head_labels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace hs {
+
+namespace {
+
+std::string fixed2(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+std::pair<std::string, double> ev(const HeadMetrics& m, Metric k) { return {metric_name(k), m[k]}; }
+
+// A rule "value ≥ threshold" (or ≤ when `at_most`) on one metric; NaN never fires.
+bool fires(double value, double threshold, bool at_most) {
+    if (std::isnan(value)) return false;
+    return at_most ? value <= threshold : value >= threshold;
+}
+
+HeadLabel make_label(Role role, const HeadMetrics& m, Metric tested, double threshold, bool at_most,
+                     std::vector<Metric> context) {
+    HeadLabel l;
+    l.role = role;
+    const double v = m[tested];
+    l.strength = at_most ? threshold / std::max(v, 1e-9) : v / threshold;
+    l.reason = std::string(metric_name(tested)) + " " + fixed2(v) + (at_most ? " ≤ " : " ≥ ") +
+               fixed2(threshold);
+    l.evidence.push_back(ev(m, tested));
+    for (Metric c : context) l.evidence.push_back(ev(m, c));
+    return l;
+}
+
+}  // namespace
+
+const char* role_name(Role r) {
+    switch (r) {
+        case Role::PreviousToken: return "previous-token";
+        case Role::NextToken: return "next-token";
+        case Role::Self: return "self";
+        case Role::FirstTokenSink: return "first-token sink";
+        case Role::SepPunct: return "[SEP]/punctuation";
+        case Role::Induction: return "induction";
+        case Role::Local: return "local";
+        case Role::Broad: return "broad";
+        case Role::Mixed: return "mixed";
+    }
+    return "?";
+}
+
+const char* role_description(Role r) {
+    switch (r) {
+        case Role::PreviousToken: return "each query mostly reads the token just before it (mean A[i,i-1] ≥ 0.4)";
+        case Role::NextToken: return "each query mostly reads the token just after it (mean A[i,i+1] ≥ 0.4)";
+        case Role::Self: return "each query mostly reads itself (mean A[i,i] ≥ 0.4)";
+        case Role::FirstTokenSink: return "attention parks on the first token / BOS (mean A[i,0] ≥ 0.5)";
+        case Role::SepPunct: return "attention parks on [SEP] and punctuation (share ≥ 0.4)";
+        case Role::Induction: return "on BOS + r + r, reads the token after the earlier copy (score ≥ 0.3)";
+        case Role::Local: return "no single offset dominates, but keys stay near (mean distance ≤ 2 tokens)";
+        case Role::Broad: return "spreads attention almost uniformly (normalised entropy ≥ 0.8)";
+        case Role::Mixed: return "no rule fires: no dominant pattern on this input";
+    }
+    return "?";
+}
+
+HeadLabels label_head(const HeadMetrics& m, const LabelThresholds& t) {
+    HeadLabels out;
+    out.layer = m.layer;
+    out.head = m.head;
+    const std::vector<Metric> shape = {Metric::Confidence, Metric::NormEntropy};
+    if (fires(m[Metric::PrevToken], t.prev_token, false))
+        out.all.push_back(make_label(Role::PreviousToken, m, Metric::PrevToken, t.prev_token, false, shape));
+    if (fires(m[Metric::NextToken], t.next_token, false))
+        out.all.push_back(make_label(Role::NextToken, m, Metric::NextToken, t.next_token, false, shape));
+    if (fires(m[Metric::Self], t.self, false))
+        out.all.push_back(make_label(Role::Self, m, Metric::Self, t.self, false, shape));
+    if (fires(m[Metric::FirstToken], t.first_token, false))
+        out.all.push_back(make_label(Role::FirstTokenSink, m, Metric::FirstToken, t.first_token, false, shape));
+    // [SEP] + punctuation share: a derived value, tested as one number.
+    const double sep_punct = (std::isnan(m[Metric::Sep]) ? 0.0 : m[Metric::Sep]) +
+                             (std::isnan(m[Metric::Punct]) ? 0.0 : m[Metric::Punct]);
+    if (fires(sep_punct, t.sep_punct, false)) {
+        HeadLabel l;
+        l.role = Role::SepPunct;
+        l.strength = sep_punct / t.sep_punct;
+        l.reason = "sep + punct " + fixed2(sep_punct) + " ≥ " + fixed2(t.sep_punct);
+        l.evidence = {{"sep+punct", sep_punct}, ev(m, Metric::Sep), ev(m, Metric::Punct)};
+        out.all.push_back(l);
+    }
+    if (fires(m[Metric::Induction], t.induction, false))
+        out.all.push_back(make_label(Role::Induction, m, Metric::Induction, t.induction, false,
+                                     {Metric::PrevToken, Metric::DuplicateToken}));
+    if (out.all.empty()) {
+        if (fires(m[Metric::Distance], t.local_distance, true))
+            out.all.push_back(make_label(Role::Local, m, Metric::Distance, t.local_distance, true,
+                                         {Metric::PrevToken, Metric::Self, Metric::NextToken}));
+        if (fires(m[Metric::NormEntropy], t.broad_entropy, false))
+            out.all.push_back(make_label(Role::Broad, m, Metric::NormEntropy, t.broad_entropy, false,
+                                         {Metric::EffectiveTokens, Metric::Distance}));
+    }
+    std::stable_sort(out.all.begin(), out.all.end(),
+                     [](const HeadLabel& a, const HeadLabel& b) { return a.strength > b.strength; });
+    if (out.all.empty()) {
+        HeadLabel l;
+        l.role = Role::Mixed;
+        l.reason = "no rule fires";
+        for (Metric k : {Metric::PrevToken, Metric::FirstToken, Metric::Self, Metric::NormEntropy,
+                         Metric::Distance, Metric::Confidence})
+            l.evidence.push_back(ev(m, k));
+        out.all.push_back(l);
+    }
+    out.primary = out.all.front();
+    return out;
+}
+
+std::vector<HeadLabels> label_heads(const std::vector<HeadMetrics>& metrics, const LabelThresholds& t) {
+    std::vector<HeadLabels> out;
+    out.reserve(metrics.size());
+    for (const HeadMetrics& m : metrics) out.push_back(label_head(m, t));
+    return out;
+}
+
+std::string label_list(const HeadLabels& labels) {
+    std::string s;
+    for (const HeadLabel& l : labels.all) s += (s.empty() ? "" : ", ") + std::string(role_name(l.role));
+    return s;
+}
+
+}  // namespace hs

@@ -1,0 +1,89 @@
+// `headscope analyze` end to end: CSV and JSON files, corpus mode, usage errors.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/cli_runner.h"
+
+namespace hs::cli_test {
+namespace {
+
+const std::string kStories = std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin";
+const std::string kSpec = "random:d_model=16,heads=2,layers=3,seed=4,arch=decoder";
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream ss(text);
+    for (std::string line; std::getline(ss, line);) out.push_back(line);
+    return out;
+}
+
+TEST(CliAnalyze, WritesOneCsvRowPerHeadWithEveryMetricAndLabel) {
+    TempDir dir;
+    const RunResult r = run_headscope({"analyze", kSpec, "--text", "the cat sat on the mat", "--csv",
+                                       "m.csv", "--json", "a.json"}, dir);
+    ASSERT_TRUE(r.exited);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto rows = lines_of(read_text(dir.file("m.csv")));
+    ASSERT_EQ(rows.size(), 7u);  // header + 3 layers × 2 heads
+    EXPECT_EQ(rows[0],
+              "layer,head,label,labels,entropy,norm_entropy,effective_tokens,distance,confidence,"
+              "prev_token,next_token,self,first_token,cls,sep,punct,duplicate_token,induction");
+    EXPECT_EQ(rows[1].substr(0, 4), "0,0,");
+    EXPECT_EQ(rows[6].substr(0, 4), "2,1,");
+    const auto j = nlohmann::json::parse(read_text(dir.file("a.json")));
+    EXPECT_EQ(j["heads_table"].size(), 6u);
+    EXPECT_EQ(j["jsd"].size(), 6u);
+    EXPECT_EQ(j["mds"].size(), 6u);
+    EXPECT_EQ(j["rollout"]["bars_from"], "last_row");
+    EXPECT_EQ(j["tokens"].size(), 6u);
+    EXPECT_TRUE(j["heads_table"][0]["metrics"]["induction"].is_number());
+    EXPECT_NE(r.out.find("most redundant pairs"), std::string::npos);
+}
+
+TEST(CliAnalyze, CorpusModeAddsStdColumnsAndCountsSentences) {
+    TempDir dir;
+    test::write_text(dir.file("corpus.txt"), "a b c\n\nthe dog ran\nx y z w\n");
+    const RunResult r = run_headscope({"analyze", kSpec, "--corpus", "--text-file", "corpus.txt",
+                                       "--csv", "c.csv", "--json", "c.json", "--no-induction"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto rows = lines_of(read_text(dir.file("c.csv")));
+    ASSERT_EQ(rows.size(), 7u);
+    EXPECT_NE(rows[0].find(",entropy_std,"), std::string::npos);
+    EXPECT_EQ(rows[1].substr(rows[1].rfind(',') + 1), "3");  // three non-empty lines
+    const auto j = nlohmann::json::parse(read_text(dir.file("c.json")));
+    EXPECT_EQ(j["sentences"]["analysed"], 3);
+    EXPECT_TRUE(j["heads_table"][0]["metrics"]["induction"]["mean"].is_null());
+}
+
+TEST(CliAnalyze, Stories260KLabelsAPreviousTokenHead) {
+    TempDir dir;
+    const RunResult r = run_headscope({"analyze", kStories, "--corpus", "--csv", "s.csv"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string csv = read_text(dir.file("s.csv"));
+    EXPECT_EQ(lines_of(csv).size(), 41u);
+    EXPECT_NE(csv.find("previous-token"), std::string::npos);
+}
+
+TEST(CliAnalyze, MissingTextIsAUsageError) {
+    TempDir dir;
+    const RunResult r = run_headscope({"analyze", kSpec, "--csv", "m.csv"}, dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("headscope analyze: give the input with --text"), std::string::npos) << r.err;
+}
+
+TEST(CliAnalyze, WorkedExampleAnalysesWithoutInduction) {
+    TempDir dir;
+    const RunResult r = run_headscope(
+        {"analyze", std::string(HEADSCOPE_ASSETS_DIR) + "/examples/causal_two_heads.json", "--csv", "-"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto rows = lines_of(r.out);
+    ASSERT_GE(rows.size(), 2u);
+    EXPECT_EQ(rows[1].back(), ',');  // induction column empty: a worked example has no token ids
+}
+
+}  // namespace
+}  // namespace hs::cli_test
