@@ -4,9 +4,8 @@
 // in turn and sorts them by effect.
 #include <cstdio>
 #include <cstring>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -67,8 +66,7 @@ void print_effect(const AblationEffect& e) {
     std::printf("next token: KL(p_base ‖ p_ablated) = %.6g nats\n", e.kl);
     std::printf("  %-16s %10s %10s\n", "token", "p_base", "p_ablated");
     for (const TokenChange& t : e.top_tokens)
-        std::printf("  %-16s %10.4f %10.4f\n", ("'" + t.text + "'").c_str(), t.p_base,
-                    t.p_ablated);
+        std::printf("  %-16s %10.4f %10.4f\n", ("'" + t.text + "'").c_str(), t.p_base, t.p_ablated);
 }
 
 void print_ranking(const HeadRanking& r) {

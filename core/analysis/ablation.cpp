@@ -90,8 +90,9 @@ void compare_next_tokens(const Trace& base, const Trace& abl, int top_k, Ablatio
     if (base.next_token_logits.size() == 0 || abl.next_token_logits.size() == 0) return;
     if (base.next_token_logits.size() != abl.next_token_logits.size())
         throw Error("cannot compare the traces: the next-token logits have " +
-                    std::to_string(base.next_token_logits.size()) + " entries in the baseline but " +
-                    std::to_string(abl.next_token_logits.size()) + " in the ablated run");
+                    std::to_string(base.next_token_logits.size()) +
+                    " entries in the baseline but " + std::to_string(abl.next_token_logits.size()) +
+                    " in the ablated run");
     out.has_next_token = true;
     const Eigen::VectorXd lp = log_softmax(base.next_token_logits);
     const Eigen::VectorXd lq = log_softmax(abl.next_token_logits);
@@ -104,8 +105,9 @@ void compare_next_tokens(const Trace& base, const Trace& abl, int top_k, Ablatio
         out.top_tokens.push_back(TokenChange{id, token_text(id, base, abl),
                                              static_cast<float>(std::exp(lp(id))),
                                              static_cast<float>(std::exp(lq(id)))});
-    std::stable_sort(out.top_tokens.begin(), out.top_tokens.end(),
-                     [](const TokenChange& a, const TokenChange& b) { return a.p_base > b.p_base; });
+    std::stable_sort(
+        out.top_tokens.begin(), out.top_tokens.end(),
+        [](const TokenChange& a, const TokenChange& b) { return a.p_base > b.p_base; });
 }
 
 void check_ablatable(const TraceSource& source) {
@@ -122,8 +124,8 @@ AblationEffect compare_traces(const Trace& base, const Trace& ablated, int top_k
     if (base.decoder.has_value() != ablated.decoder.has_value())
         throw Error("cannot compare the traces: only one of them has a decoder stack");
     if (base.decoder)
-        compare_stacks(*base.decoder, *ablated.decoder, "decoder stack",
-                       out.decoder_hidden_change, out.decoder_map_change);
+        compare_stacks(*base.decoder, *ablated.decoder, "decoder stack", out.decoder_hidden_change,
+                       out.decoder_map_change);
     const std::vector<double>& last = base.decoder ? out.decoder_hidden_change : out.hidden_change;
     if (!last.empty()) out.last_layer_change = last.back();
     compare_next_tokens(base, ablated, top_k, out);

@@ -19,8 +19,8 @@ namespace hs {
 // One row of the next-token table: a token in the top k before or after ablation.
 struct TokenChange {
     int id = 0;
-    std::string text;      // display text ("#id" when neither trace names it)
-    float p_base = 0.0f;   // probability without ablation
+    std::string text;     // display text ("#id" when neither trace names it)
+    float p_base = 0.0f;  // probability without ablation
     float p_ablated = 0.0f;
 };
 
@@ -39,7 +39,7 @@ struct AblationEffect {
     double last_layer_change = 0.0;
     // Decoder language models (Trace::next_token_logits present in both runs).
     bool has_next_token = false;
-    double kl = 0.0;                     // KL(p_base ‖ p_ablated), nats
+    double kl = 0.0;                      // KL(p_base ‖ p_ablated), nats
     std::vector<TokenChange> top_tokens;  // union of both top-k lists, by p_base descending
 };
 

@@ -7,6 +7,12 @@
 //     the trace of MODEL (after the script's edits) and the selected layer/head.
 //   gui_check example TRACE.json EXAMPLE.json ROW COL VALUE
 //     a Pipeline cell edit of a worked example recomputed the trace with that edit.
+//   gui_check pretrained STATE.json MODEL TEXT
+//     the app's dumped state (script `dump-state`) of a real model: the Model panel's
+//     architecture equals the checkpoint's, the next-token predictions equal core's, and
+//     under grouped-query attention every query head names KV head h / (H / Hkv).
+//   gui_check continued BEFORE.json AFTER.json MODEL N
+//     "continue N" appended exactly core's greedy continuation to the text.
 // Exit 0 when every check passes; otherwise one line per failure on stderr, exit 1.
 #include <cmath>
 #include <cstdio>
@@ -19,6 +25,8 @@
 
 #include "core/image/heatmap_image.h"
 #include "core/image/png.h"
+#include "core/pretrained/generate.h"
+#include "core/pretrained/pretrained_source.h"
 #include "core/source.h"
 #include "core/worked_example.h"
 
@@ -226,6 +234,94 @@ int check_example(char** argv) {
     return failures ? 1 : 0;
 }
 
+std::unique_ptr<hs::TraceSource> open_pretrained(const std::string& model, const hs::PretrainedSource*& p) {
+    auto source = hs::open_source(model);
+    p = dynamic_cast<const hs::PretrainedSource*>(source.get());
+    if (!p) throw hs::Error("'" + model + "' is not a pretrained model");
+    return source;
+}
+
+int check_pretrained(char** argv) {
+    const nlohmann::json j = nlohmann::json::parse(read_text(argv[2]));
+    const std::string model = argv[3], text = argv[4];
+    const hs::PretrainedSource* p = nullptr;
+    const auto source = open_pretrained(model, p);
+    const hs::TransformerConfig& c = p->transformer().config();
+    check(j.at("error").get<std::string>().empty(), "no compute error (" + j.at("error").get<std::string>() + ")");
+    check(j.at("has_trace").get<bool>() && j.at("trace_model_arg") == model, "the window shows a trace of " + model);
+    const nlohmann::json& info = j.at("info");
+    check(info.at("pretrained").get<bool>() && info.at("family") == c.family && info.at("d_model") == c.d_model &&
+              info.at("heads") == c.heads && info.at("kv_heads") == c.kv_heads && info.at("layers") == c.layers &&
+              info.at("d_ff") == c.d_ff && info.at("vocab") == c.vocab && info.at("dtype") == c.dtype,
+          "Model panel shows the checkpoint's architecture (" + c.family + ", d_model " + std::to_string(c.d_model) +
+              ", " + std::to_string(c.heads) + " heads / " + std::to_string(c.kv_heads) + " KV, " +
+              std::to_string(c.layers) + " layers)");
+    check(info.at("parameters") == p->parameter_count() && info.at("memory_bytes") == p->parameter_count() * 4,
+          "parameter count " + std::to_string(p->parameter_count()) + " and f32 memory");
+
+    // Next-token predictions: the same ids and probabilities as core's forward.
+    hs::SourceInput input;
+    input.text = text;
+    const hs::Trace trace = p->run(input, hs::TraceOptions{});
+    check(j.at("tokens") == trace.main.tokens && j.at("ids") == trace.main.ids, "tokens equal core's tokenisation");
+    const auto& next = j.at("next_tokens");
+    check(!trace.next_tokens.empty() && next.size() == trace.next_tokens.size(),
+          "the window has " + std::to_string(trace.next_tokens.size()) + " next-token predictions (got " +
+              std::to_string(next.size()) + ")");
+    float worst = 0.0f;
+    bool same_ids = next.size() == trace.next_tokens.size();
+    for (std::size_t i = 0; same_ids && i < next.size(); ++i) {
+        same_ids = next[i].at("id") == trace.next_tokens[i].id && next[i].at("text") == trace.next_tokens[i].text;
+        worst = std::max(worst, std::fabs(next[i].at("prob").get<float>() - trace.next_tokens[i].prob));
+    }
+    check(same_ids && worst < 1e-5f, "next tokens and probabilities equal core's (max diff " + std::to_string(worst) +
+                                         ", top '" + (trace.next_tokens.empty() ? "" : trace.next_tokens[0].text) + "')");
+
+    // Grouped-query attention: query head h reads KV head h / (H / Hkv).
+    check(c.kv_heads < c.heads, "the model uses grouped-query attention (" + std::to_string(c.heads) + " heads, " +
+                                    std::to_string(c.kv_heads) + " KV heads)");
+    const int group = c.heads / c.kv_heads;
+    bool kv_ok = j.at("heads") == c.heads && j.at("kv_heads") == c.kv_heads;
+    std::string shown;
+    for (int h = 0; kv_ok && h < c.heads; ++h) {
+        const std::string caption = "H" + std::to_string(h) + " · kv" + std::to_string(h / group);
+        kv_ok = j.at("kv_head_of").at(h) == h / group && j.at("head_captions").at(h) == caption;
+        shown += (h ? ", " : "") + j.at("head_captions").at(h).get<std::string>();
+    }
+    check(kv_ok, "every query head names its KV head (" + shown + ")");
+    return failures ? 1 : 0;
+}
+
+int check_continued(char** argv) {
+    const nlohmann::json before = nlohmann::json::parse(read_text(argv[2]));
+    const nlohmann::json after = nlohmann::json::parse(read_text(argv[3]));
+    const std::string model = argv[4];
+    const int n = std::stoi(argv[5]);
+    const hs::PretrainedSource* p = nullptr;
+    const auto source = open_pretrained(model, p);
+    const std::string text = before.at("text");
+    const hs::Tokens prompt = p->tokenize(text);
+    std::vector<int> all = prompt.ids;
+    const std::vector<int> gen = hs::generate(p->transformer(), p->tokenizer(), prompt.ids, n);
+    all.insert(all.end(), gen.begin(), gen.end());
+    const std::string full = p->tokenizer().decode(all), head = p->tokenizer().decode(prompt.ids);
+    check(full.compare(0, head.size(), head) == 0, "core's decoded continuation extends the prompt");
+    const std::string expected = text + full.substr(head.size());
+    check(static_cast<int>(gen.size()) == n, "core generated " + std::to_string(n) + " tokens");
+    check(after.at("text") == expected,
+          "continue " + std::to_string(n) + " appended core's greedy continuation: '" +
+              after.at("text").get<std::string>() + "' (expected '" + expected + "')");
+    // The trace on screen belongs to the extended text.
+    hs::SourceInput input;
+    input.text = expected;
+    const hs::Trace trace = p->run(input, hs::TraceOptions{});
+    check(after.at("ids") == trace.main.ids, "the trace after 'continue' is the extended text's (" +
+                                                 std::to_string(trace.main.ids.size()) + " tokens)");
+    check(!after.at("next_tokens").empty() && after.at("next_tokens").at(0).at("id") == trace.next_tokens.at(0).id,
+          "next-token predictions follow the extended text");
+    return failures ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -234,8 +330,11 @@ int main(int argc, char** argv) {
         if (mode == "screenshot" && argc == 10) return check_screenshot(argv);
         if (mode == "script" && argc == 7) return check_script(argv);
         if (mode == "example" && argc == 7) return check_example(argv);
+        if (mode == "pretrained" && argc == 5) return check_pretrained(argv);
+        if (mode == "continued" && argc == 6) return check_continued(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
-                             "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE\n");
+                             "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE | "
+                             "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "FAIL: %s\n", e.what());
