@@ -1,11 +1,14 @@
 // The app's background worker (app/worker.*) and its thumbnail downsampling: newest
 // request wins, stale work never reaches the UI, errors come back as messages.
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include "app/worker.h"
+#include "core/pretrained/generate.h"
+#include "core/pretrained/pretrained_source.h"
 
 namespace hs {
 namespace {
@@ -74,6 +77,75 @@ TEST(Worker, ReportsCoreErrorsAsMessages) {
     const ComputeResult r = wait_for_result(worker);
     EXPECT_FALSE(r.trace);
     EXPECT_NE(r.error.find("bogus"), std::string::npos) << r.error;
+}
+
+// stories260K is referenced in place (../shared/models); missing is a failure, not a skip.
+const std::string kStories = HEADSCOPE_STORIES260K;
+
+TEST(Worker, ReportsThePretrainedModelsArchitecture) {
+    ASSERT_TRUE(std::filesystem::exists(kStories)) << kStories << " is missing";
+    Worker worker;
+    worker.submit(request(kStories, "Once upon a time"));
+    const ComputeResult r = wait_for_result(worker);
+    ASSERT_TRUE(r.trace) << r.error;
+    EXPECT_TRUE(r.info.pretrained);
+    EXPECT_EQ(r.info.family, "llama2.c");
+    EXPECT_EQ(r.info.d_model, 64);
+    EXPECT_EQ(r.info.heads, 8);
+    EXPECT_EQ(r.info.kv_heads, 4);
+    EXPECT_TRUE(r.info.grouped());
+    EXPECT_EQ(r.info.layers, 5);
+    EXPECT_EQ(r.info.vocab, 512);
+    EXPECT_EQ(r.info.memory_bytes, r.info.parameters * 4);
+    EXPECT_GT(r.load_ms, 0.0);
+    EXPECT_EQ(r.trace->kv_heads, 4);
+    EXPECT_EQ(r.trace->next_tokens.size(), 5u);
+}
+
+TEST(Worker, ContinueAppendsCoresGreedyTokensAndTracesTheLongerText) {
+    ASSERT_TRUE(std::filesystem::exists(kStories)) << kStories << " is missing";
+    ComputeRequest req = request(kStories, "Once upon a time");
+    req.continue_tokens = 5;
+    Worker worker;
+    worker.submit(req);
+    const ComputeResult r = wait_for_result(worker);
+    ASSERT_TRUE(r.trace) << r.error;
+    ASSERT_TRUE(r.continued);
+    EXPECT_EQ(r.generated, 5);
+    // Independent: core's generate over the same prompt ids.
+    const auto source = open_source(kStories);
+    const auto& p = dynamic_cast<const PretrainedSource&>(*source);
+    std::vector<int> ids = p.tokenize("Once upon a time").ids;
+    const std::vector<int> gen = generate(p.transformer(), p.tokenizer(), ids, 5);
+    ASSERT_EQ(gen.size(), 5u);
+    ids.insert(ids.end(), gen.begin(), gen.end());
+    EXPECT_EQ(r.trace->main.ids, ids) << "continued text: " << r.text;
+    EXPECT_EQ(r.text.rfind("Once upon a time", 0), 0u) << r.text;
+    EXPECT_GT(r.text.size(), std::string("Once upon a time").size());
+}
+
+TEST(Worker, ContinueNeedsADecoderLanguageModel) {
+    ComputeRequest req = request("random:d_model=16,heads=2,layers=1,seed=1", "a b");
+    req.continue_tokens = 3;
+    Worker worker;
+    worker.submit(req);
+    const ComputeResult r = wait_for_result(worker);
+    EXPECT_FALSE(r.trace);
+    EXPECT_NE(r.error.find("'continue' needs a decoder language model"), std::string::npos) << r.error;
+}
+
+TEST(Worker, CancelDeliversNothing) {
+    Worker worker;
+    std::string long_text;
+    for (int i = 0; i < 1500; ++i) long_text += "word" + std::to_string(i % 50) + " ";
+    worker.submit(request("random:d_model=64,heads=4,layers=6,seed=2", long_text));
+    while (!worker.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    worker.cancel();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (!worker.idle() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_TRUE(worker.idle());
+    EXPECT_FALSE(worker.take_result().has_value());
 }
 
 TEST(DownsampleMap, KeepsSmallMapsUnchanged) {
