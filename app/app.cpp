@@ -182,7 +182,7 @@ void draw_progress_overlay(AppContext& ctx) {
     const WorkerPhase phase = ctx.worker.phase();
     const char* what = phase == WorkerPhase::Loading ? "loading the model…"
                        : phase == WorkerPhase::Generating ? "continuing the text…"
-                                                          : "computing…";
+                                                          : "forward pass…";
     const char* unit = phase == WorkerPhase::Generating ? "tokens" : "layers";
     char label[96];
     if (total > 0)

@@ -16,7 +16,7 @@ void TraceView::accept(ComputeResult result) {
     parameter_count = result.parameter_count;
     compute_ms = result.milliseconds;
     forward_ms = result.forward_ms;
-    if (result.load_ms > 0.0 || result.model_arg != model_arg) load_ms = result.load_ms;
+    load_ms = result.load_ms;
     model_arg = result.model_arg;
     info = result.info;
     generation = result.generation;

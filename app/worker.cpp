@@ -210,8 +210,9 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
                 const auto t_load = Clock::now();
                 cached_source_ = open_with_progress(request.model_arg, load_progress);
                 cached_arg_ = request.model_arg;
-                result.load_ms = ms_since(t_load);
+                cached_load_ms_ = ms_since(t_load);
             }
+            result.load_ms = cached_load_ms_;
             if (latest_.load() != generation) return ComputeResult{};
             SourceInput input = request.input;
             if (request.continue_tokens > 0) {

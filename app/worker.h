@@ -47,7 +47,7 @@ struct ComputeResult {
     std::string source_kind;                     // "playground", …
     long long parameter_count = 0;
     double milliseconds = 0.0;       // whole job (load + continuation + forward)
-    double load_ms = 0.0;            // opening the model (0 when it was cached)
+    double load_ms = 0.0;            // how long opening the (possibly cached) model took
     double forward_ms = 0.0;         // TraceSource::run alone
     std::string model_arg;           // what was opened
     ModelInfo info;
@@ -108,6 +108,7 @@ private:
     // Cache: the last opened source, reused while model_arg stays the same.
     std::string cached_arg_;
     std::unique_ptr<TraceSource> cached_source_;
+    double cached_load_ms_ = 0.0;
     // Declared last: the thread starts only after every member above is constructed.
     std::thread thread_;
 };

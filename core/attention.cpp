@@ -5,12 +5,48 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/parallel.h"
 
 namespace hs {
 
 namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// Grow-only float storage viewed as a (rows, cols) matrix: a forward pass asks for the
+// same shapes again and again, so after the first call nothing is allocated (or touched
+// for the first time) here. One per thread (thread_local), never shared.
+class Scratch {
+public:
+    Eigen::Map<Matrix> get(Eigen::Index rows, Eigen::Index cols) {
+        const auto n = static_cast<std::size_t>(rows * cols);
+        if (data_.size() < n) data_.resize(n);
+        return Eigen::Map<Matrix>(data_.data(), rows, cols);
+    }
+
+private:
+    std::vector<float> data_;
+};
+
+// One query row of A: a = softmax over the first n_allowed keys (causal prefix), with
+// the padded keys −∞ → exactly 0 and the keys from n_allowed on set to 0.
+//   a_j = exp(s_j − max_k s_k) / Σ_k exp(s_k − max_k s_k)
+void softmax_row(float* row, Eigen::Index n_allowed, Eigen::Index S,
+                 const std::vector<int>& key_padding) {
+    for (int j : key_padding)
+        if (j >= 0 && j < n_allowed) row[j] = kNegInf;
+    Eigen::Map<Eigen::ArrayXf> a(row, n_allowed);
+    const float row_max = n_allowed > 0 ? a.maxCoeff() : kNegInf;
+    if (row_max == kNegInf) {  // every key masked: no attention, not NaN
+        std::fill(row, row + S, 0.0f);
+        return;
+    }
+    a = (a - row_max).exp();  // vectorised; exp(−∞) comes out ≈ 1e−38, zeroed below
+    for (int j : key_padding)
+        if (j >= 0 && j < n_allowed) row[j] = 0.0f;
+    a /= a.sum();
+    std::fill(row + n_allowed, row + S, 0.0f);
+}
 
 void check_shapes(const AttentionWeights& w, const Matrix& x_query, const Matrix& x_memory) {
     const auto D = w.in_proj_weight.cols();
@@ -83,11 +119,69 @@ void softmax_rows(Matrix& m) {
     }
 }
 
-AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query,
-                                     const Matrix& x_memory, const AttentionMask& mask,
-                                     bool want_weights, bool want_scores, AttentionSteps* steps,
-                                     const std::vector<int>& ablated, AblationMode ablate_mode) {
-    check_shapes(w, x_query, x_memory);
+void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& k,
+                  const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, float scale,
+                  const AttentionMask& mask, Eigen::Ref<Matrix> concat,
+                  std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
+    const Eigen::Index T = q.rows(), S = k.rows(), Dk = q.cols() / heads;
+    const int group = heads / kv_heads;  // query heads per key/value head
+    if (weights) {
+        weights->resize(heads);
+        for (Matrix& m : *weights) m.resize(T, S);
+    }
+    if (scores) {
+        scores->resize(heads);
+        for (Matrix& m : *scores) m.resize(T, S);
+    }
+    // Work items: (head, block of query rows). Row blocks give the second core work when
+    // there are few heads, and let causal attention skip the keys no row of a block sees.
+    const int threads = thread_count();
+    Eigen::Index blocks = heads >= 2 * threads ? 1 : (2 * threads + heads - 1) / heads;
+    if (mask.causal) blocks = std::max<Eigen::Index>(blocks, (T + 127) / 128);
+    blocks = std::max<Eigen::Index>(1, std::min<Eigen::Index>(blocks, T / 16));
+    const Eigen::Index rows_per_block = (T + blocks - 1) / blocks;
+    blocks = (T + rows_per_block - 1) / rows_per_block;
+
+    const auto item = [&](int i) {
+        const int h = static_cast<int>(i / blocks), g = h / group;
+        const Eigen::Index r0 = (i % blocks) * rows_per_block;
+        const Eigen::Index n = std::min(T, r0 + rows_per_block) - r0;
+        // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only (all keys when scores are kept).
+        const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
+        const auto Q_h = q.block(r0, h * Dk, n, Dk);   // (n, Dk)
+        const auto K_g = k.block(0, g * Dk, keys, Dk);  // (keys, Dk)
+        const auto V_g = v.block(0, g * Dk, keys, Dk);  // (keys, Dk)
+        thread_local Scratch scratch;
+        Eigen::Map<Matrix, 0, Eigen::OuterStride<>> a(
+            weights ? (*weights)[h].row(r0).data() : scratch.get(n, S).data(), n, S,
+            Eigen::OuterStride<>(S));
+        // scores: (n, keys) = Q_h K_gᵀ · scale, one GEMM with alpha = scale
+        a.leftCols(keys).noalias() = scale * (Q_h * K_g.transpose());
+        if (scores) (*scores)[h].middleRows(r0, n) = a;
+        for (Eigen::Index r = 0; r < n; ++r) {
+            const Eigen::Index allowed = mask.causal ? std::min(S, r0 + r + 1) : S;
+            softmax_row(a.row(r).data(), allowed, S, mask.key_padding);
+        }
+        // head_h rows: (n, Dk) = A_h[r0:r0+n, :keys] V_g[:keys]
+        concat.block(r0, h * Dk, n, Dk).noalias() = a.leftCols(keys) * V_g;
+    };
+    const int n_items = static_cast<int>(heads * blocks);
+    if (double(heads) * double(T) * double(S) * double(Dk) < 1e5) {
+        for (int i = 0; i < n_items; ++i) item(i);  // too small to be worth a wake-up
+    } else {
+        parallel_for(n_items, item);
+    }
+}
+
+namespace {
+
+// The step-by-step path: every intermediate of every head is copied into `steps`.
+AttentionResult multi_head_attention_detailed(const AttentionWeights& w, const Matrix& x_query,
+                                              const Matrix& x_memory, const AttentionMask& mask,
+                                              bool want_weights, bool want_scores,
+                                              AttentionSteps* steps,
+                                              const std::vector<int>& ablated,
+                                              AblationMode ablate_mode) {
     const bool self = &x_query == &x_memory;
     const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
     const int I = w.inner(), H = w.heads, Dk = I / H;
@@ -153,7 +247,51 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_
     return result;
 }
 
-void ablate_heads(Matrix& concat, const std::vector<int>& heads, int H, AblationMode mode) {
+}  // namespace
+
+AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query,
+                                     const Matrix& x_memory, const AttentionMask& mask,
+                                     bool want_weights, bool want_scores, AttentionSteps* steps,
+                                     const std::vector<int>& ablated, AblationMode ablate_mode) {
+    check_shapes(w, x_query, x_memory);
+    if (steps)
+        return multi_head_attention_detailed(w, x_query, x_memory, mask, want_weights,
+                                             want_scores, steps, ablated, ablate_mode);
+    const bool self = &x_query == &x_memory;
+    const Eigen::Index T = x_query.rows(), S = x_memory.rows(), D = w.out_proj_weight.rows();
+    const int I = w.inner(), H = w.heads, Dk = I / H;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(Dk));
+    // Projections land in per-thread scratch reused across heads, layers and calls.
+    thread_local Scratch qkv_buf, kv_buf, concat_buf;
+    AttentionResult result;
+    auto concat = concat_buf.get(T, I);  // [head_1 | … | head_H]: (T, I)
+    if (self) {
+        // [Q|K|V]: (T, 3I) = X · W_inᵀ + b_in — one GEMM for all heads
+        auto qkv = qkv_buf.get(T, 3 * I);
+        matmul_nt(x_query, w.in_proj_weight, &w.in_proj_bias, qkv);
+        attend_heads(qkv.leftCols(I), qkv.middleCols(I, I), qkv.rightCols(I), H, H, scale,
+                     mask, concat, want_weights ? &result.weights : nullptr,
+                     want_scores ? &result.scores : nullptr);
+    } else {
+        // Q: (T, I) from the queries; [K|V]: (S, 2I) from memory
+        const Vector b_q = w.in_proj_bias.head(I), b_kv = w.in_proj_bias.tail(2 * I);
+        auto q = qkv_buf.get(T, I);
+        auto kv = kv_buf.get(S, 2 * I);
+        matmul_nt(x_query, w.in_proj_weight.topRows(I), &b_q, q);
+        matmul_nt(x_memory, w.in_proj_weight.bottomRows(2 * I), &b_kv, kv);
+        attend_heads(q, kv.leftCols(I), kv.rightCols(I), H, H, scale, mask, concat,
+                     want_weights ? &result.weights : nullptr,
+                     want_scores ? &result.scores : nullptr);
+    }
+    ablate_heads(concat, ablated, H, ablate_mode);
+    // out: (T, D) = concat · W_oᵀ + b_o
+    result.output.resize(T, D);
+    matmul_nt(concat, w.out_proj_weight, &w.out_proj_bias, result.output);
+    return result;
+}
+
+void ablate_heads(Eigen::Ref<Matrix> concat, const std::vector<int>& heads, int H,
+                  AblationMode mode) {
     if (heads.empty()) return;
     const int Dk = static_cast<int>(concat.cols()) / H;
     for (int h : heads) {

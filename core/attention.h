@@ -40,10 +40,24 @@ void attend_head(const Eigen::Ref<const Matrix>& q_h, const Eigen::Ref<const Mat
                  Matrix& scores, Eigen::Ref<Matrix> head_out, Matrix* scaled,
                  AttentionSteps* steps);
 
+// All heads of one attention block after the projections — the fast path used when no
+// step-by-step capture is asked for. Work is spread over the thread pool in items of
+// (head, block of query rows); nothing is copied per head.
+//   q: (T, H·Dk); k, v: (S, H_kv·Dk); query head h reads key/value head h / (H / H_kv)
+//   A_h: (T, S) = softmax(Q_h K_gᵀ · scale + mask)   (causal: keys j > i are never computed)
+//   concat: (T, H·Dk) receives head_h = A_h V_g in block h
+// `weights` / `scores`, when non-null, are resized to H × (T, S) and receive A_h and the
+// scaled pre-mask scores Q_h K_gᵀ · scale; otherwise A_h lives in per-thread scratch.
+void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& k,
+                  const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, float scale,
+                  const AttentionMask& mask, Eigen::Ref<Matrix> concat,
+                  std::vector<Matrix>* weights, std::vector<Matrix>* scores);
+
 // Head ablation before W_o. concat: (T, H·Dk) = [head_1 | … | head_H]; for every h in
 // `heads` the block head_h: (T, Dk) becomes 0 (Zero) or, in every row, its column mean
 // over the T positions (Mean). Throws hs::Error for a head outside 0..H−1.
-void ablate_heads(Matrix& concat, const std::vector<int>& heads, int H, AblationMode mode);
+void ablate_heads(Eigen::Ref<Matrix> concat, const std::vector<int>& heads, int H,
+                  AblationMode mode);
 
 // Throws hs::Error naming the valid range if a head in `ablate` is outside `layers` ×
 // `heads`, or names a decoder / cross-attention block the model does not have.

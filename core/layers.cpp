@@ -1,6 +1,11 @@
 #include "core/layers.h"
 
 #include <cmath>
+#include <vector>
+
+#include <unsupported/Eigen/SpecialFunctions>
+
+#include "core/parallel.h"
 
 namespace hs {
 
@@ -19,19 +24,39 @@ Matrix layer_norm(const Matrix& x, const LayerNormWeights& w, float eps) {
     return y;
 }
 
+namespace {
+
+// In place: GELU(x) = ½ x (1 + erf(x / √2)) with Eigen's vectorised erf (|error| < 4e−7),
+// or ReLU(x) = max(0, x).
+template <typename Block>
+void activate_in_place(Block&& x, Activation act) {
+    if (act == Activation::ReLU) {
+        x = x.cwiseMax(0.0f);
+        return;
+    }
+    auto a = x.array();
+    a = 0.5f * a * (1.0f + (a * 0.70710678118654752f).erf());
+}
+
+}  // namespace
+
 Matrix activate(const Matrix& x, Activation act) {
-    if (act == Activation::ReLU) return x.cwiseMax(0.0f);
-    // GELU(x) = x · Φ(x) = ½ x (1 + erf(x / √2))
-    return x.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::erf(v * 0.70710678118654752f)); });
+    Matrix y = x;
+    activate_in_place(y, act);
+    return y;
 }
 
 Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act) {
     // hidden: (T, d_ff) = act(x · W1ᵀ + b1); out: (T, D) = hidden · W2ᵀ + b2
-    Matrix hidden = x * w.linear1_weight.transpose();
-    hidden.rowwise() += w.linear1_bias.transpose();
-    hidden = activate(hidden, act);
-    Matrix out = hidden * w.linear2_weight.transpose();
-    out.rowwise() += w.linear2_bias.transpose();
+    // hidden lives in per-thread scratch reused across layers and calls.
+    thread_local std::vector<float> hidden_buf;
+    const Eigen::Index T = x.rows(), F = w.linear1_weight.rows();
+    if (hidden_buf.size() < static_cast<std::size_t>(T * F)) hidden_buf.resize(T * F);
+    Eigen::Map<Matrix> hidden(hidden_buf.data(), T, F);
+    matmul_nt(x, w.linear1_weight, &w.linear1_bias, hidden);
+    activate_in_place(hidden, act);
+    Matrix out(T, w.linear2_weight.rows());
+    matmul_nt(hidden, w.linear2_weight, &w.linear2_bias, out);
     return out;
 }
 

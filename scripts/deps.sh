@@ -10,6 +10,8 @@ packages=(
   build-essential cmake pkg-config
   libimgui-dev libglfw3-dev libeigen3-dev nlohmann-json3-dev libstb-dev
   libgl-dev
+  # speed: OpenBLAS behind Eigen's matrix products (docs/PERFORMANCE.md)
+  libopenblas-dev
   # tests and benchmarks
   libgtest-dev libbenchmark-dev
   # headless GUI tests and screenshots

@@ -28,7 +28,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
     const float label_w = ImGui::CalcTextSize("L00").x + 6.0f;
     const float gap = 4.0f * ctx.ui_scale;
     const float avail = ImGui::GetContentRegionAvail().x - label_w;
-    const float thumb = std::max(40.0f * ctx.ui_scale, std::floor((avail - gap * n_heads) / n_heads));
+    const float thumb = std::max(28.0f * ctx.ui_scale, std::floor((avail - gap * n_heads) / n_heads));
     ImDrawList* list = ImGui::GetWindowDrawList();
     const ImU32 text = IM_COL32(200, 204, 212, 255);
     // Column captions H0 … H{n-1}; under grouped-query attention each names the key/value

@@ -12,8 +12,14 @@ namespace hs {
 namespace {
 
 // A token as a chip shows it: core's display string (Ġ already a space, byte tokens
-// already bytes) with control characters made visible ("\n", "\t", "\x1b").
+// already bytes) with control characters made visible ("\n", "\t", "\x1b") and a
+// token of spaces only shown as middle dots (an empty-looking chip says nothing).
 std::string readable_token(const std::string& token) {
+    if (!token.empty() && token.find_first_not_of(' ') == std::string::npos) {
+        std::string dots;
+        for (std::size_t i = 0; i < token.size(); ++i) dots += "·";
+        return dots;
+    }
     std::string out;
     for (const char ch : token) {
         const auto c = static_cast<unsigned char>(ch);
@@ -79,7 +85,8 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
             ImGui::Text("'%s'", short_label(readable_token(n.text), 16).c_str());
             ImGui::TableSetColumnIndex(1);
             char pct[16];
-            std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * n.prob);
+            if (n.prob >= 0.001f) std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * n.prob);
+            else std::snprintf(pct, sizeof pct, "%.1e", static_cast<double>(n.prob));
             ImGui::ProgressBar(n.prob, ImVec2(-1, ImGui::GetTextLineHeight()), pct);
             ImGui::TableSetColumnIndex(2);
             ImGui::TextDisabled("%d", n.id);

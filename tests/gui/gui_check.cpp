@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/png.h"
 #include "core/pretrained/generate.h"

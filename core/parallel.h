@@ -1,0 +1,29 @@
+#pragma once
+// One small thread pool for all of core (docs/PERFORMANCE.md). Workers wait passively
+// (condition variable, no spinning): these machines have 2 cores and the UI thread and
+// the compute worker must not fight a spinning pool. Matrix products inside a task run
+// single-threaded (OpenBLAS is pinned to 1 thread), so there is exactly one pool.
+#include <functional>
+
+#include "core/tensor.h"
+
+namespace hs {
+
+// Threads that take part in parallel_for: hardware threads, or HEADSCOPE_THREADS if set
+// (1 disables the pool).
+int thread_count();
+
+// Runs task(i) for every i in [0, n), spread over the pool; the calling thread takes
+// part, and the call returns when every task is done. Tasks are claimed one at a time
+// in order, so uneven tasks balance out. A call made from inside a task, or while
+// another thread is using the pool, runs its tasks serially on the calling thread.
+// The first exception thrown by a task is rethrown here after all tasks finish.
+void parallel_for(int n, const std::function<void(int)>& task);
+
+// c: (M, N) = a · bᵀ (+ bias on every row when bias is non-null), a: (M, K), b: (N, K) —
+// the y = x·Wᵀ + b of every linear layer. Large products are split into column blocks
+// of c (row blocks of b) run in parallel; each block is one single-threaded GEMM.
+void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
+               const Vector* bias, Eigen::Ref<Matrix> c);
+
+}  // namespace hs
