@@ -20,7 +20,7 @@
 #include "app/panels/panels.h"
 #include "app/script.h"
 #include "app/settings.h"
-#include "app/write_file.h"
+#include "core/io/atomic_file.h"
 #include "core/error.h"
 #include "core/image/png.h"
 #include "core/tokenize/playground_tokenizer.h"

@@ -7,6 +7,8 @@
 
 #include <imgui.h>
 
+#include "app/analysis_view.h"
+#include "app/analysis_worker.h"
 #include "app/fonts.h"
 #include "app/gl/heatmap_renderer.h"
 #include "app/panels/widgets.h"
@@ -71,6 +73,9 @@ struct AppContext {
     std::string layer_norms_key;        // generation/stack the norms belong to
     std::vector<Vector> layer_norms;    // per hidden state: (T) row norms ‖h_t‖
     std::string settings_path;
+    // Head analysis (issue 5): its own worker, results and view state.
+    AnalysisWorker analysis_worker;
+    AnalysisView analysis;
 };
 
 // Loads assets/samples.json: [{"title", "lang", "text", "decoder_text"?}, …].

@@ -1,7 +1,7 @@
 #include "app/exporter.h"
 
 #include "app/trace_view.h"
-#include "app/write_file.h"
+#include "core/io/atomic_file.h"
 #include "core/error.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/png.h"

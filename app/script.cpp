@@ -6,7 +6,7 @@
 #include "app/exporter.h"
 #include "app/panels/panels.h"
 #include "app/state_dump.h"
-#include "app/write_file.h"
+#include "core/io/atomic_file.h"
 #include "core/error.h"
 
 namespace hs {

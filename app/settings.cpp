@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/write_file.h"
+#include "core/io/atomic_file.h"
 #include "core/error.h"
 
 namespace hs {

@@ -31,7 +31,19 @@ void AppState::set_model_arg(const std::string& arg) {
     head = 0;
     map = MapKind::Self;
     pending_continue = 0;
+    ablated.clear();  // head indices of another model mean nothing
     dirty = true;
+}
+
+void AppState::toggle_ablation(const HeadRef& head) {
+    const auto it = std::find(ablated.begin(), ablated.end(), head);
+    if (it == ablated.end()) ablated.push_back(head);
+    else ablated.erase(it);
+    dirty = true;
+}
+
+bool AppState::is_ablated(int layer, int head) const {
+    return std::find(ablated.begin(), ablated.end(), HeadRef{layer, head, false, false}) != ablated.end();
 }
 
 void AppState::remember_model(const std::string& path) {

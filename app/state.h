@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/trace.h"
 #include "core/image/colormap.h"
 #include "core/worked_example.h"
 
@@ -17,6 +18,10 @@ enum class SourceKind { Playground, WorkedExample, ModelDirectory };
 // Which attention maps the heatmap shows: the main stack's self-attention, or for an
 // encoder-decoder the decoder's self- or cross-attention.
 enum class MapKind { Self, DecoderSelf, DecoderCross };
+
+// The right-hand side of the window: attention maps (heatmap, grid, pipeline tabs) or
+// head analysis (analysis window beside the grid and the heatmap).
+enum class ViewMode { Attention, Analysis };
 
 struct AppState {
     // -- model ----------------------------------------------------------------
@@ -44,6 +49,18 @@ struct AppState {
     bool show_scores = false;           // heatmap shows scaled scores instead of weights
     bool pipeline_open = false;         // pipeline tab visible: request detail_layer
     std::string select_tab;             // "pipeline" | "layers" | "export": switch once
+    ViewMode view_mode = ViewMode::Attention;
+    std::string select_analysis_tab;    // "heads" | "plots" | "similarity" | "ablation" | "rollout"
+
+    // -- ablation (issue 5) -----------------------------------------------------
+    // Heads switched off in every forward pass (main-stack self-attention). Editing the
+    // list sets `dirty`: the trace recomputes with them ablated, beside a plain run.
+    std::vector<HeadRef> ablated;
+    AblationMode ablate_mode = AblationMode::Zero;
+    bool ablate_clicks = false;         // grid clicks toggle ablation instead of selecting
+    // Adds the head when absent, removes it when present; marks the state dirty.
+    void toggle_ablation(const HeadRef& head);
+    bool is_ablated(int layer, int head) const;
 
     // -- bookkeeping ----------------------------------------------------------
     bool dirty = true;                      // computation inputs changed

@@ -20,6 +20,10 @@ void TraceView::accept(ComputeResult result) {
     model_arg = result.model_arg;
     info = result.info;
     generation = result.generation;
+    source = std::move(result.source);
+    input = std::move(result.input);
+    base_trace = std::move(result.base_trace);
+    effect = std::move(result.effect);
     // Upload every thumbnail once for this trace.
     const std::vector<std::vector<Matrix>>* sources[3] = {
         &thumbnails->self, &thumbnails->decoder_self, &thumbnails->decoder_cross};

@@ -24,6 +24,10 @@ struct TraceView {
     std::string model_arg;          // what `trace` was computed from
     ModelInfo info;                 // of that model
     std::uint64_t generation = 0;   // of `trace`
+    std::shared_ptr<const TraceSource> source;       // the model `trace` came from (may be null)
+    SourceInput input;                               // the input `trace` was computed for
+    std::shared_ptr<const Trace> base_trace;         // ablation on: the plain run
+    std::shared_ptr<const AblationEffect> effect;    // ablation on: what changed
 
     // Thumbnail textures per MapKind: [kind][layer][head], uploaded when a trace arrives.
     std::vector<std::vector<FloatTexture>> thumbs[3];

@@ -228,6 +228,27 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
             const auto t_forward = Clock::now();
             trace = cached_source_->run(input, request.options, progress);
             result.forward_ms = ms_since(t_forward);
+            result.input = input;
+            if (!request.options.ablate.empty()) {
+                // The plain run to compare against (same capture options, no ablation).
+                TraceOptions plain = request.options;
+                plain.ablate.clear();
+                const std::string key = request.model_arg + '\x1f' + input.text + '\x1f' + input.decoder_text +
+                                        '\x1f' + std::to_string(plain.scores) + '\x1f' +
+                                        std::to_string(plain.detail_layer) + std::to_string(plain.detail_in_decoder) +
+                                        std::to_string(plain.detail_cross);
+                if (!base_trace_ || base_key_ != key) {
+                    base_trace_.reset();
+                    base_trace_ = std::make_shared<const Trace>(cached_source_->run(input, plain, progress));
+                    base_key_ = key;
+                }
+                result.base_trace = base_trace_;
+                AblationEffect effect = compare_traces(*base_trace_, trace, 5);
+                effect.heads = request.options.ablate;
+                effect.mode = request.options.ablate_mode;
+                result.effect = std::make_shared<const AblationEffect>(std::move(effect));
+            }
+            result.source = cached_source_;
             result.source_kind = cached_source_->kind();
             result.parameter_count = cached_source_->parameter_count();
             result.info = describe_model(*cached_source_);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "app/model_info.h"
+#include "core/analysis/ablation.h"
 #include "core/source.h"
 #include "core/trace.h"
 #include "core/worked_example.h"
@@ -50,6 +51,13 @@ struct ComputeResult {
     double load_ms = 0.0;            // how long opening the (possibly cached) model took
     double forward_ms = 0.0;         // TraceSource::run alone
     std::string model_arg;           // what was opened
+    // The opened source, shared with the analysis worker (induction, corpus, rank heads);
+    // null for edited worked examples.
+    std::shared_ptr<const TraceSource> source;
+    // options.ablate non-empty: the same input without ablation, and what changed.
+    std::shared_ptr<const Trace> base_trace;
+    std::shared_ptr<const AblationEffect> effect;
+    SourceInput input;               // what the trace was computed for (after continuation)
     ModelInfo info;
     // continue_tokens > 0: the text the trace was computed for (request text + continuation).
     bool continued = false;
@@ -107,8 +115,12 @@ private:
     std::chrono::steady_clock::time_point started_;
     // Cache: the last opened source, reused while model_arg stays the same.
     std::string cached_arg_;
-    std::unique_ptr<TraceSource> cached_source_;
+    std::shared_ptr<const TraceSource> cached_source_;
     double cached_load_ms_ = 0.0;
+    // The plain (unablated) trace of the last ablated request, reused while only the
+    // ablated heads change: key = model, input and capture options.
+    std::string base_key_;
+    std::shared_ptr<const Trace> base_trace_;
     // Declared last: the thread starts only after every member above is constructed.
     std::thread thread_;
 };

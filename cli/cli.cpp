@@ -48,7 +48,7 @@ commands:
   headscope export  MODEL --text "..." --layer L --head H --png out.png [--csv f] [--json f]
   headscope export  MODEL --text "..." --grid --png grid.png
   headscope inspect MODEL
-  headscope bench   MODEL --tokens N [--repeat R]
+  headscope bench   MODEL --tokens N [--repeat R] [--attention-only]
   headscope save    MODEL DIR
   headscope generate MODEL [--text "..."] [--tokens N]   (no text: start from BOS)
   headscope ablate  MODEL --text "..." --head L.H [--head L.H ...] [--mode zero|mean]

@@ -1,0 +1,33 @@
+#pragma once
+// Turns the user's analysis actions into analysis-worker jobs and takes their results
+// (called from the frame loop, the Analysis window and the script runner).
+#include <string>
+#include <vector>
+
+#include "app/context.h"
+
+namespace hs {
+
+// Analyze the current trace (metrics, labels, similarity, rollout, induction).
+// Throws hs::Error when there is no trace yet.
+void request_analysis(AppContext& ctx);
+// Corpus mode over `sentences`, labelled `name` in the UI. Throws hs::Error without a
+// model that reads text or without sentences.
+void request_corpus(AppContext& ctx, std::vector<std::string> sentences, const std::string& name);
+// The samples (English only unless all_languages) of assets/samples.json.
+std::vector<std::string> sample_sentences(const AppContext& ctx, bool all_languages);
+// Ablates each head of the current input in turn (ablation mode of the state).
+void request_rank_heads(AppContext& ctx);
+// Once per frame: takes a finished result, and re-analyzes a new trace when the view
+// follows the trace (never pre-empting a corpus run or a ranking).
+void poll_analysis(AppContext& ctx);
+
+// The metrics table the Heads / Plots tabs show: text analysis or corpus means.
+// Empty when there is none. `labels` parallels it.
+const std::vector<HeadLabels>* shown_labels(const AppContext& ctx);
+std::vector<HeadMetrics> shown_metrics(const AppContext& ctx);
+// Heads per layer / layers of what is shown (0 when nothing).
+int shown_heads(const AppContext& ctx);
+int shown_layers(const AppContext& ctx);
+
+}  // namespace hs

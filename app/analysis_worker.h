@@ -1,0 +1,93 @@
+#pragma once
+// The analysis worker: one background thread for the head-analysis jobs of issue 5, apart
+// from the trace worker so that editing the text never cancels a corpus run.
+//   Analyze    analyze_trace(trace, source): metrics, labels, JSD, MDS, rollout, induction
+//   Corpus     analyze_corpus(source, sentences): mean ± std per head, labels of the means
+//   RankHeads  rank_heads(source, input, mode): 1 + L·H forward passes, effect descending
+// A newer submit supersedes the running job (its result is dropped); cancel() stops the
+// running job at its next progress call (a cancelled corpus keeps what it finished).
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/analysis/ablation.h"
+#include "core/analysis/corpus.h"
+#include "core/analysis/head_labels.h"
+#include "core/analysis/trace_analysis.h"
+#include "core/source.h"
+
+namespace hs {
+
+enum class AnalysisJobKind { Analyze, Corpus, RankHeads };
+const char* to_string(AnalysisJobKind kind);
+
+struct AnalysisJob {
+    AnalysisJobKind kind = AnalysisJobKind::Analyze;
+    std::shared_ptr<const TraceSource> source;  // null: no induction, no corpus, no ranking
+    std::shared_ptr<const Trace> trace;         // Analyze
+    std::uint64_t trace_generation = 0;         // Analyze: which trace (UI bookkeeping)
+    std::vector<std::string> sentences;         // Corpus
+    std::string corpus_name;                    // Corpus: "samples (en)", a file name
+    SourceInput input;                          // RankHeads
+    AblationMode mode = AblationMode::Zero;     // RankHeads
+};
+
+struct AnalysisResult {
+    AnalysisJobKind kind = AnalysisJobKind::Analyze;
+    std::uint64_t id = 0;
+    std::string error;                                  // hs::Error message, empty on success
+    double milliseconds = 0.0;
+    std::uint64_t trace_generation = 0;
+    std::shared_ptr<const Trace> trace;                 // Analyze: the trace analysed
+    std::shared_ptr<const TraceAnalysis> analysis;      // Analyze
+    std::shared_ptr<const CorpusResult> corpus;         // Corpus
+    std::vector<HeadLabels> corpus_labels;              // Corpus: labels of the means
+    std::string corpus_name;
+    std::shared_ptr<const HeadRanking> ranking;         // RankHeads
+    AblationMode mode = AblationMode::Zero;             // RankHeads
+};
+
+class AnalysisWorker {
+public:
+    AnalysisWorker();
+    ~AnalysisWorker();
+    AnalysisWorker(const AnalysisWorker&) = delete;
+    AnalysisWorker& operator=(const AnalysisWorker&) = delete;
+
+    // Queues the job, replacing a queued one and superseding the running one.
+    std::uint64_t submit(AnalysisJob job);
+    // The newest finished result not yet taken.
+    std::optional<AnalysisResult> take_result();
+    // Stops the running job and drops the queued one.
+    void cancel();
+
+    bool busy() const { return busy_.load(); }
+    bool idle() const;
+    // What runs now (valid while busy) and its progress (done, total; 0/0 when unknown).
+    AnalysisJobKind running_kind() const { return static_cast<AnalysisJobKind>(running_kind_.load()); }
+    int progress_done() const { return done_.load(); }
+    int progress_total() const { return total_.load(); }
+
+private:
+    void loop();
+    AnalysisResult run(const AnalysisJob& job, std::uint64_t id);
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::optional<AnalysisJob> pending_;
+    std::optional<AnalysisResult> finished_;
+    bool stop_ = false;
+    std::atomic<std::uint64_t> latest_{0};
+    std::atomic<bool> cancel_{false};
+    std::atomic<bool> busy_{false};
+    std::atomic<int> running_kind_{0};
+    std::atomic<int> done_{0}, total_{0};
+    std::thread thread_;  // last: starts after every member above exists
+};
+
+}  // namespace hs

@@ -1,0 +1,100 @@
+// Google Benchmark suite for the attention core (docs/PERFORMANCE.md).
+//   build-*/tests/headscope_bench --benchmark_min_time=0.2
+// Shapes: T tokens, D d_model, H heads. Every attention benchmark captures all H maps
+// (T, T), as the explorer does. GFLOP/s counters use the FLOP counts written beside
+// each benchmark; BM_GemmPeak is the limit to compare them with in the same run.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "core/attention.h"
+#include "core/config.h"
+#include "core/model.h"
+#include "core/parallel.h"
+
+namespace hs {
+namespace {
+
+void set_flops(benchmark::State& state, double flops_per_iteration) {
+    state.counters["GFLOP/s"] = benchmark::Counter(
+        flops_per_iteration * 1e-9 * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// Layer 0's self-attention of a playground model (PyTorch in_proj / out_proj layout).
+// FLOPs: [Q|K|V] 2·T·D·3D + QKᵀ 2·T²·D + A·V 2·T²·D + W_o 2·T·D·D.
+void BM_Attention(benchmark::State& state) {
+    const int D = int(state.range(0)), H = int(state.range(1)), T = int(state.range(2));
+    const Model model = Model::random(parse_playground_spec(
+        "random:d_model=" + std::to_string(D) + ",heads=" + std::to_string(H) +
+        ",layers=1,d_ff=" + std::to_string(4 * D) + ",max_len=" + std::to_string(T) +
+        ",seed=3"));
+    const Matrix x = Matrix::Random(T, D);
+    const AttentionWeights& w = model.weights().layers[0].self_attn;
+    for (auto _ : state) {
+        AttentionResult r = multi_head_attention(w, x, x, {}, /*want_weights=*/true, false);
+        benchmark::DoNotOptimize(r.weights.back().data());
+    }
+    const double t = T, d = D;
+    set_flops(state, 2 * t * d * 3 * d + 4 * t * t * d + 2 * t * d * d);
+}
+BENCHMARK(BM_Attention)
+    ->Args({768, 12, 128})
+    ->Args({768, 12, 512})
+    ->Args({1024, 16, 1024})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// GPT-2-small-shaped forward: 12 pre-LN causal layers, D 768, 12 heads, d_ff 3072, GELU,
+// learned positions, 128 tokens, all 144 maps and hidden states captured.
+// FLOPs per layer: attention as above + FFN 2·T·D·F·2.
+void BM_Gpt2SmallForward(benchmark::State& state) {
+    const int T = int(state.range(0));
+    const Model model = Model::random(parse_playground_spec(
+        "random:d_model=768,heads=12,layers=12,d_ff=3072,act=gelu,mask=causal,pe=learned,"
+        "norm=pre-ln,vocab=1000,max_len=1024,seed=1"));
+    ForwardInput in;
+    for (int i = 0; i < T; ++i) in.ids.push_back(1 + (i * 7919 + 13) % 999);
+    for (auto _ : state) {
+        Trace trace = model.forward(in);
+        benchmark::DoNotOptimize(trace.main.final_output.data());
+    }
+    const double t = T, d = 768, f = 3072;
+    set_flops(state, 12 * (2 * t * d * 3 * d + 4 * t * t * d + 2 * t * d * d + 4 * t * d * f));
+}
+BENCHMARK(BM_Gpt2SmallForward)->Arg(128)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Row softmax of one (T, T) map with causal −∞ above the diagonal.
+void BM_SoftmaxRows(benchmark::State& state) {
+    const int T = int(state.range(0));
+    const Matrix scores = Matrix::Random(T, T);
+    Matrix m(T, T);
+    AttentionMask mask;
+    mask.causal = state.range(1) != 0;
+    for (auto _ : state) {
+        m = scores;
+        apply_mask(m, mask);
+        softmax_rows(m);
+        benchmark::DoNotOptimize(m.data());
+    }
+    state.SetItemsProcessed(state.iterations() * int64_t(T) * T);
+}
+BENCHMARK(BM_SoftmaxRows)->Args({512, 0})->Args({1024, 0})->Args({1024, 1});
+
+// The limit: C (n, n) = A · Bᵀ through the same pool and BLAS as the model.
+void BM_GemmPeak(benchmark::State& state) {
+    const int n = int(state.range(0));
+    const Matrix a = Matrix::Random(n, n), b = Matrix::Random(n, n);
+    Matrix c(n, n);
+    for (auto _ : state) {
+        matmul_nt(a, b, nullptr, c);
+        benchmark::DoNotOptimize(c.data());
+    }
+    state.counters["threads"] = thread_count();
+    set_flops(state, 2.0 * n * n * double(n));
+}
+BENCHMARK(BM_GemmPeak)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace hs
+
+BENCHMARK_MAIN();

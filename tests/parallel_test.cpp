@@ -1,0 +1,103 @@
+// The thread pool, the parallel GEMM and the fast multi-head path (core/parallel.h,
+// attend_heads) against plain loops.
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/attention.h"
+#include "core/error.h"
+#include "core/parallel.h"
+
+namespace hs {
+namespace {
+
+TEST(ParallelFor, RunsEveryIndexExactlyOnce) {
+    for (int n : {0, 1, 2, 7, 1000}) {
+        SCOPED_TRACE(testing::Message() << "n=" << n);
+        std::vector<std::atomic<int>> hits(n);
+        parallel_for(n, [&](int i) { hits[i].fetch_add(1); });
+        for (int i = 0; i < n; ++i) EXPECT_EQ(hits[i].load(), 1) << "index " << i;
+    }
+}
+
+TEST(ParallelFor, NestedCallsRunAndExceptionsReachTheCaller) {
+    std::atomic<int> total{0};
+    parallel_for(4, [&](int) { parallel_for(5, [&](int j) { total.fetch_add(j); }); });
+    EXPECT_EQ(total.load(), 4 * (0 + 1 + 2 + 3 + 4));
+    EXPECT_THROW(parallel_for(8,
+                              [](int i) {
+                                  if (i == 5) throw std::runtime_error("task 5 failed");
+                              }),
+                 std::runtime_error);
+}
+
+TEST(MatmulNt, MatchesLoopsWithBiasForSmallAndSplitShapes) {
+    struct Case {
+        int M, N, K;
+    };
+    for (const Case& c : {Case{3, 5, 4}, Case{64, 200, 128}, Case{130, 770, 96}}) {
+        SCOPED_TRACE(testing::Message() << "M=" << c.M << " N=" << c.N << " K=" << c.K);
+        const Matrix a = Matrix::Random(c.M, c.K), b = Matrix::Random(c.N, c.K);
+        const Vector bias = Vector::Random(c.N);
+        Matrix got(c.M, c.N);
+        matmul_nt(a, b, &bias, got);
+        double worst = 0;
+        for (int i = 0; i < c.M; ++i)
+            for (int j = 0; j < c.N; ++j) {
+                double ref = bias(j);
+                for (int k = 0; k < c.K; ++k) ref += double(a(i, k)) * b(j, k);
+                worst = std::max(worst, std::abs(ref - got(i, j)));
+            }
+        EXPECT_LT(worst, 1e-4);
+    }
+}
+
+TEST(MatmulNt, RejectsMismatchedShapesWithBothShapesNamed) {
+    const Matrix a(4, 3), b(5, 2);
+    Matrix c(4, 5);
+    try {
+        matmul_nt(a, b, nullptr, c);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(),
+                     "matmul_nt: cannot multiply (4 × 3) by the transpose of (5 × 2) into (4 × 5)");
+    }
+}
+
+// Grouped K/V heads, causal + padded keys, row blocks: every head's A_h and head_h equal
+// the one-head reference attend_head (serial, explicit mask and softmax).
+TEST(AttendHeads, MatchesOneHeadReferenceWithCausalPaddingAndSharedKv) {
+    const int T = 150, H = 4, Hkv = 2, Dk = 16;
+    const Matrix q = Matrix::Random(T, H * Dk), k = Matrix::Random(T, Hkv * Dk),
+                 v = Matrix::Random(T, Hkv * Dk);
+    for (bool causal : {false, true}) {
+        SCOPED_TRACE(causal ? "causal" : "full");
+        AttentionMask mask;
+        mask.causal = causal;
+        mask.key_padding = {0, 77};
+        Matrix concat(T, H * Dk);
+        std::vector<Matrix> weights, scores;
+        attend_heads(q, k, v, H, Hkv, 0.25f, mask, concat, &weights, &scores);
+        ASSERT_EQ(weights.size(), size_t(H));
+        for (int h = 0; h < H; ++h) {
+            const int g = h / (H / Hkv);
+            Matrix ref_a(T, T), ref_scaled;
+            Matrix ref_out(T, Dk);
+            attend_head(q.middleCols(h * Dk, Dk), k.middleCols(g * Dk, Dk),
+                        v.middleCols(g * Dk, Dk), 0.25f, mask, ref_a, ref_out, &ref_scaled,
+                        nullptr);
+            EXPECT_LT((weights[h] - ref_a).cwiseAbs().maxCoeff(), 1e-6f) << "head " << h;
+            EXPECT_LT((scores[h] - ref_scaled).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
+            EXPECT_LT((concat.middleCols(h * Dk, Dk) - ref_out).cwiseAbs().maxCoeff(), 1e-5f);
+            EXPECT_EQ(weights[h](3, 77), 0.0f);  // padded key: exactly zero
+            if (causal) {
+                EXPECT_EQ(weights[h](3, 4), 0.0f);  // future key: exactly zero
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace hs
