@@ -1,5 +1,8 @@
 #include "app/analysis_actions.h"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "core/error.h"
 
 namespace hs {

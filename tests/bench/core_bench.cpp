@@ -1,7 +1,7 @@
 // Google Benchmark suite for the attention core (docs/PERFORMANCE.md).
 //   build-*/tests/headscope_bench --benchmark_min_time=0.2
 // Shapes: T tokens, D d_model, H heads. Every attention benchmark captures all H maps
-// (T, T), as the explorer does. GFLOP/s counters use the FLOP counts written beside
+// (T, T), as the explorer does. GFLOP counters (shown per second) use the FLOP counts written beside
 // each benchmark; BM_GemmPeak is the limit to compare them with in the same run.
 #include <benchmark/benchmark.h>
 
@@ -16,7 +16,7 @@ namespace hs {
 namespace {
 
 void set_flops(benchmark::State& state, double flops_per_iteration) {
-    state.counters["GFLOP/s"] = benchmark::Counter(
+    state.counters["GFLOP"] = benchmark::Counter(
         flops_per_iteration * 1e-9 * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 

@@ -1,0 +1,56 @@
+#pragma once
+// Plots for the Analysis window, without ImPlot (none in Debian): matrices are textures
+// drawn by HeatmapRenderer (GPU, core's LUTs); 1-D plots (bars, lines) are a few
+// ImDrawList rectangles and polylines. Each returns what the pointer is over, so the
+// caller writes the hover readout.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/analysis_view.h"
+#include "app/context.h"
+#include "core/analysis/head_labels.h"
+
+namespace hs {
+
+// Colour of a role's chip (distinct hues; mixed is grey).
+ImU32 role_color(Role role);
+// A small filled rounded rectangle with the role name, inline (advances the cursor).
+void role_chip(Role role);
+
+struct PlotHover {
+    int row = -1, col = -1;  // cell / bar under the pointer, −1 when none
+    bool clicked = false;    // left click on it this frame
+};
+
+// Label of row / column i of a matrix plot ("" draws nothing).
+using AxisLabel = std::function<std::string(int)>;
+
+// The (rows, cols) matrix in `tex` drawn into a box of `size` (square cells when
+// `square`), with row labels left, column labels above (every k-th so they never
+// overlap), a colour bar right, and a white frame around the hovered cell.
+PlotHover draw_matrix_plot(AppContext& ctx, const char* id, const KeyedTexture& tex, int rows, int cols,
+                           ImVec2 size, Colormap cmap, const ColorScale& scale, const AxisLabel& row_label,
+                           const AxisLabel& col_label, bool square = true);
+
+// Vertical bars (NaN values skipped) with optional ± error whiskers, a zero line, a
+// value axis from `lo` to `hi` and x labels under every k-th bar; bar i coloured
+// colors[i] when given. Returns the bar under the pointer in `col`.
+PlotHover draw_bar_chart(const char* id, const std::vector<double>& values, const std::vector<double>* errors,
+                         ImVec2 size, double lo, double hi, const AxisLabel& x_label,
+                         const std::vector<ImU32>* colors = nullptr);
+
+// Lines over x = 0..n−1 (one per series, NaNs break the line) with dots at the points;
+// returns the x under the pointer in `col` and the nearest series in `row`.
+PlotHover draw_line_chart(const char* id, const std::vector<std::vector<double>>& series,
+                          const std::vector<ImU32>& colors, ImVec2 size, double lo, double hi,
+                          const AxisLabel& x_label);
+
+// Min and max of the finite values (lo = hi = 0 when none).
+void finite_range(const std::vector<double>& v, double& lo, double& hi);
+// A palette colour for series i (distinct hues).
+ImU32 series_color(int i);
+
+}  // namespace hs
