@@ -7,6 +7,14 @@
 
 namespace hs {
 
+void try_action(AppContext& ctx, const std::function<void()>& action) {
+    try {
+        action();
+    } catch (const std::exception& e) {
+        ctx.analysis.error = e.what();
+    }
+}
+
 void request_analysis(AppContext& ctx) {
     if (!ctx.view.trace) throw Error("there is no trace to analyze yet: wait for the forward pass to finish.");
     AnalysisJob job;
@@ -70,6 +78,8 @@ void poll_analysis(AppContext& ctx) {
             a.corpus = r->corpus;
             a.corpus_labels = std::move(r->corpus_labels);
             a.corpus_name = r->corpus_name;
+            a.corpus_pairs = most_redundant_pairs(a.corpus->mean_jsd, 10);
+            a.corpus_mds = mds_layout(a.corpus->mean_jsd);
             a.table_source = MetricsSource::Corpus;
             a.status = "corpus " + a.corpus_name + ": " + std::to_string(a.corpus->analysed) + " of " +
                        std::to_string(a.corpus->total) + " sentences" +

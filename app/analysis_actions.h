@@ -1,12 +1,17 @@
 #pragma once
 // Turns the user's analysis actions into analysis-worker jobs and takes their results
 // (called from the frame loop, the Analysis window and the script runner).
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "app/context.h"
 
 namespace hs {
+
+// Runs a UI action; an hs::Error (or any exception) becomes the Analysis window's error
+// line instead of escaping the frame.
+void try_action(AppContext& ctx, const std::function<void()>& action);
 
 // Analyze the current trace (metrics, labels, similarity, rollout, induction).
 // Throws hs::Error when there is no trace yet.

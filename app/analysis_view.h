@@ -32,6 +32,8 @@ struct AnalysisView {
     std::shared_ptr<const CorpusResult> corpus;
     std::vector<HeadLabels> corpus_labels;
     std::string corpus_name;
+    std::vector<HeadPair> corpus_pairs;               // most redundant by mean JSD
+    Eigen::MatrixXd corpus_mds;                       // (N, 2) MDS of the mean JSD
     std::shared_ptr<const HeadRanking> ranking;
     AblationMode ranking_mode = AblationMode::Zero;
     std::string ranking_text;                         // input the ranking was computed for

@@ -15,6 +15,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include "app/analysis_actions.h"
 #include "app/context.h"
 #include "app/gl/gl.h"
 #include "app/panels/panels.h"
@@ -93,6 +94,20 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     r.continue_tokens = s.pending_continue;
     s.pending_continue = 0;
     r.options.scores = want_scores(ctx);
+    // Ablated heads that exist in the model about to run (edits may have removed some).
+    int max_layers = 1 << 30, max_heads = 1 << 30;
+    if (s.source == SourceKind::Playground) {
+        max_layers = s.config.layers;
+        max_heads = s.config.heads;
+    } else if (ctx.view.trace && ctx.view.model_arg == r.model_arg) {
+        max_layers = ctx.view.trace->n_layers();
+        max_heads = heads_in(*ctx.view.trace, MapKind::Self);
+    }
+    std::erase_if(s.ablated, [&](const HeadRef& h) { return h.layer >= max_layers || h.head >= max_heads; });
+    if (s.source != SourceKind::WorkedExample) {
+        r.options.ablate = s.ablated;
+        r.options.ablate_mode = s.ablate_mode;
+    }
     if (s.pipeline_open) {
         r.options.detail_layer = s.layer;
         r.options.detail_in_decoder = s.map != MapKind::Self;
@@ -199,6 +214,32 @@ void draw_progress_overlay(AppContext& ctx) {
     ImGui::End();
 }
 
+// The bar across the top: Attention | Analysis views (F1 / F2), and what is ablated.
+// Returns its height.
+float draw_view_bar(AppContext& ctx) {
+    AppState& s = ctx.state;
+    if (!ImGui::GetIO().WantTextInput) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_F1)) s.view_mode = ViewMode::Attention;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F2)) s.view_mode = ViewMode::Analysis;
+    }
+    float height = 0.0f;
+    if (ImGui::BeginMainMenuBar()) {
+        ImGui::TextDisabled("HeadScope");
+        if (ImGui::MenuItem("Attention", "F1", s.view_mode == ViewMode::Attention)) s.view_mode = ViewMode::Attention;
+        if (ImGui::MenuItem("Analysis", "F2", s.view_mode == ViewMode::Analysis)) s.view_mode = ViewMode::Analysis;
+        if (!s.ablated.empty()) {
+            std::string off;
+            for (const HeadRef& h : s.ablated) off += " L" + std::to_string(h.layer) + "." + std::to_string(h.head);
+            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "  ablated (%s):%s", to_string(s.ablate_mode), off.c_str());
+        }
+        if (s.view_mode == ViewMode::Attention && ctx.analysis.analysis)
+            ImGui::TextDisabled("  analysis: %s", ctx.analysis.status.c_str());
+        height = ImGui::GetWindowSize().y;
+        ImGui::EndMainMenuBar();
+    }
+    return height;
+}
+
 // The fixed layout: left column (Model over Input), top right (Heatmap | Grid),
 // bottom right (Pipeline / Layer outputs / Export tabs). Proportions follow the window.
 void draw_layout(AppContext& ctx, const std::string& bench_view) {
@@ -211,16 +252,28 @@ void draw_layout(AppContext& ctx, const std::string& bench_view) {
         draw_heatmap_panel(ctx, {ImVec2(0, 0), d});
         return;
     }
+    const float bar_h = draw_view_bar(ctx);
+    const float h = d.y - bar_h;
     const float left_w = std::clamp(d.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
-    const float model_h = std::floor(d.y * 0.56f);
-    draw_model_panel(ctx, {ImVec2(0, 0), ImVec2(left_w, model_h)});
-    draw_input_panel(ctx, {ImVec2(0, model_h), ImVec2(left_w, d.y - model_h)});
+    const float model_h = std::floor(h * 0.56f);
+    draw_model_panel(ctx, {ImVec2(0, bar_h), ImVec2(left_w, model_h)});
+    draw_input_panel(ctx, {ImVec2(0, bar_h + model_h), ImVec2(left_w, h - model_h)});
     const float right_w = d.x - left_w;
-    const float top_h = std::floor(d.y * 0.64f);
+    if (ctx.state.view_mode == ViewMode::Analysis) {
+        // Analysis: the analysis window, and beside it the grid (ctrl-click ablates) over
+        // the selected head's map, so an ablation's effect on later maps stays in view.
+        const float analysis_w = std::floor(right_w * 0.62f);
+        const float grid_h = std::floor(h * 0.5f);
+        draw_analysis_panel(ctx, {ImVec2(left_w, bar_h), ImVec2(analysis_w, h)});
+        draw_grid_panel(ctx, {ImVec2(left_w + analysis_w, bar_h), ImVec2(right_w - analysis_w, grid_h)});
+        draw_heatmap_panel(ctx, {ImVec2(left_w + analysis_w, bar_h + grid_h), ImVec2(right_w - analysis_w, h - grid_h)});
+        return;
+    }
+    const float top_h = std::floor(h * 0.64f);
     const float heat_w = std::floor(right_w * 0.58f);
-    draw_heatmap_panel(ctx, {ImVec2(left_w, 0), ImVec2(heat_w, top_h)});
-    draw_grid_panel(ctx, {ImVec2(left_w + heat_w, 0), ImVec2(right_w - heat_w, top_h)});
-    draw_detail_panels(ctx, {ImVec2(left_w, top_h), ImVec2(right_w, d.y - top_h)});
+    draw_heatmap_panel(ctx, {ImVec2(left_w, bar_h), ImVec2(heat_w, top_h)});
+    draw_grid_panel(ctx, {ImVec2(left_w + heat_w, bar_h), ImVec2(right_w - heat_w, top_h)});
+    draw_detail_panels(ctx, {ImVec2(left_w, bar_h + top_h), ImVec2(right_w, h - top_h)});
 }
 
 void print_bench(std::vector<double> ms, const char* what = "frames") {
@@ -341,8 +394,11 @@ int run_gui(const GuiOptions& options) {
                         for (const std::string& t : ctx.view.trace->decoder->tokens) ctx.fonts.note_text(t);
                 }
             }
-            // 3. Scripted actions, then edits -> worker.
-            if (script && !script->finished() && !ctx.state.dirty && ctx.worker.idle()) {
+            // 3. Analysis results (and re-analysis of a new trace), scripted actions, then
+            // edits -> worker.
+            poll_analysis(ctx);
+            if (script && !script->finished() && !ctx.state.dirty && ctx.worker.idle() &&
+                ctx.analysis_worker.idle()) {
                 script_waiting_since = std::chrono::steady_clock::now();
                 if (!script->step(ctx)) {
                     std::fprintf(stderr, "headscope: script: %s\n", script->error().c_str());
@@ -372,7 +428,7 @@ int run_gui(const GuiOptions& options) {
             glClear(GL_COLOR_BUFFER_BIT);
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             // 6. Screenshots, benchmark and exit conditions.
-            const bool ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty;
+            const bool ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle();
             if (script && std::chrono::steady_clock::now() - script_waiting_since > std::chrono::seconds(90)) {
                 std::fprintf(stderr,
                              "headscope: script stalled for 90 s (dirty %d, worker idle %d, busy %d, trace %d, "
@@ -432,6 +488,7 @@ int run_gui(const GuiOptions& options) {
             if (!err.empty()) std::fprintf(stderr, "headscope: %s\n", err.c_str());
         }
         ctx.view = TraceView{};
+        ctx.analysis = AnalysisView{};
         ctx.renderer.reset();
     }
     ImGui_ImplOpenGL3_Shutdown();

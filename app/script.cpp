@@ -3,10 +3,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/analysis_actions.h"
+#include "app/analysis_files.h"
 #include "app/exporter.h"
 #include "app/panels/panels.h"
 #include "app/state_dump.h"
 #include "core/io/atomic_file.h"
+#include "core/analysis/ablation.h"
+#include "core/analysis/corpus.h"
 #include "core/error.h"
 
 namespace hs {
@@ -53,13 +57,14 @@ ScriptRunner::ScriptRunner(const std::string& path) {
 }
 
 std::string ScriptRunner::take_screenshot_request() {
+    if (screenshot_.empty() || --screenshot_delay_ > 0) return {};
     std::string out;
     out.swap(screenshot_);
     return out;
 }
 
 bool ScriptRunner::step(AppContext& ctx) {
-    if (finished()) return true;
+    if (finished() || !screenshot_.empty()) return true;  // a screenshot is still waiting
     const std::string line = lines_[next_++];
     std::istringstream ss(line);
     std::string cmd;
@@ -112,6 +117,55 @@ bool ScriptRunner::step(AppContext& ctx) {
             const Editable e = which == "x" ? Editable::X : which == "w_in" ? Editable::WIn
                                : which == "w_out" ? Editable::WOut : throw Error("edit x, w_in or w_out");
             edit_worked_example_cell(s, e, r, c, v);
+        } else if (cmd == "analyze") {
+            request_analysis(ctx);
+        } else if (cmd == "ablate" || cmd == "restore") {
+            if (rest == "all" && cmd == "restore") {
+                s.ablated.clear();
+                s.dirty = true;
+            } else {
+                const HeadRef h = parse_head_ref(rest);
+                if (h.in_decoder || h.cross) throw Error("the app ablates main-stack self-attention heads (L.H), got " + rest);
+                if (ctx.view.trace && (h.layer >= ctx.view.trace->n_layers() || h.head >= heads_in(*ctx.view.trace, MapKind::Self)))
+                    throw Error("the trace has no head " + rest);
+                if ((cmd == "ablate") != s.is_ablated(h.layer, h.head)) s.toggle_ablation(h);
+            }
+        } else if (cmd == "ablate-mode") {
+            s.ablate_mode = parse_ablation_mode(rest);
+            if (!s.ablated.empty()) s.dirty = true;
+        } else if (cmd == "rank-heads") {
+            request_rank_heads(ctx);
+        } else if (cmd == "corpus") {
+            if (rest == "samples") request_corpus(ctx, sample_sentences(ctx, false), "samples (en)");
+            else request_corpus(ctx, split_lines(read_file(rest)), rest);
+        } else if (cmd == "view") {
+            if (rest == "analysis") s.view_mode = ViewMode::Analysis;
+            else if (rest == "attention") s.view_mode = ViewMode::Attention;
+            else throw Error("view must be attention or analysis, got '" + rest + "'");
+        } else if (cmd == "analysis-tab") {
+            if (rest != "heads" && rest != "plots" && rest != "similarity" && rest != "ablation" && rest != "rollout")
+                throw Error("analysis-tab must be heads, plots, similarity, ablation or rollout");
+            s.view_mode = ViewMode::Analysis;
+            s.select_analysis_tab = rest;
+        } else if (cmd == "export-metrics-csv") {
+            ctx.export_status.last_path = export_metrics_csv(ctx, rest);
+        } else if (cmd == "export-analysis-json") {
+            ctx.export_status.last_path = export_analysis_json(ctx, rest);
+        } else if (cmd == "export-analysis-png") {
+            std::istringstream kv(rest);
+            std::string what, path;
+            kv >> what >> path;
+            if (what == "jsd") ctx.export_status.last_path = export_jsd_png(ctx, path);
+            else if (what == "rollout") ctx.export_status.last_path = export_rollout_png(ctx, path);
+            else {
+                bool found = false;
+                for (Metric m : all_metrics())
+                    if (what == metric_name(m)) {
+                        ctx.export_status.last_path = export_metric_png(ctx, m, path);
+                        found = true;
+                    }
+                if (!found) throw Error("export-analysis-png needs jsd, rollout or a metric name, got '" + what + "'");
+            }
         } else if (cmd == "tab") {
             if (rest != "pipeline" && rest != "layers" && rest != "export")
                 throw Error("tab must be pipeline, layers or export");
@@ -128,6 +182,7 @@ bool ScriptRunner::step(AppContext& ctx) {
             else ctx.export_status.last_path = export_trace_json(t, rest);
         } else if (cmd == "screenshot") {
             screenshot_ = rest;
+            screenshot_delay_ = 3;
         } else if (cmd == "expect-error") {
             if (s.config_errors.empty() && ctx.view.error.empty())
                 throw Error("expected a validation or compute error, but there is none");

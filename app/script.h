@@ -5,12 +5,20 @@
 //   model MODEL        playground spec, model directory or worked example .json
 //   text TEXT          input text (rest of the line)
 //   continue N         decoder LMs: append N greedy tokens to the text (worker), recompute
-//   dump-state PATH    app state as JSON (app/state_dump.h)
+//   dump-state PATH    app state as JSON (app/state_dump.h), analysis results included
 //   select layer N | select head N | select map self|decoder-self|cross
 //   colormap NAME
 //   tab pipeline|layers|export
 //   edit x|w_in|w_out ROW COL VALUE   worked example cell edit (recomputes)
 //   export-png PATH | export-grid PATH | export-csv PATH | export-json PATH
+//   analyze            head analysis of the current trace (waits for the result)
+//   ablate L.H | restore L.H | restore all   switch a head off / on (recomputes)
+//   ablate-mode zero|mean
+//   rank-heads         ablate each head in turn (analysis worker), sorted by effect
+//   corpus samples|FILE   corpus mode over the English samples or the lines of FILE
+//   view attention|analysis | analysis-tab heads|plots|similarity|ablation|rollout
+//   export-metrics-csv PATH | export-analysis-json PATH
+//   export-analysis-png jsd|rollout|METRIC PATH
 //   screenshot PATH    the window after the next frame
 //   expect-error       the last edit must have produced a validation/compute error
 //   quit
@@ -25,11 +33,13 @@ class ScriptRunner {
 public:
     // Throws hs::Error when the file cannot be read.
     explicit ScriptRunner(const std::string& path);
-    bool finished() const { return next_ >= lines_.size(); }
+    // Every action ran and no screenshot is still waiting for its frame.
+    bool finished() const { return next_ >= lines_.size() && screenshot_.empty(); }
     // Runs the next action if the app is idle. Returns false and sets `error` on failure.
     bool step(AppContext& ctx);
     const std::string& error() const { return error_; }
-    // Screenshot path requested by the last action ("" = none); cleared when taken.
+    // Screenshot path requested by the last action ("" = none), handed out a few frames
+    // after the request (tab switches and layout changes settle first); cleared when taken.
     std::string take_screenshot_request();
 
 private:
@@ -37,6 +47,7 @@ private:
     std::size_t next_ = 0;
     std::string error_;
     std::string screenshot_;
+    int screenshot_delay_ = 0;  // frames left before the screenshot is taken
 };
 
 }  // namespace hs

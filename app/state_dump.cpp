@@ -1,6 +1,88 @@
 #include "app/state_dump.h"
 
+#include <cmath>
+
+#include "core/analysis/analysis_export.h"
+
 namespace hs {
+
+namespace {
+
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+nlohmann::json labels_json(const HeadLabels& l) {
+    nlohmann::json roles = nlohmann::json::array();
+    for (const HeadLabel& x : l.all) roles.push_back({{"role", role_name(x.role)}, {"reason", x.reason}});
+    return {{"layer", l.layer}, {"head", l.head}, {"label", role_name(l.primary.role)}, {"labels", roles}};
+}
+
+// The Analysis window's results: per-head labels and metrics, redundant pairs, rollout
+// bars, the ablation effect, the head ranking and the corpus summary.
+nlohmann::json analysis_json(const AppContext& ctx) {
+    const AnalysisView& a = ctx.analysis;
+    nlohmann::json j;
+    j["view"] = ctx.state.view_mode == ViewMode::Analysis ? "analysis" : "attention";
+    j["error"] = a.error;
+    j["status"] = a.status;
+    nlohmann::json ablated = nlohmann::json::array();
+    for (const HeadRef& h : ctx.state.ablated) ablated.push_back(to_string(h));
+    j["ablated"] = ablated;
+    j["ablate_mode"] = to_string(ctx.state.ablate_mode);
+    if (a.analysis && a.analysed_trace) {
+        const TraceAnalysis& t = *a.analysis;
+        nlohmann::json heads = nlohmann::json::array();
+        for (std::size_t n = 0; n < t.metrics.size(); ++n) {
+            nlohmann::json h = labels_json(t.labels[n]);
+            nlohmann::json m;
+            for (Metric k : all_metrics()) m[metric_name(k)] = number_or_null(t.metrics[n][k]);
+            h["metrics"] = m;
+            heads.push_back(h);
+        }
+        nlohmann::json pairs = nlohmann::json::array();
+        for (const HeadPair& p : t.redundant)
+            pairs.push_back({{"a", head_name(p.a, t.heads)}, {"b", head_name(p.b, t.heads)}, {"jsd", p.jsd}});
+        j["analysis"] = {{"text_tokens", a.analysed_trace->main.tokens},
+                         {"layers", t.layers},
+                         {"heads", t.heads},
+                         {"has_induction", t.has_induction},
+                         {"heads_table", heads},
+                         {"redundant_pairs", pairs},
+                         {"rollout_bars", std::vector<float>(t.rollout.bars.data(), t.rollout.bars.data() + t.rollout.bars.size())}};
+    }
+    if (const AblationEffect* e = ctx.view.effect.get()) {
+        nlohmann::json top = nlohmann::json::array();
+        for (const TokenChange& c : e->top_tokens)
+            top.push_back({{"id", c.id}, {"text", c.text}, {"p_base", c.p_base}, {"p_ablated", c.p_ablated}});
+        nlohmann::json heads = nlohmann::json::array();
+        for (const HeadRef& h : e->heads) heads.push_back(to_string(h));
+        j["effect"] = {{"heads", heads},
+                       {"mode", to_string(e->mode)},
+                       {"hidden_change", e->hidden_change},
+                       {"map_change", e->map_change},
+                       {"last_layer_change", e->last_layer_change},
+                       {"has_next_token", e->has_next_token},
+                       {"kl", e->kl},
+                       {"top_tokens", top}};
+    }
+    if (a.ranking) {
+        nlohmann::json ranked = nlohmann::json::array();
+        for (const RankedHead& h : a.ranking->heads) ranked.push_back({{"head", to_string(h.head)}, {"effect", h.effect}});
+        j["ranking"] = {{"measure", a.ranking->measure}, {"mode", to_string(a.ranking_mode)}, {"text", a.ranking_text},
+                        {"heads", ranked}};
+    }
+    if (a.corpus) {
+        nlohmann::json labels = nlohmann::json::array();
+        for (const HeadLabels& l : a.corpus_labels) labels.push_back(labels_json(l));
+        j["corpus"] = {{"name", a.corpus_name},
+                       {"analysed", a.corpus->analysed},
+                       {"total", a.corpus->total},
+                       {"cancelled", a.corpus->cancelled},
+                       {"labels", labels}};
+    }
+    return j;
+}
+
+}  // namespace
 
 nlohmann::json dump_state(const AppContext& ctx) {
     const AppState& s = ctx.state;
@@ -24,6 +106,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["forward_ms"] = ctx.view.forward_ms;
     const Trace* t = ctx.view.trace.get();
     j["has_trace"] = t != nullptr;
+    j["analysis"] = analysis_json(ctx);
     if (!t) return j;
     j["tokens"] = t->main.tokens;
     j["ids"] = t->main.ids;

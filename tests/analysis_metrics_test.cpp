@@ -170,7 +170,7 @@ TEST(HeadMetrics, PaddedKeysShrinkTheUniformEntropy) {
     A.col(0).setConstant(0.5f);
     A.col(1).setConstant(0.5f);
     AttentionMask mask;
-    mask.padded_keys = {2};
+    mask.key_padding = {2};
     const HeadMetrics m = compute_head_metrics(A, classify_tokens(words(3), {}), mask);
     EXPECT_NEAR(m[Metric::NormEntropy], 1.0, 1e-6);
     EXPECT_NEAR(m[Metric::Entropy], std::log(2.0), 1e-6);

@@ -1,11 +1,26 @@
 // Grid panel: every layer × head of the selected map kind as thumbnails (one textured
-// quad each, uploaded once per trace), labelled, click to select.
+// quad each, uploaded once per trace), labelled, click to select, ctrl-click to ablate
+// (ablated thumbnails are darkened and crossed out); after Analyze, a role-coloured strip.
 #include <algorithm>
 #include <cstdio>
 
 #include "app/panels/panels.h"
+#include "app/panels/plot_widgets.h"
 
 namespace hs {
+namespace {
+
+// The role labels of head (l, h) when the shown analysis belongs to this model's shape.
+const HeadLabels* label_of(const AppContext& ctx, int l, int h) {
+    const AnalysisView& a = ctx.analysis;
+    if (!a.analysis || !ctx.view.trace || ctx.state.map != MapKind::Self) return nullptr;
+    if (a.analysis->heads != heads_in(*ctx.view.trace, MapKind::Self) || a.analysis->layers != ctx.view.trace->n_layers())
+        return nullptr;
+    const std::size_t n = static_cast<std::size_t>(l * a.analysis->heads + h);
+    return n < a.analysis->labels.size() ? &a.analysis->labels[n] : nullptr;
+}
+
+}  // namespace
 
 void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
     begin_fixed_window("All layers × heads", r);
@@ -16,6 +31,8 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
         return;
     }
     AppState& s = ctx.state;
+    // Ablation applies to the main stack's self-attention of models that read text.
+    const bool can_ablate = s.map == MapKind::Self && ctx.view.source && ctx.view.source->takes_text();
     const auto& thumbs = ctx.view.thumbs[static_cast<int>(s.map)];
     const int n_layers = static_cast<int>(thumbs.size());
     const int n_heads = n_layers > 0 ? static_cast<int>(thumbs.front().size()) : 0;
@@ -59,16 +76,39 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
             ImGui::SetCursorScreenPos(p0);
             ImGui::PushID(l * 1000 + h);
             if (ImGui::InvisibleButton("##thumb", ImVec2(thumb, thumb))) {
-                s.layer = l;
-                s.head = h;
+                // Ctrl-click (or the Ablation tab's "grid clicks ablate") switches the head
+                // off / on; a plain click selects it.
+                if (can_ablate && (ImGui::GetIO().KeyCtrl || s.ablate_clicks))
+                    s.toggle_ablation(HeadRef{l, h, false, false});
+                else {
+                    s.layer = l;
+                    s.head = h;
+                }
             }
+            const bool ablated = can_ablate && s.is_ablated(l, h);
             if (ImGui::IsItemHovered()) {
-                if (grouped) ImGui::SetTooltip("layer %d, head %d (reads KV head %d)", l, h, kv_head_of(*t, h));
-                else ImGui::SetTooltip("layer %d, head %d", l, h);
+                std::string tip = "layer " + std::to_string(l) + ", head " + std::to_string(h);
+                if (grouped) tip += " (reads KV head " + std::to_string(kv_head_of(*t, h)) + ")";
+                if (const HeadLabels* hl = label_of(ctx, l, h)) tip += "\nrole: " + label_list(*hl) + "  (" + hl->primary.reason + ")";
+                if (ablated) tip += "\nABLATED (" + std::string(to_string(s.ablate_mode)) + ")";
+                if (can_ablate) tip += ablated ? "\nctrl-click: switch it back on" : "\nctrl-click: switch this head off";
+                ImGui::SetTooltip("%s", tip.c_str());
             }
             ImGui::PopID();
             ctx.renderer->draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
                                UvRect{}, ctx.view.grid_scale(s), s.colormap);
+            if (ablated) {
+                // Ablated: darkened, crossed out in red, "off" in the corner.
+                list->AddRectFilled(p0, p1, IM_COL32(0, 0, 0, 120));
+                list->AddLine(p0, p1, IM_COL32(235, 60, 60, 255), 2.5f);
+                list->AddLine(ImVec2(p1.x, p0.y), ImVec2(p0.x, p1.y), IM_COL32(235, 60, 60, 255), 2.5f);
+                list->AddRectFilled(p0, ImVec2(p0.x + ImGui::CalcTextSize("off").x + 6, p0.y + fs + 2), IM_COL32(200, 40, 40, 255));
+                list->AddText(ImVec2(p0.x + 3, p0.y + 1), IM_COL32(255, 255, 255, 255), "off");
+            }
+            if (const HeadLabels* hl = label_of(ctx, l, h)) {
+                // Role strip along the bottom edge (colours as in the Analysis legend).
+                list->AddRectFilled(ImVec2(p0.x, p1.y - 5.0f * ctx.ui_scale), p1, role_color(hl->primary.role));
+            }
             const bool selected = l == s.layer && h == s.head;
             list->AddRect(ImVec2(p0.x - 2, p0.y - 2), ImVec2(p1.x + 2, p1.y + 2),
                           selected ? IM_COL32(255, 190, 60, 255) : IM_COL32(60, 64, 72, 255), 0, 0,

@@ -1,6 +1,6 @@
 // Heatmap panel: the selected layer/head large, token labels on both axes, hover
 // readout (query, key, weight, scaled score), wheel zoom about the cursor, drag to pan,
-// arrow keys step heads (←/→) and layers (↑/↓). Drawn as one textured quad (GPU), so a
+// arrow keys step heads (←/→) and layers (↑/↓); small maps show each weight in its cell. Drawn as one textured quad (GPU), so a
 // 4096-token map costs the same per frame as an 8-token one.
 #include <algorithm>
 #include <cmath>
@@ -110,6 +110,35 @@ void zoom_and_pan(UvRect& uv, ImVec2 p0, ImVec2 size, int rows, int cols, bool h
     uv.v0 = std::clamp(uv.v0, 0.0f, 1.0f - h); uv.v1 = uv.v0 + h;
 }
 
+// Small maps (≤ 16×16 visible cells, cells wider than "0.00"): each weight as text in its
+// cell, black on light colours and white on dark ones (luminance of the LUT colour).
+void draw_cell_values(ImDrawList* list, const Matrix& m, const UvRect& uv, ImVec2 p0, ImVec2 size, float cell_px,
+                      const ColorScale& scale, Colormap cmap) {
+    const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
+    const int r0 = std::max(0, static_cast<int>(std::floor(uv.v0 * rows + 1e-4f)));
+    const int r1 = std::min(rows, static_cast<int>(std::ceil(uv.v1 * rows - 1e-4f)));
+    const int c0 = std::max(0, static_cast<int>(std::floor(uv.u0 * cols + 1e-4f)));
+    const int c1 = std::min(cols, static_cast<int>(std::ceil(uv.u1 * cols - 1e-4f)));
+    if (r1 - r0 > 16 || c1 - c0 > 16) return;
+    const float fs = ImGui::GetFontSize();
+    if (cell_px < ImGui::CalcTextSize("0.00").x + 6.0f || cell_px < fs + 4.0f) return;
+    list->PushClipRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), true);
+    char buf[16];
+    for (int i = r0; i < r1; ++i)
+        for (int j = c0; j < c1; ++j) {
+            const float v = m(i, j);
+            std::snprintf(buf, sizeof buf, "%.2f", v);
+            const Rgb8 c = colorize(v, cmap, scale);
+            const float luminance = (0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b) / 255.0f;
+            const ImU32 text = luminance > 0.5f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+            const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
+            const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
+            const ImVec2 ts = ImGui::CalcTextSize(buf);
+            list->AddText(ImVec2(x - ts.x * 0.5f, y - ts.y * 0.5f), text, buf);
+        }
+    list->PopClipRect();
+}
+
 }  // namespace
 
 void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
@@ -189,6 +218,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
 
     // Axis labels: every `step`-th visible token so labels never overlap.
     const float cell_px = size.x / vis_cols;
+    draw_cell_values(list, s.show_scores && scores ? *scores : *weights, uv, p0, size, cell_px, scale, s.colormap);
     const int step = std::max(1, static_cast<int>(std::ceil((fs + 1.0f) / cell_px)));
     const ImU32 label_col = IM_COL32(215, 218, 225, 255);
     const int r0 = std::max(0, static_cast<int>(std::floor(uv.v0 * rows)));

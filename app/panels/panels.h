@@ -22,6 +22,15 @@ void draw_pipeline_tab(AppContext& ctx);
 void draw_layers_tab(AppContext& ctx);
 void draw_export_tab(AppContext& ctx);
 
+// Analysis view (issue 5): one window with tabs Heads | Plots | Similarity | Ablation |
+// Rollout, and a toolbar (Analyze, follow the trace, progress + cancel of the job).
+void draw_analysis_panel(AppContext& ctx, const PanelRect& r);
+void draw_heads_tab(AppContext& ctx);        // metrics table, role legend, corpus mode
+void draw_plots_tab(AppContext& ctx);        // layer × head metric map, per-layer lines, bars
+void draw_similarity_tab(AppContext& ctx);   // JSD heatmap, redundant pairs, MDS scatter
+void draw_ablation_tab(AppContext& ctx);     // ablated heads, their effect, rank heads
+void draw_rollout_tab(AppContext& ctx);      // rollout heatmap and per-token bars
+
 // Worked examples: which matrix a Pipeline cell edit changes (PyTorch layout, as shown).
 enum class Editable { No, X, WIn, WOut };
 // Copies the example, sets the cell, marks the state dirty (recompute on the worker).

@@ -45,7 +45,7 @@ bool is_punct_cp(char32_t cp) {
 int allowed_keys(int i, int S, const AttentionMask& mask) {
     const int visible = mask.causal ? std::min(i + 1, S) : S;
     int padded = 0;
-    for (int p : mask.padded_keys)
+    for (int p : mask.key_padding)
         if (p >= 0 && p < visible) ++padded;
     return visible - padded;
 }
@@ -164,7 +164,7 @@ HeadMetrics compute_head_metrics(const Matrix& A, const TokenKinds& kinds, const
 AttentionMask mask_of(const Trace& trace) {
     AttentionMask mask;
     mask.causal = trace.config.arch != Arch::EncoderDecoder && trace.config.mask == MaskKind::Causal;
-    mask.padded_keys = trace.key_padding;
+    mask.key_padding = trace.key_padding;
     return mask;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/tensor.h"
+#include "core/attention.h"
 #include "core/trace.h"
 
 namespace hs {
@@ -50,12 +51,9 @@ struct HeadMetrics {
     double& operator[](Metric m) { return values[static_cast<int>(m)]; }
 };
 
-// Which keys a query may see: row i allows keys j ≤ i when causal (all keys otherwise),
-// minus the padded key positions. Used for the normalised entropy only.
-struct AttentionMask {
-    bool causal = false;
-    std::vector<int> padded_keys;
-};
+// Which keys a query may see is core's AttentionMask (core/attention.h): row i allows keys
+// j ≤ i when causal (all keys otherwise), minus the key_padding positions. Used for the
+// normalised entropy only.
 
 // Per key position, what kind of token it is (from display strings and ids).
 struct TokenKinds {

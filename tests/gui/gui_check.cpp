@@ -14,9 +14,11 @@
 //   gui_check continued BEFORE.json AFTER.json MODEL N
 //     "continue N" appended exactly core's greedy continuation to the text.
 // Exit 0 when every check passes; otherwise one line per failure on stderr, exit 1.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -61,6 +63,26 @@ int rgb_diff(hs::Rgb8 a, hs::Rgb8 b) {
     return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
 }
 
+// The most frequent colour of the pixels inside [x0, x1) × [y0, y1), one pixel in from
+// each edge (the centre pixel when the cell is smaller than 4 pixels).
+hs::Rgb8 dominant_colour(const hs::RgbImage& image, float x0, float y0, float x1, float y1) {
+    const int ax = static_cast<int>(std::ceil(x0)) + 1, bx = static_cast<int>(std::floor(x1)) - 1;
+    const int ay = static_cast<int>(std::ceil(y0)) + 1, by = static_cast<int>(std::floor(y1)) - 1;
+    if (bx - ax < 2 || by - ay < 2)
+        return image.at(static_cast<int>((x0 + x1) * 0.5f), static_cast<int>((y0 + y1) * 0.5f));
+    std::map<int, int> counts;
+    for (int y = ay; y < by; ++y)
+        for (int x = ax; x < bx; ++x) {
+            const hs::Rgb8 p = image.at(x, y);
+            ++counts[p.r << 16 | p.g << 8 | p.b];
+        }
+    const auto best = std::max_element(counts.begin(), counts.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+    const int rgb = best->first;
+    return hs::Rgb8{static_cast<std::uint8_t>(rgb >> 16), static_cast<std::uint8_t>((rgb >> 8) & 255),
+                    static_cast<std::uint8_t>(rgb & 255)};
+}
+
 int check_screenshot(char** argv) {
     const hs::RgbImage shot = hs::read_png(argv[2]);
     const nlohmann::json layout = nlohmann::json::parse(read_text(argv[3]));
@@ -92,12 +114,13 @@ int check_screenshot(char** argv) {
     std::set<int> distinct;
     for (int i = 0; i < rows; ++i) {
         for (int j = 0; j < cols; ++j) {
-            // Centre of cell (i, j) on screen (the whole map is visible: uv = 0..1).
-            const int px = static_cast<int>(x0 + (j + 0.5f) * (x1 - x0) / cols);
-            const int py = static_cast<int>(y0 + (i + 0.5f) * (y1 - y0) / rows);
+            // Cell (i, j) on screen (the whole map is visible: uv = 0..1). Small maps carry
+            // each weight as text in the cell, so the cell's colour is the most frequent
+            // colour inside it (the text covers a minority of its pixels).
             const hs::PixelRect c = expected.layout.cell(i, j);
             const hs::Rgb8 want = expected.image.at(c.center_x(), c.center_y());
-            const hs::Rgb8 got = shot.at(px, py);
+            const hs::Rgb8 got = dominant_colour(shot, x0 + j * (x1 - x0) / cols, y0 + i * (y1 - y0) / rows,
+                                                 x0 + (j + 1) * (x1 - x0) / cols, y0 + (i + 1) * (y1 - y0) / rows);
             const int d = rgb_diff(want, got);
             worst = std::max(worst, d);
             if (d > 3) ++mismatched;

@@ -1,0 +1,220 @@
+// Ablation tab: which heads are switched off (ctrl-click thumbnails in the grid, or turn
+// on "clicks ablate"), zero or mean replacement, and what changed against the plain run of
+// the same input: relative hidden-state change per layer (bars), each head's map change
+// (layer × head map), and for language models KL(p ‖ p') with the top-k next tokens before
+// and after. "Rank heads" ablates each head alone on the analysis worker and sorts them.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/analysis_actions.h"
+#include "app/panels/panels.h"
+#include "app/panels/plot_widgets.h"
+
+namespace hs {
+namespace {
+
+void draw_controls(AppContext& ctx) {
+    AppState& s = ctx.state;
+    const bool fixed = !ctx.view.source || !ctx.view.source->takes_text();
+    if (fixed) {
+        ImGui::TextDisabled("A worked example has fixed inputs and weights: open a model to ablate heads.");
+        return;
+    }
+    int mode = static_cast<int>(s.ablate_mode);
+    ImGui::TextUnformatted("replace the head's output by");
+    ImGui::SameLine();
+    bool changed = ImGui::RadioButton("zero", &mode, 0);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("its mean over tokens", &mode, 1);
+    if (changed) {
+        s.ablate_mode = static_cast<AblationMode>(mode);
+        if (!s.ablated.empty()) s.dirty = true;
+    }
+    ImGui::SameLine();
+    ImGui::Checkbox("grid clicks ablate", &s.ablate_clicks);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("or ctrl-click a thumbnail in the grid");
+    if (ImGui::Button("ablate selected head")) s.toggle_ablation(HeadRef{s.layer, s.head, false, false});
+    ImGui::SameLine();
+    ImGui::BeginDisabled(s.ablated.empty());
+    if (ImGui::Button("restore all")) {
+        s.ablated.clear();
+        s.dirty = true;
+    }
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextUnformatted("off:");
+    for (std::size_t i = 0; i < s.ablated.size(); ++i) {
+        ImGui::SameLine();
+        const std::string name = "L" + std::to_string(s.ablated[i].layer) + ".H" + std::to_string(s.ablated[i].head) + " ×";
+        ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.65f, 0.2f, 0.2f, 1.0f));
+        if (ImGui::SmallButton((name + "##abl" + std::to_string(i)).c_str())) {
+            s.toggle_ablation(s.ablated[i]);
+            ImGui::PopStyleColor();
+            break;
+        }
+        ImGui::PopStyleColor();
+    }
+    if (s.ablated.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("none");
+    }
+}
+
+void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
+    const Trace& t = *ctx.view.trace;
+    const float fs = ImGui::GetFontSize();
+    const float w = ImGui::GetContentRegionAvail().x;
+    // 1. Hidden-state change per layer.
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted("hidden-state change per layer  ‖h'−h‖/‖h‖");
+    double lo = 0, hi = 0;
+    finite_range(e.hidden_change, lo, hi);
+    const PlotHover hb = draw_bar_chart("##hidden_change", e.hidden_change, nullptr, ImVec2(w * 0.32f, height), 0.0,
+                                        std::max(hi * 1.1, 1e-6), [](int i) { return "L" + std::to_string(i); });
+    if (hb.col >= 0)
+        ImGui::SetTooltip("layer %d output changes by %.2f%%", hb.col, 100.0 * e.hidden_change[static_cast<std::size_t>(hb.col)]);
+    ImGui::EndGroup();
+    // 2. Map change of every head (what the later layers' maps did).
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted("attention map change per head  mean |A'−A|");
+    const int layers = static_cast<int>(e.map_change.size());
+    const int heads = layers ? static_cast<int>(e.map_change.front().size()) : 0;
+    if (layers && heads) {
+        Matrix m(layers, heads);
+        for (int l = 0; l < layers; ++l)
+            for (int h = 0; h < heads; ++h)
+                m(l, h) = static_cast<float>(e.map_change[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)]);
+        ctx.analysis.effect_map.sync(std::to_string(ctx.view.generation), m);
+        ColorScale scale;
+        scale.lo = 0.0f;
+        scale.hi = std::max(ctx.analysis.effect_map.hi, 1e-6f);
+        const PlotHover hm = draw_matrix_plot(ctx, "##map_change", ctx.analysis.effect_map, layers, heads,
+                                              ImVec2(w * 0.36f, height), Colormap::Magma, scale,
+                                              [](int i) { return "L" + std::to_string(i); },
+                                              [](int j) { return "H" + std::to_string(j); });
+        if (hm.row >= 0) {
+            ImGui::SetTooltip("L%d.H%d map changes by %.4f on average per entry%s", hm.row, hm.col, m(hm.row, hm.col),
+                              ctx.state.is_ablated(hm.row, hm.col) ? " (ablated: its map is still computed)" : "");
+            if (hm.clicked) {
+                ctx.state.layer = hm.row;
+                ctx.state.head = hm.col;
+            }
+        }
+    }
+    ImGui::EndGroup();
+    // 3. Next-token distribution (decoder LMs).
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    if (e.has_next_token) {
+        ImGui::Text("next token after '%s':", t.main.tokens.empty() ? "" : t.main.tokens.back().c_str());
+        ImGui::Text("KL(p ‖ p') = %.5f nats", e.kl);
+        if (ImGui::BeginTable("##topk", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV,
+                              ImVec2(ImGui::GetContentRegionAvail().x, 0))) {
+            ImGui::TableSetupColumn("token");
+            ImGui::TableSetupColumn("before");
+            ImGui::TableSetupColumn("after");
+            ImGui::TableSetupColumn("change");
+            ImGui::TableHeadersRow();
+            for (const TokenChange& c : e.top_tokens) {
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                ImGui::Text("'%s'", c.text.c_str());
+                ImGui::TableSetColumnIndex(1);
+                ImGui::Text("%.3f", c.p_base);
+                ImGui::TableSetColumnIndex(2);
+                ImGui::Text("%.3f", c.p_ablated);
+                ImGui::TableSetColumnIndex(3);
+                const float d = c.p_ablated - c.p_base;
+                ImGui::TextColored(d >= 0 ? ImVec4(0.45f, 0.85f, 0.45f, 1) : ImVec4(1, 0.5f, 0.45f, 1), "%+.3f", d);
+            }
+            ImGui::EndTable();
+        }
+    } else {
+        ImGui::TextDisabled("last layer's output changes by %.2f%%", 100.0 * e.last_layer_change);
+        ImGui::TextDisabled("(next-token KL needs a decoder language model)");
+    }
+    ImGui::EndGroup();
+    (void)fs;
+}
+
+void draw_ranking(AppContext& ctx) {
+    AnalysisView& a = ctx.analysis;
+    const bool fixed = !ctx.view.source || !ctx.view.source->takes_text();
+    ImGui::BeginDisabled(fixed || !ctx.view.trace);
+    if (ImGui::Button("Rank heads")) try_action(ctx, [&] { request_rank_heads(ctx); });
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::TextDisabled("ablate each head alone (%s) and sort by its effect on this input",
+                        to_string(ctx.state.ablate_mode));
+    if (!a.ranking) return;
+    const HeadRanking& r = *a.ranking;
+    const int heads = ctx.view.trace ? heads_in(*ctx.view.trace, MapKind::Self) : 1;
+    ImGui::Text("ranked by %s (%s ablation) on \"%s\"", r.measure == "kl" ? "KL of the next-token distribution"
+                                                                        : "last layer's relative change",
+                to_string(a.ranking_mode), short_label(a.ranking_text, 40).c_str());
+    std::vector<double> values;
+    for (const RankedHead& h : r.heads) values.push_back(h.effect);
+    double lo = 0, hi = 0;
+    finite_range(values, lo, hi);
+    const float avail_y = ImGui::GetContentRegionAvail().y;
+    const PlotHover hb = draw_bar_chart("##ranking", values, nullptr, ImVec2(ImGui::GetContentRegionAvail().x * 0.55f,
+                                                                           std::max(80.0f, avail_y - 4.0f)),
+                                        0.0, std::max(hi * 1.05, 1e-9), [&](int i) {
+                                            const HeadRef& h = r.heads[static_cast<std::size_t>(i)].head;
+                                            return std::to_string(h.layer) + "." + std::to_string(h.head);
+                                        });
+    if (hb.col >= 0) {
+        const RankedHead& h = r.heads[static_cast<std::size_t>(hb.col)];
+        ImGui::SetTooltip("#%d  L%d.H%d  %s %.5f (click: ablate it)", hb.col + 1, h.head.layer, h.head.head,
+                          r.measure.c_str(), h.effect);
+        if (hb.clicked) ctx.state.toggle_ablation(h.head);
+    }
+    ImGui::SameLine();
+    if (ImGui::BeginTable("##ranked", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV,
+                          ImVec2(0, std::max(80.0f, avail_y - 4.0f)))) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupColumn("#");
+        ImGui::TableSetupColumn("head");
+        ImGui::TableSetupColumn(r.measure.c_str());
+        ImGui::TableHeadersRow();
+        for (std::size_t i = 0; i < r.heads.size(); ++i) {
+            const RankedHead& h = r.heads[i];
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::Text("%zu", i + 1);
+            ImGui::TableSetColumnIndex(1);
+            const std::string name = "L" + std::to_string(h.head.layer) + ".H" + std::to_string(h.head.head) +
+                                     (ctx.state.is_ablated(h.head.layer, h.head.head) ? " (off)" : "");
+            if (ImGui::Selectable((name + "##rank" + std::to_string(i)).c_str(), false,
+                                  ImGuiSelectableFlags_SpanAllColumns)) {
+                ctx.state.layer = h.head.layer;
+                ctx.state.head = h.head.head;
+                ctx.analysis.selected = h.head.layer * heads + h.head.head;
+            }
+            ImGui::TableSetColumnIndex(2);
+            ImGui::Text("%.5f", h.effect);
+        }
+        ImGui::EndTable();
+    }
+}
+
+}  // namespace
+
+void draw_ablation_tab(AppContext& ctx) {
+    draw_controls(ctx);
+    ImGui::Separator();
+    const float fs = ImGui::GetFontSize();
+    const float effect_h = std::max(fs * 8, ImGui::GetContentRegionAvail().y * 0.45f);
+    if (ctx.view.effect && ctx.view.trace) {
+        draw_effect(ctx, *ctx.view.effect, effect_h);
+    } else {
+        ImGui::TextDisabled("No head is switched off. Ctrl-click thumbnails in the grid (or tick \"grid clicks "
+                            "ablate\"); the trace recomputes with those heads zeroed before W_o.");
+    }
+    ImGui::Separator();
+    draw_ranking(ctx);
+}
+
+}  // namespace hs

@@ -1,0 +1,60 @@
+// Rollout tab (Abnar & Zuidema): R = Â_L ⋯ Â_1 with Â_l = rownorm(mean_h A_l + I) as a
+// heatmap over tokens, and per-token bars: R's last row for causal models (what the
+// next-token prediction draws on), the mean row otherwise. Hover for the numbers.
+#include <algorithm>
+
+#include "app/analysis_actions.h"
+#include "app/analysis_files.h"
+#include "app/panels/panels.h"
+#include "app/panels/plot_widgets.h"
+#include "app/panels/widgets.h"
+
+namespace hs {
+
+void draw_rollout_tab(AppContext& ctx) {
+    AnalysisView& a = ctx.analysis;
+    if (!a.analysis || !a.analysed_trace) {
+        ImGui::TextDisabled("No analysis yet: press Analyze.");
+        return;
+    }
+    const Rollout& r = a.analysis->rollout;
+    const std::vector<std::string>& tokens = a.analysed_trace->main.tokens;
+    const int T = static_cast<int>(r.joint.rows());
+    if (T == 0 || static_cast<int>(tokens.size()) != T) return;
+    const bool last = r.bars.size() == r.last_row.size() && r.last_row.size() > 0 && r.bars.isApprox(r.last_row);
+    ImGui::TextDisabled("R = Â_L ⋯ Â_1, Â_l = rownorm(mean_h A_l + I): how much of input token j flows into position i");
+    ImGui::SameLine();
+    if (ImGui::Button("PNG##rollout"))
+        try_action(ctx, [&] { a.status = "wrote " + export_rollout_png(ctx, export_path(ctx, "rollout.png")); });
+    a.rollout_map.sync(std::to_string(a.analysed_generation), r.joint);
+    ColorScale scale;
+    scale.lo = 0.0f;
+    scale.hi = std::max(a.rollout_map.hi, 1e-6f);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float side = std::min(avail.x * 0.5f, avail.y - ImGui::GetFontSize() * 2);
+    auto label = [&](int i) { return short_label(tokens[static_cast<std::size_t>(i)], 8); };
+    ImGui::BeginGroup();
+    const PlotHover h = draw_matrix_plot(ctx, "##rollout", a.rollout_map, T, T, ImVec2(side + ImGui::GetFontSize() * 8, side),
+                                         ctx.state.colormap, scale, label, nullptr);
+    if (h.row >= 0)
+        ImGui::SetTooltip("position %d '%s' draws %.4f from input token %d '%s'", h.row,
+                          tokens[static_cast<std::size_t>(h.row)].c_str(), r.joint(h.row, h.col), h.col,
+                          tokens[static_cast<std::size_t>(h.col)].c_str());
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(last ? "per token: R's last row (what the next-token prediction draws on)"
+                                : "per token: mean of R's rows (average flow from each input token)");
+    std::vector<double> bars(r.bars.data(), r.bars.data() + r.bars.size());
+    double lo = 0, hi = 0;
+    finite_range(bars, lo, hi);
+    const PlotHover hb = draw_bar_chart("##rollout_bars", bars, nullptr,
+                                        ImVec2(ImGui::GetContentRegionAvail().x, std::max(80.0f, side)), 0.0,
+                                        std::max(hi * 1.05, 1e-9), label);
+    if (hb.col >= 0)
+        ImGui::SetTooltip("token %d '%s': %.4f", hb.col, tokens[static_cast<std::size_t>(hb.col)].c_str(),
+                          bars[static_cast<std::size_t>(hb.col)]);
+    ImGui::EndGroup();
+}
+
+}  // namespace hs
