@@ -70,7 +70,7 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
     ImGui::TextUnformatted("hidden-state change per layer  ‖h'−h‖/‖h‖");
     double lo = 0, hi = 0;
     finite_range(e.hidden_change, lo, hi);
-    const PlotHover hb = draw_bar_chart("##hidden_change", e.hidden_change, nullptr, ImVec2(w * 0.32f, height), 0.0,
+    const PlotHover hb = draw_bar_chart("##hidden_change", e.hidden_change, nullptr, ImVec2(w * 0.22f, height), 0.0,
                                         std::max(hi * 1.1, 1e-6), [](int i) { return "L" + std::to_string(i); });
     if (hb.col >= 0)
         ImGui::SetTooltip("layer %d output changes by %.2f%%", hb.col, 100.0 * e.hidden_change[static_cast<std::size_t>(hb.col)]);
@@ -91,7 +91,7 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
         scale.lo = 0.0f;
         scale.hi = std::max(ctx.analysis.effect_map.hi, 1e-6f);
         const PlotHover hm = draw_matrix_plot(ctx, "##map_change", ctx.analysis.effect_map, layers, heads,
-                                              ImVec2(w * 0.36f, height), Colormap::Magma, scale,
+                                              ImVec2(w * 0.28f, std::min(height, w * 0.28f)), Colormap::Magma, scale,
                                               [](int i) { return "L" + std::to_string(i); },
                                               [](int j) { return "H" + std::to_string(j); });
         if (hm.row >= 0) {
@@ -110,7 +110,8 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
     if (e.has_next_token) {
         ImGui::Text("next token after '%s':", t.main.tokens.empty() ? "" : t.main.tokens.back().c_str());
         ImGui::Text("KL(p ‖ p') = %.5f nats", e.kl);
-        if (ImGui::BeginTable("##topk", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV,
+        if (ImGui::BeginTable("##topk", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                               ImGuiTableFlags_SizingFixedFit,
                               ImVec2(ImGui::GetContentRegionAvail().x, 0))) {
             ImGui::TableSetupColumn("token");
             ImGui::TableSetupColumn("before");
@@ -206,7 +207,7 @@ void draw_ablation_tab(AppContext& ctx) {
     draw_controls(ctx);
     ImGui::Separator();
     const float fs = ImGui::GetFontSize();
-    const float effect_h = std::max(fs * 8, ImGui::GetContentRegionAvail().y * 0.45f);
+    const float effect_h = std::max(fs * 8, ImGui::GetContentRegionAvail().y * 0.38f);
     if (ctx.view.effect && ctx.view.trace) {
         draw_effect(ctx, *ctx.view.effect, effect_h);
     } else {

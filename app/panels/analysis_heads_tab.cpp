@@ -100,7 +100,7 @@ void draw_table(AppContext& ctx, const std::vector<HeadMetrics>& metrics, const 
         ImGui::TableSetColumnIndex(0);
         char name[32];
         std::snprintf(name, sizeof name, "L%d.H%d", hm.layer, hm.head);
-        const bool selected = a.selected == n;
+        const bool selected = ctx.state.map == MapKind::Self && hm.layer == ctx.state.layer && hm.head == ctx.state.head;
         if (ImGui::Selectable(name, selected, ImGuiSelectableFlags_SpanAllColumns)) {
             a.selected = n;
             ctx.state.layer = hm.layer;
@@ -153,7 +153,7 @@ void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
         ImGui::TextWrapped("%d head%s: %s%s", count, count == 1 ? "" : "s", fired.c_str(), count > 12 ? ", …" : "");
         ImGui::Unindent(16.0f * ctx.ui_scale);
     }
-    const int sel = ctx.analysis.selected;
+    const int sel = ctx.state.map == MapKind::Self ? ctx.state.layer * heads + ctx.state.head : -1;
     if (sel >= 0 && sel < static_cast<int>(labels.size())) {
         ImGui::Separator();
         ImGui::Text("%s:", head_name(sel, heads).c_str());

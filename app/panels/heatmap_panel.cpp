@@ -120,8 +120,10 @@ void draw_cell_values(ImDrawList* list, const Matrix& m, const UvRect& uv, ImVec
     const int c0 = std::max(0, static_cast<int>(std::floor(uv.u0 * cols + 1e-4f)));
     const int c1 = std::min(cols, static_cast<int>(std::ceil(uv.u1 * cols - 1e-4f)));
     if (r1 - r0 > 16 || c1 - c0 > 16) return;
-    const float fs = ImGui::GetFontSize();
-    if (cell_px < ImGui::CalcTextSize("0.00").x + 6.0f || cell_px < fs + 4.0f) return;
+    // Text at 85% of the UI font so that "0.00" fits cells of about two characters' width.
+    const float fs = ImGui::GetFontSize() * 0.85f;
+    const float text_scale = 0.85f;
+    if (cell_px < ImGui::CalcTextSize("0.00").x * text_scale + 4.0f || cell_px < fs + 4.0f) return;
     list->PushClipRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), true);
     char buf[16];
     for (int i = r0; i < r1; ++i)
@@ -134,7 +136,8 @@ void draw_cell_values(ImDrawList* list, const Matrix& m, const UvRect& uv, ImVec
             const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
             const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
             const ImVec2 ts = ImGui::CalcTextSize(buf);
-            list->AddText(ImVec2(x - ts.x * 0.5f, y - ts.y * 0.5f), text, buf);
+            list->AddText(ImGui::GetFont(), fs, ImVec2(x - ts.x * text_scale * 0.5f, y - ts.y * text_scale * 0.5f), text,
+                          buf);
         }
     list->PopClipRect();
 }

@@ -30,31 +30,29 @@ void draw_rollout_tab(AppContext& ctx) {
     ColorScale scale;
     scale.lo = 0.0f;
     scale.hi = std::max(a.rollout_map.hi, 1e-6f);
+    // The map on top (square cells), the per-token bars under it across the full width.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float side = std::min(avail.x * 0.5f, avail.y - ImGui::GetFontSize() * 2);
+    const float fs = ImGui::GetFontSize();
+    const float side = std::max(fs * 6, std::min(avail.x - fs * 10, avail.y * 0.6f));
     auto label = [&](int i) { return short_label(tokens[static_cast<std::size_t>(i)], 8); };
-    ImGui::BeginGroup();
-    const PlotHover h = draw_matrix_plot(ctx, "##rollout", a.rollout_map, T, T, ImVec2(side + ImGui::GetFontSize() * 8, side),
+    const PlotHover h = draw_matrix_plot(ctx, "##rollout", a.rollout_map, T, T, ImVec2(side + fs * 10, side),
                                          ctx.state.colormap, scale, label, nullptr);
     if (h.row >= 0)
         ImGui::SetTooltip("position %d '%s' draws %.4f from input token %d '%s'", h.row,
                           tokens[static_cast<std::size_t>(h.row)].c_str(), r.joint(h.row, h.col), h.col,
                           tokens[static_cast<std::size_t>(h.col)].c_str());
-    ImGui::EndGroup();
-    ImGui::SameLine();
-    ImGui::BeginGroup();
     ImGui::TextUnformatted(last ? "per token: R's last row (what the next-token prediction draws on)"
                                 : "per token: mean of R's rows (average flow from each input token)");
     std::vector<double> bars(r.bars.data(), r.bars.data() + r.bars.size());
     double lo = 0, hi = 0;
     finite_range(bars, lo, hi);
     const PlotHover hb = draw_bar_chart("##rollout_bars", bars, nullptr,
-                                        ImVec2(ImGui::GetContentRegionAvail().x, std::max(80.0f, side)), 0.0,
-                                        std::max(hi * 1.05, 1e-9), label);
+                                        ImVec2(ImGui::GetContentRegionAvail().x,
+                                               std::max(fs * 5, ImGui::GetContentRegionAvail().y - 4.0f)),
+                                        0.0, std::max(hi * 1.05, 1e-9), label);
     if (hb.col >= 0)
         ImGui::SetTooltip("token %d '%s': %.4f", hb.col, tokens[static_cast<std::size_t>(hb.col)].c_str(),
                           bars[static_cast<std::size_t>(hb.col)]);
-    ImGui::EndGroup();
 }
 
 }  // namespace hs

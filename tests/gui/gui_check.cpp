@@ -13,6 +13,9 @@
 //     under grouped-query attention every query head names KV head h / (H / Hkv).
 //   gui_check continued BEFORE.json AFTER.json MODEL N
 //     "continue N" appended exactly core's greedy continuation to the text.
+//   gui_check analysis STATE ABLATED RANKED SHOT MODEL TEXT HEAD
+//     the Analysis window's labels, metrics, ablation KL and ranking equal core's
+//     (gui_check_analysis.cpp).
 // Exit 0 when every check passes; otherwise one line per failure on stderr, exit 1.
 #include <algorithm>
 #include <cmath>
@@ -32,6 +35,9 @@
 #include "core/pretrained/pretrained_source.h"
 #include "core/source.h"
 #include "core/worked_example.h"
+
+// gui_check_analysis.cpp: the Analysis window's results against core.
+int check_analysis(char** argv);
 
 namespace {
 
@@ -356,9 +362,11 @@ int main(int argc, char** argv) {
         if (mode == "example" && argc == 7) return check_example(argv);
         if (mode == "pretrained" && argc == 5) return check_pretrained(argv);
         if (mode == "continued" && argc == 6) return check_continued(argv);
+        if (mode == "analysis" && argc == 9) return check_analysis(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
                              "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE | "
-                             "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N\n");
+                             "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "
+                             "analysis STATE ABLATED RANKED SHOT MODEL TEXT HEAD\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "FAIL: %s\n", e.what());

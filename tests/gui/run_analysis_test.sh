@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Head analysis in the window on a real checkpoint (stories260K, referenced in place):
+# Analyze, screenshot the Analysis view, ablate one head, rank all heads, dump the state
+# after each step; then checks labels/metrics, the ablation KL and the ranking against
+# core computed independently (gui_check analysis).
+#   run_analysis_test.sh APP CHECKER OUTDIR MODEL.bin
+# A missing checkpoint is a failure, not a skip.
+set -euo pipefail
+app=$1 checker=$2 out=$3 model=$4
+if [[ ! -f $model ]]; then
+  echo "FAIL: checkpoint $model is missing (see ../shared/models/README.md)"
+  exit 1
+fi
+rm -rf "$out"
+mkdir -p "$out"
+text="Once upon a time, there was a little girl named Lily. She liked to play with her ball."
+head=1.3
+cat > "$out/session.txt" <<SCRIPT
+analyze
+analysis-tab heads
+select layer 1
+select head 3
+dump-state $out/analysis.json
+screenshot $out/analysis.png
+export-metrics-csv $out/metrics.csv
+export-analysis-png prev_token $out/prev_token.png
+ablate $head
+dump-state $out/ablated.json
+rank-heads
+analysis-tab ablation
+dump-state $out/ranked.json
+screenshot $out/ablation.png
+SCRIPT
+timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
+  --size 1600x1000 --script "$out/session.txt"
+for f in analysis.json analysis.png metrics.csv prev_token.png ablated.json ranked.json ablation.png; do
+  [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
+done
+"$checker" analysis "$out/analysis.json" "$out/ablated.json" "$out/ranked.json" "$out/analysis.png" \
+  "$model" "$text" $head
