@@ -45,8 +45,11 @@ MODEL is one of
 
 commands:
   headscope forward MODEL --text "..." [--json out.json] [--save DIR] [--scores]
+                    [--detail-layer L] [--quiet]
   headscope export  MODEL --text "..." --layer L --head H --png out.png [--csv f] [--json f]
   headscope export  MODEL --text "..." --grid --png grid.png
+                    [--decoder] [--cross] [--colormap viridis|magma|inferno|greys|redblue]
+                    [--gamma G] [--log] [--auto-range]
   headscope inspect MODEL
   headscope bench   MODEL --tokens N [--repeat R] [--attention-only]
   headscope save    MODEL DIR
@@ -56,8 +59,9 @@ commands:
   headscope analyze MODEL --text "..." [--csv metrics.csv] [--json f] [--no-induction]
   headscope analyze MODEL --corpus [--text-file F] [--csv f]   (lines of F, or the samples)
 
-input options: --text "...", --text-file FILE, --decoder-text "..." (encoder-decoder),
-               --pad 3,4 (key positions masked as padding)
+input options: --text "...", --text-file FILE, --decoder-text "..." (encoder-decoder;
+               default: the --text), --pad 3,4 (key positions masked as padding)
+--json - and --csv - write to stdout; messages go to stderr.
 )";
 
 int print_usage(std::FILE* out) {

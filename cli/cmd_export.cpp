@@ -2,6 +2,7 @@
 // headscope export MODEL --text "..." --grid --png F          (all layers × heads)
 // Options: --decoder (decoder stack), --cross (cross-attention maps), --colormap NAME,
 //          --gamma G, --log, --auto-range.
+#include <cmath>
 #include <cstdio>
 
 #include "cli/commands.h"
@@ -55,17 +56,24 @@ int cmd_export(int argc, char** argv) {
     const auto png = args.value("png"), csv = args.value("csv"), json = args.value("json");
     if (!png && !csv && !json) throw UsageError{"say where to write: --png, --csv or --json FILE"};
     if (grid && (csv || json)) throw UsageError{"--grid writes a PNG only (--png FILE)"};
+    if (png && *png == "-") throw UsageError{"--png needs a file name (only --csv and --json can be '-' for stdout)"};
     if (!grid && (!args.value("layer") || !args.value("head")))
         throw UsageError{"give --layer L and --head H, or --grid for all of them"};
 
     HeatmapOptions options;
     if (const auto c = args.value("colormap")) options.colormap = parse_colormap(*c);
     if (const auto g = args.value("gamma")) {
+        // The whole value must be a positive finite number ("2x", "0", "-1", "nan" are not).
+        float gamma = 0.0f;
+        std::size_t used = 0;
         try {
-            options.scale.gamma = std::stof(*g);
+            gamma = std::stof(*g, &used);
         } catch (const std::exception&) {
-            throw UsageError{"--gamma needs a number, got '" + *g + "'"};
+            used = 0;
         }
+        if (used == 0 || used != g->size() || !std::isfinite(gamma) || gamma <= 0.0f)
+            throw UsageError{"--gamma needs a positive number such as 0.5 or 2, got '" + *g + "'"};
+        options.scale.gamma = gamma;
     }
     options.scale.log = args.flag("log");
     options.auto_range = args.flag("auto-range");
@@ -83,7 +91,7 @@ int cmd_export(int argc, char** argv) {
         options.title = title_of(trace, sel, "all layers × heads");
         const GridImage image = render_grid(maps, q_tokens, k_tokens, options);
         write_png(*png, image.image);
-        std::printf("wrote %s (%d×%d, %zu layers × %zu heads)\n", png->c_str(),
+        std::fprintf(stderr, "wrote %s (%d×%d, %zu layers × %zu heads)\n", png->c_str(),
                     image.image.width(), image.image.height(), maps.size(),
                     maps.empty() ? size_t{0} : maps[0].size());
         return 0;
@@ -98,11 +106,12 @@ int cmd_export(int argc, char** argv) {
         options.title = title_of(trace, sel, what);
         const HeatmapImage image = render_heatmap(weights, q_tokens, k_tokens, options);
         write_png(*png, image.image);
-        std::printf("wrote %s (%d×%d)\n", png->c_str(), image.image.width(), image.image.height());
+        std::fprintf(stderr, "wrote %s (%d×%d)\n", png->c_str(), image.image.width(),
+                     image.image.height());
     }
     if (csv) {
         write_output(*csv, weights_to_csv(weights, q_tokens, k_tokens));
-        if (*csv != "-") std::printf("wrote %s\n", csv->c_str());
+        if (*csv != "-") std::fprintf(stderr, "wrote %s\n", csv->c_str());
     }
     if (json) {
         const nlohmann::json j{{"model", trace.model_name},
@@ -113,7 +122,7 @@ int cmd_export(int argc, char** argv) {
                                {"key_tokens", k_tokens},
                                {"weights", matrix_to_json(weights)}};
         write_output(*json, j.dump() + "\n");
-        if (*json != "-") std::printf("wrote %s\n", json->c_str());
+        if (*json != "-") std::fprintf(stderr, "wrote %s\n", json->c_str());
     }
     return 0;
 }

@@ -55,6 +55,18 @@ int cmd_forward(int argc, char** argv) {
     if (detail_layer) options.detail_layer = static_cast<int>(*detail_layer);
     const Trace trace = source->run(input, options);
     if (const auto path = args.value("json")) {
+        // 10,000 tokens × 8 maps is 800 million numbers (~18 GB of JSON): refuse instead
+        // of exhausting memory while building it.
+        const std::size_t numbers = trace_number_count(trace);
+        if (numbers > kMaxJsonNumbers)
+            throw Error("the trace JSON would hold " + std::to_string(numbers / 1'000'000) +
+                        " million numbers (about " +
+                        std::to_string(numbers * 20 / 1'000'000'000 + 1) +
+                        " GB), more than the limit of " +
+                        std::to_string(kMaxJsonNumbers / 1'000'000) + " million; use a shorter text (" +
+                        std::to_string(trace.main.tokens.size()) +
+                        " tokens now) or write single heads with 'headscope export --layer L "
+                        "--head H --csv FILE'");
         nlohmann::json j = trace_to_json(trace);
         write_output(*path, j.dump() + "\n");
         if (*path != "-") std::fprintf(stderr, "wrote %s\n", path->c_str());

@@ -27,6 +27,9 @@ SourceInput read_source_input(const Args& args, const TraceSource& source) {
             }
         }
     }
+    if (!source.takes_text() && (args.value("text") || args.value("text-file") ||
+                                 args.value("decoder-text")))
+        std::fputs("note: a worked example carries its own input X; --text is not used\n", stderr);
     if (source.takes_text() && in.text.empty() && !args.value("text") && !args.value("text-file"))
         throw UsageError{"give the input with --text \"…\" or --text-file FILE"};
     return in;
@@ -56,6 +59,39 @@ void check_layer_head(const Trace& trace, int layer, int head, bool decoder, boo
         throw Error("head " + std::to_string(head) + " is out of range: layer " +
                     std::to_string(layer) + " has " + std::to_string(n_heads) + " heads (0.." +
                     std::to_string(n_heads - 1) + ")");
+}
+
+namespace {
+
+std::size_t maps_count(const std::vector<Matrix>& maps) {
+    std::size_t n = 0;
+    for (const Matrix& m : maps) n += static_cast<std::size_t>(m.size());
+    return n;
+}
+
+std::size_t stack_count(const StackTrace& s) {
+    std::size_t n = static_cast<std::size_t>(s.input.size() + s.final_output.size());
+    for (const LayerTrace& l : s.layers) {
+        n += static_cast<std::size_t>(l.output.size());
+        n += maps_count(l.self_attn.weights) + maps_count(l.self_attn.scores);
+        if (l.cross_attn) n += maps_count(l.cross_attn->weights) + maps_count(l.cross_attn->scores);
+    }
+    return n;
+}
+
+}  // namespace
+
+std::size_t trace_number_count(const Trace& trace) {
+    std::size_t n = stack_count(trace.main);
+    if (trace.decoder) n += stack_count(*trace.decoder);
+    if (trace.steps) {
+        const AttentionSteps& st = *trace.steps;
+        n += static_cast<std::size_t>(st.qkv.size() + st.w_in.size() + st.concat.size() +
+                                      st.output.size());
+        // raw, scaled, masked scores and weights: four (T, S) maps per head.
+        n += 4 * maps_count(st.weights);
+    }
+    return n;
 }
 
 }  // namespace hs

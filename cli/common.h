@@ -22,4 +22,11 @@ void write_output(const std::string& path, const std::string& bytes);
 // Throws hs::Error naming the valid range when layer/head is out of range.
 void check_layer_head(const Trace& trace, int layer, int head, bool decoder, bool cross);
 
+// How many numbers trace_to_json writes for `trace`: inputs, outputs, every map (weights and
+// scores) and the detailed steps, roughly. Used to refuse JSON too large to build in memory.
+std::size_t trace_number_count(const Trace& trace);
+
+// The most numbers `forward --json` writes (~20 bytes each in JSON, so ~1.3 GB of text).
+constexpr std::size_t kMaxJsonNumbers = 64'000'000;
+
 }  // namespace hs

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 
@@ -126,6 +127,18 @@ Activation parse_activation(const std::string& s) {
 }
 MaskKind parse_mask(const std::string& s) { return parse_name(kMaskNames, s, "mask"); }
 
+namespace {
+
+// The shortest decimal that reads back as the same float, as a double: 1e-5f is written
+// "1e-05", not its exact binary value 9.999999747378752e-06.
+double float_for_json(float x) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, x);
+    return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
+}
+
+}  // namespace
+
 nlohmann::json config_to_json(const ModelConfig& c) {
     return nlohmann::json{{"format", "headscope-playground"},
                           {"arch", to_string(c.arch)},
@@ -139,7 +152,7 @@ nlohmann::json config_to_json(const ModelConfig& c) {
                           {"norm", to_string(c.norm)},
                           {"activation", to_string(c.activation)},
                           {"mask", to_string(c.mask)},
-                          {"norm_eps", c.norm_eps},
+                          {"norm_eps", float_for_json(c.norm_eps)},
                           {"seed", c.seed}};
 }
 
@@ -208,12 +221,26 @@ ModelConfig parse_playground_spec(const std::string& spec) {
     std::vector<std::pair<std::string, std::string>> items;
     std::stringstream ss(spec.size() > prefix.size() ? spec.substr(prefix.size()) : "");
     std::string item;
+    // Spaces around keys and values are ignored ("d_model=64, heads=4"); a key given
+    // twice is an error rather than a silent "last one wins".
+    auto trim = [](const std::string& t) {
+        const auto b = t.find_first_not_of(" \t");
+        if (b == std::string::npos) return std::string();
+        return t.substr(b, t.find_last_not_of(" \t") - b + 1);
+    };
     while (std::getline(ss, item, ',')) {
+        item = trim(item);
         if (item.empty()) continue;
         const auto eq = item.find('=');
-        if (eq == std::string::npos || eq == 0)
+        std::string key = eq == std::string::npos ? item : trim(item.substr(0, eq));
+        if (eq == std::string::npos || key.empty())
             throw Error("playground spec: '" + item + "' is not key=value");
-        items.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+        if (key == "activation") key = "act";
+        for (const auto& [k, v] : items)
+            if (k == key)
+                throw Error("playground spec: '" + key + "' is given twice ('" + key + "=" + v +
+                            "' and '" + item + "')");
+        items.emplace_back(key, trim(item.substr(eq + 1)));
     }
     ModelConfig c;
     c.d_model = 512;
@@ -241,7 +268,7 @@ ModelConfig parse_playground_spec(const std::string& spec) {
         else if (k == "arch") continue;
         else if (k == "pe") c.pe = parse_pos_encoding(v);
         else if (k == "norm") c.norm = parse_norm_placement(v);
-        else if (k == "act" || k == "activation") c.activation = parse_activation(v);
+        else if (k == "act") c.activation = parse_activation(v);
         else
             throw Error("playground spec: unknown key '" + k +
                         "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
