@@ -20,27 +20,13 @@ void check_ids(const ModelConfig& c, const std::vector<int>& ids, const char* wh
                         std::to_string(c.vocab - 1) + ")");
 }
 
-// The captured maps are f32 (T, S) per head and layer: weights, and scores when asked.
-// A long text on a playground with a large max_len would otherwise allocate tens of GB
-// (and get the process killed) before any message could be shown.
-constexpr double kMaxCaptureBytes = 8.0 * (1LL << 30);
-
 void check_capture_size(const ModelConfig& c, const ForwardInput& in, const TraceOptions& opt) {
     if (!opt.head_weights) return;
     const double t = static_cast<double>(in.ids.size());
     const double td = c.arch == Arch::EncoderDecoder ? static_cast<double>(in.decoder_ids.size()) : 0.0;
     // self-attention T×T per layer; encoder-decoder adds decoder self Td×Td and cross Td×T.
-    const double cells_per_head = t * t + td * td + td * t;
-    const double maps = static_cast<double>(c.layers) * c.heads * (opt.scores ? 2.0 : 1.0);
-    const double bytes = cells_per_head * maps * sizeof(float);
-    if (bytes > kMaxCaptureBytes) {
-        const auto gb = [](double b) { return std::to_string(static_cast<long long>(b / (1LL << 30) + 0.5)); };
-        throw Error("the attention maps of " + std::to_string(in.ids.size()) + " tokens need " +
-                    gb(bytes) + " GB (" + std::to_string(c.layers) + " layers × " +
-                    std::to_string(c.heads) + " heads of " + std::to_string(in.ids.size()) + "×" +
-                    std::to_string(in.ids.size()) + " floats), more than the " +
-                    gb(kMaxCaptureBytes) + " GB limit; use a shorter text or fewer layers or heads");
-    }
+    ensure_maps_fit(t * t + td * td + td * t, static_cast<long long>(in.ids.size()), c.layers,
+                    c.heads, opt.scores);
 }
 
 std::vector<std::string> labels_or_ids(const std::vector<std::string>& tokens,
@@ -76,6 +62,22 @@ long long count(const FeedForwardWeights& f) {
 long long count(const LayerNormWeights& n) { return count(n.weight) + count(n.bias); }
 
 }  // namespace
+
+// The captured maps are f32 (T, S) per head and layer: weights, and scores when asked.
+// A long text on a model with a large max_len would otherwise allocate tens of GB (and get
+// the process killed) before any message could be shown.
+void ensure_maps_fit(double cells_per_head, long long tokens, int layers, int heads, bool scores) {
+    constexpr double kMaxCaptureBytes = 8.0 * (1LL << 30);
+    const double maps = static_cast<double>(layers) * heads * (scores ? 2.0 : 1.0);
+    const double bytes = cells_per_head * maps * sizeof(float);
+    if (bytes <= kMaxCaptureBytes) return;
+    const auto gb = [](double b) { return std::to_string(static_cast<long long>(b / (1LL << 30) + 0.5)); };
+    throw Error("the attention maps of " + std::to_string(tokens) + " tokens need " + gb(bytes) +
+                " GB (" + std::to_string(layers) + " layers × " + std::to_string(heads) +
+                " heads of " + std::to_string(tokens) + "×" + std::to_string(tokens) +
+                " floats), more than the " + gb(kMaxCaptureBytes) +
+                " GB limit; use a shorter text or fewer layers or heads");
+}
 
 Model::Model(ModelConfig config, ModelWeights weights, std::string name)
     : config_(std::move(config)), weights_(std::move(weights)), name_(std::move(name)) {}

@@ -52,6 +52,10 @@ private:
     std::string name_;
 };
 
+// Refuses (hs::Error naming the sizes) to capture attention maps of more than 8 GB:
+// cells_per_head T×S cells for every one of layers × heads maps (×2 with scores).
+void ensure_maps_fit(double cells_per_head, long long tokens, int layers, int heads, bool scores);
+
 // Embeddings + positions entering layer 0: (T, D) = embed[ids] (· √D not applied) + PE.
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids);
 

@@ -172,3 +172,26 @@ TEST(ModelForward, ParameterCountMatchesTheFormula) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+TEST(EnsureMapsFit, RefusesMoreThanEightGigabytesOfMapsAndNamesTheSizes) {
+    // 12 layers × 12 heads × 2048² floats = 2.25 GiB: fits; 24 × 14 × 8192² floats = 84 GiB.
+    EXPECT_NO_THROW(ensure_maps_fit(2048.0 * 2048, 2048, 12, 12, false));
+    try {
+        ensure_maps_fit(8192.0 * 8192, 8192, 24, 14, false);
+        FAIL() << "expected hs::Error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(),
+                     "the attention maps of 8192 tokens need 84 GB (24 layers × 14 heads of "
+                     "8192×8192 floats), more than the 8 GB limit; use a shorter text or fewer "
+                     "layers or heads");
+    }
+    // Scores double the memory.
+    EXPECT_NO_THROW(ensure_maps_fit(4096.0 * 4096, 4096, 8, 8, false));  // 4 GiB
+    EXPECT_THROW(ensure_maps_fit(4096.0 * 4096, 4096, 16, 8, true), Error);  // 16 GiB
+}
+
+}  // namespace
+}  // namespace hs

@@ -136,6 +136,8 @@ Matrix run_stack(const TransformerConfig& c, const TransformerWeights& w,
     no_capture.head_weights = false;
     no_capture.hidden_states = false;
     const TraceOptions& opt = cap.options ? *cap.options : no_capture;
+    if (opt.head_weights)  // refuse before allocating maps that cannot fit
+        ensure_maps_fit(double(T) * T, T, L, c.heads, opt.scores);
 
     // x: (T, D) = tok_embed[ids] (+ pos_embed[t]) (+ type_embed[0])
     Matrix x(T, c.d_model);
