@@ -32,7 +32,7 @@ namespace {
 std::vector<std::string> g_dropped;  // paths dropped on the window (GLFW callback)
 
 void on_drop(GLFWwindow*, int count, const char** paths) {
-    for (int i = 0; i < count; ++i) g_dropped.emplace_back(paths[i]);
+    for (int i = 0; i < count; ++i) queue_drop(paths[i]);
 }
 
 void apply_theme(float scale) {
@@ -498,5 +498,7 @@ int run_gui(const GuiOptions& options) {
     glfwTerminate();
     return status;
 }
+
+void queue_drop(const std::string& path) { g_dropped.push_back(path); }
 
 }  // namespace hs

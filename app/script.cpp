@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "app/analysis_actions.h"
+#include "app/app.h"
 #include "app/analysis_files.h"
 #include "app/exporter.h"
 #include "app/panels/panels.h"
@@ -80,6 +81,8 @@ bool ScriptRunner::step(AppContext& ctx) {
             set_config(s, key, value);
         } else if (cmd == "model") {
             s.set_model_arg(rest);
+        } else if (cmd == "drop") {
+            queue_drop(rest);
         } else if (cmd == "continue") {
             const int n = to_int("continue", rest);
             if (n < 1) throw Error("continue needs at least 1 token, got " + rest);

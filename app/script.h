@@ -3,6 +3,7 @@
 // previous action's recomputation has finished. Blank lines and # comments are skipped.
 //   set KEY VALUE      d_model, heads, layers, d_ff, seed, mask, arch, pe, norm, act
 //   model MODEL        playground spec, model directory or worked example .json
+//   drop PATH          as if PATH were dropped on the window (model file/dir or text file)
 //   text TEXT          input text (rest of the line)
 //   continue N         decoder LMs: append N greedy tokens to the text (worker), recompute
 //   dump-state PATH    app state as JSON (app/state_dump.h), analysis results included
