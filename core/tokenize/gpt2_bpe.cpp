@@ -201,25 +201,34 @@ std::string Gpt2BpeTokenizer::token_bytes(int id) const {
 }
 
 Tokens Gpt2BpeTokenizer::encode(const std::string& text, bool /*add_special*/) const {
-    Tokens out;
+    std::vector<int> ids;
     for (const std::string& piece : gpt2_pretokenize(text)) {
-        const std::vector<int> ids = model_.encode_piece(byte_level::bytes_to_symbols(piece));
-        out.ids.insert(out.ids.end(), ids.begin(), ids.end());
+        const std::vector<int> piece_ids = model_.encode_piece(byte_level::bytes_to_symbols(piece));
+        ids.insert(ids.end(), piece_ids.begin(), piece_ids.end());
     }
+    return tokens_of(std::move(ids));
+}
+
+// ---------------------------------------------------------------------------------------
+// ByteLevelBpeTokenizer
+
+Tokens ByteLevelBpeTokenizer::tokens_of(std::vector<int> ids) const {
     std::vector<std::string> bytes;
-    bytes.reserve(out.ids.size());
-    for (int id : out.ids) bytes.push_back(token_bytes(id));
+    bytes.reserve(ids.size());
+    for (int id : ids) bytes.push_back(token_bytes(id));
+    Tokens out;
+    out.ids = std::move(ids);
     out.text = display_strings(bytes);
     return out;
 }
 
-std::string Gpt2BpeTokenizer::decode(const std::vector<int>& ids) const {
+std::string ByteLevelBpeTokenizer::decode(const std::vector<int>& ids) const {
     std::string bytes;
     for (int id : ids) bytes += token_bytes(id);
     return unicode::replace_invalid_utf8(bytes);
 }
 
-std::string Gpt2BpeTokenizer::display(int id) const {
+std::string ByteLevelBpeTokenizer::display(int id) const {
     return unicode::readable_bytes(token_bytes(id));
 }
 

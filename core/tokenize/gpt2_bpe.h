@@ -54,7 +54,22 @@ private:
 // not well-formed UTF-8, shows as "<0xHH>".
 std::vector<std::string> display_strings(const std::vector<std::string>& token_bytes);
 
-class Gpt2BpeTokenizer : public Tokenizer {
+// What every byte-level BPE tokenizer shares once ids are known: each id stands for a
+// string of raw bytes (token_bytes), decoding concatenates them, and display strings
+// come from display_strings() above. Gpt2BpeTokenizer and HfBpeTokenizer derive from it.
+class ByteLevelBpeTokenizer : public Tokenizer {
+public:
+    std::string decode(const std::vector<int>& ids) const final;
+    std::string display(int id) const final;
+
+protected:
+    // The raw bytes id stands for; throws hs::Error for an id outside the vocabulary.
+    virtual std::string token_bytes(int id) const = 0;
+    // ids with their display strings.
+    Tokens tokens_of(std::vector<int> ids) const;
+};
+
+class Gpt2BpeTokenizer : public ByteLevelBpeTokenizer {
 public:
     // Reads GPT-2's vocab.json (token -> id) and merges.txt ("#version" line, then one
     // "left right" merge per line in rank order). Throws hs::Error naming the file.
@@ -62,15 +77,13 @@ public:
 
     // GPT-2 adds nothing for add_special.
     Tokens encode(const std::string& text, bool add_special = true) const override;
-    std::string decode(const std::vector<int>& ids) const override;
-    std::string display(int id) const override;
     int vocab_size() const override { return model_.size(); }
     // "<|endoftext|>" (50256 in GPT-2) is both; -1 when the vocabulary lacks it.
     int bos_id() const override { return end_of_text_; }
     int eos_id() const override { return end_of_text_; }
 
 private:
-    std::string token_bytes(int id) const;
+    std::string token_bytes(int id) const override;
 
     BpeModel model_;
     int end_of_text_;

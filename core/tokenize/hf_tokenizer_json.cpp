@@ -301,21 +301,8 @@ Tokens HfBpeTokenizer::encode(const std::string& text, bool add_special) const {
     }
     encode_segment(text.substr(seg_start), ids);
     if (add_special) ids.insert(ids.end(), suffix_ids_.begin(), suffix_ids_.end());
-    std::vector<std::string> bytes;
-    for (int id : ids) bytes.push_back(token_bytes(id));
-    Tokens out;
-    out.ids = std::move(ids);
-    out.text = display_strings(bytes);
-    return out;
+    return tokens_of(std::move(ids));
 }
-
-std::string HfBpeTokenizer::decode(const std::vector<int>& ids) const {
-    std::string bytes;
-    for (int id : ids) bytes += token_bytes(id);
-    return unicode::replace_invalid_utf8(bytes);
-}
-
-std::string HfBpeTokenizer::display(int id) const { return unicode::readable_bytes(token_bytes(id)); }
 
 std::unique_ptr<Tokenizer> load_tokenizer_json(const std::string& path, const std::string& config_path) {
     const json tj = read_json_file(path);

@@ -33,7 +33,7 @@ namespace hs {
 // A tokenizer.json Split regex HeadScope implements by hand (pretokenize.h).
 enum class SplitPattern { Gpt2, Qwen2, Llama3 };
 
-class HfBpeTokenizer : public Tokenizer {
+class HfBpeTokenizer : public ByteLevelBpeTokenizer {
 public:
     // `source` names the file in error messages; `config` is tokenizer_config.json's
     // content or null.
@@ -41,8 +41,6 @@ public:
                    const std::string& source);
 
     Tokens encode(const std::string& text, bool add_special = true) const override;
-    std::string decode(const std::vector<int>& ids) const override;
-    std::string display(int id) const override;
     int vocab_size() const override { return vocab_size_; }
     int bos_id() const override { return bos_id_; }
     int eos_id() const override { return eos_id_; }
@@ -58,7 +56,7 @@ private:
     };
 
     void encode_segment(const std::string& text, std::vector<int>& ids) const;
-    std::string token_bytes(int id) const;
+    std::string token_bytes(int id) const override;
     int id_of_any(const std::string& token) const;  // added token or vocabulary, -1 if neither
 
     std::unique_ptr<BpeModel> model_;
