@@ -19,13 +19,12 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 class Scratch {
 public:
     Eigen::Map<Matrix> get(Eigen::Index rows, Eigen::Index cols) {
-        const auto n = static_cast<std::size_t>(rows * cols);
-        if (data_.size() < n) data_.resize(n);
+        if (data_.size() < rows * cols) data_.resize(rows * cols);
         return Eigen::Map<Matrix>(data_.data(), rows, cols);
     }
 
 private:
-    std::vector<float> data_;
+    Eigen::VectorXf data_;  // 64-byte aligned: the kernels load whole cache lines
 };
 
 // One query row of A: a = softmax over the first n_allowed keys (causal prefix), with
@@ -119,25 +118,69 @@ void softmax_rows(Matrix& m) {
     }
 }
 
+namespace {
+
+// Query head h over query rows [r0, r0 + n), after the projections:
+//   a: (n, keys) = Q_h[r0:r0+n] K_gᵀ · scale, written into rows r0… of A_h (or scratch)
+//   softmax per row (causal: row r sees keys ≤ r; padded keys → exactly 0)
+//   concat[r0:r0+n, h·Dk : (h+1)·Dk] = a · V_g[:keys]
+// kt holds K_gᵀ: (Dk, ≥ keys) with row stride kt_ld (the layout gemm::nn reads).
+void attend_rows(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& v, int h,
+                 int g, Eigen::Index Dk, Eigen::Index r0, Eigen::Index n, Eigen::Index S,
+                 const float* kt, int kt_ld, float scale, const AttentionMask& mask,
+                 Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights,
+                 std::vector<Matrix>* scores) {
+    // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only (all keys when scores are kept).
+    const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
+    thread_local Scratch scratch;
+    float* a = weights ? (*weights)[h].row(r0).data() : scratch.get(n, S).data();
+    gemm::nn(int(n), int(keys), int(Dk), scale, q.data() + r0 * q.outerStride() + h * Dk,
+             int(q.outerStride()), kt, kt_ld, nullptr, a, int(S));
+    if (scores)
+        (*scores)[h].middleRows(r0, n) = Eigen::Map<const Matrix>(a, n, S);
+    for (Eigen::Index r = 0; r < n; ++r) {
+        const Eigen::Index allowed = mask.causal ? std::min(S, r0 + r + 1) : S;
+        softmax_row(a + r * S, allowed, S, mask.key_padding);
+    }
+    gemm::nn(int(n), int(Dk), int(keys), 1.0f, a, int(S), v.data() + g * Dk,
+             int(v.outerStride()), nullptr, concat.data() + r0 * concat.outerStride() + h * Dk,
+             int(concat.outerStride()));
+}
+
+// kt: (Dk, keys) = K_g[0:keys]ᵀ in per-thread scratch.
+const float* transposed_keys(const Eigen::Ref<const Matrix>& k, int g, Eigen::Index Dk,
+                             Eigen::Index keys) {
+    thread_local Scratch kt;
+    float* out = kt.get(Dk, keys).data();
+    gemm::transpose(int(keys), int(Dk), k.data() + g * Dk, int(k.outerStride()), out, int(keys));
+    return out;
+}
+
+void size_maps(std::vector<Matrix>* maps, int heads, Eigen::Index T, Eigen::Index S) {
+    if (!maps) return;
+    maps->resize(heads);
+    for (Matrix& m : *maps) m.resize(T, S);
+}
+
+// Query rows per work item: small enough that a causal block skips most unseen keys and
+// the block's scores stay in L2.
+constexpr Eigen::Index kRowsPerBlock = 128;
+
+}  // namespace
+
 void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& k,
                   const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, float scale,
                   const AttentionMask& mask, Eigen::Ref<Matrix> concat,
                   std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
     const Eigen::Index T = q.rows(), S = k.rows(), Dk = q.cols() / heads;
     const int group = heads / kv_heads;  // query heads per key/value head
-    if (weights) {
-        weights->resize(heads);
-        for (Matrix& m : *weights) m.resize(T, S);
-    }
-    if (scores) {
-        scores->resize(heads);
-        for (Matrix& m : *scores) m.resize(T, S);
-    }
+    size_maps(weights, heads, T, S);
+    size_maps(scores, heads, T, S);
     // Work items: (head, block of query rows). Row blocks give the second core work when
     // there are few heads, and let causal attention skip the keys no row of a block sees.
     const int threads = thread_count();
     Eigen::Index blocks = heads >= 2 * threads ? 1 : (2 * threads + heads - 1) / heads;
-    if (mask.causal) blocks = std::max<Eigen::Index>(blocks, (T + 127) / 128);
+    if (mask.causal) blocks = std::max<Eigen::Index>(blocks, (T + kRowsPerBlock - 1) / kRowsPerBlock);
     blocks = std::max<Eigen::Index>(1, std::min<Eigen::Index>(blocks, T / 16));
     const Eigen::Index rows_per_block = (T + blocks - 1) / blocks;
     blocks = (T + rows_per_block - 1) / rows_per_block;
@@ -146,24 +189,9 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
         const int h = static_cast<int>(i / blocks), g = h / group;
         const Eigen::Index r0 = (i % blocks) * rows_per_block;
         const Eigen::Index n = std::min(T, r0 + rows_per_block) - r0;
-        // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only (all keys when scores are kept).
         const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
-        const auto Q_h = q.block(r0, h * Dk, n, Dk);   // (n, Dk)
-        const auto K_g = k.block(0, g * Dk, keys, Dk);  // (keys, Dk)
-        const auto V_g = v.block(0, g * Dk, keys, Dk);  // (keys, Dk)
-        thread_local Scratch scratch;
-        Eigen::Map<Matrix, 0, Eigen::OuterStride<>> a(
-            weights ? (*weights)[h].row(r0).data() : scratch.get(n, S).data(), n, S,
-            Eigen::OuterStride<>(S));
-        // scores: (n, keys) = Q_h K_gᵀ · scale, one GEMM with alpha = scale
-        a.leftCols(keys).noalias() = scale * (Q_h * K_g.transpose());
-        if (scores) (*scores)[h].middleRows(r0, n) = a;
-        for (Eigen::Index r = 0; r < n; ++r) {
-            const Eigen::Index allowed = mask.causal ? std::min(S, r0 + r + 1) : S;
-            softmax_row(a.row(r).data(), allowed, S, mask.key_padding);
-        }
-        // head_h rows: (n, Dk) = A_h[r0:r0+n, :keys] V_g[:keys]
-        concat.block(r0, h * Dk, n, Dk).noalias() = a.leftCols(keys) * V_g;
+        const float* kt = transposed_keys(k, g, Dk, keys);
+        attend_rows(q, v, h, g, Dk, r0, n, S, kt, int(keys), scale, mask, concat, weights, scores);
     };
     const int n_items = static_cast<int>(heads * blocks);
     if (double(heads) * double(T) * double(S) * double(Dk) < 1e5) {
@@ -172,6 +200,43 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
         parallel_for(n_items, item);
     }
 }
+
+namespace {
+
+// Self-attention with packed weights and Dk a multiple of 64, enough heads for every
+// thread: one work item per head does its own projection and its attention, so the
+// threads meet once (before W_o) and X, W_h and the head's Q/K/V stay in cache.
+//   [Q_h | K_h | V_h]: (T, 3·Dk) = X · [W_Q,h; W_K,h; W_V,h]ᵀ + b   (panels of W_in)
+//   then attend_rows for every block of query rows
+bool fused_heads_apply(const AttentionWeights& w, int T, int threads) {
+    const int Dk = w.d_k();
+    return w.in_proj_packed && gemm::vectorised() && Dk % gemm::kPanel == 0 &&
+           w.heads >= 2 * threads && double(T) * w.in_proj_weight.size() >= 1e6;
+}
+
+void fused_heads(const AttentionWeights& w, const Matrix& x, const AttentionMask& mask,
+                 float scale, Eigen::Ref<Matrix> qkv, Eigen::Ref<Matrix> concat,
+                 std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
+    const Eigen::Index T = x.rows();
+    const int I = w.inner(), H = w.heads, Dk = I / H, per_head = Dk / gemm::kPanel;
+    size_maps(weights, H, T, T);
+    size_maps(scores, H, T, T);
+    const auto Q = qkv.leftCols(I), K = qkv.middleCols(I, I), V = qkv.rightCols(I);
+    parallel_for(H, [&](int h) {
+        for (int part = 0; part < 3; ++part) {  // Q_h, K_h, V_h
+            const int panel0 = (part * I + h * Dk) / gemm::kPanel;
+            gemm::nn_packed(int(T), x.data(), int(x.cols()), *w.in_proj_packed, panel0, per_head,
+                            w.in_proj_bias.data(), qkv.data(), int(qkv.outerStride()));
+        }
+        const float* kt = transposed_keys(K, h, Dk, T);
+        for (Eigen::Index r0 = 0; r0 < T; r0 += kRowsPerBlock) {
+            const Eigen::Index n = std::min(T, r0 + kRowsPerBlock) - r0;
+            attend_rows(Q, V, h, h, Dk, r0, n, T, kt, int(T), scale, mask, concat, weights, scores);
+        }
+    });
+}
+
+}  // namespace
 
 namespace {
 
@@ -265,10 +330,14 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_
     thread_local Scratch qkv_buf, kv_buf, concat_buf;
     AttentionResult result;
     auto concat = concat_buf.get(T, I);  // [head_1 | … | head_H]: (T, I)
-    if (self) {
+    if (self && fused_heads_apply(w, int(T), thread_count())) {
+        fused_heads(w, x_query, mask, scale, qkv_buf.get(T, 3 * I), concat,
+                    want_weights ? &result.weights : nullptr,
+                    want_scores ? &result.scores : nullptr);
+    } else if (self) {
         // [Q|K|V]: (T, 3I) = X · W_inᵀ + b_in — one GEMM for all heads
         auto qkv = qkv_buf.get(T, 3 * I);
-        matmul_nt(x_query, w.in_proj_weight, &w.in_proj_bias, qkv);
+        matmul_nt(x_query, w.in_proj_weight, &w.in_proj_bias, qkv, w.in_proj_packed.get());
         attend_heads(qkv.leftCols(I), qkv.middleCols(I, I), qkv.rightCols(I), H, H, scale,
                      mask, concat, want_weights ? &result.weights : nullptr,
                      want_scores ? &result.scores : nullptr);
@@ -286,7 +355,7 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_
     ablate_heads(concat, ablated, H, ablate_mode);
     // out: (T, D) = concat · W_oᵀ + b_o
     result.output.resize(T, D);
-    matmul_nt(concat, w.out_proj_weight, &w.out_proj_bias, result.output);
+    matmul_nt(concat, w.out_proj_weight, &w.out_proj_bias, result.output, w.out_proj_packed.get());
     return result;
 }
 

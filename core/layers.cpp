@@ -49,14 +49,14 @@ Matrix activate(const Matrix& x, Activation act) {
 Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act) {
     // hidden: (T, d_ff) = act(x · W1ᵀ + b1); out: (T, D) = hidden · W2ᵀ + b2
     // hidden lives in per-thread scratch reused across layers and calls.
-    thread_local std::vector<float> hidden_buf;
+    thread_local Eigen::VectorXf hidden_buf;  // 64-byte aligned for the kernels
     const Eigen::Index T = x.rows(), F = w.linear1_weight.rows();
-    if (hidden_buf.size() < static_cast<std::size_t>(T * F)) hidden_buf.resize(T * F);
+    if (hidden_buf.size() < T * F) hidden_buf.resize(T * F);
     Eigen::Map<Matrix> hidden(hidden_buf.data(), T, F);
-    matmul_nt(x, w.linear1_weight, &w.linear1_bias, hidden);
+    matmul_nt(x, w.linear1_weight, &w.linear1_bias, hidden, w.linear1_packed.get());
     activate_in_place(hidden, act);
     Matrix out(T, w.linear2_weight.rows());
-    matmul_nt(hidden, w.linear2_weight, &w.linear2_bias, out);
+    matmul_nt(hidden, w.linear2_weight, &w.linear2_bias, out, w.linear2_packed.get());
     return out;
 }
 

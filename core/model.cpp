@@ -80,7 +80,9 @@ void ensure_maps_fit(double cells_per_head, long long tokens, int layers, int he
 }
 
 Model::Model(ModelConfig config, ModelWeights weights, std::string name)
-    : config_(std::move(config)), weights_(std::move(weights)), name_(std::move(name)) {}
+    : config_(std::move(config)), weights_(std::move(weights)), name_(std::move(name)) {
+    pack_for_inference(weights_);  // the weights are final from here on
+}
 
 Model Model::random(const ModelConfig& config) {
     ensure_valid(config);

@@ -146,7 +146,7 @@ int thread_count() { return pool().size(); }
 void parallel_for(int n, const std::function<void(int)>& task) { pool().run(n, task); }
 
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
-               const Vector* bias, Eigen::Ref<Matrix> c) {
+               const Vector* bias, Eigen::Ref<Matrix> c, const gemm::PackedWeights* packed) {
     const Eigen::Index M = a.rows(), N = b.rows(), K = a.cols();
     if (b.cols() != K || c.rows() != M || c.cols() != N || (bias && bias->size() != N))
         throw Error("matmul_nt: cannot multiply (" + std::to_string(M) + " × " +
@@ -155,6 +155,22 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
                     std::to_string(c.cols()) + ")" + (bias ? " with a bias" : ""));
     // Below ~1M multiply-adds a wake-up costs more than the second core saves.
     const double macs = double(M) * double(N) * double(K);
+    if (packed && packed->n == N && packed->k == K) {
+        // Contiguous runs of panels per thread: c[:, 64·p0 : 64·p1] = a · W[p0:p1]ᵀ + b
+        const int panels = packed->panels();
+        const int parts = macs < 1e6 ? 1 : std::min(thread_count(), panels);
+        const auto run = [&](int p) {
+            const int p0 = panels * p / parts, p1 = panels * (p + 1) / parts;
+            gemm::nn_packed(static_cast<int>(M), a.data(), static_cast<int>(a.outerStride()),
+                            *packed, p0, p1 - p0, bias ? bias->data() : nullptr, c.data(),
+                            static_cast<int>(c.outerStride()));
+        };
+        if (parts <= 1)
+            run(0);
+        else
+            parallel_for(parts, run);
+        return;
+    }
     const int parts = macs < 1e6 ? 1 : std::min<int>(thread_count(), int((N + 15) / 16));
     // Column blocks a multiple of 16 wide (one AVX-512 register of floats).
     const Eigen::Index width = parts <= 1 ? N : ((N + parts - 1) / parts + 15) / 16 * 16;

@@ -5,6 +5,7 @@
 // single-threaded (OpenBLAS is pinned to 1 thread), so there is exactly one pool.
 #include <functional>
 
+#include "core/gemm.h"
 #include "core/tensor.h"
 
 namespace hs {
@@ -22,8 +23,11 @@ void parallel_for(int n, const std::function<void(int)>& task);
 
 // c: (M, N) = a · bᵀ (+ bias on every row when bias is non-null), a: (M, K), b: (N, K) —
 // the y = x·Wᵀ + b of every linear layer. Large products are split into column blocks
-// of c (row blocks of b) run in parallel; each block is one single-threaded GEMM.
+// of c (row blocks of b) run in parallel; each block is one single-threaded GEMM. With
+// `packed` (b laid out by gemm::pack) the blocks are whole 64-column panels run by the
+// AVX-512 kernel instead of BLAS.
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
-               const Vector* bias, Eigen::Ref<Matrix> c);
+               const Vector* bias, Eigen::Ref<Matrix> c,
+               const gemm::PackedWeights* packed = nullptr);
 
 }  // namespace hs

@@ -107,4 +107,37 @@ ModelWeights init_weights(const ModelConfig& c) {
     return w;
 }
 
+namespace {
+
+std::shared_ptr<const gemm::PackedWeights> packed(const Matrix& w) {
+    return std::make_shared<const gemm::PackedWeights>(
+        gemm::pack(w.data(), static_cast<int>(w.rows()), static_cast<int>(w.cols()),
+                   static_cast<int>(w.cols())));
+}
+
+void pack_attention(AttentionWeights& a) {
+    a.in_proj_packed = packed(a.in_proj_weight);
+    a.out_proj_packed = packed(a.out_proj_weight);
+}
+
+void pack_ffn(FeedForwardWeights& f) {
+    f.linear1_packed = packed(f.linear1_weight);
+    f.linear2_packed = packed(f.linear2_weight);
+}
+
+}  // namespace
+
+void pack_for_inference(ModelWeights& weights) {
+    if (!gemm::vectorised()) return;
+    for (auto& l : weights.layers) {
+        pack_attention(l.self_attn);
+        pack_ffn(l.ffn);
+    }
+    for (auto& l : weights.decoder_layers) {
+        pack_attention(l.self_attn);
+        pack_attention(l.cross_attn);
+        pack_ffn(l.ffn);
+    }
+}
+
 }  // namespace hs

@@ -2,10 +2,12 @@
 // Parameters of a playground model, laid out as PyTorch nn.Transformer stores them
 // (weights are (out, in): y = x · Wᵀ + b). io/state_dict maps these to and from
 // state_dict names such as "layers.0.self_attn.in_proj_weight".
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "core/config.h"
+#include "core/gemm.h"
 #include "core/tensor.h"
 
 namespace hs {
@@ -18,6 +20,10 @@ struct AttentionWeights {
     Vector in_proj_bias;     // (3I)
     Matrix out_proj_weight;  // (D_out, I)
     Vector out_proj_bias;    // (D_out)
+    // in_proj_weight / out_proj_weight laid out for the AVX-512 kernels (gemm::pack), made
+    // once by pack_for_inference() when the weights will not change again (Model does it);
+    // null otherwise, which selects the Eigen/BLAS path.
+    std::shared_ptr<const gemm::PackedWeights> in_proj_packed, out_proj_packed;
     int inner() const { return static_cast<int>(in_proj_weight.rows() / 3); }
     int d_k() const { return inner() / heads; }
 };
@@ -33,6 +39,8 @@ struct FeedForwardWeights {
     Vector linear1_bias;    // (d_ff)
     Matrix linear2_weight;  // (D, d_ff)
     Vector linear2_bias;    // (D)
+    // As AttentionWeights: packed copies for the fast kernels, or null.
+    std::shared_ptr<const gemm::PackedWeights> linear1_packed, linear2_packed;
 };
 
 // nn.TransformerEncoderLayer: self-attention, FFN, norm1 after/before attention, norm2 FFN.
@@ -68,6 +76,10 @@ struct ModelWeights {
 // in_proj, zero biases, kaiming-uniform Linear, N(0,1) embeddings, LayerNorm 1/0),
 // drawn from hs::Rng so the same seed gives the same weights on every platform.
 ModelWeights init_weights(const ModelConfig& config);
+
+// Fills the *_packed copies of every linear layer (no-op without AVX-512). Call it only
+// on weights that are final: an edit afterwards would leave the packed copy stale.
+void pack_for_inference(ModelWeights& weights);
 
 // Whether a model with this config has the final norms described above.
 bool has_final_norm(const ModelConfig& config);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/layers.h"
+#include "core/parallel.h"
 
 namespace hs {
 
@@ -35,9 +36,9 @@ Matrix silu(const Matrix& x) {
 }
 
 Matrix linear(const Matrix& x, const Matrix& w, const Vector& b) {
-    Matrix y;
-    y.noalias() = x * w.transpose();
-    if (b.size()) y.rowwise() += b.transpose();
+    // y: (T, out) = x · Wᵀ + b, column blocks spread over the thread pool
+    Matrix y(x.rows(), w.rows());
+    matmul_nt(x, w, b.size() ? &b : nullptr, y);
     return y;
 }
 

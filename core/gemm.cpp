@@ -1,0 +1,156 @@
+#include "core/gemm.h"
+
+#include <algorithm>
+
+#include "core/tensor.h"
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#define HEADSCOPE_GEMM_AVX512 1
+#endif
+
+namespace hs::gemm {
+
+namespace {
+
+using Stride = Eigen::OuterStride<>;
+using ConstView = Eigen::Map<const Matrix, 0, Stride>;
+using View = Eigen::Map<Matrix, 0, Stride>;
+
+#ifdef HEADSCOPE_GEMM_AVX512
+
+// A tile is 6 rows × 64 columns of c in 24 registers; each step of k broadcasts a[i][k]
+// and multiplies it into row k of b (4 vectors). Rows past mr re-read the last valid row
+// of a and are not stored; columns past the panel are masked off.
+constexpr int kNnRows = 6;
+
+void nn_tile(int mr, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+             const float* bias, float* c, int ldc, const __mmask16 mask[4]) {
+    const float* ar[kNnRows];
+    for (int i = 0; i < kNnRows; ++i) ar[i] = a + static_cast<long>(std::min(i, mr - 1)) * lda;
+    const float *a0 = ar[0], *a1 = ar[1], *a2 = ar[2], *a3 = ar[3], *a4 = ar[4], *a5 = ar[5];
+    const __mmask16 m0 = mask[0], m1 = mask[1], m2 = mask[2], m3 = mask[3];
+    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c02 = c00, c03 = c00;
+    __m512 c10 = c00, c11 = c00, c12 = c00, c13 = c00;
+    __m512 c20 = c00, c21 = c00, c22 = c00, c23 = c00;
+    __m512 c30 = c00, c31 = c00, c32 = c00, c33 = c00;
+    __m512 c40 = c00, c41 = c00, c42 = c00, c43 = c00;
+    __m512 c50 = c00, c51 = c00, c52 = c00, c53 = c00;
+    for (int kk = 0; kk < k; ++kk) {
+        const float* row = b + static_cast<long>(kk) * ldb;  // b[kk][0…63]
+        const __m512 y0 = _mm512_maskz_loadu_ps(m0, row), y1 = _mm512_maskz_loadu_ps(m1, row + 16);
+        const __m512 y2 = _mm512_maskz_loadu_ps(m2, row + 32), y3 = _mm512_maskz_loadu_ps(m3, row + 48);
+        __m512 x = _mm512_set1_ps(a0[kk]);
+        c00 = _mm512_fmadd_ps(x, y0, c00); c01 = _mm512_fmadd_ps(x, y1, c01);
+        c02 = _mm512_fmadd_ps(x, y2, c02); c03 = _mm512_fmadd_ps(x, y3, c03);
+        x = _mm512_set1_ps(a1[kk]);
+        c10 = _mm512_fmadd_ps(x, y0, c10); c11 = _mm512_fmadd_ps(x, y1, c11);
+        c12 = _mm512_fmadd_ps(x, y2, c12); c13 = _mm512_fmadd_ps(x, y3, c13);
+        x = _mm512_set1_ps(a2[kk]);
+        c20 = _mm512_fmadd_ps(x, y0, c20); c21 = _mm512_fmadd_ps(x, y1, c21);
+        c22 = _mm512_fmadd_ps(x, y2, c22); c23 = _mm512_fmadd_ps(x, y3, c23);
+        x = _mm512_set1_ps(a3[kk]);
+        c30 = _mm512_fmadd_ps(x, y0, c30); c31 = _mm512_fmadd_ps(x, y1, c31);
+        c32 = _mm512_fmadd_ps(x, y2, c32); c33 = _mm512_fmadd_ps(x, y3, c33);
+        x = _mm512_set1_ps(a4[kk]);
+        c40 = _mm512_fmadd_ps(x, y0, c40); c41 = _mm512_fmadd_ps(x, y1, c41);
+        c42 = _mm512_fmadd_ps(x, y2, c42); c43 = _mm512_fmadd_ps(x, y3, c43);
+        x = _mm512_set1_ps(a5[kk]);
+        c50 = _mm512_fmadd_ps(x, y0, c50); c51 = _mm512_fmadd_ps(x, y1, c51);
+        c52 = _mm512_fmadd_ps(x, y2, c52); c53 = _mm512_fmadd_ps(x, y3, c53);
+    }
+    // c row = alpha · acc (+ bias)
+    const __m512 s = _mm512_set1_ps(alpha);
+    const __m512 z = _mm512_setzero_ps();
+    const __m512 d0 = bias ? _mm512_maskz_loadu_ps(m0, bias) : z;
+    const __m512 d1 = bias ? _mm512_maskz_loadu_ps(m1, bias + 16) : z;
+    const __m512 d2 = bias ? _mm512_maskz_loadu_ps(m2, bias + 32) : z;
+    const __m512 d3 = bias ? _mm512_maskz_loadu_ps(m3, bias + 48) : z;
+    const auto store_row = [&](int i, __m512 v0, __m512 v1, __m512 v2, __m512 v3) {
+        if (i >= mr) return;
+        float* out = c + static_cast<long>(i) * ldc;
+        _mm512_mask_storeu_ps(out, m0, _mm512_fmadd_ps(s, v0, d0));
+        _mm512_mask_storeu_ps(out + 16, m1, _mm512_fmadd_ps(s, v1, d1));
+        _mm512_mask_storeu_ps(out + 32, m2, _mm512_fmadd_ps(s, v2, d2));
+        _mm512_mask_storeu_ps(out + 48, m3, _mm512_fmadd_ps(s, v3, d3));
+    };
+    store_row(0, c00, c01, c02, c03);
+    store_row(1, c10, c11, c12, c13);
+    store_row(2, c20, c21, c22, c23);
+    store_row(3, c30, c31, c32, c33);
+    store_row(4, c40, c41, c42, c43);
+    store_row(5, c50, c51, c52, c53);
+}
+
+#endif  // HEADSCOPE_GEMM_AVX512
+
+}  // namespace
+
+bool vectorised() {
+#ifdef HEADSCOPE_GEMM_AVX512
+    return true;
+#else
+    return false;
+#endif
+}
+
+void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+        const float* bias, float* c, int ldc) {
+#ifdef HEADSCOPE_GEMM_AVX512
+    for (int j = 0; j < n; j += kPanel) {  // 64-column panels of b and c
+        const int cols = std::min(kPanel, n - j);
+        __mmask16 mask[4];  // columns of each 16-wide vector inside the panel
+        for (int v = 0; v < 4; ++v) {
+            const int in = std::clamp(cols - 16 * v, 0, 16);
+            mask[v] = static_cast<__mmask16>(in == 16 ? 0xFFFF : (1u << in) - 1);
+        }
+        for (int i = 0; i < m; i += kNnRows)
+            nn_tile(std::min(kNnRows, m - i), k, alpha, a + static_cast<long>(i) * lda, lda, b + j,
+                    ldb, bias ? bias + j : nullptr, c + static_cast<long>(i) * ldc + j, ldc, mask);
+    }
+#else
+    View cm(c, m, n, Stride(ldc));
+    cm.noalias() = alpha * (ConstView(a, m, k, Stride(lda)) * ConstView(b, k, n, Stride(ldb)));
+    if (bias) cm.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, n);
+#endif
+}
+
+PackedWeights pack(const float* w, int n, int k, int ldw) {
+    PackedWeights p;
+    p.n = n;
+    p.k = k;
+    const int panels = (n + kPanel - 1) / kPanel;
+    p.data.setZero(static_cast<Eigen::Index>(panels) * k * kPanel);
+    for (int q = 0; q < panels; ++q) {
+        const int rows = std::min(kPanel, n - q * kPanel);
+        transpose(rows, k, w + static_cast<long>(q) * kPanel * ldw, ldw, p.panel(q), kPanel);
+    }
+    return p;
+}
+
+void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
+               const float* bias, float* c, int ldc) {
+    // Blocks of rows of a small enough to stay in L2 (≤ 256 KiB) while every panel passes.
+    const int block = std::max(kNnRows, (256 * 1024 / 4 / std::max(1, w.k)) / kNnRows * kNnRows);
+    for (int i = 0; i < m; i += block) {
+        const int rows = std::min(block, m - i);
+        for (int q = panel0; q < panel0 + panels; ++q) {
+            const int col = q * kPanel, cols = std::min(kPanel, w.n - col);
+            nn(rows, cols, w.k, 1.0f, a + static_cast<long>(i) * lda, lda, w.panel(q), kPanel,
+               bias ? bias + col : nullptr, c + static_cast<long>(i) * ldc + col, ldc);
+        }
+    }
+}
+
+void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {
+    // 16 rows of b at a time: each k writes 16 neighbouring floats of bt.
+    for (int r0 = 0; r0 < n; r0 += 16) {
+        const int rows = std::min(16, n - r0);
+        for (int kk = 0; kk < k; ++kk) {
+            float* out = bt + static_cast<long>(kk) * ldbt + r0;
+            for (int r = 0; r < rows; ++r) out[r] = b[static_cast<long>(r0 + r) * ldb + kk];
+        }
+    }
+}
+
+}  // namespace hs::gemm

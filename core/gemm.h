@@ -1,0 +1,43 @@
+#pragma once
+// Single-threaded fp32 matrix-product kernels for the shapes attention has
+// (docs/PERFORMANCE.md). All matrices are row-major, given as a pointer and a row stride
+// (ld*, in floats), so column blocks of a fused [Q|K|V] buffer are used in place.
+//
+// With AVX-512 (the default -march=native build on these machines) a 6 × 64 tile of c
+// stays in 24 registers while k runs; b is read a row (64 floats) at a time, so b must be
+// row-major along n: K_hᵀ, V_h, or a linear layer's weight packed once (pack()). Without
+// AVX-512 the same calls go to Eigen. Callers parallelise over tiles of c (core/parallel.h).
+// Operands should be 64-byte aligned (Eigen's allocations are); unaligned rows cost ~2×.
+#include <Eigen/Core>
+
+namespace hs::gemm {
+
+// c (m, n) = alpha · a (m, k) · b (k, n) (+ bias (n) on every row when non-null): rows of
+// b are read as vectors, elements of a are broadcast. Used for A_h·V_h and for Q_h·(K_hᵀ) once K_h has been transposed.
+void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+        const float* bias, float* c, int ldc);
+
+// A linear layer's weight W (n, k) (PyTorch (out, in) layout) laid out once for nn():
+// panel q is the (k, 64) row-major block Wᵀ[:, 64q : 64q + 64], zero past n, 64-byte
+// aligned, so y = x·Wᵀ reads every panel front to back.
+constexpr int kPanel = 64;
+struct PackedWeights {
+    int n = 0, k = 0;
+    Eigen::VectorXf data;  // panels × k × 64 floats
+    int panels() const { return (n + kPanel - 1) / kPanel; }
+    const float* panel(int q) const { return data.data() + static_cast<long>(q) * k * kPanel; }
+    float* panel(int q) { return data.data() + static_cast<long>(q) * k * kPanel; }
+};
+PackedWeights pack(const float* w, int n, int k, int ldw);
+
+// c[:, 64·panel0 : 64·(panel0 + panels)] = a (m, k) · Wᵀ (+ bias) for those panels of w.
+void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
+               const float* bias, float* c, int ldc);
+
+// bt (k, n) = b (n, k)ᵀ: lays K_h out as the (Dk, S) operand of nn().
+void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt);
+
+// True when the AVX-512 kernels are compiled in (false: Eigen fallback).
+bool vectorised();
+
+}  // namespace hs::gemm

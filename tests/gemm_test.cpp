@@ -1,0 +1,173 @@
+// The matrix-product kernels (core/gemm.h) against a double-precision triple loop, over
+// shapes that hit every edge of their tiles (rows not a multiple of 6, columns not a
+// multiple of 16 or 64), row strides wider than the rows, unaligned starts, bias and alpha;
+// and the fast attention paths they feed against the naive per-head reference.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/attention.h"
+#include "core/gemm.h"
+#include "core/parallel.h"
+#include "core/rng.h"
+#include "core/weights.h"
+
+namespace hs {
+namespace {
+
+// A row-major (rows, cols) block inside a buffer with row stride ld, starting `offset`
+// floats in (offset 1 makes every row start off a 64-byte boundary).
+struct Strided {
+    int rows, cols, ld, offset;
+    std::vector<float> buf;
+    Strided(int r, int c, int extra_cols, int off, std::uint64_t seed)
+        : rows(r), cols(c), ld(c + extra_cols), offset(off), buf(off + std::size_t(r) * (c + extra_cols) + 1) {
+        Rng rng(seed);
+        for (float& x : buf) x = rng.uniform(-1.0f, 1.0f);
+    }
+    float* data() { return buf.data() + offset; }
+    float at(int i, int j) const { return buf[offset + std::size_t(i) * ld + j]; }
+};
+
+// c = alpha · a · b (+ bias), accumulated in double.
+std::vector<double> reference_nn(const Strided& a, const Strided& b, float alpha,
+                                 const std::vector<float>* bias) {
+    std::vector<double> c(std::size_t(a.rows) * b.cols);
+    for (int i = 0; i < a.rows; ++i)
+        for (int j = 0; j < b.cols; ++j) {
+            double s = 0;
+            for (int k = 0; k < a.cols; ++k) s += double(a.at(i, k)) * b.at(k, j);
+            c[std::size_t(i) * b.cols + j] = alpha * s + (bias ? (*bias)[j] : 0.0);
+        }
+    return c;
+}
+
+struct Shape {
+    int m, n, k;
+};
+
+TEST(GemmNn, MatchesDoubleReferenceOnEveryTileEdge) {
+    for (const Shape s : {Shape{1, 1, 1}, Shape{6, 64, 64}, Shape{7, 65, 3}, Shape{5, 17, 40},
+                          Shape{13, 130, 64}, Shape{128, 64, 128}, Shape{2, 200, 1}}) {
+        for (int offset : {0, 1}) {
+            SCOPED_TRACE(testing::Message() << s.m << "×" << s.k << " · " << s.k << "×" << s.n
+                                            << " offset " << offset);
+            Strided a(s.m, s.k, 5, offset, 1), b(s.k, s.n, 3, offset, 2);
+            Strided c(s.m, s.n, 7, offset, 3);  // stride wider than the result
+            const std::vector<float> before = c.buf;
+            std::vector<float> bias(s.n);
+            Rng rng(4);
+            for (float& x : bias) x = rng.uniform(-1.0f, 1.0f);
+            gemm::nn(s.m, s.n, s.k, 0.5f, a.data(), a.ld, b.data(), b.ld, bias.data(), c.data(), c.ld);
+            const std::vector<double> want = reference_nn(a, b, 0.5f, &bias);
+            for (int i = 0; i < s.m; ++i)
+                for (int j = 0; j < c.ld; ++j) {
+                    const std::size_t at = offset + std::size_t(i) * c.ld + j;
+                    if (j < s.n)
+                        ASSERT_NEAR(c.buf[at], want[std::size_t(i) * s.n + j], 1e-5 * (1 + s.k))
+                            << "c(" << i << ", " << j << ")";
+                    else  // padding between rows is never written
+                        ASSERT_EQ(c.buf[at], before[at]) << "padding (" << i << ", " << j << ")";
+                }
+        }
+    }
+}
+
+TEST(GemmNn, WithoutBiasComputesThePlainProduct) {
+    Strided a(3, 2, 0, 0, 5), b(2, 2, 0, 0, 6);
+    // a = [[1, 2], [3, 4], [5, 6]], b = [[1, 0], [1, 1]] → a·b = [[3, 2], [7, 4], [11, 6]]
+    const float av[] = {1, 2, 3, 4, 5, 6}, bv[] = {1, 0, 1, 1};
+    std::copy(av, av + 6, a.data());
+    std::copy(bv, bv + 4, b.data());
+    float c[6] = {};
+    gemm::nn(3, 2, 2, 1.0f, a.data(), 2, b.data(), 2, nullptr, c, 2);
+    const float want[] = {3, 2, 7, 4, 11, 6};
+    for (int i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(c[i], want[i]) << i;
+}
+
+TEST(GemmTranspose, SwapsRowsAndColumns) {
+    Strided b(19, 5, 2, 1, 7);
+    std::vector<float> bt(5 * 23, -7.0f);
+    gemm::transpose(19, 5, b.data(), b.ld, bt.data(), 23);
+    for (int r = 0; r < 19; ++r)
+        for (int k = 0; k < 5; ++k) ASSERT_EQ(bt[k * 23 + r], b.at(r, k)) << r << "," << k;
+    for (int k = 0; k < 5; ++k)
+        for (int r = 19; r < 23; ++r) ASSERT_EQ(bt[k * 23 + r], -7.0f);
+}
+
+TEST(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
+    for (const Shape s : {Shape{1, 1, 1}, Shape{9, 70, 33}, Shape{130, 192, 64}, Shape{40, 128, 300}}) {
+        SCOPED_TRACE(testing::Message() << "x " << s.m << "×" << s.k << ", W " << s.n << "×" << s.k);
+        Rng rng(8);
+        Matrix x(s.m, s.k), w(s.n, s.k);
+        Vector bias(s.n);
+        for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
+        for (Eigen::Index i = 0; i < w.size(); ++i) w.data()[i] = rng.uniform(-1, 1);
+        for (int i = 0; i < s.n; ++i) bias(i) = rng.uniform(-1, 1);
+        const gemm::PackedWeights p = gemm::pack(w.data(), s.n, s.k, s.k);
+        EXPECT_EQ(p.panels(), (s.n + 63) / 64);
+        Matrix y(s.m, s.n);
+        matmul_nt(x, w, &bias, y, &p);
+        const Eigen::MatrixXd want =
+            (x.cast<double>() * w.cast<double>().transpose()).rowwise() + bias.cast<double>().transpose();
+        EXPECT_LT((y.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + s.k));
+    }
+}
+
+AttentionWeights random_attention(int D, int H, std::uint64_t seed) {
+    ModelConfig c;
+    c.d_model = D;
+    c.heads = H;
+    c.layers = 1;
+    c.d_ff = D;
+    c.vocab = 8;
+    c.max_len = 8;
+    c.seed = seed;
+    ModelWeights all = init_weights(c);
+    pack_for_inference(all);
+    AttentionWeights w = all.layers[0].self_attn;
+    Rng rng(seed + 1);  // non-zero biases, so a misplaced bias shows
+    for (int i = 0; i < w.in_proj_bias.size(); ++i) w.in_proj_bias(i) = rng.uniform(-0.5f, 0.5f);
+    for (int i = 0; i < w.out_proj_bias.size(); ++i) w.out_proj_bias(i) = rng.uniform(-0.5f, 0.5f);
+    return w;
+}
+
+// Dk = 64 and 128 with at least 2 heads per thread take the per-head fused path
+// (projection and attention in one work item); the naive reference shares none of its code.
+TEST(MultiHeadAttention, PackedFusedPathEqualsNaiveReference) {
+    struct Case {
+        int T, D, H;
+        bool causal;
+        std::vector<int> padding;
+    };
+    for (const Case& c : {Case{9, 256, 4, false, {}}, Case{130, 512, 4, true, {}},
+                          Case{20, 512, 8, false, {3, 19}}, Case{40, 1024, 8, true, {0}}}) {
+        SCOPED_TRACE(testing::Message() << "T=" << c.T << " D=" << c.D << " H=" << c.H);
+        const AttentionWeights w = random_attention(c.D, c.H, 21);
+        ASSERT_TRUE(!gemm::vectorised() || w.in_proj_packed);
+        Rng rng(22);
+        Matrix x(c.T, c.D);
+        for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal();
+        AttentionMask mask;
+        mask.causal = c.causal;
+        mask.key_padding = c.padding;
+        const AttentionResult fast = multi_head_attention(w, x, x, mask, true, true);
+        const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
+        EXPECT_LT((fast.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
+        ASSERT_EQ(fast.weights.size(), std::size_t(c.H));
+        for (int h = 0; h < c.H; ++h) {
+            EXPECT_LT((fast.weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
+            for (int j : c.padding) EXPECT_EQ(fast.weights[h].col(j).cwiseAbs().maxCoeff(), 0.0f);
+        }
+        // Scores: the scaled pre-mask Q_h K_hᵀ / √Dk, checked at one cell by hand.
+        const int Dk = c.D / c.H, I = c.D;
+        const Matrix qkv = (x * w.in_proj_weight.transpose()).rowwise() + w.in_proj_bias.transpose();
+        const int h = c.H - 1, i = c.T - 1, j = 0;
+        const float want = qkv.row(i).segment(h * Dk, Dk).dot(qkv.row(j).segment(I + h * Dk, Dk)) /
+                           std::sqrt(float(Dk));
+        EXPECT_NEAR(fast.scores[h](i, j), want, 1e-3f * (1 + std::abs(want)));
+    }
+}
+
+}  // namespace
+}  // namespace hs
