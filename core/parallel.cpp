@@ -74,14 +74,17 @@ public:
             task_ = &task;
             n_ = n;
             next_.store(0);
-            working_ = static_cast<int>(workers_.size());
+            working_.store(static_cast<int>(workers_.size()));
             error_ = nullptr;
-            ++generation_;
+            generation_.fetch_add(1, std::memory_order_release);
         }
         wake_.notify_all();
         claim_tasks();
+        // The other threads usually finish within microseconds of this one: spin briefly
+        // before sleeping (a futex wake-up costs about as much as a 128-token head).
+        spin_until([this] { return working_.load(std::memory_order_acquire) == 0; });
         std::unique_lock<std::mutex> lock(m_);
-        done_.wait(lock, [this] { return working_ == 0; });
+        done_.wait(lock, [this] { return working_.load() == 0; });
         task_ = nullptr;
         if (error_) std::rethrow_exception(error_);
     }
@@ -108,17 +111,32 @@ private:
     void work() {
         std::uint64_t seen = 0;
         for (;;) {
+            // A forward pass calls parallel_for several times per layer: stay awake for a
+            // few microseconds before blocking, then wait passively.
+            spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
             {
                 std::unique_lock<std::mutex> lock(m_);
-                wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+                wake_.wait(lock, [&] { return stop_ || generation_.load() != seen; });
                 if (stop_) return;
-                seen = generation_;
+                seen = generation_.load();
             }
             claim_tasks();
             std::lock_guard<std::mutex> lock(m_);
-            if (--working_ == 0) done_.notify_one();
+            if (working_.fetch_sub(1) == 1) done_.notify_one();
         }
     }
+
+    // Busy-waits at most ~20 µs (a bounded number of pause instructions) for `ready`.
+    template <typename Ready>
+    static void spin_until(const Ready& ready) {
+        for (int i = 0; i < kSpins && !ready(); ++i) pause();
+    }
+    static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    static constexpr int kSpins = 2000;
 
     std::vector<std::thread> workers_;
     std::mutex busy_;  // one parallel_for at a time uses the workers
@@ -127,8 +145,8 @@ private:
     const std::function<void(int)>* task_ = nullptr;
     int n_ = 0;
     std::atomic<int> next_{0};
-    int working_ = 0;  // workers that have not finished the current generation
-    std::uint64_t generation_ = 0;
+    std::atomic<int> working_{0};  // workers that have not finished the current generation
+    std::atomic<std::uint64_t> generation_{0};
     bool stop_ = false;
     std::mutex error_m_;
     std::exception_ptr error_;

@@ -1,7 +1,8 @@
 #pragma once
 // One small thread pool for all of core (docs/PERFORMANCE.md). Workers wait passively
-// (condition variable, no spinning): these machines have 2 cores and the UI thread and
-// the compute worker must not fight a spinning pool. Matrix products inside a task run
+// (condition variable) after a bounded spin of ~20 µs: these machines have 2 cores and
+// the UI thread and the compute worker must not fight a spinning pool, but the several
+// parallel_for calls of one layer follow each other within microseconds. Matrix products inside a task run
 // single-threaded (OpenBLAS is pinned to 1 thread), so there is exactly one pool.
 #include <functional>
 
