@@ -9,6 +9,7 @@
 
 #include "core/attention.h"
 #include "core/config.h"
+#include "core/gemm.h"
 #include "core/model.h"
 #include "core/parallel.h"
 
@@ -80,19 +81,72 @@ void BM_SoftmaxRows(benchmark::State& state) {
 }
 BENCHMARK(BM_SoftmaxRows)->Args({512, 0})->Args({1024, 0})->Args({1024, 1});
 
-// The limit: C (n, n) = A · Bᵀ through the same pool and BLAS as the model.
+// The limit: C (n, n) = A · Bᵀ through the same pool as the model, via BLAS (arg 1 = 0) or
+// the packed AVX-512 kernel (arg 1 = 1); `headscope bench` takes the faster as its peak.
 void BM_GemmPeak(benchmark::State& state) {
     const int n = int(state.range(0));
     const Matrix a = Matrix::Random(n, n), b = Matrix::Random(n, n);
+    const gemm::PackedWeights packed = gemm::pack(b.data(), n, n, n);
+    const bool kernel = state.range(1) != 0;
     Matrix c(n, n);
     for (auto _ : state) {
-        matmul_nt(a, b, nullptr, c);
+        matmul_nt(a, b, nullptr, c, kernel ? &packed : nullptr);
         benchmark::DoNotOptimize(c.data());
     }
     state.counters["threads"] = thread_count();
     set_flops(state, 2.0 * n * n * double(n));
 }
-BENCHMARK(BM_GemmPeak)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_GemmPeak)->Args({1024, 0})->Args({1024, 1})->Args({2048, 0})->Args({2048, 1})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// One thread, y (M, N) = x (M, K) · Wᵀ: the packed AVX-512 kernel (arg 3 = 1) against
+// BLAS through Eigen (arg 3 = 0) on the projection shapes of the attention benchmarks.
+void BM_LinearKernel(benchmark::State& state) {
+    const int M = int(state.range(0)), N = int(state.range(1)), K = int(state.range(2));
+    const bool kernel = state.range(3) != 0;
+    const Matrix x = Matrix::Random(M, K), w = Matrix::Random(N, K);
+    const gemm::PackedWeights packed = gemm::pack(w.data(), N, K, K);
+    Matrix y(M, N);
+    if (kernel && !gemm::vectorised()) {
+        state.SkipWithError("built without AVX-512: no packed kernel");
+        return;
+    }
+    for (auto _ : state) {
+        if (kernel)
+            gemm::nn_packed(M, x.data(), K, packed, 0, packed.panels(), nullptr, y.data(), N);
+        else
+            y.noalias() = x * w.transpose();
+        benchmark::DoNotOptimize(y.data());
+    }
+    set_flops(state, 2.0 * M * N * double(K));
+}
+BENCHMARK(BM_LinearKernel)
+    ->Args({128, 2304, 768, 0})
+    ->Args({128, 2304, 768, 1})
+    ->Args({512, 2304, 768, 0})
+    ->Args({512, 2304, 768, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+// One thread, scores (T, T) = Q_h · K_hᵀ with Dk = 64: the kernel on K_hᵀ (arg 1 = 1,
+// transpose included) against BLAS (arg 1 = 0).
+void BM_ScoresKernel(benchmark::State& state) {
+    const int T = int(state.range(0)), Dk = 64;
+    const bool kernel = state.range(1) != 0;
+    const Matrix q = Matrix::Random(T, Dk), k = Matrix::Random(T, Dk);
+    Matrix kt(Dk, T), s(T, T);
+    for (auto _ : state) {
+        if (kernel) {
+            gemm::transpose(T, Dk, k.data(), Dk, kt.data(), T);
+            gemm::nn(T, T, Dk, 0.125f, q.data(), Dk, kt.data(), T, nullptr, s.data(), T);
+        } else {
+            s.noalias() = 0.125f * (q * k.transpose());
+        }
+        benchmark::DoNotOptimize(s.data());
+    }
+    set_flops(state, 2.0 * T * T * double(Dk));
+}
+BENCHMARK(BM_ScoresKernel)->Args({128, 0})->Args({128, 1})->Args({512, 0})->Args({512, 1})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace hs
