@@ -99,6 +99,8 @@ AnalysisResult AnalysisWorker::run(const AnalysisJob& job, std::uint64_t id) {
         switch (job.kind) {
             case AnalysisJobKind::Analyze: {
                 if (!job.trace) throw Error("there is no trace to analyze yet.");
+                if (!all_maps_resident(*job.trace))  // issue 6: maps over the budget were dropped
+                    throw Error("head analysis needs every layer's attention maps at once, but this input is so long that only some layers' maps were kept (over the app's 512 MiB map budget); analyze a shorter text.");
                 AnalysisOptions options;
                 options.induction = job.source && supports_induction(*job.source);
                 result.trace = job.trace;

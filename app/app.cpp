@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include <GLFW/glfw3.h>  // GLFW_INCLUDE_NONE: GL comes from app/gl/gl.h
@@ -16,7 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/analysis_actions.h"
+#include "app/bench.h"
 #include "app/context.h"
+#include "app/gl/frame_cache.h"
 #include "app/gl/gl.h"
 #include "app/panels/panels.h"
 #include "app/script.h"
@@ -108,6 +111,8 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
         r.options.ablate = s.ablated;
         r.options.ablate_mode = s.ablate_mode;
     }
+    r.options.resident_layer = s.layer;  // issue 6: the selected layer keeps its maps
+    r.options.resident_in_decoder = s.map != MapKind::Self;
     if (s.pipeline_open) {
         r.options.detail_layer = s.layer;
         r.options.detail_in_decoder = s.map != MapKind::Self;
@@ -276,20 +281,46 @@ void draw_layout(AppContext& ctx, const std::string& bench_view) {
     draw_detail_panels(ctx, {ImVec2(left_w, bar_h + top_h), ImVec2(right_w, h - top_h)});
 }
 
-void print_bench(std::vector<double> ms, const char* what = "frames") {
-    if (ms.empty()) {
-        std::printf("%s 0\n", what);
-        return;
-    }
-    std::sort(ms.begin(), ms.end());
-    auto pct = [&](double p) {
-        const std::size_t i = std::min(ms.size() - 1, static_cast<std::size_t>(p * (ms.size() - 1) + 0.5));
-        return ms[i];
-    };
-    std::printf("%s %zu  p50 %.2f ms  p95 %.2f ms  max %.2f ms\n", what, ms.size(), pct(0.5), pct(0.95),
-                ms.back());
+void print_bench(const std::vector<double>& ms, const char* what = "frames") {
+    std::printf("%s\n", bench_line(what, ms).c_str());
     std::fflush(stdout);
 }
+
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+// Where the time of the timed frames went (medians), and how much of the window the
+// frame cache redrew: "phases ui 0.61 ms  render 2.10 ms  swap 0.52 ms  redrawn 12.5 %".
+struct FramePhases {
+    std::vector<double> ui, render, swap, redrawn;
+    void add(double ui_ms, double render_ms, double swap_ms, const FrameCacheStats& s) {
+        ui.push_back(ui_ms);
+        render.push_back(render_ms);
+        swap.push_back(swap_ms);
+        redrawn.push_back(s.total_pixels > 0 ? 100.0 * double(s.redrawn_pixels) / double(s.total_pixels) : 0.0);
+    }
+    void print() const {
+        if (ui.empty()) return;
+        std::printf("phases ui %.2f ms  render %.2f ms  swap %.2f ms  redrawn %.1f %%\n", percentiles(ui).p50,
+                    percentiles(render).p50, percentiles(swap).p50, percentiles(redrawn).p50);
+        std::fflush(stdout);
+    }
+};
+
+// --bench-edits: live edits of the playground model, each timed from the change of the
+// config to the end of the first frame whose maps come from the new trace.
+struct EditBench {
+    int total = 0;                 // edits to time
+    std::string key;               // "heads" | "d_model"
+    ModelConfig start;             // config of the first trace
+    int done = 0;
+    bool pending = false;          // an edit waits for its trace
+    std::uint64_t generation = 0;  // worker generation of the pending edit
+    std::chrono::steady_clock::time_point at;
+    int settled_frames = 0;        // frames drawn since the last edit landed
+    std::vector<double> latency_ms, job_ms, load_ms, forward_ms, ui_ms;
+};
 
 }  // namespace
 
@@ -331,7 +362,8 @@ int run_gui(const GuiOptions& options) {
         throw Error("cannot create an OpenGL 3.3 core window.");
     }
     glfwMakeContextCurrent(window);
-    const bool measuring = options.bench_frames > 0 || !options.screenshot.empty() || script || options.timing;
+    const bool measuring = options.bench_frames > 0 || options.bench_edits > 0 || !options.screenshot.empty() || script ||
+                           options.timing;
     glfwSwapInterval(measuring ? 0 : 1);
     glfwSetDropCallback(window, on_drop);
 
@@ -355,6 +387,29 @@ int run_gui(const GuiOptions& options) {
     int status = 0;
     {
         ctx.renderer = std::make_unique<HeatmapRenderer>();
+        auto frame_cache = std::make_unique<FrameCache>();
+        frame_cache->set_full_redraw(options.full_redraw);
+        if (!options.full_redraw && !options.offscreen_frame)
+            frame_cache->set_retained(FrameCache::probe_retained_back_buffer([&] { glfwSwapBuffers(window); }));
+        if (options.bench_frames > 0 || options.bench_edits > 0)
+            std::printf("frame cache %s\n", options.full_redraw ? "off (full redraw)"
+                                             : frame_cache->retained() ? "retained back buffer"
+                                                                       : "offscreen + copy");
+        FramePhases phases;
+        int pan_frame = 0;
+        int busy_passes = 0;  // --bench-busy: traces that arrived during the timed frames
+        std::vector<double> result_ms;  // --bench-busy: the frames that took those traces in
+        EditBench edits;
+        edits.total = options.bench_edits;
+        edits.key = options.bench_edit;
+        if (edits.total > 0 && ctx.state.source != SourceKind::Playground)
+            throw Error("--bench-edits edits a playground model: pass --model random:… (got '" +
+                        ctx.state.model_arg() + "').");
+        edits.start = ctx.state.config;
+        // Paced runs sleep out the rest of a 60 Hz frame like a vsynced window would, so the
+        // UI thread does not take a core from the worker by spinning (Xvfb has no vsync).
+        const bool paced = options.bench_busy || options.bench_edits > 0;
+        bool last_frame_identical = false;
         std::string submitted_detail = "-";
         std::vector<double> frame_ms;
         std::vector<double> busy_ms;  // --timing: frames drawn while the worker computed
@@ -362,9 +417,13 @@ int run_gui(const GuiOptions& options) {
         auto script_waiting_since = std::chrono::steady_clock::now();
         bool selection_applied = false;
         while (!glfwWindowShouldClose(window)) {
+            // 1. Events (an interactive window whose last frame changed nothing and whose
+            // worker is idle waits up to 50 ms for one instead of spinning) and dropped files.
+            if (!measuring && !paced && last_frame_identical && ctx.worker.idle() && ctx.analysis_worker.idle())
+                glfwWaitEventsTimeout(0.05);
             const auto frame_start = std::chrono::steady_clock::now();
             const bool busy_frame = ctx.worker.busy();
-            // 1. Events and dropped files.
+            bool took_result = false;
             glfwPollEvents();
             handle_drops(ctx);
             // 2. Newest finished trace replaces the old one.
@@ -380,6 +439,10 @@ int run_gui(const GuiOptions& options) {
                     }
                     if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
                         ctx.state.remember_model(result->model_arg);
+                }
+                if (result->trace && ready_frames > 3) {
+                    ++busy_passes;
+                    took_result = true;
                 }
                 ctx.view.accept(std::move(*result));
                 if (ctx.view.trace) {
@@ -398,7 +461,7 @@ int run_gui(const GuiOptions& options) {
             // edits -> worker.
             poll_analysis(ctx);
             if (script && !script->finished() && !ctx.state.dirty && ctx.worker.idle() &&
-                ctx.analysis_worker.idle()) {
+                ctx.analysis_worker.idle() && !selected_maps_pending(ctx.view, ctx.state)) {
                 script_waiting_since = std::chrono::steady_clock::now();
                 if (!script->step(ctx)) {
                     std::fprintf(stderr, "headscope: script: %s\n", script->error().c_str());
@@ -406,7 +469,21 @@ int run_gui(const GuiOptions& options) {
                     break;
                 }
             }
+            // Benchmarks: keep the worker busy, or make the next live edit.
+            if (options.bench_busy && ready_frames > 3 && ctx.worker.idle() && !ctx.state.dirty)
+                ctx.state.dirty = true;  // recompute the same input (the model stays cached)
+            const bool edit_now = edits.total > 0 && !edits.pending && edits.done < edits.total && ctx.view.trace &&
+                                  ctx.worker.idle() && !ctx.state.dirty && edits.settled_frames >= 3;
+            if (edit_now) {
+                ctx.state.config = edited_config(edits.start, edits.key, edits.done + 1);
+                ctx.state.dirty = true;
+                edits.at = std::chrono::steady_clock::now();
+            }
             submit_if_dirty(ctx, submitted_detail);
+            if (edit_now) {
+                edits.pending = true;
+                edits.generation = ctx.worker.latest_generation();
+            }
             ctx.view.sync_textures(ctx.state);
             // 4. Fonts (new characters), then the frame's UI.
             ctx.fonts.note_text(ctx.state.text);
@@ -417,16 +494,21 @@ int run_gui(const GuiOptions& options) {
             if (measuring) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
             ImGui::NewFrame();
             ctx.renderer->begin_frame();
+            if (options.bench_pan && ready_frames > 3) {
+                // --bench-pan: a new part of the map every frame (as a drag or wheel would).
+                const PanUv p = pan_uv(pan_frame++);
+                ctx.heatmap.uv = UvRect{p.u0, p.v0, p.u1, p.v1};
+            }
             draw_layout(ctx, options.bench_view);
             draw_progress_overlay(ctx);
             ImGui::Render();
-            // 5. Draw into the back buffer.
+            const auto ui_done = std::chrono::steady_clock::now();
+            // 5. Draw: the changed part of the frame offscreen, then all of it to the back buffer.
             int fb_w = 0, fb_h = 0;
             glfwGetFramebufferSize(window, &fb_w, &fb_h);
+            frame_cache->render(ImGui::GetDrawData(), *ctx.renderer, ImVec4(0.08f, 0.08f, 0.09f, 1.0f));
             glViewport(0, 0, fb_w, fb_h);
-            glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
-            glClear(GL_COLOR_BUFFER_BIT);
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            last_frame_identical = frame_cache->stats().redrawn_pixels == 0;
             // 6. Screenshots, benchmark and exit conditions.
             const bool ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle();
             if (script && std::chrono::steady_clock::now() - script_waiting_since > std::chrono::seconds(90)) {
@@ -453,20 +535,68 @@ int run_gui(const GuiOptions& options) {
                 std::printf("wrote %s (%dx%d)\n", options.screenshot.c_str(), fb_w, fb_h);
                 if (options.bench_frames <= 0) break;
             }
-            if (options.bench_frames > 0) glFinish();
+            const bool benchmarking = options.bench_frames > 0 || edits.total > 0;
+            if (benchmarking) glFinish();  // time the drawing, not just its submission
+            const auto drawn = std::chrono::steady_clock::now();
             glfwSwapBuffers(window);
             const auto now = std::chrono::steady_clock::now();
-            if (options.timing && busy_frame && ctx.worker.busy())
-                busy_ms.push_back(std::chrono::duration<double, std::milli>(now - frame_start).count());
+            const double frame = ms_between(frame_start, now);
+            if (options.timing && busy_frame && ctx.worker.busy()) busy_ms.push_back(frame);
             if (options.bench_frames > 0 && ready_frames > 3) {
-                frame_ms.push_back(std::chrono::duration<double, std::milli>(now - frame_start).count());
+                // --bench-busy times only frames drawn while the worker computed throughout.
+                if (options.bench_busy && took_result) result_ms.push_back(frame);
+                if (!options.bench_busy || (busy_frame && ctx.worker.busy())) {
+                    frame_ms.push_back(frame);
+                    phases.add(ms_between(frame_start, ui_done), ms_between(ui_done, drawn), ms_between(drawn, now),
+                               frame_cache->stats());
+                }
                 if (static_cast<int>(frame_ms.size()) >= options.bench_frames) {
-                    print_bench(frame_ms);
+                    const char* what = options.bench_pan ? "pan frames" : options.bench_busy ? "busy frames" : "frames";
+                    print_bench(frame_ms, what);
+                    if (options.bench_busy) {
+                        std::printf("busy passes %d\n", busy_passes);
+                        print_bench(result_ms, "busy result frames");
+                    }
+                    phases.print();
                     break;
                 }
             }
+            if (edits.total > 0) {
+                ++edits.settled_frames;
+                if (edits.pending && ctx.view.trace && ctx.view.generation >= edits.generation) {
+                    // This frame showed the edited model's maps for the first time.
+                    edits.latency_ms.push_back(ms_between(edits.at, now));
+                    edits.job_ms.push_back(ctx.view.compute_ms);
+                    edits.load_ms.push_back(ctx.view.load_ms);
+                    edits.forward_ms.push_back(ctx.view.forward_ms);
+                    // What the UI adds: waiting for the frame boundary, upload, drawing.
+                    edits.ui_ms.push_back(edits.latency_ms.back() - ctx.view.compute_ms);
+                    edits.pending = false;
+                    edits.settled_frames = 0;
+                    if (++edits.done >= edits.total) {
+                        print_bench(edits.latency_ms, "edits");
+                        print_bench(edits.job_ms, "edit jobs");
+                        print_bench(edits.load_ms, "edit loads");
+                        print_bench(edits.forward_ms, "edit forwards");
+                        print_bench(edits.ui_ms, "edit ui");
+                        break;
+                    }
+                }
+                if (edits.pending && !ctx.view.error.empty() && ctx.worker.idle()) {
+                    std::fprintf(stderr, "headscope: live edit failed: %s\n", ctx.view.error.c_str());
+                    status = 1;
+                    break;
+                }
+            }
+            if (paced) {
+                // Sleep out the frame, but wake as soon as a result waits (as a real window
+                // would on the worker's wake-up event), so a finished trace is not held back.
+                const auto next = frame_start + std::chrono::microseconds(16667);
+                while (std::chrono::steady_clock::now() < next && !(!ctx.worker.busy() && !ctx.worker.idle()))
+                    std::this_thread::sleep_for(std::chrono::microseconds(500));
+            }
             // A screenshot or benchmark that can never get a trace fails instead of hanging.
-            const bool unattended = options.bench_frames > 0 || !options.screenshot.empty();
+            const bool unattended = options.bench_frames > 0 || edits.total > 0 || !options.screenshot.empty();
             if (unattended && !script && !ctx.view.trace && ctx.worker.idle() &&
                 (!ctx.view.error.empty() || !ctx.state.config_errors.empty())) {
                 std::fprintf(stderr, "headscope: %s\n",
@@ -489,6 +619,7 @@ int run_gui(const GuiOptions& options) {
         }
         ctx.view = TraceView{};
         ctx.analysis = AnalysisView{};
+        frame_cache.reset();
         ctx.renderer.reset();
     }
     ImGui_ImplOpenGL3_Shutdown();

@@ -53,6 +53,9 @@ std::string export_grid_png(const Trace& trace, const AppState& state, const std
     for (int l = 0; l < static_cast<int>(layers->size()); ++l) {
         const HeadMaps* hm = head_maps(trace, state.map, l);
         if (!hm) throw Error("cannot export: layer " + std::to_string(l) + " has no maps.");
+        if (!hm->resident)  // issue 6: dropped by the map budget (long input)
+            throw Error("cannot export the grid: the input is so long that layer " + std::to_string(l) +
+                        "'s maps were not kept in memory; export single heads, or use 'headscope export --grid'.");
         maps.push_back(hm->weights);
     }
     const std::string title = trace.model_name + "  " + map_name(state.map) + "  all layers x heads";
@@ -73,6 +76,8 @@ std::string export_head_csv(const Trace& trace, const AppState& state, const std
 }
 
 std::string export_trace_json(const Trace& trace, const std::string& path) {
+    if (!all_maps_resident(trace))  // issue 6: some layers' maps were dropped (long input)
+        throw Error("cannot export the trace JSON: the input is so long that only some layers' maps were kept in memory; use 'headscope forward --json' (it recomputes them layer by layer).");
     write_file_atomic(path, trace_to_json(trace).dump() + "\n");
     return path;
 }

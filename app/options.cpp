@@ -24,7 +24,8 @@ std::string gui_usage() {
     return "usage: headscope [--model MODEL] [--text TEXT] [--decoder-text TEXT] [--layer L]\n"
            "                 [--head H] [--colormap NAME] [--size WxH] [--screenshot FILE]\n"
            "                 [--layout FILE] [--frames N] [--bench-frames N] [--bench-view all|heatmap|grid]\n"
-           "                 [--script FILE] [--no-settings] [--hidden] [--timing]\n"
+           "                 [--bench-pan] [--bench-busy] [--bench-edits N] [--bench-edit heads|d_model]\n"
+           "                 [--full-redraw] [--offscreen-frame] [--script FILE] [--no-settings] [--hidden] [--timing]\n"
            "       headscope help     (command-line subcommands)\n";
 }
 
@@ -46,6 +47,12 @@ GuiOptions parse_gui_options(int argc, char** argv) {
         else if (arg == "--frames") o.frames = parse_int(arg, value());
         else if (arg == "--bench-frames") o.bench_frames = parse_int(arg, value());
         else if (arg == "--bench-view") o.bench_view = value();
+        else if (arg == "--bench-pan") o.bench_pan = true;
+        else if (arg == "--bench-busy") o.bench_busy = true;
+        else if (arg == "--bench-edits") o.bench_edits = parse_int(arg, value());
+        else if (arg == "--bench-edit") o.bench_edit = value();
+        else if (arg == "--full-redraw") o.full_redraw = true;
+        else if (arg == "--offscreen-frame") o.offscreen_frame = true;
         else if (arg == "--script") o.script = value();
         else if (arg == "--colormap") o.colormap = value();
         else if (arg == "--no-settings") o.no_settings = true;
@@ -64,6 +71,15 @@ GuiOptions parse_gui_options(int argc, char** argv) {
     if (o.frames < 1) throw Error("option --frames needs at least 1 frame.");
     if (o.bench_view != "all" && o.bench_view != "heatmap" && o.bench_view != "grid")
         throw Error("option --bench-view must be all, heatmap or grid, got '" + o.bench_view + "'.");
+    if (o.bench_edit != "heads" && o.bench_edit != "d_model")
+        throw Error("option --bench-edit must be heads or d_model, got '" + o.bench_edit + "'.");
+    if (o.bench_edits < 0) throw Error("option --bench-edits needs 0 or more edits, got " + std::to_string(o.bench_edits) + ".");
+    const int modes = int(o.bench_pan) + int(o.bench_busy) + int(o.bench_edits > 0);
+    if (modes > 1) throw Error("options --bench-pan, --bench-busy and --bench-edits measure different things: pick one.");
+    // --bench-pan / --bench-busy time --bench-frames frames (300 unless given).
+    if ((o.bench_pan || o.bench_busy) && o.bench_frames <= 0) o.bench_frames = 300;
+    if (o.bench_edits > 0 && o.bench_frames > 0)
+        throw Error("option --bench-edits times edits, not frames: drop --bench-frames.");
     return o;
 }
 

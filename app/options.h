@@ -14,6 +14,15 @@ struct GuiOptions {
     int frames = 3;               // --frames N: frames rendered (after the first result)
     int bench_frames = 0;         // --bench-frames N: print p50/p95/max frame ms and exit
     std::string bench_view = "all";  // --bench-view all|heatmap|grid: panels drawn
+    bool bench_pan = false;       // --bench-pan: pan/zoom the heatmap every timed frame
+    bool bench_busy = false;      // --bench-busy: keep the worker recomputing the trace
+                                  // and time the frames drawn while it computes
+    int bench_edits = 0;          // --bench-edits N: N live edits, edit -> new maps on screen
+    std::string bench_edit = "heads";  // --bench-edit heads|d_model: what the edits halve/restore
+    bool full_redraw = false;     // --full-redraw: redraw every pixel every frame (no damage
+                                  // tracking; for comparisons)
+    bool offscreen_frame = false; // --offscreen-frame: keep the frame offscreen and copy it
+                                  // even where the back buffer is retained (comparisons)
     std::string script;           // --script FILE: one UI action per line (app/script.h)
     int width = 1600, height = 1000;  // --size WxH
     std::string colormap;         // --colormap NAME

@@ -4,12 +4,43 @@
 
 namespace hs {
 
+namespace {
+
+// The one recomputed block the UI holds (maps of a block the forward dropped), found by
+// head_maps() so that every reader (heatmap, hover, export, pipeline) sees it. UI thread
+// only; identified by the trace's address, cleared whenever a new trace is accepted.
+struct RecomputedBlock {
+    const Trace* trace = nullptr;
+    HeadRef block;
+    std::shared_ptr<const Trace> keep_alive;  // so the address cannot be reused meanwhile
+    std::shared_ptr<const HeadMaps> maps;
+};
+
+RecomputedBlock& recomputed_block() {
+    static RecomputedBlock block;
+    return block;
+}
+
+}  // namespace
+
+HeadRef block_of(MapKind kind, int layer) {
+    return HeadRef{layer, 0, kind != MapKind::Self, kind == MapKind::DecoderCross};
+}
+
+bool selected_maps_pending(const TraceView& view, const AppState& state) {
+    return view.trace && view.layer_maps_requested &&
+           *view.layer_maps_requested == block_of(state.map, state.layer);
+}
+
 void TraceView::accept(ComputeResult result) {
     if (!result.trace) {
         error = result.error;
         return;
     }
     error.clear();
+    recomputed_block() = RecomputedBlock{};
+    layer_maps_requested.reset();
+    layer_maps_error.clear();
     trace = std::move(result.trace);
     thumbnails = std::move(result.thumbnails);
     source_kind = result.source_kind;
@@ -43,6 +74,30 @@ void TraceView::accept(ComputeResult result) {
 
 void TraceView::sync_textures(const AppState& state) {
     if (!trace) return;
+    // 1. A recomputed block arrived: hold it (if it is of this trace) and re-upload.
+    if (std::optional<LayerMapsResult> r = layer_maps_worker->take_result()) {
+        if (r->trace == trace) {
+            if (layer_maps_requested && *layer_maps_requested == r->block) layer_maps_requested.reset();
+            layer_maps_ms = r->milliseconds;
+            if (r->maps) {
+                recomputed_block() = RecomputedBlock{trace.get(), r->block, trace, r->maps};
+                layer_maps_error.clear();
+            } else {
+                layer_maps_error = r->error;
+                layer_maps_error_block = r->block;
+            }
+            main_key.clear();
+        }
+    }
+    // 2. The selected block was dropped and is not held: ask the worker for it.
+    const HeadRef want = block_of(state.map, state.layer);
+    const HeadMaps* shown = head_maps(*trace, state.map, state.layer);
+    if (!layer_maps_error.empty() && !(layer_maps_error_block == want)) layer_maps_error.clear();
+    if (shown && !shown->resident && source &&
+        !(layer_maps_requested && *layer_maps_requested == want) && layer_maps_error.empty()) {
+        layer_maps_requested = want;
+        layer_maps_worker->submit(LayerMapsRequest{source, trace, want});
+    }
     const std::string key = std::to_string(generation) + "/" + std::to_string(int(state.map)) +
                             "/" + std::to_string(state.layer) + "/" + std::to_string(state.head) +
                             "/" + (state.show_scores ? "s" : "w");
@@ -96,8 +151,13 @@ const HeadMaps* head_maps(const Trace& trace, MapKind kind, int layer) {
     const std::vector<LayerTrace>* layers = layers_of(trace, kind);
     if (!layers || layer < 0 || layer >= static_cast<int>(layers->size())) return nullptr;
     const LayerTrace& l = (*layers)[static_cast<std::size_t>(layer)];
-    if (kind == MapKind::DecoderCross) return l.cross_attn ? &*l.cross_attn : nullptr;
-    return &l.self_attn;
+    const HeadMaps* stored = &l.self_attn;
+    if (kind == MapKind::DecoderCross) stored = l.cross_attn ? &*l.cross_attn : nullptr;
+    if (stored && !stored->resident) {
+        const RecomputedBlock& r = recomputed_block();
+        if (r.trace == &trace && r.block == block_of(kind, layer)) return r.maps.get();
+    }
+    return stored;
 }
 
 const Matrix* selected_map(const Trace& trace, const AppState& state, bool scores) {
@@ -110,7 +170,9 @@ const Matrix* selected_map(const Trace& trace, const AppState& state, bool score
 
 int heads_in(const Trace& trace, MapKind kind) {
     const HeadMaps* maps = head_maps(trace, kind, 0);
-    return maps ? static_cast<int>(maps->weights.size()) : 0;
+    if (!maps) return 0;
+    // A block the map budget dropped still has all of the model's heads.
+    return maps->resident ? static_cast<int>(maps->weights.size()) : trace.config.heads;
 }
 
 void clamp_selection(AppState& state, const Trace& trace) {

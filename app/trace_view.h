@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/gl/texture.h"
+#include "app/layer_maps_worker.h"
 #include "app/state.h"
 #include "app/worker.h"
 #include "core/trace.h"
@@ -36,6 +37,14 @@ struct TraceView {
     std::string main_key;
     float main_lo = 0.0f, main_hi = 1.0f;  // min/max of the selected map
 
+    // Blocks the forward dropped (HeadMaps::resident false) are recomputed off the UI
+    // thread when selected; head_maps() then finds them (one block is held at a time).
+    std::shared_ptr<LayerMapsWorker> layer_maps_worker = std::make_shared<LayerMapsWorker>();
+    std::optional<HeadRef> layer_maps_requested;  // asked for, not yet arrived
+    std::string layer_maps_error;                 // last failed recompute, of this block:
+    HeadRef layer_maps_error_block;
+    double layer_maps_ms = 0.0;                   // how long the last recompute took
+
     // Accepts a finished result: keeps the trace on success, the error otherwise.
     void accept(ComputeResult result);
     // Uploads textures that are out of date (call once per frame, before drawing).
@@ -49,7 +58,14 @@ struct TraceView {
 const StackTrace* query_stack(const Trace& trace, MapKind kind);
 const StackTrace* key_stack(const Trace& trace, MapKind kind);
 const std::vector<LayerTrace>* layers_of(const Trace& trace, MapKind kind);
+// A block the forward dropped resolves to its recomputed maps once they arrived (else to
+// the empty stored maps, resident == false).
 const HeadMaps* head_maps(const Trace& trace, MapKind kind, int layer);
+// The block of (kind, layer) as core names it.
+HeadRef block_of(MapKind kind, int layer);
+// Whether the selected block was dropped by the map budget and its maps are being
+// recomputed (the heatmap shows "computing layer N…").
+bool selected_maps_pending(const TraceView& view, const AppState& state);
 // The (T, S) weights (or scaled scores) of the selected layer/head, or nullptr.
 const Matrix* selected_map(const Trace& trace, const AppState& state, bool scores);
 // Clamps layer/head/map to what the trace has.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <limits>
 
 #include "core/error.h"
 #include "core/pretrained/generate.h"
@@ -52,6 +53,25 @@ std::vector<std::vector<Matrix>> thumbs_of(const std::vector<LayerTrace>& layers
         out.push_back(std::move(heads));
     }
     return out;
+}
+
+// Adds the thumbnails of one block's maps (as a forward computes them, before a block
+// the map budget drops is freed) and widens its kind's min/max.
+void add_block_thumbs(TraceThumbnails& thumbs, std::vector<bool>& seen, const HeadRef& block,
+                      const HeadMaps& maps) {
+    const int kind = block.in_decoder ? (block.cross ? 2 : 1) : 0;
+    std::vector<std::vector<Matrix>>& rows =
+        kind == 0 ? thumbs.self : kind == 1 ? thumbs.decoder_self : thumbs.decoder_cross;
+    if (static_cast<int>(rows.size()) <= block.layer) rows.resize(block.layer + 1);
+    std::vector<Matrix>& heads = rows[block.layer];
+    heads.clear();
+    for (const Matrix& w : maps.weights) {
+        heads.push_back(downsample_map(w, TraceThumbnails::kThumbMax));
+        if (w.size() == 0) continue;
+        thumbs.lo[kind] = seen[kind] ? std::min(thumbs.lo[kind], w.minCoeff()) : w.minCoeff();
+        thumbs.hi[kind] = seen[kind] ? std::max(thumbs.hi[kind], w.maxCoeff()) : w.maxCoeff();
+        seen[kind] = true;
+    }
 }
 
 // open_source(), except that Hugging Face directories report per-layer loading progress.
@@ -192,6 +212,20 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
         total_ = total;
         return !load_cancel_.load();
     };
+    // Thumbnails of every block, made as the forward computes each one (issue 6: blocks
+    // over the map budget are freed right after), so the grid covers every layer.
+    auto thumbs = std::make_shared<TraceThumbnails>();
+    std::vector<bool> seen(3, false);
+    bool thumbs_from_forward = false;
+    TraceOptions options = request.options;
+    options.on_maps = [&](const HeadRef& block, const HeadMaps& maps) {
+        thumbs_from_forward = true;
+        add_block_thumbs(*thumbs, seen, block, maps);
+    };
+    options.map_budget_bytes = std::min(options.map_budget_bytes, kAppMapBudgetBytes);
+    // The ablation comparison reads every map of both runs: keep them all (up to the
+    // 8 GB capture limit) rather than compare a partial set.
+    if (!options.ablate.empty()) options.map_budget_bytes = std::numeric_limits<std::int64_t>::max();
     try {
         Trace trace;
         if (request.example) {
@@ -226,13 +260,14 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
             done_ = 0;
             total_ = 0;
             const auto t_forward = Clock::now();
-            trace = cached_source_->run(input, request.options, progress);
+            trace = cached_source_->run(input, options, progress);
             result.forward_ms = ms_since(t_forward);
             result.input = input;
             if (!request.options.ablate.empty()) {
                 // The plain run to compare against (same capture options, no ablation).
-                TraceOptions plain = request.options;
+                TraceOptions plain = options;
                 plain.ablate.clear();
+                plain.on_maps = nullptr;
                 const std::string key = request.model_arg + '\x1f' + input.text + '\x1f' + input.decoder_text +
                                         '\x1f' + std::to_string(plain.scores) + '\x1f' +
                                         std::to_string(plain.detail_layer) + std::to_string(plain.detail_in_decoder) +
@@ -253,11 +288,12 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
             result.parameter_count = cached_source_->parameter_count();
             result.info = describe_model(*cached_source_);
         }
-        auto thumbs = std::make_shared<TraceThumbnails>();
-        thumbs->self = thumbs_of(trace.main.layers, false, thumbs->lo[0], thumbs->hi[0]);
-        if (trace.decoder) {
-            thumbs->decoder_self = thumbs_of(trace.decoder->layers, false, thumbs->lo[1], thumbs->hi[1]);
-            thumbs->decoder_cross = thumbs_of(trace.decoder->layers, true, thumbs->lo[2], thumbs->hi[2]);
+        if (!thumbs_from_forward) {  // worked examples: every map is in the trace
+            thumbs->self = thumbs_of(trace.main.layers, false, thumbs->lo[0], thumbs->hi[0]);
+            if (trace.decoder) {
+                thumbs->decoder_self = thumbs_of(trace.decoder->layers, false, thumbs->lo[1], thumbs->hi[1]);
+                thumbs->decoder_cross = thumbs_of(trace.decoder->layers, true, thumbs->lo[2], thumbs->hi[2]);
+            }
         }
         result.trace = std::make_shared<const Trace>(std::move(trace));
         result.thumbnails = std::move(thumbs);

@@ -65,6 +65,12 @@ struct ComputeResult {
     int generated = 0;               // tokens appended
 };
 
+// The most bytes of attention maps the app keeps per trace (issue 6): 12 layers × 12 heads
+// × 2048² floats are 2.4 GB; over this, layers other than the selected one are kept in
+// order while they fit, the rest shown as thumbnails and recomputed when selected
+// (LayerMapsWorker). A request's own smaller TraceOptions::map_budget_bytes wins.
+constexpr std::int64_t kAppMapBudgetBytes = std::int64_t{512} << 20;
+
 // What the running job is doing (progress overlay).
 enum class WorkerPhase { Idle, Loading, Generating, Forward };
 

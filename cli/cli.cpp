@@ -45,11 +45,11 @@ MODEL is one of
 
 commands:
   headscope forward MODEL --text "..." [--json out.json] [--save DIR] [--scores]
-                    [--detail-layer L] [--quiet]
+                    [--detail-layer L] [--quiet] [--map-budget MiB]   (maps kept; default 256)
   headscope export  MODEL --text "..." --layer L --head H --png out.png [--csv f] [--json f]
   headscope export  MODEL --text "..." --grid --png grid.png
                     [--decoder] [--cross] [--colormap viridis|magma|inferno|greys|redblue]
-                    [--gamma G] [--log] [--auto-range]
+                    [--gamma G] [--log] [--auto-range] [--map-budget MiB]
   headscope inspect MODEL
   headscope bench   MODEL --tokens N [--repeat R] [--attention-only]
   headscope save    MODEL DIR

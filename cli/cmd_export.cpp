@@ -1,6 +1,7 @@
 // headscope export MODEL --text "..." --layer L --head H [--png F] [--csv F] [--json F]
 // headscope export MODEL --text "..." --grid --png F          (all layers × heads)
 // Options: --decoder (decoder stack), --cross (cross-attention maps), --colormap NAME,
+//          --map-budget MiB (maps kept besides the exported layer; default 0 for one head),
 //          --gamma G, --log, --auto-range.
 #include <cmath>
 #include <cstdio>
@@ -48,7 +49,7 @@ std::string title_of(const Trace& t, const MapSelection& s, const std::string& w
 
 int cmd_export(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
-    values.insert({"layer", "head", "png", "csv", "json", "colormap", "gamma"});
+    values.insert({"layer", "head", "png", "csv", "json", "colormap", "gamma", "map-budget"});
     const Args args(argc, argv, 2, values, {"grid", "decoder", "cross", "log", "auto-range"});
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
@@ -79,15 +80,29 @@ int cmd_export(int argc, char** argv) {
     options.auto_range = args.flag("auto-range");
 
     const SourceInput input = read_source_input(args, *source);
-    const Trace trace = source->run(input, TraceOptions{});
+    // One head needs only its own layer's maps: by default (budget 0) the forward keeps
+    // that layer alone, so a long text costs one layer of maps, not L of them.
+    TraceOptions run_options;
+    const auto layer_arg = args.integer("layer", -1, 1 << 20);
+    run_options.map_budget_bytes = read_map_budget(args, grid ? run_options.map_budget_bytes : 0);
+    run_options.resident_layer = grid ? 0 : static_cast<int>(*layer_arg);
+    run_options.resident_in_decoder = args.flag("decoder") || args.flag("cross");
+    const Trace trace = source->run(input, run_options);
     const MapSelection sel = select_maps(trace, args.flag("decoder"), args.flag("cross"));
+    const HeadRef block_of_layer{0, 0, sel.stack != &trace.main, sel.cross};
     const auto& q_tokens = sel.stack->tokens;
     const auto& k_tokens = sel.keys->tokens;
 
     if (grid) {
+        // The grid draws every map at full resolution: dropped layers are recomputed.
         std::vector<std::vector<Matrix>> maps;
-        for (int il = 0; il < static_cast<int>(sel.stack->layers.size()); ++il)
-            maps.push_back(maps_of(sel, il).weights);
+        for (int il = 0; il < static_cast<int>(sel.stack->layers.size()); ++il) {
+            const HeadMaps& stored = maps_of(sel, il);
+            HeadRef block = block_of_layer;
+            block.layer = il;
+            maps.push_back(stored.resident ? stored.weights
+                                           : source->layer_maps(trace, block, false).weights);
+        }
         options.title = title_of(trace, sel, "all layers × heads");
         const GridImage image = render_grid(maps, q_tokens, k_tokens, options);
         write_png(*png, image.image);
@@ -97,10 +112,15 @@ int cmd_export(int argc, char** argv) {
         return 0;
     }
 
-    const int layer = static_cast<int>(*args.integer("layer", -1, 1 << 20));
+    const int layer = static_cast<int>(*layer_arg);
     const int head = static_cast<int>(*args.integer("head", -1, 1 << 20));
     check_layer_head(trace, layer, head, sel.stack != &trace.main, sel.cross);
-    const Matrix& weights = maps_of(sel, layer).weights[head];
+    // Resident unless --map-budget asked otherwise; then its layer is recomputed.
+    const HeadMaps& stored = maps_of(sel, layer);
+    HeadRef block = block_of_layer;
+    block.layer = layer;
+    const HeadMaps recomputed = stored.resident ? HeadMaps{} : source->layer_maps(trace, block, false);
+    const Matrix& weights = (stored.resident ? stored.weights : recomputed.weights)[head];
     const std::string what = "layer " + std::to_string(layer) + " · head " + std::to_string(head);
     if (png) {
         options.title = title_of(trace, sel, what);

@@ -1,4 +1,6 @@
-// headscope forward MODEL --text "..." [--json FILE] [--save DIR]: run and write the trace.
+// headscope forward MODEL --text "..." [--json FILE] [--save DIR] [--map-budget MiB]: run and
+// write the trace. Maps over the budget (default 256 MiB) are recomputed layer by layer.
+#include <chrono>
 #include <cstdio>
 
 #include "cli/commands.h"
@@ -12,12 +14,21 @@ namespace hs {
 namespace {
 
 // A short human summary: tokens, and for each layer and head the key each query looks at most.
-void print_summary(const Trace& t) {
+// Layers the map budget dropped are recomputed one at a time (only one is held at once).
+void print_summary(const Trace& t, const TraceSource& source) {
     std::printf("model: %s\ntokens (%zu):", t.model_name.c_str(), t.main.tokens.size());
     for (const auto& tok : t.main.tokens) std::printf(" [%s]", tok.c_str());
     std::printf("\n");
     for (std::size_t il = 0; il < t.main.layers.size(); ++il) {
-        const auto& maps = t.main.layers[il].self_attn.weights;
+        const HeadMaps& stored = t.main.layers[il].self_attn;
+        const HeadRef block{static_cast<int>(il), 0, false, false};
+        const auto start = std::chrono::steady_clock::now();
+        const HeadMaps recomputed = stored.resident ? HeadMaps{} : source.layer_maps(t, block, false);
+        if (!stored.resident)
+            std::fprintf(stderr, "layer %zu: maps recomputed in %.0f ms\n", il,
+                         std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start).count());
+        const auto& maps = stored.resident ? stored.weights : recomputed.weights;
         for (std::size_t h = 0; h < maps.size(); ++h) {
             std::printf("layer %zu head %zu: most attended key per query:", il, h);
             for (Eigen::Index i = 0; i < maps[h].rows(); ++i) {
@@ -30,11 +41,52 @@ void print_summary(const Trace& t) {
     }
 }
 
+// One stderr line when the map budget dropped layers: how many kept, and their bytes.
+void report_resident_maps(const Trace& trace) {
+    if (all_maps_resident(trace)) return;
+    int kept = 0, total = 0;
+    double bytes = 0.0;
+    const auto add = [&](const HeadMaps& m) {
+        ++total;
+        if (!m.resident) return;
+        ++kept;
+        for (const Matrix& w : m.weights) bytes += static_cast<double>(w.size()) * sizeof(float);
+        for (const Matrix& s : m.scores) bytes += static_cast<double>(s.size()) * sizeof(float);
+    };
+    for (const StackTrace* s : {&trace.main, trace.decoder ? &*trace.decoder : nullptr})
+        if (s)
+            for (const LayerTrace& lt : s->layers) {
+                add(lt.self_attn);
+                if (lt.cross_attn) add(*lt.cross_attn);
+            }
+    std::fprintf(stderr,
+                 "attention maps: %d of %d blocks kept in memory (%.0f MiB); the others are "
+                 "recomputed from the hidden states when needed\n",
+                 kept, total, bytes / (1 << 20));
+}
+
+constexpr std::int64_t kForwardMapBudget = std::int64_t{256} << 20;
+
+// Recomputes every block of `trace` that the map budget dropped, layer by layer.
+void fill_dropped_maps(const TraceSource& source, Trace& trace, bool scores) {
+    const auto fill = [&](StackTrace& stack, bool in_decoder) {
+        for (int il = 0; il < static_cast<int>(stack.layers.size()); ++il) {
+            LayerTrace& lt = stack.layers[il];
+            if (!lt.self_attn.resident)
+                lt.self_attn = source.layer_maps(trace, HeadRef{il, 0, in_decoder, false}, scores);
+            if (lt.cross_attn && !lt.cross_attn->resident)
+                *lt.cross_attn = source.layer_maps(trace, HeadRef{il, 0, in_decoder, true}, scores);
+        }
+    };
+    fill(trace.main, false);
+    if (trace.decoder) fill(*trace.decoder, true);
+}
+
 }  // namespace
 
 int cmd_forward(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
-    values.insert({"json", "save", "detail-layer"});
+    values.insert({"json", "save", "detail-layer", "map-budget"});
     const Args args(argc, argv, 2, values, {"scores", "quiet"});
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
@@ -53,11 +105,15 @@ int cmd_forward(int argc, char** argv) {
     TraceOptions options;
     options.scores = args.flag("scores");
     if (detail_layer) options.detail_layer = static_cast<int>(*detail_layer);
-    const Trace trace = source->run(input, options);
+    // 256 MiB by default: the summary and --json refill dropped layers one at a time, so a
+    // long text need not hold every map (12 layers × 12 heads × 2048² floats = 2.4 GB).
+    options.map_budget_bytes = read_map_budget(args, kForwardMapBudget);
+    Trace trace = source->run(input, options);
+    report_resident_maps(trace);
     if (const auto path = args.value("json")) {
         // 10,000 tokens × 8 maps is 800 million numbers (~18 GB of JSON): refuse instead
         // of exhausting memory while building it.
-        const std::size_t numbers = trace_number_count(trace);
+        const std::size_t numbers = trace_number_count(trace, options.scores);
         if (numbers > kMaxJsonNumbers)
             throw Error("the trace JSON would hold " + std::to_string(numbers / 1'000'000) +
                         " million numbers (about " +
@@ -67,11 +123,13 @@ int cmd_forward(int argc, char** argv) {
                         std::to_string(trace.main.tokens.size()) +
                         " tokens now) or write single heads with 'headscope export --layer L "
                         "--head H --csv FILE'");
+        // Under the limit every map fits in memory: refill the blocks the budget dropped.
+        fill_dropped_maps(*source, trace, options.scores);
         nlohmann::json j = trace_to_json(trace);
         write_output(*path, j.dump() + "\n");
         if (*path != "-") std::fprintf(stderr, "wrote %s\n", path->c_str());
     } else if (!args.flag("quiet")) {
-        print_summary(trace);
+        print_summary(trace, *source);
     }
     return 0;
 }

@@ -54,11 +54,17 @@ void check_layer_head(const Trace& trace, int layer, int head, bool decoder, boo
     if (cross && !stack.layers[layer].cross_attn)
         throw Error("layer " + std::to_string(layer) + " has no cross-attention");
     const HeadMaps& maps = cross ? *stack.layers[layer].cross_attn : stack.layers[layer].self_attn;
-    const int n_heads = static_cast<int>(maps.weights.size());
+    // A block the map budget dropped has no weights but all of the model's heads.
+    const int n_heads = maps.resident ? static_cast<int>(maps.weights.size()) : trace.config.heads;
     if (head < 0 || head >= n_heads)
         throw Error("head " + std::to_string(head) + " is out of range: layer " +
                     std::to_string(layer) + " has " + std::to_string(n_heads) + " heads (0.." +
                     std::to_string(n_heads - 1) + ")");
+}
+
+std::int64_t read_map_budget(const Args& args, std::int64_t fallback) {
+    const auto mib = args.integer("map-budget", 0, 1LL << 30);  // MiB
+    return mib ? *mib * (std::int64_t{1} << 20) : fallback;
 }
 
 namespace {
@@ -69,21 +75,29 @@ std::size_t maps_count(const std::vector<Matrix>& maps) {
     return n;
 }
 
-std::size_t stack_count(const StackTrace& s) {
+// Numbers of one block's maps; a dropped block counts H maps of (T, S) (twice with scores).
+std::size_t block_count(const HeadMaps& m, int heads, std::size_t cells, bool scores) {
+    if (!m.resident) return static_cast<std::size_t>(heads) * cells * (scores ? 2 : 1);
+    return maps_count(m.weights) + maps_count(m.scores);
+}
+
+std::size_t stack_count(const StackTrace& s, const StackTrace& keys, int heads, bool scores) {
     std::size_t n = static_cast<std::size_t>(s.input.size() + s.final_output.size());
+    const std::size_t t = s.ids.size(), t_keys = keys.ids.size();
     for (const LayerTrace& l : s.layers) {
         n += static_cast<std::size_t>(l.output.size());
-        n += maps_count(l.self_attn.weights) + maps_count(l.self_attn.scores);
-        if (l.cross_attn) n += maps_count(l.cross_attn->weights) + maps_count(l.cross_attn->scores);
+        n += block_count(l.self_attn, heads, t * t, scores);
+        if (l.cross_attn) n += block_count(*l.cross_attn, heads, t * t_keys, scores);
     }
     return n;
 }
 
 }  // namespace
 
-std::size_t trace_number_count(const Trace& trace) {
-    std::size_t n = stack_count(trace.main);
-    if (trace.decoder) n += stack_count(*trace.decoder);
+std::size_t trace_number_count(const Trace& trace, bool scores) {
+    const int heads = trace.config.heads;
+    std::size_t n = stack_count(trace.main, trace.main, heads, scores);
+    if (trace.decoder) n += stack_count(*trace.decoder, trace.main, heads, scores);
     if (trace.steps) {
         const AttentionSteps& st = *trace.steps;
         n += static_cast<std::size_t>(st.qkv.size() + st.w_in.size() + st.concat.size() +

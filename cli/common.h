@@ -24,7 +24,12 @@ void check_layer_head(const Trace& trace, int layer, int head, bool decoder, boo
 
 // How many numbers trace_to_json writes for `trace`: inputs, outputs, every map (weights and
 // scores) and the detailed steps, roughly. Used to refuse JSON too large to build in memory.
-std::size_t trace_number_count(const Trace& trace);
+// Maps the map budget dropped count at full size (H × T × S, × 2 with `scores`).
+std::size_t trace_number_count(const Trace& trace, bool scores = false);
+
+// --map-budget MiB (forward, export): bytes of attention maps a forward keeps resident
+// (TraceOptions::map_budget_bytes); `fallback` when the option is absent.
+std::int64_t read_map_budget(const Args& args, std::int64_t fallback);
 
 // The most numbers `forward --json` writes (~20 bytes each in JSON, so ~1.3 GB of text).
 constexpr std::size_t kMaxJsonNumbers = 64'000'000;

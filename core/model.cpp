@@ -112,6 +112,36 @@ Matrix embed_tokens(const Model& model, const std::vector<int>& ids) {
     return x;
 }
 
+double map_block_bytes(double cells_per_head, int heads, bool scores) {
+    return cells_per_head * heads * (scores ? 2.0 : 1.0) * sizeof(float);
+}
+
+namespace {
+
+// Resident flags for the main layers, then the decoder layers (see plan_resident_blocks).
+std::vector<bool> plan_model_blocks(const ModelConfig& c, const ForwardInput& in,
+                                    const TraceOptions& opt) {
+    const bool enc_dec = c.arch == Arch::EncoderDecoder;
+    const double t = static_cast<double>(in.ids.size());
+    const double td = static_cast<double>(in.decoder_ids.size());
+    std::vector<double> bytes(c.layers, map_block_bytes(t * t, c.heads, opt.scores));
+    if (enc_dec)  // decoder self Td×Td + cross Td×T
+        bytes.resize(2 * c.layers, map_block_bytes(td * td + td * t, c.heads, opt.scores));
+    if (!opt.head_weights) return std::vector<bool>(bytes.size(), true);  // nothing captured
+    const int wanted = opt.resident_layer + (enc_dec && opt.resident_in_decoder ? c.layers : 0);
+    return plan_resident_blocks(bytes, static_cast<double>(opt.map_budget_bytes), wanted);
+}
+
+}  // namespace
+
+void settle_maps(const TraceOptions& opt, const HeadRef& block, bool keep, HeadMaps& maps) {
+    if (opt.on_maps && opt.head_weights) opt.on_maps(block, maps);
+    if (keep) return;
+    maps.weights = {};
+    maps.scores = {};
+    maps.resident = false;
+}
+
 Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
                      const ProgressFn& progress) const {
     const ModelConfig& c = config_;
@@ -130,6 +160,16 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
     trace.config = c;
     trace.model_name = name_;
     trace.key_padding = in.key_padding;
+    trace.ablate = opt.ablate;
+    trace.ablate_mode = opt.ablate_mode;
+    // Which blocks keep their maps (TraceOptions::map_budget_bytes). A dropped block
+    // computes its maps only when on_maps wants to see them.
+    const std::vector<bool> resident = plan_model_blocks(c, in, opt);
+    const auto limit_capture = [&](LayerCapture& cap, int block) {
+        if (resident[block] || opt.on_maps) return;
+        cap.weights = false;
+        cap.scores = false;
+    };
     const int total = c.layers * (enc_dec ? 2 : 1);
     int done = 0;
     auto report = [&] {
@@ -153,12 +193,14 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
     for (int il = 0; il < c.layers; ++il) {
         LayerTrace lt;
         LayerCapture cap = capture_for(opt, il, false);
+        limit_capture(cap, il);
         if (want_steps(false, il, false)) {
             trace.steps.emplace();
             cap.self_steps = &*trace.steps;
             trace.steps_layer = il;
         }
         x = encoder_layer(weights_.layers[il], c, x, self_mask, cap, lt);
+        settle_maps(opt, HeadRef{il, 0, false, false}, resident[il], lt.self_attn);
         if (opt.hidden_states) lt.output = x;
         main.layers.push_back(std::move(lt));
         report();
@@ -181,6 +223,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
     for (int il = 0; il < c.layers; ++il) {
         LayerTrace lt;
         LayerCapture cap = capture_for(opt, il, true);
+        limit_capture(cap, c.layers + il);
         if (want_steps(true, il, false) || want_steps(true, il, true)) {
             trace.steps.emplace();
             (opt.detail_cross ? cap.cross_steps : cap.self_steps) = &*trace.steps;
@@ -190,6 +233,8 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
         }
         y = decoder_layer(weights_.decoder_layers[il], c, y, memory, dec_mask, cross_mask, cap,
                           lt);
+        settle_maps(opt, HeadRef{il, 0, true, false}, resident[c.layers + il], lt.self_attn);
+        settle_maps(opt, HeadRef{il, 0, true, true}, resident[c.layers + il], *lt.cross_attn);
         if (opt.hidden_states) lt.output = y;
         dec.layers.push_back(std::move(lt));
         report();
@@ -197,6 +242,65 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
     if (weights_.decoder_final_norm) y = layer_norm(y, *weights_.decoder_final_norm, c.norm_eps);
     dec.final_output = y;
     return trace;
+}
+
+HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const HeadRef& block,
+                              bool scores) {
+    const ModelConfig& c = model.config();
+    const ModelWeights& w = model.weights();
+    const bool enc_dec = c.arch == Arch::EncoderDecoder;
+    if (block.in_decoder && !enc_dec)
+        throw Error("this model has no decoder stack (it is " + to_string(c.arch) + ")");
+    if (block.cross && !block.in_decoder)
+        throw Error("cross-attention lives in the decoder stack of an encoder-decoder");
+    const Matrix& x = layer_input(trace, block.layer, block.in_decoder);  // (T, D), range-checked
+    if (x.cols() != c.d_model)
+        throw Error("the trace's hidden states have " + std::to_string(x.cols()) +
+                    " columns but this model's d_model is " + std::to_string(c.d_model) +
+                    ": the trace comes from another model");
+    TraceOptions ablation;
+    ablation.ablate = trace.ablate;
+    const std::vector<int> self_ablated =
+        ablation.ablated_heads(block.layer, block.in_decoder, false);
+    const bool pre = c.norm == NormPlacement::PreLN;
+    const float eps = c.norm_eps;
+
+    const auto to_maps = [&](AttentionResult r) {
+        HeadMaps maps;
+        maps.weights = std::move(r.weights);
+        maps.scores = std::move(r.scores);
+        return maps;
+    };
+    if (!block.in_decoder) {
+        // pre-LN: A = attn(norm1(x)); post-LN: A = attn(x); mask as in forward
+        const EncoderLayerWeights& lw = w.layers[block.layer];
+        AttentionMask mask;
+        mask.causal = !enc_dec && c.mask == MaskKind::Causal;
+        mask.key_padding = trace.key_padding;
+        const Matrix q_in = pre ? layer_norm(x, lw.norm1, eps) : x;
+        return to_maps(multi_head_attention(lw.self_attn, q_in, q_in, mask, true, scores,
+                                            nullptr, self_ablated, trace.ablate_mode));
+    }
+    const DecoderLayerWeights& lw = w.decoder_layers[block.layer];
+    AttentionMask self_mask;
+    self_mask.causal = c.mask == MaskKind::Causal;
+    const Matrix s_in = pre ? layer_norm(x, lw.norm1, eps) : x;
+    AttentionResult sa = multi_head_attention(lw.self_attn, s_in, s_in, self_mask, !block.cross,
+                                              scores && !block.cross, nullptr, self_ablated,
+                                              trace.ablate_mode);
+    if (!block.cross) return to_maps(std::move(sa));
+    // h: (T_dec, D) entering cross-attention. post-LN: h = norm1(x + SA); pre-LN: h = x + SA,
+    // cross input norm2(h). memory: (T_enc, D) = the encoder's final output.
+    const Matrix h = pre ? Matrix(x + sa.output) : layer_norm(x + sa.output, lw.norm1, eps);
+    const Matrix c_in = pre ? layer_norm(h, lw.norm2, eps) : h;
+    const Matrix& memory = trace.main.final_output;
+    if (memory.rows() != static_cast<Eigen::Index>(trace.main.ids.size()))
+        throw Error("cannot recompute cross-attention: the trace holds no encoder output");
+    AttentionMask cross_mask;
+    cross_mask.key_padding = trace.key_padding;
+    return to_maps(multi_head_attention(lw.cross_attn, c_in, memory, cross_mask, true, scores,
+                                        nullptr, ablation.ablated_heads(block.layer, true, true),
+                                        trace.ablate_mode));
 }
 
 }  // namespace hs

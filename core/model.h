@@ -56,6 +56,22 @@ private:
 // cells_per_head T×S cells for every one of layers × heads maps (×2 with scores).
 void ensure_maps_fit(double cells_per_head, long long tokens, int layers, int heads, bool scores);
 
+// Recomputes the full maps of one attention block of `trace` (which model.forward
+// produced) from its stored hidden states: the self-attention of layer block.layer of the
+// main stack, or of the decoder stack (block.in_decoder), or the decoder's
+// cross-attention (block.cross), with the trace's ablation. Exactly the maps a full
+// capture holds; scores too when `scores`. Throws hs::Error when the trace lacks the
+// hidden states or the block does not exist.
+HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const HeadRef& block,
+                              bool scores);
+
+// Bytes of the maps of one attention block: H · cells · 4 (× 2 with scores).
+double map_block_bytes(double cells_per_head, int heads, bool scores);
+
+// After a block's maps are computed in a forward: shows them to options.on_maps, then
+// drops them (HeadMaps::resident = false) unless `keep`.
+void settle_maps(const TraceOptions& options, const HeadRef& block, bool keep, HeadMaps& maps);
+
 // Embeddings + positions entering layer 0: (T, D) = embed[ids] (· √D not applied) + PE.
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids);
 

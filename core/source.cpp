@@ -82,6 +82,11 @@ public:
         return model_.forward(in, options, progress);
     }
 
+    HeadMaps layer_maps(const Trace& trace, const HeadRef& block, bool scores) const override {
+        if (maps_of(trace, block).resident) return TraceSource::layer_maps(trace, block, scores);
+        return recompute_layer_maps(model_, trace, block, scores);
+    }
+
 private:
     Model model_;
     std::string kind_;
@@ -135,6 +140,14 @@ private:
 };
 
 }  // namespace
+
+HeadMaps TraceSource::layer_maps(const Trace& trace, const HeadRef& block, bool) const {
+    const HeadMaps& maps = maps_of(trace, block);
+    if (!maps.resident)
+        throw Error("the maps of layer " + std::to_string(block.layer) + " were not kept and '" +
+                    name() + "' (" + kind() + ") cannot recompute them");
+    return maps;
+}
 
 std::unique_ptr<TraceSource> make_model_source(Model model) {
     return std::make_unique<ModelSource>(std::move(model), "playground");

@@ -30,6 +30,11 @@ public:
     // Throws hs::Error on empty text, text longer than max_len tokens, and so on.
     virtual Trace run(const SourceInput& input, const TraceOptions& options,
                       const ProgressFn& progress = nullptr) const = 0;
+    // The full maps of one attention block of `trace` (a trace this source produced),
+    // recomputed from its stored hidden states when the forward dropped them to stay
+    // within TraceOptions::map_budget_bytes; a resident block is returned as stored
+    // (with scores only if it has them). Throws hs::Error when it cannot.
+    virtual HeadMaps layer_maps(const Trace& trace, const HeadRef& block, bool scores) const;
     // The underlying model, when there is one (playground / model directory).
     virtual const Model* model() const { return nullptr; }
 };

@@ -4,6 +4,9 @@
 // (S = T for self-attention, S = T_enc for cross-attention), D d_model, H heads,
 // Dk = D / H, L layers. Attention maps are (T, S): rows = queries, cols = keys.
 #include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,7 +44,26 @@ struct HeadMaps {
     std::vector<Matrix> weights;  // H × (T, S), softmax output
     std::vector<Matrix> scores;   // H × (T, S), scaled (pre-mask) scores; only when
                                   // TraceOptions::scores is set (hover readout)
+    // False when the forward dropped these maps to stay within
+    // TraceOptions::map_budget_bytes: weights and scores are then empty, and
+    // TraceSource::layer_maps recomputes them from the stored hidden states.
+    bool resident = true;
 };
+
+// One attention head: layer `layer`, head `head` of the main stack's self-attention, or
+// of the decoder stack (encoder-decoder) and its cross-attention block.
+struct HeadRef {
+    int layer = 0;
+    int head = 0;
+    bool in_decoder = false;  // encoder-decoder: the decoder stack
+    bool cross = false;       // decoder stack: the cross-attention block
+    bool operator==(const HeadRef&) const = default;
+};
+
+// How an ablated head's output head_h: (T, Dk) is replaced before W_o:
+//   Zero: head_h = 0, so the block's output is only the other heads (+ b_o);
+//   Mean: every row of head_h = its mean over the T query positions (1/T) Σ_t head_h[t].
+enum class AblationMode { Zero, Mean };
 
 struct LayerTrace {
     HeadMaps self_attn;
@@ -84,24 +106,13 @@ struct Trace {
     // Decoder language models: the full next-token logits (V) after the last position
     // (empty otherwise); next_tokens are the top of softmax(next_token_logits).
     Vector next_token_logits;
+    // The ablation the forward ran with (TraceOptions::ablate / ablate_mode), so that a
+    // dropped layer's maps can be recomputed with the same hidden states.
+    std::vector<HeadRef> ablate;
+    AblationMode ablate_mode = AblationMode::Zero;
 
     int n_layers() const { return static_cast<int>(main.layers.size()); }
 };
-
-// One attention head: layer `layer`, head `head` of the main stack's self-attention, or
-// of the decoder stack (encoder-decoder) and its cross-attention block.
-struct HeadRef {
-    int layer = 0;
-    int head = 0;
-    bool in_decoder = false;  // encoder-decoder: the decoder stack
-    bool cross = false;       // decoder stack: the cross-attention block
-    bool operator==(const HeadRef&) const = default;
-};
-
-// How an ablated head's output head_h: (T, Dk) is replaced before W_o:
-//   Zero: head_h = 0, so the block's output is only the other heads (+ b_o);
-//   Mean: every row of head_h = its mean over the T query positions (1/T) Σ_t head_h[t].
-enum class AblationMode { Zero, Mean };
 
 struct TraceOptions {
     bool head_weights = true;   // per-layer per-head weights
@@ -115,6 +126,20 @@ struct TraceOptions {
     // model kind except worked examples (which ignore it). Out-of-range heads throw.
     std::vector<HeadRef> ablate;
     AblationMode ablate_mode = AblationMode::Zero;
+    // Memory budget for the captured maps (issue 6): full per-head maps (weights, plus
+    // scores when asked) are kept for as many attention blocks as fit in this many bytes;
+    // the others are computed, shown to `on_maps`, then dropped (HeadMaps::resident false).
+    // The block of `resident_layer` (in the decoder stack when resident_in_decoder) is
+    // always kept. Per block: H · T · S · 4 bytes (× 2 with scores).
+    // Default: no budget (every map kept, up to ensure_maps_fit's 8 GB), because analysis
+    // code reads every map; the CLI forward/export and the app opt in to a budget.
+    std::int64_t map_budget_bytes = std::numeric_limits<std::int64_t>::max();
+    int resident_layer = 0;
+    bool resident_in_decoder = false;
+    // Called on the forward's thread right after each attention block's maps are
+    // computed (before a non-resident block drops them): block.head is 0. Lets the app
+    // build thumbnails of every layer without keeping every map.
+    std::function<void(const HeadRef& block, const HeadMaps& maps)> on_maps;
     // Head indices of one attention block listed in `ablate` (ascending, no repeats).
     std::vector<int> ablated_heads(int layer, bool in_decoder, bool cross) const {
         std::vector<int> out;
@@ -126,5 +151,23 @@ struct TraceOptions {
         return out;
     }
 };
+
+// Which blocks of a forward keep their maps: one flag per layer of the main stack, then
+// (encoder-decoder) one per decoder layer (its self- and cross-attention count together).
+// block_bytes[i]: bytes of block i's maps. The wanted block always stays; the others are
+// taken in order 0, 1, … while the running total stays ≤ budget.
+std::vector<bool> plan_resident_blocks(const std::vector<double>& block_bytes, double budget,
+                                       int wanted);
+
+// The maps of one block of `trace` (block.head ignored). Throws hs::Error naming the
+// valid range when the block does not exist.
+const HeadMaps& maps_of(const Trace& trace, const HeadRef& block);
+HeadMaps& maps_of(Trace& trace, const HeadRef& block);
+// True when no block of `trace` was dropped by the map budget.
+bool all_maps_resident(const Trace& trace);
+// The hidden state (T, D) entering layer `layer` of the main (or decoder) stack: the
+// stack's input for layer 0, else the previous layer's output. Throws hs::Error when the
+// trace was run without hidden states.
+const Matrix& layer_input(const Trace& trace, int layer, bool in_decoder);
 
 }  // namespace hs

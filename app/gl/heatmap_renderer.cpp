@@ -1,6 +1,7 @@
 #include "app/gl/heatmap_renderer.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace hs {
 
@@ -44,7 +45,7 @@ GLuint HeatmapRenderer::lut_for(Colormap cmap) {
 void HeatmapRenderer::draw(ImDrawList* list, const FloatTexture& map, ImVec2 p0, ImVec2 p1,
                            const UvRect& uv, const ColorScale& scale, Colormap cmap) {
     if (map.empty() || p1.x <= p0.x || p1.y <= p0.y) return;
-    items_.push_back(DrawItem{this, map.id(), lut_for(cmap), p0, p1, uv, scale});
+    items_.push_back(DrawItem{this, map.id(), map.version(), lut_for(cmap), p0, p1, uv, scale});
     list->AddCallback(&HeatmapRenderer::render_callback, &items_.back());
     list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
@@ -52,6 +53,24 @@ void HeatmapRenderer::draw(ImDrawList* list, const FloatTexture& map, ImVec2 p0,
 void HeatmapRenderer::draw_colorbar(ImDrawList* list, ImVec2 p0, ImVec2 p1, Colormap cmap,
                                     bool vertical) {
     draw(list, vertical ? ramp_vertical_ : ramp_, p0, p1, UvRect{}, ColorScale{}, cmap);
+}
+
+bool HeatmapRenderer::owns(const ImDrawCmd& cmd) { return cmd.UserCallback == &HeatmapRenderer::render_callback; }
+
+ImVec4 HeatmapRenderer::item_rect(const ImDrawCmd& cmd) {
+    const auto* item = static_cast<const DrawItem*>(cmd.UserCallbackData);
+    return ImVec4(item->p0.x, item->p0.y, item->p1.x, item->p1.y);
+}
+
+void HeatmapRenderer::append_key(const ImDrawCmd& cmd, std::vector<unsigned char>& key) {
+    const auto* item = static_cast<const DrawItem*>(cmd.UserCallbackData);
+    auto put = [&key](const auto& v) { append_value(key, v); };
+    put(item->values);
+    put(item->version);
+    put(item->lut);
+    put(item->p0.x), put(item->p0.y), put(item->p1.x), put(item->p1.y);
+    put(item->uv.u0), put(item->uv.v0), put(item->uv.u1), put(item->uv.v1);
+    put(item->scale.lo), put(item->scale.hi), put(item->scale.gamma), put(item->scale.log);
 }
 
 void HeatmapRenderer::render_callback(const ImDrawList*, const ImDrawCmd* cmd) {
@@ -68,10 +87,20 @@ void HeatmapRenderer::render(const DrawItem& item, const ImDrawCmd* cmd) {
     const float cx0 = std::max(clip.x, item.p0.x), cy0 = std::max(clip.y, item.p0.y);
     const float cx1 = std::min(clip.z, item.p1.x), cy1 = std::min(clip.w, item.p1.y);
     if (cx1 <= cx0 || cy1 <= cy0) return;
+    // GL scissor (origin bottom-left), then cut to the pixel limit (FrameCache damage).
+    GLint sx = static_cast<GLint>(cx0 * fb_scale.x), sy = static_cast<GLint>(fb_height - cy1 * fb_scale.y);
+    GLsizei sw = static_cast<GLsizei>((cx1 - cx0) * fb_scale.x), sh = static_cast<GLsizei>((cy1 - cy0) * fb_scale.y);
+    if (limited_) {
+        const int fb_h = static_cast<int>(std::lround(fb_height));
+        const DamageRect cut = intersect(DamageRect{sx, fb_h - (sy + sh), sx + sw, fb_h - sy}, limit_);
+        if (cut.empty()) return;
+        sx = cut.x0;
+        sy = fb_h - cut.y1;
+        sw = cut.x1 - cut.x0;
+        sh = cut.y1 - cut.y0;
+    }
     glEnable(GL_SCISSOR_TEST);
-    glScissor(static_cast<GLint>(cx0 * fb_scale.x), static_cast<GLint>(fb_height - cy1 * fb_scale.y),
-              static_cast<GLsizei>((cx1 - cx0) * fb_scale.x),
-              static_cast<GLsizei>((cy1 - cy0) * fb_scale.y));
+    glScissor(sx, sy, sw, sh);
     glDisable(GL_BLEND);
     glUseProgram(program_.id());
     glBindVertexArray(vao_);

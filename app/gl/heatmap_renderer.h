@@ -2,11 +2,14 @@
 // Draws float maps (FloatTexture) through core's colormap LUTs with shaders/heatmap.*,
 // inside ImGui windows: each draw is one ImDrawList callback (one textured quad), so a
 // grid of L×H thumbnails is L×H draws, never one ImGui rectangle per cell.
+#include <cstdint>
 #include <deque>
 #include <map>
+#include <vector>
 
 #include <imgui.h>
 
+#include "app/gl/damage.h"
 #include "app/gl/shader_program.h"
 #include "app/gl/texture.h"
 #include "core/image/colormap.h"
@@ -35,10 +38,21 @@ public:
     // A vertical or horizontal colour bar: the LUT itself from lo (start) to hi (end).
     void draw_colorbar(ImDrawList* list, ImVec2 p0, ImVec2 p1, Colormap cmap, bool vertical);
 
+    // For FrameCache: whether `cmd` is one of our draws, and the bytes that decide its
+    // pixels (texture ids and upload versions, rectangle, uv, scale, which program).
+    static bool owns(const ImDrawCmd& cmd);
+    static void append_key(const ImDrawCmd& cmd, std::vector<unsigned char>& key);
+    // The rectangle (x0, y0, x1, y1) in display pixels that an owned command fills.
+    static ImVec4 item_rect(const ImDrawCmd& cmd);
+    // Draws after this only touch pixels inside `limit` (framebuffer pixels, top-left
+    // origin); nullptr lifts the limit.
+    void set_pixel_limit(const DamageRect* limit) { limit_ = limit ? *limit : DamageRect{}; limited_ = limit; }
+
 private:
     struct DrawItem {
         HeatmapRenderer* self = nullptr;
         GLuint values = 0;
+        std::uint64_t version = 0;  // FloatTexture::version() of `values`
         GLuint lut = 0;
         ImVec2 p0, p1;
         UvRect uv;
@@ -56,6 +70,8 @@ private:
     FloatTexture ramp_;            // (1, 256) values 0..1 for horizontal colour bars
     FloatTexture ramp_vertical_;   // (256, 1) values 1..0 for vertical colour bars
     std::deque<DrawItem> items_;   // stable addresses until the frame is rendered
+    DamageRect limit_;
+    bool limited_ = false;
 };
 
 }  // namespace hs

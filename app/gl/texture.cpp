@@ -11,7 +11,8 @@ FloatTexture::~FloatTexture() { reset(); }
 FloatTexture::FloatTexture(FloatTexture&& other) noexcept
     : texture_(std::exchange(other.texture_, 0)),
       rows_(std::exchange(other.rows_, 0)),
-      cols_(std::exchange(other.cols_, 0)) {}
+      cols_(std::exchange(other.cols_, 0)),
+      version_(std::exchange(other.version_, 0)) {}
 
 FloatTexture& FloatTexture::operator=(FloatTexture&& other) noexcept {
     if (this != &other) {
@@ -19,6 +20,7 @@ FloatTexture& FloatTexture::operator=(FloatTexture&& other) noexcept {
         texture_ = std::exchange(other.texture_, 0);
         rows_ = std::exchange(other.rows_, 0);
         cols_ = std::exchange(other.cols_, 0);
+        version_ = std::exchange(other.version_, 0);
     }
     return *this;
 }
@@ -27,6 +29,7 @@ void FloatTexture::reset() {
     if (texture_) glDeleteTextures(1, &texture_);
     texture_ = 0;
     rows_ = cols_ = 0;
+    version_ = 0;
 }
 
 void FloatTexture::upload(const Matrix& m) {
@@ -35,6 +38,8 @@ void FloatTexture::upload(const Matrix& m) {
         return;
     }
     if (!texture_) glGenTextures(1, &texture_);
+    static std::uint64_t uploads = 0;  // UI thread only
+    version_ = ++uploads;
     rows_ = static_cast<int>(m.rows());
     cols_ = static_cast<int>(m.cols());
     const bool mipmapped = std::max(rows_, cols_) > 1024;

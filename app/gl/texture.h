@@ -1,5 +1,7 @@
 #pragma once
 // GPU textures for heatmaps: R32F value maps and 256×1 RGBA8 colormap tables.
+#include <cstdint>
+
 #include "app/gl/gl.h"
 #include "core/image/colormap.h"
 #include "core/tensor.h"
@@ -26,10 +28,14 @@ public:
     int rows() const { return rows_; }
     int cols() const { return cols_; }
     bool empty() const { return texture_ == 0 || rows_ == 0 || cols_ == 0; }
+    // Changes with every upload (unique over the process): GL may hand a freed id to a
+    // new texture, so (id, version) is what identifies the contents (FrameCache keys).
+    std::uint64_t version() const { return version_; }
 
 private:
     GLuint texture_ = 0;
     int rows_ = 0, cols_ = 0;
+    std::uint64_t version_ = 0;
 };
 
 // The 256-entry LUT of core's colormap as a 256×1 RGBA8 texture, sampled with texelFetch.

@@ -47,7 +47,7 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     ImGui::BeginDisabled(!have_scores);
     ImGui::Checkbox("scores", &s.show_scores);
     ImGui::EndDisabled();
-    if (!have_scores) s.show_scores = false;
+    if (!have_scores && hm && hm->resident) s.show_scores = false;  // a dropped block keeps it
     ImGui::Checkbox("auto range", &s.auto_range);
     ImGui::SameLine();
     ImGui::BeginDisabled(s.auto_range);
@@ -160,7 +160,13 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const Matrix* scores = selected_map(*t, s, true);
     const FloatTexture& tex = ctx.view.main;
     if (!weights || tex.empty()) {
-        ImGui::TextDisabled("no map for this selection");
+        // A block dropped by the map budget is being recomputed on the worker (or failed).
+        if (selected_maps_pending(ctx.view, s))
+            ImGui::TextDisabled("computing layer %d…", s.layer);
+        else if (!ctx.view.layer_maps_error.empty())
+            ImGui::TextWrapped("layer %d: %s", s.layer, ctx.view.layer_maps_error.c_str());
+        else
+            ImGui::TextDisabled("no map for this selection");
         ImGui::End();
         return;
     }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "app/panels/panels.h"
 #include "core/image/utf8.h"
@@ -74,6 +75,7 @@ bool input_text_string(const char* label, std::string* value, bool multiline, Im
 
 const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const Matrix& m) {
     if (generation != generation_) {
+        previous_ = std::move(entries_);
         entries_.clear();
         generation_ = generation;
     }
@@ -81,7 +83,17 @@ const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const
     if (it != entries_.end() && it->second.texture.rows() == m.rows() &&
         it->second.texture.cols() == m.cols())
         return it->second;
+    for (auto old = previous_.begin(); old != previous_.end(); ++old) {
+        const Matrix& v = old->second.values;
+        if (v.rows() == m.rows() && v.cols() == m.cols() &&
+            std::memcmp(v.data(), m.data(), sizeof(float) * static_cast<std::size_t>(m.size())) == 0) {
+            Entry& e = entries_[&m] = std::move(old->second);
+            previous_.erase(old);
+            return e;
+        }
+    }
     Entry& e = entries_[&m];
+    e.values = m;
     e.texture.upload(m);
     bool any = false;
     for (Eigen::Index i = 0; i < m.size(); ++i) {

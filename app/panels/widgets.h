@@ -22,20 +22,25 @@ ColorScale symmetric_scale(const Matrix& m);
 bool input_text_string(const char* label, std::string* value, bool multiline = false,
                        ImVec2 size = ImVec2(0, 0));
 
-// Textures for matrices that belong to one trace; re-uploaded when the generation changes.
-// Also caches each matrix's value range, so nothing scans a (T, T) matrix per frame.
+// Textures for matrices that belong to one trace; re-uploaded when the generation changes,
+// except that a matrix equal to one of the previous generation (the model's W_in, W_o when
+// only the text changed) takes over its texture: uploading and mipmapping a (2304, 768)
+// weight costs the UI thread tens of ms under software GL. Also caches each matrix's
+// value range, so nothing scans a (T, T) matrix per frame.
 class MatrixTextures {
 public:
     struct Entry {
         FloatTexture texture;
         float min = 0.0f, max = 0.0f;  // over finite values
         ColorScale symmetric;          // ±max|v|
+        Matrix values;                 // what `texture` holds (to recognise it next generation)
     };
     const Entry& get(std::uint64_t generation, const Matrix& m);
 
 private:
     std::uint64_t generation_ = 0;
     std::map<const Matrix*, Entry> entries_;
+    std::map<const Matrix*, Entry> previous_;  // entries of the previous generation
 };
 
 }  // namespace hs

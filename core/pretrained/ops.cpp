@@ -25,14 +25,16 @@ Matrix apply_norm(const Matrix& x, const Vector& w, const Vector& b, NormKind ki
 }
 
 Matrix gelu_tanh(const Matrix& x) {
+    // gelu(v) = ½·v·(1 + tanh(√(2/π)·(v + 0.044715·v³))), Eigen's vectorised tanh
     constexpr float kSqrt2OverPi = 0.79788456080286535588f;  // √(2/π)
-    return x.unaryExpr([](float v) {
-        return 0.5f * v * (1.0f + std::tanh(kSqrt2OverPi * (v + 0.044715f * v * v * v)));
-    });
+    const auto v = x.array();
+    return (0.5f * v * (1.0f + (kSqrt2OverPi * (v + 0.044715f * v.cube())).tanh())).matrix();
 }
 
 Matrix silu(const Matrix& x) {
-    return x.unaryExpr([](float v) { return v / (1.0f + std::exp(-v)); });
+    // silu(v) = v / (1 + e^(−v)), vectorised exp
+    const auto v = x.array();
+    return (v / (1.0f + (-v).exp())).matrix();
 }
 
 Matrix linear(const Matrix& x, const Matrix& w, const Vector& b) {

@@ -78,6 +78,14 @@ Trace PretrainedSource::run(const SourceInput& input, const TraceOptions& option
     return trace;
 }
 
+HeadMaps PretrainedSource::layer_maps(const Trace& trace, const HeadRef& block,
+                                      bool scores) const {
+    if (block.in_decoder || block.cross)
+        throw Error("'" + name() + "' has a single stack: no decoder or cross-attention maps");
+    if (maps_of(trace, block).resident) return TraceSource::layer_maps(trace, block, scores);
+    return model_.layer_maps(trace, block.layer, scores);
+}
+
 std::unique_ptr<TraceSource> make_pretrained_source(TransformerModel model,
                                                     std::unique_ptr<Tokenizer> tokenizer) {
     return std::make_unique<PretrainedSource>(std::move(model), std::move(tokenizer));

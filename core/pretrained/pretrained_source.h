@@ -23,6 +23,8 @@ public:
     Trace run(const SourceInput& input, const TraceOptions& options,
               const ProgressFn& progress = nullptr) const override;
 
+    HeadMaps layer_maps(const Trace& trace, const HeadRef& block, bool scores) const override;
+
     const TransformerModel& transformer() const { return model_; }
     const Tokenizer& tokenizer() const { return *tokenizer_; }
     // Ids run() would use for `text` (BOS alone for an empty text of a decoder LM).

@@ -15,6 +15,7 @@
 
 #include "core/attention.h"
 #include "core/error.h"
+#include "core/parallel.h"
 #include "core/pretrained/gqa_attention.h"
 #include "core/pretrained/ops.h"
 #include "core/pretrained/rope.h"
@@ -61,13 +62,12 @@ Matrix attention_block(const TransformerConfig& c, const TransformerLayerWeights
     // qkv: (T, (H + 2·Hkv)·Dh) = [x·W_qᵀ | x·W_kᵀ | x·W_vᵀ] (+ biases). Three GEMMs into
     // the column blocks of one buffer: the loader keeps W_q, W_k, W_v apart (the app shows
     // them), and fusing them here would duplicate every attention weight in memory.
+    // Each GEMM is split over the thread pool by column blocks (matmul_nt).
     Matrix qkv(T, n_q + 2 * n_kv);
-    qkv.leftCols(n_q).noalias() = x * w.wq.transpose();
-    qkv.middleCols(n_q, n_kv).noalias() = x * w.wk.transpose();
-    qkv.rightCols(n_kv).noalias() = x * w.wv.transpose();
-    if (w.bq.size()) qkv.leftCols(n_q).rowwise() += w.bq.transpose();
-    if (w.bk.size()) qkv.middleCols(n_q, n_kv).rowwise() += w.bk.transpose();
-    if (w.bv.size()) qkv.rightCols(n_kv).rowwise() += w.bv.transpose();
+    const auto bias = [](const Vector& b) { return b.size() ? &b : nullptr; };
+    matmul_nt(x, w.wq, bias(w.bq), qkv.leftCols(n_q));
+    matmul_nt(x, w.wk, bias(w.bk), qkv.middleCols(n_q, n_kv));
+    matmul_nt(x, w.wv, bias(w.bv), qkv.rightCols(n_kv));
 
     Matrix q = qkv.leftCols(n_q);            // (T, H·Dh)
     Matrix k = qkv.middleCols(n_q, n_kv);    // (T, Hkv·Dh)
@@ -150,6 +150,13 @@ Matrix run_stack(const TransformerConfig& c, const TransformerWeights& w,
         cap.trace->main.input = x;
         cap.trace->main.layers.resize(L);
     }
+    // Which layers keep their maps (TraceOptions::map_budget_bytes); a dropped layer
+    // computes its maps only when on_maps wants to see them.
+    std::vector<bool> resident(L, true);
+    if (cap.trace && opt.head_weights)
+        resident = plan_resident_blocks(
+            std::vector<double>(L, map_block_bytes(double(T) * T, c.heads, opt.scores)),
+            static_cast<double>(opt.map_budget_bytes), opt.resident_layer);
 
     RopeTable rope;
     if (c.positions == PositionKind::Rotary) rope = make_rope_table(T, c.head_dim, c.rope_theta);
@@ -165,21 +172,24 @@ Matrix run_stack(const TransformerConfig& c, const TransformerWeights& w,
             steps = &*cap.trace->steps;
         }
         const std::vector<int> ablated = opt.ablated_heads(il, false, false);
+        const bool compute_maps = opt.head_weights && (resident[il] || opt.on_maps);
+        const bool compute_scores = opt.scores && compute_maps;
         if (c.pre_norm) {
             // x = x + attn(norm1(x)); x = x + mlp(norm2(x))
             const Matrix inp_sa = apply_norm(x, lw.attn_norm_w, lw.attn_norm_b, c.norm, c.norm_eps);
-            x += attention_block(c, lw, inp_sa, rope_ptr, opt.head_weights, opt.scores, lt, steps,
+            x += attention_block(c, lw, inp_sa, rope_ptr, compute_maps, compute_scores, lt, steps,
                                  ablated, opt.ablate_mode);
             const Matrix inp_ff = apply_norm(x, lw.mlp_norm_w, lw.mlp_norm_b, c.norm, c.norm_eps);
             x += mlp_forward(inp_ff, lw, c.mlp);
         } else {
             // x = norm1(x + attn(x)); x = norm2(x + mlp(x))
-            x += attention_block(c, lw, x, rope_ptr, opt.head_weights, opt.scores, lt, steps,
+            x += attention_block(c, lw, x, rope_ptr, compute_maps, compute_scores, lt, steps,
                                  ablated, opt.ablate_mode);
             x = apply_norm(x, lw.attn_norm_w, lw.attn_norm_b, c.norm, c.norm_eps);
             x += mlp_forward(x, lw, c.mlp);
             x = apply_norm(x, lw.mlp_norm_w, lw.mlp_norm_b, c.norm, c.norm_eps);
         }
+        if (lt) settle_maps(opt, HeadRef{il, 0, false, false}, resident[il], lt->self_attn);
         if (lt && opt.hidden_states) lt->output = x;
         if (progress && !progress(il + 1, L)) throw Cancelled{};
     }
@@ -265,6 +275,8 @@ Trace TransformerModel::forward(const std::vector<int>& ids,
     trace.config = nearest_model_config(config_);
     trace.model_name = name_;
     trace.kv_heads = config_.kv_heads;
+    trace.ablate = options.ablate;
+    trace.ablate_mode = options.ablate_mode;
     trace.main.ids = ids;
     if (tokens.empty())
         for (int id : ids) trace.main.tokens.push_back(std::to_string(id));
@@ -284,6 +296,29 @@ Vector TransformerModel::next_token_logits(const std::vector<int>& ids) const {
                     ") has no language-model head, so it cannot predict next tokens");
     const Matrix final = run_stack(config_, weights_, ids, Capture{}, nullptr);
     return lm_logits(weights_, final);
+}
+
+HeadMaps TransformerModel::layer_maps(const Trace& trace, int layer, bool scores) const {
+    const TransformerConfig& c = config_;
+    const Matrix& x = layer_input(trace, layer, false);  // (T, D), range-checked
+    if (x.cols() != c.d_model)
+        throw Error("the trace's hidden states have " + std::to_string(x.cols()) +
+                    " columns but this model's d_model is " + std::to_string(c.d_model) +
+                    ": the trace comes from another model");
+    const TransformerLayerWeights& lw = weights_.layers[layer];
+    RopeTable rope;
+    if (c.positions == PositionKind::Rotary)
+        rope = make_rope_table(static_cast<int>(x.rows()), c.head_dim, c.rope_theta);
+    const RopeTable* rope_ptr = c.positions == PositionKind::Rotary ? &rope : nullptr;
+    TraceOptions ablation;
+    ablation.ablate = trace.ablate;
+    // pre-norm: maps of attn(norm1(x)); post-norm: maps of attn(x)
+    const Matrix inp_sa =
+        c.pre_norm ? apply_norm(x, lw.attn_norm_w, lw.attn_norm_b, c.norm, c.norm_eps) : x;
+    LayerTrace lt;
+    attention_block(c, lw, inp_sa, rope_ptr, true, scores, &lt, nullptr,
+                    ablation.ablated_heads(layer, false, false), trace.ablate_mode);
+    return std::move(lt.self_attn);
 }
 
 ModelConfig nearest_model_config(const TransformerConfig& c) {

@@ -85,6 +85,10 @@ public:
     // Throws hs::Error on empty ids / ids out of range / too long; hs::Cancelled on cancel.
     Trace forward(const std::vector<int>& ids, const std::vector<std::string>& tokens,
                   const TraceOptions& options = {}, const ProgressFn& progress = nullptr) const;
+    // Recomputes the full maps (H × (T, T)) of layer `layer` of `trace` (which forward
+    // produced) from its stored hidden states, as a full capture holds them; scores too
+    // when `scores`. Throws hs::Error when the trace lacks the hidden states.
+    HeadMaps layer_maps(const Trace& trace, int layer, bool scores) const;
     // Logits (V) after the last position (decoder LMs only; throws hs::Error otherwise).
     Vector next_token_logits(const std::vector<int>& ids) const;
 

@@ -1,0 +1,75 @@
+#pragma once
+// Damage tracking for the UI frame: which framebuffer pixels can differ from the last
+// frame. Software GL (llvmpipe under Xvfb) pays for every shaded pixel, and a 1600×1000
+// window of ImGui backgrounds costs more than a 60 Hz frame on these 2-core machines,
+// while most frames change only one panel (panning the heatmap, the progress bar) or
+// nothing at all. Each ImGui draw list is summarised by a byte key (vertices, indices,
+// commands, the parameters of heatmap draws); a list whose key changed damages its
+// bounds in the old and the new frame. No GL here: app/gl/frame_cache.* does the drawing.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+namespace hs {
+
+// Framebuffer pixels [x0, x1) × [y0, y1), origin top-left (ImGui's orientation).
+struct DamageRect {
+    int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool empty() const { return x1 <= x0 || y1 <= y0; }
+    long long area() const { return empty() ? 0 : static_cast<long long>(x1 - x0) * (y1 - y0); }
+    bool operator==(const DamageRect&) const = default;
+};
+
+// Smallest rectangle holding both (an empty operand is ignored).
+DamageRect unite(const DamageRect& a, const DamageRect& b);
+DamageRect intersect(const DamageRect& a, const DamageRect& b);
+
+// The pixels imgui_impl_opengl3 (1.86) scissors a command to: it truncates
+//   x = (int)min.x, y_gl = (int)(fb_h − max.y), w = (int)(max.x − min.x), h = (int)(max.y − min.y)
+// with min/max = clip rect × framebuffer scale; returned flipped to top-left origin.
+DamageRect backend_scissor(const ImVec4& clip, ImVec2 scale, int fb_height);
+// Every pixel a command with this clip rect can touch, whatever its rounding:
+// [floor(min), ceil(max)) in framebuffer pixels.
+DamageRect outer_pixels(const ImVec4& clip, ImVec2 scale);
+// A clip rect (framebuffer scale 1) that the backend turns into exactly `pixels`
+// (integer coordinates survive its truncation); an empty rect becomes an empty clip.
+ImVec4 clip_for_pixels(const DamageRect& pixels);
+
+// One draw list of a frame: its owner window, the bytes that determine its pixels and
+// the pixels it can touch.
+struct ListSummary {
+    std::string name;
+    std::vector<unsigned char> key;
+    DamageRect bounds;
+};
+
+// Appends n raw bytes to a list key.
+void append_bytes(std::vector<unsigned char>& key, const void* data, std::size_t n);
+template <typename T>
+void append_value(std::vector<unsigned char>& key, const T& v) {
+    append_bytes(key, &v, sizeof v);
+}
+
+class DamageTracker {
+public:
+    // Damage of this frame against the previous one (then remembers this frame):
+    //   everything on the first frame, after invalidate(), or when the framebuffer size
+    //   or `epoch` (state outside the lists, e.g. the font atlas) changed, or when lists
+    //   present in both frames were reordered (z-order);
+    //   else the union of old and new bounds of lists whose key changed, and of lists
+    //   that appeared or disappeared. Empty: the frame is pixel-identical.
+    // On return `lists` holds the previous frame's summaries: refill them next frame, so
+    // that their storage is reused instead of freshly mapped every frame.
+    DamageRect update(std::vector<ListSummary>& lists, int fb_width, int fb_height, std::uint64_t epoch);
+    void invalidate() { valid_ = false; }
+
+private:
+    std::vector<ListSummary> previous_;
+    int width_ = 0, height_ = 0;
+    std::uint64_t epoch_ = 0;
+    bool valid_ = false;
+};
+
+}  // namespace hs

@@ -1,0 +1,184 @@
+#include "app/gl/frame_cache.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+#include <functional>
+
+#include <backends/imgui_impl_opengl3.h>
+
+#include "app/gl/heatmap_renderer.h"
+#include "core/error.h"
+
+namespace hs {
+namespace {
+
+// GL scissor (origin bottom-left) of a top-left-origin pixel rectangle.
+void scissor_to(const DamageRect& r, int fb_height) {
+    glScissor(r.x0, fb_height - r.y1, r.x1 - r.x0, r.y1 - r.y0);
+}
+
+}  // namespace
+
+FrameCache::~FrameCache() {
+    if (framebuffer_) glDeleteFramebuffers(1, &framebuffer_);
+    if (color_) glDeleteTextures(1, &color_);
+}
+
+bool FrameCache::probe_retained_back_buffer(const std::function<void()>& swap) {
+    // Three distinct colours near the clear colour (the probe shows for three frames):
+    // after each swap the back buffer must still hold the colour just drawn.
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDisable(GL_SCISSOR_TEST);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    bool retained = true;
+    for (int k = 1; k <= 3; ++k) {
+        const unsigned char want = static_cast<unsigned char>(20 + 3 * k);
+        glClearColor(want / 255.0f, 20 / 255.0f, 23 / 255.0f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        swap();
+        unsigned char px[4] = {0, 0, 0, 0};
+        glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        if (px[0] != want || px[1] != 20 || px[2] != 23) retained = false;
+    }
+    return retained;
+}
+
+void FrameCache::ensure_target(int width, int height) {
+    if (direct()) {
+        if (width != width_ || height != height_) tracker_.invalidate();  // new buffers: undefined contents
+        width_ = width;
+        height_ = height;
+        return;
+    }
+    if (framebuffer_ && width == width_ && height == height_) return;
+    if (!framebuffer_) glGenFramebuffers(1, &framebuffer_);
+    if (!color_) glGenTextures(1, &color_);
+    glBindTexture(GL_TEXTURE_2D, color_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color_, 0);
+    const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (status != GL_FRAMEBUFFER_COMPLETE)
+        throw Error("the offscreen UI framebuffer (" + std::to_string(width) + "x" + std::to_string(height) +
+                    " RGBA8) is incomplete: status 0x" + [&] {
+                        char buf[16];
+                        std::snprintf(buf, sizeof buf, "%x", status);
+                        return std::string(buf);
+                    }() + ".");
+    width_ = width;
+    height_ = height;
+    tracker_.invalidate();
+}
+
+bool FrameCache::summarise(const ImDrawData& dd, std::vector<ListSummary>& out) const {
+    const ImVec2 scale = dd.FramebufferScale;
+    bool keyed = true;
+    out.resize(static_cast<std::size_t>(dd.CmdListsCount));
+    for (int n = 0; n < dd.CmdListsCount; ++n) {
+        const ImDrawList& list = *dd.CmdLists[n];
+        ListSummary& s = out[static_cast<std::size_t>(n)];
+        s.name = list._OwnerName ? list._OwnerName : "";
+        s.key.clear();
+        s.bounds = {};
+        append_value(s.key, list.VtxBuffer.Size);
+        append_bytes(s.key, list.VtxBuffer.Data, static_cast<std::size_t>(list.VtxBuffer.Size) * sizeof(ImDrawVert));
+        append_value(s.key, list.IdxBuffer.Size);
+        append_bytes(s.key, list.IdxBuffer.Data, static_cast<std::size_t>(list.IdxBuffer.Size) * sizeof(ImDrawIdx));
+        for (const ImDrawCmd& cmd : list.CmdBuffer) {
+            append_value(s.key, cmd.ClipRect);
+            append_value(s.key, cmd.TextureId);
+            append_value(s.key, cmd.VtxOffset);
+            append_value(s.key, cmd.IdxOffset);
+            append_value(s.key, cmd.ElemCount);
+            append_value(s.key, cmd.UserCallback);
+            if (cmd.UserCallback == nullptr || cmd.UserCallback == ImDrawCallback_ResetRenderState) {
+                // plain triangles, or a state reset (draws nothing)
+            } else if (HeatmapRenderer::owns(cmd)) {
+                HeatmapRenderer::append_key(cmd, s.key);
+            } else {
+                keyed = false;  // a callback we cannot describe: redraw everything
+            }
+            // Pixels it can touch: its clip rect ∩ what it draws (window backgrounds come
+            // with a clip rect of the whole display), plus a pixel for edge rounding.
+            ImVec4 drawn(0, 0, 0, 0);
+            if (cmd.UserCallback == nullptr && cmd.ElemCount > 0) {
+                drawn = ImVec4(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+                const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
+                const ImDrawVert* vtx = list.VtxBuffer.Data + cmd.VtxOffset;
+                for (unsigned int i = 0; i < cmd.ElemCount; ++i) {
+                    const ImVec2 p = vtx[idx[i]].pos;
+                    drawn = ImVec4(std::min(drawn.x, p.x), std::min(drawn.y, p.y), std::max(drawn.z, p.x),
+                                   std::max(drawn.w, p.y));
+                }
+            } else if (HeatmapRenderer::owns(cmd)) {
+                drawn = HeatmapRenderer::item_rect(cmd);
+            }
+            DamageRect touched = outer_pixels(drawn, scale);
+            touched = {touched.x0 - 1, touched.y0 - 1, touched.x1 + 1, touched.y1 + 1};
+            s.bounds = unite(s.bounds, intersect(outer_pixels(cmd.ClipRect, scale), touched));
+        }
+    }
+    return keyed;
+}
+
+void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4& clear_color) {
+    const int fb_w = static_cast<int>(dd->DisplaySize.x * dd->FramebufferScale.x);
+    const int fb_h = static_cast<int>(dd->DisplaySize.y * dd->FramebufferScale.y);
+    stats_ = {};
+    if (fb_w <= 0 || fb_h <= 0) return;
+    ensure_target(fb_w, fb_h);
+    const DamageRect full{0, 0, fb_w, fb_h};
+
+    // 1. What changed since the last frame. The font atlas is outside the lists: its
+    // texture, size and glyph count form the epoch.
+    const bool keyed = summarise(*dd, spare_);
+    const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+    std::uint64_t epoch = reinterpret_cast<std::uintptr_t>(atlas.TexID);
+    epoch = epoch * 1000003u + static_cast<std::uint64_t>(atlas.TexWidth);
+    epoch = epoch * 1000003u + static_cast<std::uint64_t>(atlas.TexHeight);
+    for (const ImFont* f : atlas.Fonts) epoch = epoch * 1000003u + static_cast<std::uint64_t>(f->Glyphs.Size);
+    DamageRect damage = tracker_.update(spare_, fb_w, fb_h, epoch);
+    const bool unit_scale = dd->FramebufferScale.x == 1.0f && dd->FramebufferScale.y == 1.0f;
+    if (full_redraw_ || !keyed || !unit_scale) damage = full;
+    stats_.redrawn_pixels = damage.area();
+    stats_.total_pixels = full.area();
+
+    // 2. Redraw the damage in the offscreen frame: clear it, then every command with its
+    // scissor cut down to the damage (integer clip rects pass the backend's rounding
+    // unchanged, so each pixel inside gets exactly the draws it gets in a full redraw).
+    if (!damage.empty()) {
+        glBindFramebuffer(GL_FRAMEBUFFER, direct() ? 0 : framebuffer_);
+        glViewport(0, 0, fb_w, fb_h);
+        glEnable(GL_SCISSOR_TEST);
+        scissor_to(damage, fb_h);
+        glClearColor(clear_color.x, clear_color.y, clear_color.z, clear_color.w);
+        glClear(GL_COLOR_BUFFER_BIT);
+        const bool partial = damage != full;
+        if (partial) {
+            for (int n = 0; n < dd->CmdListsCount; ++n)
+                for (ImDrawCmd& cmd : dd->CmdLists[n]->CmdBuffer)
+                    if (cmd.UserCallback == nullptr)
+                        cmd.ClipRect = clip_for_pixels(
+                            intersect(backend_scissor(cmd.ClipRect, dd->FramebufferScale, fb_h), damage));
+            renderer.set_pixel_limit(&damage);
+        }
+        ImGui_ImplOpenGL3_RenderDrawData(dd);
+        renderer.set_pixel_limit(nullptr);
+    }
+
+    // 3. The whole frame to the window's back buffer (drawn there already when retained).
+    glDisable(GL_SCISSOR_TEST);
+    if (direct()) return;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, framebuffer_);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+    glBlitFramebuffer(0, 0, fb_w, fb_h, 0, 0, fb_w, fb_h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+}  // namespace hs

@@ -1,0 +1,141 @@
+// Damage tracking of the UI frame (app/gl/damage.*): which pixels a frame must redraw,
+// and the pixel arithmetic that keeps a partial redraw identical to a full one.
+#include <gtest/gtest.h>
+
+#include "app/gl/damage.h"
+
+namespace hs {
+namespace {
+
+ListSummary list(const std::string& name, std::vector<unsigned char> key, DamageRect bounds) {
+    return ListSummary{name, std::move(key), bounds};
+}
+
+// Runs one frame through the tracker (update() hands back the previous frame's lists).
+DamageRect frame(DamageTracker& t, std::vector<ListSummary> lists, std::uint64_t epoch = 0, int w = 800,
+                 int h = 600) {
+    return t.update(lists, w, h, epoch);
+}
+
+TEST(DamageTracker, FirstFrameRedrawsEverything) {
+    DamageTracker t;
+    EXPECT_EQ(frame(t, {list("A", {1}, {0, 0, 10, 10})}), (DamageRect{0, 0, 800, 600}));
+}
+
+TEST(DamageTracker, IdenticalFrameHasNoDamage) {
+    DamageTracker t;
+    frame(t, {list("A", {1, 2}, {0, 0, 10, 10}), list("B", {3}, {5, 5, 50, 50})});
+    const DamageRect d = frame(t, {list("A", {1, 2}, {0, 0, 10, 10}), list("B", {3}, {5, 5, 50, 50})});
+    EXPECT_TRUE(d.empty());
+    EXPECT_EQ(d.area(), 0);
+}
+
+TEST(DamageTracker, ChangedListDamagesItsOldAndNewBounds) {
+    DamageTracker t;
+    frame(t, {list("A", {1}, {0, 0, 10, 10}), list("B", {3}, {100, 100, 200, 150})});
+    // B's contents change and it grows to the right: damage = old ∪ new bounds of B only.
+    const DamageRect d = frame(t, {list("A", {1}, {0, 0, 10, 10}), list("B", {4}, {100, 100, 260, 150})});
+    EXPECT_EQ(d, (DamageRect{100, 100, 260, 150}));
+}
+
+TEST(DamageTracker, MovedListWithSameKeyStillDamagesBothPlaces) {
+    DamageTracker t;
+    frame(t, {list("A", {7}, {0, 0, 10, 10})});
+    EXPECT_EQ(frame(t, {list("A", {7}, {20, 0, 30, 10})}), (DamageRect{0, 0, 30, 10}));
+}
+
+TEST(DamageTracker, AppearingAndDisappearingListsDamageTheirBounds) {
+    DamageTracker t;
+    frame(t, {list("A", {1}, {0, 0, 10, 10})});
+    // A tooltip appears on top.
+    EXPECT_EQ(frame(t, {list("A", {1}, {0, 0, 10, 10}), list("##Tooltip", {9}, {300, 300, 340, 320})}),
+              (DamageRect{300, 300, 340, 320}));
+    // ... and goes away again.
+    EXPECT_EQ(frame(t, {list("A", {1}, {0, 0, 10, 10})}), (DamageRect{300, 300, 340, 320}));
+}
+
+TEST(DamageTracker, ReorderedListsRedrawEverything) {
+    DamageTracker t;
+    frame(t, {list("A", {1}, {0, 0, 10, 10}), list("B", {2}, {5, 5, 15, 15})});
+    // Same contents, other z-order: overlapping pixels change, so all of it is redrawn.
+    EXPECT_EQ(frame(t, {list("B", {2}, {5, 5, 15, 15}), list("A", {1}, {0, 0, 10, 10})}),
+              (DamageRect{0, 0, 800, 600}));
+}
+
+TEST(DamageTracker, EpochSizeAndInvalidateRedrawEverything) {
+    DamageTracker t;
+    const std::vector<ListSummary> same = {list("A", {1}, {0, 0, 10, 10})};
+    frame(t, same, 1);
+    EXPECT_EQ(frame(t, same, 2), (DamageRect{0, 0, 800, 600})) << "font atlas changed";
+    EXPECT_EQ(frame(t, same, 2, 640, 480), (DamageRect{0, 0, 640, 480})) << "window resized";
+    EXPECT_TRUE(frame(t, same, 2, 640, 480).empty());
+    t.invalidate();
+    EXPECT_EQ(frame(t, same, 2, 640, 480), (DamageRect{0, 0, 640, 480}));
+}
+
+TEST(DamageTracker, DamageIsClippedToTheFramebuffer) {
+    DamageTracker t;
+    frame(t, {list("A", {1}, {700, 500, 900, 700})});
+    EXPECT_EQ(frame(t, {list("A", {2}, {700, 500, 900, 700})}), (DamageRect{700, 500, 800, 600}));
+}
+
+TEST(DamageTracker, ListsWithTheSameNameMatchInOrder) {
+    DamageTracker t;
+    frame(t, {list("", {1}, {0, 0, 10, 10}), list("", {2}, {50, 50, 60, 60})});
+    EXPECT_EQ(frame(t, {list("", {1}, {0, 0, 10, 10}), list("", {3}, {50, 50, 60, 60})}),
+              (DamageRect{50, 50, 60, 60}));
+}
+
+TEST(DamageRectMath, UniteIgnoresEmptyAndIntersectOfDisjointIsEmpty) {
+    EXPECT_EQ(unite(DamageRect{}, DamageRect{1, 2, 3, 4}), (DamageRect{1, 2, 3, 4}));
+    EXPECT_EQ(unite(DamageRect{0, 0, 2, 2}, DamageRect{5, 1, 6, 9}), (DamageRect{0, 0, 6, 9}));
+    EXPECT_TRUE(intersect(DamageRect{0, 0, 2, 2}, DamageRect{2, 0, 4, 2}).empty());
+    EXPECT_EQ(intersect(DamageRect{0, 0, 5, 5}, DamageRect{3, 1, 9, 4}), (DamageRect{3, 1, 5, 4}));
+}
+
+TEST(BackendScissor, ReproducesTheTruncatingArithmeticOfImguiImplOpengl3) {
+    // clip (10.5, 20.25)-(100.75, 60.5) in a 600-row framebuffer:
+    //   x = 10, w = (int)90.25 = 90; y_gl = (int)(600 − 60.5) = 539, h = (int)40.25 = 40
+    //   -> columns [10, 100), rows from the top [600 − 579, 600 − 539) = [21, 61).
+    EXPECT_EQ(backend_scissor(ImVec4(10.5f, 20.25f, 100.75f, 60.5f), ImVec2(1, 1), 600), (DamageRect{10, 21, 100, 61}));
+    EXPECT_TRUE(backend_scissor(ImVec4(5, 5, 5, 9), ImVec2(1, 1), 600).empty());
+}
+
+TEST(BackendScissor, IntegerClipOfAPixelRectGivesBackExactlyThosePixels) {
+    for (const DamageRect& r : {DamageRect{0, 0, 800, 600}, DamageRect{13, 7, 14, 8}, DamageRect{100, 250, 333, 599}}) {
+        SCOPED_TRACE(testing::Message() << r.x0 << "," << r.y0 << " " << r.x1 << "," << r.y1);
+        EXPECT_EQ(backend_scissor(clip_for_pixels(r), ImVec2(1, 1), 600), r);
+    }
+    EXPECT_TRUE(backend_scissor(clip_for_pixels(DamageRect{}), ImVec2(1, 1), 600).empty());
+}
+
+TEST(BackendScissor, CuttingToDamageKeepsExactlyTheCommandsPixelsInsideIt) {
+    // A partial redraw replaces a command's clip by clip_for_pixels(scissor ∩ damage): the
+    // pixels it may write must be exactly its full-redraw pixels that lie in the damage.
+    const ImVec4 clips[] = {ImVec4(0.6f, 3.3f, 2.4f, 9.9f), ImVec4(10.5f, 20.25f, 100.75f, 60.5f),
+                            ImVec4(-4.0f, -2.0f, 30.5f, 31.5f)};
+    const DamageRect damages[] = {DamageRect{1, 0, 3, 40}, DamageRect{50, 30, 80, 45}, DamageRect{0, 0, 600, 600}};
+    for (const ImVec4& c : clips)
+        for (const DamageRect& d : damages) {
+            const DamageRect full = backend_scissor(c, ImVec2(1, 1), 600);
+            const DamageRect cut = backend_scissor(clip_for_pixels(intersect(full, d)), ImVec2(1, 1), 600);
+            EXPECT_EQ(cut, intersect(full, d));
+        }
+}
+
+TEST(OuterPixels, CoversEveryPixelTheClipCanTouch) {
+    EXPECT_EQ(outer_pixels(ImVec4(0.6f, 3.3f, 2.4f, 9.9f), ImVec2(1, 1)), (DamageRect{0, 3, 3, 10}));
+    EXPECT_EQ(outer_pixels(ImVec4(1, 1, 3, 3), ImVec2(2, 2)), (DamageRect{2, 2, 6, 6}));
+}
+
+TEST(ListKey, AppendsRawBytesInOrder) {
+    std::vector<unsigned char> key;
+    append_value(key, std::uint16_t{0x0201});
+    const unsigned char more[] = {7, 8, 9};
+    append_bytes(key, more, 3);
+    append_bytes(key, nullptr, 0);
+    EXPECT_EQ(key, (std::vector<unsigned char>{1, 2, 7, 8, 9}));  // little-endian x86
+}
+
+}  // namespace
+}  // namespace hs

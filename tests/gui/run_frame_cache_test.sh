@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The frame cache (app/gl/frame_cache.*) and the benchmark modes, under Xvfb:
+#  1. pixels: screenshots taken after partial redraws (panning the map; script edits that
+#     change the selection, colormap and model) equal, byte for byte, those of a run that
+#     redraws every pixel every frame (--full-redraw);
+#  2. --bench-frames / --bench-pan / --bench-busy / --bench-edits print their lines, which
+#     parse and hold sane numbers (counts as asked, 0 < p50 <= p95 <= max); no time limits.
+#   run_frame_cache_test.sh APP OUTDIR
+set -euo pipefail
+app=$1 out=$2
+rm -rf "$out"
+mkdir -p "$out"
+run() { timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings "$@"; }
+text="The animal didn't cross the street because it was too tired ."
+long=$(for i in $(seq 300); do printf 'w%d ' $((i % 37)); done)
+
+# 1. Partial redraws give the pixels of full redraws.
+for mode in cached full; do
+  extra=(); [[ $mode == full ]] && extra=(--full-redraw)
+  run --model "random:d_model=32,heads=2,layers=1,seed=5" --text "$long" --size 1200x800 --bench-pan \
+    --bench-frames 14 --frames 12 --screenshot "$out/pan_$mode.png" "${extra[@]}" > "$out/pan_$mode.txt"
+  cat > "$out/session_$mode.txt" <<SCRIPT
+select head 1
+screenshot $out/s1_$mode.png
+select layer 1
+colormap magma
+screenshot $out/s2_$mode.png
+set heads 2
+select head 0
+screenshot $out/s3_$mode.png
+SCRIPT
+  run --model "random:d_model=64,heads=4,layers=2,seed=3" --text "$text" --size 1280x800 \
+    --script "$out/session_$mode.txt" "${extra[@]}"
+done
+grep -q '^frame cache retained back buffer$\|^frame cache offscreen + copy$' "$out/pan_cached.txt" \
+  || { echo "FAIL: cached run did not report its frame cache"; cat "$out/pan_cached.txt"; exit 1; }
+grep -q '^frame cache off (full redraw)$' "$out/pan_full.txt" || { echo "FAIL: --full-redraw not reported"; exit 1; }
+for f in pan s1 s2 s3; do
+  cmp "$out/${f}_cached.png" "$out/${f}_full.png" || { echo "FAIL: $f differs between cached and full redraw"; exit 1; }
+done
+# The pan run really redrew only part of the window, and the screenshots differ from each other.
+awk '/^phases/ { if ($NF != "%" || $(NF-1) + 0 <= 0 || $(NF-1) + 0 >= 100) exit 1; ok = 1 } END { exit !ok }' \
+  "$out/pan_cached.txt" || { echo "FAIL: pan frames did not redraw part of the window"; cat "$out/pan_cached.txt"; exit 1; }
+if cmp -s "$out/s1_cached.png" "$out/s2_cached.png"; then echo "FAIL: the script edits changed nothing"; exit 1; fi
+
+# 2. Benchmark lines parse and are sane: "<what> N  p50 A ms  p95 B ms  max C ms".
+check() {  # check FILE WHAT COUNT
+  awk -v what="$2" -v n="$3" '
+    index($0, what " ") == 1 {
+      rest = substr($0, length(what) + 2); split(rest, f, " +")
+      if (f[1] != n || f[2] != "p50" || f[4] != "ms" || f[5] != "p95" || f[7] != "ms" || f[8] != "max" || f[10] != "ms") exit 1
+      if (!(f[3] + 0 > 0 && f[3] + 0 <= f[6] + 0 && f[6] + 0 <= f[9] + 0)) exit 1
+      found = 1 }
+    END { exit !found }' "$1" || { echo "FAIL: no sane '$2 $3 …' line in $1:"; cat "$1"; exit 1; }
+}
+check "$out/pan_cached.txt" "pan frames" 14
+run --model "random:d_model=64,heads=4,layers=2" --text "$text" --bench-frames 20 > "$out/frames.txt"
+check "$out/frames.txt" frames 20
+grep -Eq '^phases ui [0-9.]+ ms  render [0-9.]+ ms  swap [0-9.]+ ms  redrawn [0-9.]+ %$' "$out/frames.txt" \
+  || { echo "FAIL: phases line"; cat "$out/frames.txt"; exit 1; }
+run --model "random:d_model=256,heads=8,layers=6" --text "$long" --bench-busy --bench-frames 20 > "$out/busy.txt"
+check "$out/busy.txt" "busy frames" 20
+awk '/^busy passes / { if ($3 + 0 < 1) exit 1; ok = 1 } END { exit !ok }' "$out/busy.txt" \
+  || { echo "FAIL: no forward pass finished during the busy frames"; cat "$out/busy.txt"; exit 1; }
+run --model "random:d_model=64,heads=4,layers=2" --text "$text" --bench-edits 4 > "$out/edits.txt"
+check "$out/edits.txt" edits 4
+for what in "edit jobs" "edit loads" "edit forwards"; do
+  grep -Eq "^$what 4  p50 [0-9.]+ ms  p95 [0-9.]+ ms  max [0-9.]+ ms$" "$out/edits.txt" \
+    || { echo "FAIL: '$what' line"; cat "$out/edits.txt"; exit 1; }
+done
+# Each edit's latency contains its worker job: the UI share is never negative.
+awk '/^edit ui 4 / { if ($4 + 0 < 0) exit 1; ok = 1 } END { exit !ok }' "$out/edits.txt" \
+  || { echo "FAIL: edit latency shorter than its job"; cat "$out/edits.txt"; exit 1; }
+run --model "random:d_model=64,heads=4,layers=2" --text "$text" --bench-edits 2 --bench-edit d_model > "$out/edits_d.txt"
+check "$out/edits_d.txt" edits 2
+echo "frame cache and benchmark modes OK"
