@@ -320,6 +320,9 @@ struct EditBench {
     std::chrono::steady_clock::time_point at;
     int settled_frames = 0;        // frames drawn since the last edit landed
     std::vector<double> latency_ms, job_ms, load_ms, forward_ms, ui_ms;
+    // The frame that took each new trace in, by phase: accept (thumbnail uploads), sync
+    // (selected map upload, fonts), ui (ImGui), render (GL incl. glFinish), swap.
+    std::vector<double> accept_ms, sync_ms, frame_ui_ms, render_ms, swap_ms, redrawn;
 };
 
 }  // namespace
@@ -484,10 +487,12 @@ int run_gui(const GuiOptions& options) {
                 edits.pending = true;
                 edits.generation = ctx.worker.latest_generation();
             }
+            const auto accepted = std::chrono::steady_clock::now();
             ctx.view.sync_textures(ctx.state);
             // 4. Fonts (new characters), then the frame's UI.
             ctx.fonts.note_text(ctx.state.text);
             ctx.fonts.rebuild_if_needed();
+            const auto synced = std::chrono::steady_clock::now();
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
             // Unattended runs ignore the pointer (Xvfb parks it mid-screen: no hover).
@@ -571,6 +576,15 @@ int run_gui(const GuiOptions& options) {
                     edits.forward_ms.push_back(ctx.view.forward_ms);
                     // What the UI adds: waiting for the frame boundary, upload, drawing.
                     edits.ui_ms.push_back(edits.latency_ms.back() - ctx.view.compute_ms);
+                    edits.accept_ms.push_back(ms_between(frame_start, accepted));
+                    edits.sync_ms.push_back(ms_between(accepted, synced));
+                    edits.frame_ui_ms.push_back(ms_between(synced, ui_done));
+                    edits.render_ms.push_back(ms_between(ui_done, drawn));
+                    edits.swap_ms.push_back(ms_between(drawn, now));
+                    const FrameCacheStats& fs = frame_cache->stats();
+                    edits.redrawn.push_back(fs.total_pixels > 0 ? 100.0 * double(fs.redrawn_pixels) /
+                                                                      double(fs.total_pixels)
+                                                                : 0.0);
                     edits.pending = false;
                     edits.settled_frames = 0;
                     if (++edits.done >= edits.total) {
@@ -579,6 +593,11 @@ int run_gui(const GuiOptions& options) {
                         print_bench(edits.load_ms, "edit loads");
                         print_bench(edits.forward_ms, "edit forwards");
                         print_bench(edits.ui_ms, "edit ui");
+                        std::printf("edit frame phases accept %.2f ms  sync %.2f ms  ui %.2f ms  render %.2f ms  "
+                                    "swap %.2f ms  redrawn %.1f %%\n",
+                                    percentiles(edits.accept_ms).p50, percentiles(edits.sync_ms).p50,
+                                    percentiles(edits.frame_ui_ms).p50, percentiles(edits.render_ms).p50,
+                                    percentiles(edits.swap_ms).p50, percentiles(edits.redrawn).p50);
                         break;
                     }
                 }

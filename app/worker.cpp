@@ -233,6 +233,16 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
             result.source_kind = "worked example";
         } else {
             if (!cached_source_ || cached_arg_ != request.model_arg) {
+                // A playground edit keeps the previous playground model until the new one
+                // is built, so a heads-only edit reuses its weights (reopen_source); any
+                // other model is released first, so two large ones never coexist.
+                const auto is_spec = [](const std::string& s) { return s.rfind("random", 0) == 0; };
+                std::shared_ptr<const TraceSource> previous;
+                std::string previous_arg;
+                if (is_spec(request.model_arg) && is_spec(cached_arg_)) {
+                    previous = cached_source_;
+                    previous_arg = cached_arg_;
+                }
                 cached_source_.reset();
                 cached_arg_.clear();
                 {
@@ -242,7 +252,9 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
                     phase_ = static_cast<int>(WorkerPhase::Loading);
                 }
                 const auto t_load = Clock::now();
-                cached_source_ = open_with_progress(request.model_arg, load_progress);
+                cached_source_ = previous ? reopen_source(request.model_arg, previous_arg, previous.get())
+                                          : open_with_progress(request.model_arg, load_progress);
+                previous.reset();
                 cached_arg_ = request.model_arg;
                 cached_load_ms_ = ms_since(t_load);
             }

@@ -31,6 +31,12 @@ public:
     Model(ModelConfig config, ModelWeights weights, std::string name = "");
     // A playground model: validates config (throws hs::Error) and initialises from its seed.
     static Model random(const ModelConfig& config);
+    // This model with another head count (a live heads edit): config().heads and every
+    // AttentionWeights::heads set to `heads`, weights copied and the packed
+    // copies shared, as neither depends on the head count. For a model made by
+    // random(c) it equals random(c with heads), without the initialisation. Throws
+    // hs::Error when the new config is invalid (d_model not divisible by heads, …).
+    Model with_heads(int heads) const;
 
     const ModelConfig& config() const { return config_; }
     const ModelWeights& weights() const { return weights_; }
@@ -47,6 +53,10 @@ public:
     long long parameter_count() const;
 
 private:
+    struct AlreadyPacked {};
+    // Takes weights whose packed copies are already final (no pack_for_inference).
+    Model(ModelConfig config, ModelWeights weights, std::string name, AlreadyPacked);
+
     ModelConfig config_;
     ModelWeights weights_;
     std::string name_;

@@ -58,4 +58,78 @@ float Rng::normal() {
     return static_cast<float>(r * std::cos(theta));
 }
 
+void Rng::fill_uniform(float* out, std::size_t n, float lo, float hi) {
+    const float width = hi - lo;
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = lo + width * (static_cast<float>(next_u64() >> 40) * (1.0f / 16777216.0f));
+}
+
+namespace {
+
+// Ziggurat for f(x) = exp(-x²/2) on x ≥ 0, cut into 128 layers of equal area v:
+// layer 0 = the rectangle [0, r] × [0, f(r)] plus the tail beyond r (width x[0] = v / f(r));
+// layer i ≥ 1 = [0, x[i]] × [f(x[i]), f(x[i+1])], with x[1] = r, x[128] = 0 and
+// x[i+1] = f⁻¹(v / x[i] + f(x[i])) = √(-2 ln(v / x[i] + f(x[i]))).
+struct Ziggurat {
+    static constexpr int kLayers = 128;
+    static constexpr double kR = 3.442619855899;         // start of the tail
+    static constexpr double kV = 9.91256303526217e-3;    // area of every layer
+    double x[kLayers + 1];
+    double f[kLayers + 1];  // f(x[i])
+
+    Ziggurat() {
+        x[0] = kV / std::exp(-0.5 * kR * kR);
+        x[1] = kR;
+        for (int i = 1; i < kLayers - 1; ++i)
+            x[i + 1] = std::sqrt(-2.0 * std::log(kV / x[i] + std::exp(-0.5 * x[i] * x[i])));
+        x[kLayers] = 0.0;
+        for (int i = 0; i <= kLayers; ++i) f[i] = std::exp(-0.5 * x[i] * x[i]);
+    }
+};
+
+const Ziggurat kZiggurat;
+
+// Uniform in (0, 1] with 53 bits (never 0, so its logarithm is finite).
+double open_uniform(std::uint64_t bits) {
+    return (static_cast<double>(bits >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+}
+
+}  // namespace
+
+// One draw: bits 0-6 pick the layer i, bits 11-63 a signed uniform u in [-1, 1), x = u·x[i].
+// |x| < x[i+1] lies under the curve (accept); otherwise layer 0 samples the tail
+// (Marsaglia: a = -ln U₁ / r, b = -ln U₂, accept when 2b > a², x = r + a) and other layers
+// accept x when a uniform height in [f(x[i]), f(x[i+1])] falls below f(x).
+void Rng::fill_normal(float* out, std::size_t n) {
+    const Ziggurat& z = kZiggurat;
+    for (std::size_t k = 0; k < n; ++k) {
+        for (;;) {
+            const std::uint64_t bits = next_u64();
+            const int i = static_cast<int>(bits & (Ziggurat::kLayers - 1));
+            const double u = static_cast<double>(static_cast<std::int64_t>(bits >> 11) -
+                                                 (std::int64_t{1} << 52)) *
+                             (1.0 / 4503599627370496.0);
+            const double xv = u * z.x[i];
+            if (std::abs(xv) < z.x[i + 1]) {
+                out[k] = static_cast<float>(xv);
+                break;
+            }
+            if (i == 0) {
+                double a = 0.0, b = 0.0;
+                do {
+                    a = -std::log(open_uniform(next_u64())) / Ziggurat::kR;
+                    b = -std::log(open_uniform(next_u64()));
+                } while (b + b < a * a);
+                out[k] = static_cast<float>(u < 0.0 ? -(Ziggurat::kR + a) : Ziggurat::kR + a);
+                break;
+            }
+            const double height = z.f[i] + open_uniform(next_u64()) * (z.f[i + 1] - z.f[i]);
+            if (height < std::exp(-0.5 * xv * xv)) {
+                out[k] = static_cast<float>(xv);
+                break;
+            }
+        }
+    }
+}
+
 }  // namespace hs

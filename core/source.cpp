@@ -153,6 +153,26 @@ std::unique_ptr<TraceSource> make_model_source(Model model) {
     return std::make_unique<ModelSource>(std::move(model), "playground");
 }
 
+bool same_but_heads(const ModelConfig& a, const ModelConfig& b) {
+    return a.arch == b.arch && a.d_model == b.d_model && a.layers == b.layers && a.d_ff == b.d_ff &&
+           a.vocab == b.vocab && a.max_len == b.max_len && a.pe == b.pe && a.norm == b.norm &&
+           a.activation == b.activation && a.mask == b.mask && a.norm_eps == b.norm_eps &&
+           a.seed == b.seed;
+}
+
+std::unique_ptr<TraceSource> reopen_source(const std::string& arg, const std::string& previous_arg,
+                                           const TraceSource* previous) {
+    const auto is_spec = [](const std::string& s) { return s.rfind("random", 0) == 0; };
+    if (previous && previous->model() && is_spec(arg) && is_spec(previous_arg)) {
+        const ModelConfig config = parse_playground_spec(arg);
+        const ModelConfig& old = previous->model()->config();
+        if (same_but_heads(config, old) && config.heads != old.heads)
+            return std::make_unique<ModelSource>(previous->model()->with_heads(config.heads),
+                                                 "playground");
+    }
+    return open_source(arg);
+}
+
 std::unique_ptr<TraceSource> open_source(const std::string& arg) {
     namespace fs = std::filesystem;
     if (arg.empty()) throw Error("no model given: use random:…, a model directory or an example .json");

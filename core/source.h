@@ -42,6 +42,15 @@ public:
 // Opens MODEL as in DESIGN §5: "random:…" spec, a directory with config.json, or a
 // .json worked example. Throws hs::Error saying what was wrong.
 std::unique_ptr<TraceSource> open_source(const std::string& model_arg);
+// open_source(arg) for a live edit of a playground spec: when `previous` is what
+// open_source(previous_arg) returned and both are "random:…" specs that differ only in
+// heads (same seed, shapes, mask, norm, …), the model is previous's with the new head
+// count (Model::with_heads: the weights do not depend on heads), equal to a fresh
+// open_source(arg) but without initialising ~20M weights. Otherwise open_source(arg).
+std::unique_ptr<TraceSource> reopen_source(const std::string& arg, const std::string& previous_arg,
+                                           const TraceSource* previous);
+// Whether two configs are equal in every field but heads.
+bool same_but_heads(const ModelConfig& a, const ModelConfig& b);
 // A source over an in-memory model (the app's playground edits).
 std::unique_ptr<TraceSource> make_model_source(Model model);
 

@@ -1,8 +1,12 @@
 #include "core/weights.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <utility>
 
+#include "core/parallel.h"
 #include "core/rng.h"
 
 namespace hs {
@@ -12,60 +16,86 @@ namespace {
 // Each tensor gets its own stream, seeded by (model seed, tensor name): changing the
 // number of layers keeps the weights of the layers that remain, and changing the head
 // count (which does not change any shape) keeps every weight, so views stay comparable.
-Rng tensor_rng(std::uint64_t seed, const std::string& name) {
+// Independent streams also let init_weights fill the tensors in parallel with the same
+// values as one after the other.
+std::uint64_t tensor_key(std::uint64_t seed, const std::string& name) {
     std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the name
     for (unsigned char ch : name) h = (h ^ ch) * 1099511628211ULL;
-    return Rng(seed * 0x9E3779B97F4A7C15ULL ^ h);
+    return seed * 0x9E3779B97F4A7C15ULL ^ h;
 }
 
-Matrix uniform_matrix(Rng& rng, int rows, int cols, float bound) {
-    Matrix m(rows, cols);
-    for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) m(i, j) = rng.uniform(-bound, bound);
-    return m;
+// SplitMix64's finaliser: the seed of row `row` of a normal tensor (rows have their own
+// streams so that one large table fills in parallel).
+std::uint64_t row_key(std::uint64_t key, std::uint64_t row) {
+    std::uint64_t z = key ^ ((row + 1) * 0xD1B54A32D192ED03ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
 }
 
-Vector uniform_vector(Rng& rng, int n, float bound) {
-    Vector v(n);
-    for (int i = 0; i < n; ++i) v(i) = rng.uniform(-bound, bound);
-    return v;
+// The fills init_weights runs, each independent of the others (parallel_for).
+using Jobs = std::vector<std::function<void()>>;
+
+// m: (rows, cols) uniform in ±bound, row-major from the tensor's one stream (the values
+// of rows·cols successive Rng::uniform calls).
+void uniform_matrix(Jobs& jobs, std::uint64_t seed, const std::string& name, Matrix& m, int rows,
+                    int cols, float bound) {
+    m.resize(rows, cols);
+    jobs.push_back([&m, key = tensor_key(seed, name), bound] {
+        Rng rng(key);
+        rng.fill_uniform(m.data(), static_cast<std::size_t>(m.size()), -bound, bound);
+    });
 }
 
-Matrix normal_matrix(Rng& rng, int rows, int cols) {
-    Matrix m(rows, cols);
-    for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) m(i, j) = rng.normal();
-    return m;
+void uniform_vector(Jobs& jobs, std::uint64_t seed, const std::string& name, Vector& v, int n,
+                    float bound) {
+    v.resize(n);
+    jobs.push_back([&v, key = tensor_key(seed, name), bound] {
+        Rng rng(key);
+        rng.fill_uniform(v.data(), static_cast<std::size_t>(v.size()), -bound, bound);
+    });
+}
+
+// m: (rows, cols) N(0, 1): row r from its own stream Rng(row_key(tensor key, r)) by the
+// ziggurat (Rng::fill_normal), in jobs of up to 256 rows.
+void normal_matrix(Jobs& jobs, std::uint64_t seed, const std::string& name, Matrix& m, int rows,
+                   int cols) {
+    m.resize(rows, cols);
+    const std::uint64_t key = tensor_key(seed, name);
+    constexpr int kRowsPerJob = 256;
+    for (int r0 = 0; r0 < rows; r0 += kRowsPerJob) {
+        const int r1 = std::min(rows, r0 + kRowsPerJob);
+        jobs.push_back([&m, key, r0, r1] {
+            for (int r = r0; r < r1; ++r) {
+                Rng rng(row_key(key, static_cast<std::uint64_t>(r)));
+                rng.fill_normal(m.row(r).data(), static_cast<std::size_t>(m.cols()));
+            }
+        });
+    }
 }
 
 // nn.MultiheadAttention._reset_parameters: xavier_uniform on in_proj_weight (3D, D),
 // bound √(6 / (fan_in + fan_out)) = √(6 / (D + 3D)); out_proj is a Linear whose weight
 // is kaiming_uniform(a=√5), bound 1/√D; both biases zero.
-AttentionWeights init_attention(std::uint64_t seed, const std::string& prefix, int D, int heads) {
-    AttentionWeights w;
+void init_attention(Jobs& jobs, std::uint64_t seed, const std::string& prefix, int D, int heads,
+                    AttentionWeights& w) {
     w.heads = heads;
-    Rng in_rng = tensor_rng(seed, prefix + "in_proj_weight");
-    w.in_proj_weight = uniform_matrix(in_rng, 3 * D, D, std::sqrt(6.0f / (4.0f * D)));
+    uniform_matrix(jobs, seed, prefix + "in_proj_weight", w.in_proj_weight, 3 * D, D,
+                   std::sqrt(6.0f / (4.0f * D)));
     w.in_proj_bias = Vector::Zero(3 * D);
-    Rng out_rng = tensor_rng(seed, prefix + "out_proj.weight");
-    w.out_proj_weight = uniform_matrix(out_rng, D, D, 1.0f / std::sqrt(float(D)));
+    uniform_matrix(jobs, seed, prefix + "out_proj.weight", w.out_proj_weight, D, D,
+                   1.0f / std::sqrt(float(D)));
     w.out_proj_bias = Vector::Zero(D);
-    return w;
 }
 
 // nn.Linear: weight and bias uniform in ±1/√in_features.
-FeedForwardWeights init_ffn(std::uint64_t seed, const std::string& prefix, int D, int d_ff) {
-    FeedForwardWeights w;
+void init_ffn(Jobs& jobs, std::uint64_t seed, const std::string& prefix, int D, int d_ff,
+              FeedForwardWeights& w) {
     const float b1 = 1.0f / std::sqrt(float(D)), b2 = 1.0f / std::sqrt(float(d_ff));
-    Rng r1 = tensor_rng(seed, prefix + "linear1.weight");
-    w.linear1_weight = uniform_matrix(r1, d_ff, D, b1);
-    Rng r1b = tensor_rng(seed, prefix + "linear1.bias");
-    w.linear1_bias = uniform_vector(r1b, d_ff, b1);
-    Rng r2 = tensor_rng(seed, prefix + "linear2.weight");
-    w.linear2_weight = uniform_matrix(r2, D, d_ff, b2);
-    Rng r2b = tensor_rng(seed, prefix + "linear2.bias");
-    w.linear2_bias = uniform_vector(r2b, D, b2);
-    return w;
+    uniform_matrix(jobs, seed, prefix + "linear1.weight", w.linear1_weight, d_ff, D, b1);
+    uniform_vector(jobs, seed, prefix + "linear1.bias", w.linear1_bias, d_ff, b1);
+    uniform_matrix(jobs, seed, prefix + "linear2.weight", w.linear2_weight, D, d_ff, b2);
+    uniform_vector(jobs, seed, prefix + "linear2.bias", w.linear2_bias, D, b2);
 }
 
 // nn.LayerNorm: γ = 1, β = 0.
@@ -77,33 +107,44 @@ bool has_final_norm(const ModelConfig& config) {
     return config.arch == Arch::EncoderDecoder || config.norm == NormPlacement::PreLN;
 }
 
+// Shapes are allocated here, serially; the fills (one job per uniform tensor, one per
+// 256 embedding rows) then run on the pool. Every job writes only its own tensor from
+// its own stream, so the values do not depend on the thread count or order.
 ModelWeights init_weights(const ModelConfig& c) {
     ModelWeights w;
+    Jobs jobs;
     const int D = c.d_model;
-    Rng embed_rng = tensor_rng(c.seed, "embed.weight");
-    w.embed = normal_matrix(embed_rng, c.vocab, D);  // nn.Embedding: N(0, 1)
-    if (c.pe == PosEncoding::Learned) {
-        Rng pos_rng = tensor_rng(c.seed, "pos_embed.weight");
-        w.pos_embed = normal_matrix(pos_rng, c.max_len, D);
-    }
     const bool enc_dec = c.arch == Arch::EncoderDecoder;
     const std::string enc_prefix = enc_dec ? "encoder.layers." : "layers.";
+    w.layers.resize(static_cast<std::size_t>(c.layers));
     for (int il = 0; il < c.layers; ++il) {
         const std::string p = enc_prefix + std::to_string(il) + ".";
-        w.layers.push_back({init_attention(c.seed, p + "self_attn.", D, c.heads),
-                            init_ffn(c.seed, p, D, c.d_ff), init_norm(D), init_norm(D)});
+        EncoderLayerWeights& l = w.layers[static_cast<std::size_t>(il)];
+        init_attention(jobs, c.seed, p + "self_attn.", D, c.heads, l.self_attn);
+        init_ffn(jobs, c.seed, p, D, c.d_ff, l.ffn);
+        l.norm1 = init_norm(D);
+        l.norm2 = init_norm(D);
     }
     if (enc_dec) {
+        w.decoder_layers.resize(static_cast<std::size_t>(c.layers));
         for (int il = 0; il < c.layers; ++il) {
             const std::string p = "decoder.layers." + std::to_string(il) + ".";
-            w.decoder_layers.push_back({init_attention(c.seed, p + "self_attn.", D, c.heads),
-                                        init_attention(c.seed, p + "multihead_attn.", D, c.heads),
-                                        init_ffn(c.seed, p, D, c.d_ff), init_norm(D),
-                                        init_norm(D), init_norm(D)});
+            DecoderLayerWeights& l = w.decoder_layers[static_cast<std::size_t>(il)];
+            init_attention(jobs, c.seed, p + "self_attn.", D, c.heads, l.self_attn);
+            init_attention(jobs, c.seed, p + "multihead_attn.", D, c.heads, l.cross_attn);
+            init_ffn(jobs, c.seed, p, D, c.d_ff, l.ffn);
+            l.norm1 = init_norm(D);
+            l.norm2 = init_norm(D);
+            l.norm3 = init_norm(D);
         }
         w.decoder_final_norm = init_norm(D);
     }
+    // Embedding rows last: many small jobs balance the pool's threads at the end.
+    normal_matrix(jobs, c.seed, "embed.weight", w.embed, c.vocab, D);  // nn.Embedding: N(0, 1)
+    if (c.pe == PosEncoding::Learned)
+        normal_matrix(jobs, c.seed, "pos_embed.weight", w.pos_embed, c.max_len, D);
     if (has_final_norm(c)) w.final_norm = init_norm(D);
+    parallel_for(static_cast<int>(jobs.size()), [&](int i) { jobs[static_cast<std::size_t>(i)](); });
     return w;
 }
 
@@ -115,29 +156,37 @@ std::shared_ptr<const gemm::PackedWeights> packed(const Matrix& w) {
                    static_cast<int>(w.cols())));
 }
 
-void pack_attention(AttentionWeights& a) {
-    a.in_proj_packed = packed(a.in_proj_weight);
-    a.out_proj_packed = packed(a.out_proj_weight);
+using PackList = std::vector<std::pair<const Matrix*, std::shared_ptr<const gemm::PackedWeights>*>>;
+
+void list_attention(PackList& list, AttentionWeights& a) {
+    list.emplace_back(&a.in_proj_weight, &a.in_proj_packed);
+    list.emplace_back(&a.out_proj_weight, &a.out_proj_packed);
 }
 
-void pack_ffn(FeedForwardWeights& f) {
-    f.linear1_packed = packed(f.linear1_weight);
-    f.linear2_packed = packed(f.linear2_weight);
+void list_ffn(PackList& list, FeedForwardWeights& f) {
+    list.emplace_back(&f.linear1_weight, &f.linear1_packed);
+    list.emplace_back(&f.linear2_weight, &f.linear2_packed);
 }
 
 }  // namespace
 
+// One parallel task per matrix (each writes only its own packed pointer).
 void pack_for_inference(ModelWeights& weights) {
     if (!gemm::vectorised()) return;
+    PackList list;
     for (auto& l : weights.layers) {
-        pack_attention(l.self_attn);
-        pack_ffn(l.ffn);
+        list_attention(list, l.self_attn);
+        list_ffn(list, l.ffn);
     }
     for (auto& l : weights.decoder_layers) {
-        pack_attention(l.self_attn);
-        pack_attention(l.cross_attn);
-        pack_ffn(l.ffn);
+        list_attention(list, l.self_attn);
+        list_attention(list, l.cross_attn);
+        list_ffn(list, l.ffn);
     }
+    parallel_for(static_cast<int>(list.size()), [&](int i) {
+        const auto& [matrix, out] = list[static_cast<std::size_t>(i)];
+        *out = packed(*matrix);
+    });
 }
 
 }  // namespace hs

@@ -74,7 +74,11 @@ struct ModelWeights {
 
 // Deterministic initialisation in the spirit of PyTorch's defaults (xavier-uniform
 // in_proj, zero biases, kaiming-uniform Linear, N(0,1) embeddings, LayerNorm 1/0),
-// drawn from hs::Rng so the same seed gives the same weights on every platform.
+// drawn from hs::Rng so the same seed gives the same weights on every platform. Each
+// tensor has its own stream seeded by (seed, tensor name); uniform tensors take
+// successive Rng::uniform values, normal tables one stream per row through the ziggurat
+// (Rng::fill_normal). The tensors fill in parallel (hs::parallel_for) with values that
+// do not depend on the thread count.
 ModelWeights init_weights(const ModelConfig& config);
 
 // Fills the *_packed copies of every linear layer (no-op without AVX-512). Call it only

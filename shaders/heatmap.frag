@@ -10,6 +10,15 @@
 //   uniform sampler2D u_lut     256x1 RGBA8 colormap table from hs::colormap_lut
 //   uniform float u_lo, u_hi, u_gamma; uniform int u_log
 //   in vec2 v_uv                texture coordinate
+// Variants (HeatmapRenderer picks one per draw): HS_LOG 0 drops the log step (u_log off),
+// HS_GAMMA 0 drops the gamma step (effective gamma 1). llvmpipe runs both sides of a
+// branch under a mask, so an unused log/pow would otherwise cost every pixel.
+#ifndef HS_LOG
+#define HS_LOG 1
+#endif
+#ifndef HS_GAMMA
+#define HS_GAMMA 1
+#endif
 uniform sampler2D u_values;
 uniform sampler2D u_lut;
 uniform float u_lo;
@@ -29,9 +38,13 @@ void main() {
         } else {
             t = clamp((v - u_lo) / range, 0.0, 1.0);
         }
+#if HS_LOG
         if (u_log != 0) t = clamp(log(1.0 + 999.0 * t) / log(1000.0), 0.0, 1.0);
+#endif
+#if HS_GAMMA
         float g = (u_gamma > 0.0 && !isinf(u_gamma) && !isnan(u_gamma)) ? u_gamma : 1.0;
         if (g != 1.0) t = pow(t, g);
+#endif
     }
     int index = min(255, int(floor(t * 255.0 + 0.5)));
     frag_color = vec4(texelFetch(u_lut, ivec2(index, 0), 0).rgb, 1.0);

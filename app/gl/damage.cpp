@@ -51,6 +51,46 @@ ImVec4 clip_for_pixels(const DamageRect& p) {
                   static_cast<float>(p.y1));
 }
 
+std::vector<DamageRect> cut_holes(const DamageRect& area, std::vector<DamageRect> holes, std::size_t max_pieces) {
+    std::vector<DamageRect> pieces;
+    if (area.empty()) return pieces;
+    pieces.push_back(area);
+    std::stable_sort(holes.begin(), holes.end(),
+                     [](const DamageRect& a, const DamageRect& b) { return a.area() > b.area(); });
+    std::vector<DamageRect> next;
+    for (const DamageRect& hole : holes) {
+        next.clear();
+        for (const DamageRect& p : pieces) {
+            const DamageRect h = intersect(p, hole);
+            if (h.empty()) {
+                next.push_back(p);
+                continue;
+            }
+            // p − h: full-width bands above and below h, then the parts beside h.
+            const DamageRect parts[4] = {{p.x0, p.y0, p.x1, h.y0},
+                                         {p.x0, h.y1, p.x1, p.y1},
+                                         {p.x0, h.y0, h.x0, h.y1},
+                                         {h.x1, h.y0, p.x1, h.y1}};
+            for (const DamageRect& part : parts)
+                if (!part.empty()) next.push_back(part);
+        }
+        if (next.size() <= max_pieces) pieces.swap(next);
+    }
+    return pieces;
+}
+
+DamageRect inner_pixels(ImVec2 p0, ImVec2 p1, const ImVec4& clip) {
+    // Pixel x is surely written when its centre x + ½ lies in [x0, x1) and x is inside the
+    // truncated scissor (x = (int)x0, w = (int)(x1 − x0), which can start up to one pixel
+    // late or end one early): ceil(x0) + 1 ≤ x < floor(x1) − 1 is safe for both; same in y.
+    const float x0 = std::max(p0.x, clip.x), y0 = std::max(p0.y, clip.y);
+    const float x1 = std::min(p1.x, clip.z), y1 = std::min(p1.y, clip.w);
+    if (!(x1 > x0 && y1 > y0)) return {};
+    const DamageRect r{static_cast<int>(std::ceil(x0)) + 1, static_cast<int>(std::ceil(y0)) + 1,
+                       static_cast<int>(std::floor(x1)) - 1, static_cast<int>(std::floor(y1)) - 1};
+    return r.empty() ? DamageRect{} : r;
+}
+
 DamageRect DamageTracker::update(std::vector<ListSummary>& lists, int fb_width, int fb_height, std::uint64_t epoch) {
     const DamageRect full{0, 0, fb_width, fb_height};
     const bool same_frame = valid_ && fb_width == width_ && fb_height == height_ && epoch == epoch_;

@@ -37,6 +37,16 @@ DamageRect outer_pixels(const ImVec4& clip, ImVec2 scale);
 // (integer coordinates survive its truncation); an empty rect becomes an empty clip.
 ImVec4 clip_for_pixels(const DamageRect& pixels);
 
+// Pixels of `area` outside every rectangle of `holes`, as disjoint rectangles (a − hole
+// splits into the bands above and below the hole and the parts left and right of it).
+// Holes are cut largest first; a hole that would raise the count above `max_pieces` is
+// skipped (its pixels stay in the result), so the answer always covers area − ∪ holes.
+std::vector<DamageRect> cut_holes(const DamageRect& area, std::vector<DamageRect> holes, std::size_t max_pieces);
+// The pixels an opaque quad over [p0, p1) (float pixels, top-left origin) scissored to
+// `clip` surely writes: those whose centres lie inside both, one pixel in from every
+// edge so that no rounding of the rasteriser or of the truncated scissor can miss them.
+DamageRect inner_pixels(ImVec2 p0, ImVec2 p1, const ImVec4& clip);
+
 // One draw list of a frame: its owner window, the bytes that determine its pixels and
 // the pixels it can touch.
 struct ListSummary {

@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cstdio>
 #include <functional>
+#include <utility>
 
 #include <backends/imgui_impl_opengl3.h>
 
@@ -16,6 +17,61 @@ namespace {
 // GL scissor (origin bottom-left) of a top-left-origin pixel rectangle.
 void scissor_to(const DamageRect& r, int fb_height) {
     glScissor(r.x0, fb_height - r.y1, r.x1 - r.x0, r.y1 - r.y0);
+}
+
+// Heatmap quads smaller than this are not worth splitting the commands under them.
+constexpr long long kMinHole = 32 * 32;
+// At most this many scissored copies of one command (each copy is a draw call).
+constexpr std::size_t kMaxPieces = 32;
+
+// A heatmap quad writes every pixel of its rectangle opaquely (blending off, every
+// fragment written), so whatever was drawn there before it cannot show. Returns, in draw
+// order, the pixels (inside the damage) that each heatmap command surely overwrites,
+// with the global index of that command.
+std::vector<std::pair<int, DamageRect>> heatmap_holes(const ImDrawData& dd, const DamageRect& damage) {
+    std::vector<std::pair<int, DamageRect>> holes;
+    int order = 0;
+    for (int n = 0; n < dd.CmdListsCount; ++n)
+        for (const ImDrawCmd& cmd : dd.CmdLists[n]->CmdBuffer) {
+            ++order;
+            if (!HeatmapRenderer::owns(cmd)) continue;
+            const ImVec4 r = HeatmapRenderer::item_rect(cmd);
+            const DamageRect hole = intersect(inner_pixels(ImVec2(r.x, r.y), ImVec2(r.z, r.w), cmd.ClipRect), damage);
+            if (hole.area() >= kMinHole) holes.emplace_back(order, hole);
+        }
+    return holes;
+}
+
+// Cuts every plain command down to its scissor ∩ damage minus the holes of heatmap
+// quads drawn after it: one copy of the command per remaining rectangle (integer clip
+// rects, which the backend turns into exactly those pixels); a command with nothing left
+// is dropped. Each pixel still gets every draw of a full redraw that can show in it.
+void cut_commands(ImDrawData& dd, const DamageRect& damage, const std::vector<std::pair<int, DamageRect>>& holes) {
+    const int fb_h = static_cast<int>(dd.DisplaySize.y * dd.FramebufferScale.y);
+    std::vector<DamageRect> later;  // holes of heatmaps after the current command
+    std::size_t first_later = 0;
+    int order = 0;
+    for (int n = 0; n < dd.CmdListsCount; ++n) {
+        ImVector<ImDrawCmd>& cmds = dd.CmdLists[n]->CmdBuffer;
+        ImVector<ImDrawCmd> out;
+        out.reserve(cmds.Size);
+        for (const ImDrawCmd& cmd : cmds) {
+            ++order;
+            if (cmd.UserCallback != nullptr) {
+                out.push_back(cmd);
+                continue;
+            }
+            while (first_later < holes.size() && holes[first_later].first <= order) ++first_later;
+            later.clear();
+            for (std::size_t i = first_later; i < holes.size(); ++i) later.push_back(holes[i].second);
+            const DamageRect area = intersect(backend_scissor(cmd.ClipRect, dd.FramebufferScale, fb_h), damage);
+            for (const DamageRect& piece : cut_holes(area, later, kMaxPieces)) {
+                out.push_back(cmd);
+                out.back().ClipRect = clip_for_pixels(piece);
+            }
+        }
+        cmds.swap(out);
+    }
 }
 
 }  // namespace
@@ -151,22 +207,39 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
 
     // 2. Redraw the damage in the offscreen frame: clear it, then every command with its
     // scissor cut down to the damage (integer clip rects pass the backend's rounding
-    // unchanged, so each pixel inside gets exactly the draws it gets in a full redraw).
+    // unchanged, so each pixel inside gets exactly the draws it gets in a full redraw),
+    // minus the pixels that a heatmap quad drawn later overwrites anyway.
     if (!damage.empty()) {
         glBindFramebuffer(GL_FRAMEBUFFER, direct() ? 0 : framebuffer_);
         glViewport(0, 0, fb_w, fb_h);
         glEnable(GL_SCISSOR_TEST);
-        scissor_to(damage, fb_h);
         glClearColor(clear_color.x, clear_color.y, clear_color.z, clear_color.w);
-        glClear(GL_COLOR_BUFFER_BIT);
         const bool partial = damage != full;
-        if (partial) {
-            for (int n = 0; n < dd->CmdListsCount; ++n)
-                for (ImDrawCmd& cmd : dd->CmdLists[n]->CmdBuffer)
-                    if (cmd.UserCallback == nullptr)
-                        cmd.ClipRect = clip_for_pixels(
-                            intersect(backend_scissor(cmd.ClipRect, dd->FramebufferScale, fb_h), damage));
-            renderer.set_pixel_limit(&damage);
+        if (!full_redraw_ && unit_scale) {
+            // Nothing is drawn (or cleared) under an opaque heatmap quad: under llvmpipe a
+            // map filling the window otherwise pays for a blended window background first.
+            const std::vector<std::pair<int, DamageRect>> holes = heatmap_holes(*dd, damage);
+            std::vector<DamageRect> all;
+            for (const auto& h : holes) all.push_back(h.second);
+            for (const DamageRect& piece : cut_holes(damage, all, kMaxPieces)) {
+                scissor_to(piece, fb_h);
+                glClear(GL_COLOR_BUFFER_BIT);
+            }
+            cut_commands(*dd, damage, holes);
+            stats_.hidden_pixels = 0;
+            for (const DamageRect& h : all) stats_.hidden_pixels += h.area();
+            if (partial) renderer.set_pixel_limit(&damage);
+        } else {
+            scissor_to(damage, fb_h);
+            glClear(GL_COLOR_BUFFER_BIT);
+            if (partial) {
+                for (int n = 0; n < dd->CmdListsCount; ++n)
+                    for (ImDrawCmd& cmd : dd->CmdLists[n]->CmdBuffer)
+                        if (cmd.UserCallback == nullptr)
+                            cmd.ClipRect = clip_for_pixels(
+                                intersect(backend_scissor(cmd.ClipRect, dd->FramebufferScale, fb_h), damage));
+                renderer.set_pixel_limit(&damage);
+            }
         }
         ImGui_ImplOpenGL3_RenderDrawData(dd);
         renderer.set_pixel_limit(nullptr);

@@ -8,6 +8,7 @@
 // exactly as a full redraw makes them: inside the damage every command runs with its own
 // scissor cut down to the damage, in the same order; outside it nothing that touches
 // them changed. Falls back to a full redraw for unknown draw callbacks and HiDPI scales.
+// Heatmap quads are opaque: nothing drawn before one is drawn (or cleared) under it.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -25,6 +26,7 @@ class HeatmapRenderer;
 struct FrameCacheStats {
     long long redrawn_pixels = 0;  // area of the damage rectangle
     long long total_pixels = 0;    // framebuffer area
+    long long hidden_pixels = 0;   // pixels of the damage left to opaque heatmap quads alone
 };
 
 class FrameCache {

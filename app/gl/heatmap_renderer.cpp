@@ -2,21 +2,29 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace hs {
 
-HeatmapRenderer::HeatmapRenderer() : program_("heatmap.vert", "heatmap.frag") {
+HeatmapRenderer::HeatmapRenderer() {
     glGenVertexArrays(1, &vao_);  // core profile needs a bound VAO; the quad uses gl_VertexID
-    const GLuint p = program_.id();
-    u_rect_ = glGetUniformLocation(p, "u_rect");
-    u_display_ = glGetUniformLocation(p, "u_display");
-    u_uv_ = glGetUniformLocation(p, "u_uv");
-    u_values_ = glGetUniformLocation(p, "u_values");
-    u_lut_ = glGetUniformLocation(p, "u_lut");
-    u_lo_ = glGetUniformLocation(p, "u_lo");
-    u_hi_ = glGetUniformLocation(p, "u_hi");
-    u_gamma_ = glGetUniformLocation(p, "u_gamma");
-    u_log_ = glGetUniformLocation(p, "u_log");
+    for (int log = 0; log < 2; ++log)
+        for (int gamma = 0; gamma < 2; ++gamma) {
+            Program& v = programs_[log][gamma];
+            v.program = ShaderProgram("heatmap.vert", "heatmap.frag",
+                                      "#define HS_LOG " + std::to_string(log) + "\n#define HS_GAMMA " +
+                                          std::to_string(gamma) + "\n");
+            const GLuint p = v.program.id();
+            v.u_rect = glGetUniformLocation(p, "u_rect");
+            v.u_display = glGetUniformLocation(p, "u_display");
+            v.u_uv = glGetUniformLocation(p, "u_uv");
+            v.u_values = glGetUniformLocation(p, "u_values");
+            v.u_lut = glGetUniformLocation(p, "u_lut");
+            v.u_lo = glGetUniformLocation(p, "u_lo");
+            v.u_hi = glGetUniformLocation(p, "u_hi");
+            v.u_gamma = glGetUniformLocation(p, "u_gamma");
+            v.u_log = glGetUniformLocation(p, "u_log");
+        }
     // ramp: (1, 256), value i/255 in column i, so LUT index i lands in column i exactly.
     Matrix ramp(1, 256);
     for (int i = 0; i < 256; ++i) ramp(0, i) = static_cast<float>(i) / 255.0f;
@@ -45,7 +53,8 @@ GLuint HeatmapRenderer::lut_for(Colormap cmap) {
 void HeatmapRenderer::draw(ImDrawList* list, const FloatTexture& map, ImVec2 p0, ImVec2 p1,
                            const UvRect& uv, const ColorScale& scale, Colormap cmap) {
     if (map.empty() || p1.x <= p0.x || p1.y <= p0.y) return;
-    items_.push_back(DrawItem{this, map.id(), map.version(), lut_for(cmap), p0, p1, uv, scale});
+    items_.push_back(DrawItem{this, map.id(), map.version(), map.rows(), map.cols(), map.mipmapped(), lut_for(cmap), p0,
+                             p1, uv, scale});
     list->AddCallback(&HeatmapRenderer::render_callback, &items_.back());
     list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
@@ -102,22 +111,36 @@ void HeatmapRenderer::render(const DrawItem& item, const ImDrawCmd* cmd) {
     glEnable(GL_SCISSOR_TEST);
     glScissor(sx, sy, sw, sh);
     glDisable(GL_BLEND);
-    glUseProgram(program_.id());
+    // The variant without the steps this scale skips anyway (the shader's own rule:
+    // gamma that is not a positive finite number counts as 1).
+    const float g = item.scale.gamma;
+    const bool gamma_step = g > 0.0f && std::isfinite(g) && g != 1.0f;
+    const Program& v = programs_[item.scale.log ? 1 : 0][gamma_step ? 1 : 0];
+    glUseProgram(v.program.id());
     glBindVertexArray(vao_);
-    glUniform4f(u_rect_, item.p0.x, item.p0.y, item.p1.x, item.p1.y);
-    glUniform2f(u_display_, io.DisplaySize.x, io.DisplaySize.y);
-    glUniform4f(u_uv_, item.uv.u0, item.uv.v0, item.uv.u1, item.uv.v1);
-    glUniform1f(u_lo_, item.scale.lo);
-    glUniform1f(u_hi_, item.scale.hi);
-    glUniform1f(u_gamma_, item.scale.gamma);
-    glUniform1i(u_log_, item.scale.log ? 1 : 0);
+    glUniform4f(v.u_rect, item.p0.x, item.p0.y, item.p1.x, item.p1.y);
+    glUniform2f(v.u_display, io.DisplaySize.x, io.DisplaySize.y);
+    glUniform4f(v.u_uv, item.uv.u0, item.uv.v0, item.uv.u1, item.uv.v1);
+    glUniform1f(v.u_lo, item.scale.lo);
+    glUniform1f(v.u_hi, item.scale.hi);
+    glUniform1f(v.u_gamma, item.scale.gamma);
+    glUniform1i(v.u_log, item.scale.log ? 1 : 0);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, item.lut);
-    glUniform1i(u_lut_, 1);
+    glUniform1i(v.u_lut, 1);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, item.values);
-    glUniform1i(u_values_, 0);
+    glUniform1i(v.u_values, 0);
+    // Texels per pixel ρ = |Δu|·cols / width (same in v). Magnified (ρ < 1, λ = log2 ρ < 0)
+    // GL samples with the mag filter (nearest) whatever the min filter, so a mipmapped
+    // map shown magnified samples the same with min filter nearest; under llvmpipe that
+    // skips the per-pixel level-of-detail work. ρ ≤ 0.9 keeps clear of λ = 0.
+    const float rho_x = std::abs(item.uv.u1 - item.uv.u0) * float(item.cols) / ((item.p1.x - item.p0.x) * fb_scale.x);
+    const float rho_y = std::abs(item.uv.v1 - item.uv.v0) * float(item.rows) / ((item.p1.y - item.p0.y) * fb_scale.y);
+    const bool nearest_only = item.mipmapped && std::max(rho_x, rho_y) <= 0.9f;
+    if (nearest_only) glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    if (nearest_only) glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
     // The ResetRenderState callback that follows restores ImGui's program, VAO and blend.
     glEnable(GL_BLEND);
 }

@@ -53,6 +53,8 @@ private:
         HeatmapRenderer* self = nullptr;
         GLuint values = 0;
         std::uint64_t version = 0;  // FloatTexture::version() of `values`
+        int rows = 0, cols = 0;     // texels of `values`
+        bool mipmapped = false;
         GLuint lut = 0;
         ImVec2 p0, p1;
         UvRect uv;
@@ -62,10 +64,14 @@ private:
     void render(const DrawItem& item, const ImDrawCmd* cmd);
     GLuint lut_for(Colormap cmap);
 
-    ShaderProgram program_;
+    // shaders/heatmap.frag compiled with HS_LOG / HS_GAMMA on or off: [log][gamma].
+    struct Program {
+        ShaderProgram program;
+        GLint u_rect = -1, u_display = -1, u_uv = -1, u_values = -1, u_lut = -1;
+        GLint u_lo = -1, u_hi = -1, u_gamma = -1, u_log = -1;
+    };
+    Program programs_[2][2];
     GLuint vao_ = 0;
-    GLint u_rect_ = -1, u_display_ = -1, u_uv_ = -1, u_values_ = -1, u_lut_ = -1;
-    GLint u_lo_ = -1, u_hi_ = -1, u_gamma_ = -1, u_log_ = -1;
     std::map<Colormap, GLuint> luts_;
     FloatTexture ramp_;            // (1, 256) values 0..1 for horizontal colour bars
     FloatTexture ramp_vertical_;   // (256, 1) values 1..0 for vertical colour bars

@@ -16,9 +16,13 @@ std::string shader_log(GLuint shader) {
     return log.data();
 }
 
-GLuint compile(GLenum stage, const std::string& name) {
-    const std::string source = embedded_shader(name);
+GLuint compile(GLenum stage, const std::string& name, const std::string& defines) {
+    std::string source = embedded_shader(name);
     if (source.empty()) throw Error("shader " + name + " is not embedded in the binary.");
+    if (!defines.empty()) {
+        const std::size_t eol = source.find('\n');  // after "#version …"
+        source.insert(eol == std::string::npos ? source.size() : eol + 1, defines);
+    }
     GLuint shader = glCreateShader(stage);
     const char* text = source.c_str();
     glShaderSource(shader, 1, &text, nullptr);
@@ -35,9 +39,10 @@ GLuint compile(GLenum stage, const std::string& name) {
 
 }  // namespace
 
-ShaderProgram::ShaderProgram(const std::string& vertex_name, const std::string& fragment_name) {
-    const GLuint vs = compile(GL_VERTEX_SHADER, vertex_name);
-    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_name);
+ShaderProgram::ShaderProgram(const std::string& vertex_name, const std::string& fragment_name,
+                             const std::string& defines) {
+    const GLuint vs = compile(GL_VERTEX_SHADER, vertex_name, defines);
+    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_name, defines);
     program_ = glCreateProgram();
     glAttachShader(program_, vs);
     glAttachShader(program_, fs);

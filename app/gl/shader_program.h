@@ -13,7 +13,8 @@ class ShaderProgram {
 public:
     ShaderProgram() = default;
     // Compiles and links; throws hs::Error naming the file and quoting the info log.
-    ShaderProgram(const std::string& vertex_name, const std::string& fragment_name);
+    // `defines` (e.g. "#define HS_LOG 1\n") goes right after each source's #version line.
+    ShaderProgram(const std::string& vertex_name, const std::string& fragment_name, const std::string& defines = "");
     ~ShaderProgram();
     ShaderProgram(const ShaderProgram&) = delete;
     ShaderProgram& operator=(const ShaderProgram&) = delete;

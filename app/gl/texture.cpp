@@ -42,7 +42,7 @@ void FloatTexture::upload(const Matrix& m) {
     version_ = ++uploads;
     rows_ = static_cast<int>(m.rows());
     cols_ = static_cast<int>(m.cols());
-    const bool mipmapped = std::max(rows_, cols_) > 1024;
+    const bool mipmapped = this->mipmapped();
     glBindTexture(GL_TEXTURE_2D, texture_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);

@@ -1,5 +1,6 @@
 #pragma once
 // GPU textures for heatmaps: R32F value maps and 256×1 RGBA8 colormap tables.
+#include <algorithm>
 #include <cstdint>
 
 #include "app/gl/gl.h"
@@ -28,6 +29,9 @@ public:
     int rows() const { return rows_; }
     int cols() const { return cols_; }
     bool empty() const { return texture_ == 0 || rows_ == 0 || cols_ == 0; }
+    // Whether the texture has mipmaps (min filter GL_LINEAR_MIPMAP_NEAREST): maps larger than 1024.
+    bool mipmapped() const { return std::max(rows_, cols_) > kMipmapAbove; }
+    static constexpr int kMipmapAbove = 1024;
     // Changes with every upload (unique over the process): GL may hand a freed id to a
     // new texture, so (id, version) is what identifies the contents (FrameCache keys).
     std::uint64_t version() const { return version_; }

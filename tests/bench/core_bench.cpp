@@ -12,6 +12,7 @@
 #include "core/gemm.h"
 #include "core/model.h"
 #include "core/parallel.h"
+#include "core/weights.h"
 
 namespace hs {
 namespace {
@@ -147,6 +148,47 @@ void BM_ScoresKernel(benchmark::State& state) {
 }
 BENCHMARK(BM_ScoresKernel)->Args({128, 0})->Args({128, 1})->Args({512, 0})->Args({512, 1})
     ->Unit(benchmark::kMicrosecond);
+
+// Model::random for the live-edit spec (issue 6): initialisation of every tensor plus
+// pack_for_inference.
+void BM_ModelRandom(benchmark::State& state) {
+    const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=6");
+    for (auto _ : state) {
+        Model m = Model::random(c);
+        benchmark::DoNotOptimize(m.weights().embed.data());
+    }
+}
+BENCHMARK(BM_ModelRandom)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The parts of BM_ModelRandom (init_weights, pack_for_inference) and a heads edit
+// (Model::with_heads: copy of the weights, packed panels shared).
+void BM_InitWeights(benchmark::State& state) {
+    const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=6");
+    for (auto _ : state) {
+        ModelWeights w = init_weights(c);
+        benchmark::DoNotOptimize(w.embed.data());
+    }
+}
+BENCHMARK(BM_InitWeights)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_PackForInference(benchmark::State& state) {
+    const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=6");
+    ModelWeights w = init_weights(c);
+    for (auto _ : state) {
+        pack_for_inference(w);
+        benchmark::DoNotOptimize(w.layers[0].ffn.linear1_packed.get());
+    }
+}
+BENCHMARK(BM_PackForInference)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ModelWithHeads(benchmark::State& state) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=512,heads=8,layers=6"));
+    for (auto _ : state) {
+        Model edited = m.with_heads(4);
+        benchmark::DoNotOptimize(edited.weights().embed.data());
+    }
+}
+BENCHMARK(BM_ModelWithHeads)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 }  // namespace hs

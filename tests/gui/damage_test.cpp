@@ -137,5 +137,54 @@ TEST(ListKey, AppendsRawBytesInOrder) {
     EXPECT_EQ(key, (std::vector<unsigned char>{1, 2, 7, 8, 9}));  // little-endian x86
 }
 
+// Pixels covered by `rects`, counted with multiplicity (a pixel in two rects counts twice).
+long long covered(const std::vector<DamageRect>& rects, int x, int y) {
+    long long n = 0;
+    for (const DamageRect& r : rects) n += (x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) ? 1 : 0;
+    return n;
+}
+
+TEST(CutHoles, LeavesExactlyTheAreaOutsideTheHolesOnce) {
+    const DamageRect area{0, 0, 40, 30};
+    const std::vector<DamageRect> holes = {{10, 5, 20, 15}, {15, 10, 35, 25}, {-5, 28, 3, 40}};
+    const std::vector<DamageRect> pieces = cut_holes(area, holes, 64);
+    for (int y = -2; y < 32; ++y)
+        for (int x = -2; x < 42; ++x) {
+            const bool in_area = x >= 0 && x < 40 && y >= 0 && y < 30;
+            bool in_hole = false;
+            for (const DamageRect& h : holes) in_hole |= x >= h.x0 && x < h.x1 && y >= h.y0 && y < h.y1;
+            ASSERT_EQ(covered(pieces, x, y), in_area && !in_hole ? 1 : 0) << "pixel " << x << "," << y;
+        }
+}
+
+TEST(CutHoles, SkipsHolesThatWouldExceedThePieceLimitButStillCoversTheirPixels) {
+    // A hole in the middle splits the area into 4 pieces; with a limit of 3 it is skipped.
+    const DamageRect area{0, 0, 30, 30};
+    EXPECT_EQ(cut_holes(area, {{10, 10, 20, 20}}, 4).size(), 4u);
+    const std::vector<DamageRect> kept = cut_holes(area, {{10, 10, 20, 20}}, 3);
+    ASSERT_EQ(kept.size(), 1u);
+    EXPECT_EQ(kept[0], area);
+    // A hole in the top-left corner leaves the band below it and the part beside it.
+    const std::vector<DamageRect> top = cut_holes(area, {{0, 0, 10, 5}}, 3);
+    EXPECT_EQ(top.size(), 2u);
+    EXPECT_EQ(covered(top, 5, 2), 0);
+    EXPECT_EQ(covered(top, 15, 2), 1);
+}
+
+TEST(CutHoles, HoleCoveringEverythingLeavesNothing) {
+    EXPECT_TRUE(cut_holes({5, 5, 10, 10}, {{0, 0, 20, 20}}, 8).empty());
+    EXPECT_TRUE(cut_holes({}, {{0, 0, 20, 20}}, 8).empty());
+}
+
+TEST(InnerPixels, StaysOnePixelInsideQuadAndClip) {
+    // Quad [10.5, 50.25) × [20, 60), clip [0, 40] × [0, 100]: x from ceil(10.5)+1 = 12 to
+    // floor(40)−1 = 39; y from ceil(20)+1 = 21 to floor(60)−1 = 59.
+    EXPECT_EQ(inner_pixels(ImVec2(10.5f, 20.0f), ImVec2(50.25f, 60.0f), ImVec4(0, 0, 40, 100)),
+              (DamageRect{12, 21, 39, 59}));
+    // Disjoint quad and clip, or a quad thinner than the margins: nothing.
+    EXPECT_TRUE(inner_pixels(ImVec2(0, 0), ImVec2(10, 10), ImVec4(20, 20, 30, 30)).empty());
+    EXPECT_TRUE(inner_pixels(ImVec2(0, 0), ImVec2(2.5f, 10), ImVec4(0, 0, 100, 100)).empty());
+}
+
 }  // namespace
 }  // namespace hs

@@ -1,0 +1,273 @@
+// Live edits (issue 6): a heads edit reuses the playground model's weights
+// (Model::with_heads, reopen_source); the parallel initialisation fills every tensor from
+// its own stream exactly as one serial pass would.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "core/config.h"
+#include "core/error.h"
+#include "core/gemm.h"
+#include "core/model.h"
+#include "core/rng.h"
+#include "core/source.h"
+#include "core/weights.h"
+
+namespace hs {
+namespace {
+
+// The per-tensor stream seed as documented in core/weights.cpp, written out again here
+// as an independent reference: FNV-1a of the name, xor the seed times the golden ratio.
+std::uint64_t reference_tensor_key(std::uint64_t seed, const std::string& name) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (unsigned char ch : name) h = (h ^ ch) * 1099511628211ULL;
+    return seed * 0x9E3779B97F4A7C15ULL ^ h;
+}
+
+std::uint64_t reference_row_key(std::uint64_t key, std::uint64_t row) {
+    std::uint64_t z = key ^ ((row + 1) * 0xD1B54A32D192ED03ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+void expect_same_attention(const AttentionWeights& a, const AttentionWeights& b) {
+    EXPECT_EQ(a.heads, b.heads);
+    EXPECT_EQ(a.in_proj_weight, b.in_proj_weight);
+    EXPECT_EQ(a.in_proj_bias, b.in_proj_bias);
+    EXPECT_EQ(a.out_proj_weight, b.out_proj_weight);
+    EXPECT_EQ(a.out_proj_bias, b.out_proj_bias);
+    EXPECT_EQ(a.in_proj_packed == nullptr, b.in_proj_packed == nullptr);
+}
+
+void expect_same_ffn(const FeedForwardWeights& a, const FeedForwardWeights& b) {
+    EXPECT_EQ(a.linear1_weight, b.linear1_weight);
+    EXPECT_EQ(a.linear1_bias, b.linear1_bias);
+    EXPECT_EQ(a.linear2_weight, b.linear2_weight);
+    EXPECT_EQ(a.linear2_bias, b.linear2_bias);
+}
+
+void expect_same_weights(const ModelWeights& a, const ModelWeights& b) {
+    EXPECT_EQ(a.embed, b.embed);
+    EXPECT_EQ(a.pos_embed, b.pos_embed);
+    ASSERT_EQ(a.layers.size(), b.layers.size());
+    for (std::size_t i = 0; i < a.layers.size(); ++i) {
+        expect_same_attention(a.layers[i].self_attn, b.layers[i].self_attn);
+        expect_same_ffn(a.layers[i].ffn, b.layers[i].ffn);
+        EXPECT_EQ(a.layers[i].norm1.weight, b.layers[i].norm1.weight);
+        EXPECT_EQ(a.layers[i].norm2.bias, b.layers[i].norm2.bias);
+    }
+    ASSERT_EQ(a.decoder_layers.size(), b.decoder_layers.size());
+    for (std::size_t i = 0; i < a.decoder_layers.size(); ++i) {
+        expect_same_attention(a.decoder_layers[i].self_attn, b.decoder_layers[i].self_attn);
+        expect_same_attention(a.decoder_layers[i].cross_attn, b.decoder_layers[i].cross_attn);
+        expect_same_ffn(a.decoder_layers[i].ffn, b.decoder_layers[i].ffn);
+    }
+    EXPECT_EQ(a.final_norm.has_value(), b.final_norm.has_value());
+    EXPECT_EQ(a.decoder_final_norm.has_value(), b.decoder_final_norm.has_value());
+}
+
+void expect_same_maps(const StackTrace& a, const StackTrace& b) {
+    ASSERT_EQ(a.layers.size(), b.layers.size());
+    for (std::size_t l = 0; l < a.layers.size(); ++l) {
+        ASSERT_EQ(a.layers[l].self_attn.weights.size(), b.layers[l].self_attn.weights.size());
+        for (std::size_t h = 0; h < a.layers[l].self_attn.weights.size(); ++h)
+            EXPECT_EQ(a.layers[l].self_attn.weights[h], b.layers[l].self_attn.weights[h]);
+    }
+    EXPECT_EQ(a.final_output, b.final_output);
+}
+
+const char* kSpec4 =
+    "random:arch=encoder-decoder,d_model=64,heads=4,layers=2,d_ff=96,vocab=300,max_len=40,"
+    "pe=learned,norm=pre-ln,act=gelu,seed=11";
+
+TEST(ModelWithHeads, EqualsAFreshRandomModelOfTheNewSpecWeightsAndTrace) {
+    ModelConfig c = parse_playground_spec(kSpec4);
+    const Model four = Model::random(c);
+    const Model eight = four.with_heads(8);
+    c.heads = 8;
+    const Model fresh = Model::random(c);
+    EXPECT_EQ(eight.config().heads, 8);
+    EXPECT_EQ(eight.name(), fresh.name());
+    EXPECT_EQ(eight.name(), to_playground_spec(c));
+    EXPECT_EQ(eight.parameter_count(), fresh.parameter_count());
+    expect_same_weights(eight.weights(), fresh.weights());
+    EXPECT_EQ(eight.weights().layers[1].self_attn.d_k(), 8);
+    EXPECT_EQ(eight.weights().decoder_layers[0].cross_attn.heads, 8);
+    // The source model keeps its own head count.
+    EXPECT_EQ(four.weights().layers[0].self_attn.heads, 4);
+    EXPECT_EQ(four.config().heads, 4);
+
+    ForwardInput in;
+    in.ids = {3, 14, 15, 92, 65, 35};
+    in.decoder_ids = {2, 7, 18, 28};
+    const Trace a = eight.forward(in), b = fresh.forward(in);
+    ASSERT_EQ(a.main.layers[0].self_attn.weights.size(), 8u);
+    expect_same_maps(a.main, b.main);
+    ASSERT_TRUE(a.decoder.has_value());
+    expect_same_maps(*a.decoder, *b.decoder);
+}
+
+TEST(ModelWithHeads, SharesThePackedPanelsInsteadOfRepacking) {
+    if (!gemm::vectorised()) GTEST_SKIP() << "no AVX-512: weights are not packed";
+    const Model four = Model::random(parse_playground_spec(kSpec4));
+    const Model two = four.with_heads(2);
+    EXPECT_EQ(two.weights().layers[0].self_attn.in_proj_packed.get(),
+              four.weights().layers[0].self_attn.in_proj_packed.get());
+    EXPECT_EQ(two.weights().decoder_layers[1].ffn.linear2_packed.get(),
+              four.weights().decoder_layers[1].ffn.linear2_packed.get());
+}
+
+TEST(ModelWithHeads, RejectsAHeadCountThatDoesNotDivideDModel) {
+    const Model four = Model::random(parse_playground_spec(kSpec4));
+    try {
+        (void)four.with_heads(5);
+        FAIL() << "expected hs::Error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("d_model 64 is not divisible by 5 heads"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(ReopenSource, AHeadsOnlyEditReusesTheWeightsAndMatchesAFreshOpen) {
+    const std::string before = "random:d_model=64,heads=4,layers=2,seed=3,mask=causal";
+    const std::string after = "random:d_model=64,heads=16,layers=2,seed=3,mask=causal";
+    const auto previous = open_source(before);
+    const auto reopened = reopen_source(after, before, previous.get());
+    const auto fresh = open_source(after);
+    ASSERT_NE(reopened->model(), nullptr);
+    EXPECT_EQ(reopened->kind(), "playground");
+    EXPECT_EQ(reopened->name(), fresh->name());
+    EXPECT_EQ(reopened->config().heads, 16);
+    expect_same_weights(reopened->model()->weights(), fresh->model()->weights());
+    if (gemm::vectorised()) {  // reused, not re-initialised: the very same packed panels
+        EXPECT_EQ(reopened->model()->weights().layers[0].ffn.linear1_packed.get(),
+                  previous->model()->weights().layers[0].ffn.linear1_packed.get());
+    }
+    SourceInput input;
+    input.text = "the cat sat on the mat";
+    const Trace a = reopened->run(input, {}), b = fresh->run(input, {});
+    expect_same_maps(a.main, b.main);
+}
+
+TEST(ReopenSource, AnyOtherChangeInitialisesAFreshModel) {
+    const std::string before = "random:d_model=64,heads=4,layers=2,seed=3";
+    const auto previous = open_source(before);
+    for (const std::string after : {"random:d_model=64,heads=8,layers=2,seed=4",
+                                    "random:d_model=64,heads=8,layers=2,seed=3,mask=causal",
+                                    "random:d_model=64,heads=8,layers=2,seed=3,d_ff=128",
+                                    "random:d_model=32,heads=4,layers=2,seed=3"}) {
+        const auto reopened = reopen_source(after, before, previous.get());
+        const auto fresh = open_source(after);
+        EXPECT_EQ(reopened->name(), fresh->name()) << after;
+        EXPECT_EQ(reopened->model()->config().mask, fresh->model()->config().mask) << after;
+        expect_same_weights(reopened->model()->weights(), fresh->model()->weights());
+        if (gemm::vectorised()) {
+            EXPECT_NE(reopened->model()->weights().layers[0].ffn.linear1_packed.get(),
+                      previous->model()->weights().layers[0].ffn.linear1_packed.get())
+                << after;
+        }
+    }
+    // Not a spec, or no previous source: a plain open (which reports the bad argument).
+    EXPECT_THROW(reopen_source("/no/such/model", before, previous.get()), Error);
+    EXPECT_EQ(reopen_source("random:d_model=64,heads=8,layers=1", before, nullptr)->config().layers, 1);
+}
+
+TEST(SameButHeads, ComparesEveryFieldExceptHeads) {
+    const ModelConfig base = parse_playground_spec("random:d_model=64,heads=4,layers=2");
+    ModelConfig c = base;
+    c.heads = 8;
+    EXPECT_TRUE(same_but_heads(base, c));
+    auto differs = [&](auto change) {
+        ModelConfig d = base;
+        change(d);
+        return !same_but_heads(base, d);
+    };
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.seed = 1; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.d_ff = 100; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.mask = MaskKind::Causal; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.norm_eps = 1e-6f; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.vocab = 100; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.max_len = 100; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.pe = PosEncoding::None; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.norm = NormPlacement::PreLN; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.activation = Activation::GELU; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.arch = Arch::DecoderOnly; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.layers = 3; }));
+    EXPECT_TRUE(differs([](ModelConfig& d) { d.d_model = 32; }));
+}
+
+TEST(InitWeights, ParallelFillEqualsSerialPerTensorStreams) {
+    const ModelConfig c = parse_playground_spec(
+        "random:arch=encoder-decoder,d_model=32,heads=4,layers=2,vocab=600,max_len=300,pe=learned,seed=9");
+    const ModelWeights w = init_weights(c);
+    // Uniform tensors: one stream per tensor, uniform() called row by row (unchanged values).
+    auto serial_uniform = [&](const std::string& name, int rows, int cols, float bound) {
+        Rng rng(reference_tensor_key(c.seed, name));
+        Matrix m(rows, cols);
+        for (int i = 0; i < rows; ++i)
+            for (int j = 0; j < cols; ++j) m(i, j) = rng.uniform(-bound, bound);
+        return m;
+    };
+    EXPECT_EQ(w.layers[1].self_attn.in_proj_weight,
+              serial_uniform("encoder.layers.1.self_attn.in_proj_weight", 96, 32, std::sqrt(6.0f / 128.0f)));
+    EXPECT_EQ(w.decoder_layers[0].cross_attn.out_proj_weight,
+              serial_uniform("decoder.layers.0.multihead_attn.out_proj.weight", 32, 32, 1.0f / std::sqrt(32.0f)));
+    EXPECT_EQ(w.decoder_layers[1].ffn.linear2_weight,
+              serial_uniform("decoder.layers.1.linear2.weight", 32, 128, 1.0f / std::sqrt(128.0f)));
+    const Matrix bias = serial_uniform("encoder.layers.0.linear1.bias", 1, 128, 1.0f / std::sqrt(32.0f));
+    EXPECT_EQ(Vector(w.layers[0].ffn.linear1_bias), Vector(bias.row(0).transpose()));
+    // Normal tables: row r from its own stream, ziggurat samples (600 rows = 3 parallel jobs).
+    auto serial_normal = [&](const std::string& name, int rows, int cols) {
+        const std::uint64_t key = reference_tensor_key(c.seed, name);
+        Matrix m(rows, cols);
+        for (int r = 0; r < rows; ++r) {
+            Rng rng(reference_row_key(key, static_cast<std::uint64_t>(r)));
+            for (int j = 0; j < cols; ++j) rng.fill_normal(&m(r, j), 1);
+        }
+        return m;
+    };
+    EXPECT_EQ(w.embed, serial_normal("embed.weight", 600, 32));
+    EXPECT_EQ(w.pos_embed, serial_normal("pos_embed.weight", 300, 32));
+}
+
+TEST(Rng, FillUniformGivesExactlyTheUniformCalls) {
+    Rng a(123), b(123);
+    std::vector<float> bulk(1001);
+    a.fill_uniform(bulk.data(), bulk.size(), -0.25f, 0.75f);
+    for (float v : bulk) ASSERT_EQ(v, b.uniform(-0.25f, 0.75f));
+    EXPECT_EQ(a.next_u64(), b.next_u64());
+}
+
+TEST(Rng, ZigguratNormalsHaveStandardNormalMomentsAndTails) {
+    Rng rng(2024);
+    const int n = 2000000;
+    std::vector<float> x(n);
+    rng.fill_normal(x.data(), x.size());
+    double sum = 0, sum2 = 0, sum4 = 0;
+    int beyond2 = 0, beyond_r = 0, negative = 0;
+    for (float v : x) {
+        sum += v;
+        sum2 += double(v) * v;
+        sum4 += double(v) * v * v * v;
+        beyond2 += std::abs(v) > 2.0f;
+        beyond_r += std::abs(v) > 3.5f;  // only the tail branch reaches past r = 3.4426
+        negative += v < 0.0f;
+    }
+    EXPECT_NEAR(sum / n, 0.0, 0.003);
+    EXPECT_NEAR(sum2 / n, 1.0, 0.005);
+    EXPECT_NEAR(sum4 / n, 3.0, 0.05);                  // kurtosis of N(0, 1)
+    EXPECT_NEAR(double(beyond2) / n, 0.0455, 0.001);   // P(|Z| > 2) = 0.04550
+    EXPECT_NEAR(double(beyond_r) / n, 4.65e-4, 6e-5);  // P(|Z| > 3.5) = 4.653e-4
+    EXPECT_NEAR(double(negative) / n, 0.5, 0.002);
+    // Deterministic: the same seed gives the same samples.
+    Rng again(2024);
+    std::vector<float> y(1000);
+    again.fill_normal(y.data(), y.size());
+    for (int i = 0; i < 1000; ++i) ASSERT_EQ(y[i], x[i]);
+}
+
+}  // namespace
+}  // namespace hs
