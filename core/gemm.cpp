@@ -23,9 +23,12 @@ using View = Eigen::Map<Matrix, 0, Stride>;
 // and multiplies it into row k of b (4 vectors). Rows past mr re-read the last valid row
 // of a and are not stored; columns past the panel are masked off.
 constexpr int kNnRows = 6;
+// Rows of b requested ahead of use (prefetch never faults, so reading past b is harmless).
+// Measured on the 12-layer GPT-2-shaped forward: 85 ms without, 67–72 ms with 8.
+constexpr long kPrefetchRows = 8;
 
 void nn_tile(int mr, int k, float alpha, const float* a, int lda, const float* b, int ldb,
-             const float* bias, float* c, int ldc, const __mmask16 mask[4]) {
+             const float* bias, float* c, int ldc, const __mmask16 mask[4], bool accumulate) {
     const float* ar[kNnRows];
     for (int i = 0; i < kNnRows; ++i) ar[i] = a + static_cast<long>(std::min(i, mr - 1)) * lda;
     const float *a0 = ar[0], *a1 = ar[1], *a2 = ar[2], *a3 = ar[3], *a4 = ar[4], *a5 = ar[5];
@@ -36,8 +39,29 @@ void nn_tile(int mr, int k, float alpha, const float* a, int lda, const float* b
     __m512 c30 = c00, c31 = c00, c32 = c00, c33 = c00;
     __m512 c40 = c00, c41 = c00, c42 = c00, c43 = c00;
     __m512 c50 = c00, c51 = c00, c52 = c00, c53 = c00;
+    if (accumulate) {  // continue a sum over an earlier block of k: start from c
+        const auto load_row = [&](int i, __m512& v0, __m512& v1, __m512& v2, __m512& v3) {
+            const float* in = c + static_cast<long>(std::min(i, mr - 1)) * ldc;
+            v0 = _mm512_maskz_loadu_ps(m0, in);
+            v1 = _mm512_maskz_loadu_ps(m1, in + 16);
+            v2 = _mm512_maskz_loadu_ps(m2, in + 32);
+            v3 = _mm512_maskz_loadu_ps(m3, in + 48);
+        };
+        load_row(0, c00, c01, c02, c03);
+        load_row(1, c10, c11, c12, c13);
+        load_row(2, c20, c21, c22, c23);
+        load_row(3, c30, c31, c32, c33);
+        load_row(4, c40, c41, c42, c43);
+        load_row(5, c50, c51, c52, c53);
+    }
     for (int kk = 0; kk < k; ++kk) {
         const float* row = b + static_cast<long>(kk) * ldb;  // b[kk][0…63]
+        // Weights stream from memory once per call: fetch rows ahead (4 lines each).
+        const float* ahead = row + kPrefetchRows * ldb;
+        _mm_prefetch(reinterpret_cast<const char*>(ahead), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead + 16), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead + 32), _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char*>(ahead + 48), _MM_HINT_T0);
         const __m512 y0 = _mm512_maskz_loadu_ps(m0, row), y1 = _mm512_maskz_loadu_ps(m1, row + 16);
         const __m512 y2 = _mm512_maskz_loadu_ps(m2, row + 32), y3 = _mm512_maskz_loadu_ps(m3, row + 48);
         __m512 x = _mm512_set1_ps(a0[kk]);
@@ -94,8 +118,11 @@ bool vectorised() {
 #endif
 }
 
-void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
-        const float* bias, float* c, int ldc) {
+namespace {
+
+// nn() with `accumulate`: c += a · b (alpha must be 1; the bias is not added again).
+void nn_block(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+              const float* bias, float* c, int ldc, bool accumulate) {
 #ifdef HEADSCOPE_GEMM_AVX512
     for (int j = 0; j < n; j += kPanel) {  // 64-column panels of b and c
         const int cols = std::min(kPanel, n - j);
@@ -106,13 +133,26 @@ void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* 
         }
         for (int i = 0; i < m; i += kNnRows)
             nn_tile(std::min(kNnRows, m - i), k, alpha, a + static_cast<long>(i) * lda, lda, b + j,
-                    ldb, bias ? bias + j : nullptr, c + static_cast<long>(i) * ldc + j, ldc, mask);
+                    ldb, bias ? bias + j : nullptr, c + static_cast<long>(i) * ldc + j, ldc, mask,
+                    accumulate);
     }
 #else
     View cm(c, m, n, Stride(ldc));
-    cm.noalias() = alpha * (ConstView(a, m, k, Stride(lda)) * ConstView(b, k, n, Stride(ldb)));
-    if (bias) cm.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, n);
+    const auto product = alpha * (ConstView(a, m, k, Stride(lda)) * ConstView(b, k, n, Stride(ldb)));
+    if (accumulate) {
+        cm.noalias() += product;
+    } else {
+        cm.noalias() = product;
+        if (bias) cm.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(bias, n);
+    }
 #endif
+}
+
+}  // namespace
+
+void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+        const float* bias, float* c, int ldc) {
+    nn_block(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, false);
 }
 
 PackedWeights pack(const float* w, int n, int k, int ldw) {
@@ -130,14 +170,21 @@ PackedWeights pack(const float* w, int n, int k, int ldw) {
 
 void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
                const float* bias, float* c, int ldc) {
-    // Blocks of rows of a small enough to stay in L2 (≤ 256 KiB) while every panel passes.
-    const int block = std::max(kNnRows, (256 * 1024 / 4 / std::max(1, w.k)) / kNnRows * kNnRows);
-    for (int i = 0; i < m; i += block) {
-        const int rows = std::min(block, m - i);
-        for (int q = panel0; q < panel0 + panels; ++q) {
-            const int col = q * kPanel, cols = std::min(kPanel, w.n - col);
-            nn(rows, cols, w.k, 1.0f, a + static_cast<long>(i) * lda, lda, w.panel(q), kPanel,
-               bias ? bias + col : nullptr, c + static_cast<long>(i) * ldc + col, ldc);
+    // Blocks of kKBlock inputs: a block of a (≤ 256 rows × kKBlock, in L2) meets each panel's
+    // kKBlock × 64 block once, so with two threads streaming different panels each weight is
+    // read from memory once per call (not once per row block); later blocks add onto c.
+    constexpr int kKBlock = 256, kRowBlock = 256;
+    for (int k0 = 0; k0 < w.k; k0 += kKBlock) {
+        const int kn = std::min(kKBlock, w.k - k0);
+        for (int i = 0; i < m; i += kRowBlock) {
+            const int rows = std::min(kRowBlock, m - i);
+            for (int q = panel0; q < panel0 + panels; ++q) {
+                const int col = q * kPanel, cols = std::min(kPanel, w.n - col);
+                nn_block(rows, cols, kn, 1.0f, a + static_cast<long>(i) * lda + k0, lda,
+                         w.panel(q) + static_cast<long>(k0) * kPanel, kPanel,
+                         bias && k0 == 0 ? bias + col : nullptr,
+                         c + static_cast<long>(i) * ldc + col, ldc, k0 > 0);
+            }
         }
     }
 }
