@@ -20,8 +20,8 @@ of the 12 × 12 grid at 128 tokens, of panning a 4096-token map, and of frames d
 worker computes; live-edit latency for heads and d_model edits) and the peak memory of a
 (12 layers, 12 heads, 2048 tokens) forward, each against its target.
 
-  /usr/bin/python3 scripts/compare_torch.py --headscope build/cli/headscope
-  /usr/bin/python3 scripts/compare_torch.py --headscope build/cli/headscope --coretype SkylakeX
+  /usr/bin/python3 scripts/compare_torch.py --headscope build/app/headscope
+  /usr/bin/python3 scripts/compare_torch.py --headscope build/app/headscope --coretype SkylakeX
   /usr/bin/python3 scripts/compare_torch.py --headscope build/app/headscope --app
 """
 import argparse
