@@ -55,18 +55,17 @@ void TraceView::accept(ComputeResult result) {
     input = std::move(result.input);
     base_trace = std::move(result.base_trace);
     effect = std::move(result.effect);
-    // Upload every thumbnail once for this trace.
+    // Upload every thumbnail once for this trace, into the textures of the last trace
+    // where there are any (same shape: contents replaced in place, no GL object churn).
     const std::vector<std::vector<Matrix>>* sources[3] = {
         &thumbnails->self, &thumbnails->decoder_self, &thumbnails->decoder_cross};
     for (int k = 0; k < 3; ++k) {
-        thumbs[k].clear();
-        for (const auto& layer : *sources[k]) {
-            std::vector<FloatTexture> row;
-            for (const Matrix& m : layer) {
-                row.emplace_back();
-                row.back().upload(m);
-            }
-            thumbs[k].push_back(std::move(row));
+        const std::vector<std::vector<Matrix>>& layers = *sources[k];
+        thumbs[k].resize(layers.size());
+        for (std::size_t l = 0; l < layers.size(); ++l) {
+            std::vector<FloatTexture>& row = thumbs[k][l];
+            row.resize(layers[l].size());
+            for (std::size_t h = 0; h < layers[l].size(); ++h) row[h].upload(layers[l][h]);
         }
     }
     main_key.clear();

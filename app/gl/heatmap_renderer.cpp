@@ -55,6 +55,23 @@ void HeatmapRenderer::draw(ImDrawList* list, const FloatTexture& map, ImVec2 p0,
     if (map.empty() || p1.x <= p0.x || p1.y <= p0.y) return;
     items_.push_back(DrawItem{this, map.id(), map.version(), map.rows(), map.cols(), map.mipmapped(), lut_for(cmap), p0,
                              p1, uv, scale});
+    // Commands end [..., ours, reset, empty] when this draw directly follows another of
+    // ours (a grid of thumbnails): it takes the reset's place and the reset moves after
+    // it, so a run of quads switches to ImGui's state once, not once per quad. render()
+    // sets all the state it uses itself; the reset still follows the last quad.
+    ImVector<ImDrawCmd>& cmds = list->CmdBuffer;
+    const int n = cmds.Size;
+    if (n >= 3 && cmds[n - 1].UserCallback == nullptr && cmds[n - 1].ElemCount == 0 &&
+        cmds[n - 2].UserCallback == ImDrawCallback_ResetRenderState && owns(cmds[n - 3])) {
+        ImDrawCmd& quad = cmds[n - 2];
+        quad = cmds[n - 1];  // current clip rect, texture and offsets
+        quad.UserCallback = &HeatmapRenderer::render_callback;
+        quad.UserCallbackData = &items_.back();
+        cmds[n - 1].UserCallback = ImDrawCallback_ResetRenderState;
+        cmds[n - 1].UserCallbackData = nullptr;
+        list->AddDrawCmd();
+        return;
+    }
     list->AddCallback(&HeatmapRenderer::render_callback, &items_.back());
     list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }

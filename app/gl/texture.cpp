@@ -37,15 +37,22 @@ void FloatTexture::upload(const Matrix& m) {
         reset();
         return;
     }
-    if (!texture_) glGenTextures(1, &texture_);
     static std::uint64_t uploads = 0;  // UI thread only
     version_ = ++uploads;
+    const bool same_shape = texture_ && rows_ == static_cast<int>(m.rows()) && cols_ == static_cast<int>(m.cols());
+    if (!texture_) glGenTextures(1, &texture_);
     rows_ = static_cast<int>(m.rows());
     cols_ = static_cast<int>(m.cols());
     const bool mipmapped = this->mipmapped();
     glBindTexture(GL_TEXTURE_2D, texture_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    if (same_shape) {
+        // Same (rows, cols): new texels into the existing storage (its parameters stand).
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols_, rows_, GL_RED, GL_FLOAT, m.data());
+        if (mipmapped) glGenerateMipmap(GL_TEXTURE_2D);
+        return;
+    }
     // Row-major (rows, cols) floats: GL rows are our rows, first row at v = 0.
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols_, rows_, 0, GL_RED, GL_FLOAT, m.data());
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);

@@ -21,7 +21,8 @@ public:
     FloatTexture(FloatTexture&& other) noexcept;
     FloatTexture& operator=(FloatTexture&& other) noexcept;
 
-    // Replaces the contents (one glTexImage2D; no per-frame uploads).
+    // Replaces the contents: glTexSubImage2D into the existing storage when the shape is
+    // unchanged, else one glTexImage2D (no per-frame uploads).
     void upload(const Matrix& m);
     void reset();
 

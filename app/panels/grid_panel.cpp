@@ -3,6 +3,7 @@
 // (ablated thumbnails are darkened and crossed out); after Analyze, a role-coloured strip.
 #include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
@@ -66,8 +67,10 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
         }
     }
     ImGui::Dummy(ImVec2(1, (two_lines ? 2.0f : 1.0f) * fs + 2));
+    std::vector<ImVec2> rows;  // top-left of each layer's row
     for (int l = 0; l < n_layers; ++l) {
         const ImVec2 row = ImGui::GetCursorScreenPos();
+        rows.push_back(row);
         char buf[16];
         std::snprintf(buf, sizeof buf, "L%d", l);
         list->AddText(ImVec2(row.x, row.y + thumb * 0.5f - fs * 0.5f), text, buf);
@@ -97,6 +100,16 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
             ImGui::PopID();
             ctx.renderer->draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
                                UvRect{}, ctx.view.grid_scale(s), s.colormap);
+        }
+        ImGui::SetCursorScreenPos(ImVec2(row.x, row.y + thumb + gap));
+    }
+    // Marks over and around the thumbnails, after all of them: the quads above form one
+    // run of draws (one switch to ImGui's GL state), and no mark overlaps another thumbnail.
+    for (int l = 0; l < n_layers; ++l) {
+        const ImVec2 row = rows[static_cast<std::size_t>(l)];
+        for (int h = 0; h < n_heads && h < static_cast<int>(thumbs[static_cast<std::size_t>(l)].size()); ++h) {
+            const ImVec2 p0(row.x + label_w + h * (thumb + gap), row.y), p1(p0.x + thumb, p0.y + thumb);
+            const bool ablated = can_ablate && s.is_ablated(l, h);
             if (ablated) {
                 // Ablated: darkened, crossed out in red, "off" in the corner.
                 list->AddRectFilled(p0, p1, IM_COL32(0, 0, 0, 120));
@@ -114,7 +127,6 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
                           selected ? IM_COL32(255, 190, 60, 255) : IM_COL32(60, 64, 72, 255), 0, 0,
                           selected ? 2.5f : 1.0f);
         }
-        ImGui::SetCursorScreenPos(ImVec2(row.x, row.y + thumb + gap));
     }
     ImGui::Dummy(ImVec2(1, 1));
     ImGui::End();
