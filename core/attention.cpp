@@ -6,26 +6,13 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/scratch.h"
 
 namespace hs {
 
 namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-
-// Grow-only float storage viewed as a (rows, cols) matrix: a forward pass asks for the
-// same shapes again and again, so after the first call nothing is allocated (or touched
-// for the first time) here. One per thread (thread_local), never shared.
-class Scratch {
-public:
-    Eigen::Map<Matrix> get(Eigen::Index rows, Eigen::Index cols) {
-        if (data_.size() < rows * cols) data_.resize(rows * cols);
-        return Eigen::Map<Matrix>(data_.data(), rows, cols);
-    }
-
-private:
-    Eigen::VectorXf data_;  // 64-byte aligned: the kernels load whole cache lines
-};
 
 // One query row of A: a = softmax over the first n_allowed keys (causal prefix), with
 // the padded keys −∞ → exactly 0 and the keys from n_allowed on set to 0.

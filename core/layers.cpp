@@ -6,6 +6,7 @@
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include "core/parallel.h"
+#include "core/scratch.h"
 
 namespace hs {
 
@@ -49,10 +50,9 @@ Matrix activate(const Matrix& x, Activation act) {
 Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act) {
     // hidden: (T, d_ff) = act(x · W1ᵀ + b1); out: (T, D) = hidden · W2ᵀ + b2
     // hidden lives in per-thread scratch reused across layers and calls.
-    thread_local Eigen::VectorXf hidden_buf;  // 64-byte aligned for the kernels
+    thread_local Scratch hidden_buf;
     const Eigen::Index T = x.rows(), F = w.linear1_weight.rows();
-    if (hidden_buf.size() < T * F) hidden_buf.resize(T * F);
-    Eigen::Map<Matrix> hidden(hidden_buf.data(), T, F);
+    Eigen::Map<Matrix> hidden = hidden_buf.get(T, F);
     matmul_nt(x, w.linear1_weight, &w.linear1_bias, hidden, w.linear1_packed.get());
     activate_in_place(hidden, act);
     Matrix out(T, w.linear2_weight.rows());
