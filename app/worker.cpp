@@ -236,10 +236,9 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
                 // A playground edit keeps the previous playground model until the new one
                 // is built, so a heads-only edit reuses its weights (reopen_source); any
                 // other model is released first, so two large ones never coexist.
-                const auto is_spec = [](const std::string& s) { return s.rfind("random", 0) == 0; };
                 std::shared_ptr<const TraceSource> previous;
                 std::string previous_arg;
-                if (is_spec(request.model_arg) && is_spec(cached_arg_)) {
+                if (is_playground_spec(request.model_arg) && is_playground_spec(cached_arg_)) {
                     previous = cached_source_;
                     previous_arg = cached_arg_;
                 }

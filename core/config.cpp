@@ -213,6 +213,8 @@ long long parse_number(const std::string& key, const std::string& value) {
 
 }  // namespace
 
+bool is_playground_spec(const std::string& arg) { return arg.rfind("random", 0) == 0; }
+
 ModelConfig parse_playground_spec(const std::string& spec) {
     const std::string prefix = "random:";
     if (spec.rfind(prefix, 0) != 0 && spec != "random")

@@ -36,6 +36,7 @@ struct ModelConfig {
     bool has_decoder_stack() const { return arch == Arch::EncoderDecoder; }
     // Defaults per architecture: decoder-only is causal.
     static ModelConfig defaults_for(Arch arch);
+    bool operator==(const ModelConfig&) const = default;
 };
 
 // Every problem with the config, each a full sentence; empty when valid.
@@ -64,6 +65,9 @@ ModelConfig config_from_json(const nlohmann::json& j);  // missing keys keep def
 // Keys: d_model heads layers d_ff vocab max_len seed mask arch pe norm act. Unknown keys,
 // bad numbers and bad values throw hs::Error naming the key. Does not validate.
 ModelConfig parse_playground_spec(const std::string& spec);
+// Whether a MODEL argument names a playground spec ("random:…") rather than a directory
+// or a worked example (open_source dispatches on it).
+bool is_playground_spec(const std::string& arg);
 std::string to_playground_spec(const ModelConfig& config);
 
 }  // namespace hs

@@ -154,16 +154,14 @@ std::unique_ptr<TraceSource> make_model_source(Model model) {
 }
 
 bool same_but_heads(const ModelConfig& a, const ModelConfig& b) {
-    return a.arch == b.arch && a.d_model == b.d_model && a.layers == b.layers && a.d_ff == b.d_ff &&
-           a.vocab == b.vocab && a.max_len == b.max_len && a.pe == b.pe && a.norm == b.norm &&
-           a.activation == b.activation && a.mask == b.mask && a.norm_eps == b.norm_eps &&
-           a.seed == b.seed;
+    ModelConfig a_with_b_heads = a;
+    a_with_b_heads.heads = b.heads;
+    return a_with_b_heads == b;
 }
 
 std::unique_ptr<TraceSource> reopen_source(const std::string& arg, const std::string& previous_arg,
                                            const TraceSource* previous) {
-    const auto is_spec = [](const std::string& s) { return s.rfind("random", 0) == 0; };
-    if (previous && previous->model() && is_spec(arg) && is_spec(previous_arg)) {
+    if (previous && previous->model() && is_playground_spec(arg) && is_playground_spec(previous_arg)) {
         const ModelConfig config = parse_playground_spec(arg);
         const ModelConfig& old = previous->model()->config();
         if (same_but_heads(config, old) && config.heads != old.heads)
@@ -176,7 +174,7 @@ std::unique_ptr<TraceSource> reopen_source(const std::string& arg, const std::st
 std::unique_ptr<TraceSource> open_source(const std::string& arg) {
     namespace fs = std::filesystem;
     if (arg.empty()) throw Error("no model given: use random:…, a model directory or an example .json");
-    if (arg.rfind("random", 0) == 0) {
+    if (is_playground_spec(arg)) {
         const ModelConfig config = parse_playground_spec(arg);
         return std::make_unique<ModelSource>(Model::random(config), "playground");
     }
