@@ -99,12 +99,14 @@ Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const M
         Matrix sa = attend(w.self_attn, x, nullptr, mask, capture, capture.self_steps,
                            layer_trace.self_attn);
         Matrix h = layer_norm(x + sa, w.norm1, eps);
+        if (capture.maps_only) return h;
         return layer_norm(h + feed_forward(h, w.ffn, c.activation), w.norm2, eps);
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + FF(norm2(x))
     const Matrix n1 = layer_norm(x, w.norm1, eps);
     Matrix h = x + attend(w.self_attn, n1, nullptr, mask, capture, capture.self_steps,
                           layer_trace.self_attn);
+    if (capture.maps_only) return h;
     return h + feed_forward(layer_norm(h, w.norm2, eps), w.ffn, c.activation);
 }
 
@@ -123,6 +125,7 @@ Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const M
         h = layer_norm(h + attend(w.cross_attn, h, &memory, cross_mask, capture,
                                   capture.cross_steps, cross_maps),
                        w.norm2, eps);
+        if (capture.maps_only) return h;
         return layer_norm(h + feed_forward(h, w.ffn, c.activation), w.norm3, eps);
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + CA(norm2(x), mem); x = x + FF(norm3(x))
@@ -131,6 +134,7 @@ Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const M
                           layer_trace.self_attn);
     const Matrix n2 = layer_norm(h, w.norm2, eps);
     h += attend(w.cross_attn, n2, &memory, cross_mask, capture, capture.cross_steps, cross_maps);
+    if (capture.maps_only) return h;
     return h + feed_forward(layer_norm(h, w.norm3, eps), w.ffn, c.activation);
 }
 

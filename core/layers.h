@@ -26,6 +26,9 @@ struct LayerCapture {
     AttentionSteps* cross_steps = nullptr;  // non-null: capture cross-attention steps
     std::vector<int> self_ablated, cross_ablated;  // heads replaced before W_o (ablation)
     AblationMode ablate_mode = AblationMode::Zero;
+    // Recomputing maps only (recompute_layer_maps): stop after the attention blocks; the
+    // feed-forward is skipped, so the returned matrix is not the layer's output.
+    bool maps_only = false;
 };
 
 // One encoder layer; returns (T, D). `layer_trace` receives the head maps.

@@ -49,6 +49,26 @@ LayerCapture capture_for(const TraceOptions& opt, int il, bool in_decoder) {
     return cap;
 }
 
+// The masks of Model::forward. Main stack: causal unless it is the encoder of an
+// encoder-decoder, plus the key padding; decoder self-attention: causal per config;
+// cross-attention: the encoder's key padding.
+AttentionMask main_self_mask(const ModelConfig& c, const std::vector<int>& key_padding) {
+    AttentionMask m;
+    m.causal = c.arch != Arch::EncoderDecoder && c.mask == MaskKind::Causal;
+    m.key_padding = key_padding;
+    return m;
+}
+AttentionMask decoder_self_mask(const ModelConfig& c) {
+    AttentionMask m;
+    m.causal = c.mask == MaskKind::Causal;
+    return m;
+}
+AttentionMask cross_mask(const std::vector<int>& key_padding) {
+    AttentionMask m;
+    m.key_padding = key_padding;
+    return m;
+}
+
 long long count(const Matrix& m) { return static_cast<long long>(m.size()); }
 long long count(const Vector& v) { return static_cast<long long>(v.size()); }
 long long count(const AttentionWeights& a) {
@@ -207,9 +227,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
     main.tokens = labels_or_ids(in.tokens, in.ids);
     Matrix x = embed_tokens(*this, in.ids);
     main.input = x;
-    AttentionMask self_mask;
-    self_mask.causal = !enc_dec && c.mask == MaskKind::Causal;
-    self_mask.key_padding = in.key_padding;
+    const AttentionMask self_mask = main_self_mask(c, in.key_padding);
     for (int il = 0; il < c.layers; ++il) {
         LayerTrace lt;
         LayerCapture cap = capture_for(opt, il, false);
@@ -236,10 +254,8 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
     dec.tokens = labels_or_ids(in.decoder_tokens, in.decoder_ids);
     Matrix y = embed_tokens(*this, in.decoder_ids);
     dec.input = y;
-    AttentionMask dec_mask;
-    dec_mask.causal = c.mask == MaskKind::Causal;
-    AttentionMask cross_mask;
-    cross_mask.key_padding = in.key_padding;
+    const AttentionMask dec_mask = decoder_self_mask(c);
+    const AttentionMask enc_mask = cross_mask(in.key_padding);
     for (int il = 0; il < c.layers; ++il) {
         LayerTrace lt;
         LayerCapture cap = capture_for(opt, il, true);
@@ -251,8 +267,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
             trace.steps_in_decoder = true;
             trace.steps_cross = opt.detail_cross;
         }
-        y = decoder_layer(weights_.decoder_layers[il], c, y, memory, dec_mask, cross_mask, cap,
-                          lt);
+        y = decoder_layer(weights_.decoder_layers[il], c, y, memory, dec_mask, enc_mask, cap, lt);
         settle_maps(opt, HeadRef{il, 0, true, false}, resident[c.layers + il], lt.self_attn);
         settle_maps(opt, HeadRef{il, 0, true, true}, resident[c.layers + il], *lt.cross_attn);
         if (opt.hidden_states) lt.output = y;
@@ -278,49 +293,26 @@ HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const Head
         throw Error("the trace's hidden states have " + std::to_string(x.cols()) +
                     " columns but this model's d_model is " + std::to_string(c.d_model) +
                     ": the trace comes from another model");
-    TraceOptions ablation;
-    ablation.ablate = trace.ablate;
-    const std::vector<int> self_ablated =
-        ablation.ablated_heads(block.layer, block.in_decoder, false);
-    const bool pre = c.norm == NormPlacement::PreLN;
-    const float eps = c.norm_eps;
-
-    const auto to_maps = [&](AttentionResult r) {
-        HeadMaps maps;
-        maps.weights = std::move(r.weights);
-        maps.scores = std::move(r.scores);
-        return maps;
-    };
+    // The forward's own layer function on the stored layer input, with the trace's
+    // ablation: the same maps by construction (stopped before the feed-forward).
+    TraceOptions opt;
+    opt.scores = scores;
+    opt.ablate = trace.ablate;
+    opt.ablate_mode = trace.ablate_mode;
+    LayerCapture cap = capture_for(opt, block.layer, block.in_decoder);
+    cap.maps_only = true;
+    LayerTrace lt;
     if (!block.in_decoder) {
-        // pre-LN: A = attn(norm1(x)); post-LN: A = attn(x); mask as in forward
-        const EncoderLayerWeights& lw = w.layers[block.layer];
-        AttentionMask mask;
-        mask.causal = !enc_dec && c.mask == MaskKind::Causal;
-        mask.key_padding = trace.key_padding;
-        const Matrix q_in = pre ? layer_norm(x, lw.norm1, eps) : x;
-        return to_maps(multi_head_attention(lw.self_attn, q_in, q_in, mask, true, scores,
-                                            nullptr, self_ablated, trace.ablate_mode));
+        encoder_layer(w.layers[block.layer], c, x, main_self_mask(c, trace.key_padding), cap, lt);
+        return std::move(lt.self_attn);
     }
-    const DecoderLayerWeights& lw = w.decoder_layers[block.layer];
-    AttentionMask self_mask;
-    self_mask.causal = c.mask == MaskKind::Causal;
-    const Matrix s_in = pre ? layer_norm(x, lw.norm1, eps) : x;
-    AttentionResult sa = multi_head_attention(lw.self_attn, s_in, s_in, self_mask, !block.cross,
-                                              scores && !block.cross, nullptr, self_ablated,
-                                              trace.ablate_mode);
-    if (!block.cross) return to_maps(std::move(sa));
-    // h: (T_dec, D) entering cross-attention. post-LN: h = norm1(x + SA); pre-LN: h = x + SA,
-    // cross input norm2(h). memory: (T_enc, D) = the encoder's final output.
-    const Matrix h = pre ? Matrix(x + sa.output) : layer_norm(x + sa.output, lw.norm1, eps);
-    const Matrix c_in = pre ? layer_norm(h, lw.norm2, eps) : h;
+    // memory: (T_enc, D) = the encoder's final output.
     const Matrix& memory = trace.main.final_output;
     if (memory.rows() != static_cast<Eigen::Index>(trace.main.ids.size()))
         throw Error("cannot recompute cross-attention: the trace holds no encoder output");
-    AttentionMask cross_mask;
-    cross_mask.key_padding = trace.key_padding;
-    return to_maps(multi_head_attention(lw.cross_attn, c_in, memory, cross_mask, true, scores,
-                                        nullptr, ablation.ablated_heads(block.layer, true, true),
-                                        trace.ablate_mode));
+    decoder_layer(w.decoder_layers[block.layer], c, x, memory, decoder_self_mask(c),
+                  cross_mask(trace.key_padding), cap, lt);
+    return block.cross ? std::move(*lt.cross_attn) : std::move(lt.self_attn);
 }
 
 }  // namespace hs
