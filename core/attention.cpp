@@ -34,12 +34,12 @@ void softmax_row(float* row, Eigen::Index n_allowed, Eigen::Index S,
     std::fill(row + n_allowed, row + S, 0.0f);
 }
 
-void check_shapes(const AttentionWeights& w, const Matrix& x_query, const Matrix& x_memory) {
+void check_shapes(const AttentionWeights& w, int heads, const Matrix& x_query, const Matrix& x_memory) {
     const auto D = w.in_proj_weight.cols();
-    if (w.heads < 1 || w.in_proj_weight.rows() % 3 != 0 || w.inner() % w.heads != 0)
+    if (heads < 1 || w.in_proj_weight.rows() % 3 != 0 || w.inner() % heads != 0)
         throw Error("attention weights: in_proj_weight has " +
                     std::to_string(w.in_proj_weight.rows()) + " rows, not 3 × heads × d_k for " +
-                    std::to_string(w.heads) + " heads");
+                    std::to_string(heads) + " heads");
     if (w.in_proj_bias.size() != w.in_proj_weight.rows() ||
         w.out_proj_weight.cols() != w.inner() || w.out_proj_bias.size() != w.out_proj_weight.rows())
         throw Error("attention weights: in_proj_bias, out_proj_weight or out_proj_bias has a "
@@ -195,17 +195,17 @@ namespace {
 // threads meet once (before W_o) and X, W_h and the head's Q/K/V stay in cache.
 //   [Q_h | K_h | V_h]: (T, 3·Dk) = X · [W_Q,h; W_K,h; W_V,h]ᵀ + b   (panels of W_in)
 //   then attend_rows for every block of query rows
-bool fused_heads_apply(const AttentionWeights& w, int T, int threads) {
-    const int Dk = w.d_k();
+bool fused_heads_apply(const AttentionWeights& w, int H, int T, int threads) {
+    const int Dk = w.inner() / H;
     return w.in_proj_packed && gemm::vectorised() && Dk % gemm::kPanel == 0 &&
-           w.heads >= 2 * threads && double(T) * w.in_proj_weight.size() >= 1e6;
+           H >= 2 * threads && double(T) * w.in_proj_weight.size() >= 1e6;
 }
 
-void fused_heads(const AttentionWeights& w, const Matrix& x, const AttentionMask& mask,
+void fused_heads(const AttentionWeights& w, int H, const Matrix& x, const AttentionMask& mask,
                  float scale, Eigen::Ref<Matrix> qkv, Eigen::Ref<Matrix> concat,
                  std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
     const Eigen::Index T = x.rows();
-    const int I = w.inner(), H = w.heads, Dk = I / H, per_head = Dk / gemm::kPanel;
+    const int I = w.inner(), Dk = I / H, per_head = Dk / gemm::kPanel;
     size_maps(weights, H, T, T);
     size_maps(scores, H, T, T);
     const auto Q = qkv.leftCols(I), K = qkv.middleCols(I, I), V = qkv.rightCols(I);
@@ -228,7 +228,7 @@ void fused_heads(const AttentionWeights& w, const Matrix& x, const AttentionMask
 namespace {
 
 // The step-by-step path: every intermediate of every head is copied into `steps`.
-AttentionResult multi_head_attention_detailed(const AttentionWeights& w, const Matrix& x_query,
+AttentionResult multi_head_attention_detailed(const AttentionWeights& w, int H, const Matrix& x_query,
                                               const Matrix& x_memory, const AttentionMask& mask,
                                               bool want_weights, bool want_scores,
                                               AttentionSteps* steps,
@@ -236,7 +236,7 @@ AttentionResult multi_head_attention_detailed(const AttentionWeights& w, const M
                                               AblationMode ablate_mode) {
     const bool self = &x_query == &x_memory;
     const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
-    const int I = w.inner(), H = w.heads, Dk = I / H;
+    const int I = w.inner(), Dk = I / H;
     const float scale = 1.0f / std::sqrt(static_cast<float>(Dk));
 
     // [Q|K|V]: (T, 3I) = X · W_inᵀ + b_in — one GEMM for all heads (self-attention).
@@ -305,20 +305,28 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_
                                      const Matrix& x_memory, const AttentionMask& mask,
                                      bool want_weights, bool want_scores, AttentionSteps* steps,
                                      const std::vector<int>& ablated, AblationMode ablate_mode) {
-    check_shapes(w, x_query, x_memory);
+    return multi_head_attention(w, w.heads, x_query, x_memory, mask, want_weights, want_scores, steps,
+                                ablated, ablate_mode);
+}
+
+AttentionResult multi_head_attention(const AttentionWeights& w, int H, const Matrix& x_query,
+                                     const Matrix& x_memory, const AttentionMask& mask,
+                                     bool want_weights, bool want_scores, AttentionSteps* steps,
+                                     const std::vector<int>& ablated, AblationMode ablate_mode) {
+    check_shapes(w, H, x_query, x_memory);
     if (steps)
-        return multi_head_attention_detailed(w, x_query, x_memory, mask, want_weights,
+        return multi_head_attention_detailed(w, H, x_query, x_memory, mask, want_weights,
                                              want_scores, steps, ablated, ablate_mode);
     const bool self = &x_query == &x_memory;
     const Eigen::Index T = x_query.rows(), S = x_memory.rows(), D = w.out_proj_weight.rows();
-    const int I = w.inner(), H = w.heads, Dk = I / H;
+    const int I = w.inner(), Dk = I / H;
     const float scale = 1.0f / std::sqrt(static_cast<float>(Dk));
     // Projections land in per-thread scratch reused across heads, layers and calls.
     thread_local Scratch qkv_buf, kv_buf, concat_buf;
     AttentionResult result;
     auto concat = concat_buf.get(T, I);  // [head_1 | … | head_H]: (T, I)
-    if (self && fused_heads_apply(w, int(T), thread_count())) {
-        fused_heads(w, x_query, mask, scale, qkv_buf.get(T, 3 * I), concat,
+    if (self && fused_heads_apply(w, H, int(T), thread_count())) {
+        fused_heads(w, H, x_query, mask, scale, qkv_buf.get(T, 3 * I), concat,
                     want_weights ? &result.weights : nullptr,
                     want_scores ? &result.scores : nullptr);
     } else if (self) {
@@ -382,7 +390,7 @@ void check_ablation(const std::vector<HeadRef>& ablate, int layers, int heads,
 
 AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matrix& x_query,
                                            const Matrix& x_memory, const AttentionMask& mask) {
-    check_shapes(w, x_query, x_memory);
+    check_shapes(w, w.heads, x_query, x_memory);
     const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
     const int D = static_cast<int>(w.in_proj_weight.cols());
     const int I = w.inner(), H = w.heads, Dk = I / H;

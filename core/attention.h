@@ -80,6 +80,16 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_
                                      AttentionSteps* steps = nullptr,
                                      const std::vector<int>& ablated = {},
                                      AblationMode ablate_mode = AblationMode::Zero);
+// The same with the head count given instead of w.heads. The fused projections do not
+// depend on it (heads only say how the I columns of Q, K and V split into d_k blocks),
+// so a Model runs its layers with config().heads and Model::with_heads shares one set of
+// weights between head counts. Throws hs::Error when heads does not divide I.
+AttentionResult multi_head_attention(const AttentionWeights& w, int heads, const Matrix& x_query,
+                                     const Matrix& x_memory, const AttentionMask& mask,
+                                     bool want_weights, bool want_scores,
+                                     AttentionSteps* steps = nullptr,
+                                     const std::vector<int>& ablated = {},
+                                     AblationMode ablate_mode = AblationMode::Zero);
 
 // Reference implementation: h separate per-head projections with (D, Dk) matrices, no
 // fused GEMM, loops for the softmax. Tests compare the fused path against it.

@@ -76,11 +76,12 @@ namespace {
 
 // Runs one attention sub-layer (self-attention when memory is null) and records its
 // head maps; the block's ablated heads come from `capture`.
-Matrix attend(const AttentionWeights& w, const Matrix& q_in, const Matrix* memory,
+// The head count is the config's, not w.heads: Model::with_heads shares weights.
+Matrix attend(const AttentionWeights& w, int heads, const Matrix& q_in, const Matrix* memory,
               const AttentionMask& mask, const LayerCapture& capture, AttentionSteps* steps,
               HeadMaps& maps) {
     const std::vector<int>& ablated = memory ? capture.cross_ablated : capture.self_ablated;
-    AttentionResult r = multi_head_attention(w, q_in, memory ? *memory : q_in, mask,
+    AttentionResult r = multi_head_attention(w, heads, q_in, memory ? *memory : q_in, mask,
                                              capture.weights, capture.scores, steps, ablated,
                                              capture.ablate_mode);
     maps.weights = std::move(r.weights);
@@ -96,7 +97,7 @@ Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const M
     const float eps = c.norm_eps;
     if (c.norm == NormPlacement::PostLN) {
         // x = norm1(x + SA(x)); x = norm2(x + FF(x))
-        Matrix sa = attend(w.self_attn, x, nullptr, mask, capture, capture.self_steps,
+        Matrix sa = attend(w.self_attn, c.heads, x, nullptr, mask, capture, capture.self_steps,
                            layer_trace.self_attn);
         Matrix h = layer_norm(x + sa, w.norm1, eps);
         if (capture.maps_only) return h;
@@ -104,7 +105,7 @@ Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const M
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + FF(norm2(x))
     const Matrix n1 = layer_norm(x, w.norm1, eps);
-    Matrix h = x + attend(w.self_attn, n1, nullptr, mask, capture, capture.self_steps,
+    Matrix h = x + attend(w.self_attn, c.heads, n1, nullptr, mask, capture, capture.self_steps,
                           layer_trace.self_attn);
     if (capture.maps_only) return h;
     return h + feed_forward(layer_norm(h, w.norm2, eps), w.ffn, c.activation);
@@ -119,10 +120,10 @@ Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const M
     HeadMaps& cross_maps = *layer_trace.cross_attn;
     if (c.norm == NormPlacement::PostLN) {
         // x = norm1(x + SA(x)); x = norm2(x + CA(x, mem)); x = norm3(x + FF(x))
-        Matrix h = layer_norm(x + attend(w.self_attn, x, nullptr, self_mask, capture,
+        Matrix h = layer_norm(x + attend(w.self_attn, c.heads, x, nullptr, self_mask, capture,
                                          capture.self_steps, layer_trace.self_attn),
                               w.norm1, eps);
-        h = layer_norm(h + attend(w.cross_attn, h, &memory, cross_mask, capture,
+        h = layer_norm(h + attend(w.cross_attn, c.heads, h, &memory, cross_mask, capture,
                                   capture.cross_steps, cross_maps),
                        w.norm2, eps);
         if (capture.maps_only) return h;
@@ -130,10 +131,10 @@ Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const M
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + CA(norm2(x), mem); x = x + FF(norm3(x))
     const Matrix n1 = layer_norm(x, w.norm1, eps);
-    Matrix h = x + attend(w.self_attn, n1, nullptr, self_mask, capture, capture.self_steps,
+    Matrix h = x + attend(w.self_attn, c.heads, n1, nullptr, self_mask, capture, capture.self_steps,
                           layer_trace.self_attn);
     const Matrix n2 = layer_norm(h, w.norm2, eps);
-    h += attend(w.cross_attn, n2, &memory, cross_mask, capture, capture.cross_steps, cross_maps);
+    h += attend(w.cross_attn, c.heads, n2, &memory, cross_mask, capture, capture.cross_steps, cross_maps);
     if (capture.maps_only) return h;
     return h + feed_forward(layer_norm(h, w.norm3, eps), w.ffn, c.activation);
 }

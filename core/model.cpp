@@ -100,8 +100,10 @@ void ensure_maps_fit(double cells_per_head, long long tokens, int layers, int he
 }
 
 Model::Model(ModelConfig config, ModelWeights weights, std::string name)
-    : config_(std::move(config)), weights_(std::move(weights)), name_(std::move(name)) {
-    pack_for_inference(weights_);  // the weights are final from here on
+    : config_(std::move(config)),
+      weights_(std::make_shared<ModelWeights>(std::move(weights))),
+      name_(std::move(name)) {
+    pack_for_inference(*weights_);  // the weights are final from here on
 }
 
 Model Model::random(const ModelConfig& config) {
@@ -109,35 +111,32 @@ Model Model::random(const ModelConfig& config) {
     return Model(config, init_weights(config), to_playground_spec(config));
 }
 
-Model::Model(ModelConfig config, ModelWeights weights, std::string name, AlreadyPacked)
+Model::Model(ModelConfig config, std::shared_ptr<ModelWeights> weights, std::string name)
     : config_(std::move(config)), weights_(std::move(weights)), name_(std::move(name)) {}
+
+ModelWeights& Model::mutable_weights() {
+    if (weights_.use_count() > 1) weights_ = std::make_shared<ModelWeights>(*weights_);
+    drop_packed(*weights_);  // the caller may edit a matrix: its packed copy would be stale
+    return *weights_;
+}
 
 Model Model::with_heads(int heads) const {
     ModelConfig c = config_;
     c.heads = heads;
     ensure_valid(c);
-    // A plain copy (~92 MB for d_model 512, 6 layers; ~5 ms): memory-bound, and splitting
-    // it over the pool measured slower on the shared 2-core machine. The shared_ptr copies
-    // share the packed panels.
-    ModelWeights w = weights_;
-    for (auto& l : w.layers) l.self_attn.heads = heads;
-    for (auto& l : w.decoder_layers) {
-        l.self_attn.heads = heads;
-        l.cross_attn.heads = heads;
-    }
     const std::string name = name_ == to_playground_spec(config_) ? to_playground_spec(c) : name_;
-    return Model(std::move(c), std::move(w), name, AlreadyPacked{});
+    return Model(std::move(c), weights_, name);
 }
 
 long long Model::parameter_count() const {
-    long long n = count(weights_.embed) + count(weights_.pos_embed);
-    for (const auto& l : weights_.layers)
+    long long n = count(weights_->embed) + count(weights_->pos_embed);
+    for (const auto& l : weights_->layers)
         n += count(l.self_attn) + count(l.ffn) + count(l.norm1) + count(l.norm2);
-    for (const auto& l : weights_.decoder_layers)
+    for (const auto& l : weights_->decoder_layers)
         n += count(l.self_attn) + count(l.cross_attn) + count(l.ffn) + count(l.norm1) +
              count(l.norm2) + count(l.norm3);
-    if (weights_.final_norm) n += count(*weights_.final_norm);
-    if (weights_.decoder_final_norm) n += count(*weights_.decoder_final_norm);
+    if (weights_->final_norm) n += count(*weights_->final_norm);
+    if (weights_->decoder_final_norm) n += count(*weights_->decoder_final_norm);
     return n;
 }
 
@@ -237,13 +236,13 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
             cap.self_steps = &*trace.steps;
             trace.steps_layer = il;
         }
-        x = encoder_layer(weights_.layers[il], c, x, self_mask, cap, lt);
+        x = encoder_layer(weights_->layers[il], c, x, self_mask, cap, lt);
         settle_maps(opt, HeadRef{il, 0, false, false}, resident[il], lt.self_attn);
         if (opt.hidden_states) lt.output = x;
         main.layers.push_back(std::move(lt));
         report();
     }
-    if (weights_.final_norm) x = layer_norm(x, *weights_.final_norm, c.norm_eps);
+    if (weights_->final_norm) x = layer_norm(x, *weights_->final_norm, c.norm_eps);
     main.final_output = x;
     if (!enc_dec) return trace;
 
@@ -267,14 +266,14 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
             trace.steps_in_decoder = true;
             trace.steps_cross = opt.detail_cross;
         }
-        y = decoder_layer(weights_.decoder_layers[il], c, y, memory, dec_mask, enc_mask, cap, lt);
+        y = decoder_layer(weights_->decoder_layers[il], c, y, memory, dec_mask, enc_mask, cap, lt);
         settle_maps(opt, HeadRef{il, 0, true, false}, resident[c.layers + il], lt.self_attn);
         settle_maps(opt, HeadRef{il, 0, true, true}, resident[c.layers + il], *lt.cross_attn);
         if (opt.hidden_states) lt.output = y;
         dec.layers.push_back(std::move(lt));
         report();
     }
-    if (weights_.decoder_final_norm) y = layer_norm(y, *weights_.decoder_final_norm, c.norm_eps);
+    if (weights_->decoder_final_norm) y = layer_norm(y, *weights_->decoder_final_norm, c.norm_eps);
     dec.final_output = y;
     return trace;
 }

@@ -31,16 +31,22 @@ public:
     Model(ModelConfig config, ModelWeights weights, std::string name = "");
     // A playground model: validates config (throws hs::Error) and initialises from its seed.
     static Model random(const ModelConfig& config);
-    // This model with another head count (a live heads edit): config().heads and every
-    // AttentionWeights::heads set to `heads`, weights copied and the packed
-    // copies shared, as neither depends on the head count. For a model made by
-    // random(c) it equals random(c with heads), without the initialisation. Throws
-    // hs::Error when the new config is invalid (d_model not divisible by heads, …).
+    // This model with another head count (a live heads edit): config().heads set to
+    // `heads`, the weights (and their packed copies) shared, not copied, as they do not
+    // depend on the head count. For a model made by random(c) it equals random(c with
+    // heads), without the initialisation. Throws hs::Error when the new config is invalid
+    // (d_model not divisible by heads, …).
     Model with_heads(int heads) const;
 
     const ModelConfig& config() const { return config_; }
-    const ModelWeights& weights() const { return weights_; }
-    ModelWeights& mutable_weights() { return weights_; }
+    // The layers run with config().heads. Weights may be shared with the models that
+    // with_heads made from this one (or this one from), so AttentionWeights::heads in
+    // here is the head count the weights were first made for.
+    const ModelWeights& weights() const { return *weights_; }
+    // For editing: unshares first (copy on write, the other models keep their weights)
+    // and drops the packed copies, which an edit would leave stale (the forward then
+    // reads the matrices themselves).
+    ModelWeights& mutable_weights();
     const std::string& name() const { return name_; }
     void set_name(std::string name) { name_ = std::move(name); }
 
@@ -53,12 +59,11 @@ public:
     long long parameter_count() const;
 
 private:
-    struct AlreadyPacked {};
-    // Takes weights whose packed copies are already final (no pack_for_inference).
-    Model(ModelConfig config, ModelWeights weights, std::string name, AlreadyPacked);
+    // Shares `weights`, whose packed copies are already final (no pack_for_inference).
+    Model(ModelConfig config, std::shared_ptr<ModelWeights> weights, std::string name);
 
     ModelConfig config_;
-    ModelWeights weights_;
+    std::shared_ptr<ModelWeights> weights_;  // never null
     std::string name_;
 };
 

@@ -64,6 +64,21 @@ void Rng::fill_uniform(float* out, std::size_t n, float lo, float hi) {
         out[i] = lo + width * (static_cast<float>(next_u64() >> 40) * (1.0f / 16777216.0f));
 }
 
+// A plain loop over independent elements, which the compiler vectorises (64-bit
+// multiplies and shifts, one int → float conversion and one multiply per element).
+void fill_uniform_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first, float bound) {
+    const float scale = bound * (1.0f / 8388608.0f);  // bound / 2²³, exact
+    std::uint64_t z0 = key + (first + 1) * 0x9E3779B97F4A7C15ULL;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t z = z0 + i * 0x9E3779B97F4A7C15ULL;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        const std::int32_t k = static_cast<std::int32_t>(z >> 40) - 8388608;  // [−2²³, 2²³)
+        out[i] = static_cast<float>(k) * scale;
+    }
+}
+
 namespace {
 
 // Ziggurat for f(x) = exp(-x²/2) on x ≥ 0, cut into 128 layers of equal area v:

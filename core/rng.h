@@ -12,6 +12,15 @@
 
 namespace hs {
 
+// Counter-based uniform samples for bulk weight initialisation: element i of a tensor is
+//   bound · (k / 2²³ − 1),  k = the top 24 bits of SplitMix64's output number first + i + 1
+//   of the stream seeded with `key` (z = key + (first + i + 1)·γ, then its finaliser),
+// so k is uniform in [0, 2²⁴) and the value in [−bound, bound) (one rounding: exact on
+// every platform). Any part of a tensor can be filled on its own, in parallel and in
+// vector registers, with the same values as the whole. fills out[0..n) with elements
+// first .. first + n − 1.
+void fill_uniform_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first, float bound);
+
 class Rng {
 public:
     explicit Rng(std::uint64_t seed);

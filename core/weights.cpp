@@ -36,24 +36,25 @@ std::uint64_t row_key(std::uint64_t key, std::uint64_t row) {
 // The fills init_weights runs, each independent of the others (parallel_for).
 using Jobs = std::vector<std::function<void()>>;
 
-// m: (rows, cols) uniform in ±bound, row-major from the tensor's one stream (the values
-// of rows·cols successive Rng::uniform calls).
+// data[0..n) uniform in ±bound, element i = fill_uniform_counter's element i of the
+// tensor's key, in jobs of up to 2¹⁸ elements (the values do not depend on the split).
+void uniform_fill(Jobs& jobs, std::uint64_t key, float* data, std::size_t n, float bound) {
+    constexpr std::size_t kPerJob = std::size_t{1} << 18;
+    for (std::size_t first = 0; first < n; first += kPerJob)
+        jobs.push_back([=] { fill_uniform_counter(data + first, std::min(kPerJob, n - first), key, first, bound); });
+}
+
+// m: (rows, cols) uniform in ±bound, row-major.
 void uniform_matrix(Jobs& jobs, std::uint64_t seed, const std::string& name, Matrix& m, int rows,
                     int cols, float bound) {
     m.resize(rows, cols);
-    jobs.push_back([&m, key = tensor_key(seed, name), bound] {
-        Rng rng(key);
-        rng.fill_uniform(m.data(), static_cast<std::size_t>(m.size()), -bound, bound);
-    });
+    uniform_fill(jobs, tensor_key(seed, name), m.data(), static_cast<std::size_t>(m.size()), bound);
 }
 
 void uniform_vector(Jobs& jobs, std::uint64_t seed, const std::string& name, Vector& v, int n,
                     float bound) {
     v.resize(n);
-    jobs.push_back([&v, key = tensor_key(seed, name), bound] {
-        Rng rng(key);
-        rng.fill_uniform(v.data(), static_cast<std::size_t>(v.size()), -bound, bound);
-    });
+    uniform_fill(jobs, tensor_key(seed, name), v.data(), static_cast<std::size_t>(v.size()), bound);
 }
 
 // m: (rows, cols) N(0, 1): row r from its own stream Rng(row_key(tensor key, r)) by the
@@ -107,7 +108,7 @@ bool has_final_norm(const ModelConfig& config) {
     return config.arch == Arch::EncoderDecoder || config.norm == NormPlacement::PreLN;
 }
 
-// Shapes are allocated here, serially; the fills (one job per uniform tensor, one per
+// Shapes are allocated here, serially; the fills (jobs of 2¹⁸ uniform elements and of
 // 256 embedding rows) then run on the pool. Every job writes only its own tensor from
 // its own stream, so the values do not depend on the thread count or order.
 ModelWeights init_weights(const ModelConfig& c) {
@@ -168,11 +169,8 @@ void list_ffn(PackList& list, FeedForwardWeights& f) {
     list.emplace_back(&f.linear2_weight, &f.linear2_packed);
 }
 
-}  // namespace
-
-// One parallel task per matrix (each writes only its own packed pointer).
-void pack_for_inference(ModelWeights& weights) {
-    if (!gemm::vectorised()) return;
+// Every linear layer's matrix with its packed pointer.
+PackList linear_layers(ModelWeights& weights) {
     PackList list;
     for (auto& l : weights.layers) {
         list_attention(list, l.self_attn);
@@ -183,10 +181,23 @@ void pack_for_inference(ModelWeights& weights) {
         list_attention(list, l.cross_attn);
         list_ffn(list, l.ffn);
     }
+    return list;
+}
+
+}  // namespace
+
+// One parallel task per matrix (each writes only its own packed pointer).
+void pack_for_inference(ModelWeights& weights) {
+    if (!gemm::vectorised()) return;
+    const PackList list = linear_layers(weights);
     parallel_for(static_cast<int>(list.size()), [&](int i) {
         const auto& [matrix, out] = list[static_cast<std::size_t>(i)];
         *out = packed(*matrix);
     });
+}
+
+void drop_packed(ModelWeights& weights) {
+    for (auto& [matrix, packed_copy] : linear_layers(weights)) packed_copy->reset();
 }
 
 }  // namespace hs

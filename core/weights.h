@@ -15,6 +15,9 @@ namespace hs {
 // nn.MultiheadAttention. D = model width, I = inner width (heads · d_k; equal to D in
 // playground models, may differ in worked examples).
 struct AttentionWeights {
+    // How multi_head_attention(w, …) splits the I columns of Q, K and V. Inside a Model
+    // the layers run with config().heads instead (Model::with_heads shares the matrices
+    // between head counts), so there it is only the count they were made with.
     int heads = 1;
     Matrix in_proj_weight;   // (3I, D): rows [W_Q; W_K; W_V]
     Vector in_proj_bias;     // (3I)
@@ -74,16 +77,19 @@ struct ModelWeights {
 
 // Deterministic initialisation in the spirit of PyTorch's defaults (xavier-uniform
 // in_proj, zero biases, kaiming-uniform Linear, N(0,1) embeddings, LayerNorm 1/0),
-// drawn from hs::Rng so the same seed gives the same weights on every platform. Each
-// tensor has its own stream seeded by (seed, tensor name); uniform tensors take
-// successive Rng::uniform values, normal tables one stream per row through the ziggurat
-// (Rng::fill_normal). The tensors fill in parallel (hs::parallel_for) with values that
-// do not depend on the thread count.
+// drawn from core/rng.h so the same seed gives the same weights on every platform. Each
+// tensor has its own key from (seed, tensor name); uniform tensors are counter-based
+// (fill_uniform_counter: element i from SplitMix64 output i of the key), normal tables
+// one Rng stream per row through the ziggurat (Rng::fill_normal). The fills run in
+// parallel (hs::parallel_for) with values that do not depend on the thread count.
 ModelWeights init_weights(const ModelConfig& config);
 
 // Fills the *_packed copies of every linear layer (no-op without AVX-512). Call it only
 // on weights that are final: an edit afterwards would leave the packed copy stale.
 void pack_for_inference(ModelWeights& weights);
+// Clears every packed copy, so that the forward reads the matrices themselves (for
+// weights about to be edited).
+void drop_packed(ModelWeights& weights);
 
 // Whether a model with this config has the final norms described above.
 bool has_final_norm(const ModelConfig& config);

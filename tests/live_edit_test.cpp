@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/attention.h"
 #include "core/config.h"
 #include "core/error.h"
 #include "core/gemm.h"
@@ -25,6 +26,15 @@ std::uint64_t reference_tensor_key(std::uint64_t seed, const std::string& name) 
     return seed * 0x9E3779B97F4A7C15ULL ^ h;
 }
 
+// SplitMix64 (Steele, Lea & Flood 2014), stepped serially: adds γ, then mixes.
+std::uint64_t reference_splitmix64(std::uint64_t& x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    std::uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
 std::uint64_t reference_row_key(std::uint64_t key, std::uint64_t row) {
     std::uint64_t z = key ^ ((row + 1) * 0xD1B54A32D192ED03ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -32,8 +42,9 @@ std::uint64_t reference_row_key(std::uint64_t key, std::uint64_t row) {
     return z ^ (z >> 31);
 }
 
+// (Not AttentionWeights::heads: a Model reads its matrices with config().heads, and
+// with_heads shares them between head counts.)
 void expect_same_attention(const AttentionWeights& a, const AttentionWeights& b) {
-    EXPECT_EQ(a.heads, b.heads);
     EXPECT_EQ(a.in_proj_weight, b.in_proj_weight);
     EXPECT_EQ(a.in_proj_bias, b.in_proj_bias);
     EXPECT_EQ(a.out_proj_weight, b.out_proj_weight);
@@ -93,10 +104,7 @@ TEST(ModelWithHeads, EqualsAFreshRandomModelOfTheNewSpecWeightsAndTrace) {
     EXPECT_EQ(eight.name(), to_playground_spec(c));
     EXPECT_EQ(eight.parameter_count(), fresh.parameter_count());
     expect_same_weights(eight.weights(), fresh.weights());
-    EXPECT_EQ(eight.weights().layers[1].self_attn.d_k(), 8);
-    EXPECT_EQ(eight.weights().decoder_layers[0].cross_attn.heads, 8);
     // The source model keeps its own head count.
-    EXPECT_EQ(four.weights().layers[0].self_attn.heads, 4);
     EXPECT_EQ(four.config().heads, 4);
 
     ForwardInput in;
@@ -107,6 +115,36 @@ TEST(ModelWithHeads, EqualsAFreshRandomModelOfTheNewSpecWeightsAndTrace) {
     expect_same_maps(a.main, b.main);
     ASSERT_TRUE(a.decoder.has_value());
     expect_same_maps(*a.decoder, *b.decoder);
+}
+
+TEST(ModelWithHeads, SharesTheWeightsAndEditingOneUnsharesIt) {
+    const Model four = Model::random(parse_playground_spec(kSpec4));
+    Model two = four.with_heads(2);
+    EXPECT_EQ(&two.weights(), &four.weights());  // no copy
+    // Editing one model's weights copies them first: the other keeps its own.
+    const float before = four.weights().layers[0].self_attn.in_proj_bias(0);
+    two.mutable_weights().layers[0].self_attn.in_proj_bias(0) = before + 1.0f;
+    EXPECT_NE(&two.weights(), &four.weights());
+    EXPECT_EQ(four.weights().layers[0].self_attn.in_proj_bias(0), before);
+    EXPECT_EQ(two.weights().layers[0].self_attn.in_proj_bias(0), before + 1.0f);
+    // and drops its packed copies, which the edit would leave stale.
+    EXPECT_EQ(two.weights().layers[0].self_attn.in_proj_packed, nullptr);
+}
+
+TEST(ModelWithHeads, EditedWeightsReachTheForward) {
+    // An edit of a linear weight after construction (mutable_weights) changes the output:
+    // no stale packed copy is used. Checked against the naive per-head attention.
+    ModelConfig c = parse_playground_spec("random:d_model=128,heads=2,layers=1,d_ff=64,vocab=50,pe=none");
+    Model m = Model::random(c);
+    AttentionWeights& w = m.mutable_weights().layers[0].self_attn;
+    w.in_proj_weight *= 2.0f;
+    ForwardInput in;
+    in.ids = {1, 2, 3, 4, 5, 6, 7, 8};
+    const Trace t = m.forward(in);
+    const Matrix x = embed_tokens(m, in.ids);
+    const AttentionResult naive = multi_head_attention_naive(w, x, x, AttentionMask{});
+    for (int h = 0; h < 2; ++h)
+        EXPECT_TRUE(t.main.layers[0].self_attn.weights[h].isApprox(naive.weights[h], 1e-4f)) << "head " << h;
 }
 
 TEST(ModelWithHeads, SharesThePackedPanelsInsteadOfRepacking) {
@@ -203,12 +241,16 @@ TEST(InitWeights, ParallelFillEqualsSerialPerTensorStreams) {
     const ModelConfig c = parse_playground_spec(
         "random:arch=encoder-decoder,d_model=32,heads=4,layers=2,vocab=600,max_len=300,pe=learned,seed=9");
     const ModelWeights w = init_weights(c);
-    // Uniform tensors: one stream per tensor, uniform() called row by row (unchanged values).
+    // Uniform tensors: SplitMix64 stepped serially from the tensor key, row by row; the
+    // top 24 bits k of each output give bound · (k − 2²³) / 2²³.
     auto serial_uniform = [&](const std::string& name, int rows, int cols, float bound) {
-        Rng rng(reference_tensor_key(c.seed, name));
+        std::uint64_t x = reference_tensor_key(c.seed, name);
         Matrix m(rows, cols);
         for (int i = 0; i < rows; ++i)
-            for (int j = 0; j < cols; ++j) m(i, j) = rng.uniform(-bound, bound);
+            for (int j = 0; j < cols; ++j) {
+                const std::uint64_t k = reference_splitmix64(x) >> 40;
+                m(i, j) = static_cast<float>(double(bound) * (double(k) - 8388608.0) / 8388608.0);
+            }
         return m;
     };
     EXPECT_EQ(w.layers[1].self_attn.in_proj_weight,
@@ -231,6 +273,32 @@ TEST(InitWeights, ParallelFillEqualsSerialPerTensorStreams) {
     };
     EXPECT_EQ(w.embed, serial_normal("embed.weight", 600, 32));
     EXPECT_EQ(w.pos_embed, serial_normal("pos_embed.weight", 300, 32));
+}
+
+TEST(Rng, CounterUniformPartsEqualTheWholeAndCoverTheRange) {
+    const std::uint64_t key = 0x1234567890ABCDEFULL;
+    std::vector<float> whole(100'003), parts(100'003);
+    fill_uniform_counter(whole.data(), whole.size(), key, 0, 0.5f);
+    // Any split (odd sizes, unaligned starts) gives the same values.
+    for (std::size_t first = 0; first < parts.size(); first += 777)
+        fill_uniform_counter(parts.data() + first, std::min<std::size_t>(777, parts.size() - first), key, first, 0.5f);
+    EXPECT_EQ(whole, parts);
+    // In [−0.5, 0.5): mean ≈ 0 and variance ≈ (2·0.5)²/12 = 1/12 (100 k samples: the
+    // standard error of the mean is 0.0009).
+    double sum = 0.0, sq = 0.0;
+    for (float v : whole) {
+        ASSERT_GE(v, -0.5f);
+        ASSERT_LT(v, 0.5f);
+        sum += v;
+        sq += double(v) * v;
+    }
+    const double mean = sum / double(whole.size());
+    EXPECT_NEAR(mean, 0.0, 0.004);
+    EXPECT_NEAR(sq / double(whole.size()) - mean * mean, 1.0 / 12.0, 0.002);
+    // Another key gives other values.
+    std::vector<float> other(16);
+    fill_uniform_counter(other.data(), other.size(), key + 1, 0, 0.5f);
+    EXPECT_NE(std::vector<float>(whole.begin(), whole.begin() + 16), other);
 }
 
 TEST(Rng, FillUniformGivesExactlyTheUniformCalls) {
