@@ -160,10 +160,13 @@ PackedWeights pack(const float* w, int n, int k, int ldw) {
     p.n = n;
     p.k = k;
     const int panels = (n + kPanel - 1) / kPanel;
-    p.data.setZero(static_cast<Eigen::Index>(panels) * k * kPanel);
+    p.data.resize(static_cast<Eigen::Index>(panels) * k * kPanel);  // every float written below
     for (int q = 0; q < panels; ++q) {
         const int rows = std::min(kPanel, n - q * kPanel);
         transpose(rows, k, w + static_cast<long>(q) * kPanel * ldw, ldw, p.panel(q), kPanel);
+        if (rows < kPanel)  // the last panel's missing outputs read as zero weights
+            for (int i = 0; i < k; ++i)
+                std::fill(p.panel(q) + static_cast<long>(i) * kPanel + rows, p.panel(q) + (static_cast<long>(i) + 1) * kPanel, 0.0f);
     }
     return p;
 }
@@ -189,11 +192,55 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
     }
 }
 
+#ifdef HEADSCOPE_GEMM_AVX512
+namespace {
+
+// bt[c][r] = b[r][c] for a 16 × 16 block, in registers:
+//   1. unpack{lo,hi}_ps of row pairs: 2 × 2 blocks within each 128-bit lane;
+//   2. unpack{lo,hi}_pd of those: in lane L of u[4i + c], rows 4i..4i+3 of column 4L + c;
+//   3-4. a 4 × 4 transpose of 128-bit lanes (shuffle_f32x4) gathers column 4L + c.
+void transpose_16x16(const float* b, long ldb, float* bt, long ldbt) {
+    __m512 r[16], t[16], u[16];
+    for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(b + i * ldb);
+    for (int i = 0; i < 8; ++i) {
+        t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+    }
+    for (int i = 0; i < 4; ++i) {
+        const __m512d a = _mm512_castps_pd(t[4 * i]), b2 = _mm512_castps_pd(t[4 * i + 2]);
+        const __m512d c = _mm512_castps_pd(t[4 * i + 1]), d = _mm512_castps_pd(t[4 * i + 3]);
+        u[4 * i + 0] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b2));
+        u[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b2));
+        u[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
+        u[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
+    }
+    for (int c = 0; c < 4; ++c) {  // v_i = u[4i + c]; out[4L + c] = (v_0.L, v_1.L, v_2.L, v_3.L)
+        const __m512 w0 = _mm512_shuffle_f32x4(u[c], u[4 + c], _MM_SHUFFLE(1, 0, 1, 0));
+        const __m512 w1 = _mm512_shuffle_f32x4(u[c], u[4 + c], _MM_SHUFFLE(3, 2, 3, 2));
+        const __m512 w2 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], _MM_SHUFFLE(1, 0, 1, 0));
+        const __m512 w3 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], _MM_SHUFFLE(3, 2, 3, 2));
+        _mm512_storeu_ps(bt + (0 + c) * ldbt, _mm512_shuffle_f32x4(w0, w2, _MM_SHUFFLE(2, 0, 2, 0)));
+        _mm512_storeu_ps(bt + (4 + c) * ldbt, _mm512_shuffle_f32x4(w0, w2, _MM_SHUFFLE(3, 1, 3, 1)));
+        _mm512_storeu_ps(bt + (8 + c) * ldbt, _mm512_shuffle_f32x4(w1, w3, _MM_SHUFFLE(2, 0, 2, 0)));
+        _mm512_storeu_ps(bt + (12 + c) * ldbt, _mm512_shuffle_f32x4(w1, w3, _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+}
+
+}  // namespace
+#endif  // HEADSCOPE_GEMM_AVX512
+
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {
-    // 16 rows of b at a time: each k writes 16 neighbouring floats of bt.
+    // 16 rows of b at a time: full 16 × 16 blocks in registers, the rest element by
+    // element (each k writes 16 neighbouring floats of bt).
     for (int r0 = 0; r0 < n; r0 += 16) {
         const int rows = std::min(16, n - r0);
-        for (int kk = 0; kk < k; ++kk) {
+        int kk = 0;
+#ifdef HEADSCOPE_GEMM_AVX512
+        if (rows == 16)
+            for (; kk + 16 <= k; kk += 16)
+                transpose_16x16(b + static_cast<long>(r0) * ldb + kk, ldb, bt + static_cast<long>(kk) * ldbt + r0, ldbt);
+#endif
+        for (; kk < k; ++kk) {
             float* out = bt + static_cast<long>(kk) * ldbt + r0;
             for (int r = 0; r < rows; ++r) out[r] = b[static_cast<long>(r0 + r) * ldb + kk];
         }

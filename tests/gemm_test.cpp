@@ -95,6 +95,18 @@ TEST(GemmTranspose, SwapsRowsAndColumns) {
         for (int r = 19; r < 23; ++r) ASSERT_EQ(bt[k * 23 + r], -7.0f);
 }
 
+TEST(GemmTranspose, BlocksOfSixteenAndTheirEdges) {
+    // 37 × 45: two full 16 × 16 blocks of rows, a 5-row rest, a 13-column rest, strides
+    // wider than the matrices (the vectorised block path and the scalar edges).
+    Strided b(37, 45, 3, 1, 11);
+    std::vector<float> bt(45 * 40, -7.0f);
+    gemm::transpose(37, 45, b.data(), b.ld, bt.data(), 40);
+    for (int r = 0; r < 37; ++r)
+        for (int k = 0; k < 45; ++k) ASSERT_EQ(bt[k * 40 + r], b.at(r, k)) << r << "," << k;
+    for (int k = 0; k < 45; ++k)
+        for (int r = 37; r < 40; ++r) ASSERT_EQ(bt[k * 40 + r], -7.0f);
+}
+
 TEST(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
     for (const Shape s : {Shape{1, 1, 1}, Shape{9, 70, 33}, Shape{130, 192, 64}, Shape{40, 128, 300}}) {
         SCOPED_TRACE(testing::Message() << "x " << s.m << "×" << s.k << ", W " << s.n << "×" << s.k);
@@ -106,6 +118,11 @@ TEST(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
         for (int i = 0; i < s.n; ++i) bias(i) = rng.uniform(-1, 1);
         const gemm::PackedWeights p = gemm::pack(w.data(), s.n, s.k, s.k);
         EXPECT_EQ(p.panels(), (s.n + 63) / 64);
+        // Panel q, input i holds W[64q + j][i] in lane j; a last panel's missing outputs are 0.
+        for (int q = 0; q < p.panels(); ++q)
+            for (int i = 0; i < s.k; ++i)
+                for (int j = 0; j < 64; ++j)
+                    ASSERT_EQ(p.panel(q)[i * 64 + j], 64 * q + j < s.n ? w(64 * q + j, i) : 0.0f) << q << "," << i << "," << j;
         Matrix y(s.m, s.n);
         matmul_nt(x, w, &bias, y, &p);
         const Eigen::MatrixXd want =
