@@ -6,8 +6,10 @@
 #include "app/app.h"
 #include "app/options.h"
 #include "cli/cli.h"
+#include "core/memory_policy.h"
 
 int main(int argc, char** argv) {
+    hs::keep_freed_memory();
     if (hs::is_cli_command(argc, argv)) return hs::run_cli(argc, argv);
     if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
         std::fputs(hs::gui_usage().c_str(), stdout);

@@ -2,8 +2,10 @@
 #include <cstdio>
 
 #include "cli/cli.h"
+#include "core/memory_policy.h"
 
 int main(int argc, char** argv) {
+    hs::keep_freed_memory();
     if (!hs::is_cli_command(argc, argv)) {
         std::fprintf(stderr, "headscope: built without the window; try 'headscope help'\n");
         return 2;

@@ -1,5 +1,6 @@
 #include "core/rng.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace hs {
@@ -64,85 +65,69 @@ void Rng::fill_uniform(float* out, std::size_t n, float lo, float hi) {
         out[i] = lo + width * (static_cast<float>(next_u64() >> 40) * (1.0f / 16777216.0f));
 }
 
+namespace {
+
+// SplitMix64's output number `index` (from 1) of the stream seeded with `key`.
+std::uint64_t splitmix_at(std::uint64_t key, std::uint64_t index) {
+    std::uint64_t z = key + index * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+// Acklam's approximation of Φ⁻¹: a rational function of r = (p − ½)² in the centre,
+// of q = √(−2 ln p) in the lower tail (and by symmetry the upper one).
+constexpr double kAcklamLow = 0.02425;
+constexpr double kA[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                          1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+constexpr double kB[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                          6.680131188771972e+01,  -1.328068155288572e+01};
+constexpr double kC[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                          -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+constexpr double kD[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                          3.754408661907416e+00};
+
+double acklam_central(double p) {
+    const double q = p - 0.5, r = q * q;
+    return (((((kA[0] * r + kA[1]) * r + kA[2]) * r + kA[3]) * r + kA[4]) * r + kA[5]) * q /
+           (((((kB[0] * r + kB[1]) * r + kB[2]) * r + kB[3]) * r + kB[4]) * r + 1.0);
+}
+
+// Φ⁻¹(p) for p < kAcklamLow.
+double acklam_lower_tail(double p) {
+    const double q = std::sqrt(-2.0 * std::log(p));
+    return (((((kC[0] * q + kC[1]) * q + kC[2]) * q + kC[3]) * q + kC[4]) * q + kC[5]) /
+           ((((kD[0] * q + kD[1]) * q + kD[2]) * q + kD[3]) * q + 1.0);
+}
+
+}  // namespace
+
 // A plain loop over independent elements, which the compiler vectorises (64-bit
 // multiplies and shifts, one int → float conversion and one multiply per element).
 void fill_uniform_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first, float bound) {
     const float scale = bound * (1.0f / 8388608.0f);  // bound / 2²³, exact
-    std::uint64_t z0 = key + (first + 1) * 0x9E3779B97F4A7C15ULL;
     for (std::size_t i = 0; i < n; ++i) {
-        std::uint64_t z = z0 + i * 0x9E3779B97F4A7C15ULL;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        z ^= z >> 31;
+        const std::uint64_t z = splitmix_at(key, first + i + 1);
         const std::int32_t k = static_cast<std::int32_t>(z >> 40) - 8388608;  // [−2²³, 2²³)
         out[i] = static_cast<float>(k) * scale;
     }
 }
 
-namespace {
-
-// Ziggurat for f(x) = exp(-x²/2) on x ≥ 0, cut into 128 layers of equal area v:
-// layer 0 = the rectangle [0, r] × [0, f(r)] plus the tail beyond r (width x[0] = v / f(r));
-// layer i ≥ 1 = [0, x[i]] × [f(x[i]), f(x[i+1])], with x[1] = r, x[128] = 0 and
-// x[i+1] = f⁻¹(v / x[i] + f(x[i])) = √(-2 ln(v / x[i] + f(x[i]))).
-struct Ziggurat {
-    static constexpr int kLayers = 128;
-    static constexpr double kR = 3.442619855899;         // start of the tail
-    static constexpr double kV = 9.91256303526217e-3;    // area of every layer
-    double x[kLayers + 1];
-    double f[kLayers + 1];  // f(x[i])
-
-    Ziggurat() {
-        x[0] = kV / std::exp(-0.5 * kR * kR);
-        x[1] = kR;
-        for (int i = 1; i < kLayers - 1; ++i)
-            x[i + 1] = std::sqrt(-2.0 * std::log(kV / x[i] + std::exp(-0.5 * x[i] * x[i])));
-        x[kLayers] = 0.0;
-        for (int i = 0; i <= kLayers; ++i) f[i] = std::exp(-0.5 * x[i] * x[i]);
-    }
-};
-
-const Ziggurat kZiggurat;
-
-// Uniform in (0, 1] with 53 bits (never 0, so its logarithm is finite).
-double open_uniform(std::uint64_t bits) {
-    return (static_cast<double>(bits >> 11) + 1.0) * (1.0 / 9007199254740992.0);
-}
-
-}  // namespace
-
-// One draw: bits 0-6 pick the layer i, bits 11-63 a signed uniform u in [-1, 1), x = u·x[i].
-// |x| < x[i+1] lies under the curve (accept); otherwise layer 0 samples the tail
-// (Marsaglia: a = -ln U₁ / r, b = -ln U₂, accept when 2b > a², x = r + a) and other layers
-// accept x when a uniform height in [f(x[i]), f(x[i+1])] falls below f(x).
-void Rng::fill_normal(float* out, std::size_t n) {
-    const Ziggurat& z = kZiggurat;
-    for (std::size_t k = 0; k < n; ++k) {
-        for (;;) {
-            const std::uint64_t bits = next_u64();
-            const int i = static_cast<int>(bits & (Ziggurat::kLayers - 1));
-            const double u = static_cast<double>(static_cast<std::int64_t>(bits >> 11) -
-                                                 (std::int64_t{1} << 52)) *
-                             (1.0 / 4503599627370496.0);
-            const double xv = u * z.x[i];
-            if (std::abs(xv) < z.x[i + 1]) {
-                out[k] = static_cast<float>(xv);
-                break;
-            }
-            if (i == 0) {
-                double a = 0.0, b = 0.0;
-                do {
-                    a = -std::log(open_uniform(next_u64())) / Ziggurat::kR;
-                    b = -std::log(open_uniform(next_u64()));
-                } while (b + b < a * a);
-                out[k] = static_cast<float>(u < 0.0 ? -(Ziggurat::kR + a) : Ziggurat::kR + a);
-                break;
-            }
-            const double height = z.f[i] + open_uniform(next_u64()) * (z.f[i + 1] - z.f[i]);
-            if (height < std::exp(-0.5 * xv * xv)) {
-                out[k] = static_cast<float>(xv);
-                break;
-            }
+// Blocks of 256: one vectorised pass computes p and the central formula for every
+// element, a second pass replaces the tail draws (p outside [kAcklamLow, 1 − kAcklamLow]).
+void fill_normal_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first) {
+    constexpr std::size_t kBlock = 256;
+    double p[kBlock];
+    for (std::size_t b0 = 0; b0 < n; b0 += kBlock) {
+        const std::size_t m = std::min(kBlock, n - b0);
+        for (std::size_t i = 0; i < m; ++i) {
+            const std::uint64_t bits = splitmix_at(key, first + b0 + i + 1) >> 11;
+            p[i] = (static_cast<double>(bits) + 0.5) * (1.0 / 9007199254740992.0);
+            out[b0 + i] = static_cast<float>(acklam_central(p[i]));
+        }
+        for (std::size_t i = 0; i < m; ++i) {
+            if (p[i] < kAcklamLow) out[b0 + i] = static_cast<float>(acklam_lower_tail(p[i]));
+            else if (p[i] > 1.0 - kAcklamLow) out[b0 + i] = static_cast<float>(-acklam_lower_tail(1.0 - p[i]));
         }
     }
 }

@@ -24,15 +24,6 @@ std::uint64_t tensor_key(std::uint64_t seed, const std::string& name) {
     return seed * 0x9E3779B97F4A7C15ULL ^ h;
 }
 
-// SplitMix64's finaliser: the seed of row `row` of a normal tensor (rows have their own
-// streams so that one large table fills in parallel).
-std::uint64_t row_key(std::uint64_t key, std::uint64_t row) {
-    std::uint64_t z = key ^ ((row + 1) * 0xD1B54A32D192ED03ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 // The fills init_weights runs, each independent of the others (parallel_for).
 using Jobs = std::vector<std::function<void()>>;
 
@@ -57,21 +48,17 @@ void uniform_vector(Jobs& jobs, std::uint64_t seed, const std::string& name, Vec
     uniform_fill(jobs, tensor_key(seed, name), v.data(), static_cast<std::size_t>(v.size()), bound);
 }
 
-// m: (rows, cols) N(0, 1): row r from its own stream Rng(row_key(tensor key, r)) by the
-// ziggurat (Rng::fill_normal), in jobs of up to 256 rows.
+// m: (rows, cols) N(0, 1), row-major: element i = fill_normal_counter's element i of the
+// tensor's key, in jobs of up to 2¹⁶ elements.
 void normal_matrix(Jobs& jobs, std::uint64_t seed, const std::string& name, Matrix& m, int rows,
                    int cols) {
     m.resize(rows, cols);
     const std::uint64_t key = tensor_key(seed, name);
-    constexpr int kRowsPerJob = 256;
-    for (int r0 = 0; r0 < rows; r0 += kRowsPerJob) {
-        const int r1 = std::min(rows, r0 + kRowsPerJob);
-        jobs.push_back([&m, key, r0, r1] {
-            for (int r = r0; r < r1; ++r) {
-                Rng rng(row_key(key, static_cast<std::uint64_t>(r)));
-                rng.fill_normal(m.row(r).data(), static_cast<std::size_t>(m.cols()));
-            }
-        });
+    const std::size_t n = static_cast<std::size_t>(m.size());
+    constexpr std::size_t kPerJob = std::size_t{1} << 16;
+    for (std::size_t first = 0; first < n; first += kPerJob) {
+        const std::size_t count = std::min(kPerJob, n - first);
+        jobs.push_back([&m, key, first, count] { fill_normal_counter(m.data() + first, count, key, first); });
     }
 }
 
@@ -108,8 +95,8 @@ bool has_final_norm(const ModelConfig& config) {
     return config.arch == Arch::EncoderDecoder || config.norm == NormPlacement::PreLN;
 }
 
-// Shapes are allocated here, serially; the fills (jobs of 2¹⁸ uniform elements and of
-// 256 embedding rows) then run on the pool. Every job writes only its own tensor from
+// Shapes are allocated here, serially; the fills (jobs of 2¹⁸ uniform or 2¹⁶ normal
+// elements) then run on the pool. Every job writes only its own tensor from
 // its own stream, so the values do not depend on the thread count or order.
 ModelWeights init_weights(const ModelConfig& c) {
     ModelWeights w;
@@ -140,7 +127,7 @@ ModelWeights init_weights(const ModelConfig& c) {
         }
         w.decoder_final_norm = init_norm(D);
     }
-    // Embedding rows last: many small jobs balance the pool's threads at the end.
+    // The embedding last: its many small jobs balance the pool's threads at the end.
     normal_matrix(jobs, c.seed, "embed.weight", w.embed, c.vocab, D);  // nn.Embedding: N(0, 1)
     if (c.pe == PosEncoding::Learned)
         normal_matrix(jobs, c.seed, "pos_embed.weight", w.pos_embed, c.max_len, D);

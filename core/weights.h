@@ -79,9 +79,9 @@ struct ModelWeights {
 // in_proj, zero biases, kaiming-uniform Linear, N(0,1) embeddings, LayerNorm 1/0),
 // drawn from core/rng.h so the same seed gives the same weights on every platform. Each
 // tensor has its own key from (seed, tensor name); uniform tensors are counter-based
-// (fill_uniform_counter: element i from SplitMix64 output i of the key), normal tables
-// one Rng stream per row through the ziggurat (Rng::fill_normal). The fills run in
-// parallel (hs::parallel_for) with values that do not depend on the thread count.
+// (fill_uniform_counter: element i from SplitMix64 output i of the key), and so are
+// the normal tables (fill_normal_counter). The fills run in parallel
+// (hs::parallel_for) with values that do not depend on the thread count.
 ModelWeights init_weights(const ModelConfig& config);
 
 // Fills the *_packed copies of every linear layer (no-op without AVX-512). Call it only
