@@ -26,6 +26,7 @@
 #include "app/settings.h"
 #include "core/io/atomic_file.h"
 #include "core/error.h"
+#include "core/memory_policy.h"
 #include "core/image/png.h"
 #include "core/tokenize/playground_tokenizer.h"
 
@@ -419,6 +420,8 @@ int run_gui(const GuiOptions& options) {
         int ready_frames = 0;
         auto script_waiting_since = std::chrono::steady_clock::now();
         bool selection_applied = false;
+        auto last_work = std::chrono::steady_clock::now();  // the workers were last busy
+        bool memory_released = false;
         while (!glfwWindowShouldClose(window)) {
             // 1. Events (an interactive window whose last frame changed nothing and whose
             // worker is idle waits up to 50 ms for one instead of spinning) and dropped files.
@@ -460,8 +463,8 @@ int run_gui(const GuiOptions& options) {
                         for (const std::string& t : ctx.view.trace->decoder->tokens) ctx.fonts.note_text(t);
                 }
             }
-            // 3. Analysis results (and re-analysis of a new trace), scripted actions, then
-            // edits -> worker.
+            // 3. Analysis results (and re-analysis of a new trace), scripted actions and
+            // benchmark edits (submitted to the worker after the frame, step 7).
             poll_analysis(ctx);
             if (script && !script->finished() && !ctx.state.dirty && ctx.worker.idle() &&
                 ctx.analysis_worker.idle() && !selected_maps_pending(ctx.view, ctx.state)) {
@@ -475,17 +478,13 @@ int run_gui(const GuiOptions& options) {
             // Benchmarks: keep the worker busy, or make the next live edit.
             if (options.bench_busy && ready_frames > 3 && ctx.worker.idle() && !ctx.state.dirty)
                 ctx.state.dirty = true;  // recompute the same input (the model stays cached)
+            // (An edit made here stands for a click polled at the start of this frame.)
             const bool edit_now = edits.total > 0 && !edits.pending && edits.done < edits.total && ctx.view.trace &&
                                   ctx.worker.idle() && !ctx.state.dirty && edits.settled_frames >= 3;
             if (edit_now) {
                 ctx.state.config = edited_config(edits.start, edits.key, edits.done + 1);
                 ctx.state.dirty = true;
-                edits.at = std::chrono::steady_clock::now();
-            }
-            submit_if_dirty(ctx, submitted_detail);
-            if (edit_now) {
-                edits.pending = true;
-                edits.generation = ctx.worker.latest_generation();
+                edits.at = frame_start;
             }
             const auto accepted = std::chrono::steady_clock::now();
             ctx.view.sync_textures(ctx.state);
@@ -544,6 +543,15 @@ int run_gui(const GuiOptions& options) {
             if (benchmarking) glFinish();  // time the drawing, not just its submission
             const auto drawn = std::chrono::steady_clock::now();
             glfwSwapBuffers(window);
+            // 7. Edits of this frame (widgets, scripts, benchmarks) -> worker, now that the
+            // frame showing them is done: the forward then has the cores to itself instead
+            // of sharing them with the software rasteriser, and starts without waiting for
+            // the next frame.
+            submit_if_dirty(ctx, submitted_detail);
+            if (edit_now) {
+                edits.pending = true;
+                edits.generation = ctx.worker.latest_generation();
+            }
             const auto now = std::chrono::steady_clock::now();
             const double frame = ms_between(frame_start, now);
             if (options.timing && busy_frame && ctx.worker.busy()) busy_ms.push_back(frame);
@@ -606,6 +614,15 @@ int run_gui(const GuiOptions& options) {
                     status = 1;
                     break;
                 }
+            }
+            // Free heap pages go back to the kernel once the window has been idle for 10 s
+            // (core/memory_policy.h keeps them while edits follow each other).
+            if (!ctx.worker.idle() || !ctx.analysis_worker.idle()) {
+                last_work = std::chrono::steady_clock::now();
+                memory_released = false;
+            } else if (!memory_released && std::chrono::steady_clock::now() - last_work > std::chrono::seconds(10)) {
+                release_free_memory();
+                memory_released = true;
             }
             if (paced) {
                 // Sleep out the frame, but wake as soon as a result waits (as a real window

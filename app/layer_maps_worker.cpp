@@ -4,6 +4,8 @@
 #include <exception>
 #include <stdexcept>
 
+#include "core/parallel.h"
+
 namespace hs {
 
 LayerMapsWorker::LayerMapsWorker() : thread_([this] { loop(); }) {}
@@ -60,6 +62,7 @@ void LayerMapsWorker::loop() {
         } catch (const std::exception& e) {
             result.error = e.what();
         }
+        park_threads();  // the pool stops spinning (core/parallel.h)
         result.milliseconds =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         std::lock_guard<std::mutex> lock(mutex_);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/parallel.h"
 #include "core/pretrained/generate.h"
 #include "core/pretrained/hf_config.h"
 #include "core/pretrained/hf_loader.h"
@@ -184,6 +185,7 @@ void Worker::loop() {
         done_ = 0;
         total_ = 0;
         ComputeResult result = compute(request, generation);
+        park_threads();  // the pool stops spinning: the UI draws the result next
         std::lock_guard<std::mutex> lock(mutex_);
         phase_ = static_cast<int>(WorkerPhase::Idle);
         busy_ = pending_.has_value();

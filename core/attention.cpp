@@ -243,8 +243,8 @@ AttentionResult multi_head_attention_detailed(const AttentionWeights& w, int H, 
     // Cross-attention: Q (T, I) from the queries' rows of W_in, [K|V] (S, 2I) from memory.
     Matrix q_part, kv_part;
     if (self) {
-        q_part.noalias() = x_query * w.in_proj_weight.transpose();
-        q_part.rowwise() += w.in_proj_bias.transpose();
+        q_part.resize(T, 3 * I);
+        matmul_nt(x_query, w.in_proj_weight, &w.in_proj_bias, q_part, w.in_proj_packed.get());
     } else {
         q_part.noalias() = x_query * w.in_proj_weight.topRows(I).transpose();
         q_part.rowwise() += w.in_proj_bias.head(I).transpose();
@@ -272,8 +272,8 @@ AttentionResult multi_head_attention_detailed(const AttentionWeights& w, int H, 
     }
     ablate_heads(concat, ablated, H, ablate_mode);
     // out: (T, D) = concat · W_oᵀ + b_o
-    result.output.noalias() = concat * w.out_proj_weight.transpose();
-    result.output.rowwise() += w.out_proj_bias.transpose();
+    result.output.resize(T, w.out_proj_weight.rows());
+    matmul_nt(concat, w.out_proj_weight, &w.out_proj_bias, result.output, w.out_proj_packed.get());
 
     if (steps) {
         steps->x_query = x_query;

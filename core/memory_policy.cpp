@@ -1,5 +1,7 @@
 #include "core/memory_policy.h"
 
+#include <cstdlib>  // defines __GLIBC__ on glibc systems
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif

@@ -1,9 +1,8 @@
 #include "core/parallel.h"
 
-#include <malloc.h>
-
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/memory_policy.h"
 
 #ifdef HEADSCOPE_HAVE_OPENBLAS
 extern "C" void openblas_set_num_threads(int num_threads);
@@ -33,19 +33,10 @@ int configured_threads() {
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
-// Keeps freed blocks in the heap instead of returning them to the kernel: a forward pass
-// allocates the same shapes again and again, and first touch of freshly mapped memory
-// costs a page fault per 4 KiB (about 10 µs each on these VMs). Blocks up to 32 MiB (a
-// 2048 × 2048 float map is 16 MiB) come from the heap and are reused.
-void keep_freed_memory() {
-    mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
-    mallopt(M_TRIM_THRESHOLD, 512 * 1024 * 1024);
-}
-
 class Pool {
 public:
     Pool() {
-        keep_freed_memory();
+        keep_freed_memory();  // core/memory_policy.h: the forward reuses its buffers' pages
 #ifdef HEADSCOPE_HAVE_OPENBLAS
         openblas_set_num_threads(1);  // one pool only: GEMMs inside tasks stay serial
 #endif
@@ -61,6 +52,7 @@ public:
         for (std::thread& t : workers_) t.join();
     }
     int size() const { return static_cast<int>(workers_.size()) + 1; }
+    void park() { parked_.store(true, std::memory_order_relaxed); }
 
     void run(int n, const std::function<void(int)>& task) {
         if (n <= 0) return;
@@ -69,6 +61,7 @@ public:
             return;
         }
         std::lock_guard<std::mutex> busy(busy_, std::adopt_lock);
+        parked_.store(false, std::memory_order_relaxed);
         {
             std::lock_guard<std::mutex> lock(m_);
             task_ = &task;
@@ -80,8 +73,8 @@ public:
         }
         wake_.notify_all();
         claim_tasks();
-        // The other threads usually finish within microseconds of this one: spin briefly
-        // before sleeping (a futex wake-up costs about as much as a 128-token head).
+        // The other threads usually finish within microseconds of this one: spin before
+        // sleeping (a futex wake-up costs about as much as a 128-token head).
         spin_until([this] { return working_.load(std::memory_order_acquire) == 0; });
         std::unique_lock<std::mutex> lock(m_);
         done_.wait(lock, [this] { return working_.load() == 0; });
@@ -111,9 +104,11 @@ private:
     void work() {
         std::uint64_t seen = 0;
         for (;;) {
-            // A forward pass calls parallel_for several times per layer: stay awake for a
-            // few microseconds before blocking, then wait passively.
-            spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; });
+            // A forward pass calls parallel_for several times per layer: stay awake up to
+            // kSpin before blocking, then wait passively.
+            spin_until([&] {
+                return generation_.load(std::memory_order_acquire) != seen || parked_.load(std::memory_order_relaxed);
+            });
             {
                 std::unique_lock<std::mutex> lock(m_);
                 wake_.wait(lock, [&] { return stop_ || generation_.load() != seen; });
@@ -126,17 +121,25 @@ private:
         }
     }
 
-    // Busy-waits at most ~20 µs (a bounded number of pause instructions) for `ready`.
+    // Busy-waits up to kSpin for `ready` (checking the clock every 32 pauses). On these
+    // VMs a thread that blocks lets its virtual CPU halt, and after an idle spell waking
+    // it costs ~0.1 ms per parallel_for: a live edit's forward (about 50 of them, 30 ms
+    // after the last one) took 17.7 ms instead of 10.5 ms with a 40 µs spin, 13.6 ms with
+    // 1 ms and 11.5 ms with 5 ms (BM_LiveEditForward/1/30 vs /1/0).
     template <typename Ready>
     static void spin_until(const Ready& ready) {
-        for (int i = 0; i < kSpins && !ready(); ++i) pause();
+        const auto until = std::chrono::steady_clock::now() + kSpin;
+        while (!ready()) {
+            for (int i = 0; i < 32; ++i) pause();
+            if (ready() || std::chrono::steady_clock::now() >= until) return;
+        }
     }
     static void pause() {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
     }
-    static constexpr int kSpins = 2000;
+    static constexpr std::chrono::microseconds kSpin{5000};
 
     std::vector<std::thread> workers_;
     std::mutex busy_;  // one parallel_for at a time uses the workers
@@ -147,6 +150,7 @@ private:
     std::atomic<int> next_{0};
     std::atomic<int> working_{0};  // workers that have not finished the current generation
     std::atomic<std::uint64_t> generation_{0};
+    std::atomic<bool> parked_{false};  // park_threads(): stop spinning until the next run
     bool stop_ = false;
     std::mutex error_m_;
     std::exception_ptr error_;
@@ -162,6 +166,8 @@ Pool& pool() {
 int thread_count() { return pool().size(); }
 
 void parallel_for(int n, const std::function<void(int)>& task) { pool().run(n, task); }
+
+void park_threads() { pool().park(); }
 
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
                const Vector* bias, Eigen::Ref<Matrix> c, const gemm::PackedWeights* packed) {

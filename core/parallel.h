@@ -1,8 +1,10 @@
 #pragma once
-// One small thread pool for all of core (docs/PERFORMANCE.md). Workers wait passively
-// (condition variable) after a bounded spin of ~20 µs: these machines have 2 cores and
-// the UI thread and the compute worker must not fight a spinning pool, but the several
-// parallel_for calls of one layer follow each other within microseconds. Matrix products inside a task run
+// One small thread pool for all of core (docs/PERFORMANCE.md). Between parallel_for calls
+// its threads spin up to 5 ms, then wait passively (condition variable): the calls of
+// one forward pass follow each other within a millisecond, and on these VMs a blocked
+// thread's virtual CPU halts and costs ~0.1 ms to wake. Whoever finishes a job (the
+// app's workers) calls park_threads(), so that the UI thread and the software
+// rasteriser never fight a spinning pool. Matrix products inside a task run
 // single-threaded (OpenBLAS is pinned to 1 thread), so there is exactly one pool.
 #include <functional>
 
@@ -21,6 +23,10 @@ int thread_count();
 // another thread is using the pool, runs its tasks serially on the calling thread.
 // The first exception thrown by a task is rethrown here after all tasks finish.
 void parallel_for(int n, const std::function<void(int)>& task);
+
+// No parallel work follows soon (a job is done): spinning pool threads block now instead
+// of after their spin. The next parallel_for wakes them as usual.
+void park_threads();
 
 // c: (M, N) = a · bᵀ (+ bias on every row when bias is non-null), a: (M, K), b: (N, K) —
 // the y = x·Wᵀ + b of every linear layer. Large products are split into column blocks

@@ -6,9 +6,8 @@
 #include <functional>
 #include <utility>
 
-#include <backends/imgui_impl_opengl3.h>
-
 #include "app/gl/heatmap_renderer.h"
+#include "app/gl/ui_renderer.h"
 #include "core/error.h"
 
 namespace hs {
@@ -20,7 +19,9 @@ void scissor_to(const DamageRect& r, int fb_height) {
 }
 
 // Heatmap quads smaller than this are not worth splitting the commands under them.
-constexpr long long kMinHole = 32 * 32;
+// (Drawing a command once per piece repeats its vertex and triangle setup work; since the
+// UI renderer's opaque fill is cheap, only holes of large maps pay for that: 128² px.)
+constexpr long long kMinHole = 128 * 128;
 // At most this many scissored copies of one command (each copy is a draw call).
 constexpr std::size_t kMaxPieces = 32;
 
@@ -75,6 +76,8 @@ void cut_commands(ImDrawData& dd, const DamageRect& damage, const std::vector<st
 }
 
 }  // namespace
+
+FrameCache::FrameCache() = default;
 
 FrameCache::~FrameCache() {
     if (framebuffer_) glDeleteFramebuffers(1, &framebuffer_);
@@ -241,7 +244,8 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
                 renderer.set_pixel_limit(&damage);
             }
         }
-        ImGui_ImplOpenGL3_RenderDrawData(dd);
+        if (!ui_) ui_ = std::make_unique<UiRenderer>();
+        ui_->render(dd);
         renderer.set_pixel_limit(nullptr);
     }
 

@@ -11,6 +11,7 @@
 // Heatmap quads are opaque: nothing drawn before one is drawn (or cleared) under it.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include <imgui.h>
@@ -21,6 +22,7 @@
 namespace hs {
 
 class HeatmapRenderer;
+class UiRenderer;
 
 // What the last render() did (benchmarks print these).
 struct FrameCacheStats {
@@ -31,7 +33,7 @@ struct FrameCacheStats {
 
 class FrameCache {
 public:
-    FrameCache() = default;
+    FrameCache();
     ~FrameCache();
     FrameCache(const FrameCache&) = delete;
     FrameCache& operator=(const FrameCache&) = delete;
@@ -60,6 +62,7 @@ private:
     // Key bytes and bounds of every list; false when a command cannot be keyed.
     bool summarise(const ImDrawData& draw_data, std::vector<ListSummary>& out) const;
 
+    std::unique_ptr<UiRenderer> ui_;  // draws the lists (created on the first render)
     DamageTracker tracker_;
     std::vector<ListSummary> spare_;  // summaries two frames old, refilled in place
     GLuint framebuffer_ = 0, color_ = 0;

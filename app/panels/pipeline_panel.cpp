@@ -143,18 +143,21 @@ void draw_pipeline_tab(AppContext& ctx) {
             const ImVec2 p0 = ImGui::GetCursorScreenPos();
             ImGui::Dummy(ImVec2(ww, hh));
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", c.title.c_str(), shape_string(*c.m).c_str());
-            const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m);
-            ColorScale scale = e.symmetric;
-            if (c.weights) {
-                scale = ctx.state.scale;
-                if (ctx.state.auto_range) {
-                    scale.lo = e.min;
-                    scale.hi = e.max;
+            // Cards scrolled out of view get no texture (a live edit then uploads only
+            // what is on screen; W_in alone is 3 MB at d_model 512).
+            if (ImGui::IsItemVisible()) {
+                const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m);
+                ColorScale scale = e.symmetric;
+                if (c.weights) {
+                    scale = ctx.state.scale;
+                    if (ctx.state.auto_range) {
+                        scale.lo = e.min;
+                        scale.hi = e.max;
+                    }
                 }
+                ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + ww, p0.y + hh), UvRect{}, scale,
+                                   c.weights ? ctx.state.colormap : Colormap::RedBlue);
             }
-            ctx.renderer->draw(list, e.texture, p0,
-                               ImVec2(p0.x + ww, p0.y + hh), UvRect{}, scale,
-                               c.weights ? ctx.state.colormap : Colormap::RedBlue);
         }
         ImGui::EndGroup();
     }

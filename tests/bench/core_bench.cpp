@@ -5,6 +5,8 @@
 // each benchmark; BM_GemmPeak is the limit to compare them with in the same run.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "core/attention.h"
@@ -159,6 +161,35 @@ void BM_ModelRandom(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_ModelRandom)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The forward of a live edit as the app asks for it (issue 6): 64 tokens, every map and
+// score captured, every intermediate of layer 0 for the Pipeline tab, thumbnails made
+// from each block's maps (here: each map read once). Arg 0: plain capture, 1: as the app.
+void BM_LiveEditForward(benchmark::State& state) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=512,heads=8,layers=6"));
+    ForwardInput in;
+    for (int i = 0; i < 64; ++i) in.ids.push_back(1 + i);
+    TraceOptions options;
+    if (state.range(0) == 1) {
+        options.scores = true;
+        options.detail_layer = 0;
+        options.on_maps = [](const HeadRef&, const HeadMaps& maps) {
+            float sum = 0.0f;
+            for (const Matrix& w : maps.weights) sum += w.sum();
+            benchmark::DoNotOptimize(sum);
+        };
+    }
+    for (auto _ : state) {
+        if (state.range(1) > 0) {  // idle between forwards, as between edits in the app
+            state.PauseTiming();
+            std::this_thread::sleep_for(std::chrono::milliseconds(state.range(1)));
+            state.ResumeTiming();
+        }
+        Trace t = m.forward(in, options);
+        benchmark::DoNotOptimize(t.main.layers.back().self_attn.weights.back().data());
+    }
+}
+BENCHMARK(BM_LiveEditForward)->Args({0, 0})->Args({1, 0})->Args({1, 30})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The parts of BM_ModelRandom (init_weights, pack_for_inference) and a heads edit
 // (Model::with_heads: copy of the weights, packed panels shared).
