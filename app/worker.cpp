@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/image/box_mean.h"
 #include "core/parallel.h"
 #include "core/pretrained/generate.h"
 #include "core/pretrained/hf_config.h"
@@ -18,19 +19,7 @@ namespace hs {
 Matrix downsample_map(const Matrix& m, int max_side) {
     const int rows = static_cast<int>(m.rows()), cols = static_cast<int>(m.cols());
     if (rows <= max_side && cols <= max_side) return m;
-    const int out_r = std::min(rows, max_side), out_c = std::min(cols, max_side);
-    // out(i, j) = mean of m over rows [i·R/out_r, (i+1)·R/out_r) × the same for columns.
-    Matrix out = Matrix::Zero(out_r, out_c);
-    for (int i = 0; i < out_r; ++i) {
-        const int r0 = static_cast<int>(static_cast<long long>(i) * rows / out_r);
-        const int r1 = static_cast<int>(static_cast<long long>(i + 1) * rows / out_r);
-        for (int j = 0; j < out_c; ++j) {
-            const int c0 = static_cast<int>(static_cast<long long>(j) * cols / out_c);
-            const int c1 = static_cast<int>(static_cast<long long>(j + 1) * cols / out_c);
-            out(i, j) = m.block(r0, c0, r1 - r0, c1 - c0).mean();
-        }
-    }
-    return out;
+    return box_mean(m, std::min(rows, max_side), std::min(cols, max_side));
 }
 
 namespace {

@@ -204,7 +204,11 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
     for (const ImFont* f : atlas.Fonts) epoch = epoch * 1000003u + static_cast<std::uint64_t>(f->Glyphs.Size);
     DamageRect damage = tracker_.update(spare_, fb_w, fb_h, epoch);
     const bool unit_scale = dd->FramebufferScale.x == 1.0f && dd->FramebufferScale.y == 1.0f;
-    if (full_redraw_ || !keyed || !unit_scale) damage = full;
+    // Most of the window changed (a new trace): a plain redraw of everything costs less
+    // under llvmpipe than cutting every command around the damage and the heatmaps
+    // (a live edit's frame: 9.3 ms against 16 ms at 94 % damage).
+    const bool mostly = damage.area() * 2 > full.area();
+    if (full_redraw_ || !keyed || !unit_scale || mostly) damage = full;
     stats_.redrawn_pixels = damage.area();
     stats_.total_pixels = full.area();
 
@@ -218,7 +222,7 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
         glEnable(GL_SCISSOR_TEST);
         glClearColor(clear_color.x, clear_color.y, clear_color.z, clear_color.w);
         const bool partial = damage != full;
-        if (!full_redraw_ && unit_scale) {
+        if (!full_redraw_ && unit_scale && !mostly) {
             // Nothing is drawn (or cleared) under an opaque heatmap quad: under llvmpipe a
             // map filling the window otherwise pays for a blended window background first.
             const std::vector<std::pair<int, DamageRect>> holes = heatmap_holes(*dd, damage);

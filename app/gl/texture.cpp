@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/image/box_mean.h"
+
 namespace hs {
 
 FloatTexture::~FloatTexture() { reset(); }
@@ -47,21 +49,27 @@ void FloatTexture::upload(const Matrix& m) {
     glBindTexture(GL_TEXTURE_2D, texture_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-    if (same_shape) {
-        // Same (rows, cols): new texels into the existing storage (its parameters stand).
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols_, rows_, GL_RED, GL_FLOAT, m.data());
-        if (mipmapped) glGenerateMipmap(GL_TEXTURE_2D);
-        return;
-    }
+    // Level 0 is the map; large maps add their mip levels, averaged here (box_mean):
+    // llvmpipe's glGenerateMipmap took ~3 ms for a 1536 × 512 map, this ~0.3 ms.
     // Row-major (rows, cols) floats: GL rows are our rows, first row at v = 0.
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols_, rows_, 0, GL_RED, GL_FLOAT, m.data());
+    int level = 0;
+    Matrix below;
+    for (const Matrix* lv = &m;; ++level) {
+        if (same_shape)  // same (rows, cols): new texels into the existing storage
+            glTexSubImage2D(GL_TEXTURE_2D, level, 0, 0, int(lv->cols()), int(lv->rows()), GL_RED, GL_FLOAT, lv->data());
+        else
+            glTexImage2D(GL_TEXTURE_2D, level, GL_R32F, int(lv->cols()), int(lv->rows()), 0, GL_RED, GL_FLOAT,
+                         lv->data());
+        if (!mipmapped || (lv->rows() == 1 && lv->cols() == 1)) break;
+        below = mip_level_below(*lv);
+        lv = &below;
+    }
+    if (same_shape) return;  // its parameters stand
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
-                    mipmapped ? GL_LINEAR_MIPMAP_NEAREST : GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, mipmapped ? GL_LINEAR_MIPMAP_NEAREST : GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    if (mipmapped) glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, mipmapped ? 1000 : 0);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, level);
 }
 
 GLuint create_lut_texture(Colormap cmap) {

@@ -93,8 +93,26 @@ const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const
         }
     }
     Entry& e = entries_[&m];
+    // New contents: into the storage of a last-generation texture of the same shape when
+    // there is one (glTexSubImage2D instead of allocating a texture).
+    for (auto old = previous_.begin(); old != previous_.end(); ++old)
+        if (old->second.texture.rows() == m.rows() && old->second.texture.cols() == m.cols()) {
+            e.texture = std::move(old->second.texture);
+            previous_.erase(old);
+            break;
+        }
     e.values = m;
     e.texture.upload(m);
+    // Vectorised reductions; a NaN or ±inf among the values takes the loop below.
+    const float lo = m.size() > 0 ? m.minCoeff() : 0.0f, hi = m.size() > 0 ? m.maxCoeff() : 0.0f;
+    if (m.size() > 0 && std::isfinite(lo) && std::isfinite(hi)) {
+        e.min = lo;
+        e.max = hi;
+        const float a = std::max(-lo, hi);  // max |v|
+        e.symmetric.lo = a > 0.0f ? -a : -1.0f;
+        e.symmetric.hi = a > 0.0f ? a : 1.0f;
+        return e;
+    }
     bool any = false;
     for (Eigen::Index i = 0; i < m.size(); ++i) {
         const float v = m.data()[i];

@@ -1,0 +1,42 @@
+#include "core/image/box_mean.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace hs {
+
+Matrix box_mean(const Matrix& m, int out_rows, int out_cols) {
+    const long long R = m.rows(), C = m.cols();
+    Matrix out = Matrix::Zero(out_rows, out_cols);
+    // Column j of the output sums input columns [c0[j], c0[j+1]).
+    std::vector<int> c0(static_cast<std::size_t>(out_cols) + 1);
+    for (int j = 0; j <= out_cols; ++j) c0[static_cast<std::size_t>(j)] = static_cast<int>(j * C / out_cols);
+    for (int i = 0; i < out_rows; ++i) {
+        const int r0 = static_cast<int>(i * R / out_rows), r1 = static_cast<int>((i + 1) * R / out_rows);
+        // Row sums over [r0, r1) first (contiguous, vectorised), then column blocks.
+        const Eigen::RowVectorXf rows = m.middleRows(r0, r1 - r0).colwise().sum();
+        for (int j = 0; j < out_cols; ++j) {
+            const int a = c0[static_cast<std::size_t>(j)], b = c0[static_cast<std::size_t>(j) + 1];
+            out(i, j) = rows.segment(a, b - a).sum() / static_cast<float>((r1 - r0) * (b - a));
+        }
+    }
+    return out;
+}
+
+Matrix mip_level_below(const Matrix& m) {
+    const Eigen::Index R = m.rows(), C = m.cols();
+    if (R < 2 || C < 2 || R % 2 != 0 || C % 2 != 0)
+        return box_mean(m, std::max<int>(1, static_cast<int>(R / 2)), std::max<int>(1, static_cast<int>(C / 2)));
+    // Even sides: out(i, j) = ¼ (m(2i, 2j) + m(2i, 2j+1) + m(2i+1, 2j) + m(2i+1, 2j+1)),
+    // a row pair at a time (the same values as box_mean, without its per-cell blocks).
+    Matrix out(R / 2, C / 2);
+    for (Eigen::Index i = 0; i < R / 2; ++i) {
+        const float* a = m.data() + 2 * i * C;
+        const float* b = a + C;
+        float* o = out.data() + i * (C / 2);
+        for (Eigen::Index j = 0; j < C / 2; ++j) o[j] = ((a[2 * j] + a[2 * j + 1]) + (b[2 * j] + b[2 * j + 1])) * 0.25f;
+    }
+    return out;
+}
+
+}  // namespace hs

@@ -1,0 +1,54 @@
+#include <gtest/gtest.h>
+
+#include "core/image/box_mean.h"
+
+namespace hs {
+namespace {
+
+Matrix counting(int rows, int cols) {
+    Matrix m(rows, cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) m(i, j) = static_cast<float>(i * cols + j);
+    return m;
+}
+
+TEST(BoxMean, AveragesEvenBlocks) {
+    // (4, 6) -> (2, 3): 2 × 2 blocks; cell (1, 2) = rows 2-3, columns 4-5: 16, 17, 22, 23.
+    const Matrix out = box_mean(counting(4, 6), 2, 3);
+    ASSERT_EQ(out.rows(), 2);
+    ASSERT_EQ(out.cols(), 3);
+    EXPECT_FLOAT_EQ(out(0, 0), (0 + 1 + 6 + 7) / 4.0f);
+    EXPECT_FLOAT_EQ(out(1, 2), (16 + 17 + 22 + 23) / 4.0f);
+}
+
+TEST(BoxMean, UnevenPartsCoverEveryCellOnce) {
+    // (5, 3) -> (2, 1): rows [0, 2) and [2, 5) (5·1/2 = 2), all three columns.
+    const Matrix out = box_mean(counting(5, 3), 2, 1);
+    EXPECT_FLOAT_EQ(out(0, 0), (0 + 1 + 2 + 3 + 4 + 5) / 6.0f);
+    EXPECT_FLOAT_EQ(out(1, 0), (6 + 7 + 8 + 9 + 10 + 11 + 12 + 13 + 14) / 9.0f);
+    // The mean of the means, weighted by block sizes, is the mean of the map.
+    EXPECT_FLOAT_EQ((out(0, 0) * 6 + out(1, 0) * 9) / 15.0f, 7.0f);
+}
+
+TEST(BoxMean, MipLevelsHalveDownToOneCell) {
+    // 5 × 1 -> 2 × 1 (odd row joins its neighbours) -> 1 × 1, as GL sizes mip levels.
+    Matrix m = counting(5, 1);
+    Matrix l1 = mip_level_below(m);
+    ASSERT_EQ(l1.rows(), 2);
+    ASSERT_EQ(l1.cols(), 1);
+    EXPECT_FLOAT_EQ(l1(0, 0), 0.5f);
+    EXPECT_FLOAT_EQ(l1(1, 0), 3.0f);  // rows 2, 3, 4
+    Matrix l2 = mip_level_below(l1);
+    ASSERT_EQ(l2.rows(), 1);
+    ASSERT_EQ(l2.cols(), 1);
+    EXPECT_FLOAT_EQ(l2(0, 0), 1.75f);
+    // 1536 × 512, the W_in of d_model 512: 768 × 256, then 384 × 128, …
+    const Matrix big = Matrix::Constant(1536, 512, 0.25f);
+    const Matrix half = mip_level_below(big);
+    EXPECT_EQ(half.rows(), 768);
+    EXPECT_EQ(half.cols(), 256);
+    EXPECT_FLOAT_EQ(half(767, 255), 0.25f);
+}
+
+}  // namespace
+}  // namespace hs
