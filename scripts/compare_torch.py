@@ -130,9 +130,10 @@ def app_percentiles(args, label, model, text, *extra):
     cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {WINDOW}x24", args.headscope,
            "--no-settings", "--size", WINDOW, "--model", model, "--text", text, *extra]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=600).stdout
-    m = re.search(rf"^{re.escape(label)} \d+  p50 ([\d.]+) ms  p95 ([\d.]+) ms", out, re.M)
+    m = re.search(rf"^{re.escape(label)} \d+  p50 ([\d.]+) ms  p95 ([\d.]+) ms  max ([\d.]+) ms", out, re.M)
     if not m:
         raise SystemExit(f"no '{label}' line from {' '.join(cmd[:8])} …:\n{out}")
+    app_percentiles.max = float(m.group(3))
     return float(m.group(1)), float(m.group(2))
 
 
@@ -156,8 +157,8 @@ def app_rows(args, tmp):
     edits = "random:d_model=512,heads=8,layers=6"
     rows = []
 
-    def frame_row(name, p95, target, unit="ms"):
-        rows.append((name, f"p95 {p95:.1f} {unit}", f"<= {target:g} {unit}",
+    def frame_row(name, p95, target, unit="ms", note=""):
+        rows.append((name, f"p95 {p95:.1f} {unit}{note}", f"<= {target:g} {unit}",
                      "ok" if p95 <= target else "MISSED"))
         return p95 <= target
     ok = True
@@ -169,10 +170,13 @@ def app_rows(args, tmp):
     _, p95 = app_percentiles(args, "busy frames", grid, words(128), "--bench-busy",
                              "--bench-frames", "300")
     ok &= frame_row("UI grid, forward running", p95, FRAME_TARGET_MS)
+    # 60 edits: the p95 of 20 would be their second slowest, i.e. the first two edits,
+    # which also grow the heap for the second model (shown apart as "max").
     for what in ("heads", "d_model"):
-        _, p95 = app_percentiles(args, "edits", edits, words(64), "--bench-edits", "20",
+        _, p95 = app_percentiles(args, "edits", edits, words(64), "--bench-edits", "60",
                                  "--bench-edit", what)
-        ok &= frame_row(f"live edit ({what})", p95, EDIT_TARGET_MS)
+        ok &= frame_row(f"live edit ({what})", p95, EDIT_TARGET_MS,
+                        note=f", max {app_percentiles.max:.0f}")
     text_file = os.path.join(tmp, "words2048.txt")
     with open(text_file, "w") as f:
         f.write(words(2048, 997))
