@@ -19,8 +19,8 @@ for r in 1 2 3; do
   echo "-- pan 4096 heatmap view";    X --model $P --text "$(cat "$tmp/words4096.txt")" --bench-pan --bench-frames 300 --bench-view heatmap
   echo "-- pan 4096 full redraw";     X --model $P --text "$(cat "$tmp/words4096.txt")" --bench-pan --bench-frames 300 --full-redraw
   echo "-- busy grid 128";            X --model $G --text "$(cat "$tmp/words128.txt")" --bench-busy --bench-frames 300
-  echo "-- edits heads";              X --model $E --text "$(cat "$tmp/words64.txt")" --bench-edits 20
-  echo "-- edits d_model";            X --model $E --text "$(cat "$tmp/words64.txt")" --bench-edits 20 --bench-edit d_model
+  echo "-- edits heads";              X --model $E --text "$(cat "$tmp/words64.txt")" --bench-edits 60
+  echo "-- edits d_model";            X --model $E --text "$(cat "$tmp/words64.txt")" --bench-edits 60 --bench-edit d_model
 done
 echo "== end $(uptime)"
 rm -rf "$tmp"
