@@ -120,7 +120,7 @@ int cmd_bench(int argc, char** argv) {
     const auto run_once = [&] {
         if (attention_only) {
             const AttentionResult r = multi_head_attention(model->weights().layers.at(0).self_attn,
-                                                           x, x, mask, true, false);
+                                                           model->config().heads, x, x, mask, true, false);
             return r.output(0, 0);
         }
         // One full forward with the default trace capture (per-head weights, hidden states).

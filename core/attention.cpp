@@ -246,10 +246,11 @@ AttentionResult multi_head_attention_detailed(const AttentionWeights& w, int H, 
         q_part.resize(T, 3 * I);
         matmul_nt(x_query, w.in_proj_weight, &w.in_proj_bias, q_part, w.in_proj_packed.get());
     } else {
-        q_part.noalias() = x_query * w.in_proj_weight.topRows(I).transpose();
-        q_part.rowwise() += w.in_proj_bias.head(I).transpose();
-        kv_part.noalias() = x_memory * w.in_proj_weight.bottomRows(2 * I).transpose();
-        kv_part.rowwise() += w.in_proj_bias.tail(2 * I).transpose();
+        const Vector b_q = w.in_proj_bias.head(I), b_kv = w.in_proj_bias.tail(2 * I);
+        q_part.resize(T, I);
+        kv_part.resize(S, 2 * I);
+        matmul_nt(x_query, w.in_proj_weight.topRows(I), &b_q, q_part);
+        matmul_nt(x_memory, w.in_proj_weight.bottomRows(2 * I), &b_kv, kv_part);
     }
     // Q, K, V as column-block views of the projection; no copies.
     const auto Q = q_part.leftCols(I);

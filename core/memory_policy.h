@@ -3,8 +3,9 @@
 // (from 128 KiB, adapting up to 32 MiB) back to the kernel on free and maps fresh pages on
 // the next allocation; on these VMs the first touch of each 4 KiB page costs several µs,
 // so a live d_model edit spent 0.27 s of its 0.28 s making a new model faulting in
-// ~170 MB of weights and packed panels (BM_ModelRandom, issue 6). Called once at start by
-// the app and the CLI. Elsewhere (other C libraries) these are no-ops.
+// ~170 MB of weights and packed panels (BM_ModelRandom, issue 6). Called at start by the
+// app and the CLI, and by the thread pool when it starts (so tests and benchmarks get it
+// too; calling it again changes nothing). With other C libraries these are no-ops.
 namespace hs {
 
 // Blocks up to 32 MiB come from the heap and freed memory stays there for reuse, in one

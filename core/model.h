@@ -63,7 +63,7 @@ private:
     Model(ModelConfig config, std::shared_ptr<ModelWeights> weights, std::string name);
 
     ModelConfig config_;
-    std::shared_ptr<ModelWeights> weights_;  // never null
+    std::shared_ptr<ModelWeights> weights_;  // null only in a moved-from Model
     std::string name_;
 };
 

@@ -73,9 +73,9 @@ public:
         }
         wake_.notify_all();
         claim_tasks();
-        // The other threads usually finish within microseconds of this one: spin before
-        // sleeping (a futex wake-up costs about as much as a 128-token head).
-        spin_until([this] { return working_.load(std::memory_order_acquire) == 0; });
+        // The other threads usually finish within microseconds of this one: spin briefly
+        // before sleeping (not kSpin: a preempted worker needs this core to finish).
+        spin_until([this] { return working_.load(std::memory_order_acquire) == 0; }, kJoinSpin);
         std::unique_lock<std::mutex> lock(m_);
         done_.wait(lock, [this] { return working_.load() == 0; });
         task_ = nullptr;
@@ -106,9 +106,12 @@ private:
         for (;;) {
             // A forward pass calls parallel_for several times per layer: stay awake up to
             // kSpin before blocking, then wait passively.
-            spin_until([&] {
-                return generation_.load(std::memory_order_acquire) != seen || parked_.load(std::memory_order_relaxed);
-            });
+            spin_until(
+                [&] {
+                    return generation_.load(std::memory_order_acquire) != seen ||
+                           parked_.load(std::memory_order_relaxed);
+                },
+                kSpin);
             {
                 std::unique_lock<std::mutex> lock(m_);
                 wake_.wait(lock, [&] { return stop_ || generation_.load() != seen; });
@@ -121,14 +124,12 @@ private:
         }
     }
 
-    // Busy-waits up to kSpin for `ready` (checking the clock every 32 pauses). On these
-    // VMs a thread that blocks lets its virtual CPU halt, and after an idle spell waking
-    // it costs ~0.1 ms per parallel_for: a live edit's forward (about 50 of them, 30 ms
-    // after the last one) took 17.7 ms instead of 10.5 ms with a 40 µs spin, 13.6 ms with
-    // 1 ms and 11.5 ms with 5 ms (BM_LiveEditForward/1/30 vs /1/0).
+    // Busy-waits up to `limit` for `ready`, checking the clock every 32 pauses. Workers
+    // spin kSpin between calls: on these VMs a blocked thread lets its virtual CPU halt,
+    // and waking it after an idle spell costs ~0.1 ms per call (docs/PERFORMANCE.md, Core).
     template <typename Ready>
-    static void spin_until(const Ready& ready) {
-        const auto until = std::chrono::steady_clock::now() + kSpin;
+    static void spin_until(const Ready& ready, std::chrono::microseconds limit) {
+        const auto until = std::chrono::steady_clock::now() + limit;
         while (!ready()) {
             for (int i = 0; i < 32; ++i) pause();
             if (ready() || std::chrono::steady_clock::now() >= until) return;
@@ -139,7 +140,8 @@ private:
         __builtin_ia32_pause();
 #endif
     }
-    static constexpr std::chrono::microseconds kSpin{5000};
+    static constexpr std::chrono::microseconds kSpin{5000};     // workers, between calls
+    static constexpr std::chrono::microseconds kJoinSpin{50};  // the caller, for the others to finish
 
     std::vector<std::thread> workers_;
     std::mutex busy_;  // one parallel_for at a time uses the workers

@@ -12,12 +12,17 @@ namespace hs {
 
 namespace {
 
-std::uint64_t splitmix64(std::uint64_t& x) {
-    std::uint64_t z = (x += 0x9E3779B97F4A7C15ULL);
+constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ULL;  // SplitMix64's increment γ
+
+// SplitMix64's output function (Stafford's variant 13 mixer).
+std::uint64_t splitmix_mix(std::uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
+
+// The next output of the SplitMix64 stream whose state is x.
+std::uint64_t splitmix64(std::uint64_t& x) { return splitmix_mix(x += kGolden); }
 
 std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
@@ -64,21 +69,10 @@ float Rng::normal() {
     return static_cast<float>(r * std::cos(theta));
 }
 
-void Rng::fill_uniform(float* out, std::size_t n, float lo, float hi) {
-    const float width = hi - lo;
-    for (std::size_t i = 0; i < n; ++i)
-        out[i] = lo + width * (static_cast<float>(next_u64() >> 40) * (1.0f / 16777216.0f));
-}
-
 namespace {
 
 // SplitMix64's output number `index` (from 1) of the stream seeded with `key`.
-std::uint64_t splitmix_at(std::uint64_t key, std::uint64_t index) {
-    std::uint64_t z = key + index * 0x9E3779B97F4A7C15ULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+std::uint64_t splitmix_at(std::uint64_t key, std::uint64_t index) { return splitmix_mix(key + index * kGolden); }
 
 // Acklam's approximation of Φ⁻¹: a rational function of r = (p − ½)² in the centre,
 // of q = √(−2 ln p) in the lower tail (and by symmetry the upper one).
@@ -170,8 +164,8 @@ void fill_normal_counter(float* out, std::size_t n, std::uint64_t key, std::uint
     for (std::size_t b0 = 0; b0 < n; b0 += kBlock) {
         const std::size_t m = std::min(kBlock, n - b0);
         for (std::size_t i = 0; i < m; ++i) {
-            const std::uint64_t bits = splitmix_at(key, first + b0 + i + 1) >> 11;
-            p[i] = (static_cast<double>(bits) + 0.5) * (1.0 / 9007199254740992.0);
+            const std::uint64_t bits = splitmix_at(key, first + b0 + i + 1) >> 12;  // < 2⁵²
+            p[i] = (static_cast<double>(bits) + 0.5) * (1.0 / 4503599627370496.0);  // exact
             out[b0 + i] = static_cast<float>(acklam_central(p[i]));
         }
         const std::size_t count = list_tails(p, m, tails);

@@ -19,8 +19,8 @@ namespace hs {
 void fill_uniform_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first, float bound);
 
 // Counter-based standard normals, the companion of fill_uniform_counter: element i is
-// Φ⁻¹(p) with p = (b + ½) / 2⁵³, b = the top 53 bits of SplitMix64's output number
-// first + i + 1 of the stream seeded with `key` (so p lies strictly inside (0, 1)).
+// Φ⁻¹(p) with p = (b + ½) / 2⁵², b = the top 52 bits of SplitMix64's output number
+// first + i + 1 of the stream seeded with `key` (p is exact and strictly inside (0, 1)).
 // Φ⁻¹ is Acklam's rational approximation (relative error < 1.2·10⁻⁹), computed in
 // double: the central 95 % of draws vectorise, the tails take a logarithm.
 void fill_normal_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first);
@@ -35,8 +35,6 @@ public:
     float uniform(float lo, float hi);
     // Standard normal N(0, 1).
     float normal();
-    // out[0..n) = n successive uniform(lo, hi) (bit-identical to calling it n times).
-    void fill_uniform(float* out, std::size_t n, float lo, float hi);
 
 private:
     std::uint64_t s_[4];

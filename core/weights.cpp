@@ -27,12 +27,22 @@ std::uint64_t tensor_key(std::uint64_t seed, const std::string& name) {
 // The fills init_weights runs, each independent of the others (parallel_for).
 using Jobs = std::vector<std::function<void()>>;
 
-// data[0..n) uniform in ±bound, element i = fill_uniform_counter's element i of the
-// tensor's key, in jobs of up to 2¹⁸ elements (the values do not depend on the split).
+// data[0..n) filled by fill(part, count, first) — a counter-based fill writing elements
+// first .. first + count − 1 — in jobs of up to per_job elements (the values do not
+// depend on the split).
+template <typename Fill>
+void split_fill(Jobs& jobs, float* data, std::size_t n, std::size_t per_job, Fill fill) {
+    for (std::size_t first = 0; first < n; first += per_job) {
+        const std::size_t count = std::min(per_job, n - first);
+        jobs.push_back([=] { fill(data + first, count, first); });
+    }
+}
+
+// data[0..n) uniform in ±bound: fill_uniform_counter with the tensor's key.
 void uniform_fill(Jobs& jobs, std::uint64_t key, float* data, std::size_t n, float bound) {
-    constexpr std::size_t kPerJob = std::size_t{1} << 18;
-    for (std::size_t first = 0; first < n; first += kPerJob)
-        jobs.push_back([=] { fill_uniform_counter(data + first, std::min(kPerJob, n - first), key, first, bound); });
+    split_fill(jobs, data, n, std::size_t{1} << 18, [key, bound](float* part, std::size_t count, std::size_t first) {
+        fill_uniform_counter(part, count, key, first, bound);
+    });
 }
 
 // m: (rows, cols) uniform in ±bound, row-major.
@@ -48,18 +58,14 @@ void uniform_vector(Jobs& jobs, std::uint64_t seed, const std::string& name, Vec
     uniform_fill(jobs, tensor_key(seed, name), v.data(), static_cast<std::size_t>(v.size()), bound);
 }
 
-// m: (rows, cols) N(0, 1), row-major: element i = fill_normal_counter's element i of the
-// tensor's key, in jobs of up to 2¹⁶ elements.
+// m: (rows, cols) N(0, 1), row-major: fill_normal_counter with the tensor's key (smaller
+// jobs than the uniforms: a normal costs ~7× more).
 void normal_matrix(Jobs& jobs, std::uint64_t seed, const std::string& name, Matrix& m, int rows,
                    int cols) {
     m.resize(rows, cols);
     const std::uint64_t key = tensor_key(seed, name);
-    const std::size_t n = static_cast<std::size_t>(m.size());
-    constexpr std::size_t kPerJob = std::size_t{1} << 16;
-    for (std::size_t first = 0; first < n; first += kPerJob) {
-        const std::size_t count = std::min(kPerJob, n - first);
-        jobs.push_back([&m, key, first, count] { fill_normal_counter(m.data() + first, count, key, first); });
-    }
+    split_fill(jobs, m.data(), static_cast<std::size_t>(m.size()), std::size_t{1} << 16,
+               [key](float* part, std::size_t count, std::size_t first) { fill_normal_counter(part, count, key, first); });
 }
 
 // nn.MultiheadAttention._reset_parameters: xavier_uniform on in_proj_weight (3D, D),

@@ -42,6 +42,14 @@ TEST(BoxMean, MipLevelsHalveDownToOneCell) {
     ASSERT_EQ(l2.rows(), 1);
     ASSERT_EQ(l2.cols(), 1);
     EXPECT_FLOAT_EQ(l2(0, 0), 1.75f);
+    // Even sides take a 2 × 2 fast path: (6, 8) -> (3, 4), cell (2, 3) = rows 4-5,
+    // columns 6-7 of the counting matrix: 38, 39, 46, 47.
+    const Matrix even = mip_level_below(counting(6, 8));
+    ASSERT_EQ(even.rows(), 3);
+    ASSERT_EQ(even.cols(), 4);
+    EXPECT_FLOAT_EQ(even(0, 0), (0 + 1 + 8 + 9) / 4.0f);
+    EXPECT_FLOAT_EQ(even(2, 3), (38 + 39 + 46 + 47) / 4.0f);
+    EXPECT_TRUE(even.isApprox(box_mean(counting(6, 8), 3, 4), 1e-6f));
     // 1536 × 512, the W_in of d_model 512: 768 × 256, then 384 × 128, …
     const Matrix big = Matrix::Constant(1536, 512, 0.25f);
     const Matrix half = mip_level_below(big);

@@ -77,7 +77,7 @@ void cut_commands(ImDrawData& dd, const DamageRect& damage, const std::vector<st
 
 }  // namespace
 
-FrameCache::FrameCache() = default;
+FrameCache::FrameCache() : ui_(std::make_unique<UiRenderer>()) {}
 
 FrameCache::~FrameCache() {
     if (framebuffer_) glDeleteFramebuffers(1, &framebuffer_);
@@ -248,7 +248,6 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
                 renderer.set_pixel_limit(&damage);
             }
         }
-        if (!ui_) ui_ = std::make_unique<UiRenderer>();
         ui_->render(dd);
         renderer.set_pixel_limit(nullptr);
     }

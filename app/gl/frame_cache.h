@@ -62,7 +62,7 @@ private:
     // Key bytes and bounds of every list; false when a command cannot be keyed.
     bool summarise(const ImDrawData& draw_data, std::vector<ListSummary>& out) const;
 
-    std::unique_ptr<UiRenderer> ui_;  // draws the lists (created on the first render)
+    std::unique_ptr<UiRenderer> ui_;  // draws the lists (its shaders built with the cache)
     DamageTracker tracker_;
     std::vector<ListSummary> spare_;  // summaries two frames old, refilled in place
     GLuint framebuffer_ = 0, color_ = 0;

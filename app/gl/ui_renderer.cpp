@@ -179,9 +179,14 @@ void UiRenderer::render(ImDrawData* dd) {
             glScissor(static_cast<int>(clip_min.x), static_cast<int>(static_cast<float>(fb_height) - clip_max.y),
                       static_cast<int>(clip_max.x - clip_min.x), static_cast<int>(clip_max.y - clip_min.y));
             ++stats_.commands;
-            split_runs(list->VtxBuffer.Data + cmd->VtxOffset, list->IdxBuffer.Data + cmd->IdxOffset,
-                       cmd->ElemCount, options, runs_);
             const auto texture = static_cast<GLuint>(reinterpret_cast<std::intptr_t>(cmd->GetTexID()));
+            // Only the font atlas has the white texel: other textures (images) draw as they are.
+            if (cmd->GetTexID() == ImGui::GetIO().Fonts->TexID) {
+                split_runs(list->VtxBuffer.Data + cmd->VtxOffset, list->IdxBuffer.Data + cmd->IdxOffset,
+                           cmd->ElemCount, options, runs_);
+            } else {
+                runs_.assign(1, UiRun{0, cmd->ElemCount, RunKind::Textured});
+            }
             for (const UiRun& run : runs_) {
                 use(run.kind);
                 if (run.kind == RunKind::Textured && (!texture_known_ || texture_ != texture)) {

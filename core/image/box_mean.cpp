@@ -28,7 +28,8 @@ Matrix mip_level_below(const Matrix& m) {
     if (R < 2 || C < 2 || R % 2 != 0 || C % 2 != 0)
         return box_mean(m, std::max<int>(1, static_cast<int>(R / 2)), std::max<int>(1, static_cast<int>(C / 2)));
     // Even sides: out(i, j) = ¼ (m(2i, 2j) + m(2i, 2j+1) + m(2i+1, 2j) + m(2i+1, 2j+1)),
-    // a row pair at a time (the same values as box_mean, without its per-cell blocks).
+    // a row pair at a time (box_mean's cells, summed in another order, without its
+    // per-cell block expressions).
     Matrix out(R / 2, C / 2);
     for (Eigen::Index i = 0; i < R / 2; ++i) {
         const float* a = m.data() + 2 * i * C;

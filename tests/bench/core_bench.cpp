@@ -192,7 +192,7 @@ void BM_LiveEditForward(benchmark::State& state) {
 BENCHMARK(BM_LiveEditForward)->Args({0, 0})->Args({1, 0})->Args({1, 30})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The parts of BM_ModelRandom (init_weights, pack_for_inference) and a heads edit
-// (Model::with_heads: copy of the weights, packed panels shared).
+// (Model::with_heads: the weights shared, nothing copied).
 void BM_InitWeights(benchmark::State& state) {
     const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=6");
     for (auto _ : state) {

@@ -96,7 +96,8 @@ TEST(UiRuns, SmallCheapRunJoinsTheCheapestNeighbourThatCanDrawIt) {
     const std::vector<UiRun> want{{0, 6, RunKind::Textured}, {6, 18, RunKind::Solid}, {24, 6, RunKind::Textured}};
     EXPECT_EQ(runs, want);
     // min area 10000: the solid run (5050 px) is small too and becomes Textured, after the
-    // opaque run already took Solid from it as found: everything ends textured except it.
+    // opaque run had already joined it as Solid: the result is textured, then that former
+    // opaque run (indices 6-11) as Solid, then textured.
     const std::vector<UiRun> runs2 = split(vtx, idx, 10000.0);
     const std::vector<UiRun> want2{{0, 6, RunKind::Textured}, {6, 6, RunKind::Solid}, {12, 18, RunKind::Textured}};
     EXPECT_EQ(runs2, want2);
