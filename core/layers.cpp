@@ -51,11 +51,11 @@ Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act
     // hidden: (T, d_ff) = act(x · W1ᵀ + b1); out: (T, D) = hidden · W2ᵀ + b2
     // hidden lives in per-thread scratch reused across layers and calls.
     thread_local Scratch hidden_buf;
-    const Eigen::Index T = x.rows(), F = w.linear1_weight.rows();
+    const Eigen::Index T = x.rows(), F = w.d_ff();
     Eigen::Map<Matrix> hidden = hidden_buf.get(T, F);
     matmul_nt(x, w.linear1_weight, &w.linear1_bias, hidden, w.linear1_packed.get());
     activate_in_place(hidden, act);
-    Matrix out(T, w.linear2_weight.rows());
+    Matrix out(T, w.d_model());
     matmul_nt(hidden, w.linear2_weight, &w.linear2_bias, out, w.linear2_packed.get());
     return out;
 }

@@ -76,8 +76,8 @@ long long count(const AttentionWeights& a) {
            count(a.out_proj_bias);
 }
 long long count(const FeedForwardWeights& f) {
-    return count(f.linear1_weight) + count(f.linear1_bias) + count(f.linear2_weight) +
-           count(f.linear2_bias);
+    // W1 (d_ff, D) and W2 (D, d_ff), whether held as matrices or as packed panels only.
+    return 2LL * f.d_ff() * f.d_model() + count(f.linear1_bias) + count(f.linear2_bias);
 }
 long long count(const LayerNormWeights& n) { return count(n.weight) + count(n.bias); }
 

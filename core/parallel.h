@@ -32,7 +32,7 @@ void park_threads();
 // the y = x·Wᵀ + b of every linear layer. Large products are split into column blocks
 // of c (row blocks of b) run in parallel; each block is one single-threaded GEMM. With
 // `packed` (b laid out by gemm::pack) the blocks are whole 64-column panels run by the
-// AVX-512 kernel instead of BLAS.
+// AVX-512 kernel instead of BLAS; then b may be empty (0 × 0) if `packed` holds it.
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
                const Vector* bias, Eigen::Ref<Matrix> c,
                const gemm::PackedWeights* packed = nullptr);

@@ -150,16 +150,30 @@ std::shared_ptr<const gemm::PackedWeights> packed(const Matrix& w) {
                    static_cast<int>(w.cols())));
 }
 
-using PackList = std::vector<std::pair<const Matrix*, std::shared_ptr<const gemm::PackedWeights>*>>;
+// m, or (when pack_for_inference emptied it) the same values unpacked from p.
+Matrix unpacked(const Matrix& m, const std::shared_ptr<const gemm::PackedWeights>& p) {
+    if (m.size() > 0 || !p) return m;
+    Matrix out(p->n, p->k);
+    gemm::unpack(*p, out.data(), p->k);
+    return out;
+}
+
+// A linear layer's matrix, its packed pointer, and whether packing empties the matrix.
+struct Linear {
+    Matrix* matrix;
+    std::shared_ptr<const gemm::PackedWeights>* packed_copy;
+    bool panels_only;  // FFN weights (FeedForwardWeights): kept as panels only
+};
+using PackList = std::vector<Linear>;
 
 void list_attention(PackList& list, AttentionWeights& a) {
-    list.emplace_back(&a.in_proj_weight, &a.in_proj_packed);
-    list.emplace_back(&a.out_proj_weight, &a.out_proj_packed);
+    list.push_back({&a.in_proj_weight, &a.in_proj_packed, false});
+    list.push_back({&a.out_proj_weight, &a.out_proj_packed, false});
 }
 
 void list_ffn(PackList& list, FeedForwardWeights& f) {
-    list.emplace_back(&f.linear1_weight, &f.linear1_packed);
-    list.emplace_back(&f.linear2_weight, &f.linear2_packed);
+    list.push_back({&f.linear1_weight, &f.linear1_packed, true});
+    list.push_back({&f.linear2_weight, &f.linear2_packed, true});
 }
 
 // Every linear layer's matrix with its packed pointer.
@@ -184,13 +198,27 @@ void pack_for_inference(ModelWeights& weights) {
     if (!gemm::vectorised()) return;
     const PackList list = linear_layers(weights);
     parallel_for(static_cast<int>(list.size()), [&](int i) {
-        const auto& [matrix, out] = list[static_cast<std::size_t>(i)];
-        *out = packed(*matrix);
+        const Linear& l = list[static_cast<std::size_t>(i)];
+        if (l.matrix->size() == 0) return;  // already packed and emptied
+        *l.packed_copy = packed(*l.matrix);
+        if (l.panels_only) *l.matrix = Matrix();  // freed at once: the peak holds one copy
     });
 }
 
 void drop_packed(ModelWeights& weights) {
-    for (auto& [matrix, packed_copy] : linear_layers(weights)) packed_copy->reset();
+    for (const Linear& l : linear_layers(weights)) {
+        if (l.matrix->size() == 0) *l.matrix = unpacked(*l.matrix, *l.packed_copy);  // the FFN's come back
+        l.packed_copy->reset();
+    }
+}
+
+Matrix FeedForwardWeights::w1() const { return unpacked(linear1_weight, linear1_packed); }
+Matrix FeedForwardWeights::w2() const { return unpacked(linear2_weight, linear2_packed); }
+int FeedForwardWeights::d_ff() const {
+    return linear1_packed && linear1_weight.size() == 0 ? linear1_packed->n : static_cast<int>(linear1_weight.rows());
+}
+int FeedForwardWeights::d_model() const {
+    return linear1_packed && linear1_weight.size() == 0 ? linear1_packed->k : static_cast<int>(linear1_weight.cols());
 }
 
 }  // namespace hs

@@ -42,8 +42,15 @@ struct FeedForwardWeights {
     Vector linear1_bias;    // (d_ff)
     Matrix linear2_weight;  // (D, d_ff)
     Vector linear2_bias;    // (D)
-    // As AttentionWeights: packed copies for the fast kernels, or null.
+    // As AttentionWeights: packed copies for the fast kernels, or null. Unlike attention
+    // (whose matrices the Pipeline tab shows), pack_for_inference then empties the two
+    // matrices (0 × 0): the FFN is two thirds of a layer's weights, and holding them
+    // twice put a 12-layer d_model 768 forward over 1 GiB. Read them through w1() / w2().
     std::shared_ptr<const gemm::PackedWeights> linear1_packed, linear2_packed;
+    Matrix w1() const;  // (d_ff, D): linear1_weight, or unpacked from linear1_packed
+    Matrix w2() const;  // (D, d_ff)
+    int d_ff() const;
+    int d_model() const;
 };
 
 // nn.TransformerEncoderLayer: self-attention, FFN, norm1 after/before attention, norm2 FFN.
@@ -84,11 +91,12 @@ struct ModelWeights {
 // (hs::parallel_for) with values that do not depend on the thread count.
 ModelWeights init_weights(const ModelConfig& config);
 
-// Fills the *_packed copies of every linear layer (no-op without AVX-512). Call it only
-// on weights that are final: an edit afterwards would leave the packed copy stale.
+// Fills the *_packed copies of every linear layer (no-op without AVX-512) and empties
+// the FFN matrices they replace (FeedForwardWeights). Call it only on weights that are
+// final: an edit afterwards would leave the packed copy stale.
 void pack_for_inference(ModelWeights& weights);
-// Clears every packed copy, so that the forward reads the matrices themselves (for
-// weights about to be edited).
+// Clears every packed copy (restoring the FFN matrices first), so that the forward reads
+// the matrices themselves (for weights about to be edited).
 void drop_packed(ModelWeights& weights);
 
 // Whether a model with this config has the final norms described above.

@@ -118,6 +118,9 @@ TEST(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
         for (int i = 0; i < s.n; ++i) bias(i) = rng.uniform(-1, 1);
         const gemm::PackedWeights p = gemm::pack(w.data(), s.n, s.k, s.k);
         EXPECT_EQ(p.panels(), (s.n + 63) / 64);
+        Matrix back(s.n, s.k);
+        gemm::unpack(p, back.data(), s.k);
+        EXPECT_EQ(back, w);  // unpack is the exact inverse
         // Panel q, input i holds W[64q + j][i] in lane j; a last panel's missing outputs are 0.
         for (int q = 0; q < p.panels(); ++q)
             for (int i = 0; i < s.k; ++i)

@@ -48,9 +48,9 @@ void expect_same_attention(const AttentionWeights& a, const AttentionWeights& b)
 }
 
 void expect_same_ffn(const FeedForwardWeights& a, const FeedForwardWeights& b) {
-    EXPECT_EQ(a.linear1_weight, b.linear1_weight);
+    EXPECT_EQ(a.w1(), b.w1());
+    EXPECT_EQ(a.w2(), b.w2());
     EXPECT_EQ(a.linear1_bias, b.linear1_bias);
-    EXPECT_EQ(a.linear2_weight, b.linear2_weight);
     EXPECT_EQ(a.linear2_bias, b.linear2_bias);
 }
 
@@ -140,6 +140,26 @@ TEST(ModelWithHeads, EditedWeightsReachTheForward) {
     const AttentionResult naive = multi_head_attention_naive(w, x, x, AttentionMask{});
     for (int h = 0; h < 2; ++h)
         EXPECT_TRUE(t.main.layers[0].self_attn.weights[h].isApprox(naive.weights[h], 1e-4f)) << "head " << h;
+}
+
+TEST(PackForInference, KeepsTheFfnAsPanelsOnlyWithTheSameValuesAndCount) {
+    const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=6");
+    const Model m = Model::random(c);
+    const ModelWeights fresh = init_weights(c);
+    const FeedForwardWeights& f = m.weights().layers[2].ffn;
+    if (gemm::vectorised()) {
+        EXPECT_EQ(f.linear1_weight.size(), 0);  // held once, as packed panels
+        EXPECT_EQ(f.linear2_weight.size(), 0);
+    }
+    EXPECT_EQ(f.w1(), fresh.layers[2].ffn.linear1_weight);
+    EXPECT_EQ(f.w2(), fresh.layers[2].ffn.linear2_weight);
+    EXPECT_EQ(f.d_ff(), 2048);
+    EXPECT_EQ(f.d_model(), 512);
+    // 6 × (3·512² + 3·512 + 512² + 512 + 2·512·2048 + 2048 + 512 + 4·512) + 8192·512
+    EXPECT_EQ(m.parameter_count(), 23108608);
+    // Editing restores the matrices.
+    Model edited = m;
+    EXPECT_EQ(edited.mutable_weights().layers[2].ffn.linear1_weight, fresh.layers[2].ffn.linear1_weight);
 }
 
 TEST(ModelWithHeads, SharesThePackedPanelsInsteadOfRepacking) {

@@ -49,9 +49,16 @@ void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
         fn(p + "out_proj.bias", Shape{D}, a.out_proj_bias);
     };
     auto ffn = [&](const std::string& p, auto& f) {
-        fn(p + "linear1.weight", Shape{F, D}, f.linear1_weight);
-        fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
-        fn(p + "linear2.weight", Shape{D, F}, f.linear2_weight);
+        if constexpr (std::is_const_v<std::remove_reference_t<decltype(f)>>) {
+            // A packed model keeps these as panels only (FeedForwardWeights): unpacked copies.
+            fn(p + "linear1.weight", Shape{F, D}, f.w1());
+            fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
+            fn(p + "linear2.weight", Shape{D, F}, f.w2());
+        } else {
+            fn(p + "linear1.weight", Shape{F, D}, f.linear1_weight);
+            fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
+            fn(p + "linear2.weight", Shape{D, F}, f.linear2_weight);
+        }
         fn(p + "linear2.bias", Shape{D}, f.linear2_bias);
     };
     auto norm = [&](const std::string& p, auto& n) {
