@@ -73,8 +73,11 @@ public:
         }
         wake_.notify_all();
         claim_tasks();
-        // The other threads usually finish within microseconds of this one: spin briefly
-        // before sleeping (not kSpin: a preempted worker needs this core to finish).
+        // The other threads usually finish their last task soon after this one: spin up to
+        // kJoinSpin before sleeping (waking this thread from a halted vCPU costs more than
+        // a task), but not kSpin: a preempted worker may need this core to finish. With
+        // 50 µs a d_model edit's model build (≈ 100 short tasks) had p95 18–23 ms, with
+        // 2 ms 13 ms.
         spin_until([this] { return working_.load(std::memory_order_acquire) == 0; }, kJoinSpin);
         std::unique_lock<std::mutex> lock(m_);
         done_.wait(lock, [this] { return working_.load() == 0; });
@@ -141,7 +144,7 @@ private:
 #endif
     }
     static constexpr std::chrono::microseconds kSpin{5000};     // workers, between calls
-    static constexpr std::chrono::microseconds kJoinSpin{50};  // the caller, for the others to finish
+    static constexpr std::chrono::microseconds kJoinSpin{2000};  // the caller, for the others to finish
 
     std::vector<std::thread> workers_;
     std::mutex busy_;  // one parallel_for at a time uses the workers
