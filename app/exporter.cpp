@@ -35,11 +35,22 @@ std::string export_title(const Trace& trace, const AppState& state) {
            std::to_string(state.layer) + "  head " + std::to_string(state.head);
 }
 
-std::string export_head_png(const Trace& trace, const AppState& state, const std::string& path) {
-    const Matrix* m = selected_map(trace, state, false);
+namespace {
+
+// The selected head's weights, or an error naming what is missing.
+const Matrix& selected_weights(const TraceView& view, const AppState& state) {
+    const Matrix* m = view.trace ? view.selected_map(state, false) : nullptr;
     if (!m) throw Error("cannot export: the trace has no layer " + std::to_string(state.layer) +
                         " head " + std::to_string(state.head) + ".");
-    const HeatmapImage img = render_heatmap(*m, query_stack(trace, state.map)->tokens,
+    return *m;
+}
+
+}  // namespace
+
+std::string export_head_png(const TraceView& view, const AppState& state, const std::string& path) {
+    const Matrix& m = selected_weights(view, state);
+    const Trace& trace = *view.trace;
+    const HeatmapImage img = render_heatmap(m, query_stack(trace, state.map)->tokens,
                                             key_stack(trace, state.map)->tokens,
                                             options_for(state, export_title(trace, state)));
     write_png(path, img.image);
@@ -51,7 +62,7 @@ std::string export_grid_png(const Trace& trace, const AppState& state, const std
     if (!layers || layers->empty()) throw Error("cannot export: the trace has no layers.");
     std::vector<std::vector<Matrix>> maps;
     for (int l = 0; l < static_cast<int>(layers->size()); ++l) {
-        const HeadMaps* hm = head_maps(trace, state.map, l);
+        const HeadMaps* hm = stored_head_maps(trace, state.map, l);
         if (!hm) throw Error("cannot export: layer " + std::to_string(l) + " has no maps.");
         if (!hm->resident)  // issue 6: dropped by the map budget (long input)
             throw Error("cannot export the grid: the input is so long that layer " + std::to_string(l) +
@@ -66,11 +77,10 @@ std::string export_grid_png(const Trace& trace, const AppState& state, const std
     return path;
 }
 
-std::string export_head_csv(const Trace& trace, const AppState& state, const std::string& path) {
-    const Matrix* m = selected_map(trace, state, false);
-    if (!m) throw Error("cannot export: the trace has no layer " + std::to_string(state.layer) +
-                        " head " + std::to_string(state.head) + ".");
-    write_file_atomic(path, weights_to_csv(*m, query_stack(trace, state.map)->tokens,
+std::string export_head_csv(const TraceView& view, const AppState& state, const std::string& path) {
+    const Matrix& m = selected_weights(view, state);
+    const Trace& trace = *view.trace;
+    write_file_atomic(path, weights_to_csv(m, query_stack(trace, state.map)->tokens,
                                            key_stack(trace, state.map)->tokens));
     return path;
 }

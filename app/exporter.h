@@ -8,12 +8,15 @@
 
 namespace hs {
 
-// PNG of the selected head with labels, colour bar and a title naming model/layer/head.
-std::string export_head_png(const Trace& trace, const AppState& state, const std::string& path);
+struct TraceView;
+
+// PNG of the selected head with labels, colour bar and a title naming model/layer/head
+// (of view.trace; a block the map budget dropped once its maps are recomputed).
+std::string export_head_png(const TraceView& view, const AppState& state, const std::string& path);
 // PNG of every layer × head of the selected map kind.
 std::string export_grid_png(const Trace& trace, const AppState& state, const std::string& path);
 // CSV of the selected head's weights (header row of key tokens).
-std::string export_head_csv(const Trace& trace, const AppState& state, const std::string& path);
+std::string export_head_csv(const TraceView& view, const AppState& state, const std::string& path);
 // The whole trace as JSON (DESIGN §5 schema).
 std::string export_trace_json(const Trace& trace, const std::string& path);
 // "<model kind> L<layer> H<head>" title used by the PNG exports.

@@ -179,9 +179,9 @@ bool ScriptRunner::step(AppContext& ctx) {
             if (!ctx.view.trace) throw Error("nothing to export: no trace");
             if (!s.config_errors.empty()) throw Error("cannot export while the config is invalid: " + s.config_errors.front());
             const Trace& t = *ctx.view.trace;
-            if (cmd == "export-png") ctx.export_status.last_path = export_head_png(t, s, rest);
+            if (cmd == "export-png") ctx.export_status.last_path = export_head_png(ctx.view, s, rest);
             else if (cmd == "export-grid") ctx.export_status.last_path = export_grid_png(t, s, rest);
-            else if (cmd == "export-csv") ctx.export_status.last_path = export_head_csv(t, s, rest);
+            else if (cmd == "export-csv") ctx.export_status.last_path = export_head_csv(ctx.view, s, rest);
             else ctx.export_status.last_path = export_trace_json(t, rest);
         } else if (cmd == "screenshot") {
             screenshot_ = rest;

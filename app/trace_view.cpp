@@ -4,25 +4,6 @@
 
 namespace hs {
 
-namespace {
-
-// The one recomputed block the UI holds (maps of a block the forward dropped), found by
-// head_maps() so that every reader (heatmap, hover, export, pipeline) sees it. UI thread
-// only; identified by the trace's address, cleared whenever a new trace is accepted.
-struct RecomputedBlock {
-    const Trace* trace = nullptr;
-    HeadRef block;
-    std::shared_ptr<const Trace> keep_alive;  // so the address cannot be reused meanwhile
-    std::shared_ptr<const HeadMaps> maps;
-};
-
-RecomputedBlock& recomputed_block() {
-    static RecomputedBlock block;
-    return block;
-}
-
-}  // namespace
-
 HeadRef block_of(MapKind kind, int layer) {
     return HeadRef{layer, 0, kind != MapKind::Self, kind == MapKind::DecoderCross};
 }
@@ -38,7 +19,7 @@ void TraceView::accept(ComputeResult result) {
         return;
     }
     error.clear();
-    recomputed_block() = RecomputedBlock{};
+    recomputed_maps.reset();
     layer_maps_requested.reset();
     layer_maps_error.clear();
     trace = std::move(result.trace);
@@ -79,7 +60,8 @@ void TraceView::sync_textures(const AppState& state) {
             if (layer_maps_requested && *layer_maps_requested == r->block) layer_maps_requested.reset();
             layer_maps_ms = r->milliseconds;
             if (r->maps) {
-                recomputed_block() = RecomputedBlock{trace.get(), r->block, trace, r->maps};
+                recomputed_block = r->block;
+                recomputed_maps = r->maps;
                 layer_maps_error.clear();
             } else {
                 layer_maps_error = r->error;
@@ -90,7 +72,7 @@ void TraceView::sync_textures(const AppState& state) {
     }
     // 2. The selected block was dropped and is not held: ask the worker for it.
     const HeadRef want = block_of(state.map, state.layer);
-    const HeadMaps* shown = head_maps(*trace, state.map, state.layer);
+    const HeadMaps* shown = head_maps(state.map, state.layer);
     if (!layer_maps_error.empty() && !(layer_maps_error_block == want)) layer_maps_error.clear();
     if (shown && !shown->resident && source &&
         !(layer_maps_requested && *layer_maps_requested == want) && layer_maps_error.empty()) {
@@ -102,7 +84,7 @@ void TraceView::sync_textures(const AppState& state) {
                             "/" + (state.show_scores ? "s" : "w");
     if (key == main_key) return;
     main_key = key;
-    const Matrix* m = selected_map(*trace, state, state.show_scores);
+    const Matrix* m = selected_map(state, state.show_scores);
     if (m) {
         main.upload(*m);
         main_lo = m->size() ? m->minCoeff() : 0.0f;
@@ -146,21 +128,24 @@ const std::vector<LayerTrace>* layers_of(const Trace& trace, MapKind kind) {
     return s ? &s->layers : nullptr;
 }
 
-const HeadMaps* head_maps(const Trace& trace, MapKind kind, int layer) {
+const HeadMaps* stored_head_maps(const Trace& trace, MapKind kind, int layer) {
     const std::vector<LayerTrace>* layers = layers_of(trace, kind);
     if (!layers || layer < 0 || layer >= static_cast<int>(layers->size())) return nullptr;
     const LayerTrace& l = (*layers)[static_cast<std::size_t>(layer)];
-    const HeadMaps* stored = &l.self_attn;
-    if (kind == MapKind::DecoderCross) stored = l.cross_attn ? &*l.cross_attn : nullptr;
-    if (stored && !stored->resident) {
-        const RecomputedBlock& r = recomputed_block();
-        if (r.trace == &trace && r.block == block_of(kind, layer)) return r.maps.get();
-    }
+    if (kind == MapKind::DecoderCross) return l.cross_attn ? &*l.cross_attn : nullptr;
+    return &l.self_attn;
+}
+
+const HeadMaps* TraceView::head_maps(MapKind kind, int layer) const {
+    if (!trace) return nullptr;
+    const HeadMaps* stored = stored_head_maps(*trace, kind, layer);
+    if (stored && !stored->resident && recomputed_maps && recomputed_block == block_of(kind, layer))
+        return recomputed_maps.get();
     return stored;
 }
 
-const Matrix* selected_map(const Trace& trace, const AppState& state, bool scores) {
-    const HeadMaps* maps = head_maps(trace, state.map, state.layer);
+const Matrix* TraceView::selected_map(const AppState& state, bool scores) const {
+    const HeadMaps* maps = head_maps(state.map, state.layer);
     if (!maps) return nullptr;
     const std::vector<Matrix>& v = scores ? maps->scores : maps->weights;
     if (state.head < 0 || state.head >= static_cast<int>(v.size())) return nullptr;
@@ -168,7 +153,7 @@ const Matrix* selected_map(const Trace& trace, const AppState& state, bool score
 }
 
 int heads_in(const Trace& trace, MapKind kind) {
-    const HeadMaps* maps = head_maps(trace, kind, 0);
+    const HeadMaps* maps = stored_head_maps(trace, kind, 0);
     if (!maps) return 0;
     // A block the map budget dropped still has all of the model's heads.
     return maps->resident ? static_cast<int>(maps->weights.size()) : trace.config.heads;

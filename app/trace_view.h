@@ -38,8 +38,11 @@ struct TraceView {
     float main_lo = 0.0f, main_hi = 1.0f;  // min/max of the selected map
 
     // Blocks the forward dropped (HeadMaps::resident false) are recomputed off the UI
-    // thread when selected; head_maps() then finds them (one block is held at a time).
+    // thread when selected; head_maps() then finds them (one block is held at a time,
+    // of `trace`: accept() clears it).
     std::shared_ptr<LayerMapsWorker> layer_maps_worker = std::make_shared<LayerMapsWorker>();
+    HeadRef recomputed_block;
+    std::shared_ptr<const HeadMaps> recomputed_maps;  // null: none held
     std::optional<HeadRef> layer_maps_requested;  // asked for, not yet arrived
     std::string layer_maps_error;                 // last failed recompute, of this block:
     HeadRef layer_maps_error_block;
@@ -52,22 +55,25 @@ struct TraceView {
     // The colour scale of the heatmap / the grid under the state's range settings.
     ColorScale heatmap_scale(const AppState& state) const;
     ColorScale grid_scale(const AppState& state) const;
+    // The maps of (kind, layer) of `trace`: a block the forward dropped resolves to its
+    // recomputed maps once they arrived (else to the empty stored maps, resident false).
+    const HeadMaps* head_maps(MapKind kind, int layer) const;
+    // The (T, S) weights (or scaled scores) of the selected layer/head, or nullptr.
+    const Matrix* selected_map(const AppState& state, bool scores) const;
 };
 
 // Stacks and maps of the current selection; nullptr / empty when the trace lacks them.
 const StackTrace* query_stack(const Trace& trace, MapKind kind);
 const StackTrace* key_stack(const Trace& trace, MapKind kind);
 const std::vector<LayerTrace>* layers_of(const Trace& trace, MapKind kind);
-// A block the forward dropped resolves to its recomputed maps once they arrived (else to
-// the empty stored maps, resident == false).
-const HeadMaps* head_maps(const Trace& trace, MapKind kind, int layer);
+// The maps of (kind, layer) as the trace stores them (resident false for a block the
+// forward dropped; TraceView::head_maps finds its recomputed maps).
+const HeadMaps* stored_head_maps(const Trace& trace, MapKind kind, int layer);
 // The block of (kind, layer) as core names it.
 HeadRef block_of(MapKind kind, int layer);
 // Whether the selected block was dropped by the map budget and its maps are being
 // recomputed (the heatmap shows "computing layer N…").
 bool selected_maps_pending(const TraceView& view, const AppState& state);
-// The (T, S) weights (or scaled scores) of the selected layer/head, or nullptr.
-const Matrix* selected_map(const Trace& trace, const AppState& state, bool scores);
 // Clamps layer/head/map to what the trace has.
 void clamp_selection(AppState& state, const Trace& trace);
 int heads_in(const Trace& trace, MapKind kind);

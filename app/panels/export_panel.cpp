@@ -16,9 +16,9 @@ void run_export(AppContext& ctx, const char* kind, const std::string& file) {
     try {
         const Trace& t = *ctx.view.trace;
         const std::string k = kind;
-        if (k == "head") st.last_path = export_head_png(t, ctx.state, path);
+        if (k == "head") st.last_path = export_head_png(ctx.view, ctx.state, path);
         else if (k == "grid") st.last_path = export_grid_png(t, ctx.state, path);
-        else if (k == "csv") st.last_path = export_head_csv(t, ctx.state, path);
+        else if (k == "csv") st.last_path = export_head_csv(ctx.view, ctx.state, path);
         else st.last_path = export_trace_json(t, path);
         st.last_error.clear();
     } catch (const std::exception& e) {

@@ -41,7 +41,7 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
             if (ImGui::Selectable(to_string(c).c_str(), c == s.colormap)) s.colormap = c;
         ImGui::EndCombo();
     }
-    const HeadMaps* hm = head_maps(t, s.map, s.layer);
+    const HeadMaps* hm = ctx.view.head_maps(s.map, s.layer);
     const bool have_scores = hm && !hm->scores.empty();
     ImGui::SameLine();
     ImGui::BeginDisabled(!have_scores);
@@ -156,8 +156,8 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     draw_toolbar(ctx, *t);
     handle_keys(s, *t);
     ctx.view.sync_textures(s);
-    const Matrix* weights = selected_map(*t, s, false);
-    const Matrix* scores = selected_map(*t, s, true);
+    const Matrix* weights = ctx.view.selected_map(s, false);
+    const Matrix* scores = ctx.view.selected_map(s, true);
     const FloatTexture& tex = ctx.view.main;
     if (!weights || tex.empty()) {
         // A block dropped by the map budget is being recomputed on the worker (or failed).
