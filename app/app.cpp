@@ -437,7 +437,8 @@ int run_gui(const GuiOptions& options) {
         while (!glfwWindowShouldClose(window)) {
             // 1. Events (an interactive window whose last frame changed nothing and whose
             // worker is idle waits up to 50 ms for one instead of spinning) and dropped files.
-            if (!measuring && !paced && last_frame_identical && ctx.worker.idle() && ctx.analysis_worker.idle())
+            if (!measuring && !paced && last_frame_identical && ctx.worker.idle() && ctx.analysis_worker.idle() &&
+                !ctx.layer_maps_worker.busy())
                 glfwWaitEventsTimeout(0.05);
             const auto frame_start = std::chrono::steady_clock::now();
             const bool busy_frame = ctx.worker.busy();
@@ -499,7 +500,7 @@ int run_gui(const GuiOptions& options) {
                 edits.at = frame_start;
             }
             const auto accepted = std::chrono::steady_clock::now();
-            ctx.view.sync_textures(ctx.state);
+            ctx.view.sync_textures(ctx.state, ctx.layer_maps_worker);
             // 4. Fonts (new characters), then the frame's UI.
             ctx.fonts.note_text(ctx.state.text);
             ctx.fonts.rebuild_if_needed();
@@ -630,7 +631,7 @@ int run_gui(const GuiOptions& options) {
             // Free heap pages go back to the kernel once the window has been idle for a minute
             // (core/memory_policy.h keeps them while edits follow each other: the first edit
             // after a release pays ~0.1–0.2 s of page faults again).
-            if (!ctx.worker.idle() || !ctx.analysis_worker.idle()) {
+            if (!ctx.worker.idle() || !ctx.analysis_worker.idle() || ctx.layer_maps_worker.busy()) {
                 last_work = std::chrono::steady_clock::now();
                 memory_released = false;
             } else if (!memory_released && std::chrono::steady_clock::now() - last_work > std::chrono::seconds(60)) {

@@ -60,6 +60,7 @@ struct AppContext {
     AppState state;
     TraceView view;
     Worker worker;
+    LayerMapsWorker layer_maps_worker;  // recomputes a block the forward dropped (TraceView)
     std::unique_ptr<HeatmapRenderer> renderer;
     FontManager fonts;
     float ui_scale = 1.0f;

@@ -52,13 +52,12 @@ void TraceView::accept(ComputeResult result) {
     main_key.clear();
 }
 
-void TraceView::sync_textures(const AppState& state) {
+void TraceView::sync_textures(const AppState& state, LayerMapsWorker& layer_maps) {
     if (!trace) return;
     // 1. A recomputed block arrived: hold it (if it is of this trace) and re-upload.
-    if (std::optional<LayerMapsResult> r = layer_maps_worker->take_result()) {
+    if (std::optional<LayerMapsResult> r = layer_maps.take_result()) {
         if (r->trace == trace) {
             if (layer_maps_requested && *layer_maps_requested == r->block) layer_maps_requested.reset();
-            layer_maps_ms = r->milliseconds;
             if (r->maps) {
                 recomputed_block = r->block;
                 recomputed_maps = r->maps;
@@ -77,7 +76,7 @@ void TraceView::sync_textures(const AppState& state) {
     if (shown && !shown->resident && source &&
         !(layer_maps_requested && *layer_maps_requested == want) && layer_maps_error.empty()) {
         layer_maps_requested = want;
-        layer_maps_worker->submit(LayerMapsRequest{source, trace, want});
+        layer_maps.submit(LayerMapsRequest{source, trace, want});
     }
     const std::string key = std::to_string(generation) + "/" + std::to_string(int(state.map)) +
                             "/" + std::to_string(state.layer) + "/" + std::to_string(state.head) +

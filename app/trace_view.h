@@ -38,20 +38,19 @@ struct TraceView {
     float main_lo = 0.0f, main_hi = 1.0f;  // min/max of the selected map
 
     // Blocks the forward dropped (HeadMaps::resident false) are recomputed off the UI
-    // thread when selected; head_maps() then finds them (one block is held at a time,
-    // of `trace`: accept() clears it).
-    std::shared_ptr<LayerMapsWorker> layer_maps_worker = std::make_shared<LayerMapsWorker>();
+    // thread (AppContext::layer_maps_worker) when selected; head_maps() then finds them
+    // (one block is held at a time, of `trace`: accept() clears it).
     HeadRef recomputed_block;
     std::shared_ptr<const HeadMaps> recomputed_maps;  // null: none held
     std::optional<HeadRef> layer_maps_requested;  // asked for, not yet arrived
     std::string layer_maps_error;                 // last failed recompute, of this block:
     HeadRef layer_maps_error_block;
-    double layer_maps_ms = 0.0;                   // how long the last recompute took
 
     // Accepts a finished result: keeps the trace on success, the error otherwise.
     void accept(ComputeResult result);
-    // Uploads textures that are out of date (call once per frame, before drawing).
-    void sync_textures(const AppState& state);
+    // Uploads textures that are out of date (call once per frame, before drawing); takes
+    // a recomputed block from `layer_maps` and asks it for the selected one if dropped.
+    void sync_textures(const AppState& state, LayerMapsWorker& layer_maps);
     // The colour scale of the heatmap / the grid under the state's range settings.
     ColorScale heatmap_scale(const AppState& state) const;
     ColorScale grid_scale(const AppState& state) const;

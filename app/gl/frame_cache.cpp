@@ -233,20 +233,10 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
                 glClear(GL_COLOR_BUFFER_BIT);
             }
             cut_commands(*dd, damage, holes);
-            stats_.hidden_pixels = 0;
-            for (const DamageRect& h : all) stats_.hidden_pixels += h.area();
             if (partial) renderer.set_pixel_limit(&damage);
-        } else {
+        } else {  // the whole framebuffer (damage == full here)
             scissor_to(damage, fb_h);
             glClear(GL_COLOR_BUFFER_BIT);
-            if (partial) {
-                for (int n = 0; n < dd->CmdListsCount; ++n)
-                    for (ImDrawCmd& cmd : dd->CmdLists[n]->CmdBuffer)
-                        if (cmd.UserCallback == nullptr)
-                            cmd.ClipRect = clip_for_pixels(
-                                intersect(backend_scissor(cmd.ClipRect, dd->FramebufferScale, fb_h), damage));
-                renderer.set_pixel_limit(&damage);
-            }
         }
         ui_->render(dd);
         renderer.set_pixel_limit(nullptr);

@@ -28,7 +28,6 @@ class UiRenderer;
 struct FrameCacheStats {
     long long redrawn_pixels = 0;  // area of the damage rectangle
     long long total_pixels = 0;    // framebuffer area
-    long long hidden_pixels = 0;   // pixels of the damage left to opaque heatmap quads alone
 };
 
 class FrameCache {

@@ -142,7 +142,6 @@ void UiRenderer::use(RunKind kind) {
 }
 
 void UiRenderer::render(ImDrawData* dd) {
-    stats_ = {};
     // Framebuffer size and clip projection exactly as the backend computes them.
     const int fb_width = static_cast<int>(dd->DisplaySize.x * dd->FramebufferScale.x);
     const int fb_height = static_cast<int>(dd->DisplaySize.y * dd->FramebufferScale.y);
@@ -161,7 +160,6 @@ void UiRenderer::render(ImDrawData* dd) {
         for (int c = 0; c < list->CmdBuffer.Size; ++c) {
             const ImDrawCmd* cmd = &list->CmdBuffer[c];
             if (cmd->UserCallback != nullptr) {
-                ++stats_.callbacks;
                 if (cmd->UserCallback == ImDrawCallback_ResetRenderState) {
                     setup_state(*dd, fb_width, fb_height);
                 } else {
@@ -178,7 +176,6 @@ void UiRenderer::render(ImDrawData* dd) {
             if (clip_max.x <= clip_min.x || clip_max.y <= clip_min.y) continue;
             glScissor(static_cast<int>(clip_min.x), static_cast<int>(static_cast<float>(fb_height) - clip_max.y),
                       static_cast<int>(clip_max.x - clip_min.x), static_cast<int>(clip_max.y - clip_min.y));
-            ++stats_.commands;
             const auto texture = static_cast<GLuint>(reinterpret_cast<std::intptr_t>(cmd->GetTexID()));
             // Only the font atlas has the white texel: other textures (images) draw as they are.
             if (cmd->GetTexID() == ImGui::GetIO().Fonts->TexID) {
@@ -198,7 +195,6 @@ void UiRenderer::render(ImDrawData* dd) {
                 glDrawElementsBaseVertex(GL_TRIANGLES, static_cast<GLsizei>(run.count), kIndexType,
                                          reinterpret_cast<void*>(first * sizeof(ImDrawIdx)),
                                          vtx_base + static_cast<GLint>(cmd->VtxOffset));
-                ++stats_.draw_calls;
             }
         }
     }

@@ -19,13 +19,6 @@
 
 namespace hs {
 
-// What the last render() drew (for benchmarks and tests).
-struct UiRenderStats {
-    int draw_calls = 0;
-    int commands = 0;   // plain (non-callback) commands drawn
-    int callbacks = 0;  // user callbacks called, ResetRenderState included
-};
-
 class UiRenderer {
 public:
     // Needs a current GL 3.3 context; throws hs::Error if the shaders fail.
@@ -37,7 +30,6 @@ public:
     // Draws into the bound framebuffer. Leaves blending off, the scissor test on, and no
     // program, vertex array or texture bound.
     void render(ImDrawData* draw_data);
-    const UiRenderStats& stats() const { return stats_; }
 
 private:
     struct Program {
@@ -57,7 +49,6 @@ private:
     float projection_[4][4] = {};
     std::vector<UiRun> runs_;
     std::vector<int> vtx_base_, idx_base_;  // per list: first vertex / index in the buffers
-    UiRenderStats stats_;
     // What is bound now; unknown after a user callback.
     bool state_known_ = false;
     const Program* current_ = nullptr;

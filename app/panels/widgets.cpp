@@ -3,8 +3,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "app/panels/panels.h"
+#include "core/image/heatmap_draw.h"
 #include "core/image/utf8.h"
 
 namespace hs {
@@ -41,16 +43,11 @@ std::string short_label(const std::string& s, std::size_t max_chars) {
     return codepoints_to_utf8(cps.substr(0, max_chars - 1)) + "…";
 }
 
-ColorScale symmetric_scale(const Matrix& m) {
-    float a = 0.0f;
-    for (Eigen::Index i = 0; i < m.size(); ++i) {
-        const float v = m.data()[i];
-        if (std::isfinite(v)) a = std::max(a, std::fabs(v));
-    }
-    if (a == 0.0f) a = 1.0f;
+ColorScale symmetric_scale(float lo, float hi) {
+    const float a = std::max(std::fabs(lo), std::fabs(hi));
     ColorScale s;
-    s.lo = -a;
-    s.hi = a;
+    s.lo = a > 0.0f ? -a : -1.0f;
+    s.hi = a > 0.0f ? a : 1.0f;
     return s;
 }
 
@@ -103,25 +100,12 @@ const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const
         }
     e.values = m;
     e.texture.upload(m);
-    // Vectorised reductions; a NaN or ±inf among the values takes the loop below.
-    const float lo = m.size() > 0 ? m.minCoeff() : 0.0f, hi = m.size() > 0 ? m.maxCoeff() : 0.0f;
-    if (m.size() > 0 && std::isfinite(lo) && std::isfinite(hi)) {
-        e.min = lo;
-        e.max = hi;
-        const float a = std::max(-lo, hi);  // max |v|
-        e.symmetric.lo = a > 0.0f ? -a : -1.0f;
-        e.symmetric.hi = a > 0.0f ? a : 1.0f;
-        return e;
-    }
-    bool any = false;
-    for (Eigen::Index i = 0; i < m.size(); ++i) {
-        const float v = m.data()[i];
-        if (!std::isfinite(v)) continue;
-        e.min = any ? std::min(e.min, v) : v;
-        e.max = any ? std::max(e.max, v) : v;
-        any = true;
-    }
-    e.symmetric = symmetric_scale(m);
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    detail::finite_min_max(m, lo, hi);
+    if (lo > hi) lo = hi = 0.0f;  // no finite value
+    e.min = lo;
+    e.max = hi;
+    e.symmetric = symmetric_scale(lo, hi);
     return e;
 }
 
