@@ -24,27 +24,6 @@ Matrix downsample_map(const Matrix& m, int max_side) {
 
 namespace {
 
-std::vector<std::vector<Matrix>> thumbs_of(const std::vector<LayerTrace>& layers, bool cross,
-                                           float& lo, float& hi) {
-    std::vector<std::vector<Matrix>> out;
-    bool any = false;
-    for (const LayerTrace& layer : layers) {
-        const HeadMaps* maps = cross ? (layer.cross_attn ? &*layer.cross_attn : nullptr)
-                                     : &layer.self_attn;
-        std::vector<Matrix> heads;
-        if (maps)
-            for (const Matrix& w : maps->weights) {
-                heads.push_back(downsample_map(w, TraceThumbnails::kThumbMax));
-                if (w.size() == 0) continue;
-                lo = any ? std::min(lo, w.minCoeff()) : w.minCoeff();
-                hi = any ? std::max(hi, w.maxCoeff()) : w.maxCoeff();
-                any = true;
-            }
-        out.push_back(std::move(heads));
-    }
-    return out;
-}
-
 // Adds the thumbnails of one block's maps (as a forward computes them, before a block
 // the map budget drops is freed) and widens its kind's min/max.
 void add_block_thumbs(TraceThumbnails& thumbs, std::vector<bool>& seen, const HeadRef& block,
@@ -291,10 +270,14 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
             result.info = describe_model(*cached_source_);
         }
         if (!thumbs_from_forward) {  // worked examples: every map is in the trace
-            thumbs->self = thumbs_of(trace.main.layers, false, thumbs->lo[0], thumbs->hi[0]);
-            if (trace.decoder) {
-                thumbs->decoder_self = thumbs_of(trace.decoder->layers, false, thumbs->lo[1], thumbs->hi[1]);
-                thumbs->decoder_cross = thumbs_of(trace.decoder->layers, true, thumbs->lo[2], thumbs->hi[2]);
+            for (int l = 0; l < static_cast<int>(trace.main.layers.size()); ++l)
+                add_block_thumbs(*thumbs, seen, HeadRef{l, 0, false, false},
+                                 trace.main.layers[static_cast<std::size_t>(l)].self_attn);
+            const int decoder_layers = trace.decoder ? static_cast<int>(trace.decoder->layers.size()) : 0;
+            for (int l = 0; l < decoder_layers; ++l) {
+                const LayerTrace& lt = trace.decoder->layers[static_cast<std::size_t>(l)];
+                add_block_thumbs(*thumbs, seen, HeadRef{l, 0, true, false}, lt.self_attn);
+                if (lt.cross_attn) add_block_thumbs(*thumbs, seen, HeadRef{l, 0, true, true}, *lt.cross_attn);
             }
         }
         result.trace = std::make_shared<const Trace>(std::move(trace));
