@@ -153,9 +153,7 @@ const Matrix* TraceView::selected_map(const AppState& state, bool scores) const 
 
 int heads_in(const Trace& trace, MapKind kind) {
     const HeadMaps* maps = stored_head_maps(trace, kind, 0);
-    if (!maps) return 0;
-    // A block the map budget dropped still has all of the model's heads.
-    return maps->resident ? static_cast<int>(maps->weights.size()) : trace.config.heads;
+    return maps ? head_count(trace, *maps) : 0;
 }
 
 void clamp_selection(AppState& state, const Trace& trace) {

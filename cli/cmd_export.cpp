@@ -36,11 +36,6 @@ MapSelection select_maps(const Trace& t, bool decoder, bool cross) {
     return s;
 }
 
-const HeadMaps& maps_of(const MapSelection& s, int layer) {
-    const LayerTrace& lt = s.stack->layers[layer];
-    return s.cross ? *lt.cross_attn : lt.self_attn;
-}
-
 std::string title_of(const Trace& t, const MapSelection& s, const std::string& what) {
     return t.model_name + " · " + (s.cross ? "cross-attention " : "") + what;
 }
@@ -97,11 +92,10 @@ int cmd_export(int argc, char** argv) {
         // The grid draws every map at full resolution: dropped layers are recomputed.
         std::vector<std::vector<Matrix>> maps;
         for (int il = 0; il < static_cast<int>(sel.stack->layers.size()); ++il) {
-            const HeadMaps& stored = maps_of(sel, il);
             HeadRef block = block_of_layer;
             block.layer = il;
-            maps.push_back(stored.resident ? stored.weights
-                                           : source->layer_maps(trace, block, false).weights);
+            HeadMaps recomputed;
+            maps.push_back(kept_or_recomputed(*source, trace, block, false, recomputed).weights);
         }
         options.title = title_of(trace, sel, "all layers × heads");
         const GridImage image = render_grid(maps, q_tokens, k_tokens, options);
@@ -116,11 +110,10 @@ int cmd_export(int argc, char** argv) {
     const int head = static_cast<int>(*args.integer("head", -1, 1 << 20));
     check_layer_head(trace, layer, head, sel.stack != &trace.main, sel.cross);
     // Resident unless --map-budget asked otherwise; then its layer is recomputed.
-    const HeadMaps& stored = maps_of(sel, layer);
     HeadRef block = block_of_layer;
     block.layer = layer;
-    const HeadMaps recomputed = stored.resident ? HeadMaps{} : source->layer_maps(trace, block, false);
-    const Matrix& weights = (stored.resident ? stored.weights : recomputed.weights)[head];
+    HeadMaps recomputed;
+    const Matrix& weights = kept_or_recomputed(*source, trace, block, false, recomputed).weights[head];
     const std::string what = "layer " + std::to_string(layer) + " · head " + std::to_string(head);
     if (png) {
         options.title = title_of(trace, sel, what);

@@ -20,15 +20,14 @@ void print_summary(const Trace& t, const TraceSource& source) {
     for (const auto& tok : t.main.tokens) std::printf(" [%s]", tok.c_str());
     std::printf("\n");
     for (std::size_t il = 0; il < t.main.layers.size(); ++il) {
-        const HeadMaps& stored = t.main.layers[il].self_attn;
         const HeadRef block{static_cast<int>(il), 0, false, false};
         const auto start = std::chrono::steady_clock::now();
-        const HeadMaps recomputed = stored.resident ? HeadMaps{} : source.layer_maps(t, block, false);
-        if (!stored.resident)
+        HeadMaps recomputed;
+        const auto& maps = kept_or_recomputed(source, t, block, false, recomputed).weights;
+        if (!t.main.layers[il].self_attn.resident)
             std::fprintf(stderr, "layer %zu: maps recomputed in %.0f ms\n", il,
                          std::chrono::duration<double, std::milli>(
                              std::chrono::steady_clock::now() - start).count());
-        const auto& maps = stored.resident ? stored.weights : recomputed.weights;
         for (std::size_t h = 0; h < maps.size(); ++h) {
             std::printf("layer %zu head %zu: most attended key per query:", il, h);
             for (Eigen::Index i = 0; i < maps[h].rows(); ++i) {

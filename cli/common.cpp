@@ -54,8 +54,7 @@ void check_layer_head(const Trace& trace, int layer, int head, bool decoder, boo
     if (cross && !stack.layers[layer].cross_attn)
         throw Error("layer " + std::to_string(layer) + " has no cross-attention");
     const HeadMaps& maps = cross ? *stack.layers[layer].cross_attn : stack.layers[layer].self_attn;
-    // A block the map budget dropped has no weights but all of the model's heads.
-    const int n_heads = maps.resident ? static_cast<int>(maps.weights.size()) : trace.config.heads;
+    const int n_heads = head_count(trace, maps);
     if (head < 0 || head >= n_heads)
         throw Error("head " + std::to_string(head) + " is out of range: layer " +
                     std::to_string(layer) + " has " + std::to_string(n_heads) + " heads (0.." +

@@ -141,6 +141,14 @@ private:
 
 }  // namespace
 
+const HeadMaps& kept_or_recomputed(const TraceSource& source, const Trace& trace, const HeadRef& block,
+                                   bool scores, HeadMaps& recomputed) {
+    const HeadMaps& stored = maps_of(trace, block);
+    if (stored.resident) return stored;
+    recomputed = source.layer_maps(trace, block, scores);
+    return recomputed;
+}
+
 HeadMaps TraceSource::layer_maps(const Trace& trace, const HeadRef& block, bool) const {
     const HeadMaps& maps = maps_of(trace, block);
     if (!maps.resident)

@@ -39,6 +39,12 @@ public:
     virtual const Model* model() const { return nullptr; }
 };
 
+// The maps of `block`: the trace's own when the forward kept them, else recomputed by
+// `source` into `recomputed` (which the result then refers to). Without copying a
+// resident block, unlike layer_maps.
+const HeadMaps& kept_or_recomputed(const TraceSource& source, const Trace& trace, const HeadRef& block,
+                                   bool scores, HeadMaps& recomputed);
+
 // Opens MODEL as in DESIGN §5: "random:…" spec, a directory with config.json, or a
 // .json worked example. Throws hs::Error saying what was wrong.
 std::unique_ptr<TraceSource> open_source(const std::string& model_arg);

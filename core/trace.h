@@ -163,6 +163,8 @@ std::vector<bool> plan_resident_blocks(const std::vector<double>& block_bytes, d
 // valid range when the block does not exist.
 const HeadMaps& maps_of(const Trace& trace, const HeadRef& block);
 HeadMaps& maps_of(Trace& trace, const HeadRef& block);
+// Heads of a block: its maps, or (a block the map budget dropped keeps none) the model's.
+int head_count(const Trace& trace, const HeadMaps& maps);
 // True when no block of `trace` was dropped by the map budget.
 bool all_maps_resident(const Trace& trace);
 // The hidden state (T, D) entering layer `layer` of the main (or decoder) stack: the

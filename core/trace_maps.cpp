@@ -58,6 +58,10 @@ HeadMaps& maps_of(Trace& trace, const HeadRef& block) {
     return const_cast<HeadMaps&>(maps_of(static_cast<const Trace&>(trace), block));
 }
 
+int head_count(const Trace& trace, const HeadMaps& maps) {
+    return maps.resident ? static_cast<int>(maps.weights.size()) : trace.config.heads;
+}
+
 bool all_maps_resident(const Trace& trace) {
     const auto stack_resident = [](const StackTrace& s) {
         for (const LayerTrace& lt : s.layers)
