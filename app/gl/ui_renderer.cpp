@@ -157,6 +157,7 @@ void UiRenderer::render(ImDrawData* dd) {
         const ImDrawList* list = dd->CmdLists[n];
         const int vtx_base = vtx_base_[static_cast<std::size_t>(n)];
         const int idx_base = idx_base_[static_cast<std::size_t>(n)];
+        const ImDrawCmd* split_cmd = nullptr;  // the command runs_ were split for
         for (int c = 0; c < list->CmdBuffer.Size; ++c) {
             const ImDrawCmd* cmd = &list->CmdBuffer[c];
             if (cmd->UserCallback != nullptr) {
@@ -178,12 +179,21 @@ void UiRenderer::render(ImDrawData* dd) {
                       static_cast<int>(clip_max.x - clip_min.x), static_cast<int>(clip_max.y - clip_min.y));
             const auto texture = static_cast<GLuint>(reinterpret_cast<std::intptr_t>(cmd->GetTexID()));
             // Only the font atlas has the white texel: other textures (images) draw as they are.
-            if (cmd->GetTexID() == ImGui::GetIO().Fonts->TexID) {
+            // The frame cache issues a command once per piece of the damage, back to back:
+            // its runs are split once.
+            const bool same_as_last = split_cmd != nullptr && split_cmd->IdxOffset == cmd->IdxOffset &&
+                                      split_cmd->VtxOffset == cmd->VtxOffset &&
+                                      split_cmd->ElemCount == cmd->ElemCount &&
+                                      split_cmd->GetTexID() == cmd->GetTexID();
+            if (same_as_last) {
+                // runs_ still hold this command's runs
+            } else if (cmd->GetTexID() == ImGui::GetIO().Fonts->TexID) {
                 split_runs(list->VtxBuffer.Data + cmd->VtxOffset, list->IdxBuffer.Data + cmd->IdxOffset,
                            cmd->ElemCount, options, runs_);
             } else {
                 runs_.assign(1, UiRun{0, cmd->ElemCount, RunKind::Textured});
             }
+            split_cmd = cmd;
             for (const UiRun& run : runs_) {
                 use(run.kind);
                 if (run.kind == RunKind::Textured && (!texture_known_ || texture_ != texture)) {

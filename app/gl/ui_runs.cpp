@@ -25,8 +25,9 @@ RunKind triangle_kind(const ImDrawVert& a, const ImDrawVert& b, const ImDrawVert
 void split_runs(const ImDrawVert* vtx, const ImDrawIdx* idx, unsigned elem_count, const RunOptions& options,
                 std::vector<UiRun>& out) {
     out.clear();
-    // 1. Maximal runs of one kind, with their areas.
-    std::vector<double> areas;
+    // 1. Maximal runs of one kind, with their areas (storage reused across calls).
+    thread_local std::vector<double> areas;
+    areas.clear();
     for (unsigned i = 0; i + 2 < elem_count; i += 3) {
         const ImDrawVert& a = vtx[idx[i]];
         const ImDrawVert& b = vtx[idx[i + 1]];
