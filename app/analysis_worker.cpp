@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "core/error.h"
-#include "core/parallel.h"
+#include "core/kernels/parallel.h"
 
 namespace hs {
 
@@ -77,7 +77,7 @@ void AnalysisWorker::loop() {
             busy_ = true;
         }
         AnalysisResult result = run(job, id);
-        park_threads();  // the pool stops spinning (core/parallel.h)
+        park_threads();  // the pool stops spinning (core/kernels/parallel.h)
         std::lock_guard<std::mutex> lock(mutex_);
         busy_ = pending_.has_value();
         // A superseded job leaves nothing; a cancelled one only what run() kept (id ≠ 0).

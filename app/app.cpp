@@ -27,7 +27,7 @@
 #include "app/settings.h"
 #include "core/io/atomic_file.h"
 #include "core/error.h"
-#include "core/memory_policy.h"
+#include "core/kernels/memory_policy.h"
 #include "core/image/png.h"
 #include "core/tokenize/playground_tokenizer.h"
 
@@ -629,7 +629,7 @@ int run_gui(const GuiOptions& options) {
                 }
             }
             // Free heap pages go back to the kernel once the window has been idle for a minute
-            // (core/memory_policy.h keeps them while edits follow each other: the first edit
+            // (core/kernels/memory_policy.h keeps them while edits follow each other: the first edit
             // after a release pays ~0.1–0.2 s of page faults again).
             if (!ctx.worker.idle() || !ctx.analysis_worker.idle() || ctx.layer_maps_worker.busy()) {
                 last_work = std::chrono::steady_clock::now();

@@ -4,7 +4,7 @@
 #include <exception>
 #include <stdexcept>
 
-#include "core/parallel.h"
+#include "core/kernels/parallel.h"
 
 namespace hs {
 
@@ -62,7 +62,7 @@ void LayerMapsWorker::loop() {
         } catch (const std::exception& e) {
             result.error = e.what();
         }
-        park_threads();  // the pool stops spinning (core/parallel.h)
+        park_threads();  // the pool stops spinning (core/kernels/parallel.h)
         result.milliseconds =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         std::lock_guard<std::mutex> lock(mutex_);

@@ -6,7 +6,7 @@
 #include "app/app.h"
 #include "app/options.h"
 #include "cli/cli.h"
-#include "core/memory_policy.h"
+#include "core/kernels/memory_policy.h"
 
 int main(int argc, char** argv) {
     hs::keep_freed_memory();

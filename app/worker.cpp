@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 #include "core/image/box_mean.h"
-#include "core/parallel.h"
+#include "core/kernels/parallel.h"
 #include "core/pretrained/generate.h"
 #include "core/pretrained/hf_config.h"
 #include "core/pretrained/hf_loader.h"

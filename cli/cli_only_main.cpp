@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "cli/cli.h"
-#include "core/memory_policy.h"
+#include "core/kernels/memory_policy.h"
 
 int main(int argc, char** argv) {
     hs::keep_freed_memory();

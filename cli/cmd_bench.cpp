@@ -10,8 +10,9 @@
 #include "cli/common.h"
 #include "core/attention.h"
 #include "core/error.h"
-#include "core/gemm.h"
-#include "core/parallel.h"
+#include "core/kernels/gemm.h"
+#include "core/kernels/parallel.h"
+#include "core/kernels/simd.h"
 #include "core/pretrained/pretrained_source.h"
 
 namespace hs {
@@ -57,10 +58,10 @@ double attention_flops(const ModelConfig& c, int T) {
 
 // The practical limit, measured on the spot: the best of several square GEMMs
 // C (n, n) = A · Bᵀ run through the same thread pool as the model, once through BLAS and
-// once through the packed AVX-512 kernel (when compiled in); the faster of the two is the
+// once through the packed kernel at the SIMD level in use; the faster of the two is the
 // peak, so the limit never flatters the kernel the model uses.
 struct GemmPeak {
-    double blas = 0.0, kernel = 0.0;  // GFLOP/s; kernel 0 without AVX-512
+    double blas = 0.0, kernel = 0.0;  // GFLOP/s
     double best() const { return std::max(blas, kernel); }
 };
 
@@ -80,7 +81,7 @@ GemmPeak gemm_peak_gflops() {
     };
     GemmPeak peak;
     peak.blas = best_gflops(nullptr);
-    if (gemm::vectorised()) peak.kernel = best_gflops(&packed);
+    peak.kernel = best_gflops(&packed);
     return peak;
 }
 
@@ -150,18 +151,21 @@ int cmd_bench(int argc, char** argv) {
     std::printf("load:      %.2f ms (%s)\n", load_ms, source->kind().c_str());
     std::printf("tokens:    %d, repeats: %d (after 1 warm-up), threads: %d\n", T, repeat,
                 thread_count());
+    std::printf("simd:      %s (kernels chosen at run time; HEADSCOPE_SIMD=avx512|avx2|generic forces one)\n",
+                kernels::simd_name(kernels::simd_level()));
     std::printf("%-10s median %.2f ms, best %.2f ms, %.0f tokens/s\n", label, med, best,
                 T / (med / 1000.0));
     std::printf("compute:   %.2f GFLOP/s (%.3f GFLOP per %s, incl. trace capture)\n", gflops,
                 flops / 1e9, what);
     std::printf("peak:      %.2f GFLOP/s (best 1024×1024×1024 GEMM in this run, same threads: "
-                "BLAS %.2f, packed AVX-512 kernel %.2f)\n",
-                peak, peaks.blas, peaks.kernel);
+                "BLAS %.2f, packed %s kernel %.2f)\n",
+                peak, peaks.blas, kernels::simd_name(kernels::simd_level()), peaks.kernel);
     std::printf("limit:     %.2f ms = FLOPs / peak; median is %.2f× the limit\n", limit_ms,
                 med / limit_ms);
     std::printf("result:    ms=%.4f best_ms=%.4f flops=%.0f peak_gflops=%.3f limit_ms=%.4f "
-                "blas_gflops=%.3f kernel_gflops=%.3f\n",
-                med, best, flops, peak, limit_ms, peaks.blas, peaks.kernel);
+                "blas_gflops=%.3f kernel_gflops=%.3f simd=%s\n",
+                med, best, flops, peak, limit_ms, peaks.blas, peaks.kernel,
+                kernels::simd_name(kernels::simd_level()));
     return 0;
 }
 

@@ -5,8 +5,9 @@
 #include <limits>
 
 #include "core/error.h"
-#include "core/parallel.h"
-#include "core/scratch.h"
+#include "core/kernels/parallel.h"
+#include "core/kernels/scratch.h"
+#include "core/kernels/softmax.h"
 
 namespace hs {
 
@@ -14,24 +15,13 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-// One query row of A: a = softmax over the first n_allowed keys (causal prefix), with
-// the padded keys −∞ → exactly 0 and the keys from n_allowed on set to 0.
-//   a_j = exp(s_j − max_k s_k) / Σ_k exp(s_k − max_k s_k)
+// One query row of A: softmax over the first n_allowed keys (causal prefix), the padded
+// keys −∞ → exactly 0, the keys from n_allowed on set to 0 (core/kernels/softmax.h).
 void softmax_row(float* row, Eigen::Index n_allowed, Eigen::Index S,
                  const std::vector<int>& key_padding) {
     for (int j : key_padding)
         if (j >= 0 && j < n_allowed) row[j] = kNegInf;
-    Eigen::Map<Eigen::ArrayXf> a(row, n_allowed);
-    const float row_max = n_allowed > 0 ? a.maxCoeff() : kNegInf;
-    if (row_max == kNegInf) {  // every key masked: no attention, not NaN
-        std::fill(row, row + S, 0.0f);
-        return;
-    }
-    a = (a - row_max).exp();  // vectorised; exp(−∞) comes out ≈ 1e−38, zeroed below
-    for (int j : key_padding)
-        if (j >= 0 && j < n_allowed) row[j] = 0.0f;
-    a /= a.sum();
-    std::fill(row + n_allowed, row + S, 0.0f);
+    kernels::softmax_row(row, int(n_allowed), int(S));
 }
 
 void check_shapes(const AttentionWeights& w, int heads, const Matrix& x_query, const Matrix& x_memory) {
@@ -91,18 +81,8 @@ void attend_head(const Eigen::Ref<const Matrix>& q_h, const Eigen::Ref<const Mat
 
 // softmax(s)_j = exp(s_j − max_k s_k) / Σ_k exp(s_k − max_k s_k); exp(−∞) = 0 exactly.
 void softmax_rows(Matrix& m) {
-    for (Eigen::Index i = 0; i < m.rows(); ++i) {
-        auto row = m.row(i);
-        const float row_max = row.maxCoeff();
-        if (row_max == kNegInf) {  // every key masked: no attention, not NaN
-            row.setZero();
-            continue;
-        }
-        // Eigen's vectorised exp clamps very negative inputs (exp(−∞) ≈ 3e−39, not 0), so
-        // masked keys are set to exactly 0 explicitly.
-        row = (row.array() == kNegInf).select(0.0f, (row.array() - row_max).exp());
-        row /= row.sum();
-    }
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+        kernels::softmax_row(m.row(i).data(), int(m.cols()), int(m.cols()));
 }
 
 namespace {
@@ -197,7 +177,7 @@ namespace {
 //   then attend_rows for every block of query rows
 bool fused_heads_apply(const AttentionWeights& w, int H, int T, int threads) {
     const int Dk = w.inner() / H;
-    return w.in_proj_packed && gemm::vectorised() && Dk % gemm::kPanel == 0 &&
+    return w.in_proj_packed && Dk % gemm::kPanel == 0 &&
            H >= 2 * threads && double(T) * w.in_proj_weight.size() >= 1e6;
 }
 

@@ -5,8 +5,8 @@
 
 #include <unsupported/Eigen/SpecialFunctions>
 
-#include "core/parallel.h"
-#include "core/scratch.h"
+#include "core/kernels/parallel.h"
+#include "core/kernels/scratch.h"
 
 namespace hs {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "core/parallel.h"
+#include "core/kernels/parallel.h"
 #include "core/rng.h"
 
 namespace hs {
@@ -195,7 +195,6 @@ PackList linear_layers(ModelWeights& weights) {
 
 // One parallel task per matrix (each writes only its own packed pointer).
 void pack_for_inference(ModelWeights& weights) {
-    if (!gemm::vectorised()) return;
     const PackList list = linear_layers(weights);
     parallel_for(static_cast<int>(list.size()), [&](int i) {
         const Linear& l = list[static_cast<std::size_t>(i)];

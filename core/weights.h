@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/config.h"
-#include "core/gemm.h"
+#include "core/kernels/gemm.h"
 #include "core/tensor.h"
 
 namespace hs {
@@ -23,7 +23,7 @@ struct AttentionWeights {
     Vector in_proj_bias;     // (3I)
     Matrix out_proj_weight;  // (D_out, I)
     Vector out_proj_bias;    // (D_out)
-    // in_proj_weight / out_proj_weight laid out for the AVX-512 kernels (gemm::pack), made
+    // in_proj_weight / out_proj_weight laid out for the packed kernel (gemm::pack), made
     // once by pack_for_inference() when the weights will not change again (Model does it);
     // null otherwise, which selects the Eigen/BLAS path.
     std::shared_ptr<const gemm::PackedWeights> in_proj_packed, out_proj_packed;
@@ -91,7 +91,7 @@ struct ModelWeights {
 // (hs::parallel_for) with values that do not depend on the thread count.
 ModelWeights init_weights(const ModelConfig& config);
 
-// Fills the *_packed copies of every linear layer (no-op without AVX-512) and empties
+// Fills the *_packed copies of every linear layer and empties
 // the FFN matrices they replace (FeedForwardWeights). Call it only on weights that are
 // final: an edit afterwards would leave the packed copy stale.
 void pack_for_inference(ModelWeights& weights);

@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   # build
   build-essential cmake pkg-config
-  libimgui-dev libglfw3-dev libeigen3-dev nlohmann-json3-dev libstb-dev
+  libimgui-dev libglfw3-dev libeigen3-dev nlohmann-json3-dev libstb-dev libhwy-dev
   libgl-dev
   # speed: OpenBLAS behind Eigen's matrix products (docs/PERFORMANCE.md)
   libopenblas-dev

@@ -15,6 +15,7 @@
 #include "core/config.h"
 #include "core/model.h"
 #include "core/source.h"
+#include "core/kernels/simd.h"
 #include "tests/cli_runner.h"
 
 namespace hs {
@@ -348,6 +349,29 @@ TEST(CliBench, ReportsTimingForTheRequestedTokens) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("tokens:    7, repeats: 2"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("median"), std::string::npos) << r.out;
+}
+
+// HEADSCOPE_SIMD forces a level for one run; bench names the level it ran with.
+TEST(CliBench, NamesTheSimdLevelItRanWithAndHonoursHeadscopeSimd) {
+    TempDir dir;
+    const std::vector<std::string> args{"bench", "random:d_model=32,heads=2,layers=1", "--tokens", "5",
+                                        "--repeat", "1"};
+    const RunResult best = run_headscope(args, dir);
+    ASSERT_EQ(best.status, 0) << best.err;
+    const std::string top = kernels::simd_name(kernels::supported_simd_levels().back());
+    EXPECT_NE(best.out.find("simd:      " + top), std::string::npos) << best.out;
+    setenv("HEADSCOPE_SIMD", "generic", 1);
+    const RunResult generic = run_headscope(args, dir);
+    setenv("HEADSCOPE_SIMD", "sse9", 1);
+    const RunResult unknown = run_headscope(args, dir);
+    unsetenv("HEADSCOPE_SIMD");
+    ASSERT_EQ(generic.status, 0) << generic.err;
+    EXPECT_NE(generic.out.find("simd:      generic"), std::string::npos) << generic.out;
+    EXPECT_NE(generic.out.find("simd=generic"), std::string::npos) << generic.out;
+    EXPECT_NE(unknown.status, 0);
+    EXPECT_NE(unknown.err.find("unknown SIMD level 'sse9': choose avx512, avx2 or generic"),
+              std::string::npos)
+        << unknown.err;
 }
 
 // ---------------------------------------------------------------- error exits

@@ -1,16 +1,19 @@
-// The matrix-product kernels (core/gemm.h) against a double-precision triple loop, over
+// The matrix-product kernels (core/kernels/gemm.h) against a double-precision triple loop, over
 // shapes that hit every edge of their tiles (rows not a multiple of 6, columns not a
 // multiple of 16 or 64), row strides wider than the rows, unaligned starts, bias and alpha;
-// and the fast attention paths they feed against the naive per-head reference.
+// and the fast attention paths they feed against the naive per-head reference. Every test
+// runs once per SIMD level (avx512, avx2, generic: tests/simd_levels.h), with the thread
+// count fixed by CTest (HEADSCOPE_THREADS).
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "core/attention.h"
-#include "core/gemm.h"
-#include "core/parallel.h"
+#include "core/kernels/gemm.h"
+#include "core/kernels/parallel.h"
 #include "core/rng.h"
 #include "core/weights.h"
+#include "tests/simd_levels.h"
 
 namespace hs {
 namespace {
@@ -42,11 +45,20 @@ std::vector<double> reference_nn(const Strided& a, const Strided& b, float alpha
     return c;
 }
 
+class GemmNn : public test::AtSimdLevel {};
+class GemmTranspose : public test::AtSimdLevel {};
+class GemmPacked : public test::AtSimdLevel {};
+class PackedAttention : public test::AtSimdLevel {};
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(GemmNn);
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(GemmTranspose);
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(GemmPacked);
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(PackedAttention);
+
 struct Shape {
     int m, n, k;
 };
 
-TEST(GemmNn, MatchesDoubleReferenceOnEveryTileEdge) {
+TEST_P(GemmNn, MatchesDoubleReferenceOnEveryTileEdge) {
     for (const Shape s : {Shape{1, 1, 1}, Shape{6, 64, 64}, Shape{7, 65, 3}, Shape{5, 17, 40},
                           Shape{13, 130, 64}, Shape{128, 64, 128}, Shape{2, 200, 1}}) {
         for (int offset : {0, 1}) {
@@ -73,7 +85,7 @@ TEST(GemmNn, MatchesDoubleReferenceOnEveryTileEdge) {
     }
 }
 
-TEST(GemmNn, WithoutBiasComputesThePlainProduct) {
+TEST_P(GemmNn, WithoutBiasComputesThePlainProduct) {
     Strided a(3, 2, 0, 0, 5), b(2, 2, 0, 0, 6);
     // a = [[1, 2], [3, 4], [5, 6]], b = [[1, 0], [1, 1]] → a·b = [[3, 2], [7, 4], [11, 6]]
     const float av[] = {1, 2, 3, 4, 5, 6}, bv[] = {1, 0, 1, 1};
@@ -85,7 +97,7 @@ TEST(GemmNn, WithoutBiasComputesThePlainProduct) {
     for (int i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(c[i], want[i]) << i;
 }
 
-TEST(GemmTranspose, SwapsRowsAndColumns) {
+TEST_P(GemmTranspose, SwapsRowsAndColumns) {
     Strided b(19, 5, 2, 1, 7);
     std::vector<float> bt(5 * 23, -7.0f);
     gemm::transpose(19, 5, b.data(), b.ld, bt.data(), 23);
@@ -95,7 +107,7 @@ TEST(GemmTranspose, SwapsRowsAndColumns) {
         for (int r = 19; r < 23; ++r) ASSERT_EQ(bt[k * 23 + r], -7.0f);
 }
 
-TEST(GemmTranspose, BlocksOfSixteenAndTheirEdges) {
+TEST_P(GemmTranspose, BlocksOfSixteenAndTheirEdges) {
     // 37 × 45: two full 16 × 16 blocks of rows, a 5-row rest, a 13-column rest, strides
     // wider than the matrices (the vectorised block path and the scalar edges).
     Strided b(37, 45, 3, 1, 11);
@@ -107,7 +119,7 @@ TEST(GemmTranspose, BlocksOfSixteenAndTheirEdges) {
         for (int r = 37; r < 40; ++r) ASSERT_EQ(bt[k * 40 + r], -7.0f);
 }
 
-TEST(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
+TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
     for (const Shape s : {Shape{1, 1, 1}, Shape{9, 70, 33}, Shape{130, 192, 64}, Shape{40, 128, 300}}) {
         SCOPED_TRACE(testing::Message() << "x " << s.m << "×" << s.k << ", W " << s.n << "×" << s.k);
         Rng rng(8);
@@ -154,7 +166,7 @@ AttentionWeights random_attention(int D, int H, std::uint64_t seed) {
 
 // Dk = 64 and 128 with at least 2 heads per thread take the per-head fused path
 // (projection and attention in one work item); the naive reference shares none of its code.
-TEST(MultiHeadAttention, PackedFusedPathEqualsNaiveReference) {
+TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
     struct Case {
         int T, D, H;
         bool causal;
@@ -164,7 +176,7 @@ TEST(MultiHeadAttention, PackedFusedPathEqualsNaiveReference) {
                           Case{20, 512, 8, false, {3, 19}}, Case{40, 1024, 8, true, {0}}}) {
         SCOPED_TRACE(testing::Message() << "T=" << c.T << " D=" << c.D << " H=" << c.H);
         const AttentionWeights w = random_attention(c.D, c.H, 21);
-        ASSERT_TRUE(!gemm::vectorised() || w.in_proj_packed);
+        ASSERT_TRUE(w.in_proj_packed);
         Rng rng(22);
         Matrix x(c.T, c.D);
         for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal();
@@ -173,6 +185,20 @@ TEST(MultiHeadAttention, PackedFusedPathEqualsNaiveReference) {
         mask.key_padding = c.padding;
         const AttentionResult fast = multi_head_attention(w, x, x, mask, true, true);
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
+        // The other two paths: unpacked weights (BLAS projections, per-head kernels) and
+        // the step-by-step capture the Pipeline shows.
+        AttentionWeights plain = w;
+        plain.in_proj_packed.reset();
+        plain.out_proj_packed.reset();
+        AttentionSteps steps;
+        const AttentionResult unpacked = multi_head_attention(plain, x, x, mask, true, false);
+        const AttentionResult detailed = multi_head_attention(w, x, x, mask, true, false, &steps);
+        EXPECT_LT((unpacked.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
+        EXPECT_LT((detailed.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
+        for (int h = 0; h < c.H; ++h) {
+            EXPECT_LT((unpacked.weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
+            EXPECT_LT((steps.weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
+        }
         EXPECT_LT((fast.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
         ASSERT_EQ(fast.weights.size(), std::size_t(c.H));
         for (int h = 0; h < c.H; ++h) {

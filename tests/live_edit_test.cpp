@@ -10,7 +10,7 @@
 #include "core/attention.h"
 #include "core/config.h"
 #include "core/error.h"
-#include "core/gemm.h"
+#include "core/kernels/gemm.h"
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/source.h"
@@ -147,10 +147,8 @@ TEST(PackForInference, KeepsTheFfnAsPanelsOnlyWithTheSameValuesAndCount) {
     const Model m = Model::random(c);
     const ModelWeights fresh = init_weights(c);
     const FeedForwardWeights& f = m.weights().layers[2].ffn;
-    if (gemm::vectorised()) {
-        EXPECT_EQ(f.linear1_weight.size(), 0);  // held once, as packed panels
-        EXPECT_EQ(f.linear2_weight.size(), 0);
-    }
+    EXPECT_EQ(f.linear1_weight.size(), 0);  // held once, as packed panels
+    EXPECT_EQ(f.linear2_weight.size(), 0);
     EXPECT_EQ(f.w1(), fresh.layers[2].ffn.linear1_weight);
     EXPECT_EQ(f.w2(), fresh.layers[2].ffn.linear2_weight);
     EXPECT_EQ(f.d_ff(), 2048);
@@ -163,7 +161,6 @@ TEST(PackForInference, KeepsTheFfnAsPanelsOnlyWithTheSameValuesAndCount) {
 }
 
 TEST(ModelWithHeads, SharesThePackedPanelsInsteadOfRepacking) {
-    if (!gemm::vectorised()) GTEST_SKIP() << "no AVX-512: weights are not packed";
     const Model four = Model::random(parse_playground_spec(kSpec4));
     const Model two = four.with_heads(2);
     EXPECT_EQ(two.weights().layers[0].self_attn.in_proj_packed.get(),
@@ -195,10 +192,9 @@ TEST(ReopenSource, AHeadsOnlyEditReusesTheWeightsAndMatchesAFreshOpen) {
     EXPECT_EQ(reopened->name(), fresh->name());
     EXPECT_EQ(reopened->config().heads, 16);
     expect_same_weights(reopened->model()->weights(), fresh->model()->weights());
-    if (gemm::vectorised()) {  // reused, not re-initialised: the very same packed panels
-        EXPECT_EQ(reopened->model()->weights().layers[0].ffn.linear1_packed.get(),
-                  previous->model()->weights().layers[0].ffn.linear1_packed.get());
-    }
+    // reused, not re-initialised: the very same packed panels
+    EXPECT_EQ(reopened->model()->weights().layers[0].ffn.linear1_packed.get(),
+              previous->model()->weights().layers[0].ffn.linear1_packed.get());
     SourceInput input;
     input.text = "the cat sat on the mat";
     const Trace a = reopened->run(input, {}), b = fresh->run(input, {});
@@ -217,11 +213,9 @@ TEST(ReopenSource, AnyOtherChangeInitialisesAFreshModel) {
         EXPECT_EQ(reopened->name(), fresh->name()) << after;
         EXPECT_EQ(reopened->model()->config().mask, fresh->model()->config().mask) << after;
         expect_same_weights(reopened->model()->weights(), fresh->model()->weights());
-        if (gemm::vectorised()) {
-            EXPECT_NE(reopened->model()->weights().layers[0].ffn.linear1_packed.get(),
-                      previous->model()->weights().layers[0].ffn.linear1_packed.get())
-                << after;
-        }
+        EXPECT_NE(reopened->model()->weights().layers[0].ffn.linear1_packed.get(),
+                  previous->model()->weights().layers[0].ffn.linear1_packed.get())
+            << after;
     }
     // Not a spec, or no previous source: a plain open (which reports the bad argument).
     EXPECT_THROW(reopen_source("/no/such/model", before, previous.get()), Error);

@@ -7,7 +7,7 @@
 #include <malloc.h>
 #endif
 
-#include "core/memory_policy.h"
+#include "core/kernels/memory_policy.h"
 
 namespace hs {
 namespace {

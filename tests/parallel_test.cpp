@@ -1,4 +1,4 @@
-// The thread pool, the parallel GEMM and the fast multi-head path (core/parallel.h,
+// The thread pool, the parallel GEMM and the fast multi-head path (core/kernels/parallel.h,
 // attend_heads) against plain loops.
 #include <atomic>
 #include <stdexcept>
@@ -8,7 +8,7 @@
 
 #include "core/attention.h"
 #include "core/error.h"
-#include "core/parallel.h"
+#include "core/kernels/parallel.h"
 
 namespace hs {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/layers.h"
-#include "core/parallel.h"
+#include "core/kernels/parallel.h"
 
 namespace hs {
 

@@ -15,7 +15,7 @@
 
 #include "core/attention.h"
 #include "core/error.h"
-#include "core/parallel.h"
+#include "core/kernels/parallel.h"
 #include "core/pretrained/gqa_attention.h"
 #include "core/pretrained/ops.h"
 #include "core/pretrained/rope.h"

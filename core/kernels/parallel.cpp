@@ -1,4 +1,4 @@
-#include "core/parallel.h"
+#include "core/kernels/parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "core/error.h"
-#include "core/memory_policy.h"
 
 #ifdef HEADSCOPE_HAVE_OPENBLAS
 extern "C" void openblas_set_num_threads(int num_threads);
@@ -36,7 +35,6 @@ int configured_threads() {
 class Pool {
 public:
     Pool() {
-        keep_freed_memory();  // core/memory_policy.h: the forward reuses its buffers' pages
 #ifdef HEADSCOPE_HAVE_OPENBLAS
         openblas_set_num_threads(1);  // one pool only: GEMMs inside tasks stay serial
 #endif

@@ -1,4 +1,4 @@
-#include "core/memory_policy.h"
+#include "core/kernels/memory_policy.h"
 
 #include <cstdlib>  // defines __GLIBC__ on glibc systems
 

@@ -3,11 +3,12 @@
 // (docs/PERFORMANCE.md). All matrices are row-major, given as a pointer and a row stride
 // (ld*, in floats), so column blocks of a fused [Q|K|V] buffer are used in place.
 //
-// With AVX-512 (the default -march=native build on these machines) a 6 × 64 tile of c
-// stays in 24 registers while k runs; b is read a row (64 floats) at a time, so b must be
-// row-major along n: K_hᵀ, V_h, or a linear layer's weight packed once (pack()). Without
-// AVX-512 the same calls go to Eigen. Callers parallelise over tiles of c (core/parallel.h).
-// Operands should be 64-byte aligned (Eigen's allocations are); unaligned rows cost ~2×.
+// Every call runs at the SIMD level in use (core/kernels/simd.h: AVX-512, AVX2+FMA or
+// generic, chosen at run time): a tile of c (6 × 64 floats with AVX-512, 6 × 16 with
+// AVX2) stays in registers while k runs; b is read a row at a time, so b must be
+// row-major along n: K_hᵀ, V_h, or a linear layer's weight packed once (pack()).
+// Callers parallelise over tiles of c (core/kernels/parallel.h). Operands should be
+// 64-byte aligned (Eigen's allocations are); unaligned rows cost ~2×.
 #include <Eigen/Core>
 
 namespace hs::gemm {
@@ -38,8 +39,5 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
 
 // bt (k, n) = b (n, k)ᵀ: lays K_h out as the (Dk, S) operand of nn().
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt);
-
-// True when the AVX-512 kernels are compiled in (false: Eigen fallback).
-bool vectorised();
 
 }  // namespace hs::gemm

@@ -8,7 +8,7 @@
 // single-threaded (OpenBLAS is pinned to 1 thread), so there is exactly one pool.
 #include <functional>
 
-#include "core/gemm.h"
+#include "core/kernels/gemm.h"
 #include "core/tensor.h"
 
 namespace hs {

@@ -1,0 +1,63 @@
+#include "core/kernels/gemm.h"
+
+#include <algorithm>
+
+#include "core/kernels/dispatched.h"
+
+namespace hs::gemm {
+
+void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+        const float* bias, float* c, int ldc) {
+    kernels::dispatched::nn_block(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, false);
+}
+
+PackedWeights pack(const float* w, int n, int k, int ldw) {
+    PackedWeights p;
+    p.n = n;
+    p.k = k;
+    const int panels = (n + kPanel - 1) / kPanel;
+    p.data.resize(static_cast<Eigen::Index>(panels) * k * kPanel);  // every float written below
+    for (int q = 0; q < panels; ++q) {
+        const int rows = std::min(kPanel, n - q * kPanel);
+        transpose(rows, k, w + static_cast<long>(q) * kPanel * ldw, ldw, p.panel(q), kPanel);
+        if (rows < kPanel)  // the last panel's missing outputs read as zero weights
+            for (int i = 0; i < k; ++i)
+                std::fill(p.panel(q) + static_cast<long>(i) * kPanel + rows,
+                          p.panel(q) + (static_cast<long>(i) + 1) * kPanel, 0.0f);
+    }
+    return p;
+}
+
+void unpack(const PackedWeights& p, float* w, int ldw) {
+    for (int q = 0; q < p.panels(); ++q) {
+        const int rows = std::min(kPanel, p.n - q * kPanel);
+        transpose(p.k, rows, p.panel(q), kPanel, w + static_cast<long>(q) * kPanel * ldw, ldw);
+    }
+}
+
+void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
+               const float* bias, float* c, int ldc) {
+    // Blocks of kKBlock inputs: a block of a (≤ 256 rows × kKBlock, in L2) meets each panel's
+    // kKBlock × 64 block once, so with two threads streaming different panels each weight is
+    // read from memory once per call (not once per row block); later blocks add onto c.
+    constexpr int kKBlock = 256, kRowBlock = 256;
+    for (int k0 = 0; k0 < w.k; k0 += kKBlock) {
+        const int kn = std::min(kKBlock, w.k - k0);
+        for (int i = 0; i < m; i += kRowBlock) {
+            const int rows = std::min(kRowBlock, m - i);
+            for (int q = panel0; q < panel0 + panels; ++q) {
+                const int col = q * kPanel, cols = std::min(kPanel, w.n - col);
+                kernels::dispatched::nn_block(rows, cols, kn, 1.0f, a + static_cast<long>(i) * lda + k0, lda,
+                                              w.panel(q) + static_cast<long>(k0) * kPanel, kPanel,
+                                              bias && k0 == 0 ? bias + col : nullptr,
+                                              c + static_cast<long>(i) * ldc + col, ldc, k0 > 0);
+            }
+        }
+    }
+}
+
+void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {
+    kernels::dispatched::transpose(n, k, b, ldb, bt, ldbt);
+}
+
+}  // namespace hs::gemm

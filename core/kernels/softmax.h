@@ -1,0 +1,11 @@
+#pragma once
+// The softmax of one row of attention scores, vectorised at the SIMD level in use
+// (core/kernels/simd.h):
+//   a_j = exp(s_j − max_k s_k) / Σ_k exp(s_k − max_k s_k)   over the first n_allowed keys
+// A masked key (s_j = −∞) gets exactly 0; keys from n_allowed on (the causal future) are
+// set to 0; a row whose allowed keys are all −∞ becomes zeros (no attention, not NaN).
+namespace hs::kernels {
+
+void softmax_row(float* row, int n_allowed, int n);
+
+}  // namespace hs::kernels

@@ -1,0 +1,89 @@
+// The kernel layer's own contracts (core/kernels/): the SIMD level in use is the one the
+// kernels really run, HEADSCOPE_SIMD's names, and the softmax row against hand-computed
+// values, at every SIMD level this CPU has (tests/simd_levels.h).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/error.h"
+#include "core/kernels/dispatched.h"
+#include "core/kernels/simd.h"
+#include "core/kernels/softmax.h"
+#include "tests/simd_levels.h"
+
+namespace hs {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+class SimdDispatch : public test::AtSimdLevel {};
+class SoftmaxRow : public test::AtSimdLevel {};
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(SimdDispatch);
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(SoftmaxRow);
+
+TEST_P(SimdDispatch, TheKernelsRunTheForcedLevel) {
+    EXPECT_EQ(kernels::simd_level(), GetParam());
+    EXPECT_EQ(kernels::running_simd_level(), GetParam());
+}
+
+TEST(SimdLevels, GenericIsAlwaysSupportedAndListedFirst) {
+    const auto levels = kernels::supported_simd_levels();
+    ASSERT_FALSE(levels.empty());
+    EXPECT_EQ(levels.front(), kernels::SimdLevel::Generic);
+}
+
+TEST(SimdLevels, NamesRoundTripAndUnknownNamesAreRefusedWithTheChoices) {
+    for (auto l : {kernels::SimdLevel::Generic, kernels::SimdLevel::AVX2, kernels::SimdLevel::AVX512})
+        EXPECT_EQ(kernels::parse_simd_level(kernels::simd_name(l)), l);
+    try {
+        kernels::parse_simd_level("sse9");
+        FAIL() << "expected hs::Error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "unknown SIMD level 'sse9': choose avx512, avx2 or generic");
+    }
+}
+
+// softmax([1, 2, 3]) = e^(x−3) / Σ: e^−2 = 0.135335283, e^−1 = 0.367879441, 1; Σ = 1.503214724
+TEST_P(SoftmaxRow, MatchesHandComputedValues) {
+    std::vector<float> row{1, 2, 3};
+    kernels::softmax_row(row.data(), 3, 3);
+    EXPECT_NEAR(row[0], 0.090030573f, 1e-7f);
+    EXPECT_NEAR(row[1], 0.244728471f, 1e-7f);
+    EXPECT_NEAR(row[2], 0.665240956f, 1e-7f);
+}
+
+// 37 keys: whole vectors and a tail at every width. Masked keys (−∞) get exactly 0, keys
+// from n_allowed on are zeroed, the rest sum to 1 and follow exp(s_j − max) in double.
+TEST_P(SoftmaxRow, MaskedAndFutureKeysGetExactlyZero) {
+    for (int allowed : {1, 5, 16, 17, 31, 37}) {
+        SCOPED_TRACE(testing::Message() << "allowed " << allowed);
+        std::vector<float> row(37);
+        for (int j = 0; j < 37; ++j) row[j] = std::sin(0.7f * j) * 9.0f;
+        row[allowed / 2] = -kInf;
+        if (allowed > 1) row[0] = -kInf;
+        const std::vector<float> s = row;
+        kernels::softmax_row(row.data(), allowed, 37);
+        double m = -kInf, sum = 0;
+        for (int j = 0; j < allowed; ++j) m = std::max<double>(m, s[j]);
+        for (int j = 0; j < allowed; ++j) sum += s[j] == -kInf ? 0.0 : std::exp(s[j] - m);
+        for (int j = 0; j < 37; ++j) {
+            const double want = j < allowed && s[j] != -kInf ? std::exp(s[j] - m) / sum : 0.0;
+            if (want == 0.0)
+                ASSERT_EQ(row[j], 0.0f) << "key " << j;
+            else
+                ASSERT_NEAR(row[j], want, 1e-6 * (1 + want)) << "key " << j;
+        }
+    }
+}
+
+TEST_P(SoftmaxRow, AFullyMaskedRowBecomesZerosNotNan) {
+    std::vector<float> row(21, -kInf);
+    row[20] = 5.0f;  // outside n_allowed: the causal future
+    kernels::softmax_row(row.data(), 20, 21);
+    for (int j = 0; j < 21; ++j) EXPECT_EQ(row[j], 0.0f) << "key " << j;
+}
+
+}  // namespace
+}  // namespace hs
