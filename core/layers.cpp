@@ -3,8 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include <unsupported/Eigen/SpecialFunctions>
-
+#include "core/kernels/activations.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
 
@@ -27,16 +26,14 @@ Matrix layer_norm(const Matrix& x, const LayerNormWeights& w, float eps) {
 
 namespace {
 
-// In place: GELU(x) = ½ x (1 + erf(x / √2)) with Eigen's vectorised erf (|error| < 4e−7),
-// or ReLU(x) = max(0, x).
+// In place over a contiguous matrix: GELU(x) = ½ x (1 + erf(x / √2)) (core/kernels/
+// activations.h), or ReLU(x) = max(0, x).
 template <typename Block>
 void activate_in_place(Block&& x, Activation act) {
-    if (act == Activation::ReLU) {
+    if (act == Activation::ReLU)
         x = x.cwiseMax(0.0f);
-        return;
-    }
-    auto a = x.array();
-    a = 0.5f * a * (1.0f + (a * 0.70710678118654752f).erf());
+    else
+        kernels::gelu_erf(x.data(), static_cast<long>(x.size()));
 }
 
 }  // namespace

@@ -23,6 +23,10 @@ worker computes; live-edit latency for heads and d_model edits) and the peak mem
   /usr/bin/python3 scripts/compare_torch.py --headscope build/app/headscope
   /usr/bin/python3 scripts/compare_torch.py --headscope build/app/headscope --coretype SkylakeX
   /usr/bin/python3 scripts/compare_torch.py --headscope build/app/headscope --app
+  /usr/bin/python3 scripts/compare_torch.py --headscope build/app/headscope --simd avx2
+
+--simd forces HeadScope's kernel level (HEADSCOPE_SIMD=avx512|avx2|generic); by default it
+runs the best level the CPU has. The header names the CPU model and the level used.
 """
 import argparse
 import json
@@ -57,6 +61,8 @@ def parse_args():
     p.add_argument("--repeat", type=int, default=20, help="timed runs per measurement")
     p.add_argument("--threads", type=int, default=2, help="threads for both programs")
     p.add_argument("--coretype", help="OPENBLAS_CORETYPE for both (default: as set)")
+    p.add_argument("--simd", choices=["avx512", "avx2", "generic"],
+                   help="HEADSCOPE_SIMD for headscope (default: the CPU's best level)")
     p.add_argument("--app", action="store_true",
                    help="also measure the UI, live-edit and memory targets (needs xvfb-run)")
     return p.parse_args()
@@ -70,10 +76,27 @@ def ensure_tuned_environment(args):
     env["HEADSCOPE_THREADS"] = str(args.threads)
     if args.coretype:
         env["OPENBLAS_CORETYPE"] = args.coretype
+    if args.simd:
+        env["HEADSCOPE_SIMD"] = args.simd
+    else:
+        env.pop("HEADSCOPE_SIMD", None)
+    if os.environ.get("HEADSCOPE_SIMD") != env.get("HEADSCOPE_SIMD"):
+        os.execve(sys.executable, [sys.executable] + sys.argv, env)
     if all(os.environ.get(k) == v for k, v in env.items() if k in TUNED_ENV):
         if not args.coretype or os.environ.get("OPENBLAS_CORETYPE") == args.coretype:
             return
     os.execve(sys.executable, [sys.executable] + sys.argv, env)
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
 
 
 def read_safetensors(path):
@@ -103,7 +126,8 @@ def headscope_bench(args, model, tokens, attention_only):
     m = re.search(r"result:\s+(.*)", out)
     if not m:
         raise SystemExit("headscope bench printed no result line:\n" + out)
-    return {k: float(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
+    pairs = (kv.split("=") for kv in m.group(1).split())
+    return {k: (v if k == "simd" else float(v)) for k, v in pairs}
 
 
 def torch_attention_ms(mha, tokens, d_model, repeat):
@@ -200,6 +224,8 @@ def main():
           f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')}, "
           f"MALLOC_MMAP_THRESHOLD_={os.environ.get('MALLOC_MMAP_THRESHOLD_')}, "
           f"repeat {args.repeat} (medians)")
+    print(f"CPU: {cpu_model()}; headscope SIMD level: "
+          f"{os.environ.get('HEADSCOPE_SIMD', 'best of this CPU')}")
     rows = []
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
@@ -230,13 +256,14 @@ def main():
                      f"{ratio:.2f}x limit", f"<= {LIMIT_TARGET}x",
                      "ok" if ratio <= LIMIT_TARGET else "MISSED"))
         peak = g["peak_gflops"]
+        level = g.get("simd", "?")
     head = ("case", "torch ms", "headscope ms", "limit ms", "ratio", "target", "")
     print(f"{head[0]:<26}{head[1]:>10}{head[2]:>14}{head[3]:>10}  {head[4]:<14}{head[5]:<10}")
     for name, pt, hs_ms, lim, ratio_s, target, verdict in rows:
         pt_s = "-" if pt != pt else f"{pt:.2f}"
         print(f"{name:<26}{pt_s:>10}{hs_ms:>14.2f}{lim:>10.2f}  {ratio_s:<14}{target:<10}{verdict}")
     print(f"GEMM peak measured by headscope in this run: {peak:.1f} GFLOP/s "
-          f"(limit ms = FLOPs / peak)")
+          f"(limit ms = FLOPs / peak); kernels ran at SIMD level {level}")
     if args.app:
         with tempfile.TemporaryDirectory() as tmp:
             rows, app_ok = app_rows(args, tmp)

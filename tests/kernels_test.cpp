@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/kernels/activations.h"
 #include "core/kernels/dispatched.h"
 #include "core/kernels/simd.h"
 #include "core/kernels/softmax.h"
@@ -21,7 +22,9 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 class SimdDispatch : public test::AtSimdLevel {};
 class SoftmaxRow : public test::AtSimdLevel {};
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(SimdDispatch);
+class Activations : public test::AtSimdLevel {};
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(SoftmaxRow);
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(Activations);
 
 TEST_P(SimdDispatch, TheKernelsRunTheForcedLevel) {
     EXPECT_EQ(kernels::simd_level(), GetParam());
@@ -83,6 +86,49 @@ TEST_P(SoftmaxRow, AFullyMaskedRowBecomesZerosNotNan) {
     row[20] = 5.0f;  // outside n_allowed: the causal future
     kernels::softmax_row(row.data(), 20, 21);
     for (int j = 0; j < 21; ++j) EXPECT_EQ(row[j], 0.0f) << "key " << j;
+}
+
+// 203 inputs from −12 to 12 (whole vectors and a tail at every width), each activation
+// against its formula in double with the C library's erf / tanh / exp.
+std::vector<float> activation_inputs() {
+    std::vector<float> x(203);
+    for (int i = 0; i < 203; ++i) x[i] = -12.0f + 24.0f * i / 202.0f;
+    x[101] = 0.0f;
+    return x;
+}
+
+TEST_P(Activations, GeluErfMatchesTheFormulaInDouble) {
+    std::vector<float> x = activation_inputs();
+    const std::vector<float> in = x;
+    kernels::gelu_erf(x.data(), static_cast<long>(x.size()));
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double v = in[i], want = 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
+        ASSERT_NEAR(x[i], want, 2e-6 * (1 + std::abs(want))) << "gelu(" << v << ")";
+    }
+    EXPECT_EQ(x[101], 0.0f);
+}
+
+TEST_P(Activations, GeluTanhMatchesTheFormulaInDouble) {
+    std::vector<float> x = activation_inputs();
+    const std::vector<float> in = x;
+    kernels::gelu_tanh(x.data(), static_cast<long>(x.size()));
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double v = in[i];
+        const double want = 0.5 * v * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (v + 0.044715 * v * v * v)));
+        ASSERT_NEAR(x[i], want, 2e-6 * (1 + std::abs(want))) << "gelu_tanh(" << v << ")";
+    }
+}
+
+TEST_P(Activations, SiluMatchesTheFormulaInDouble) {
+    std::vector<float> x = activation_inputs();
+    x.push_back(-120.0f);  // e^120 overflows float: silu → −0
+    x.push_back(120.0f);   // e^−120 underflows: silu → x
+    const std::vector<float> in = x;
+    kernels::silu(x.data(), static_cast<long>(x.size()));
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double v = in[i], want = v / (1.0 + std::exp(-v));
+        ASSERT_NEAR(x[i], want, 2e-6 * (1 + std::abs(want))) << "silu(" << v << ")";
+    }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/layers.h"
+#include "core/kernels/activations.h"
 #include "core/kernels/parallel.h"
 
 namespace hs {
@@ -25,16 +26,17 @@ Matrix apply_norm(const Matrix& x, const Vector& w, const Vector& b, NormKind ki
 }
 
 Matrix gelu_tanh(const Matrix& x) {
-    // gelu(v) = ½·v·(1 + tanh(√(2/π)·(v + 0.044715·v³))), Eigen's vectorised tanh
-    constexpr float kSqrt2OverPi = 0.79788456080286535588f;  // √(2/π)
-    const auto v = x.array();
-    return (0.5f * v * (1.0f + (kSqrt2OverPi * (v + 0.044715f * v.cube())).tanh())).matrix();
+    // gelu(v) = ½·v·(1 + tanh(√(2/π)·(v + 0.044715·v³))) (core/kernels/activations.h)
+    Matrix y = x;
+    kernels::gelu_tanh(y.data(), static_cast<long>(y.size()));
+    return y;
 }
 
 Matrix silu(const Matrix& x) {
-    // silu(v) = v / (1 + e^(−v)), vectorised exp
-    const auto v = x.array();
-    return (v / (1.0f + (-v).exp())).matrix();
+    // silu(v) = v / (1 + e^(−v)) (core/kernels/activations.h)
+    Matrix y = x;
+    kernels::silu(y.data(), static_cast<long>(y.size()));
+    return y;
 }
 
 Matrix linear(const Matrix& x, const Matrix& w, const Vector& b) {
