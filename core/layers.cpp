@@ -28,12 +28,19 @@ namespace {
 
 // In place over a contiguous matrix: GELU(x) = ½ x (1 + erf(x / √2)) (core/kernels/
 // activations.h), or ReLU(x) = max(0, x).
+// Large blocks (the FFN's hidden layer) are split into one contiguous part per thread.
 template <typename Block>
 void activate_in_place(Block&& x, Activation act) {
-    if (act == Activation::ReLU)
+    if (act == Activation::ReLU) {
         x = x.cwiseMax(0.0f);
-    else
-        kernels::gelu_erf(x.data(), static_cast<long>(x.size()));
+        return;
+    }
+    const long n = static_cast<long>(x.size());
+    const int parts = n < (1 << 16) ? 1 : thread_count();
+    parallel_for(parts, [&](int p) {
+        const long begin = n * p / parts, end = n * (p + 1) / parts;
+        kernels::gelu_erf(x.data() + begin, end - begin);
+    });
 }
 
 }  // namespace

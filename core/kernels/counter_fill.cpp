@@ -1,0 +1,150 @@
+// The counter-based bulk fills (core/rng.h has their contracts), compiled once per SIMD
+// level by Highway (see gemm_kernels.cpp): inside each level's namespace the plain loops
+// below are vectorised by the compiler with that level's instructions.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "core/kernels/counter_fill.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+#include "core/kernels/splitmix.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hs::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// SplitMix64's output number `index` (from 1) of the stream seeded with `key`.
+std::uint64_t splitmix_at(std::uint64_t key, std::uint64_t index) {
+    return splitmix_mix(key + index * kSplitMixGamma);
+}
+
+// Acklam's approximation of Φ⁻¹: a rational function of r = (p − ½)² in the centre,
+// of q = √(−2 ln p) in the lower tail (and by symmetry the upper one).
+constexpr double kAcklamLow = 0.02425;
+constexpr double kA[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+                          1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
+constexpr double kB[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+                          6.680131188771972e+01,  -1.328068155288572e+01};
+constexpr double kC[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+                          -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+constexpr double kD[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+                          3.754408661907416e+00};
+
+double acklam_central(double p) {
+    const double q = p - 0.5, r = q * q;
+    return (((((kA[0] * r + kA[1]) * r + kA[2]) * r + kA[3]) * r + kA[4]) * r + kA[5]) * q /
+           (((((kB[0] * r + kB[1]) * r + kB[2]) * r + kB[3]) * r + kB[4]) * r + 1.0);
+}
+
+// ln x for a positive normal double, in plain arithmetic that vectorises (no libm call):
+// x = 2^e · m with m in [√½, √2), ln x = e·ln 2 + 2 atanh(s), s = (m − 1)/(m + 1),
+// |s| ≤ 0.1716, and 2 atanh(s) = 2 (s + s³/3 + … + s¹⁹/19) to ~10⁻¹⁴ relative.
+double log_positive(double x) {
+    const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
+    std::int64_t e = static_cast<std::int64_t>(bits >> 52) - 1023;
+    double m = std::bit_cast<double>((bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL);  // [1, 2)
+    const bool high = m > 1.4142135623730951;
+    m = high ? 0.5 * m : m;
+    e = high ? e + 1 : e;
+    const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
+    double series = 1.0 / 19.0;
+    for (int k = 17; k >= 1; k -= 2) series = series * s2 + 1.0 / k;
+    return static_cast<double>(e) * 0.69314718055994531 + 2.0 * s * series;
+}
+
+// Φ⁻¹(p) for p < kAcklamLow.
+double acklam_lower_tail(double p) {
+    const double q = std::sqrt(-2.0 * log_positive(p));
+    return (((((kC[0] * q + kC[1]) * q + kC[2]) * q + kC[3]) * q + kC[4]) * q + kC[5]) /
+           ((((kD[0] * q + kD[1]) * q + kD[2]) * q + kD[3]) * q + 1.0);
+}
+
+// Writes the indices i < m with min(p[i], 1 − p[i]) < kAcklamLow to `tails` (ascending);
+// returns how many. Vectorised as a compare and a compressed store per vector of p (a
+// scalar loop's dependency on the count cost more than the rest of the fill).
+std::size_t list_tails(const double* p, std::size_t m, std::uint64_t* tails) {
+    std::size_t count = 0, i = 0;
+#if HWY_TARGET != HWY_SCALAR
+    const hn::ScalableTag<double> d;
+    const hn::RebindToUnsigned<decltype(d)> du;
+    const std::size_t N = hn::Lanes(d);
+    const auto low = hn::Set(d, kAcklamLow), one = hn::Set(d, 1.0);
+    for (; i + N <= m; i += N) {
+        const auto v = hn::LoadU(d, p + i);
+        const auto tail = hn::Lt(hn::Min(v, hn::Sub(one, v)), low);
+        count += hn::CompressStore(hn::Iota(du, i), hn::RebindMask(du, tail), du, tails + count);
+    }
+#endif
+    for (; i < m; ++i) {
+        tails[count] = i;
+        count += std::min(p[i], 1.0 - p[i]) < kAcklamLow;
+    }
+    return count;
+}
+
+
+// A plain loop over independent elements, which the compiler vectorises (64-bit
+// multiplies and shifts, one int → float conversion and one multiply per element).
+void FillUniformCounter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first, float bound) {
+    const float scale = bound * (1.0f / 8388608.0f);  // bound / 2²³, exact
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t z = splitmix_at(key, first + i + 1);
+        const std::int32_t k = static_cast<std::int32_t>(z >> 40) - 8388608;  // [−2²³, 2²³)
+        out[i] = static_cast<float>(k) * scale;
+    }
+}
+
+// Blocks of 256: one vectorised pass computes p and the central formula for every
+// element; the tail draws (p outside [kAcklamLow, 1 − kAcklamLow], ~5 %) are listed
+// without branching and replaced in a second pass (branching on every element cost 3×
+// the whole first pass in mispredictions).
+void FillNormalCounter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first) {
+    constexpr std::size_t kBlock = 256;
+    double p[kBlock];
+    HWY_ALIGN std::uint64_t tails[kBlock + 8];  // CompressStore may write a whole vector
+    double tail_p[kBlock], tail_x[kBlock];
+    for (std::size_t b0 = 0; b0 < n; b0 += kBlock) {
+        const std::size_t m = std::min(kBlock, n - b0);
+        for (std::size_t i = 0; i < m; ++i) {
+            const std::uint64_t bits = splitmix_at(key, first + b0 + i + 1) >> 12;  // < 2⁵²
+            p[i] = (static_cast<double>(bits) + 0.5) * (1.0 / 4503599627370496.0);  // exact
+            out[b0 + i] = static_cast<float>(acklam_central(p[i]));
+        }
+        const std::size_t count = list_tails(p, m, tails);
+        for (std::size_t t = 0; t < count; ++t) tail_p[t] = std::min(p[tails[t]], 1.0 - p[tails[t]]);
+        for (std::size_t t = 0; t < count; ++t) tail_x[t] = acklam_lower_tail(tail_p[t]);  // vectorised
+        for (std::size_t t = 0; t < count; ++t) {  // Φ⁻¹(1 − p) = −Φ⁻¹(p)
+            const std::uint64_t i = tails[t];
+            out[b0 + i] = static_cast<float>(p[i] < 0.5 ? tail_x[t] : -tail_x[t]);
+        }
+    }
+}
+
+}  // namespace hs::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "core/kernels/counter_fill.h"
+#include "core/kernels/simd.h"
+
+namespace hs::kernels {
+
+HWY_EXPORT(FillUniformCounter);
+HWY_EXPORT(FillNormalCounter);
+
+void fill_uniform_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first, float bound) {
+    (void)simd_level();  // HEADSCOPE_SIMD is applied before the first dispatch
+    HWY_DYNAMIC_DISPATCH(FillUniformCounter)(out, n, key, first, bound);
+}
+
+void fill_normal_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first) {
+    (void)simd_level();
+    HWY_DYNAMIC_DISPATCH(FillNormalCounter)(out, n, key, first);
+}
+
+}  // namespace hs::kernels
+#endif  // HWY_ONCE
