@@ -4,23 +4,18 @@
 #include <vector>
 
 #include "core/kernels/activations.h"
+#include "core/kernels/norms.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
 
 namespace hs {
 
 Matrix layer_norm(const Matrix& x, const LayerNormWeights& w, float eps) {
+    // per row: y = (x − μ) / √(σ² + eps) · γ + β  (core/kernels/norms.h)
     Matrix y(x.rows(), x.cols());
-    const float inv_n = 1.0f / static_cast<float>(x.cols());
-    for (Eigen::Index i = 0; i < x.rows(); ++i) {
-        const auto row = x.row(i).array();
-        const float mean = row.sum() * inv_n;
-        const float var = (row - mean).square().sum() * inv_n;  // biased, as PyTorch
-        const float inv_std = 1.0f / std::sqrt(var + eps);
-        y.row(i) = ((row - mean) * inv_std * w.weight.transpose().array() +
-                    w.bias.transpose().array())
-                       .matrix();
-    }
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+        kernels::layer_norm_row(x.row(i).data(), y.row(i).data(), w.weight.data(),
+                                w.bias.size() ? w.bias.data() : nullptr, int(x.cols()), eps);
     return y;
 }
 

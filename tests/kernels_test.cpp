@@ -11,6 +11,7 @@
 #include "core/rng.h"
 #include "core/kernels/activations.h"
 #include "core/kernels/dispatched.h"
+#include "core/kernels/norms.h"
 #include "core/kernels/simd.h"
 #include "core/kernels/softmax.h"
 #include "tests/simd_levels.h"
@@ -27,7 +28,9 @@ class Activations : public test::AtSimdLevel {};
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(SoftmaxRow);
 class CounterFills : public test::AtSimdLevel {};
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(Activations);
+class Norms : public test::AtSimdLevel {};
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(CounterFills);
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(Norms);
 
 TEST_P(SimdDispatch, TheKernelsRunTheForcedLevel) {
     EXPECT_EQ(kernels::simd_level(), GetParam());
@@ -148,6 +151,45 @@ TEST_P(CounterFills, EqualTheGenericLevelBitForBit) {
     for (std::size_t i = 0; i < n; ++i) {
         ASSERT_EQ(uniform[i], uniform_generic[i]) << "uniform " << i;
         ASSERT_EQ(normal[i], normal_generic[i]) << "normal " << i;
+    }
+}
+
+// x = (1, 2, 3, 4): μ = 2.5, σ² = 1.25, 1/σ = 0.894427191; γ = 1, β = 0.
+TEST_P(Norms, LayerNormMatchesHandComputedValues) {
+    const float x[4] = {1, 2, 3, 4}, gamma[4] = {1, 1, 1, 1}, beta[4] = {0, 0, 0, 0};
+    float y[4];
+    kernels::layer_norm_row(x, y, gamma, beta, 4, 0.0f);
+    const float want[4] = {-1.341640786f, -0.447213595f, 0.447213595f, 1.341640786f};
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(y[i], want[i], 1e-6f) << i;
+}
+
+// x = (3, 4): mean x² = 12.5, rms = 3.535533906; γ = (1, 2).
+TEST_P(Norms, RmsNormMatchesHandComputedValues) {
+    const float x[2] = {3, 4}, gamma[2] = {1, 2};
+    float y[2];
+    kernels::rms_norm_row(x, y, gamma, 2, 0.0f);
+    EXPECT_NEAR(y[0], 0.848528137f, 1e-6f);
+    EXPECT_NEAR(y[1], 2.262741700f, 1e-6f);
+}
+
+// 37 features (whole vectors and a tail at every width), in place, against double.
+TEST_P(Norms, LayerNormAndRmsNormMatchDoubleInPlace) {
+    std::vector<float> x(37), gamma(37), beta(37);
+    for (int i = 0; i < 37; ++i) {
+        x[i] = 100.0f + std::sin(1.3f * i) * 3.0f;  // a large mean: the variance must not cancel
+        gamma[i] = 0.5f + 0.01f * i;
+        beta[i] = -0.2f + 0.03f * i;
+    }
+    double mean = 0, var = 0, sq = 0;
+    for (float v : x) mean += v / 37.0;
+    for (float v : x) var += (v - mean) * (v - mean) / 37.0;
+    for (float v : x) sq += double(v) * v / 37.0;
+    std::vector<float> ln = x, rms = x;
+    kernels::layer_norm_row(ln.data(), ln.data(), gamma.data(), beta.data(), 37, 1e-5f);
+    kernels::rms_norm_row(rms.data(), rms.data(), gamma.data(), 37, 1e-6f);
+    for (int i = 0; i < 37; ++i) {
+        EXPECT_NEAR(ln[i], (x[i] - mean) / std::sqrt(var + 1e-5) * gamma[i] + beta[i], 2e-5) << i;
+        EXPECT_NEAR(rms[i], x[i] / std::sqrt(sq + 1e-6) * gamma[i], 2e-6) << i;
     }
 }
 

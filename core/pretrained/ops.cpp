@@ -4,25 +4,22 @@
 
 #include "core/layers.h"
 #include "core/kernels/activations.h"
+#include "core/kernels/norms.h"
 #include "core/kernels/parallel.h"
 
 namespace hs {
 
 Matrix rms_norm(const Matrix& x, const Vector& w, float eps) {
     // inv_rms: (T) = 1 / √(mean_j x_ij² + eps); y = (x ⊙ inv_rms) ⊙ w
-    const float inv_n = 1.0f / static_cast<float>(x.cols());
     Matrix y(x.rows(), x.cols());
-    for (Eigen::Index i = 0; i < x.rows(); ++i) {
-        const float inv_rms = 1.0f / std::sqrt(x.row(i).squaredNorm() * inv_n + eps);
-        y.row(i) = (x.row(i).array() * inv_rms * w.transpose().array()).matrix();
-    }
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+        kernels::rms_norm_row(x.row(i).data(), y.row(i).data(), w.data(), int(x.cols()), eps);
     return y;
 }
 
 Matrix apply_norm(const Matrix& x, const Vector& w, const Vector& b, NormKind kind, float eps) {
     if (kind == NormKind::RMSNorm) return rms_norm(x, w, eps);
-    LayerNormWeights ln{w, b.size() ? b : Vector(Vector::Zero(w.size()))};
-    return layer_norm(x, ln, eps);
+    return layer_norm(x, LayerNormWeights{w, b}, eps);  // b may be empty: no bias
 }
 
 Matrix gelu_tanh(const Matrix& x) {
