@@ -15,20 +15,16 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
 #include "app/analysis_actions.h"
-#include "app/bench.h"
 #include "app/context.h"
 #include "app/gl/frame_cache.h"
 #include "app/gl/gl.h"
 #include "app/panels/panels.h"
-#include "app/script.h"
+#include "app/hooks/frame_hook.h"
 #include "app/settings.h"
-#include "core/io/atomic_file.h"
 #include "core/error.h"
 #include "core/kernels/memory_policy.h"
-#include "core/image/png.h"
 #include "core/tokenize/playground_tokenizer.h"
 
 namespace hs {
@@ -156,40 +152,6 @@ void handle_drops(AppContext& ctx) {
     g_dropped.clear();
 }
 
-// Reads the back buffer (the frame just rendered) into a PNG: rows flipped to top-first.
-void save_screenshot(const std::string& path, int width, int height) {
-    std::vector<unsigned char> rgb(static_cast<std::size_t>(width) * height * 3);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadBuffer(GL_BACK);
-    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, rgb.data());
-    RgbImage image(width, height);
-    const std::size_t row = static_cast<std::size_t>(width) * 3;
-    for (int y = 0; y < height; ++y)
-        std::copy_n(rgb.data() + static_cast<std::size_t>(height - 1 - y) * row, row,
-                    image.bytes().data() + static_cast<std::size_t>(y) * row);
-    write_png(path, image);
-}
-
-// The heatmap's rectangle in framebuffer pixels (top-left origin) and its colour scale.
-void write_layout(const std::string& path, const AppContext& ctx, int fb_w, int fb_h) {
-    const ImVec2 s = ImGui::GetIO().DisplayFramebufferScale;
-    const HeatmapView& h = ctx.heatmap;
-    nlohmann::json j;
-    j["framebuffer"] = {fb_w, fb_h};
-    j["heatmap_drawn"] = h.drawn;
-    j["heatmap"] = {h.last_p0.x * s.x, h.last_p0.y * s.y, h.last_p1.x * s.x, h.last_p1.y * s.y};
-    j["uv"] = {h.uv.u0, h.uv.v0, h.uv.u1, h.uv.v1};
-    j["lo"] = h.last_scale.lo;
-    j["hi"] = h.last_scale.hi;
-    j["gamma"] = h.last_scale.gamma;
-    j["log"] = h.last_scale.log;
-    j["colormap"] = to_string(ctx.state.colormap);
-    j["layer"] = ctx.state.layer;
-    j["head"] = ctx.state.head;
-    j["model"] = ctx.view.trace ? ctx.view.trace->model_name : "";
-    write_file_atomic(path, j.dump(2) + "\n");
-}
-
 void draw_progress_overlay(AppContext& ctx) {
     if (!ctx.worker.busy() || ctx.worker.busy_seconds() < 0.1) return;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -283,50 +245,6 @@ void draw_layout(AppContext& ctx, const std::string& bench_view) {
     draw_detail_panels(ctx, {ImVec2(left_w, bar_h + top_h), ImVec2(right_w, h - top_h)});
 }
 
-void print_bench(const std::vector<double>& ms, const char* what = "frames") {
-    std::printf("%s\n", bench_line(what, ms).c_str());
-    std::fflush(stdout);
-}
-
-double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
-    return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-// Where the time of the timed frames went (medians), and how much of the window the
-// frame cache redrew: "phases ui 0.61 ms  render 2.10 ms  swap 0.52 ms  redrawn 12.5 %".
-struct FramePhases {
-    std::vector<double> ui, render, swap, redrawn;
-    void add(double ui_ms, double render_ms, double swap_ms, const FrameCacheStats& s) {
-        ui.push_back(ui_ms);
-        render.push_back(render_ms);
-        swap.push_back(swap_ms);
-        redrawn.push_back(s.total_pixels > 0 ? 100.0 * double(s.redrawn_pixels) / double(s.total_pixels) : 0.0);
-    }
-    void print() const {
-        if (ui.empty()) return;
-        std::printf("phases ui %.2f ms  render %.2f ms  swap %.2f ms  redrawn %.1f %%\n", percentiles(ui).p50,
-                    percentiles(render).p50, percentiles(swap).p50, percentiles(redrawn).p50);
-        std::fflush(stdout);
-    }
-};
-
-// --bench-edits: live edits of the playground model, each timed from the change of the
-// config to the end of the first frame whose maps come from the new trace.
-struct EditBench {
-    int total = 0;                 // edits to time
-    std::string key;               // "heads" | "d_model"
-    ModelConfig start;             // config of the first trace
-    int done = 0;
-    bool pending = false;          // an edit waits for its trace
-    std::uint64_t generation = 0;  // worker generation of the pending edit
-    std::chrono::steady_clock::time_point at;
-    int settled_frames = 0;        // frames drawn since the last edit landed
-    std::vector<double> latency_ms, job_ms, load_ms, forward_ms, ui_ms;
-    // The frame that took each new trace in, by phase: accept (thumbnail uploads), sync
-    // (selected map upload, fonts), ui (ImGui), render (GL incl. glFinish), swap.
-    std::vector<double> accept_ms, sync_ms, frame_ui_ms, render_ms, swap_ms, redrawn;
-};
-
 // Under Mesa's software rasteriser (llvmpipe, as under Xvfb) one thread more than the
 // cores, unless the user chose LP_NUM_THREADS: after idle frames one of the threads is
 // slow to wake (its virtual CPU has halted), and with work cut in more pieces the others
@@ -337,12 +255,48 @@ void use_one_more_rasteriser_thread() {
     setenv("LP_NUM_THREADS", std::to_string(cores + 1).c_str(), /*overwrite=*/0);
 }
 
+// The newest finished trace replaces the old one (step 2). Returns whether it brought a trace.
+bool take_newest_result(AppContext& ctx) {
+    auto result = ctx.worker.take_result();
+    if (!result) return false;
+    const bool trace = bool(result->trace);
+    if (trace) {
+        // "continue": the trace belongs to the extended text, which replaces the input
+        // without another recomputation.
+        if (result->continued) {
+            ctx.state.text = result->text;
+            ctx.state.notice = result->generated > 0
+                                   ? "Appended " + std::to_string(result->generated) + " tokens."
+                                   : "The model ended the text (end of sequence or max length).";
+        }
+        if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
+            ctx.state.remember_model(result->model_arg);
+    }
+    ctx.view.accept(std::move(*result));
+    if (ctx.view.trace) {
+        clamp_selection(ctx.state, *ctx.view.trace);
+        for (const std::string& t : ctx.view.trace->main.tokens) ctx.fonts.note_text(t);
+        if (ctx.view.trace->decoder)
+            for (const std::string& t : ctx.view.trace->decoder->tokens) ctx.fonts.note_text(t);
+    }
+    return trace;
+}
+
+bool workers_idle(const AppContext& ctx) {
+    return ctx.worker.idle() && ctx.analysis_worker.idle() && !ctx.layer_maps_worker.busy();
+}
+
+template <typename Pred>
+bool any_hook(const std::vector<std::unique_ptr<FrameHook>>& hooks, Pred pred) {
+    return std::any_of(hooks.begin(), hooks.end(), [&](const auto& h) { return pred(*h); });
+}
+
 }  // namespace
 
 int run_gui(const GuiOptions& options) {
     AppContext ctx;
     WindowSize size{options.width, options.height};
-    // 1. Settings, then command-line options on top.
+    // Settings, then command-line options on top.
     if (!options.no_settings) {
         ctx.settings_path = default_settings_path();
         ctx.state.notice = load_settings(ctx.settings_path, ctx.state, size);
@@ -360,10 +314,14 @@ int run_gui(const GuiOptions& options) {
     } catch (const Error& e) {
         ctx.samples_error = e.what();
     }
-    std::unique_ptr<ScriptRunner> script;
-    if (!options.script.empty()) script = std::make_unique<ScriptRunner>(options.script);
+    // Benchmarks, the script runner, screenshots and timing (app/hooks/).
+    const std::vector<std::unique_ptr<FrameHook>> hooks = make_frame_hooks(options, ctx);
+    const bool measuring = any_hook(hooks, [](const FrameHook& h) { return h.measures(); });
+    const bool paced = any_hook(hooks, [](const FrameHook& h) { return h.paced(); });
+    const bool time_drawing = any_hook(hooks, [](const FrameHook& h) { return h.times_drawing(); });
+    const bool needs_trace = any_hook(hooks, [](const FrameHook& h) { return h.needs_trace(); });
 
-    // 2. Window and GL 3.3 core context.
+    // Window and GL 3.3 core context.
     use_one_more_rasteriser_thread();
     if (!glfwInit()) throw Error("cannot initialise GLFW (is there a display? try xvfb-run).");
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -378,12 +336,10 @@ int run_gui(const GuiOptions& options) {
         throw Error("cannot create an OpenGL 3.3 core window.");
     }
     glfwMakeContextCurrent(window);
-    const bool measuring = options.bench_frames > 0 || options.bench_edits > 0 || !options.screenshot.empty() || script ||
-                           options.timing;
     glfwSwapInterval(measuring ? 0 : 1);
     glfwSetDropCallback(window, on_drop);
 
-    // 3. ImGui with a content-scale aware theme and fonts.
+    // ImGui (stock GLFW and OpenGL3 backends) with a content-scale aware theme and fonts.
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
@@ -403,265 +359,106 @@ int run_gui(const GuiOptions& options) {
     int status = 0;
     {
         ctx.renderer = std::make_unique<HeatmapRenderer>();
-        auto frame_cache = std::make_unique<FrameCache>();
-        frame_cache->set_full_redraw(options.full_redraw);
+        FrameCache frames(options.own_renderer);
+        frames.set_full_redraw(options.full_redraw);
         if (!options.full_redraw && !options.offscreen_frame)
-            frame_cache->set_retained(FrameCache::probe_retained_back_buffer([&] { glfwSwapBuffers(window); }));
-        if (options.bench_frames > 0 || options.bench_edits > 0)
-            std::printf("frame cache %s\n", options.full_redraw ? "off (full redraw)"
-                                             : frame_cache->retained() ? "retained back buffer"
-                                                                       : "offscreen + copy");
-        FramePhases phases;
-        int pan_frame = 0;
-        int busy_passes = 0;  // --bench-busy: traces that arrived during the timed frames
-        std::vector<double> result_ms;  // --bench-busy: the frames that took those traces in
-        EditBench edits;
-        edits.total = options.bench_edits;
-        edits.key = options.bench_edit;
-        if (edits.total > 0 && ctx.state.source != SourceKind::Playground)
-            throw Error("--bench-edits edits a playground model: pass --model random:… (got '" +
-                        ctx.state.model_arg() + "').");
-        edits.start = ctx.state.config;
-        // Paced runs sleep out the rest of a 60 Hz frame like a vsynced window would, so the
-        // UI thread does not take a core from the worker by spinning (Xvfb has no vsync).
-        const bool paced = options.bench_busy || options.bench_edits > 0;
-        bool last_frame_identical = false;
+            frames.set_retained(FrameCache::probe_retained_back_buffer([&] { glfwSwapBuffers(window); }));
+        if (time_drawing) std::printf("%s\n", frames.describe().c_str());
+        bool last_frame_identical = false, selection_applied = false, memory_released = false;
         std::string submitted_detail = "-";
-        std::vector<double> frame_ms;
-        std::vector<double> busy_ms;  // --timing: frames drawn while the worker computed
         int ready_frames = 0;
-        auto script_waiting_since = std::chrono::steady_clock::now();
-        bool selection_applied = false;
-        auto last_work = std::chrono::steady_clock::now();  // the workers were last busy
-        bool memory_released = false;
-        while (!glfwWindowShouldClose(window)) {
+        auto last_work = FrameClock::now();  // the workers were last busy
+        std::optional<int> stop;
+        while (!glfwWindowShouldClose(window) && !stop) {
+            FrameRecord f;
             // 1. Events (an interactive window whose last frame changed nothing and whose
-            // worker is idle waits up to 50 ms for one instead of spinning) and dropped files.
-            if (!measuring && !paced && last_frame_identical && ctx.worker.idle() && ctx.analysis_worker.idle() &&
-                !ctx.layer_maps_worker.busy())
-                glfwWaitEventsTimeout(0.05);
-            const auto frame_start = std::chrono::steady_clock::now();
-            const bool busy_frame = ctx.worker.busy();
-            bool took_result = false;
+            // workers are idle waits up to 50 ms for one instead of spinning), dropped files.
+            if (!measuring && !paced && last_frame_identical && workers_idle(ctx)) glfwWaitEventsTimeout(0.05);
+            f.start = FrameClock::now();
+            f.busy_at_start = ctx.worker.busy();
+            f.ready_frames = ready_frames;
             glfwPollEvents();
             handle_drops(ctx);
-            // 2. Newest finished trace replaces the old one.
-            if (auto result = ctx.worker.take_result()) {
-                if (result->trace) {
-                    // "continue": the trace belongs to the extended text, which replaces the
-                    // input without another recomputation.
-                    if (result->continued) {
-                        ctx.state.text = result->text;
-                        ctx.state.notice = result->generated > 0
-                                               ? "Appended " + std::to_string(result->generated) + " tokens."
-                                               : "The model ended the text (end of sequence or max length).";
-                    }
-                    if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
-                        ctx.state.remember_model(result->model_arg);
-                }
-                if (result->trace && ready_frames > 3) {
-                    ++busy_passes;
-                    took_result = true;
-                }
-                ctx.view.accept(std::move(*result));
-                if (ctx.view.trace) {
-                    if (!selection_applied) {
-                        ctx.state.layer = wanted_layer;
-                        ctx.state.head = wanted_head;
-                        selection_applied = true;
-                    }
-                    clamp_selection(ctx.state, *ctx.view.trace);
-                    for (const std::string& t : ctx.view.trace->main.tokens) ctx.fonts.note_text(t);
-                    if (ctx.view.trace->decoder)
-                        for (const std::string& t : ctx.view.trace->decoder->tokens) ctx.fonts.note_text(t);
-                }
+            // 2. The newest finished trace replaces the old one; analysis results.
+            f.took_trace = take_newest_result(ctx);
+            if (ctx.view.trace && !selection_applied) {
+                ctx.state.layer = wanted_layer;  // the selection asked for on the command line
+                ctx.state.head = wanted_head;
+                clamp_selection(ctx.state, *ctx.view.trace);
+                selection_applied = true;
             }
-            // 3. Analysis results (and re-analysis of a new trace), scripted actions and
-            // benchmark edits (submitted to the worker after the frame, step 7).
             poll_analysis(ctx);
-            if (script && !script->finished() && !ctx.state.dirty && ctx.worker.idle() &&
-                ctx.analysis_worker.idle() && !selected_maps_pending(ctx.view, ctx.state)) {
-                script_waiting_since = std::chrono::steady_clock::now();
-                if (!script->step(ctx)) {
-                    std::fprintf(stderr, "headscope: script: %s\n", script->error().c_str());
-                    status = 1;
-                    break;
-                }
-            }
-            // Benchmarks: keep the worker busy, or make the next live edit.
-            if (options.bench_busy && ready_frames > 3 && ctx.worker.idle() && !ctx.state.dirty)
-                ctx.state.dirty = true;  // recompute the same input (the model stays cached)
-            // (An edit made here stands for a click polled at the start of this frame.)
-            const bool edit_now = edits.total > 0 && !edits.pending && edits.done < edits.total && ctx.view.trace &&
-                                  ctx.worker.idle() && !ctx.state.dirty && edits.settled_frames >= 3;
-            if (edit_now) {
-                ctx.state.config = edited_config(edits.start, edits.key, edits.done + 1);
-                ctx.state.dirty = true;
-                edits.at = frame_start;
-            }
-            const auto accepted = std::chrono::steady_clock::now();
+            // 3. Hooks make their edits (scripts, benchmarks) as a click polled now would.
+            for (const auto& h : hooks) h->before_ui(ctx, f);
+            f.accepted = FrameClock::now();
             ctx.view.sync_textures(ctx.state, ctx.layer_maps_worker);
-            // 4. Fonts (new characters), then the frame's UI.
             ctx.fonts.note_text(ctx.state.text);
             ctx.fonts.rebuild_if_needed();
-            const auto synced = std::chrono::steady_clock::now();
+            f.synced = FrameClock::now();
+            // 4. The frame's UI.
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
             // Unattended runs ignore the pointer (Xvfb parks it mid-screen: no hover).
             if (measuring) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
             ImGui::NewFrame();
             ctx.renderer->begin_frame();
-            if (options.bench_pan && ready_frames > 3) {
-                // --bench-pan: a new part of the map every frame (as a drag or wheel would).
-                const PanUv p = pan_uv(pan_frame++);
-                ctx.heatmap.uv = UvRect{p.u0, p.v0, p.u1, p.v1};
-            }
+            for (const auto& h : hooks) h->in_ui(ctx, f);
             draw_layout(ctx, options.bench_view);
             draw_progress_overlay(ctx);
             ImGui::Render();
-            const auto ui_done = std::chrono::steady_clock::now();
-            // 5. Draw: the changed part of the frame offscreen, then all of it to the back buffer.
-            int fb_w = 0, fb_h = 0;
-            glfwGetFramebufferSize(window, &fb_w, &fb_h);
-            frame_cache->render(ImGui::GetDrawData(), *ctx.renderer, ImVec4(0.08f, 0.08f, 0.09f, 1.0f));
-            glViewport(0, 0, fb_w, fb_h);
-            last_frame_identical = frame_cache->stats().redrawn_pixels == 0;
-            // 6. Screenshots, benchmark and exit conditions.
-            const bool ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle();
-            if (script && std::chrono::steady_clock::now() - script_waiting_since > std::chrono::seconds(90)) {
-                std::fprintf(stderr,
-                             "headscope: script stalled for 90 s (dirty %d, worker idle %d, busy %d, trace %d, "
-                             "error '%s')\n",
-                             int(ctx.state.dirty), int(ctx.worker.idle()), int(ctx.worker.busy()),
-                             int(bool(ctx.view.trace)), ctx.view.error.c_str());
-                status = 1;
-                break;
-            }
-            if (script) {
-                const std::string shot = script->take_screenshot_request();
-                if (!shot.empty()) {
-                    save_screenshot(shot, fb_w, fb_h);
-                    if (!options.layout.empty()) write_layout(options.layout, ctx, fb_w, fb_h);
-                }
-                if (script->finished() && ready) break;
-            }
-            if (ready) ++ready_frames;
-            if (!options.screenshot.empty() && ready_frames >= options.frames) {
-                save_screenshot(options.screenshot, fb_w, fb_h);
-                if (!options.layout.empty()) write_layout(options.layout, ctx, fb_w, fb_h);
-                std::printf("wrote %s (%dx%d)\n", options.screenshot.c_str(), fb_w, fb_h);
-                if (options.bench_frames <= 0) break;
-            }
-            const bool benchmarking = options.bench_frames > 0 || edits.total > 0;
-            if (benchmarking) glFinish();  // time the drawing, not just its submission
-            const auto drawn = std::chrono::steady_clock::now();
+            f.ui_done = FrameClock::now();
+            // 5. Draw what changed into the back buffer.
+            glfwGetFramebufferSize(window, &f.fb_width, &f.fb_height);
+            frames.render(ImGui::GetDrawData(), *ctx.renderer, ImVec4(0.08f, 0.08f, 0.09f, 1.0f));
+            glViewport(0, 0, f.fb_width, f.fb_height);
+            f.stats = frames.stats();
+            last_frame_identical = f.stats.redrawn_pixels == 0;
+            // 6. Hooks see the finished frame (screenshots), then it is shown.
+            f.ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle();
+            if (f.ready) f.ready_frames = ++ready_frames;
+            for (const auto& h : hooks) h->before_swap(ctx, f);
+            if (time_drawing) glFinish();  // time the drawing, not just its submission
+            f.drawn = FrameClock::now();
             glfwSwapBuffers(window);
             // 7. Edits of this frame (widgets, scripts, benchmarks) -> worker, now that the
             // frame showing them is done: the forward then has the cores to itself instead
-            // of sharing them with the software rasteriser, and starts without waiting for
-            // the next frame.
+            // of sharing them with the software rasteriser.
             submit_if_dirty(ctx, submitted_detail);
-            if (edit_now) {
-                edits.pending = true;
-                edits.generation = ctx.worker.latest_generation();
-            }
-            const auto now = std::chrono::steady_clock::now();
-            const double frame = ms_between(frame_start, now);
-            if (options.timing && busy_frame && ctx.worker.busy()) busy_ms.push_back(frame);
-            if (options.bench_frames > 0 && ready_frames > 3) {
-                // --bench-busy times only frames drawn while the worker computed throughout.
-                if (options.bench_busy && took_result) result_ms.push_back(frame);
-                if (!options.bench_busy || (busy_frame && ctx.worker.busy())) {
-                    frame_ms.push_back(frame);
-                    phases.add(ms_between(frame_start, ui_done), ms_between(ui_done, drawn), ms_between(drawn, now),
-                               frame_cache->stats());
-                }
-                if (static_cast<int>(frame_ms.size()) >= options.bench_frames) {
-                    const char* what = options.bench_pan ? "pan frames" : options.bench_busy ? "busy frames" : "frames";
-                    print_bench(frame_ms, what);
-                    if (options.bench_busy) {
-                        std::printf("busy passes %d\n", busy_passes);
-                        print_bench(result_ms, "busy result frames");
-                    }
-                    phases.print();
-                    break;
-                }
-            }
-            if (edits.total > 0) {
-                ++edits.settled_frames;
-                if (edits.pending && ctx.view.trace && ctx.view.generation >= edits.generation) {
-                    // This frame showed the edited model's maps for the first time.
-                    edits.latency_ms.push_back(ms_between(edits.at, now));
-                    edits.job_ms.push_back(ctx.view.compute_ms);
-                    edits.load_ms.push_back(ctx.view.load_ms);
-                    edits.forward_ms.push_back(ctx.view.forward_ms);
-                    // What the UI adds: waiting for the frame boundary, upload, drawing.
-                    edits.ui_ms.push_back(edits.latency_ms.back() - ctx.view.compute_ms);
-                    edits.accept_ms.push_back(ms_between(frame_start, accepted));
-                    edits.sync_ms.push_back(ms_between(accepted, synced));
-                    edits.frame_ui_ms.push_back(ms_between(synced, ui_done));
-                    edits.render_ms.push_back(ms_between(ui_done, drawn));
-                    edits.swap_ms.push_back(ms_between(drawn, now));
-                    const FrameCacheStats& fs = frame_cache->stats();
-                    edits.redrawn.push_back(fs.total_pixels > 0 ? 100.0 * double(fs.redrawn_pixels) /
-                                                                      double(fs.total_pixels)
-                                                                : 0.0);
-                    edits.pending = false;
-                    edits.settled_frames = 0;
-                    if (++edits.done >= edits.total) {
-                        print_bench(edits.latency_ms, "edits");
-                        print_bench(edits.job_ms, "edit jobs");
-                        print_bench(edits.load_ms, "edit loads");
-                        print_bench(edits.forward_ms, "edit forwards");
-                        print_bench(edits.ui_ms, "edit ui");
-                        std::printf("edit frame phases accept %.2f ms  sync %.2f ms  ui %.2f ms  render %.2f ms  "
-                                    "swap %.2f ms  redrawn %.1f %%\n",
-                                    percentiles(edits.accept_ms).p50, percentiles(edits.sync_ms).p50,
-                                    percentiles(edits.frame_ui_ms).p50, percentiles(edits.render_ms).p50,
-                                    percentiles(edits.swap_ms).p50, percentiles(edits.redrawn).p50);
-                        break;
-                    }
-                }
-                if (edits.pending && !ctx.view.error.empty() && ctx.worker.idle()) {
-                    std::fprintf(stderr, "headscope: live edit failed: %s\n", ctx.view.error.c_str());
-                    status = 1;
-                    break;
-                }
+            for (const auto& h : hooks) h->after_submit(ctx);
+            f.end = FrameClock::now();
+            // 8. Hooks time the frame; any of them may end the run.
+            for (const auto& h : hooks) {
+                h->after_frame(ctx, f);
+                if (h->finished() && !stop) stop = h->finished();
             }
             // Free heap pages go back to the kernel once the window has been idle for a minute
-            // (core/kernels/memory_policy.h keeps them while edits follow each other: the first edit
-            // after a release pays ~0.1–0.2 s of page faults again).
-            if (!ctx.worker.idle() || !ctx.analysis_worker.idle() || ctx.layer_maps_worker.busy()) {
-                last_work = std::chrono::steady_clock::now();
+            // (core/kernels/memory_policy.h keeps them while edits follow each other: the first
+            // edit after a release pays ~0.1–0.2 s of page faults again).
+            if (!workers_idle(ctx)) {
+                last_work = FrameClock::now();
                 memory_released = false;
-            } else if (!memory_released && std::chrono::steady_clock::now() - last_work > std::chrono::seconds(60)) {
+            } else if (!memory_released && FrameClock::now() - last_work > std::chrono::seconds(60)) {
                 release_free_memory();
                 memory_released = true;
             }
             if (paced) {
-                // Sleep out the frame, but wake as soon as a result waits (as a real window
-                // would on the worker's wake-up event), so a finished trace is not held back.
-                const auto next = frame_start + std::chrono::microseconds(16667);
-                while (std::chrono::steady_clock::now() < next && !(!ctx.worker.busy() && !ctx.worker.idle()))
+                // Sleep out a 60 Hz frame as a vsynced window would (Xvfb has no vsync), so the
+                // UI thread does not take a core from the worker, but wake as soon as a result
+                // waits, so a finished trace is not held back.
+                const auto next = f.start + std::chrono::microseconds(16667);
+                while (FrameClock::now() < next && !(!ctx.worker.busy() && !ctx.worker.idle()))
                     std::this_thread::sleep_for(std::chrono::microseconds(500));
             }
             // A screenshot or benchmark that can never get a trace fails instead of hanging.
-            const bool unattended = options.bench_frames > 0 || edits.total > 0 || !options.screenshot.empty();
-            if (unattended && !script && !ctx.view.trace && ctx.worker.idle() &&
+            if (needs_trace && !ctx.view.trace && ctx.worker.idle() &&
                 (!ctx.view.error.empty() || !ctx.state.config_errors.empty())) {
                 std::fprintf(stderr, "headscope: %s\n",
-                             ctx.view.error.empty() ? ctx.state.config_errors.front().c_str()
-                                                    : ctx.view.error.c_str());
-                status = 1;
-                break;
+                             ctx.view.error.empty() ? ctx.state.config_errors.front().c_str() : ctx.view.error.c_str());
+                stop = 1;
             }
         }
-        if (options.timing) {
-            std::printf("model %s\nload %.1f ms  forward %.1f ms  job %.1f ms  (%zu tokens)\n",
-                        ctx.view.model_arg.c_str(), ctx.view.load_ms, ctx.view.forward_ms, ctx.view.compute_ms,
-                        ctx.view.trace ? ctx.view.trace->main.tokens.size() : std::size_t{0});
-            print_bench(busy_ms, "frames while computing");
-        }
+        status = stop.value_or(0);
+        for (const auto& h : hooks) h->report(ctx);
         if (!options.no_settings && !measuring) {
             glfwGetWindowSize(window, &size.width, &size.height);
             const std::string err = save_settings(ctx.settings_path, ctx.state, size);
@@ -669,7 +466,6 @@ int run_gui(const GuiOptions& options) {
         }
         ctx.view = TraceView{};
         ctx.analysis = AnalysisView{};
-        frame_cache.reset();
         ctx.renderer.reset();
     }
     ImGui_ImplOpenGL3_Shutdown();

@@ -25,7 +25,8 @@ std::string gui_usage() {
            "                 [--head H] [--colormap NAME] [--size WxH] [--screenshot FILE]\n"
            "                 [--layout FILE] [--frames N] [--bench-frames N] [--bench-view all|heatmap|grid]\n"
            "                 [--bench-pan] [--bench-busy] [--bench-edits N] [--bench-edit heads|d_model]\n"
-           "                 [--full-redraw] [--offscreen-frame] [--script FILE] [--no-settings] [--hidden] [--timing]\n"
+           "                 [--full-redraw] [--offscreen-frame] [--own-renderer] [--script FILE] [--no-settings]\n"
+           "                 [--hidden] [--timing]\n"
            "       headscope help     (command-line subcommands)\n";
 }
 
@@ -51,6 +52,7 @@ GuiOptions parse_gui_options(int argc, char** argv) {
         else if (arg == "--bench-busy") o.bench_busy = true;
         else if (arg == "--bench-edits") o.bench_edits = parse_int(arg, value());
         else if (arg == "--bench-edit") o.bench_edit = value();
+        else if (arg == "--own-renderer") o.own_renderer = true;
         else if (arg == "--full-redraw") o.full_redraw = true;
         else if (arg == "--offscreen-frame") o.offscreen_frame = true;
         else if (arg == "--script") o.script = value();

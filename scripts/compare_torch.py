@@ -63,6 +63,8 @@ def parse_args():
     p.add_argument("--coretype", help="OPENBLAS_CORETYPE for both (default: as set)")
     p.add_argument("--simd", choices=["avx512", "avx2", "generic"],
                    help="HEADSCOPE_SIMD for headscope (default: the CPU's best level)")
+    p.add_argument("--own-renderer", action="store_true",
+                   help="with --app: draw the UI with the app's opt-in renderer for software GL")
     p.add_argument("--app", action="store_true",
                    help="also measure the UI, live-edit and memory targets (needs xvfb-run)")
     return p.parse_args()
@@ -153,6 +155,8 @@ def app_percentiles(args, label, model, text, *extra):
     """(p50, p95, max) of the app's bench line `label N  p50 X ms  p95 Y ms  max Z ms` under Xvfb."""
     cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {WINDOW}x24", args.headscope,
            "--no-settings", "--size", WINDOW, "--model", model, "--text", text, *extra]
+    if args.own_renderer:
+        cmd.append("--own-renderer")
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=600).stdout
     m = re.search(rf"^{re.escape(label)} \d+  p50 ([\d.]+) ms  p95 ([\d.]+) ms  max ([\d.]+) ms", out, re.M)
     if not m:
@@ -268,7 +272,8 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             rows, app_ok = app_rows(args, tmp)
         ok &= app_ok
-        print(f"\n{'app target (Xvfb ' + WINDOW + ')':<30}{'measured':<24}{'target':<14}")
+        output = "own renderer" if args.own_renderer else "stock backend"
+        print(f"\n{'app target (Xvfb ' + WINDOW + ', ' + output + ')':<30}{'measured':<24}{'target':<14}")
         for name, measured, target, verdict in rows:
             print(f"{name:<30}{measured:<24}{target:<14}{verdict}")
     return 0 if ok else 1

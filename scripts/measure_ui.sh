@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # UI frame-time and live-edit figures of docs/PERFORMANCE.md ("UI frame time", "Live edits"),
-# three runs each under Xvfb. Usage: scripts/measure_ui.sh [BUILD_DIR]  (default build)
+# three runs each under Xvfb, with the stock backend (default) and the opt-in own renderer.
+# Usage: scripts/measure_ui.sh [BUILD_DIR]  (default build)
 set -uo pipefail
 app=$(realpath "${1:-build}")/app/headscope
 tmp=$(mktemp -d)
@@ -13,14 +14,15 @@ P='random:d_model=64,heads=1,layers=1,max_len=4096'
 E='random:d_model=512,heads=8,layers=6'
 for r in 1 2 3; do
   echo "== run $r  $(uptime)"
-  echo "-- grid 128";                 X --model $G --text "$(cat "$tmp/words128.txt")" --bench-frames 300
-  echo "-- grid 128 full redraw";     X --model $G --text "$(cat "$tmp/words128.txt")" --bench-frames 300 --full-redraw
-  echo "-- pan 4096";                 X --model $P --text "$(cat "$tmp/words4096.txt")" --bench-pan --bench-frames 300
-  echo "-- pan 4096 heatmap view";    X --model $P --text "$(cat "$tmp/words4096.txt")" --bench-pan --bench-frames 300 --bench-view heatmap
-  echo "-- pan 4096 full redraw";     X --model $P --text "$(cat "$tmp/words4096.txt")" --bench-pan --bench-frames 300 --full-redraw
-  echo "-- busy grid 128";            X --model $G --text "$(cat "$tmp/words128.txt")" --bench-busy --bench-frames 300
-  echo "-- edits heads";              X --model $E --text "$(cat "$tmp/words64.txt")" --bench-edits 60
-  echo "-- edits d_model";            X --model $E --text "$(cat "$tmp/words64.txt")" --bench-edits 60 --bench-edit d_model
+  for out in stock own-renderer; do
+    F=(); [[ $out == own-renderer ]] && F=(--own-renderer)
+    echo "-- [$out] grid 128";              X --model $G --text "$(cat "$tmp/words128.txt")" --bench-frames 300 "${F[@]}"
+    echo "-- [$out] pan 4096";              X --model $P --text "$(cat "$tmp/words4096.txt")" --bench-pan --bench-frames 300 "${F[@]}"
+    echo "-- [$out] pan 4096 heatmap view"; X --model $P --text "$(cat "$tmp/words4096.txt")" --bench-pan --bench-frames 300 --bench-view heatmap "${F[@]}"
+    echo "-- [$out] busy grid 128";         X --model $G --text "$(cat "$tmp/words128.txt")" --bench-busy --bench-frames 300 "${F[@]}"
+    echo "-- [$out] edits heads";           X --model $E --text "$(cat "$tmp/words64.txt")" --bench-edits 60 "${F[@]}"
+    echo "-- [$out] edits d_model";         X --model $E --text "$(cat "$tmp/words64.txt")" --bench-edits 60 --bench-edit d_model "${F[@]}"
+  done
 done
 echo "== end $(uptime)"
 rm -rf "$tmp"

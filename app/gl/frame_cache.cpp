@@ -6,6 +6,8 @@
 #include <functional>
 #include <utility>
 
+#include <backends/imgui_impl_opengl3.h>
+
 #include "app/gl/heatmap_renderer.h"
 #include "app/gl/ui_renderer.h"
 #include "core/error.h"
@@ -77,7 +79,7 @@ void cut_commands(ImDrawData& dd, const DamageRect& damage, const std::vector<st
 
 }  // namespace
 
-FrameCache::FrameCache() : ui_(std::make_unique<UiRenderer>()) {}
+FrameCache::FrameCache(bool own_renderer) : ui_(own_renderer ? std::make_unique<UiRenderer>() : nullptr) {}
 
 FrameCache::~FrameCache() {
     if (framebuffer_) glDeleteFramebuffers(1, &framebuffer_);
@@ -186,6 +188,13 @@ bool FrameCache::summarise(const ImDrawData& dd, std::vector<ListSummary>& out) 
     return keyed;
 }
 
+std::string FrameCache::describe() const {
+    const std::string drawer = ui_ ? " (own renderer)" : " (stock backend)";
+    return (full_redraw_ ? "frame cache off (full redraw)"
+            : retained_  ? "frame cache retained back buffer"
+                         : "frame cache offscreen + copy") + drawer;
+}
+
 void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4& clear_color) {
     const int fb_w = static_cast<int>(dd->DisplaySize.x * dd->FramebufferScale.x);
     const int fb_h = static_cast<int>(dd->DisplaySize.y * dd->FramebufferScale.y);
@@ -238,7 +247,10 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
             scissor_to(damage, fb_h);
             glClear(GL_COLOR_BUFFER_BIT);
         }
-        ui_->render(dd);
+        if (ui_)
+            ui_->render(dd);
+        else
+            ImGui_ImplOpenGL3_RenderDrawData(dd);
         renderer.set_pixel_limit(nullptr);
     }
 

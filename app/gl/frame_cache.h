@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <imgui.h>
@@ -24,15 +25,19 @@ namespace hs {
 class HeatmapRenderer;
 class UiRenderer;
 
-// What the last render() did (benchmarks print these).
-struct FrameCacheStats {
+// What the last render() drew (benchmarks print these).
+struct FrameStats {
     long long redrawn_pixels = 0;  // area of the damage rectangle
     long long total_pixels = 0;    // framebuffer area
 };
 
 class FrameCache {
 public:
-    FrameCache();
+    // The lists are drawn by the stock Dear ImGui OpenGL3 backend (its public
+    // ImGui_ImplOpenGL3_RenderDrawData, on draw data whose clip rects are cut to the
+    // damage), or with `own_renderer` by UiRenderer (app/gl/ui_renderer.h: --own-renderer,
+    // an opt-in for software GL that mirrors the 1.86 backend's render state).
+    explicit FrameCache(bool own_renderer = false);
     ~FrameCache();
     FrameCache(const FrameCache&) = delete;
     FrameCache& operator=(const FrameCache&) = delete;
@@ -52,7 +57,9 @@ public:
     // (Offscreen, llvmpipe blends RGBA8 and the window's BGRX8 with different rounding:
     // anti-aliased edges may differ by one level from drawing straight into the window.)
     void render(ImDrawData* draw_data, HeatmapRenderer& renderer, const ImVec4& clear_color);
-    const FrameCacheStats& stats() const { return stats_; }
+    const FrameStats& stats() const { return stats_; }
+    // One line for benchmark output: "frame cache retained back buffer (stock backend)", …
+    std::string describe() const;
 
 private:
     // Drawing straight into the window's back buffer (no offscreen copy).
@@ -61,14 +68,14 @@ private:
     // Key bytes and bounds of every list; false when a command cannot be keyed.
     bool summarise(const ImDrawData& draw_data, std::vector<ListSummary>& out) const;
 
-    std::unique_ptr<UiRenderer> ui_;  // draws the lists (its shaders built with the cache)
+    std::unique_ptr<UiRenderer> ui_;  // --own-renderer: draws the lists; null: the stock backend
     DamageTracker tracker_;
     std::vector<ListSummary> spare_;  // summaries two frames old, refilled in place
     GLuint framebuffer_ = 0, color_ = 0;
     int width_ = 0, height_ = 0;
     bool full_redraw_ = false;
     bool retained_ = false;
-    FrameCacheStats stats_;
+    FrameStats stats_;
 };
 
 }  // namespace hs

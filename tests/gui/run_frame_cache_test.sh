@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The frame cache (app/gl/frame_cache.*) and the benchmark modes, under Xvfb:
+# The frame cache (app/gl/frame_cache.*: damage-limited redraws through the stock ImGui
+# backend) and the benchmark modes, under Xvfb:
 #  1. pixels: screenshots taken after partial redraws (panning the map; script edits that
 #     change the selection, colormap and model) equal, byte for byte, those of a run that
 #     redraws every pixel every frame (--full-redraw);
@@ -32,9 +33,9 @@ SCRIPT
   run --model "random:d_model=64,heads=4,layers=2,seed=3" --text "$text" --size 1280x800 \
     --script "$out/session_$mode.txt" "${extra[@]}"
 done
-grep -q '^frame cache retained back buffer$\|^frame cache offscreen + copy$' "$out/pan_cached.txt" \
+grep -q '^frame cache retained back buffer (stock backend)$\|^frame cache offscreen + copy (stock backend)$' "$out/pan_cached.txt" \
   || { echo "FAIL: cached run did not report its frame cache"; cat "$out/pan_cached.txt"; exit 1; }
-grep -q '^frame cache off (full redraw)$' "$out/pan_full.txt" || { echo "FAIL: --full-redraw not reported"; exit 1; }
+grep -q '^frame cache off (full redraw) (stock backend)$' "$out/pan_full.txt" || { echo "FAIL: --full-redraw not reported"; exit 1; }
 for f in pan s1 s2 s3; do
   cmp "$out/${f}_cached.png" "$out/${f}_full.png" || { echo "FAIL: $f differs between cached and full redraw"; exit 1; }
 done
@@ -56,6 +57,8 @@ check() {  # check FILE WHAT COUNT
 check "$out/pan_cached.txt" "pan frames" 14
 run --model "random:d_model=64,heads=4,layers=2" --text "$text" --bench-frames 20 > "$out/frames.txt"
 check "$out/frames.txt" frames 20
+grep -q '(stock backend)$' "$out/frames.txt" \
+  || { echo "FAIL: the default run did not report the stock backend"; cat "$out/frames.txt"; exit 1; }
 grep -Eq '^phases ui [0-9.]+ ms  render [0-9.]+ ms  swap [0-9.]+ ms  redrawn [0-9.]+ %$' "$out/frames.txt" \
   || { echo "FAIL: phases line"; cat "$out/frames.txt"; exit 1; }
 # 90 busy frames (≥ 1.5 s at 60 Hz): at least one forward finishes even when other tests

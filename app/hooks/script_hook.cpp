@@ -1,0 +1,61 @@
+// --script FILE: the script runner (app/script.h) driven by the frame loop. An action runs
+// once the previous one's recomputation has finished; a screenshot it asks for is taken
+// before the swap of a later frame; 90 s without progress fails the run.
+#include <cstdio>
+
+#include "app/context.h"
+#include "app/hooks/frame_hook.h"
+#include "app/hooks/screenshot.h"
+#include "app/options.h"
+#include "app/script.h"
+
+namespace hs {
+
+namespace {
+
+class ScriptHook final : public FrameHook {
+public:
+    explicit ScriptHook(const GuiOptions& o) : script_(o.script), layout_(o.layout) {}
+
+    void before_ui(AppContext& ctx, const FrameRecord&) override {
+        if (script_.finished() || ctx.state.dirty || !ctx.worker.idle() || !ctx.analysis_worker.idle() ||
+            selected_maps_pending(ctx.view, ctx.state))
+            return;
+        waiting_since_ = FrameClock::now();
+        if (!script_.step(ctx)) {
+            std::fprintf(stderr, "headscope: script: %s\n", script_.error().c_str());
+            finish(1);
+        }
+    }
+
+    void before_swap(AppContext& ctx, const FrameRecord& f) override {
+        if (FrameClock::now() - waiting_since_ > std::chrono::seconds(90)) {
+            std::fprintf(stderr,
+                         "headscope: script stalled for 90 s (dirty %d, worker idle %d, busy %d, trace %d, "
+                         "error '%s')\n",
+                         int(ctx.state.dirty), int(ctx.worker.idle()), int(ctx.worker.busy()),
+                         int(bool(ctx.view.trace)), ctx.view.error.c_str());
+            finish(1);
+            return;
+        }
+        const std::string shot = script_.take_screenshot_request();
+        if (!shot.empty()) {
+            save_screenshot(shot, f.fb_width, f.fb_height);
+            if (!layout_.empty()) write_layout(layout_, ctx, f.fb_width, f.fb_height);
+        }
+        if (script_.finished() && f.ready) finish(0);
+    }
+
+    bool measures() const override { return true; }
+
+private:
+    ScriptRunner script_;
+    std::string layout_;
+    FrameClock::time_point waiting_since_ = FrameClock::now();
+};
+
+}  // namespace
+
+std::unique_ptr<FrameHook> make_script_hook(const GuiOptions& options) { return std::make_unique<ScriptHook>(options); }
+
+}  // namespace hs
