@@ -4,7 +4,6 @@
 #include <exception>
 
 #include "core/error.h"
-#include "core/kernels/parallel.h"
 
 namespace hs {
 
@@ -17,86 +16,25 @@ const char* to_string(AnalysisJobKind kind) {
     return "?";
 }
 
-AnalysisWorker::AnalysisWorker() { thread_ = std::thread([this] { loop(); }); }
+AnalysisWorker::AnalysisWorker()
+    : jobs_([this](const AnalysisJob& job, const JobControl& control) -> std::optional<AnalysisResult> {
+          running_kind_ = static_cast<int>(job.kind);
+          AnalysisResult result = run(job, control);
+          // A superseded job leaves nothing; a cancelled one only what run() kept (id ≠ 0).
+          if (result.id == 0) return std::nullopt;
+          return result;
+      }) {}
 
-AnalysisWorker::~AnalysisWorker() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        stop_ = true;
-    }
-    cancel_ = true;
-    latest_.fetch_add(1);
-    wake_.notify_all();
-    thread_.join();
-}
+std::uint64_t AnalysisWorker::submit(AnalysisJob job) { return jobs_.submit(std::move(job)); }
 
-std::uint64_t AnalysisWorker::submit(AnalysisJob job) {
-    std::uint64_t id = 0;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        id = latest_.fetch_add(1) + 1;
-        pending_ = std::move(job);
-    }
-    wake_.notify_all();
-    return id;
-}
-
-std::optional<AnalysisResult> AnalysisWorker::take_result() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::optional<AnalysisResult> out;
-    out.swap(finished_);
-    return out;
-}
-
-void AnalysisWorker::cancel() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    pending_.reset();
-    cancel_ = true;
-}
-
-bool AnalysisWorker::idle() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return !busy_.load() && !pending_.has_value() && !finished_.has_value();
-}
-
-void AnalysisWorker::loop() {
-    for (;;) {
-        AnalysisJob job;
-        std::uint64_t id = 0;
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            wake_.wait(lock, [this] { return stop_ || pending_.has_value(); });
-            if (stop_) return;
-            job = std::move(*pending_);
-            pending_.reset();
-            id = latest_.load();
-            cancel_ = false;
-            running_kind_ = static_cast<int>(job.kind);
-            done_ = 0;
-            total_ = 0;
-            busy_ = true;
-        }
-        AnalysisResult result = run(job, id);
-        park_threads();  // the pool stops spinning (core/kernels/parallel.h)
-        std::lock_guard<std::mutex> lock(mutex_);
-        busy_ = pending_.has_value();
-        // A superseded job leaves nothing; a cancelled one only what run() kept (id ≠ 0).
-        if (result.id != 0 && id == latest_.load()) finished_ = std::move(result);
-    }
-}
-
-AnalysisResult AnalysisWorker::run(const AnalysisJob& job, std::uint64_t id) {
+AnalysisResult AnalysisWorker::run(const AnalysisJob& job, const JobControl& control) {
     AnalysisResult result;
     result.kind = job.kind;
-    result.id = id;
+    result.id = control.generation();
     result.trace_generation = job.trace_generation;
     const auto t0 = std::chrono::steady_clock::now();
     // Keeps going while this job is the newest and nobody pressed cancel.
-    const ProgressFn progress = [this, id](int done, int total) {
-        done_ = done;
-        total_ = total;
-        return latest_.load() == id && !cancel_.load();
-    };
+    const ProgressFn progress = [&control](int done, int total) { return control.report(done, total); };
     try {
         switch (job.kind) {
             case AnalysisJobKind::Analyze: {

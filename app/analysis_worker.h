@@ -7,14 +7,12 @@
 // A newer submit supersedes the running job (its result is dropped); cancel() stops the
 // running job at its next progress call (a cancelled corpus keeps what it finished).
 #include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "app/latest_wins.h"
 #include "core/analysis/ablation.h"
 #include "core/analysis/corpus.h"
 #include "core/analysis/head_labels.h"
@@ -55,39 +53,26 @@ struct AnalysisResult {
 class AnalysisWorker {
 public:
     AnalysisWorker();
-    ~AnalysisWorker();
-    AnalysisWorker(const AnalysisWorker&) = delete;
-    AnalysisWorker& operator=(const AnalysisWorker&) = delete;
 
     // Queues the job, replacing a queued one and superseding the running one.
     std::uint64_t submit(AnalysisJob job);
     // The newest finished result not yet taken.
-    std::optional<AnalysisResult> take_result();
-    // Stops the running job and drops the queued one.
-    void cancel();
+    std::optional<AnalysisResult> take_result() { return jobs_.take_result(); }
+    // Stops the running job (a corpus keeps what it finished) and drops the queued one.
+    void cancel() { jobs_.cancel(); }
 
-    bool busy() const { return busy_.load(); }
-    bool idle() const;
+    bool busy() const { return jobs_.busy(); }
+    bool idle() const { return jobs_.idle(); }
     // What runs now (valid while busy) and its progress (done, total; 0/0 when unknown).
     AnalysisJobKind running_kind() const { return static_cast<AnalysisJobKind>(running_kind_.load()); }
-    int progress_done() const { return done_.load(); }
-    int progress_total() const { return total_.load(); }
+    int progress_done() const { return jobs_.progress_done(); }
+    int progress_total() const { return jobs_.progress_total(); }
 
 private:
-    void loop();
-    AnalysisResult run(const AnalysisJob& job, std::uint64_t id);
+    AnalysisResult run(const AnalysisJob& job, const JobControl& control);
 
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    std::optional<AnalysisJob> pending_;
-    std::optional<AnalysisResult> finished_;
-    bool stop_ = false;
-    std::atomic<std::uint64_t> latest_{0};
-    std::atomic<bool> cancel_{false};
-    std::atomic<bool> busy_{false};
     std::atomic<int> running_kind_{0};
-    std::atomic<int> done_{0}, total_{0};
-    std::thread thread_;  // last: starts after every member above exists
+    LatestWins<AnalysisJob, AnalysisResult> jobs_;  // last: its thread starts after the members above
 };
 
 }  // namespace hs

@@ -4,13 +4,11 @@
 // the user selected, a thread runs TraceSource::layer_maps from the trace's stored hidden
 // states, and the UI takes the result when it is ready, never waiting on the thread.
 // The newest request wins; one block takes ~0.1–0.2 s at 2048 tokens (d_model 768).
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "app/latest_wins.h"
 #include "core/source.h"
 #include "core/trace.h"
 
@@ -33,27 +31,17 @@ struct LayerMapsResult {
 class LayerMapsWorker {
 public:
     LayerMapsWorker();
-    ~LayerMapsWorker();
-    LayerMapsWorker(const LayerMapsWorker&) = delete;
-    LayerMapsWorker& operator=(const LayerMapsWorker&) = delete;
 
-    // Queues the request, replacing any queued one (a running one finishes first).
-    void submit(LayerMapsRequest request);
+    // Queues the request, replacing any queued one (a running one finishes first; its
+    // result is then dropped as superseded).
+    void submit(LayerMapsRequest request) { jobs_.submit(std::move(request)); }
     // The newest finished result not yet taken.
-    std::optional<LayerMapsResult> take_result();
+    std::optional<LayerMapsResult> take_result() { return jobs_.take_result(); }
     // Queued or running.
-    bool busy() const;
+    bool busy() const { return jobs_.busy(); }
 
 private:
-    void loop();
-
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    std::optional<LayerMapsRequest> pending_;
-    std::optional<LayerMapsResult> finished_;
-    bool running_ = false;
-    bool stop_ = false;
-    std::thread thread_;  // last: starts after the members above exist
+    LatestWins<LayerMapsRequest, LayerMapsResult> jobs_;
 };
 
 }  // namespace hs

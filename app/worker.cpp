@@ -83,103 +83,43 @@ std::string continue_text(const TraceSource& source, const std::string& text, in
 
 }  // namespace
 
-Worker::Worker() { thread_ = std::thread([this] { loop(); }); }
+Worker::Worker()
+    : jobs_([this](const ComputeRequest& request, const JobControl& control) -> std::optional<ComputeResult> {
+          ComputeResult result = compute(request, control);
+          phase_ = static_cast<int>(WorkerPhase::Idle);
+          // Cancelled, superseded or stopped by cancel(): nothing to deliver.
+          if (result.generation == 0 || !control.wanted()) return std::nullopt;
+          return result;
+      }) {}
 
-Worker::~Worker() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        stop_ = true;
-    }
-    load_cancel_ = true;
-    latest_.fetch_add(1);  // cancels the running job at its next progress call
-    wake_.notify_all();
-    thread_.join();
-}
+Worker::~Worker() { load_cancel_ = true; }  // a load in progress stops; jobs_ joins its thread
 
 std::uint64_t Worker::submit(ComputeRequest request) {
-    std::uint64_t generation = 0;
     {
-        std::lock_guard<std::mutex> lock(mutex_);
-        generation = latest_.fetch_add(1) + 1;
-        if (busy_.load() && phase() == WorkerPhase::Loading && request.model_arg != loading_arg_)
-            load_cancel_ = true;
-        pending_ = std::move(request);
+        std::lock_guard<std::mutex> lock(loading_mutex_);
+        if (busy() && phase() == WorkerPhase::Loading && request.model_arg != loading_arg_) load_cancel_ = true;
     }
-    wake_.notify_all();
-    return generation;
-}
-
-std::optional<ComputeResult> Worker::take_result() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::optional<ComputeResult> out;
-    out.swap(finished_);
-    if (out && out->generation != latest_.load()) out.reset();  // superseded meanwhile
-    return out;
+    return jobs_.submit(std::move(request));
 }
 
 void Worker::cancel() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    pending_.reset();
-    finished_.reset();
     load_cancel_ = true;
-    latest_.fetch_add(1);
+    jobs_.cancel();
 }
 
-bool Worker::idle() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return !busy_.load() && !pending_.has_value() && !finished_.has_value();
-}
-
-double Worker::busy_seconds() const {
-    if (!busy_.load()) return 0.0;
-    std::lock_guard<std::mutex> lock(mutex_);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-}
-
-void Worker::loop() {
-    for (;;) {
-        ComputeRequest request;
-        std::uint64_t generation = 0;
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            wake_.wait(lock, [this] { return stop_ || pending_.has_value(); });
-            if (stop_) return;
-            request = std::move(*pending_);
-            pending_.reset();
-            generation = latest_.load();
-            started_ = std::chrono::steady_clock::now();
-            busy_ = true;
-        }
-        done_ = 0;
-        total_ = 0;
-        ComputeResult result = compute(request, generation);
-        park_threads();  // the pool stops spinning: the UI draws the result next
-        std::lock_guard<std::mutex> lock(mutex_);
-        phase_ = static_cast<int>(WorkerPhase::Idle);
-        busy_ = pending_.has_value();
-        // Cancelled or superseded jobs leave no result.
-        if (result.generation != 0 && generation == latest_.load()) finished_ = std::move(result);
-    }
-}
-
-ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t generation) {
+ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& control) {
     ComputeResult result;
-    result.generation = generation;
+    result.generation = control.generation();
     result.model_arg = request.model_arg;
     using Clock = std::chrono::steady_clock;
     auto ms_since = [](Clock::time_point t) {
         return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
     };
     const auto t0 = Clock::now();
-    const ProgressFn progress = [this, generation](int done, int total) {
-        done_ = done;
-        total_ = total;
-        return latest_.load() == generation;
-    };
+    const ProgressFn progress = [&control](int done, int total) { return control.report(done, total); };
     // Loading survives newer requests for the same model (load_cancel_ stays false).
-    const ProgressFn load_progress = [this](int done, int total) {
-        done_ = done;
-        total_ = total;
+    const ProgressFn load_progress = [this, &control](int done, int total) {
+        control.report(done, total);
         return !load_cancel_.load();
     };
     // Thumbnails of every block, made as the forward computes each one (issue 6: blocks
@@ -215,7 +155,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
                 cached_source_.reset();
                 cached_arg_.clear();
                 {
-                    std::lock_guard<std::mutex> lock(mutex_);
+                    std::lock_guard<std::mutex> lock(loading_mutex_);
                     loading_arg_ = request.model_arg;
                     load_cancel_ = false;
                     phase_ = static_cast<int>(WorkerPhase::Loading);
@@ -228,7 +168,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
                 cached_load_ms_ = ms_since(t_load);
             }
             result.load_ms = cached_load_ms_;
-            if (latest_.load() != generation) return ComputeResult{};
+            if (!control.wanted()) return ComputeResult{};
             SourceInput input = request.input;
             if (request.continue_tokens > 0) {
                 phase_ = static_cast<int>(WorkerPhase::Generating);
@@ -238,8 +178,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, std::uint64_t gener
                 result.text = input.text;
             }
             phase_ = static_cast<int>(WorkerPhase::Forward);
-            done_ = 0;
-            total_ = 0;
+            control.report(0, 0);
             const auto t_forward = Clock::now();
             trace = cached_source_->run(input, options, progress);
             result.forward_ms = ms_since(t_forward);

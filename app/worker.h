@@ -6,14 +6,12 @@
 // model (typing while a 124M checkpoint loads keeps the load going). The UI polls for
 // finished results and never waits on the thread.
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "app/latest_wins.h"
 #include "app/model_info.h"
 #include "core/analysis/ablation.h"
 #include "core/source.h"
@@ -87,39 +85,30 @@ public:
     // Queues the request, replacing any queued one and cancelling the running one.
     std::uint64_t submit(ComputeRequest request);
     // The newest finished result not yet taken (stale generations are dropped).
-    std::optional<ComputeResult> take_result();
+    std::optional<ComputeResult> take_result() { return jobs_.take_result(); }
 
-    bool busy() const { return busy_.load(); }
+    bool busy() const { return jobs_.busy(); }
     // Nothing queued, running or waiting to be taken.
-    bool idle() const;
+    bool idle() const { return jobs_.idle(); }
     // Seconds the current job has been running (0 when idle).
-    double busy_seconds() const;
+    double busy_seconds() const { return jobs_.busy_seconds(); }
     // Progress of the running job: layers done / total (0/0 when unknown).
-    int progress_done() const { return done_.load(); }
-    int progress_total() const { return total_.load(); }
+    int progress_done() const { return jobs_.progress_done(); }
+    int progress_total() const { return jobs_.progress_total(); }
     WorkerPhase phase() const { return static_cast<WorkerPhase>(phase_.load()); }
     // Drops the queued request and cancels the running one (load included); nothing of
     // either is delivered.
     void cancel();
-    std::uint64_t latest_generation() const { return latest_.load(); }
+    std::uint64_t latest_generation() const { return jobs_.latest_generation(); }
 
 private:
-    void loop();
-    ComputeResult compute(const ComputeRequest& request, std::uint64_t generation);
+    ComputeResult compute(const ComputeRequest& request, const JobControl& control);
 
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    std::optional<ComputeRequest> pending_;
-    std::optional<ComputeResult> finished_;
-    bool stop_ = false;
-    std::atomic<std::uint64_t> latest_{0};
-    std::atomic<bool> busy_{false};
-    std::atomic<int> done_{0}, total_{0};
     std::atomic<int> phase_{0};
     std::atomic<bool> load_cancel_{false};   // the model being loaded is no longer wanted
-    std::string loading_arg_;                // guarded by mutex_
-    std::chrono::steady_clock::time_point started_;
-    // Cache: the last opened source, reused while model_arg stays the same.
+    std::mutex loading_mutex_;
+    std::string loading_arg_;                // guarded by loading_mutex_
+    // Cache (worker thread only): the last opened source, reused while model_arg stays the same.
     std::string cached_arg_;
     std::shared_ptr<const TraceSource> cached_source_;
     double cached_load_ms_ = 0.0;
@@ -127,8 +116,8 @@ private:
     // ablated heads change: key = model, input and capture options.
     std::string base_key_;
     std::shared_ptr<const Trace> base_trace_;
-    // Declared last: the thread starts only after every member above is constructed.
-    std::thread thread_;
+    // Declared last: its thread starts only after every member above is constructed.
+    LatestWins<ComputeRequest, ComputeResult> jobs_;
 };
 
 }  // namespace hs
