@@ -25,7 +25,6 @@
 #include "app/settings.h"
 #include "core/error.h"
 #include "core/kernels/memory_policy.h"
-#include "core/tokenize/playground_tokenizer.h"
 
 namespace hs {
 namespace {
@@ -49,22 +48,6 @@ void apply_theme(float scale) {
     style.Colors[ImGuiCol_TitleBgActive] = ImVec4(0.18f, 0.24f, 0.34f, 1.0f);
     style.Colors[ImGuiCol_TitleBg] = ImVec4(0.15f, 0.18f, 0.24f, 1.0f);
     style.ScaleAllSizes(scale);
-}
-
-// Roughly how many floats the per-head scores would add; scores (hover readout of the
-// raw score) are requested only while that stays under ~256 MB.
-bool want_scores(const AppContext& ctx) {
-    long long t = 0;
-    if (ctx.state.source == SourceKind::Playground) {
-        t = static_cast<long long>(PlaygroundTokenizer(ctx.state.config.vocab).encode(ctx.state.text).ids.size());
-    } else if (ctx.view.trace) {
-        t = static_cast<long long>(ctx.view.trace->main.tokens.size());
-    }
-    const long long layers = ctx.view.trace ? ctx.view.trace->n_layers() : ctx.state.config.layers;
-    const long long heads = std::max(1, ctx.view.trace && ctx.state.source != SourceKind::Playground
-                                            ? heads_in(*ctx.view.trace, MapKind::Self)
-                                            : ctx.state.config.heads);
-    return layers * heads * t * t <= 64LL * 1024 * 1024;
 }
 
 std::string detail_key(const AppState& s) {
@@ -94,7 +77,10 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     r.input.decoder_text = s.decoder_text;
     r.continue_tokens = s.pending_continue;
     s.pending_continue = 0;
-    r.options.scores = want_scores(ctx);
+    // Scores (the hover readout of the raw score) only while they stay under ~256 MB:
+    // the forward decides once it has tokenized the text.
+    r.options.scores = true;
+    r.options.scores_cell_limit = 64LL * 1024 * 1024;
     // Ablated heads that exist in the model about to run (edits may have removed some).
     int max_layers = 1 << 30, max_heads = 1 << 30;
     if (s.source == SourceKind::Playground) {

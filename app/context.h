@@ -71,8 +71,6 @@ struct AppContext {
     ExportStatus export_status;
     MatrixTextures pipeline_textures;   // Pipeline tab: one texture per step matrix
     MatrixTextures layer_textures;      // Layer outputs tab: one per hidden state
-    std::string layer_norms_key;        // generation/stack the norms belong to
-    std::vector<Vector> layer_norms;    // per hidden state: (T) row norms ‖h_t‖
     std::string settings_path;
     // Head analysis (issue 5): its own worker, results and view state.
     AnalysisWorker analysis_worker;

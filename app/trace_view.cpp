@@ -24,6 +24,8 @@ void TraceView::accept(ComputeResult result) {
     layer_maps_error.clear();
     trace = std::move(result.trace);
     thumbnails = std::move(result.thumbnails);
+    main_norms = std::move(result.main_norms);
+    decoder_norms = std::move(result.decoder_norms);
     source_kind = result.source_kind;
     parameter_count = result.parameter_count;
     compute_ms = result.milliseconds;

@@ -16,6 +16,7 @@ namespace hs {
 struct TraceView {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TraceThumbnails> thumbnails;
+    std::shared_ptr<const HiddenNorms> main_norms, decoder_norms;  // from the worker
     std::string error;              // last failed compute (the old trace stays shown)
     std::string source_kind;
     long long parameter_count = 0;

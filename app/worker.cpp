@@ -219,6 +219,8 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                 if (lt.cross_attn) add_block_thumbs(*thumbs, seen, HeadRef{l, 0, true, true}, *lt.cross_attn);
             }
         }
+        result.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(trace.main));
+        if (trace.decoder) result.decoder_norms = std::make_shared<const HiddenNorms>(hidden_norms(*trace.decoder));
         result.trace = std::make_shared<const Trace>(std::move(trace));
         result.thumbnails = std::move(thumbs);
     } catch (const Cancelled&) {

@@ -42,6 +42,8 @@ struct ComputeResult {
     std::uint64_t generation = 0;
     std::shared_ptr<const Trace> trace;          // null on error
     std::shared_ptr<const TraceThumbnails> thumbnails;
+    // ‖h_t‖ of the main stack's and (encoder-decoder) the decoder's hidden states.
+    std::shared_ptr<const HiddenNorms> main_norms, decoder_norms;
     std::string error;                           // hs::Error message, empty on success
     std::string source_kind;                     // "playground", …
     long long parameter_count = 0;

@@ -181,9 +181,13 @@ void settle_maps(const TraceOptions& opt, const HeadRef& block, bool keep, HeadM
     maps.resident = false;
 }
 
-Trace Model::forward(const ForwardInput& in, const TraceOptions& opt,
+Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
                      const ProgressFn& progress) const {
     const ModelConfig& c = config_;
+    // score cells: L · H · (T² + Td² + Td·T) (decoder self and cross for encoder-decoder)
+    const double t = double(in.ids.size()), td = double(in.decoder_ids.size());
+    const TraceOptions opt = with_scores_limit(
+        options, double(c.layers) * c.heads * (t * t + (c.arch == Arch::EncoderDecoder ? td * td + td * t : 0.0)));
     const bool enc_dec = c.arch == Arch::EncoderDecoder;
     check_ids(c, in.ids, enc_dec ? "encoder text" : "text");
     if (enc_dec) check_ids(c, in.decoder_ids, "decoder text");

@@ -117,7 +117,11 @@ struct Trace {
 struct TraceOptions {
     bool head_weights = true;   // per-layer per-head weights
     bool hidden_states = true;  // per-layer outputs
-    bool scores = false;        // per-layer per-head scaled scores too
+    bool scores = false;        // per-layer per-head scaled scores too, …
+    // … but only while their cells (layers × heads × T × S over every block) stay within
+    // this many: the forward decides once it knows T (the app's hover readout asks for
+    // scores of short inputs only, without tokenizing on its UI thread).
+    std::int64_t scores_cell_limit = std::numeric_limits<std::int64_t>::max();
     // Capture every intermediate of this layer's attention (−1: none).
     int detail_layer = -1;
     bool detail_in_decoder = false;  // encoder-decoder: pick the decoder stack
@@ -158,6 +162,20 @@ struct TraceOptions {
 // taken in order 0, 1, … while the running total stays ≤ budget.
 std::vector<bool> plan_resident_blocks(const std::vector<double>& block_bytes, double budget,
                                        int wanted);
+
+// `options` with scores switched off when `score_cells` (the cells of every block's scores)
+// exceed options.scores_cell_limit.
+TraceOptions with_scores_limit(const TraceOptions& options, double score_cells);
+
+// Per-token L2 norms ‖h_t‖ of the hidden states of one stack: the input to layer 0, then
+// every layer's output ((L + 1) rows of T norms), with each row's mean and the largest norm.
+struct HiddenNorms {
+    std::vector<Vector> norms;  // (L + 1) × (T)
+    std::vector<float> means;   // (L + 1)
+    float max = 0.0f;
+};
+// Throws nothing; a stack run without hidden states gives empty rows for its layers.
+HiddenNorms hidden_norms(const StackTrace& stack);
 
 // The maps of one block of `trace` (block.head ignored). Throws hs::Error naming the
 // valid range when the block does not exist.

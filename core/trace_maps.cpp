@@ -82,4 +82,23 @@ const Matrix& layer_input(const Trace& trace, int layer, bool in_decoder) {
     return x;
 }
 
+TraceOptions with_scores_limit(const TraceOptions& options, double score_cells) {
+    TraceOptions out = options;
+    out.scores = options.scores && score_cells <= static_cast<double>(options.scores_cell_limit);
+    return out;
+}
+
+HiddenNorms hidden_norms(const StackTrace& stack) {
+    HiddenNorms out;
+    std::vector<const Matrix*> states{&stack.input};
+    for (const LayerTrace& l : stack.layers) states.push_back(&l.output);
+    for (const Matrix* h : states) {
+        out.norms.push_back(h->rowwise().norm());  // ‖h_t‖ = √(Σ_d h_td²), one per token
+        const Vector& n = out.norms.back();
+        out.means.push_back(n.size() ? n.mean() : 0.0f);
+        if (n.size()) out.max = std::max(out.max, n.maxCoeff());
+    }
+    return out;
+}
+
 }  // namespace hs

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/config.h"
 #include "core/error.h"
 #include "core/layers.h"
 #include "core/model.h"
@@ -191,6 +192,23 @@ TEST(EnsureMapsFit, RefusesMoreThanEightGigabytesOfMapsAndNamesTheSizes) {
     // Scores double the memory.
     EXPECT_NO_THROW(ensure_maps_fit(4096.0 * 4096, 4096, 8, 8, false));  // 4 GiB
     EXPECT_THROW(ensure_maps_fit(4096.0 * 4096, 4096, 16, 8, true), Error);  // 16 GiB
+}
+
+// 2 layers × 2 heads × 6² tokens = 144 score cells: kept at a limit of 144, dropped at 143
+// (the weights stay either way).
+TEST(ModelForward, ScoresAreCapturedOnlyWithinTheCellLimit) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=16,heads=2,layers=2,d_ff=16"));
+    ForwardInput in;
+    in.ids = {1, 2, 3, 4, 5, 6};
+    TraceOptions opt;
+    opt.scores = true;
+    opt.scores_cell_limit = 144;
+    const Trace kept = m.forward(in, opt);
+    EXPECT_EQ(kept.main.layers[1].self_attn.scores.size(), 2u);
+    opt.scores_cell_limit = 143;
+    const Trace dropped = m.forward(in, opt);
+    EXPECT_TRUE(dropped.main.layers[1].self_attn.scores.empty());
+    EXPECT_EQ(dropped.main.layers[1].self_attn.weights.size(), 2u);
 }
 
 }  // namespace

@@ -20,14 +20,10 @@ void draw_layers_tab(AppContext& ctx) {
         mats.push_back(&stack->layers[l].output);
         names.push_back("layer " + std::to_string(l) + " output");
     }
-    const std::string key = std::to_string(ctx.view.generation) + (stack != &t->main ? "/dec" : "/main");
-    if (ctx.layer_norms_key != key) {
-        ctx.layer_norms_key = key;
-        ctx.layer_norms.clear();
-        for (const Matrix* m : mats) ctx.layer_norms.push_back(m->rowwise().norm());
-    }
-    float max_norm = 1e-6f;
-    for (const Vector& n : ctx.layer_norms) if (n.size()) max_norm = std::max(max_norm, n.maxCoeff());
+    // ‖h_t‖ come from the worker (core's hidden_norms), one row per matrix above.
+    const HiddenNorms* norms = stack != &t->main ? ctx.view.decoder_norms.get() : ctx.view.main_norms.get();
+    if (!norms || norms->norms.size() != mats.size()) return;
+    const float max_norm = std::max(1e-6f, norms->max);
     ImGui::BeginChild("##layers", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const float h = std::max(60.0f, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 5.0f);
     const float w = std::max(120.0f * ctx.ui_scale, h * 0.8f);
@@ -43,7 +39,7 @@ void draw_layers_tab(AppContext& ctx) {
         ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + w * 0.7f, p0.y + h), UvRect{}, e.symmetric,
                            Colormap::RedBlue);
         // ‖h_t‖ per token as horizontal bars to the right (rows aligned with the map).
-        const Vector& n = ctx.layer_norms[i];
+        const Vector& n = norms->norms[i];
         const float bx = p0.x + w * 0.72f, bw = w * 0.28f;
         const int T = static_cast<int>(n.size());
         const int step = std::max(1, T / static_cast<int>(h));
@@ -52,7 +48,7 @@ void draw_layers_tab(AppContext& ctx) {
             list->AddRectFilled(ImVec2(bx, y0), ImVec2(bx + bw * n(r) / max_norm, std::max(y1 - 0.5f, y0 + 0.5f)),
                                 IM_COL32(110, 170, 230, 255));
         }
-        ImGui::TextDisabled("mean ‖h‖ %.2f", T ? n.mean() : 0.0f);
+        ImGui::TextDisabled("mean ‖h‖ %.2f", norms->means[i]);
         ImGui::EndGroup();
     }
     ImGui::EndChild();

@@ -282,7 +282,10 @@ Trace TransformerModel::forward(const std::vector<int>& ids,
         for (int id : ids) trace.main.tokens.push_back(std::to_string(id));
     else
         trace.main.tokens = tokens;
-    trace.main.final_output = run_stack(config_, weights_, ids, Capture{&options, &trace}, progress);
+    // score cells: L · H · T²
+    const TraceOptions opt = with_scores_limit(
+        options, double(config_.layers) * config_.heads * double(ids.size()) * double(ids.size()));
+    trace.main.final_output = run_stack(config_, weights_, ids, Capture{&opt, &trace}, progress);
     if (config_.has_lm_head) {  // texts are filled in by whoever holds the tokenizer
         trace.next_token_logits = lm_logits(weights_, trace.main.final_output);
         trace.next_tokens = top_k(trace.next_token_logits, 5);

@@ -1,0 +1,39 @@
+// Helpers over a Trace (core/trace.h) that the frontends show without computing.
+#include <gtest/gtest.h>
+
+#include "core/trace.h"
+
+namespace hs {
+namespace {
+
+// input rows (3, 4), (0, 1) → ‖h‖ 5, 1 (mean 3); layer 0 output rows (1, 0), (0, 0) → 1, 0.
+TEST(HiddenNorms, GivesEachTokensL2NormPerHiddenStateWithMeansAndMax) {
+    StackTrace stack;
+    stack.input = Matrix(2, 2);
+    stack.input << 3, 4, 0, 1;
+    stack.layers.resize(1);
+    stack.layers[0].output = Matrix(2, 2);
+    stack.layers[0].output << 1, 0, 0, 0;
+    const HiddenNorms n = hidden_norms(stack);
+    ASSERT_EQ(n.norms.size(), 2u);
+    EXPECT_FLOAT_EQ(n.norms[0](0), 5.0f);
+    EXPECT_FLOAT_EQ(n.norms[0](1), 1.0f);
+    EXPECT_FLOAT_EQ(n.norms[1](0), 1.0f);
+    EXPECT_FLOAT_EQ(n.norms[1](1), 0.0f);
+    EXPECT_FLOAT_EQ(n.means[0], 3.0f);
+    EXPECT_FLOAT_EQ(n.means[1], 0.5f);
+    EXPECT_FLOAT_EQ(n.max, 5.0f);
+}
+
+TEST(ScoresLimit, KeepsScoresUpToTheLimitAndDropsThemBeyond) {
+    TraceOptions o;
+    o.scores = true;
+    o.scores_cell_limit = 100;
+    EXPECT_TRUE(with_scores_limit(o, 100).scores);
+    EXPECT_FALSE(with_scores_limit(o, 101).scores);
+    o.scores = false;
+    EXPECT_FALSE(with_scores_limit(o, 1).scores);
+}
+
+}  // namespace
+}  // namespace hs
