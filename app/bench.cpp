@@ -62,4 +62,17 @@ ModelConfig edited_config(const ModelConfig& start, const std::string& key, int 
     return c;
 }
 
+void print_bench(const std::vector<double>& ms, const char* what) {
+    std::printf("%s\n", bench_line(what, ms).c_str());
+    std::fflush(stdout);
+}
+
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+double redrawn_percent(long long redrawn_pixels, long long total_pixels) {
+    return total_pixels > 0 ? 100.0 * double(redrawn_pixels) / double(total_pixels) : 0.0;
+}
+
 }  // namespace hs

@@ -2,6 +2,7 @@
 // Measured runs of the window (--bench-frames, --bench-pan, --bench-busy, --bench-edits):
 // percentile lines that scripts parse, the pan/zoom path of the single-map view, and the
 // live-edit sequence. No GL, no ImGui calls: the frame loop (app/app.cpp) drives these.
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ Percentiles percentiles(std::vector<double> ms);
 // One machine-readable line, e.g. "frames 300  p50 4.10 ms  p95 6.20 ms  max 9.00 ms"
 // ("<what> 0" when there is nothing to report).
 std::string bench_line(const std::string& what, const std::vector<double>& ms);
+// Prints bench_line(what, ms) to stdout and flushes it.
+void print_bench(const std::vector<double>& ms, const char* what);
+// Milliseconds from a to b.
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b);
+// 100 · redrawn / total (0 for an empty framebuffer).
+double redrawn_percent(long long redrawn_pixels, long long total_pixels);
 
 // The visible part of the map in frame `frame` of a pan benchmark, as texture coordinates
 // (u0, v0, u1, v1): zoomed in to 1/4 of each axis, the window slides diagonally across

@@ -17,15 +17,6 @@ namespace hs {
 
 namespace {
 
-double ms_between(FrameClock::time_point a, FrameClock::time_point b) {
-    return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-void print_bench(const std::vector<double>& ms, const char* what) {
-    std::printf("%s\n", bench_line(what, ms).c_str());
-    std::fflush(stdout);
-}
-
 class EditBench final : public FrameHook {
 public:
     EditBench(const GuiOptions& o, const AppContext& ctx) : total_(o.bench_edits), key_(o.bench_edit) {
@@ -64,9 +55,7 @@ public:
             frame_ui_.push_back(ms_between(f.synced, f.ui_done));
             render_.push_back(ms_between(f.ui_done, f.drawn));
             swap_.push_back(ms_between(f.drawn, f.end));
-            redrawn_.push_back(f.stats.total_pixels > 0
-                                   ? 100.0 * double(f.stats.redrawn_pixels) / double(f.stats.total_pixels)
-                                   : 0.0);
+            redrawn_.push_back(redrawn_percent(f.stats.redrawn_pixels, f.stats.total_pixels));
             pending_ = false;
             settled_frames_ = 0;
             if (++done_ >= total_) finish(0);

@@ -16,15 +16,6 @@ namespace hs {
 
 namespace {
 
-double ms_between(FrameClock::time_point a, FrameClock::time_point b) {
-    return std::chrono::duration<double, std::milli>(b - a).count();
-}
-
-void print_bench(const std::vector<double>& ms, const char* what) {
-    std::printf("%s\n", bench_line(what, ms).c_str());
-    std::fflush(stdout);
-}
-
 class FrameBench final : public FrameHook {
 public:
     explicit FrameBench(const GuiOptions& o) : frames_(o.bench_frames), pan_(o.bench_pan), busy_(o.bench_busy) {}
@@ -53,9 +44,7 @@ public:
             ui_.push_back(ms_between(f.start, f.ui_done));
             render_.push_back(ms_between(f.ui_done, f.drawn));
             swap_.push_back(ms_between(f.drawn, f.end));
-            redrawn_.push_back(f.stats.total_pixels > 0
-                                   ? 100.0 * double(f.stats.redrawn_pixels) / double(f.stats.total_pixels)
-                                   : 0.0);
+            redrawn_.push_back(redrawn_percent(f.stats.redrawn_pixels, f.stats.total_pixels));
         }
         if (static_cast<int>(frame_ms_.size()) >= frames_) finish(0);
     }

@@ -123,3 +123,15 @@ TEST(GuiOptionsBench, RejectsConflictingOrBadBenchOptions) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+TEST(RedrawnPercent, IsTheRedrawnShareOfTheFramebufferAndZeroWhenEmpty) {
+    EXPECT_DOUBLE_EQ(redrawn_percent(25, 100), 25.0);
+    EXPECT_DOUBLE_EQ(redrawn_percent(0, 100), 0.0);
+    EXPECT_DOUBLE_EQ(redrawn_percent(5, 0), 0.0);
+}
+
+}  // namespace
+}  // namespace hs
