@@ -277,12 +277,8 @@ bool any_hook(const std::vector<std::unique_ptr<FrameHook>>& hooks, Pred pred) {
     return std::any_of(hooks.begin(), hooks.end(), [&](const auto& h) { return pred(*h); });
 }
 
-}  // namespace
-
-int run_gui(const GuiOptions& options) {
-    AppContext ctx;
-    WindowSize size{options.width, options.height};
-    // Settings, then command-line options on top.
+// Settings, then command-line options on top; the sample sentences.
+void load_state(AppContext& ctx, const GuiOptions& options, WindowSize& size) {
     if (!options.no_settings) {
         ctx.settings_path = default_settings_path();
         ctx.state.notice = load_settings(ctx.settings_path, ctx.state, size);
@@ -294,20 +290,15 @@ int run_gui(const GuiOptions& options) {
     if (options.head >= 0) ctx.state.head = options.head;
     if (!options.colormap.empty()) ctx.state.colormap = parse_colormap(options.colormap);
     if (options.width != 1600 || options.height != 1000) size = {options.width, options.height};
-    const int wanted_layer = ctx.state.layer, wanted_head = ctx.state.head;
     try {
         ctx.samples = load_samples(std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json");
     } catch (const Error& e) {
         ctx.samples_error = e.what();
     }
-    // Benchmarks, the script runner, screenshots and timing (app/hooks/).
-    const std::vector<std::unique_ptr<FrameHook>> hooks = make_frame_hooks(options, ctx);
-    const bool measuring = any_hook(hooks, [](const FrameHook& h) { return h.measures(); });
-    const bool paced = any_hook(hooks, [](const FrameHook& h) { return h.paced(); });
-    const bool time_drawing = any_hook(hooks, [](const FrameHook& h) { return h.times_drawing(); });
-    const bool needs_trace = any_hook(hooks, [](const FrameHook& h) { return h.needs_trace(); });
+}
 
-    // Window and GL 3.3 core context.
+// The window with a GL 3.3 core context (no vsync for measured runs).
+GLFWwindow* open_window(const GuiOptions& options, WindowSize size, bool measuring) {
     use_one_more_rasteriser_thread();
     if (!glfwInit()) throw Error("cannot initialise GLFW (is there a display? try xvfb-run).");
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -324,8 +315,12 @@ int run_gui(const GuiOptions& options) {
     glfwMakeContextCurrent(window);
     glfwSwapInterval(measuring ? 0 : 1);
     glfwSetDropCallback(window, on_drop);
+    return window;
+}
 
-    // ImGui (stock GLFW and OpenGL3 backends) with a content-scale aware theme and fonts.
+// ImGui with the stock GLFW and OpenGL3 backends, a content-scale aware theme and fonts
+// that cover the text and samples shown.
+void init_imgui(GLFWwindow* window, AppContext& ctx) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
@@ -342,6 +337,56 @@ int run_gui(const GuiOptions& options) {
         ctx.fonts.note_text(s.title);
         ctx.fonts.note_text(s.text);
     }
+}
+
+// When the workers were last busy, and whether the heap has been trimmed since.
+struct IdleMemory {
+    FrameClock::time_point last_work = FrameClock::now();
+    bool released = false;
+};
+
+// After a frame: free heap pages go back to the kernel once the window has been idle for a
+// minute (core/kernels/memory_policy.h keeps them while edits follow each other: the first
+// edit after a release pays ~0.1–0.2 s of page faults again); paced runs sleep out a 60 Hz
+// frame as a vsynced window would (Xvfb has no vsync), so the UI thread does not take a
+// core from the worker, but wake as soon as a result waits.
+void between_frames(AppContext& ctx, FrameClock::time_point frame_start, bool paced, IdleMemory& memory) {
+    if (!workers_idle(ctx)) {
+        memory.last_work = FrameClock::now();
+        memory.released = false;
+    } else if (!memory.released && FrameClock::now() - memory.last_work > std::chrono::seconds(60)) {
+        release_free_memory();
+        memory.released = true;
+    }
+    if (!paced) return;
+    const auto next = frame_start + std::chrono::microseconds(16667);
+    while (FrameClock::now() < next && !(!ctx.worker.busy() && !ctx.worker.idle()))
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+}
+
+void close_window(GLFWwindow* window) {
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& options) {
+    AppContext ctx;
+    WindowSize size{options.width, options.height};
+    load_state(ctx, options, size);
+    const int wanted_layer = ctx.state.layer, wanted_head = ctx.state.head;
+    // Benchmarks, the script runner, screenshots and timing (app/hooks/).
+    const std::vector<std::unique_ptr<FrameHook>> hooks = make_frame_hooks(options, ctx);
+    const bool measuring = any_hook(hooks, [](const FrameHook& h) { return h.measures(); });
+    const bool paced = any_hook(hooks, [](const FrameHook& h) { return h.paced(); });
+    const bool time_drawing = any_hook(hooks, [](const FrameHook& h) { return h.times_drawing(); });
+    const bool needs_trace = any_hook(hooks, [](const FrameHook& h) { return h.needs_trace(); });
+    GLFWwindow* window = open_window(options, size, measuring);
+    init_imgui(window, ctx);
     int status = 0;
     {
         ctx.renderer = std::make_unique<HeatmapRenderer>();
@@ -350,10 +395,10 @@ int run_gui(const GuiOptions& options) {
         if (!options.full_redraw && !options.offscreen_frame)
             frames.set_retained(FrameCache::probe_retained_back_buffer([&] { glfwSwapBuffers(window); }));
         if (time_drawing) std::printf("%s\n", frames.describe().c_str());
-        bool last_frame_identical = false, selection_applied = false, memory_released = false;
+        bool last_frame_identical = false, selection_applied = false;
         std::string submitted_detail = "-";
         int ready_frames = 0;
-        auto last_work = FrameClock::now();  // the workers were last busy
+        IdleMemory idle_memory;
         std::optional<int> stop;
         while (!glfwWindowShouldClose(window) && !stop) {
             FrameRecord f;
@@ -417,24 +462,7 @@ int run_gui(const GuiOptions& options) {
                 h->after_frame(ctx, f);
                 if (h->finished() && !stop) stop = h->finished();
             }
-            // Free heap pages go back to the kernel once the window has been idle for a minute
-            // (core/kernels/memory_policy.h keeps them while edits follow each other: the first
-            // edit after a release pays ~0.1–0.2 s of page faults again).
-            if (!workers_idle(ctx)) {
-                last_work = FrameClock::now();
-                memory_released = false;
-            } else if (!memory_released && FrameClock::now() - last_work > std::chrono::seconds(60)) {
-                release_free_memory();
-                memory_released = true;
-            }
-            if (paced) {
-                // Sleep out a 60 Hz frame as a vsynced window would (Xvfb has no vsync), so the
-                // UI thread does not take a core from the worker, but wake as soon as a result
-                // waits, so a finished trace is not held back.
-                const auto next = f.start + std::chrono::microseconds(16667);
-                while (FrameClock::now() < next && !(!ctx.worker.busy() && !ctx.worker.idle()))
-                    std::this_thread::sleep_for(std::chrono::microseconds(500));
-            }
+            between_frames(ctx, f.start, paced, idle_memory);
             // A screenshot or benchmark that can never get a trace fails instead of hanging.
             if (needs_trace && !ctx.view.trace && ctx.worker.idle() &&
                 (!ctx.view.error.empty() || !ctx.state.config_errors.empty())) {
@@ -454,11 +482,7 @@ int run_gui(const GuiOptions& options) {
         ctx.analysis = AnalysisView{};
         ctx.renderer.reset();
     }
-    ImGui_ImplOpenGL3_Shutdown();
-    ImGui_ImplGlfw_Shutdown();
-    ImGui::DestroyContext();
-    glfwDestroyWindow(window);
-    glfwTerminate();
+    close_window(window);
     return status;
 }
 
