@@ -17,7 +17,9 @@ std::optional<LayerMapsResult> recompute(const LayerMapsRequest& job, const JobC
     const auto t0 = std::chrono::steady_clock::now();
     try {
         if (!job.source) throw std::runtime_error("the model this trace came from is gone");
-        result.maps = std::make_shared<const HeadMaps>(job.source->layer_maps(*job.trace, job.block, true));
+        HeadMaps maps = job.source->layer_maps(*job.trace, job.block, true);
+        fill_map_ranges(maps);
+        result.maps = std::make_shared<const HeadMaps>(std::move(maps));
     } catch (const std::exception& e) {
         result.error = e.what();
     }

@@ -88,8 +88,13 @@ void TraceView::sync_textures(const AppState& state, LayerMapsWorker& layer_maps
     const Matrix* m = selected_map(state, state.show_scores);
     if (m) {
         main.upload(*m);
-        main_lo = m->size() ? m->minCoeff() : 0.0f;
-        main_hi = m->size() ? m->maxCoeff() : 1.0f;
+        // Its colour range, found by the worker that made the maps (fill_map_ranges).
+        const HeadMaps* maps = head_maps(state.map, state.layer);
+        const std::vector<MapRange>& ranges = state.show_scores ? maps->score_ranges : maps->weight_ranges;
+        const MapRange r = state.head < static_cast<int>(ranges.size()) ? ranges[static_cast<std::size_t>(state.head)]
+                                                                        : MapRange{};
+        main_lo = r.lo;
+        main_hi = r.hi;
     } else {
         main.reset();
     }

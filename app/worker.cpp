@@ -219,6 +219,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                 if (lt.cross_attn) add_block_thumbs(*thumbs, seen, HeadRef{l, 0, true, true}, *lt.cross_attn);
             }
         }
+        fill_map_ranges(trace);  // colour ranges of every kept map, here rather than on the UI thread
         result.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(trace.main));
         if (trace.decoder) result.decoder_norms = std::make_shared<const HiddenNorms>(hidden_norms(*trace.decoder));
         result.trace = std::make_shared<const Trace>(std::move(trace));

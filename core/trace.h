@@ -39,6 +39,11 @@ struct AttentionSteps {
     float scale = 1.0f;  // 1/√Dk
 };
 
+// The finite minimum and maximum of one map (a colour range).
+struct MapRange {
+    float lo = 0.0f, hi = 1.0f;
+};
+
 // One attention block's per-head maps for the overview (always captured by default).
 struct HeadMaps {
     std::vector<Matrix> weights;  // H × (T, S), softmax output
@@ -48,6 +53,9 @@ struct HeadMaps {
     // TraceOptions::map_budget_bytes: weights and scores are then empty, and
     // TraceSource::layer_maps recomputes them from the stored hidden states.
     bool resident = true;
+    // Per head, the finite min/max of weights and scores: filled by fill_map_ranges (the
+    // app's workers, so its UI thread never scans a map), empty otherwise.
+    std::vector<MapRange> weight_ranges, score_ranges;
 };
 
 // One attention head: layer `layer`, head `head` of the main stack's self-attention, or
@@ -162,6 +170,11 @@ struct TraceOptions {
 // taken in order 0, 1, … while the running total stays ≤ budget.
 std::vector<bool> plan_resident_blocks(const std::vector<double>& block_bytes, double budget,
                                        int wanted);
+
+// Fills HeadMaps::weight_ranges / score_ranges of one block, or of every resident block
+// of a trace (a map without finite values gets lo = hi = 0).
+void fill_map_ranges(HeadMaps& maps);
+void fill_map_ranges(Trace& trace);
 
 // `options` with scores switched off when `score_cells` (the cells of every block's scores)
 // exceed options.scores_cell_limit.

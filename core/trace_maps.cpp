@@ -1,8 +1,11 @@
-// Helpers over Trace for the map budget (issue 6): which blocks stay resident, finding
-// one block's maps, and the hidden state a layer starts from.
+// Helpers over Trace: for the map budget (issue 6) which blocks stay resident, finding
+// one block's maps, and the hidden state a layer starts from; and what frontends show
+// without computing it themselves (map colour ranges, hidden-state norms, the scores limit).
+#include <limits>
 #include <string>
 
 #include "core/error.h"
+#include "core/image/heatmap_draw.h"
 #include "core/trace.h"
 
 namespace hs {
@@ -99,6 +102,37 @@ HiddenNorms hidden_norms(const StackTrace& stack) {
         if (n.size()) out.max = std::max(out.max, n.maxCoeff());
     }
     return out;
+}
+
+namespace {
+
+std::vector<MapRange> ranges_of(const std::vector<Matrix>& maps) {
+    std::vector<MapRange> out;
+    for (const Matrix& m : maps) {
+        float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+        detail::finite_min_max(m, lo, hi);
+        out.push_back(lo > hi ? MapRange{0.0f, 0.0f} : MapRange{lo, hi});
+    }
+    return out;
+}
+
+void fill_stack_ranges(StackTrace& stack) {
+    for (LayerTrace& l : stack.layers) {
+        fill_map_ranges(l.self_attn);
+        if (l.cross_attn) fill_map_ranges(*l.cross_attn);
+    }
+}
+
+}  // namespace
+
+void fill_map_ranges(HeadMaps& maps) {
+    maps.weight_ranges = ranges_of(maps.weights);
+    maps.score_ranges = ranges_of(maps.scores);
+}
+
+void fill_map_ranges(Trace& trace) {
+    fill_stack_ranges(trace.main);
+    if (trace.decoder) fill_stack_ranges(*trace.decoder);
 }
 
 }  // namespace hs

@@ -1,6 +1,9 @@
 // Helpers over a Trace (core/trace.h) that the frontends show without computing.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "core/trace.h"
 
 namespace hs {
@@ -33,6 +36,27 @@ TEST(ScoresLimit, KeepsScoresUpToTheLimitAndDropsThemBeyond) {
     EXPECT_FALSE(with_scores_limit(o, 101).scores);
     o.scores = false;
     EXPECT_FALSE(with_scores_limit(o, 1).scores);
+}
+
+// Weights (0.1, 0.9; 0.5, 0.2) → [0.1, 0.9]; scores with a −∞ and a NaN → the finite
+// [−2, 3]; a map with no finite value → [0, 0].
+TEST(MapRanges, AreTheFiniteMinAndMaxOfEachHeadsMap) {
+    const float inf = std::numeric_limits<float>::infinity();
+    HeadMaps maps;
+    maps.weights = {Matrix(2, 2), Matrix(1, 1)};
+    maps.weights[0] << 0.1f, 0.9f, 0.5f, 0.2f;
+    maps.weights[1] << -inf;
+    maps.scores = {Matrix(1, 4)};
+    maps.scores[0] << -inf, 3.0f, std::nanf(""), -2.0f;
+    fill_map_ranges(maps);
+    ASSERT_EQ(maps.weight_ranges.size(), 2u);
+    EXPECT_FLOAT_EQ(maps.weight_ranges[0].lo, 0.1f);
+    EXPECT_FLOAT_EQ(maps.weight_ranges[0].hi, 0.9f);
+    EXPECT_FLOAT_EQ(maps.weight_ranges[1].lo, 0.0f);
+    EXPECT_FLOAT_EQ(maps.weight_ranges[1].hi, 0.0f);
+    ASSERT_EQ(maps.score_ranges.size(), 1u);
+    EXPECT_FLOAT_EQ(maps.score_ranges[0].lo, -2.0f);
+    EXPECT_FLOAT_EQ(maps.score_ranges[0].hi, 3.0f);
 }
 
 }  // namespace
