@@ -74,27 +74,21 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "core/kernels/activations.h"
-#include "core/kernels/simd.h"
+#include "core/kernels/dispatch.h"
 
 namespace hs::kernels {
 
-HWY_EXPORT(GeluErf);
-HWY_EXPORT(GeluTanh);
-HWY_EXPORT(Silu);
 
 void gelu_erf(float* x, long n) {
-    (void)simd_level();  // HEADSCOPE_SIMD is applied before the first dispatch
-    HWY_DYNAMIC_DISPATCH(GeluErf)(x, n);
+    HS_KERNEL(GeluErf)(x, n);
 }
 
 void gelu_tanh(float* x, long n) {
-    (void)simd_level();
-    HWY_DYNAMIC_DISPATCH(GeluTanh)(x, n);
+    HS_KERNEL(GeluTanh)(x, n);
 }
 
 void silu(float* x, long n) {
-    (void)simd_level();
-    HWY_DYNAMIC_DISPATCH(Silu)(x, n);
+    HS_KERNEL(Silu)(x, n);
 }
 
 }  // namespace hs::kernels

@@ -129,21 +129,17 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "core/kernels/counter_fill.h"
-#include "core/kernels/simd.h"
+#include "core/kernels/dispatch.h"
 
 namespace hs::kernels {
 
-HWY_EXPORT(FillUniformCounter);
-HWY_EXPORT(FillNormalCounter);
 
 void fill_uniform_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first, float bound) {
-    (void)simd_level();  // HEADSCOPE_SIMD is applied before the first dispatch
-    HWY_DYNAMIC_DISPATCH(FillUniformCounter)(out, n, key, first, bound);
+    HS_KERNEL(FillUniformCounter)(out, n, key, first, bound);
 }
 
 void fill_normal_counter(float* out, std::size_t n, std::uint64_t key, std::uint64_t first) {
-    (void)simd_level();
-    HWY_DYNAMIC_DISPATCH(FillNormalCounter)(out, n, key, first);
+    HS_KERNEL(FillNormalCounter)(out, n, key, first);
 }
 
 }  // namespace hs::kernels

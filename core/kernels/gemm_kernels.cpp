@@ -1,7 +1,7 @@
 // GEMM micro-kernels and transposes, compiled once per SIMD level: Highway's
 // foreach_target.h includes this file again for each target in HWY_TARGETS, each time in
 // its own namespace (hs::kernels::N_AVX3, N_AVX2, N_SCALAR) with that target's
-// instructions enabled; HWY_DYNAMIC_DISPATCH picks one at run time (core/kernels/simd.h).
+// instructions enabled; core/kernels/dispatch.h picks one at run time.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/kernels/gemm_kernels.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -157,28 +157,22 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "core/kernels/dispatched.h"
-#include "core/kernels/simd.h"
+#include "core/kernels/dispatch.h"
 
 namespace hs::kernels::dispatched {
 
-HWY_EXPORT(NnBlock);
-HWY_EXPORT(Transpose);
-HWY_EXPORT(Target);
 
 void nn_block(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
               int ldb, const float* bias, float* c, int ldc, bool accumulate) {
-    (void)simd_level();  // HEADSCOPE_SIMD is applied before the first dispatch
-    HWY_DYNAMIC_DISPATCH(NnBlock)(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate);
+    HS_KERNEL(NnBlock)(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate);
 }
 
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {
-    (void)simd_level();
-    HWY_DYNAMIC_DISPATCH(Transpose)(n, k, b, ldb, bt, ldbt);
+    HS_KERNEL(Transpose)(n, k, b, ldb, bt, ldbt);
 }
 
 std::int64_t target() {
-    (void)simd_level();
-    return HWY_DYNAMIC_DISPATCH(Target)();
+    return HS_KERNEL(Target)();
 }
 
 }  // namespace hs::kernels::dispatched

@@ -61,21 +61,17 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "core/kernels/norms.h"
-#include "core/kernels/simd.h"
+#include "core/kernels/dispatch.h"
 
 namespace hs::kernels {
 
-HWY_EXPORT(LayerNormRow);
-HWY_EXPORT(RmsNormRow);
 
 void layer_norm_row(const float* x, float* y, const float* gamma, const float* beta, int n, float eps) {
-    (void)simd_level();  // HEADSCOPE_SIMD is applied before the first dispatch
-    HWY_DYNAMIC_DISPATCH(LayerNormRow)(x, y, gamma, beta, n, eps);
+    HS_KERNEL(LayerNormRow)(x, y, gamma, beta, n, eps);
 }
 
 void rms_norm_row(const float* x, float* y, const float* gamma, int n, float eps) {
-    (void)simd_level();
-    HWY_DYNAMIC_DISPATCH(RmsNormRow)(x, y, gamma, n, eps);
+    HS_KERNEL(RmsNormRow)(x, y, gamma, n, eps);
 }
 
 }  // namespace hs::kernels

@@ -5,45 +5,37 @@
 
 #include "core/error.h"
 #include "core/kernels/dispatched.h"
-#include "hwy/highway.h"
-#include "hwy/targets.h"
+#include "hwy/detect_targets.h"
 
 namespace hs::kernels {
 
 namespace {
 
-// The Highway target that implements each level (HWY_TARGETS: core/CMakeLists.txt
-// disables SSSE3/SSE4, so these three are the ones compiled). Highway's portable
-// fallback is HWY_SCALAR with GCC < 12.3 (its EMU128 is disabled there).
-std::int64_t target_of(SimdLevel level) {
+// What each level's code is compiled to use (Highway's HWY_TARGET_STR for AVX2 and AVX3),
+// asked of the CPU and the OS (libgcc's cpuid reading checks that the OS saves the
+// AVX / AVX-512 registers).
+bool cpu_has(SimdLevel level) {
+    __builtin_cpu_init();
+    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                      __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+                      __builtin_cpu_supports("f16c") && __builtin_cpu_supports("sse4.2") &&
+                      __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("pclmul") &&
+                      __builtin_cpu_supports("aes");
     switch (level) {
-        case SimdLevel::AVX512: return HWY_AVX3;
-        case SimdLevel::AVX2: return HWY_AVX2;
+        case SimdLevel::AVX512:
+            return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                   __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+        case SimdLevel::AVX2: return avx2;
         case SimdLevel::Generic: break;
     }
-    return HWY_STATIC_TARGET;
-}
-
-// What the CPU supports, read once before any level is forced (forcing changes what
-// hwy::SupportedTargets() reports).
-std::int64_t cpu_targets() {
-    static const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
-    return targets;
-}
-
-bool cpu_has(SimdLevel level) {
-    return level == SimdLevel::Generic || (cpu_targets() & target_of(level)) != 0;
+    return true;
 }
 
 std::mutex g_mutex;
 SimdLevel g_level = SimdLevel::Generic;
 
-// Highway dispatches every exported kernel to the best of the targets it is told the
-// CPU supports; telling it only `level`'s target pins the kernels to that level.
-void apply(SimdLevel level) {
-    g_level = level;
-    hwy::SetSupportedTargetsForTest(target_of(level));
-}
+// Every kernel call indexes its per-level table with g_level (core/kernels/dispatch.h).
+void apply(SimdLevel level) { g_level = level; }
 
 SimdLevel best_level() {
     for (SimdLevel l : {SimdLevel::AVX512, SimdLevel::AVX2})

@@ -4,10 +4,11 @@
 //   avx512   AVX-512 F/VL/DQ/BW: Intel Skylake-X and later, AMD Zen 4 and later
 //   avx2     AVX2 + FMA: Intel Haswell and later, AMD Zen 1–3 (and Zen 4+ when forced)
 //   generic  portable C++, one float at a time: any CPU; the fallback that always works
-// The kernels (gemm_kernels.cpp, softmax.cpp) are compiled once per level by Highway
-// (foreach_target.h); each call goes to the level in use. That is the best level this
-// CPU has, unless HEADSCOPE_SIMD=avx512|avx2|generic asks for a lower one (read at the
-// first kernel call; asking for a level the CPU lacks is an error).
+// The kernel files are compiled once per level by Highway (foreach_target.h); each call
+// goes to the level in use through a per-level table (dispatch.h). The CPU check is
+// HeadScope's own (cpuid through GCC's __builtin_cpu_supports), not libhwy's. The level
+// is the best this CPU has, unless HEADSCOPE_SIMD=avx512|avx2|generic asks for a lower
+// one (read at the first kernel call; asking for a level the CPU lacks is an error).
 #include <string>
 #include <vector>
 

@@ -53,16 +53,14 @@ void SoftmaxRow(float* row, int n_allowed, int n) {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "core/kernels/simd.h"
+#include "core/kernels/dispatch.h"
 #include "core/kernels/softmax.h"
 
 namespace hs::kernels {
 
-HWY_EXPORT(SoftmaxRow);
 
 void softmax_row(float* row, int n_allowed, int n) {
-    (void)simd_level();  // HEADSCOPE_SIMD is applied before the first dispatch
-    HWY_DYNAMIC_DISPATCH(SoftmaxRow)(row, n_allowed, n);
+    HS_KERNEL(SoftmaxRow)(row, n_allowed, n);
 }
 
 }  // namespace hs::kernels
