@@ -25,20 +25,21 @@ Matrix downsample_map(const Matrix& m, int max_side) {
 namespace {
 
 // Adds the thumbnails of one block's maps (as a forward computes them, before a block
-// the map budget drops is freed) and widens its kind's min/max.
+// the map budget drops is freed) and widens its kind's min/max by the maps' `ranges`.
 void add_block_thumbs(TraceThumbnails& thumbs, std::vector<bool>& seen, const HeadRef& block,
-                      const HeadMaps& maps) {
+                      const HeadMaps& maps, const std::vector<MapRange>& ranges) {
     const int kind = block.in_decoder ? (block.cross ? 2 : 1) : 0;
     std::vector<std::vector<Matrix>>& rows =
         kind == 0 ? thumbs.self : kind == 1 ? thumbs.decoder_self : thumbs.decoder_cross;
     if (static_cast<int>(rows.size()) <= block.layer) rows.resize(block.layer + 1);
     std::vector<Matrix>& heads = rows[block.layer];
     heads.clear();
-    for (const Matrix& w : maps.weights) {
+    for (std::size_t h = 0; h < maps.weights.size(); ++h) {
+        const Matrix& w = maps.weights[h];
         heads.push_back(downsample_map(w, TraceThumbnails::kThumbMax));
         if (w.size() == 0) continue;
-        thumbs.lo[kind] = seen[kind] ? std::min(thumbs.lo[kind], w.minCoeff()) : w.minCoeff();
-        thumbs.hi[kind] = seen[kind] ? std::max(thumbs.hi[kind], w.maxCoeff()) : w.maxCoeff();
+        thumbs.lo[kind] = seen[kind] ? std::min(thumbs.lo[kind], ranges[h].lo) : ranges[h].lo;
+        thumbs.hi[kind] = seen[kind] ? std::max(thumbs.hi[kind], ranges[h].hi) : ranges[h].hi;
         seen[kind] = true;
     }
 }
@@ -127,10 +128,18 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
     auto thumbs = std::make_shared<TraceThumbnails>();
     std::vector<bool> seen(3, false);
     bool thumbs_from_forward = false;
+    // Colour ranges of each block on_maps saw, for the blocks the trace keeps (one scan of
+    // each map serves the thumbnails' range and the heatmap's).
+    struct BlockRanges {
+        HeadRef block;
+        std::vector<MapRange> weights, scores;
+    };
+    std::vector<BlockRanges> block_ranges;
     TraceOptions options = request.options;
     options.on_maps = [&](const HeadRef& block, const HeadMaps& maps) {
         thumbs_from_forward = true;
-        add_block_thumbs(*thumbs, seen, block, maps);
+        block_ranges.push_back({block, map_ranges(maps.weights), map_ranges(maps.scores)});
+        add_block_thumbs(*thumbs, seen, block, maps, block_ranges.back().weights);
     };
     options.map_budget_bytes = std::min(options.map_budget_bytes, kAppMapBudgetBytes);
     // The ablation comparison reads every map of both runs: keep them all (up to the
@@ -208,18 +217,27 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             result.parameter_count = cached_source_->parameter_count();
             result.info = describe_model(*cached_source_);
         }
-        if (!thumbs_from_forward) {  // worked examples: every map is in the trace
+        if (thumbs_from_forward) {
+            for (BlockRanges& r : block_ranges) {
+                HeadMaps& m = maps_of(trace, r.block);
+                if (!m.resident) continue;  // dropped: its ranges come with its recomputation
+                m.weight_ranges = std::move(r.weights);
+                m.score_ranges = std::move(r.scores);
+            }
+        } else {  // worked examples: every map is in the trace
+            fill_map_ranges(trace);
+            const auto add = [&](const HeadRef& block, const HeadMaps& maps) {
+                add_block_thumbs(*thumbs, seen, block, maps, maps.weight_ranges);
+            };
             for (int l = 0; l < static_cast<int>(trace.main.layers.size()); ++l)
-                add_block_thumbs(*thumbs, seen, HeadRef{l, 0, false, false},
-                                 trace.main.layers[static_cast<std::size_t>(l)].self_attn);
+                add(HeadRef{l, 0, false, false}, trace.main.layers[static_cast<std::size_t>(l)].self_attn);
             const int decoder_layers = trace.decoder ? static_cast<int>(trace.decoder->layers.size()) : 0;
             for (int l = 0; l < decoder_layers; ++l) {
                 const LayerTrace& lt = trace.decoder->layers[static_cast<std::size_t>(l)];
-                add_block_thumbs(*thumbs, seen, HeadRef{l, 0, true, false}, lt.self_attn);
-                if (lt.cross_attn) add_block_thumbs(*thumbs, seen, HeadRef{l, 0, true, true}, *lt.cross_attn);
+                add(HeadRef{l, 0, true, false}, lt.self_attn);
+                if (lt.cross_attn) add(HeadRef{l, 0, true, true}, *lt.cross_attn);
             }
         }
-        fill_map_ranges(trace);  // colour ranges of every kept map, here rather than on the UI thread
         result.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(trace.main));
         if (trace.decoder) result.decoder_norms = std::make_shared<const HiddenNorms>(hidden_norms(*trace.decoder));
         result.trace = std::make_shared<const Trace>(std::move(trace));

@@ -171,8 +171,10 @@ struct TraceOptions {
 std::vector<bool> plan_resident_blocks(const std::vector<double>& block_bytes, double budget,
                                        int wanted);
 
+// The colour range of each map (a map without finite values gets lo = hi = 0).
+std::vector<MapRange> map_ranges(const std::vector<Matrix>& maps);
 // Fills HeadMaps::weight_ranges / score_ranges of one block, or of every resident block
-// of a trace (a map without finite values gets lo = hi = 0).
+// of a trace.
 void fill_map_ranges(HeadMaps& maps);
 void fill_map_ranges(Trace& trace);
 

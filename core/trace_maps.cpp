@@ -104,9 +104,7 @@ HiddenNorms hidden_norms(const StackTrace& stack) {
     return out;
 }
 
-namespace {
-
-std::vector<MapRange> ranges_of(const std::vector<Matrix>& maps) {
+std::vector<MapRange> map_ranges(const std::vector<Matrix>& maps) {
     std::vector<MapRange> out;
     for (const Matrix& m : maps) {
         float lo = std::numeric_limits<float>::infinity(), hi = -lo;
@@ -115,6 +113,8 @@ std::vector<MapRange> ranges_of(const std::vector<Matrix>& maps) {
     }
     return out;
 }
+
+namespace {
 
 void fill_stack_ranges(StackTrace& stack) {
     for (LayerTrace& l : stack.layers) {
@@ -126,8 +126,8 @@ void fill_stack_ranges(StackTrace& stack) {
 }  // namespace
 
 void fill_map_ranges(HeadMaps& maps) {
-    maps.weight_ranges = ranges_of(maps.weights);
-    maps.score_ranges = ranges_of(maps.scores);
+    maps.weight_ranges = map_ranges(maps.weights);
+    maps.score_ranges = map_ranges(maps.scores);
 }
 
 void fill_map_ranges(Trace& trace) {
