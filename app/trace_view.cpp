@@ -88,7 +88,7 @@ void TraceView::sync_textures(const AppState& state, LayerMapsWorker& layer_maps
     const Matrix* m = selected_map(state, state.show_scores);
     if (m) {
         main.upload(*m);
-        // Its colour range, found by the worker that made the maps (fill_map_ranges).
+        // Its colour range, found by the worker that made the maps (core's map_ranges).
         const HeadMaps* maps = head_maps(state.map, state.layer);
         const std::vector<MapRange>& ranges = state.show_scores ? maps->score_ranges : maps->weight_ranges;
         const MapRange r = state.head < static_cast<int>(ranges.size()) ? ranges[static_cast<std::size_t>(state.head)]

@@ -10,7 +10,7 @@
 namespace hs {
 
 // y = (x − mean) / √(var + eps) · γ + β, per row; var is the biased variance.
-// An empty w.bias means no bias (RMS-free LayerNorm variants without β).
+// An empty w.bias means no β.
 Matrix layer_norm(const Matrix& x, const LayerNormWeights& w, float eps);
 // GELU with erf (PyTorch's default "gelu"); ReLU = max(0, x).
 Matrix activate(const Matrix& x, Activation act);

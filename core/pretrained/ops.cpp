@@ -19,7 +19,12 @@ Matrix rms_norm(const Matrix& x, const Vector& w, float eps) {
 
 Matrix apply_norm(const Matrix& x, const Vector& w, const Vector& b, NormKind kind, float eps) {
     if (kind == NormKind::RMSNorm) return rms_norm(x, w, eps);
-    return layer_norm(x, LayerNormWeights{w, b}, eps);  // b may be empty: no bias
+    // per row: y = (x − μ) / √(σ² + eps) · γ (+ β when the family has a bias)
+    Matrix y(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+        kernels::layer_norm_row(x.row(i).data(), y.row(i).data(), w.data(), b.size() ? b.data() : nullptr,
+                                int(x.cols()), eps);
+    return y;
 }
 
 Matrix gelu_tanh(const Matrix& x) {
