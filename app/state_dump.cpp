@@ -111,7 +111,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["tokens"] = t->main.tokens;
     j["ids"] = t->main.ids;
     j["n_layers"] = t->n_layers();
-    j["kv_heads"] = t->kv_heads;
+    j["kv_heads"] = t->config.kv_heads;
     nlohmann::json next = nlohmann::json::array();
     for (const Trace::NextToken& n : t->next_tokens) next.push_back({{"id", n.id}, {"text", n.text}, {"prob", n.prob}});
     j["next_tokens"] = next;

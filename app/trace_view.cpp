@@ -172,9 +172,9 @@ void clamp_selection(AppState& state, const Trace& trace) {
 }
 
 int kv_head_of(const Trace& trace, int head) {
-    const int heads = trace.config.heads;
-    if (trace.kv_heads <= 0 || trace.kv_heads >= heads || heads % trace.kv_heads != 0) return -1;
-    return head / (heads / trace.kv_heads);
+    const int heads = trace.config.heads, kv = trace.config.kv_head_count();
+    if (kv <= 0 || kv >= heads || heads % kv != 0) return -1;
+    return head / (heads / kv);
 }
 
 std::string head_caption(const Trace& trace, int head) {

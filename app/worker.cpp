@@ -58,18 +58,21 @@ std::unique_ptr<TraceSource> open_with_progress(const std::string& arg, const Pr
 // can cancel between steps. Returns the text plus what the new tokens decode to.
 std::string continue_text(const TraceSource& source, const std::string& text, int n,
                           const ProgressFn& progress, int& generated) {
-    const auto* pretrained = dynamic_cast<const PretrainedSource*>(&source);
-    if (!pretrained || !pretrained->transformer().config().has_lm_head ||
-        !pretrained->transformer().config().causal)
-        throw Error("'continue' needs a decoder language model (a llama2.c .bin or a GPT-2 / Llama / "
-                    "Qwen2 directory); '" + source.name() + "' is a " + source.kind() + ".");
-    const Tokenizer& tokenizer = pretrained->tokenizer();
-    const std::vector<int> prompt = pretrained->tokenize(text).ids;
+    const Model* model = source.model();
+    const bool decoder_lm = model && source.tokenizer() && model->config().lm_head != LmHead::None &&
+                            model->config().arch == Arch::DecoderOnly &&
+                            model->config().mask == MaskKind::Causal;
+    if (!decoder_lm)
+        throw Error("'continue' needs a decoder language model (a llama2.c .bin, a GPT-2 / Llama / "
+                    "Qwen2 directory or a causal decoder with an LM head); '" + source.name() +
+                    "' is a " + source.kind() + ".");
+    const Tokenizer& tokenizer = *source.tokenizer();
+    const std::vector<int> prompt = source.tokenize(text).ids;
     std::vector<int> ids = prompt;
     generated = 0;
     for (int i = 0; i < n; ++i) {
         if (progress && !progress(i, n)) throw Cancelled{};
-        const std::vector<int> next = generate(pretrained->transformer(), tokenizer, ids, 1);
+        const std::vector<int> next = generate(*model, tokenizer, ids, 1);
         if (next.empty()) break;  // BOS / EOS or the model's max_len
         ids.push_back(next.front());
         ++generated;

@@ -3,6 +3,7 @@
 // same run (these machines are noisy): FLOPs / the best large-GEMM GFLOP/s.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <vector>
 
@@ -13,7 +14,8 @@
 #include "core/kernels/gemm.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/simd.h"
-#include "core/pretrained/pretrained_source.h"
+#include "core/rope.h"
+#include "core/source.h"
 
 namespace hs {
 
@@ -30,30 +32,25 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-// Multiply-adds ×2 of one forward pass: projections, QKᵀ, A·V, W_o, FFN per layer.
+// Multiply-adds ×2 of one forward pass, per layer: the fused Q/K/V projection (K and V
+// Hkv·Dh wide with grouped-query attention), QKᵀ and A·V (full T × S, as computed when the
+// maps are captured), W_o, the feed-forward (SwiGLU has three matrices); plus the LM head
+// on the last row.
 double forward_flops(const ModelConfig& c, int T) {
-    const double D = c.d_model, F = c.d_ff, t = T;
-    const double attn = 2 * t * D * 3 * D + 2 * t * t * D * 2 + 2 * t * D * D;
-    const double ffn = 2 * t * D * F * 2;
-    double total = (attn + ffn) * c.layers;
-    if (c.arch == Arch::EncoderDecoder) total += (2 * attn + ffn) * c.layers;
+    const double D = c.d_model, F = c.d_ff, t = T, q = c.inner(),
+                 kv = double(c.kv_head_count()) * c.d_k();
+    const auto attn = [&](double s) { return 2 * t * D * (q + 2 * kv) + 2 * t * s * q * 2 + 2 * t * q * D; };
+    const double ffn = 2 * t * D * F * (c.activation == Activation::SwiGLU ? 3 : 2);
+    double total = (attn(t) + ffn) * c.layers;
+    if (c.arch == Arch::EncoderDecoder) total += (2 * attn(t) + ffn) * c.layers;
+    if (c.lm_head != LmHead::None) total += 2 * D * c.vocab;
     return total;
-}
-
-// Same for a pretrained transformer: Q/K/V/O projections (GQA: K, V are Hkv·Dh wide),
-// QKᵀ and A·V, the MLP (SwiGLU has three matrices), and the LM head on the last row.
-double forward_flops(const TransformerConfig& c, int T) {
-    const double D = c.d_model, F = c.d_ff, t = T, q = double(c.heads) * c.head_dim,
-                 kv = double(c.kv_heads) * c.head_dim;
-    const double attn = 2 * t * D * (q + 2 * kv) + 2 * t * t * q * 2 + 2 * t * q * D;
-    const double mlp = 2 * t * D * F * (c.mlp == MlpKind::SwiGLU ? 3 : 2);
-    return (attn + mlp) * c.layers + (c.has_lm_head ? 2 * D * c.vocab : 0);
 }
 
 // Attention block alone: fused projection, QKᵀ, A·V, W_o (full T × T, as computed).
 double attention_flops(const ModelConfig& c, int T) {
-    const double D = c.d_model, t = T;
-    return 2 * t * D * 3 * D + 2 * t * t * D * 2 + 2 * t * D * D;
+    const double D = c.d_model, t = T, q = c.inner(), kv = double(c.kv_head_count()) * c.d_k();
+    return 2 * t * D * (q + 2 * kv) + 2 * t * t * q * 2 + 2 * t * q * D;
 }
 
 // The practical limit, measured on the spot: the best of several square GEMMs
@@ -94,43 +91,38 @@ int cmd_bench(int argc, char** argv) {
     const auto source = open_source(args.positional(0, "MODEL"));
     const double load_ms = ms_since(t_load);
     const Model* model = source->model();
-    const auto* pretrained = dynamic_cast<const PretrainedSource*>(source.get());
-    if (!model && !pretrained)
-        throw Error("bench needs a playground model, a model directory or a pretrained model");
+    if (!model)
+        throw Error("bench needs a model (a playground spec, a model directory or a pretrained "
+                    "checkpoint); '" + source->name() + "' is a " + source->kind());
     const bool attention_only = args.flag("attention-only");
-    if (attention_only && !model)
-        throw Error("--attention-only times a playground model's first attention block; " +
-                    source->name() + " is not a playground model or model directory");
-    const int vocab = model ? model->config().vocab : pretrained->transformer().config().vocab;
-    const int max_len = model ? model->config().max_len : pretrained->transformer().config().max_len;
+    const ModelConfig& config = model->config();
+    const int vocab = config.vocab, max_len = config.max_len;
     const int T = static_cast<int>(args.integer("tokens", 1, max_len).value_or(128));
     const int repeat = static_cast<int>(args.integer("repeat", 1, 10000).value_or(5));
 
     ForwardInput in;  // deterministic ids spread over the vocabulary
     for (int i = 0; i < T; ++i) in.ids.push_back(1 + (i * 7919 + 13) % (vocab - 1));
-    if (model && model->config().arch == Arch::EncoderDecoder) in.decoder_ids = in.ids;
+    if (config.arch == Arch::EncoderDecoder) in.decoder_ids = in.ids;
     // --attention-only: layer 0's self-attention on a fixed input x: (T, D), every head's
     // weights captured (nn.MultiheadAttention with need_weights, per head).
     Matrix x;
     AttentionMask mask;
     if (attention_only) {
-        x = Matrix::Random(T, model->config().d_model);
-        mask.causal = model->config().mask == MaskKind::Causal &&
-                      model->config().arch != Arch::EncoderDecoder;
+        x = Matrix::Random(T, config.d_model);
+        mask.causal = config.mask == MaskKind::Causal && config.arch != Arch::EncoderDecoder;
     }
+    const std::optional<Rotary> rope = rotary_for(config, T);
+    const HeadSplit split{config.heads, config.kv_head_count(), rope ? &*rope : nullptr};
     const auto run_once = [&] {
         if (attention_only) {
             const AttentionResult r = multi_head_attention(model->weights().layers.at(0).self_attn,
-                                                           model->config().heads, x, x, mask, true, false);
+                                                           split, x, x, mask, true, false);
             return r.output(0, 0);
         }
         // One full forward with the default trace capture (per-head weights, hidden states).
-        if (model) return model->forward(in).main.final_output(0, 0);
-        return pretrained->transformer().forward(in.ids, {}).main.final_output(0, 0);
+        return model->forward(in).main.final_output(0, 0);
     };
-    const double flops = attention_only ? attention_flops(model->config(), T)
-                         : model        ? forward_flops(model->config(), T)
-                                        : forward_flops(pretrained->transformer().config(), T);
+    const double flops = attention_only ? attention_flops(config, T) : forward_flops(config, T);
 
     std::vector<double> times;
     run_once();  // warm-up: buffers are sized on the first call

@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "core/io/atomic_file.h"
 #include "core/pretrained/generate.h"
-#include "core/pretrained/pretrained_source.h"
+#include "core/source.h"
 
 namespace hs {
 
@@ -15,27 +15,29 @@ int cmd_generate(int argc, char** argv) {
     const Args args(argc, argv, 2, {"text", "text-file", "tokens"}, {});
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
-    const auto* pretrained = dynamic_cast<const PretrainedSource*>(source.get());
-    if (!pretrained)
-        throw Error("generate needs a pretrained language model (a llama2.c .bin or a " +
-                    std::string("Hugging Face directory); '") + source->name() + "' is a " +
-                    source->kind());
-    const TransformerModel& model = pretrained->transformer();
+    const Model* lm = source->model();
+    if (!lm || !source->tokenizer() || lm->config().lm_head == LmHead::None ||
+        lm->config().arch != Arch::DecoderOnly)
+        throw Error("generate needs a decoder language model (a llama2.c .bin, a GPT-2 / Llama / "
+                    "Qwen2 directory, or a decoder with an LM head); '" + source->name() +
+                    "' is a " + source->kind());
+    const Model& model = *lm;
+    const Tokenizer& tokenizer = *source->tokenizer();
     const int n = static_cast<int>(args.integer("tokens", 0, model.config().max_len).value_or(32));
     std::string text = args.value_or("text", "");
     if (const auto f = args.value("text-file")) text = read_file(*f);
 
-    const Tokens prompt = pretrained->tokenize(text);
-    const std::vector<int> generated = generate(model, pretrained->tokenizer(), prompt.ids, n);
+    const Tokens prompt = source->tokenize(text);
+    const std::vector<int> generated = generate(model, tokenizer, prompt.ids, n);
     // Decode prompt + continuation together (a tokenizer may treat the first piece
     // specially) and print what the continuation added.
     std::vector<int> all = prompt.ids;
     all.insert(all.end(), generated.begin(), generated.end());
-    const std::string before = pretrained->tokenizer().decode(prompt.ids);
-    const std::string after = pretrained->tokenizer().decode(all);
+    const std::string before = tokenizer.decode(prompt.ids);
+    const std::string after = tokenizer.decode(all);
     const std::string continuation = after.compare(0, before.size(), before) == 0
                                          ? after.substr(before.size())
-                                         : pretrained->tokenizer().decode(generated);
+                                         : tokenizer.decode(generated);
     std::printf("%s\n", continuation.c_str());
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
 #include "core/kernels/softmax.h"
+#include "core/rope.h"
 
 namespace hs {
 
@@ -24,20 +25,34 @@ void softmax_row(float* row, Eigen::Index n_allowed, Eigen::Index S,
     kernels::softmax_row(row, int(n_allowed), int(S));
 }
 
-void check_shapes(const AttentionWeights& w, int heads, const Matrix& x_query, const Matrix& x_memory) {
+// The bias, or null when the model has none (an empty Vector).
+const Vector* bias_or_null(const Vector& b) { return b.size() ? &b : nullptr; }
+
+// W_in: (I + 2·Ikv, D) with I = H·Dh and Ikv = Hkv·Dh; W_o: (D_out, I); biases of those
+// sizes or empty.
+void check_shapes(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
+                  const Matrix& x_memory) {
     const auto D = w.in_proj_weight.cols();
-    if (heads < 1 || w.in_proj_weight.rows() % 3 != 0 || w.inner() % heads != 0)
+    const int H = split.heads, Hkv = split.kv_heads, I = w.inner();
+    if (H < 1 || Hkv < 1 || H % Hkv != 0)
+        throw Error("attention: " + std::to_string(H) + " query heads cannot share " +
+                    std::to_string(Hkv) + " key/value heads evenly");
+    if (I % H != 0 || w.in_proj_weight.rows() != I + 2LL * Hkv * (I / H))
         throw Error("attention weights: in_proj_weight has " +
-                    std::to_string(w.in_proj_weight.rows()) + " rows, not 3 × heads × d_k for " +
-                    std::to_string(heads) + " heads");
-    if (w.in_proj_bias.size() != w.in_proj_weight.rows() ||
-        w.out_proj_weight.cols() != w.inner() || w.out_proj_bias.size() != w.out_proj_weight.rows())
-        throw Error("attention weights: in_proj_bias, out_proj_weight or out_proj_bias has a "
-                    "shape that does not match in_proj_weight (" +
-                    std::to_string(w.in_proj_weight.rows()) + " × " + std::to_string(D) + ")");
+                    std::to_string(w.in_proj_weight.rows()) + " rows and out_proj_weight " +
+                    std::to_string(I) + " columns, which do not split into " +
+                    std::to_string(H) + " query and " + std::to_string(Hkv) +
+                    " key/value heads");
+    if ((w.in_proj_bias.size() && w.in_proj_bias.size() != w.in_proj_weight.rows()) ||
+        (w.out_proj_bias.size() && w.out_proj_bias.size() != w.out_proj_weight.rows()))
+        throw Error("attention weights: in_proj_bias or out_proj_bias has a shape that does "
+                    "not match in_proj_weight (" + std::to_string(w.in_proj_weight.rows()) +
+                    " × " + std::to_string(D) + ")");
     if (x_query.cols() != D || x_memory.cols() != D)
         throw Error("attention input has " + std::to_string(x_query.cols()) +
                     " columns, expected d_model " + std::to_string(D));
+    if (split.rope && (I / H) % 2 != 0)
+        throw Error("rotary positions need an even head size, got " + std::to_string(I / H));
 }
 
 }  // namespace
@@ -175,25 +190,31 @@ namespace {
 // threads meet once (before W_o) and X, W_h and the head's Q/K/V stay in cache.
 //   [Q_h | K_h | V_h]: (T, 3·Dk) = X · [W_Q,h; W_K,h; W_V,h]ᵀ + b   (panels of W_in)
 //   then attend_rows for every block of query rows
-bool fused_heads_apply(const AttentionWeights& w, int H, int T, int threads) {
-    const int Dk = w.inner() / H;
-    return w.in_proj_packed && Dk % gemm::kPanel == 0 &&
+bool fused_heads_apply(const AttentionWeights& w, const HeadSplit& split, int T, int threads) {
+    const int H = split.heads, Dk = w.inner() / H;
+    return w.in_proj_packed && split.kv_heads == H && Dk % gemm::kPanel == 0 &&
            H >= 2 * threads && double(T) * w.in_proj_weight.size() >= 1e6;
 }
 
-void fused_heads(const AttentionWeights& w, int H, const Matrix& x, const AttentionMask& mask,
-                 float scale, Eigen::Ref<Matrix> qkv, Eigen::Ref<Matrix> concat,
-                 std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
+void fused_heads(const AttentionWeights& w, const HeadSplit& split, const Matrix& x,
+                 const AttentionMask& mask, float scale, Eigen::Ref<Matrix> qkv,
+                 Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights,
+                 std::vector<Matrix>* scores) {
     const Eigen::Index T = x.rows();
-    const int I = w.inner(), Dk = I / H, per_head = Dk / gemm::kPanel;
+    const int H = split.heads, I = w.inner(), Dk = I / H, per_head = Dk / gemm::kPanel;
     size_maps(weights, H, T, T);
     size_maps(scores, H, T, T);
     const auto Q = qkv.leftCols(I), K = qkv.middleCols(I, I), V = qkv.rightCols(I);
+    const float* bias = w.in_proj_bias.size() ? w.in_proj_bias.data() : nullptr;
     parallel_for(H, [&](int h) {
         for (int part = 0; part < 3; ++part) {  // Q_h, K_h, V_h
             const int panel0 = (part * I + h * Dk) / gemm::kPanel;
             gemm::nn_packed(int(T), x.data(), int(x.cols()), *w.in_proj_packed, panel0, per_head,
-                            w.in_proj_bias.data(), qkv.data(), int(qkv.outerStride()));
+                            bias, qkv.data(), int(qkv.outerStride()));
+        }
+        if (split.rope) {  // rotate this head's Q_h and K_h by position
+            apply_rope(qkv.middleCols(h * Dk, Dk), 1, split.rope->table, split.rope->layout);
+            apply_rope(qkv.middleCols(I + h * Dk, Dk), 1, split.rope->table, split.rope->layout);
         }
         const float* kt = transposed_keys(K, h, Dk, T);
         for (Eigen::Index r0 = 0; r0 < T; r0 += kRowsPerBlock) {
@@ -207,35 +228,70 @@ void fused_heads(const AttentionWeights& w, int H, const Matrix& x, const Attent
 
 namespace {
 
-// The step-by-step path: every intermediate of every head is copied into `steps`.
-AttentionResult multi_head_attention_detailed(const AttentionWeights& w, int H, const Matrix& x_query,
-                                              const Matrix& x_memory, const AttentionMask& mask,
-                                              bool want_weights, bool want_scores,
-                                              AttentionSteps* steps,
+// Stacks K or V head blocks so that block h is the K/V head query head h reads:
+// (R, Hkv·Dh) -> (R, H·Dh) — the step-by-step view shows one K_h, V_h per query head.
+Matrix repeat_kv_cols(const Eigen::Ref<const Matrix>& m, int H, int Hkv, int Dh) {
+    Matrix out(m.rows(), Eigen::Index(H) * Dh);
+    for (int h = 0; h < H; ++h) out.middleCols(h * Dh, Dh) = m.middleCols(h / (H / Hkv) * Dh, Dh);
+    return out;
+}
+
+// The projections of one block, in caller-provided buffers:
+//   self:  [Q|K|V]: (T, I + 2·Ikv) = X · W_inᵀ + b_in — one GEMM for all heads
+//   cross: Q: (T, I) from the queries' rows of W_in; [K|V]: (S, 2·Ikv) from memory
+// then Q and K rotated by position when the block has rotary positions. Q, K, V are
+// column views into the buffers.
+struct Projected {
+    Eigen::Ref<Matrix> q, k, v;
+};
+Projected project(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
+                  const Matrix& x_memory, bool self, Eigen::Ref<Matrix> q_buf,
+                  Eigen::Ref<Matrix> kv_buf) {
+    const int I = w.inner(), Ikv = w.kv_inner();
+    if (self) {
+        matmul_nt(x_query, w.in_proj_weight, bias_or_null(w.in_proj_bias), q_buf,
+                  w.in_proj_packed.get());
+    } else {
+        const bool biased = w.in_proj_bias.size() > 0;
+        const Vector b_q = biased ? Vector(w.in_proj_bias.head(I)) : Vector();
+        const Vector b_kv = biased ? Vector(w.in_proj_bias.tail(2 * Ikv)) : Vector();
+        matmul_nt(x_query, w.in_proj_weight.topRows(I), bias_or_null(b_q), q_buf);
+        matmul_nt(x_memory, w.in_proj_weight.bottomRows(2 * Ikv), bias_or_null(b_kv), kv_buf);
+    }
+    Projected p{q_buf.leftCols(I), self ? q_buf.middleCols(I, Ikv) : kv_buf.leftCols(Ikv),
+                self ? q_buf.rightCols(Ikv) : kv_buf.rightCols(Ikv)};
+    if (split.rope) {  // positions enter only through the rotation of Q and K
+        apply_rope(p.q, split.heads, split.rope->table, split.rope->layout);
+        apply_rope(p.k, split.kv_heads, split.rope->table, split.rope->layout);
+    }
+    return p;
+}
+
+// The step-by-step path: every intermediate of every head is copied into `steps`. With
+// grouped-query attention the steps show K and V repeated per query head (K_h = K_g).
+AttentionResult multi_head_attention_detailed(const AttentionWeights& w, const HeadSplit& split,
+                                              const Matrix& x_query, const Matrix& x_memory,
+                                              const AttentionMask& mask, bool want_weights,
+                                              bool want_scores, AttentionSteps* steps,
                                               const std::vector<int>& ablated,
                                               AblationMode ablate_mode) {
     const bool self = &x_query == &x_memory;
     const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
-    const int I = w.inner(), Dk = I / H;
+    const int H = split.heads, Hkv = split.kv_heads, I = w.inner(), Ikv = w.kv_inner(), Dk = I / H;
     const float scale = 1.0f / std::sqrt(static_cast<float>(Dk));
 
-    // [Q|K|V]: (T, 3I) = X · W_inᵀ + b_in — one GEMM for all heads (self-attention).
-    // Cross-attention: Q (T, I) from the queries' rows of W_in, [K|V] (S, 2I) from memory.
-    Matrix q_part, kv_part;
-    if (self) {
-        q_part.resize(T, 3 * I);
-        matmul_nt(x_query, w.in_proj_weight, &w.in_proj_bias, q_part, w.in_proj_packed.get());
-    } else {
-        const Vector b_q = w.in_proj_bias.head(I), b_kv = w.in_proj_bias.tail(2 * I);
-        q_part.resize(T, I);
-        kv_part.resize(S, 2 * I);
-        matmul_nt(x_query, w.in_proj_weight.topRows(I), &b_q, q_part);
-        matmul_nt(x_memory, w.in_proj_weight.bottomRows(2 * I), &b_kv, kv_part);
+    Matrix q_part(T, self ? I + 2 * Ikv : I), kv_part(self ? 0 : S, 2 * Ikv);
+    // Before the rotation (what the step view shows as X·W_inᵀ + b_in) when it matters.
+    Matrix unrotated;
+    HeadSplit plain = split;
+    plain.rope = nullptr;
+    Projected p = project(w, plain, x_query, x_memory, self, q_part, kv_part);
+    if (split.rope) {
+        unrotated = q_part;
+        apply_rope(p.q, H, split.rope->table, split.rope->layout);
+        apply_rope(p.k, Hkv, split.rope->table, split.rope->layout);
     }
-    // Q, K, V as column-block views of the projection; no copies.
-    const auto Q = q_part.leftCols(I);
-    const auto K = self ? q_part.middleCols(I, I) : kv_part.leftCols(I);
-    const auto V = self ? q_part.rightCols(I) : kv_part.rightCols(I);
+    const auto Q = p.q, K = p.k, V = p.v;
 
     AttentionResult result;
     if (want_weights) result.weights.resize(H);
@@ -243,37 +299,55 @@ AttentionResult multi_head_attention_detailed(const AttentionWeights& w, int H, 
     Matrix concat(T, I);  // [head_1 | … | head_H]
     Matrix scores(T, S);
     for (int h = 0; h < H; ++h) {
+        const int g = h / (H / Hkv);                // the K/V head query head h reads
         const auto Q_h = Q.middleCols(h * Dk, Dk);  // (T, Dk)
-        const auto K_h = K.middleCols(h * Dk, Dk);  // (S, Dk)
-        const auto V_h = V.middleCols(h * Dk, Dk);  // (S, Dk)
+        const auto K_g = K.middleCols(g * Dk, Dk);  // (S, Dk)
+        const auto V_g = V.middleCols(g * Dk, Dk);  // (S, Dk)
         // scores -> A_h: (T, S); head_h: (T, Dk) lands in its concat block
-        attend_head(Q_h, K_h, V_h, scale, mask, scores, concat.middleCols(h * Dk, Dk),
+        attend_head(Q_h, K_g, V_g, scale, mask, scores, concat.middleCols(h * Dk, Dk),
                     want_scores ? &result.scores[h] : nullptr, steps);
         if (want_weights) result.weights[h] = scores;
     }
     ablate_heads(concat, ablated, H, ablate_mode);
     // out: (T, D) = concat · W_oᵀ + b_o
     result.output.resize(T, w.out_proj_weight.rows());
-    matmul_nt(concat, w.out_proj_weight, &w.out_proj_bias, result.output, w.out_proj_packed.get());
+    matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output,
+              w.out_proj_packed.get());
 
     if (steps) {
+        // The fused view, K/V rows and columns repeated per query head:
+        // W_in: (3I, D) = [W_Q; W_K(rep); W_V(rep)], qkv: (T, 3I) before any rotation.
+        const Matrix qkv_raw = split.rope ? unrotated : q_part;
+        const Matrix w_k = w.in_proj_weight.middleRows(I, Ikv), w_v = w.in_proj_weight.bottomRows(Ikv);
         steps->x_query = x_query;
         steps->x_memory = x_memory;
-        steps->w_in = w.in_proj_weight;
-        steps->b_in = w.in_proj_bias;
+        steps->w_in.resize(3 * I, w.in_proj_weight.cols());
+        steps->w_in.topRows(I) = w.in_proj_weight.topRows(I);
+        steps->w_in.middleRows(I, I) = repeat_kv_cols(w_k.transpose(), H, Hkv, Dk).transpose();
+        steps->w_in.bottomRows(I) = repeat_kv_cols(w_v.transpose(), H, Hkv, Dk).transpose();
+        const Vector b_in = w.in_proj_bias.size() ? w.in_proj_bias : Vector(Vector::Zero(I + 2 * Ikv));
+        steps->b_in.resize(3 * I);
+        steps->b_in.head(I) = b_in.head(I);
+        steps->b_in.segment(I, I) = repeat_kv_cols(b_in.segment(I, Ikv).transpose(), H, Hkv, Dk).transpose();
+        steps->b_in.tail(I) = repeat_kv_cols(b_in.tail(Ikv).transpose(), H, Hkv, Dk).transpose();
         if (self) {
-            steps->qkv = q_part;
+            steps->qkv.resize(T, 3 * I);
+            steps->qkv.leftCols(I) = qkv_raw.leftCols(I);
+            steps->qkv.middleCols(I, I) = repeat_kv_cols(qkv_raw.middleCols(I, Ikv), H, Hkv, Dk);
+            steps->qkv.rightCols(I) = repeat_kv_cols(qkv_raw.rightCols(Ikv), H, Hkv, Dk);
         } else {  // rows: T queries on the left block, S memory rows on the K/V blocks
             steps->qkv = Matrix::Zero(std::max(T, S), 3 * I);
             steps->qkv.topLeftCorner(T, I) = q_part;
-            steps->qkv.topRightCorner(S, 2 * I) = kv_part;
+            steps->qkv.block(0, I, S, I) = repeat_kv_cols(kv_part.leftCols(Ikv), H, Hkv, Dk);
+            steps->qkv.block(0, 2 * I, S, I) = repeat_kv_cols(kv_part.rightCols(Ikv), H, Hkv, Dk);
         }
         steps->q = Q;
-        steps->k = K;
-        steps->v = V;
+        steps->k = repeat_kv_cols(K, H, Hkv, Dk);
+        steps->v = repeat_kv_cols(V, H, Hkv, Dk);
         steps->concat = concat;
         steps->w_out = w.out_proj_weight;
-        steps->b_out = w.out_proj_bias;
+        steps->b_out = w.out_proj_bias.size() ? w.out_proj_bias
+                                              : Vector(Vector::Zero(w.out_proj_weight.rows()));
         steps->output = result.output;
         steps->scale = scale;
     }
@@ -286,52 +360,44 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_
                                      const Matrix& x_memory, const AttentionMask& mask,
                                      bool want_weights, bool want_scores, AttentionSteps* steps,
                                      const std::vector<int>& ablated, AblationMode ablate_mode) {
-    return multi_head_attention(w, w.heads, x_query, x_memory, mask, want_weights, want_scores, steps,
-                                ablated, ablate_mode);
+    const HeadSplit split{w.heads, w.kv_heads > 0 ? w.kv_heads : w.heads, nullptr};
+    return multi_head_attention(w, split, x_query, x_memory, mask, want_weights, want_scores,
+                                steps, ablated, ablate_mode);
 }
 
-AttentionResult multi_head_attention(const AttentionWeights& w, int H, const Matrix& x_query,
-                                     const Matrix& x_memory, const AttentionMask& mask,
-                                     bool want_weights, bool want_scores, AttentionSteps* steps,
+AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit& split,
+                                     const Matrix& x_query, const Matrix& x_memory,
+                                     const AttentionMask& mask, bool want_weights,
+                                     bool want_scores, AttentionSteps* steps,
                                      const std::vector<int>& ablated, AblationMode ablate_mode) {
-    check_shapes(w, H, x_query, x_memory);
+    check_shapes(w, split, x_query, x_memory);
     if (steps)
-        return multi_head_attention_detailed(w, H, x_query, x_memory, mask, want_weights,
+        return multi_head_attention_detailed(w, split, x_query, x_memory, mask, want_weights,
                                              want_scores, steps, ablated, ablate_mode);
     const bool self = &x_query == &x_memory;
     const Eigen::Index T = x_query.rows(), S = x_memory.rows(), D = w.out_proj_weight.rows();
-    const int I = w.inner(), Dk = I / H;
+    const int H = split.heads, I = w.inner(), Ikv = w.kv_inner(), Dk = I / H;
     const float scale = 1.0f / std::sqrt(static_cast<float>(Dk));
     // Projections land in per-thread scratch reused across heads, layers and calls.
     thread_local Scratch qkv_buf, kv_buf, concat_buf;
     AttentionResult result;
     auto concat = concat_buf.get(T, I);  // [head_1 | … | head_H]: (T, I)
-    if (self && fused_heads_apply(w, H, int(T), thread_count())) {
-        fused_heads(w, H, x_query, mask, scale, qkv_buf.get(T, 3 * I), concat,
-                    want_weights ? &result.weights : nullptr,
-                    want_scores ? &result.scores : nullptr);
-    } else if (self) {
-        // [Q|K|V]: (T, 3I) = X · W_inᵀ + b_in — one GEMM for all heads
+    std::vector<Matrix>* weights = want_weights ? &result.weights : nullptr;
+    std::vector<Matrix>* scores = want_scores ? &result.scores : nullptr;
+    if (self && fused_heads_apply(w, split, int(T), thread_count())) {
         auto qkv = qkv_buf.get(T, 3 * I);
-        matmul_nt(x_query, w.in_proj_weight, &w.in_proj_bias, qkv, w.in_proj_packed.get());
-        attend_heads(qkv.leftCols(I), qkv.middleCols(I, I), qkv.rightCols(I), H, H, scale,
-                     mask, concat, want_weights ? &result.weights : nullptr,
-                     want_scores ? &result.scores : nullptr);
+        fused_heads(w, split, x_query, mask, scale, qkv, concat, weights, scores);
     } else {
-        // Q: (T, I) from the queries; [K|V]: (S, 2I) from memory
-        const Vector b_q = w.in_proj_bias.head(I), b_kv = w.in_proj_bias.tail(2 * I);
-        auto q = qkv_buf.get(T, I);
-        auto kv = kv_buf.get(S, 2 * I);
-        matmul_nt(x_query, w.in_proj_weight.topRows(I), &b_q, q);
-        matmul_nt(x_memory, w.in_proj_weight.bottomRows(2 * I), &b_kv, kv);
-        attend_heads(q, kv.leftCols(I), kv.rightCols(I), H, H, scale, mask, concat,
-                     want_weights ? &result.weights : nullptr,
-                     want_scores ? &result.scores : nullptr);
+        auto q_part = qkv_buf.get(T, self ? I + 2 * Ikv : I);
+        auto kv_part = kv_buf.get(self ? 0 : S, 2 * Ikv);
+        const Projected p = project(w, split, x_query, x_memory, self, q_part, kv_part);
+        attend_heads(p.q, p.k, p.v, H, split.kv_heads, scale, mask, concat, weights, scores);
     }
     ablate_heads(concat, ablated, H, ablate_mode);
     // out: (T, D) = concat · W_oᵀ + b_o
     result.output.resize(T, D);
-    matmul_nt(concat, w.out_proj_weight, &w.out_proj_bias, result.output, w.out_proj_packed.get());
+    matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output,
+              w.out_proj_packed.get());
     return result;
 }
 
@@ -371,26 +437,30 @@ void check_ablation(const std::vector<HeadRef>& ablate, int layers, int heads,
 
 AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matrix& x_query,
                                            const Matrix& x_memory, const AttentionMask& mask) {
-    check_shapes(w, w.heads, x_query, x_memory);
+    const int H = w.heads, Hkv = w.kv_heads > 0 ? w.kv_heads : w.heads;
+    check_shapes(w, HeadSplit{H, Hkv, nullptr}, x_query, x_memory);
     const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
     const int D = static_cast<int>(w.in_proj_weight.cols());
-    const int I = w.inner(), H = w.heads, Dk = I / H;
+    const int I = w.inner(), Ikv = w.kv_inner(), Dk = I / H;
+    const auto bias = [&](const Vector& b, int i) { return b.size() ? b(i) : 0.0f; };
     AttentionResult result;
     Matrix concat(T, I);
     for (int h = 0; h < H; ++h) {
-        // Per-head textbook matrices W_Q^h: (D, Dk) = rows h·Dk… of W_in's Q block, transposed.
+        const int g = h / (H / Hkv);  // the K/V head of query head h
+        // Per-head textbook matrices W_Q^h: (D, Dk) = rows h·Dk… of W_in's Q block,
+        // transposed; W_K^g, W_V^g from rows g·Dk… of its K and V blocks.
         Matrix wq(D, Dk), wk(D, Dk), wv(D, Dk);
         for (int d = 0; d < D; ++d)
             for (int c = 0; c < Dk; ++c) {
                 wq(d, c) = w.in_proj_weight(h * Dk + c, d);
-                wk(d, c) = w.in_proj_weight(I + h * Dk + c, d);
-                wv(d, c) = w.in_proj_weight(2 * I + h * Dk + c, d);
+                wk(d, c) = w.in_proj_weight(I + g * Dk + c, d);
+                wv(d, c) = w.in_proj_weight(I + Ikv + g * Dk + c, d);
             }
         Matrix q = x_query * wq, k = x_memory * wk, v = x_memory * wv;
         for (int c = 0; c < Dk; ++c) {
-            q.col(c).array() += w.in_proj_bias(h * Dk + c);
-            k.col(c).array() += w.in_proj_bias(I + h * Dk + c);
-            v.col(c).array() += w.in_proj_bias(2 * I + h * Dk + c);
+            q.col(c).array() += bias(w.in_proj_bias, h * Dk + c);
+            k.col(c).array() += bias(w.in_proj_bias, I + g * Dk + c);
+            v.col(c).array() += bias(w.in_proj_bias, I + Ikv + g * Dk + c);
         }
         Matrix a(T, S);
         for (int i = 0; i < T; ++i) {
@@ -413,7 +483,7 @@ AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matr
         result.weights.push_back(a);
     }
     result.output = concat * w.out_proj_weight.transpose();
-    result.output.rowwise() += w.out_proj_bias.transpose();
+    if (w.out_proj_bias.size()) result.output.rowwise() += w.out_proj_bias.transpose();
     return result;
 }
 

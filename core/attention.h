@@ -1,14 +1,18 @@
 #pragma once
-// Multi-head attention exactly as PyTorch nn.MultiheadAttention computes it (DESIGN §3):
-//   [Q|K|V] = X · W_inᵀ + b_in            one GEMM for all heads, W_in (3I, D)
-//   Q_h, K_h, V_h = column blocks h·Dk…(h+1)·Dk of Q, K, V   (views, no copies)
-//   A_h = softmax(Q_h K_hᵀ / √Dk + mask)  (T, S)
-//   head_h = A_h V_h                      (T, Dk)
+// Multi-head attention exactly as PyTorch nn.MultiheadAttention computes it (DESIGN §3),
+// with grouped-query attention and rotary positions for the real-model families:
+//   [Q|K|V] = X · W_inᵀ + b_in            one GEMM for all heads, W_in (I + 2·Ikv, D)
+//   Q, K rotated by position               rotary positions only (core/rope.h)
+//   Q_h = column block h of Q; K_g, V_g = column block g = h / (H/Hkv) of K, V   (views)
+//   A_h = softmax(Q_h K_gᵀ / √Dk + mask)  (T, S)
+//   head_h = A_h V_g                      (T, Dk)
 //   out = [head_1 … head_H] · W_oᵀ + b_o  (T, D)
-// Masked positions are −∞ before softmax; a row with every key masked gives zeros.
+// I = H·Dk, Ikv = Hkv·Dk (= I without grouped-query attention). Masked positions are −∞
+// before softmax; a row with every key masked gives zeros. A missing bias is an empty Vector.
 #include <atomic>
 #include <vector>
 
+#include "core/rope.h"
 #include "core/tensor.h"
 #include "core/trace.h"
 #include "core/weights.h"
@@ -29,7 +33,7 @@ void softmax_rows(Matrix& m);
 // scores: (T, S); sets −∞ wherever the mask forbids query i from seeing key j.
 void apply_mask(Matrix& scores, const AttentionMask& mask);
 
-// One head after the projections; multi_head_attention and gqa_attention both run it:
+// One head after the projections (the step-by-step path runs it per head):
 //   scores: (T, S) = Q_h K_hᵀ · scale, + mask, softmax per row -> A_h (left in `scores`)
 //   head_out: (T, Dk) = A_h V_h
 // q_h: (T, Dk); k_h, v_h: (S, Dk). `scaled` (when non-null) receives the scaled,
@@ -80,11 +84,20 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_
                                      AttentionSteps* steps = nullptr,
                                      const std::vector<int>& ablated = {},
                                      AblationMode ablate_mode = AblationMode::Zero);
-// The same with the head count given instead of w.heads. The fused projections do not
-// depend on it (heads only say how the I columns of Q, K and V split into d_k blocks),
-// so a Model runs its layers with config().heads and Model::with_heads shares one set of
-// weights between head counts. Throws hs::Error when heads does not divide I.
-AttentionResult multi_head_attention(const AttentionWeights& w, int heads, const Matrix& x_query,
+// How one block splits Q, K and V into heads, and the rotation of Q and K (self-attention
+// with rotary positions; null otherwise).
+struct HeadSplit {
+    int heads = 1;     // H
+    int kv_heads = 1;  // Hkv; H % Hkv == 0
+    const Rotary* rope = nullptr;
+};
+
+// The same with the split given instead of w's. The fused projections do not depend on
+// the head count (heads only say how the columns of Q, K and V split into Dk blocks), so
+// a Model runs its layers with its config's and Model::with_heads shares one set of
+// weights between head counts. Throws hs::Error when the split does not fit the weights.
+AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit& split,
+                                     const Matrix& x_query,
                                      const Matrix& x_memory, const AttentionMask& mask,
                                      bool want_weights, bool want_scores,
                                      AttentionSteps* steps = nullptr,
@@ -92,7 +105,8 @@ AttentionResult multi_head_attention(const AttentionWeights& w, int heads, const
                                      AblationMode ablate_mode = AblationMode::Zero);
 
 // Reference implementation: h separate per-head projections with (D, Dk) matrices, no
-// fused GEMM, loops for the softmax. Tests compare the fused path against it.
+// fused GEMM, loops for the softmax, w.heads and w.kv_heads, no rotation. Tests compare
+// the fast paths against it.
 AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matrix& x_query,
                                            const Matrix& x_memory, const AttentionMask& mask);
 

@@ -30,12 +30,21 @@ constexpr Names<Arch> kArchNames[] = {{Arch::EncoderOnly, "encoder"},
                                       {Arch::EncoderDecoder, "encoder-decoder"}};
 constexpr Names<PosEncoding> kPeNames[] = {{PosEncoding::Sinusoidal, "sinusoidal"},
                                            {PosEncoding::Learned, "learned"},
+                                           {PosEncoding::Rotary, "rope"},
                                            {PosEncoding::None, "none"}};
+constexpr Names<RopeLayout> kRopeNames[] = {{RopeLayout::RotateHalf, "rotate-half"},
+                                            {RopeLayout::Interleaved, "interleaved"}};
 constexpr Names<NormPlacement> kNormNames[] = {{NormPlacement::PostLN, "post-ln"},
                                                {NormPlacement::PreLN, "pre-ln"}};
+constexpr Names<NormKind> kNormKindNames[] = {{NormKind::LayerNorm, "layernorm"},
+                                              {NormKind::RMSNorm, "rmsnorm"}};
 constexpr Names<Activation> kActNames[] = {{Activation::ReLU, "relu"},
-                                           {Activation::GELU, "gelu"}};
+                                           {Activation::GELU, "gelu"},
+                                           {Activation::GELUTanh, "gelu-tanh"},
+                                           {Activation::SwiGLU, "swiglu"}};
 constexpr Names<MaskKind> kMaskNames[] = {{MaskKind::None, "none"}, {MaskKind::Causal, "causal"}};
+constexpr Names<LmHead> kLmHeadNames[] = {
+    {LmHead::None, "none"}, {LmHead::Tied, "tied"}, {LmHead::Separate, "separate"}};
 
 template <typename Enum, std::size_t N>
 std::string name_of(const Names<Enum> (&table)[N], Enum v) {
@@ -70,12 +79,29 @@ std::vector<std::string> validate(const ModelConfig& c) {
             std::to_string(kMaxDModel));
     if (c.heads < 1)
         add("heads " + std::to_string(c.heads) + " must be at least 1");
+    else if (c.head_dim > 0)
+        ;  // an explicit head size: Q has heads · head_dim columns, whatever d_model is
     else if (c.heads > c.d_model && c.d_model >= 1)
         add(std::to_string(c.heads) + " heads is more than d_model " + std::to_string(c.d_model) +
             " (each head needs at least one dimension)");
     else if (c.d_model >= 1 && c.d_model % c.heads != 0)
         add("d_model " + std::to_string(c.d_model) + " is not divisible by " +
             std::to_string(c.heads) + " heads");
+    if (c.head_dim < 0 || c.head_dim > kMaxDModel)
+        add("head_dim " + std::to_string(c.head_dim) + " must be between 1 and " +
+            std::to_string(kMaxDModel) + " (or 0: d_model / heads)");
+    if (c.kv_heads < 0)
+        add("kv_heads " + std::to_string(c.kv_heads) + " must be at least 1 (or 0: one per query head)");
+    else if (c.kv_heads > 0 && c.heads >= 1 && c.heads % c.kv_heads != 0)
+        add(std::to_string(c.heads) + " query heads cannot share " + std::to_string(c.kv_heads) +
+            " key/value heads evenly (heads must be a multiple of kv_heads)");
+    if (c.pe == PosEncoding::Rotary && c.heads >= 1 && c.d_k() % 2 != 0)
+        add("rotary positions need an even head size, but d_model / heads is " +
+            std::to_string(c.d_k()));
+    if (c.pe == PosEncoding::Rotary && !(c.rope_theta > 1.0f))
+        add("rope theta must be greater than 1");
+    if (c.type_vocab < 0 || c.type_vocab > 1024)
+        add("type_vocab " + std::to_string(c.type_vocab) + " must be between 0 and 1024");
     if (c.layers < 1 || c.layers > kMaxLayers)
         add("layers " + std::to_string(c.layers) + " must be between 1 and " +
             std::to_string(kMaxLayers));
@@ -91,7 +117,8 @@ std::vector<std::string> validate(const ModelConfig& c) {
     // Parameters stay below ~4 GB of f32 so a typo like d_model=81920 cannot exhaust memory.
     if (problems.empty()) {
         const double d = c.d_model, f = c.d_ff;
-        const double per_layer = 4 * d * d + 2 * d * f;
+        const double inner = double(c.heads) * c.d_k();
+        const double per_layer = 4 * d * inner + (c.activation == Activation::SwiGLU ? 3 : 2) * d * f;
         const double stacks = c.arch == Arch::EncoderDecoder ? 2.5 : 1.0;
         const double params = per_layer * c.layers * stacks + double(c.vocab) * d +
                               (c.pe == PosEncoding::Learned ? double(c.max_len) * d : 0.0);
@@ -112,16 +139,24 @@ void ensure_valid(const ModelConfig& config) {
 
 std::string to_string(Arch v) { return name_of(kArchNames, v); }
 std::string to_string(PosEncoding v) { return name_of(kPeNames, v); }
+std::string to_string(RopeLayout v) { return name_of(kRopeNames, v); }
 std::string to_string(NormPlacement v) { return name_of(kNormNames, v); }
+std::string to_string(NormKind v) { return name_of(kNormKindNames, v); }
 std::string to_string(Activation v) { return name_of(kActNames, v); }
 std::string to_string(MaskKind v) { return name_of(kMaskNames, v); }
+std::string to_string(LmHead v) { return name_of(kLmHeadNames, v); }
 Arch parse_arch(const std::string& s) { return parse_name(kArchNames, s, "architecture"); }
 PosEncoding parse_pos_encoding(const std::string& s) {
     return parse_name(kPeNames, s, "positional encoding");
 }
+RopeLayout parse_rope_layout(const std::string& s) {
+    return parse_name(kRopeNames, s, "rotary layout");
+}
 NormPlacement parse_norm_placement(const std::string& s) {
     return parse_name(kNormNames, s, "norm placement");
 }
+NormKind parse_norm_kind(const std::string& s) { return parse_name(kNormKindNames, s, "norm"); }
+LmHead parse_lm_head(const std::string& s) { return parse_name(kLmHeadNames, s, "LM head"); }
 Activation parse_activation(const std::string& s) {
     return parse_name(kActNames, s, "activation");
 }
@@ -140,7 +175,7 @@ double float_for_json(float x) {
 }  // namespace
 
 nlohmann::json config_to_json(const ModelConfig& c) {
-    return nlohmann::json{{"format", "headscope-playground"},
+    nlohmann::json j{{"format", "headscope-playground"},
                           {"arch", to_string(c.arch)},
                           {"d_model", c.d_model},
                           {"heads", c.heads},
@@ -154,6 +189,23 @@ nlohmann::json config_to_json(const ModelConfig& c) {
                           {"mask", to_string(c.mask)},
                           {"norm_eps", float_for_json(c.norm_eps)},
                           {"seed", c.seed}};
+    // The modern options only when they differ from nn.Transformer's, so configs written
+    // before they existed and nn.Transformer-style models read the same.
+    const ModelConfig d;
+    if (c.norm_kind != d.norm_kind) j["norm_kind"] = to_string(c.norm_kind);
+    if (c.kv_heads != d.kv_heads) j["kv_heads"] = c.kv_heads;
+    if (c.head_dim != d.head_dim) j["head_dim"] = c.head_dim;
+    if (c.pe == PosEncoding::Rotary) {
+        j["rope_layout"] = to_string(c.rope_layout);
+        j["rope_theta"] = float_for_json(c.rope_theta);
+    }
+    if (c.qkv_bias != d.qkv_bias) j["qkv_bias"] = c.qkv_bias;
+    if (c.out_bias != d.out_bias) j["out_bias"] = c.out_bias;
+    if (c.mlp_bias != d.mlp_bias) j["mlp_bias"] = c.mlp_bias;
+    if (c.embed_norm != d.embed_norm) j["embed_norm"] = c.embed_norm;
+    if (c.type_vocab != d.type_vocab) j["type_vocab"] = c.type_vocab;
+    if (c.lm_head != d.lm_head) j["lm_head"] = to_string(c.lm_head);
+    return j;
 }
 
 ModelConfig config_from_json(const nlohmann::json& j) {
@@ -189,6 +241,26 @@ ModelConfig config_from_json(const nlohmann::json& j) {
         if (!j["norm_eps"].is_number()) throw Error("config.json: 'norm_eps' must be a number");
         c.norm_eps = j["norm_eps"].get<float>();
     }
+    if (j.contains("norm_kind")) c.norm_kind = parse_norm_kind(get_str("norm_kind"));
+    get_int("kv_heads", c.kv_heads);
+    get_int("head_dim", c.head_dim);
+    get_int("type_vocab", c.type_vocab);
+    if (j.contains("rope_layout")) c.rope_layout = parse_rope_layout(get_str("rope_layout"));
+    if (j.contains("rope_theta")) {
+        if (!j["rope_theta"].is_number()) throw Error("config.json: 'rope_theta' must be a number");
+        c.rope_theta = j["rope_theta"].get<float>();
+    }
+    auto get_bool = [&](const char* key, bool& out) {
+        if (!j.contains(key)) return;
+        if (!j[key].is_boolean())
+            throw Error(std::string("config.json: '") + key + "' must be true or false");
+        out = j[key].get<bool>();
+    };
+    get_bool("qkv_bias", c.qkv_bias);
+    get_bool("out_bias", c.out_bias);
+    get_bool("mlp_bias", c.mlp_bias);
+    get_bool("embed_norm", c.embed_norm);
+    if (j.contains("lm_head")) c.lm_head = parse_lm_head(get_str("lm_head"));
     if (j.contains("seed")) {
         if (!j["seed"].is_number_unsigned())
             throw Error("config.json: 'seed' must be a non-negative integer");
@@ -209,6 +281,31 @@ long long parse_number(const std::string& key, const std::string& value) {
     if (out < 0 || out > std::numeric_limits<int>::max())
         throw Error("playground spec: '" + key + "' = " + value + " is out of range");
     return out;
+}
+
+// "0" or "1".
+bool parse_flag(const std::string& key, const std::string& value) {
+    if (value == "0" || value == "1") return value == "1";
+    throw Error("playground spec: '" + key + "' is 0 or 1, got '" + value + "'");
+}
+
+// norm=post-ln | pre-ln (LayerNorm) | rmsnorm (pre-norm RMSNorm, as Llama) | post-rmsnorm.
+void set_norm(ModelConfig& c, const std::string& v) {
+    if (v == "rmsnorm" || v == "pre-rmsnorm" || v == "post-rmsnorm") {
+        c.norm_kind = NormKind::RMSNorm;
+        c.norm = v == "post-rmsnorm" ? NormPlacement::PostLN : NormPlacement::PreLN;
+        return;
+    }
+    if (v != "post-ln" && v != "pre-ln")
+        throw Error("unknown norm '" + v + "' (choose post-ln, pre-ln, rmsnorm, post-rmsnorm)");
+    c.norm_kind = NormKind::LayerNorm;
+    c.norm = parse_norm_placement(v);
+}
+
+// The spec's name of (placement, kind): the inverse of set_norm.
+std::string norm_spec(const ModelConfig& c) {
+    if (c.norm_kind == NormKind::LayerNorm) return to_string(c.norm);
+    return c.norm == NormPlacement::PreLN ? "rmsnorm" : "post-rmsnorm";
 }
 
 }  // namespace
@@ -269,12 +366,17 @@ ModelConfig parse_playground_spec(const std::string& spec) {
         else if (k == "mask") c.mask = parse_mask(v);
         else if (k == "arch") continue;
         else if (k == "pe") c.pe = parse_pos_encoding(v);
-        else if (k == "norm") c.norm = parse_norm_placement(v);
+        else if (k == "norm") set_norm(c, v);
         else if (k == "act") c.activation = parse_activation(v);
+        else if (k == "kv_heads") c.kv_heads = num();
+        else if (k == "bias") c.qkv_bias = c.out_bias = c.mlp_bias = parse_flag(k, v);
+        else if (k == "rope") c.rope_layout = parse_rope_layout(v);
+        else if (k == "theta") c.rope_theta = static_cast<float>(parse_number(k, v));
+        else if (k == "lm_head") c.lm_head = parse_lm_head(v);
         else
             throw Error("playground spec: unknown key '" + k +
                         "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
-                        "arch, pe, norm, act)");
+                        "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head)");
     }
     // The usual transformer ratio; saturates so an absurd d_model is reported by validate().
     if (!d_ff_given)
@@ -287,11 +389,18 @@ std::string to_playground_spec(const ModelConfig& c) {
                     ",heads=" + std::to_string(c.heads) + ",layers=" + std::to_string(c.layers);
     if (c.d_ff != 4 * c.d_model) s += ",d_ff=" + std::to_string(c.d_ff);
     s += ",seed=" + std::to_string(c.seed) + ",arch=" + to_string(c.arch) +
-         ",mask=" + to_string(c.mask) + ",pe=" + to_string(c.pe) + ",norm=" + to_string(c.norm) +
+         ",mask=" + to_string(c.mask) + ",pe=" + to_string(c.pe) + ",norm=" + norm_spec(c) +
          ",act=" + to_string(c.activation);
     const ModelConfig d;
     if (c.vocab != d.vocab) s += ",vocab=" + std::to_string(c.vocab);
     if (c.max_len != d.max_len) s += ",max_len=" + std::to_string(c.max_len);
+    if (c.kv_heads != d.kv_heads) s += ",kv_heads=" + std::to_string(c.kv_heads);
+    if (!c.qkv_bias && !c.out_bias && !c.mlp_bias) s += ",bias=0";
+    if (c.pe == PosEncoding::Rotary && c.rope_layout != d.rope_layout)
+        s += ",rope=" + to_string(c.rope_layout);
+    if (c.pe == PosEncoding::Rotary && c.rope_theta != d.rope_theta)
+        s += ",theta=" + std::to_string(static_cast<long long>(c.rope_theta));
+    if (c.lm_head != d.lm_head) s += ",lm_head=" + to_string(c.lm_head);
     return s;
 }
 

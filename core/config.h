@@ -1,6 +1,8 @@
 #pragma once
-// ModelConfig: the architecture of a playground model, plus validation that
-// reports every problem at once in words a user understands.
+// ModelConfig: the architecture of every model HeadScope runs, playground or real
+// (DESIGN §3): an nn.Transformer encoder / decoder / encoder-decoder, GPT-2, BERT, Llama,
+// Qwen2 and llama2.c are all choices of these fields. Validation reports every problem at
+// once in words a user understands.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,10 +12,20 @@
 namespace hs {
 
 enum class Arch { EncoderOnly, DecoderOnly, EncoderDecoder };
-enum class PosEncoding { Sinusoidal, Learned, None };
+// Rotary: Q and K of every self-attention head rotated by position (no table added).
+enum class PosEncoding { Sinusoidal, Learned, Rotary, None };
+// Rotary pair layout: RotateHalf pairs dims (i, i + Dh/2) of a head (HF Llama / Qwen2);
+// Interleaved pairs (2i, 2i+1) (llama2.c, the RoFormer paper).
+enum class RopeLayout { RotateHalf, Interleaved };
 enum class NormPlacement { PostLN, PreLN };
-enum class Activation { ReLU, GELU };
+// LayerNorm: (x − μ)/√(σ² + eps)·γ + β; RMSNorm: x/√(mean(x²) + eps)·γ (no β).
+enum class NormKind { LayerNorm, RMSNorm };
+// The feed-forward: ReLU and GELU (erf) as nn.Transformer, GELUTanh as GPT-2 ("gelu_new"),
+// SwiGLU as Llama: down(silu(gate(x)) ⊙ up(x)).
+enum class Activation { ReLU, GELU, GELUTanh, SwiGLU };
 enum class MaskKind { None, Causal };
+// Next-token logits: none, the token embedding reused (tied), or a separate (V, D) matrix.
+enum class LmHead { None, Tied, Separate };
 
 struct ModelConfig {
     Arch arch = Arch::EncoderOnly;
@@ -32,7 +44,30 @@ struct ModelConfig {
     float norm_eps = 1e-5f;
     std::uint64_t seed = 0;  // initialisation seed (playground)
 
-    int d_k() const { return heads > 0 ? d_model / heads : 0; }
+    NormKind norm_kind = NormKind::LayerNorm;
+    int kv_heads = 0;        // key/value heads (grouped-query attention); 0: one per query head
+    int head_dim = 0;        // Dh; 0: d_model / heads
+    RopeLayout rope_layout = RopeLayout::RotateHalf;  // PosEncoding::Rotary only
+    float rope_theta = 10000.0f;                      // θ_i = theta^(−2i/Dh)
+    // Biases of the q/k/v projections, the attention output projection and the
+    // feed-forward's linear layers (nn.Transformer has all; Llama none; Qwen2 q/k/v only).
+    bool qkv_bias = true, out_bias = true, mlp_bias = true;
+    bool embed_norm = false;  // BERT: a norm after word + position + token-type embeddings
+    int type_vocab = 0;       // BERT token types (segment 0 is used); 0: none
+    LmHead lm_head = LmHead::None;
+    // Where a real model came from ("gpt2", "bert", "llama", "qwen2", "llama2.c"); empty
+    // for playground models.
+    std::string family;
+
+    // Dh = head_dim, or d_model / heads.
+    int d_k() const { return head_dim > 0 ? head_dim : heads > 0 ? d_model / heads : 0; }
+    // Hkv: the key/value heads; query head h reads K/V head h / (H / Hkv).
+    int kv_head_count() const { return kv_heads > 0 ? kv_heads : heads; }
+    // Q columns I = H · Dh (may differ from d_model in real models with a set head_dim).
+    int inner() const { return heads * d_k(); }
+    // Whether heads alone decide the split of Q, K and V (no kv_heads or head_dim fixed),
+    // so that another head count keeps every weight's shape (Model::with_heads).
+    bool heads_only_split() const { return kv_heads == 0 && head_dim == 0; }
     bool has_decoder_stack() const { return arch == Arch::EncoderDecoder; }
     // Defaults per architecture: decoder-only is causal.
     static ModelConfig defaults_for(Arch arch);
@@ -45,25 +80,37 @@ std::vector<std::string> validate(const ModelConfig& config);
 void ensure_valid(const ModelConfig& config);
 
 // Names used in JSON, specs and the UI: "encoder", "decoder", "encoder-decoder";
-// "sinusoidal", "learned", "none"; "post-ln", "pre-ln"; "relu", "gelu"; "none", "causal".
+// "sinusoidal", "learned", "rope", "none"; "rotate-half", "interleaved"; "post-ln",
+// "pre-ln"; "layernorm", "rmsnorm"; "relu", "gelu", "gelu-tanh", "swiglu"; "none",
+// "causal"; "none", "tied", "separate".
 std::string to_string(Arch v);
 std::string to_string(PosEncoding v);
+std::string to_string(RopeLayout v);
 std::string to_string(NormPlacement v);
+std::string to_string(NormKind v);
 std::string to_string(Activation v);
 std::string to_string(MaskKind v);
+std::string to_string(LmHead v);
 Arch parse_arch(const std::string& s);              // throws hs::Error naming the choices
 PosEncoding parse_pos_encoding(const std::string& s);
+RopeLayout parse_rope_layout(const std::string& s);
 NormPlacement parse_norm_placement(const std::string& s);
+NormKind parse_norm_kind(const std::string& s);
 Activation parse_activation(const std::string& s);
 MaskKind parse_mask(const std::string& s);
+LmHead parse_lm_head(const std::string& s);
 
 // config.json of a model directory (DESIGN §4).
 nlohmann::json config_to_json(const ModelConfig& config);
 ModelConfig config_from_json(const nlohmann::json& j);  // missing keys keep defaults
 
 // Playground spec "random:d_model=512,heads=8,layers=2,seed=7,mask=causal,arch=decoder,pe=learned".
-// Keys: d_model heads layers d_ff vocab max_len seed mask arch pe norm act. Unknown keys,
-// bad numbers and bad values throw hs::Error naming the key. Does not validate.
+// Keys: d_model heads layers d_ff vocab max_len seed mask arch pe norm act, and the modern
+// options kv_heads (K), bias (0|1: every linear layer), rope (rotate-half|interleaved),
+// theta, lm_head (none|tied|separate). norm takes post-ln, pre-ln, rmsnorm (= pre-norm
+// RMSNorm, as Llama) or post-rmsnorm; act relu, gelu, gelu-tanh, swiglu; pe sinusoidal,
+// learned, rope, none. Unknown keys, bad numbers and bad values throw hs::Error naming the
+// key. Does not validate.
 ModelConfig parse_playground_spec(const std::string& spec);
 // Whether a MODEL argument names a playground spec ("random:…") rather than a directory
 // or a worked example (open_source dispatches on it).

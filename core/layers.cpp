@@ -19,10 +19,22 @@ Matrix layer_norm(const Matrix& x, const LayerNormWeights& w, float eps) {
     return y;
 }
 
+Matrix rms_norm(const Matrix& x, const LayerNormWeights& w, float eps) {
+    // per row: y = x / √(mean(x²) + eps) · γ  (core/kernels/norms.h)
+    Matrix y(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+        kernels::rms_norm_row(x.row(i).data(), y.row(i).data(), w.weight.data(), int(x.cols()), eps);
+    return y;
+}
+
+Matrix apply_norm(const Matrix& x, const LayerNormWeights& w, NormKind kind, float eps) {
+    return kind == NormKind::RMSNorm ? rms_norm(x, w, eps) : layer_norm(x, w, eps);
+}
+
 namespace {
 
-// In place over a contiguous matrix: GELU(x) = ½ x (1 + erf(x / √2)) (core/kernels/
-// activations.h), or ReLU(x) = max(0, x).
+// In place over a contiguous matrix (core/kernels/activations.h): GELU(x) = ½ x (1 +
+// erf(x / √2)), GELU-tanh, SiLU(x) = x·σ(x) (SwiGLU's gate), or ReLU(x) = max(0, x).
 // Large blocks (the FFN's hidden layer) are split into one contiguous part per thread.
 template <typename Block>
 void activate_in_place(Block&& x, Activation act) {
@@ -30,13 +42,18 @@ void activate_in_place(Block&& x, Activation act) {
         x = x.cwiseMax(0.0f);
         return;
     }
+    const auto kernel = act == Activation::GELU       ? kernels::gelu_erf
+                        : act == Activation::GELUTanh ? kernels::gelu_tanh
+                                                      : kernels::silu;
     const long n = static_cast<long>(x.size());
     const int parts = n < (1 << 16) ? 1 : thread_count();
     parallel_for(parts, [&](int p) {
         const long begin = n * p / parts, end = n * (p + 1) / parts;
-        kernels::gelu_erf(x.data() + begin, end - begin);
+        kernel(x.data() + begin, end - begin);
     });
 }
+
+const Vector* bias_or_null(const Vector& b) { return b.size() ? &b : nullptr; }
 
 }  // namespace
 
@@ -47,15 +64,24 @@ Matrix activate(const Matrix& x, Activation act) {
 }
 
 Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act) {
-    // hidden: (T, d_ff) = act(x · W1ᵀ + b1); out: (T, D) = hidden · W2ᵀ + b2
-    // hidden lives in per-thread scratch reused across layers and calls.
-    thread_local Scratch hidden_buf;
+    // hidden: (T, d_ff) = act(x · W1ᵀ + b1)
+    //   SwiGLU: hidden = silu(x · W_gateᵀ + b_g) ⊙ (x · W1ᵀ + b1)
+    // out: (T, D) = hidden · W2ᵀ + b2
+    // hidden (and the gate) live in per-thread scratch reused across layers and calls.
+    thread_local Scratch hidden_buf, gate_buf;
     const Eigen::Index T = x.rows(), F = w.d_ff();
     Eigen::Map<Matrix> hidden = hidden_buf.get(T, F);
-    matmul_nt(x, w.linear1_weight, &w.linear1_bias, hidden, w.linear1_packed.get());
-    activate_in_place(hidden, act);
+    matmul_nt(x, w.linear1_weight, bias_or_null(w.linear1_bias), hidden, w.linear1_packed.get());
+    if (act == Activation::SwiGLU) {
+        Eigen::Map<Matrix> gate = gate_buf.get(T, F);
+        matmul_nt(x, w.gate_weight, bias_or_null(w.gate_bias), gate, w.gate_packed.get());
+        activate_in_place(gate, act);
+        hidden.array() *= gate.array();
+    } else {
+        activate_in_place(hidden, act);
+    }
     Matrix out(T, w.d_model());
-    matmul_nt(hidden, w.linear2_weight, &w.linear2_bias, out, w.linear2_packed.get());
+    matmul_nt(hidden, w.linear2_weight, bias_or_null(w.linear2_bias), out, w.linear2_packed.get());
     return out;
 }
 
@@ -74,13 +100,14 @@ Matrix sinusoidal_positions(int T, int D) {
 namespace {
 
 // Runs one attention sub-layer (self-attention when memory is null) and records its
-// head maps; the block's ablated heads come from `capture`.
-// The head count is the config's, not w.heads: Model::with_heads shares weights.
-Matrix attend(const AttentionWeights& w, int heads, const Matrix& q_in, const Matrix* memory,
-              const AttentionMask& mask, const LayerCapture& capture, AttentionSteps* steps,
-              HeadMaps& maps) {
+// head maps; the block's ablated heads and the self-attention's rotation come from
+// `capture`. The head counts are the config's, not w's: Model::with_heads shares weights.
+Matrix attend(const AttentionWeights& w, const ModelConfig& c, const Matrix& q_in,
+              const Matrix* memory, const AttentionMask& mask, const LayerCapture& capture,
+              AttentionSteps* steps, HeadMaps& maps) {
     const std::vector<int>& ablated = memory ? capture.cross_ablated : capture.self_ablated;
-    AttentionResult r = multi_head_attention(w, heads, q_in, memory ? *memory : q_in, mask,
+    const HeadSplit split{c.heads, c.kv_head_count(), memory ? nullptr : capture.self_rope};
+    AttentionResult r = multi_head_attention(w, split, q_in, memory ? *memory : q_in, mask,
                                              capture.weights, capture.scores, steps, ablated,
                                              capture.ablate_mode);
     maps.weights = std::move(r.weights);
@@ -96,18 +123,18 @@ Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const M
     const float eps = c.norm_eps;
     if (c.norm == NormPlacement::PostLN) {
         // x = norm1(x + SA(x)); x = norm2(x + FF(x))
-        Matrix sa = attend(w.self_attn, c.heads, x, nullptr, mask, capture, capture.self_steps,
+        Matrix sa = attend(w.self_attn, c, x, nullptr, mask, capture, capture.self_steps,
                            layer_trace.self_attn);
-        Matrix h = layer_norm(x + sa, w.norm1, eps);
+        Matrix h = apply_norm(x + sa, w.norm1, c.norm_kind, eps);
         if (capture.maps_only) return h;
-        return layer_norm(h + feed_forward(h, w.ffn, c.activation), w.norm2, eps);
+        return apply_norm(h + feed_forward(h, w.ffn, c.activation), w.norm2, c.norm_kind, eps);
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + FF(norm2(x))
-    const Matrix n1 = layer_norm(x, w.norm1, eps);
-    Matrix h = x + attend(w.self_attn, c.heads, n1, nullptr, mask, capture, capture.self_steps,
+    const Matrix n1 = apply_norm(x, w.norm1, c.norm_kind, eps);
+    Matrix h = x + attend(w.self_attn, c, n1, nullptr, mask, capture, capture.self_steps,
                           layer_trace.self_attn);
     if (capture.maps_only) return h;
-    return h + feed_forward(layer_norm(h, w.norm2, eps), w.ffn, c.activation);
+    return h + feed_forward(apply_norm(h, w.norm2, c.norm_kind, eps), w.ffn, c.activation);
 }
 
 Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const Matrix& x,
@@ -119,23 +146,23 @@ Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const M
     HeadMaps& cross_maps = *layer_trace.cross_attn;
     if (c.norm == NormPlacement::PostLN) {
         // x = norm1(x + SA(x)); x = norm2(x + CA(x, mem)); x = norm3(x + FF(x))
-        Matrix h = layer_norm(x + attend(w.self_attn, c.heads, x, nullptr, self_mask, capture,
+        Matrix h = apply_norm(x + attend(w.self_attn, c, x, nullptr, self_mask, capture,
                                          capture.self_steps, layer_trace.self_attn),
-                              w.norm1, eps);
-        h = layer_norm(h + attend(w.cross_attn, c.heads, h, &memory, cross_mask, capture,
+                              w.norm1, c.norm_kind, eps);
+        h = apply_norm(h + attend(w.cross_attn, c, h, &memory, cross_mask, capture,
                                   capture.cross_steps, cross_maps),
-                       w.norm2, eps);
+                       w.norm2, c.norm_kind, eps);
         if (capture.maps_only) return h;
-        return layer_norm(h + feed_forward(h, w.ffn, c.activation), w.norm3, eps);
+        return apply_norm(h + feed_forward(h, w.ffn, c.activation), w.norm3, c.norm_kind, eps);
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + CA(norm2(x), mem); x = x + FF(norm3(x))
-    const Matrix n1 = layer_norm(x, w.norm1, eps);
-    Matrix h = x + attend(w.self_attn, c.heads, n1, nullptr, self_mask, capture, capture.self_steps,
+    const Matrix n1 = apply_norm(x, w.norm1, c.norm_kind, eps);
+    Matrix h = x + attend(w.self_attn, c, n1, nullptr, self_mask, capture, capture.self_steps,
                           layer_trace.self_attn);
-    const Matrix n2 = layer_norm(h, w.norm2, eps);
-    h += attend(w.cross_attn, c.heads, n2, &memory, cross_mask, capture, capture.cross_steps, cross_maps);
+    const Matrix n2 = apply_norm(h, w.norm2, c.norm_kind, eps);
+    h += attend(w.cross_attn, c, n2, &memory, cross_mask, capture, capture.cross_steps, cross_maps);
     if (capture.maps_only) return h;
-    return h + feed_forward(layer_norm(h, w.norm3, eps), w.ffn, c.activation);
+    return h + feed_forward(apply_norm(h, w.norm3, c.norm_kind, eps), w.ffn, c.activation);
 }
 
 }  // namespace hs

@@ -1,7 +1,8 @@
 #pragma once
-// Building blocks around attention: LayerNorm, feed-forward, positional encodings,
-// and the encoder / decoder layers of nn.TransformerEncoderLayer / DecoderLayer
-// (post-LN: x = norm(x + sublayer(x)); pre-LN: x = x + sublayer(norm(x))).
+// Building blocks around attention: LayerNorm / RMSNorm, feed-forward (ReLU, GELU,
+// GELU-tanh, SwiGLU), positional encodings, and the encoder / decoder layers of
+// nn.TransformerEncoderLayer / DecoderLayer, which are also the layers of GPT-2, BERT
+// and Llama (post-norm: x = norm(x + sublayer(x)); pre-norm: x = x + sublayer(norm(x))).
 #include "core/attention.h"
 #include "core/config.h"
 #include "core/trace.h"
@@ -12,9 +13,16 @@ namespace hs {
 // y = (x − mean) / √(var + eps) · γ + β, per row; var is the biased variance.
 // An empty w.bias means no β.
 Matrix layer_norm(const Matrix& x, const LayerNormWeights& w, float eps);
-// GELU with erf (PyTorch's default "gelu"); ReLU = max(0, x).
+// RMSNorm per row: y = x / √(mean(x²) + eps) · γ.
+Matrix rms_norm(const Matrix& x, const LayerNormWeights& w, float eps);
+// The config's norm: layer_norm or rms_norm.
+Matrix apply_norm(const Matrix& x, const LayerNormWeights& w, NormKind kind, float eps);
+// Element-wise: ReLU = max(0, x); GELU with erf (PyTorch's default "gelu"); GELU-tanh
+// (GPT-2's "gelu_new"); for SwiGLU the gate's SiLU x·σ(x).
 Matrix activate(const Matrix& x, Activation act);
-// linear2(act(linear1(x))): (T, D) -> (T, d_ff) -> (T, D)
+// (T, D) -> (T, d_ff) -> (T, D):
+//   linear2(act(linear1(x)))                     ReLU, GELU, GELU-tanh
+//   linear2(silu(gate(x)) ⊙ linear1(x))          SwiGLU
 Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act);
 // Sinusoidal table (T, D): PE[p, 2i] = sin(p / 10000^(2i/D)), PE[p, 2i+1] = cos(same).
 Matrix sinusoidal_positions(int T, int D);
@@ -27,6 +35,8 @@ struct LayerCapture {
     AttentionSteps* cross_steps = nullptr;  // non-null: capture cross-attention steps
     std::vector<int> self_ablated, cross_ablated;  // heads replaced before W_o (ablation)
     AblationMode ablate_mode = AblationMode::Zero;
+    // The self-attention's rotation by position (rotary positions); null otherwise.
+    const Rotary* self_rope = nullptr;
     // Recomputing maps only (recompute_layer_maps): stop after the attention blocks; the
     // feed-forward is skipped, so the returned matrix is not the layer's output.
     bool maps_only = false;

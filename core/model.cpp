@@ -2,8 +2,12 @@
 
 #include <algorithm>
 
+#include <cmath>
+#include <numeric>
+
 #include "core/error.h"
 #include "core/layers.h"
+#include "core/rope.h"
 
 namespace hs {
 
@@ -76,8 +80,11 @@ long long count(const AttentionWeights& a) {
            count(a.out_proj_bias);
 }
 long long count(const FeedForwardWeights& f) {
-    // W1 (d_ff, D) and W2 (D, d_ff), whether held as matrices or as packed panels only.
-    return 2LL * f.d_ff() * f.d_model() + count(f.linear1_bias) + count(f.linear2_bias);
+    // W1 (d_ff, D), W2 (D, d_ff) and the SwiGLU gate (d_ff, D), whether held as matrices
+    // or as packed panels only.
+    const long long matrices = f.gated() ? 3 : 2;
+    return matrices * f.d_ff() * f.d_model() + count(f.linear1_bias) + count(f.linear2_bias) +
+           count(f.gate_bias);
 }
 long long count(const LayerNormWeights& n) { return count(n.weight) + count(n.bias); }
 
@@ -121,6 +128,9 @@ ModelWeights& Model::mutable_weights() {
 }
 
 Model Model::with_heads(int heads) const {
+    if (!config_.heads_only_split())
+        throw Error("the head count of this model cannot change without new weights: its "
+                    "key/value heads or head size are fixed");
     ModelConfig c = config_;
     c.heads = heads;
     ensure_valid(c);
@@ -129,7 +139,9 @@ Model Model::with_heads(int heads) const {
 }
 
 long long Model::parameter_count() const {
-    long long n = count(weights_->embed) + count(weights_->pos_embed);
+    long long n = count(weights_->embed) + count(weights_->pos_embed) +
+                  count(weights_->type_embed) + count(weights_->lm_head);
+    if (weights_->embed_norm) n += count(*weights_->embed_norm);
     for (const auto& l : weights_->layers)
         n += count(l.self_attn) + count(l.ffn) + count(l.norm1) + count(l.norm2);
     for (const auto& l : weights_->decoder_layers)
@@ -142,13 +154,39 @@ long long Model::parameter_count() const {
 
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids) {
     const ModelConfig& c = model.config();
+    const ModelWeights& w = model.weights();
     const int T = static_cast<int>(ids.size());
-    // x: (T, D) = embed[ids] + positions
+    // x: (T, D) = embed[ids] + positions (+ type_embed[0]), then the embedding norm
     Matrix x(T, c.d_model);
-    for (int t = 0; t < T; ++t) x.row(t) = model.weights().embed.row(ids[t]);
+    for (int t = 0; t < T; ++t) x.row(t) = w.embed.row(ids[t]);
     if (c.pe == PosEncoding::Sinusoidal) x += sinusoidal_positions(T, c.d_model);
-    if (c.pe == PosEncoding::Learned) x += model.weights().pos_embed.topRows(T);
+    if (c.pe == PosEncoding::Learned) x += w.pos_embed.topRows(T);
+    if (w.type_embed.rows() > 0) x.rowwise() += w.type_embed.row(0);  // segment 0
+    if (w.embed_norm) x = apply_norm(x, *w.embed_norm, c.norm_kind, c.norm_eps);
     return x;
+}
+
+std::vector<Trace::NextToken> top_k(const Vector& logits, int k) {
+    const int V = static_cast<int>(logits.size());
+    k = std::max(0, std::min(k, V));
+    if (k == 0) return {};
+    // p_i = exp(z_i − max z) / Σ_j exp(z_j − max z), in double
+    const double z_max = logits.maxCoeff();
+    double sum = 0;
+    for (int i = 0; i < V; ++i) sum += std::exp(static_cast<double>(logits(i)) - z_max);
+    std::vector<int> order(V);
+    std::iota(order.begin(), order.end(), 0);
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
+        return logits(a) > logits(b) || (logits(a) == logits(b) && a < b);
+    });
+    std::vector<Trace::NextToken> out;
+    for (int j = 0; j < k; ++j) {
+        Trace::NextToken p;
+        p.id = order[j];
+        p.prob = static_cast<float>(std::exp(static_cast<double>(logits(order[j])) - z_max) / sum);
+        out.push_back(p);
+    }
+    return out;
 }
 
 double map_block_bytes(double cells_per_head, int heads, bool scores) {
@@ -169,6 +207,12 @@ std::vector<bool> plan_model_blocks(const ModelConfig& c, const ForwardInput& in
     if (!opt.head_weights) return std::vector<bool>(bytes.size(), true);  // nothing captured
     const int wanted = opt.resident_layer + (enc_dec && opt.resident_in_decoder ? c.layers : 0);
     return plan_resident_blocks(bytes, static_cast<double>(opt.map_budget_bytes), wanted);
+}
+
+// logits: (V) = W_head · h_last, W_head = lm_head (V, D) or the tied token embedding.
+Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& final) {
+    const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;
+    return head * final.row(final.rows() - 1).transpose();
 }
 
 }  // namespace
@@ -231,9 +275,11 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
     Matrix x = embed_tokens(*this, in.ids);
     main.input = x;
     const AttentionMask self_mask = main_self_mask(c, in.key_padding);
+    const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(in.ids.size()));
     for (int il = 0; il < c.layers; ++il) {
         LayerTrace lt;
         LayerCapture cap = capture_for(opt, il, false);
+        if (rope) cap.self_rope = &*rope;
         limit_capture(cap, il);
         if (want_steps(false, il, false)) {
             trace.steps.emplace();
@@ -246,9 +292,15 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
         main.layers.push_back(std::move(lt));
         report();
     }
-    if (weights_->final_norm) x = layer_norm(x, *weights_->final_norm, c.norm_eps);
+    if (weights_->final_norm) x = apply_norm(x, *weights_->final_norm, c.norm_kind, c.norm_eps);
     main.final_output = x;
-    if (!enc_dec) return trace;
+    if (!enc_dec) {
+        if (c.lm_head != LmHead::None) {  // texts are filled in by whoever holds the tokenizer
+            trace.next_token_logits = lm_logits(c, *weights_, main.final_output);
+            trace.next_tokens = top_k(trace.next_token_logits, 5);
+        }
+        return trace;
+    }
 
     // Decoder stack: masked self-attention, cross-attention over the encoder output.
     const Matrix memory = std::move(x);
@@ -259,9 +311,11 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
     dec.input = y;
     const AttentionMask dec_mask = decoder_self_mask(c);
     const AttentionMask enc_mask = cross_mask(in.key_padding);
+    const std::optional<Rotary> dec_rope = rotary_for(c, static_cast<int>(in.decoder_ids.size()));
     for (int il = 0; il < c.layers; ++il) {
         LayerTrace lt;
         LayerCapture cap = capture_for(opt, il, true);
+        if (dec_rope) cap.self_rope = &*dec_rope;
         limit_capture(cap, c.layers + il);
         if (want_steps(true, il, false) || want_steps(true, il, true)) {
             trace.steps.emplace();
@@ -277,9 +331,23 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
         dec.layers.push_back(std::move(lt));
         report();
     }
-    if (weights_->decoder_final_norm) y = layer_norm(y, *weights_->decoder_final_norm, c.norm_eps);
+    if (weights_->decoder_final_norm)
+        y = apply_norm(y, *weights_->decoder_final_norm, c.norm_kind, c.norm_eps);
     dec.final_output = y;
+    if (c.lm_head != LmHead::None) {
+        trace.next_token_logits = lm_logits(c, *weights_, dec.final_output);
+        trace.next_tokens = top_k(trace.next_token_logits, 5);
+    }
     return trace;
+}
+
+Vector Model::next_token_logits(const ForwardInput& input) const {
+    if (config_.lm_head == LmHead::None)
+        throw Error("'" + name_ + "' has no language-model head, so it cannot predict next tokens");
+    TraceOptions nothing;
+    nothing.head_weights = false;
+    nothing.hidden_states = false;
+    return forward(input, nothing).next_token_logits;
 }
 
 HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const HeadRef& block,
@@ -304,6 +372,8 @@ HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const Head
     opt.ablate_mode = trace.ablate_mode;
     LayerCapture cap = capture_for(opt, block.layer, block.in_decoder);
     cap.maps_only = true;
+    const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(x.rows()));
+    if (rope) cap.self_rope = &*rope;
     LayerTrace lt;
     if (!block.in_decoder) {
         encoder_layer(w.layers[block.layer], c, x, main_self_mask(c, trace.key_padding), cap, lt);

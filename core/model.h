@@ -1,5 +1,6 @@
 #pragma once
-// Model = config + weights; forward(ids) -> Trace.
+// Model = config + weights; forward(ids) -> Trace. One runtime for every model
+// (DESIGN §3): playground specs, saved directories, Hugging Face and llama2.c checkpoints.
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -21,6 +22,12 @@ struct ForwardInput {
     std::vector<int> decoder_ids;          // encoder-decoder only
     std::vector<std::string> decoder_tokens;
     std::vector<int> key_padding;          // positions of `ids` masked as keys
+    // The main stack's ids alone (tokens shown as their ids).
+    static ForwardInput of(std::vector<int> ids) {
+        ForwardInput in;
+        in.ids = std::move(ids);
+        return in;
+    }
 };
 
 // Thrown by Model::forward when the progress callback asks to stop.
@@ -35,7 +42,8 @@ public:
     // `heads`, the weights (and their packed copies) shared, not copied, as they do not
     // depend on the head count. For a model made by random(c) it equals random(c with
     // heads), without the initialisation. Throws hs::Error when the new config is invalid
-    // (d_model not divisible by heads, …).
+    // (d_model not divisible by heads, …) or its weights' shapes depend on the head count
+    // (kv_heads or head_dim set: ModelConfig::heads_only_split).
     Model with_heads(int heads) const;
 
     const ModelConfig& config() const { return config_; }
@@ -54,6 +62,15 @@ public:
     // sequence longer than max_len, decoder ids missing for encoder-decoder).
     Trace forward(const ForwardInput& input, const TraceOptions& options = {},
                   const ProgressFn& progress = nullptr) const;
+    // Logits (V) after the last position, without capturing anything: the decoder stack
+    // for an encoder-decoder (decoder_ids), else the main stack. Throws hs::Error for a
+    // model without an LM head.
+    Vector next_token_logits(const ForwardInput& input) const;
+
+    // The precision the weights were stored in ("f32", "bf16", "f16+f32", …); they are f32
+    // in memory.
+    const std::string& stored_dtype() const { return stored_dtype_; }
+    void set_stored_dtype(std::string dtype) { stored_dtype_ = std::move(dtype); }
 
     // Total number of parameters.
     long long parameter_count() const;
@@ -65,7 +82,12 @@ private:
     ModelConfig config_;
     std::shared_ptr<ModelWeights> weights_;  // null only in a moved-from Model
     std::string name_;
+    std::string stored_dtype_ = "f32";
 };
+
+// Top-k next-token probabilities from logits (softmax over all V, in double); ties go to
+// the lower id.
+std::vector<Trace::NextToken> top_k(const Vector& logits, int k);
 
 // Refuses (hs::Error naming the sizes) to capture attention maps of more than 8 GB:
 // cells_per_head T×S cells for every one of layers × heads maps (×2 with scores).
@@ -87,7 +109,9 @@ double map_block_bytes(double cells_per_head, int heads, bool scores);
 // drops them (HeadMaps::resident = false) unless `keep`.
 void settle_maps(const TraceOptions& options, const HeadRef& block, bool keep, HeadMaps& maps);
 
-// Embeddings + positions entering layer 0: (T, D) = embed[ids] (· √D not applied) + PE.
+// Embeddings + positions entering layer 0: (T, D) = embed[ids] (· √D not applied) + PE
+// (sinusoidal or learned; rotary positions are applied in attention instead)
+// + type_embed[0] (token types), then the embedding norm when the model has one.
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids);
 
 }  // namespace hs

@@ -28,13 +28,16 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
 // A playground or model-directory model, tokenised with the playground tokenizer.
 class ModelSource : public TraceSource {
 public:
-    ModelSource(Model model, std::string kind) : model_(std::move(model)), kind_(std::move(kind)) {}
+    ModelSource(Model model, std::string kind)
+        : model_(std::move(model)), kind_(std::move(kind)), tokenizer_(model_.config().vocab) {}
 
     std::string name() const override { return model_.name(); }
     std::string kind() const override { return kind_; }
     const ModelConfig& config() const override { return model_.config(); }
     long long parameter_count() const override { return model_.parameter_count(); }
     const Model* model() const override { return &model_; }
+    // The playground tokenizer hashes words to ids; it is not a Tokenizer (no decoding).
+    Tokens tokenize(const std::string& text) const override { return tokenizer_.encode(text); }
 
     std::string describe() const override {
         const ModelConfig& c = model_.config();
@@ -49,9 +52,19 @@ public:
             << "d_ff:       " << c.d_ff << "\n"
             << "vocab:      " << c.vocab << "\n"
             << "max_len:    " << c.max_len << "\n"
-            << "positions:  " << to_string(c.pe) << "\n"
-            << "norm:       " << to_string(c.norm) << " (eps " << c.norm_eps << ")\n"
+            << "positions:  " << to_string(c.pe)
+            << (c.pe == PosEncoding::Rotary ? " (" + to_string(c.rope_layout) + ", theta " +
+                                                  std::to_string(int(c.rope_theta)) + ")"
+                                            : std::string())
+            << "\n"
+            << "norm:       " << to_string(c.norm) << " " << to_string(c.norm_kind) << " (eps "
+            << c.norm_eps << ")\n"
             << "activation: " << to_string(c.activation) << "\n"
+            << "kv heads:   " << c.kv_head_count() << "\n"
+            << "biases:     " << (c.qkv_bias ? "qkv " : "") << (c.out_bias ? "out " : "")
+            << (c.mlp_bias ? "mlp" : "") << (c.qkv_bias || c.out_bias || c.mlp_bias ? "" : "none")
+            << "\n"
+            << "lm head:    " << to_string(c.lm_head) << "\n"
             << "mask:       " << to_string(c.mask) << "\n"
             << "seed:       " << c.seed << "\n"
             << "parameters: " << model_.parameter_count() << "\n"
@@ -64,7 +77,7 @@ public:
     Trace run(const SourceInput& input, const TraceOptions& options,
               const ProgressFn& progress) const override {
         const ModelConfig& c = model_.config();
-        PlaygroundTokenizer tokenizer(c.vocab);
+        const PlaygroundTokenizer& tokenizer = tokenizer_;
         const Tokens main = tokenizer.encode(input.text);
         if (main.ids.empty())
             throw Error("the text is empty: type a sentence or pick a sample");
@@ -82,14 +95,10 @@ public:
         return model_.forward(in, options, progress);
     }
 
-    HeadMaps layer_maps(const Trace& trace, const HeadRef& block, bool scores) const override {
-        if (maps_of(trace, block).resident) return TraceSource::layer_maps(trace, block, scores);
-        return recompute_layer_maps(model_, trace, block, scores);
-    }
-
 private:
     Model model_;
     std::string kind_;
+    PlaygroundTokenizer tokenizer_;
 };
 
 class WorkedExampleSource : public TraceSource {
@@ -149,12 +158,17 @@ const HeadMaps& kept_or_recomputed(const TraceSource& source, const Trace& trace
     return recomputed;
 }
 
-HeadMaps TraceSource::layer_maps(const Trace& trace, const HeadRef& block, bool) const {
+HeadMaps TraceSource::layer_maps(const Trace& trace, const HeadRef& block, bool scores) const {
     const HeadMaps& maps = maps_of(trace, block);
-    if (!maps.resident)
-        throw Error("the maps of layer " + std::to_string(block.layer) + " were not kept and '" +
-                    name() + "' (" + kind() + ") cannot recompute them");
-    return maps;
+    if (maps.resident) return maps;
+    if (model()) return recompute_layer_maps(*model(), trace, block, scores);
+    throw Error("the maps of layer " + std::to_string(block.layer) + " were not kept and '" +
+                name() + "' (" + kind() + ") cannot recompute them");
+}
+
+Tokens TraceSource::tokenize(const std::string& text) const {
+    if (!tokenizer()) throw Error("'" + name() + "' (" + kind() + ") does not take text");
+    return tokenizer()->encode(text, true);
 }
 
 std::unique_ptr<TraceSource> make_model_source(Model model) {
@@ -162,6 +176,7 @@ std::unique_ptr<TraceSource> make_model_source(Model model) {
 }
 
 bool same_but_heads(const ModelConfig& a, const ModelConfig& b) {
+    if (!a.heads_only_split() || !b.heads_only_split()) return false;  // shapes follow heads
     ModelConfig a_with_b_heads = a;
     a_with_b_heads.heads = b.heads;
     return a_with_b_heads == b;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/model.h"
+#include "core/tokenize/tokenizer.h"
 #include "core/trace.h"
 
 namespace hs {
@@ -31,12 +32,19 @@ public:
     virtual Trace run(const SourceInput& input, const TraceOptions& options,
                       const ProgressFn& progress = nullptr) const = 0;
     // The full maps of one attention block of `trace` (a trace this source produced),
-    // recomputed from its stored hidden states when the forward dropped them to stay
-    // within TraceOptions::map_budget_bytes; a resident block is returned as stored
-    // (with scores only if it has them). Throws hs::Error when it cannot.
+    // recomputed from its stored hidden states (recompute_layer_maps with model()) when
+    // the forward dropped them to stay within TraceOptions::map_budget_bytes; a resident
+    // block is returned as stored (with scores only if it has them). Throws hs::Error when
+    // it cannot.
     virtual HeadMaps layer_maps(const Trace& trace, const HeadRef& block, bool scores) const;
-    // The underlying model, when there is one (playground / model directory).
+    // The underlying model, when there is one (every source but worked examples).
     virtual const Model* model() const { return nullptr; }
+    // The tokenizer run() uses for real models (null for playground models, whose hashed
+    // ids cannot be decoded, and worked examples).
+    virtual const Tokenizer* tokenizer() const { return nullptr; }
+    // The tokens run() would feed the main stack for `text` (special tokens included).
+    // Throws hs::Error for a source that takes no text.
+    virtual Tokens tokenize(const std::string& text) const;
 };
 
 // The maps of `block`: the trace's own when the forward kept them, else recomputed by

@@ -101,10 +101,8 @@ struct Trace {
     bool steps_in_decoder = false;
     bool steps_cross = false;
 
-    // Grouped-query attention (real models): query head h reads key/value head
-    // h / (heads / kv_heads). 0 means every head has its own K/V (playground models).
-    int kv_heads = 0;
-    // Decoder language models: top next-token predictions after the last position.
+    // Models with an LM head (ModelConfig::lm_head): top next-token predictions after the
+    // last position of the main stack (the decoder stack of an encoder-decoder).
     struct NextToken {
         int id = 0;
         std::string text;

@@ -68,32 +68,45 @@ void normal_matrix(Jobs& jobs, std::uint64_t seed, const std::string& name, Matr
                [key](float* part, std::size_t count, std::size_t first) { fill_normal_counter(part, count, key, first); });
 }
 
-// nn.MultiheadAttention._reset_parameters: xavier_uniform on in_proj_weight (3D, D),
-// bound √(6 / (fan_in + fan_out)) = √(6 / (D + 3D)); out_proj is a Linear whose weight
-// is kaiming_uniform(a=√5), bound 1/√D; both biases zero.
-void init_attention(Jobs& jobs, std::uint64_t seed, const std::string& prefix, int D, int heads,
+// nn.MultiheadAttention._reset_parameters: xavier_uniform on in_proj_weight (R, D) with
+// R = I + 2·Ikv rows, bound √(6 / (fan_in + fan_out)) = √(6 / (D + R)) (√(6 / 4D) for
+// plain multi-head attention); out_proj is a Linear whose weight is kaiming_uniform(a=√5),
+// bound 1/√I; both biases zero (or absent).
+void init_attention(Jobs& jobs, const ModelConfig& c, const std::string& prefix,
                     AttentionWeights& w) {
-    w.heads = heads;
-    uniform_matrix(jobs, seed, prefix + "in_proj_weight", w.in_proj_weight, 3 * D, D,
-                   std::sqrt(6.0f / (4.0f * D)));
-    w.in_proj_bias = Vector::Zero(3 * D);
-    uniform_matrix(jobs, seed, prefix + "out_proj.weight", w.out_proj_weight, D, D,
-                   1.0f / std::sqrt(float(D)));
-    w.out_proj_bias = Vector::Zero(D);
+    const int D = c.d_model, I = c.inner(), Ikv = c.kv_head_count() * c.d_k(), R = I + 2 * Ikv;
+    w.heads = c.heads;
+    w.kv_heads = c.kv_heads;
+    uniform_matrix(jobs, c.seed, prefix + "in_proj_weight", w.in_proj_weight, R, D,
+                   std::sqrt(6.0f / float(D + R)));
+    w.in_proj_bias = c.qkv_bias ? Vector(Vector::Zero(R)) : Vector();
+    uniform_matrix(jobs, c.seed, prefix + "out_proj.weight", w.out_proj_weight, D, I,
+                   1.0f / std::sqrt(float(I)));
+    w.out_proj_bias = c.out_bias ? Vector(Vector::Zero(D)) : Vector();
 }
 
-// nn.Linear: weight and bias uniform in ±1/√in_features.
-void init_ffn(Jobs& jobs, std::uint64_t seed, const std::string& prefix, int D, int d_ff,
-              FeedForwardWeights& w) {
-    const float b1 = 1.0f / std::sqrt(float(D)), b2 = 1.0f / std::sqrt(float(d_ff));
-    uniform_matrix(jobs, seed, prefix + "linear1.weight", w.linear1_weight, d_ff, D, b1);
-    uniform_vector(jobs, seed, prefix + "linear1.bias", w.linear1_bias, d_ff, b1);
-    uniform_matrix(jobs, seed, prefix + "linear2.weight", w.linear2_weight, D, d_ff, b2);
-    uniform_vector(jobs, seed, prefix + "linear2.bias", w.linear2_bias, D, b2);
+// nn.Linear: weight and bias uniform in ±1/√in_features. SwiGLU adds the gate, a Linear
+// of the same shape as linear1.
+void init_ffn(Jobs& jobs, const ModelConfig& c, const std::string& prefix, FeedForwardWeights& w) {
+    const int D = c.d_model, F = c.d_ff;
+    const float b1 = 1.0f / std::sqrt(float(D)), b2 = 1.0f / std::sqrt(float(F));
+    uniform_matrix(jobs, c.seed, prefix + "linear1.weight", w.linear1_weight, F, D, b1);
+    uniform_matrix(jobs, c.seed, prefix + "linear2.weight", w.linear2_weight, D, F, b2);
+    if (c.mlp_bias) {
+        uniform_vector(jobs, c.seed, prefix + "linear1.bias", w.linear1_bias, F, b1);
+        uniform_vector(jobs, c.seed, prefix + "linear2.bias", w.linear2_bias, D, b2);
+    }
+    if (c.activation != Activation::SwiGLU) return;
+    uniform_matrix(jobs, c.seed, prefix + "gate.weight", w.gate_weight, F, D, b1);
+    if (c.mlp_bias) uniform_vector(jobs, c.seed, prefix + "gate.bias", w.gate_bias, F, b1);
 }
 
-// nn.LayerNorm: γ = 1, β = 0.
-LayerNormWeights init_norm(int D) { return {Vector::Ones(D), Vector::Zero(D)}; }
+// nn.LayerNorm: γ = 1, β = 0; RMSNorm: γ = 1 and no β.
+LayerNormWeights init_norm(const ModelConfig& c) {
+    const int D = c.d_model;
+    if (c.norm_kind == NormKind::RMSNorm) return {Vector::Ones(D), Vector()};
+    return {Vector::Ones(D), Vector::Zero(D)};
+}
 
 }  // namespace
 
@@ -114,30 +127,35 @@ ModelWeights init_weights(const ModelConfig& c) {
     for (int il = 0; il < c.layers; ++il) {
         const std::string p = enc_prefix + std::to_string(il) + ".";
         EncoderLayerWeights& l = w.layers[static_cast<std::size_t>(il)];
-        init_attention(jobs, c.seed, p + "self_attn.", D, c.heads, l.self_attn);
-        init_ffn(jobs, c.seed, p, D, c.d_ff, l.ffn);
-        l.norm1 = init_norm(D);
-        l.norm2 = init_norm(D);
+        init_attention(jobs, c, p + "self_attn.", l.self_attn);
+        init_ffn(jobs, c, p, l.ffn);
+        l.norm1 = init_norm(c);
+        l.norm2 = init_norm(c);
     }
     if (enc_dec) {
         w.decoder_layers.resize(static_cast<std::size_t>(c.layers));
         for (int il = 0; il < c.layers; ++il) {
             const std::string p = "decoder.layers." + std::to_string(il) + ".";
             DecoderLayerWeights& l = w.decoder_layers[static_cast<std::size_t>(il)];
-            init_attention(jobs, c.seed, p + "self_attn.", D, c.heads, l.self_attn);
-            init_attention(jobs, c.seed, p + "multihead_attn.", D, c.heads, l.cross_attn);
-            init_ffn(jobs, c.seed, p, D, c.d_ff, l.ffn);
-            l.norm1 = init_norm(D);
-            l.norm2 = init_norm(D);
-            l.norm3 = init_norm(D);
+            init_attention(jobs, c, p + "self_attn.", l.self_attn);
+            init_attention(jobs, c, p + "multihead_attn.", l.cross_attn);
+            init_ffn(jobs, c, p, l.ffn);
+            l.norm1 = init_norm(c);
+            l.norm2 = init_norm(c);
+            l.norm3 = init_norm(c);
         }
-        w.decoder_final_norm = init_norm(D);
+        w.decoder_final_norm = init_norm(c);
     }
     // The embedding last: its many small jobs balance the pool's threads at the end.
     normal_matrix(jobs, c.seed, "embed.weight", w.embed, c.vocab, D);  // nn.Embedding: N(0, 1)
     if (c.pe == PosEncoding::Learned)
         normal_matrix(jobs, c.seed, "pos_embed.weight", w.pos_embed, c.max_len, D);
-    if (has_final_norm(c)) w.final_norm = init_norm(D);
+    if (c.type_vocab > 0)
+        normal_matrix(jobs, c.seed, "type_embed.weight", w.type_embed, c.type_vocab, D);
+    if (c.embed_norm) w.embed_norm = init_norm(c);
+    if (c.lm_head == LmHead::Separate)  // nn.Linear(D, V, bias=False)
+        uniform_matrix(jobs, c.seed, "lm_head.weight", w.lm_head, c.vocab, D, 1.0f / std::sqrt(float(D)));
+    if (has_final_norm(c)) w.final_norm = init_norm(c);
     parallel_for(static_cast<int>(jobs.size()), [&](int i) { jobs[static_cast<std::size_t>(i)](); });
     return w;
 }
@@ -174,6 +192,7 @@ void list_attention(PackList& list, AttentionWeights& a) {
 void list_ffn(PackList& list, FeedForwardWeights& f) {
     list.push_back({&f.linear1_weight, &f.linear1_packed, true});
     list.push_back({&f.linear2_weight, &f.linear2_packed, true});
+    list.push_back({&f.gate_weight, &f.gate_packed, true});
 }
 
 // Every linear layer's matrix with its packed pointer.
@@ -198,7 +217,7 @@ void pack_for_inference(ModelWeights& weights) {
     const PackList list = linear_layers(weights);
     parallel_for(static_cast<int>(list.size()), [&](int i) {
         const Linear& l = list[static_cast<std::size_t>(i)];
-        if (l.matrix->size() == 0) return;  // already packed and emptied
+        if (l.matrix->size() == 0) return;  // already packed and emptied, or absent (gate)
         *l.packed_copy = packed(*l.matrix);
         if (l.panels_only) *l.matrix = Matrix();  // freed at once: the peak holds one copy
     });
@@ -213,6 +232,7 @@ void drop_packed(ModelWeights& weights) {
 
 Matrix FeedForwardWeights::w1() const { return unpacked(linear1_weight, linear1_packed); }
 Matrix FeedForwardWeights::w2() const { return unpacked(linear2_weight, linear2_packed); }
+Matrix FeedForwardWeights::wg() const { return unpacked(gate_weight, gate_packed); }
 int FeedForwardWeights::d_ff() const {
     return linear1_packed && linear1_weight.size() == 0 ? linear1_packed->n : static_cast<int>(linear1_weight.rows());
 }

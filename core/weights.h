@@ -1,7 +1,9 @@
 #pragma once
-// Parameters of a playground model, laid out as PyTorch nn.Transformer stores them
+// Parameters of every model (ModelConfig, DESIGN §3), laid out as PyTorch stores them
 // (weights are (out, in): y = x · Wᵀ + b). io/state_dict maps these to and from
-// state_dict names such as "layers.0.self_attn.in_proj_weight".
+// nn.Transformer state_dict names such as "layers.0.self_attn.in_proj_weight", and
+// io/hf_llama_writer and pretrained/hf_loader to and from Hugging Face names.
+// An absent bias (a model without that bias) is an empty Vector.
 #include <memory>
 #include <optional>
 #include <vector>
@@ -12,43 +14,54 @@
 
 namespace hs {
 
-// nn.MultiheadAttention. D = model width, I = inner width (heads · d_k; equal to D in
-// playground models, may differ in worked examples).
+// nn.MultiheadAttention, with grouped-query attention. D = model width, I = H·Dh the
+// query width (equal to D in playground models), Ikv = Hkv·Dh the key/value width
+// (= I without grouped-query attention).
 struct AttentionWeights {
-    // How multi_head_attention(w, …) splits the I columns of Q, K and V. Inside a Model
-    // the layers run with config().heads instead (Model::with_heads shares the matrices
-    // between head counts), so there it is only the count they were made with.
+    // How multi_head_attention(w, …) splits the columns of Q, K and V (kv_heads 0: one K/V
+    // head per query head). Inside a Model the layers run with the config's counts instead
+    // (Model::with_heads shares the matrices between head counts), so there they are only
+    // the counts the weights were made with.
     int heads = 1;
-    Matrix in_proj_weight;   // (3I, D): rows [W_Q; W_K; W_V]
-    Vector in_proj_bias;     // (3I)
+    int kv_heads = 0;
+    Matrix in_proj_weight;   // (I + 2·Ikv, D): rows [W_Q; W_K; W_V]
+    Vector in_proj_bias;     // (I + 2·Ikv), or empty
     Matrix out_proj_weight;  // (D_out, I)
-    Vector out_proj_bias;    // (D_out)
+    Vector out_proj_bias;    // (D_out), or empty
     // in_proj_weight / out_proj_weight laid out for the packed kernel (gemm::pack), made
     // once by pack_for_inference() when the weights will not change again (Model does it);
     // null otherwise, which selects the Eigen/BLAS path.
     std::shared_ptr<const gemm::PackedWeights> in_proj_packed, out_proj_packed;
-    int inner() const { return static_cast<int>(in_proj_weight.rows() / 3); }
+    int inner() const { return static_cast<int>(out_proj_weight.cols()); }        // I
+    int kv_inner() const { return (static_cast<int>(in_proj_weight.rows()) - inner()) / 2; }  // Ikv
     int d_k() const { return inner() / heads; }
 };
 
+// LayerNorm (γ, β) or RMSNorm (γ; bias empty).
 struct LayerNormWeights {
     Vector weight;  // (D) gamma
-    Vector bias;    // (D) beta
+    Vector bias;    // (D) beta, or empty
 };
 
-// Position-wise feed-forward: linear2(act(linear1(x))).
+// Position-wise feed-forward: linear2(act(linear1(x))), or with SwiGLU
+// linear2(silu(gate(x)) ⊙ linear1(x)) (Llama's up_proj = linear1, gate_proj = gate,
+// down_proj = linear2).
 struct FeedForwardWeights {
     Matrix linear1_weight;  // (d_ff, D)
-    Vector linear1_bias;    // (d_ff)
+    Vector linear1_bias;    // (d_ff), or empty
     Matrix linear2_weight;  // (D, d_ff)
-    Vector linear2_bias;    // (D)
+    Vector linear2_bias;    // (D), or empty
+    Matrix gate_weight;     // (d_ff, D), SwiGLU only
+    Vector gate_bias;       // (d_ff), SwiGLU with biases only
     // As AttentionWeights: packed copies for the fast kernels, or null. Unlike attention
-    // (whose matrices the Pipeline tab shows), pack_for_inference then empties the two
+    // (whose matrices the Pipeline tab shows), pack_for_inference then empties the
     // matrices (0 × 0): the FFN is two thirds of a layer's weights, and holding them
-    // twice put a 12-layer d_model 768 forward over 1 GiB. Read them through w1() / w2().
-    std::shared_ptr<const gemm::PackedWeights> linear1_packed, linear2_packed;
+    // twice put a 12-layer d_model 768 forward over 1 GiB. Read them through w1() / w2() / wg().
+    std::shared_ptr<const gemm::PackedWeights> linear1_packed, linear2_packed, gate_packed;
     Matrix w1() const;  // (d_ff, D): linear1_weight, or unpacked from linear1_packed
     Matrix w2() const;  // (D, d_ff)
+    Matrix wg() const;  // (d_ff, D), empty without a gate
+    bool gated() const { return gate_weight.size() > 0 || gate_packed != nullptr; }
     int d_ff() const;
     int d_model() const;
 };
@@ -72,6 +85,9 @@ struct DecoderLayerWeights {
 struct ModelWeights {
     Matrix embed;      // (vocab, D) "embed.weight"
     Matrix pos_embed;  // (max_len, D) "pos_embed.weight", learned PE only
+    Matrix type_embed; // (type_vocab, D), token types (BERT) only
+    std::optional<LayerNormWeights> embed_norm;  // after the embeddings (BERT) only
+    Matrix lm_head;    // (vocab, D), LmHead::Separate only
     // Encoder-only / decoder-only: the one stack ("layers.N."); encoder-decoder: the
     // encoder ("encoder.layers.N.").
     std::vector<EncoderLayerWeights> layers;
@@ -83,7 +99,8 @@ struct ModelWeights {
 };
 
 // Deterministic initialisation in the spirit of PyTorch's defaults (xavier-uniform
-// in_proj, zero biases, kaiming-uniform Linear, N(0,1) embeddings, LayerNorm 1/0),
+// in_proj, zero biases, kaiming-uniform Linear, N(0,1) embeddings, LayerNorm 1/0,
+// RMSNorm 1),
 // drawn from core/rng.h so the same seed gives the same weights on every platform. Each
 // tensor has its own key from (seed, tensor name); uniform tensors are counter-based
 // (fill_uniform_counter: element i from SplitMix64 output i of the key), and so are

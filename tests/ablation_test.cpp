@@ -17,7 +17,6 @@
 #include "core/error.h"
 #include "core/layers.h"
 #include "core/model.h"
-#include "core/pretrained/gqa_attention.h"
 #include "core/pretrained/pretrained_source.h"
 #include "core/rng.h"
 #include "core/source.h"
@@ -417,10 +416,8 @@ TEST(AblationStories260K, RankHeadsReturnsEveryHeadSortedByKL) {
 
 TEST(AblationStories260K, OneQueryHeadLeavesTheOtherHeadsOfItsLayerUnchanged) {
     const TraceSource& src = stories();
-    const auto* pretrained = dynamic_cast<const PretrainedSource*>(&src);
-    ASSERT_NE(pretrained, nullptr);
-    const TransformerConfig& c = pretrained->transformer().config();
-    ASSERT_LT(c.kv_heads, c.heads) << "stories260K should share key/value heads";
+    const ModelConfig& c = src.config();
+    ASSERT_LT(c.kv_head_count(), c.heads) << "stories260K should share key/value heads";
     const SourceInput in = text_input(kText);
     TraceOptions opt;
     opt.detail_layer = 2;
@@ -440,7 +437,7 @@ TEST(AblationStories260K, OneQueryHeadLeavesTheOtherHeadsOfItsLayerUnchanged) {
     EXPECT_GT(later, 1e-6);
     // concat: only head 3's block is zeroed; the other blocks are the plain outputs.
     ASSERT_TRUE(base.steps && abl.steps);
-    const int Dh = c.head_dim;
+    const int Dh = c.d_k();
     for (int h = 0; h < c.heads; ++h) {
         const Matrix b = base.steps->concat.middleCols(h * Dh, Dh);
         const Matrix a = abl.steps->concat.middleCols(h * Dh, Dh);
@@ -453,14 +450,21 @@ TEST(AblationStories260K, OneQueryHeadLeavesTheOtherHeadsOfItsLayerUnchanged) {
 
 TEST(AblationStories260K, GqaAttentionAblatesOnlyTheNamedQueryHead) {
     Rng rng(12);
-    const int T = 5, H = 4, Hkv = 2, Dh = 3;
-    const Matrix q = random_matrix(rng, T, H * Dh);
-    const Matrix k = random_matrix(rng, T, Hkv * Dh), v = random_matrix(rng, T, Hkv * Dh);
-    const GqaResult plain = gqa_attention(q, k, v, H, Hkv, true, true, false);
-    const GqaResult mean =
-        gqa_attention(q, k, v, H, Hkv, true, true, false, nullptr, {1}, AblationMode::Mean);
+    const int T = 5, D = 6, H = 4, Hkv = 2, Dh = 3;
+    AttentionWeights w;  // in_proj: (H·Dh + 2·Hkv·Dh, D), no biases
+    w.heads = H;
+    w.kv_heads = Hkv;
+    w.in_proj_weight = random_matrix(rng, H * Dh + 2 * Hkv * Dh, D);
+    w.out_proj_weight = random_matrix(rng, D, H * Dh);
+    const Matrix x = random_matrix(rng, T, D);
+    AttentionMask causal;
+    causal.causal = true;
+    AttentionSteps plain, mean;
+    const AttentionResult r_plain = multi_head_attention(w, x, x, causal, true, false, &plain);
+    const AttentionResult r_mean =
+        multi_head_attention(w, x, x, causal, true, false, &mean, {1}, AblationMode::Mean);
     for (int h = 0; h < H; ++h) {
-        EXPECT_EQ(max_abs_diff(plain.weights[h], mean.weights[h]), 0.0);
+        EXPECT_EQ(max_abs_diff(r_plain.weights[h], r_mean.weights[h]), 0.0);
         const Matrix b = plain.concat.middleCols(h * Dh, Dh);
         const Matrix a = mean.concat.middleCols(h * Dh, Dh);
         if (h != 1) {

@@ -19,7 +19,6 @@
 #include "core/io/safetensors.h"
 #include "core/pretrained/hf_config.h"
 #include "core/pretrained/hf_loader.h"
-#include "core/pretrained/transformer.h"
 #include "core/source.h"
 #include "tests/test_util.h"
 
@@ -92,18 +91,21 @@ TEST(HfConfig, Gpt2DefaultsInnerToFourTimesEmbedAndUsesTanhGelu) {
         json::parse(R"({"model_type": "gpt2", "n_embd": 48, "n_head": 6, "n_layer": 3,
                         "n_positions": 64, "vocab_size": 100, "n_inner": null})"),
         "config.json");
-    const TransformerConfig& c = hf.transformer;
+    const ModelConfig& c = hf.config;
     EXPECT_EQ(c.family, "gpt2");
     EXPECT_EQ(c.d_ff, 192);
-    EXPECT_EQ(c.head_dim, 8);
-    EXPECT_EQ(c.kv_heads, 6);
+    EXPECT_EQ(c.d_k(), 8);
+    EXPECT_EQ(c.kv_head_count(), 6);
     EXPECT_EQ(c.max_len, 64);
     EXPECT_FLOAT_EQ(c.norm_eps, 1e-5f);
-    EXPECT_EQ(c.mlp, MlpKind::GeluTanh);
-    EXPECT_EQ(c.positions, PositionKind::Learned);
-    EXPECT_TRUE(c.pre_norm);
-    EXPECT_TRUE(c.causal);
-    EXPECT_TRUE(c.tied_lm_head);
+    EXPECT_EQ(c.activation, Activation::GELUTanh);
+    EXPECT_EQ(c.pe, PosEncoding::Learned);
+    EXPECT_EQ(c.norm, NormPlacement::PreLN);
+    EXPECT_EQ(c.norm_kind, NormKind::LayerNorm);
+    EXPECT_EQ(c.arch, Arch::DecoderOnly);
+    EXPECT_EQ(c.mask, MaskKind::Causal);
+    EXPECT_EQ(c.lm_head, LmHead::Tied);
+    EXPECT_TRUE(c.qkv_bias && c.out_bias && c.mlp_bias);
 }
 
 TEST(HfConfig, BertIsPostNormBidirectionalWithErfGeluAndNoHead) {
@@ -113,13 +115,14 @@ TEST(HfConfig, BertIsPostNormBidirectionalWithErfGeluAndNoHead) {
                         "max_position_embeddings": 512, "vocab_size": 300,
                         "type_vocab_size": 2, "layer_norm_eps": 1e-12, "hidden_act": "gelu"})"),
         "config.json");
-    const TransformerConfig& c = hf.transformer;
-    EXPECT_EQ(c.mlp, MlpKind::GeluErf);
-    EXPECT_FALSE(c.pre_norm);
-    EXPECT_FALSE(c.causal);
-    EXPECT_TRUE(c.embedding_norm);
-    EXPECT_FALSE(c.final_norm);
-    EXPECT_FALSE(c.has_lm_head);
+    const ModelConfig& c = hf.config;
+    EXPECT_EQ(c.activation, Activation::GELU);
+    EXPECT_EQ(c.norm, NormPlacement::PostLN);
+    EXPECT_EQ(c.arch, Arch::EncoderOnly);
+    EXPECT_EQ(c.mask, MaskKind::None);
+    EXPECT_TRUE(c.embed_norm);
+    EXPECT_FALSE(has_final_norm(c));
+    EXPECT_EQ(c.lm_head, LmHead::None);
     EXPECT_EQ(c.type_vocab, 2);
     EXPECT_FLOAT_EQ(c.norm_eps, 1e-12f);
 }
@@ -130,15 +133,18 @@ TEST(HfConfig, LlamaDefaultsKvHeadsAndHeadDimAndKeepsTheta) {
                         "num_hidden_layers": 2, "intermediate_size": 128, "vocab_size": 32,
                         "rope_theta": 500000.0, "rms_norm_eps": 1e-5})"),
         "config.json");
-    const TransformerConfig& c = hf.transformer;
-    EXPECT_EQ(c.kv_heads, 8);
-    EXPECT_EQ(c.head_dim, 8);
+    const ModelConfig& c = hf.config;
+    EXPECT_EQ(c.kv_head_count(), 8);
+    EXPECT_EQ(c.kv_heads, 0);  // one per query head
+    EXPECT_EQ(c.d_k(), 8);
+    EXPECT_EQ(c.pe, PosEncoding::Rotary);
     EXPECT_FLOAT_EQ(c.rope_theta, 500000.0f);
     EXPECT_EQ(c.rope_layout, RopeLayout::RotateHalf);
-    EXPECT_EQ(c.norm, NormKind::RMSNorm);
-    EXPECT_EQ(c.mlp, MlpKind::SwiGLU);
-    EXPECT_FALSE(c.tied_lm_head);  // LlamaConfig default
-    EXPECT_FALSE(hf.qkv_bias);
+    EXPECT_EQ(c.norm_kind, NormKind::RMSNorm);
+    EXPECT_EQ(c.norm, NormPlacement::PreLN);
+    EXPECT_EQ(c.activation, Activation::SwiGLU);
+    EXPECT_EQ(c.lm_head, LmHead::Separate);  // LlamaConfig default: not tied
+    EXPECT_FALSE(c.qkv_bias || c.out_bias || c.mlp_bias);
 }
 
 TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
@@ -148,10 +154,11 @@ TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
                         "intermediate_size": 128, "vocab_size": 32,
                         "tie_word_embeddings": true})"),
         "config.json");
-    EXPECT_TRUE(hf.qkv_bias);
-    EXPECT_FALSE(hf.out_bias);
-    EXPECT_EQ(hf.transformer.kv_heads, 2);
-    EXPECT_TRUE(hf.transformer.tied_lm_head);
+    EXPECT_TRUE(hf.config.qkv_bias);
+    EXPECT_FALSE(hf.config.out_bias);
+    EXPECT_FALSE(hf.config.mlp_bias);
+    EXPECT_EQ(hf.config.kv_heads, 2);
+    EXPECT_EQ(hf.config.lm_head, LmHead::Tied);
 }
 
 TEST(HfConfig, UnknownModelTypeIsNamedWithTheSupportedOnes) {
@@ -206,42 +213,47 @@ TEST(HfConfig, DetectsHuggingFaceDirectoriesByModelType) {
 TEST(HfLoader, LayerZeroWeightsAreOutInMatricesForEveryCase) {
     for (const std::string& name : all_cases()) {
         SCOPED_TRACE(name);
-        const TransformerModel model = load_hf_model(case_dir(name));
+        const Model model = load_hf_model(case_dir(name));
         const Expected exp(name);
-        const TransformerLayerWeights& l = model.weights().layers.at(0);
-        EXPECT_LT(max_abs_diff(l.wq, exp.m("loaded.wq")), 1e-7f);
-        EXPECT_LT(max_abs_diff(l.wk, exp.m("loaded.wk")), 1e-7f);
-        EXPECT_LT(max_abs_diff(l.wv, exp.m("loaded.wv")), 1e-7f);
-        EXPECT_LT(max_abs_diff(l.wo, exp.m("loaded.wo")), 1e-7f);
-        EXPECT_LT(max_abs_diff(l.w_up, exp.m("loaded.w_up")), 1e-7f);
-        EXPECT_LT(max_abs_diff(l.w_down, exp.m("loaded.w_down")), 1e-7f);
+        const EncoderLayerWeights& l = model.weights().layers.at(0);
+        // in_proj_weight stacks [W_q; W_k; W_v] as (out, in) matrices.
+        const Matrix& w_in = l.self_attn.in_proj_weight;
+        const Matrix wq = exp.m("loaded.wq"), wk = exp.m("loaded.wk"), wv = exp.m("loaded.wv");
+        ASSERT_EQ(w_in.rows(), wq.rows() + wk.rows() + wv.rows());
+        EXPECT_LT(max_abs_diff(w_in.topRows(wq.rows()), wq), 1e-7f);
+        EXPECT_LT(max_abs_diff(w_in.middleRows(wq.rows(), wk.rows()), wk), 1e-7f);
+        EXPECT_LT(max_abs_diff(w_in.bottomRows(wv.rows()), wv), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.self_attn.out_proj_weight, exp.m("loaded.wo")), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.ffn.w1(), exp.m("loaded.w_up")), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.ffn.w2(), exp.m("loaded.w_down")), 1e-7f);
         if (exp.file->has("loaded.w_gate")) {
-            EXPECT_LT(max_abs_diff(l.w_gate, exp.m("loaded.w_gate")), 1e-7f);
+            EXPECT_LT(max_abs_diff(l.ffn.wg(), exp.m("loaded.w_gate")), 1e-7f);
         }
     }
 }
 
 TEST(HfLoader, RecordsTheFileDtype) {
-    EXPECT_EQ(load_hf_model(case_dir("gpt2")).config().dtype, "f32");
-    EXPECT_EQ(load_hf_model(case_dir("gpt2_bf16")).config().dtype, "bf16");
-    EXPECT_EQ(load_hf_model(case_dir("llama_f16")).config().dtype, "f16");
+    EXPECT_EQ(load_hf_model(case_dir("gpt2")).stored_dtype(), "f32");
+    EXPECT_EQ(load_hf_model(case_dir("gpt2_bf16")).stored_dtype(), "bf16");
+    EXPECT_EQ(load_hf_model(case_dir("llama_f16")).stored_dtype(), "f16");
 }
 
 TEST(HfLoader, ReadsBiasesAndHeadsPerFamily) {
-    const TransformerModel qwen = load_hf_model(case_dir("qwen2"));
-    EXPECT_EQ(qwen.weights().layers[0].bq.size(), 32);
-    EXPECT_EQ(qwen.weights().layers[0].bk.size(), 16);  // 2 KV heads × Dh 8
-    EXPECT_EQ(qwen.weights().layers[0].bo.size(), 0);
+    const Model qwen = load_hf_model(case_dir("qwen2"));
+    EXPECT_EQ(qwen.weights().layers[0].self_attn.in_proj_bias.size(), 32 + 2 * 16);  // q + k, v of 2 KV heads × Dh 8
+    EXPECT_EQ(qwen.weights().layers[0].self_attn.kv_inner(), 16);
+    EXPECT_EQ(qwen.weights().layers[0].self_attn.out_proj_bias.size(), 0);
     EXPECT_EQ(qwen.weights().lm_head.size(), 0);  // tied: head is the embedding
-    const TransformerModel llama = load_hf_model(case_dir("llama"));
-    EXPECT_EQ(llama.weights().layers[0].bq.size(), 0);
+    const Model llama = load_hf_model(case_dir("llama"));
+    EXPECT_EQ(llama.weights().layers[0].self_attn.in_proj_bias.size(), 0);
     EXPECT_EQ(llama.weights().lm_head.rows(), 64);
-    const TransformerModel sharded = load_hf_model(case_dir("llama_sharded"));
-    EXPECT_EQ(sharded.config().head_dim, 12);
-    EXPECT_EQ(sharded.weights().layers[1].wq.rows(), 48);  // 4 heads × 12, ≠ d_model 32
-    const TransformerModel bert = load_hf_model(case_dir("bert_prefixed"));
+    const Model sharded = load_hf_model(case_dir("llama_sharded"));
+    EXPECT_EQ(sharded.config().d_k(), 12);
+    EXPECT_EQ(sharded.weights().layers[1].self_attn.inner(), 48);  // 4 heads × 12, ≠ d_model 32
+    const Model bert = load_hf_model(case_dir("bert_prefixed"));
     EXPECT_EQ(bert.weights().type_embed.rows(), 2);
-    EXPECT_EQ(bert.weights().emb_norm_b.size(), 32);  // legacy LayerNorm.beta
+    ASSERT_TRUE(bert.weights().embed_norm);
+    EXPECT_EQ(bert.weights().embed_norm->bias.size(), 32);  // legacy LayerNorm.beta
 }
 
 TEST(HfLoader, ReportsProgressPerLayerAndCancels) {
@@ -349,12 +361,12 @@ TEST(HfLoader, ShardIndexErrorsNameTheShard) {
 TEST(HfModels, ForwardMatchesReferenceHeadsHiddenStatesAndLogits) {
     for (const std::string& name : all_cases()) {
         SCOPED_TRACE(name);
-        const TransformerModel model = load_hf_model(case_dir(name));
+        const Model model = load_hf_model(case_dir(name));
         const Expected exp(name);
-        const TransformerConfig& c = model.config();
-        const Trace trace = model.forward(exp.ids, {});
+        const ModelConfig& c = model.config();
+        const Trace trace = model.forward(ForwardInput::of(exp.ids));
         ASSERT_EQ(trace.n_layers(), c.layers);
-        EXPECT_EQ(trace.kv_heads, c.kv_heads);
+        EXPECT_EQ(trace.config, c);  // the model's exact config
         EXPECT_LT(max_abs_diff(trace.main.input, exp.m("input")), kTol);
         for (int il = 0; il < c.layers; ++il) {
             SCOPED_TRACE(testing::Message() << "layer " << il);
@@ -370,8 +382,8 @@ TEST(HfModels, ForwardMatchesReferenceHeadsHiddenStatesAndLogits) {
                       kTol);
         }
         EXPECT_LT(max_abs_diff(trace.main.final_output, exp.m("final_output")), kTol);
-        if (c.has_lm_head) {
-            const Vector logits = model.next_token_logits(exp.ids);
+        if (c.lm_head != LmHead::None) {
+            const Vector logits = model.next_token_logits(ForwardInput::of(exp.ids));
             const Matrix expected = exp.m("logits");  // (1, V)
             EXPECT_LT(max_abs_diff(logits.transpose(), expected), kTol);
             // The trace's top prediction is the reference's argmax.
@@ -389,11 +401,11 @@ TEST(HfModels, ForwardMatchesReferenceHeadsHiddenStatesAndLogits) {
 TEST(HfModels, PrefixedAndPlainBertNamesLoadTheSameArchitecture) {
     // bert_prefixed uses "bert." keys and legacy gamma/beta; its own reference must match,
     // and the ignored pooler / cls tensors must not change the parameter count.
-    const TransformerModel plain = load_hf_model(case_dir("bert"));
-    const TransformerModel prefixed = load_hf_model(case_dir("bert_prefixed"));
+    const Model plain = load_hf_model(case_dir("bert"));
+    const Model prefixed = load_hf_model(case_dir("bert_prefixed"));
     EXPECT_EQ(plain.parameter_count(), prefixed.parameter_count());
     const Expected exp("bert_prefixed");
-    const Trace trace = prefixed.forward(exp.ids, {});
+    const Trace trace = prefixed.forward(ForwardInput::of(exp.ids));
     EXPECT_LT(max_abs_diff(trace.main.final_output, exp.m("final_output")), kTol);
 }
 
@@ -415,7 +427,7 @@ TEST(HfOpenSource, BertDirectoryWithVocabTxtRunsTheTokenizedText) {
     const Trace trace = source->run({"Hello world", "", {}}, {});
     EXPECT_EQ(trace.main.ids, (std::vector<int>{2, 5, 6, 3}));  // [CLS] hello world [SEP]
     // Same numbers as the model run on those ids directly.
-    const Trace direct = load_hf_model(dir.str()).forward({2, 5, 6, 3}, {});
+    const Trace direct = load_hf_model(dir.str()).forward(ForwardInput::of({2, 5, 6, 3}));
     EXPECT_LT(max_abs_diff(trace.main.final_output, direct.main.final_output), 1e-7f);
     EXPECT_LT(max_abs_diff(trace.main.layers[1].self_attn.weights[2],
                            direct.main.layers[1].self_attn.weights[2]), 1e-7f);

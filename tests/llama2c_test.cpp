@@ -50,16 +50,21 @@ TEST(Llama2cStories260K, ModelFilesArePresentBesideTheProject) {
 }
 
 TEST(Llama2cStories260K, HeaderGivesTheDocumentedArchitecture) {
-    const TransformerConfig& c = stories().model.config();
+    const ModelConfig& c = stories().model.config();
     EXPECT_EQ(c.d_model, 64);
     EXPECT_EQ(c.d_ff, 172);
     EXPECT_EQ(c.layers, 5);
     EXPECT_EQ(c.heads, 8);
     EXPECT_EQ(c.kv_heads, 4);
-    EXPECT_EQ(c.head_dim, 8);
+    EXPECT_EQ(c.d_k(), 8);
+    EXPECT_EQ(c.family, "llama2.c");
+    EXPECT_EQ(c.activation, Activation::SwiGLU);
+    EXPECT_EQ(c.pe, PosEncoding::Rotary);
+    EXPECT_EQ(c.rope_layout, RopeLayout::Interleaved);
+    EXPECT_EQ(c.norm_kind, NormKind::RMSNorm);
     EXPECT_EQ(c.vocab, 512);
     EXPECT_EQ(c.max_len, 512);
-    EXPECT_TRUE(c.tied_lm_head);
+    EXPECT_EQ(c.lm_head, LmHead::Tied);
     EXPECT_EQ(stories().model.weights().lm_head.size(), 0);
     // 512·64 + 5·(64 + 4096 + 2·2048 + 4096 + 64 + 3·172·64) + 64
     EXPECT_EQ(stories().model.parameter_count(), 260032);
@@ -139,7 +144,7 @@ TEST(Llama2cStories260K, LayerTwoHeadWeightsMatchTheNumpyReference) {
     const nlohmann::json ref = reference();
     const auto ids = ref["ids"].get<std::vector<int>>();
     const int layer = ref["layer"].get<int>();
-    const Trace trace = stories().model.forward(ids, {});
+    const Trace trace = stories().model.forward(ForwardInput::of(ids));
     const auto& weights = trace.main.layers[layer].self_attn.weights;
     ASSERT_EQ(weights.size(), ref["weights"].size());
     const int T = static_cast<int>(ids.size());
@@ -158,7 +163,7 @@ TEST(Llama2cStories260K, LayerTwoHeadWeightsMatchTheNumpyReference) {
             out_diff = std::max(out_diff, std::abs(trace.main.layers[layer].output(i, d) -
                                                    ref["layer_output"][i][d].get<float>()));
     EXPECT_LT(out_diff, 1e-4f);
-    const Vector logits = stories().model.next_token_logits(ids);
+    const Vector logits = stories().model.next_token_logits(ForwardInput::of(ids));
     float logit_diff = 0;
     for (int v = 0; v < 512; ++v)
         logit_diff = std::max(logit_diff, std::abs(logits(v) - ref["last_logits"][v].get<float>()));
@@ -174,7 +179,7 @@ TEST(Llama2cStories260K, OpenSourceRunsFromBosWhenTheTextIsEmpty) {
     options.detail_layer = 1;
     const Trace trace = source->run(SourceInput{}, options);
     EXPECT_EQ(trace.main.ids, std::vector<int>{1});
-    EXPECT_EQ(trace.kv_heads, 4);
+    EXPECT_EQ(trace.config.kv_heads, 4);
     ASSERT_EQ(trace.n_layers(), 5);
     EXPECT_EQ(trace.main.layers[0].self_attn.weights.size(), 8u);
     ASSERT_EQ(trace.next_tokens.size(), 5u);

@@ -1,5 +1,6 @@
-// Building blocks of the pretrained runtime against hand-computed values: RoPE layouts,
-// RMSNorm, GQA head → KV head mapping, SwiGLU, GELU-tanh, and llama2.c loader errors.
+// Building blocks the real-model families need, against hand-computed values: RoPE
+// layouts, RMSNorm, grouped-query attention (query head → K/V head), SwiGLU, GELU-tanh,
+// and llama2.c loader errors.
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -14,10 +15,10 @@
 #include "tests/cli_runner.h"
 #include "core/attention.h"
 #include "core/error.h"
-#include "core/pretrained/gqa_attention.h"
+#include "core/layers.h"
+#include "core/model.h"
 #include "core/pretrained/llama2c.h"
-#include "core/pretrained/ops.h"
-#include "core/pretrained/rope.h"
+#include "core/rope.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -85,7 +86,7 @@ TEST(RmsNorm, DividesByRootMeanSquareAndScales) {
     x << 1, 2, 3, 4;  // mean(x²) = 30 / 4 = 7.5
     Vector w(4);
     w << 1, 1, 2, 0.5;
-    const Matrix y = rms_norm(x, w, 1e-5f);
+    const Matrix y = rms_norm(x, LayerNormWeights{w, Vector()}, 1e-5f);
     const double r = std::sqrt(7.5 + 1e-5);
     EXPECT_NEAR(y(0, 0), 1 / r, 1e-6);
     EXPECT_NEAR(y(0, 1), 2 / r, 1e-6);
@@ -93,21 +94,19 @@ TEST(RmsNorm, DividesByRootMeanSquareAndScales) {
     EXPECT_NEAR(y(0, 3), 4 / r * 0.5, 1e-6);
 }
 
-TEST(GqaAttention, QueryHeadsMapToKeyValueHeadsInGroups) {
-    EXPECT_EQ(kv_head_of(0, 8, 4), 0);
-    EXPECT_EQ(kv_head_of(1, 8, 4), 0);
-    EXPECT_EQ(kv_head_of(5, 8, 4), 2);
-    EXPECT_EQ(kv_head_of(7, 8, 2), 1);
-    EXPECT_EQ(kv_head_of(5, 6, 6), 5);
-    EXPECT_EQ(error_of([] { kv_head_of(0, 8, 3); }),
-              "8 query heads cannot share 3 key/value heads evenly");
-}
-
 TEST(GqaAttention, EachQueryHeadEqualsAttentionWithItsKeyValueHead) {
     const int T = 5, H = 4, Hkv = 2, Dh = 3;
     const Matrix q = ramp(T, H * Dh, 0.37f, 0.2f), k = ramp(T, Hkv * Dh, 0.53f, 1.0f),
                  v = ramp(T, Hkv * Dh, 0.29f, 2.0f);
-    const GqaResult r = gqa_attention(q, k, v, H, Hkv, true, true, false);
+    AttentionMask causal;
+    causal.causal = true;
+    const float scale = 1.0f / std::sqrt(float(Dh));
+    struct {
+        std::vector<Matrix> weights;
+        Matrix concat;
+    } r;
+    r.concat.resize(T, H * Dh);
+    attend_heads(q, k, v, H, Hkv, scale, causal, r.concat, &r.weights, nullptr);
     ASSERT_EQ(r.weights.size(), 4u);
     for (int h = 0; h < H; ++h) {
         SCOPED_TRACE(testing::Message() << "head " << h);
@@ -135,24 +134,25 @@ TEST(GqaAttention, EachQueryHeadEqualsAttentionWithItsKeyValueHead) {
     // map when the queries are equal.
     Matrix q_same = q;
     q_same.middleCols(Dh, Dh) = q.middleCols(0, Dh);
-    const GqaResult same = gqa_attention(q_same, k, v, H, Hkv, true, true, false);
-    EXPECT_TRUE(same.weights[0].isApprox(same.weights[1]));
+    std::vector<Matrix> same;
+    attend_heads(q_same, k, v, H, Hkv, scale, causal, r.concat, &same, nullptr);
+    EXPECT_TRUE(same[0].isApprox(same[1]));
 }
 
 TEST(Mlp, SwiGluIsDownOfSiluGateTimesUp) {
-    TransformerLayerWeights w;
-    w.w_gate = ramp(3, 2, 0.9f, 0.0f);  // (F=3, D=2)
-    w.w_up = ramp(3, 2, 0.4f, 1.0f);
-    w.w_down = ramp(2, 3, 0.6f, 2.0f);  // (D, F)
+    FeedForwardWeights w;  // no biases, as Llama
+    w.gate_weight = ramp(3, 2, 0.9f, 0.0f);     // (F=3, D=2)
+    w.linear1_weight = ramp(3, 2, 0.4f, 1.0f);  // up
+    w.linear2_weight = ramp(2, 3, 0.6f, 2.0f);  // down: (D, F)
     Matrix x(1, 2);
     x << 0.5f, -1.5f;
-    const Matrix y = mlp_forward(x, w, MlpKind::SwiGLU);
+    const Matrix y = feed_forward(x, w, Activation::SwiGLU);
     for (int d = 0; d < 2; ++d) {
         double expect = 0;
         for (int f = 0; f < 3; ++f) {
-            const double g = w.w_gate(f, 0) * 0.5 + w.w_gate(f, 1) * -1.5;
-            const double u = w.w_up(f, 0) * 0.5 + w.w_up(f, 1) * -1.5;
-            expect += w.w_down(d, f) * (g / (1 + std::exp(-g))) * u;  // silu(g)·u
+            const double g = w.gate_weight(f, 0) * 0.5 + w.gate_weight(f, 1) * -1.5;
+            const double u = w.linear1_weight(f, 0) * 0.5 + w.linear1_weight(f, 1) * -1.5;
+            expect += w.linear2_weight(d, f) * (g / (1 + std::exp(-g))) * u;  // silu(g)·u
         }
         EXPECT_NEAR(y(0, d), expect, 1e-6);
     }
@@ -161,7 +161,7 @@ TEST(Mlp, SwiGluIsDownOfSiluGateTimesUp) {
 TEST(Mlp, GeluTanhMatchesTheTanhApproximation) {
     Matrix x(1, 3);
     x << -1.0f, 0.5f, 2.0f;
-    const Matrix y = gelu_tanh(x);
+    const Matrix y = activate(x, Activation::GELUTanh);
     for (int i = 0; i < 3; ++i) {
         const double v = x(0, i);
         const double e = 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
@@ -229,36 +229,37 @@ TEST(Llama2cLoader, NegativeVocabReadsASeparateClassifier) {
     TinyCheckpoint tiny;
     tiny.shared = false;
     tiny.write(dir.file("t.bin"));
-    const TransformerModel model = load_llama2c_model(dir.file("t.bin"));
+    const Model model = load_llama2c_model(dir.file("t.bin"));
     EXPECT_EQ(model.config().vocab, 16);
-    EXPECT_FALSE(model.config().tied_lm_head);
+    EXPECT_EQ(model.config().lm_head, LmHead::Separate);
     ASSERT_EQ(model.weights().lm_head.rows(), 16);
     // The classifier is the last V·D floats of the file.
     const std::int64_t first = tiny.n_floats() - 16 * 8;
     EXPECT_FLOAT_EQ(model.weights().lm_head(0, 0), 0.1f * std::sin(0.37f * static_cast<float>(first)));
     // Logits use it: lm_head · final hidden state of the last position.
-    const std::vector<int> ids{1, 5, 3};
-    const Trace trace = model.forward(ids, {});
+    const ForwardInput ids = ForwardInput::of({1, 5, 3});
+    const Trace trace = model.forward(ids);
     const Vector expected = model.weights().lm_head * trace.main.final_output.row(2).transpose();
     EXPECT_TRUE(model.next_token_logits(ids).isApprox(expected, 1e-5f));
+    EXPECT_TRUE(trace.next_token_logits.isApprox(expected, 1e-5f));
 }
 
-TEST(TransformerModel, RejectsIdsOutsideTheVocabularyAndEmptyInput) {
+TEST(Llama2cModel, RejectsIdsOutsideTheVocabularyAndEmptyInput) {
     cli_test::TempDir dir;
     TinyCheckpoint tiny;
     tiny.write(dir.file("t.bin"));
-    const TransformerModel model = load_llama2c_model(dir.file("t.bin"));
-    EXPECT_EQ(error_of([&] { model.forward({1, 16}, {}); }),
-              "token id 16 at position 1 is outside the vocabulary of 16 tokens");
-    EXPECT_EQ(error_of([&] { model.forward({}, {}); }), "no tokens to run: the text is empty");
-    EXPECT_EQ(error_of([&] { model.forward(std::vector<int>(11, 1), {}); }),
-              "11 tokens are more than this model's maximum of 10 positions");
+    const Model model = load_llama2c_model(dir.file("t.bin"));
+    EXPECT_EQ(error_of([&] { model.forward(ForwardInput::of({1, 16})); }),
+              "token id 16 is outside the vocabulary (0..15)");
+    EXPECT_EQ(error_of([&] { model.forward(ForwardInput{}); }), "the text has no tokens");
+    EXPECT_EQ(error_of([&] { model.forward(ForwardInput::of(std::vector<int>(11, 1))); }),
+              "the text has 11 tokens; this model handles at most 10");
 }
 
 TEST(TopK, GivesSoftmaxProbabilitiesOfTheLargestLogitsInOrder) {
     Vector logits(4);
     logits << 0.0f, std::log(3.0f), std::log(2.0f), std::log(2.0f);  // softmax: 1/8, 3/8, 2/8, 2/8
-    const std::vector<TokenProb> top = top_k(logits, 3);
+    const std::vector<Trace::NextToken> top = top_k(logits, 3);
     ASSERT_EQ(top.size(), 3u);
     EXPECT_EQ(top[0].id, 1);
     EXPECT_NEAR(top[0].prob, 0.375f, 1e-6);

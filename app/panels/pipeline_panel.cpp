@@ -109,7 +109,7 @@ void draw_pipeline_tab(AppContext& ctx) {
     if (const int kv = t->steps_cross ? -1 : kv_head_of(*t, h); kv >= 0) {
         // Under GQA the steps hold K/V repeated per query head: K_h and V_h of this head
         // are the columns of key/value head kv.
-        const int group = t->config.heads / t->kv_heads;
+        const int group = t->config.heads / t->config.kv_head_count();
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(0.6f, 0.75f, 1.0f, 1.0f),
                            "grouped-query attention: head %d reads K/V head %d (shared by heads %d–%d); "

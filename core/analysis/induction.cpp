@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "core/pretrained/pretrained_source.h"
+#include "core/source.h"
 #include "core/rng.h"
 
 namespace hs {
@@ -51,9 +51,8 @@ InductionInput make_induction_input(const TraceSource& source, const InductionOp
     InductionInput in;
     std::vector<int> lead, tail;  // P, and specials that follow the text (BERT's [SEP])
     std::vector<int> pool;
-    const Tokenizer* tokenizer = nullptr;
-    if (const auto* pre = dynamic_cast<const PretrainedSource*>(&source)) {
-        tokenizer = &pre->tokenizer();
+    const Tokenizer* tokenizer = source.tokenizer();
+    if (tokenizer) {
         // What the tokenizer wraps around an empty text: [BOS], [CLS][SEP], or nothing.
         const std::vector<int> wrap = tokenizer->encode("", true).ids;
         if (!wrap.empty()) {
@@ -92,8 +91,6 @@ Trace run_induction_input(const TraceSource& source, const InductionInput& input
                           const ProgressFn& progress) {
     TraceOptions options;
     options.hidden_states = false;
-    if (const auto* pre = dynamic_cast<const PretrainedSource*>(&source))
-        return pre->transformer().forward(input.ids, input.tokens, options, progress);
     const Model* model = source.model();
     if (!model)
         throw Error("the induction score needs a model that reads token ids; '" + source.name() +

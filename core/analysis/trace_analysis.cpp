@@ -1,11 +1,11 @@
 #include "core/analysis/trace_analysis.h"
 
-#include "core/pretrained/pretrained_source.h"
+#include "core/source.h"
 
 namespace hs {
 
 bool supports_induction(const TraceSource& source) {
-    return source.model() != nullptr || dynamic_cast<const PretrainedSource*>(&source) != nullptr;
+    return source.model() != nullptr;
 }
 
 TraceAnalysis analyze_trace(const Trace& trace, const TraceSource* source, const AnalysisOptions& options) {

@@ -34,40 +34,51 @@ std::string first_names(const std::vector<std::string>& names, std::size_t shown
 
 // Calls fn(name, shape, tensor) for every tensor of the model, in state_dict order.
 // W is ModelWeights or const ModelWeights; tensor is a (const) Matrix& or Vector&.
-// Shapes with D = d_model, F = d_ff:
-//   attention: in_proj_weight (3D, D), in_proj_bias (3D), out_proj.weight (D, D), .bias (D)
-//   FFN:       linear1.weight (F, D), .bias (F), linear2.weight (D, F), .bias (D)
+// Shapes with D = d_model, F = d_ff, I = H·Dh, Ikv = Hkv·Dh (I = Ikv = D without
+// grouped-query attention or a set head_dim); absent biases (ModelConfig::*_bias) and
+// RMSNorm's β are not listed:
+//   attention: in_proj_weight (I + 2·Ikv, D), in_proj_bias (I + 2·Ikv),
+//              out_proj.weight (D, I), .bias (D)
+//   FFN:       linear1.weight (F, D), .bias (F), linear2.weight (D, F), .bias (D),
+//              SwiGLU: gate.weight (F, D), .bias (F)
 //   norms:     weight (D), bias (D)
 template <class W, class Fn>
 void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
-    const std::int64_t D = c.d_model, F = c.d_ff;
+    const std::int64_t D = c.d_model, F = c.d_ff, I = c.inner(),
+                       R = I + 2 * std::int64_t{c.kv_head_count()} * c.d_k();
+    constexpr bool reading = std::is_const_v<W>;
 
     auto attention = [&](const std::string& p, auto& a) {
-        fn(p + "in_proj_weight", Shape{3 * D, D}, a.in_proj_weight);
-        fn(p + "in_proj_bias", Shape{3 * D}, a.in_proj_bias);
-        fn(p + "out_proj.weight", Shape{D, D}, a.out_proj_weight);
-        fn(p + "out_proj.bias", Shape{D}, a.out_proj_bias);
+        fn(p + "in_proj_weight", Shape{R, D}, a.in_proj_weight);
+        if (c.qkv_bias) fn(p + "in_proj_bias", Shape{R}, a.in_proj_bias);
+        fn(p + "out_proj.weight", Shape{D, I}, a.out_proj_weight);
+        if (c.out_bias) fn(p + "out_proj.bias", Shape{D}, a.out_proj_bias);
     };
     auto ffn = [&](const std::string& p, auto& f) {
-        if constexpr (std::is_const_v<std::remove_reference_t<decltype(f)>>) {
+        if constexpr (reading) {
             // A packed model keeps these as panels only (FeedForwardWeights): unpacked copies.
             fn(p + "linear1.weight", Shape{F, D}, f.w1());
-            fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
-            fn(p + "linear2.weight", Shape{D, F}, f.w2());
         } else {
             fn(p + "linear1.weight", Shape{F, D}, f.linear1_weight);
-            fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
-            fn(p + "linear2.weight", Shape{D, F}, f.linear2_weight);
         }
-        fn(p + "linear2.bias", Shape{D}, f.linear2_bias);
+        if (c.mlp_bias) fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
+        if constexpr (reading) fn(p + "linear2.weight", Shape{D, F}, f.w2());
+        else fn(p + "linear2.weight", Shape{D, F}, f.linear2_weight);
+        if (c.mlp_bias) fn(p + "linear2.bias", Shape{D}, f.linear2_bias);
+        if (c.activation != Activation::SwiGLU) return;
+        if constexpr (reading) fn(p + "gate.weight", Shape{F, D}, f.wg());
+        else fn(p + "gate.weight", Shape{F, D}, f.gate_weight);
+        if (c.mlp_bias) fn(p + "gate.bias", Shape{F}, f.gate_bias);
     };
     auto norm = [&](const std::string& p, auto& n) {
         fn(p + "weight", Shape{D}, n.weight);
-        fn(p + "bias", Shape{D}, n.bias);
+        if (c.norm_kind == NormKind::LayerNorm) fn(p + "bias", Shape{D}, n.bias);
     };
 
     fn("embed.weight", Shape{c.vocab, D}, w.embed);
     if (c.pe == PosEncoding::Learned) fn("pos_embed.weight", Shape{c.max_len, D}, w.pos_embed);
+    if (c.type_vocab > 0) fn("type_embed.weight", Shape{c.type_vocab, D}, w.type_embed);
+    if (w.embed_norm) norm("embed_norm.", *w.embed_norm);
 
     const bool enc_dec = c.arch == Arch::EncoderDecoder;
     const std::string stack = enc_dec ? "encoder." : "";
@@ -92,6 +103,7 @@ void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
         norm(p + "norm3.", layer.norm3);
     }
     if (w.decoder_final_norm) norm("decoder.norm.", *w.decoder_final_norm);
+    if (c.lm_head == LmHead::Separate) fn("lm_head.weight", Shape{c.vocab, D}, w.lm_head);
 }
 
 // Weights with the structure the config implies (layer counts, optional norms, heads)
@@ -99,13 +111,17 @@ void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
 ModelWeights skeleton(const ModelConfig& c) {
     ModelWeights w;
     w.layers.resize(static_cast<std::size_t>(c.layers));
-    for (auto& layer : w.layers) layer.self_attn.heads = c.heads;
+    for (auto& layer : w.layers) {
+        layer.self_attn.heads = c.heads;
+        layer.self_attn.kv_heads = c.kv_heads;
+    }
     if (has_final_norm(c)) w.final_norm.emplace();
+    if (c.embed_norm) w.embed_norm.emplace();
     if (c.arch == Arch::EncoderDecoder) {
         w.decoder_layers.resize(static_cast<std::size_t>(c.layers));
         for (auto& layer : w.decoder_layers) {
-            layer.self_attn.heads = c.heads;
-            layer.cross_attn.heads = c.heads;
+            layer.self_attn.heads = layer.cross_attn.heads = c.heads;
+            layer.self_attn.kv_heads = layer.cross_attn.kv_heads = c.kv_heads;
         }
         w.decoder_final_norm.emplace();
     }

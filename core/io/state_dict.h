@@ -8,6 +8,10 @@
 //   encoder-decoder: encoder.layers.{i}.… as above, encoder.norm.*,
 //                   decoder.layers.{i}.self_attn.*, .multihead_attn.*, .linear1/2.*,
 //                   .norm1/2/3.*, decoder.norm.*
+//   modern options (ModelConfig): absent biases and RMSNorm's β are not stored; SwiGLU adds
+//                   layers.{i}.gate.weight (d_ff, D) (+ .bias); grouped-query attention
+//                   makes in_proj_weight (I + 2·Ikv, D); type_embed.weight (type_vocab, D),
+//                   embed_norm.*, lm_head.weight (vocab, D) when the config has them
 #include <map>
 #include <string>
 #include <vector>

@@ -4,7 +4,7 @@
 
 namespace hs {
 
-std::vector<int> generate(const TransformerModel& model, const Tokenizer& tokenizer,
+std::vector<int> generate(const Model& model, const Tokenizer& tokenizer,
                           std::vector<int> prompt_ids, int n) {
     if (n < 0) throw Error("cannot generate a negative number of tokens (" + std::to_string(n) + ")");
     if (prompt_ids.empty()) {
@@ -16,7 +16,9 @@ std::vector<int> generate(const TransformerModel& model, const Tokenizer& tokeni
     // Without a KV cache each step reruns the whole sequence: O(n·T²) attention, fine for
     // the few tokens a continuation preview needs.
     while (static_cast<int>(generated.size()) < n && static_cast<int>(ids.size()) < model.config().max_len) {
-        const Vector logits = model.next_token_logits(ids);  // (V)
+        ForwardInput in;
+        in.ids = ids;
+        const Vector logits = model.next_token_logits(in);  // (V)
         Eigen::Index next = 0;
         logits.maxCoeff(&next);  // greedy: first index of the largest logit
         const int id = static_cast<int>(next);

@@ -1,4 +1,4 @@
-// config.json of a Hugging Face checkpoint -> TransformerConfig.
+// config.json of a Hugging Face checkpoint -> ModelConfig.
 //
 // Key names and defaults follow the HF configuration classes (GPT2Config, BertConfig,
 // LlamaConfig, Qwen2Config). Keys that fix tensor shapes are required, so a truncated
@@ -53,14 +53,6 @@ public:
     std::string optional_string(const char* key, const std::string& fallback) const {
         return optional<std::string>(key, fallback, &json::is_string, "a string");
     }
-    // bos_token_id / eos_token_id: an integer, a list of integers (first one used) or null.
-    int optional_token_id(const char* key) const {
-        if (!has(key)) return -1;
-        const json& v = j_.at(key);
-        if (v.is_number_integer()) return v.get<int>();
-        if (v.is_array() && !v.empty() && v.at(0).is_number_integer()) return v.at(0).get<int>();
-        return -1;
-    }
     [[noreturn]] void fail(const std::string& what) const {
         throw Error(where_ + ": " + what);
     }
@@ -109,32 +101,30 @@ struct MhaKeys {
 // d_model, heads, layers and vocab_size (all required), d_model % heads == 0, and the
 // plain multi-head layout that follows: every query head has its own K/V head of
 // Dh = d_model / heads.
-void read_mha_shape(const Keys& k, const MhaKeys& names, TransformerConfig& c) {
+void read_mha_shape(const Keys& k, const MhaKeys& names, ModelConfig& c) {
     c.d_model = k.required_int(names.d_model);
     c.heads = k.required_int(names.heads);
     c.layers = k.required_int(names.layers);
     c.vocab = k.required_int("vocab_size");
     require_divisible(k, c.d_model, c.heads, names.d_model, names.heads);
-    c.kv_heads = c.heads;
-    c.head_dim = c.d_model / c.heads;
 }
 
 // GPT-2: x += attn(ln_1(x)); x += mlp(ln_2(x)); ln_f; logits = x · wteᵀ.
 HfConfig parse_gpt2(const Keys& k) {
     HfConfig out;
-    TransformerConfig& c = out.transformer;
+    ModelConfig& c = out.config;
     c.family = "gpt2";
     read_mha_shape(k, {"n_embd", "n_head", "n_layer"}, c);
     c.max_len = k.required_int("n_positions");
     c.d_ff = k.optional_int("n_inner", 4 * c.d_model);
-    c.norm = NormKind::LayerNorm;
+    c.norm_kind = NormKind::LayerNorm;
     c.norm_eps = k.optional_float("layer_norm_epsilon", 1e-5f);
-    c.pre_norm = true;
+    c.norm = NormPlacement::PreLN;
     const std::string act = k.optional_string("activation_function", "gelu_new");
     if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast")
-        c.mlp = MlpKind::GeluTanh;
+        c.activation = Activation::GELUTanh;
     else if (act == "gelu")
-        c.mlp = MlpKind::GeluErf;
+        c.activation = Activation::GELU;
     else
         k.fail("activation_function \"" + act +
                "\" is not supported (supported: gelu_new, gelu_pytorch_tanh, gelu_fast, gelu)");
@@ -142,54 +132,47 @@ HfConfig parse_gpt2(const Keys& k) {
         k.fail("scale_attn_weights false is not supported (scores are always scaled by 1/√Dh)");
     if (k.optional_bool("scale_attn_by_inverse_layer_idx", false))
         k.fail("scale_attn_by_inverse_layer_idx true is not supported");
-    c.positions = PositionKind::Learned;
-    c.causal = true;
-    c.final_norm = true;
-    c.embedding_norm = false;
-    c.has_lm_head = true;
-    c.tied_lm_head = true;  // GPT2LMHeadModel always ties lm_head to wte
-    c.bos_id = k.optional_token_id("bos_token_id");
-    c.eos_id = k.optional_token_id("eos_token_id");
-    out.qkv_bias = out.out_bias = true;
+    c.pe = PosEncoding::Learned;
+    c.arch = Arch::DecoderOnly;
+    c.mask = MaskKind::Causal;
+    c.lm_head = LmHead::Tied;  // GPT2LMHeadModel always ties lm_head to wte
     return out;
 }
 
 // BERT: x = LN(word + pos + type₀); per layer x = LN(x + attn(x)); x = LN(x + mlp(x)).
 HfConfig parse_bert(const Keys& k) {
     HfConfig out;
-    TransformerConfig& c = out.transformer;
+    ModelConfig& c = out.config;
     c.family = "bert";
     read_mha_shape(k, {"hidden_size", "num_attention_heads", "num_hidden_layers"}, c);
     c.d_ff = k.required_int("intermediate_size");
     c.max_len = k.required_int("max_position_embeddings");
     c.type_vocab = k.optional_int("type_vocab_size", 2);
-    c.norm = NormKind::LayerNorm;
+    c.norm_kind = NormKind::LayerNorm;
     c.norm_eps = k.optional_float("layer_norm_eps", 1e-12f);
-    c.pre_norm = false;
+    c.norm = NormPlacement::PostLN;
     const std::string act = k.optional_string("hidden_act", "gelu");
     if (act == "gelu")
-        c.mlp = MlpKind::GeluErf;
+        c.activation = Activation::GELU;
     else if (act == "gelu_new" || act == "gelu_pytorch_tanh")
-        c.mlp = MlpKind::GeluTanh;
+        c.activation = Activation::GELUTanh;
     else
         k.fail("hidden_act \"" + act + "\" is not supported (supported: gelu, gelu_new)");
     const std::string pos = k.optional_string("position_embedding_type", "absolute");
     if (pos != "absolute")
         k.fail("position_embedding_type \"" + pos + "\" is not supported (only \"absolute\")");
-    c.positions = PositionKind::Learned;
-    c.causal = false;
-    c.final_norm = false;
-    c.embedding_norm = true;
-    c.has_lm_head = false;
-    c.tied_lm_head = false;
-    out.qkv_bias = out.out_bias = true;
+    c.pe = PosEncoding::Learned;
+    c.arch = Arch::EncoderOnly;
+    c.mask = MaskKind::None;
+    c.embed_norm = true;
+    c.lm_head = LmHead::None;
     return out;
 }
 
 // Llama / Qwen2: x += attn(rms(x)) with RoPE on q, k; x += down(silu(gate) ⊙ up)(rms(x)).
 HfConfig parse_llama_like(const Keys& k, const std::string& type) {
     HfConfig out;
-    TransformerConfig& c = out.transformer;
+    ModelConfig& c = out.config;
     c.family = type;
     c.d_model = k.required_int("hidden_size");
     c.heads = k.required_int("num_attention_heads");
@@ -197,23 +180,25 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
     c.d_ff = k.required_int("intermediate_size");
     c.vocab = k.required_int("vocab_size");
     c.kv_heads = k.optional_int("num_key_value_heads", c.heads);
-    if (c.heads % c.kv_heads != 0)
+    if (c.kv_heads == c.heads) c.kv_heads = 0;  // one K/V head per query head
+    if (c.kv_heads > 0 && c.heads % c.kv_heads != 0)
         k.fail("num_attention_heads " + std::to_string(c.heads) +
                " is not a multiple of num_key_value_heads " + std::to_string(c.kv_heads));
     if (!k.has("head_dim"))
         require_divisible(k, c.d_model, c.heads, "hidden_size", "num_attention_heads");
-    c.head_dim = k.optional_int("head_dim", c.d_model / c.heads);
-    if (c.head_dim % 2 != 0)
-        k.fail("head_dim " + std::to_string(c.head_dim) + " is odd; rotary embeddings need it even");
+    c.head_dim = k.optional_int("head_dim", 0);
+    if (c.head_dim == c.d_model / c.heads && c.d_model % c.heads == 0) c.head_dim = 0;  // the usual
+    if (c.d_k() % 2 != 0)
+        k.fail("head_dim " + std::to_string(c.d_k()) + " is odd; rotary embeddings need it even");
     c.max_len = k.optional_int("max_position_embeddings", type == "qwen2" ? 32768 : 2048);
-    c.norm = NormKind::RMSNorm;
+    c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = k.optional_float("rms_norm_eps", 1e-6f);
-    c.pre_norm = true;
+    c.norm = NormPlacement::PreLN;
     const std::string act = k.optional_string("hidden_act", "silu");
     if (act != "silu")
         k.fail("hidden_act \"" + act + "\" is not supported (only \"silu\", i.e. SwiGLU)");
-    c.mlp = MlpKind::SwiGLU;
-    c.positions = PositionKind::Rotary;
+    c.activation = Activation::SwiGLU;
+    c.pe = PosEncoding::Rotary;
     c.rope_layout = RopeLayout::RotateHalf;
     c.rope_theta = k.optional_float("rope_theta", 10000.0f);
     if (k.has("rope_scaling"))
@@ -222,18 +207,15 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
     if (k.optional_bool("use_sliding_window", false))
         k.fail("use_sliding_window true is not supported (full attention only)");
     if (k.optional_bool("mlp_bias", false)) k.fail("mlp_bias true is not supported");
-    c.causal = true;
-    c.final_norm = true;
-    c.embedding_norm = false;
-    c.has_lm_head = true;
-    c.tied_lm_head = k.optional_bool("tie_word_embeddings", false);
-    c.bos_id = k.optional_token_id("bos_token_id");
-    c.eos_id = k.optional_token_id("eos_token_id");
+    c.arch = Arch::DecoderOnly;
+    c.mask = MaskKind::Causal;
+    c.lm_head = k.optional_bool("tie_word_embeddings", false) ? LmHead::Tied : LmHead::Separate;
+    c.mlp_bias = false;
     if (type == "qwen2") {
-        out.qkv_bias = true;
-        out.out_bias = false;
+        c.qkv_bias = true;
+        c.out_bias = false;
     } else {
-        out.qkv_bias = out.out_bias = k.optional_bool("attention_bias", false);
+        c.qkv_bias = c.out_bias = k.optional_bool("attention_bias", false);
     }
     return out;
 }

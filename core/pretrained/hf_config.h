@@ -1,5 +1,5 @@
 #pragma once
-// Hugging Face config.json -> TransformerConfig for the families HeadScope runs:
+// Hugging Face config.json -> ModelConfig for the families HeadScope runs:
 //   gpt2        pre-LN, learned positions, GELU-tanh ("gelu_new"), Conv1D weights, tied head
 //   bert        post-LN, learned positions + token types, embedding LayerNorm, GELU-erf,
 //               bidirectional, no LM head
@@ -12,18 +12,18 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/pretrained/transformer.h"
+#include "core/config.h"
 
 namespace hs {
 
 // model_type values load_hf_config understands, in the order error messages list them.
 const std::vector<std::string>& supported_hf_model_types();
 
-// What config.json says beyond TransformerConfig: which optional tensors the loader reads.
+// What config.json says: the model's exact ModelConfig (family set to the model_type;
+// q/k/v biases for qwen2 always and for llama when "attention_bias" is true, which also
+// biases o_proj).
 struct HfConfig {
-    TransformerConfig transformer;
-    bool qkv_bias = false;  // qwen2 always; llama when "attention_bias" is true
-    bool out_bias = false;  // llama "attention_bias" also biases o_proj (qwen2 does not)
+    ModelConfig config;
 };
 
 // Parses an already-read config.json object; `where` names it in errors (the path).

@@ -1,4 +1,4 @@
-// Hugging Face checkpoint directory -> TransformerModel (names and layouts in hf_loader.h).
+// Hugging Face checkpoint directory -> Model (names and layouts in hf_loader.h).
 //
 // Shape letters: D d_model, H heads, Hkv key/value heads, Dh head_dim, F d_ff, V vocab,
 // P max positions. Every weight ends up (out, in) so y = x·Wᵀ + b, as PyTorch nn.Linear
@@ -156,84 +156,90 @@ void report(const ProgressFn& progress, int done, int total) {
     if (progress && !progress(done, total)) throw Cancelled{};
 }
 
+// [W_q; W_k; W_v]: (Q + 2·KV, D) stacked into one in_proj_weight (and the biases
+// likewise) — the fused projection multi_head_attention runs.
+Matrix stack_rows(const Matrix& a, const Matrix& b, const Matrix& c) {
+    Matrix out(a.rows() + b.rows() + c.rows(), a.cols());
+    out << a, b, c;
+    return out;
+}
+Vector stack(const Vector& a, const Vector& b, const Vector& c) {
+    Vector out(a.size() + b.size() + c.size());
+    out << a, b, c;
+    return out;
+}
+
 // ---------------------------------------------------------------------------------------
 // GPT-2
 // ---------------------------------------------------------------------------------------
-TransformerWeights load_gpt2(TensorStore& t, const TransformerConfig& c,
-                             const ProgressFn& progress) {
+
+ModelWeights load_gpt2(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
     const std::int64_t D = c.d_model, F = c.d_ff, V = c.vocab, P = c.max_len;
     const std::string p = t.has("transformer.wte.weight") ? "transformer." : "";
-    TransformerWeights w;
-    w.tok_embed = t.matrix(p + "wte.weight", V, D);  // (V, D)
+    ModelWeights w;
+    w.embed = t.matrix(p + "wte.weight", V, D);      // (V, D)
     w.pos_embed = t.matrix(p + "wpe.weight", P, D);  // (P, D)
     for (int il = 0; il < c.layers; ++il) {
         const std::string h = p + "h." + std::to_string(il) + ".";
-        TransformerLayerWeights l;
-        l.attn_norm_w = t.vector(h + "ln_1.weight", D);
-        l.attn_norm_b = t.vector(h + "ln_1.bias", D);
-        // c_attn: qkv (T, 3D) = x · W + b with W (D, 3D) = [W_q | W_k | W_v] column blocks;
-        // as (out, in): wq = W[:, 0:D]ᵀ, wk = W[:, D:2D]ᵀ, wv = W[:, 2D:3D]ᵀ.
-        const Matrix c_attn = t.matrix(h + "attn.c_attn.weight", D, 3 * D);
-        const Vector c_attn_b = t.vector(h + "attn.c_attn.bias", 3 * D);
-        l.wq = c_attn.middleCols(0, D).transpose();
-        l.wk = c_attn.middleCols(D, D).transpose();
-        l.wv = c_attn.middleCols(2 * D, D).transpose();
-        l.bq = c_attn_b.segment(0, D);
-        l.bk = c_attn_b.segment(D, D);
-        l.bv = c_attn_b.segment(2 * D, D);
-        l.wo = t.matrix(h + "attn.c_proj.weight", D, D).transpose();  // (in D, out D)ᵀ
-        l.bo = t.vector(h + "attn.c_proj.bias", D);
-        l.mlp_norm_w = t.vector(h + "ln_2.weight", D);
-        l.mlp_norm_b = t.vector(h + "ln_2.bias", D);
-        l.w_up = t.matrix(h + "mlp.c_fc.weight", D, F).transpose();     // (F, D)
-        l.b_up = t.vector(h + "mlp.c_fc.bias", F);
-        l.w_down = t.matrix(h + "mlp.c_proj.weight", F, D).transpose(); // (D, F)
-        l.b_down = t.vector(h + "mlp.c_proj.bias", D);
+        EncoderLayerWeights l;
+        // Pre-LN: norm1 = ln_1 before attention, norm2 = ln_2 before the MLP.
+        l.norm1 = {t.vector(h + "ln_1.weight", D), t.vector(h + "ln_1.bias", D)};
+        // c_attn: qkv (T, 3D) = x · W + b with W (D, 3D) = [W_q | W_k | W_v] column blocks,
+        // so Wᵀ (3D, D) is in_proj_weight [W_q; W_k; W_v] as (out, in).
+        l.self_attn.heads = c.heads;
+        l.self_attn.in_proj_weight = t.matrix(h + "attn.c_attn.weight", D, 3 * D).transpose();
+        l.self_attn.in_proj_bias = t.vector(h + "attn.c_attn.bias", 3 * D);
+        l.self_attn.out_proj_weight = t.matrix(h + "attn.c_proj.weight", D, D).transpose();
+        l.self_attn.out_proj_bias = t.vector(h + "attn.c_proj.bias", D);
+        l.norm2 = {t.vector(h + "ln_2.weight", D), t.vector(h + "ln_2.bias", D)};
+        l.ffn.linear1_weight = t.matrix(h + "mlp.c_fc.weight", D, F).transpose();    // (F, D)
+        l.ffn.linear1_bias = t.vector(h + "mlp.c_fc.bias", F);
+        l.ffn.linear2_weight = t.matrix(h + "mlp.c_proj.weight", F, D).transpose();  // (D, F)
+        l.ffn.linear2_bias = t.vector(h + "mlp.c_proj.bias", D);
         w.layers.push_back(std::move(l));
         report(progress, il + 1, c.layers);
     }
-    w.final_norm_w = t.vector(p + "ln_f.weight", D);
-    w.final_norm_b = t.vector(p + "ln_f.bias", D);
+    w.final_norm = LayerNormWeights{t.vector(p + "ln_f.weight", D), t.vector(p + "ln_f.bias", D)};
     return w;
 }
 
 // ---------------------------------------------------------------------------------------
 // BERT
 // ---------------------------------------------------------------------------------------
+
 // LayerNorm parameters under the current (.weight/.bias) or legacy (.gamma/.beta) names.
-void load_layer_norm(TensorStore& t, const std::string& base, std::int64_t D, Vector& weight,
-                     Vector& bias) {
-    weight = t.vector(t.pick({base + ".weight", base + ".gamma"}), D);
-    bias = t.vector(t.pick({base + ".bias", base + ".beta"}), D);
+LayerNormWeights load_layer_norm(TensorStore& t, const std::string& base, std::int64_t D) {
+    return {t.vector(t.pick({base + ".weight", base + ".gamma"}), D),
+            t.vector(t.pick({base + ".bias", base + ".beta"}), D)};
 }
 
-TransformerWeights load_bert(TensorStore& t, const TransformerConfig& c,
-                             const ProgressFn& progress) {
+ModelWeights load_bert(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
     const std::int64_t D = c.d_model, F = c.d_ff, V = c.vocab, P = c.max_len;
     const std::string p = t.has("bert.embeddings.word_embeddings.weight") ? "bert." : "";
-    TransformerWeights w;
-    w.tok_embed = t.matrix(p + "embeddings.word_embeddings.weight", V, D);
+    ModelWeights w;
+    w.embed = t.matrix(p + "embeddings.word_embeddings.weight", V, D);
     w.pos_embed = t.matrix(p + "embeddings.position_embeddings.weight", P, D);
     w.type_embed = t.matrix(p + "embeddings.token_type_embeddings.weight", c.type_vocab, D);
-    load_layer_norm(t, p + "embeddings.LayerNorm", D, w.emb_norm_w, w.emb_norm_b);
+    w.embed_norm = load_layer_norm(t, p + "embeddings.LayerNorm", D);
     for (int il = 0; il < c.layers; ++il) {
         const std::string e = p + "encoder.layer." + std::to_string(il) + ".";
-        TransformerLayerWeights l;
-        l.wq = t.matrix(e + "attention.self.query.weight", D, D);
-        l.bq = t.vector(e + "attention.self.query.bias", D);
-        l.wk = t.matrix(e + "attention.self.key.weight", D, D);
-        l.bk = t.vector(e + "attention.self.key.bias", D);
-        l.wv = t.matrix(e + "attention.self.value.weight", D, D);
-        l.bv = t.vector(e + "attention.self.value.bias", D);
-        l.wo = t.matrix(e + "attention.output.dense.weight", D, D);
-        l.bo = t.vector(e + "attention.output.dense.bias", D);
-        // Post-LN: attn_norm follows the attention residual add, mlp_norm the MLP's.
-        load_layer_norm(t, e + "attention.output.LayerNorm", D, l.attn_norm_w, l.attn_norm_b);
-        l.w_up = t.matrix(e + "intermediate.dense.weight", F, D);
-        l.b_up = t.vector(e + "intermediate.dense.bias", F);
-        l.w_down = t.matrix(e + "output.dense.weight", D, F);
-        l.b_down = t.vector(e + "output.dense.bias", D);
-        load_layer_norm(t, e + "output.LayerNorm", D, l.mlp_norm_w, l.mlp_norm_b);
+        EncoderLayerWeights l;
+        const std::string a = e + "attention.self.";
+        l.self_attn.heads = c.heads;
+        l.self_attn.in_proj_weight = stack_rows(t.matrix(a + "query.weight", D, D),
+                                                t.matrix(a + "key.weight", D, D),
+                                                t.matrix(a + "value.weight", D, D));
+        l.self_attn.in_proj_bias = stack(t.vector(a + "query.bias", D), t.vector(a + "key.bias", D),
+                                         t.vector(a + "value.bias", D));
+        l.self_attn.out_proj_weight = t.matrix(e + "attention.output.dense.weight", D, D);
+        l.self_attn.out_proj_bias = t.vector(e + "attention.output.dense.bias", D);
+        // Post-LN: norm1 follows the attention residual add, norm2 the MLP's.
+        l.norm1 = load_layer_norm(t, e + "attention.output.LayerNorm", D);
+        l.ffn.linear1_weight = t.matrix(e + "intermediate.dense.weight", F, D);
+        l.ffn.linear1_bias = t.vector(e + "intermediate.dense.bias", F);
+        l.ffn.linear2_weight = t.matrix(e + "output.dense.weight", D, F);
+        l.ffn.linear2_bias = t.vector(e + "output.dense.bias", D);
+        l.norm2 = load_layer_norm(t, e + "output.LayerNorm", D);
         w.layers.push_back(std::move(l));
         report(progress, il + 1, c.layers);
     }
@@ -243,58 +249,61 @@ TransformerWeights load_bert(TensorStore& t, const TransformerConfig& c,
 // ---------------------------------------------------------------------------------------
 // Llama / Qwen2
 // ---------------------------------------------------------------------------------------
-TransformerWeights load_llama(TensorStore& t, const HfConfig& hf, const ProgressFn& progress) {
-    const TransformerConfig& c = hf.transformer;
+
+ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
     const std::int64_t D = c.d_model, F = c.d_ff, V = c.vocab;
-    const std::int64_t Q = std::int64_t{c.heads} * c.head_dim;      // H·Dh
-    const std::int64_t KV = std::int64_t{c.kv_heads} * c.head_dim;  // Hkv·Dh
-    TransformerWeights w;
-    w.tok_embed = t.matrix("model.embed_tokens.weight", V, D);
+    const std::int64_t Q = c.inner();                                       // H·Dh
+    const std::int64_t KV = std::int64_t{c.kv_head_count()} * c.d_k();      // Hkv·Dh
+    ModelWeights w;
+    w.embed = t.matrix("model.embed_tokens.weight", V, D);
     for (int il = 0; il < c.layers; ++il) {
         const std::string m = "model.layers." + std::to_string(il) + ".";
-        TransformerLayerWeights l;
-        l.attn_norm_w = t.vector(m + "input_layernorm.weight", D);
-        l.wq = t.matrix(m + "self_attn.q_proj.weight", Q, D);
-        l.wk = t.matrix(m + "self_attn.k_proj.weight", KV, D);
-        l.wv = t.matrix(m + "self_attn.v_proj.weight", KV, D);
-        if (hf.qkv_bias) {
-            l.bq = t.vector(m + "self_attn.q_proj.bias", Q);
-            l.bk = t.vector(m + "self_attn.k_proj.bias", KV);
-            l.bv = t.vector(m + "self_attn.v_proj.bias", KV);
-        }
-        l.wo = t.matrix(m + "self_attn.o_proj.weight", D, Q);
-        if (hf.out_bias) l.bo = t.vector(m + "self_attn.o_proj.bias", D);
-        l.mlp_norm_w = t.vector(m + "post_attention_layernorm.weight", D);
-        l.w_gate = t.matrix(m + "mlp.gate_proj.weight", F, D);
-        l.w_up = t.matrix(m + "mlp.up_proj.weight", F, D);
-        l.w_down = t.matrix(m + "mlp.down_proj.weight", D, F);
+        EncoderLayerWeights l;
+        l.norm1 = {t.vector(m + "input_layernorm.weight", D), Vector()};  // RMSNorm: γ only
+        AttentionWeights& a = l.self_attn;
+        a.heads = c.heads;
+        a.kv_heads = c.kv_heads;
+        a.in_proj_weight = stack_rows(t.matrix(m + "self_attn.q_proj.weight", Q, D),
+                                      t.matrix(m + "self_attn.k_proj.weight", KV, D),
+                                      t.matrix(m + "self_attn.v_proj.weight", KV, D));
+        if (c.qkv_bias)
+            a.in_proj_bias = stack(t.vector(m + "self_attn.q_proj.bias", Q),
+                                   t.vector(m + "self_attn.k_proj.bias", KV),
+                                   t.vector(m + "self_attn.v_proj.bias", KV));
+        a.out_proj_weight = t.matrix(m + "self_attn.o_proj.weight", D, Q);
+        if (c.out_bias) a.out_proj_bias = t.vector(m + "self_attn.o_proj.bias", D);
+        l.norm2 = {t.vector(m + "post_attention_layernorm.weight", D), Vector()};
+        // SwiGLU: down(silu(gate(x)) ⊙ up(x)) with up = linear1, down = linear2.
+        l.ffn.gate_weight = t.matrix(m + "mlp.gate_proj.weight", F, D);
+        l.ffn.linear1_weight = t.matrix(m + "mlp.up_proj.weight", F, D);
+        l.ffn.linear2_weight = t.matrix(m + "mlp.down_proj.weight", D, F);
         w.layers.push_back(std::move(l));
         report(progress, il + 1, c.layers);
     }
-    w.final_norm_w = t.vector("model.norm.weight", D);
-    if (!c.tied_lm_head) w.lm_head = t.matrix("lm_head.weight", V, D);
+    w.final_norm = LayerNormWeights{t.vector("model.norm.weight", D), Vector()};
+    if (c.lm_head == LmHead::Separate) w.lm_head = t.matrix("lm_head.weight", V, D);
     return w;
 }
 
 }  // namespace
 
-TransformerModel load_hf_model(const std::string& dir, const ProgressFn& progress) {
+Model load_hf_model(const std::string& dir, const ProgressFn& progress) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw Error(dir + " is not a directory");
-    HfConfig hf = load_hf_config(dir);
-    TransformerConfig& c = hf.transformer;
+    const ModelConfig c = load_hf_config(dir).config;
     TensorStore tensors(dir, c.family);
-    TransformerWeights weights;
+    ModelWeights weights;
     if (c.family == "gpt2")
         weights = load_gpt2(tensors, c, progress);
     else if (c.family == "bert")
         weights = load_bert(tensors, c, progress);
     else
-        weights = load_llama(tensors, hf, progress);
-    c.dtype = tensors.dtype();
+        weights = load_llama(tensors, c, progress);
     std::string name = fs::path(dir).lexically_normal().string();
     while (name.size() > 1 && name.back() == '/') name.pop_back();
-    return TransformerModel(std::move(c), std::move(weights), std::move(name));
+    Model model(c, std::move(weights), std::move(name));
+    model.set_stored_dtype(tensors.dtype());
+    return model;
 }
 
 }  // namespace hs

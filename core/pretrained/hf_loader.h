@@ -1,11 +1,11 @@
 #pragma once
-// Hugging Face checkpoint directories -> TransformerModel.
+// Hugging Face checkpoint directories -> Model (the one runtime, core/model.h).
 //
 // DIR/config.json (core/pretrained/hf_config.h) plus either DIR/model.safetensors or a
 // sharded DIR/model.safetensors.index.json ({"weight_map": {tensor: shard file}}, every
 // shard opened once). Tensor names per family (prefixes in brackets are optional):
-//   gpt2   [transformer.]wte, wpe, h.{i}.ln_1, h.{i}.attn.c_attn (Conv1D (D, 3D), split
-//          into q|k|v and transposed), h.{i}.attn.c_proj, h.{i}.ln_2, h.{i}.mlp.c_fc,
+//   gpt2   [transformer.]wte, wpe, h.{i}.ln_1, h.{i}.attn.c_attn (Conv1D (D, 3D),
+//          transposed into in_proj_weight [W_q; W_k; W_v]), h.{i}.attn.c_proj, h.{i}.ln_2, h.{i}.mlp.c_fc,
 //          h.{i}.mlp.c_proj, ln_f; attn.bias / attn.masked_bias buffers and lm_head ignored
 //   bert   [bert.]embeddings.{word,position,token_type}_embeddings, embeddings.LayerNorm,
 //          encoder.layer.{i}.attention.self.{query,key,value}, attention.output.dense,
@@ -14,12 +14,12 @@
 //   llama, qwen2  model.embed_tokens, model.layers.{i}.input_layernorm,
 //          self_attn.{q,k,v,o}_proj (+ q/k/v biases for qwen2), post_attention_layernorm,
 //          mlp.{gate,up,down}_proj, model.norm, lm_head (unless tie_word_embeddings)
-// Tensors are converted to f32; config.dtype records what the file stored ("f32", "f16",
-// "bf16", or e.g. "bf16+f32" when mixed).
+// q/k/v (query/key/value) are stacked into one in_proj_weight (and bias), as
+// nn.MultiheadAttention holds them. Tensors are converted to f32; Model::stored_dtype
+// records what the file stored ("f32", "f16", "bf16", or e.g. "bf16+f32" when mixed).
 #include <string>
 
-#include "core/model.h"  // ProgressFn, Cancelled
-#include "core/pretrained/transformer.h"
+#include "core/model.h"
 
 namespace hs {
 
@@ -28,6 +28,6 @@ namespace hs {
 // (expected vs found), unsupported dtype (from the safetensors reader).
 // `progress(done, total)` is called after each layer's tensors are read; returning
 // false throws hs::Cancelled.
-TransformerModel load_hf_model(const std::string& dir, const ProgressFn& progress = nullptr);
+Model load_hf_model(const std::string& dir, const ProgressFn& progress = nullptr);
 
 }  // namespace hs

@@ -42,7 +42,7 @@ private:
 
 }  // namespace
 
-TransformerModel load_llama2c_model(const std::string& path) {
+Model load_llama2c_model(const std::string& path) {
     std::error_code ec;
     const auto file_size = std::filesystem::file_size(path, ec);
     if (ec) throw Error("cannot open the llama2.c checkpoint '" + path + "': " + ec.message());
@@ -86,49 +86,56 @@ TransformerModel load_llama2c_model(const std::string& path) {
              (static_cast<std::int64_t>(file_size) < expected ? " (truncated download?)"
                                                               : " (not the legacy format?)"));
 
-    TransformerConfig c;
+    ModelConfig c;
     c.family = "llama2.c";
+    c.arch = Arch::DecoderOnly;
+    c.mask = MaskKind::Causal;
     c.d_model = static_cast<int>(D);
     c.heads = static_cast<int>(H);
-    c.kv_heads = static_cast<int>(Hkv);
-    c.head_dim = static_cast<int>(Dh);
+    c.kv_heads = Hkv == H ? 0 : static_cast<int>(Hkv);
     c.layers = static_cast<int>(L);
     c.d_ff = static_cast<int>(F);
     c.vocab = static_cast<int>(V);
     c.max_len = static_cast<int>(S);
-    c.norm = NormKind::RMSNorm;
+    c.norm = NormPlacement::PreLN;
+    c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = 1e-5f;
-    c.pre_norm = true;
-    c.mlp = MlpKind::SwiGLU;
-    c.positions = PositionKind::Rotary;
+    c.activation = Activation::SwiGLU;
+    c.pe = PosEncoding::Rotary;
     c.rope_layout = RopeLayout::Interleaved;
     c.rope_theta = 10000.0f;
-    c.causal = true;
-    c.final_norm = true;
-    c.has_lm_head = true;
-    c.tied_lm_head = shared;
-    c.bos_id = 1;
-    c.eos_id = 2;
-    c.dtype = "f32";
+    c.qkv_bias = c.out_bias = c.mlp_bias = false;
+    c.lm_head = shared ? LmHead::Tied : LmHead::Separate;
 
-    TransformerWeights w;
+    ModelWeights w;
     FloatReader r(in, path);
-    w.tok_embed = r.matrix(V, D, "token_embedding");
+    w.embed = r.matrix(V, D, "token_embedding");
     w.layers.resize(static_cast<std::size_t>(L));
     // Each array is stacked over layers: read layer by layer, array by array.
-    for (auto& l : w.layers) l.attn_norm_w = r.vector(D, "rms_att_weight");
-    for (auto& l : w.layers) l.wq = r.matrix(D, D, "wq");
-    for (auto& l : w.layers) l.wk = r.matrix(kv_dim, D, "wk");
-    for (auto& l : w.layers) l.wv = r.matrix(kv_dim, D, "wv");
-    for (auto& l : w.layers) l.wo = r.matrix(D, D, "wo");
-    for (auto& l : w.layers) l.mlp_norm_w = r.vector(D, "rms_ffn_weight");
-    for (auto& l : w.layers) l.w_gate = r.matrix(F, D, "w1");   // gate: silu(w1 x)
-    for (auto& l : w.layers) l.w_down = r.matrix(D, F, "w2");   // down
-    for (auto& l : w.layers) l.w_up = r.matrix(F, D, "w3");     // up: ⊙ w3 x
-    w.final_norm_w = r.vector(D, "rms_final_weight");
+    std::vector<Matrix> wq(L), wk(L);
+    for (auto& l : w.layers) l.norm1.weight = r.vector(D, "rms_att_weight");
+    for (auto& m : wq) m = r.matrix(D, D, "wq");
+    for (auto& m : wk) m = r.matrix(kv_dim, D, "wk");
+    for (std::size_t il = 0; il < w.layers.size(); ++il) {  // in_proj = [wq; wk; wv]
+        AttentionWeights& a = w.layers[il].self_attn;
+        a.heads = c.heads;
+        a.kv_heads = c.kv_heads;
+        a.in_proj_weight.resize(D + 2 * kv_dim, D);
+        a.in_proj_weight.topRows(D) = wq[il];
+        a.in_proj_weight.middleRows(D, kv_dim) = wk[il];
+        wq[il] = Matrix();
+        wk[il] = Matrix();
+    }
+    for (auto& l : w.layers) l.self_attn.in_proj_weight.bottomRows(kv_dim) = r.matrix(kv_dim, D, "wv");
+    for (auto& l : w.layers) l.self_attn.out_proj_weight = r.matrix(D, D, "wo");
+    for (auto& l : w.layers) l.norm2.weight = r.vector(D, "rms_ffn_weight");
+    for (auto& l : w.layers) l.ffn.gate_weight = r.matrix(F, D, "w1");     // gate: silu(w1 x)
+    for (auto& l : w.layers) l.ffn.linear2_weight = r.matrix(D, F, "w2");  // down
+    for (auto& l : w.layers) l.ffn.linear1_weight = r.matrix(F, D, "w3");  // up: ⊙ w3 x
+    w.final_norm = LayerNormWeights{r.vector(D, "rms_final_weight"), Vector()};
     r.skip(S * Dh);  // freq_cis_real + freq_cis_imag: (S, Dh/2) each, recomputed instead
     if (!shared) w.lm_head = r.matrix(V, D, "wcls");
-    return TransformerModel(std::move(c), std::move(w), path);
+    return Model(std::move(c), std::move(w), path);
 }
 
 std::string find_llama2c_tokenizer(const std::string& bin_path) {
@@ -154,7 +161,7 @@ std::string find_llama2c_tokenizer(const std::string& bin_path) {
 }
 
 Llama2cCheckpoint load_llama2c(const std::string& bin_path, const std::string& tokenizer_path) {
-    TransformerModel model = load_llama2c_model(bin_path);
+    Model model = load_llama2c_model(bin_path);
     const std::string tok = tokenizer_path.empty() ? find_llama2c_tokenizer(bin_path) : tokenizer_path;
     auto tokenizer = std::make_unique<Llama2cTokenizer>(tok, model.config().vocab);
     return Llama2cCheckpoint{std::move(model), std::move(tokenizer)};

@@ -6,25 +6,28 @@
 //   wo (L, D, D); rms_ffn (L, D); w1 (L, F, D); w2 (L, D, F); w3 (L, F, D); rms_final (D);
 //   freq_cis_real, freq_cis_imag (seq_len · Dh/2 each, skipped); classifier (V, D) if unshared.
 // Architecture: pre-norm RMSNorm (eps 1e-5), RoPE on adjacent pairs (theta 10000), SwiGLU
-// down(silu(w1 x) ⊙ w3 x) = w2(…), grouped-query attention, causal.
+// down(silu(w1 x) ⊙ w3 x) = w2(…), grouped-query attention, causal; as a ModelConfig:
+// decoder, pre-norm rmsnorm, pe rope interleaved, act swiglu, kv_heads, no biases, tied
+// or separate LM head. wq, wk, wv are stacked into in_proj_weight, w3 is linear1 (up),
+// w1 the gate, w2 linear2 (down).
 #include <memory>
 #include <string>
 
-#include "core/pretrained/transformer.h"
+#include "core/model.h"
 #include "core/tokenize/llama2c_tokenizer.h"
 
 namespace hs {
 
 // Reads and validates a checkpoint: the file size must be exactly what the header implies.
 // Throws hs::Error naming the file and the problem.
-TransformerModel load_llama2c_model(const std::string& bin_path);
+Model load_llama2c_model(const std::string& bin_path);
 
 // The tokenizer beside a checkpoint: `tokenizer.bin`, else the one `tok*.bin` in the same
 // directory. Throws hs::Error if there is none (or several tok*.bin to choose from).
 std::string find_llama2c_tokenizer(const std::string& bin_path);
 
 struct Llama2cCheckpoint {
-    TransformerModel model;
+    Model model;
     std::unique_ptr<Llama2cTokenizer> tokenizer;
 };
 

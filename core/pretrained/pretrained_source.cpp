@@ -6,9 +6,8 @@
 
 namespace hs {
 
-PretrainedSource::PretrainedSource(TransformerModel model, std::unique_ptr<Tokenizer> tokenizer)
-    : model_(std::move(model)), tokenizer_(std::move(tokenizer)),
-      config_(nearest_model_config(model_.config())) {
+PretrainedSource::PretrainedSource(Model model, std::unique_ptr<Tokenizer> tokenizer)
+    : model_(std::move(model)), tokenizer_(std::move(tokenizer)) {
     if (!tokenizer_) throw Error("pretrained model '" + model_.name() + "' has no tokenizer");
     if (tokenizer_->vocab_size() > model_.config().vocab)
         throw Error("the tokenizer has " + std::to_string(tokenizer_->vocab_size()) +
@@ -22,33 +21,39 @@ std::string PretrainedSource::kind() const {
 }
 
 std::string PretrainedSource::describe() const {
-    const TransformerConfig& c = model_.config();
+    const ModelConfig& c = model_.config();
     const long long params = model_.parameter_count();
+    const bool causal = c.mask == MaskKind::Causal;
     std::ostringstream out;
     out << "model:      " << model_.name() << " (" << kind() << ")\n"
-        << "arch:       " << (c.causal ? "decoder (causal)" : "encoder") << "\n"
+        << "arch:       " << (causal ? "decoder (causal)" : "encoder") << "\n"
         << "d_model:    " << c.d_model << "\n"
-        << "heads:      " << c.heads << " query, " << c.kv_heads << " key/value (head size "
-        << c.head_dim << ")\n"
+        << "heads:      " << c.heads << " query, " << c.kv_head_count() << " key/value (head size "
+        << c.d_k() << ")\n"
         << "layers:     " << c.layers << "\n"
         << "d_ff:       " << c.d_ff << "\n"
         << "vocab:      " << c.vocab << " (tokenizer " << tokenizer_->vocab_size() << ")\n"
         << "max_len:    " << c.max_len << "\n"
-        << "norm:       " << (c.norm == NormKind::RMSNorm ? "RMSNorm" : "LayerNorm") << ", "
-        << (c.pre_norm ? "pre-norm" : "post-norm") << " (eps " << c.norm_eps << ")\n"
+        << "norm:       " << (c.norm_kind == NormKind::RMSNorm ? "RMSNorm" : "LayerNorm") << ", "
+        << (c.norm == NormPlacement::PreLN ? "pre-norm" : "post-norm") << " (eps " << c.norm_eps
+        << ")\n"
         << "positions:  "
-        << (c.positions == PositionKind::Learned
-                ? std::string("learned")
+        << (c.pe != PosEncoding::Rotary
+                ? to_string(c.pe)
                 : std::string("rotary, theta ") + std::to_string(c.rope_theta).substr(0, 7) +
                       (c.rope_layout == RopeLayout::Interleaved ? ", adjacent pairs"
                                                                 : ", rotate-half"))
         << "\n"
         << "mlp:        "
-        << (c.mlp == MlpKind::SwiGLU ? "SwiGLU" : c.mlp == MlpKind::GeluTanh ? "GELU (tanh)" : "GELU (erf)")
+        << (c.activation == Activation::SwiGLU     ? "SwiGLU"
+            : c.activation == Activation::GELUTanh ? "GELU (tanh)"
+            : c.activation == Activation::GELU     ? "GELU (erf)"
+                                                   : "ReLU")
         << "\n"
-        << "lm head:    " << (!c.has_lm_head ? "none" : c.tied_lm_head ? "tied to embedding" : "separate")
+        << "lm head:    "
+        << (c.lm_head == LmHead::None ? "none" : c.lm_head == LmHead::Tied ? "tied to embedding" : "separate")
         << "\n"
-        << "dtype:      " << c.dtype << " (f32 in memory)\n"
+        << "dtype:      " << model_.stored_dtype() << " (f32 in memory)\n"
         << "parameters: " << params << "\n"
         << "memory:     " << (params * 4 + (1 << 19)) / (1 << 20) << " MiB\n";
     return out.str();
@@ -56,7 +61,7 @@ std::string PretrainedSource::describe() const {
 
 Tokens PretrainedSource::tokenize(const std::string& text) const {
     Tokens t = tokenizer_->encode(text, true);
-    if (t.ids.empty() && model_.config().causal && tokenizer_->bos_id() >= 0) {
+    if (t.ids.empty() && model_.config().mask == MaskKind::Causal && tokenizer_->bos_id() >= 0) {
         t.ids.push_back(tokenizer_->bos_id());
         t.text.push_back(tokenizer_->display(tokenizer_->bos_id()));
     }
@@ -69,7 +74,10 @@ Trace PretrainedSource::run(const SourceInput& input, const TraceOptions& option
         throw Error("padding masks are not supported for pretrained models");
     const Tokens t = tokenize(input.text);
     if (t.ids.empty()) throw Error("the text is empty: type a sentence or pick a sample");
-    Trace trace = model_.forward(t.ids, t.text, options, progress);
+    ForwardInput in;
+    in.ids = t.ids;
+    in.tokens = t.text;
+    Trace trace = model_.forward(in, options, progress);
     // Models may pad their vocabulary past the tokenizer's (Qwen2: 151936 vs 151665 ids);
     // a predicted id the tokenizer lacks is shown by number.
     for (auto& next : trace.next_tokens)
@@ -78,15 +86,7 @@ Trace PretrainedSource::run(const SourceInput& input, const TraceOptions& option
     return trace;
 }
 
-HeadMaps PretrainedSource::layer_maps(const Trace& trace, const HeadRef& block,
-                                      bool scores) const {
-    if (block.in_decoder || block.cross)
-        throw Error("'" + name() + "' has a single stack: no decoder or cross-attention maps");
-    if (maps_of(trace, block).resident) return TraceSource::layer_maps(trace, block, scores);
-    return model_.layer_maps(trace, block.layer, scores);
-}
-
-std::unique_ptr<TraceSource> make_pretrained_source(TransformerModel model,
+std::unique_ptr<TraceSource> make_pretrained_source(Model model,
                                                     std::unique_ptr<Tokenizer> tokenizer) {
     return std::make_unique<PretrainedSource>(std::move(model), std::move(tokenizer));
 }

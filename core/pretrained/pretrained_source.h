@@ -5,7 +5,6 @@
 #include <memory>
 #include <string>
 
-#include "core/pretrained/transformer.h"
 #include "core/source.h"
 #include "core/tokenize/tokenizer.h"
 
@@ -13,30 +12,28 @@ namespace hs {
 
 class PretrainedSource : public TraceSource {
 public:
-    PretrainedSource(TransformerModel model, std::unique_ptr<Tokenizer> tokenizer);
+    PretrainedSource(Model model, std::unique_ptr<Tokenizer> tokenizer);
 
     std::string name() const override { return model_.name(); }
     std::string kind() const override;  // "llama2.c checkpoint", "gpt2 model", …
-    const ModelConfig& config() const override { return config_; }
+    const ModelConfig& config() const override { return model_.config(); }
     long long parameter_count() const override { return model_.parameter_count(); }
     std::string describe() const override;
     Trace run(const SourceInput& input, const TraceOptions& options,
               const ProgressFn& progress = nullptr) const override;
 
-    HeadMaps layer_maps(const Trace& trace, const HeadRef& block, bool scores) const override;
 
-    const TransformerModel& transformer() const { return model_; }
-    const Tokenizer& tokenizer() const { return *tokenizer_; }
+    const Model* model() const override { return &model_; }
+    const Tokenizer* tokenizer() const override { return tokenizer_.get(); }
     // Ids run() would use for `text` (BOS alone for an empty text of a decoder LM).
-    Tokens tokenize(const std::string& text) const;
+    Tokens tokenize(const std::string& text) const override;
 
 private:
-    TransformerModel model_;
+    Model model_;
     std::unique_ptr<Tokenizer> tokenizer_;
-    ModelConfig config_;
 };
 
-std::unique_ptr<TraceSource> make_pretrained_source(TransformerModel model,
+std::unique_ptr<TraceSource> make_pretrained_source(Model model,
                                                     std::unique_ptr<Tokenizer> tokenizer);
 
 }  // namespace hs

@@ -264,27 +264,29 @@ int check_example(char** argv) {
     return failures ? 1 : 0;
 }
 
-std::unique_ptr<hs::TraceSource> open_pretrained(const std::string& model, const hs::PretrainedSource*& p) {
+// A real model with its tokenizer (a llama2.c .bin or a Hugging Face directory).
+std::unique_ptr<hs::TraceSource> open_pretrained(const std::string& model) {
     auto source = hs::open_source(model);
-    p = dynamic_cast<const hs::PretrainedSource*>(source.get());
-    if (!p) throw hs::Error("'" + model + "' is not a pretrained model");
+    if (!source->model() || !source->tokenizer()) throw hs::Error("'" + model + "' is not a pretrained model");
     return source;
 }
 
 int check_pretrained(char** argv) {
     const nlohmann::json j = nlohmann::json::parse(read_text(argv[2]));
     const std::string model = argv[3], text = argv[4];
-    const hs::PretrainedSource* p = nullptr;
-    const auto source = open_pretrained(model, p);
-    const hs::TransformerConfig& c = p->transformer().config();
+    const auto source = open_pretrained(model);
+    const hs::TraceSource* p = source.get();
+    const hs::ModelConfig& c = p->config();
+    const int kv_heads = c.kv_head_count();
     check(j.at("error").get<std::string>().empty(), "no compute error (" + j.at("error").get<std::string>() + ")");
     check(j.at("has_trace").get<bool>() && j.at("trace_model_arg") == model, "the window shows a trace of " + model);
     const nlohmann::json& info = j.at("info");
     check(info.at("pretrained").get<bool>() && info.at("family") == c.family && info.at("d_model") == c.d_model &&
-              info.at("heads") == c.heads && info.at("kv_heads") == c.kv_heads && info.at("layers") == c.layers &&
-              info.at("d_ff") == c.d_ff && info.at("vocab") == c.vocab && info.at("dtype") == c.dtype,
+              info.at("heads") == c.heads && info.at("kv_heads") == kv_heads && info.at("layers") == c.layers &&
+              info.at("d_ff") == c.d_ff && info.at("vocab") == c.vocab &&
+              info.at("dtype") == p->model()->stored_dtype(),
           "Model panel shows the checkpoint's architecture (" + c.family + ", d_model " + std::to_string(c.d_model) +
-              ", " + std::to_string(c.heads) + " heads / " + std::to_string(c.kv_heads) + " KV, " +
+              ", " + std::to_string(c.heads) + " heads / " + std::to_string(kv_heads) + " KV, " +
               std::to_string(c.layers) + " layers)");
     check(info.at("parameters") == p->parameter_count() && info.at("memory_bytes") == p->parameter_count() * 4,
           "parameter count " + std::to_string(p->parameter_count()) + " and f32 memory");
@@ -308,9 +310,9 @@ int check_pretrained(char** argv) {
                                          ", top '" + (trace.next_tokens.empty() ? "" : trace.next_tokens[0].text) + "')");
 
     // Grouped-query attention: query head h reads KV head h / (H / Hkv).
-    check(c.kv_heads < c.heads, "the model uses grouped-query attention (" + std::to_string(c.heads) + " heads, " +
-                                    std::to_string(c.kv_heads) + " KV heads)");
-    const int group = c.heads / c.kv_heads;
+    check(kv_heads < c.heads, "the model uses grouped-query attention (" + std::to_string(c.heads) + " heads, " +
+                                  std::to_string(kv_heads) + " KV heads)");
+    const int group = c.heads / kv_heads;
     bool kv_ok = j.at("heads") == c.heads && j.at("kv_heads") == c.kv_heads;
     std::string shown;
     for (int h = 0; kv_ok && h < c.heads; ++h) {
@@ -327,14 +329,14 @@ int check_continued(char** argv) {
     const nlohmann::json after = nlohmann::json::parse(read_text(argv[3]));
     const std::string model = argv[4];
     const int n = std::stoi(argv[5]);
-    const hs::PretrainedSource* p = nullptr;
-    const auto source = open_pretrained(model, p);
+    const auto source = open_pretrained(model);
     const std::string text = before.at("text");
-    const hs::Tokens prompt = p->tokenize(text);
+    const hs::Tokens prompt = source->tokenize(text);
     std::vector<int> all = prompt.ids;
-    const std::vector<int> gen = hs::generate(p->transformer(), p->tokenizer(), prompt.ids, n);
+    const std::vector<int> gen = hs::generate(*source->model(), *source->tokenizer(), prompt.ids, n);
     all.insert(all.end(), gen.begin(), gen.end());
-    const std::string full = p->tokenizer().decode(all), head = p->tokenizer().decode(prompt.ids);
+    const hs::Tokenizer& tokenizer = *source->tokenizer();
+    const std::string full = tokenizer.decode(all), head = tokenizer.decode(prompt.ids);
     check(full.compare(0, head.size(), head) == 0, "core's decoded continuation extends the prompt");
     const std::string expected = text + full.substr(head.size());
     check(static_cast<int>(gen.size()) == n, "core generated " + std::to_string(n) + " tokens");
@@ -344,7 +346,7 @@ int check_continued(char** argv) {
     // The trace on screen belongs to the extended text.
     hs::SourceInput input;
     input.text = expected;
-    const hs::Trace trace = p->run(input, hs::TraceOptions{});
+    const hs::Trace trace = source->run(input, hs::TraceOptions{});
     check(after.at("ids") == trace.main.ids, "the trace after 'continue' is the extended text's (" +
                                                  std::to_string(trace.main.ids.size()) + " tokens)");
     check(!after.at("next_tokens").empty() && after.at("next_tokens").at(0).at("id") == trace.next_tokens.at(0).id,

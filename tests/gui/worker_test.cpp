@@ -98,7 +98,7 @@ TEST(Worker, ReportsThePretrainedModelsArchitecture) {
     EXPECT_EQ(r.info.vocab, 512);
     EXPECT_EQ(r.info.memory_bytes, r.info.parameters * 4);
     EXPECT_GT(r.load_ms, 0.0);
-    EXPECT_EQ(r.trace->kv_heads, 4);
+    EXPECT_EQ(r.trace->config.kv_heads, 4);
     EXPECT_EQ(r.trace->next_tokens.size(), 5u);
 }
 
@@ -114,9 +114,8 @@ TEST(Worker, ContinueAppendsCoresGreedyTokensAndTracesTheLongerText) {
     EXPECT_EQ(r.generated, 5);
     // Independent: core's generate over the same prompt ids.
     const auto source = open_source(kStories);
-    const auto& p = dynamic_cast<const PretrainedSource&>(*source);
-    std::vector<int> ids = p.tokenize("Once upon a time").ids;
-    const std::vector<int> gen = generate(p.transformer(), p.tokenizer(), ids, 5);
+    std::vector<int> ids = source->tokenize("Once upon a time").ids;
+    const std::vector<int> gen = generate(*source->model(), *source->tokenizer(), ids, 5);
     ASSERT_EQ(gen.size(), 5u);
     ids.insert(ids.end(), gen.begin(), gen.end());
     EXPECT_EQ(r.trace->main.ids, ids) << "continued text: " << r.text;

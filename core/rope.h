@@ -5,8 +5,10 @@
 //   b' = a·sin(pθ_i) + b·cos(pθ_i)
 // Layouts: Interleaved pairs dims (2i, 2i+1) (llama2.c); RotateHalf pairs (i, i + Dh/2)
 // (HF Llama / Qwen2 "rotate_half").
-#include "core/pretrained/transformer.h"
+#include "core/config.h"
 #include "core/tensor.h"
+
+#include <optional>
 
 namespace hs {
 
@@ -16,7 +18,16 @@ struct RopeTable {
 };
 RopeTable make_rope_table(int T, int head_dim, float theta);
 
-// Rotates every head of x: (T, n_heads·Dh) in place; row t is position t.
-void apply_rope(Matrix& x, int n_heads, const RopeTable& table, RopeLayout layout);
+// The rotation one attention applies: the table and the pair layout.
+struct Rotary {
+    RopeTable table;
+    RopeLayout layout = RopeLayout::RotateHalf;
+};
+// For a config with rotary positions: the rotation of T positions; otherwise none.
+std::optional<Rotary> rotary_for(const ModelConfig& config, int T);
+
+// Rotates every head of x: (T, n_heads·Dh) in place (a column block of a wider matrix
+// too); row t is position t.
+void apply_rope(Eigen::Ref<Matrix> x, int n_heads, const RopeTable& table, RopeLayout layout);
 
 }  // namespace hs

@@ -1,4 +1,4 @@
-#include "core/pretrained/rope.h"
+#include "core/rope.h"
 
 #include <cmath>
 
@@ -22,7 +22,12 @@ RopeTable make_rope_table(int T, int head_dim, float theta) {
     return table;
 }
 
-void apply_rope(Matrix& x, int n_heads, const RopeTable& table, RopeLayout layout) {
+std::optional<Rotary> rotary_for(const ModelConfig& c, int T) {
+    if (c.pe != PosEncoding::Rotary) return std::nullopt;
+    return Rotary{make_rope_table(T, c.d_k(), c.rope_theta), c.rope_layout};
+}
+
+void apply_rope(Eigen::Ref<Matrix> x, int n_heads, const RopeTable& table, RopeLayout layout) {
     const int half = static_cast<int>(table.cos.cols()), Dh = 2 * half;
     if (x.cols() != static_cast<Eigen::Index>(n_heads) * Dh || x.rows() > table.cos.rows())
         throw Error("rotary embeddings: input (" + std::to_string(x.rows()) + ", " +
