@@ -136,6 +136,12 @@ const hs::StackTrace* stack_of(const hs::Trace& t, const std::string& stack) {
 int expect_trace_matches(const hs::SafetensorsFile& f, const hs::Trace& trace) {
     int compared = 0;
     for (const auto& [name, info] : f.tensors()) {
+        if (name == "next_token_logits") {  // models with an LM head: (V) after the last token
+            const float diff = max_abs_diff(trace.next_token_logits.transpose(), expected_slice(f, name, 0));
+            EXPECT_LT(diff, kTolerance) << name << " max abs diff " << diff;
+            ++compared;
+            continue;
+        }
         const ExpectedName n = parse_name(name);
         if (n.what == "self_attn_output" || n.what == "cross_attn_output") continue;
         const hs::StackTrace* st = stack_of(trace, n.stack);
@@ -223,7 +229,14 @@ TEST(TorchAgreement, FixturesCoverEveryArchitectureAndOption) {
         seen.insert("arch=" + hs::to_string(c.arch));
         seen.insert("pe=" + hs::to_string(c.pe));
         seen.insert("norm=" + hs::to_string(c.norm));
+        seen.insert("norm_kind=" + hs::to_string(c.norm_kind));
         seen.insert("act=" + hs::to_string(c.activation));
+        if (c.pe == hs::PosEncoding::Rotary) seen.insert("rope=" + hs::to_string(c.rope_layout));
+        if (c.kv_heads == 1) seen.insert("kv_heads=1");
+        if (c.kv_heads > 1 && c.kv_heads < c.heads) seen.insert("kv_heads=K");
+        if (!c.qkv_bias && !c.out_bias && !c.mlp_bias) seen.insert("bias=0");
+        seen.insert("lm_head=" + hs::to_string(c.lm_head));
+        if (c.arch == hs::Arch::EncoderDecoder && c.kv_heads > 0) seen.insert("grouped cross-attention");
         seen.insert("mask=" + hs::to_string(c.mask));
         if (c.heads == 1) seen.insert("heads=1");
         if (c.heads == c.d_model) seen.insert("heads=d_model");
@@ -235,7 +248,10 @@ TEST(TorchAgreement, FixturesCoverEveryArchitectureAndOption) {
          {"arch=encoder", "arch=decoder", "arch=encoder-decoder", "pe=sinusoidal", "pe=learned",
           "pe=none", "norm=post-ln", "norm=pre-ln", "act=relu", "act=gelu", "mask=none",
           "mask=causal", "heads=1", "heads=d_model", "one token", "key padding",
-          "2+2 transformer"})
+          "2+2 transformer", "pe=rope", "rope=rotate-half", "rope=interleaved",
+          "norm_kind=rmsnorm", "norm_kind=layernorm", "act=swiglu", "act=gelu-tanh",
+          "kv_heads=1", "kv_heads=K", "bias=0", "lm_head=none", "lm_head=tied",
+          "lm_head=separate", "grouped cross-attention"})
         EXPECT_TRUE(seen.count(want)) << "no fixture case with " << want;
 }
 
