@@ -163,5 +163,63 @@ TEST(ConfigJson, OutOfRangeIntegersAndNegativeSeedsAreRejected) {
     EXPECT_EQ(message({{"seed", -1}}), "config.json: 'seed' must be a non-negative integer");
 }
 
+// The modern options turn an nn.Transformer block into a Llama block one key at a time.
+TEST(PlaygroundSpec, ModernOptionsBuildALlamaBlock) {
+    const ModelConfig c = parse_playground_spec(
+        "random:arch=decoder,d_model=64,heads=8,kv_heads=2,pe=rope,norm=rmsnorm,act=swiglu,"
+        "bias=0,theta=500000,rope=interleaved,lm_head=tied");
+    EXPECT_EQ(c.kv_heads, 2);
+    EXPECT_EQ(c.kv_head_count(), 2);
+    EXPECT_EQ(c.pe, PosEncoding::Rotary);
+    EXPECT_EQ(c.rope_layout, RopeLayout::Interleaved);
+    EXPECT_FLOAT_EQ(c.rope_theta, 500000.0f);
+    EXPECT_EQ(c.norm, NormPlacement::PreLN);
+    EXPECT_EQ(c.norm_kind, NormKind::RMSNorm);
+    EXPECT_EQ(c.activation, Activation::SwiGLU);
+    EXPECT_FALSE(c.qkv_bias || c.out_bias || c.mlp_bias);
+    EXPECT_EQ(c.lm_head, LmHead::Tied);
+    EXPECT_TRUE(validate(c).empty());
+    // The spec written back parses to the same config, and so does its JSON.
+    EXPECT_EQ(parse_playground_spec(to_playground_spec(c)), c);
+    EXPECT_EQ(config_from_json(config_to_json(c)), c);
+    EXPECT_EQ(parse_playground_spec("random:norm=post-rmsnorm").norm, NormPlacement::PostLN);
+    EXPECT_EQ(parse_playground_spec("random:act=gelu-tanh").activation, Activation::GELUTanh);
+    // nn.Transformer-style specs keep writing exactly what they wrote before.
+    EXPECT_EQ(to_playground_spec(parse_playground_spec("random:d_model=64,heads=4,layers=2")),
+              "random:d_model=64,heads=4,layers=2,seed=0,arch=encoder,mask=none,pe=sinusoidal,"
+              "norm=post-ln,act=relu");
+}
+
+TEST(PlaygroundSpec, BadModernValuesNameTheKeyAndTheChoices) {
+    const auto error = [](const std::string& spec) {
+        try {
+            parse_playground_spec(spec);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(error("random:bias=2"), "playground spec: 'bias' is 0 or 1, got '2'");
+    EXPECT_EQ(error("random:norm=batchnorm"),
+              "unknown norm 'batchnorm' (choose post-ln, pre-ln, rmsnorm, post-rmsnorm)");
+    EXPECT_EQ(error("random:act=swish"),
+              "unknown activation 'swish' (choose relu, gelu, gelu-tanh, swiglu)");
+    EXPECT_EQ(error("random:pe=alibi"),
+              "unknown positional encoding 'alibi' (choose sinusoidal, learned, rope, none)");
+}
+
+TEST(ConfigValidation, KvHeadsMustDivideHeadsAndRopeNeedsEvenHeads) {
+    ModelConfig c;
+    c.d_model = 24;
+    c.heads = 8;  // d_k 3: odd
+    c.kv_heads = 3;
+    c.pe = PosEncoding::Rotary;
+    const auto problems = validate(c);
+    ASSERT_EQ(problems.size(), 2u);
+    EXPECT_EQ(problems[0], "8 query heads cannot share 3 key/value heads evenly (heads must be a "
+                           "multiple of kv_heads)");
+    EXPECT_EQ(problems[1], "rotary positions need an even head size, but d_model / heads is 3");
+}
+
 }  // namespace
 }  // namespace hs

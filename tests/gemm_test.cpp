@@ -215,5 +215,54 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
     }
 }
 
+// Grouped-query attention (query head h reads K/V head h / (H/Hkv)) without biases, as
+// Llama runs it: the packed path, the unpacked path and the step-by-step capture against
+// the naive reference, which builds per-head matrices from W_in's rows by hand.
+TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) {
+    struct Case {
+        int T, D, H, Hkv;
+        bool causal;
+    };
+    for (const Case& c : {Case{9, 64, 8, 2, true}, Case{70, 256, 4, 1, false}, Case{33, 512, 8, 4, true}}) {
+        SCOPED_TRACE(testing::Message() << "T=" << c.T << " D=" << c.D << " H=" << c.H << " Hkv=" << c.Hkv);
+        ModelConfig cfg;
+        cfg.d_model = c.D;
+        cfg.heads = c.H;
+        cfg.kv_heads = c.Hkv;
+        cfg.layers = 1;
+        cfg.d_ff = 8;
+        cfg.vocab = 8;
+        cfg.max_len = 8;
+        cfg.seed = 31;
+        cfg.qkv_bias = cfg.out_bias = cfg.mlp_bias = false;
+        ModelWeights all = init_weights(cfg);
+        pack_for_inference(all);
+        const AttentionWeights w = all.layers[0].self_attn;
+        ASSERT_EQ(w.kv_inner(), c.Hkv * c.D / c.H);
+        ASSERT_EQ(w.in_proj_bias.size(), 0);
+        Rng rng(32);
+        Matrix x(c.T, c.D);
+        for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal();
+        AttentionMask mask;
+        mask.causal = c.causal;
+        const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
+        AttentionWeights plain = w;
+        plain.in_proj_packed.reset();
+        plain.out_proj_packed.reset();
+        AttentionSteps steps;
+        const AttentionResult fast = multi_head_attention(w, x, x, mask, true, false);
+        const AttentionResult unpacked = multi_head_attention(plain, x, x, mask, true, false);
+        const AttentionResult detailed = multi_head_attention(w, x, x, mask, true, false, &steps);
+        for (const AttentionResult* r : {&fast, &unpacked, &detailed}) {
+            EXPECT_LT((r->output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
+            for (int h = 0; h < c.H; ++h)
+                EXPECT_LT((r->weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
+        }
+        // The steps show K/V repeated per query head: K_h of heads sharing a K/V head agree.
+        ASSERT_EQ(steps.k_heads.size(), std::size_t(c.H));
+        EXPECT_EQ(steps.k_heads[0], steps.k_heads[c.H / c.Hkv - 1]);
+    }
+}
+
 }  // namespace
 }  // namespace hs
