@@ -2,17 +2,13 @@
 
 #include <algorithm>
 #include <exception>
-#include <filesystem>
 #include <limits>
 
 #include "core/error.h"
 #include "core/image/box_mean.h"
 #include "core/kernels/parallel.h"
+#include "core/source.h"
 #include "core/pretrained/generate.h"
-#include "core/pretrained/hf_config.h"
-#include "core/pretrained/hf_loader.h"
-#include "core/pretrained/pretrained_source.h"
-#include "core/tokenize/hf_tokenizer.h"
 
 namespace hs {
 
@@ -42,16 +38,6 @@ void add_block_thumbs(TraceThumbnails& thumbs, std::vector<bool>& seen, const He
         thumbs.hi[kind] = seen[kind] ? std::max(thumbs.hi[kind], ranges[h].hi) : ranges[h].hi;
         seen[kind] = true;
     }
-}
-
-// open_source(), except that Hugging Face directories report per-layer loading progress.
-std::unique_ptr<TraceSource> open_with_progress(const std::string& arg, const ProgressFn& progress) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(arg, ec) && is_hf_model_dir(arg)) {
-        auto tokenizer = load_hf_tokenizer(arg);  // cheap, so a missing file fails first
-        return make_pretrained_source(load_hf_model(arg, progress), std::move(tokenizer));
-    }
-    return open_source(arg);
 }
 
 // Greedy continuation of `text` by n tokens, one token per step so that `progress(i, n)`
@@ -174,7 +160,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                 }
                 const auto t_load = Clock::now();
                 cached_source_ = previous ? reopen_source(request.model_arg, previous_arg, previous.get())
-                                          : open_with_progress(request.model_arg, load_progress);
+                                          : open_source(request.model_arg, load_progress);
                 previous.reset();
                 cached_arg_ = request.model_arg;
                 cached_load_ms_ = ms_since(t_load);

@@ -162,17 +162,11 @@ Activation parse_activation(const std::string& s) {
 }
 MaskKind parse_mask(const std::string& s) { return parse_name(kMaskNames, s, "mask"); }
 
-namespace {
-
-// The shortest decimal that reads back as the same float, as a double: 1e-5f is written
-// "1e-05", not its exact binary value 9.999999747378752e-06.
 double float_for_json(float x) {
     char buf[32];
     const auto res = std::to_chars(buf, buf + sizeof buf, x);
     return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
 }
-
-}  // namespace
 
 nlohmann::json config_to_json(const ModelConfig& c) {
     nlohmann::json j{{"format", "headscope-playground"},
@@ -205,6 +199,7 @@ nlohmann::json config_to_json(const ModelConfig& c) {
     if (c.embed_norm != d.embed_norm) j["embed_norm"] = c.embed_norm;
     if (c.type_vocab != d.type_vocab) j["type_vocab"] = c.type_vocab;
     if (c.lm_head != d.lm_head) j["lm_head"] = to_string(c.lm_head);
+    if (!c.family.empty()) j["family"] = c.family;
     return j;
 }
 
@@ -261,6 +256,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     get_bool("mlp_bias", c.mlp_bias);
     get_bool("embed_norm", c.embed_norm);
     if (j.contains("lm_head")) c.lm_head = parse_lm_head(get_str("lm_head"));
+    if (j.contains("family")) c.family = get_str("family");
     if (j.contains("seed")) {
         if (!j["seed"].is_number_unsigned())
             throw Error("config.json: 'seed' must be a non-negative integer");

@@ -100,6 +100,10 @@ Activation parse_activation(const std::string& s);
 MaskKind parse_mask(const std::string& s);
 LmHead parse_lm_head(const std::string& s);
 
+// The shortest decimal that reads back as the same float, as a double (for JSON): 1e-5f
+// is written "1e-05", not its exact binary value 9.999999747378752e-06.
+double float_for_json(float x);
+
 // config.json of a model directory (DESIGN §4).
 nlohmann::json config_to_json(const ModelConfig& config);
 ModelConfig config_from_json(const nlohmann::json& j);  // missing keys keep defaults

@@ -194,7 +194,7 @@ std::unique_ptr<TraceSource> reopen_source(const std::string& arg, const std::st
     return open_source(arg);
 }
 
-std::unique_ptr<TraceSource> open_source(const std::string& arg) {
+std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressFn& progress) {
     namespace fs = std::filesystem;
     if (arg.empty()) throw Error("no model given: use random:…, a model directory or an example .json");
     if (is_playground_spec(arg)) {
@@ -204,8 +204,10 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg) {
     std::error_code ec;
     if (fs::is_directory(arg, ec)) {
         if (is_hf_model_dir(arg)) {  // Hugging Face checkpoint: config.json names a model_type
+            if (load_hf_config(arg).playground_tokenizer)  // a playground model saved as HF Llama
+                return std::make_unique<ModelSource>(load_hf_model(arg, progress), "model directory");
             auto tokenizer = load_hf_tokenizer(arg);  // cheap, so a missing file fails first
-            return make_pretrained_source(load_hf_model(arg), std::move(tokenizer));
+            return make_pretrained_source(load_hf_model(arg, progress), std::move(tokenizer));
         }
         Model model = load_model_dir(arg);
         model.set_name(fs::path(arg).lexically_normal().string());

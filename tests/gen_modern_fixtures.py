@@ -21,6 +21,15 @@ Regenerate (Debian's python3-torch, hence /usr/bin/python3):
     /usr/bin/python3 tests/gen_modern_fixtures.py           # (re)write the fixtures
     /usr/bin/python3 tests/gen_modern_fixtures.py --check   # verify; exit 1 on drift
 
+It also reads the Hugging Face Llama directories HeadScope saved into
+tests/fixtures/headscope_saved_hf/<name>/ (config.json + model.safetensors under HF names,
+written by `headscope save` of a Llama-shaped playground decoder) as an independent Llama
+would: q_proj/k_proj/v_proj, rotate-half RoPE, gate/up/down. It writes input.json if
+missing and expected.safetensors there. Add one with
+    build-<you>/app/headscope save "random:arch=decoder,…,pe=rope,norm=rmsnorm,act=swiglu,bias=0" \
+        tests/fixtures/headscope_saved_hf/<name>
+then re-run this script.
+
 Outputs tests/fixtures/torch/modern_<case>/ in the layout of tests/gen_torch_fixtures.py
 (config.json as core/config.cpp writes it, model.safetensors under HeadScope's state_dict
 names, input.json, expected.safetensors with main./decoder. input, per-layer
@@ -29,6 +38,7 @@ self/cross weights and scores, attention outputs, outputs, final_output), plus
 every case directory, so these run through the same checks as the nn.Transformer ones.
 """
 import argparse
+import json
 import math
 import os
 import sys
@@ -40,7 +50,10 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_torch_fixtures import (TORCH_DIR, METADATA, Drift, assert_close, causal_mask,  # noqa: E402
-                                sinusoidal, write_json, write_safetensors)
+                                read_safetensors, sinusoidal, write_json, write_safetensors)
+
+SAVED_HF_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures",
+                            "headscope_saved_hf")
 
 
 class Norm(nn.Module):
@@ -360,6 +373,70 @@ def do_case(name, cfg, ids, dec_ids, check, drift):
                           {"generator": "tests/gen_modern_fixtures.py"})
 
 
+def from_hf_llama(d):
+    """A Modern model holding the HF Llama directory's tensors, read by their HF names."""
+    with open(os.path.join(d, "config.json")) as f:
+        hf = json.load(f)
+    H, Hkv = hf["num_attention_heads"], hf.get("num_key_value_heads", hf["num_attention_heads"])
+    head = ("none" if hf.get("headscope_lm_head") == "none"
+            else "tied" if hf.get("tie_word_embeddings", False) else "separate")
+    cfg = config("decoder", hf["hidden_size"], H, hf["num_hidden_layers"],
+                 hf["intermediate_size"], "rope", "pre-ln", "swiglu", "causal", 0,
+                 kv_heads=Hkv if Hkv != H else 0, norm_kind="rmsnorm",
+                 bias=hf.get("attention_bias", False), rope_theta=hf.get("rope_theta", 10000.0),
+                 lm_head=head, vocab=hf["vocab_size"], max_len=hf["max_position_embeddings"],
+                 norm_eps=hf["rms_norm_eps"])
+    cfg["mlp_bias"] = False
+    t = read_safetensors(os.path.join(d, "model.safetensors"))
+    ours = {"embed.weight": t["model.embed_tokens.weight"], "norm.weight": t["model.norm.weight"]}
+    for i in range(cfg["layers"]):
+        p, q = f"model.layers.{i}.", f"layers.{i}."
+        a = p + "self_attn."
+        ours[q + "self_attn.in_proj_weight"] = np.concatenate(
+            [t[a + "q_proj.weight"], t[a + "k_proj.weight"], t[a + "v_proj.weight"]])
+        ours[q + "self_attn.out_proj.weight"] = t[a + "o_proj.weight"]
+        if cfg.get("qkv_bias", True):
+            ours[q + "self_attn.in_proj_bias"] = np.concatenate(
+                [t[a + "q_proj.bias"], t[a + "k_proj.bias"], t[a + "v_proj.bias"]])
+            ours[q + "self_attn.out_proj.bias"] = t[a + "o_proj.bias"]
+        ours[q + "norm1.weight"] = t[p + "input_layernorm.weight"]
+        ours[q + "norm2.weight"] = t[p + "post_attention_layernorm.weight"]
+        ours[q + "gate.weight"] = t[p + "mlp.gate_proj.weight"]
+        ours[q + "linear1.weight"] = t[p + "mlp.up_proj.weight"]
+        ours[q + "linear2.weight"] = t[p + "mlp.down_proj.weight"]
+    if head == "separate":
+        ours["lm_head.weight"] = t["lm_head.weight"]
+    model = Modern(cfg)
+    params = model.state_names()
+    assert set(params) == set(ours), (sorted(set(params) ^ set(ours)))
+    with torch.no_grad():
+        for k, v in ours.items():
+            params[k].copy_(torch.from_numpy(v))
+    return model
+
+
+def do_saved_hf(d, check, drift):
+    model = from_hf_llama(d)
+    inp_path = os.path.join(d, "input.json")
+    if os.path.exists(inp_path):
+        with open(inp_path) as f:
+            inp = json.load(f)
+    else:
+        g = torch.Generator().manual_seed(99)
+        inp = {"ids": torch.randint(1, model.cfg["vocab"], (7,), generator=g).tolist(),
+               "decoder_ids": [], "key_padding": []}
+    with torch.no_grad():
+        expected = run_model(model, inp)
+    if check:
+        drift.json(inp_path, inp)
+        drift.tensors(os.path.join(d, "expected.safetensors"), expected)
+    else:
+        if not os.path.exists(inp_path):
+            write_json(inp_path, inp)
+        write_safetensors(os.path.join(d, "expected.safetensors"), expected,
+                          {"generator": "tests/gen_modern_fixtures.py"})
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="verify; write nothing")
@@ -369,6 +446,12 @@ def main():
     for name, cfg, ids, dec_ids in CASES:
         do_case(name, cfg, ids, dec_ids, args.check, drift)
         print(f"{'checked' if args.check else 'wrote'} torch/{name}")
+    if os.path.isdir(SAVED_HF_DIR):
+        for entry in sorted(os.listdir(SAVED_HF_DIR)):
+            d = os.path.join(SAVED_HF_DIR, entry)
+            if os.path.isfile(os.path.join(d, "model.safetensors")):
+                do_saved_hf(d, args.check, drift)
+                print(f"{'checked' if args.check else 'wrote'} headscope_saved_hf/{entry}")
     if drift.problems:
         print("fixtures drifted:", file=sys.stderr)
         for p in drift.problems:

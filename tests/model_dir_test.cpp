@@ -20,6 +20,7 @@
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
 #include "core/model.h"
+#include "core/source.h"
 #include "core/weights.h"
 #include "tests/test_util.h"
 
@@ -324,6 +325,58 @@ TEST_F(ModelDir, SaveThenLoadGivesIdenticalWeightsAndForwardOutput) {
         }
         // Sanity: the forward pass produced real numbers (not an empty trace).
         EXPECT_EQ(before.main.final_output.rows(), 5);
+    }
+}
+
+// A playground decoder with the Llama options saves as a Hugging Face Llama directory
+// (model_type llama, HF tensor names) and reopens as a real model with the same trace:
+// every head's map, every hidden state, the next-token logits. Interleaved RoPE pairs are
+// saved with W_q / W_k rows permuted for HF's rotate-half, so the maps must still agree.
+TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameTrace) {
+    for (const char* spec :
+         {"random:arch=decoder,d_model=32,heads=4,kv_heads=2,layers=2,pe=rope,rope=interleaved,"
+          "norm=rmsnorm,act=swiglu,bias=0,lm_head=separate,vocab=40,max_len=16,seed=9",
+          "random:arch=decoder,d_model=24,heads=3,layers=2,pe=rope,norm=rmsnorm,act=swiglu,"
+          "bias=0,vocab=40,max_len=16,seed=10"}) {
+        SCOPED_TRACE(spec);
+        const hs::Model original = hs::Model::random(hs::parse_playground_spec(spec));
+        const std::string dir = path(std::to_string(original.config().seed));
+        hs::save_model_dir(original, dir);
+        const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
+        EXPECT_EQ(j.at("model_type"), "llama");
+        EXPECT_EQ(j.at("num_key_value_heads"), original.config().kv_head_count());
+        const auto names = hs::SafetensorsFile::open(dir + "/model.safetensors");
+        EXPECT_TRUE(names->has("model.layers.1.self_attn.k_proj.weight"));
+        EXPECT_TRUE(names->has("model.layers.0.mlp.gate_proj.weight"));
+
+        const auto reopened = hs::open_source(dir);
+        ASSERT_NE(reopened->model(), nullptr);
+        hs::ModelConfig want = original.config();
+        want.family = "llama";
+        want.rope_layout = hs::RopeLayout::RotateHalf;  // the saved rows are permuted
+        want.seed = 0;
+        EXPECT_EQ(reopened->config(), want);
+        const hs::ForwardInput in = hs::ForwardInput::of({3, 17, 5, 5, 30, 1, 8});
+        hs::TraceOptions opt;
+        opt.scores = true;
+        const hs::Trace a = original.forward(in, opt), b = reopened->model()->forward(in, opt);
+        for (int l = 0; l < 2; ++l) {
+            for (std::size_t h = 0; h < a.main.layers[l].self_attn.weights.size(); ++h) {
+                EXPECT_LT((a.main.layers[l].self_attn.weights[h] - b.main.layers[l].self_attn.weights[h])
+                              .cwiseAbs().maxCoeff(), 1e-6f);
+                EXPECT_LT((a.main.layers[l].self_attn.scores[h] - b.main.layers[l].self_attn.scores[h])
+                              .cwiseAbs().maxCoeff(), 1e-5f);
+            }
+            EXPECT_LT((a.main.layers[l].output - b.main.layers[l].output).cwiseAbs().maxCoeff(), 1e-5f);
+        }
+        EXPECT_EQ(a.next_token_logits.size(), b.next_token_logits.size());
+        if (a.next_token_logits.size()) {
+            EXPECT_LT((a.next_token_logits - b.next_token_logits).cwiseAbs().maxCoeff(), 1e-4f);
+        }
+        // A text run uses the playground tokenizer, as the original model does.
+        hs::SourceInput text;
+        text.text = "the cat sat";
+        EXPECT_EQ(reopened->run(text, {}).main.ids, hs::make_model_source(original)->run(text, {}).main.ids);
     }
 }
 

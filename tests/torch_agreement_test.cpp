@@ -24,6 +24,7 @@
 #include "core/io/model_dir.h"
 #include "core/io/safetensors.h"
 #include "core/model.h"
+#include "core/source.h"
 
 namespace fs = std::filesystem;
 
@@ -31,6 +32,7 @@ namespace {
 
 const fs::path kTorchDir = fs::path(HEADSCOPE_FIXTURES_DIR) / "torch";
 const fs::path kSavedDir = fs::path(HEADSCOPE_FIXTURES_DIR) / "headscope_saved";
+const fs::path kSavedHfDir = fs::path(HEADSCOPE_FIXTURES_DIR) / "headscope_saved_hf";
 constexpr float kTolerance = 1e-5f;
 constexpr int kMinModelCases = 10;
 constexpr int kMinSavedModels = 2;
@@ -354,4 +356,25 @@ TEST(TorchAgreement, HeadScopeSavedModelsRunTheSameInPyTorch) {
         << "expected saved models with expected.safetensors in " << kSavedDir
         << "; see tests/fixtures/torch/README.md";
     for (const auto& d : dirs) check_model_dir(d);
+}
+
+// Llama-shaped playground decoders that `headscope save` wrote as Hugging Face Llama
+// directories, read by an independent PyTorch Llama (tests/gen_modern_fixtures.py: HF
+// names, rotate-half RoPE, so the interleaved model's permuted W_q/W_k rows are checked
+// too); HeadScope reopens them through open_source and must give the same numbers.
+TEST(TorchAgreement, SavedHuggingFaceLlamaDirectoriesRunTheSameInPyTorch) {
+    const auto dirs = case_dirs(kSavedHfDir, "expected.safetensors");
+    ASSERT_GE(dirs.size(), 2u) << "expected saved HF Llama directories in " << kSavedHfDir;
+    for (const auto& d : dirs) {
+        SCOPED_TRACE(d.filename().string());
+        const auto source = hs::open_source(d.string());
+        ASSERT_NE(source->model(), nullptr);
+        EXPECT_EQ(source->config().family, "llama");
+        hs::TraceOptions opt;
+        opt.scores = true;
+        const hs::Trace trace = source->model()->forward(input_for(d), opt);
+        const auto expected = hs::SafetensorsFile::open((d / "expected.safetensors").string());
+        expect_layer_counts(*expected, trace);
+        EXPECT_GT(expect_trace_matches(*expected, trace), 3);
+    }
 }

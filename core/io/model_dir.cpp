@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/io/hf_llama_dir.h"
 #include "core/io/json_file.h"
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
@@ -29,6 +30,7 @@ std::string directory_name(const std::string& dir) {
 }  // namespace
 
 void save_model_dir(const Model& model, const std::string& dir) {
+    if (is_llama_shaped(model.config())) return save_hf_llama_dir(model, dir);
     std::error_code ec;
     fs::create_directories(dir, ec);  // mkdir -p; fine if it already exists
     if (ec) throw Error("cannot create directory " + dir + ": " + ec.message());

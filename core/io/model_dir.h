@@ -7,6 +7,8 @@
 namespace hs {
 
 // Writes DIR/config.json and DIR/model.safetensors (creating DIR). Atomic per file.
+// A Llama-shaped decoder (core/io/hf_llama_dir.h) is written as a Hugging Face Llama
+// directory; every other model in the nn.Transformer layout (core/io/state_dict.h).
 // Throws hs::Error when DIR cannot be created or written.
 void save_model_dir(const Model& model, const std::string& dir);
 

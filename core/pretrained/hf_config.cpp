@@ -238,11 +238,20 @@ HfConfig parse_hf_config(const json& config, const std::string& where) {
                     config.at("model_type").dump() + ")");
     const std::string type = config.at("model_type").get<std::string>();
     const Keys keys(config, where, type);
-    if (type == "gpt2") return parse_gpt2(keys);
-    if (type == "bert") return parse_bert(keys);
-    if (type == "llama" || type == "qwen2") return parse_llama_like(keys, type);
-    throw Error(where + ": model_type \"" + type + "\" is not supported (supported: " +
-                supported_list() + ")");
+    HfConfig out;
+    if (type == "gpt2")
+        out = parse_gpt2(keys);
+    else if (type == "bert")
+        out = parse_bert(keys);
+    else if (type == "llama" || type == "qwen2")
+        out = parse_llama_like(keys, type);
+    else
+        throw Error(where + ": model_type \"" + type + "\" is not supported (supported: " +
+                    supported_list() + ")");
+    // Keys HeadScope adds when it saves a playground model in HF layout (hf_llama_dir.h).
+    out.playground_tokenizer = keys.optional_string("headscope_tokenizer", "") == "playground";
+    if (keys.optional_string("headscope_lm_head", "") == "none") out.config.lm_head = LmHead::None;
+    return out;
 }
 
 HfConfig load_hf_config(const std::string& dir) {

@@ -24,6 +24,9 @@ const std::vector<std::string>& supported_hf_model_types();
 // biases o_proj).
 struct HfConfig {
     ModelConfig config;
+    // "headscope_tokenizer": "playground" (a playground model HeadScope saved in HF
+    // layout, core/io/hf_llama_dir.h): reopen with the playground tokenizer.
+    bool playground_tokenizer = false;
 };
 
 // Parses an already-read config.json object; `where` names it in errors (the path).
