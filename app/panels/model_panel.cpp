@@ -51,9 +51,29 @@ void draw_playground(AppContext& ctx) {
     changed |= ImGui::InputInt("d_ff", &c.d_ff, 64, 512);
     changed |= enum_combo("mask", &c.mask, {MaskKind::None, MaskKind::Causal});
     changed |= enum_combo("positions", &c.pe,
-                          {PosEncoding::Sinusoidal, PosEncoding::Learned, PosEncoding::None});
+                          {PosEncoding::Sinusoidal, PosEncoding::Learned, PosEncoding::Rotary,
+                           PosEncoding::None});
+    if (c.pe == PosEncoding::Rotary) {  // the rotation: pair layout and base θ
+        changed |= enum_combo("rope pairs", &c.rope_layout,
+                              {RopeLayout::RotateHalf, RopeLayout::Interleaved});
+        int theta = static_cast<int>(c.rope_theta);
+        if (ImGui::InputInt("rope theta", &theta, 1000, 10000)) {
+            c.rope_theta = static_cast<float>(std::max(2, theta));
+            changed = true;
+        }
+    }
     changed |= enum_combo("norm", &c.norm, {NormPlacement::PostLN, NormPlacement::PreLN});
-    changed |= enum_combo("activation", &c.activation, {Activation::ReLU, Activation::GELU});
+    changed |= enum_combo("norm type", &c.norm_kind, {NormKind::LayerNorm, NormKind::RMSNorm});
+    changed |= enum_combo("activation", &c.activation,
+                          {Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SwiGLU});
+    // 0 = one K/V head per query head; K < heads shares each K/V head among heads / K.
+    changed |= ImGui::InputInt("kv heads (0 = heads)", &c.kv_heads, 1, 2);
+    bool bias = c.qkv_bias && c.out_bias && c.mlp_bias;
+    if (ImGui::Checkbox("biases", &bias)) {
+        c.qkv_bias = c.out_bias = c.mlp_bias = bias;
+        changed = true;
+    }
+    changed |= enum_combo("lm head", &c.lm_head, {LmHead::None, LmHead::Tied, LmHead::Separate});
     int seed = static_cast<int>(c.seed);
     if (ImGui::InputInt("seed", &seed)) {
         c.seed = static_cast<std::uint64_t>(std::max(0, seed));
@@ -62,6 +82,20 @@ void draw_playground(AppContext& ctx) {
     ImGui::PopItemWidth();
     if (ImGui::Button("d_ff = 4·d_model")) {
         c.d_ff = 4 * c.d_model;
+        changed = true;
+    }
+    ImGui::SameLine();
+    // nn.Transformer block -> Llama block in one step (each option also changes alone).
+    if (ImGui::Button("Llama block")) {
+        c.arch = Arch::DecoderOnly;
+        c.mask = MaskKind::Causal;
+        c.pe = PosEncoding::Rotary;
+        c.norm = NormPlacement::PreLN;
+        c.norm_kind = NormKind::RMSNorm;
+        c.activation = Activation::SwiGLU;
+        c.qkv_bias = c.out_bias = c.mlp_bias = false;
+        c.kv_heads = c.heads % 2 == 0 && c.heads > 1 ? c.heads / 2 : 0;
+        c.lm_head = LmHead::Tied;
         changed = true;
     }
     ImGui::SameLine();

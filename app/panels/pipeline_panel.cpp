@@ -88,12 +88,16 @@ void draw_pipeline_tab(AppContext& ctx) {
     const std::size_t hs_ = static_cast<std::size_t>(h);
     char scale_title[64];
     std::snprintf(scale_title, sizeof scale_title, "÷√d_k (×%.3f)", st.scale);
+    // Rotary positions: Q_h and K_h are shown after their rotation by position (the
+    // scores use them); QKV is before it.
+    const bool rotated = t->config.pe == PosEncoding::Rotary && !t->steps_cross;
+    const std::string rope_note = rotated ? " · RoPE" : "";
     std::vector<Card> cards = {
         {"X", &st.x_query, false, Editable::X},
         {"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn},
         {"QKV = X·W_inᵀ + b", &st.qkv, false, Editable::No},
-        {"Q_h" + std::to_string(h), &st.q_heads[hs_], false, Editable::No},
-        {"K_h" + std::to_string(h), &st.k_heads[hs_], false, Editable::No},
+        {"Q_h" + std::to_string(h) + rope_note, &st.q_heads[hs_], false, Editable::No},
+        {"K_h" + std::to_string(h) + rope_note, &st.k_heads[hs_], false, Editable::No},
         {"V_h" + std::to_string(h), &st.v_heads[hs_], false, Editable::No},
         {"Q_h K_hᵀ", &st.raw_scores[hs_], false, Editable::No},
         {scale_title, &st.scaled_scores[hs_], false, Editable::No},
