@@ -33,20 +33,9 @@ void softmax_rows(Matrix& m);
 // scores: (T, S); sets −∞ wherever the mask forbids query i from seeing key j.
 void apply_mask(Matrix& scores, const AttentionMask& mask);
 
-// One head after the projections (the step-by-step path runs it per head):
-//   scores: (T, S) = Q_h K_hᵀ · scale, + mask, softmax per row -> A_h (left in `scores`)
-//   head_out: (T, Dk) = A_h V_h
-// q_h: (T, Dk); k_h, v_h: (S, Dk). `scaled` (when non-null) receives the scaled,
-// pre-mask scores; `steps` (when non-null) receives raw/scaled/masked scores, A_h,
-// Q_h, K_h, V_h and head_out, appended per head.
-void attend_head(const Eigen::Ref<const Matrix>& q_h, const Eigen::Ref<const Matrix>& k_h,
-                 const Eigen::Ref<const Matrix>& v_h, float scale, const AttentionMask& mask,
-                 Matrix& scores, Eigen::Ref<Matrix> head_out, Matrix* scaled,
-                 AttentionSteps* steps);
-
-// All heads of one attention block after the projections — the fast path used when no
-// step-by-step capture is asked for. Work is spread over the thread pool in items of
-// (head, block of query rows); nothing is copied per head.
+// All heads of one attention block after the projections (step 3 of
+// multi_head_attention; attention_heads.cpp). Work is spread over the thread pool in items
+// of (head, block of query rows); nothing is copied per head.
 //   q: (T, H·Dk); k, v: (S, H_kv·Dk); query head h reads key/value head h / (H / H_kv)
 //   A_h: (T, S) = softmax(Q_h K_gᵀ · scale + mask)   (causal: keys j > i are never computed)
 //   concat: (T, H·Dk) receives head_h = A_h V_g in block h
@@ -76,8 +65,9 @@ struct AttentionResult {
 
 // Self-attention: pass the same object as x_query and x_memory (detected by address, so
 // the fused [Q|K|V] GEMM runs once). Cross-attention: keys/values from x_memory.
-// `steps`, when non-null, receives every intermediate (head_outputs as computed, concat
-// after ablation). `ablated` heads are replaced per `ablate_mode` (see ablate_heads).
+// `steps`, when non-null, receives every intermediate of the same computation (head_outputs
+// before the ablation, concat after it). `ablated` heads are replaced per `ablate_mode`
+// (see ablate_heads). This overload splits with w.heads and w.kv_heads.
 AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query,
                                      const Matrix& x_memory, const AttentionMask& mask,
                                      bool want_weights, bool want_scores,

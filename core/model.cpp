@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "core/kernels/parallel.h"
 #include "core/layers.h"
 #include "core/rope.h"
 
@@ -210,9 +211,13 @@ std::vector<bool> plan_model_blocks(const ModelConfig& c, const ForwardInput& in
 }
 
 // logits: (V) = W_head · h_last, W_head = lm_head (V, D) or the tied token embedding.
+// Reading W_head (154 MB for GPT-2's 50257 × 768) bounds this, so it is split over the
+// thread pool by vocabulary blocks (matmul_nt) rather than one thread's GEMV.
 Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& final) {
     const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;
-    return head * final.row(final.rows() - 1).transpose();
+    Matrix logits(1, head.rows());
+    matmul_nt(final.bottomRows(1), head, nullptr, logits);
+    return logits.row(0).transpose();
 }
 
 }  // namespace

@@ -1,0 +1,153 @@
+// The fast per-head part of multi_head_attention (core/attention.cpp): the scores, softmax
+// and A·V of every head, spread over the thread pool, on the kernel seam (gemm::nn,
+// kernels::softmax_row, parallel_for). Nothing is copied per head.
+#include "core/attention_heads.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/kernels/parallel.h"
+#include "core/kernels/scratch.h"
+#include "core/kernels/softmax.h"
+
+namespace hs {
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// One query row of A: softmax over the first n_allowed keys (causal prefix), the padded
+// keys −∞ → exactly 0, the keys from n_allowed on set to 0 (core/kernels/softmax.h).
+void softmax_row(float* row, Eigen::Index n_allowed, Eigen::Index S,
+                 const std::vector<int>& key_padding) {
+    for (int j : key_padding)
+        if (j >= 0 && j < n_allowed) row[j] = kNegInf;
+    kernels::softmax_row(row, int(n_allowed), int(S));
+}
+
+}  // namespace
+
+namespace {
+
+// Query head h over query rows [r0, r0 + n), after the projections:
+//   a: (n, keys) = Q_h[r0:r0+n] K_gᵀ · scale, written into rows r0… of A_h (or scratch)
+//   softmax per row (causal: row r sees keys ≤ r; padded keys → exactly 0)
+//   concat[r0:r0+n, h·Dk : (h+1)·Dk] = a · V_g[:keys]
+// kt holds K_gᵀ: (Dk, ≥ keys) with row stride kt_ld (the layout gemm::nn reads).
+void attend_rows(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& v, int h,
+                 int g, Eigen::Index Dk, Eigen::Index r0, Eigen::Index n, Eigen::Index S,
+                 const float* kt, int kt_ld, float scale, const AttentionMask& mask,
+                 Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights,
+                 std::vector<Matrix>* scores) {
+    // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only (all keys when scores are kept).
+    const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
+    thread_local Scratch scratch;
+    float* a = weights ? (*weights)[h].row(r0).data() : scratch.get(n, S).data();
+    gemm::nn(int(n), int(keys), int(Dk), scale, q.data() + r0 * q.outerStride() + h * Dk,
+             int(q.outerStride()), kt, kt_ld, nullptr, a, int(S));
+    if (scores)
+        (*scores)[h].middleRows(r0, n) = Eigen::Map<const Matrix>(a, n, S);
+    for (Eigen::Index r = 0; r < n; ++r) {
+        const Eigen::Index allowed = mask.causal ? std::min(S, r0 + r + 1) : S;
+        softmax_row(a + r * S, allowed, S, mask.key_padding);
+    }
+    gemm::nn(int(n), int(Dk), int(keys), 1.0f, a, int(S), v.data() + g * Dk,
+             int(v.outerStride()), nullptr, concat.data() + r0 * concat.outerStride() + h * Dk,
+             int(concat.outerStride()));
+}
+
+// kt: (Dk, keys) = K_g[0:keys]ᵀ in per-thread scratch.
+const float* transposed_keys(const Eigen::Ref<const Matrix>& k, int g, Eigen::Index Dk,
+                             Eigen::Index keys) {
+    thread_local Scratch kt;
+    float* out = kt.get(Dk, keys).data();
+    gemm::transpose(int(keys), int(Dk), k.data() + g * Dk, int(k.outerStride()), out, int(keys));
+    return out;
+}
+
+void size_maps(std::vector<Matrix>* maps, int heads, Eigen::Index T, Eigen::Index S) {
+    if (!maps) return;
+    maps->resize(heads);
+    for (Matrix& m : *maps) m.resize(T, S);
+}
+
+// Query rows per work item: small enough that a causal block skips most unseen keys and
+// the block's scores stay in L2.
+constexpr Eigen::Index kRowsPerBlock = 128;
+
+}  // namespace
+
+void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& k,
+                  const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, float scale,
+                  const AttentionMask& mask, Eigen::Ref<Matrix> concat,
+                  std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
+    const Eigen::Index T = q.rows(), S = k.rows(), Dk = q.cols() / heads;
+    const int group = heads / kv_heads;  // query heads per key/value head
+    size_maps(weights, heads, T, S);
+    size_maps(scores, heads, T, S);
+    // Work items: (head, block of query rows). Row blocks give the second core work when
+    // there are few heads, and let causal attention skip the keys no row of a block sees.
+    const int threads = thread_count();
+    Eigen::Index blocks = heads >= 2 * threads ? 1 : (2 * threads + heads - 1) / heads;
+    if (mask.causal) blocks = std::max<Eigen::Index>(blocks, (T + kRowsPerBlock - 1) / kRowsPerBlock);
+    blocks = std::max<Eigen::Index>(1, std::min<Eigen::Index>(blocks, T / 16));
+    const Eigen::Index rows_per_block = (T + blocks - 1) / blocks;
+    blocks = (T + rows_per_block - 1) / rows_per_block;
+
+    const auto item = [&](int i) {
+        const int h = static_cast<int>(i / blocks), g = h / group;
+        const Eigen::Index r0 = (i % blocks) * rows_per_block;
+        const Eigen::Index n = std::min(T, r0 + rows_per_block) - r0;
+        const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
+        const float* kt = transposed_keys(k, g, Dk, keys);
+        attend_rows(q, v, h, g, Dk, r0, n, S, kt, int(keys), scale, mask, concat, weights, scores);
+    };
+    const int n_items = static_cast<int>(heads * blocks);
+    if (double(heads) * double(T) * double(S) * double(Dk) < 1e5) {
+        for (int i = 0; i < n_items; ++i) item(i);  // too small to be worth a wake-up
+    } else {
+        parallel_for(n_items, item);
+    }
+}
+
+// Self-attention with packed weights and Dk a multiple of 64, enough heads for every
+// thread: one work item per head does its own projection and its attention, so the
+// threads meet once (before W_o) and X, W_h and the head's Q/K/V stay in cache.
+//   [Q_h | K_h | V_h]: (T, 3·Dk) = X · [W_Q,h; W_K,h; W_V,h]ᵀ + b   (panels of W_in)
+//   then attend_rows for every block of query rows
+bool fused_heads_apply(const AttentionWeights& w, const HeadSplit& split, int T, int threads) {
+    const int H = split.heads, Dk = w.inner() / H;
+    return w.in_proj_packed && split.kv_heads == H && Dk % gemm::kPanel == 0 &&
+           H >= 2 * threads && double(T) * w.in_proj_weight.size() >= 1e6;
+}
+
+void fused_heads(const AttentionWeights& w, const HeadSplit& split, const Matrix& x,
+                 const AttentionMask& mask, float scale, Eigen::Ref<Matrix> qkv,
+                 Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights,
+                 std::vector<Matrix>* scores) {
+    const Eigen::Index T = x.rows();
+    const int H = split.heads, I = w.inner(), Dk = I / H, per_head = Dk / gemm::kPanel;
+    size_maps(weights, H, T, T);
+    size_maps(scores, H, T, T);
+    const auto Q = qkv.leftCols(I), K = qkv.middleCols(I, I), V = qkv.rightCols(I);
+    const float* bias = w.in_proj_bias.size() ? w.in_proj_bias.data() : nullptr;
+    parallel_for(H, [&](int h) {
+        for (int part = 0; part < 3; ++part) {  // Q_h, K_h, V_h
+            const int panel0 = (part * I + h * Dk) / gemm::kPanel;
+            gemm::nn_packed(int(T), x.data(), int(x.cols()), *w.in_proj_packed, panel0, per_head,
+                            bias, qkv.data(), int(qkv.outerStride()));
+        }
+        if (split.rope) {  // rotate this head's Q_h and K_h by position
+            apply_rope(qkv.middleCols(h * Dk, Dk), 1, split.rope->table, split.rope->layout);
+            apply_rope(qkv.middleCols(I + h * Dk, Dk), 1, split.rope->table, split.rope->layout);
+        }
+        const float* kt = transposed_keys(K, h, Dk, T);
+        for (Eigen::Index r0 = 0; r0 < T; r0 += kRowsPerBlock) {
+            const Eigen::Index n = std::min(T, r0 + kRowsPerBlock) - r0;
+            attend_rows(Q, V, h, h, Dk, r0, n, T, kt, int(T), scale, mask, concat, weights, scores);
+        }
+    });
+}
+
+}  // namespace hs
