@@ -24,7 +24,7 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 struct Projected {
     Eigen::Ref<Matrix> q, k, v;
 };
-Projected project(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
+Projected project(const AttentionWeights& w, const Matrix& x_query,
                   const Matrix& x_memory, bool self, Eigen::Ref<Matrix> q_buf,
                   Eigen::Ref<Matrix> kv_buf);
 void check_shapes(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
@@ -56,18 +56,18 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
     auto concat = concat_buf.get(T, I);  // [head_1 | … | head_H]: (T, I)
     Matrix qkv_unrotated;                // (step capture with rotary positions only)
 
-    if (self && !steps && fused_heads_apply(w, split, int(T), thread_count())) {
+    const gemm::PackedWeights* fused =
+        self && !steps ? fused_heads_panels(w, split, int(T), thread_count()) : nullptr;
+    if (fused) {
         // Steps 1–3 in one work item per head (attention_heads.h), the same math.
         auto qkv = qkv_buf.get(T, 3 * I);
-        fused_heads(w, split, x_query, mask, scale, qkv, concat, weights, scores);
+        fused_heads(w, *fused, split, x_query, mask, scale, qkv, concat, weights, scores);
     } else {
         // 1. [Q|K|V] = X · W_inᵀ + b_in: (T, I + 2·Ikv), one GEMM for all heads (self-
         //    attention); cross-attention: Q from the queries, [K|V] from memory.
         auto q_part = qkv_buf.get(T, self ? I + 2 * Ikv : I);
         auto kv_part = kv_buf.get(self ? 0 : S, 2 * Ikv);
-        HeadSplit unrotated = split;
-        unrotated.rope = nullptr;
-        const Projected p = project(w, unrotated, x_query, x_memory, self, q_part, kv_part);
+        const Projected p = project(w, x_query, x_memory, self, q_part, kv_part);
         // 2. Rotary positions: Q and K rotated by position (rope.h).
         if (split.rope) {
             if (steps) qkv_unrotated = q_part;
@@ -81,8 +81,7 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
             const Matrix head_outputs = concat;  // before the ablation below
             ablate_heads(concat, ablated, H, ablate_mode);
             result.output.resize(T, D);
-            matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output,
-                      w.out_proj_packed.get());
+            matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output);
             record_steps(w, split, x_query, x_memory, split.rope ? qkv_unrotated : Matrix(q_part),
                          p, mask, scale, result, head_outputs, concat, *steps);
             if (!want_weights) result.weights.clear();
@@ -94,8 +93,7 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
     ablate_heads(concat, ablated, H, ablate_mode);
     // 5. out: (T, D) = concat · W_oᵀ + b_o
     result.output.resize(T, D);
-    matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output,
-              w.out_proj_packed.get());
+    matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output);
     return result;
 }
 
@@ -140,18 +138,16 @@ void check_shapes(const AttentionWeights& w, const HeadSplit& split, const Matri
         throw Error("rotary positions need an even head size, got " + std::to_string(I / H));
 }
 
-// Steps 1–2 of one block, in caller-provided buffers:
+// Step 1 of one block, in caller-provided buffers:
 //   self:  [Q|K|V]: (T, I + 2·Ikv) = X · W_inᵀ + b_in — one GEMM for all heads
 //   cross: Q: (T, I) from the queries' rows of W_in; [K|V]: (S, 2·Ikv) from memory
-// then Q and K rotated by position when the block has rotary positions. Q, K, V are
-// column views into the buffers.
-Projected project(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
+// Q, K, V are column views into the buffers.
+Projected project(const AttentionWeights& w, const Matrix& x_query,
                   const Matrix& x_memory, bool self, Eigen::Ref<Matrix> q_buf,
                   Eigen::Ref<Matrix> kv_buf) {
     const int I = w.inner(), Ikv = w.kv_inner();
     if (self) {
-        matmul_nt(x_query, w.in_proj_weight, bias_or_null(w.in_proj_bias), q_buf,
-                  w.in_proj_packed.get());
+        matmul_nt(x_query, w.in_proj_weight, bias_or_null(w.in_proj_bias), q_buf);
     } else {
         const bool biased = w.in_proj_bias.size() > 0;
         const Vector b_q = biased ? Vector(w.in_proj_bias.head(I)) : Vector();
@@ -159,13 +155,8 @@ Projected project(const AttentionWeights& w, const HeadSplit& split, const Matri
         matmul_nt(x_query, w.in_proj_weight.topRows(I), bias_or_null(b_q), q_buf);
         matmul_nt(x_memory, w.in_proj_weight.bottomRows(2 * Ikv), bias_or_null(b_kv), kv_buf);
     }
-    Projected p{q_buf.leftCols(I), self ? q_buf.middleCols(I, Ikv) : kv_buf.leftCols(Ikv),
-                self ? q_buf.rightCols(Ikv) : kv_buf.rightCols(Ikv)};
-    if (split.rope) {  // positions enter only through the rotation of Q and K
-        apply_rope(p.q, split.heads, split.rope->table, split.rope->layout);
-        apply_rope(p.k, split.kv_heads, split.rope->table, split.rope->layout);
-    }
-    return p;
+    return Projected{q_buf.leftCols(I), self ? q_buf.middleCols(I, Ikv) : kv_buf.leftCols(Ikv),
+                     self ? q_buf.rightCols(Ikv) : kv_buf.rightCols(Ikv)};
 }
 
 // Stacks K or V head blocks so that block h is the K/V head query head h reads:

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
 #include "core/kernels/softmax.h"
@@ -111,18 +112,21 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
     }
 }
 
-// Self-attention with packed weights and Dk a multiple of 64, enough heads for every
+// Self-attention with W_in in the packed-weight cache and Dk a multiple of 64, enough heads for every
 // thread: one work item per head does its own projection and its attention, so the
 // threads meet once (before W_o) and X, W_h and the head's Q/K/V stay in cache.
 //   [Q_h | K_h | V_h]: (T, 3·Dk) = X · [W_Q,h; W_K,h; W_V,h]ᵀ + b   (panels of W_in)
 //   then attend_rows for every block of query rows
-bool fused_heads_apply(const AttentionWeights& w, const HeadSplit& split, int T, int threads) {
+const gemm::PackedWeights* fused_heads_panels(const AttentionWeights& w, const HeadSplit& split,
+                                              int T, int threads) {
     const int H = split.heads, Dk = w.inner() / H;
-    return w.in_proj_packed && split.kv_heads == H && Dk % gemm::kPanel == 0 &&
-           H >= 2 * threads && double(T) * w.in_proj_weight.size() >= 1e6;
+    const bool fits = split.kv_heads == H && Dk % gemm::kPanel == 0 && H >= 2 * threads &&
+                      double(T) * w.in_proj_weight.size() >= 1e6;
+    return fits ? packed_panels(w.in_proj_weight) : nullptr;
 }
 
-void fused_heads(const AttentionWeights& w, const HeadSplit& split, const Matrix& x,
+void fused_heads(const AttentionWeights& w, const gemm::PackedWeights& w_in, const HeadSplit& split,
+                 const Matrix& x,
                  const AttentionMask& mask, float scale, Eigen::Ref<Matrix> qkv,
                  Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights,
                  std::vector<Matrix>* scores) {
@@ -135,7 +139,7 @@ void fused_heads(const AttentionWeights& w, const HeadSplit& split, const Matrix
     parallel_for(H, [&](int h) {
         for (int part = 0; part < 3; ++part) {  // Q_h, K_h, V_h
             const int panel0 = (part * I + h * Dk) / gemm::kPanel;
-            gemm::nn_packed(int(T), x.data(), int(x.cols()), *w.in_proj_packed, panel0, per_head,
+            gemm::nn_packed(int(T), x.data(), int(x.cols()), w_in, panel0, per_head,
                             bias, qkv.data(), int(qkv.outerStride()));
         }
         if (split.rope) {  // rotate this head's Q_h and K_h by position

@@ -71,17 +71,17 @@ Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act
     thread_local Scratch hidden_buf, gate_buf;
     const Eigen::Index T = x.rows(), F = w.d_ff();
     Eigen::Map<Matrix> hidden = hidden_buf.get(T, F);
-    matmul_nt(x, w.linear1_weight, bias_or_null(w.linear1_bias), hidden, w.linear1_packed.get());
+    matmul_nt(x, w.linear1_weight, bias_or_null(w.linear1_bias), hidden);
     if (act == Activation::SwiGLU) {
         Eigen::Map<Matrix> gate = gate_buf.get(T, F);
-        matmul_nt(x, w.gate_weight, bias_or_null(w.gate_bias), gate, w.gate_packed.get());
+        matmul_nt(x, w.gate_weight, bias_or_null(w.gate_bias), gate);
         activate_in_place(gate, act);
         hidden.array() *= gate.array();
     } else {
         activate_in_place(hidden, act);
     }
     Matrix out(T, w.d_model());
-    matmul_nt(hidden, w.linear2_weight, bias_or_null(w.linear2_bias), out, w.linear2_packed.get());
+    matmul_nt(hidden, w.linear2_weight, bias_or_null(w.linear2_bias), out);
     return out;
 }
 

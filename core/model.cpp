@@ -81,11 +81,8 @@ long long count(const AttentionWeights& a) {
            count(a.out_proj_bias);
 }
 long long count(const FeedForwardWeights& f) {
-    // W1 (d_ff, D), W2 (D, d_ff) and the SwiGLU gate (d_ff, D), whether held as matrices
-    // or as packed panels only.
-    const long long matrices = f.gated() ? 3 : 2;
-    return matrices * f.d_ff() * f.d_model() + count(f.linear1_bias) + count(f.linear2_bias) +
-           count(f.gate_bias);
+    return count(f.linear1_weight) + count(f.linear1_bias) + count(f.linear2_weight) +
+           count(f.linear2_bias) + count(f.gate_weight) + count(f.gate_bias);
 }
 long long count(const LayerNormWeights& n) { return count(n.weight) + count(n.bias); }
 
@@ -110,21 +107,25 @@ void ensure_maps_fit(double cells_per_head, long long tokens, int layers, int he
 Model::Model(ModelConfig config, ModelWeights weights, std::string name)
     : config_(std::move(config)),
       weights_(std::make_shared<ModelWeights>(std::move(weights))),
-      name_(std::move(name)) {
-    pack_for_inference(*weights_);  // the weights are final from here on
-}
+      // The weights are final from here on: the kernels' packed copies of them.
+      packed_(std::make_shared<const PackedPanels>(weights_, linear_weights(*weights_))),
+      name_(std::move(name)) {}
 
 Model Model::random(const ModelConfig& config) {
     ensure_valid(config);
     return Model(config, init_weights(config), to_playground_spec(config));
 }
 
-Model::Model(ModelConfig config, std::shared_ptr<ModelWeights> weights, std::string name)
-    : config_(std::move(config)), weights_(std::move(weights)), name_(std::move(name)) {}
+Model::Model(ModelConfig config, std::shared_ptr<ModelWeights> weights,
+             std::shared_ptr<const PackedPanels> packed, std::string name)
+    : config_(std::move(config)),
+      weights_(std::move(weights)),
+      packed_(std::move(packed)),
+      name_(std::move(name)) {}
 
 ModelWeights& Model::mutable_weights() {
+    packed_.reset();  // the caller may edit a matrix: its packed copy would be stale
     if (weights_.use_count() > 1) weights_ = std::make_shared<ModelWeights>(*weights_);
-    drop_packed(*weights_);  // the caller may edit a matrix: its packed copy would be stale
     return *weights_;
 }
 
@@ -136,7 +137,7 @@ Model Model::with_heads(int heads) const {
     c.heads = heads;
     ensure_valid(c);
     const std::string name = name_ == to_playground_spec(config_) ? to_playground_spec(c) : name_;
-    return Model(std::move(c), weights_, name);
+    return Model(std::move(c), weights_, packed_, name);
 }
 
 long long Model::parameter_count() const {
@@ -221,6 +222,35 @@ Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& fina
 }
 
 }  // namespace
+
+std::vector<WeightRows> linear_weights(const ModelWeights& weights) {
+    std::vector<WeightRows> list;
+    const auto self_attention = [&](const AttentionWeights& a) {
+        list.push_back(WeightRows::of(a.in_proj_weight));
+        list.push_back(WeightRows::of(a.out_proj_weight));
+    };
+    const auto cross_attention = [&](const AttentionWeights& a) {
+        const int I = a.inner(), Ikv = a.kv_inner();
+        list.push_back(WeightRows::of(a.in_proj_weight, 0, I));
+        list.push_back(WeightRows::of(a.in_proj_weight, I, 2 * Ikv));
+        list.push_back(WeightRows::of(a.out_proj_weight));
+    };
+    const auto ffn = [&](const FeedForwardWeights& f) {
+        list.push_back(WeightRows::of(f.linear1_weight));
+        list.push_back(WeightRows::of(f.linear2_weight));
+        if (f.gated()) list.push_back(WeightRows::of(f.gate_weight));
+    };
+    for (const auto& l : weights.layers) {
+        self_attention(l.self_attn);
+        ffn(l.ffn);
+    }
+    for (const auto& l : weights.decoder_layers) {
+        self_attention(l.self_attn);
+        cross_attention(l.cross_attn);
+        ffn(l.ffn);
+    }
+    return list;
+}
 
 void settle_maps(const TraceOptions& opt, const HeadRef& block, bool keep, HeadMaps& maps) {
     if (opt.on_maps && opt.head_weights) opt.on_maps(block, maps);

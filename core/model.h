@@ -9,6 +9,7 @@
 
 #include "core/config.h"
 #include "core/trace.h"
+#include "core/kernels/packed_cache.h"
 #include "core/weights.h"
 
 namespace hs {
@@ -39,7 +40,7 @@ public:
     // A playground model: validates config (throws hs::Error) and initialises from its seed.
     static Model random(const ModelConfig& config);
     // This model with another head count (a live heads edit): config().heads set to
-    // `heads`, the weights (and their packed copies) shared, not copied, as they do not
+    // `heads`, the weights (and their packed panels) shared, not copied, as they do not
     // depend on the head count. For a model made by random(c) it equals random(c with
     // heads), without the initialisation. Throws hs::Error when the new config is invalid
     // (d_model not divisible by heads, …) or its weights' shapes depend on the head count
@@ -52,8 +53,8 @@ public:
     // here is the head count the weights were first made for.
     const ModelWeights& weights() const { return *weights_; }
     // For editing: unshares first (copy on write, the other models keep their weights)
-    // and drops the packed copies, which an edit would leave stale (the forward then
-    // reads the matrices themselves).
+    // and drops this model's packed panels, which an edit would leave stale (the forward
+    // then reads the matrices themselves).
     ModelWeights& mutable_weights();
     const std::string& name() const { return name_; }
     void set_name(std::string name) { name_ = std::move(name); }
@@ -76,14 +77,23 @@ public:
     long long parameter_count() const;
 
 private:
-    // Shares `weights`, whose packed copies are already final (no pack_for_inference).
-    Model(ModelConfig config, std::shared_ptr<ModelWeights> weights, std::string name);
+    // Shares `weights` and their packed panels.
+    Model(ModelConfig config, std::shared_ptr<ModelWeights> weights,
+          std::shared_ptr<const PackedPanels> packed, std::string name);
 
     ModelConfig config_;
     std::shared_ptr<ModelWeights> weights_;  // null only in a moved-from Model
+    // The kernel layer's packed copies of weights_'s linear layers (core/kernels/
+    // packed_cache.h); null after mutable_weights(). It holds weights_ alive itself.
+    std::shared_ptr<const PackedPanels> packed_;
     std::string name_;
     std::string stored_dtype_ = "f32";
 };
+
+// The weights every matmul of a forward multiplies by, as the packed-weight cache holds
+// them: W_in and W_o of every self-attention; cross-attention's W_in as its two row blocks
+// (W_Q for the queries, [W_K; W_V] for the memory); the FFN's linear1, linear2 and gate.
+std::vector<WeightRows> linear_weights(const ModelWeights& weights);
 
 // Top-k next-token probabilities from logits (softmax over all V, in double); ties go to
 // the lower id.

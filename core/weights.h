@@ -2,14 +2,13 @@
 // Parameters of every model (ModelConfig, DESIGN §3), laid out as PyTorch stores them
 // (weights are (out, in): y = x · Wᵀ + b). io/state_dict maps these to and from
 // nn.Transformer state_dict names such as "layers.0.self_attn.in_proj_weight", and
-// io/hf_llama_writer and pretrained/hf_loader to and from Hugging Face names.
+// io/hf_llama_dir and pretrained/hf_loader to and from Hugging Face names.
 // An absent bias (a model without that bias) is an empty Vector.
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "core/config.h"
-#include "core/kernels/gemm.h"
 #include "core/tensor.h"
 
 namespace hs {
@@ -28,10 +27,6 @@ struct AttentionWeights {
     Vector in_proj_bias;     // (I + 2·Ikv), or empty
     Matrix out_proj_weight;  // (D_out, I)
     Vector out_proj_bias;    // (D_out), or empty
-    // in_proj_weight / out_proj_weight laid out for the packed kernel (gemm::pack), made
-    // once by pack_for_inference() when the weights will not change again (Model does it);
-    // null otherwise, which selects the Eigen/BLAS path.
-    std::shared_ptr<const gemm::PackedWeights> in_proj_packed, out_proj_packed;
     int inner() const { return static_cast<int>(out_proj_weight.cols()); }        // I
     int kv_inner() const { return (static_cast<int>(in_proj_weight.rows()) - inner()) / 2; }  // Ikv
     int d_k() const { return inner() / heads; }
@@ -53,17 +48,9 @@ struct FeedForwardWeights {
     Vector linear2_bias;    // (D), or empty
     Matrix gate_weight;     // (d_ff, D), SwiGLU only
     Vector gate_bias;       // (d_ff), SwiGLU with biases only
-    // As AttentionWeights: packed copies for the fast kernels, or null. Unlike attention
-    // (whose matrices the Pipeline tab shows), pack_for_inference then empties the
-    // matrices (0 × 0): the FFN is two thirds of a layer's weights, and holding them
-    // twice put a 12-layer d_model 768 forward over 1 GiB. Read them through w1() / w2() / wg().
-    std::shared_ptr<const gemm::PackedWeights> linear1_packed, linear2_packed, gate_packed;
-    Matrix w1() const;  // (d_ff, D): linear1_weight, or unpacked from linear1_packed
-    Matrix w2() const;  // (D, d_ff)
-    Matrix wg() const;  // (d_ff, D), empty without a gate
-    bool gated() const { return gate_weight.size() > 0 || gate_packed != nullptr; }
-    int d_ff() const;
-    int d_model() const;
+    bool gated() const { return gate_weight.size() > 0; }
+    int d_ff() const { return static_cast<int>(linear1_weight.rows()); }
+    int d_model() const { return static_cast<int>(linear1_weight.cols()); }
 };
 
 // nn.TransformerEncoderLayer: self-attention, FFN, norm1 after/before attention, norm2 FFN.
@@ -108,13 +95,6 @@ struct ModelWeights {
 // (hs::parallel_for) with values that do not depend on the thread count.
 ModelWeights init_weights(const ModelConfig& config);
 
-// Fills the *_packed copies of every linear layer and empties
-// the FFN matrices they replace (FeedForwardWeights). Call it only on weights that are
-// final: an edit afterwards would leave the packed copy stale.
-void pack_for_inference(ModelWeights& weights);
-// Clears every packed copy (restoring the FFN matrices first), so that the forward reads
-// the matrices themselves (for weights about to be edited).
-void drop_packed(ModelWeights& weights);
 
 // Whether a model with this config has the final norms described above.
 bool has_final_norm(const ModelConfig& config);

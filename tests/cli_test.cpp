@@ -414,6 +414,8 @@ TEST(CliErrors, EachMistakeGivesOneStderrLineAndNonZeroStatus) {
         {{"bench", small, "--tokens", "many"}, "--tokens needs a whole number"},
         {{"inspect"}, "missing MODEL"},
         {{"save", small}, "missing output directory"},
+        {{"save", std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin", "out"},
+         "is a real checkpoint (llama2.c) with its own tokenizer, which save cannot write"},
     };
     for (const ErrorCase& c : cases) {
         std::string joined;

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "core/attention.h"
+#include "core/attention_heads.h"
 #include "core/kernels/gemm.h"
+#include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
 #include "core/rng.h"
 #include "core/weights.h"
@@ -130,16 +132,19 @@ TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
         for (int i = 0; i < s.n; ++i) bias(i) = rng.uniform(-1, 1);
         const gemm::PackedWeights p = gemm::pack(w.data(), s.n, s.k, s.k);
         EXPECT_EQ(p.panels(), (s.n + 63) / 64);
-        Matrix back(s.n, s.k);
-        gemm::unpack(p, back.data(), s.k);
-        EXPECT_EQ(back, w);  // unpack is the exact inverse
         // Panel q, input i holds W[64q + j][i] in lane j; a last panel's missing outputs are 0.
         for (int q = 0; q < p.panels(); ++q)
             for (int i = 0; i < s.k; ++i)
                 for (int j = 0; j < 64; ++j)
                     ASSERT_EQ(p.panel(q)[i * 64 + j], 64 * q + j < s.n ? w(64 * q + j, i) : 0.0f) << q << "," << i << "," << j;
+        // matmul_nt finds w's panels in the packed-weight cache while `cached` lives.
         Matrix y(s.m, s.n);
-        matmul_nt(x, w, &bias, y, &p);
+        {
+            const PackedPanels cached(nullptr, {WeightRows::of(w)});
+            ASSERT_NE(packed_panels(w), nullptr);
+            matmul_nt(x, w, &bias, y);
+        }
+        EXPECT_EQ(packed_panels(w), nullptr);
         const Eigen::MatrixXd want =
             (x.cast<double>() * w.cast<double>().transpose()).rowwise() + bias.cast<double>().transpose();
         EXPECT_LT((y.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + s.k));
@@ -156,7 +161,6 @@ AttentionWeights random_attention(int D, int H, std::uint64_t seed) {
     c.max_len = 8;
     c.seed = seed;
     ModelWeights all = init_weights(c);
-    pack_for_inference(all);
     AttentionWeights w = all.layers[0].self_attn;
     Rng rng(seed + 1);  // non-zero biases, so a misplaced bias shows
     for (int i = 0; i < w.in_proj_bias.size(); ++i) w.in_proj_bias(i) = rng.uniform(-0.5f, 0.5f);
@@ -176,7 +180,10 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
                           Case{20, 512, 8, false, {3, 19}}, Case{40, 1024, 8, true, {0}}}) {
         SCOPED_TRACE(testing::Message() << "T=" << c.T << " D=" << c.D << " H=" << c.H);
         const AttentionWeights w = random_attention(c.D, c.H, 21);
-        ASSERT_TRUE(w.in_proj_packed);
+        const PackedPanels cached(nullptr, {WeightRows::of(w.in_proj_weight), WeightRows::of(w.out_proj_weight)});
+        ASSERT_NE(packed_panels(w.in_proj_weight), nullptr);
+        // With CTest's 2 threads (HEADSCOPE_THREADS) every case takes the fused per-head path.
+        ASSERT_NE(fused_heads_panels(w, HeadSplit{c.H, c.H, nullptr}, c.T, 2), nullptr);
         Rng rng(22);
         Matrix x(c.T, c.D);
         for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal();
@@ -187,9 +194,8 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
         // The other two paths: unpacked weights (BLAS projections, per-head kernels) and
         // the step-by-step capture the Pipeline shows.
-        AttentionWeights plain = w;
-        plain.in_proj_packed.reset();
-        plain.out_proj_packed.reset();
+        const AttentionWeights plain = w;  // a copy the cache does not hold
+        ASSERT_EQ(packed_panels(plain.in_proj_weight), nullptr);
         AttentionSteps steps;
         const AttentionResult unpacked = multi_head_attention(plain, x, x, mask, true, false);
         const AttentionResult detailed = multi_head_attention(w, x, x, mask, true, false, &steps);
@@ -235,9 +241,10 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
         cfg.max_len = 8;
         cfg.seed = 31;
         cfg.qkv_bias = cfg.out_bias = cfg.mlp_bias = false;
-        ModelWeights all = init_weights(cfg);
-        pack_for_inference(all);
-        const AttentionWeights w = all.layers[0].self_attn;
+        const ModelWeights all = init_weights(cfg);
+        const AttentionWeights& w = all.layers[0].self_attn;
+        const PackedPanels cached(nullptr, {WeightRows::of(w.in_proj_weight), WeightRows::of(w.out_proj_weight)});
+        ASSERT_NE(packed_panels(w.in_proj_weight), nullptr);
         ASSERT_EQ(w.kv_inner(), c.Hkv * c.D / c.H);
         ASSERT_EQ(w.in_proj_bias.size(), 0);
         Rng rng(32);
@@ -246,9 +253,7 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
         AttentionMask mask;
         mask.causal = c.causal;
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
-        AttentionWeights plain = w;
-        plain.in_proj_packed.reset();
-        plain.out_proj_packed.reset();
+        const AttentionWeights plain = w;  // a copy the cache does not hold
         AttentionSteps steps;
         const AttentionResult fast = multi_head_attention(w, x, x, mask, true, false);
         const AttentionResult unpacked = multi_head_attention(plain, x, x, mask, true, false);

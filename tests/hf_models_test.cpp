@@ -224,10 +224,10 @@ TEST(HfLoader, LayerZeroWeightsAreOutInMatricesForEveryCase) {
         EXPECT_LT(max_abs_diff(w_in.middleRows(wq.rows(), wk.rows()), wk), 1e-7f);
         EXPECT_LT(max_abs_diff(w_in.bottomRows(wv.rows()), wv), 1e-7f);
         EXPECT_LT(max_abs_diff(l.self_attn.out_proj_weight, exp.m("loaded.wo")), 1e-7f);
-        EXPECT_LT(max_abs_diff(l.ffn.w1(), exp.m("loaded.w_up")), 1e-7f);
-        EXPECT_LT(max_abs_diff(l.ffn.w2(), exp.m("loaded.w_down")), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.ffn.linear1_weight, exp.m("loaded.w_up")), 1e-7f);
+        EXPECT_LT(max_abs_diff(l.ffn.linear2_weight, exp.m("loaded.w_down")), 1e-7f);
         if (exp.file->has("loaded.w_gate")) {
-            EXPECT_LT(max_abs_diff(l.ffn.wg(), exp.m("loaded.w_gate")), 1e-7f);
+            EXPECT_LT(max_abs_diff(l.ffn.gate_weight, exp.m("loaded.w_gate")), 1e-7f);
         }
     }
 }

@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "core/attention.h"
 #include "core/config.h"
 #include "core/error.h"
 #include "core/kernels/gemm.h"
+#include "core/kernels/packed_cache.h"
 #include "core/model.h"
 #include "core/rng.h"
 #include "core/source.h"
@@ -44,12 +46,11 @@ void expect_same_attention(const AttentionWeights& a, const AttentionWeights& b)
     EXPECT_EQ(a.in_proj_bias, b.in_proj_bias);
     EXPECT_EQ(a.out_proj_weight, b.out_proj_weight);
     EXPECT_EQ(a.out_proj_bias, b.out_proj_bias);
-    EXPECT_EQ(a.in_proj_packed == nullptr, b.in_proj_packed == nullptr);
 }
 
 void expect_same_ffn(const FeedForwardWeights& a, const FeedForwardWeights& b) {
-    EXPECT_EQ(a.w1(), b.w1());
-    EXPECT_EQ(a.w2(), b.w2());
+    EXPECT_EQ(a.linear1_weight, b.linear1_weight);
+    EXPECT_EQ(a.linear2_weight, b.linear2_weight);
     EXPECT_EQ(a.linear1_bias, b.linear1_bias);
     EXPECT_EQ(a.linear2_bias, b.linear2_bias);
 }
@@ -122,8 +123,9 @@ TEST(ModelWithHeads, SharesTheWeightsAndEditingOneUnsharesIt) {
     EXPECT_NE(&two.weights(), &four.weights());
     EXPECT_EQ(four.weights().layers[0].self_attn.in_proj_bias(0), before);
     EXPECT_EQ(two.weights().layers[0].self_attn.in_proj_bias(0), before + 1.0f);
-    // and drops its packed copies, which the edit would leave stale.
-    EXPECT_EQ(two.weights().layers[0].self_attn.in_proj_packed, nullptr);
+    // The other model's panels stay (EditedWeightsReachTheForward checks that no stale
+    // panels reach an edited model's forward).
+    EXPECT_NE(packed_panels(four.weights().layers[0].self_attn.in_proj_weight), nullptr);
 }
 
 TEST(ModelWithHeads, EditedWeightsReachTheForward) {
@@ -142,31 +144,50 @@ TEST(ModelWithHeads, EditedWeightsReachTheForward) {
         EXPECT_TRUE(t.main.layers[0].self_attn.weights[h].isApprox(naive.weights[h], 1e-4f)) << "head " << h;
 }
 
-TEST(PackForInference, KeepsTheFfnAsPanelsOnlyWithTheSameValuesAndCount) {
+TEST(PackedCache, HoldsEveryLinearLayerWhileTheModelLivesAndTheWeightsStayPlain) {
     const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=6");
-    const Model m = Model::random(c);
     const ModelWeights fresh = init_weights(c);
-    const FeedForwardWeights& f = m.weights().layers[2].ffn;
-    EXPECT_EQ(f.linear1_weight.size(), 0);  // held once, as packed panels
-    EXPECT_EQ(f.linear2_weight.size(), 0);
-    EXPECT_EQ(f.w1(), fresh.layers[2].ffn.linear1_weight);
-    EXPECT_EQ(f.w2(), fresh.layers[2].ffn.linear2_weight);
-    EXPECT_EQ(f.d_ff(), 2048);
-    EXPECT_EQ(f.d_model(), 512);
-    // 6 × (3·512² + 3·512 + 512² + 512 + 2·512·2048 + 2048 + 512 + 4·512) + 8192·512
-    EXPECT_EQ(m.parameter_count(), 23108608);
-    // Editing restores the matrices.
-    Model edited = m;
-    EXPECT_EQ(edited.mutable_weights().layers[2].ffn.linear1_weight, fresh.layers[2].ffn.linear1_weight);
+    const float* w1_data = nullptr;
+    {
+        const Model m = Model::random(c);
+        const FeedForwardWeights& f = m.weights().layers[2].ffn;
+        EXPECT_EQ(f.linear1_weight, fresh.layers[2].ffn.linear1_weight);  // plain PyTorch layout
+        EXPECT_EQ(f.linear2_weight, fresh.layers[2].ffn.linear2_weight);
+        EXPECT_EQ(f.d_ff(), 2048);
+        EXPECT_EQ(f.d_model(), 512);
+        // 6 × (3·512² + 3·512 + 512² + 512 + 2·512·2048 + 2048 + 512 + 4·512) + 8192·512
+        EXPECT_EQ(m.parameter_count(), 23108608);
+        // Panel q holds W1ᵀ[:, 64q : 64q + 64]: input i, output 64q + j at [i·64 + j].
+        const gemm::PackedWeights* p = packed_panels(f.linear1_weight);
+        ASSERT_NE(p, nullptr);
+        EXPECT_EQ(p->n, 2048);
+        EXPECT_EQ(p->k, 512);
+        EXPECT_EQ(p->panel(5)[7 * 64 + 3], f.linear1_weight(5 * 64 + 3, 7));
+        for (const WeightRows& w : linear_weights(m.weights()))
+            EXPECT_NE(packed_panels(Eigen::Map<const Matrix>(w.data, w.rows, w.cols)), nullptr);
+        EXPECT_EQ(linear_weights(m.weights()).size(), 6u * 4u);
+        // A block of a matrix is not the matrix: no panels.
+        EXPECT_EQ(packed_panels(f.linear1_weight.topRows(64)), nullptr);
+        w1_data = f.linear1_weight.data();
+    }
+    // Gone with the model: the address (only compared, not read) is no longer registered.
+    EXPECT_EQ(packed_panels(Eigen::Map<const Matrix>(w1_data, 2048, 512)), nullptr);
 }
 
 TEST(ModelWithHeads, SharesThePackedPanelsInsteadOfRepacking) {
-    const Model four = Model::random(parse_playground_spec(kSpec4));
-    const Model two = four.with_heads(2);
-    EXPECT_EQ(two.weights().layers[0].self_attn.in_proj_packed.get(),
-              four.weights().layers[0].self_attn.in_proj_packed.get());
-    EXPECT_EQ(two.weights().decoder_layers[1].ffn.linear2_packed.get(),
-              four.weights().decoder_layers[1].ffn.linear2_packed.get());
+    auto four = std::make_unique<Model>(Model::random(parse_playground_spec(kSpec4)));
+    const Model two = four->with_heads(2);
+    EXPECT_EQ(&two.weights(), &four->weights());
+    const Matrix& w2 = two.weights().decoder_layers[1].ffn.linear2_weight;
+    const gemm::PackedWeights* panels = packed_panels(w2);
+    ASSERT_NE(panels, nullptr);
+    // Cross-attention multiplies W_in as two row blocks: W_Q and [W_K; W_V].
+    const AttentionWeights& cross = two.weights().decoder_layers[0].cross_attn;
+    EXPECT_NE(packed_panels(cross.in_proj_weight.topRows(cross.inner())), nullptr);
+    EXPECT_NE(packed_panels(cross.in_proj_weight.bottomRows(2 * cross.kv_inner())), nullptr);
+    EXPECT_EQ(packed_panels(cross.in_proj_weight), nullptr);
+    four.reset();  // the model the panels were made for
+    EXPECT_EQ(packed_panels(w2), panels);  // still held for the model sharing them
 }
 
 TEST(ModelWithHeads, RejectsAHeadCountThatDoesNotDivideDModel) {
@@ -192,9 +213,9 @@ TEST(ReopenSource, AHeadsOnlyEditReusesTheWeightsAndMatchesAFreshOpen) {
     EXPECT_EQ(reopened->name(), fresh->name());
     EXPECT_EQ(reopened->config().heads, 16);
     expect_same_weights(reopened->model()->weights(), fresh->model()->weights());
-    // reused, not re-initialised: the very same packed panels
-    EXPECT_EQ(reopened->model()->weights().layers[0].ffn.linear1_packed.get(),
-              previous->model()->weights().layers[0].ffn.linear1_packed.get());
+    // reused, not re-initialised or repacked: the very same weights and panels
+    EXPECT_EQ(&reopened->model()->weights(), &previous->model()->weights());
+    EXPECT_NE(packed_panels(reopened->model()->weights().layers[0].ffn.linear1_weight), nullptr);
     SourceInput input;
     input.text = "the cat sat on the mat";
     const Trace a = reopened->run(input, {}), b = fresh->run(input, {});
@@ -213,9 +234,7 @@ TEST(ReopenSource, AnyOtherChangeInitialisesAFreshModel) {
         EXPECT_EQ(reopened->name(), fresh->name()) << after;
         EXPECT_EQ(reopened->model()->config().mask, fresh->model()->config().mask) << after;
         expect_same_weights(reopened->model()->weights(), fresh->model()->weights());
-        EXPECT_NE(reopened->model()->weights().layers[0].ffn.linear1_packed.get(),
-                  previous->model()->weights().layers[0].ffn.linear1_packed.get())
-            << after;
+        EXPECT_NE(&reopened->model()->weights(), &previous->model()->weights()) << after;
     }
     // Not a spec, or no previous source: a plain open (which reports the bad argument).
     EXPECT_THROW(reopen_source("/no/such/model", before, previous.get()), Error);

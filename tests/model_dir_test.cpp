@@ -361,6 +361,8 @@ TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameT
         opt.scores = true;
         const hs::Trace a = original.forward(in, opt), b = reopened->model()->forward(in, opt);
         for (int l = 0; l < 2; ++l) {
+            ASSERT_EQ(a.main.layers[l].self_attn.weights.size(), std::size_t(original.config().heads));
+            ASSERT_EQ(b.main.layers[l].self_attn.weights.size(), std::size_t(original.config().heads));
             for (std::size_t h = 0; h < a.main.layers[l].self_attn.weights.size(); ++h) {
                 EXPECT_LT((a.main.layers[l].self_attn.weights[h] - b.main.layers[l].self_attn.weights[h])
                               .cwiseAbs().maxCoeff(), 1e-6f);
@@ -370,6 +372,7 @@ TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameT
             EXPECT_LT((a.main.layers[l].output - b.main.layers[l].output).cwiseAbs().maxCoeff(), 1e-5f);
         }
         EXPECT_EQ(a.next_token_logits.size(), b.next_token_logits.size());
+        EXPECT_EQ(a.next_token_logits.size() > 0, original.config().lm_head != hs::LmHead::None);
         if (a.next_token_logits.size()) {
             EXPECT_LT((a.next_token_logits - b.next_token_logits).cwiseAbs().maxCoeff(), 1e-4f);
         }

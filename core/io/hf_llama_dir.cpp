@@ -111,10 +111,9 @@ void save_hf_llama_dir(const Model& model, const std::string& dir) {
         }
         out.push_back(tensor(p + "self_attn.o_proj.weight", l.self_attn.out_proj_weight));
         out.push_back(tensor(p + "post_attention_layernorm.weight", l.norm2.weight));
-        // The FFN may be held as packed panels only (FeedForwardWeights): unpacked copies.
-        out.push_back(tensor(p + "mlp.gate_proj.weight", l.ffn.wg()));
-        out.push_back(tensor(p + "mlp.up_proj.weight", l.ffn.w1()));
-        out.push_back(tensor(p + "mlp.down_proj.weight", l.ffn.w2()));
+        out.push_back(tensor(p + "mlp.gate_proj.weight", l.ffn.gate_weight));
+        out.push_back(tensor(p + "mlp.up_proj.weight", l.ffn.linear1_weight));
+        out.push_back(tensor(p + "mlp.down_proj.weight", l.ffn.linear2_weight));
     }
     if (!w.final_norm) throw Error("a pre-norm decoder must have a final norm");
     out.push_back(tensor("model.norm.weight", w.final_norm->weight));

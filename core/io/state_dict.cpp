@@ -46,7 +46,6 @@ template <class W, class Fn>
 void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
     const std::int64_t D = c.d_model, F = c.d_ff, I = c.inner(),
                        R = I + 2 * std::int64_t{c.kv_head_count()} * c.d_k();
-    constexpr bool reading = std::is_const_v<W>;
 
     auto attention = [&](const std::string& p, auto& a) {
         fn(p + "in_proj_weight", Shape{R, D}, a.in_proj_weight);
@@ -55,19 +54,12 @@ void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
         if (c.out_bias) fn(p + "out_proj.bias", Shape{D}, a.out_proj_bias);
     };
     auto ffn = [&](const std::string& p, auto& f) {
-        if constexpr (reading) {
-            // A packed model keeps these as panels only (FeedForwardWeights): unpacked copies.
-            fn(p + "linear1.weight", Shape{F, D}, f.w1());
-        } else {
-            fn(p + "linear1.weight", Shape{F, D}, f.linear1_weight);
-        }
+        fn(p + "linear1.weight", Shape{F, D}, f.linear1_weight);
         if (c.mlp_bias) fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
-        if constexpr (reading) fn(p + "linear2.weight", Shape{D, F}, f.w2());
-        else fn(p + "linear2.weight", Shape{D, F}, f.linear2_weight);
+        fn(p + "linear2.weight", Shape{D, F}, f.linear2_weight);
         if (c.mlp_bias) fn(p + "linear2.bias", Shape{D}, f.linear2_bias);
         if (c.activation != Activation::SwiGLU) return;
-        if constexpr (reading) fn(p + "gate.weight", Shape{F, D}, f.wg());
-        else fn(p + "gate.weight", Shape{F, D}, f.gate_weight);
+        fn(p + "gate.weight", Shape{F, D}, f.gate_weight);
         if (c.mlp_bias) fn(p + "gate.bias", Shape{F}, f.gate_bias);
     };
     auto norm = [&](const std::string& p, auto& n) {

@@ -28,13 +28,6 @@ PackedWeights pack(const float* w, int n, int k, int ldw) {
     return p;
 }
 
-void unpack(const PackedWeights& p, float* w, int ldw) {
-    for (int q = 0; q < p.panels(); ++q) {
-        const int rows = std::min(kPanel, p.n - q * kPanel);
-        transpose(p.k, rows, p.panel(q), kPanel, w + static_cast<long>(q) * kPanel * ldw, ldw);
-    }
-}
-
 void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
                const float* bias, float* c, int ldc) {
     // Blocks of kKBlock inputs: a block of a (≤ 256 rows × kKBlock, in L2) meets each panel's

@@ -30,8 +30,6 @@ struct PackedWeights {
     float* panel(int q) { return data.data() + static_cast<long>(q) * k * kPanel; }
 };
 PackedWeights pack(const float* w, int n, int k, int ldw);
-// The inverse: w (n, k) with row stride ldw from the panels.
-void unpack(const PackedWeights& p, float* w, int ldw);
 
 // c[:, 64·panel0 : 64·(panel0 + panels)] = a (m, k) · Wᵀ (+ bias) for those panels of w.
 void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/kernels/packed_cache.h"
 
 #ifdef HEADSCOPE_HAVE_OPENBLAS
 extern "C" void openblas_set_num_threads(int num_threads);
@@ -173,19 +174,16 @@ void parallel_for(int n, const std::function<void(int)>& task) { pool().run(n, t
 void park_threads() { pool().park(); }
 
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
-               const Vector* bias, Eigen::Ref<Matrix> c, const gemm::PackedWeights* packed) {
-    // b may be empty when `packed` holds it (an FFN weight after pack_for_inference).
-    const bool b_packed_only = packed && b.size() == 0;
-    const Eigen::Index M = a.rows(), N = b_packed_only ? packed->n : b.rows(), K = a.cols();
-    const Eigen::Index b_cols = b_packed_only ? packed->k : b.cols();
-    if (b_cols != K || c.rows() != M || c.cols() != N || (bias && bias->size() != N))
+               const Vector* bias, Eigen::Ref<Matrix> c) {
+    const Eigen::Index M = a.rows(), N = b.rows(), K = a.cols();
+    if (b.cols() != K || c.rows() != M || c.cols() != N || (bias && bias->size() != N))
         throw Error("matmul_nt: cannot multiply (" + std::to_string(M) + " × " +
                     std::to_string(K) + ") by the transpose of (" + std::to_string(N) + " × " +
-                    std::to_string(b_cols) + ") into (" + std::to_string(c.rows()) + " × " +
+                    std::to_string(b.cols()) + ") into (" + std::to_string(c.rows()) + " × " +
                     std::to_string(c.cols()) + ")" + (bias ? " with a bias" : ""));
     // Below ~1M multiply-adds a wake-up costs more than the second core saves.
     const double macs = double(M) * double(N) * double(K);
-    if (packed && packed->n == N && packed->k == K) {
+    if (const gemm::PackedWeights* packed = packed_panels(b)) {
         // Contiguous runs of panels per thread: c[:, 64·p0 : 64·p1] = a · W[p0:p1]ᵀ + b
         const int panels = packed->panels();
         const int parts = macs < 1e6 ? 1 : std::min(thread_count(), panels);

@@ -30,11 +30,11 @@ void park_threads();
 
 // c: (M, N) = a · bᵀ (+ bias on every row when bias is non-null), a: (M, K), b: (N, K) —
 // the y = x·Wᵀ + b of every linear layer. Large products are split into column blocks
-// of c (row blocks of b) run in parallel; each block is one single-threaded GEMM. With
-// `packed` (b laid out by gemm::pack) the blocks are whole 64-column panels run by the
-// AVX-512 kernel instead of BLAS; then b may be empty (0 × 0) if `packed` holds it.
+// of c (row blocks of b) run in parallel; each block is one single-threaded GEMM. When b
+// is a weight the packed-weight cache holds (core/kernels/packed_cache.h), the blocks are
+// whole 64-column panels run by the packed kernel at the SIMD level in use; otherwise
+// Eigen (and BLAS behind it) multiplies b itself.
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
-               const Vector* bias, Eigen::Ref<Matrix> c,
-               const gemm::PackedWeights* packed = nullptr);
+               const Vector* bias, Eigen::Ref<Matrix> c);
 
 }  // namespace hs

@@ -6,12 +6,14 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "core/attention.h"
 #include "core/config.h"
 #include "core/kernels/gemm.h"
+#include "core/kernels/packed_cache.h"
 #include "core/model.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/memory_policy.h"
@@ -90,11 +92,11 @@ BENCHMARK(BM_SoftmaxRows)->Args({512, 0})->Args({1024, 0})->Args({1024, 1});
 void BM_GemmPeak(benchmark::State& state) {
     const int n = int(state.range(0));
     const Matrix a = Matrix::Random(n, n), b = Matrix::Random(n, n);
-    const gemm::PackedWeights packed = gemm::pack(b.data(), n, n, n);
-    const bool kernel = state.range(1) != 0;
+    std::optional<PackedPanels> cached;  // b in the packed-weight cache: the kernel runs it
+    if (state.range(1) != 0) cached.emplace(nullptr, std::vector<WeightRows>{WeightRows::of(b)});
     Matrix c(n, n);
     for (auto _ : state) {
-        matmul_nt(a, b, nullptr, c, kernel ? &packed : nullptr);
+        matmul_nt(a, b, nullptr, c);
         benchmark::DoNotOptimize(c.data());
     }
     state.counters["threads"] = thread_count();
@@ -103,8 +105,9 @@ void BM_GemmPeak(benchmark::State& state) {
 BENCHMARK(BM_GemmPeak)->Args({1024, 0})->Args({1024, 1})->Args({2048, 0})->Args({2048, 1})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// One thread, y (M, N) = x (M, K) · Wᵀ: the packed kernel at the SIMD level in use (arg 3 = 1) against
-// BLAS through Eigen (arg 3 = 0) on the projection shapes of the attention benchmarks.
+// One thread, y (M, N) = x (M, K) · Wᵀ: the packed kernel at the SIMD level in use (arg 3 = 1;
+// 2: packing W on every call) against BLAS through Eigen (arg 3 = 0) on the projection and
+// FFN shapes of the attention and model benchmarks.
 void BM_LinearKernel(benchmark::State& state) {
     const int M = int(state.range(0)), N = int(state.range(1)), K = int(state.range(2));
     const bool kernel = state.range(3) != 0;
@@ -112,7 +115,10 @@ void BM_LinearKernel(benchmark::State& state) {
     const gemm::PackedWeights packed = gemm::pack(w.data(), N, K, K);
     Matrix y(M, N);
     for (auto _ : state) {
-        if (kernel)
+        if (state.range(3) == 2) {  // packed on every call
+            const gemm::PackedWeights fresh = gemm::pack(w.data(), N, K, K);
+            gemm::nn_packed(M, x.data(), K, fresh, 0, fresh.panels(), nullptr, y.data(), N);
+        } else if (kernel)
             gemm::nn_packed(M, x.data(), K, packed, 0, packed.panels(), nullptr, y.data(), N);
         else
             y.noalias() = x * w.transpose();
@@ -125,6 +131,15 @@ BENCHMARK(BM_LinearKernel)
     ->Args({128, 2304, 768, 1})
     ->Args({512, 2304, 768, 0})
     ->Args({512, 2304, 768, 1})
+    ->Args({128, 3072, 768, 0})
+    ->Args({128, 3072, 768, 1})
+    ->Args({128, 3072, 768, 2})
+    ->Args({128, 768, 3072, 0})
+    ->Args({128, 768, 3072, 1})
+    ->Args({128, 768, 3072, 2})
+    ->Args({64, 2048, 512, 0})
+    ->Args({64, 2048, 512, 1})
+    ->Args({64, 2048, 512, 2})
     ->Unit(benchmark::kMicrosecond);
 
 // One thread, scores (T, T) = Q_h · K_hᵀ with Dk = 64: the kernel on K_hᵀ (arg 1 = 1,
@@ -149,7 +164,7 @@ BENCHMARK(BM_ScoresKernel)->Args({128, 0})->Args({128, 1})->Args({512, 0})->Args
     ->Unit(benchmark::kMicrosecond);
 
 // Model::random for the live-edit spec (issue 6): initialisation of every tensor plus
-// pack_for_inference.
+// packing the linear layers into the packed-weight cache.
 void BM_ModelRandom(benchmark::State& state) {
     const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=6");
     for (auto _ : state) {
@@ -188,7 +203,7 @@ void BM_LiveEditForward(benchmark::State& state) {
 }
 BENCHMARK(BM_LiveEditForward)->Args({0, 0})->Args({1, 0})->Args({1, 30})->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// The parts of BM_ModelRandom (init_weights, pack_for_inference) and a heads edit
+// The parts of BM_ModelRandom (init_weights, packing) and a heads edit
 // (Model::with_heads: the weights shared, nothing copied).
 void BM_InitWeights(benchmark::State& state) {
     const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=6");
@@ -199,15 +214,15 @@ void BM_InitWeights(benchmark::State& state) {
 }
 BENCHMARK(BM_InitWeights)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_PackForInference(benchmark::State& state) {
+void BM_PackLinearWeights(benchmark::State& state) {
     const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=6");
-    ModelWeights w = init_weights(c);
+    const ModelWeights w = init_weights(c);
     for (auto _ : state) {
-        pack_for_inference(w);
-        benchmark::DoNotOptimize(w.layers[0].ffn.linear1_packed.get());
+        const PackedPanels panels(nullptr, linear_weights(w));
+        benchmark::DoNotOptimize(panels.bytes());
     }
 }
-BENCHMARK(BM_PackForInference)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PackLinearWeights)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ModelWithHeads(benchmark::State& state) {
     const Model m = Model::random(parse_playground_spec("random:d_model=512,heads=8,layers=6"));
