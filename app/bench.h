@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/model/config.h"
 
 namespace hs {
 

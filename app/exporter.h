@@ -4,7 +4,7 @@
 #include <string>
 
 #include "app/state.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

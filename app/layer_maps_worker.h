@@ -10,7 +10,7 @@
 
 #include "app/latest_wins.h"
 #include "core/source.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

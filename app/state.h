@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
-#include "core/trace.h"
+#include "core/model/config.h"
+#include "core/model/trace.h"
 #include "core/image/colormap.h"
 #include "core/worked_example.h"
 

@@ -9,7 +9,7 @@
 #include "app/layer_maps_worker.h"
 #include "app/state.h"
 #include "app/worker.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

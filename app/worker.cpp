@@ -8,7 +8,7 @@
 #include "core/image/box_mean.h"
 #include "core/kernels/parallel.h"
 #include "core/source.h"
-#include "core/pretrained/generate.h"
+#include "core/model/generate.h"
 
 namespace hs {
 

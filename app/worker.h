@@ -15,7 +15,7 @@
 #include "app/model_info.h"
 #include "core/analysis/ablation.h"
 #include "core/source.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 #include "core/worked_example.h"
 
 namespace hs {

@@ -9,12 +9,12 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/attention.h"
+#include "core/model/attention.h"
 #include "core/error.h"
 #include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/simd.h"
-#include "core/rope.h"
+#include "core/model/rope.h"
 #include "core/source.h"
 
 namespace hs {

@@ -6,7 +6,7 @@
 #include "cli/common.h"
 #include "core/error.h"
 #include "core/io/atomic_file.h"
-#include "core/pretrained/generate.h"
+#include "core/model/generate.h"
 #include "core/source.h"
 
 namespace hs {

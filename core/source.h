@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
-#include "core/model.h"
+#include "core/model/model.h"
 #include "core/tokenize/tokenizer.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "core/attention.h"
-#include "core/trace.h"
+#include "core/model/attention.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

@@ -32,7 +32,11 @@ worker computes; live-edit latency for heads and d_model edits) and the peak mem
   /usr/bin/python3 scripts/compare_torch.py --headscope build/app/headscope --simd avx2
 
 --simd forces HeadScope's kernel level (HEADSCOPE_SIMD=avx512|avx2|generic); by default it
-runs the best level the CPU has. The header names the CPU model and the level used.
+runs the best level the CPU has. --simd avx2 stands for a CPU without AVX-512, so PyTorch and
+both programs' OpenBLAS are held to AVX2 as well (ATEN_CPU_CAPABILITY=avx2,
+DNNL_MAX_CPU_ISA / ONEDNN_MAX_CPU_ISA=AVX2, MKL_ENABLE_INSTRUCTIONS=AVX2, and
+OPENBLAS_CORETYPE=Haswell unless --coretype says otherwise): the baseline an AVX2 machine
+would measure. The header names the CPU model and the levels used.
 """
 import argparse
 import json
@@ -57,6 +61,12 @@ LLAMA_SPEC = ("random:arch=decoder,d_model=768,heads=12,kv_heads=4,layers=12,d_f
               "pe=rope,norm=rmsnorm,act=swiglu,bias=0,lm_head=tied,vocab=32000,max_len=1024,seed=1")
 ATTENTION_TARGET = 1.5   # HeadScope at least 1.5× faster than tuned PyTorch
 LIMIT_TARGET = 1.3       # 12-layer forward within 1.3× of FLOPs / GEMM peak
+AVX2_ONLY_ENV = {
+    "ATEN_CPU_CAPABILITY": "avx2",
+    "DNNL_MAX_CPU_ISA": "AVX2",
+    "ONEDNN_MAX_CPU_ISA": "AVX2",
+    "MKL_ENABLE_INSTRUCTIONS": "AVX2",
+}
 FRAME_TARGET_MS = 16.7   # UI p95 frame time under Xvfb
 EDIT_TARGET_MS = 50.0    # edit -> new heatmaps on screen
 MEMORY_TARGET_MIB = 1024.0
@@ -84,6 +94,9 @@ def ensure_tuned_environment(args):
     env.update(TUNED_ENV)
     env["OMP_NUM_THREADS"] = str(args.threads)
     env["HEADSCOPE_THREADS"] = str(args.threads)
+    if args.simd == "avx2":  # an AVX2 machine: the baseline may not use AVX-512 either
+        env.update(AVX2_ONLY_ENV)
+        env.setdefault("OPENBLAS_CORETYPE", "Haswell")
     if args.coretype:
         env["OPENBLAS_CORETYPE"] = args.coretype
     if args.simd:
@@ -92,9 +105,9 @@ def ensure_tuned_environment(args):
         env.pop("HEADSCOPE_SIMD", None)
     if os.environ.get("HEADSCOPE_SIMD") != env.get("HEADSCOPE_SIMD"):
         os.execve(sys.executable, [sys.executable] + sys.argv, env)
-    if all(os.environ.get(k) == v for k, v in env.items() if k in TUNED_ENV):
-        if not args.coretype or os.environ.get("OPENBLAS_CORETYPE") == args.coretype:
-            return
+    watched = set(TUNED_ENV) | set(AVX2_ONLY_ENV) | {"OPENBLAS_CORETYPE"}
+    if all(os.environ.get(k) == env.get(k) for k in watched):
+        return
     os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
 
@@ -195,6 +208,12 @@ def torch_attention_ms(mha, tokens, d_model, repeat):
     return statistics.median(times)
 
 
+def torch_cpu_capability(torch):
+    """The vector level ATen's kernels use ("CPU capability usage: AVX2" in its config)."""
+    m = re.search(r"CPU capability usage: (\S+)", torch.__config__.show())
+    return m.group(1) if m else "?"
+
+
 def words(n, modulo=None):
     return " ".join(f"w{i % modulo if modulo else i}" for i in range(n))
 
@@ -277,7 +296,8 @@ def main():
           f"MALLOC_MMAP_THRESHOLD_={os.environ.get('MALLOC_MMAP_THRESHOLD_')}, "
           f"repeat {args.repeat} (medians)")
     print(f"CPU: {cpu_model()}; headscope SIMD level: "
-          f"{os.environ.get('HEADSCOPE_SIMD', 'best of this CPU')}")
+          f"{os.environ.get('HEADSCOPE_SIMD', 'best of this CPU')}; torch CPU capability: "
+          f"{torch_cpu_capability(torch)}")
     rows = []
     ok = True
     with tempfile.TemporaryDirectory() as tmp:

@@ -13,11 +13,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/analysis/ablation.h"
-#include "core/attention.h"
+#include "core/model/attention.h"
 #include "core/error.h"
-#include "core/layers.h"
-#include "core/model.h"
-#include "core/pretrained/pretrained_source.h"
+#include "core/model/layers.h"
+#include "core/model/model.h"
+#include "core/pretrained_source.h"
 #include "core/rng.h"
 #include "core/source.h"
 #include "tests/cli_runner.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/attention.h"
+#include "core/model/attention.h"
 #include "core/rng.h"
 #include "tests/test_util.h"
 

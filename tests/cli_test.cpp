@@ -12,8 +12,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "core/config.h"
-#include "core/model.h"
+#include "core/model/config.h"
+#include "core/model/model.h"
 #include "core/source.h"
 #include "core/kernels/simd.h"
 #include "tests/cli_runner.h"

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
-#include "core/config.h"
-#include "core/model.h"
+#include "core/model/config.h"
+#include "core/model/model.h"
 #include "core/source.h"
 #include "tests/cli_runner.h"
 #include "tests/test_util.h"

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/config.h"
+#include "core/model/config.h"
 #include "core/error.h"
 
 namespace hs {

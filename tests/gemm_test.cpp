@@ -8,13 +8,13 @@
 
 #include <vector>
 
-#include "core/attention.h"
-#include "core/attention_heads.h"
+#include "core/model/attention.h"
+#include "core/model/attention_heads.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
 #include "core/rng.h"
-#include "core/weights.h"
+#include "core/model/weights.h"
 #include "tests/simd_levels.h"
 
 namespace hs {

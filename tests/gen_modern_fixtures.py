@@ -31,7 +31,7 @@ missing and expected.safetensors there. Add one with
 then re-run this script.
 
 Outputs tests/fixtures/torch/modern_<case>/ in the layout of tests/gen_torch_fixtures.py
-(config.json as core/config.cpp writes it, model.safetensors under HeadScope's state_dict
+(config.json as core/model/config.cpp writes it, model.safetensors under HeadScope's state_dict
 names, input.json, expected.safetensors with main./decoder. input, per-layer
 self/cross weights and scores, attention outputs, outputs, final_output), plus
 "next_token_logits" (1, V) for models with an LM head. tests/torch_agreement_test.cpp reads
@@ -298,7 +298,7 @@ def run_model(model, inp):
 def config(arch, d_model, heads, layers, d_ff, pe, norm, act, mask, seed, kv_heads=0,
            norm_kind="layernorm", bias=True, rope_layout="rotate-half", rope_theta=10000.0,
            lm_head="none", vocab=50, max_len=16, norm_eps=1e-5):
-    """Exactly the keys core/config.cpp's config_to_json writes for this config."""
+    """Exactly the keys core/model/config.cpp's config_to_json writes for this config."""
     c = {"format": "headscope-playground", "arch": arch, "d_model": d_model, "heads": heads,
          "layers": layers, "d_ff": d_ff, "vocab": vocab, "max_len": max_len, "pe": pe,
          "norm": norm, "activation": act, "mask": mask, "norm_eps": norm_eps, "seed": seed}

@@ -13,7 +13,7 @@ Regenerate (needs Debian's python3-torch and python3-numpy, hence /usr/bin/pytho
 
 Outputs
   tests/fixtures/torch/<case>/            one playground model per case
-      config.json          ModelConfig as core/config.cpp's config_to_json writes it
+      config.json          ModelConfig as core/model/config.cpp's config_to_json writes it
       model.safetensors    weights under our state_dict names (core/io/state_dict.h)
       input.json           {"ids": [...], "decoder_ids": [...], "key_padding": [...]}
       expected.safetensors what HeadScope's Trace must contain:

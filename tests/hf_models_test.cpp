@@ -17,8 +17,8 @@
 
 #include "core/error.h"
 #include "core/io/safetensors.h"
-#include "core/pretrained/hf_config.h"
-#include "core/pretrained/hf_loader.h"
+#include "core/formats/hf_config.h"
+#include "core/formats/hf_loader.h"
 #include "core/source.h"
 #include "tests/test_util.h"
 

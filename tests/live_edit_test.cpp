@@ -8,15 +8,15 @@
 #include <memory>
 #include <string>
 
-#include "core/attention.h"
-#include "core/config.h"
+#include "core/model/attention.h"
+#include "core/model/config.h"
 #include "core/error.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/packed_cache.h"
-#include "core/model.h"
+#include "core/model/model.h"
 #include "core/rng.h"
 #include "core/source.h"
-#include "core/weights.h"
+#include "core/model/weights.h"
 
 namespace hs {
 namespace {

@@ -11,9 +11,9 @@
 
 #include "tests/cli_runner.h"
 #include "core/error.h"
-#include "core/pretrained/generate.h"
-#include "core/pretrained/llama2c.h"
-#include "core/pretrained/pretrained_source.h"
+#include "core/model/generate.h"
+#include "core/formats/llama2c.h"
+#include "core/pretrained_source.h"
 #include "core/source.h"
 
 namespace hs {

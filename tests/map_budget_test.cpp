@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "core/pretrained/hf_loader.h"
+#include "core/formats/hf_loader.h"
 #include "core/source.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 #include "tests/test_util.h"
 
 namespace hs {

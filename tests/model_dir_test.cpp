@@ -14,14 +14,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "core/config.h"
+#include "core/model/config.h"
 #include "core/error.h"
 #include "core/io/model_dir.h"
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
-#include "core/model.h"
+#include "core/model/model.h"
 #include "core/source.h"
-#include "core/weights.h"
+#include "core/model/weights.h"
 #include "tests/test_util.h"
 
 namespace fs = std::filesystem;

@@ -3,10 +3,10 @@
 
 #include <cmath>
 
-#include "core/config.h"
+#include "core/model/config.h"
 #include "core/error.h"
-#include "core/layers.h"
-#include "core/model.h"
+#include "core/model/layers.h"
+#include "core/model/model.h"
 #include "core/rng.h"
 
 namespace hs {

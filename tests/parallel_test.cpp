@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/attention.h"
+#include "core/model/attention.h"
 #include "core/error.h"
 #include "core/kernels/parallel.h"
 

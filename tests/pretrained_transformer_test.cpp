@@ -13,12 +13,12 @@
 #include <gtest/gtest.h>
 
 #include "tests/cli_runner.h"
-#include "core/attention.h"
+#include "core/model/attention.h"
 #include "core/error.h"
-#include "core/layers.h"
-#include "core/model.h"
-#include "core/pretrained/llama2c.h"
-#include "core/rope.h"
+#include "core/model/layers.h"
+#include "core/model/model.h"
+#include "core/formats/llama2c.h"
+#include "core/model/rope.h"
 #include "tests/test_util.h"
 
 namespace hs {

@@ -19,11 +19,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "core/attention.h"
-#include "core/config.h"
+#include "core/model/attention.h"
+#include "core/model/config.h"
 #include "core/io/model_dir.h"
 #include "core/io/safetensors.h"
-#include "core/model.h"
+#include "core/model/model.h"
 #include "core/source.h"
 
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 namespace {

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/model.h"
+#include "core/model/model.h"
 #include "core/source.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

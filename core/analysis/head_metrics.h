@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/tensor.h"
-#include "core/attention.h"
-#include "core/trace.h"
+#include "core/model/attention.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/tensor.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

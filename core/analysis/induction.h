@@ -12,7 +12,7 @@
 
 #include "core/analysis/head_metrics.h"
 #include "core/source.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

@@ -18,8 +18,8 @@
 // conversion script does; it reopens with rope_layout rotate-half.
 #include <string>
 
-#include "core/config.h"
-#include "core/model.h"
+#include "core/model/config.h"
+#include "core/model/model.h"
 
 namespace hs {
 

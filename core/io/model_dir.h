@@ -2,7 +2,7 @@
 // Model directories (DESIGN §4): config.json + model.safetensors.
 #include <string>
 
-#include "core/model.h"
+#include "core/model/model.h"
 
 namespace hs {
 

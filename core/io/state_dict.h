@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/model/config.h"
 #include "core/io/safetensors.h"
-#include "core/weights.h"
+#include "core/model/weights.h"
 
 namespace hs {
 

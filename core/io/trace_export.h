@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

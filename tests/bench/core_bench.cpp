@@ -10,14 +10,14 @@
 #include <thread>
 #include <vector>
 
-#include "core/attention.h"
-#include "core/config.h"
+#include "core/model/attention.h"
+#include "core/model/config.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/packed_cache.h"
-#include "core/model.h"
+#include "core/model/model.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/memory_policy.h"
-#include "core/weights.h"
+#include "core/model/weights.h"
 
 namespace hs {
 namespace {

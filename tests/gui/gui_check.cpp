@@ -31,8 +31,8 @@
 #include "core/error.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/png.h"
-#include "core/pretrained/generate.h"
-#include "core/pretrained/pretrained_source.h"
+#include "core/model/generate.h"
+#include "core/pretrained_source.h"
 #include "core/source.h"
 #include "core/worked_example.h"
 

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "app/worker.h"
-#include "core/pretrained/generate.h"
-#include "core/pretrained/pretrained_source.h"
+#include "core/model/generate.h"
+#include "core/pretrained_source.h"
 
 namespace hs {
 namespace {

@@ -4,7 +4,7 @@
 // LlamaConfig, Qwen2Config). Keys that fix tensor shapes are required, so a truncated
 // config fails here with the key's name instead of later as a puzzling shape mismatch;
 // numerical details (eps, theta, activation) fall back to the HF defaults.
-#include "core/pretrained/hf_config.h"
+#include "core/formats/hf_config.h"
 
 #include <filesystem>
 #include <fstream>

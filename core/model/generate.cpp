@@ -1,4 +1,4 @@
-#include "core/pretrained/generate.h"
+#include "core/model/generate.h"
 
 #include "core/error.h"
 

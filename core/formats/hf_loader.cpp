@@ -3,7 +3,7 @@
 // Shape letters: D d_model, H heads, Hkv key/value heads, Dh head_dim, F d_ff, V vocab,
 // P max positions. Every weight ends up (out, in) so y = x·Wᵀ + b, as PyTorch nn.Linear
 // stores it; GPT-2's Conv1D stores (in, out) and computes y = x·W + b, so it is transposed.
-#include "core/pretrained/hf_loader.h"
+#include "core/formats/hf_loader.h"
 
 #include <cctype>
 #include <filesystem>
@@ -16,7 +16,7 @@
 #include "core/error.h"
 #include "core/io/json_file.h"
 #include "core/io/safetensors.h"
-#include "core/pretrained/hf_config.h"
+#include "core/formats/hf_config.h"
 
 namespace hs {
 

@@ -6,7 +6,7 @@
 
 #include "core/error.h"
 #include "core/image/heatmap_draw.h"
-#include "core/trace.h"
+#include "core/model/trace.h"
 
 namespace hs {
 

@@ -1,4 +1,4 @@
-#include "core/config.h"
+#include "core/model/config.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "core/rope.h"
+#include "core/model/rope.h"
 
 #include <cmath>
 

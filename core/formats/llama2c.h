@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-#include "core/model.h"
+#include "core/model/model.h"
 #include "core/tokenize/llama2c_tokenizer.h"
 
 namespace hs {

@@ -1,7 +1,7 @@
 #pragma once
 // Hugging Face checkpoint directories -> Model (the one runtime, core/model.h).
 //
-// DIR/config.json (core/pretrained/hf_config.h) plus either DIR/model.safetensors or a
+// DIR/config.json (core/formats/hf_config.h) plus either DIR/model.safetensors or a
 // sharded DIR/model.safetensors.index.json ({"weight_map": {tensor: shard file}}, every
 // shard opened once). Tensor names per family (prefixes in brackets are optional):
 //   gpt2   [transformer.]wte, wpe, h.{i}.ln_1, h.{i}.attn.c_attn (Conv1D (D, 3D),
@@ -19,7 +19,7 @@
 // records what the file stored ("f32", "f16", "bf16", or e.g. "bf16+f32" when mixed).
 #include <string>
 
-#include "core/model.h"
+#include "core/model/model.h"
 
 namespace hs {
 

@@ -1,4 +1,4 @@
-#include "core/weights.h"
+#include "core/model/weights.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,10 +3,10 @@
 // GELU-tanh, SwiGLU), positional encodings, and the encoder / decoder layers of
 // nn.TransformerEncoderLayer / DecoderLayer, which are also the layers of GPT-2, BERT
 // and Llama (post-norm: x = norm(x + sublayer(x)); pre-norm: x = x + sublayer(norm(x))).
-#include "core/attention.h"
-#include "core/config.h"
-#include "core/trace.h"
-#include "core/weights.h"
+#include "core/model/attention.h"
+#include "core/model/config.h"
+#include "core/model/trace.h"
+#include "core/model/weights.h"
 
 namespace hs {
 

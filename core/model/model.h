@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
-#include "core/trace.h"
+#include "core/model/config.h"
+#include "core/model/trace.h"
 #include "core/kernels/packed_cache.h"
-#include "core/weights.h"
+#include "core/model/weights.h"
 
 namespace hs {
 

@@ -5,7 +5,7 @@
 //   b' = a·sin(pθ_i) + b·cos(pθ_i)
 // Layouts: Interleaved pairs dims (2i, 2i+1) (llama2.c); RotateHalf pairs (i, i + Dh/2)
 // (HF Llama / Qwen2 "rotate_half").
-#include "core/config.h"
+#include "core/model/config.h"
 #include "core/tensor.h"
 
 #include <optional>

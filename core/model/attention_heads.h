@@ -3,7 +3,7 @@
 // function to read first is that one; this is how its step 3 is made fast).
 #include <vector>
 
-#include "core/attention.h"
+#include "core/model/attention.h"
 #include "core/kernels/gemm.h"
 
 namespace hs {

@@ -1,4 +1,4 @@
-#include "core/layers.h"
+#include "core/model/layers.h"
 
 #include <cmath>
 #include <vector>

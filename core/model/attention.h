@@ -12,10 +12,10 @@
 #include <atomic>
 #include <vector>
 
-#include "core/rope.h"
+#include "core/model/rope.h"
 #include "core/tensor.h"
-#include "core/trace.h"
-#include "core/weights.h"
+#include "core/model/trace.h"
+#include "core/model/weights.h"
 
 namespace hs {
 

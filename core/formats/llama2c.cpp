@@ -1,4 +1,4 @@
-#include "core/pretrained/llama2c.h"
+#include "core/formats/llama2c.h"
 
 #include <cstdint>
 #include <cstring>

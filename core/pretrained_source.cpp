@@ -1,4 +1,4 @@
-#include "core/pretrained/pretrained_source.h"
+#include "core/pretrained_source.h"
 
 #include <sstream>
 

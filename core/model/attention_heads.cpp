@@ -1,7 +1,7 @@
 // The fast per-head part of multi_head_attention (core/attention.cpp): the scores, softmax
 // and A·V of every head, spread over the thread pool, on the kernel seam (gemm::nn,
 // kernels::softmax_row, parallel_for). Nothing is copied per head.
-#include "core/attention_heads.h"
+#include "core/model/attention_heads.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,18 +1,18 @@
 // Multi-head attention, the math top to bottom (DESIGN §3; shapes in attention.h). The
 // heatmaps, the Pipeline's step-by-step view and every model run through this one
 // function; how its step 3 is made fast lives in attention_heads.cpp, on the kernel seam.
-#include "core/attention.h"
+#include "core/model/attention.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "core/attention_heads.h"
+#include "core/model/attention_heads.h"
 #include "core/error.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
 #include "core/kernels/softmax.h"
-#include "core/rope.h"
+#include "core/model/rope.h"
 
 namespace hs {
 

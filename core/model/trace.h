@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "core/model/config.h"
 #include "core/tensor.h"
 
 namespace hs {

@@ -1,4 +1,4 @@
-#include "core/model.h"
+#include "core/model/model.h"
 
 #include <algorithm>
 
@@ -7,8 +7,8 @@
 
 #include "core/error.h"
 #include "core/kernels/parallel.h"
-#include "core/layers.h"
-#include "core/rope.h"
+#include "core/model/layers.h"
+#include "core/model/rope.h"
 
 namespace hs {
 

@@ -2,13 +2,13 @@
 // Parameters of every model (ModelConfig, DESIGN §3), laid out as PyTorch stores them
 // (weights are (out, in): y = x · Wᵀ + b). io/state_dict maps these to and from
 // nn.Transformer state_dict names such as "layers.0.self_attn.in_proj_weight", and
-// io/hf_llama_dir and pretrained/hf_loader to and from Hugging Face names.
+// io/hf_llama_dir and formats/hf_loader to and from Hugging Face names.
 // An absent bias (a model without that bias) is an empty Vector.
 #include <memory>
 #include <optional>
 #include <vector>
 
-#include "core/config.h"
+#include "core/model/config.h"
 #include "core/tensor.h"
 
 namespace hs {

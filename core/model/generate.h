@@ -2,7 +2,7 @@
 // Greedy continuation of decoder language models (temperature 0, no sampling).
 #include <vector>
 
-#include "core/model.h"
+#include "core/model/model.h"
 #include "core/tokenize/tokenizer.h"
 
 namespace hs {

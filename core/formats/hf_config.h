@@ -12,7 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/config.h"
+#include "core/model/config.h"
 
 namespace hs {
 
