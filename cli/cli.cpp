@@ -46,6 +46,8 @@ MODEL is one of
 commands:
   headscope forward MODEL --text "..." [--json out.json] [--save DIR] [--scores]
                     [--detail-layer L] [--quiet] [--map-budget MiB]   (maps kept; default 256)
+                    [--tap NAME,...]   (named intermediates, '*' matches any run: layers.*.attn_out)
+  headscope forward MODEL --list-taps                 (every name --tap can keep)
   headscope export  MODEL --text "..." --layer L --head H --png out.png [--csv f] [--json f]
   headscope export  MODEL --text "..." --grid --png grid.png
                     [--decoder] [--cross] [--colormap viridis|magma|inferno|greys|redblue]

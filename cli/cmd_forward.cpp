@@ -1,5 +1,6 @@
 // headscope forward MODEL --text "..." [--json FILE] [--save DIR] [--map-budget MiB]: run and
 // write the trace. Maps over the budget (default 256 MiB) are recomputed layer by layer.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -37,6 +38,22 @@ void print_summary(const Trace& t, const TraceSource& source) {
             }
             std::printf("\n");
         }
+    }
+}
+
+// Each kept intermediate: name, shape and the first values of its first and last rows.
+void print_taps(const Trace& t) {
+    for (const Trace::Tapped& tap : t.taps) {
+        const Matrix& m = tap.value;
+        std::printf("%s (%ld × %ld):", tap.name.c_str(), static_cast<long>(m.rows()), static_cast<long>(m.cols()));
+        for (const Eigen::Index r : {Eigen::Index{0}, m.rows() - 1}) {
+            std::printf(" row %ld [", static_cast<long>(r));
+            for (Eigen::Index j = 0; j < std::min<Eigen::Index>(m.cols(), 4); ++j)
+                std::printf("%s%.4g", j ? " " : "", static_cast<double>(m(r, j)));
+            std::printf("%s]", m.cols() > 4 ? " …" : "");
+            if (m.rows() == 1) break;
+        }
+        std::printf("\n");
     }
 }
 
@@ -85,10 +102,14 @@ void fill_dropped_maps(const TraceSource& source, Trace& trace, bool scores) {
 
 int cmd_forward(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
-    values.insert({"json", "save", "detail-layer", "map-budget"});
-    const Args args(argc, argv, 2, values, {"scores", "quiet"});
+    values.insert({"json", "save", "detail-layer", "map-budget", "tap"});
+    const Args args(argc, argv, 2, values, {"scores", "quiet", "list-taps"});
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
+    if (args.flag("list-taps")) {  // the named intermediates --tap can keep
+        for (const std::string& name : tap_names(source->config())) std::printf("%s\n", name.c_str());
+        return 0;
+    }
     const int n_layers = source->config().layers;
     const auto detail_layer = args.integer("detail-layer", 0, 1000);
     if (detail_layer && *detail_layer >= n_layers)
@@ -107,6 +128,7 @@ int cmd_forward(int argc, char** argv) {
     // 256 MiB by default: the summary and --json refill dropped layers one at a time, so a
     // long text need not hold every map (12 layers × 12 heads × 2048² floats = 2.4 GB).
     options.map_budget_bytes = read_map_budget(args, kForwardMapBudget);
+    if (const auto taps = args.value("tap")) options.taps = split_list(*taps);
     Trace trace = source->run(input, options);
     report_resident_maps(trace);
     if (const auto path = args.value("json")) {
@@ -129,6 +151,7 @@ int cmd_forward(int argc, char** argv) {
         if (*path != "-") std::fprintf(stderr, "wrote %s\n", path->c_str());
     } else if (!args.flag("quiet")) {
         print_summary(trace, *source);
+        print_taps(trace);
     }
     return 0;
 }

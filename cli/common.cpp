@@ -35,6 +35,15 @@ SourceInput read_source_input(const Args& args, const TraceSource& source) {
     return in;
 }
 
+std::vector<std::string> split_list(const std::string& value) {
+    std::vector<std::string> items;
+    std::stringstream ss(value);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty()) items.push_back(item);
+    return items;
+}
+
 void write_output(const std::string& path, const std::string& bytes) {
     if (path == "-") {
         std::fwrite(bytes.data(), 1, bytes.size(), stdout);
@@ -97,6 +106,7 @@ std::size_t trace_number_count(const Trace& trace, bool scores) {
     const int heads = trace.config.heads;
     std::size_t n = stack_count(trace.main, trace.main, heads, scores);
     if (trace.decoder) n += stack_count(*trace.decoder, trace.main, heads, scores);
+    for (const Trace::Tapped& tap : trace.taps) n += static_cast<std::size_t>(tap.value.size());
     if (trace.steps) {
         const AttentionSteps& st = *trace.steps;
         n += static_cast<std::size_t>(st.qkv.size() + st.w_in.size() + st.concat.size() +

@@ -18,6 +18,9 @@ SourceInput read_source_input(const Args& args, const TraceSource& source);
 // Writes `bytes` to PATH atomically, or to stdout when PATH is "-".
 void write_output(const std::string& path, const std::string& bytes);
 
+// The comma-separated items of an option's value ("a,b,,c" -> a, b, c).
+std::vector<std::string> split_list(const std::string& value);
+
 // The attention maps of one layer: self-attention, or cross-attention with cross = true.
 // Throws hs::Error naming the valid range when layer/head is out of range.
 void check_layer_head(const Trace& trace, int layer, int head, bool decoder, bool cross);

@@ -73,6 +73,14 @@ nlohmann::json trace_to_json(const Trace& t) {
         j["steps"]["stack"] = t.steps_in_decoder ? "decoder" : "main";
         j["steps"]["block"] = t.steps_cross ? "cross" : "self";
     }
+    if (!t.taps.empty()) {
+        nlohmann::json taps = nlohmann::json::array();
+        for (const Trace::Tapped& tap : t.taps)
+            taps.push_back({{"name", tap.name},
+                            {"shape", {tap.value.rows(), tap.value.cols()}},
+                            {"values", matrix_to_json(tap.value)}});
+        j["taps"] = std::move(taps);
+    }
     if (t.decoder) {
         j["decoder"] = {{"tokens", t.decoder->tokens},
                         {"ids", t.decoder->ids},

@@ -41,7 +41,8 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
                                      const Matrix& x_query, const Matrix& x_memory,
                                      const AttentionMask& mask, bool want_weights,
                                      bool want_scores, AttentionSteps* steps,
-                                     const std::vector<int>& ablated, AblationMode ablate_mode) {
+                                     const std::vector<int>& ablated, AblationMode ablate_mode,
+                                     const AttentionTap* tap) {
     check_shapes(w, split, x_query, x_memory);
     const bool self = &x_query == &x_memory;
     const Eigen::Index T = x_query.rows(), S = x_memory.rows(), D = w.out_proj_weight.rows();
@@ -62,6 +63,11 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
         // Steps 1–3 in one work item per head (attention_heads.h), the same math.
         auto qkv = qkv_buf.get(T, 3 * I);
         fused_heads(w, *fused, split, x_query, mask, scale, qkv, concat, weights, scores);
+        if (tap) {
+            (*tap)("q", qkv.leftCols(I));
+            (*tap)("k", qkv.middleCols(I, I));
+            (*tap)("v", qkv.rightCols(I));
+        }
     } else {
         // 1. [Q|K|V] = X · W_inᵀ + b_in: (T, I + 2·Ikv), one GEMM for all heads (self-
         //    attention); cross-attention: Q from the queries, [K|V] from memory.
@@ -74,12 +80,18 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
             apply_rope(p.q, H, split.rope->table, split.rope->layout);
             apply_rope(p.k, split.kv_heads, split.rope->table, split.rope->layout);
         }
+        if (tap) {
+            (*tap)("q", p.q);
+            (*tap)("k", p.k);
+            (*tap)("v", p.v);
+        }
         // 3. Per head h, with g = h / (H / Hkv) its K/V head:
         //    A_h = softmax(Q_h K_gᵀ / √Dk + mask): (T, S);  head_h = A_h V_g: (T, Dk)
         attend_heads(p.q, p.k, p.v, H, split.kv_heads, scale, mask, concat, weights, scores);
         if (steps) {
             const Matrix head_outputs = concat;  // before the ablation below
             ablate_heads(concat, ablated, H, ablate_mode);
+            if (tap) (*tap)("concat", concat);
             result.output.resize(T, D);
             matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output);
             record_steps(w, split, x_query, x_memory, split.rope ? qkv_unrotated : Matrix(q_part),
@@ -91,6 +103,7 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
     }
     // 4. Ablated heads replaced before W_o (ablate_heads).
     ablate_heads(concat, ablated, H, ablate_mode);
+    if (tap) (*tap)("concat", concat);
     // 5. out: (T, D) = concat · W_oᵀ + b_o
     result.output.resize(T, D);
     matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output);

@@ -10,6 +10,7 @@
 // I = H·Dk, Ikv = Hkv·Dk (= I without grouped-query attention). Masked positions are −∞
 // before softmax; a row with every key masked gives zeros. A missing bias is an empty Vector.
 #include <atomic>
+#include <functional>
 #include <vector>
 
 #include "core/model/rope.h"
@@ -86,13 +87,17 @@ struct HeadSplit {
 // the head count (heads only say how the columns of Q, K and V split into Dk blocks), so
 // a Model runs its layers with its config's and Model::with_heads shares one set of
 // weights between head counts. Throws hs::Error when the split does not fit the weights.
+// `tap`, when non-null, sees the block's named intermediates (core/model/taps.h): "q",
+// "k", "v" after any rotation and "concat" after any ablation.
+using AttentionTap = std::function<void(const char* name, const Eigen::Ref<const Matrix>& value)>;
 AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit& split,
                                      const Matrix& x_query,
                                      const Matrix& x_memory, const AttentionMask& mask,
                                      bool want_weights, bool want_scores,
                                      AttentionSteps* steps = nullptr,
                                      const std::vector<int>& ablated = {},
-                                     AblationMode ablate_mode = AblationMode::Zero);
+                                     AblationMode ablate_mode = AblationMode::Zero,
+                                     const AttentionTap* tap = nullptr);
 
 // Reference implementation: h separate per-head projections with (D, Dk) matrices, no
 // fused GEMM, loops for the softmax, w.heads and w.kv_heads, no rotation. Tests compare

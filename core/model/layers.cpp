@@ -63,7 +63,8 @@ Matrix activate(const Matrix& x, Activation act) {
     return y;
 }
 
-Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act) {
+Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act,
+                    const std::function<void(const Eigen::Ref<const Matrix>&)>& on_hidden) {
     // hidden: (T, d_ff) = act(x · W1ᵀ + b1)
     //   SwiGLU: hidden = silu(x · W_gateᵀ + b_g) ⊙ (x · W1ᵀ + b1)
     // out: (T, D) = hidden · W2ᵀ + b2
@@ -80,6 +81,7 @@ Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act
     } else {
         activate_in_place(hidden, act);
     }
+    if (on_hidden) on_hidden(hidden);
     Matrix out(T, w.d_model());
     matmul_nt(hidden, w.linear2_weight, bias_or_null(w.linear2_bias), out);
     return out;
@@ -87,11 +89,13 @@ Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act
 
 Matrix sinusoidal_positions(int T, int D) {
     // PE[p, 2i] = sin(p / 10000^(2i/D)), PE[p, 2i+1] = cos(p / 10000^(2i/D)); computed in double.
+    // The D/2 denominators 10000^(2i/D) once, not per position.
+    std::vector<double> denominator(static_cast<std::size_t>(D));
+    for (int c = 0; c < D; ++c) denominator[c] = std::pow(10000.0, static_cast<double>(c - c % 2) / D);
     Matrix pe(T, D);
     for (int p = 0; p < T; ++p)
         for (int c = 0; c < D; ++c) {
-            const int two_i = c - (c % 2);
-            const double angle = p / std::pow(10000.0, static_cast<double>(two_i) / D);
+            const double angle = p / denominator[c];
             pe(p, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
         }
     return pe;
@@ -99,20 +103,48 @@ Matrix sinusoidal_positions(int T, int D) {
 
 namespace {
 
+// The layer's named intermediate `what` (core/model/taps.h) to capture.tap, if any.
+void emit(const LayerCapture& capture, const char* what, const Eigen::Ref<const Matrix>& value) {
+    if (capture.tap) (*capture.tap)(capture.tap_prefix + what, value);
+}
+
 // Runs one attention sub-layer (self-attention when memory is null) and records its
 // head maps; the block's ablated heads and the self-attention's rotation come from
 // `capture`. The head counts are the config's, not w's: Model::with_heads shares weights.
+// Taps: "<block>_in", "<block>.q/.k/.v/.concat", "<block>_out" (block "attn" or "cross").
 Matrix attend(const AttentionWeights& w, const ModelConfig& c, const Matrix& q_in,
               const Matrix* memory, const AttentionMask& mask, const LayerCapture& capture,
               AttentionSteps* steps, HeadMaps& maps) {
+    const std::string block = memory ? "cross" : "attn";
+    emit(capture, (block + "_in").c_str(), q_in);
+    const AttentionTap tap = [&](const char* name, const Eigen::Ref<const Matrix>& value) {
+        emit(capture, (block + "." + name).c_str(), value);
+    };
     const std::vector<int>& ablated = memory ? capture.cross_ablated : capture.self_ablated;
     const HeadSplit split{c.heads, c.kv_head_count(), memory ? nullptr : capture.self_rope};
     AttentionResult r = multi_head_attention(w, split, q_in, memory ? *memory : q_in, mask,
                                              capture.weights, capture.scores, steps, ablated,
-                                             capture.ablate_mode);
+                                             capture.ablate_mode, capture.tap ? &tap : nullptr);
     maps.weights = std::move(r.weights);
     maps.scores = std::move(r.scores);
+    emit(capture, (block + "_out").c_str(), r.output);
     return std::move(r.output);
+}
+
+// The feed-forward sub-layer with its taps "ffn_in", "ffn_hidden", "ffn_out".
+Matrix ffn(const FeedForwardWeights& w, const ModelConfig& c, const Matrix& x, const LayerCapture& capture) {
+    emit(capture, "ffn_in", x);
+    Matrix out = feed_forward(x, w, c.activation, [&](const Eigen::Ref<const Matrix>& hidden) {
+        emit(capture, "ffn_hidden", hidden);
+    });
+    emit(capture, "ffn_out", out);
+    return out;
+}
+
+// The layer's output, tapped as "out".
+Matrix layer_output(Matrix out, const LayerCapture& capture) {
+    emit(capture, "out", out);
+    return out;
 }
 
 }  // namespace
@@ -127,14 +159,14 @@ Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const M
                            layer_trace.self_attn);
         Matrix h = apply_norm(x + sa, w.norm1, c.norm_kind, eps);
         if (capture.maps_only) return h;
-        return apply_norm(h + feed_forward(h, w.ffn, c.activation), w.norm2, c.norm_kind, eps);
+        return layer_output(apply_norm(h + ffn(w.ffn, c, h, capture), w.norm2, c.norm_kind, eps), capture);
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + FF(norm2(x))
     const Matrix n1 = apply_norm(x, w.norm1, c.norm_kind, eps);
     Matrix h = x + attend(w.self_attn, c, n1, nullptr, mask, capture, capture.self_steps,
                           layer_trace.self_attn);
     if (capture.maps_only) return h;
-    return h + feed_forward(apply_norm(h, w.norm2, c.norm_kind, eps), w.ffn, c.activation);
+    return layer_output(h + ffn(w.ffn, c, apply_norm(h, w.norm2, c.norm_kind, eps), capture), capture);
 }
 
 Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const Matrix& x,
@@ -153,7 +185,7 @@ Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const M
                                   capture.cross_steps, cross_maps),
                        w.norm2, c.norm_kind, eps);
         if (capture.maps_only) return h;
-        return apply_norm(h + feed_forward(h, w.ffn, c.activation), w.norm3, c.norm_kind, eps);
+        return layer_output(apply_norm(h + ffn(w.ffn, c, h, capture), w.norm3, c.norm_kind, eps), capture);
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + CA(norm2(x), mem); x = x + FF(norm3(x))
     const Matrix n1 = apply_norm(x, w.norm1, c.norm_kind, eps);
@@ -162,7 +194,7 @@ Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const M
     const Matrix n2 = apply_norm(h, w.norm2, c.norm_kind, eps);
     h += attend(w.cross_attn, c, n2, &memory, cross_mask, capture, capture.cross_steps, cross_maps);
     if (capture.maps_only) return h;
-    return h + feed_forward(apply_norm(h, w.norm3, c.norm_kind, eps), w.ffn, c.activation);
+    return layer_output(h + ffn(w.ffn, c, apply_norm(h, w.norm3, c.norm_kind, eps), capture), capture);
 }
 
 }  // namespace hs

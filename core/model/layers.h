@@ -5,6 +5,7 @@
 // and Llama (post-norm: x = norm(x + sublayer(x)); pre-norm: x = x + sublayer(norm(x))).
 #include "core/model/attention.h"
 #include "core/model/config.h"
+#include "core/model/taps.h"
 #include "core/model/trace.h"
 #include "core/model/weights.h"
 
@@ -23,7 +24,9 @@ Matrix activate(const Matrix& x, Activation act);
 // (T, D) -> (T, d_ff) -> (T, D):
 //   linear2(act(linear1(x)))                     ReLU, GELU, GELU-tanh
 //   linear2(silu(gate(x)) ⊙ linear1(x))          SwiGLU
-Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act);
+// `on_hidden`, when set, sees hidden (T, d_ff) after the activation (the "ffn_hidden" tap).
+Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act,
+                    const std::function<void(const Eigen::Ref<const Matrix>&)>& on_hidden = {});
 // Sinusoidal table (T, D): PE[p, 2i] = sin(p / 10000^(2i/D)), PE[p, 2i+1] = cos(same).
 Matrix sinusoidal_positions(int T, int D);
 
@@ -40,6 +43,10 @@ struct LayerCapture {
     // Recomputing maps only (recompute_layer_maps): stop after the attention blocks; the
     // feed-forward is skipped, so the returned matrix is not the layer's output.
     bool maps_only = false;
+    // Named intermediates (core/model/taps.h): when non-null, every value of the layer goes
+    // to `tap` as tap_prefix + its name ("layers.3." + "attn_out").
+    const TapFn* tap = nullptr;
+    std::string tap_prefix;
 };
 
 // One encoder layer; returns (T, D). `layer_trace` receives the head maps.

@@ -278,6 +278,8 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
     check_ablation(opt.ablate, c.layers, c.heads, enc_dec);
     check_capture_size(c, in, opt);
 
+    check_tap_patterns(opt.taps, c, std::max(in.ids.size(), in.decoder_ids.size()));
+
     Trace trace;
     trace.config = c;
     trace.model_name = name_;
@@ -302,6 +304,26 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
         return opt.detail_layer == il && opt.detail_in_decoder == in_decoder &&
                opt.detail_cross == cross;
     };
+    // Named intermediates (taps.h): to on_tap, and copied when a kept pattern matches.
+    TapFn tap_fn;
+    if (opt.on_tap || !opt.taps.empty())
+        tap_fn = [&](const std::string& name, const Eigen::Ref<const Matrix>& value) {
+            if (opt.on_tap) opt.on_tap(name, value);
+            for (const std::string& pattern : opt.taps)
+                if (tap_matches(pattern, name)) {
+                    trace.taps.push_back({name, Matrix(value)});
+                    break;
+                }
+        };
+    const TapFn* tap = tap_fn ? &tap_fn : nullptr;
+    const auto emit = [&](const std::string& name, const Eigen::Ref<const Matrix>& value) {
+        if (tap) (*tap)(name, value);
+    };
+    const std::string main_prefix = enc_dec ? "encoder." : "";
+    const auto tap_layer = [&](LayerCapture& cap, const std::string& stack, int il) {
+        cap.tap = tap;
+        if (tap) cap.tap_prefix = stack + "layers." + std::to_string(il) + ".";
+    };
 
     // Main stack (the encoder of an encoder-decoder).
     StackTrace& main = trace.main;
@@ -309,6 +331,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
     main.tokens = labels_or_ids(in.tokens, in.ids);
     Matrix x = embed_tokens(*this, in.ids);
     main.input = x;
+    emit(main_prefix + "embed", x);
     const AttentionMask self_mask = main_self_mask(c, in.key_padding);
     const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(in.ids.size()));
     for (int il = 0; il < c.layers; ++il) {
@@ -316,6 +339,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
         LayerCapture cap = capture_for(opt, il, false);
         if (rope) cap.self_rope = &*rope;
         limit_capture(cap, il);
+        tap_layer(cap, main_prefix, il);
         if (want_steps(false, il, false)) {
             trace.steps.emplace();
             cap.self_steps = &*trace.steps;
@@ -327,12 +351,16 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
         main.layers.push_back(std::move(lt));
         report();
     }
-    if (weights_->final_norm) x = apply_norm(x, *weights_->final_norm, c.norm_kind, c.norm_eps);
+    if (weights_->final_norm) {
+        x = apply_norm(x, *weights_->final_norm, c.norm_kind, c.norm_eps);
+        emit(main_prefix + "norm", x);
+    }
     main.final_output = x;
     if (!enc_dec) {
         if (c.lm_head != LmHead::None) {  // texts are filled in by whoever holds the tokenizer
             trace.next_token_logits = lm_logits(c, *weights_, main.final_output);
             trace.next_tokens = top_k(trace.next_token_logits, 5);
+            emit("logits", trace.next_token_logits.transpose());
         }
         return trace;
     }
@@ -344,6 +372,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
     dec.tokens = labels_or_ids(in.decoder_tokens, in.decoder_ids);
     Matrix y = embed_tokens(*this, in.decoder_ids);
     dec.input = y;
+    emit("decoder.embed", y);
     const AttentionMask dec_mask = decoder_self_mask(c);
     const AttentionMask enc_mask = cross_mask(in.key_padding);
     const std::optional<Rotary> dec_rope = rotary_for(c, static_cast<int>(in.decoder_ids.size()));
@@ -352,6 +381,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
         LayerCapture cap = capture_for(opt, il, true);
         if (dec_rope) cap.self_rope = &*dec_rope;
         limit_capture(cap, c.layers + il);
+        tap_layer(cap, "decoder.", il);
         if (want_steps(true, il, false) || want_steps(true, il, true)) {
             trace.steps.emplace();
             (opt.detail_cross ? cap.cross_steps : cap.self_steps) = &*trace.steps;
@@ -366,12 +396,15 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
         dec.layers.push_back(std::move(lt));
         report();
     }
-    if (weights_->decoder_final_norm)
+    if (weights_->decoder_final_norm) {
         y = apply_norm(y, *weights_->decoder_final_norm, c.norm_kind, c.norm_eps);
+        emit("decoder.norm", y);
+    }
     dec.final_output = y;
     if (c.lm_head != LmHead::None) {
         trace.next_token_logits = lm_logits(c, *weights_, dec.final_output);
         trace.next_tokens = top_k(trace.next_token_logits, 5);
+        emit("logits", trace.next_token_logits.transpose());
     }
     return trace;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/model/config.h"
+#include "core/model/taps.h"
 #include "core/tensor.h"
 
 namespace hs {
@@ -116,6 +117,13 @@ struct Trace {
     // dropped layer's maps can be recomputed with the same hidden states.
     std::vector<HeadRef> ablate;
     AblationMode ablate_mode = AblationMode::Zero;
+    // The named intermediates TraceOptions::taps asked for (core/model/taps.h), in the order
+    // the forward made them.
+    struct Tapped {
+        std::string name;
+        Matrix value;
+    };
+    std::vector<Tapped> taps;
 
     int n_layers() const { return static_cast<int>(main.layers.size()); }
 };
@@ -150,6 +158,12 @@ struct TraceOptions {
     // computed (before a non-resident block drops them): block.head is 0. Lets the app
     // build thumbnails of every layer without keeping every map.
     std::function<void(const HeadRef& block, const HeadMaps& maps)> on_maps;
+    // Named intermediates (core/model/taps.h): values whose name matches one of these
+    // patterns ("layers.*.attn_out") are copied into Trace::taps; a pattern that matches no
+    // name of the model is an hs::Error before anything runs. `on_tap` sees every named
+    // value as it is made. Worked examples have none.
+    std::vector<std::string> taps;
+    TapFn on_tap;
     // Head indices of one attention block listed in `ablate` (ascending, no repeats).
     std::vector<int> ablated_heads(int layer, bool in_decoder, bool cross) const {
         std::vector<int> out;
