@@ -76,13 +76,20 @@ void write_file_atomic(const std::string& path, const std::function<void(const P
     }
 }
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path, std::size_t max_bytes, const char* what) {
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) throw Error("cannot read " + path + ": " + std::strerror(errno));
     std::string out;
     char buffer[1 << 16];
     std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
+    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) {
+        if (out.size() + n > max_bytes) {  // stop before holding more than the limit
+            std::fclose(f);
+            throw Error(path + " holds more than " + std::to_string(max_bytes >> 20) + " MiB, the limit for " +
+                        what);
+        }
+        out.append(buffer, n);
+    }
     const bool failed = std::ferror(f) != 0;
     const int read_errno = errno;  // e.g. EISDIR: fopen accepts a directory, fread does not
     std::fclose(f);

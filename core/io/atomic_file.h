@@ -22,7 +22,12 @@ void write_file_atomic(const std::string& path, std::string_view bytes);
 // exception from produce (or put) removes the temp file and propagates.
 void write_file_atomic(const std::string& path, const std::function<void(const PutBytes& put)>& produce);
 
-// Reads a whole file; throws hs::Error "cannot read PATH: reason".
-std::string read_file(const std::string& path);
+// Reads a whole file; throws hs::Error "cannot read PATH: reason", or names the limit when
+// the file (or an endless device such as /dev/zero) holds more than max_bytes: `what` says
+// which limit ("a text file").
+constexpr std::size_t kMaxReadBytes = std::size_t{256} << 20;  // tokenizer.json is ~10 MB
+constexpr std::size_t kMaxTextBytes = std::size_t{64} << 20;   // --text-file, corpora
+std::string read_file(const std::string& path, std::size_t max_bytes = kMaxReadBytes,
+                      const char* what = "a file HeadScope reads");
 
 }  // namespace hs

@@ -12,7 +12,7 @@ nlohmann::json read_json_file(const std::string& path) {
 nlohmann::json parse_json_text(const std::string& text, const std::string& origin) {
     try {
         return nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e400
         throw Error(origin + " is not valid JSON: " + e.what());
     }
 }
