@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -97,7 +98,12 @@ int run_cli(int argc, char** argv) {
     for (const Command& c : kCommands) {
         if (first != c.name) continue;
         try {
-            return c.run(argc, argv);
+            const int status = c.run(argc, argv);
+            // Output lost to a full disk, /dev/full or a closed reader is an error, not
+            // success: stdio reports it only when the buffer is flushed.
+            if (std::fflush(stdout) != 0 || std::ferror(stdout))
+                throw Error(std::string("cannot write the output to standard output: ") + std::strerror(errno));
+            return status;
         } catch (const UsageError& e) {
             std::fprintf(stderr, "headscope %s: %s (see 'headscope help')\n", c.name,
                          e.message.c_str());

@@ -1,6 +1,8 @@
 #include "cli/common.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include "core/error.h"
@@ -46,7 +48,8 @@ std::vector<std::string> split_list(const std::string& value) {
 
 void write_output(const std::string& path, const std::string& bytes) {
     if (path == "-") {
-        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+        if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size() || std::fflush(stdout) != 0)
+            throw Error(std::string("cannot write the output to standard output: ") + std::strerror(errno));
         return;
     }
     write_file_atomic(path, bytes);

@@ -76,8 +76,8 @@ hs::Matrix expected_slice(const hs::SafetensorsFile& f, const std::string& name,
     const auto rows = info.shape[info.shape.size() - 2];
     const auto cols = info.shape[info.shape.size() - 1];
     hs::Matrix m(rows, cols);
-    const auto* src = reinterpret_cast<const float*>(f.data(name)) + h * rows * cols;
-    std::memcpy(m.data(), src, sizeof(float) * rows * cols);
+    const std::vector<float> all = f.values(name);
+    std::memcpy(m.data(), all.data() + h * rows * cols, sizeof(float) * rows * cols);
     return m;
 }
 

@@ -19,16 +19,32 @@ namespace {
     throw Error("cannot write " + path + ": " + reason);
 }
 
-// The checks that give a clearer reason than the errno of a failed open.
-void check_writable_target(const std::string& path) {
+// The file a write to `path` lands in: `path` itself, or for a symbolic link (a chain of
+// them) the file it points to, so that the link stays a link and its target is replaced.
+std::filesystem::path resolve_links(const std::string& path) {
     namespace fs = std::filesystem;
-    const fs::path target(path);
+    fs::path p(path);
+    std::error_code ec;
+    for (int hops = 0; fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+        if (hops == 40) fail_write(path, "too many levels of symbolic links");
+        const fs::path to = fs::read_symlink(p, ec);
+        if (ec) fail_write(path, ec.message());
+        p = to.is_absolute() ? to : p.parent_path() / to;
+    }
+    return p;
+}
+
+// The checks that give a clearer reason than the errno of a failed open; `target` is
+// the resolved file.
+void check_writable_target(const std::string& path, const std::filesystem::path& target) {
+    namespace fs = std::filesystem;
     if (target.filename().empty()) fail_write(path, "not a file name");
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::error_code ec;
     if (!fs::exists(dir, ec)) fail_write(path, "directory " + dir.string() + " does not exist");
     if (!fs::is_directory(dir, ec)) fail_write(path, dir.string() + " is not a directory");
-    if (fs::is_directory(target, ec)) fail_write(path, "it is a directory");
+    const std::string special = special_file_kind(target.string());
+    if (!special.empty()) fail_write(path, "it is " + special + ", not a regular file");
 }
 
 // Writes all n bytes to fd, retrying short writes and EINTR.
@@ -47,16 +63,31 @@ void write_all(int fd, const void* data, std::size_t n, const std::string& path)
 
 }  // namespace
 
+std::string special_file_kind(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    switch (fs::status(path, ec).type()) {
+        case fs::file_type::directory: return "a directory";
+        case fs::file_type::character: return "a character device";
+        case fs::file_type::block: return "a block device";
+        case fs::file_type::fifo: return "a FIFO (named pipe)";
+        case fs::file_type::socket: return "a socket";
+        default: return "";  // regular, absent, or unknown
+    }
+}
+
 void write_file_atomic(const std::string& path, std::string_view bytes) {
     write_file_atomic(path, [&](const PutBytes& put) { put(bytes.data(), bytes.size()); });
 }
 
 void write_file_atomic(const std::string& path, const std::function<void(const PutBytes& put)>& produce) {
     namespace fs = std::filesystem;
-    check_writable_target(path);
+    // A symbolic link is written through (its target replaced, the link kept); a device,
+    // FIFO, socket or directory is refused, never replaced by a regular file.
+    const fs::path target = resolve_links(path);
+    check_writable_target(path, target);
     // Hidden sibling DIR/.NAME.tmp-XXXXXX: unique per call (threads, processes), and in the
     // same directory so rename() stays on one filesystem.
-    const fs::path target(path);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::string temp = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
     int fd = ::mkstemp(temp.data());
@@ -68,7 +99,7 @@ void write_file_atomic(const std::string& path, const std::function<void(const P
         const int closed = ::close(fd);
         fd = -1;
         if (closed != 0) fail_write(path, std::strerror(errno));
-        if (std::rename(temp.c_str(), path.c_str()) != 0) fail_write(path, std::strerror(errno));
+        if (std::rename(temp.c_str(), target.c_str()) != 0) fail_write(path, std::strerror(errno));
     } catch (...) {
         if (fd >= 0) ::close(fd);
         ::unlink(temp.c_str());

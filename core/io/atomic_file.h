@@ -14,13 +14,18 @@ namespace hs {
 using PutBytes = std::function<void(const void* data, std::size_t size)>;
 
 // Throws hs::Error "cannot write PATH: reason" (missing directory, parent not a
-// directory, target is a directory, permission, disk full).
+// directory, target is a directory, device, FIFO or socket, permission, disk full). A
+// symbolic link is written through: its target is replaced and the link stays.
 void write_file_atomic(const std::string& path, std::string_view bytes);
 
 // Streaming form for large files: `produce` calls put(data, size) as often as it likes;
 // the file appears at `path` only after produce returns and everything is flushed. An
 // exception from produce (or put) removes the temp file and propagates.
 void write_file_atomic(const std::string& path, const std::function<void(const PutBytes& put)>& produce);
+
+// "a character device", "a FIFO (named pipe)", "a directory", … when `path` (following
+// symbolic links) is not a regular file; "" when it is one or does not exist.
+std::string special_file_kind(const std::string& path);
 
 // Reads a whole file; throws hs::Error "cannot read PATH: reason", or names the limit when
 // the file (or an endless device such as /dev/zero) holds more than max_bytes: `what` says

@@ -9,8 +9,9 @@
 namespace hs {
 
 // Reads and parses a whole JSON file. Throws hs::Error "cannot read PATH: reason" when
-// the file cannot be opened and "PATH is not valid JSON: <parser message>" when it does
-// not parse.
+// the file cannot be opened or is a FIFO, device or directory (refused before open could
+// block), and "PATH is not valid JSON: <parser message>" when it does not parse (numbers
+// out of range included).
 nlohmann::json read_json_file(const std::string& path);
 
 // Parses JSON text that came from `origin` (a path or another name for the reader).

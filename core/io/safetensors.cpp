@@ -1,4 +1,4 @@
-// safetensors reader (memory-mapped, validated up front) and f32 writer (atomic).
+// safetensors reader (pread, validated up front; regular files only) and f32 writer (atomic).
 //
 // File layout:  [u64 little-endian N] [N bytes JSON header] [data block]
 // Header entry: "name": {"dtype": "F32"|"F16"|"BF16", "shape": [d0, d1, …],
@@ -18,7 +18,6 @@
 #include <sstream>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -162,12 +161,6 @@ TensorInfo parse_entry(const std::string& name, const json& entry, const std::st
 }
 
 // Closes a file descriptor on scope exit.
-struct FdGuard {
-    int fd = -1;
-    ~FdGuard() {
-        if (fd >= 0) ::close(fd);
-    }
-};
 
 }  // namespace
 
@@ -262,23 +255,28 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path) 
     std::shared_ptr<SafetensorsFile> file(new SafetensorsFile());
     file->path_ = path;
 
-    FdGuard fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (fd.fd < 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+    file->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (file->fd_ < 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
     struct stat st {};
-    if (::fstat(fd.fd, &st) != 0) throw Error("cannot stat " + path + ": " + std::strerror(errno));
-    if (!S_ISREG(st.st_mode)) throw Error(path + " is not a regular file");
+    if (::fstat(file->fd_, &st) != 0) throw Error("cannot stat " + path + ": " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) {
+        const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                           : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                           : S_ISCHR(st.st_mode)  ? "a character device"
+                           : S_ISBLK(st.st_mode)  ? "a block device"
+                                                  : "not a regular file";
+        throw Error(path + " is " + kind + ", not a safetensors file");
+    }
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size < 8)
         throw Error(path + " is too small to be a safetensors file: " + std::to_string(size) +
                     " bytes, but the header length alone takes 8");
 
-    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.fd, 0);
-    if (mapped == MAP_FAILED) throw Error("cannot map " + path + ": " + std::strerror(errno));
-    file->map_ = static_cast<const std::uint8_t*>(mapped);  // unmapped by the destructor
-    file->map_size_ = size;
-
     // 1. Header length N, and the header must fit in the file.
-    const std::uint64_t header_len = load_u64(file->map_);
+    std::uint8_t len_bytes[8];
+    file->read_bytes(0, 8, len_bytes, "the header length");
+    const std::uint64_t header_len = load_u64(len_bytes);
     if (header_len > size - 8)
         throw Error(path + ": header length " + std::to_string(header_len) +
                     " runs past the end of the file (" + std::to_string(size) +
@@ -286,10 +284,17 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path) 
     file->data_start_ = 8 + header_len;
     const std::uint64_t data_size = size - file->data_start_;
 
+    // The format caps the header at 100 MB (and it is read into memory).
+    constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;
+    if (header_len > kMaxHeaderBytes)
+        throw Error(path + ": header length " + std::to_string(header_len) + " bytes is more than the " +
+                    std::to_string(kMaxHeaderBytes) + " the safetensors format allows");
     // 2. Header JSON must be an object.
+    std::string header_text(header_len, '\0');
+    file->read_bytes(8, header_len, header_text.data(), "the header");
     json header;
     try {
-        header = json::parse(file->map_ + 8, file->map_ + 8 + header_len);
+        header = json::parse(header_text);
     } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e400
         throw Error(path + ": header is not valid JSON: " + e.what());
     }
@@ -338,17 +343,41 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path) 
 }
 
 SafetensorsFile::~SafetensorsFile() {
-    if (map_) ::munmap(const_cast<std::uint8_t*>(map_), map_size_);
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void SafetensorsFile::read_bytes(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const {
+    auto* p = static_cast<char*>(out);
+    while (n > 0) {
+        const ssize_t got = ::pread(fd_, p, n, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) throw Error("cannot read " + what + " of " + path_ + ": " + std::strerror(errno));
+        if (got == 0)
+            throw Error(path_ + " changed while it was read: it ends before " + what +
+                        " (another program truncated or rewrote it; open it again)");
+        p += got;
+        offset += static_cast<std::uint64_t>(got);
+        n -= static_cast<std::size_t>(got);
+    }
+}
+
+void SafetensorsFile::read_f32(const TensorInfo& t, float* dst) const {
+    const std::uint64_t offset = data_start_ + t.begin;
+    const std::size_t bytes = static_cast<std::size_t>(t.end - t.begin);
+    const std::string what = "tensor '" + t.name + "'";
+    if (t.dtype == DType::F32 && std::endian::native == std::endian::little) {
+        read_bytes(offset, bytes, dst, what);  // the file's bytes are the floats
+        return;
+    }
+    std::vector<std::uint8_t> raw(bytes);
+    read_bytes(offset, bytes, raw.data(), what);
+    convert_to_f32(t.dtype, raw.data(), t.numel(), dst);
 }
 
 const TensorInfo& SafetensorsFile::info(const std::string& name) const {
     const auto it = tensors_.find(name);
     if (it == tensors_.end()) throw Error(path_ + " has no tensor named '" + name + "'");
     return it->second;
-}
-
-const std::uint8_t* SafetensorsFile::data(const std::string& name) const {
-    return map_ + data_start_ + info(name).begin;
 }
 
 namespace {
@@ -375,8 +404,16 @@ Matrix SafetensorsFile::matrix(const std::string& name) const {
                     "; only 1-D and 2-D tensors can be read as a matrix");
     }
     Matrix m(rows, cols);  // row-major, like the file
-    convert_to_f32(t.dtype, data(name), t.numel(), m.data());
+    read_f32(t, m.data());
     return m;
+}
+
+std::vector<float> SafetensorsFile::values(const std::string& name) const {
+    const TensorInfo& t = info(name);
+    check_readable(path_, t);
+    std::vector<float> out(static_cast<std::size_t>(t.numel()));
+    read_f32(t, out.data());
+    return out;
 }
 
 Vector SafetensorsFile::vector(const std::string& name) const {
@@ -386,7 +423,7 @@ Vector SafetensorsFile::vector(const std::string& name) const {
         throw Error(path_ + ": tensor '" + name + "' has shape " + shape_string(t.shape) +
                     ", expected a 1-D tensor");
     Vector v(t.shape[0]);
-    convert_to_f32(t.dtype, data(name), t.numel(), v.data());
+    read_f32(t, v.data());
     return v;
 }
 

@@ -28,7 +28,10 @@ struct TensorInfo {
     std::int64_t numel() const;
 };
 
-// A validated, memory-mapped safetensors file. Every failure throws hs::Error naming
+// A validated safetensors file, read with pread (not mapped: a file that another program
+// truncates while HeadScope reads it is an error, not SIGBUS). Only regular files are
+// opened (a FIFO, device or directory is refused before open could block). Every failure
+// throws hs::Error naming
 // the file and the problem: file too small for the header length, header length past
 // end of file, header not valid JSON, entry missing dtype/shape/data_offsets, unsupported
 // dtype (named), negative dims, shape × dtype size ≠ byte length (both numbers), offsets
@@ -48,14 +51,18 @@ public:
     // Converted to f32. A 1-D tensor becomes a (1, n) matrix; a 2-D tensor (rows, cols).
     Matrix matrix(const std::string& name) const;
     Vector vector(const std::string& name) const;  // 1-D tensors only
-    // Raw bytes of a tensor inside the mapping.
-    const std::uint8_t* data(const std::string& name) const;
+    // Every value of a tensor of any rank, converted to f32, row-major.
+    std::vector<float> values(const std::string& name) const;
 
 private:
     SafetensorsFile() = default;
+    // n bytes at file offset `offset` into out; throws naming `what` when the file no
+    // longer holds them (it shrank since open) or the read fails.
+    void read_bytes(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const;
+    // A tensor's values as f32 into dst (t.numel() floats).
+    void read_f32(const TensorInfo& t, float* dst) const;
     std::string path_;
-    const std::uint8_t* map_ = nullptr;
-    std::size_t map_size_ = 0;
+    int fd_ = -1;  // open for the object's lifetime
     std::size_t data_start_ = 0;
     std::map<std::string, TensorInfo> tensors_;
     std::map<std::string, std::string> metadata_;
