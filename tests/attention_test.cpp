@@ -56,7 +56,9 @@ TEST(MultiHeadAttention, FusedProjectionEqualsSeparatePerHeadProjections) {
         mask.causal = c.causal;
         const AttentionResult fast = multi_head_attention(w, x, x, mask, true, false);
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
-        EXPECT_LT(max_abs_diff(fast.output, naive.output), 1e-5f);
+        // f32 sums in another order (BLAS or not): the bound scales with the output's size.
+        const float scale = 1.0f + naive.output.cwiseAbs().maxCoeff();
+        EXPECT_LT(max_abs_diff(fast.output, naive.output), 1e-5f * scale);
         ASSERT_EQ(fast.weights.size(), static_cast<size_t>(c.H));
         for (int h = 0; h < c.H; ++h) EXPECT_LT(max_abs_diff(fast.weights[h], naive.weights[h]), 1e-6f);
     }

@@ -163,6 +163,35 @@ TEST(HfBpeTokenizer, UnsupportedPartsAreNamed) {
     }
 }
 
+// Ids that would size a table of billions of strings, or overflow int, are refused by
+// value before anything is allocated (issue 12: 9.4 GB for a 1.7 KB file).
+TEST(HfBpeTokenizer, HugeOrNegativeIdsAreRefusedBeforeAllocating) {
+    const json base = read_json(kDir + "/qwen2_tiny/tokenizer.json");
+    for (const long long id : {300000000LL, 2147483647LL, 4294967296LL}) {
+        json tj = base;
+        tj["model"]["vocab"]["zzz"] = id;
+        expect_error([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); },
+                     {"the id of vocabulary token 'zzz' is " + std::to_string(id), "beyond the 4194304 ids"});
+        json added = base;
+        added["added_tokens"] = json::array({{{"content", "<big>"}, {"id", id}}});
+        expect_error([&] { hs::HfBpeTokenizer t(added, json(), "x.json"); }, {"the id of an added token is"});
+    }
+    json tj = base;
+    tj["model"]["vocab"]["zzz"] = -1;
+    expect_error([&] { hs::HfBpeTokenizer t(tj, json(), "x.json"); }, {"'zzz' is negative (-1)"});
+}
+
+// A field missing where Hugging Face always writes one is a sentence naming the file, not
+// nlohmann's bare exception.
+TEST(HfBpeTokenizer, AMissingFieldNamesTheFile) {
+    json tj = read_json(kDir + "/qwen2_tiny/tokenizer.json");
+    tj["added_tokens"] = json::array({{{"content", "<x>"}}});  // no "id"
+    const hs::test::TempDir dir;
+    const std::string path = dir.file("tokenizer.json");
+    std::ofstream(path) << tj.dump();
+    expect_error([&] { hs::load_tokenizer_json(path); }, {"tokenizer.json '" + path + "' is not as Hugging Face writes it"});
+}
+
 TEST(Llama3Pretokenize, FollowsRegexAlternativesInOrder) {
     struct Split {
         std::string text;

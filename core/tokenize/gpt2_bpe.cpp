@@ -1,4 +1,5 @@
 // GPT-2 byte-level BPE (see gpt2_bpe.h).
+#include "core/tokenize/token_id.h"
 #include "core/tokenize/gpt2_bpe.h"
 
 #include <algorithm>
@@ -150,10 +151,7 @@ std::unordered_map<std::string, int> read_vocab_json(const std::string& path) {
     std::unordered_map<std::string, int> vocab;
     vocab.reserve(j.size());
     for (const auto& [token, id] : j.items()) {
-        if (!id.is_number_integer())
-            throw Error("GPT-2 vocabulary '" + path + "': the id of token '" + token +
-                        "' is not an integer.");
-        vocab.emplace(token, id.get<int>());
+        vocab.emplace(token, token_id_from_json(id, "GPT-2 vocabulary '" + path + "': the id of token '" + token + "'"));
     }
     return vocab;
 }

@@ -1,4 +1,5 @@
 // tokenizer.json byte-level BPE and the model.type dispatcher (see hf_tokenizer_json.h).
+#include "core/tokenize/token_id.h"
 #include "core/tokenize/hf_tokenizer_json.h"
 
 #include <algorithm>
@@ -50,10 +51,8 @@ std::unordered_map<std::string, int> read_vocab_object(const json& model, const 
     std::unordered_map<std::string, int> vocab;
     vocab.reserve(model["vocab"].size());
     for (const auto& [token, id] : model["vocab"].items()) {
-        if (!id.is_number_integer() || id.get<long long>() < 0)
-            throw Error("tokenizer.json '" + source + "': the id of vocabulary token '" + token +
-                        "' is not a non-negative integer.");
-        vocab.emplace(token, id.get<int>());
+        vocab.emplace(token, token_id_from_json(id, "tokenizer.json '" + source + "': the id of vocabulary token '" +
+                                                        token + "'"));
     }
     return vocab;
 }
@@ -142,7 +141,9 @@ void read_template(const json& post, std::vector<int>& prefix, std::vector<int>&
         if (!specials.is_object() || !specials.contains(name) || !specials[name].contains("ids"))
             throw Error("tokenizer.json '" + source + "': post_processor template names special token '" +
                         name + "' without giving its ids.");
-        for (const json& id : specials[name]["ids"]) (after ? suffix : prefix).push_back(id.get<int>());
+        for (const json& id : specials[name]["ids"])
+            (after ? suffix : prefix)
+                .push_back(token_id_from_json(id, "tokenizer.json '" + source + "': an id of special token '" + name + "'"));
     }
 }
 
@@ -227,7 +228,8 @@ HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::st
 
     if (tj.contains("added_tokens") && tj["added_tokens"].is_array()) {
         for (const json& a : tj["added_tokens"]) {
-            AddedToken t{a.at("content").get<std::string>(), a.at("id").get<int>()};
+            AddedToken t{a.at("content").get<std::string>(),
+                         token_id_from_json(a.at("id"), "tokenizer.json '" + source + "': the id of an added token")};
             if (t.content.empty()) continue;
             added_by_id_[t.id] = t.content;
             vocab_size_ = std::max(vocab_size_, t.id + 1);
@@ -313,8 +315,12 @@ std::unique_ptr<Tokenizer> load_tokenizer_json(const std::string& path, const st
     if (!tj.is_object() || !tj.contains("model") || !tj["model"].is_object())
         throw Error("tokenizer.json '" + path + "' has no \"model\" object.");
     const std::string type = type_of(tj["model"]);
-    if (type == "BPE") return std::make_unique<HfBpeTokenizer>(tj, config, path);
-    if (type == "WordPiece") return make_wordpiece(tj, config, path);
+    try {
+        if (type == "BPE") return std::make_unique<HfBpeTokenizer>(tj, config, path);
+        if (type == "WordPiece") return make_wordpiece(tj, config, path);
+    } catch (const json::exception& e) {  // a field missing or of the wrong type
+        throw Error("tokenizer.json '" + path + "' is not as Hugging Face writes it: " + e.what());
+    }
     throw Error("tokenizer.json '" + path + "': model type '" + type +
                 "' is not supported (HeadScope reads byte-level BPE and WordPiece).");
 }
