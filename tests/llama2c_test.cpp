@@ -114,6 +114,56 @@ TEST(Llama2cTokenizer, FallsBackToByteTokensForUnknownCharacters) {
     EXPECT_EQ(tok.display('\n' + 3), "\\n");
 }
 
+// llama2.c's own merge loop, written out: rescan every pair, merge the best (leftmost on
+// ties), repeat. The heap-based merge must give the same ids on any symbol sequence.
+std::vector<int> reference_merges(const Llama2cTokenizer& tok, std::vector<int> ids) {
+    while (true) {
+        float best_score = -1e10f;
+        int best_id = -1;
+        std::size_t best_at = 0;
+        for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+            const int id = tok.find(tok.piece(ids[i]) + tok.piece(ids[i + 1]));
+            if (id >= 0 && tok.score(id) > best_score) {
+                best_score = tok.score(id);
+                best_id = id;
+                best_at = i;
+            }
+        }
+        if (best_id < 0) return ids;
+        ids[best_at] = best_id;
+        ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(best_at) + 1);
+    }
+}
+
+TEST(Llama2cTokenizer, HeapMergesEqualLlama2cMergeLoop) {
+    const auto& tok = *stories().tokenizer;
+    std::vector<std::string> texts = {kDocumented, "aaaaaaaaaaaaaaaaaaaaaaa", "the the the the", "秦始皇 ate 🙂 ice cream.",
+                                      "Lily and Ben went to the park. They saw a big dog!"};
+    std::uint64_t state = 7;  // random letter soup: many ties between equal scores
+    std::string soup;
+    for (int i = 0; i < 3000; ++i) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        soup += " abcdehilmnorst.,"[(state >> 33) % 17];
+    }
+    texts.push_back(soup);
+    for (const std::string& text : texts) {
+        SCOPED_TRACE(text.substr(0, 40));
+        // The symbols before merging: one per character (or bytes), as encode starts.
+        std::vector<int> symbols{tok.find(" ")};
+        for (std::size_t i = 0; i < text.size();) {
+            std::size_t n = 1;
+            while (n < 4 && i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) ++n;
+            const int id = tok.find(text.substr(i, n));
+            if (id >= 0) symbols.push_back(id);
+            else for (std::size_t b = 0; b < n; ++b) symbols.push_back(static_cast<unsigned char>(text[i + b]) + 3);
+            i += n;
+        }
+        const std::vector<int> want = reference_merges(tok, symbols);
+        EXPECT_EQ(tok.merge_pairs(symbols), want);
+        EXPECT_EQ(tok.encode(text, false).ids, want);
+    }
+}
+
 TEST(Llama2cTokenizer, EmptyTextIsBosOnly) {
     EXPECT_EQ(stories().tokenizer->encode("").ids, std::vector<int>{1});
     EXPECT_TRUE(stories().tokenizer->encode("", false).ids.empty());

@@ -35,6 +35,8 @@ public:
     float score(int id) const;
     // Id of an exact piece, −1 if none.
     int find(const std::string& piece) const;
+    // The merges of encode (llama2.c's rule) over the initial symbol ids.
+    std::vector<int> merge_pairs(std::vector<int> ids) const;
 
 private:
     // The byte a <0xNN> token stands for, −1 if `id` is not a byte token.
