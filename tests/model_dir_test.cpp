@@ -16,6 +16,7 @@
 
 #include "core/model/config.h"
 #include "core/error.h"
+#include "core/io/directory_writer.h"
 #include "core/io/model_dir.h"
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
@@ -450,5 +451,44 @@ TEST_F(ModelDir, SaveReportsUncreatableDirectory) {
     write_text(path("file"), "not a directory");
     const std::string msg =
         error_of([&] { hs::save_model_dir(hs::Model::random(tiny(hs::Arch::EncoderOnly)), path("file/sub")); });
-    EXPECT_EQ(msg.find("cannot create directory " + path("file/sub") + ": "), 0u) << msg;
+    EXPECT_EQ(msg.find("cannot save to " + path("file/sub") + ": cannot create directory " + path("file")), 0u) << msg;
+}
+
+// A save replaces the directory as a whole (issue 12): files it does not write stay,
+// nothing hidden is left behind, and a save that fails leaves the old model loadable.
+TEST_F(ModelDir, SaveOverAModelKeepsOtherFilesAndLeavesNoLeftovers) {
+    const hs::Model a = hs::Model::random(tiny(hs::Arch::EncoderOnly));
+    hs::save_model_dir(a, path("m"));
+    write_text(path("m/tokenizer.json"), "{}");
+    write_text(path("m/README.md"), "notes");
+    // Leftover of a save killed half-way, from an earlier run.
+    fs::create_directories(path(".m.new-abc123"));
+    write_text(path(".m.new-abc123/model.safetensors"), "half");
+    hs::ModelConfig c = tiny(hs::Arch::EncoderOnly);
+    c.seed = 77;
+    hs::save_model_dir(hs::Model::random(c), path("m"));
+    EXPECT_EQ(hs::load_model_dir(path("m")).config().seed, 77u);
+    EXPECT_EQ(hs::test::read_text(path("m/README.md")), "notes");
+    EXPECT_TRUE(fs::exists(path("m/tokenizer.json")));
+    for (const auto& e : fs::directory_iterator(tmp_.path()))
+        EXPECT_NE(e.path().filename().string().front(), '.') << "left behind: " << e.path();
+}
+
+TEST_F(ModelDir, AFailedSaveLeavesTheOldModelAsItWas) {
+    hs::save_model_dir(hs::Model::random(tiny(hs::Arch::EncoderOnly)), path("m"));
+    const std::string config_before = hs::test::read_text(path("m/config.json"));
+    // The weights are written, then the process fails before the config (a full disk, a kill).
+    EXPECT_THROW(hs::write_directory_atomic(path("m"), [&](const std::string& fresh) {
+                     write_text(fresh + "/model.safetensors", "new weights");
+                     throw hs::Error("disk full");
+                 }),
+                 hs::Error);
+    EXPECT_EQ(hs::test::read_text(path("m/config.json")), config_before);
+    EXPECT_NO_THROW(hs::load_model_dir(path("m")));
+    for (const auto& e : fs::directory_iterator(tmp_.path()))
+        EXPECT_NE(e.path().filename().string().front(), '.') << "left behind: " << e.path();
+    // A new directory that fails is not created at all.
+    EXPECT_THROW(hs::write_directory_atomic(path("n"), [](const std::string&) { throw hs::Error("disk full"); }),
+                 hs::Error);
+    EXPECT_FALSE(fs::exists(path("n")));
 }

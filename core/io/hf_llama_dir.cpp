@@ -1,4 +1,5 @@
 // Model -> Hugging Face Llama directory (names and layout in hf_llama_dir.h).
+#include "core/io/directory_writer.h"
 #include "core/io/hf_llama_dir.h"
 
 #include <filesystem>
@@ -81,11 +82,6 @@ void save_hf_llama_dir(const Model& model, const std::string& dir) {
     if (!is_llama_shaped(c))
         throw Error("only Llama-shaped decoders (pre-norm RMSNorm, RoPE, SwiGLU, causal) can be "
                     "saved as a Hugging Face Llama directory");
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw Error("cannot create directory " + dir + ": " + ec.message());
-    if (!fs::is_directory(dir)) throw Error("cannot save a model to " + dir + ": it is not a directory");
-
     const ModelWeights& w = model.weights();
     const int H = c.heads, Hkv = c.kv_head_count(), Dh = c.d_k(), I = H * Dh, Ikv = Hkv * Dh;
     const std::vector<int> order =
@@ -119,8 +115,11 @@ void save_hf_llama_dir(const Model& model, const std::string& dir) {
     out.push_back(tensor("model.norm.weight", w.final_norm->weight));
     if (c.lm_head == LmHead::Separate) out.push_back(tensor("lm_head.weight", w.lm_head));
 
-    write_safetensors((fs::path(dir) / "model.safetensors").string(), out, {{"format", "pt"}});
-    write_file_atomic((fs::path(dir) / "config.json").string(), llama_config(c).dump(2) + "\n");
+    // Both files or neither (directory_writer.h).
+    write_directory_atomic(dir, [&](const std::string& new_dir) {
+        write_safetensors((fs::path(new_dir) / "model.safetensors").string(), out, {{"format", "pt"}});
+        write_file_atomic((fs::path(new_dir) / "config.json").string(), llama_config(c).dump(2) + "\n");
+    });
 }
 
 }  // namespace hs

@@ -11,6 +11,7 @@
 #include "core/io/atomic_file.h"
 #include "core/io/hf_llama_dir.h"
 #include "core/io/json_file.h"
+#include "core/io/directory_writer.h"
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
 
@@ -31,17 +32,15 @@ std::string directory_name(const std::string& dir) {
 
 void save_model_dir(const Model& model, const std::string& dir) {
     if (is_llama_shaped(model.config())) return save_hf_llama_dir(model, dir);
-    std::error_code ec;
-    fs::create_directories(dir, ec);  // mkdir -p; fine if it already exists
-    if (ec) throw Error("cannot create directory " + dir + ": " + ec.message());
-    if (!fs::is_directory(dir))
-        throw Error("cannot save a model to " + dir + ": it is not a directory");
-
-    const std::string weights_path = (fs::path(dir) / "model.safetensors").string();
-    write_safetensors(weights_path, to_state_dict(model.config(), model.weights()),
-                      {{"format", "pt"}});  // "pt": PyTorch names, as transformers expects
-    const std::string config_path = (fs::path(dir) / "config.json").string();
-    write_file_atomic(config_path, config_to_json(model.config()).dump(2) + "\n");
+    // Both files or neither (directory_writer.h): a kill between them cannot pair new
+    // weights with an old config.
+    write_directory_atomic(dir, [&](const std::string& new_dir) {
+        write_safetensors((fs::path(new_dir) / "model.safetensors").string(),
+                          to_state_dict(model.config(), model.weights()),
+                          {{"format", "pt"}});  // "pt": PyTorch names, as transformers expects
+        write_file_atomic((fs::path(new_dir) / "config.json").string(),
+                          config_to_json(model.config()).dump(2) + "\n");
+    });
 }
 
 Model load_model_dir(const std::string& dir) {
