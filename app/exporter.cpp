@@ -47,17 +47,21 @@ const Matrix& selected_weights(const TraceView& view, const AppState& state) {
 
 }  // namespace
 
-std::string export_head_png(const TraceView& view, const AppState& state, const std::string& path) {
+std::string export_head_png(const TraceView& view, const AppState& state, const std::string& path,
+                            std::string* note) {
     const Matrix& m = selected_weights(view, state);
     const Trace& trace = *view.trace;
     const HeatmapImage img = render_heatmap(m, query_stack(trace, state.map)->tokens,
                                             key_stack(trace, state.map)->tokens,
                                             options_for(state, export_title(trace, state)));
+    if (note) *note = shrink_note(img.layout.rows, img.layout.cols, img.layout.source_rows, img.layout.source_cols,
+                                  HeatmapOptions{}.max_image_px);
     write_png(path, img.image);
     return path;
 }
 
-std::string export_grid_png(const Trace& trace, const AppState& state, const std::string& path) {
+std::string export_grid_png(const Trace& trace, const AppState& state, const std::string& path,
+                            std::string* note) {
     const std::vector<LayerTrace>* layers = layers_of(trace, state.map);
     if (!layers || layers->empty()) throw Error("cannot export: the trace has no layers.");
     std::vector<std::vector<Matrix>> maps;
@@ -73,6 +77,8 @@ std::string export_grid_png(const Trace& trace, const AppState& state, const std
     const GridImage img = render_grid(maps, query_stack(trace, state.map)->tokens,
                                       key_stack(trace, state.map)->tokens,
                                       options_for(state, title));
+    if (note) *note = shrink_note(img.layout.rows, img.layout.cols, img.layout.source_rows, img.layout.source_cols,
+                                  HeatmapOptions{}.max_image_px);
     write_png(path, img.image);
     return path;
 }

@@ -12,9 +12,13 @@ struct TraceView;
 
 // PNG of the selected head with labels, colour bar and a title naming model/layer/head
 // (of view.trace; a block the map budget dropped once its maps are recomputed).
-std::string export_head_png(const TraceView& view, const AppState& state, const std::string& path);
+// `note`, when given, receives what the image changed ("" or the shrink_note of maps
+// drawn as block means to fit).
+std::string export_head_png(const TraceView& view, const AppState& state, const std::string& path,
+                            std::string* note = nullptr);
 // PNG of every layer × head of the selected map kind.
-std::string export_grid_png(const Trace& trace, const AppState& state, const std::string& path);
+std::string export_grid_png(const Trace& trace, const AppState& state, const std::string& path,
+                            std::string* note = nullptr);
 // CSV of the selected head's weights (header row of key tokens).
 std::string export_head_csv(const TraceView& view, const AppState& state, const std::string& path);
 // The whole trace as JSON (DESIGN §5 schema).

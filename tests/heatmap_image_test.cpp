@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/image/box_mean.h"
 #include "core/image/font.h"
 #include "core/image/heatmap_image.h"
 #include "tests/test_util.h"
@@ -227,4 +228,56 @@ TEST(RenderGrid, RejectsMismatchedShapes) {
     maps[1].pop_back();
     EXPECT_EQ(error_of([&] { hs::render_grid(maps, {}, {}, hs::HeatmapOptions{}); }),
               "layer 1 has 1 heads but layer 0 has 2");
+}
+
+// Issue 12: more cells than the image can hold at 1 px each are drawn as block means
+// (box_mean) instead of growing the image past max_image_px (a 12 × 12 grid of 2048-token
+// maps made a 24820 × 24992 PNG and 8.9 GB of memory); an explicit cell size beyond the
+// pixel limit is refused with the size.
+TEST(RenderHeatmap, MapsTooLargeForTheImageAreDrawnAsBlockMeans) {
+    hs::HeatmapOptions opt;
+    opt.max_image_px = 600;
+    const hs::Matrix m = ramp(1000, 900);
+    const auto out = hs::render_heatmap(m, labels(1000, "q"), labels(900, "k"), opt);
+    EXPECT_EQ(out.layout.source_rows, 1000);
+    EXPECT_EQ(out.layout.source_cols, 900);
+    EXPECT_EQ(out.layout.rows, 600 - 256);
+    EXPECT_EQ(out.layout.cols, 600 - 256);
+    EXPECT_LE(out.image.width(), 600);
+    EXPECT_LE(out.image.height(), 600);
+    // Cell (0, 0) shows the mean of the block it stands for, coloured as the full map's range.
+    const hs::Matrix means = hs::box_mean(m, 344, 344);
+    const hs::PixelRect c = out.layout.cell(0, 0);
+    EXPECT_EQ(out.image.at(c.center_x(), c.center_y()), hs::colorize(means(0, 0), opt.colormap, opt.scale));
+    EXPECT_EQ(hs::shrink_note(out.layout.rows, out.layout.cols, 1000, 900, 600),
+              "each 1000×900 map is drawn as 344×344 block means to keep the image within 600 px");
+    // A map that fits is drawn as it is.
+    const auto fits = hs::render_heatmap(ramp(300, 300), {}, {}, opt);
+    EXPECT_EQ(fits.layout.rows, fits.layout.source_rows);
+    EXPECT_EQ(hs::shrink_note(300, 300, 300, 300, 600), "");
+}
+
+TEST(RenderGrid, AGridOfLongMapsStaysWithinTheImageSize) {
+    hs::HeatmapOptions opt;
+    opt.draw_text = false;
+    std::vector<std::vector<hs::Matrix>> maps(12, std::vector<hs::Matrix>(12, ramp(512, 512)));
+    const auto out = hs::render_grid(maps, {}, {}, opt);
+    EXPECT_LE(out.image.width(), 4096);
+    EXPECT_LE(out.image.height(), 4096);
+    EXPECT_EQ(out.layout.source_rows, 512);
+    EXPECT_LT(out.layout.cols, 512);
+    EXPECT_EQ(out.layout.cell_px, 1);
+}
+
+TEST(RenderHeatmap, AnImageBeyondThePixelLimitIsRefused) {
+    hs::HeatmapOptions opt;
+    opt.cell_px = 64;
+    opt.max_image_px = 40000;  // a caller asking for a huge image
+    try {
+        (void)hs::render_heatmap(ramp(300, 300), {}, {}, opt);
+        FAIL() << "expected hs::Error";
+    } catch (const hs::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("pixels, more than the 268435456 (16384²) an export may have"),
+                  std::string::npos) << e.what();
+    }
 }

@@ -16,8 +16,9 @@ void run_export(AppContext& ctx, const char* kind, const std::string& file) {
     try {
         const Trace& t = *ctx.view.trace;
         const std::string k = kind;
-        if (k == "head") st.last_path = export_head_png(ctx.view, ctx.state, path);
-        else if (k == "grid") st.last_path = export_grid_png(t, ctx.state, path);
+        st.last_note.clear();
+        if (k == "head") st.last_path = export_head_png(ctx.view, ctx.state, path, &st.last_note);
+        else if (k == "grid") st.last_path = export_grid_png(t, ctx.state, path, &st.last_note);
         else if (k == "csv") st.last_path = export_head_csv(ctx.view, ctx.state, path);
         else st.last_path = export_trace_json(t, path);
         st.last_error.clear();
@@ -51,6 +52,7 @@ void draw_export_tab(AppContext& ctx) {
         ImGui::PopStyleColor();
     } else if (!st.last_path.empty()) {
         ImGui::TextWrapped("wrote %s", std::filesystem::absolute(st.last_path).string().c_str());
+        if (!st.last_note.empty()) ImGui::TextWrapped("note: %s (CSV and JSON keep every value)", st.last_note.c_str());
     }
 }
 

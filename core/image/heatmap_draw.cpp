@@ -177,6 +177,22 @@ TextBands text_bands(const HeatmapOptions& options, const Font* font, const Colo
     return b;
 }
 
+HeatmapOptions shrunk_options(const HeatmapOptions& options, float lo, float hi) {
+    HeatmapOptions o = options;
+    if (o.auto_range) {
+        o.scale = resolve_scale(options, lo, hi);
+        o.auto_range = false;
+    }
+    return o;
+}
+
+void check_image_size(long long width, long long height) {
+    if (width * height <= kMaxImagePixels) return;
+    throw Error("the image would be " + std::to_string(width) + "×" + std::to_string(height) + " = " +
+                std::to_string(width * height) + " pixels, more than the " + std::to_string(kMaxImagePixels) +
+                " (16384²) an export may have; use smaller cells or fewer tokens");
+}
+
 int fit_cell_px(const HeatmapOptions& options, int target_px, int rows, int cols,
                 int cells_across, int cells_down, int overhead_w, int overhead_h) {
     int cell = options.cell_px > 0 ? options.cell_px : std::max(1, target_px / std::max(rows, cols));

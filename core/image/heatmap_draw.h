@@ -77,6 +77,16 @@ TextBands text_bands(const HeatmapOptions& options, const Font* font, const Colo
 
 // Automatic cell size: options.cell_px when set, else max(1, target_px / max(rows, cols)),
 // shrunk so cells_across × cells_down cells plus the overhead fit in max_image_px; ≥ 1.
+// Room the cells of shrunk maps leave for margins, colorbar and ticks (labels dropped).
+constexpr int kShrunkOverhead = 256;
+
+// `options` for drawing shrunk maps: no labels, and an auto range fixed from the
+// original maps' finite values (block means would narrow it).
+HeatmapOptions shrunk_options(const HeatmapOptions& options, float lo, float hi);
+
+// Throws hs::Error when a width × height image exceeds kMaxImagePixels.
+void check_image_size(long long width, long long height);
+
 int fit_cell_px(const HeatmapOptions& options, int target_px, int rows, int cols,
                 int cells_across, int cells_down, int overhead_w, int overhead_h);
 

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/image/box_mean.h"
 #include "core/image/heatmap_draw.h"
 #include "core/image/heatmap_image.h"
 
@@ -62,11 +63,30 @@ GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
     detail::check_label_count(col_labels, grid.cols, "column");
     grid.layers = static_cast<int>(maps.size());
     grid.heads = static_cast<int>(maps[0].size());
+    grid.source_rows = grid.rows;
+    grid.source_cols = grid.cols;
 
-    const Font* font = detail::text_font(options);
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     for (const auto& layer : maps)
         for (const Matrix& m : layer) detail::finite_min_max(m, lo, hi);
+    // More cells than the image can hold at 1 px each: block means of every map, sized so
+    // H thumbnails across and L down (with their gaps and captions) fit.
+    const int caption_room = options.font_px + 4;
+    const int across = (options.max_image_px - detail::kShrunkOverhead - (grid.heads - 1) * kThumbGapX) / grid.heads;
+    const int down = (options.max_image_px - detail::kShrunkOverhead -
+                      grid.layers * caption_room - (grid.layers - 1) * kThumbGapY) / grid.layers;
+    if (options.cell_px == 0 && across > 0 && down > 0 && (grid.cols > across || grid.rows > down)) {
+        const int r2 = std::min(grid.rows, down), c2 = std::min(grid.cols, across);
+        std::vector<std::vector<Matrix>> small(maps.size());
+        for (std::size_t l = 0; l < maps.size(); ++l)
+            for (const Matrix& m : maps[l]) small[l].push_back(box_mean(m, r2, c2));
+        GridImage out = render_grid(small, {}, {}, detail::shrunk_options(options, lo, hi));
+        out.layout.source_rows = grid.rows;
+        out.layout.source_cols = grid.cols;
+        return out;
+    }
+
+    const Font* font = detail::text_font(options);
     grid.scale = detail::resolve_scale(options, lo, hi);
 
     // 1. Text bands (all zero without a font), plus a caption line over each thumbnail.
@@ -100,6 +120,7 @@ GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
     grid.title = canvas.title;
 
     // 4. Draw thumbnails, colorbar, then text.
+    detail::check_image_size(canvas.width, canvas.height);
     GridImage out{RgbImage(canvas.width, canvas.height), grid};
     for (int l = 0; l < grid.layers; ++l)
         for (int h = 0; h < grid.heads; ++h)

@@ -5,12 +5,20 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/image/box_mean.h"
 #include "core/image/heatmap_draw.h"
 
 namespace hs {
 
 PixelRect HeatmapLayout::cell(int row, int col) const {
     return {map.x + col * cell_px, map.y + row * cell_px, cell_px, cell_px};
+}
+
+std::string shrink_note(int rows, int cols, int source_rows, int source_cols, int max_image_px) {
+    if (rows == source_rows && cols == source_cols) return "";
+    return "each " + std::to_string(source_rows) + "×" + std::to_string(source_cols) + " map is drawn as " +
+           std::to_string(rows) + "×" + std::to_string(cols) + " block means to keep the image within " +
+           std::to_string(max_image_px) + " px";
 }
 
 HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row_labels,
@@ -23,13 +31,23 @@ HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row
     detail::check_label_count(row_labels, rows, "row");
     detail::check_label_count(col_labels, cols, "column");
 
-    const Font* font = detail::text_font(options);
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     detail::finite_min_max(m, lo, hi);
+    // More cells than the image can hold at 1 px each: block means of the map.
+    const int room = options.max_image_px - detail::kShrunkOverhead;
+    if (options.cell_px == 0 && room > 0 && (rows > room || cols > room)) {
+        HeatmapImage out = render_heatmap(box_mean(m, std::min(rows, room), std::min(cols, room)), {}, {},
+                                          detail::shrunk_options(options, lo, hi));
+        out.layout.source_rows = rows;
+        out.layout.source_cols = cols;
+        return out;
+    }
+
+    const Font* font = detail::text_font(options);
 
     HeatmapLayout layout;
-    layout.rows = rows;
-    layout.cols = cols;
+    layout.rows = layout.source_rows = rows;
+    layout.cols = layout.source_cols = cols;
     layout.scale = detail::resolve_scale(options, lo, hi);
 
     // 1. Text bands (all zero without a font).
@@ -50,6 +68,7 @@ HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row
     layout.title = canvas.title;
 
     // 3. Draw: cells, colorbar, then text on top.
+    detail::check_image_size(canvas.width, canvas.height);
     HeatmapImage out{RgbImage(canvas.width, canvas.height), layout};
     detail::draw_cells(out.image, m, layout.map, layout.cell_px, options.colormap, layout.scale);
     detail::draw_colorbar(out.image, layout.colorbar, options.colormap, layout.scale, b.font_px, font);

@@ -36,8 +36,19 @@ struct HeatmapOptions {
     const Font* font = nullptr; // nullptr: Font::system_default() (may have no face)
 };
 
+// Maps with more cells than max_image_px allows at 1 px per cell are shrunk by block
+// means (box_mean) until they fit, without labels (they could not be read at that size);
+// the layouts then say which size they came from. No image is made over this many pixels
+// (16384², 768 MB of RGB): beyond it (an explicit cell_px) hs::Error names the size.
+constexpr long long kMaxImagePixels = 16384LL * 16384LL;
+
+// "each 2048×2048 map is drawn as 340×340 block means to keep the image within 4096 px"
+// when a layout's maps were shrunk, else "".
+std::string shrink_note(int rows, int cols, int source_rows, int source_cols, int max_image_px);
+
 struct HeatmapLayout {
-    int rows = 0, cols = 0;     // T_query, T_key
+    int rows = 0, cols = 0;     // T_query, T_key as drawn
+    int source_rows = 0, source_cols = 0;  // before shrinking (= rows, cols when not shrunk)
     int cell_px = 0;
     ColorScale scale;           // the scale actually used (after auto_range)
     PixelRect map;              // rows·cell_px tall, cols·cell_px wide
@@ -61,7 +72,8 @@ HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row
 
 struct GridLayout {
     int layers = 0, heads = 0;  // L, H
-    int rows = 0, cols = 0;     // T_query, T_key of every map
+    int rows = 0, cols = 0;     // T_query, T_key of every map as drawn
+    int source_rows = 0, source_cols = 0;  // before shrinking (= rows, cols when not shrunk)
     int cell_px = 0;
     ColorScale scale;           // shared by all thumbnails (auto_range: over all maps)
     std::vector<PixelRect> thumbs;    // [l * heads + h]: the map area of layer l, head h

@@ -1,7 +1,7 @@
 #include "core/image/png.h"
 
+#include <png.h>
 #include <stb_image.h>
-#include <stb_image_write.h>
 
 #include <cstring>
 #include <filesystem>
@@ -14,10 +14,26 @@ namespace hs {
 
 namespace {
 
-void append_bytes(void* context, void* data, int size) {
-    auto* out = static_cast<std::string*>(context);
-    out->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
-}
+// libpng reports errors through longjmp by default; these turn them into C++ exceptions
+// thrown from the callbacks (libpng is built to allow that: nothing of its own is left
+// half-done that png_destroy_write_struct cannot free).
+struct PngFailure {
+    std::string message;
+};
+[[noreturn]] void on_png_error(png_structp, png_const_charp message) { throw PngFailure{message}; }
+void on_png_warning(png_structp, png_const_charp) {}
+
+// Owns the libpng write state.
+struct PngWriter {
+    png_structp png = nullptr;
+    png_infop info = nullptr;
+    PngWriter() {
+        png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, on_png_error, on_png_warning);
+        if (png) info = png_create_info_struct(png);
+        if (!png || !info) throw PngFailure{"out of memory"};
+    }
+    ~PngWriter() { png_destroy_write_struct(&png, &info); }
+};
 
 }  // namespace
 
@@ -26,11 +42,30 @@ void write_png(const std::string& path, const RgbImage& image) {
         throw Error("cannot write " + path + ": the image is empty (" +
                     std::to_string(image.width()) + "x" + std::to_string(image.height()) +
                     " pixels)");
-    std::string encoded;
-    const int ok = stbi_write_png_to_func(append_bytes, &encoded, image.width(), image.height(), 3,
-                                          image.bytes().data(), image.width() * 3);
-    if (!ok || encoded.empty()) throw Error("cannot write " + path + ": PNG encoding failed");
-    write_file_atomic(path, encoded);
+    // Rows go out one at a time through the atomic writer: no encoded copy of the image is
+    // held, so images over 2 GiB (a 12 × 12 grid of 2048-token maps) write like small ones.
+    write_file_atomic(path, [&](const PutBytes& put) {
+        try {
+            PngWriter w;
+            png_set_write_fn(
+                w.png, const_cast<PutBytes*>(&put),
+                [](png_structp png, png_bytep data, png_size_t size) {
+                    (*static_cast<const PutBytes*>(png_get_io_ptr(png)))(data, size);
+                },
+                nullptr);
+            png_set_IHDR(w.png, w.info, static_cast<png_uint_32>(image.width()),
+                         static_cast<png_uint_32>(image.height()), 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                         PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+            png_set_compression_level(w.png, 6);
+            png_write_info(w.png, w.info);
+            const std::size_t stride = static_cast<std::size_t>(image.width()) * 3;
+            for (int y = 0; y < image.height(); ++y)
+                png_write_row(w.png, image.bytes().data() + static_cast<std::size_t>(y) * stride);
+            png_write_end(w.png, w.info);
+        } catch (const PngFailure& f) {
+            throw Error("cannot write " + path + ": PNG encoding failed (" + f.message + ")");
+        }
+    });
 }
 
 RgbImage read_png(const std::string& path) {

@@ -1,12 +1,12 @@
 #pragma once
-// PNG file I/O for RgbImage (stb_image_write / stb_image from libstb).
+// PNG file I/O for RgbImage: written row by row with libpng, read with stb_image.
 #include <string>
 
 #include "core/image/rgb_image.h"
 
 namespace hs {
 
-// Encodes to memory, then write_file_atomic (core/io/atomic_file.h): a temp file in the
+// Streams rows through libpng into write_file_atomic (core/io/atomic_file.h): a temp file in the
 // target's directory renamed over `path`, so readers never see a half-written PNG. Throws hs::Error
 // "cannot write PATH: REASON" (missing directory, permission denied, empty image, ...).
 void write_png(const std::string& path, const RgbImage& image);
