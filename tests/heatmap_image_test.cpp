@@ -241,16 +241,16 @@ TEST(RenderHeatmap, MapsTooLargeForTheImageAreDrawnAsBlockMeans) {
     const auto out = hs::render_heatmap(m, labels(1000, "q"), labels(900, "k"), opt);
     EXPECT_EQ(out.layout.source_rows, 1000);
     EXPECT_EQ(out.layout.source_cols, 900);
-    EXPECT_EQ(out.layout.rows, 600 - 256);
-    EXPECT_EQ(out.layout.cols, 600 - 256);
+    EXPECT_EQ(out.layout.rows, 600 - 256);  // the longer side fills the room, the aspect stays
+    EXPECT_EQ(out.layout.cols, 309);        // 900 · 344 / 1000
     EXPECT_LE(out.image.width(), 600);
     EXPECT_LE(out.image.height(), 600);
     // Cell (0, 0) shows the mean of the block it stands for, coloured as the full map's range.
-    const hs::Matrix means = hs::box_mean(m, 344, 344);
+    const hs::Matrix means = hs::box_mean(m, 344, 309);
     const hs::PixelRect c = out.layout.cell(0, 0);
     EXPECT_EQ(out.image.at(c.center_x(), c.center_y()), hs::colorize(means(0, 0), opt.colormap, opt.scale));
     EXPECT_EQ(hs::shrink_note(out.layout.rows, out.layout.cols, 1000, 900, 600),
-              "each 1000×900 map is drawn as 344×344 block means to keep the image within 600 px");
+              "each 1000×900 map is drawn as 344×309 block means to keep the image within 600 px");
     // A map that fits is drawn as it is.
     const auto fits = hs::render_heatmap(ramp(300, 300), {}, {}, opt);
     EXPECT_EQ(fits.layout.rows, fits.layout.source_rows);
@@ -266,6 +266,7 @@ TEST(RenderGrid, AGridOfLongMapsStaysWithinTheImageSize) {
     EXPECT_LE(out.image.height(), 4096);
     EXPECT_EQ(out.layout.source_rows, 512);
     EXPECT_LT(out.layout.cols, 512);
+    EXPECT_EQ(out.layout.rows, out.layout.cols);  // square maps stay square
     EXPECT_EQ(out.layout.cell_px, 1);
 }
 

@@ -76,7 +76,9 @@ GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
     const int down = (options.max_image_px - detail::kShrunkOverhead -
                       grid.layers * caption_room - (grid.layers - 1) * kThumbGapY) / grid.layers;
     if (options.cell_px == 0 && across > 0 && down > 0 && (grid.cols > across || grid.rows > down)) {
-        const int r2 = std::min(grid.rows, down), c2 = std::min(grid.cols, across);
+        // One factor for both sides, so thumbnails keep the maps' aspect.
+        const double f = std::min({1.0, double(across) / grid.cols, double(down) / grid.rows});
+        const int r2 = std::max(1, int(grid.rows * f)), c2 = std::max(1, int(grid.cols * f));
         std::vector<std::vector<Matrix>> small(maps.size());
         for (std::size_t l = 0; l < maps.size(); ++l)
             for (const Matrix& m : maps[l]) small[l].push_back(box_mean(m, r2, c2));

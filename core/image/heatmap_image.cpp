@@ -36,7 +36,9 @@ HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row
     // More cells than the image can hold at 1 px each: block means of the map.
     const int room = options.max_image_px - detail::kShrunkOverhead;
     if (options.cell_px == 0 && room > 0 && (rows > room || cols > room)) {
-        HeatmapImage out = render_heatmap(box_mean(m, std::min(rows, room), std::min(cols, room)), {}, {},
+        const double f = std::min(double(room) / rows, double(room) / cols);  // keeps the aspect
+        const int r2 = std::max(1, int(rows * f)), c2 = std::max(1, int(cols * f));
+        HeatmapImage out = render_heatmap(box_mean(m, r2, c2), {}, {},
                                           detail::shrunk_options(options, lo, hi));
         out.layout.source_rows = rows;
         out.layout.source_cols = cols;
