@@ -3,6 +3,7 @@
 # Skips packages that are already installed; uses sudo when not root.
 #   scripts/deps.sh            build + app + tests
 #   scripts/deps.sh --fixtures also python3-torch/numpy, to regenerate test fixtures
+#   scripts/deps.sh --fuzz     also clang and its libFuzzer runtime (scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -22,6 +23,9 @@ packages=(
 )
 if [[ "${1:-}" == "--fixtures" ]]; then
   packages+=(python3-torch python3-numpy)
+fi
+if [[ "${1:-}" == "--fuzz" ]]; then  # scripts/fuzz.sh: clang's libFuzzer and sanitizer runtimes
+  packages+=(clang libclang-rt-14-dev)
 fi
 
 missing=()
