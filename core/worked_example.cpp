@@ -9,6 +9,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <limits>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -63,7 +66,11 @@ Matrix read_matrix(const json& j, const std::string& field) {
                 throw Error(field + " row " + std::to_string(r + 1) + ", column " +
                             std::to_string(c + 1) + " is " + describe_value(v) +
                             ", not a number.");
-            m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = v.get<float>();
+            const double d = v.get<double>();
+            if (!std::isfinite(d) || std::abs(d) > std::numeric_limits<float>::max())
+                throw Error(field + " row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) +
+                            " is " + v.dump() + ", beyond what a 32-bit float holds.");
+            m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = static_cast<float>(d);
         }
     return m;
 }

@@ -147,6 +147,18 @@ TEST(HfConfig, LlamaDefaultsKvHeadsAndHeadDimAndKeepsTheta) {
     EXPECT_FALSE(c.qkv_bias || c.out_bias || c.mlp_bias);
 }
 
+TEST(HfConfig, AFloatOutOfRangeIsNamed) {
+    try {
+        (void)parse_hf_config(json::parse(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 8,
+                                             "num_hidden_layers": 2, "intermediate_size": 128, "vocab_size": 32,
+                                             "rope_theta": 1e300})"),
+                              "m/config.json");
+        FAIL() << "expected hs::Error";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "m/config.json: \"rope_theta\" is 1e+300, out of range");
+    }
+}
+
 TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
     const HfConfig hf = parse_hf_config(
         json::parse(R"({"model_type": "qwen2", "hidden_size": 64, "num_attention_heads": 8,

@@ -265,6 +265,7 @@ TEST(WorkedExample, ErrorsNameTheFieldAndTheShapes) {
         {"/W_K/0", "[[1,0,0],[0,1,0],[0,0,1],[0,0,0]]", "t.json: W_K head 1 has shape 4×3, expected 4×2 (d_model × d_k)."},
         {"/X", "[[1,2,3,4],[4,3,2]]", "t.json: X row 2 has 3 numbers, but row 1 has 4; every row must have the same length."},
         {"/X", "[[1,\"a\",3,4]]", "t.json: X row 1, column 2 is \"a\", not a number."},
+        {"/X", "[[1,2,1e300,4]]", "t.json: X row 1, column 3 is 1e+300, beyond what a 32-bit float holds."},
         {"/X", "[]", "t.json: X must be a non-empty list of rows (a list of lists of numbers), but it is []."},
         {"/W_V", "[[[1,0],[0,1],[0,0],[0,0]]]", "t.json: W_V lists 1 head matrices, but heads is 2."},
         {"/heads", "3", "t.json: W_Q lists 2 head matrices, but heads is 3."},

@@ -6,8 +6,11 @@
 // numerical details (eps, theta, activation) fall back to the HF defaults.
 #include "core/formats/hf_config.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -67,6 +70,11 @@ private:
         const json& v = j_.at(key);
         if (!(v.*is_type)())
             throw Error(where_ + ": \"" + key + "\" must be " + must_be + " (got " + v.dump() + ")");
+        if constexpr (std::is_floating_point_v<T>) {  // 1e300 for a float: out of range
+            const double d = v.get<double>();
+            if (!std::isfinite(d) || std::abs(d) > std::numeric_limits<T>::max())
+                throw Error(where_ + ": \"" + key + "\" is " + v.dump() + ", out of range");
+        }
         return v.get<T>();
     }
 
