@@ -1,5 +1,7 @@
 #include "core/kernels/simd.h"
 
+#include <cpuid.h>
+
 #include <cstdlib>
 #include <mutex>
 
@@ -14,11 +16,17 @@ namespace {
 // What each level's code is compiled to use (Highway's HWY_TARGET_STR for AVX2 and AVX3),
 // asked of the CPU and the OS (libgcc's cpuid reading checks that the OS saves the
 // AVX / AVX-512 registers).
+// F16C from CPUID leaf 1 (ECX bit 29): clang's __builtin_cpu_supports has no "f16c".
+bool cpu_has_f16c() {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 29)) != 0;
+}
+
 bool cpu_has(SimdLevel level) {
     __builtin_cpu_init();
     const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                       __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
-                      __builtin_cpu_supports("f16c") && __builtin_cpu_supports("sse4.2") &&
+                      cpu_has_f16c() && __builtin_cpu_supports("sse4.2") &&
                       __builtin_cpu_supports("popcnt") && __builtin_cpu_supports("pclmul") &&
                       __builtin_cpu_supports("aes");
     switch (level) {

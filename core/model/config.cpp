@@ -351,7 +351,8 @@ ModelConfig parse_playground_spec(const std::string& spec) {
         }
     bool d_ff_given = false;
     for (const auto& [k, v] : items) {
-        auto num = [&] { return static_cast<int>(parse_number(k, v)); };
+        // (init-captures: clang 14 cannot capture structured bindings)
+        auto num = [&key = k, &value = v] { return static_cast<int>(parse_number(key, value)); };
         if (k == "d_model") c.d_model = num();
         else if (k == "heads") c.heads = num();
         else if (k == "layers") c.layers = num();
