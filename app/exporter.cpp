@@ -51,11 +51,10 @@ std::string export_head_png(const TraceView& view, const AppState& state, const 
                             std::string* note) {
     const Matrix& m = selected_weights(view, state);
     const Trace& trace = *view.trace;
-    const HeatmapImage img = render_heatmap(m, query_stack(trace, state.map)->tokens,
-                                            key_stack(trace, state.map)->tokens,
-                                            options_for(state, export_title(trace, state)));
-    if (note) *note = shrink_note(img.layout.rows, img.layout.cols, img.layout.source_rows, img.layout.source_cols,
-                                  HeatmapOptions{}.max_image_px);
+    const HeatmapOptions options = options_for(state, export_title(trace, state));
+    const HeatmapImage img =
+        render_heatmap(m, query_stack(trace, state.map)->tokens, key_stack(trace, state.map)->tokens, options);
+    if (note) *note = shrink_note(img.layout, options);
     write_png(path, img.image);
     return path;
 }
@@ -74,11 +73,10 @@ std::string export_grid_png(const Trace& trace, const AppState& state, const std
         maps.push_back(hm->weights);
     }
     const std::string title = trace.model_name + "  " + map_name(state.map) + "  all layers x heads";
-    const GridImage img = render_grid(maps, query_stack(trace, state.map)->tokens,
-                                      key_stack(trace, state.map)->tokens,
-                                      options_for(state, title));
-    if (note) *note = shrink_note(img.layout.rows, img.layout.cols, img.layout.source_rows, img.layout.source_cols,
-                                  HeatmapOptions{}.max_image_px);
+    const HeatmapOptions options = options_for(state, title);
+    const GridImage img =
+        render_grid(maps, query_stack(trace, state.map)->tokens, key_stack(trace, state.map)->tokens, options);
+    if (note) *note = shrink_note(img.layout, options);
     write_png(path, img.image);
     return path;
 }

@@ -42,9 +42,8 @@ std::string title_of(const Trace& t, const MapSelection& s, const std::string& w
 
 }  // namespace
 
-// Says so when the maps were drawn as block means to fit the image (heatmap_image.h).
-void note_shrunk(int rows, int cols, int source_rows, int source_cols, const HeatmapOptions& options) {
-    const std::string note = shrink_note(rows, cols, source_rows, source_cols, options.max_image_px);
+// Says so when the maps were drawn as block means to fit the image (shrink_note).
+void print_note(const std::string& note) {
     if (!note.empty()) std::fprintf(stderr, "note: %s; --csv and --json keep every value\n", note.c_str());
 }
 
@@ -105,7 +104,7 @@ int cmd_export(int argc, char** argv) {
         }
         options.title = title_of(trace, sel, "all layers × heads");
         const GridImage image = render_grid(maps, q_tokens, k_tokens, options);
-        note_shrunk(image.layout.rows, image.layout.cols, image.layout.source_rows, image.layout.source_cols, options);
+        print_note(shrink_note(image.layout, options));
         write_png(*png, image.image);
         std::fprintf(stderr, "wrote %s (%d×%d, %zu layers × %zu heads)\n", png->c_str(),
                     image.image.width(), image.image.height(), maps.size(),
@@ -125,7 +124,7 @@ int cmd_export(int argc, char** argv) {
     if (png) {
         options.title = title_of(trace, sel, what);
         const HeatmapImage image = render_heatmap(weights, q_tokens, k_tokens, options);
-        note_shrunk(image.layout.rows, image.layout.cols, image.layout.source_rows, image.layout.source_cols, options);
+        print_note(shrink_note(image.layout, options));
         write_png(*png, image.image);
         std::fprintf(stderr, "wrote %s (%d×%d)\n", png->c_str(), image.image.width(),
                      image.image.height());

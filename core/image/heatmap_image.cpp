@@ -21,6 +21,14 @@ std::string shrink_note(int rows, int cols, int source_rows, int source_cols, in
            std::to_string(max_image_px) + " px";
 }
 
+std::string shrink_note(const HeatmapLayout& l, const HeatmapOptions& options) {
+    return shrink_note(l.rows, l.cols, l.source_rows, l.source_cols, options.max_image_px);
+}
+
+std::string shrink_note(const GridLayout& l, const HeatmapOptions& options) {
+    return shrink_note(l.rows, l.cols, l.source_rows, l.source_cols, options.max_image_px);
+}
+
 HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row_labels,
                             const std::vector<std::string>& col_labels,
                             const HeatmapOptions& options) {

@@ -43,7 +43,8 @@ struct HeatmapOptions {
 constexpr long long kMaxImagePixels = 16384LL * 16384LL;
 
 // "each 2048×2048 map is drawn as 340×340 block means to keep the image within 4096 px"
-// when a layout's maps were shrunk, else "".
+// when a layout's maps were shrunk, else "" (the overloads below take an image's layout
+// and the options it was drawn with).
 std::string shrink_note(int rows, int cols, int source_rows, int source_cols, int max_image_px);
 
 struct HeatmapLayout {
@@ -96,5 +97,8 @@ GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
                       const std::vector<std::string>& row_labels,
                       const std::vector<std::string>& col_labels,
                       const HeatmapOptions& options);
+
+std::string shrink_note(const HeatmapLayout& layout, const HeatmapOptions& options);
+std::string shrink_note(const GridLayout& layout, const HeatmapOptions& options);
 
 }  // namespace hs

@@ -19,21 +19,6 @@ namespace {
     throw Error("cannot write " + path + ": " + reason);
 }
 
-// The file a write to `path` lands in: `path` itself, or for a symbolic link (a chain of
-// them) the file it points to, so that the link stays a link and its target is replaced.
-std::filesystem::path resolve_links(const std::string& path) {
-    namespace fs = std::filesystem;
-    fs::path p(path);
-    std::error_code ec;
-    for (int hops = 0; fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
-        if (hops == 40) fail_write(path, "too many levels of symbolic links");
-        const fs::path to = fs::read_symlink(p, ec);
-        if (ec) fail_write(path, ec.message());
-        p = to.is_absolute() ? to : p.parent_path() / to;
-    }
-    return p;
-}
-
 // The checks that give a clearer reason than the errno of a failed open; `target` is
 // the resolved file.
 void check_writable_target(const std::string& path, const std::filesystem::path& target) {
@@ -63,17 +48,33 @@ void write_all(int fd, const void* data, std::size_t n, const std::string& path)
 
 }  // namespace
 
-std::string special_file_kind(const std::string& path) {
+std::filesystem::path resolve_links(const std::string& path) {
     namespace fs = std::filesystem;
+    fs::path p(path);
     std::error_code ec;
-    switch (fs::status(path, ec).type()) {
-        case fs::file_type::directory: return "a directory";
-        case fs::file_type::character: return "a character device";
-        case fs::file_type::block: return "a block device";
-        case fs::file_type::fifo: return "a FIFO (named pipe)";
-        case fs::file_type::socket: return "a socket";
-        default: return "";  // regular, absent, or unknown
+    for (int hops = 0; fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+        if (hops == 40) fail_write(path, "too many levels of symbolic links");
+        const fs::path to = fs::read_symlink(p, ec);
+        if (ec) fail_write(path, ec.message());
+        p = to.is_absolute() ? to : p.parent_path() / to;
     }
+    return p;
+}
+
+std::string file_kind(unsigned mode) {
+    if (S_ISREG(mode)) return "";
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+std::string special_file_kind(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return "";  // absent (or unreadable: open will say)
+    return file_kind(st.st_mode);
 }
 
 void write_file_atomic(const std::string& path, std::string_view bytes) {

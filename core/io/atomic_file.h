@@ -4,6 +4,7 @@
 // Every writer in core (config.json, safetensors, PNG, CLI exports) goes through here,
 // so every write failure reads "cannot write PATH: reason".
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -24,8 +25,14 @@ void write_file_atomic(const std::string& path, std::string_view bytes);
 void write_file_atomic(const std::string& path, const std::function<void(const PutBytes& put)>& produce);
 
 // "a character device", "a FIFO (named pipe)", "a directory", … when `path` (following
-// symbolic links) is not a regular file; "" when it is one or does not exist.
+// symbolic links) is not a regular file; "" when it is one or does not exist. file_kind
+// says the same of an st_mode (fstat of an open file).
 std::string special_file_kind(const std::string& path);
+std::string file_kind(unsigned mode);
+
+// The file a write to `path` lands in: `path` itself, or for a symbolic link (a chain of
+// them) the file it points to, so that writers keep the link and replace its target.
+std::filesystem::path resolve_links(const std::string& path);
 
 // Reads a whole file; throws hs::Error "cannot read PATH: reason", or names the limit when
 // the file (or an endless device such as /dev/zero) holds more than max_bytes: `what` says

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/io/atomic_file.h"
 
 namespace hs {
 
@@ -51,7 +52,8 @@ void carry_over(const fs::path& from, const fs::path& to, const std::string& dir
 }  // namespace
 
 void write_directory_atomic(const std::string& dir, const std::function<void(const std::string& new_dir)>& write_files) {
-    const fs::path target = fs::path(dir).lexically_normal();
+    // A symbolic link to a model directory keeps pointing at it (as write_file_atomic does).
+    const fs::path target = resolve_links(dir).lexically_normal();
     std::string name = target.filename().string();
     if (name.empty() || name == "." || name == "..") fail(dir, "give the directory a name");
     const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");

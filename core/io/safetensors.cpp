@@ -260,14 +260,8 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path) 
     if (file->fd_ < 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
     struct stat st {};
     if (::fstat(file->fd_, &st) != 0) throw Error("cannot stat " + path + ": " + std::strerror(errno));
-    if (!S_ISREG(st.st_mode)) {
-        const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
-                           : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
-                           : S_ISCHR(st.st_mode)  ? "a character device"
-                           : S_ISBLK(st.st_mode)  ? "a block device"
-                                                  : "not a regular file";
+    if (const std::string kind = file_kind(st.st_mode); !kind.empty())
         throw Error(path + " is " + kind + ", not a safetensors file");
-    }
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size < 8)
         throw Error(path + " is too small to be a safetensors file: " + std::to_string(size) +

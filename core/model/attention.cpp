@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "core/model/attention_heads.h"
 #include "core/error.h"
@@ -55,7 +56,8 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
     // Projections land in per-thread scratch reused across heads, layers and calls.
     thread_local Scratch qkv_buf, kv_buf, concat_buf;
     auto concat = concat_buf.get(T, I);  // [head_1 | … | head_H]: (T, I)
-    Matrix qkv_unrotated;                // (step capture with rotary positions only)
+    std::optional<Projected> p;          // Q: (T, I); K, V: (S, Ikv), views into the scratch
+    Matrix qkv_unrotated, head_outputs;  // step capture only: before rotation / ablation
 
     const gemm::PackedWeights* fused =
         self && !steps ? fused_heads_panels(w, split, int(T), thread_count()) : nullptr;
@@ -63,43 +65,28 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
         // Steps 1–3 in one work item per head (attention_heads.h), the same math.
         auto qkv = qkv_buf.get(T, 3 * I);
         fused_heads(w, *fused, split, x_query, mask, scale, qkv, concat, weights, scores);
-        if (tap) {
-            (*tap)("q", qkv.leftCols(I));
-            (*tap)("k", qkv.middleCols(I, I));
-            (*tap)("v", qkv.rightCols(I));
-        }
+        p.emplace(Projected{qkv.leftCols(I), qkv.middleCols(I, I), qkv.rightCols(I)});
     } else {
         // 1. [Q|K|V] = X · W_inᵀ + b_in: (T, I + 2·Ikv), one GEMM for all heads (self-
         //    attention); cross-attention: Q from the queries, [K|V] from memory.
         auto q_part = qkv_buf.get(T, self ? I + 2 * Ikv : I);
         auto kv_part = kv_buf.get(self ? 0 : S, 2 * Ikv);
-        const Projected p = project(w, x_query, x_memory, self, q_part, kv_part);
+        p.emplace(project(w, x_query, x_memory, self, q_part, kv_part));
+        if (steps) qkv_unrotated = q_part;
         // 2. Rotary positions: Q and K rotated by position (rope.h).
         if (split.rope) {
-            if (steps) qkv_unrotated = q_part;
-            apply_rope(p.q, H, split.rope->table, split.rope->layout);
-            apply_rope(p.k, split.kv_heads, split.rope->table, split.rope->layout);
-        }
-        if (tap) {
-            (*tap)("q", p.q);
-            (*tap)("k", p.k);
-            (*tap)("v", p.v);
+            apply_rope(p->q, H, split.rope->table, split.rope->layout);
+            apply_rope(p->k, split.kv_heads, split.rope->table, split.rope->layout);
         }
         // 3. Per head h, with g = h / (H / Hkv) its K/V head:
         //    A_h = softmax(Q_h K_gᵀ / √Dk + mask): (T, S);  head_h = A_h V_g: (T, Dk)
-        attend_heads(p.q, p.k, p.v, H, split.kv_heads, scale, mask, concat, weights, scores);
-        if (steps) {
-            const Matrix head_outputs = concat;  // before the ablation below
-            ablate_heads(concat, ablated, H, ablate_mode);
-            if (tap) (*tap)("concat", concat);
-            result.output.resize(T, D);
-            matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output);
-            record_steps(w, split, x_query, x_memory, split.rope ? qkv_unrotated : Matrix(q_part),
-                         p, mask, scale, result, head_outputs, concat, *steps);
-            if (!want_weights) result.weights.clear();
-            if (!want_scores) result.scores.clear();
-            return result;
-        }
+        attend_heads(p->q, p->k, p->v, H, split.kv_heads, scale, mask, concat, weights, scores);
+        if (steps) head_outputs = concat;
+    }
+    if (tap) {
+        (*tap)("q", p->q);
+        (*tap)("k", p->k);
+        (*tap)("v", p->v);
     }
     // 4. Ablated heads replaced before W_o (ablate_heads).
     ablate_heads(concat, ablated, H, ablate_mode);
@@ -107,6 +94,12 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
     // 5. out: (T, D) = concat · W_oᵀ + b_o
     result.output.resize(T, D);
     matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output);
+    if (steps) {  // every intermediate above, for the Pipeline
+        record_steps(w, split, x_query, x_memory, qkv_unrotated, *p, mask, scale, result, head_outputs, concat,
+                     *steps);
+        if (!want_weights) result.weights.clear();
+        if (!want_scores) result.scores.clear();
+    }
     return result;
 }
 

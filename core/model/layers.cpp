@@ -1,6 +1,9 @@
 #include "core/model/layers.h"
 
 #include <cmath>
+#include <initializer_list>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/kernels/activations.h"
@@ -104,8 +107,13 @@ Matrix sinusoidal_positions(int T, int D) {
 namespace {
 
 // The layer's named intermediate `what` (core/model/taps.h) to capture.tap, if any.
-void emit(const LayerCapture& capture, const char* what, const Eigen::Ref<const Matrix>& value) {
-    if (capture.tap) (*capture.tap)(capture.tap_prefix + what, value);
+// Its name is tap_prefix + the parts, joined only when someone listens.
+void emit(const LayerCapture& capture, std::initializer_list<std::string_view> parts,
+          const Eigen::Ref<const Matrix>& value) {
+    if (!capture.tap) return;
+    std::string name = capture.tap_prefix;
+    for (std::string_view p : parts) name += p;
+    (*capture.tap)(name, value);
 }
 
 // Runs one attention sub-layer (self-attention when memory is null) and records its
@@ -115,10 +123,10 @@ void emit(const LayerCapture& capture, const char* what, const Eigen::Ref<const 
 Matrix attend(const AttentionWeights& w, const ModelConfig& c, const Matrix& q_in,
               const Matrix* memory, const AttentionMask& mask, const LayerCapture& capture,
               AttentionSteps* steps, HeadMaps& maps) {
-    const std::string block = memory ? "cross" : "attn";
-    emit(capture, (block + "_in").c_str(), q_in);
+    const char* block = memory ? "cross" : "attn";
+    emit(capture, {block, "_in"}, q_in);
     const AttentionTap tap = [&](const char* name, const Eigen::Ref<const Matrix>& value) {
-        emit(capture, (block + "." + name).c_str(), value);
+        emit(capture, {block, ".", name}, value);
     };
     const std::vector<int>& ablated = memory ? capture.cross_ablated : capture.self_ablated;
     const HeadSplit split{c.heads, c.kv_head_count(), memory ? nullptr : capture.self_rope};
@@ -127,23 +135,23 @@ Matrix attend(const AttentionWeights& w, const ModelConfig& c, const Matrix& q_i
                                              capture.ablate_mode, capture.tap ? &tap : nullptr);
     maps.weights = std::move(r.weights);
     maps.scores = std::move(r.scores);
-    emit(capture, (block + "_out").c_str(), r.output);
+    emit(capture, {block, "_out"}, r.output);
     return std::move(r.output);
 }
 
 // The feed-forward sub-layer with its taps "ffn_in", "ffn_hidden", "ffn_out".
 Matrix ffn(const FeedForwardWeights& w, const ModelConfig& c, const Matrix& x, const LayerCapture& capture) {
-    emit(capture, "ffn_in", x);
+    emit(capture, {"ffn_in"}, x);
     Matrix out = feed_forward(x, w, c.activation, [&](const Eigen::Ref<const Matrix>& hidden) {
-        emit(capture, "ffn_hidden", hidden);
+        emit(capture, {"ffn_hidden"}, hidden);
     });
-    emit(capture, "ffn_out", out);
+    emit(capture, {"ffn_out"}, out);
     return out;
 }
 
 // The layer's output, tapped as "out".
 Matrix layer_output(Matrix out, const LayerCapture& capture) {
-    emit(capture, "out", out);
+    emit(capture, {"out"}, out);
     return out;
 }
 

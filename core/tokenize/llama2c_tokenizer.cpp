@@ -99,7 +99,7 @@ std::vector<int> Llama2cTokenizer::merge_pairs(std::vector<int> ids) const {
     const std::size_t n = ids.size();
     std::vector<std::size_t> prev(n), next(n);  // neighbours; n = none
     std::vector<unsigned> version(n, 0);        // bumped whenever symbol i changes or dies
-    std::vector<bool> alive(n, true);
+    std::vector<bool> alive(n, true);           // false once merged into its left neighbour
     for (std::size_t i = 0; i < n; ++i) {
         prev[i] = i == 0 ? n : i - 1;
         next[i] = i + 1;
@@ -123,9 +123,8 @@ std::vector<int> Llama2cTokenizer::merge_pairs(std::vector<int> ids) const {
     while (!heap.empty()) {
         const Pair p = heap.top();
         heap.pop();
-        if (!alive[p.left] || !alive[p.right] || version[p.left] != p.left_version ||
-            version[p.right] != p.right_version)
-            continue;  // stale: one of its symbols merged since
+        if (version[p.left] != p.left_version || version[p.right] != p.right_version)
+            continue;  // stale: one of its symbols changed or died since
         ids[p.left] = p.merged;
         ++version[p.left];
         alive[p.right] = false;

@@ -16,8 +16,8 @@ constexpr long long kMaxTokenId = 1LL << 22;
 // The id `value` as an int in [0, kMaxTokenId); otherwise hs::Error "WHERE: …" naming it.
 inline int token_id_from_json(const nlohmann::json& value, const std::string& where) {
     if (!value.is_number_integer()) throw Error(where + " is not an integer");
-    const bool negative = value.is_number_integer() && !value.is_number_unsigned() && value.get<long long>() < 0;
-    if (negative) throw Error(where + " is negative (" + value.dump() + ")");
+    if (!value.is_number_unsigned() && value.get<long long>() < 0)
+        throw Error(where + " is negative (" + value.dump() + ")");
     if (value.get<unsigned long long>() >= static_cast<unsigned long long>(kMaxTokenId))
         throw Error(where + " is " + value.dump() + ", beyond the " + std::to_string(kMaxTokenId) +
                     " ids a vocabulary may have");
