@@ -6,8 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -24,6 +22,7 @@
 #include "app/hooks/frame_hook.h"
 #include "app/settings.h"
 #include "core/error.h"
+#include "core/io/atomic_file.h"
 #include "core/kernels/memory_policy.h"
 
 namespace hs {
@@ -120,15 +119,13 @@ void handle_drops(AppContext& ctx) {
             ctx.state.set_model_arg(model);
             ctx.state.notice = "Opened " + model;
         } else {
-            std::ifstream in(path, std::ios::binary);
-            std::stringstream ss;
-            ss << in.rdbuf();
-            if (!in && !in.eof()) {
-                ctx.state.notice = "Cannot read dropped file " + path + ".";
+            std::string text;
+            try {
+                text = read_file(path, kMaxTextBytes, "a text file");
+            } catch (const Error& e) {
+                ctx.state.notice = e.what();
                 continue;
             }
-            std::string text = ss.str();
-            if (text.size() > (1u << 20)) text.resize(1u << 20);
             while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
             ctx.state.text = text;
             ctx.state.dirty = true;
@@ -269,7 +266,7 @@ bool take_newest_result(AppContext& ctx) {
 }
 
 bool workers_idle(const AppContext& ctx) {
-    return ctx.worker.idle() && ctx.analysis_worker.idle() && !ctx.layer_maps_worker.busy();
+    return ctx.worker.idle() && ctx.analysis_worker.idle() && !ctx.layer_maps_worker.busy() && ctx.mip_worker.idle();
 }
 
 template <typename Pred>
@@ -422,7 +419,7 @@ int run_gui(const GuiOptions& options) {
             // 3. Hooks make their edits (scripts, benchmarks) as a click polled now would.
             for (const auto& h : hooks) h->before_ui(ctx, f);
             f.accepted = FrameClock::now();
-            ctx.view.sync_textures(ctx.state, ctx.layer_maps_worker);
+            ctx.view.sync_textures(ctx.state, ctx.layer_maps_worker, ctx.mip_worker);
             ctx.fonts.note_text(ctx.state.text);
             ctx.fonts.rebuild_if_needed();
             f.synced = FrameClock::now();
@@ -445,7 +442,8 @@ int run_gui(const GuiOptions& options) {
             f.stats = frames.stats();
             last_frame_identical = f.stats.redrawn_pixels == 0;
             // 6. Hooks see the finished frame (screenshots), then it is shown.
-            f.ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle();
+            f.ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle() &&
+                      ctx.mip_worker.idle();
             if (f.ready) f.ready_frames = ++ready_frames;
             for (const auto& h : hooks) h->before_swap(ctx, f);
             if (time_drawing) glFinish();  // time the drawing, not just its submission

@@ -16,15 +16,9 @@
 #include "app/state.h"
 #include "app/trace_view.h"
 #include "app/worker.h"
+#include "core/io/samples.h"
 
 namespace hs {
-
-struct Sample {
-    std::string title;   // what it shows ("coreference", …)
-    std::string lang;    // "en" | "zh"
-    std::string text;
-    std::string decoder_text;  // optional
-};
 
 // Heatmap panel view: zoom/pan in map cells, hover readout.
 struct HeatmapView {
@@ -62,6 +56,7 @@ struct AppContext {
     TraceView view;
     Worker worker;
     LayerMapsWorker layer_maps_worker;  // recomputes a block the forward dropped (TraceView)
+    MipWorker mip_worker;               // mip levels of a large selected map (TraceView)
     std::unique_ptr<HeatmapRenderer> renderer;
     FontManager fonts;
     float ui_scale = 1.0f;
@@ -77,8 +72,5 @@ struct AppContext {
     AnalysisWorker analysis_worker;
     AnalysisView analysis;
 };
-
-// Loads assets/samples.json: [{"title", "lang", "text", "decoder_text"?}, …].
-std::vector<Sample> load_samples(const std::string& path);
 
 }  // namespace hs

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <cstdint>
+#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 #include "core/io/atomic_file.h"
+#include "core/io/json_file.h"
 #include "core/error.h"
 
 namespace hs {
@@ -22,35 +23,65 @@ std::string default_settings_path() {
     return (base / "headscope" / "settings.json").string();
 }
 
+namespace {
+
+std::string string_at(const nlohmann::json& j, const char* key) {
+    const nlohmann::json& v = j.at(key);
+    if (!v.is_string()) throw Error(std::string("\"") + key + "\" must be a string, not " + v.type_name());
+    return v.get<std::string>();
+}
+
+// A window side: an integer clamped to [low, kMaxWindowSide].
+int window_side(const nlohmann::json& v, int low) {
+    if (!v.is_number_integer()) throw Error("\"window\" must hold two integers [width, height]");
+    return static_cast<int>(std::clamp<std::int64_t>(v.get<std::int64_t>(), low, kMaxWindowSide));
+}
+
+}  // namespace
+
+void apply_settings_json(const std::string& text, const std::string& origin, AppState& state, WindowSize& size) {
+    const nlohmann::json j = parse_json_text(text, origin);
+    if (!j.is_object()) throw Error("the top level of " + origin + " is not an object");
+    // Parse everything first, so a bad field leaves the state untouched.
+    AppState next = state;
+    WindowSize next_size = size;
+    if (j.contains("model")) next.set_model_arg(string_at(j, "model"));
+    if (j.contains("text")) next.text = string_at(j, "text");
+    if (j.contains("decoder_text")) next.decoder_text = string_at(j, "decoder_text");
+    if (j.contains("recent_models")) {
+        const nlohmann::json& recent = j.at("recent_models");
+        if (!recent.is_array()) throw Error("\"recent_models\" must be an array of paths");
+        next.recent_models.clear();
+        for (const auto& m : recent) {  // oldest last in the file: remember from the end
+            if (!m.is_string()) throw Error("\"recent_models\" must be an array of paths");
+            next.remember_model(m.get<std::string>());
+        }
+        std::reverse(next.recent_models.begin(), next.recent_models.end());
+    }
+    if (j.contains("colormap")) next.colormap = parse_colormap(string_at(j, "colormap"));
+    if (j.contains("window")) {
+        const nlohmann::json& w = j.at("window");
+        if (!w.is_array() || w.size() != 2) throw Error("\"window\" must hold two integers [width, height]");
+        next_size.width = window_side(w[0], kMinWindowWidth);
+        next_size.height = window_side(w[1], kMinWindowHeight);
+    }
+    state = std::move(next);
+    size = next_size;
+}
+
 std::string load_settings(const std::string& path, AppState& state, WindowSize& size) {
-    if (path.empty() || !std::filesystem::exists(path)) return {};
+    std::error_code ec;
+    if (path.empty() || !std::filesystem::exists(path, ec)) return {};
     try {
-        std::ifstream in(path);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        const nlohmann::json j = nlohmann::json::parse(ss.str());
-        if (!j.is_object()) throw Error("the top level is not an object");
-        // Parse everything first, so a bad field leaves the state untouched.
-        AppState next = state;
-        WindowSize next_size = size;
-        if (j.contains("model")) next.set_model_arg(j.at("model").get<std::string>());
-        if (j.contains("text")) next.text = j.at("text").get<std::string>();
-        if (j.contains("decoder_text")) next.decoder_text = j.at("decoder_text").get<std::string>();
-        if (j.contains("recent_models")) {
-            next.recent_models.clear();
-            for (const auto& m : j.at("recent_models")) next.remember_model(m.get<std::string>());
-            std::reverse(next.recent_models.begin(), next.recent_models.end());
-        }
-        if (j.contains("colormap")) next.colormap = parse_colormap(j.at("colormap").get<std::string>());
-        if (j.contains("window")) {
-            next_size.width = std::max(320, j.at("window").at(0).get<int>());
-            next_size.height = std::max(240, j.at("window").at(1).get<int>());
-        }
-        state = std::move(next);
-        size = next_size;
+        apply_settings_json(read_file(path), path, state, size);
         return {};
-    } catch (const std::exception& e) {
-        return "Ignored corrupt settings file " + path + " (" + e.what() + ").";
+    } catch (const Error& e) {
+        // Exit rewrites the settings: a corrupt regular file is moved aside first, so
+        // whatever the user had in it is kept.
+        std::string kept;
+        if (special_file_kind(path).empty() && std::rename(path.c_str(), (path + ".bad").c_str()) == 0)
+            kept = "; kept as " + path + ".bad";
+        return "Ignored corrupt settings file " + path + " (" + e.what() + ")" + kept + ".";
     }
 }
 

@@ -7,13 +7,18 @@
 
 namespace hs {
 
+constexpr int kMinWindowWidth = 320, kMinWindowHeight = 240, kMaxWindowSide = 16384;
+
 struct WindowSize {
     int width = 1600, height = 1000;
 };
 
 std::string default_settings_path();
+// Applies settings JSON (from `origin`) to state/size, all or nothing: a wrong field throws
+// hs::Error naming it and leaves both untouched.
+void apply_settings_json(const std::string& text, const std::string& origin, AppState& state, WindowSize& size);
 // Applies the file to state/size. A missing file changes nothing and returns "";
-// a corrupt one changes nothing and returns a notice for the UI.
+// a corrupt, oversized or special one (FIFO, device) changes nothing and returns a notice.
 std::string load_settings(const std::string& path, AppState& state, WindowSize& size);
 // Writes atomically (temp + rename); returns an error sentence or "".
 std::string save_settings(const std::string& path, const AppState& state, const WindowSize& size);

@@ -25,6 +25,7 @@ void TraceView::accept(ComputeResult result) {
     trace = std::move(result.trace);
     thumbnails = std::move(result.thumbnails);
     main_norms = std::move(result.main_norms);
+    summaries = std::move(result.summaries);
     decoder_norms = std::move(result.decoder_norms);
     source_kind = result.source_kind;
     parameter_count = result.parameter_count;
@@ -54,8 +55,11 @@ void TraceView::accept(ComputeResult result) {
     main_key.clear();
 }
 
-void TraceView::sync_textures(const AppState& state, LayerMapsWorker& layer_maps) {
+void TraceView::sync_textures(const AppState& state, LayerMapsWorker& layer_maps, MipWorker& mips) {
     if (!trace) return;
+    // 0. The mip levels of the shown map arrived (of this upload: versions are unique).
+    if (std::optional<MipResult> r = mips.take_result(); r && r->texture_version == main.version())
+        main.upload_mip_levels(r->levels);
     // 1. A recomputed block arrived: hold it (if it is of this trace) and re-upload.
     if (std::optional<LayerMapsResult> r = layer_maps.take_result()) {
         if (r->trace == trace) {
@@ -87,7 +91,9 @@ void TraceView::sync_textures(const AppState& state, LayerMapsWorker& layer_maps
     main_key = key;
     const Matrix* m = selected_map(state, state.show_scores);
     if (m) {
-        main.upload(*m);
+        main.upload(*m);  // level 0 now; the levels below from `mips` a few ms later
+        if (std::max(m->rows(), m->cols()) > kMipLevelsAbove)
+            mips.submit(MipRequest{selected_map_shared(state, state.show_scores), main.version()});
         // Its colour range, found by the worker that made the maps (core's map_ranges).
         const HeadMaps* maps = head_maps(state.map, state.layer);
         const std::vector<MapRange>& ranges = state.show_scores ? maps->score_ranges : maps->weight_ranges;
@@ -180,6 +186,14 @@ int kv_head_of(const Trace& trace, int head) {
 std::string head_caption(const Trace& trace, int head) {
     const int kv = kv_head_of(trace, head);
     return "H" + std::to_string(head) + (kv >= 0 ? " · kv" + std::to_string(kv) : "");
+}
+
+std::shared_ptr<const Matrix> TraceView::selected_map_shared(const AppState& state, bool scores) const {
+    const Matrix* m = selected_map(state, scores);
+    if (!m) return nullptr;
+    const HeadMaps* maps = head_maps(state.map, state.layer);
+    if (recomputed_maps && maps == recomputed_maps.get()) return std::shared_ptr<const Matrix>(recomputed_maps, m);
+    return std::shared_ptr<const Matrix>(trace, m);
 }
 
 }  // namespace hs

@@ -7,8 +7,10 @@
 
 #include "app/gl/texture.h"
 #include "app/layer_maps_worker.h"
+#include "app/mip_worker.h"
 #include "app/state.h"
 #include "app/worker.h"
+#include "core/image/matrix_summary.h"
 #include "core/model/trace.h"
 
 namespace hs {
@@ -17,6 +19,7 @@ struct TraceView {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TraceThumbnails> thumbnails;
     std::shared_ptr<const HiddenNorms> main_norms, decoder_norms;  // from the worker
+    std::shared_ptr<const MatrixSummaries> summaries;  // ranges and mips of the step matrices
     std::string error;              // last failed compute (the old trace stays shown)
     std::string source_kind;
     long long parameter_count = 0;
@@ -50,8 +53,9 @@ struct TraceView {
     // Accepts a finished result: keeps the trace on success, the error otherwise.
     void accept(ComputeResult result);
     // Uploads textures that are out of date (call once per frame, before drawing); takes
-    // a recomputed block from `layer_maps` and asks it for the selected one if dropped.
-    void sync_textures(const AppState& state, LayerMapsWorker& layer_maps);
+    // a recomputed block from `layer_maps` and asks it for the selected one if dropped;
+    // asks `mips` for the mip levels of a large selected map and uploads them on arrival.
+    void sync_textures(const AppState& state, LayerMapsWorker& layer_maps, MipWorker& mips);
     // The colour scale of the heatmap / the grid under the state's range settings.
     ColorScale heatmap_scale(const AppState& state) const;
     ColorScale grid_scale(const AppState& state) const;
@@ -60,6 +64,8 @@ struct TraceView {
     const HeadMaps* head_maps(MapKind kind, int layer) const;
     // The (T, S) weights (or scaled scores) of the selected layer/head, or nullptr.
     const Matrix* selected_map(const AppState& state, bool scores) const;
+    // The same, sharing ownership of the trace or recomputed block that holds it.
+    std::shared_ptr<const Matrix> selected_map_shared(const AppState& state, bool scores) const;
 };
 
 // Stacks and maps of the current selection; nullptr / empty when the trace lacks them.

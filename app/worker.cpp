@@ -230,6 +230,8 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
         result.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(trace.main));
         if (trace.decoder) result.decoder_norms = std::make_shared<const HiddenNorms>(hidden_norms(*trace.decoder));
         result.trace = std::make_shared<const Trace>(std::move(trace));
+        // After the move: summaries are keyed by the matrices' addresses in the shared trace.
+        result.summaries = std::make_shared<const MatrixSummaries>(summarize_shown_matrices(*result.trace));
         result.thumbnails = std::move(thumbs);
     } catch (const Cancelled&) {
         return ComputeResult{};

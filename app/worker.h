@@ -15,6 +15,7 @@
 #include "app/model_info.h"
 #include "core/analysis/ablation.h"
 #include "core/source.h"
+#include "core/image/matrix_summary.h"
 #include "core/model/trace.h"
 #include "core/worked_example.h"
 
@@ -44,6 +45,8 @@ struct ComputeResult {
     std::shared_ptr<const TraceThumbnails> thumbnails;
     // ‖h_t‖ of the main stack's and (encoder-decoder) the decoder's hidden states.
     std::shared_ptr<const HiddenNorms> main_norms, decoder_norms;
+    // Colour ranges and mip levels of the matrices the Pipeline and Layers tabs draw.
+    std::shared_ptr<const MatrixSummaries> summaries;
     std::string error;                           // hs::Error message, empty on success
     std::string source_kind;                     // "playground", …
     long long parameter_count = 0;

@@ -59,7 +59,7 @@ int cmd_analyze(int argc, char** argv) {
 
     if (args.flag("corpus")) {
         std::vector<std::string> sentences;
-        if (const auto f = args.value("text-file")) sentences = split_lines(read_file(*f, kMaxTextBytes, "a text file"));
+        if (const auto f = args.value("text-file")) sentences = split_lines(read_text_file(*f));
         else if (const auto t = args.value("text")) sentences = {*t};
         else sentences = load_sample_texts(std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json", "en");
         if (sentences.empty()) throw Error("the corpus has no non-empty lines");

@@ -25,7 +25,7 @@ int cmd_generate(int argc, char** argv) {
     const Tokenizer& tokenizer = *source->tokenizer();
     const int n = static_cast<int>(args.integer("tokens", 0, model.config().max_len).value_or(32));
     std::string text = args.value_or("text", "");
-    if (const auto f = args.value("text-file")) text = read_file(*f, kMaxTextBytes, "a text file");
+    if (const auto f = args.value("text-file")) text = read_text_file(*f);
 
     const Tokens prompt = source->tokenize(text);
     const std::vector<int> generated = generate(model, tokenizer, prompt.ids, n);

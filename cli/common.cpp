@@ -13,7 +13,7 @@ namespace hs {
 SourceInput read_source_input(const Args& args, const TraceSource& source) {
     SourceInput in;
     if (const auto t = args.value("text")) in.text = *t;
-    if (const auto f = args.value("text-file")) in.text = read_file(*f, kMaxTextBytes, "a text file");
+    if (const auto f = args.value("text-file")) in.text = read_text_file(*f);
     if (const auto d = args.value("decoder-text")) in.decoder_text = *d;
     if (const auto pad = args.value("pad")) {
         std::stringstream ss(*pad);

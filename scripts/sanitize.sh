@@ -1,21 +1,49 @@
 #!/usr/bin/env bash
-# The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (docs/RELIABILITY.md).
-#   scripts/sanitize.sh            build build-asan/ and run every CTest test
-#   scripts/sanitize.sh -R Regex   only the tests CTest's -R selects
-# UBSan stops at the first report (-fno-sanitize-recover). LeakSanitizer checks every test
-# but the GUI ones: Mesa's software driver leaks at exit from a library it has already
-# unloaded, so the leak's stack cannot be named (nor suppressed by name); the GUI tests run
-# with ASan and UBSan but without leak detection.
+# The test suite under the sanitizers (docs/RELIABILITY.md).
+#   scripts/sanitize.sh [address] [-R Regex]  ASan + UBSan + LeakSanitizer, every CTest test
+#                                             (GUI tests included), in build-asan/
+#   scripts/sanitize.sh thread [-R Regex]     ThreadSanitizer on the tests of the workers,
+#                                             the thread pool and the parallel kernels, in
+#                                             build-tsan/
+# Extra arguments go to ctest. UBSan stops at the first report (-fno-sanitize-recover).
+# GUI tests run with Mesa's driver kept loaded (tests/sanitizers/keep_libraries_loaded.c),
+# so LeakSanitizer checks them too; tests/sanitizers/lsan.supp names the GL stack's own
+# leaks, never ours.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=address
+if [[ "${1:-}" == address || "${1:-}" == thread ]]; then mode=$1; shift; fi
 bash scripts/deps.sh
-flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
-  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+# -O1 -g1 (line tables): all the sanitizers need, and a much faster build than -O2 -g.
+# Debug: assertions (Eigen's shape checks included) stay on.
+common="-O1 -g1 -fno-omit-frame-pointer"
+
+if [[ $mode == thread ]]; then
+  # OpenBLAS off: its own threads are not instrumented; Eigen's GEMM is, in our pool.
+  flags="$common -fsanitize=thread"
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
+    -DCMAKE_CXX_FLAGS_DEBUG="" -DHEADSCOPE_OPENBLAS=OFF -DHEADSCOPE_BUILD_BENCH=OFF -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
+  cmake --build build-tsan -j"$(nproc)" --target headscope_tests headscope_app_tests
+  cd build-tsan
+  # Threads fixed at 4 on any machine: the pool then runs real concurrent work on 2 cores.
+  export HEADSCOPE_THREADS=4 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+  threaded='Worker|LatestWins|MipWorker|MapBudgetWorker|ParallelFor|PackedAttention|GemmPacked|PackedCache|ModelWithHeads|InitWeights|MatmulNt|AttendHeads|LiveEdit|Trainer|Checkpoint'
+  tests=$(ctest -N -R "$threaded" | grep -c 'Test #' || true)
+  echo "ThreadSanitizer: $tests tests"
+  exec ctest --output-on-failure -j"$(nproc)" -R "$threaded" "$@"
+fi
+
+flags="$common -fsanitize=address,undefined -fno-sanitize-recover=undefined"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
+  -DCMAKE_CXX_FLAGS_DEBUG="" -DHEADSCOPE_BUILD_BENCH=OFF -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 cmake --build build-asan -j"$(nproc)"
+cc -shared -fPIC -O1 tests/sanitizers/keep_libraries_loaded.c -o build-asan/keep_libraries_loaded.so
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 cd build-asan
 status=0
 ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1" ctest --output-on-failure -j"$(nproc)" -LE gui "$@" || status=1
-ASAN_OPTIONS="detect_leaks=0:detect_stack_use_after_return=1" ctest --output-on-failure -j"$(nproc)" -L gui "$@" || status=1
+# verify_asan_link_order=0: the preloaded library comes before libasan (it needs no ASan).
+LD_PRELOAD="$PWD/keep_libraries_loaded.so" LSAN_OPTIONS="suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0" \
+  ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:verify_asan_link_order=0" \
+  ctest --output-on-failure -j"$(nproc)" -L gui "$@" || status=1
 exit $status

@@ -58,5 +58,19 @@ TEST(BoxMean, MipLevelsHalveDownToOneCell) {
     EXPECT_FLOAT_EQ(half(767, 255), 0.25f);
 }
 
+TEST(BoxMean, MipChainGoesDownToOneCellWithTheMapsMeanAtTheEnd) {
+    // (4, 8) -> (2, 4) -> (1, 2) -> (1, 1): equal blocks all the way, so the last level is
+    // the mean of 0 … 31 = 15.5; a 1 × 1 map has no level below it.
+    const std::vector<Matrix> levels = mip_chain(counting(4, 8));
+    ASSERT_EQ(levels.size(), 3u);
+    EXPECT_EQ(levels[0].rows(), 2);
+    EXPECT_EQ(levels[0].cols(), 4);
+    EXPECT_EQ(levels[1].cols(), 2);
+    ASSERT_EQ(levels[2].size(), 1);
+    EXPECT_FLOAT_EQ(levels[2](0, 0), 15.5f);
+    EXPECT_FLOAT_EQ(levels[0](1, 3), (22 + 23 + 30 + 31) / 4.0f);
+    EXPECT_TRUE(mip_chain(Matrix::Constant(1, 1, 2.0f)).empty());
+}
+
 }  // namespace
 }  // namespace hs

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -66,9 +67,11 @@ TEST(AtomicWrite, NamesDevicesAndDirectoriesAsNotRegularFiles) {
     EXPECT_NE(msg.find("it is a directory, not a regular file"), std::string::npos) << msg;
 }
 
-TEST(ReadFile, StopsAtItsLimitOnAnEndlessDevice) {
-    const std::string msg = message_of([] { (void)read_file("/dev/zero", std::size_t{1} << 20, "a text file"); });
-    EXPECT_EQ(msg, "/dev/zero holds more than 1 MiB, the limit for a text file");
+TEST(ReadFile, StopsAtItsLimit) {
+    TempDir dir;
+    write_file_atomic(dir.file("big"), std::string((std::size_t{1} << 20) + 1, 'x'));
+    const std::string msg = message_of([&] { (void)read_file(dir.file("big"), std::size_t{1} << 20, "a text file"); });
+    EXPECT_EQ(msg, dir.file("big") + " holds more than 1 MiB, the limit for a text file");
 }
 
 TEST(JsonFile, ANumberOutOfRangeIsReportedWithTheFileName) {
@@ -81,7 +84,30 @@ TEST(JsonFile, AFifoIsRefusedWithoutWaitingForAWriter) {
     const std::string fifo = dir.file("config.json");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
     const std::string msg = message_of([&] { (void)read_json_file(fifo); });
-    EXPECT_EQ(msg, "cannot read " + fifo + ": it is a FIFO (named pipe), not a JSON file");
+    EXPECT_EQ(msg, "cannot read " + fifo + ": it is a FIFO (named pipe), not a regular file");
+}
+
+TEST(ReadFile, RefusesAFifoADeviceAndADirectoryBeforeReading) {
+    TempDir dir;
+    const std::string fifo = dir.file("merges.txt");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    EXPECT_EQ(message_of([&] { (void)read_file(fifo); }),
+              "cannot read " + fifo + ": it is a FIFO (named pipe), not a regular file");
+    EXPECT_EQ(message_of([] { (void)read_file("/dev/zero"); }),
+              "cannot read /dev/zero: it is a character device, not a regular file");
+    EXPECT_EQ(message_of([&] { (void)read_file(dir.path().string()); }),
+              "cannot read " + dir.path().string() + ": it is a directory, not a regular file");
+}
+
+TEST(ReadTextFile, ReadsAPipeToItsEndAndStopsAnEndlessDeviceAtTheTextLimit) {
+    TempDir dir;
+    const std::string fifo = dir.file("text");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+    std::thread writer([&] { std::ofstream(fifo) << "a piped sentence"; });
+    EXPECT_EQ(read_text_file(fifo), "a piped sentence");
+    writer.join();
+    EXPECT_EQ(message_of([] { (void)read_text_file("/dev/zero"); }),
+              "/dev/zero holds more than 64 MiB, the limit for a text file");
 }
 
 class SafetensorsFiles : public testing::Test {

@@ -4,8 +4,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/image/box_mean.h"
-
 namespace hs {
 
 FloatTexture::~FloatTexture() { reset(); }
@@ -14,6 +12,7 @@ FloatTexture::FloatTexture(FloatTexture&& other) noexcept
     : texture_(std::exchange(other.texture_, 0)),
       rows_(std::exchange(other.rows_, 0)),
       cols_(std::exchange(other.cols_, 0)),
+      mip_levels_(std::exchange(other.mip_levels_, 0)),
       version_(std::exchange(other.version_, 0)) {}
 
 FloatTexture& FloatTexture::operator=(FloatTexture&& other) noexcept {
@@ -22,6 +21,7 @@ FloatTexture& FloatTexture::operator=(FloatTexture&& other) noexcept {
         texture_ = std::exchange(other.texture_, 0);
         rows_ = std::exchange(other.rows_, 0);
         cols_ = std::exchange(other.cols_, 0);
+        mip_levels_ = std::exchange(other.mip_levels_, 0);
         version_ = std::exchange(other.version_, 0);
     }
     return *this;
@@ -30,7 +30,7 @@ FloatTexture& FloatTexture::operator=(FloatTexture&& other) noexcept {
 void FloatTexture::reset() {
     if (texture_) glDeleteTextures(1, &texture_);
     texture_ = 0;
-    rows_ = cols_ = 0;
+    rows_ = cols_ = mip_levels_ = 0;
     version_ = 0;
 }
 
@@ -39,37 +39,45 @@ void FloatTexture::upload(const Matrix& m) {
         reset();
         return;
     }
-    static std::uint64_t uploads = 0;  // UI thread only
-    version_ = ++uploads;
     const bool same_shape = texture_ && rows_ == static_cast<int>(m.rows()) && cols_ == static_cast<int>(m.cols());
     if (!texture_) glGenTextures(1, &texture_);
     rows_ = static_cast<int>(m.rows());
     cols_ = static_cast<int>(m.cols());
-    const bool mipmapped = this->mipmapped();
+    mip_levels_ = 0;
+    bump_version();
     glBindTexture(GL_TEXTURE_2D, texture_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-    // Level 0 is the map; large maps add their mip levels, averaged here (box_mean):
-    // llvmpipe's glGenerateMipmap took ~3 ms for a 1536 × 512 map, this ~0.3 ms.
     // Row-major (rows, cols) floats: GL rows are our rows, first row at v = 0.
-    int level = 0;
-    Matrix below;
-    for (const Matrix* lv = &m;; ++level) {
-        if (same_shape)  // same (rows, cols): new texels into the existing storage
-            glTexSubImage2D(GL_TEXTURE_2D, level, 0, 0, int(lv->cols()), int(lv->rows()), GL_RED, GL_FLOAT, lv->data());
-        else
-            glTexImage2D(GL_TEXTURE_2D, level, GL_R32F, int(lv->cols()), int(lv->rows()), 0, GL_RED, GL_FLOAT,
-                         lv->data());
-        if (!mipmapped || (lv->rows() == 1 && lv->cols() == 1)) break;
-        below = mip_level_below(*lv);
-        lv = &below;
-    }
-    if (same_shape) return;  // its parameters stand
+    if (same_shape)  // same (rows, cols): new texels into the existing storage
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols_, rows_, GL_RED, GL_FLOAT, m.data());
+    else
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols_, rows_, 0, GL_RED, GL_FLOAT, m.data());
+    // Level 0 only until upload_mip_levels: sampled nearest, as a complete texture.
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, mipmapped ? GL_LINEAR_MIPMAP_NEAREST : GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, level);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+}
+
+void FloatTexture::upload_mip_levels(const std::vector<Matrix>& levels) {
+    if (empty() || levels.empty()) return;
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    for (std::size_t k = 0; k < levels.size(); ++k)
+        glTexImage2D(GL_TEXTURE_2D, static_cast<GLint>(k + 1), GL_R32F, int(levels[k].cols()), int(levels[k].rows()), 0,
+                     GL_RED, GL_FLOAT, levels[k].data());
+    mip_levels_ = static_cast<int>(levels.size());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, mip_levels_);
+    bump_version();  // the zoomed-out picture changes: cached frames of it are stale
+}
+
+void FloatTexture::bump_version() {
+    static std::uint64_t uploads = 0;  // UI thread only
+    version_ = ++uploads;
 }
 
 GLuint create_lut_texture(Colormap cmap) {

@@ -4,7 +4,8 @@
 //   phases ui 0.32 ms  render 0.07 ms  swap 0.30 ms  redrawn 0.0 %
 // --bench-pan moves the heatmap's visible part every timed frame (as a drag would);
 // --bench-busy keeps the worker recomputing and times only the frames drawn while it
-// computed throughout, plus the frames that took a new trace in.
+// computed throughout, plus the frames that took a new trace in; it runs until it has N
+// such frames and at least one finished pass (however slow the machine or the build).
 #include <cstdio>
 
 #include "app/bench.h"
@@ -39,14 +40,15 @@ public:
             ++busy_passes_;
             result_ms_.push_back(frame);
         }
-        if (!busy_ || busy_throughout) {
+        const bool want_frames = static_cast<int>(frame_ms_.size()) < frames_;
+        if (want_frames && (!busy_ || busy_throughout)) {
             frame_ms_.push_back(frame);
             ui_.push_back(ms_between(f.start, f.ui_done));
             render_.push_back(ms_between(f.ui_done, f.drawn));
             swap_.push_back(ms_between(f.drawn, f.end));
             redrawn_.push_back(redrawn_percent(f.stats.redrawn_pixels, f.stats.total_pixels));
         }
-        if (static_cast<int>(frame_ms_.size()) >= frames_) finish(0);
+        if (static_cast<int>(frame_ms_.size()) >= frames_ && (!busy_ || busy_passes_ >= 1)) finish(0);
     }
 
     void report(AppContext&) override {

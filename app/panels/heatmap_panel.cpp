@@ -155,7 +155,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     AppState& s = ctx.state;
     draw_toolbar(ctx, *t);
     handle_keys(s, *t);
-    ctx.view.sync_textures(s, ctx.layer_maps_worker);
+    ctx.view.sync_textures(s, ctx.layer_maps_worker, ctx.mip_worker);
     const Matrix* weights = ctx.view.selected_map(s, false);
     const Matrix* scores = ctx.view.selected_map(s, true);
     const FloatTexture& tex = ctx.view.main;

@@ -35,7 +35,7 @@ void draw_layers_tab(AppContext& ctx) {
         ImGui::TextDisabled("%s (T, D)", shape_string(*mats[i]).c_str());
         const ImVec2 p0 = ImGui::GetCursorScreenPos();
         ImGui::Dummy(ImVec2(w, h));
-        const MatrixTextures::Entry& e = ctx.layer_textures.get(ctx.view.generation, *mats[i]);
+        const MatrixTextures::Entry& e = ctx.layer_textures.get(ctx.view.generation, *mats[i], ctx.view.summaries.get());
         ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + w * 0.7f, p0.y + h), UvRect{}, e.symmetric,
                            Colormap::RedBlue);
         // ‖h_t‖ per token as horizontal bars to the right (rows aligned with the map).

@@ -150,7 +150,7 @@ void draw_pipeline_tab(AppContext& ctx) {
             // Cards scrolled out of view get no texture (a live edit then uploads only
             // what is on screen; W_in alone is 3 MB at d_model 512).
             if (ImGui::IsItemVisible()) {
-                const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m);
+                const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m, ctx.view.summaries.get());
                 ColorScale scale = e.symmetric;
                 if (c.weights) {
                     scale = ctx.state.scale;

@@ -3,10 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <limits>
 
 #include "app/panels/panels.h"
-#include "core/image/heatmap_draw.h"
 #include "core/image/utf8.h"
 
 namespace hs {
@@ -70,7 +68,8 @@ bool input_text_string(const char* label, std::string* value, bool multiline, Im
     return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resize_callback, value);
 }
 
-const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const Matrix& m) {
+const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const Matrix& m,
+                                                 const MatrixSummaries* summaries) {
     if (generation != generation_) {
         previous_ = std::move(entries_);
         entries_.clear();
@@ -100,12 +99,15 @@ const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const
         }
     e.values = m;
     e.texture.upload(m);
-    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-    detail::finite_min_max(m, lo, hi);
-    if (lo > hi) lo = hi = 0.0f;  // no finite value
-    e.min = lo;
-    e.max = hi;
-    e.symmetric = symmetric_scale(lo, hi);
+    const auto summary = summaries ? summaries->find(&m) : MatrixSummaries::const_iterator{};
+    if (summaries && summary != summaries->end()) {
+        e.texture.upload_mip_levels(summary->second.mip_levels);
+        e.min = summary->second.lo;
+        e.max = summary->second.hi;
+    } else {
+        e.min = e.max = 0.0f;
+    }
+    e.symmetric = symmetric_scale(e.min, e.max);
     return e;
 }
 

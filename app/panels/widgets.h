@@ -7,6 +7,7 @@
 
 #include "app/gl/texture.h"
 #include "core/image/colormap.h"
+#include "core/image/matrix_summary.h"
 #include "core/tensor.h"
 
 namespace hs {
@@ -25,9 +26,9 @@ bool input_text_string(const char* label, std::string* value, bool multiline = f
 
 // Textures for matrices that belong to one trace; re-uploaded when the generation changes,
 // except that a matrix equal to one of the previous generation (the model's W_in, W_o when
-// only the text changed) takes over its texture: uploading and mipmapping a (2304, 768)
-// weight costs the UI thread tens of ms under software GL. Also caches each matrix's
-// value range, so nothing scans a (T, T) matrix per frame.
+// only the text changed) takes over its texture: uploading a (2304, 768) weight costs the
+// UI thread tens of ms under software GL. Each matrix's value range and mip levels come
+// from the trace worker's summaries (core's summarize_shown_matrices): the UI scans nothing.
 class MatrixTextures {
 public:
     struct Entry {
@@ -36,7 +37,8 @@ public:
         ColorScale symmetric;          // ±max|v|
         Matrix values;                 // what `texture` holds (to recognise it next generation)
     };
-    const Entry& get(std::uint64_t generation, const Matrix& m);
+    // `summaries` of the trace `m` belongs to; a matrix missing from them is shown on ±1.
+    const Entry& get(std::uint64_t generation, const Matrix& m, const MatrixSummaries* summaries);
 
 private:
     std::uint64_t generation_ = 0;

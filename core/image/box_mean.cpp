@@ -40,4 +40,11 @@ Matrix mip_level_below(const Matrix& m) {
     return out;
 }
 
+std::vector<Matrix> mip_chain(const Matrix& m) {
+    std::vector<Matrix> levels;
+    for (const Matrix* above = &m; above->rows() > 1 || above->cols() > 1; above = &levels.back())
+        levels.push_back(mip_level_below(*above));
+    return levels;
+}
+
 }  // namespace hs

@@ -1,6 +1,8 @@
 #pragma once
 // Shrinking a float map by averaging: grid thumbnails (app/worker.cpp) and the mipmap
-// levels of large map textures (app/gl/texture.cpp).
+// levels of large map textures (app/mip_worker.h, uploaded by app/gl/texture.cpp).
+#include <vector>
+
 #include "core/tensor.h"
 
 namespace hs {
@@ -13,5 +15,9 @@ Matrix box_mean(const Matrix& m, int out_rows, int out_cols);
 // The next mipmap level: (max(1, R/2), max(1, C/2)) by box_mean (an odd last row or
 // column joins its neighbours instead of being dropped).
 Matrix mip_level_below(const Matrix& m);
+
+// Every mipmap level below m, down to 1×1: levels[0] = mip_level_below(m),
+// levels[k] = mip_level_below(levels[k-1]). Empty for a 1×1 map.
+std::vector<Matrix> mip_chain(const Matrix& m);
 
 }  // namespace hs

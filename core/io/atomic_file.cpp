@@ -108,25 +108,55 @@ void write_file_atomic(const std::string& path, const std::function<void(const P
     }
 }
 
-std::string read_file(const std::string& path, std::size_t max_bytes, const char* what) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw Error("cannot read " + path + ": " + std::strerror(errno));
+namespace {
+
+// Reads fd to its end; at most max_bytes (then the limit is named), closing fd either way.
+std::string read_to_end(int fd, const std::string& path, std::size_t max_bytes, const char* what) {
     std::string out;
     char buffer[1 << 16];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) {
-        if (out.size() + n > max_bytes) {  // stop before holding more than the limit
-            std::fclose(f);
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n == 0) break;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            const int read_errno = errno;  // e.g. EISDIR
+            ::close(fd);
+            throw Error("cannot read " + path + ": " + std::strerror(read_errno));
+        }
+        if (out.size() + static_cast<std::size_t>(n) > max_bytes) {  // stop before holding more than the limit
+            ::close(fd);
             throw Error(path + " holds more than " + std::to_string(max_bytes >> 20) + " MiB, the limit for " +
                         what);
         }
-        out.append(buffer, n);
+        out.append(buffer, static_cast<std::size_t>(n));
     }
-    const bool failed = std::ferror(f) != 0;
-    const int read_errno = errno;  // e.g. EISDIR: fopen accepts a directory, fread does not
-    std::fclose(f);
-    if (failed) throw Error("cannot read " + path + ": " + std::strerror(read_errno));
+    ::close(fd);
     return out;
+}
+
+}  // namespace
+
+std::string read_file(const std::string& path, std::size_t max_bytes, const char* what) {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses everything
+    // but a regular file (a device never ends, a directory has no bytes).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) throw Error("cannot read " + path + ": " + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const std::string kind = file_kind(st.st_mode);
+        ::close(fd);
+        throw Error("cannot read " + path + ": it is " + kind + ", not a regular file");
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return read_to_end(fd, path, max_bytes, what);
+}
+
+std::string read_text_file(const std::string& path) {
+    // Pipes are welcome here (`--text-file <(cmd)`, /dev/stdin): a blocking open waits for
+    // the writer like any reader of a pipe; endless devices end at the limit.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error("cannot read " + path + ": " + std::strerror(errno));
+    return read_to_end(fd, path, kMaxTextBytes, "a text file");
 }
 
 }  // namespace hs

@@ -34,12 +34,17 @@ std::string file_kind(unsigned mode);
 // them) the file it points to, so that writers keep the link and replace its target.
 std::filesystem::path resolve_links(const std::string& path);
 
-// Reads a whole file; throws hs::Error "cannot read PATH: reason", or names the limit when
-// the file (or an endless device such as /dev/zero) holds more than max_bytes: `what` says
-// which limit ("a text file").
+// Reads a whole regular file; throws hs::Error "cannot read PATH: reason" (a FIFO, device,
+// socket or directory is refused before anything could block), or names the limit when
+// the file holds more than max_bytes: `what` says which limit ("a text file").
 constexpr std::size_t kMaxReadBytes = std::size_t{256} << 20;  // tokenizer.json is ~10 MB
 constexpr std::size_t kMaxTextBytes = std::size_t{64} << 20;   // --text-file, corpora
 std::string read_file(const std::string& path, std::size_t max_bytes = kMaxReadBytes,
                       const char* what = "a file HeadScope reads");
+
+// A text the user gives (--text-file, corpora, dropped files): a regular file or a stream
+// (a pipe, /dev/stdin), at most kMaxTextBytes (an endless device such as /dev/zero ends
+// there with the limit named).
+std::string read_text_file(const std::string& path);
 
 }  // namespace hs

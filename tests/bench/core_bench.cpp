@@ -200,6 +200,23 @@ void BM_LiveEditForward(benchmark::State& state) {
 }
 BENCHMARK(BM_LiveEditForward)->Args({0, 0})->Args({1, 0})->Args({1, 30})->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The live-edit forward (as BM_LiveEditForward {1, 0}) on weights the packed-weight cache
+// does not hold: Eigen / BLAS pack their own panels inside every product.
+void BM_LiveEditForwardUnpacked(benchmark::State& state) {
+    Model m = Model::random(parse_playground_spec("random:d_model=512,heads=8,layers=6"));
+    (void)m.mutable_weights();  // drops the packed panels
+    ForwardInput in;
+    for (int i = 0; i < 64; ++i) in.ids.push_back(1 + i);
+    TraceOptions options;
+    options.scores = true;
+    options.detail_layer = 0;
+    for (auto _ : state) {
+        const Trace t = m.forward(in, options);
+        benchmark::DoNotOptimize(t.main.layers.back().output.data());
+    }
+}
+BENCHMARK(BM_LiveEditForwardUnpacked)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // The parts of BM_ModelRandom (init_weights, packing) and a heads edit
 // (Model::with_heads: the weights shared, nothing copied).
 void BM_InitWeights(benchmark::State& state) {

@@ -61,8 +61,8 @@ grep -q '(stock backend)$' "$out/frames.txt" \
   || { echo "FAIL: the default run did not report the stock backend"; cat "$out/frames.txt"; exit 1; }
 grep -Eq '^phases ui [0-9.]+ ms  render [0-9.]+ ms  swap [0-9.]+ ms  redrawn [0-9.]+ %$' "$out/frames.txt" \
   || { echo "FAIL: phases line"; cat "$out/frames.txt"; exit 1; }
-# 90 busy frames (≥ 1.5 s at 60 Hz): at least one forward finishes even when other tests
-# share the two cores.
+# 90 busy frames; the bench runs on until a forward has finished (however slow the build:
+# the sanitizer suite runs this too), so the passes line counts at least one.
 run --model "random:d_model=256,heads=8,layers=6" --text "$long" --bench-busy --bench-frames 90 > "$out/busy.txt"
 check "$out/busy.txt" "busy frames" 90
 awk '/^busy passes / { if ($3 + 0 < 1) exit 1; ok = 1 } END { exit !ok }' "$out/busy.txt" \

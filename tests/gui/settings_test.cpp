@@ -1,10 +1,14 @@
 // Settings persistence (app/settings.*): the recent-models list survives a save / load.
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+
+#include <sys/stat.h>
 
 #include <gtest/gtest.h>
 
 #include "app/settings.h"
+#include "core/error.h"
 
 namespace hs {
 namespace {
@@ -42,6 +46,54 @@ TEST(Settings, CorruptRecentModelsAreIgnoredWithANotice) {
     const std::string notice = load_settings(path, state, size);
     EXPECT_NE(notice.find("Ignored corrupt settings file"), std::string::npos) << notice;
     EXPECT_EQ(state.recent_models, (std::vector<std::string>{"/kept"}));
+    // Moved aside before exit rewrites the settings: the user's file is not lost.
+    EXPECT_NE(notice.find("kept as " + path + ".bad"), std::string::npos) << notice;
+    EXPECT_FALSE(std::filesystem::exists(path));
+    std::ifstream bad(path + ".bad");
+    std::string content((std::istreambuf_iterator<char>(bad)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(content, R"({"recent_models": [1, 2]})");
+    std::filesystem::remove(path + ".bad");
+}
+
+TEST(Settings, FieldsOfTheWrongTypeAreNamedAndChangeNothing) {
+    AppState state;
+    state.text = "kept";
+    WindowSize size;
+    const auto message_of = [&](const std::string& json) {
+        try {
+            apply_settings_json(json, "s.json", state, size);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(message_of(R"({"text": "new", "model": 3})"), "\"model\" must be a string, not number");
+    EXPECT_EQ(message_of(R"({"window": [1e300, 5]})"), "\"window\" must hold two integers [width, height]");
+    EXPECT_EQ(message_of(R"({"window": {"w": 1}})"), "\"window\" must hold two integers [width, height]");
+    EXPECT_EQ(message_of(R"({"recent_models": {"a": "/m"}})"), "\"recent_models\" must be an array of paths");
+    EXPECT_EQ(message_of("[1]"), "the top level of s.json is not an object");
+    EXPECT_NE(message_of(R"({"d": 1e400})").find("s.json is not valid JSON"), std::string::npos);
+    EXPECT_EQ(state.text, "kept");
+    EXPECT_EQ(size.width, 1600);
+}
+
+TEST(Settings, WindowSidesAreClampedToWhatAScreenCanShow) {
+    AppState state;
+    WindowSize size;
+    apply_settings_json(R"({"window": [2147483647000, -5]})", "s.json", state, size);
+    EXPECT_EQ(size.width, kMaxWindowSide);
+    EXPECT_EQ(size.height, kMinWindowHeight);
+}
+
+TEST(Settings, AFifoInPlaceOfTheFileIsIgnoredWithoutWaiting) {
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("hs_settings_fifo_" + std::to_string(::getpid()))).string();
+    ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
+    AppState state;
+    WindowSize size;
+    const std::string notice = load_settings(path, state, size);
+    std::filesystem::remove(path);
+    EXPECT_NE(notice.find("it is a FIFO (named pipe), not a regular file"), std::string::npos) << notice;
 }
 
 }  // namespace
