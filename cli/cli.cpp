@@ -29,6 +29,7 @@ constexpr Command kCommands[] = {
     {"generate", cmd_generate, "greedy continuation of --text by a pretrained language MODEL"},
     {"ablate", cmd_ablate, "switch heads off (--head L.H) and show what changes; --rank"},
     {"analyze", cmd_analyze, "per-head metrics, role labels and redundant pairs (--csv, --json, --corpus)"},
+    {"train", cmd_train, "train a playground model on a task (copy, reverse, sort, induction)"},
 };
 
 constexpr const char* kUsage = R"(usage: headscope [COMMAND] ...
@@ -39,7 +40,11 @@ MODEL is one of
   random:d_model=512,heads=8,layers=2,seed=1,mask=causal,arch=decoder,pe=sinusoidal
       a playground model with seeded random weights (keys: d_model heads layers d_ff
       vocab max_len seed mask=none|causal arch=encoder|decoder|encoder-decoder
-      pe=sinusoidal|learned|none norm=post-ln|pre-ln act=relu|gelu)
+      pe=sinusoidal|learned|rope|none rope=rotate-half|interleaved theta=10000
+      norm=post-ln|pre-ln|rmsnorm|post-rmsnorm act=relu|gelu|gelu-tanh|swiglu
+      kv_heads=K bias=0|1 lm_head=tied|separate|none)
+      a Llama block: random:d_model=256,heads=8,kv_heads=2,layers=4,arch=decoder,
+                     pe=rope,norm=rmsnorm,act=swiglu,bias=0
   DIR          a model directory (config.json + model.safetensors)
   FILE.json    a worked example (assets/examples/)
   FILE.bin     a llama2.c checkpoint (tokenizer.bin or tok*.bin beside it)
@@ -56,6 +61,9 @@ commands:
   headscope inspect MODEL
   headscope bench   MODEL --tokens N [--repeat R] [--attention-only]
   headscope save    MODEL DIR
+  headscope train   TASK [--spec SPEC] [--steps N] [--batch B] [--lr X] [--warmup W] [--seed S]
+                    [--every K] [--save DIR] [--log CSV]   (TASK: copy reverse sort induction)
+  headscope train   --resume DIR --steps N [--every K] [--save DIR] [--log CSV]   (N: steps in all)
   headscope generate MODEL [--text "..."] [--tokens N]   (no text: start from BOS)
   headscope ablate  MODEL --text "..." --head L.H [--head L.H ...] [--mode zero|mean]
                     [--rank] [--json f]   (dec:L.H / cross:L.H for a decoder's heads)

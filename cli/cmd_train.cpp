@@ -1,0 +1,216 @@
+// headscope train TASK [--spec SPEC] --steps N [--batch B] [--lr X] [--warmup W] [--seed S]
+//                      [--every K] [--save DIR] [--log CSV]
+// headscope train --resume DIR --steps N [--every K] [--save DIR] [--log CSV]
+// headscope train TASK --sweep heads=1,2,4,8,16 [--sweep-csv F] [--spec SPEC] [--steps N] …
+// --snapshots DIR: every K steps the heads are measured (core/train/head_trajectory.h)
+// and a checkpoint written to DIR/step_NNNNNN, with DIR/trajectories.csv.
+// Trains a playground model (core/train/) on a synthetic task and prints the loss every K
+// steps; --save writes a checkpoint (a model directory plus the optimizer state,
+// core/train/checkpoint.h), --resume continues one up to N steps in all, --log writes a
+// CSV of every step.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/args.h"
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "core/error.h"
+#include "core/analysis/head_labels.h"
+#include "core/train/checkpoint.h"
+#include "core/train/head_trajectory.h"
+#include "core/train/trainer.h"
+
+namespace hs {
+
+namespace {
+
+// --lr: a finite number in (0, 10).
+float learning_rate(const std::string& text) {
+    std::size_t used = 0;
+    float lr = 0.0f;
+    try {
+        lr = std::stof(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || !(lr > 0.0f && lr < 10.0f))
+        throw UsageError{"--lr needs a positive number below 10 such as 3e-3, got '" + text + "'"};
+    return lr;
+}
+
+constexpr const char* kDefaultSpec =
+    "random:arch=decoder,d_model=64,heads=4,layers=2,vocab=32,max_len=64,norm=pre-ln,lm_head=tied";
+
+// A new trainer from the command line's task, spec and options.
+train::Trainer new_trainer(const Args& args, int steps) {
+    const std::string task_name = args.positional(0, "TASK (copy, reverse, sort or induction)");
+    ModelConfig config = parse_playground_spec(args.value_or("spec", kDefaultSpec));
+    if (config.lm_head == LmHead::None) {
+        config.lm_head = LmHead::Tied;  // a language model needs a head
+        std::fprintf(stderr, "note: lm_head=tied (training predicts the next token)\n");
+    }
+    ensure_valid(config);
+    train::TrainOptions options;
+    options.batch = static_cast<int>(args.integer("batch", 1, 4096).value_or(16));
+    options.seed = static_cast<std::uint64_t>(args.integer("seed", 0, 1LL << 62).value_or(1));
+    if (const auto lr = args.value("lr")) options.adamw.lr = learning_rate(*lr);
+    options.adamw.warmup_steps = static_cast<int>(args.integer("warmup", 0, steps).value_or(std::min(100, steps / 10)));
+    options.adamw.total_steps = steps;
+    return train::Trainer(config, train::training_init(config), train::parse_task(task_name, config.vocab), options);
+}
+
+// A checkpoint's trainer, its schedule stretched to `steps` in all.
+train::Trainer resumed_trainer(const Args& args, const std::string& dir, int steps) {
+    for (const char* fixed : {"spec", "batch", "lr", "warmup", "seed"})
+        if (args.value(fixed)) throw UsageError{std::string("--") + fixed + " comes from the checkpoint when resuming"};
+    args.expect_at_most(0);
+    train::Trainer t = train::load_checkpoint(dir);
+    if (steps <= t.steps_taken())
+        throw Error(dir + " has already taken " + std::to_string(t.steps_taken()) + " steps; ask for more with --steps");
+    t.set_total_steps(std::max(steps, t.options().adamw.total_steps));
+    return t;
+}
+
+// The step loop shared by a plain run and each run of a sweep: prints a line every
+// `every` steps; with `snapshots`, measures the heads at each of those steps (and writes a
+// checkpoint there when snapshot_dir is set). Returns the CSV log.
+std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector<train::HeadSnapshot>* snapshots,
+                      const std::string& snapshot_dir) {
+    std::string log = "step,loss,grad_norm,lr,tokens,held_out_loss\n";
+    const int first = trainer.steps_taken() + 1;
+    std::printf("step %5d  held-out loss %.4f\n", first - 1, trainer.held_out_loss(64));
+    if (snapshots) snapshots->push_back(train::measure_heads(trainer));
+    const auto t0 = std::chrono::steady_clock::now();
+    long long tokens = 0;
+    for (int s = first; s <= steps; ++s) {
+        const train::StepReport r = trainer.step();
+        tokens += r.tokens;
+        const bool report = s % every == 0 || s == steps;
+        double held_out = -1.0;
+        if (report && snapshots) {
+            snapshots->push_back(train::measure_heads(trainer));
+            held_out = snapshots->back().held_out_loss;
+            if (!snapshot_dir.empty()) {
+                char name[32];
+                std::snprintf(name, sizeof name, "/step_%06d", s);
+                train::save_checkpoint(trainer, snapshot_dir + name);
+                write_output(snapshot_dir + "/trajectories.csv", train::trajectories_csv(*snapshots));
+            }
+        } else if (report) {
+            held_out = trainer.held_out_loss(64);
+        }
+        char line[160];
+        std::snprintf(line, sizeof line, "%d,%.6f,%.6f,%.6g,%lld,%s\n", r.step, r.loss, r.grad_norm, r.lr, r.tokens,
+                      report ? std::to_string(held_out).c_str() : "");
+        log += line;
+        if (report) {
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            std::printf("step %5d  loss %.4f  held-out loss %.4f  lr %.2e  |g| %.3f  %.0f tokens/s", r.step, r.loss,
+                        held_out, r.lr, r.grad_norm, static_cast<double>(tokens) / seconds);
+            if (snapshots) std::printf("  best induction %.2f", train::best_induction(snapshots->back()));
+            std::printf("\n");
+            std::fflush(stdout);
+        }
+    }
+    return log;
+}
+
+// "heads" → {"heads", {1, 2, 4}} from --sweep heads=1,2,4 (heads or d_model).
+std::pair<std::string, std::vector<int>> parse_sweep(const std::string& text) {
+    const std::size_t eq = text.find('=');
+    const std::string key = text.substr(0, eq);
+    if (eq == std::string::npos || (key != "heads" && key != "d_model"))
+        throw UsageError{"--sweep takes heads=1,2,4,… or d_model=32,64,…, got '" + text + "'"};
+    std::vector<int> values;
+    for (const std::string& v : split_list(text.substr(eq + 1))) {
+        std::size_t used = 0;
+        int n = 0;
+        try {
+            n = std::stoi(v, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != v.size() || n < 1) throw UsageError{"--sweep: '" + v + "' is not a positive whole number"};
+        values.push_back(n);
+    }
+    if (values.empty() || values.size() > 16) throw UsageError{"--sweep takes 1 to 16 values"};
+    return {key, values};
+}
+
+// The same task, seed and budget over each value of one architecture key; prints and
+// writes (--sweep-csv) final loss, held-out loss, the best induction score, the first
+// measured step with an induction head (score ≥ the label threshold) and the roles formed.
+int run_sweep(const Args& args, int steps, int every) {
+    const auto [key, values] = parse_sweep(*args.value("sweep"));
+    const std::string base = args.value_or("spec", kDefaultSpec);
+    const double threshold = LabelThresholds{}.induction;
+    std::string csv = key + ",d_k,final_loss,held_out_loss,best_induction,first_induction_step,roles\n";
+    for (const int v : values) {
+        std::printf("== %s=%d\n", key.c_str(), v);
+        Args one = args;
+        one.set_value("spec", base + "," + key + "=" + std::to_string(v));
+        train::Trainer trainer = new_trainer(one, steps);
+        std::vector<train::HeadSnapshot> snapshots;
+        const std::string log = run_steps(trainer, steps, every, &snapshots, "");
+        int first_induction = -1;
+        for (const train::HeadSnapshot& s : snapshots)
+            if (first_induction < 0 && train::best_induction(s) >= threshold) first_induction = s.step;
+        std::map<std::string, int> roles;
+        for (const HeadLabels& l : snapshots.back().labels) ++roles[role_name(l.primary.role)];
+        std::string role_text;
+        for (const auto& [name, count] : roles) role_text += (role_text.empty() ? "" : "; ") + name + " ×" + std::to_string(count);
+        const std::string last = log.substr(log.rfind('\n', log.size() - 2) + 1);
+        const double final_loss = std::stod(last.substr(last.find(',') + 1));
+        char row[256];
+        std::snprintf(row, sizeof row, "%d,%d,%.6f,%.6f,%.6f,%d,\"%s\"\n", v, trainer.config().d_k(), final_loss,
+                      snapshots.back().held_out_loss, train::best_induction(snapshots.back()), first_induction,
+                      role_text.c_str());
+        csv += row;
+        std::printf("%s=%d  d_k %d  final loss %.4f  held-out %.4f  best induction %.2f  first induction step %s  [%s]\n",
+                    key.c_str(), v, trainer.config().d_k(), final_loss, snapshots.back().held_out_loss,
+                    train::best_induction(snapshots.back()),
+                    first_induction < 0 ? "never" : std::to_string(first_induction).c_str(), role_text.c_str());
+        std::fflush(stdout);
+    }
+    if (const auto path = args.value("sweep-csv")) write_output(*path, csv);
+    return 0;
+}
+
+}  // namespace
+
+int cmd_train(int argc, char** argv) {
+    const Args args(argc, argv, 2,
+                    {"spec", "steps", "batch", "lr", "warmup", "seed", "every", "save", "log", "resume", "snapshots",
+                     "sweep", "sweep-csv"},
+                    {});
+    args.expect_at_most(1);
+    const int steps = static_cast<int>(args.integer("steps", 1, 10'000'000).value_or(500));
+    const int every = static_cast<int>(args.integer("every", 1, steps).value_or(std::max(1, steps / 20)));
+    if (args.value("sweep")) {
+        for (const char* other : {"resume", "save", "snapshots", "log"})
+            if (args.value(other)) throw UsageError{std::string("--") + other + " does not go with --sweep"};
+        return run_sweep(args, steps, every);
+    }
+    const auto resume = args.value("resume");
+    train::Trainer trainer = resume ? resumed_trainer(args, *resume, steps) : new_trainer(args, steps);
+    std::printf("training %s on %s: steps %d … %d of %d examples\n", to_playground_spec(trainer.config()).c_str(),
+                train::to_string(trainer.task().kind).c_str(), trainer.steps_taken() + 1, steps, trainer.options().batch);
+    std::vector<train::HeadSnapshot> snapshots;
+    const auto snapshot_dir = args.value("snapshots");
+    const std::string log = run_steps(trainer, steps, every, snapshot_dir ? &snapshots : nullptr, snapshot_dir.value_or(""));
+    if (const auto path = args.value("log")) write_output(*path, log);
+    if (const auto dir = args.value("save")) {
+        train::save_checkpoint(trainer, *dir);
+        std::printf("wrote %s (a model directory with the training state: resume with --resume)\n", dir->c_str());
+    }
+    if (snapshot_dir)
+        std::printf("wrote %zu snapshots and %s/trajectories.csv\n", snapshots.size(), snapshot_dir->c_str());
+    return 0;
+}
+
+}  // namespace hs

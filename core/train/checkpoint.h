@@ -1,0 +1,22 @@
+#pragma once
+// Training checkpoints. A checkpoint is a model directory (config.json + model.safetensors
+// in HeadScope's nn.Transformer layout: it opens in the app and every command like any
+// model) plus the rest of the training state:
+//   optimizer_m.safetensors, optimizer_v.safetensors   AdamW's moments, under the
+//                                                      parameters' state_dict names
+//   trainer.json   {"format": "headscope-trainer", "steps_taken", "task": {kind, vocab,
+//                  min_len, max_len}, "batch", "seed", "adamw": {lr, beta1, beta2, eps,
+//                  weight_decay, warmup_steps, total_steps, min_lr_ratio, clip_norm}}
+// written together (core/io/directory_writer.h: all files or none). Training resumed from
+// a checkpoint takes exactly the steps the uninterrupted run would have taken.
+#include <string>
+
+#include "core/train/trainer.h"
+
+namespace hs::train {
+
+void save_checkpoint(const Trainer& trainer, const std::string& dir);
+// Throws hs::Error naming the file when a part is missing or does not fit the model.
+Trainer load_checkpoint(const std::string& dir);
+
+}  // namespace hs::train

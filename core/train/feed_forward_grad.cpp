@@ -1,0 +1,79 @@
+#include "core/train/feed_forward_grad.h"
+
+#include <cmath>
+
+#include "core/model/layers.h"
+
+namespace hs::train {
+
+namespace {
+
+// y = x·Wᵀ + b (b may be empty).
+Matrix linear(const Matrix& x, const Matrix& w, const Vector& b) {
+    Matrix y = x * w.transpose();
+    if (b.size() > 0) y.rowwise() += b.transpose();
+    return y;
+}
+
+// dW += dyᵀ·x, db += Σ_t dy; returns dx = dy·W.
+Matrix linear_backward(const Matrix& dy, const Matrix& x, const Matrix& w, Matrix& dw, Vector& db) {
+    dw.noalias() += dy.transpose() * x;
+    if (db.size() > 0) db += dy.colwise().sum().transpose();
+    return dy * w;
+}
+
+float sigmoid(float z) { return 1.0f / (1.0f + std::exp(-z)); }
+
+}  // namespace
+
+Matrix activation_derivative(const Matrix& z, Activation act) {
+    constexpr float kInvSqrt2 = 0.70710678118654752f;
+    constexpr float kInvSqrt2Pi = 0.39894228040143268f;  // φ(0)
+    constexpr float kSqrt2OverPi = 0.79788456080286536f;
+    return z.unaryExpr([act](float v) -> float {
+        switch (act) {
+            case Activation::ReLU:
+                return v > 0.0f ? 1.0f : 0.0f;
+            case Activation::GELU:  // Φ(v) + v·φ(v)
+                return 0.5f * (1.0f + std::erf(v * kInvSqrt2)) + v * kInvSqrt2Pi * std::exp(-0.5f * v * v);
+            case Activation::GELUTanh: {  // u = √(2/π)(v + 0.044715 v³)
+                const float u = kSqrt2OverPi * (v + 0.044715f * v * v * v);
+                const float th = std::tanh(u);
+                return 0.5f * (1.0f + th) + 0.5f * v * (1.0f - th * th) * kSqrt2OverPi * (1.0f + 3.0f * 0.044715f * v * v);
+            }
+            case Activation::SwiGLU: {  // silu'(v) = σ(v)(1 + v(1 − σ(v)))
+                const float s = sigmoid(v);
+                return s * (1.0f + v * (1.0f - s));
+            }
+        }
+        return 0.0f;
+    });
+}
+
+Matrix feed_forward_forward(const Matrix& x, const FeedForwardWeights& w, Activation act, FeedForwardCache& cache) {
+    cache.x = x;
+    cache.pre = linear(x, w.linear1_weight, w.linear1_bias);
+    if (act == Activation::SwiGLU) {
+        cache.gate = linear(x, w.gate_weight, w.gate_bias);
+        cache.hidden = activate(cache.gate, Activation::SwiGLU).cwiseProduct(cache.pre);  // silu(gate) ⊙ pre
+    } else {
+        cache.hidden = activate(cache.pre, act);
+    }
+    return linear(cache.hidden, w.linear2_weight, w.linear2_bias);
+}
+
+Matrix feed_forward_backward(const Matrix& dout, const FeedForwardWeights& w, Activation act,
+                             const FeedForwardCache& cache, FeedForwardWeights& grad) {
+    const Matrix dhidden = linear_backward(dout, cache.hidden, w.linear2_weight, grad.linear2_weight, grad.linear2_bias);
+    if (act != Activation::SwiGLU) {
+        const Matrix dpre = dhidden.cwiseProduct(activation_derivative(cache.pre, act));
+        return linear_backward(dpre, cache.x, w.linear1_weight, grad.linear1_weight, grad.linear1_bias);
+    }
+    const Matrix dpre = dhidden.cwiseProduct(activate(cache.gate, Activation::SwiGLU));
+    const Matrix dgate = dhidden.cwiseProduct(cache.pre).cwiseProduct(activation_derivative(cache.gate, act));
+    Matrix dx = linear_backward(dpre, cache.x, w.linear1_weight, grad.linear1_weight, grad.linear1_bias);
+    dx += linear_backward(dgate, cache.x, w.gate_weight, grad.gate_weight, grad.gate_bias);
+    return dx;
+}
+
+}  // namespace hs::train

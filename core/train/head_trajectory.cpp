@@ -1,0 +1,87 @@
+#include "core/train/head_trajectory.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/analysis/induction.h"
+#include "core/model/model.h"
+#include "core/rng.h"
+
+namespace hs::train {
+
+namespace {
+
+// BOS + r + r, r = the first m symbols of a fixed shuffle of 2 … vocab−1 (distinct, so
+// every query of the second copy has exactly one earlier occurrence).
+InductionInput induction_probe(const ModelConfig& c) {
+    std::vector<int> symbols;
+    for (int id = 2; id < c.vocab; ++id) symbols.push_back(id);
+    Rng rng(0x1D0C7105EULL);
+    for (std::size_t i = symbols.size(); i > 1; --i) std::swap(symbols[i - 1], symbols[rng.next_u64() % i]);
+    InductionInput in;
+    in.prefix = 1;
+    in.m = std::min({12, static_cast<int>(symbols.size()), (c.max_len - 1) / 2});
+    in.ids.push_back(kBos);
+    for (int rep = 0; rep < 2; ++rep) in.ids.insert(in.ids.end(), symbols.begin(), symbols.begin() + in.m);
+    for (const int id : in.ids) in.tokens.push_back("#" + std::to_string(id));
+    return in;
+}
+
+std::vector<std::string> id_tokens(const std::vector<int>& ids) {
+    std::vector<std::string> out;
+    for (const int id : ids) out.push_back("#" + std::to_string(id));
+    return out;
+}
+
+}  // namespace
+
+HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples) {
+    HeadSnapshot s;
+    s.step = trainer.steps_taken();
+    s.held_out_loss = trainer.held_out_loss(held_out_examples);
+    const Model model(trainer.config(), trainer.weights());
+    const Example probe = held_out_example(trainer.task(), trainer.options().seed, 0);
+    ForwardInput in = ForwardInput::of(probe.ids);
+    in.tokens = id_tokens(probe.ids);
+    s.metrics = compute_trace_metrics(model.forward(in));
+    if (trainer.config().vocab >= 4 && trainer.config().max_len >= 5) {
+        const InductionInput ind = induction_probe(trainer.config());
+        ForwardInput ind_in = ForwardInput::of(ind.ids);
+        ind_in.tokens = ind.tokens;
+        const std::vector<double> scores = induction_scores(model.forward(ind_in), ind);
+        for (std::size_t i = 0; i < s.metrics.size() && i < scores.size(); ++i) s.metrics[i][Metric::Induction] = scores[i];
+    }
+    s.labels = label_heads(s.metrics);
+    return s;
+}
+
+double best_induction(const HeadSnapshot& snapshot) {
+    double best = 0.0;
+    for (const HeadMetrics& m : snapshot.metrics)
+        if (std::isfinite(m[Metric::Induction])) best = std::max(best, m[Metric::Induction]);
+    return best;
+}
+
+std::string trajectories_csv(const std::vector<HeadSnapshot>& snapshots) {
+    std::string out = "step,held_out_loss,layer,head";
+    for (const Metric m : all_metrics()) out += std::string(",") + metric_name(m);
+    out += ",role\n";
+    char number[32];
+    for (const HeadSnapshot& s : snapshots)
+        for (std::size_t i = 0; i < s.metrics.size(); ++i) {
+            const HeadMetrics& m = s.metrics[i];
+            std::snprintf(number, sizeof number, "%.6f", s.held_out_loss);
+            out += std::to_string(s.step) + "," + number + "," + std::to_string(m.layer) + "," + std::to_string(m.head);
+            for (const Metric k : all_metrics()) {
+                const double v = m[k];
+                if (std::isfinite(v)) std::snprintf(number, sizeof number, ",%.6f", v);
+                else std::snprintf(number, sizeof number, ",");
+                out += number;
+            }
+            out += std::string(",") + (i < s.labels.size() ? role_name(s.labels[i].primary.role) : "") + "\n";
+        }
+    return out;
+}
+
+}  // namespace hs::train

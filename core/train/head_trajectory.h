@@ -1,0 +1,35 @@
+#pragma once
+// What each head of a model in training does, measured at a step on two fixed probes:
+//   - the task's first held-out example: every metric of core/analysis/head_metrics.h
+//     (entropy, distance, previous-token, first-token, duplicate-token, …);
+//   - BOS + r + r, r = m distinct symbols (m = min(12, symbols, (max_len − 1)/2)): the
+//     induction score of core/analysis/induction.h (Olsson et al.: attention from the
+//     second copy to the token after the previous occurrence).
+// and the role each head would be labelled with (core/analysis/head_labels.h). A list of
+// them over training is the heads' trajectory (train view, `headscope train --snapshots`).
+#include <string>
+#include <vector>
+
+#include "core/analysis/head_labels.h"
+#include "core/analysis/head_metrics.h"
+#include "core/train/trainer.h"
+
+namespace hs::train {
+
+struct HeadSnapshot {
+    int step = 0;
+    double held_out_loss = 0.0;
+    std::vector<HeadMetrics> metrics;  // layer-major, Metric::Induction filled
+    std::vector<HeadLabels> labels;    // same order
+};
+
+HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples = 64);
+
+// step, held_out_loss, layer, head, every metric by name, role (primary label): one row
+// per head and snapshot.
+std::string trajectories_csv(const std::vector<HeadSnapshot>& snapshots);
+
+// The highest induction score of any head in a snapshot (0 when none was computed).
+double best_induction(const HeadSnapshot& snapshot);
+
+}  // namespace hs::train

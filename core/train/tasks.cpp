@@ -1,0 +1,92 @@
+#include "core/train/tasks.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/rng.h"
+
+namespace hs::train {
+
+namespace {
+
+constexpr int kMinRepeat = 8, kMaxRepeat = 20, kMaxFiller = 16;
+
+// Uniform integer in [lo, hi].
+int uniform_int(Rng& rng, int lo, int hi) {
+    return lo + static_cast<int>(rng.next_u64() % static_cast<std::uint64_t>(hi - lo + 1));
+}
+
+std::vector<int> symbols(Rng& rng, int n, int vocab) {
+    std::vector<int> out(static_cast<std::size_t>(n));
+    for (int& s : out) s = uniform_int(rng, 2, vocab - 1);
+    return out;
+}
+
+// One stream per (seed, step, index): SplitMix-style mixing of the three.
+std::uint64_t example_seed(std::uint64_t seed, long long step, int index) {
+    std::uint64_t z = seed ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(step + 1));
+    z ^= 0xBF58476D1CE4E5B9ULL * static_cast<std::uint64_t>(index + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::string to_string(TaskKind kind) {
+    switch (kind) {
+        case TaskKind::Copy: return "copy";
+        case TaskKind::Reverse: return "reverse";
+        case TaskKind::Sort: return "sort";
+        case TaskKind::Induction: return "induction";
+    }
+    return "?";
+}
+
+TaskSpec parse_task(const std::string& name, int vocab) {
+    TaskSpec t;
+    if (name == "copy") t.kind = TaskKind::Copy;
+    else if (name == "reverse") t.kind = TaskKind::Reverse;
+    else if (name == "sort") t.kind = TaskKind::Sort;
+    else if (name == "induction") t.kind = TaskKind::Induction;
+    else throw Error("unknown task '" + name + "' (choose copy, reverse, sort or induction)");
+    if (vocab < 4) throw Error("a task needs a vocabulary of at least 4 ids (2 special, 2 symbols); got " +
+                               std::to_string(vocab));
+    t.vocab = vocab;
+    return t;
+}
+
+int longest_example(const TaskSpec& task) {
+    if (task.kind == TaskKind::Induction) return 1 + 2 * kMaxRepeat + kMaxFiller;
+    return 2 + 2 * task.max_len;
+}
+
+Example make_example(const TaskSpec& task, std::uint64_t seed, long long step, int index) {
+    Rng rng(example_seed(seed, step, index));
+    Example e;
+    e.ids.push_back(kBos);
+    if (task.kind == TaskKind::Induction) {
+        const std::vector<int> r = symbols(rng, uniform_int(rng, kMinRepeat, kMaxRepeat), task.vocab);
+        const std::vector<int> filler = symbols(rng, uniform_int(rng, 0, kMaxFiller), task.vocab);
+        e.ids.insert(e.ids.end(), r.begin(), r.end());
+        e.ids.insert(e.ids.end(), filler.begin(), filler.end());
+        e.ids.insert(e.ids.end(), r.begin(), r.end());
+        e.first_target = 1;
+        return e;
+    }
+    const std::vector<int> x = symbols(rng, uniform_int(rng, task.min_len, task.max_len), task.vocab);
+    std::vector<int> y = x;
+    if (task.kind == TaskKind::Reverse) std::reverse(y.begin(), y.end());
+    if (task.kind == TaskKind::Sort) std::sort(y.begin(), y.end());
+    e.ids.insert(e.ids.end(), x.begin(), x.end());
+    e.ids.push_back(kSep);
+    e.first_target = static_cast<int>(e.ids.size());
+    e.ids.insert(e.ids.end(), y.begin(), y.end());
+    return e;
+}
+
+Example held_out_example(const TaskSpec& task, std::uint64_t seed, int index) {
+    return make_example(task, seed ^ 0x5EED0F0E1DULL, -1, index);  // step −1: never a training step
+}
+
+}  // namespace hs::train

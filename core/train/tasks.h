@@ -1,0 +1,44 @@
+#pragma once
+// Synthetic training tasks, each a seeded generator of token sequences. Ids: 0 = BOS,
+// 1 = SEP; symbols are 2 … vocab−1. Example k of step s is a pure function of
+// (seed, s, k), so a batch is the same on any thread count and after a resume.
+//   copy       BOS x SEP x          |x| in [min_len, max_len]; the loss counts the answer
+//   reverse    BOS x SEP reverse(x)
+//   sort       BOS x SEP sort(x)
+//   induction  BOS r f r            |r| in [8, 20], filler f of 0 … 16 random symbols: the
+//                                   offset between the two copies varies, so only an
+//                                   induction head (attend to the token after the previous
+//                                   occurrence of this one) solves the second r; with a
+//                                   fixed offset one positional head does. Every token is
+//                                   a target (the first r and f are noise to the model).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hs::train {
+
+enum class TaskKind { Copy, Reverse, Sort, Induction };
+
+struct TaskSpec {
+    TaskKind kind = TaskKind::Copy;
+    int vocab = 32;             // ids 0 … vocab−1 (2 of them special)
+    int min_len = 4, max_len = 12;  // |x| of copy / reverse / sort
+};
+
+struct Example {
+    std::vector<int> ids;
+    int first_target = 1;  // the first position whose token the loss counts
+};
+
+constexpr int kBos = 0, kSep = 1;
+
+// "copy", "reverse", "sort", "induction"; throws hs::Error listing them.
+TaskSpec parse_task(const std::string& name, int vocab);
+std::string to_string(TaskKind kind);
+// The longest sequence the task makes (a model's max_len must hold it).
+int longest_example(const TaskSpec& task);
+Example make_example(const TaskSpec& task, std::uint64_t seed, long long step, int index);
+// Held-out example `index`: from a stream no training step draws from.
+Example held_out_example(const TaskSpec& task, std::uint64_t seed, int index);
+
+}  // namespace hs::train

@@ -1,0 +1,160 @@
+// The trainer's hand-written backward (core/train/) against PyTorch autograd: fixtures by
+// tests/gen_train_fixtures.py hold a model, a sequence, the next-token loss, all logits
+// and the gradient of the loss for every parameter.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/io/model_dir.h"
+#include "core/io/safetensors.h"
+#include "core/io/state_dict.h"
+#include "core/model/model.h"
+#include "core/train/adamw.h"
+#include "core/train/model_grad.h"
+
+namespace hs {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kTrainDir = fs::path(HEADSCOPE_FIXTURES_DIR) / "train";
+
+std::vector<fs::path> cases() {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(kTrainDir))
+        if (e.is_directory()) out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<int> ids_of(const fs::path& dir) {
+    std::ifstream in(dir / "input.json");
+    return nlohmann::json::parse(in).at("ids").get<std::vector<int>>();
+}
+
+// |got − want| ≤ 1e-5 + 1e-3·|want| element-wise: float32 sums in another order.
+void expect_close(const std::vector<float>& got, const std::vector<float>& want, const std::string& what) {
+    ASSERT_EQ(got.size(), want.size()) << what;
+    float worst = 0.0f;
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const float excess = std::abs(got[i] - want[i]) - (1e-5f + 1e-3f * std::abs(want[i]));
+        if (excess > worst) worst = excess, at = i;
+    }
+    EXPECT_EQ(worst, 0.0f) << what << "[" << at << "]: " << got[at] << " vs PyTorch " << want[at];
+}
+
+TEST(TrainGrad, LossLogitsAndEveryGradientEqualPyTorchAutograd) {
+    const std::vector<fs::path> dirs = cases();
+    ASSERT_GE(dirs.size(), 4u);
+    for (const fs::path& dir : dirs) {
+        SCOPED_TRACE(dir.filename().string());
+        const Model model = load_model_dir(dir.string());
+        const std::vector<int> ids = ids_of(dir);
+        const train::LossAndGrads r = train::next_token_loss(model.config(), model.weights(), ids);
+        const auto file = SafetensorsFile::open((dir / "expected.safetensors").string());
+        const SafetensorsFile& expected = *file;
+        EXPECT_NEAR(r.loss, expected.values("loss")[0], 1e-5);
+        expect_close(std::vector<float>(r.logits.data(), r.logits.data() + r.logits.size()), expected.values("logits"),
+                     "logits");
+        int compared = 0;
+        for (const NamedTensor& g : to_state_dict(model.config(), r.grads)) {
+            ASSERT_TRUE(expected.has("grad." + g.name)) << g.name;
+            expect_close(g.data, expected.values("grad." + g.name), "grad of " + g.name);
+            ++compared;
+        }
+        EXPECT_EQ(compared + 2, static_cast<int>(expected.tensors().size())) << "a parameter without a gradient";
+    }
+}
+
+TEST(TrainGrad, TheTrainingForwardIsTheRuntimesForward) {
+    // The last row of the training logits is Model::forward's next-token logits.
+    for (const fs::path& dir : cases()) {
+        SCOPED_TRACE(dir.filename().string());
+        const Model model = load_model_dir(dir.string());
+        const std::vector<int> ids = ids_of(dir);
+        const train::LossAndGrads r = train::next_token_loss(model.config(), model.weights(), ids);
+        ForwardInput in;
+        in.ids = ids;
+        const Trace t = model.forward(in, TraceOptions{});
+        ASSERT_EQ(t.next_token_logits.size(), r.logits.cols());
+        for (Eigen::Index v = 0; v < r.logits.cols(); ++v)
+            EXPECT_NEAR(r.logits(r.logits.rows() - 1, v), t.next_token_logits(v), 2e-5f) << v;
+    }
+}
+
+TEST(TrainGrad, RefusesWhatItCannotTrainWithAReason) {
+    const Model model = load_model_dir((kTrainDir / "llama_block").string());
+    const auto message_of = [&](const ModelConfig& c, std::vector<int> ids) {
+        try {
+            (void)train::next_token_loss(c, model.weights(), ids);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(message_of(model.config(), {3}), "a training sequence needs at least 2 tokens (got 1)");
+    EXPECT_EQ(message_of(model.config(), {3, 29}), "token id 29 is outside the vocabulary of 29");
+    ModelConfig no_head = model.config();
+    no_head.lm_head = LmHead::None;
+    EXPECT_EQ(message_of(no_head, {1, 2}), "training needs a model with an LM head (lm_head=tied or lm_head=separate)");
+}
+
+TEST(AdamW, ScheduleWarmsUpThenFollowsTheCosineToItsFloor) {
+    // lr 1e-2, warm-up 2 of 6 steps, floor 0.1: 5e-3, 1e-2, then 1e-2·(0.1 + 0.9·½(1 + cos(π·k/4))).
+    train::AdamWOptions o;
+    o.lr = 1e-2f;
+    o.warmup_steps = 2;
+    o.total_steps = 6;
+    o.min_lr_ratio = 0.1f;
+    EXPECT_FLOAT_EQ(train::learning_rate_at(1, o), 5e-3f);
+    EXPECT_FLOAT_EQ(train::learning_rate_at(2, o), 1e-2f);
+    EXPECT_FLOAT_EQ(train::learning_rate_at(4, o), 1e-2f * (0.1f + 0.9f * 0.5f));  // halfway: cos(π/2) = 0
+    EXPECT_FLOAT_EQ(train::learning_rate_at(6, o), 1e-3f);
+    EXPECT_FLOAT_EQ(train::learning_rate_at(60, o), 1e-3f);  // stays at the floor
+}
+
+TEST(AdamW, ThreeStepsEqualTorchOptimAdamWWithClippingAndTheSchedule) {
+    // tests/gen_train_fixtures.py ADAMW: the same settings, torch.optim.AdamW with decay on
+    // matrices only and clip_grad_norm_ before each step.
+    const fs::path dir = kTrainDir / "llama_block";
+    const Model model = load_model_dir(dir.string());
+    const std::vector<int> ids = ids_of(dir);
+    train::AdamWOptions o;
+    o.lr = 1e-2f;
+    o.beta1 = 0.9f;
+    o.beta2 = 0.95f;
+    o.eps = 1e-3f;
+    o.weight_decay = 0.1f;
+    o.warmup_steps = 1;
+    o.total_steps = 3;
+    o.min_lr_ratio = 0.1f;
+    o.clip_norm = 1.0f;
+    ModelWeights w = model.weights();
+    train::AdamW adam(w, o);
+    const auto file = SafetensorsFile::open((dir / "after_adamw.safetensors").string());
+    const std::vector<float> losses = file->values("adamw.loss"), norms = file->values("adamw.grad_norm");
+    ASSERT_EQ(losses.size(), 3u);
+    for (int step = 0; step < 3; ++step) {
+        train::LossAndGrads r = train::next_token_loss(model.config(), w, ids);
+        EXPECT_NEAR(r.loss, losses[static_cast<std::size_t>(step)], 1e-4) << step;
+        const double norm = adam.step(w, r.grads);
+        EXPECT_NEAR(norm, norms[static_cast<std::size_t>(step)], 1e-4 * norms[static_cast<std::size_t>(step)]) << step;
+    }
+    EXPECT_EQ(adam.steps_taken(), 3);
+    int compared = 0;
+    for (const NamedTensor& t : to_state_dict(model.config(), w)) {
+        expect_close(t.data, file->values(t.name), "after 3 steps: " + t.name);
+        ++compared;
+    }
+    EXPECT_EQ(compared + 2, static_cast<int>(file->tensors().size()));
+}
+
+}  // namespace
+}  // namespace hs
