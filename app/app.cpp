@@ -121,7 +121,7 @@ void handle_drops(AppContext& ctx) {
         } else {
             std::string text;
             try {
-                text = read_file(path, kMaxTextBytes, "a text file");
+                text = read_file(path, kMaxInputTextBytes, "the text box");
             } catch (const Error& e) {
                 ctx.state.notice = e.what();
                 continue;
@@ -420,7 +420,7 @@ int run_gui(const GuiOptions& options) {
             for (const auto& h : hooks) h->before_ui(ctx, f);
             f.accepted = FrameClock::now();
             ctx.view.sync_textures(ctx.state, ctx.layer_maps_worker, ctx.mip_worker);
-            ctx.fonts.note_text(ctx.state.text);
+            ctx.fonts.note_edited_text(ctx.state.text);
             ctx.fonts.rebuild_if_needed();
             f.synced = FrameClock::now();
             // 4. The frame's UI.

@@ -51,6 +51,12 @@ void FontManager::note_text(const std::string& text) {
     }
 }
 
+void FontManager::note_edited_text(const std::string& text) {
+    if (text == edited_text_) return;  // a memcmp, not a UTF-8 decode, on unchanged frames
+    edited_text_ = text;
+    note_text(text);
+}
+
 void FontManager::rebuild_if_needed() {
     if (!dirty_) return;
     dirty_ = false;

@@ -16,6 +16,9 @@ public:
     void configure(float pixel_size, float scale);
     // Records the characters of `text` (UTF-8); new ones schedule a rebuild.
     void note_text(const std::string& text);
+    // note_text for a text looked at every frame (the input box): scans it only when it
+    // differs from the last one given here.
+    void note_edited_text(const std::string& text);
     // Rebuilds the atlas and the GL font texture when needed. Call before NewFrame().
     void rebuild_if_needed();
     std::string cjk_font_path() const { return cjk_path_; }
@@ -27,6 +30,7 @@ private:
     bool dirty_ = true;
     bool built_once_ = false;
     std::set<ImWchar> extra_;      // code points beyond the common range
+    std::string edited_text_;      // the last text given to note_edited_text
     ImVector<ImWchar> ranges_;     // must outlive the atlas build
     std::string latin_path_, cjk_path_;
     int cjk_face_ = 0;

@@ -140,7 +140,7 @@ bool ScriptRunner::step(AppContext& ctx) {
             request_rank_heads(ctx);
         } else if (cmd == "corpus") {
             if (rest == "samples") request_corpus(ctx, sample_sentences(ctx, false), "samples (en)");
-            else request_corpus(ctx, split_lines(read_text_file(rest)), rest);
+            else request_corpus(ctx, split_lines(read_file(rest, kMaxTextBytes, "a text file")), rest);
         } else if (cmd == "view") {
             if (rest == "analysis") s.view_mode = ViewMode::Analysis;
             else if (rest == "attention") s.view_mode = ViewMode::Attention;

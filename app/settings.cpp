@@ -69,18 +69,39 @@ void apply_settings_json(const std::string& text, const std::string& origin, App
     size = next_size;
 }
 
-std::string load_settings(const std::string& path, AppState& state, WindowSize& size) {
+std::string load_settings(std::string& path, AppState& state, WindowSize& size) {
     std::error_code ec;
     if (path.empty() || !std::filesystem::exists(path, ec)) return {};
+    std::string text;
     try {
-        apply_settings_json(read_file(path), path, state, size);
+        text = read_file(path);
+    } catch (const Error& e) {
+        // Unreadable (permissions, a FIFO, too large): left alone, and not written over on exit.
+        const std::string notice = std::string(e.what()) + "; settings of this session are not saved.";
+        path.clear();
+        return notice;
+    }
+    try {
+        apply_settings_json(text, path, state, size);
         return {};
     } catch (const Error& e) {
-        // Exit rewrites the settings: a corrupt regular file is moved aside first, so
-        // whatever the user had in it is kept.
+        // Exit rewrites the settings: the corrupt file (through a symlink: the file it
+        // points to) is moved aside first under a name no earlier .bad file has.
         std::string kept;
-        if (special_file_kind(path).empty() && std::rename(path.c_str(), (path + ".bad").c_str()) == 0)
-            kept = "; kept as " + path + ".bad";
+        try {
+            const std::filesystem::path target = resolve_links(path);
+            std::filesystem::path bad = target.string() + ".bad";
+            for (int n = 1; std::filesystem::exists(std::filesystem::symlink_status(bad, ec)) && n < 1000; ++n)
+                bad = target.string() + ".bad." + std::to_string(n);
+            if (!std::filesystem::exists(std::filesystem::symlink_status(bad, ec)) &&
+                std::rename(target.c_str(), bad.c_str()) == 0)
+                kept = "; kept as " + bad.string();
+        } catch (const Error&) {
+        }
+        if (kept.empty()) {
+            path.clear();  // could not move it aside: keep it as it is
+            kept = "; left in place (settings of this session are not saved)";
+        }
         return "Ignored corrupt settings file " + path + " (" + e.what() + ")" + kept + ".";
     }
 }

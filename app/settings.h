@@ -18,8 +18,11 @@ std::string default_settings_path();
 // hs::Error naming it and leaves both untouched.
 void apply_settings_json(const std::string& text, const std::string& origin, AppState& state, WindowSize& size);
 // Applies the file to state/size. A missing file changes nothing and returns "";
-// a corrupt, oversized or special one (FIFO, device) changes nothing and returns a notice.
-std::string load_settings(const std::string& path, AppState& state, WindowSize& size);
+// a corrupt one changes nothing, is renamed to PATH.bad (PATH.bad.N when that exists; a
+// symlink's target is renamed, the link stays) and returns a notice. A file it cannot read
+// (permissions, FIFO, device, oversized) is left alone and `path` is cleared, so the
+// session's settings are not written over it.
+std::string load_settings(std::string& path, AppState& state, WindowSize& size);
 // Writes atomically (temp + rename); returns an error sentence or "".
 std::string save_settings(const std::string& path, const AppState& state, const WindowSize& size);
 

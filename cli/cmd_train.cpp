@@ -4,13 +4,16 @@
 // headscope train TASK --sweep heads=1,2,4,8,16 [--sweep-csv F] [--spec SPEC] [--steps N] …
 // --snapshots DIR: every K steps the heads are measured (core/train/head_trajectory.h)
 // and a checkpoint written to DIR/step_NNNNNN, with DIR/trajectories.csv.
-// Trains a playground model (core/train/) on a synthetic task and prints the loss every K
-// steps; --save writes a checkpoint (a model directory plus the optimizer state,
-// core/train/checkpoint.h), --resume continues one up to N steps in all, --log writes a
-// CSV of every step.
+// Trains a playground decoder (core/train/) on a synthetic task and prints the loss every K
+// steps; --spec keys replace those of the default spec; --save writes a checkpoint (a model
+// directory plus the optimizer state, core/train/checkpoint.h), --resume continues one up
+// to N steps in all (on the checkpoint's schedule; --log and trajectories.csv keep their
+// rows of earlier steps), --log writes a CSV of every step.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <utility>
@@ -19,8 +22,9 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/common.h"
-#include "core/error.h"
 #include "core/analysis/head_labels.h"
+#include "core/error.h"
+#include "core/io/atomic_file.h"
 #include "core/train/checkpoint.h"
 #include "core/train/head_trajectory.h"
 #include "core/train/trainer.h"
@@ -43,18 +47,28 @@ float learning_rate(const std::string& text) {
     return lr;
 }
 
+// Issue 13's model: 2 layers, d_model 64, 4 heads, learned positions, pre-LN, tied head.
 constexpr const char* kDefaultSpec =
-    "random:arch=decoder,d_model=64,heads=4,layers=2,vocab=32,max_len=64,norm=pre-ln,lm_head=tied";
+    "random:arch=decoder,d_model=64,heads=4,layers=2,vocab=32,max_len=64,pe=learned,norm=pre-ln,lm_head=tied";
+
+// The model to train: the default spec with the keys of --spec (or `spec`) replaced.
+// Training predicts the next token, so it must be a causal decoder with an LM head.
+ModelConfig training_config(const std::string& spec) {
+    ModelConfig config = parse_playground_spec(merge_playground_specs(kDefaultSpec, spec));
+    if (config.arch != Arch::DecoderOnly || config.mask != MaskKind::Causal)
+        throw UsageError{"training predicts the next token: the model must be a causal decoder "
+                         "(arch=decoder, mask=causal); got arch=" + to_string(config.arch) +
+                         ", mask=" + to_string(config.mask)};
+    if (config.lm_head == LmHead::None)
+        throw UsageError{"training predicts the next token: the model needs lm_head=tied or lm_head=separate"};
+    ensure_valid(config);
+    return config;
+}
 
 // A new trainer from the command line's task, spec and options.
-train::Trainer new_trainer(const Args& args, int steps) {
+train::Trainer new_trainer(const Args& args, int steps, const std::string& spec) {
     const std::string task_name = args.positional(0, "TASK (copy, reverse, sort or induction)");
-    ModelConfig config = parse_playground_spec(args.value_or("spec", kDefaultSpec));
-    if (config.lm_head == LmHead::None) {
-        config.lm_head = LmHead::Tied;  // a language model needs a head
-        std::fprintf(stderr, "note: lm_head=tied (training predicts the next token)\n");
-    }
-    ensure_valid(config);
+    const ModelConfig config = training_config(spec);
     train::TrainOptions options;
     options.batch = static_cast<int>(args.integer("batch", 1, 4096).value_or(16));
     options.seed = static_cast<std::uint64_t>(args.integer("seed", 0, 1LL << 62).value_or(1));
@@ -64,7 +78,7 @@ train::Trainer new_trainer(const Args& args, int steps) {
     return train::Trainer(config, train::training_init(config), train::parse_task(task_name, config.vocab), options);
 }
 
-// A checkpoint's trainer, its schedule stretched to `steps` in all.
+// A checkpoint's trainer, to go on up to `steps` in all on its own schedule.
 train::Trainer resumed_trainer(const Args& args, const std::string& dir, int steps) {
     for (const char* fixed : {"spec", "batch", "lr", "warmup", "seed"})
         if (args.value(fixed)) throw UsageError{std::string("--") + fixed + " comes from the checkpoint when resuming"};
@@ -72,15 +86,39 @@ train::Trainer resumed_trainer(const Args& args, const std::string& dir, int ste
     train::Trainer t = train::load_checkpoint(dir);
     if (steps <= t.steps_taken())
         throw Error(dir + " has already taken " + std::to_string(t.steps_taken()) + " steps; ask for more with --steps");
-    t.set_total_steps(std::max(steps, t.options().adamw.total_steps));
+    const int planned = t.options().adamw.total_steps;
+    if (steps > planned && planned > 0)
+        std::fprintf(stderr, "note: the learning-rate schedule of %s ends at step %d; steps after it use its final rate\n",
+                     dir.c_str(), planned);
     return t;
+}
+
+// `fresh` (a CSV whose first line is its header) after the rows of the CSV at `path` whose
+// step (first field) is before `from_step`: a resumed run keeps the history it continues.
+// A file with another header is not overwritten.
+std::string continue_csv(const std::string& path, const std::string& fresh, int from_step) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return fresh;
+    const std::string old = read_text_file(path);
+    const std::string header = fresh.substr(0, fresh.find('\n') + 1);
+    if (old.compare(0, header.size(), header) != 0)
+        throw Error(path + " holds another table (its first line is not '" + header.substr(0, header.size() - 1) +
+                    "'); choose another file to continue this run's log");
+    std::string kept = header;
+    for (std::size_t at = header.size(); at < old.size();) {
+        const std::size_t end = std::min(old.find('\n', at), old.size());
+        const std::string row = old.substr(at, end - at);
+        if (!row.empty() && std::atoi(row.c_str()) < from_step) kept += row + "\n";
+        at = end + 1;
+    }
+    return kept + fresh.substr(header.size());
 }
 
 // The step loop shared by a plain run and each run of a sweep: prints a line every
 // `every` steps; with `snapshots`, measures the heads at each of those steps (and writes a
 // checkpoint there when snapshot_dir is set). Returns the CSV log.
 std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector<train::HeadSnapshot>* snapshots,
-                      const std::string& snapshot_dir) {
+                      const std::string& snapshot_dir, int resumed_from) {
     std::string log = "step,loss,grad_norm,lr,tokens,held_out_loss\n";
     const int first = trainer.steps_taken() + 1;
     std::printf("step %5d  held-out loss %.4f\n", first - 1, trainer.held_out_loss(64));
@@ -99,7 +137,9 @@ std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector
                 char name[32];
                 std::snprintf(name, sizeof name, "/step_%06d", s);
                 train::save_checkpoint(trainer, snapshot_dir + name);
-                write_output(snapshot_dir + "/trajectories.csv", train::trajectories_csv(*snapshots));
+                const std::string path = snapshot_dir + "/trajectories.csv";
+                write_output(path, resumed_from > 0 ? continue_csv(path, train::trajectories_csv(*snapshots), resumed_from)
+                                                     : train::trajectories_csv(*snapshots));
             }
         } else if (report) {
             held_out = trainer.held_out_loss(64);
@@ -143,20 +183,29 @@ std::pair<std::string, std::vector<int>> parse_sweep(const std::string& text) {
 }
 
 // The same task, seed and budget over each value of one architecture key; prints and
-// writes (--sweep-csv) final loss, held-out loss, the best induction score, the first
-// measured step with an induction head (score ≥ the label threshold) and the roles formed.
+// writes (--sweep-csv, rewritten after each run) final loss, held-out loss, the best
+// induction score, the first measured step with an induction head (score ≥ the label
+// threshold) and the roles formed. Every configuration is checked before the first run.
 int run_sweep(const Args& args, int steps, int every) {
     const auto [key, values] = parse_sweep(*args.value("sweep"));
-    const std::string base = args.value_or("spec", kDefaultSpec);
+    const std::string base = merge_playground_specs(kDefaultSpec, args.value_or("spec", "random"));
+    std::vector<train::Trainer> trainers;
+    for (const int v : values) {
+        const std::string spec = merge_playground_specs(base, "random:" + key + "=" + std::to_string(v));
+        try {
+            trainers.push_back(new_trainer(args, steps, spec));
+        } catch (const Error& e) {
+            throw Error("--sweep " + key + "=" + std::to_string(v) + ": " + e.what());
+        }
+    }
     const double threshold = LabelThresholds{}.induction;
     std::string csv = key + ",d_k,final_loss,held_out_loss,best_induction,first_induction_step,roles\n";
-    for (const int v : values) {
-        std::printf("== %s=%d\n", key.c_str(), v);
-        Args one = args;
-        one.set_value("spec", base + "," + key + "=" + std::to_string(v));
-        train::Trainer trainer = new_trainer(one, steps);
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        const int v = values[k];
+        train::Trainer& trainer = trainers[k];
+        std::printf("== %s=%d: %s\n", key.c_str(), v, to_playground_spec(trainer.config()).c_str());
         std::vector<train::HeadSnapshot> snapshots;
-        const std::string log = run_steps(trainer, steps, every, &snapshots, "");
+        const std::string log = run_steps(trainer, steps, every, &snapshots, "", 0);
         int first_induction = -1;
         for (const train::HeadSnapshot& s : snapshots)
             if (first_induction < 0 && train::best_induction(s) >= threshold) first_induction = s.step;
@@ -171,13 +220,13 @@ int run_sweep(const Args& args, int steps, int every) {
                       snapshots.back().held_out_loss, train::best_induction(snapshots.back()), first_induction,
                       role_text.c_str());
         csv += row;
+        if (const auto path = args.value("sweep-csv")) write_output(*path, csv);
         std::printf("%s=%d  d_k %d  final loss %.4f  held-out %.4f  best induction %.2f  first induction step %s  [%s]\n",
                     key.c_str(), v, trainer.config().d_k(), final_loss, snapshots.back().held_out_loss,
                     train::best_induction(snapshots.back()),
                     first_induction < 0 ? "never" : std::to_string(first_induction).c_str(), role_text.c_str());
         std::fflush(stdout);
     }
-    if (const auto path = args.value("sweep-csv")) write_output(*path, csv);
     return 0;
 }
 
@@ -191,19 +240,23 @@ int cmd_train(int argc, char** argv) {
     args.expect_at_most(1);
     const int steps = static_cast<int>(args.integer("steps", 1, 10'000'000).value_or(500));
     const int every = static_cast<int>(args.integer("every", 1, steps).value_or(std::max(1, steps / 20)));
+    if (args.value("sweep-csv") && !args.value("sweep")) throw UsageError{"--sweep-csv goes with --sweep"};
     if (args.value("sweep")) {
         for (const char* other : {"resume", "save", "snapshots", "log"})
             if (args.value(other)) throw UsageError{std::string("--") + other + " does not go with --sweep"};
         return run_sweep(args, steps, every);
     }
     const auto resume = args.value("resume");
-    train::Trainer trainer = resume ? resumed_trainer(args, *resume, steps) : new_trainer(args, steps);
+    train::Trainer trainer =
+        resume ? resumed_trainer(args, *resume, steps) : new_trainer(args, steps, args.value_or("spec", "random"));
+    const int resumed_from = resume ? trainer.steps_taken() : 0;
     std::printf("training %s on %s: steps %d … %d of %d examples\n", to_playground_spec(trainer.config()).c_str(),
                 train::to_string(trainer.task().kind).c_str(), trainer.steps_taken() + 1, steps, trainer.options().batch);
     std::vector<train::HeadSnapshot> snapshots;
     const auto snapshot_dir = args.value("snapshots");
-    const std::string log = run_steps(trainer, steps, every, snapshot_dir ? &snapshots : nullptr, snapshot_dir.value_or(""));
-    if (const auto path = args.value("log")) write_output(*path, log);
+    const std::string log =
+        run_steps(trainer, steps, every, snapshot_dir ? &snapshots : nullptr, snapshot_dir.value_or(""), resumed_from);
+    if (const auto path = args.value("log")) write_output(*path, resumed_from > 0 ? continue_csv(*path, log, resumed_from + 1) : log);
     if (const auto dir = args.value("save")) {
         train::save_checkpoint(trainer, *dir);
         std::printf("wrote %s (a model directory with the training state: resume with --resume)\n", dir->c_str());

@@ -17,7 +17,9 @@ using cli_test::RunResult;
 using test::TempDir;
 using cli_test::run_headscope;
 
-constexpr const char* kSpec = "random:arch=decoder,d_model=16,heads=2,layers=1,vocab=10,max_len=32,norm=pre-ln,lm_head=tied";
+// Every key the default spec of `train` sets, so the in-process runs build the same model.
+constexpr const char* kSpec =
+    "random:arch=decoder,d_model=16,heads=2,layers=1,vocab=10,max_len=32,pe=sinusoidal,norm=pre-ln,lm_head=tied";
 
 TEST(CliTrain, LogsEveryStepAsTheTrainerComputesItAndSavesTheModel) {
     TempDir dir;
@@ -54,21 +56,80 @@ TEST(CliTrain, LogsEveryStepAsTheTrainerComputesItAndSavesTheModel) {
 
 TEST(CliTrain, ResumesACheckpointWhereItStopped) {
     TempDir dir;
-    RunResult r = run_headscope({"train", "copy", "--spec", kSpec, "--steps", "2", "--batch", "2", "--save", "a"}, dir);
+    RunResult r = run_headscope(
+        {"train", "copy", "--spec", kSpec, "--steps", "2", "--batch", "2", "--log", "log.csv", "--save", "a"}, dir);
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
     r = run_headscope({"train", "--resume", "a", "--steps", "4", "--log", "log.csv", "--save", "b"}, dir);
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
+    // The resumed run's log continues the first one's.
     std::ifstream in(dir.file("log.csv"));
     std::string line, steps;
     std::getline(in, line);
     while (std::getline(in, line)) steps += line.substr(0, line.find(',')) + " ";
-    EXPECT_EQ(steps, "3 4 ");
+    EXPECT_EQ(steps, "1 2 3 4 ");
     r = run_headscope({"train", "--resume", "b", "--steps", "4"}, dir);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("has already taken 4 steps; ask for more with --steps"), std::string::npos) << r.err;
     r = run_headscope({"train", "--resume", "b", "--steps", "6", "--lr", "1"}, dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--lr comes from the checkpoint when resuming"), std::string::npos) << r.err;
+}
+
+TEST(CliTrain, ACheckpointWithImpossibleTaskLengthsIsRefusedNamingItsFile) {
+    TempDir dir;
+    RunResult r = run_headscope({"train", "copy", "--spec", kSpec, "--steps", "1", "--batch", "1", "--save", "a"}, dir);
+    ASSERT_TRUE(r.exited && r.status == 0) << r.err;
+    std::ifstream in(dir.file("a/trainer.json"));
+    std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t at = json.find("\"min_len\": 4");
+    ASSERT_NE(at, std::string::npos) << json;
+    json.replace(at, 12, "\"min_len\": 13");  // above max_len 12: the generator would divide by zero
+    std::ofstream(dir.file("a/trainer.json")) << json;
+    r = run_headscope({"train", "--resume", "a", "--steps", "3"}, dir);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("trainer.json does not describe a training run of this model"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("min_len 13, max_len 12"), std::string::npos) << r.err;
+}
+
+TEST(CliTrain, SweepsHeadCountsOverTheSpecAndWritesARowPerRun) {
+    TempDir dir;
+    const RunResult r = run_headscope({"train", "copy", "--spec", kSpec, "--sweep", "heads=1,2", "--steps", "2",
+                                       "--batch", "2", "--every", "1", "--sweep-csv", "sweep.csv"},
+                                      dir);
+    ASSERT_TRUE(r.exited && r.status == 0) << r.err;
+    std::ifstream in(dir.file("sweep.csv"));
+    std::string header, one, two, extra;
+    std::getline(in, header);
+    std::getline(in, one);
+    std::getline(in, two);
+    EXPECT_EQ(header, "heads,d_k,final_loss,held_out_loss,best_induction,first_induction_step,roles");
+    EXPECT_EQ(one.substr(0, 5), "1,16,");  // d_model 16 over 1 head
+    EXPECT_EQ(two.substr(0, 4), "2,8,");
+    EXPECT_FALSE(std::getline(in, extra));
+}
+
+TEST(CliTrain, ASweepChecksEveryModelBeforeTheFirstRun) {
+    TempDir dir;
+    const RunResult r =
+        run_headscope({"train", "copy", "--spec", kSpec, "--sweep", "heads=2,3", "--steps", "2", "--batch", "2"}, dir);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("--sweep heads=3: "), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("== heads=2"), std::string::npos) << "no run starts before every model is checked";
+}
+
+TEST(CliTrain, RefusesModelsThatSeeTheNextTokenAndStrayOptions) {
+    TempDir dir;
+    RunResult r = run_headscope({"train", "copy", "--spec", "random:arch=encoder", "--steps", "1"}, dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("the model must be a causal decoder (arch=decoder, mask=causal); got arch=encoder, mask=none"),
+              std::string::npos)
+        << r.err;
+    r = run_headscope({"train", "copy", "--spec", "random:mask=none", "--steps", "1"}, dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("got arch=decoder, mask=none"), std::string::npos) << r.err;
+    r = run_headscope({"train", "copy", "--steps", "1", "--sweep-csv", "s.csv"}, dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("--sweep-csv goes with --sweep"), std::string::npos) << r.err;
 }
 
 TEST(CliTrain, RefusesAnUnknownTaskAndABadRate) {

@@ -44,7 +44,7 @@ void draw_corpus_controls(AppContext& ctx) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("a text file with one sentence per line");
     ImGui::SameLine();
     if (ImGui::Button("run file"))
-        try_action(ctx, [&] { request_corpus(ctx, split_lines(read_text_file(a.corpus_file)), a.corpus_file); });
+        try_action(ctx, [&] { request_corpus(ctx, split_lines(read_file(a.corpus_file, kMaxTextBytes, "a text file")), a.corpus_file); });
     ImGui::EndDisabled();
     if (!ok) ImGui::TextDisabled("(corpus mode needs a model that reads text)");
 }

@@ -142,10 +142,15 @@ std::string read_file(const std::string& path, std::size_t max_bytes, const char
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) throw Error("cannot read " + path + ": " + std::strerror(errno));
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (::fstat(fd, &st) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::close(fd);
+        throw Error("cannot read " + path + ": " + reason);
+    }
+    if (!S_ISREG(st.st_mode)) {
         const std::string kind = file_kind(st.st_mode);
         ::close(fd);
-        throw Error("cannot read " + path + ": it is " + kind + ", not a regular file");
+        throw Error("cannot read " + path + ": it is " + kind + (kind == "not a regular file" ? "" : ", not a regular file"));
     }
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     return read_to_end(fd, path, max_bytes, what);

@@ -39,6 +39,7 @@ std::filesystem::path resolve_links(const std::string& path);
 // the file holds more than max_bytes: `what` says which limit ("a text file").
 constexpr std::size_t kMaxReadBytes = std::size_t{256} << 20;  // tokenizer.json is ~10 MB
 constexpr std::size_t kMaxTextBytes = std::size_t{64} << 20;   // --text-file, corpora
+constexpr std::size_t kMaxInputTextBytes = std::size_t{1} << 20;  // the app's text box (a file dropped on it)
 std::string read_file(const std::string& path, std::size_t max_bytes = kMaxReadBytes,
                       const char* what = "a file HeadScope reads");
 

@@ -304,20 +304,16 @@ std::string norm_spec(const ModelConfig& c) {
     return c.norm == NormPlacement::PreLN ? "rmsnorm" : "post-rmsnorm";
 }
 
-}  // namespace
-
-bool is_playground_spec(const std::string& arg) { return arg.rfind("random", 0) == 0; }
-
-ModelConfig parse_playground_spec(const std::string& spec) {
+// The key=value items of a spec, in order ("activation" read as "act"). Spaces around keys
+// and values are ignored ("d_model=64, heads=4"); a key given twice is an error rather
+// than a silent "last one wins".
+std::vector<std::pair<std::string, std::string>> spec_items(const std::string& spec) {
     const std::string prefix = "random:";
     if (spec.rfind(prefix, 0) != 0 && spec != "random")
         throw Error("playground spec must start with 'random:' (got '" + spec + "')");
-    // First pass finds arch so its defaults (decoder = causal) apply before other keys.
     std::vector<std::pair<std::string, std::string>> items;
     std::stringstream ss(spec.size() > prefix.size() ? spec.substr(prefix.size()) : "");
     std::string item;
-    // Spaces around keys and values are ignored ("d_model=64, heads=4"); a key given
-    // twice is an error rather than a silent "last one wins".
     auto trim = [](const std::string& t) {
         const auto b = t.find_first_not_of(" \t");
         if (b == std::string::npos) return std::string();
@@ -337,6 +333,28 @@ ModelConfig parse_playground_spec(const std::string& spec) {
                             "' and '" + item + "')");
         items.emplace_back(key, trim(item.substr(eq + 1)));
     }
+    return items;
+}
+
+}  // namespace
+
+bool is_playground_spec(const std::string& arg) { return arg.rfind("random", 0) == 0; }
+
+std::string merge_playground_specs(const std::string& base, const std::string& overrides) {
+    std::vector<std::pair<std::string, std::string>> items = spec_items(base);
+    for (const auto& [key, value] : spec_items(overrides)) {
+        auto same = std::find_if(items.begin(), items.end(), [&k = key](const auto& item) { return item.first == k; });
+        if (same != items.end()) same->second = value;
+        else items.emplace_back(key, value);
+    }
+    std::string spec = "random:";
+    for (std::size_t i = 0; i < items.size(); ++i) spec += (i ? "," : "") + items[i].first + "=" + items[i].second;
+    return spec;
+}
+
+ModelConfig parse_playground_spec(const std::string& spec) {
+    // First pass finds arch so its defaults (decoder = causal) apply before other keys.
+    const std::vector<std::pair<std::string, std::string>> items = spec_items(spec);
     ModelConfig c;
     c.d_model = 512;
     c.heads = 8;

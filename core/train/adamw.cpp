@@ -9,6 +9,22 @@
 
 namespace hs::train {
 
+void check_adamw(const AdamWOptions& o) {
+    const auto need = [](bool ok, const std::string& what) {
+        if (!ok) throw Error("AdamW: " + what);
+    };
+    const auto finite = [](float x) { return std::isfinite(x); };
+    need(finite(o.lr) && o.lr > 0.0f && o.lr <= 10.0f, "lr " + std::to_string(o.lr) + " must be in (0, 10]");
+    need(finite(o.beta1) && o.beta1 >= 0.0f && o.beta1 < 1.0f, "beta1 " + std::to_string(o.beta1) + " must be in [0, 1)");
+    need(finite(o.beta2) && o.beta2 >= 0.0f && o.beta2 < 1.0f, "beta2 " + std::to_string(o.beta2) + " must be in [0, 1)");
+    need(finite(o.eps) && o.eps > 0.0f, "eps must be a positive number");
+    need(finite(o.weight_decay) && o.weight_decay >= 0.0f && o.weight_decay < 1.0f,
+         "weight_decay " + std::to_string(o.weight_decay) + " must be in [0, 1)");
+    need(o.warmup_steps >= 0 && o.total_steps >= 0, "warmup_steps and total_steps must not be negative");
+    need(finite(o.min_lr_ratio) && o.min_lr_ratio >= 0.0f && o.min_lr_ratio <= 1.0f, "min_lr_ratio must be in [0, 1]");
+    need(finite(o.clip_norm) && o.clip_norm >= 0.0f, "clip_norm must not be negative");
+}
+
 float learning_rate_at(int step, const AdamWOptions& o) {
     if (o.warmup_steps > 0 && step <= o.warmup_steps)
         return o.lr * static_cast<float>(step) / static_cast<float>(o.warmup_steps);

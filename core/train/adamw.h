@@ -24,6 +24,10 @@ struct AdamWOptions {
     float clip_norm = 1.0f;     // 0: no clipping
 };
 
+// Throws hs::Error naming the setting unless 0 < lr ≤ 10, 0 ≤ β1, β2 < 1, eps > 0,
+// 0 ≤ weight_decay < 1, warm-up and total steps ≥ 0, 0 ≤ min_lr_ratio ≤ 1, clip_norm ≥ 0
+// (all finite).
+void check_adamw(const AdamWOptions& options);
 // The schedule's learning rate for step t = 1, 2, … (the step about to be taken).
 float learning_rate_at(int step, const AdamWOptions& options);
 
@@ -34,7 +38,6 @@ public:
     double step(ModelWeights& weights, ModelWeights& grads);
     int steps_taken() const { return t_; }
     const AdamWOptions& options() const { return options_; }
-    void set_options(const AdamWOptions& options) { options_ = options; }
     // The moments, laid out as the weights (checkpoints save and restore them).
     ModelWeights& first_moment() { return m_; }
     ModelWeights& second_moment() { return v_; }

@@ -92,7 +92,13 @@ Trainer load_checkpoint(const std::string& dir) {
         throw Error(state_path + " is not a HeadScope training state: " + e.what());
     }
     if (steps < 0) throw Error(state_path + ": \"steps_taken\" is negative");
-    Trainer t(model.config(), model.weights(), task, o);
+    Trainer t = [&] {
+        try {
+            return Trainer(model.config(), model.weights(), task, o);
+        } catch (const Error& e) {
+            throw Error(state_path + " does not describe a training run of this model: " + e.what());
+        }
+    }();
     const auto moments = [&](const char* name) {
         const std::string path = (fs::path(dir) / name).string();
         if (!fs::exists(path)) throw Error("training checkpoint " + dir + " has no " + name);

@@ -8,7 +8,9 @@
 //                  min_len, max_len}, "batch", "seed", "adamw": {lr, beta1, beta2, eps,
 //                  weight_decay, warmup_steps, total_steps, min_lr_ratio, clip_norm}}
 // written together (core/io/directory_writer.h: all files or none). Training resumed from
-// a checkpoint takes exactly the steps the uninterrupted run would have taken.
+// a checkpoint takes exactly the steps the uninterrupted run would have taken, on the
+// same learning-rate schedule (its total_steps is kept; steps past it run at the final
+// rate). trainer.json is checked as a new run's options are (tasks.h, adamw.h).
 #include <string>
 
 #include "core/train/trainer.h"

@@ -50,10 +50,17 @@ TaskSpec parse_task(const std::string& name, int vocab) {
     else if (name == "sort") t.kind = TaskKind::Sort;
     else if (name == "induction") t.kind = TaskKind::Induction;
     else throw Error("unknown task '" + name + "' (choose copy, reverse, sort or induction)");
-    if (vocab < 4) throw Error("a task needs a vocabulary of at least 4 ids (2 special, 2 symbols); got " +
-                               std::to_string(vocab));
     t.vocab = vocab;
+    check_task(t);
     return t;
+}
+
+void check_task(const TaskSpec& t) {
+    if (t.vocab < 4)
+        throw Error("a task needs a vocabulary of at least 4 ids (2 special, 2 symbols); got " + std::to_string(t.vocab));
+    if (t.min_len < 1 || t.max_len < t.min_len || t.max_len > 1024)
+        throw Error("a task's lengths need 1 ≤ min_len ≤ max_len ≤ 1024; got min_len " + std::to_string(t.min_len) +
+                    ", max_len " + std::to_string(t.max_len));
 }
 
 int longest_example(const TaskSpec& task) {

@@ -35,6 +35,9 @@ constexpr int kBos = 0, kSep = 1;
 // "copy", "reverse", "sort", "induction"; throws hs::Error listing them.
 TaskSpec parse_task(const std::string& name, int vocab);
 std::string to_string(TaskKind kind);
+// Throws hs::Error naming the field unless 4 ≤ vocab and 1 ≤ min_len ≤ max_len ≤ 1024
+// (a checkpoint's trainer.json is read through this).
+void check_task(const TaskSpec& task);
 // The longest sequence the task makes (a model's max_len must hold it).
 int longest_example(const TaskSpec& task);
 Example make_example(const TaskSpec& task, std::uint64_t seed, long long step, int index);

@@ -41,6 +41,8 @@ Trainer::Trainer(ModelConfig config, ModelWeights weights, TaskSpec task, TrainO
       adam_(weights_, options.adamw) {
     if (options_.batch < 1 || options_.batch > 4096)
         throw Error("batch " + std::to_string(options_.batch) + " must be between 1 and 4096");
+    check_task(task_);
+    check_adamw(options_.adamw);
     if (task_.vocab > config_.vocab)
         throw Error("the task uses " + std::to_string(task_.vocab) + " token ids; the model's vocabulary has " +
                     std::to_string(config_.vocab));
@@ -87,11 +89,6 @@ StepReport Trainer::step() {
     report.grad_norm = adam_.step(weights_, grads[0]);
     report.step = adam_.steps_taken();
     return report;
-}
-
-void Trainer::set_total_steps(int total) {
-    options_.adamw.total_steps = total;
-    adam_.set_options(options_.adamw);
 }
 
 double Trainer::held_out_loss(int n) const {

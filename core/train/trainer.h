@@ -50,8 +50,6 @@ public:
     // The optimizer's state (checkpoints save and restore it).
     AdamW& optimizer() { return adam_; }
     const AdamW& optimizer() const { return adam_; }
-    // A later schedule end (resuming with more steps than first planned).
-    void set_total_steps(int total);
 
 private:
     static constexpr int kGroups = 4;

@@ -14,7 +14,7 @@ namespace hs {
 namespace {
 
 TEST(Settings, RecentModelsRoundTripNewestFirst) {
-    const std::string path =
+    std::string path =
         (std::filesystem::temp_directory_path() / ("hs_settings_" + std::to_string(::getpid())) / "s.json").string();
     AppState state;
     state.remember_model("/m/a.bin");
@@ -37,7 +37,7 @@ TEST(Settings, RecentModelsKeepAtMostTen) {
 }
 
 TEST(Settings, CorruptRecentModelsAreIgnoredWithANotice) {
-    const std::string path =
+    std::string path =
         (std::filesystem::temp_directory_path() / ("hs_settings_bad_" + std::to_string(::getpid()) + ".json")).string();
     std::ofstream(path) << R"({"recent_models": [1, 2]})";
     AppState state;
@@ -86,14 +86,40 @@ TEST(Settings, WindowSidesAreClampedToWhatAScreenCanShow) {
 }
 
 TEST(Settings, AFifoInPlaceOfTheFileIsIgnoredWithoutWaiting) {
-    const std::string path =
+    const std::string fifo =
         (std::filesystem::temp_directory_path() / ("hs_settings_fifo_" + std::to_string(::getpid()))).string();
-    ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
     AppState state;
     WindowSize size;
+    std::string path = fifo;
     const std::string notice = load_settings(path, state, size);
-    std::filesystem::remove(path);
+    EXPECT_TRUE(std::filesystem::is_fifo(fifo));  // not moved aside
+    std::filesystem::remove(fifo);
     EXPECT_NE(notice.find("it is a FIFO (named pipe), not a regular file"), std::string::npos) << notice;
+    EXPECT_EQ(path, "") << "exit must not write over a file that could not be read";
+}
+
+TEST(Settings, ACorruptFileBehindASymlinkIsMovedAsideUnderAFreeName) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("hs_settings_link_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string target = (dir / "real.json").string(), link = (dir / "settings.json").string();
+    std::ofstream(target) << "{oops";
+    std::ofstream(target + ".bad") << "an earlier corrupt file";
+    std::filesystem::create_symlink(target, link);
+    AppState state;
+    WindowSize size;
+    std::string path = link;
+    const std::string notice = load_settings(path, state, size);
+    EXPECT_NE(notice.find("kept as " + target + ".bad.1"), std::string::npos) << notice;
+    EXPECT_TRUE(std::filesystem::is_symlink(link));  // the link itself stays
+    std::ifstream earlier(target + ".bad"), moved(target + ".bad.1");
+    std::string a((std::istreambuf_iterator<char>(earlier)), std::istreambuf_iterator<char>());
+    std::string b((std::istreambuf_iterator<char>(moved)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(a, "an earlier corrupt file");
+    EXPECT_EQ(b, "{oops");
+    EXPECT_EQ(path, link);  // the next save writes through the link
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace
