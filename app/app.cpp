@@ -166,19 +166,22 @@ void draw_progress_overlay(AppContext& ctx) {
     ImGui::End();
 }
 
-// The bar across the top: Attention | Analysis views (F1 / F2), and what is ablated.
+// The bar across the top: Attention | Analysis | Train views (F1 / F2 / F3), and what is
+// ablated.
 // Returns its height.
 float draw_view_bar(AppContext& ctx) {
     AppState& s = ctx.state;
     if (!ImGui::GetIO().WantTextInput) {
         if (ImGui::IsKeyPressed(GLFW_KEY_F1)) s.view_mode = ViewMode::Attention;
         if (ImGui::IsKeyPressed(GLFW_KEY_F2)) s.view_mode = ViewMode::Analysis;
+        if (ImGui::IsKeyPressed(GLFW_KEY_F3)) s.view_mode = ViewMode::Train;
     }
     float height = 0.0f;
     if (ImGui::BeginMainMenuBar()) {
         ImGui::TextDisabled("HeadScope");
         if (ImGui::MenuItem("Attention", "F1", s.view_mode == ViewMode::Attention)) s.view_mode = ViewMode::Attention;
         if (ImGui::MenuItem("Analysis", "F2", s.view_mode == ViewMode::Analysis)) s.view_mode = ViewMode::Analysis;
+        if (ImGui::MenuItem("Train", "F3", s.view_mode == ViewMode::Train)) s.view_mode = ViewMode::Train;
         if (!s.ablated.empty()) {
             std::string off;
             for (const HeadRef& h : s.ablated) off += " L" + std::to_string(h.layer) + "." + std::to_string(h.head);
@@ -206,6 +209,10 @@ void draw_layout(AppContext& ctx, const std::string& bench_view) {
     }
     const float bar_h = draw_view_bar(ctx);
     const float h = d.y - bar_h;
+    if (ctx.state.view_mode == ViewMode::Train) {
+        draw_train_panel(ctx, {ImVec2(0, bar_h), ImVec2(d.x, h)});
+        return;
+    }
     const float left_w = std::clamp(d.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
     const float model_h = std::floor(h * 0.56f);
     draw_model_panel(ctx, {ImVec2(0, bar_h), ImVec2(left_w, model_h)});

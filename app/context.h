@@ -15,6 +15,8 @@
 #include "app/path_complete.h"
 #include "app/state.h"
 #include "app/trace_view.h"
+#include "app/train_view.h"
+#include "app/train_worker.h"
 #include "app/worker.h"
 #include "core/io/samples.h"
 
@@ -71,6 +73,9 @@ struct AppContext {
     // Head analysis (issue 5): its own worker, results and view state.
     AnalysisWorker analysis_worker;
     AnalysisView analysis;
+    // Train view (issue 13): the training run's worker and the view's state.
+    TrainWorker train_worker;
+    TrainView train;
 };
 
 }  // namespace hs

@@ -1,5 +1,6 @@
 #include "app/script.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -25,6 +26,25 @@ int to_int(const std::string& key, const std::string& v) {
     } catch (const std::exception&) {
     }
     throw Error("'" + key + "' needs a whole number, got '" + v + "'");
+}
+
+// "train KEY VALUE": a field of the Train view's setup, as its controls set it.
+void set_train_field(TrainView& v, const std::string& rest) {
+    std::istringstream kv(rest);
+    std::string key, value;
+    kv >> key >> value;
+    if (key == "task") {
+        const auto* at = std::find(std::begin(kTrainTasks), std::end(kTrainTasks), value);
+        if (at == std::end(kTrainTasks)) throw Error("train task must be copy, reverse, sort or induction");
+        v.task = static_cast<int>(at - std::begin(kTrainTasks));
+    } else if (key == "spec") v.spec = value;
+    else if (key == "steps") v.steps = to_int(key, value);
+    else if (key == "batch") v.batch = to_int(key, value);
+    else if (key == "every") v.every = to_int(key, value);
+    else if (key == "warmup") v.warmup = to_int(key, value);
+    else if (key == "seed") v.seed = to_int(key, value);
+    else if (key == "lr") v.lr = std::stof(value);
+    else throw Error("train takes task, spec, steps, batch, lr, warmup, every or seed; got '" + key + "'");
 }
 
 void set_config(AppState& s, const std::string& key, const std::string& value) {
@@ -144,7 +164,16 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "view") {
             if (rest == "analysis") s.view_mode = ViewMode::Analysis;
             else if (rest == "attention") s.view_mode = ViewMode::Attention;
-            else throw Error("view must be attention or analysis, got '" + rest + "'");
+            else if (rest == "train") s.view_mode = ViewMode::Train;
+            else throw Error("view must be attention, analysis or train, got '" + rest + "'");
+        } else if (cmd == "train") {
+            set_train_field(ctx.train, rest);
+        } else if (cmd == "train-start") {  // the script waits until the run has finished
+            ctx.train_worker.start(training_setup(ctx.train), true);
+        } else if (cmd == "train-timeline") {
+            ctx.train.timeline = to_int(cmd, rest);
+        } else if (cmd == "train-save") {
+            ctx.train_worker.save(rest);
         } else if (cmd == "analysis-tab") {
             if (rest != "heads" && rest != "plots" && rest != "similarity" && rest != "ablation" && rest != "rollout")
                 throw Error("analysis-tab must be heads, plots, similarity, ablation or rollout");

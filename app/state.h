@@ -21,7 +21,7 @@ enum class MapKind { Self, DecoderSelf, DecoderCross };
 
 // The right-hand side of the window: attention maps (heatmap, grid, pipeline tabs) or
 // head analysis (analysis window beside the grid and the heatmap).
-enum class ViewMode { Attention, Analysis };
+enum class ViewMode { Attention, Analysis, Train };
 
 struct AppState {
     // -- model ----------------------------------------------------------------

@@ -21,7 +21,9 @@ nlohmann::json labels_json(const HeadLabels& l) {
 nlohmann::json analysis_json(const AppContext& ctx) {
     const AnalysisView& a = ctx.analysis;
     nlohmann::json j;
-    j["view"] = ctx.state.view_mode == ViewMode::Analysis ? "analysis" : "attention";
+    j["view"] = ctx.state.view_mode == ViewMode::Analysis ? "analysis"
+                : ctx.state.view_mode == ViewMode::Train  ? "train"
+                                                          : "attention";
     j["error"] = a.error;
     j["status"] = a.status;
     nlohmann::json ablated = nlohmann::json::array();
@@ -82,6 +84,27 @@ nlohmann::json analysis_json(const AppContext& ctx) {
     return j;
 }
 
+// The Train view's run: progress, every step's loss, each snapshot's held-out loss and
+// per-head induction scores (the GUI test compares them with `headscope train`).
+nlohmann::json train_json(const AppContext& ctx) {
+    const TrainProgress p = ctx.train_worker.progress();
+    nlohmann::json j = {{"error", p.error}, {"notice", p.notice}, {"steps_taken", p.steps_taken},
+                        {"total_steps", p.total_steps}, {"timeline", ctx.train.timeline}};
+    if (!p.history) return j;
+    j["spec"] = to_playground_spec(p.config);
+    std::vector<double> loss;
+    for (const train::StepPoint& s : p.history->points) loss.push_back(s.loss);
+    j["loss"] = loss;
+    nlohmann::json snaps = nlohmann::json::array();
+    for (const auto& s : p.history->snapshots) {
+        std::vector<double> induction;
+        for (const HeadMetrics& m : s->metrics) induction.push_back(m[Metric::Induction]);
+        snaps.push_back({{"step", s->step}, {"held_out_loss", s->held_out_loss}, {"induction", induction}});
+    }
+    j["snapshots"] = snaps;
+    return j;
+}
+
 }  // namespace
 
 nlohmann::json dump_state(const AppContext& ctx) {
@@ -107,6 +130,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     const Trace* t = ctx.view.trace.get();
     j["has_trace"] = t != nullptr;
     j["analysis"] = analysis_json(ctx);
+    j["train"] = train_json(ctx);
     if (!t) return j;
     j["tokens"] = t->main.tokens;
     j["ids"] = t->main.ids;

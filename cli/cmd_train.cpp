@@ -28,6 +28,7 @@
 #include "core/train/checkpoint.h"
 #include "core/train/head_trajectory.h"
 #include "core/train/trainer.h"
+#include "core/train/training_run.h"
 
 namespace hs {
 
@@ -47,28 +48,10 @@ float learning_rate(const std::string& text) {
     return lr;
 }
 
-// Issue 13's model: 2 layers, d_model 64, 4 heads, learned positions, pre-LN, tied head.
-constexpr const char* kDefaultSpec =
-    "random:arch=decoder,d_model=64,heads=4,layers=2,vocab=32,max_len=64,pe=learned,norm=pre-ln,lm_head=tied";
-
-// The model to train: the default spec with the keys of --spec (or `spec`) replaced.
-// Training predicts the next token, so it must be a causal decoder with an LM head.
-ModelConfig training_config(const std::string& spec) {
-    ModelConfig config = parse_playground_spec(merge_playground_specs(kDefaultSpec, spec));
-    if (config.arch != Arch::DecoderOnly || config.mask != MaskKind::Causal)
-        throw UsageError{"training predicts the next token: the model must be a causal decoder "
-                         "(arch=decoder, mask=causal); got arch=" + to_string(config.arch) +
-                         ", mask=" + to_string(config.mask)};
-    if (config.lm_head == LmHead::None)
-        throw UsageError{"training predicts the next token: the model needs lm_head=tied or lm_head=separate"};
-    ensure_valid(config);
-    return config;
-}
-
 // A new trainer from the command line's task, spec and options.
 train::Trainer new_trainer(const Args& args, int steps, const std::string& spec) {
     const std::string task_name = args.positional(0, "TASK (copy, reverse, sort or induction)");
-    const ModelConfig config = training_config(spec);
+    const ModelConfig config = train::training_config(spec);
     train::TrainOptions options;
     options.batch = static_cast<int>(args.integer("batch", 1, 4096).value_or(16));
     options.seed = static_cast<std::uint64_t>(args.integer("seed", 0, 1LL << 62).value_or(1));
@@ -188,7 +171,7 @@ std::pair<std::string, std::vector<int>> parse_sweep(const std::string& text) {
 // threshold) and the roles formed. Every configuration is checked before the first run.
 int run_sweep(const Args& args, int steps, int every) {
     const auto [key, values] = parse_sweep(*args.value("sweep"));
-    const std::string base = merge_playground_specs(kDefaultSpec, args.value_or("spec", "random"));
+    const std::string base = merge_playground_specs(train::kDefaultTrainingSpec, args.value_or("spec", "random"));
     std::vector<train::Trainer> trainers;
     for (const int v : values) {
         const std::string spec = merge_playground_specs(base, "random:" + key + "=" + std::to_string(v));

@@ -120,12 +120,12 @@ TEST(CliTrain, ASweepChecksEveryModelBeforeTheFirstRun) {
 TEST(CliTrain, RefusesModelsThatSeeTheNextTokenAndStrayOptions) {
     TempDir dir;
     RunResult r = run_headscope({"train", "copy", "--spec", "random:arch=encoder", "--steps", "1"}, dir);
-    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("the model must be a causal decoder (arch=decoder, mask=causal); got arch=encoder, mask=none"),
               std::string::npos)
         << r.err;
     r = run_headscope({"train", "copy", "--spec", "random:mask=none", "--steps", "1"}, dir);
-    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("got arch=decoder, mask=none"), std::string::npos) << r.err;
     r = run_headscope({"train", "copy", "--steps", "1", "--sweep-csv", "s.csv"}, dir);
     EXPECT_EQ(r.status, 2);

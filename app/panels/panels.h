@@ -31,6 +31,10 @@ void draw_similarity_tab(AppContext& ctx);   // JSD heatmap, redundant pairs, MD
 void draw_ablation_tab(AppContext& ctx);     // ablated heads, their effect, rank heads
 void draw_rollout_tab(AppContext& ctx);      // rollout heatmap and per-token bars
 
+// Train view (issue 13): setup and controls on the left; loss curves, per-head
+// trajectories, a timeline over the snapshots, the probe's maps and the heads' similarity.
+void draw_train_panel(AppContext& ctx, const PanelRect& r);
+
 // Worked examples: which matrix a Pipeline cell edit changes (PyTorch layout, as shown).
 enum class Editable { No, X, WIn, WOut };
 // Copies the example, sets the cell, marks the state dirty (recompute on the worker).

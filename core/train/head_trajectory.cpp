@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/analysis/head_similarity.h"
 #include "core/analysis/induction.h"
 #include "core/model/model.h"
 #include "core/rng.h"
@@ -44,12 +45,18 @@ HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples) {
     const Example probe = held_out_example(trainer.task(), trainer.options().seed, 0);
     ForwardInput in = ForwardInput::of(probe.ids);
     in.tokens = id_tokens(probe.ids);
-    s.metrics = compute_trace_metrics(model.forward(in));
+    const Trace held_out = model.forward(in);
+    s.metrics = compute_trace_metrics(held_out);
+    s.similarity = jsd_matrix(held_out);
     if (trainer.config().vocab >= 4 && trainer.config().max_len >= 5) {
         const InductionInput ind = induction_probe(trainer.config());
         ForwardInput ind_in = ForwardInput::of(ind.ids);
         ind_in.tokens = ind.tokens;
-        const std::vector<double> scores = induction_scores(model.forward(ind_in), ind);
+        const Trace probe = model.forward(ind_in);
+        for (const LayerTrace& layer : probe.main.layers)
+            s.probe_maps.insert(s.probe_maps.end(), layer.self_attn.weights.begin(), layer.self_attn.weights.end());
+        s.probe_tokens = ind.tokens;
+        const std::vector<double> scores = induction_scores(probe, ind);
         for (std::size_t i = 0; i < s.metrics.size() && i < scores.size(); ++i) s.metrics[i][Metric::Induction] = scores[i];
     }
     s.labels = label_heads(s.metrics);

@@ -5,13 +5,17 @@
 //   - BOS + r + r, r = m distinct symbols (m = min(12, symbols, (max_len − 1)/2)): the
 //     induction score of core/analysis/induction.h (Olsson et al.: attention from the
 //     second copy to the token after the previous occurrence).
-// and the role each head would be labelled with (core/analysis/head_labels.h). A list of
-// them over training is the heads' trajectory (train view, `headscope train --snapshots`).
+// and the role each head would be labelled with (core/analysis/head_labels.h), the heads'
+// similarity (Jensen–Shannon divergence between their maps of the held-out example,
+// core/analysis/head_similarity.h) and the induction probe's attention maps, which the
+// Train view draws. A list of them over training is the heads' trajectory (Train view,
+// `headscope train --snapshots`).
 #include <string>
 #include <vector>
 
 #include "core/analysis/head_labels.h"
 #include "core/analysis/head_metrics.h"
+#include "core/tensor.h"
 #include "core/train/trainer.h"
 
 namespace hs::train {
@@ -21,6 +25,9 @@ struct HeadSnapshot {
     double held_out_loss = 0.0;
     std::vector<HeadMetrics> metrics;  // layer-major, Metric::Induction filled
     std::vector<HeadLabels> labels;    // same order
+    Eigen::MatrixXd similarity;        // (L·H, L·H) JSD between heads, layer-major
+    std::vector<Matrix> probe_maps;    // L·H × (T, T): attention on BOS + r + r, layer-major
+    std::vector<std::string> probe_tokens;  // T display strings ("#7")
 };
 
 HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples = 64);

@@ -1,0 +1,285 @@
+// Train view (issue 13). Left: the task, the architecture (a playground spec over the
+// default training model), batch, learning rate, steps; Train / Pause / Step / Reset /
+// Save. Right: the loss (train, averaged per plotted point; held-out at each snapshot) and
+// the learning rate; one line per head of a metric over the snapshots (induction score by
+// default), labelled with the role the head has at the shown snapshot; a timeline over the
+// snapshots; at that snapshot, the induction probe's map (BOS + r + r) for every head and
+// the heads' similarity. Every number comes from core (TrainWorker → TrainingRun).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/analysis_actions.h"
+#include "app/panels/panels.h"
+#include "app/panels/plot_widgets.h"
+#include "core/analysis/analysis_export.h"
+#include "core/error.h"
+
+namespace hs {
+namespace {
+
+void draw_setup(AppContext& ctx) {
+    TrainView& v = ctx.train;
+    const TrainProgress& p = v.progress;
+    ImGui::TextUnformatted("Task");
+    ImGui::SetNextItemWidth(-1);
+    ImGui::Combo("##task", &v.task, kTrainTasks, IM_ARRAYSIZE(kTrainTasks));
+    ImGui::TextDisabled(v.task == 3 ? "BOS + r + filler + r, |r| 8–20: only an induction head solves the 2nd r"
+                                    : "BOS x SEP answer: the loss counts the answer");
+    ImGui::TextUnformatted("Architecture (playground spec keys)");
+    ImGui::SetNextItemWidth(-1);
+    input_text_string("##spec", &v.spec);
+    ImGui::TextDisabled("over %s", train::kDefaultTrainingSpec);
+    if (ImGui::Button("Use the playground model") && is_playground_spec(ctx.state.model_arg()))
+        v.spec = to_playground_spec(ctx.state.config);
+    const float w = ImGui::GetFontSize() * 7;
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputInt("steps", &v.steps, 100, 1000);
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputInt("batch", &v.batch, 1, 8);
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputFloat("learning rate", &v.lr, 0.0f, 0.0f, "%.1e");
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputInt("warm-up steps", &v.warmup, 10, 100);
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputInt("snapshot every", &v.every, 10, 100);
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputInt("seed", &v.seed);
+    v.steps = std::clamp(v.steps, 1, 10'000'000);
+    v.batch = std::clamp(v.batch, 1, 4096);
+    v.warmup = std::max(0, v.warmup);
+    v.every = std::clamp(v.every, 1, v.steps);
+    v.seed = std::max(0, v.seed);
+    ImGui::Separator();
+    const bool has_run = p.history != nullptr;
+    if (!p.running) {
+        if (ImGui::Button(has_run && p.steps_taken < p.total_steps ? "Train (continue)" : "Train")) {
+            if (has_run && p.steps_taken < p.total_steps) ctx.train_worker.resume();
+            else try_action(ctx, [&] { ctx.train_worker.start(training_setup(v), true); });
+        }
+    } else if (ImGui::Button("Pause")) {
+        ctx.train_worker.pause();
+    }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(p.running);
+    if (ImGui::Button("Step")) {
+        if (has_run) ctx.train_worker.step_once();
+        else try_action(ctx, [&] { ctx.train_worker.start(training_setup(v), false); });
+    }
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Reset")) {
+        ctx.train_worker.reset();
+        v.timeline = -1;
+    }
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
+    input_text_string("##save", &v.save_dir);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!has_run);
+    if (ImGui::Button("Save")) ctx.train_worker.save(v.save_dir);
+    ImGui::EndDisabled();
+    if (!p.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", p.error.c_str());
+    else if (!p.notice.empty()) ImGui::TextWrapped("%s", p.notice.c_str());
+    if (p.preparing) ImGui::TextDisabled("initialising the model and measuring step 0 …");
+    if (has_run) {
+        ImGui::Separator();
+        ImGui::TextWrapped("%s", to_playground_spec(p.config).c_str());
+        ImGui::Text("step %d of %d  (%s)", p.steps_taken, p.total_steps, p.running ? "training" : "paused");
+        ImGui::ProgressBar(static_cast<float>(p.steps_taken) / static_cast<float>(std::max(1, p.total_steps)),
+                           ImVec2(-1, 0));
+        const train::TrainingHistory& h = *p.history;
+        if (!h.points.empty()) {
+            const train::StepPoint& last = h.points.back();
+            ImGui::Text("loss %.4f   lr %.2e", last.loss, static_cast<double>(last.lr));
+        }
+        ImGui::Text("held-out loss %.4f", h.snapshots.back()->held_out_loss);
+        ImGui::Text("%.0f tokens/s   %.1f s", h.tokens_per_second, h.seconds);
+        ImGui::Text("best induction score %.2f", train::best_induction(*h.snapshots.back()));
+    }
+}
+
+// Train loss (averaged points) with held-out loss dots at the snapshots' steps.
+void draw_loss_chart(const TrainView& v, ImVec2 size) {
+    const TrainProgress& p = v.progress;
+    const train::LossCurve& c = p.curve;
+    if (c.steps.empty()) {
+        ImGui::TextDisabled("Loss: no steps yet");
+        ImGui::Dummy(size);
+        return;
+    }
+    std::vector<double> held(c.steps.size(), std::nan(""));
+    for (const auto& s : p.history->snapshots) {
+        const auto at = std::lower_bound(c.steps.begin(), c.steps.end(), s->step);
+        if (at != c.steps.end()) held[static_cast<std::size_t>(at - c.steps.begin())] = s->held_out_loss;
+    }
+    double lo = 0.0, hi = 0.0, hlo = 0.0, hhi = 0.0;
+    finite_range(c.loss, lo, hi);
+    finite_range(held, hlo, hhi);
+    if (hhi > hlo || hhi > 0.0) {
+        lo = std::min(lo, hlo);
+        hi = std::max(hi, hhi);
+    }
+    ImGui::Text("Loss (nats): train");
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series_color(1)), "held-out");
+    const PlotHover h = draw_line_chart("##loss", {c.loss, held}, {series_color(0), series_color(1)}, size,
+                                        std::max(0.0, lo - 0.05), hi + 0.05,
+                                        [&c](int i) { return std::to_string(c.steps[static_cast<std::size_t>(i)]); });
+    if (h.col >= 0) {
+        const std::size_t i = static_cast<std::size_t>(h.col);
+        if (std::isfinite(held[i]))
+            ImGui::SetTooltip("step %d\ntrain loss %.4f\nheld-out loss %.4f", c.steps[i], c.loss[i], held[i]);
+        else
+            ImGui::SetTooltip("step %d\ntrain loss %.4f", c.steps[i], c.loss[i]);
+    }
+}
+
+// One line per head: the chosen metric over the snapshots.
+void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
+    const train::TrainingHistory& h = *v.progress.history;
+    const int heads = v.progress.config.heads;
+    const std::size_t n_heads = h.snapshots.front()->metrics.size();
+    ImGui::TextUnformatted("Per head");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+    if (ImGui::BeginCombo("##metric", metric_name(v.metric))) {
+        for (const Metric m : all_metrics())
+            if (ImGui::Selectable(metric_name(m), m == v.metric)) v.metric = m;
+        ImGui::EndCombo();
+    }
+    std::vector<std::vector<double>> series(n_heads);
+    std::vector<ImU32> colors;
+    for (std::size_t k = 0; k < n_heads; ++k) {
+        for (const auto& s : h.snapshots) series[k].push_back(k < s->metrics.size() ? s->metrics[k][v.metric] : std::nan(""));
+        colors.push_back(series_color(static_cast<int>(k)));
+    }
+    // Legend: each head with the role it has at the shown snapshot.
+    const train::HeadSnapshot& at = *h.snapshots[static_cast<std::size_t>(shown)];
+    for (std::size_t k = 0; k < n_heads && k < at.labels.size(); ++k) {
+        if (k % static_cast<std::size_t>(std::max(1, heads)) != 0) ImGui::SameLine();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[k]), "%s", head_name(static_cast<int>(k), heads).c_str());
+        ImGui::SameLine(0, 2);
+        role_chip(at.labels[k].primary.role);
+    }
+    double lo = 0.0, hi = 0.0;
+    for (const auto& s : series) {
+        double a = 0.0, b = 0.0;
+        finite_range(s, a, b);
+        lo = std::min(lo, a);
+        hi = std::max(hi, b);
+    }
+    if (v.metric == Metric::Induction || v.metric == Metric::PrevToken) hi = std::max(hi, 1.0);
+    const PlotHover hover = draw_line_chart("##traj", series, colors, size, lo, hi + 1e-9, [&h](int i) {
+        return std::to_string(h.snapshots[static_cast<std::size_t>(i)]->step);
+    });
+    if (hover.col >= 0 && hover.row >= 0) {
+        const std::size_t i = static_cast<std::size_t>(hover.col), k = static_cast<std::size_t>(hover.row);
+        ImGui::SetTooltip("%s at step %d\n%s %.3f", head_name(static_cast<int>(k), heads).c_str(),
+                          h.snapshots[i]->step, metric_name(v.metric), series[k][i]);
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) v.timeline = static_cast<int>(i);
+    }
+}
+
+// The induction probe's map of every head at the shown snapshot, as a layer × head grid.
+void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot_index, float cell) {
+    TrainView& v = ctx.train;
+    const int heads = v.progress.config.heads, n = static_cast<int>(s.probe_maps.size());
+    v.probe_maps.resize(static_cast<std::size_t>(n));
+    ImGui::Text("Induction probe at step %d (BOS + r + r): query rows, key columns", s.step);
+    ColorScale scale;  // attention weights
+    scale.lo = 0.0f;
+    scale.hi = 1.0f;
+    for (int k = 0; k < n; ++k) {
+        if (k % heads != 0) ImGui::SameLine();
+        const Matrix& m = s.probe_maps[static_cast<std::size_t>(k)];
+        KeyedTexture& tex = v.probe_maps[static_cast<std::size_t>(k)];
+        tex.sync(std::to_string(s.step) + "/" + std::to_string(snapshot_index) + "/" + std::to_string(k), m);
+        ImGui::BeginGroup();
+        const double score = s.metrics[static_cast<std::size_t>(k)][Metric::Induction];
+        ImGui::Text("%s  ind %.2f", head_name(k, heads).c_str(), score);
+        const std::string id = "##probe" + std::to_string(k);
+        const PlotHover h = draw_matrix_plot(ctx, id.c_str(), tex, static_cast<int>(m.rows()), static_cast<int>(m.cols()),
+                                             ImVec2(cell, cell), ctx.state.colormap, scale,
+                                             [](int) { return std::string(); }, [](int) { return std::string(); });
+        if (h.row >= 0 && h.col >= 0)
+            ImGui::SetTooltip("%s  query %d %s → key %d %s\nweight %.4f", head_name(k, heads).c_str(), h.row,
+                              s.probe_tokens[static_cast<std::size_t>(h.row)].c_str(), h.col,
+                              s.probe_tokens[static_cast<std::size_t>(h.col)].c_str(), m(h.row, h.col));
+        ImGui::EndGroup();
+    }
+}
+
+void draw_similarity(AppContext& ctx, const train::HeadSnapshot& s, int snapshot_index, float side) {
+    TrainView& v = ctx.train;
+    const int heads = v.progress.config.heads, n = static_cast<int>(s.similarity.rows());
+    if (n == 0) return;
+    ImGui::TextUnformatted("Head similarity (JSD, held-out example)");
+    v.similarity.sync(std::to_string(s.step) + "/" + std::to_string(snapshot_index), s.similarity.cast<float>());
+    ColorScale scale;
+    scale.lo = v.similarity.lo;
+    scale.hi = std::max(v.similarity.hi, v.similarity.lo + 1e-6f);
+    const PlotHover h = draw_matrix_plot(ctx, "##train_jsd", v.similarity, n, n, ImVec2(side + ImGui::GetFontSize() * 5, side),
+                                         ctx.state.colormap, scale, [heads](int i) { return head_name(i, heads); },
+                                         [heads](int j) { return head_name(j, heads); });
+    if (h.row >= 0 && h.col >= 0)
+        ImGui::SetTooltip("%s vs %s\nJSD %.4f nats", head_name(h.row, heads).c_str(), head_name(h.col, heads).c_str(),
+                          s.similarity(h.row, h.col));
+}
+
+}  // namespace
+
+void draw_train_panel(AppContext& ctx, const PanelRect& r) {
+    TrainView& v = ctx.train;
+    v.progress = ctx.train_worker.progress();
+    const float fs = ImGui::GetFontSize();
+    const float left_w = std::clamp(r.size.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
+    begin_fixed_window("Train", {r.pos, ImVec2(left_w, r.size.y)});
+    draw_setup(ctx);
+    ImGui::End();
+    begin_fixed_window("Training", {ImVec2(r.pos.x + left_w, r.pos.y), ImVec2(r.size.x - left_w, r.size.y)});
+    const TrainProgress& p = v.progress;
+    if (!p.history) {
+        ImGui::TextDisabled("Pick a task and an architecture, then press Train. With the defaults (induction, 2 layers,");
+        ImGui::TextDisabled("d_model 64, 4 heads) an induction head forms within a minute: its score climbs past 0.5.");
+        ImGui::End();
+        return;
+    }
+    const int count = static_cast<int>(p.history->snapshots.size());
+    if (v.timeline >= count) v.timeline = -1;
+    const int shown = v.timeline < 0 ? count - 1 : v.timeline;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float chart_h = std::max(fs * 6, avail.y * 0.30f);
+    const float half = (avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    ImGui::BeginGroup();
+    draw_loss_chart(v, ImVec2(half, chart_h));
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    draw_trajectories(v, ImVec2(half, chart_h - ImGui::GetFrameHeightWithSpacing()), shown);
+    ImGui::EndGroup();
+    // Timeline: any snapshot; at the right end it follows the newest.
+    int slider = shown;
+    ImGui::SetNextItemWidth(avail.x - fs * 12);
+    const std::string label = "step " + std::to_string(p.history->snapshots[static_cast<std::size_t>(shown)]->step);
+    if (ImGui::SliderInt("##timeline", &slider, 0, count - 1, label.c_str()))
+        v.timeline = slider == count - 1 ? -1 : slider;
+    ImGui::SameLine();
+    ImGui::TextDisabled(v.timeline < 0 ? "(newest)" : "(snapshot %d of %d)", shown + 1, count);
+    const train::HeadSnapshot& s = *p.history->snapshots[static_cast<std::size_t>(shown)];
+    const float rest_h = ImGui::GetContentRegionAvail().y;
+    const int heads = std::max(1, p.config.heads), layers = std::max(1, p.config.layers);
+    const float sim_side = std::min(rest_h - fs * 3, avail.x * 0.28f);
+    const float maps_w = avail.x - sim_side - fs * 8;
+    const float cell = std::max(fs * 3, std::min((maps_w / static_cast<float>(heads)) - fs * 0.8f,
+                                                 (rest_h - fs * 2) / static_cast<float>(layers) - fs * 2.2f));
+    ImGui::BeginGroup();
+    draw_probe_maps(ctx, s, shown, cell);
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    draw_similarity(ctx, s, shown, std::max(fs * 4, sim_side));
+    ImGui::EndGroup();
+    ImGui::End();
+}
+
+}  // namespace hs

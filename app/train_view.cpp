@@ -1,0 +1,20 @@
+#include "app/train_view.h"
+
+#include <algorithm>
+
+namespace hs {
+
+train::TrainingSetup training_setup(const TrainView& v) {
+    train::TrainingSetup s;
+    s.config = train::training_config(v.spec);
+    s.task = train::parse_task(kTrainTasks[std::clamp(v.task, 0, 3)], s.config.vocab);
+    s.options.batch = v.batch;
+    s.options.seed = static_cast<std::uint64_t>(v.seed);
+    s.options.adamw.lr = v.lr;
+    s.options.adamw.warmup_steps = std::min(v.warmup, v.steps);
+    s.options.adamw.total_steps = v.steps;
+    s.every = v.every;
+    return s;
+}
+
+}  // namespace hs

@@ -1,0 +1,33 @@
+#pragma once
+// The Train view's choices and drawing state (app/panels/train_panel.cpp). The run itself
+// lives in the TrainWorker; `progress` is the copy this frame draws.
+#include <string>
+#include <vector>
+
+#include "app/analysis_view.h"
+#include "app/train_worker.h"
+#include "core/analysis/head_metrics.h"
+
+namespace hs {
+
+constexpr const char* kTrainTasks[] = {"copy", "reverse", "sort", "induction"};
+
+struct TrainView {
+    // -- setup (the next Start) --------------------------------------------------
+    int task = 3;  // index into copy, reverse, sort, induction
+    std::string spec = "random:d_model=64,heads=4,layers=2,pe=learned,norm=pre-ln";  // over the default
+    int steps = 1500, batch = 32, warmup = 100, every = 50, seed = 1;
+    float lr = 1e-3f;
+    std::string save_dir = "checkpoint";
+    // -- what is shown ---------------------------------------------------------
+    TrainProgress progress;       // newest publication, read once per frame
+    int timeline = -1;            // snapshot shown; −1 follows the newest
+    Metric metric = Metric::Induction;  // per-head trajectory plotted
+    std::vector<KeyedTexture> probe_maps;  // one per head of the shown snapshot
+    KeyedTexture similarity;
+};
+
+// The next run's setup from the view's fields; hs::Error names what is wrong.
+train::TrainingSetup training_setup(const TrainView& view);
+
+}  // namespace hs

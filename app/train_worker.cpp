@@ -1,0 +1,205 @@
+#include "app/train_worker.h"
+
+#include <chrono>
+
+#include "core/error.h"
+#include "core/train/checkpoint.h"
+
+namespace hs {
+
+namespace {
+constexpr int kCurvePoints = 400;
+constexpr auto kPublishEvery = std::chrono::milliseconds(40);  // while stepping without snapshots
+}  // namespace
+
+TrainWorker::TrainWorker() : thread_([this] { loop(); }) {}
+
+TrainWorker::~TrainWorker() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+void TrainWorker::start(train::TrainingSetup setup, bool run) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        pending_setup_ = std::move(setup);
+        running_ = run;
+        pending_steps_ = 0;
+        progress_.error.clear();
+        progress_.notice.clear();
+        progress_.preparing = true;
+        progress_.running = run;
+        ++progress_.version;
+    }
+    wake_.notify_all();
+}
+
+void TrainWorker::resume() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        running_ = true;
+        progress_.running = true;
+        ++progress_.version;
+    }
+    wake_.notify_all();
+}
+
+void TrainWorker::pause() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_ = false;
+    pending_steps_ = 0;
+    progress_.running = false;
+    ++progress_.version;
+}
+
+void TrainWorker::step_once() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++pending_steps_;
+    }
+    wake_.notify_all();
+}
+
+void TrainWorker::reset() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        pending_setup_.reset();
+        running_ = false;
+        pending_steps_ = 0;
+        drop_run_ = true;
+        const std::uint64_t version = progress_.version + 1;
+        progress_ = TrainProgress{};
+        progress_.version = version;
+    }
+    wake_.notify_all();
+}
+
+void TrainWorker::save(std::string dir) {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        save_dir_ = std::move(dir);
+    }
+    wake_.notify_all();
+}
+
+TrainProgress TrainWorker::progress() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return progress_;
+}
+
+bool TrainWorker::idle() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    // From the publication: run_ belongs to the thread.
+    const bool stepping = progress_.steps_taken < progress_.total_steps && (running_ || pending_steps_ > 0);
+    return !busy_ && !pending_setup_ && !drop_run_ && save_dir_.empty() && !stepping;
+}
+
+// Called with mutex_ held, on the thread: the run's state as the view shows it.
+void TrainWorker::publish_locked() {
+    if (!run_) return;
+    progress_.history = std::make_shared<const train::TrainingHistory>(run_->history());
+    progress_.curve = train::loss_curve(run_->history().points, kCurvePoints);
+    progress_.config = run_->setup().config;
+    progress_.task = run_->setup().task;
+    progress_.steps_taken = run_->trainer().steps_taken();
+    progress_.total_steps = run_->total_steps();
+    if (run_->finished()) running_ = false;
+    progress_.running = running_;
+    progress_.preparing = false;
+    ++progress_.version;
+}
+
+void TrainWorker::loop() {
+    auto last_publish = std::chrono::steady_clock::now();
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] {
+            const bool can_step = run_ && !run_->finished() && (running_ || pending_steps_ > 0);
+            return stop_ || pending_setup_ || drop_run_ || !save_dir_.empty() || can_step;
+        });
+        if (stop_) return;
+        if (drop_run_) {
+            drop_run_ = false;
+            run_.reset();
+            continue;
+        }
+        if (pending_setup_) {
+            const train::TrainingSetup setup = std::move(*pending_setup_);
+            pending_setup_.reset();
+            busy_ = true;
+            lock.unlock();
+            std::unique_ptr<train::TrainingRun> run;
+            std::string error;
+            try {
+                run = std::make_unique<train::TrainingRun>(setup);
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
+            lock.lock();
+            busy_ = false;
+            if (pending_setup_ || drop_run_) continue;  // replaced while it was built
+            run_ = std::move(run);
+            if (!run_) {
+                running_ = false;
+                const std::uint64_t version = progress_.version + 1;
+                progress_ = TrainProgress{};
+                progress_.error = error;
+                progress_.version = version;
+                continue;
+            }
+            publish_locked();
+            continue;
+        }
+        if (!save_dir_.empty()) {
+            const std::string dir = std::move(save_dir_);
+            save_dir_.clear();
+            if (!run_) {
+                progress_.error = "nothing to save: start a run first";
+                ++progress_.version;
+                continue;
+            }
+            busy_ = true;
+            lock.unlock();
+            std::string error;
+            try {
+                train::save_checkpoint(run_->trainer(), dir);
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
+            lock.lock();
+            busy_ = false;
+            progress_.error = error;
+            progress_.notice = error.empty() ? "saved " + dir + " (a model directory: open it in the Model panel)" : "";
+            ++progress_.version;
+            continue;
+        }
+        // One step, outside the lock: the UI reads the last publication meanwhile.
+        if (pending_steps_ > 0) --pending_steps_;
+        busy_ = true;
+        lock.unlock();
+        bool snapshot = false;
+        std::string error;
+        try {
+            snapshot = run_->step();
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        lock.lock();
+        busy_ = false;
+        if (!error.empty()) {
+            running_ = false;
+            progress_.error = "training stopped: " + error;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (snapshot || !error.empty() || run_->finished() || !running_ || now - last_publish >= kPublishEvery) {
+            publish_locked();
+            last_publish = now;
+        }
+    }
+}
+
+}  // namespace hs

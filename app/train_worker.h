@@ -1,0 +1,65 @@
+#pragma once
+// The Train view's worker: one thread that builds a TrainingRun (core/train/training_run.h)
+// and steps it while the view says Train, or one step per Step. After each step it
+// publishes what the view draws (Progress): the UI thread reads the newest copy each frame
+// and never waits on a training step. Save writes a checkpoint between two steps.
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "core/train/training_run.h"
+
+namespace hs {
+
+// What the Train view shows of a run: copies, so the UI may hold them while training goes on.
+struct TrainProgress {
+    std::shared_ptr<const train::TrainingHistory> history;  // null before the first run
+    train::LossCurve curve;       // per-step loss averaged into ≤ 400 points
+    ModelConfig config;           // of the run
+    train::TaskSpec task;
+    int steps_taken = 0, total_steps = 0;
+    bool running = false;         // stepping on its own (Train), not paused
+    bool preparing = false;       // building the run (initialising, measuring step 0)
+    std::string error;            // why the last Start or Save failed
+    std::string notice;           // "saved DIR"
+    std::uint64_t version = 0;    // grows with every publication
+};
+
+class TrainWorker {
+public:
+    TrainWorker();
+    ~TrainWorker();
+    TrainWorker(const TrainWorker&) = delete;
+    TrainWorker& operator=(const TrainWorker&) = delete;
+
+    // A new run from `setup` (replacing any), which starts stepping when `run` is set.
+    void start(train::TrainingSetup setup, bool run);
+    void resume();          // step on its own
+    void pause();           // stop after the current step
+    void step_once();       // one step (when paused)
+    void reset();           // drop the run
+    void save(std::string dir);  // a checkpoint (core/train/checkpoint.h) between steps
+    TrainProgress progress() const;
+    // Nothing being built, stepped or saved (the script runner waits for this).
+    bool idle() const;
+
+private:
+    void loop();
+    void publish_locked();
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::optional<train::TrainingSetup> pending_setup_;
+    std::unique_ptr<train::TrainingRun> run_;  // touched only by the thread
+    bool running_ = false, stop_ = false, busy_ = false;
+    int pending_steps_ = 0;
+    bool drop_run_ = false;
+    std::string save_dir_;
+    TrainProgress progress_;
+    std::thread thread_;
+};
+
+}  // namespace hs

@@ -1,0 +1,66 @@
+#include "core/train/training_run.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+
+namespace hs::train {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+ModelConfig training_config(const std::string& spec) {
+    ModelConfig config = parse_playground_spec(merge_playground_specs(kDefaultTrainingSpec, spec));
+    if (config.arch != Arch::DecoderOnly || config.mask != MaskKind::Causal)
+        throw Error("training predicts the next token: the model must be a causal decoder (arch=decoder, "
+                    "mask=causal); got arch=" + to_string(config.arch) + ", mask=" + to_string(config.mask));
+    if (config.lm_head == LmHead::None)
+        throw Error("training predicts the next token: the model needs lm_head=tied or lm_head=separate");
+    ensure_valid(config);
+    return config;
+}
+
+TrainingRun::TrainingRun(const TrainingSetup& setup)
+    : setup_(setup), trainer_(setup.config, training_init(setup.config), setup.task, setup.options) {
+    const auto t0 = std::chrono::steady_clock::now();
+    history_.snapshots.push_back(std::make_shared<const HeadSnapshot>(measure_heads(trainer_)));
+    history_.seconds = seconds_since(t0);
+}
+
+bool TrainingRun::step() {
+    if (finished()) return false;
+    auto t0 = std::chrono::steady_clock::now();
+    const StepReport r = trainer_.step();
+    const double dt = seconds_since(t0);
+    step_seconds_ += dt;
+    tokens_ += r.tokens;
+    history_.points.push_back({r.step, r.loss, r.lr});
+    history_.tokens_per_second = step_seconds_ > 0.0 ? static_cast<double>(tokens_) / step_seconds_ : 0.0;
+    history_.seconds += dt;
+    if (r.step % std::max(1, setup_.every) != 0 && !finished()) return false;
+    t0 = std::chrono::steady_clock::now();
+    history_.snapshots.push_back(std::make_shared<const HeadSnapshot>(measure_heads(trainer_)));
+    history_.seconds += seconds_since(t0);
+    return true;
+}
+
+LossCurve loss_curve(const std::vector<StepPoint>& points, int buckets) {
+    LossCurve c;
+    const std::size_t n = points.size(), b = static_cast<std::size_t>(std::max(1, buckets));
+    const std::size_t per = (n + b - 1) / b;  // steps per bucket (≥ 1 when n > 0)
+    for (std::size_t at = 0; at < n; at += per) {
+        const std::size_t end = std::min(n, at + per);
+        double sum = 0.0;
+        for (std::size_t i = at; i < end; ++i) sum += points[i].loss;
+        c.steps.push_back(points[end - 1].step);
+        c.loss.push_back(sum / static_cast<double>(end - at));
+    }
+    return c;
+}
+
+}  // namespace hs::train
