@@ -154,7 +154,9 @@ void TrainWorker::loop() {
             publish_locked();
             continue;
         }
-        if (!save_dir_.empty()) {
+        // Save after the Steps asked before it (the user's order), else at the next boundary.
+        const bool steps_first = pending_steps_ > 0 && run_ && !run_->finished();
+        if (!save_dir_.empty() && !steps_first) {
             const std::string dir = std::move(save_dir_);
             save_dir_.clear();
             if (!run_) {

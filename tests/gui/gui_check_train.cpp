@@ -1,0 +1,78 @@
+// gui_check train STATE.json SHOT.png WIDTH HEIGHT STEPS EVERY
+// The Train view's run (tests/gui/run_train_test.sh: induction, batch 32, lr 1e-3,
+// warm-up 100, seed 1, the default training model) against the same run in core: every
+// step's loss, each snapshot's step, held-out loss and per-head induction score; and the
+// screenshot of the view at its size, showing the Train view with drawn maps.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/image/png.h"
+#include "core/train/training_run.h"
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const std::string& what) {
+    std::fprintf(ok ? stdout : stderr, "%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
+    if (!ok) ++failures;
+}
+
+}  // namespace
+
+int check_train(char** argv) {
+    std::ifstream in(argv[2]);
+    const nlohmann::json state = nlohmann::json::parse(in);
+    const int width = std::stoi(argv[4]), height = std::stoi(argv[5]);
+    const int steps = std::stoi(argv[6]), every = std::stoi(argv[7]);
+    const nlohmann::json& t = state.at("train");
+    check(state.at("analysis").at("view") == "train", "the window shows the Train view");
+    check(t.at("error") == "", "no training error: " + t.at("error").get<std::string>());
+    check(t.at("steps_taken") == steps, "the run took every step");
+    hs::train::TrainingSetup setup;
+    setup.config = hs::train::training_config(hs::train::kDefaultTrainingSpec);
+    setup.task = hs::train::parse_task("induction", setup.config.vocab);
+    setup.options.batch = 32;
+    setup.options.seed = 1;
+    setup.options.adamw.lr = 1e-3f;
+    setup.options.adamw.warmup_steps = std::min(100, steps);
+    setup.options.adamw.total_steps = steps;
+    setup.every = every;
+    hs::train::TrainingRun run(setup);
+    while (!run.finished()) run.step();
+    const auto& points = run.history().points;
+    const auto& loss = t.at("loss");
+    check(loss.size() == points.size(), "one loss per step");
+    double worst = 0.0;
+    for (std::size_t i = 0; i < points.size() && i < loss.size(); ++i)
+        worst = std::max(worst, std::abs(loss[i].get<double>() - points[i].loss));
+    check(worst < 1e-9, "every step's loss equals core's (max difference " + std::to_string(worst) + ")");
+    const auto& snaps = t.at("snapshots");
+    const auto& ours = run.history().snapshots;
+    check(snaps.size() == ours.size(), "snapshots at step 0, every " + std::to_string(every) + " and the last");
+    for (std::size_t i = 0; i < snaps.size() && i < ours.size(); ++i) {
+        const auto& s = snaps[i];
+        bool same = s.at("step") == ours[i]->step && std::abs(s.at("held_out_loss").get<double>() - ours[i]->held_out_loss) < 1e-9;
+        for (std::size_t k = 0; k < ours[i]->metrics.size(); ++k)
+            same = same && std::abs(s.at("induction")[k].get<double>() - ours[i]->metrics[k][hs::Metric::Induction]) < 1e-9;
+        check(same, "snapshot at step " + std::to_string(ours[i]->step) + ": held-out loss and induction scores");
+    }
+    const hs::RgbImage shot = hs::read_png(argv[3]);
+    check(shot.width() == width && shot.height() == height, "screenshot is " + std::to_string(width) + "x" + std::to_string(height));
+    // The probe maps and the similarity matrix are drawn with the viridis colormap: count
+    // pixels far from the UI's greys (saturated colour), which only the plots produce.
+    long long coloured = 0;
+    const std::vector<std::uint8_t>& px = shot.bytes();
+    for (std::size_t i = 0; i + 2 < px.size(); i += 3) {
+        const int hi = std::max({px[i], px[i + 1], px[i + 2]}), lo = std::min({px[i], px[i + 1], px[i + 2]});
+        coloured += hi - lo > 80;
+    }
+    check(coloured > static_cast<long long>(width) * height / 50, "the plots and maps are drawn (" +
+                                                                      std::to_string(coloured) + " coloured pixels)");
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The Train view in the window: train the default model on induction for a few steps
+# (Train view controls driven by a script), screenshot the view at 1280×720 (at an early
+# snapshot of the timeline and at the newest), dump the state; then checks every step's loss, each
+# snapshot's held-out loss and induction scores against the same run in core, and that the
+# plots are drawn (gui_check train).
+#   run_train_test.sh APP CHECKER OUTDIR
+set -euo pipefail
+app=$1 checker=$2 out=$3
+steps=120 every=40
+rm -rf "$out"
+mkdir -p "$out"
+cat > "$out/session.txt" <<SCRIPT
+view train
+train task induction
+train steps $steps
+train every $every
+train-start
+train-timeline 1
+screenshot $out/timeline.png
+train-timeline -1
+dump-state $out/state.json
+screenshot $out/train.png
+SCRIPT
+timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
+for f in state.json train.png timeline.png; do
+  [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
+done
+"$checker" train "$out/state.json" "$out/train.png" 1280 720 $steps $every

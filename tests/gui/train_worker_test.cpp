@@ -1,0 +1,96 @@
+// The Train view's worker (app/train_worker.*): it steps exactly the run core's Trainer
+// takes, one step per Step, on its own while running; Reset drops the run; Save writes a
+// checkpoint that resumes where the worker stopped; a bad setup comes back as a message.
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "app/train_worker.h"
+#include "core/train/checkpoint.h"
+
+namespace hs {
+namespace {
+
+train::TrainingSetup small_setup(int steps) {
+    train::TrainingSetup s;
+    s.config = train::training_config("random:d_model=16,heads=2,layers=1,vocab=12,max_len=40");
+    s.task = train::parse_task("copy", s.config.vocab);
+    s.options.batch = 3;
+    s.options.seed = 4;
+    s.options.adamw.lr = 1e-2f;
+    s.options.adamw.warmup_steps = 1;
+    s.options.adamw.total_steps = steps;
+    s.every = 2;
+    return s;
+}
+
+// Polls until the worker is idle (the UI never waits; a test may).
+TrainProgress wait_idle(const TrainWorker& w) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (!w.idle() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    EXPECT_TRUE(w.idle()) << "still busy after 2 minutes";
+    return w.progress();
+}
+
+TEST(TrainWorker, StepsTheRunCoresTrainerTakes) {
+    const train::TrainingSetup setup = small_setup(6);
+    TrainWorker w;
+    w.start(setup, false);
+    TrainProgress p = wait_idle(w);
+    ASSERT_TRUE(p.history) << p.error;
+    EXPECT_EQ(p.steps_taken, 0);
+    EXPECT_EQ(p.history->snapshots.size(), 1u);  // step 0 measured
+    for (int i = 0; i < 3; ++i) w.step_once();
+    p = wait_idle(w);
+    EXPECT_EQ(p.steps_taken, 3);
+    w.resume();
+    p = wait_idle(w);
+    EXPECT_EQ(p.steps_taken, 6);
+    EXPECT_FALSE(p.running);  // stops at the end
+    // The same run in core, step by step.
+    train::Trainer t(setup.config, train::training_init(setup.config), setup.task, setup.options);
+    ASSERT_EQ(p.history->points.size(), 6u);
+    for (int s = 0; s < 6; ++s) EXPECT_DOUBLE_EQ(p.history->points[static_cast<std::size_t>(s)].loss, t.step().loss) << s;
+    // Snapshots at 0, 2, 4, 6 with core's measurements of the final weights at the last.
+    ASSERT_EQ(p.history->snapshots.size(), 4u);
+    EXPECT_EQ(p.history->snapshots.back()->step, 6);
+    EXPECT_DOUBLE_EQ(p.history->snapshots.back()->held_out_loss, t.held_out_loss(64));
+    EXPECT_EQ(p.history->snapshots.back()->probe_maps.size(), 2u);  // 1 layer × 2 heads
+}
+
+TEST(TrainWorker, SavesACheckpointThatResumesWhereItStopped) {
+    const std::string dir = (std::filesystem::temp_directory_path() / ("hs_train_worker_" + std::to_string(::getpid()))).string();
+    TrainWorker w;
+    w.start(small_setup(5), false);
+    w.step_once();
+    w.step_once();
+    w.save(dir);
+    const TrainProgress p = wait_idle(w);
+    EXPECT_NE(p.notice.find("saved " + dir), std::string::npos) << p.error;
+    const train::Trainer loaded = train::load_checkpoint(dir);
+    EXPECT_EQ(loaded.steps_taken(), 2);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(TrainWorker, ResetDropsTheRunAndABadSetupIsAMessage) {
+    TrainWorker w;
+    w.start(small_setup(3), true);
+    wait_idle(w);
+    w.reset();
+    TrainProgress p = wait_idle(w);
+    EXPECT_FALSE(p.history);
+    EXPECT_EQ(p.steps_taken, 0);
+    train::TrainingSetup bad = small_setup(3);
+    bad.config.max_len = 8;  // copy sequences reach 26 tokens
+    w.start(bad, true);
+    p = wait_idle(w);
+    EXPECT_FALSE(p.history);
+    EXPECT_NE(p.error.find("the model's max_len is 8"), std::string::npos) << p.error;
+}
+
+}  // namespace
+}  // namespace hs
