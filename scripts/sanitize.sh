@@ -30,7 +30,9 @@ if [[ $mode == thread ]]; then
   threaded='Worker|LatestWins|MipWorker|MapBudgetWorker|ParallelFor|PackedAttention|GemmPacked|PackedCache|ModelWithHeads|InitWeights|MatmulNt|AttendHeads|LiveEdit|Trainer|Checkpoint'
   tests=$(ctest -N -R "$threaded" | grep -c 'Test #' || true)
   echo "ThreadSanitizer: $tests tests"
-  exec ctest --output-on-failure -j"$(nproc)" -R "$threaded" "$@"
+  # The induction-formation test is one thread's long arithmetic (1000 training steps, the
+  # pool's groups already covered by the other Trainer tests): too slow under TSan for CI.
+  exec ctest --output-on-failure -j"$(nproc)" -R "$threaded" -E 'AnInductionHeadForms' "$@"
 fi
 
 flags="$common -fsanitize=address,undefined -fno-sanitize-recover=undefined"
