@@ -34,17 +34,22 @@ void set_train_field(TrainView& v, const std::string& rest) {
     std::string key, value;
     kv >> key >> value;
     if (key == "task") {
-        const auto* at = std::find(std::begin(kTrainTasks), std::end(kTrainTasks), value);
-        if (at == std::end(kTrainTasks)) throw Error("train task must be copy, reverse, sort or induction");
+        const auto* at = std::find(std::begin(kTrainTasks), std::begin(kTrainTasks) + kTextFileTask, value);
+        if (at == std::begin(kTrainTasks) + kTextFileTask)
+            throw Error("train task must be copy, reverse, sort or induction (or: train text-file PATH)");
         v.task = static_cast<int>(at - std::begin(kTrainTasks));
     } else if (key == "spec") v.spec = value;
+    else if (key == "text-file") {
+        v.task = kTextFileTask;
+        v.text_file = value;
+    } else if (key == "level") v.text_level = value == "word" ? 1 : 0;
     else if (key == "steps") v.steps = to_int(key, value);
     else if (key == "batch") v.batch = to_int(key, value);
     else if (key == "every") v.every = to_int(key, value);
     else if (key == "warmup") v.warmup = to_int(key, value);
     else if (key == "seed") v.seed = to_int(key, value);
     else if (key == "lr") v.lr = std::stof(value);
-    else throw Error("train takes task, spec, steps, batch, lr, warmup, every or seed; got '" + key + "'");
+    else throw Error("train takes task, text-file, level, spec, steps, batch, lr, warmup, every or seed; got '" + key + "'");
 }
 
 void set_config(AppState& s, const std::string& key, const std::string& value) {

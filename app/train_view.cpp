@@ -2,12 +2,20 @@
 
 #include <algorithm>
 
+#include "core/error.h"
+
 namespace hs {
 
 train::TrainingSetup training_setup(const TrainView& v) {
     train::TrainingSetup s;
     s.config = train::training_config(v.spec);
-    s.task = train::parse_task(kTrainTasks[std::clamp(v.task, 0, 3)], s.config.vocab);
+    if (v.task == kTextFileTask) {  // read by the worker when it builds the run
+        if (v.text_file.empty()) throw Error("choose a text file to train on");
+        s.text_file = v.text_file;
+        s.text_level = v.text_level == 1 ? train::TextLevel::Word : train::TextLevel::Char;
+    } else {
+        s.task = train::parse_task(kTrainTasks[std::clamp(v.task, 0, 3)], s.config.vocab);
+    }
     s.options.batch = v.batch;
     s.options.seed = static_cast<std::uint64_t>(v.seed);
     s.options.adamw.lr = v.lr;

@@ -10,11 +10,14 @@
 
 namespace hs {
 
-constexpr const char* kTrainTasks[] = {"copy", "reverse", "sort", "induction"};
+constexpr const char* kTrainTasks[] = {"copy", "reverse", "sort", "induction", "text file"};
+constexpr int kTextFileTask = 4;
 
 struct TrainView {
     // -- setup (the next Start) --------------------------------------------------
-    int task = 3;  // index into copy, reverse, sort, induction
+    int task = 3;  // index into kTrainTasks
+    std::string text_file;  // the text file task: path, level (0 char, 1 word)
+    int text_level = 0;
     std::string spec = "random:d_model=64,heads=4,layers=2,pe=learned,norm=pre-ln";  // over the default
     int steps = 1500, batch = 32, warmup = 100, every = 50, seed = 1;
     float lr = 1e-3f;

@@ -29,7 +29,7 @@ constexpr Command kCommands[] = {
     {"generate", cmd_generate, "greedy continuation of --text by a pretrained language MODEL"},
     {"ablate", cmd_ablate, "switch heads off (--head L.H) and show what changes; --rank"},
     {"analyze", cmd_analyze, "per-head metrics, role labels and redundant pairs (--csv, --json, --corpus)"},
-    {"train", cmd_train, "train a playground model on a task (copy, reverse, sort, induction)"},
+    {"train", cmd_train, "train a playground decoder on a task (copy, reverse, sort, induction) or a text file"},
 };
 
 constexpr const char* kUsage = R"(usage: headscope [COMMAND] ...
@@ -62,7 +62,9 @@ commands:
   headscope bench   MODEL --tokens N [--repeat R] [--attention-only]
   headscope save    MODEL DIR
   headscope train   TASK [--spec SPEC] [--steps N] [--batch B] [--lr X] [--warmup W] [--seed S]
-                    [--every K] [--save DIR] [--log CSV]   (TASK: copy reverse sort induction)
+                    [--every K] [--save DIR] [--log CSV] [--snapshots DIR]   (TASK: copy reverse sort induction)
+  headscope train   --text-file F [--level char|word] [--window N] [--spec SPEC] …   (a text: vocab from --spec)
+  headscope train   TASK --sweep heads=1,2,4,8,16|d_model=… [--sweep-csv F] …
   headscope train   --resume DIR --steps N [--every K] [--save DIR] [--log CSV]   (N: steps in all)
   headscope generate MODEL [--text "..."] [--tokens N]   (no text: start from BOS)
   headscope ablate  MODEL --text "..." --head L.H [--head L.H ...] [--mode zero|mean]

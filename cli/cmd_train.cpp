@@ -1,5 +1,6 @@
 // headscope train TASK [--spec SPEC] --steps N [--batch B] [--lr X] [--warmup W] [--seed S]
 //                      [--every K] [--save DIR] [--log CSV]
+// headscope train --text-file F [--level char|word] [--window N] [--spec SPEC] …
 // headscope train --resume DIR --steps N [--every K] [--save DIR] [--log CSV]
 // headscope train TASK --sweep heads=1,2,4,8,16 [--sweep-csv F] [--spec SPEC] [--steps N] …
 // --snapshots DIR: every K steps the heads are measured (core/train/head_trajectory.h)
@@ -50,20 +51,37 @@ float learning_rate(const std::string& text) {
 
 // A new trainer from the command line's task, spec and options.
 train::Trainer new_trainer(const Args& args, int steps, const std::string& spec) {
-    const std::string task_name = args.positional(0, "TASK (copy, reverse, sort or induction)");
     const ModelConfig config = train::training_config(spec);
+    train::TrainingSetup setup;
+    setup.config = config;
+    if (const auto file = args.value("text-file")) {
+        args.expect_at_most(0);
+        setup.text_file = *file;
+        setup.text_level = train::parse_text_level(args.value_or("level", "char"));
+        setup.text_window = static_cast<int>(args.integer("window", 2, 1024).value_or(0));
+    } else {
+        for (const char* text_only : {"level", "window"})
+            if (args.value(text_only)) throw UsageError{std::string("--") + text_only + " goes with --text-file"};
+        setup.task = train::parse_task(args.positional(0, "TASK (copy, reverse, sort or induction) or --text-file F"),
+                                       config.vocab);
+    }
     train::TrainOptions options;
     options.batch = static_cast<int>(args.integer("batch", 1, 4096).value_or(16));
     options.seed = static_cast<std::uint64_t>(args.integer("seed", 0, 1LL << 62).value_or(1));
     if (const auto lr = args.value("lr")) options.adamw.lr = learning_rate(*lr);
     options.adamw.warmup_steps = static_cast<int>(args.integer("warmup", 0, steps).value_or(std::min(100, steps / 10)));
     options.adamw.total_steps = steps;
-    return train::Trainer(config, train::training_init(config), train::parse_task(task_name, config.vocab), options);
+    const train::TaskSpec task = train::training_task(setup);
+    if (const train::TextCorpus* c = task.text.get())
+        std::fprintf(stderr, "note: %s: %zu training and %zu held-out %s tokens, %zu ids (%lld tokens beyond vocab=%d read as <unk>)\n",
+                     c->source.c_str(), c->train_ids.size(), c->held_ids.size(), to_string(c->level).c_str(),
+                     c->vocab.size(), c->unknown, config.vocab);
+    return train::Trainer(config, train::training_init(config), task, options);
 }
 
 // A checkpoint's trainer, to go on up to `steps` in all on its own schedule.
 train::Trainer resumed_trainer(const Args& args, const std::string& dir, int steps) {
-    for (const char* fixed : {"spec", "batch", "lr", "warmup", "seed"})
+    for (const char* fixed : {"spec", "batch", "lr", "warmup", "seed", "text-file", "level", "window"})
         if (args.value(fixed)) throw UsageError{std::string("--") + fixed + " comes from the checkpoint when resuming"};
     args.expect_at_most(0);
     train::Trainer t = train::load_checkpoint(dir);
@@ -218,7 +236,7 @@ int run_sweep(const Args& args, int steps, int every) {
 int cmd_train(int argc, char** argv) {
     const Args args(argc, argv, 2,
                     {"spec", "steps", "batch", "lr", "warmup", "seed", "every", "save", "log", "resume", "snapshots",
-                     "sweep", "sweep-csv"},
+                     "sweep", "sweep-csv", "text-file", "level", "window"},
                     {});
     args.expect_at_most(1);
     const int steps = static_cast<int>(args.integer("steps", 1, 10'000'000).value_or(500));

@@ -2,6 +2,7 @@
 // says, training lowers the held-out loss, and a step is bit-identical on any thread count.
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -229,6 +230,90 @@ TEST(Trainer, AnInductionHeadFormsInTheSecondLayer) {
         (m.layer == 0 ? first_layer : second_layer) = std::max(m.layer == 0 ? first_layer : second_layer, m[Metric::Induction]);
     EXPECT_GT(second_layer, 0.5);
     EXPECT_LT(first_layer, 0.2);
+}
+
+}  // namespace
+}  // namespace hs::train
+
+namespace hs::train {
+namespace {
+
+// 40 × "ab ba " = 240 characters: a (80), b (80), space (80); words ab, ba (40 each).
+std::string ab_text() {
+    std::string t;
+    for (int i = 0; i < 40; ++i) t += "ab ba ";
+    return t;
+}
+
+TEST(TextCorpus, NumbersTokensByFrequencyThenFirstOccurrenceAndHoldsOutTheLastTenth) {
+    const TextCorpus chars = build_text_corpus(ab_text() + "秦", TextLevel::Char, 10, 8);
+    // a and b: 80 each, a first; space 80 (after b in first occurrence); 秦 once.
+    EXPECT_EQ(chars.vocab, (std::vector<std::string>{"<bos>", "<unk>", "a", "b", " ", "秦"}));
+    EXPECT_EQ(chars.train_ids.size() + chars.held_ids.size(), 241u);
+    EXPECT_EQ(chars.held_ids.size(), 24u);  // 241 / 10
+    EXPECT_EQ(chars.held_ids.back(), 5);    // 秦 is the text's last token
+    EXPECT_EQ(chars.unknown, 0);
+    const TextCorpus small = build_text_corpus(ab_text() + "秦", TextLevel::Char, 4, 8);
+    EXPECT_EQ(small.vocab.size(), 4u);  // <bos> <unk> a b: spaces and 秦 become <unk>
+    EXPECT_EQ(small.unknown, 81);
+    const TextCorpus words = build_text_corpus(ab_text(), TextLevel::Word, 10, 4);
+    EXPECT_EQ(words.vocab, (std::vector<std::string>{"<bos>", "<unk>", "ab", "ba"}));
+    EXPECT_EQ(words.train_ids.size(), 72u);
+    EXPECT_EQ(words.held_ids.size(), 8u);
+}
+
+TEST(TextCorpus, ATextTooShortForItsWindowsIsNamed) {
+    try {
+        build_text_corpus("ab ba", TextLevel::Word, 10, 4);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "the text has 2 word tokens; training windows of 4 need at least 50 (10 % are held out)");
+    }
+}
+
+TEST(TextCorpus, ExamplesAreWindowsOfTheirSplit) {
+    auto corpus = std::make_shared<const TextCorpus>(build_text_corpus(ab_text(), TextLevel::Char, 10, 6));
+    const TaskSpec task = text_task(corpus, 6);
+    EXPECT_EQ(longest_example(task), 6);
+    for (int i = 0; i < 20; ++i) {
+        const Example e = make_example(task, 3, i, 0);
+        ASSERT_EQ(e.ids.size(), 6u);
+        EXPECT_EQ(e.ids[0], kBos);
+        EXPECT_EQ(e.first_target, 1);
+        // The text repeats "ab ba " (ids 2 3 4 3 2 4): every window is a piece of it.
+        const auto start = std::search(corpus->train_ids.begin(), corpus->train_ids.end(), e.ids.begin() + 1, e.ids.end());
+        EXPECT_NE(start, corpus->train_ids.end()) << i;
+    }
+    const Example held = held_out_example(task, 3, 1);
+    EXPECT_TRUE(std::equal(held.ids.begin() + 1, held.ids.end(), corpus->held_ids.begin() + 5));  // window 1 starts at 5
+}
+
+TEST(TextCorpus, ACheckpointReadsItsTextAgainAndRefusesAChangedOne) {
+    test::TempDir dir;
+    const std::string file = dir.file("text.txt");
+    std::ofstream(file) << ab_text();
+    TrainingSetup setup;
+    setup.config = training_config("random:d_model=16,heads=2,layers=1,vocab=8,max_len=16");
+    setup.text_file = file;
+    setup.text_window = 8;
+    setup.options.batch = 2;
+    setup.options.adamw.total_steps = 4;
+    TrainingRun run(setup);
+    run.step();
+    run.step();
+    save_checkpoint(run.trainer(), dir.file("ck"));
+    Trainer resumed = load_checkpoint(dir.file("ck"));
+    EXPECT_EQ(resumed.task().kind, TaskKind::Text);
+    EXPECT_EQ(resumed.task().window, 8);
+    run.step();
+    EXPECT_EQ(resumed.step().loss, run.history().points.back().loss);  // the same third step
+    std::ofstream(file) << ab_text() << "ab";
+    try {
+        load_checkpoint(dir.file("ck"));
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("has changed since the checkpoint was written"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

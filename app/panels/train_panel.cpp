@@ -24,8 +24,18 @@ void draw_setup(AppContext& ctx) {
     ImGui::TextUnformatted("Task");
     ImGui::SetNextItemWidth(-1);
     ImGui::Combo("##task", &v.task, kTrainTasks, IM_ARRAYSIZE(kTrainTasks));
-    ImGui::TextDisabled(v.task == 3 ? "BOS + r + filler + r, |r| 8–20: only an induction head solves the 2nd r"
-                                    : "BOS x SEP answer: the loss counts the answer");
+    if (v.task == kTextFileTask) {
+        ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+        input_text_string("##textfile", &v.text_file);
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(-1);
+        const char* levels[] = {"chars", "words"};
+        ImGui::Combo("##level", &v.text_level, levels, 2);
+        ImGui::TextDisabled("windows of the text; the last 10 %% held out; vocab= sets the ids kept");
+    } else {
+        ImGui::TextDisabled(v.task == 3 ? "BOS + r + filler + r, |r| 8–20: only an induction head solves the 2nd r"
+                                        : "BOS x SEP answer: the loss counts the answer");
+    }
     ImGui::TextUnformatted("Architecture (playground spec keys)");
     ImGui::SetNextItemWidth(-1);
     input_text_string("##spec", &v.spec);

@@ -23,7 +23,7 @@ constexpr const char* kFormat = "headscope-trainer";
 nlohmann::json to_json(const Trainer& t) {
     const TrainOptions& o = t.options();
     const AdamWOptions& a = o.adamw;
-    return {{"format", kFormat},
+    nlohmann::json j = {{"format", kFormat},
             {"steps_taken", t.steps_taken()},
             {"task",
              {{"kind", to_string(t.task().kind)},
@@ -42,6 +42,23 @@ nlohmann::json to_json(const Trainer& t) {
               {"total_steps", a.total_steps},
               {"min_lr_ratio", a.min_lr_ratio},
               {"clip_norm", a.clip_norm}}}};
+    if (const TextCorpus* c = t.task().text.get())
+        j["task"]["text"] = {{"file", c->source},
+                             {"level", to_string(c->level)},
+                             {"window", t.task().window},
+                             {"max_vocab", t.config().vocab},
+                             {"fingerprint", std::to_string(c->fingerprint)}};
+    return j;
+}
+
+// The text task of a checkpoint: its file read again, checked to be the same text.
+TaskSpec text_task_of(const nlohmann::json& jt) {
+    const std::string file = jt.at("file").get<std::string>();
+    auto corpus = std::make_shared<TextCorpus>(read_text_corpus(
+        file, parse_text_level(jt.at("level").get<std::string>()), jt.at("max_vocab").get<int>(), jt.at("window").get<int>()));
+    if (std::to_string(corpus->fingerprint) != jt.at("fingerprint").get<std::string>())
+        throw Error(file + " has changed since the checkpoint was written (the run trained on another text)");
+    return text_task(std::move(corpus), jt.at("window").get<int>());
 }
 
 }  // namespace
@@ -71,9 +88,13 @@ Trainer load_checkpoint(const std::string& dir) {
         if (j.at("format").get<std::string>() != kFormat) throw Error("\"format\" is not " + std::string(kFormat));
         steps = j.at("steps_taken").get<int>();
         const nlohmann::json& jt = j.at("task");
-        task = parse_task(jt.at("kind").get<std::string>(), jt.at("vocab").get<int>());
-        task.min_len = jt.at("min_len").get<int>();
-        task.max_len = jt.at("max_len").get<int>();
+        if (jt.at("kind") == "text") {
+            task = text_task_of(jt.at("text"));
+        } else {
+            task = parse_task(jt.at("kind").get<std::string>(), jt.at("vocab").get<int>());
+            task.min_len = jt.at("min_len").get<int>();
+            task.max_len = jt.at("max_len").get<int>();
+        }
         o.batch = j.at("batch").get<int>();
         o.seed = j.at("seed").get<std::uint64_t>();
         const nlohmann::json& a = j.at("adamw");

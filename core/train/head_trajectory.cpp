@@ -29,9 +29,12 @@ InductionInput induction_probe(const ModelConfig& c) {
     return in;
 }
 
-std::vector<std::string> id_tokens(const std::vector<int>& ids) {
+// Display strings: a text task's tokens, "#id" for the synthetic tasks' symbols.
+std::vector<std::string> id_tokens(const std::vector<int>& ids, const TaskSpec& task) {
     std::vector<std::string> out;
-    for (const int id : ids) out.push_back("#" + std::to_string(id));
+    for (const int id : ids)
+        out.push_back(task.text && id < static_cast<int>(task.text->vocab.size()) ? task.text->vocab[static_cast<std::size_t>(id)]
+                                                                                  : "#" + std::to_string(id));
     return out;
 }
 
@@ -44,7 +47,7 @@ HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples) {
     const Model model(trainer.config(), trainer.weights());
     const Example probe = held_out_example(trainer.task(), trainer.options().seed, 0);
     ForwardInput in = ForwardInput::of(probe.ids);
-    in.tokens = id_tokens(probe.ids);
+    in.tokens = id_tokens(probe.ids, trainer.task());
     const Trace held_out = model.forward(in);
     s.metrics = compute_trace_metrics(held_out);
     s.similarity = jsd_matrix(held_out);
@@ -55,7 +58,7 @@ HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples) {
         const Trace probe = model.forward(ind_in);
         for (const LayerTrace& layer : probe.main.layers)
             s.probe_maps.insert(s.probe_maps.end(), layer.self_attn.weights.begin(), layer.self_attn.weights.end());
-        s.probe_tokens = ind.tokens;
+        s.probe_tokens = id_tokens(ind.ids, trainer.task());
         const std::vector<double> scores = induction_scores(probe, ind);
         for (std::size_t i = 0; i < s.metrics.size() && i < scores.size(); ++i) s.metrics[i][Metric::Induction] = scores[i];
     }

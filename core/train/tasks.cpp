@@ -39,6 +39,7 @@ std::string to_string(TaskKind kind) {
         case TaskKind::Reverse: return "reverse";
         case TaskKind::Sort: return "sort";
         case TaskKind::Induction: return "induction";
+        case TaskKind::Text: return "text";
     }
     return "?";
 }
@@ -55,7 +56,27 @@ TaskSpec parse_task(const std::string& name, int vocab) {
     return t;
 }
 
+TaskSpec text_task(std::shared_ptr<const TextCorpus> corpus, int window) {
+    TaskSpec t;
+    t.kind = TaskKind::Text;
+    t.vocab = corpus ? static_cast<int>(corpus->vocab.size()) : 0;
+    t.text = std::move(corpus);
+    t.window = window;
+    check_task(t);
+    return t;
+}
+
 void check_task(const TaskSpec& t) {
+    if (t.kind == TaskKind::Text) {
+        if (!t.text) throw Error("a text task needs a text");
+        if (t.window < 2 || t.window > 1024)
+            throw Error("a text task's window must be between 2 and 1024 tokens; got " + std::to_string(t.window));
+        if (static_cast<int>(t.text->train_ids.size()) < t.window || static_cast<int>(t.text->held_ids.size()) < t.window)
+            throw Error("the text is too short for windows of " + std::to_string(t.window) + " tokens");
+        if (t.vocab != static_cast<int>(t.text->vocab.size()))
+            throw Error("a text task's vocabulary is its text's (" + std::to_string(t.text->vocab.size()) + " ids)");
+        return;
+    }
     if (t.vocab < 4)
         throw Error("a task needs a vocabulary of at least 4 ids (2 special, 2 symbols); got " + std::to_string(t.vocab));
     if (t.min_len < 1 || t.max_len < t.min_len || t.max_len > 1024)
@@ -64,6 +85,7 @@ void check_task(const TaskSpec& t) {
 }
 
 int longest_example(const TaskSpec& task) {
+    if (task.kind == TaskKind::Text) return task.window;
     if (task.kind == TaskKind::Induction) return 1 + 2 * kMaxRepeat + kMaxFiller;
     return 2 + 2 * task.max_len;
 }
@@ -72,6 +94,13 @@ Example make_example(const TaskSpec& task, std::uint64_t seed, long long step, i
     Rng rng(example_seed(seed, step, index));
     Example e;
     e.ids.push_back(kBos);
+    if (task.kind == TaskKind::Text) {  // BOS + window − 1 tokens from a seeded start
+        const std::vector<int>& ids = task.text->train_ids;
+        const int w = task.window - 1;
+        const int start = uniform_int(rng, 0, static_cast<int>(ids.size()) - w);
+        e.ids.insert(e.ids.end(), ids.begin() + start, ids.begin() + start + w);
+        return e;
+    }
     if (task.kind == TaskKind::Induction) {
         const std::vector<int> r = symbols(rng, uniform_int(rng, kMinRepeat, kMaxRepeat), task.vocab);
         const std::vector<int> filler = symbols(rng, uniform_int(rng, 0, kMaxFiller), task.vocab);
@@ -93,6 +122,15 @@ Example make_example(const TaskSpec& task, std::uint64_t seed, long long step, i
 }
 
 Example held_out_example(const TaskSpec& task, std::uint64_t seed, int index) {
+    if (task.kind == TaskKind::Text) {  // the index-th window of the held-out split
+        const std::vector<int>& ids = task.text->held_ids;
+        const int w = task.window - 1, starts = static_cast<int>(ids.size()) - w + 1;
+        const int start = static_cast<int>((static_cast<long long>(index) * w) % starts);
+        Example e;
+        e.ids.push_back(kBos);
+        e.ids.insert(e.ids.end(), ids.begin() + start, ids.begin() + start + w);
+        return e;
+    }
     return make_example(task, seed ^ 0x5EED0F0E1DULL, -1, index);  // step −1: never a training step
 }
 

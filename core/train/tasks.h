@@ -11,18 +11,24 @@
 //                                   occurrence of this one) solves the second r; with a
 //                                   fixed offset one positional head does. Every token is
 //                                   a target (the first r and f are noise to the model).
+//   text       BOS + a window of a user's text (text_corpus.h): every token is a target
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/train/text_corpus.h"
+
 namespace hs::train {
 
-enum class TaskKind { Copy, Reverse, Sort, Induction };
+enum class TaskKind { Copy, Reverse, Sort, Induction, Text };
 
 struct TaskSpec {
     TaskKind kind = TaskKind::Copy;
     int vocab = 32;             // ids 0 … vocab−1 (2 of them special)
     int min_len = 4, max_len = 12;  // |x| of copy / reverse / sort
+    std::shared_ptr<const TextCorpus> text;  // text: the corpus (vocab = its vocabulary)
+    int window = 64;                         // text: tokens per example, BOS included
 };
 
 struct Example {
@@ -35,8 +41,11 @@ constexpr int kBos = 0, kSep = 1;
 // "copy", "reverse", "sort", "induction"; throws hs::Error listing them.
 TaskSpec parse_task(const std::string& name, int vocab);
 std::string to_string(TaskKind kind);
-// Throws hs::Error naming the field unless 4 ≤ vocab and 1 ≤ min_len ≤ max_len ≤ 1024
-// (a checkpoint's trainer.json is read through this).
+// The text task over a corpus: windows of `window` tokens (BOS + window − 1 of the text).
+TaskSpec text_task(std::shared_ptr<const TextCorpus> corpus, int window);
+// Throws hs::Error naming the field unless 4 ≤ vocab and 1 ≤ min_len ≤ max_len ≤ 1024,
+// or, for text, a corpus whose splits hold a window and whose ids fit vocab (a
+// checkpoint's trainer.json is read through this).
 void check_task(const TaskSpec& task);
 // The longest sequence the task makes (a model's max_len must hold it).
 int longest_example(const TaskSpec& task);

@@ -25,8 +25,17 @@ ModelConfig training_config(const std::string& spec) {
     return config;
 }
 
+TaskSpec training_task(const TrainingSetup& setup) {
+    if (setup.text_file.empty()) return setup.task;
+    const int window = setup.text_window > 0 ? setup.text_window : std::min(64, setup.config.max_len);
+    return text_task(std::make_shared<const TextCorpus>(
+                         read_text_corpus(setup.text_file, setup.text_level, setup.config.vocab, window)),
+                     window);
+}
+
 TrainingRun::TrainingRun(const TrainingSetup& setup)
-    : setup_(setup), trainer_(setup.config, training_init(setup.config), setup.task, setup.options) {
+    : setup_(setup), trainer_(setup.config, training_init(setup.config), training_task(setup), setup.options) {
+    setup_.task = trainer_.task();
     const auto t0 = std::chrono::steady_clock::now();
     history_.snapshots.push_back(std::make_shared<const HeadSnapshot>(measure_heads(trainer_)));
     history_.seconds = seconds_since(t0);

@@ -25,9 +25,18 @@ ModelConfig training_config(const std::string& spec);
 struct TrainingSetup {
     ModelConfig config;
     TaskSpec task;
+    // A text file to train on instead of `task` (read when the run is built, on the
+    // caller's thread: the Train view's worker), split at `text_level`, windows of
+    // `text_window` tokens (0: the model's max_len, at most 64).
+    std::string text_file;
+    TextLevel text_level = TextLevel::Char;
+    int text_window = 0;
     TrainOptions options;  // options.adamw.total_steps: the run's length
     int every = 50;        // steps between head snapshots
 };
+
+// setup.task, or the text task of setup.text_file (read here; hs::Error names the file).
+TaskSpec training_task(const TrainingSetup& setup);
 
 struct StepPoint {
     int step = 0;
