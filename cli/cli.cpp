@@ -64,7 +64,7 @@ commands:
   headscope train   TASK [--spec SPEC] [--steps N] [--batch B] [--lr X] [--warmup W] [--seed S]
                     [--every K] [--save DIR] [--log CSV] [--snapshots DIR]   (TASK: copy reverse sort induction)
   headscope train   --text-file F [--level char|word] [--window N] [--spec SPEC] …   (a text: vocab from --spec)
-  headscope train   TASK --sweep heads=1,2,4,8,16|d_model=… [--sweep-csv F] …
+  headscope train   TASK --sweep heads=1,2,4,8,16|d_model=… [--sweep-csv F] [--sweep-png F] …
   headscope train   --resume DIR --steps N [--every K] [--save DIR] [--log CSV]   (N: steps in all)
   headscope generate MODEL [--text "..."] [--tokens N]   (no text: start from BOS)
   headscope ablate  MODEL --text "..." --head L.H [--head L.H ...] [--mode zero|mean]

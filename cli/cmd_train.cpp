@@ -2,7 +2,7 @@
 //                      [--every K] [--save DIR] [--log CSV]
 // headscope train --text-file F [--level char|word] [--window N] [--spec SPEC] …
 // headscope train --resume DIR --steps N [--every K] [--save DIR] [--log CSV]
-// headscope train TASK --sweep heads=1,2,4,8,16 [--sweep-csv F] [--spec SPEC] [--steps N] …
+// headscope train TASK --sweep heads=1,2,4,8,16 [--sweep-csv F] [--sweep-png F] [--spec SPEC] [--steps N] …
 // --snapshots DIR: every K steps the heads are measured (core/train/head_trajectory.h)
 // and a checkpoint written to DIR/step_NNNNNN, with DIR/trajectories.csv.
 // Trains a playground decoder (core/train/) on a synthetic task and prints the loss every K
@@ -15,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,7 +25,9 @@
 #include "core/analysis/head_labels.h"
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/image/png.h"
 #include "core/train/checkpoint.h"
+#include "core/train/experiment.h"
 #include "core/train/head_trajectory.h"
 #include "core/train/trainer.h"
 #include "core/train/training_run.h"
@@ -161,72 +162,52 @@ std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector
     return log;
 }
 
-// "heads" → {"heads", {1, 2, 4}} from --sweep heads=1,2,4 (heads or d_model).
-std::pair<std::string, std::vector<int>> parse_sweep(const std::string& text) {
-    const std::size_t eq = text.find('=');
-    const std::string key = text.substr(0, eq);
-    if (eq == std::string::npos || (key != "heads" && key != "d_model"))
-        throw UsageError{"--sweep takes heads=1,2,4,… or d_model=32,64,…, got '" + text + "'"};
-    std::vector<int> values;
-    for (const std::string& v : split_list(text.substr(eq + 1))) {
-        std::size_t used = 0;
-        int n = 0;
-        try {
-            n = std::stoi(v, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != v.size() || n < 1) throw UsageError{"--sweep: '" + v + "' is not a positive whole number"};
-        values.push_back(n);
-    }
-    if (values.empty() || values.size() > 16) throw UsageError{"--sweep takes 1 to 16 values"};
-    return {key, values};
-}
-
-// The same task, seed and budget over each value of one architecture key; prints and
-// writes (--sweep-csv, rewritten after each run) final loss, held-out loss, the best
-// induction score, the first measured step with an induction head (score ≥ the label
-// threshold) and the roles formed. Every configuration is checked before the first run.
+// The same task, seed and budget over each value of one architecture key (core/train/
+// experiment.h): every model is checked before the first run; a line per run as it ends,
+// --sweep-csv rewritten after each run, --sweep-png drawn at the end.
 int run_sweep(const Args& args, int steps, int every) {
-    const auto [key, values] = parse_sweep(*args.value("sweep"));
-    const std::string base = merge_playground_specs(train::kDefaultTrainingSpec, args.value_or("spec", "random"));
-    std::vector<train::Trainer> trainers;
-    for (const int v : values) {
-        const std::string spec = merge_playground_specs(base, "random:" + key + "=" + std::to_string(v));
-        try {
-            trainers.push_back(new_trainer(args, steps, spec));
-        } catch (const Error& e) {
-            throw Error("--sweep " + key + "=" + std::to_string(v) + ": " + e.what());
-        }
+    // The base setup: the task and options of a plain run, over the merged spec.
+    const std::string base_spec = merge_playground_specs(train::kDefaultTrainingSpec, args.value_or("spec", "random"));
+    train::TrainingSetup base;
+    {
+        const train::Trainer probe = new_trainer(args, steps, base_spec);
+        base.config = probe.config();
+        base.task = probe.task();
+        base.options = probe.options();
     }
-    const double threshold = LabelThresholds{}.induction;
-    std::string csv = key + ",d_k,final_loss,held_out_loss,best_induction,first_induction_step,roles\n";
-    for (std::size_t k = 0; k < values.size(); ++k) {
-        const int v = values[k];
-        train::Trainer& trainer = trainers[k];
-        std::printf("== %s=%d: %s\n", key.c_str(), v, to_playground_spec(trainer.config()).c_str());
-        std::vector<train::HeadSnapshot> snapshots;
-        const std::string log = run_steps(trainer, steps, every, &snapshots, "", 0);
-        int first_induction = -1;
-        for (const train::HeadSnapshot& s : snapshots)
-            if (first_induction < 0 && train::best_induction(s) >= threshold) first_induction = s.step;
-        std::map<std::string, int> roles;
-        for (const HeadLabels& l : snapshots.back().labels) ++roles[role_name(l.primary.role)];
-        std::string role_text;
-        for (const auto& [name, count] : roles) role_text += (role_text.empty() ? "" : "; ") + name + " ×" + std::to_string(count);
-        const std::string last = log.substr(log.rfind('\n', log.size() - 2) + 1);
-        const double final_loss = std::stod(last.substr(last.find(',') + 1));
-        char row[256];
-        std::snprintf(row, sizeof row, "%d,%d,%.6f,%.6f,%.6f,%d,\"%s\"\n", v, trainer.config().d_k(), final_loss,
-                      snapshots.back().held_out_loss, train::best_induction(snapshots.back()), first_induction,
-                      role_text.c_str());
-        csv += row;
-        if (const auto path = args.value("sweep-csv")) write_output(*path, csv);
-        std::printf("%s=%d  d_k %d  final loss %.4f  held-out %.4f  best induction %.2f  first induction step %s  [%s]\n",
-                    key.c_str(), v, trainer.config().d_k(), final_loss, snapshots.back().held_out_loss,
-                    train::best_induction(snapshots.back()),
-                    first_induction < 0 ? "never" : std::to_string(first_induction).c_str(), role_text.c_str());
+    base.every = every;
+    train::ExperimentSetup experiment;
+    try {
+        experiment = train::parse_sweep(*args.value("sweep"), base);
+    } catch (const Error& e) {
+        throw UsageError{std::string("--sweep: ") + e.what()};
+    }
+    const std::vector<train::TrainingSetup> setups = train::experiment_setups(experiment);
+    std::vector<train::ExperimentRun> runs;
+    for (std::size_t k = 0; k < setups.size(); ++k) {
+        const int v = experiment.values[k];
+        train::TrainingRun run(setups[k]);
+        std::printf("== %s=%d: %s\n", experiment.key.c_str(), v, to_playground_spec(run.trainer().config()).c_str());
+        while (!run.finished())
+            if (run.step()) {
+                const train::HeadSnapshot& s = *run.history().snapshots.back();
+                std::printf("step %5d  loss %.4f  held-out loss %.4f  best induction %.2f\n", s.step,
+                            run.history().points.back().loss, s.held_out_loss, train::best_induction(s));
+            }
+        runs.push_back(train::summarize_run(run, v));
+        const train::ExperimentRun& r = runs.back();
+        std::string roles;
+        for (const auto& [name, count] : r.roles) roles += (roles.empty() ? "" : "; ") + name + " ×" + std::to_string(count);
+        std::printf("%s=%d  d_k %d  final loss %.4f  held-out %.4f  best induction %.2f  first induction step %s  [%s]  %.1f s\n",
+                    experiment.key.c_str(), v, r.d_k, r.final_loss, r.held_out_loss, r.best_induction,
+                    r.first_induction_step < 0 ? "never" : std::to_string(r.first_induction_step).c_str(), roles.c_str(),
+                    r.seconds);
         std::fflush(stdout);
+        if (const auto path = args.value("sweep-csv")) write_output(*path, train::experiment_csv(experiment.key, runs));
+    }
+    if (const auto path = args.value("sweep-png")) {
+        write_png(*path, train::render_experiment(experiment.key, runs));
+        std::printf("wrote %s\n", path->c_str());
     }
     return 0;
 }
@@ -236,12 +217,14 @@ int run_sweep(const Args& args, int steps, int every) {
 int cmd_train(int argc, char** argv) {
     const Args args(argc, argv, 2,
                     {"spec", "steps", "batch", "lr", "warmup", "seed", "every", "save", "log", "resume", "snapshots",
-                     "sweep", "sweep-csv", "text-file", "level", "window"},
+                     "sweep", "sweep-csv", "sweep-png", "text-file", "level", "window"},
                     {});
     args.expect_at_most(1);
     const int steps = static_cast<int>(args.integer("steps", 1, 10'000'000).value_or(500));
     const int every = static_cast<int>(args.integer("every", 1, steps).value_or(std::max(1, steps / 20)));
-    if (args.value("sweep-csv") && !args.value("sweep")) throw UsageError{"--sweep-csv goes with --sweep"};
+    for (const char* sweep_only : {"sweep-csv", "sweep-png"})
+        if (args.value(sweep_only) && !args.value("sweep"))
+            throw UsageError{std::string("--") + sweep_only + " goes with --sweep"};
     if (args.value("sweep")) {
         for (const char* other : {"resume", "save", "snapshots", "log"})
             if (args.value(other)) throw UsageError{std::string("--") + other + " does not go with --sweep"};

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/image/png.h"
 #include "core/io/model_dir.h"
 #include "core/model/model.h"
 #include "core/train/trainer.h"
@@ -94,7 +95,7 @@ TEST(CliTrain, ACheckpointWithImpossibleTaskLengthsIsRefusedNamingItsFile) {
 TEST(CliTrain, SweepsHeadCountsOverTheSpecAndWritesARowPerRun) {
     TempDir dir;
     const RunResult r = run_headscope({"train", "copy", "--spec", kSpec, "--sweep", "heads=1,2", "--steps", "2",
-                                       "--batch", "2", "--every", "1", "--sweep-csv", "sweep.csv"},
+                                       "--batch", "2", "--every", "1", "--sweep-csv", "sweep.csv", "--sweep-png", "sweep.png"},
                                       dir);
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
     std::ifstream in(dir.file("sweep.csv"));
@@ -106,6 +107,8 @@ TEST(CliTrain, SweepsHeadCountsOverTheSpecAndWritesARowPerRun) {
     EXPECT_EQ(one.substr(0, 5), "1,16,");  // d_model 16 over 1 head
     EXPECT_EQ(two.substr(0, 4), "2,8,");
     EXPECT_FALSE(std::getline(in, extra));
+    const RgbImage png = read_png(dir.file("sweep.png"));
+    EXPECT_EQ(png.width(), 3 * 480 + 4 * 20);  // three panels
 }
 
 TEST(CliTrain, ASweepChecksEveryModelBeforeTheFirstRun) {
@@ -113,7 +116,7 @@ TEST(CliTrain, ASweepChecksEveryModelBeforeTheFirstRun) {
     const RunResult r =
         run_headscope({"train", "copy", "--spec", kSpec, "--sweep", "heads=2,3", "--steps", "2", "--batch", "2"}, dir);
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find("--sweep heads=3: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("heads=3: "), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("== heads=2"), std::string::npos) << "no run starts before every model is checked";
 }
 
