@@ -75,6 +75,7 @@ struct AppContext {
     AnalysisView analysis;
     // Train view (issue 13): the training run's worker and the view's state.
     TrainWorker train_worker;
+    ExperimentWorker experiment_worker;  // the Train view's Experiment tab
     TrainView train;
 };
 

@@ -179,6 +179,19 @@ bool ScriptRunner::step(AppContext& ctx) {
             ctx.train.timeline = to_int(cmd, rest);
         } else if (cmd == "train-save") {
             ctx.train_worker.save(rest);
+        } else if (cmd == "train-experiment") {  // KEY VALUES; the script waits until it has run
+            std::istringstream kv(rest);
+            std::string key, values;
+            kv >> key >> values;
+            if (key != "heads" && key != "d_model") throw Error("train-experiment takes heads or d_model, got '" + key + "'");
+            ctx.train.experiment_key = key == "d_model" ? 1 : 0;
+            ctx.train.experiment_values = values;
+            ctx.train.select_experiment_tab = true;
+            ctx.experiment_worker.start(experiment_setup(ctx.train));
+        } else if (cmd == "export-experiment-csv") {
+            export_experiment_csv(ctx, rest);
+        } else if (cmd == "export-experiment-png") {
+            export_experiment_png(ctx, rest);
         } else if (cmd == "analysis-tab") {
             if (rest != "heads" && rest != "plots" && rest != "similarity" && rest != "ablation" && rest != "rollout")
                 throw Error("analysis-tab must be heads, plots, similarity, ablation or rollout");

@@ -105,6 +105,17 @@ nlohmann::json train_json(const AppContext& ctx) {
     return j;
 }
 
+// The Experiment tab's finished runs.
+nlohmann::json experiment_json(const AppContext& ctx) {
+    const ExperimentProgress e = ctx.experiment_worker.progress();
+    nlohmann::json runs = nlohmann::json::array();
+    for (const train::ExperimentRun& r : e.runs)
+        runs.push_back({{"value", r.value}, {"d_k", r.d_k}, {"final_loss", r.final_loss}, {"held_out_loss", r.held_out_loss},
+                        {"best_induction", r.best_induction}, {"first_induction_step", r.first_induction_step},
+                        {"roles", r.roles}});
+    return {{"key", e.key}, {"values", e.values}, {"error", e.error}, {"runs", runs}};
+}
+
 }  // namespace
 
 nlohmann::json dump_state(const AppContext& ctx) {
@@ -131,6 +142,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["has_trace"] = t != nullptr;
     j["analysis"] = analysis_json(ctx);
     j["train"] = train_json(ctx);
+    j["experiment"] = experiment_json(ctx);
     if (!t) return j;
     j["tokens"] = t->main.tokens;
     j["ids"] = t->main.ids;

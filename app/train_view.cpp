@@ -25,4 +25,9 @@ train::TrainingSetup training_setup(const TrainView& v) {
     return s;
 }
 
+train::ExperimentSetup experiment_setup(const TrainView& v) {
+    const std::string key = v.experiment_key == 1 ? "d_model" : "heads";
+    return train::parse_sweep(key + "=" + v.experiment_values, training_setup(v));
+}
+
 }  // namespace hs

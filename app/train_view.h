@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/analysis_view.h"
+#include "app/experiment_worker.h"
 #include "app/train_worker.h"
 #include "core/analysis/head_metrics.h"
 
@@ -28,9 +29,17 @@ struct TrainView {
     Metric metric = Metric::Induction;  // per-head trajectory plotted
     std::vector<KeyedTexture> probe_maps;  // one per head of the shown snapshot
     KeyedTexture similarity;
+    // -- the Experiment tab: the setup above over several values of one key ----------
+    int experiment_key = 0;  // 0 heads, 1 d_model
+    std::string experiment_values = "1,2,4,8,16";
+    ExperimentProgress experiment;  // newest publication, read once per frame
+    std::string experiment_status;  // what the last export wrote, or why it failed
+    bool select_experiment_tab = false;  // a script asks for the tab
 };
 
 // The next run's setup from the view's fields; hs::Error names what is wrong.
 train::TrainingSetup training_setup(const TrainView& view);
+// The experiment over the Experiment tab's key and values, on training_setup(view).
+train::ExperimentSetup experiment_setup(const TrainView& view);
 
 }  // namespace hs

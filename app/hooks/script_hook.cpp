@@ -19,7 +19,7 @@ public:
 
     void before_ui(AppContext& ctx, const FrameRecord&) override {
         if (script_.finished() || ctx.state.dirty || !ctx.worker.idle() || !ctx.analysis_worker.idle() ||
-            !ctx.mip_worker.idle() || !ctx.train_worker.idle() || selected_maps_pending(ctx.view, ctx.state))
+            !ctx.mip_worker.idle() || !ctx.train_worker.idle() || !ctx.experiment_worker.idle() || selected_maps_pending(ctx.view, ctx.state))
             return;
         waiting_since_ = FrameClock::now();
         if (!script_.step(ctx)) {

@@ -1,5 +1,7 @@
 #pragma once
 // One function per panel, each drawing one ImGui window at the given rectangle.
+#include <string>
+
 #include <imgui.h>
 
 #include "app/context.h"
@@ -34,6 +36,11 @@ void draw_rollout_tab(AppContext& ctx);      // rollout heatmap and per-token ba
 // Train view (issue 13): setup and controls on the left; loss curves, per-head
 // trajectories, a timeline over the snapshots, the probe's maps and the heads' similarity.
 void draw_train_panel(AppContext& ctx, const PanelRect& r);
+void draw_experiment_tab(AppContext& ctx);  // heads / d_model experiment, side by side
+// The Experiment tab's exports (core's experiment_csv / render_experiment); hs::Error
+// when nothing has finished.
+void export_experiment_csv(AppContext& ctx, const std::string& path);
+void export_experiment_png(AppContext& ctx, const std::string& path);
 
 // Worked examples: which matrix a Pipeline cell edit changes (PyTorch layout, as shown).
 enum class Editable { No, X, WIn, WOut };

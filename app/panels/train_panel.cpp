@@ -236,22 +236,44 @@ void draw_similarity(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
                           s.similarity(h.row, h.col));
 }
 
+void draw_run_tab(AppContext& ctx);
+
 }  // namespace
 
 void draw_train_panel(AppContext& ctx, const PanelRect& r) {
     TrainView& v = ctx.train;
     v.progress = ctx.train_worker.progress();
-    const float fs = ImGui::GetFontSize();
     const float left_w = std::clamp(r.size.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
     begin_fixed_window("Train", {r.pos, ImVec2(left_w, r.size.y)});
     draw_setup(ctx);
     ImGui::End();
     begin_fixed_window("Training", {ImVec2(r.pos.x + left_w, r.pos.y), ImVec2(r.size.x - left_w, r.size.y)});
+    if (ImGui::BeginTabBar("##train_tabs")) {
+        if (ImGui::BeginTabItem("Run")) {
+            draw_run_tab(ctx);
+            ImGui::EndTabItem();
+        }
+        const ImGuiTabItemFlags select = v.select_experiment_tab ? ImGuiTabItemFlags_SetSelected : 0;
+        v.select_experiment_tab = false;
+        if (ImGui::BeginTabItem("Head-count experiment", nullptr, select)) {
+            draw_experiment_tab(ctx);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    ImGui::End();
+}
+
+namespace {
+
+// The Run tab: the curves, the timeline and the shown snapshot's maps.
+void draw_run_tab(AppContext& ctx) {
+    TrainView& v = ctx.train;
+    const float fs = ImGui::GetFontSize();
     const TrainProgress& p = v.progress;
     if (!p.history) {
         ImGui::TextDisabled("Pick a task and an architecture, then press Train. With the defaults (induction, 2 layers,");
         ImGui::TextDisabled("d_model 64, 4 heads) an induction head forms within a minute: its score climbs past 0.5.");
-        ImGui::End();
         return;
     }
     const int count = static_cast<int>(p.history->snapshots.size());
@@ -289,7 +311,8 @@ void draw_train_panel(AppContext& ctx, const PanelRect& r) {
     ImGui::BeginGroup();
     draw_similarity(ctx, s, shown, std::max(fs * 4, sim_side));
     ImGui::EndGroup();
-    ImGui::End();
 }
+
+}  // namespace
 
 }  // namespace hs

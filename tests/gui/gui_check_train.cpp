@@ -1,4 +1,4 @@
-// gui_check train STATE.json SHOT.png WIDTH HEIGHT STEPS EVERY
+// gui_check train STATE.json SHOT.png WIDTH HEIGHT STEPS EVERY EXPERIMENT.json EXPERIMENT.csv
 // The Train view's run (tests/gui/run_train_test.sh: induction, batch 32, lr 1e-3,
 // warm-up 100, seed 1, the default training model) against the same run in core: every
 // step's loss, each snapshot's step, held-out loss and per-head induction score; and the
@@ -7,11 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/image/png.h"
+#include "core/train/experiment.h"
 #include "core/train/training_run.h"
 
 namespace {
@@ -74,5 +77,28 @@ int check_train(char** argv) {
     }
     check(coloured > static_cast<long long>(width) * height / 50, "the plots and maps are drawn (" +
                                                                       std::to_string(coloured) + " coloured pixels)");
+    // The Experiment tab: the same setup over heads 1 and 2, against core's runs.
+    std::ifstream ein(argv[8]);
+    const nlohmann::json exp = nlohmann::json::parse(ein).at("experiment");
+    check(exp.at("key") == "heads" && exp.at("error") == "", "the experiment ran over heads without error");
+    hs::train::ExperimentSetup experiment = hs::train::parse_sweep("heads=1,2", setup);
+    const auto setups = hs::train::experiment_setups(experiment);
+    std::vector<hs::train::ExperimentRun> runs;
+    for (std::size_t k = 0; k < setups.size(); ++k) {
+        hs::train::TrainingRun r(setups[k]);
+        while (!r.finished()) r.step();
+        runs.push_back(hs::train::summarize_run(r, experiment.values[k]));
+    }
+    const auto& shown = exp.at("runs");
+    check(shown.size() == runs.size(), "one summary per value");
+    for (std::size_t k = 0; k < shown.size() && k < runs.size(); ++k)
+        check(shown[k].at("value") == runs[k].value && shown[k].at("d_k") == runs[k].d_k &&
+                  std::abs(shown[k].at("held_out_loss").get<double>() - runs[k].held_out_loss) < 1e-9 &&
+                  std::abs(shown[k].at("best_induction").get<double>() - runs[k].best_induction) < 1e-9 &&
+                  shown[k].at("first_induction_step") == runs[k].first_induction_step,
+              "heads=" + std::to_string(runs[k].value) + ": held-out loss, best induction and first induction step");
+    std::ifstream cin(argv[9]);
+    const std::string csv((std::istreambuf_iterator<char>(cin)), std::istreambuf_iterator<char>());
+    check(csv == hs::train::experiment_csv("heads", runs), "the exported CSV is core's");
     return failures == 0 ? 0 : 1;
 }
