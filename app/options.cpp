@@ -24,7 +24,7 @@ std::string gui_usage() {
     return "usage: headscope [--model MODEL] [--text TEXT] [--decoder-text TEXT] [--layer L]\n"
            "                 [--head H] [--colormap NAME] [--size WxH] [--screenshot FILE]\n"
            "                 [--layout FILE] [--frames N] [--bench-frames N] [--bench-view all|heatmap|grid]\n"
-           "                 [--bench-pan] [--bench-busy] [--bench-edits N] [--bench-edit heads|d_model]\n"
+           "                 [--bench-pan] [--bench-busy] [--bench-train] [--bench-edits N] [--bench-edit heads|d_model]\n"
            "                 [--full-redraw] [--offscreen-frame] [--own-renderer] [--script FILE] [--no-settings]\n"
            "                 [--hidden] [--timing]\n"
            "       headscope help     (command-line subcommands)\n";
@@ -50,6 +50,7 @@ GuiOptions parse_gui_options(int argc, char** argv) {
         else if (arg == "--bench-view") o.bench_view = value();
         else if (arg == "--bench-pan") o.bench_pan = true;
         else if (arg == "--bench-busy") o.bench_busy = true;
+        else if (arg == "--bench-train") o.bench_train = true;
         else if (arg == "--bench-edits") o.bench_edits = parse_int(arg, value());
         else if (arg == "--bench-edit") o.bench_edit = value();
         else if (arg == "--own-renderer") o.own_renderer = true;
@@ -76,10 +77,11 @@ GuiOptions parse_gui_options(int argc, char** argv) {
     if (o.bench_edit != "heads" && o.bench_edit != "d_model")
         throw Error("option --bench-edit must be heads or d_model, got '" + o.bench_edit + "'.");
     if (o.bench_edits < 0) throw Error("option --bench-edits needs 0 or more edits, got " + std::to_string(o.bench_edits) + ".");
-    const int modes = int(o.bench_pan) + int(o.bench_busy) + int(o.bench_edits > 0);
-    if (modes > 1) throw Error("options --bench-pan, --bench-busy and --bench-edits measure different things: pick one.");
-    // --bench-pan / --bench-busy time --bench-frames frames (300 unless given).
-    if ((o.bench_pan || o.bench_busy) && o.bench_frames <= 0) o.bench_frames = 300;
+    const int modes = int(o.bench_pan) + int(o.bench_busy) + int(o.bench_train) + int(o.bench_edits > 0);
+    if (modes > 1)
+        throw Error("options --bench-pan, --bench-busy, --bench-train and --bench-edits measure different things: pick one.");
+    // --bench-pan / --bench-busy / --bench-train time --bench-frames frames (300 unless given).
+    if ((o.bench_pan || o.bench_busy || o.bench_train) && o.bench_frames <= 0) o.bench_frames = 300;
     if (o.bench_edits > 0 && o.bench_frames > 0)
         throw Error("option --bench-edits times edits, not frames: drop --bench-frames.");
     return o;

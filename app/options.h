@@ -16,6 +16,7 @@ struct GuiOptions {
     std::string bench_view = "all";  // --bench-view all|heatmap|grid: panels drawn
     bool bench_pan = false;       // --bench-pan: pan/zoom the heatmap every timed frame
     bool bench_busy = false;      // --bench-busy: keep the worker recomputing the trace
+    bool bench_train = false;     // --bench-train: frames drawn while the Train view trains
                                   // and time the frames drawn while it computes
     int bench_edits = 0;          // --bench-edits N: N live edits, edit -> new maps on screen
     std::string bench_edit = "heads";  // --bench-edit heads|d_model: what the edits halve/restore

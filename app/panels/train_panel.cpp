@@ -7,6 +7,7 @@
 // the heads' similarity. Every number comes from core (TrainWorker → TrainingRun).
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "app/analysis_actions.h"
@@ -91,21 +92,26 @@ void draw_setup(AppContext& ctx) {
     if (!p.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", p.error.c_str());
     else if (!p.notice.empty()) ImGui::TextWrapped("%s", p.notice.c_str());
     if (p.preparing) ImGui::TextDisabled("initialising the model and measuring step 0 …");
-    if (has_run) {
+    if (has_run) {  // static while training: the live numbers sit above the curves
         ImGui::Separator();
         ImGui::TextWrapped("%s", to_playground_spec(p.config).c_str());
-        ImGui::Text("step %d of %d  (%s)", p.steps_taken, p.total_steps, p.running ? "training" : "paused");
-        ImGui::ProgressBar(static_cast<float>(p.steps_taken) / static_cast<float>(std::max(1, p.total_steps)),
-                           ImVec2(-1, 0));
-        const train::TrainingHistory& h = *p.history;
-        if (!h.points.empty()) {
-            const train::StepPoint& last = h.points.back();
-            ImGui::Text("loss %.4f   lr %.2e", last.loss, static_cast<double>(last.lr));
-        }
-        ImGui::Text("held-out loss %.4f", h.snapshots.back()->held_out_loss);
-        ImGui::Text("%.0f tokens/s   %.1f s", h.tokens_per_second, h.seconds);
-        ImGui::Text("best induction score %.2f", train::best_induction(*h.snapshots.back()));
     }
+}
+
+// The live numbers: step, progress, losses, rate, best induction score.
+void draw_status(const TrainProgress& p) {
+    const train::TrainingHistory& h = *p.history;
+    const double loss = h.points.empty() ? std::nan("") : h.points.back().loss;
+    const double lr = h.points.empty() ? 0.0 : static_cast<double>(h.points.back().lr);
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "step %d of %d (%s)", p.steps_taken, p.total_steps,
+                  p.running ? "training" : "paused");
+    ImGui::ProgressBar(static_cast<float>(p.steps_taken) / static_cast<float>(std::max(1, p.total_steps)),
+                       ImVec2(ImGui::GetFontSize() * 16, 0), overlay);
+    ImGui::SameLine();
+    ImGui::Text("loss %.4f  held-out %.4f  lr %.2e  %.0f tokens/s  %.1f s  best induction %.2f", loss,
+                h.snapshots.back()->held_out_loss, lr, h.tokens_per_second, h.seconds,
+                train::best_induction(*h.snapshots.back()));
 }
 
 // Train loss (averaged points) with held-out loss dots at the snapshots' steps.
@@ -208,9 +214,10 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
         const double score = s.metrics[static_cast<std::size_t>(k)][Metric::Induction];
         ImGui::Text("%s  ind %.2f", head_name(k, heads).c_str(), score);
         const std::string id = "##probe" + std::to_string(k);
+        // The plot puts its colour bar right of the map: `cell` is the map's side.
+        const float bar = ImGui::CalcTextSize("-0.000").x + 26.0f * ctx.ui_scale;
         const PlotHover h = draw_matrix_plot(ctx, id.c_str(), tex, static_cast<int>(m.rows()), static_cast<int>(m.cols()),
-                                             ImVec2(cell, cell), ctx.state.colormap, scale,
-                                             [](int) { return std::string(); }, [](int) { return std::string(); });
+                                             ImVec2(cell + bar, cell), ctx.state.colormap, scale, nullptr, nullptr);
         if (h.row >= 0 && h.col >= 0)
             ImGui::SetTooltip("%s  query %d %s → key %d %s\nweight %.4f", head_name(k, heads).c_str(), h.row,
                               s.probe_tokens[static_cast<std::size_t>(h.row)].c_str(), h.col,
@@ -279,8 +286,13 @@ void draw_run_tab(AppContext& ctx) {
     const int count = static_cast<int>(p.history->snapshots.size());
     if (v.timeline >= count) v.timeline = -1;
     const int shown = v.timeline < 0 ? count - 1 : v.timeline;
+    // Child windows: ImGui gives each its own draw list, so the frame cache redraws only
+    // the curves band while training (the snapshot's maps change at snapshots only).
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float chart_h = std::max(fs * 6, avail.y * 0.30f);
+    const float band_h = chart_h + ImGui::GetFrameHeightWithSpacing() * 2 + fs * 3.2f;
+    ImGui::BeginChild("##curves", ImVec2(0, band_h), false, ImGuiWindowFlags_NoScrollbar);
+    draw_status(p);
     const float half = (avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
     ImGui::BeginGroup();
     draw_loss_chart(v, ImVec2(half, chart_h));
@@ -289,6 +301,7 @@ void draw_run_tab(AppContext& ctx) {
     ImGui::BeginGroup();
     draw_trajectories(v, ImVec2(half, chart_h - ImGui::GetFrameHeightWithSpacing()), shown);
     ImGui::EndGroup();
+    ImGui::EndChild();
     // Timeline: any snapshot; at the right end it follows the newest.
     int slider = shown;
     ImGui::SetNextItemWidth(avail.x - fs * 12);
@@ -298,12 +311,15 @@ void draw_run_tab(AppContext& ctx) {
     ImGui::SameLine();
     ImGui::TextDisabled(v.timeline < 0 ? "(newest)" : "(snapshot %d of %d)", shown + 1, count);
     const train::HeadSnapshot& s = *p.history->snapshots[static_cast<std::size_t>(shown)];
+    ImGui::BeginChild("##snapshot", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
     const float rest_h = ImGui::GetContentRegionAvail().y;
     const int heads = std::max(1, p.config.heads), layers = std::max(1, p.config.layers);
     const float sim_side = std::min(rest_h - fs * 3, avail.x * 0.28f);
     const float maps_w = avail.x - sim_side - fs * 8;
-    const float cell = std::max(fs * 3, std::min((maps_w / static_cast<float>(heads)) - fs * 0.8f,
-                                                 (rest_h - fs * 2) / static_cast<float>(layers) - fs * 2.2f));
+    // Map side: each head's slot holds the map, its colour bar (~5 em) and spacing; each
+    // layer's row the map and its caption.
+    const float cell = std::max(fs * 3, std::min((maps_w / static_cast<float>(heads)) - fs * 5.5f,
+                                                 (rest_h - fs * 2) / static_cast<float>(layers) - fs * 2.0f));
     ImGui::BeginGroup();
     draw_probe_maps(ctx, s, shown, cell);
     ImGui::EndGroup();
@@ -311,6 +327,7 @@ void draw_run_tab(AppContext& ctx) {
     ImGui::BeginGroup();
     draw_similarity(ctx, s, shown, std::max(fs * 4, sim_side));
     ImGui::EndGroup();
+    ImGui::EndChild();
 }
 
 }  // namespace
