@@ -7,7 +7,6 @@
 #include "core/error.h"
 #include "core/io/atomic_file.h"
 #include "core/io/directory_writer.h"
-#include "core/io/json_file.h"
 #include "core/io/model_dir.h"
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
@@ -51,16 +50,6 @@ nlohmann::json to_json(const Trainer& t) {
     return j;
 }
 
-// The text task of a checkpoint: its file read again, checked to be the same text.
-TaskSpec text_task_of(const nlohmann::json& jt) {
-    const std::string file = jt.at("file").get<std::string>();
-    auto corpus = std::make_shared<TextCorpus>(read_text_corpus(
-        file, parse_text_level(jt.at("level").get<std::string>()), jt.at("max_vocab").get<int>(), jt.at("window").get<int>()));
-    if (std::to_string(corpus->fingerprint) != jt.at("fingerprint").get<std::string>())
-        throw Error(file + " has changed since the checkpoint was written (the run trained on another text)");
-    return text_task(std::move(corpus), jt.at("window").get<int>());
-}
-
 }  // namespace
 
 void save_checkpoint(const Trainer& t, const std::string& dir) {
@@ -75,27 +64,35 @@ void save_checkpoint(const Trainer& t, const std::string& dir) {
     });
 }
 
-Trainer load_checkpoint(const std::string& dir) {
-    const Model model = load_model_dir(dir);
-    const std::string state_path = (fs::path(dir) / "trainer.json").string();
-    if (!fs::exists(state_path))
-        throw Error(dir + " is a model directory but not a training checkpoint (it has no trainer.json)");
-    const nlohmann::json j = read_json_file(state_path);
-    TaskSpec task;
-    TrainOptions o;
-    int steps = 0;
+TrainerState parse_trainer_state(const std::string& text, const std::string& origin) {
+    TrainerState st;
     try {
+        const nlohmann::json j = nlohmann::json::parse(text);
         if (j.at("format").get<std::string>() != kFormat) throw Error("\"format\" is not " + std::string(kFormat));
-        steps = j.at("steps_taken").get<int>();
+        st.steps_taken = j.at("steps_taken").get<int>();
+        if (st.steps_taken < 0) throw Error("\"steps_taken\" is negative");
         const nlohmann::json& jt = j.at("task");
         if (jt.at("kind") == "text") {
-            task = text_task_of(jt.at("text"));
+            const nlohmann::json& x = jt.at("text");
+            TextTaskRef ref;
+            ref.file = x.at("file").get<std::string>();
+            ref.level = parse_text_level(x.at("level").get<std::string>());
+            ref.window = x.at("window").get<int>();
+            ref.max_vocab = x.at("max_vocab").get<int>();
+            ref.fingerprint = x.at("fingerprint").get<std::string>();
+            if (ref.file.empty() || ref.window < 2 || ref.window > 1024 || ref.max_vocab < 3)
+                throw Error("the text task needs a file, a window of 2 … 1024 tokens and max_vocab ≥ 3");
+            st.text = ref;
+            st.task.kind = TaskKind::Text;
         } else {
-            task = parse_task(jt.at("kind").get<std::string>(), jt.at("vocab").get<int>());
-            task.min_len = jt.at("min_len").get<int>();
-            task.max_len = jt.at("max_len").get<int>();
+            st.task = parse_task(jt.at("kind").get<std::string>(), jt.at("vocab").get<int>());
+            st.task.min_len = jt.at("min_len").get<int>();
+            st.task.max_len = jt.at("max_len").get<int>();
+            check_task(st.task);
         }
+        TrainOptions& o = st.options;
         o.batch = j.at("batch").get<int>();
+        if (o.batch < 1 || o.batch > 4096) throw Error("batch " + std::to_string(o.batch) + " must be between 1 and 4096");
         o.seed = j.at("seed").get<std::uint64_t>();
         const nlohmann::json& a = j.at("adamw");
         o.adamw.lr = a.at("lr").get<float>();
@@ -107,15 +104,31 @@ Trainer load_checkpoint(const std::string& dir) {
         o.adamw.total_steps = a.at("total_steps").get<int>();
         o.adamw.min_lr_ratio = a.at("min_lr_ratio").get<float>();
         o.adamw.clip_norm = a.at("clip_norm").get<float>();
+        check_adamw(o.adamw);
     } catch (const nlohmann::json::exception& e) {
-        throw Error(state_path + " is not a HeadScope training state: " + e.what());
+        throw Error(origin + " is not a HeadScope training state: " + e.what());
     } catch (const Error& e) {
-        throw Error(state_path + " is not a HeadScope training state: " + e.what());
+        throw Error(origin + " does not describe a training run: " + e.what());
     }
-    if (steps < 0) throw Error(state_path + ": \"steps_taken\" is negative");
+    return st;
+}
+
+Trainer load_checkpoint(const std::string& dir) {
+    const Model model = load_model_dir(dir);
+    const std::string state_path = (fs::path(dir) / "trainer.json").string();
+    if (!fs::exists(state_path))
+        throw Error(dir + " is a model directory but not a training checkpoint (it has no trainer.json)");
+    TrainerState st = parse_trainer_state(read_file(state_path), state_path);
+    if (st.text) {  // the text read again: the same text, or an error
+        const TextTaskRef& ref = *st.text;
+        auto corpus = std::make_shared<TextCorpus>(read_text_corpus(ref.file, ref.level, ref.max_vocab, ref.window));
+        if (std::to_string(corpus->fingerprint) != ref.fingerprint)
+            throw Error(ref.file + " has changed since the checkpoint was written (the run trained on another text)");
+        st.task = text_task(std::move(corpus), ref.window);
+    }
     Trainer t = [&] {
         try {
-            return Trainer(model.config(), model.weights(), task, o);
+            return Trainer(model.config(), model.weights(), st.task, st.options);
         } catch (const Error& e) {
             throw Error(state_path + " does not describe a training run of this model: " + e.what());
         }
@@ -127,7 +140,7 @@ Trainer load_checkpoint(const std::string& dir) {
     };
     t.optimizer().first_moment() = moments("optimizer_m.safetensors");
     t.optimizer().second_moment() = moments("optimizer_v.safetensors");
-    t.optimizer().set_steps_taken(steps);
+    t.optimizer().set_steps_taken(st.steps_taken);
     return t;
 }
 

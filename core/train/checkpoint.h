@@ -11,6 +11,7 @@
 // a checkpoint takes exactly the steps the uninterrupted run would have taken, on the
 // same learning-rate schedule (its total_steps is kept; steps past it run at the final
 // rate). trainer.json is checked as a new run's options are (tasks.h, adamw.h).
+#include <optional>
 #include <string>
 
 #include "core/train/trainer.h"
@@ -18,6 +19,25 @@
 namespace hs::train {
 
 void save_checkpoint(const Trainer& trainer, const std::string& dir);
+
+// A text task as trainer.json names it: the file is read again when the checkpoint loads.
+struct TextTaskRef {
+    std::string file;
+    TextLevel level = TextLevel::Char;
+    int window = 0, max_vocab = 0;
+    std::string fingerprint;  // text_fingerprint of the text trained on
+};
+
+// trainer.json's contents, every field checked (tasks.h, adamw.h, batch 1 … 4096); a text
+// task comes back as `text` (task.kind Text, no corpus yet).
+struct TrainerState {
+    int steps_taken = 0;
+    TaskSpec task;
+    TrainOptions options;
+    std::optional<TextTaskRef> text;
+};
+// Throws hs::Error naming `origin` for invalid JSON or a field out of range.
+TrainerState parse_trainer_state(const std::string& text, const std::string& origin);
 // Throws hs::Error naming the file when a part is missing or does not fit the model.
 Trainer load_checkpoint(const std::string& dir);
 
