@@ -177,6 +177,8 @@ bool ScriptRunner::step(AppContext& ctx) {
             ctx.train_worker.start(training_setup(ctx.train), true);
         } else if (cmd == "train-timeline") {
             ctx.train.timeline = to_int(cmd, rest);
+        } else if (cmd == "train-table") {
+            ctx.train.show_head_table = rest == "on";
         } else if (cmd == "train-save") {
             ctx.train_worker.save(rest);
         } else if (cmd == "train-experiment") {  // KEY VALUES; the script waits until it has run

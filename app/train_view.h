@@ -27,6 +27,7 @@ struct TrainView {
     TrainProgress progress;       // newest publication, read once per frame
     int timeline = -1;            // snapshot shown; −1 follows the newest
     Metric metric = Metric::Induction;  // per-head trajectory plotted
+    bool show_head_table = false;       // the snapshot as a table of heads instead of maps
     std::vector<KeyedTexture> probe_maps;  // one per head of the shown snapshot
     KeyedTexture similarity;
     // -- the Experiment tab: the setup above over several values of one key ----------

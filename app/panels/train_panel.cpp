@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "app/analysis_actions.h"
@@ -226,6 +227,34 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
     }
 }
 
+// Every head at the shown snapshot: its role and the metrics that tell heads apart.
+void draw_head_table(const train::HeadSnapshot& s, int heads) {
+    ImGui::Text("Heads at step %d (metrics on the task's first held-out example; induction on BOS + r + r)", s.step);
+    constexpr Metric kShown[] = {Metric::Entropy, Metric::Distance, Metric::PrevToken, Metric::FirstToken,
+                                 Metric::DuplicateToken, Metric::Induction};
+    if (!ImGui::BeginTable("##heads_at_step", 2 + static_cast<int>(std::size(kShown)),
+                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY))
+        return;
+    ImGui::TableSetupColumn("head");
+    ImGui::TableSetupColumn("role");
+    for (const Metric m : kShown) ImGui::TableSetupColumn(metric_name(m));
+    ImGui::TableHeadersRow();
+    for (std::size_t k = 0; k < s.metrics.size(); ++k) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(head_name(static_cast<int>(k), heads).c_str());
+        ImGui::TableSetColumnIndex(1);
+        if (k < s.labels.size()) role_chip(s.labels[k].primary.role);
+        for (std::size_t c = 0; c < std::size(kShown); ++c) {
+            ImGui::TableSetColumnIndex(static_cast<int>(c) + 2);
+            const double x = s.metrics[k][kShown[c]];
+            if (std::isfinite(x)) ImGui::Text("%.3f", x);
+            else ImGui::TextDisabled("–");
+        }
+    }
+    ImGui::EndTable();
+}
+
 void draw_similarity(AppContext& ctx, const train::HeadSnapshot& s, int snapshot_index, float side) {
     TrainView& v = ctx.train;
     const int heads = v.progress.config.heads, n = static_cast<int>(s.similarity.rows());
@@ -310,8 +339,15 @@ void draw_run_tab(AppContext& ctx) {
         v.timeline = slider == count - 1 ? -1 : slider;
     ImGui::SameLine();
     ImGui::TextDisabled(v.timeline < 0 ? "(newest)" : "(snapshot %d of %d)", shown + 1, count);
+    ImGui::SameLine();
+    ImGui::Checkbox("table", &v.show_head_table);
     const train::HeadSnapshot& s = *p.history->snapshots[static_cast<std::size_t>(shown)];
     ImGui::BeginChild("##snapshot", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+    if (v.show_head_table) {
+        draw_head_table(s, p.config.heads);
+        ImGui::EndChild();
+        return;
+    }
     const float rest_h = ImGui::GetContentRegionAvail().y;
     const int heads = std::max(1, p.config.heads), layers = std::max(1, p.config.layers);
     const float sim_side = std::min(rest_h - fs * 3, avail.x * 0.28f);
