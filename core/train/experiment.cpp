@@ -125,7 +125,7 @@ PixelRect draw_panel(RgbImage& img, const Font& font, const PixelRect& r, const 
         const int y = plot.bottom() - k * plot.height / 4;
         img.fill_rect({plot.x, y, plot.width, 1}, kGrid);
         char t[32];
-        std::snprintf(t, sizeof t, "%.3g", lo + (hi - lo) * k / 4.0);
+        std::snprintf(t, sizeof t, hi - lo >= 10.0 ? "%.0f" : "%.3g", lo + (hi - lo) * k / 4.0);
         draw_text(img, font, t, plot.x - 6 - font.text_width(t, px), y - px / 2, px, kInk);
     }
     img.fill_rect({plot.x, plot.y, 1, plot.height}, kInk);
