@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "app/experiment_worker.h"
 #include "app/train_worker.h"
+#include "core/error.h"
 #include "core/train/checkpoint.h"
 
 namespace hs {
@@ -90,6 +92,50 @@ TEST(TrainWorker, ResetDropsTheRunAndABadSetupIsAMessage) {
     p = wait_idle(w);
     EXPECT_FALSE(p.history);
     EXPECT_NE(p.error.find("the model's max_len is 8"), std::string::npos) << p.error;
+}
+
+}  // namespace
+}  // namespace hs
+
+namespace hs {
+namespace {
+
+TEST(ExperimentWorker, RunsEveryValueAsCoreDoesAndChecksThemFirst) {
+    train::ExperimentSetup e = train::parse_sweep("heads=1,2", small_setup(4));
+    ExperimentWorker w;
+    w.start(e);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (!w.idle() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const ExperimentProgress p = w.progress();
+    EXPECT_FALSE(p.running);
+    EXPECT_EQ(p.error, "");
+    ASSERT_EQ(p.runs.size(), 2u);
+    EXPECT_EQ(p.done_steps, 8);
+    const std::vector<train::TrainingSetup> setups = train::experiment_setups(e);
+    for (std::size_t k = 0; k < 2; ++k) {
+        train::TrainingRun run(setups[k]);
+        while (!run.finished()) run.step();
+        const train::ExperimentRun expected = train::summarize_run(run, e.values[k]);
+        EXPECT_EQ(p.runs[k].value, expected.value);
+        EXPECT_EQ(p.runs[k].d_k, expected.d_k);
+        EXPECT_DOUBLE_EQ(p.runs[k].held_out_loss, expected.held_out_loss);
+        EXPECT_EQ(p.runs[k].steps, expected.steps);
+    }
+    // heads=3 does not divide d_model 16: refused before anything runs.
+    EXPECT_THROW(w.start(train::parse_sweep("heads=2,3", small_setup(4))), Error);
+    EXPECT_EQ(w.progress().runs.size(), 2u);  // the finished experiment is still shown
+}
+
+TEST(ExperimentWorker, CancelStopsAtTheNextStep) {
+    ExperimentWorker w;
+    w.start(train::parse_sweep("heads=1,2", small_setup(100000)));
+    while (w.progress().done_steps < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    w.cancel();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (!w.idle() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    EXPECT_TRUE(w.idle());
+    EXPECT_TRUE(w.progress().runs.empty());
+    EXPECT_LT(w.progress().done_steps, 100000);
 }
 
 }  // namespace
