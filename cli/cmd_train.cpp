@@ -127,6 +127,7 @@ std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector
     if (snapshots) snapshots->push_back(train::measure_heads(trainer));
     const auto t0 = std::chrono::steady_clock::now();
     long long tokens = 0;
+    std::string first_induction;  // when a head's induction score first passed 0.5
     for (int s = first; s <= steps; ++s) {
         const train::StepReport r = trainer.step();
         tokens += r.tokens;
@@ -152,13 +153,22 @@ std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector
         log += line;
         if (report) {
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            std::printf("step %5d  loss %.4f  held-out loss %.4f  lr %.2e  |g| %.3f  %.0f tokens/s", r.step, r.loss,
-                        held_out, r.lr, r.grad_norm, static_cast<double>(tokens) / seconds);
-            if (snapshots) std::printf("  best induction %.2f", train::best_induction(snapshots->back()));
+            std::printf("step %5d  loss %.4f  held-out loss %.4f  lr %.2e  |g| %.3f  %.0f tokens/s  %.1f s", r.step, r.loss,
+                        held_out, r.lr, r.grad_norm, static_cast<double>(tokens) / seconds, seconds);
+            if (snapshots) {
+                const double best = train::best_induction(snapshots->back());
+                std::printf("  best induction %.2f", best);
+                if (best > 0.5 && first_induction.empty()) {
+                    char at[96];
+                    std::snprintf(at, sizeof at, "first induction score > 0.5 at step %d (%.1f s)\n", r.step, seconds);
+                    first_induction = at;
+                }
+            }
             std::printf("\n");
             std::fflush(stdout);
         }
     }
+    if (!first_induction.empty()) std::printf("%s", first_induction.c_str());
     return log;
 }
 
