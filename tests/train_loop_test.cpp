@@ -318,3 +318,36 @@ TEST(TextCorpus, ACheckpointReadsItsTextAgainAndRefusesAChangedOne) {
 
 }  // namespace
 }  // namespace hs::train
+
+namespace hs::train {
+namespace {
+
+// Found by the trainer_state fuzz target: a float where a whole number belongs was cast
+// (2.6e105 to int: undefined behaviour). Every field is now read by its type and range.
+TEST(Checkpoint, NumbersOfTheWrongKindOrRangeInTrainerJsonAreNamed) {
+    const std::string good = R"({"format":"headscope-trainer","steps_taken":3,"batch":2,"seed":1,
+        "task":{"kind":"copy","vocab":10,"min_len":4,"max_len":12},
+        "adamw":{"lr":0.001,"beta1":0.9,"beta2":0.95,"eps":1e-8,"weight_decay":0.01,"warmup_steps":0,
+                 "total_steps":10,"min_lr_ratio":0.1,"clip_norm":1.0}})";
+    EXPECT_EQ(parse_trainer_state(good, "t.json").steps_taken, 3);
+    const auto message_of = [&](const std::string& from, const std::string& to) {
+        std::string text = good;
+        text.replace(text.find(from), from.size(), to);
+        try {
+            (void)parse_trainer_state(text, "t.json");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(message_of("\"min_len\":4", "\"min_len\":2.6e105"),
+              "t.json does not describe a training run: \"min_len\" must be a whole number");
+    EXPECT_EQ(message_of("\"lr\":0.001", "\"lr\":1e300"), "t.json does not describe a training run: \"lr\" is out of range");
+    EXPECT_EQ(message_of("\"batch\":2", "\"batch\":4294967296"), "t.json does not describe a training run: \"batch\" is out of range");
+    EXPECT_EQ(message_of("\"seed\":1", "\"seed\":-1"),
+              "t.json does not describe a training run: \"seed\" must be a whole number ≥ 0");
+    EXPECT_EQ(message_of("\"task\":", "\"tusk\":"), "t.json does not describe a training run: \"task\" is missing");
+}
+
+}  // namespace
+}  // namespace hs::train

@@ -1,6 +1,9 @@
 #include "core/train/checkpoint.h"
 
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -64,46 +67,88 @@ void save_checkpoint(const Trainer& t, const std::string& dir) {
     });
 }
 
+namespace {
+
+// Typed fields: a number of the wrong kind or beyond the type's range is an error, never
+// a cast (a float 1e300 read as int or float is undefined behaviour).
+const nlohmann::json& field(const nlohmann::json& j, const char* key) {
+    if (!j.is_object() || !j.contains(key)) throw Error(std::string("\"") + key + "\" is missing");
+    return j.at(key);
+}
+
+int int_at(const nlohmann::json& j, const char* key) {
+    const nlohmann::json& v = field(j, key);
+    if (!v.is_number_integer()) throw Error(std::string("\"") + key + "\" must be a whole number");
+    if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<int>::max())
+                               : (v.get<long long>() < std::numeric_limits<int>::min() ||
+                                  v.get<long long>() > std::numeric_limits<int>::max()))
+        throw Error(std::string("\"") + key + "\" is out of range");
+    return static_cast<int>(v.get<long long>());
+}
+
+std::uint64_t u64_at(const nlohmann::json& j, const char* key) {
+    const nlohmann::json& v = field(j, key);
+    if (!v.is_number_unsigned()) throw Error(std::string("\"") + key + "\" must be a whole number ≥ 0");
+    return v.get<std::uint64_t>();
+}
+
+float float_at(const nlohmann::json& j, const char* key) {
+    const nlohmann::json& v = field(j, key);
+    if (!v.is_number()) throw Error(std::string("\"") + key + "\" must be a number");
+    const double x = v.get<double>();
+    if (!(std::abs(x) <= static_cast<double>(std::numeric_limits<float>::max())))
+        throw Error(std::string("\"") + key + "\" is out of range");
+    return static_cast<float>(x);
+}
+
+std::string string_at(const nlohmann::json& j, const char* key) {
+    const nlohmann::json& v = field(j, key);
+    if (!v.is_string()) throw Error(std::string("\"") + key + "\" must be a string");
+    return v.get<std::string>();
+}
+
+}  // namespace
+
 TrainerState parse_trainer_state(const std::string& text, const std::string& origin) {
     TrainerState st;
     try {
         const nlohmann::json j = nlohmann::json::parse(text);
-        if (j.at("format").get<std::string>() != kFormat) throw Error("\"format\" is not " + std::string(kFormat));
-        st.steps_taken = j.at("steps_taken").get<int>();
+        if (string_at(j, "format") != kFormat) throw Error("\"format\" is not " + std::string(kFormat));
+        st.steps_taken = int_at(j, "steps_taken");
         if (st.steps_taken < 0) throw Error("\"steps_taken\" is negative");
-        const nlohmann::json& jt = j.at("task");
-        if (jt.at("kind") == "text") {
-            const nlohmann::json& x = jt.at("text");
+        const nlohmann::json& jt = field(j, "task");
+        if (string_at(jt, "kind") == "text") {
+            const nlohmann::json& x = field(jt, "text");
             TextTaskRef ref;
-            ref.file = x.at("file").get<std::string>();
-            ref.level = parse_text_level(x.at("level").get<std::string>());
-            ref.window = x.at("window").get<int>();
-            ref.max_vocab = x.at("max_vocab").get<int>();
-            ref.fingerprint = x.at("fingerprint").get<std::string>();
+            ref.file = string_at(x, "file");
+            ref.level = parse_text_level(string_at(x, "level"));
+            ref.window = int_at(x, "window");
+            ref.max_vocab = int_at(x, "max_vocab");
+            ref.fingerprint = string_at(x, "fingerprint");
             if (ref.file.empty() || ref.window < 2 || ref.window > 1024 || ref.max_vocab < 3)
                 throw Error("the text task needs a file, a window of 2 … 1024 tokens and max_vocab ≥ 3");
             st.text = ref;
             st.task.kind = TaskKind::Text;
         } else {
-            st.task = parse_task(jt.at("kind").get<std::string>(), jt.at("vocab").get<int>());
-            st.task.min_len = jt.at("min_len").get<int>();
-            st.task.max_len = jt.at("max_len").get<int>();
+            st.task = parse_task(string_at(jt, "kind"), int_at(jt, "vocab"));
+            st.task.min_len = int_at(jt, "min_len");
+            st.task.max_len = int_at(jt, "max_len");
             check_task(st.task);
         }
         TrainOptions& o = st.options;
-        o.batch = j.at("batch").get<int>();
+        o.batch = int_at(j, "batch");
         if (o.batch < 1 || o.batch > 4096) throw Error("batch " + std::to_string(o.batch) + " must be between 1 and 4096");
-        o.seed = j.at("seed").get<std::uint64_t>();
-        const nlohmann::json& a = j.at("adamw");
-        o.adamw.lr = a.at("lr").get<float>();
-        o.adamw.beta1 = a.at("beta1").get<float>();
-        o.adamw.beta2 = a.at("beta2").get<float>();
-        o.adamw.eps = a.at("eps").get<float>();
-        o.adamw.weight_decay = a.at("weight_decay").get<float>();
-        o.adamw.warmup_steps = a.at("warmup_steps").get<int>();
-        o.adamw.total_steps = a.at("total_steps").get<int>();
-        o.adamw.min_lr_ratio = a.at("min_lr_ratio").get<float>();
-        o.adamw.clip_norm = a.at("clip_norm").get<float>();
+        o.seed = u64_at(j, "seed");
+        const nlohmann::json& a = field(j, "adamw");
+        o.adamw.lr = float_at(a, "lr");
+        o.adamw.beta1 = float_at(a, "beta1");
+        o.adamw.beta2 = float_at(a, "beta2");
+        o.adamw.eps = float_at(a, "eps");
+        o.adamw.weight_decay = float_at(a, "weight_decay");
+        o.adamw.warmup_steps = int_at(a, "warmup_steps");
+        o.adamw.total_steps = int_at(a, "total_steps");
+        o.adamw.min_lr_ratio = float_at(a, "min_lr_ratio");
+        o.adamw.clip_norm = float_at(a, "clip_norm");
         check_adamw(o.adamw);
     } catch (const nlohmann::json::exception& e) {
         throw Error(origin + " is not a HeadScope training state: " + e.what());
