@@ -355,7 +355,7 @@ struct IdleMemory {
 // frame as a vsynced window would (Xvfb has no vsync), so the UI thread does not take a
 // core from the worker, but wake as soon as a result waits.
 void between_frames(AppContext& ctx, FrameClock::time_point frame_start, bool paced, IdleMemory& memory) {
-    if (!workers_idle(ctx)) {
+    if (!workers_idle(ctx) || !ctx.train_worker.idle() || !ctx.experiment_worker.idle()) {
         memory.last_work = FrameClock::now();
         memory.released = false;
     } else if (!memory.released && FrameClock::now() - memory.last_work > std::chrono::seconds(60)) {
@@ -485,6 +485,7 @@ int run_gui(const GuiOptions& options) {
         }
         ctx.view = TraceView{};
         ctx.analysis = AnalysisView{};
+        ctx.train = TrainView{};  // its textures, while the GL context is current
         ctx.renderer.reset();
     }
     close_window(window);

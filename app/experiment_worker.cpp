@@ -27,13 +27,19 @@ ExperimentWorker::ExperimentWorker()
                   publish([&](ExperimentProgress& p) { p.error = error; });
                   return std::nullopt;
               }
-              while (!run->finished()) {
-                  run->step();
-                  if (!control.report(++done, total)) return std::nullopt;  // cancelled or superseded
-                  publish([&](ExperimentProgress& p) { p.done_steps = done; });
+              try {
+                  while (!run->finished()) {
+                      run->step();
+                      if (!control.report(++done, total)) return std::nullopt;  // cancelled or superseded
+                      publish([&](ExperimentProgress& p) { p.done_steps = done; });
+                  }
+                  train::ExperimentRun summary = train::summarize_run(*run, r.experiment.values[k]);
+                  publish([&](ExperimentProgress& p) { p.runs.push_back(std::move(summary)); });
+              } catch (const std::exception& e) {  // nothing may escape the worker's thread
+                  const std::string error = "run " + std::to_string(k + 1) + ": " + e.what();
+                  publish([&](ExperimentProgress& p) { p.error = error; });
+                  return std::nullopt;
               }
-              train::ExperimentRun summary = train::summarize_run(*run, r.experiment.values[k]);
-              publish([&](ExperimentProgress& p) { p.runs.push_back(std::move(summary)); });
           }
           return std::nullopt;  // everything went out through progress_: no result to take
       }) {}

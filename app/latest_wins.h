@@ -1,6 +1,6 @@
 #pragma once
-// One background thread that runs the newest request, for the app's three workers (trace,
-// analysis, layer maps). The UI submits and polls; it never waits on the thread.
+// One background thread that runs the newest request, for the app's workers (trace,
+// analysis, layer maps, mip levels, the Train view's experiment). The UI submits and polls; it never waits on the thread.
 //   submit(r)      replaces a queued request; the running job stops being wanted (its
 //                  progress callback returns false at the next call, and a result it still
 //                  returns is dropped as superseded)

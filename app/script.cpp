@@ -39,10 +39,13 @@ void set_train_field(TrainView& v, const std::string& rest) {
             throw Error("train task must be copy, reverse, sort or induction (or: train text-file PATH)");
         v.task = static_cast<int>(at - std::begin(kTrainTasks));
     } else if (key == "spec") v.spec = value;
-    else if (key == "text-file") {
+    else if (key == "text-file") {  // the rest of the line: a path may hold spaces
         v.task = kTextFileTask;
-        v.text_file = value;
-    } else if (key == "level") v.text_level = value == "word" ? 1 : 0;
+        v.text_file = rest.substr(rest.find_first_not_of(' ', key.size()));
+    } else if (key == "level") {
+        if (value != "char" && value != "word") throw Error("train level must be char or word, got '" + value + "'");
+        v.text_level = value == "word" ? 1 : 0;
+    }
     else if (key == "steps") v.steps = to_int(key, value);
     else if (key == "batch") v.batch = to_int(key, value);
     else if (key == "every") v.every = to_int(key, value);

@@ -98,11 +98,12 @@ std::string load_settings(std::string& path, AppState& state, WindowSize& size) 
                 kept = "; kept as " + bad.string();
         } catch (const Error&) {
         }
+        const std::string notice = "Ignored corrupt settings file " + path + " (" + e.what() + ")";
         if (kept.empty()) {
             path.clear();  // could not move it aside: keep it as it is
             kept = "; left in place (settings of this session are not saved)";
         }
-        return "Ignored corrupt settings file " + path + " (" + e.what() + ")" + kept + ".";
+        return notice + kept + ".";
     }
 }
 

@@ -29,6 +29,8 @@ void TrainWorker::start(train::TrainingSetup setup, bool run) {
         pending_setup_ = std::move(setup);
         running_ = run;
         pending_steps_ = 0;
+        save_dir_.clear();  // a Save asked for the previous run does not apply to the new one
+        save_after_ = 0;
         progress_.error.clear();
         progress_.notice.clear();
         progress_.preparing = true;
@@ -70,6 +72,8 @@ void TrainWorker::reset() {
         pending_setup_.reset();
         running_ = false;
         pending_steps_ = 0;
+        save_dir_.clear();
+        save_after_ = 0;
         drop_run_ = true;
         const std::uint64_t version = progress_.version + 1;
         progress_ = TrainProgress{};
@@ -82,6 +86,7 @@ void TrainWorker::save(std::string dir) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         save_dir_ = std::move(dir);
+        save_after_ = pending_steps_;  // the Steps asked before it come first
     }
     wake_.notify_all();
 }
@@ -98,19 +103,30 @@ bool TrainWorker::idle() const {
     return !busy_ && !pending_setup_ && !drop_run_ && save_dir_.empty() && !stepping;
 }
 
-// Called with mutex_ held, on the thread: the run's state as the view shows it.
-void TrainWorker::publish_locked() {
-    if (!run_) return;
-    progress_.history = std::make_shared<const train::TrainingHistory>(run_->history());
-    progress_.curve = train::loss_curve(run_->history().points, kCurvePoints);
-    progress_.config = run_->setup().config;
-    progress_.task = run_->setup().task;
-    progress_.steps_taken = run_->trainer().steps_taken();
-    progress_.total_steps = run_->total_steps();
-    if (run_->finished()) running_ = false;
-    progress_.running = running_;
-    progress_.preparing = false;
-    ++progress_.version;
+// On the thread, with mutex_ released: the run's state as the view shows it (a copy of its
+// history, O(steps): made outside the lock so that progress() never waits on it).
+TrainProgress TrainWorker::snapshot_of_run() const {
+    TrainProgress p;
+    p.history = std::make_shared<const train::TrainingHistory>(run_->history());
+    p.curve = train::loss_curve(run_->history().points, kCurvePoints);
+    p.config = run_->setup().config;
+    p.task = run_->setup().task;
+    p.steps_taken = run_->trainer().steps_taken();
+    p.total_steps = run_->total_steps();
+    return p;
+}
+
+// Called with mutex_ held: `fresh` (snapshot_of_run) becomes the publication, keeping the
+// messages and numbering of the current one.
+void TrainWorker::publish_locked(TrainProgress fresh) {
+    if (fresh.steps_taken >= fresh.total_steps) running_ = false;
+    fresh.running = running_;
+    fresh.preparing = false;
+    fresh.error = std::move(progress_.error);
+    fresh.notice = std::move(progress_.notice);
+    fresh.run_id = run_id_;
+    fresh.version = progress_.version + 1;
+    progress_ = std::move(fresh);
 }
 
 void TrainWorker::loop() {
@@ -125,6 +141,9 @@ void TrainWorker::loop() {
         if (drop_run_) {
             drop_run_ = false;
             run_.reset();
+            const std::uint64_t version = progress_.version + 1;
+            progress_ = TrainProgress{};  // a step that ended after Reset may have published
+            progress_.version = version;
             continue;
         }
         if (pending_setup_) {
@@ -143,6 +162,7 @@ void TrainWorker::loop() {
             busy_ = false;
             if (pending_setup_ || drop_run_) continue;  // replaced while it was built
             run_ = std::move(run);
+            if (run_) ++run_id_;
             if (!run_) {
                 running_ = false;
                 const std::uint64_t version = progress_.version + 1;
@@ -151,11 +171,16 @@ void TrainWorker::loop() {
                 progress_.version = version;
                 continue;
             }
-            publish_locked();
+            busy_ = true;
+            lock.unlock();
+            TrainProgress fresh = snapshot_of_run();
+            lock.lock();
+            busy_ = false;
+            if (!pending_setup_ && !drop_run_) publish_locked(std::move(fresh));
             continue;
         }
         // Save after the Steps asked before it (the user's order), else at the next boundary.
-        const bool steps_first = pending_steps_ > 0 && run_ && !run_->finished();
+        const bool steps_first = save_after_ > 0 && pending_steps_ > 0 && run_ && !run_->finished();
         if (!save_dir_.empty() && !steps_first) {
             const std::string dir = std::move(save_dir_);
             save_dir_.clear();
@@ -180,7 +205,10 @@ void TrainWorker::loop() {
             continue;
         }
         // One step, outside the lock: the UI reads the last publication meanwhile.
-        if (pending_steps_ > 0) --pending_steps_;
+        if (pending_steps_ > 0) {
+            --pending_steps_;
+            if (save_after_ > 0) --save_after_;
+        }
         busy_ = true;
         lock.unlock();
         bool snapshot = false;
@@ -191,16 +219,21 @@ void TrainWorker::loop() {
             error = e.what();
         }
         lock.lock();
-        busy_ = false;
         if (!error.empty()) {
             running_ = false;
             progress_.error = "training stopped: " + error;
         }
         const auto now = std::chrono::steady_clock::now();
-        if (snapshot || !error.empty() || run_->finished() || !running_ || now - last_publish >= kPublishEvery) {
-            publish_locked();
+        const bool publish =
+            snapshot || !error.empty() || run_->finished() || !running_ || now - last_publish >= kPublishEvery;
+        if (publish && !drop_run_ && !pending_setup_) {  // not after Reset or a new Start
+            lock.unlock();
+            TrainProgress fresh = snapshot_of_run();
+            lock.lock();
+            if (!drop_run_ && !pending_setup_) publish_locked(std::move(fresh));
             last_publish = now;
         }
+        busy_ = false;
     }
 }
 

@@ -25,6 +25,7 @@ struct TrainProgress {
     bool preparing = false;       // building the run (initialising, measuring step 0)
     std::string error;            // why the last Start or Save failed
     std::string notice;           // "saved DIR"
+    std::uint64_t run_id = 0;     // which run (textures of a snapshot are keyed by it)
     std::uint64_t version = 0;    // grows with every publication
 };
 
@@ -48,7 +49,8 @@ public:
 
 private:
     void loop();
-    void publish_locked();
+    TrainProgress snapshot_of_run() const;
+    void publish_locked(TrainProgress fresh);
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;
@@ -56,6 +58,8 @@ private:
     std::unique_ptr<train::TrainingRun> run_;  // touched only by the thread
     bool running_ = false, stop_ = false, busy_ = false;
     int pending_steps_ = 0;
+    int save_after_ = 0;       // queued Steps that come before the queued Save
+    std::uint64_t run_id_ = 0;  // runs built so far (touched only by the thread)
     bool drop_run_ = false;
     std::string save_dir_;
     TrainProgress progress_;

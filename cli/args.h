@@ -28,8 +28,6 @@ public:
     std::string value_or(const std::string& name, const std::string& fallback) const;
     // Integer option; UsageError naming the option if not a whole number in [lo, hi].
     std::optional<long long> integer(const std::string& name, long long lo, long long hi) const;
-    // Replaces an option's value (a sweep runs the same arguments with another --spec).
-    void set_value(const std::string& name, std::string value) { values_[name] = std::move(value); }
 
 private:
     std::vector<std::string> positionals_;

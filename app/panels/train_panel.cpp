@@ -87,7 +87,7 @@ void draw_setup(AppContext& ctx) {
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
     input_text_string("##save", &v.save_dir);
     ImGui::SameLine();
-    ImGui::BeginDisabled(!has_run);
+    ImGui::BeginDisabled(!has_run || p.preparing);
     if (ImGui::Button("Save")) ctx.train_worker.save(v.save_dir);
     ImGui::EndDisabled();
     if (!p.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", p.error.c_str());
@@ -210,7 +210,7 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
         if (k % heads != 0) ImGui::SameLine();
         const Matrix& m = s.probe_maps[static_cast<std::size_t>(k)];
         KeyedTexture& tex = v.probe_maps[static_cast<std::size_t>(k)];
-        tex.sync(std::to_string(s.step) + "/" + std::to_string(snapshot_index) + "/" + std::to_string(k), m);
+        tex.sync(std::to_string(v.progress.run_id) + "/" + std::to_string(snapshot_index) + "/" + std::to_string(k), m);
         ImGui::BeginGroup();
         const double score = s.metrics[static_cast<std::size_t>(k)][Metric::Induction];
         ImGui::Text("%s  ind %.2f", head_name(k, heads).c_str(), score);
@@ -219,6 +219,10 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
         const float bar = ImGui::CalcTextSize("-0.000").x + 26.0f * ctx.ui_scale;
         const PlotHover h = draw_matrix_plot(ctx, id.c_str(), tex, static_cast<int>(m.rows()), static_cast<int>(m.cols()),
                                              ImVec2(cell + bar, cell), ctx.state.colormap, scale, nullptr, nullptr);
+        if (h.row >= 0 && h.col >= 0) {
+            ctx.fonts.note_text(s.probe_tokens[static_cast<std::size_t>(h.row)]);  // a text task's CJK tokens
+            ctx.fonts.note_text(s.probe_tokens[static_cast<std::size_t>(h.col)]);
+        }
         if (h.row >= 0 && h.col >= 0)
             ImGui::SetTooltip("%s  query %d %s → key %d %s\nweight %.4f", head_name(k, heads).c_str(), h.row,
                               s.probe_tokens[static_cast<std::size_t>(h.row)].c_str(), h.col,
@@ -260,7 +264,7 @@ void draw_similarity(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
     const int heads = v.progress.config.heads, n = static_cast<int>(s.similarity.rows());
     if (n == 0) return;
     ImGui::TextUnformatted("Head similarity (JSD, held-out example)");
-    v.similarity.sync(std::to_string(s.step) + "/" + std::to_string(snapshot_index), s.similarity.cast<float>());
+    v.similarity.sync(std::to_string(v.progress.run_id) + "/" + std::to_string(snapshot_index), s.similarity.cast<float>());
     ColorScale scale;
     scale.lo = v.similarity.lo;
     scale.hi = std::max(v.similarity.hi, v.similarity.lo + 1e-6f);

@@ -5,7 +5,8 @@
 //   optimizer_m.safetensors, optimizer_v.safetensors   AdamW's moments, under the
 //                                                      parameters' state_dict names
 //   trainer.json   {"format": "headscope-trainer", "steps_taken", "task": {kind, vocab,
-//                  min_len, max_len}, "batch", "seed", "adamw": {lr, beta1, beta2, eps,
+//                  min_len, max_len, text: {file, level, window, max_vocab, fingerprint}
+//                  for a text task}, "batch", "seed", "adamw": {lr, beta1, beta2, eps,
 //                  weight_decay, warmup_steps, total_steps, min_lr_ratio, clip_norm}}
 // written together (core/io/directory_writer.h: all files or none). Training resumed from
 // a checkpoint takes exactly the steps the uninterrupted run would have taken, on the

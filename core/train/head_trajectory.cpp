@@ -15,9 +15,11 @@ namespace {
 
 // BOS + r + r, r = the first m symbols of a fixed shuffle of 2 … vocab−1 (distinct, so
 // every query of the second copy has exactly one earlier occurrence).
-InductionInput induction_probe(const ModelConfig& c) {
+InductionInput induction_probe(const ModelConfig& c, const TaskSpec& task) {
+    // Symbols the task uses (a text task's ids, not the model's whole vocabulary: ids the
+    // text never holds have untrained embeddings).
     std::vector<int> symbols;
-    for (int id = 2; id < c.vocab; ++id) symbols.push_back(id);
+    for (int id = 2; id < std::min(c.vocab, task.vocab); ++id) symbols.push_back(id);
     Rng rng(0x1D0C7105EULL);
     for (std::size_t i = symbols.size(); i > 1; --i) std::swap(symbols[i - 1], symbols[rng.next_u64() % i]);
     InductionInput in;
@@ -51,8 +53,8 @@ HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples) {
     const Trace held_out = model.forward(in);
     s.metrics = compute_trace_metrics(held_out);
     s.similarity = jsd_matrix(held_out);
-    if (trainer.config().vocab >= 4 && trainer.config().max_len >= 5) {
-        const InductionInput ind = induction_probe(trainer.config());
+    if (std::min(trainer.config().vocab, trainer.task().vocab) >= 4 && trainer.config().max_len >= 5) {
+        const InductionInput ind = induction_probe(trainer.config(), trainer.task());
         ForwardInput ind_in = ForwardInput::of(ind.ids);
         ind_in.tokens = ind.tokens;
         const Trace probe = model.forward(ind_in);

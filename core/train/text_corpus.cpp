@@ -2,37 +2,49 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/error.h"
-#include "core/image/utf8.h"
 #include "core/io/atomic_file.h"
 
 namespace hs::train {
 
 namespace {
 
-bool is_space(char32_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x3000 || c == 0xA0; }
+// The byte length of the UTF-8 sequence starting with `lead` (an invalid byte: 1, so any
+// input splits into pieces and nothing is read past the end).
+std::size_t utf8_length(unsigned char lead) {
+    if (lead >= 0xF0 && lead <= 0xF4) return 4;
+    if (lead >= 0xE0) return lead <= 0xEF ? 3 : 1;
+    if (lead >= 0xC2) return 2;
+    return 1;
+}
 
-std::vector<std::string> split_tokens(const std::string& text, TextLevel level) {
-    std::vector<std::string> tokens;
-    const std::u32string cps = utf8_to_codepoints(text);
-    if (level == TextLevel::Char) {
-        for (const char32_t c : cps)
-            if (c != '\r') tokens.push_back(codepoints_to_utf8(std::u32string_view(&c, 1)));
-        return tokens;
-    }
-    std::u32string word;
-    for (const char32_t c : cps) {
-        if (is_space(c)) {
-            if (!word.empty()) tokens.push_back(codepoints_to_utf8(word));
-            word.clear();
-        } else {
-            word += c;
+// ASCII blanks, no-break space (U+00A0, C2 A0) and the ideographic space (U+3000, E3 80 80).
+bool is_space(std::string_view c) {
+    return c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\xC2\xA0" || c == "\xE3\x80\x80";
+}
+
+// Calls fn(token) for each token of the text, as views into it: no list of tokens is
+// built (a 64 MiB text would make tens of millions of strings).
+template <class Fn>
+void for_each_token(std::string_view text, TextLevel level, Fn&& fn) {
+    std::size_t word_start = std::string_view::npos;
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(text[i])), text.size() - i);
+        const std::string_view c = text.substr(i, n);
+        if (level == TextLevel::Char) {
+            if (c != "\r") fn(c);
+        } else if (is_space(c)) {
+            if (word_start != std::string_view::npos) fn(text.substr(word_start, i - word_start));
+            word_start = std::string_view::npos;
+        } else if (word_start == std::string_view::npos) {
+            word_start = i;
         }
+        i += n;
     }
-    if (!word.empty()) tokens.push_back(codepoints_to_utf8(word));
-    return tokens;
+    if (level == TextLevel::Word && word_start != std::string_view::npos) fn(text.substr(word_start));
 }
 
 }  // namespace
@@ -54,49 +66,55 @@ std::uint64_t text_fingerprint(const std::string& text) {
 TextCorpus build_text_corpus(const std::string& text, TextLevel level, int max_vocab, int window) {
     if (max_vocab < 3) throw Error("a text task needs a vocabulary of at least 3 ids; got " + std::to_string(max_vocab));
     if (window < 2) throw Error("a text task needs windows of at least 2 tokens; got " + std::to_string(window));
-    const std::vector<std::string> tokens = split_tokens(text, level);
+    // Pass 1: each distinct token's count and first position.
+    struct Seen {
+        long long count = 0, first = 0;
+    };
+    std::unordered_map<std::string_view, Seen> seen;
+    long long total = 0;
+    for_each_token(text, level, [&](std::string_view t) {
+        auto [it, fresh] = seen.try_emplace(t, Seen{0, total});
+        ++it->second.count;
+        ++total;
+    });
     // Each split holds at least one window + 1 token: 10 % of the stream ≥ window + 1.
     const long long needed = 10LL * (window + 1);
-    if (static_cast<long long>(tokens.size()) < needed)
-        throw Error("the text has " + std::to_string(tokens.size()) + " " + to_string(level) +
-                    " tokens; training windows of " + std::to_string(window) + " need at least " +
-                    std::to_string(needed) + " (10 % are held out)");
+    if (total < needed)
+        throw Error("the text has " + std::to_string(total) + " " + to_string(level) + " tokens; training windows of " +
+                    std::to_string(window) + " need at least " + std::to_string(needed) + " (10 % are held out)");
     // Frequency, then first occurrence: a numbering that depends on the text alone.
-    std::unordered_map<std::string, std::pair<long long, std::size_t>> seen;  // count, first index
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        auto [it, fresh] = seen.try_emplace(tokens[i], 0, i);
-        ++it->second.first;
-    }
-    std::vector<const std::string*> order;
-    for (const auto& [token, stats] : seen) order.push_back(&token);
-    std::sort(order.begin(), order.end(), [&](const std::string* a, const std::string* b) {
-        const auto& x = seen.at(*a);
-        const auto& y = seen.at(*b);
-        return x.first != y.first ? x.first > y.first : x.second < y.second;
+    std::vector<std::pair<std::string_view, Seen>> order(seen.begin(), seen.end());
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+        return a.second.count != b.second.count ? a.second.count > b.second.count : a.second.first < b.second.first;
     });
     TextCorpus c;
     c.level = level;
     c.fingerprint = text_fingerprint(text);
     c.vocab = {"<bos>", "<unk>"};
-    std::unordered_map<std::string, int> id_of;
-    for (const std::string* t : order) {
+    std::unordered_map<std::string_view, int> id_of;
+    for (const auto& [token, stats] : order) {
         if (static_cast<int>(c.vocab.size()) >= max_vocab) break;
-        id_of.emplace(*t, static_cast<int>(c.vocab.size()));
-        c.vocab.push_back(*t);
+        id_of.emplace(token, static_cast<int>(c.vocab.size()));
+        c.vocab.emplace_back(token);
     }
-    const std::size_t split = tokens.size() - tokens.size() / 10;
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const auto it = id_of.find(tokens[i]);
+    // Pass 2: the ids, the last tenth held out.
+    const long long split = total - total / 10;
+    c.train_ids.reserve(static_cast<std::size_t>(split));
+    c.held_ids.reserve(static_cast<std::size_t>(total - split));
+    long long i = 0;
+    for_each_token(text, level, [&](std::string_view t) {
+        const auto it = id_of.find(t);
         const int id = it == id_of.end() ? 1 : it->second;
         c.unknown += id == 1;
-        (i < split ? c.train_ids : c.held_ids).push_back(id);
-    }
+        (i++ < split ? c.train_ids : c.held_ids).push_back(id);
+    });
     return c;
 }
 
 TextCorpus read_text_corpus(const std::string& path, TextLevel level, int max_vocab, int window) {
     try {
-        TextCorpus c = build_text_corpus(read_text_file(path), level, max_vocab, window);
+        // A regular file (read_file: a FIFO would block the training worker for good).
+        TextCorpus c = build_text_corpus(read_file(path, kMaxTextBytes, "a text file"), level, max_vocab, window);
         std::error_code ec;
         const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
         c.source = ec ? path : absolute.lexically_normal().string();  // a checkpoint finds it from anywhere

@@ -29,7 +29,8 @@ std::string to_string(TextLevel level);
 // Throws hs::Error when the text is empty or too short for `window` tokens in each
 // split, or max_vocab < 3.
 TextCorpus build_text_corpus(const std::string& text, TextLevel level, int max_vocab, int window);
-// build_text_corpus of a file (read_text_file: at most 64 MiB), `source` set.
+// build_text_corpus of a regular file (read_file: at most 64 MiB; a FIFO or device is
+// refused), `source` set to its absolute path.
 TextCorpus read_text_corpus(const std::string& path, TextLevel level, int max_vocab, int window);
 
 std::uint64_t text_fingerprint(const std::string& text);

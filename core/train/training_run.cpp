@@ -36,6 +36,8 @@ TaskSpec training_task(const TrainingSetup& setup) {
 TrainingRun::TrainingRun(const TrainingSetup& setup)
     : setup_(setup), trainer_(setup.config, training_init(setup.config), training_task(setup), setup.options) {
     setup_.task = trainer_.task();
+    // At most ~1000 snapshots (each holds L·H probe maps): a long run measures less often.
+    setup_.every = std::max({1, setup_.every, (total_steps() + 999) / 1000});
     const auto t0 = std::chrono::steady_clock::now();
     history_.snapshots.push_back(std::make_shared<const HeadSnapshot>(measure_heads(trainer_)));
     history_.seconds = seconds_since(t0);
@@ -51,7 +53,7 @@ bool TrainingRun::step() {
     history_.points.push_back({r.step, r.loss, r.lr});
     history_.tokens_per_second = step_seconds_ > 0.0 ? static_cast<double>(tokens_) / step_seconds_ : 0.0;
     history_.seconds += dt;
-    if (r.step % std::max(1, setup_.every) != 0 && !finished()) return false;
+    if (r.step % setup_.every != 0 && !finished()) return false;
     t0 = std::chrono::steady_clock::now();
     history_.snapshots.push_back(std::make_shared<const HeadSnapshot>(measure_heads(trainer_)));
     history_.seconds += seconds_since(t0);

@@ -32,7 +32,7 @@ struct TrainingSetup {
     TextLevel text_level = TextLevel::Char;
     int text_window = 0;
     TrainOptions options;  // options.adamw.total_steps: the run's length
-    int every = 50;        // steps between head snapshots
+    int every = 50;        // steps between head snapshots (raised to total/1000: ≤ ~1000 of them)
 };
 
 // setup.task, or the text task of setup.text_file (read here; hs::Error names the file).

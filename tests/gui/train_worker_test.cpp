@@ -140,3 +140,37 @@ TEST(ExperimentWorker, CancelStopsAtTheNextStep) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+// Reset while a step is running: the step that ends after it must not bring the run back.
+TEST(TrainWorker, ResetWhileTrainingLeavesNoRunBehind) {
+    TrainWorker w;
+    w.start(small_setup(1'000'000), true);
+    while (w.progress().steps_taken < 3) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    w.reset();
+    const TrainProgress p = wait_idle(w);
+    EXPECT_FALSE(p.history);
+    EXPECT_FALSE(p.running);
+    EXPECT_EQ(p.steps_taken, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // nothing publishes later
+    EXPECT_FALSE(w.progress().history);
+}
+
+// Step, Save, Step: the checkpoint holds one step, as asked.
+TEST(TrainWorker, ASaveBetweenTwoStepsSavesAfterTheFirst) {
+    const std::string dir = (std::filesystem::temp_directory_path() / ("hs_train_order_" + std::to_string(::getpid()))).string();
+    TrainWorker w;
+    w.start(small_setup(5), false);
+    w.step_once();
+    w.save(dir);
+    w.step_once();
+    const TrainProgress p = wait_idle(w);
+    EXPECT_EQ(p.steps_taken, 2);
+    EXPECT_EQ(train::load_checkpoint(dir).steps_taken(), 1);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace hs
