@@ -114,7 +114,9 @@ TEST(GuiOptionsBench, RejectsConflictingOrBadBenchOptions) {
         return std::string("no error");
     };
     EXPECT_EQ(message({"--bench-pan", "--bench-busy"}),
-              "options --bench-pan, --bench-busy and --bench-edits measure different things: pick one.");
+              "options --bench-pan, --bench-busy, --bench-train and --bench-edits measure different things: pick one.");
+    EXPECT_EQ(message({"--bench-train", "--bench-edits", "3"}),
+              "options --bench-pan, --bench-busy, --bench-train and --bench-edits measure different things: pick one.");
     EXPECT_EQ(message({"--bench-edit", "layers"}), "option --bench-edit must be heads or d_model, got 'layers'.");
     EXPECT_EQ(message({"--bench-edits", "3", "--bench-frames", "10"}),
               "option --bench-edits times edits, not frames: drop --bench-frames.");
