@@ -19,22 +19,15 @@ ExperimentWorker::ExperimentWorker()
               p.total_steps = total;
           });
           for (std::size_t k = 0; k < r.setups.size(); ++k) {
-              std::optional<train::TrainingRun> run;
               try {
-                  run.emplace(r.setups[k]);
-              } catch (const std::exception& e) {
-                  const std::string error = e.what();
-                  publish([&](ExperimentProgress& p) { p.error = error; });
-                  return std::nullopt;
-              }
-              try {
-                  while (!run->finished()) {
-                      run->step();
-                      if (!control.report(++done, total)) return std::nullopt;  // cancelled or superseded
-                      publish([&](ExperimentProgress& p) { p.done_steps = done; });
-                  }
-                  train::ExperimentRun summary = train::summarize_run(*run, r.experiment.values[k]);
-                  publish([&](ExperimentProgress& p) { p.runs.push_back(std::move(summary)); });
+                  std::optional<train::ExperimentRun> summary = train::run_experiment_value(
+                      r.setups[k], r.experiment.values[k], [&](const train::TrainingRun&, bool) {
+                          if (!control.report(++done, total)) return false;  // cancelled or superseded
+                          publish([&](ExperimentProgress& p) { p.done_steps = done; });
+                          return true;
+                      });
+                  if (!summary) return std::nullopt;
+                  publish([&](ExperimentProgress& p) { p.runs.push_back(std::move(*summary)); });
               } catch (const std::exception& e) {  // nothing may escape the worker's thread
                   const std::string error = "run " + std::to_string(k + 1) + ": " + e.what();
                   publish([&](ExperimentProgress& p) { p.error = error; });

@@ -50,8 +50,9 @@ float learning_rate(const std::string& text) {
     return lr;
 }
 
-// A new trainer from the command line's task, spec and options.
-train::Trainer new_trainer(const Args& args, int steps, const std::string& spec) {
+// A new run's setup from the command line's task (a text file read here, once), spec and
+// options.
+train::TrainingSetup setup_from_args(const Args& args, int steps, const std::string& spec) {
     const ModelConfig config = train::training_config(spec);
     train::TrainingSetup setup;
     setup.config = config;
@@ -66,18 +67,24 @@ train::Trainer new_trainer(const Args& args, int steps, const std::string& spec)
         setup.task = train::parse_task(args.positional(0, "TASK (copy, reverse, sort or induction) or --text-file F"),
                                        config.vocab);
     }
-    train::TrainOptions options;
+    train::TrainOptions& options = setup.options;
     options.batch = static_cast<int>(args.integer("batch", 1, 4096).value_or(16));
     options.seed = static_cast<std::uint64_t>(args.integer("seed", 0, 1LL << 62).value_or(1));
     if (const auto lr = args.value("lr")) options.adamw.lr = learning_rate(*lr);
     options.adamw.warmup_steps = static_cast<int>(args.integer("warmup", 0, steps).value_or(std::min(100, steps / 10)));
     options.adamw.total_steps = steps;
-    const train::TaskSpec task = train::training_task(setup);
-    if (const train::TextCorpus* c = task.text.get())
+    setup.task = train::training_task(setup);  // the text read now: every run of a sweep shares it
+    setup.text_file.clear();
+    if (const train::TextCorpus* c = setup.task.text.get())
         std::fprintf(stderr, "note: %s: %zu training and %zu held-out %s tokens, %zu ids (%lld tokens beyond vocab=%d read as <unk>)\n",
                      c->source.c_str(), c->train_ids.size(), c->held_ids.size(), to_string(c->level).c_str(),
                      c->vocab.size(), c->unknown, config.vocab);
-    return train::Trainer(config, train::training_init(config), task, options);
+    return setup;
+}
+
+train::Trainer new_trainer(const Args& args, int steps, const std::string& spec) {
+    const train::TrainingSetup s = setup_from_args(args, steps, spec);
+    return train::Trainer(s.config, train::training_init(s.config), s.task, s.options);
 }
 
 // A checkpoint's trainer, to go on up to `steps` in all on its own schedule.
@@ -178,13 +185,7 @@ std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector
 int run_sweep(const Args& args, int steps, int every) {
     // The base setup: the task and options of a plain run, over the merged spec.
     const std::string base_spec = merge_playground_specs(train::kDefaultTrainingSpec, args.value_or("spec", "random"));
-    train::TrainingSetup base;
-    {
-        const train::Trainer probe = new_trainer(args, steps, base_spec);
-        base.config = probe.config();
-        base.task = probe.task();
-        base.options = probe.options();
-    }
+    train::TrainingSetup base = setup_from_args(args, steps, base_spec);
     base.every = every;
     train::ExperimentSetup experiment;
     try {
@@ -196,21 +197,20 @@ int run_sweep(const Args& args, int steps, int every) {
     std::vector<train::ExperimentRun> runs;
     for (std::size_t k = 0; k < setups.size(); ++k) {
         const int v = experiment.values[k];
-        train::TrainingRun run(setups[k]);
-        std::printf("== %s=%d: %s\n", experiment.key.c_str(), v, to_playground_spec(run.trainer().config()).c_str());
-        while (!run.finished())
-            if (run.step()) {
+        std::printf("== %s=%d: %s\n", experiment.key.c_str(), v, to_playground_spec(setups[k].config).c_str());
+        runs.push_back(*train::run_experiment_value(setups[k], v, [](const train::TrainingRun& run, bool snapshot) {
+            if (snapshot) {
                 const train::HeadSnapshot& s = *run.history().snapshots.back();
                 std::printf("step %5d  loss %.4f  held-out loss %.4f  best induction %.2f\n", s.step,
                             run.history().points.back().loss, s.held_out_loss, train::best_induction(s));
             }
-        runs.push_back(train::summarize_run(run, v));
+            return true;
+        }));
         const train::ExperimentRun& r = runs.back();
-        std::string roles;
-        for (const auto& [name, count] : r.roles) roles += (roles.empty() ? "" : "; ") + name + " ×" + std::to_string(count);
         std::printf("%s=%d  d_k %d  final loss %.4f  held-out %.4f  best induction %.2f  first induction step %s  [%s]  %.1f s\n",
                     experiment.key.c_str(), v, r.d_k, r.final_loss, r.held_out_loss, r.best_induction,
-                    r.first_induction_step < 0 ? "never" : std::to_string(r.first_induction_step).c_str(), roles.c_str(),
+                    r.first_induction_step < 0 ? "never" : std::to_string(r.first_induction_step).c_str(),
+                    train::roles_text(r).c_str(),
                     r.seconds);
         std::fflush(stdout);
         if (const auto path = args.value("sweep-csv")) write_output(*path, train::experiment_csv(experiment.key, runs));

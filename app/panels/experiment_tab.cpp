@@ -19,12 +19,6 @@ namespace hs {
 
 namespace {
 
-std::string roles_text(const train::ExperimentRun& r) {
-    std::string out;
-    for (const auto& [name, count] : r.roles) out += (out.empty() ? "" : ", ") + name + " ×" + std::to_string(count);
-    return out;
-}
-
 void draw_experiment_plots(const ExperimentProgress& e, float width, float height) {
     const std::size_t n = e.runs.size();
     const float w = (width - 2 * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
@@ -103,7 +97,7 @@ void draw_experiment_table(const ExperimentProgress& e) {
         if (r.first_induction_step < 0) ImGui::TextDisabled("never");
         else ImGui::Text("step %d", r.first_induction_step);
         ImGui::TableSetColumnIndex(6);
-        ImGui::TextUnformatted(roles_text(r).c_str());
+        ImGui::TextUnformatted(train::roles_text(r).c_str());
     }
     ImGui::EndTable();
 }

@@ -79,14 +79,28 @@ ExperimentRun summarize_run(const TrainingRun& run, int value) {
     return r;
 }
 
+std::optional<ExperimentRun> run_experiment_value(const TrainingSetup& setup, int value,
+                                                  const std::function<bool(const TrainingRun&, bool)>& after_step) {
+    TrainingRun run(setup);
+    while (!run.finished()) {
+        const bool snapshot = run.step();
+        if (!after_step(run, snapshot)) return std::nullopt;
+    }
+    return summarize_run(run, value);
+}
+
+std::string roles_text(const ExperimentRun& r) {
+    std::string out;
+    for (const auto& [name, count] : r.roles) out += (out.empty() ? "" : "; ") + name + " ×" + std::to_string(count);
+    return out;
+}
+
 std::string experiment_csv(const std::string& key, const std::vector<ExperimentRun>& runs) {
     std::string csv = key + ",d_k,final_loss,held_out_loss,best_induction,first_induction_step,roles\n";
     for (const ExperimentRun& r : runs) {
-        std::string roles;
-        for (const auto& [name, count] : r.roles) roles += (roles.empty() ? "" : "; ") + name + " ×" + std::to_string(count);
         char row[512];
         std::snprintf(row, sizeof row, "%d,%d,%.6f,%.6f,%.6f,%d,\"%s\"\n", r.value, r.d_k, r.final_loss, r.held_out_loss,
-                      r.best_induction, r.first_induction_step, roles.c_str());
+                      r.best_induction, r.first_induction_step, roles_text(r).c_str());
         csv += row;
     }
     return csv;

@@ -5,7 +5,9 @@
 // snapshots, the first snapshot step with an induction head, the roles the heads end with
 // and the curves to plot. `headscope train --sweep` and the Train view's Experiment tab
 // both use it; experiment_csv / render_experiment export it.
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,13 @@ ExperimentSetup parse_sweep(const std::string& text, const TrainingSetup& base);
 // run starts; hs::Error names the value that cannot be trained.
 std::vector<TrainingSetup> experiment_setups(const ExperimentSetup& experiment);
 ExperimentRun summarize_run(const TrainingRun& run, int value);
+// One value's run from `setup` to its last step, then its summary. `after_step(run,
+// snapshot)` is called after every step (snapshot: the heads were just measured); when it
+// returns false the run stops and nothing is returned (a cancelled experiment).
+std::optional<ExperimentRun> run_experiment_value(const TrainingSetup& setup, int value,
+                                                  const std::function<bool(const TrainingRun&, bool)>& after_step);
+// "induction ×2; mixed ×2": the roles the heads ended with.
+std::string roles_text(const ExperimentRun& run);
 
 // key,d_k,final_loss,held_out_loss,best_induction,first_induction_step,roles — a row per run.
 std::string experiment_csv(const std::string& key, const std::vector<ExperimentRun>& runs);
