@@ -28,14 +28,15 @@ import json
 import math
 import os
 import random
-import struct
 import sys
 import time
 
-import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_torch import read_safetensors  # noqa: E402  (F32 tensors by name)
 
 BOS = 0
 
@@ -89,21 +90,6 @@ class Decoder(nn.Module):
             x, w = layer(x, mask)
             all_weights.append(w)
         return self.norm(x) @ self.embed.weight.T, all_weights
-
-
-def read_safetensors(path):
-    with open(path, "rb") as f:
-        n = struct.unpack("<Q", f.read(8))[0]
-        header = json.loads(f.read(n))
-        data = f.read()
-    out = {}
-    for name, t in header.items():
-        if name == "__metadata__":
-            continue
-        assert t["dtype"] == "F32", f"{name}: {t['dtype']}"
-        a, b = t["data_offsets"]
-        out[name] = torch.from_numpy(np.frombuffer(data[a:b], dtype=np.float32).reshape(t["shape"]).copy())
-    return out
 
 
 def example(rng, vocab):
