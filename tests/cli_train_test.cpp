@@ -124,7 +124,7 @@ TEST(CliTrain, RefusesModelsThatSeeTheNextTokenAndStrayOptions) {
     TempDir dir;
     RunResult r = run_headscope({"train", "copy", "--spec", "random:arch=encoder", "--steps", "1"}, dir);
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find("the model must be a causal decoder (arch=decoder, mask=causal); got arch=encoder, mask=none"),
+    EXPECT_NE(r.err.find("the model must be a causal decoder (arch=decoder or, for copy / reverse / sort, arch=encoder-decoder; mask=causal); got arch=encoder, mask=none"),
               std::string::npos)
         << r.err;
     r = run_headscope({"train", "copy", "--spec", "random:mask=none", "--steps", "1"}, dir);

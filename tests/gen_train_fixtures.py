@@ -22,6 +22,9 @@ the weights after them to tests/fixtures/train/llama_block/after_adamw.safetenso
 the losses and pre-clip gradient norms ("adamw.loss", "adamw.grad_norm"); ADAMW holds the
 settings the C++ test repeats.
 
+Two encoder–decoder cases (nn.Transformer with a tied or separate LM head, SEQ2SEQ_CASES)
+check the cross-attention backward the same way, on a source and a target sequence.
+
 Outputs tests/fixtures/train/<case>/: config.json (as core/model/config.cpp writes it),
 model.safetensors (HeadScope's state_dict names), input.json {"ids"}, expected.safetensors
 with "loss" (1,), "logits" (T, V) and "grad.<parameter name>" for every parameter.
@@ -37,6 +40,9 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_torch_fixtures import Drift, causal_mask, write_json, write_safetensors  # noqa: E402
+from gen_torch_fixtures import Playground, embed_input  # noqa: E402
+from gen_torch_fixtures import config as playground_config  # noqa: E402
+from gen_torch_fixtures import randomise as randomise_playground  # noqa: E402
 from gen_modern_fixtures import Modern, config, embed, randomise  # noqa: E402
 
 TRAIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "train")
@@ -68,6 +74,43 @@ CASES = [
             lm_head="separate", vocab=17),
      [2, 16, 5, 5, 9]),
 ]
+
+
+# Encoder–decoder cases (nn.Transformer, as gen_torch_fixtures.py builds it, with an LM
+# head): name, config, source ids, target ids. The loss is next-token over the target:
+#   logits = decoder.norm(decoder(E[target], encoder.norm(encoder(E[source]))))·W_headᵀ
+#   loss = 1/(T−1) Σ_{t<T−1} −log softmax(logits_t)[target_{t+1}]
+# input.json holds {"source", "target"}.
+SEQ2SEQ_CASES = [
+    ("encdec_preln_gelu_learned_tied",
+     dict(playground_config("encoder-decoder", 16, 4, 2, 24, "learned", "pre-ln", "gelu", "causal", 35,
+                            vocab=21), lm_head="tied"),
+     [0, 5, 9, 13, 1], [1, 13, 9, 5]),
+    ("encdec_postln_relu_sinusoidal_separate",
+     dict(playground_config("encoder-decoder", 12, 3, 2, 20, "sinusoidal", "post-ln", "relu", "causal", 36,
+                            vocab=17), lm_head="separate"),
+     [0, 3, 3, 16, 8, 1], [1, 3, 3, 16, 8]),
+]
+
+
+def seq2seq_model(cfg):
+    torch.manual_seed(cfg["seed"])
+    model = Playground(cfg)
+    if cfg["lm_head"] == "separate":
+        model.lm_head = torch.nn.Linear(cfg["d_model"], cfg["vocab"], bias=False)
+    randomise_playground(model, 3000 + cfg["seed"])
+    return model
+
+
+def seq2seq_loss_and_logits(model, source, target):
+    cfg = model.cfg
+    (transformer,) = model._reference
+    z = transformer(embed_input(model, source), embed_input(model, target),
+                    tgt_mask=causal_mask(len(target)))[0]  # (T, D), decoder.norm included
+    w = model.lm_head.weight if cfg["lm_head"] == "separate" else model.embed.weight
+    logits = z @ w.T
+    loss = F.cross_entropy(logits[:-1], torch.tensor(target[1:], dtype=torch.long))
+    return loss, logits
 
 
 def loss_and_logits(model, ids):
@@ -128,21 +171,7 @@ def adamw_steps(model, ids):
     return out
 
 
-def do_case(name, cfg, ids, check, drift):
-    d = os.path.join(TRAIN_DIR, name)
-    torch.manual_seed(cfg["seed"])
-    model = Modern(cfg)
-    randomise(model, 3000 + cfg["seed"])
-    params = model.state_names()
-    weights = {k: v.detach().numpy().astype(np.float32) for k, v in params.items()}
-    model.zero_grad()
-    loss, logits = loss_and_logits(model, ids)
-    loss.backward()
-    expected = {"loss": np.array([loss.item()], dtype=np.float32),
-                "logits": logits.detach().numpy().astype(np.float32)}
-    for k, p in params.items():
-        expected["grad." + k] = p.grad.detach().numpy().astype(np.float32)
-    inp = {"ids": ids}
+def write_case(d, cfg, weights, inp, expected, check, drift):
     if check:
         drift.json(os.path.join(d, "config.json"), cfg)
         drift.json(os.path.join(d, "input.json"), inp)
@@ -154,6 +183,38 @@ def do_case(name, cfg, ids, check, drift):
         write_json(os.path.join(d, "input.json"), inp)
         write_safetensors(os.path.join(d, "model.safetensors"), weights, META)
         write_safetensors(os.path.join(d, "expected.safetensors"), expected, META)
+
+
+def expected_of(params, loss, logits):
+    expected = {"loss": np.array([loss.item()], dtype=np.float32),
+                "logits": logits.detach().numpy().astype(np.float32)}
+    for k, p in params.items():
+        expected["grad." + k] = p.grad.detach().numpy().astype(np.float32)
+    return expected
+
+
+def do_seq2seq_case(name, cfg, source, target, check, drift):
+    model = seq2seq_model(cfg)
+    params = dict(model.named_parameters())
+    weights = {k: v.detach().numpy().astype(np.float32) for k, v in params.items()}
+    model.zero_grad()
+    loss, logits = seq2seq_loss_and_logits(model, source, target)
+    loss.backward()
+    write_case(os.path.join(TRAIN_DIR, name), cfg, weights, {"source": source, "target": target},
+               expected_of(params, loss, logits), check, drift)
+
+
+def do_case(name, cfg, ids, check, drift):
+    d = os.path.join(TRAIN_DIR, name)
+    torch.manual_seed(cfg["seed"])
+    model = Modern(cfg)
+    randomise(model, 3000 + cfg["seed"])
+    params = model.state_names()
+    weights = {k: v.detach().numpy().astype(np.float32) for k, v in params.items()}
+    model.zero_grad()
+    loss, logits = loss_and_logits(model, ids)
+    loss.backward()
+    write_case(d, cfg, weights, {"ids": ids}, expected_of(params, loss, logits), check, drift)
     if name == "llama_block":
         after = adamw_steps(model, ids)
         path = os.path.join(d, "after_adamw.safetensors")
@@ -171,6 +232,9 @@ def main():
     drift = Drift()
     for name, cfg, ids in CASES:
         do_case(name, cfg, ids, args.check, drift)
+        print(f"{'checked' if args.check else 'wrote'} train/{name}")
+    for name, cfg, source, target in SEQ2SEQ_CASES:
+        do_seq2seq_case(name, cfg, source, target, args.check, drift)
         print(f"{'checked' if args.check else 'wrote'} train/{name}")
     if drift.problems:
         print("fixtures drifted:", file=sys.stderr)

@@ -36,9 +36,20 @@ std::vector<fs::path> cases() {
     return out;
 }
 
-std::vector<int> ids_of(const fs::path& dir) {
+// A case's input: {"ids"} for a single stack, {"source", "target"} for an encoder–decoder.
+struct CaseInput {
+    std::vector<int> ids, source;
+};
+CaseInput input_of(const fs::path& dir) {
     std::ifstream in(dir / "input.json");
-    return nlohmann::json::parse(in).at("ids").get<std::vector<int>>();
+    const nlohmann::json j = nlohmann::json::parse(in);
+    if (j.contains("ids")) return {j.at("ids").get<std::vector<int>>(), {}};
+    return {j.at("target").get<std::vector<int>>(), j.at("source").get<std::vector<int>>()};
+}
+
+train::LossAndGrads loss_of(const Model& model, const CaseInput& in) {
+    if (in.source.empty()) return train::next_token_loss(model.config(), model.weights(), in.ids);
+    return train::seq2seq_loss(model.config(), model.weights(), in.source, in.ids);
 }
 
 // |got − want| ≤ 1e-5 + 1e-3·|want| element-wise: float32 sums in another order.
@@ -55,12 +66,14 @@ void expect_close(const std::vector<float>& got, const std::vector<float>& want,
 
 TEST(TrainGrad, LossLogitsAndEveryGradientEqualPyTorchAutograd) {
     const std::vector<fs::path> dirs = cases();
-    ASSERT_GE(dirs.size(), 4u);
+    ASSERT_GE(dirs.size(), 6u);
+    int seq2seq = 0;
     for (const fs::path& dir : dirs) {
         SCOPED_TRACE(dir.filename().string());
         const Model model = load_model_dir(dir.string());
-        const std::vector<int> ids = ids_of(dir);
-        const train::LossAndGrads r = train::next_token_loss(model.config(), model.weights(), ids);
+        const CaseInput in = input_of(dir);
+        seq2seq += in.source.empty() ? 0 : 1;
+        const train::LossAndGrads r = loss_of(model, in);
         const auto file = SafetensorsFile::open((dir / "expected.safetensors").string());
         const SafetensorsFile& expected = *file;
         EXPECT_NEAR(r.loss, expected.values("loss")[0], 1e-5);
@@ -74,6 +87,7 @@ TEST(TrainGrad, LossLogitsAndEveryGradientEqualPyTorchAutograd) {
         }
         EXPECT_EQ(compared + 2, static_cast<int>(expected.tensors().size())) << "a parameter without a gradient";
     }
+    EXPECT_EQ(seq2seq, 2) << "the encoder–decoder cases (cross-attention)";
 }
 
 // Central differences on the loss, independent of PyTorch: for every option the
@@ -93,8 +107,11 @@ TEST(TrainGrad, EveryGradientMatchesCentralDifferences) {
         {"norm=rmsnorm,pe=rope,rope=rotate-half,act=swiglu,kv_heads=1,bias=0,lm_head=separate"},
         {"norm=post-rmsnorm,pe=rope,rope=interleaved,act=gelu-tanh,lm_head=tied"},
         {"norm=pre-ln,pe=none,act=gelu,kv_heads=2,heads=4,lm_head=tied"},
+        // encoder–decoder: cross-attention, three norms per decoder layer, both final norms
+        {"arch=encoder-decoder,norm=pre-ln,pe=learned,act=gelu,lm_head=tied"},
+        {"arch=encoder-decoder,norm=post-rmsnorm,pe=rope,act=swiglu,kv_heads=1,lm_head=separate"},
     };
-    const std::vector<int> ids = {0, 5, 9, 2, 5, 9, 7};
+    const std::vector<int> ids = {0, 5, 9, 2, 5, 9, 7}, source = {0, 3, 8, 10, 1};
     for (const Option& o : options) {
         SCOPED_TRACE(o.spec);
         ModelConfig c = parse_playground_spec(
@@ -102,7 +119,10 @@ TEST(TrainGrad, EveryGradientMatchesCentralDifferences) {
                                    std::string("random:") + o.spec));
         ensure_valid(c);
         ModelWeights w = init_weights(c);
-        const train::LossAndGrads r = train::next_token_loss(c, w, ids);
+        const auto loss = [&] {
+            return c.arch == Arch::EncoderDecoder ? train::seq2seq_loss(c, w, source, ids) : train::next_token_loss(c, w, ids);
+        };
+        const train::LossAndGrads r = loss();
         ModelWeights grads = r.grads;
         std::vector<train::Parameter> params = train::parameters_of(w), g = train::parameters_of(grads);
         ASSERT_EQ(params.size(), g.size());
@@ -113,9 +133,9 @@ TEST(TrainGrad, EveryGradientMatchesCentralDifferences) {
                 const std::size_t i = (n * 7919 + k * 104729) % params[k].size;  // spread over the tensor
                 const float saved = params[k].data[i];
                 params[k].data[i] = saved + eps;
-                const double up = train::next_token_loss(c, w, ids).loss;
+                const double up = loss().loss;
                 params[k].data[i] = saved - eps;
-                const double down = train::next_token_loss(c, w, ids).loss;
+                const double down = loss().loss;
                 params[k].data[i] = saved;
                 const double fd = (up - down) / (2.0 * eps), analytic = g[k].data[i];
                 EXPECT_NEAR(analytic, fd, 2e-3 + 0.03 * std::abs(fd)) << "parameter tensor " << k << " entry " << i;
@@ -130,10 +150,11 @@ TEST(TrainGrad, TheTrainingForwardIsTheRuntimesForward) {
     for (const fs::path& dir : cases()) {
         SCOPED_TRACE(dir.filename().string());
         const Model model = load_model_dir(dir.string());
-        const std::vector<int> ids = ids_of(dir);
-        const train::LossAndGrads r = train::next_token_loss(model.config(), model.weights(), ids);
+        const CaseInput input = input_of(dir);
+        const train::LossAndGrads r = loss_of(model, input);
         ForwardInput in;
-        in.ids = ids;
+        in.ids = input.source.empty() ? input.ids : input.source;
+        if (!input.source.empty()) in.decoder_ids = input.ids;
         const Trace t = model.forward(in, TraceOptions{});
         ASSERT_EQ(t.next_token_logits.size(), r.logits.cols());
         for (Eigen::Index v = 0; v < r.logits.cols(); ++v)
@@ -156,6 +177,10 @@ TEST(TrainGrad, RefusesWhatItCannotTrainWithAReason) {
     ModelConfig no_head = model.config();
     no_head.lm_head = LmHead::None;
     EXPECT_EQ(message_of(no_head, {1, 2}), "training needs a model with an LM head (lm_head=tied or lm_head=separate)");
+    ModelConfig enc_dec = model.config();
+    enc_dec.arch = Arch::EncoderDecoder;
+    EXPECT_EQ(message_of(enc_dec, {1, 2}),
+              "an encoder–decoder model trains on a source and a target (seq2seq_loss), not on one sequence");
 }
 
 TEST(AdamW, ScheduleWarmsUpThenFollowsTheCosineToItsFloor) {
@@ -177,7 +202,7 @@ TEST(AdamW, ThreeStepsEqualTorchOptimAdamWWithClippingAndTheSchedule) {
     // matrices only and clip_grad_norm_ before each step.
     const fs::path dir = kTrainDir / "llama_block";
     const Model model = load_model_dir(dir.string());
-    const std::vector<int> ids = ids_of(dir);
+    const std::vector<int> ids = input_of(dir).ids;
     train::AdamWOptions o;
     o.lr = 1e-2f;
     o.beta1 = 0.9f;

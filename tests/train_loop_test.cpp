@@ -232,6 +232,45 @@ TEST(Trainer, AnInductionHeadFormsInTheSecondLayer) {
     EXPECT_LT(first_layer, 0.2);
 }
 
+// One encoder–decoder layer learns to reverse (a one-layer decoder cannot: it has no
+// second layer to find the mirrored token), and its cross-attention does it: the answer's
+// query t (predicting y_t = x_{n−1−t}) looks at source position n − t (BOS x SEP).
+TEST(Trainer, AnEncoderDecoderLearnsToReverseThroughCrossAttention) {
+    TrainingSetup setup;
+    setup.config = training_config("random:arch=encoder-decoder,d_model=32,layers=1,vocab=16,max_len=32");
+    setup.task = parse_task("reverse", setup.config.vocab);
+    setup.options.batch = 16;
+    setup.options.seed = 1;
+    setup.options.adamw.lr = 3e-3f;
+    setup.options.adamw.warmup_steps = 100;
+    setup.options.adamw.total_steps = 1500;
+    setup.every = 1500;
+    TrainingRun run(setup);
+    while (!run.finished()) run.step();
+    const HeadSnapshot& end = *run.history().snapshots.back();
+    ASSERT_EQ(end.step, 1500);
+    EXPECT_LT(end.held_out_loss, 0.1);
+    ASSERT_TRUE(end.probe_is_cross);
+    ASSERT_EQ(end.probe_maps.size(), 4u);  // 1 decoder layer × 4 heads
+    const Matrix& first = end.probe_maps[0];
+    const int n = static_cast<int>(first.rows()) - 1;  // target SEP y: n + 1 rows; source n + 2
+    ASSERT_EQ(first.cols(), n + 2);
+    EXPECT_EQ(end.probe_query_tokens.size(), static_cast<std::size_t>(n + 1));
+    // The heads share the work (and the encoder has already mixed neighbours), so the test
+    // reads their mean map: its peak for every answer query is the mirrored source token
+    // or a neighbour, and that window holds most of the weight.
+    Matrix mean = Matrix::Zero(first.rows(), first.cols());
+    for (const Matrix& m : end.probe_maps) mean += m / static_cast<float>(end.probe_maps.size());
+    double near_mirror = 0.0;
+    for (int t = 0; t < n; ++t) {
+        Eigen::Index peak = 0;
+        mean.row(t).maxCoeff(&peak);
+        EXPECT_LE(std::abs(static_cast<int>(peak) - (n - t)), 1) << "query " << t << " of " << n;
+        near_mirror += mean.row(t).segment(n - t - 1, 3).sum();
+    }
+    EXPECT_GT(near_mirror / n, 0.7);
+}
+
 }  // namespace
 }  // namespace hs::train
 

@@ -202,7 +202,12 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
     TrainView& v = ctx.train;
     const int heads = v.progress.config.heads, n = static_cast<int>(s.probe_maps.size());
     v.probe_maps.resize(static_cast<std::size_t>(n));
-    ImGui::Text("Induction probe at step %d (BOS + r + r): query rows, key columns", s.step);
+    if (s.probe_is_cross)
+        ImGui::Text("Cross-attention on the held-out example at step %d: answer rows (decoder), source columns "
+                    "(encoder)", s.step);
+    else
+        ImGui::Text("Induction probe at step %d (BOS + r + r): query rows, key columns", s.step);
+    const std::vector<std::string>& rows = s.probe_query_tokens.empty() ? s.probe_tokens : s.probe_query_tokens;
     ColorScale scale;  // attention weights
     scale.lo = 0.0f;
     scale.hi = 1.0f;
@@ -212,21 +217,21 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
         KeyedTexture& tex = v.probe_maps[static_cast<std::size_t>(k)];
         tex.sync(std::to_string(v.progress.run_id) + "/" + std::to_string(snapshot_index) + "/" + std::to_string(k), m);
         ImGui::BeginGroup();
-        const double score = s.metrics[static_cast<std::size_t>(k)][Metric::Induction];
-        ImGui::Text("%s  ind %.2f", head_name(k, heads).c_str(), score);
+        const std::string name = (s.probe_is_cross ? "cross " : "") + head_name(k, heads);
+        if (s.probe_is_cross) ImGui::TextUnformatted(name.c_str());
+        else ImGui::Text("%s  ind %.2f", name.c_str(), s.metrics[static_cast<std::size_t>(k)][Metric::Induction]);
         const std::string id = "##probe" + std::to_string(k);
         // The plot puts its colour bar right of the map: `cell` is the map's side.
         const float bar = ImGui::CalcTextSize("-0.000").x + 26.0f * ctx.ui_scale;
         const PlotHover h = draw_matrix_plot(ctx, id.c_str(), tex, static_cast<int>(m.rows()), static_cast<int>(m.cols()),
                                              ImVec2(cell + bar, cell), ctx.state.colormap, scale, nullptr, nullptr);
         if (h.row >= 0 && h.col >= 0) {
-            ctx.fonts.note_text(s.probe_tokens[static_cast<std::size_t>(h.row)]);  // a text task's CJK tokens
+            ctx.fonts.note_text(rows[static_cast<std::size_t>(h.row)]);  // a text task's CJK tokens
             ctx.fonts.note_text(s.probe_tokens[static_cast<std::size_t>(h.col)]);
-        }
-        if (h.row >= 0 && h.col >= 0)
-            ImGui::SetTooltip("%s  query %d %s → key %d %s\nweight %.4f", head_name(k, heads).c_str(), h.row,
-                              s.probe_tokens[static_cast<std::size_t>(h.row)].c_str(), h.col,
+            ImGui::SetTooltip("%s  query %d %s → key %d %s\nweight %.4f", name.c_str(), h.row,
+                              rows[static_cast<std::size_t>(h.row)].c_str(), h.col,
                               s.probe_tokens[static_cast<std::size_t>(h.col)].c_str(), m(h.row, h.col));
+        }
         ImGui::EndGroup();
     }
 }

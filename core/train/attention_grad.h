@@ -1,14 +1,18 @@
 #pragma once
-// Multi-head self-attention for training, the math of core/model/attention.cpp with what
-// the backward needs kept. H query heads, Hkv key/value heads (query head h reads K/V
-// head g = h / (H/Hkv)), Dh per head, I = H·Dh, Ikv = Hkv·Dh:
-//   [Q | K | V] = X·W_inᵀ + b_in        Q (T, I), K and V (T, Ikv); RoPE turns Q and K
-//   P_h = softmax(Q_h K_gᵀ / √Dh + M)    (T, T), M = −∞ above the diagonal when causal
+// Multi-head attention for training, the math of core/model/attention.cpp with what the
+// backward needs kept. H query heads, Hkv key/value heads (query head h reads K/V head
+// g = h / (H/Hkv)), Dh per head, I = H·Dh, Ikv = Hkv·Dh. Queries come from X (T, D); keys
+// and values from X itself (self-attention) or from the encoder's output M (S, D)
+// (cross-attention). W_in = [W_Q; W_K; W_V] (I + 2·Ikv, D):
+//   Q = X·W_Qᵀ + b_Q                     (T, I); RoPE turns Q and K (self-attention only)
+//   [K | V] = M·[W_K; W_V]ᵀ + b_KV       (S, Ikv) each; M = X for self-attention
+//   P_h = softmax(Q_h K_gᵀ / √Dh + Mask) (T, S), Mask = −∞ above the diagonal when causal
 //   concat[:, h] = P_h V_g               (T, I)
 //   out = concat·W_oᵀ + b_o              (T, D)
 // Backward, per head: dP = dO_h V_gᵀ; dS = P ⊙ (dP − rowsum(dP ⊙ P)) / √Dh;
 //   dQ_h = dS K_g, dK_g += dSᵀ Q_h, dV_g += P_hᵀ dO_h; RoPE's backward is the inverse
-//   rotation; then dX = [dQ | dK | dV]·W_in.
+//   rotation; then dX = dQ·W_Q (+ [dK | dV]·[W_K; W_V] for self-attention) and, for
+//   cross-attention, dM = [dK | dV]·[W_K; W_V].
 #include <optional>
 #include <vector>
 
@@ -20,16 +24,21 @@
 namespace hs::train {
 
 struct AttentionCache {
-    Matrix x;                    // (T, D) input
-    Matrix q, k, v;              // (T, I), (T, Ikv), (T, Ikv); q, k after RoPE
-    std::vector<Matrix> probs;   // H × (T, T)
+    Matrix x;                    // (T, D) query input
+    Matrix memory;               // (S, D) key/value input of cross-attention; empty for self
+    Matrix q, k, v;              // (T, I), (S, Ikv), (S, Ikv); q, k after RoPE
+    std::vector<Matrix> probs;   // H × (T, S)
     Matrix concat;               // (T, I)
 };
 
-Matrix attention_forward(const Matrix& x, const AttentionWeights& w, const ModelConfig& config,
-                         const std::optional<Rotary>& rope, AttentionCache& cache);
-// Adds the weight gradients to `grad`; returns dx.
+// Self-attention when `memory` is null (`rope` then turns Q and K), cross-attention over
+// *memory otherwise (no rotation). `causal` hides key s > t from query t.
+Matrix attention_forward(const Matrix& x, const Matrix* memory, const AttentionWeights& w, const ModelConfig& config,
+                         const std::optional<Rotary>& rope, bool causal, AttentionCache& cache);
+// Adds the weight gradients to `grad`; returns dx. For cross-attention, adds dM to
+// *dmemory (required then).
 Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const ModelConfig& config,
-                          const std::optional<Rotary>& rope, const AttentionCache& cache, AttentionWeights& grad);
+                          const std::optional<Rotary>& rope, const AttentionCache& cache, AttentionWeights& grad,
+                          Matrix* dmemory = nullptr);
 
 }  // namespace hs::train

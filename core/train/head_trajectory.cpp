@@ -8,6 +8,7 @@
 #include "core/analysis/induction.h"
 #include "core/model/model.h"
 #include "core/rng.h"
+#include "core/train/model_grad.h"
 
 namespace hs::train {
 
@@ -48,20 +49,32 @@ HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples) {
     s.held_out_loss = trainer.held_out_loss(held_out_examples);
     const Model model(trainer.config(), trainer.weights());
     const Example probe = held_out_example(trainer.task(), trainer.options().seed, 0);
-    ForwardInput in = ForwardInput::of(probe.ids);
-    in.tokens = id_tokens(probe.ids, trainer.task());
+    const bool enc_dec = trainer.config().arch == Arch::EncoderDecoder;
+    const ExampleSplit split = split_example(trainer.config(), probe);
+    ForwardInput in = ForwardInput::of(enc_dec ? split.source : probe.ids);
+    in.tokens = id_tokens(in.ids, trainer.task());
+    if (enc_dec) {
+        in.decoder_ids = split.target;
+        in.decoder_tokens = id_tokens(split.target, trainer.task());
+    }
     const Trace held_out = model.forward(in);
     s.metrics = compute_trace_metrics(held_out);
     s.similarity = jsd_matrix(held_out);
-    if (std::min(trainer.config().vocab, trainer.task().vocab) >= 4 && trainer.config().max_len >= 5) {
+    if (enc_dec) {
+        for (const LayerTrace& layer : held_out.decoder->layers)
+            s.probe_maps.insert(s.probe_maps.end(), layer.cross_attn->weights.begin(), layer.cross_attn->weights.end());
+        s.probe_tokens = in.tokens;
+        s.probe_query_tokens = in.decoder_tokens;
+        s.probe_is_cross = true;
+    } else if (std::min(trainer.config().vocab, trainer.task().vocab) >= 4 && trainer.config().max_len >= 5) {
         const InductionInput ind = induction_probe(trainer.config(), trainer.task());
         ForwardInput ind_in = ForwardInput::of(ind.ids);
         ind_in.tokens = ind.tokens;
-        const Trace probe = model.forward(ind_in);
-        for (const LayerTrace& layer : probe.main.layers)
+        const Trace probe_trace = model.forward(ind_in);
+        for (const LayerTrace& layer : probe_trace.main.layers)
             s.probe_maps.insert(s.probe_maps.end(), layer.self_attn.weights.begin(), layer.self_attn.weights.end());
         s.probe_tokens = id_tokens(ind.ids, trainer.task());
-        const std::vector<double> scores = induction_scores(probe, ind);
+        const std::vector<double> scores = induction_scores(probe_trace, ind);
         for (std::size_t i = 0; i < s.metrics.size() && i < scores.size(); ++i) s.metrics[i][Metric::Induction] = scores[i];
     }
     s.labels = label_heads(s.metrics);

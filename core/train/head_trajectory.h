@@ -27,7 +27,10 @@ struct HeadSnapshot {
     std::vector<HeadLabels> labels;    // same order
     Eigen::MatrixXd similarity;        // (L·H, L·H) JSD between heads, layer-major
     std::vector<Matrix> probe_maps;    // L·H × (T, T): attention on BOS + r + r, layer-major
-    std::vector<std::string> probe_tokens;  // T display strings ("#7")
+                                       // (encoder–decoder: cross-attention, (Td, S))
+    std::vector<std::string> probe_tokens;        // the maps' key tokens ("#7")
+    std::vector<std::string> probe_query_tokens;  // their query tokens when not the keys'
+    bool probe_is_cross = false;                  // the maps are cross-attention
 };
 
 HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples = 64);

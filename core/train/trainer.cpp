@@ -49,7 +49,7 @@ Trainer::Trainer(ModelConfig config, ModelWeights weights, TaskSpec task, TrainO
     if (longest_example(task_) > config_.max_len)
         throw Error("the task's sequences reach " + std::to_string(longest_example(task_)) +
                     " tokens; the model's max_len is " + std::to_string(config_.max_len));
-    (void)next_token_loss(config_, weights_, make_example(task_, options_.seed, 0, 0).ids);  // trainable?
+    (void)example_loss(config_, weights_, make_example(task_, options_.seed, 0, 0));  // trainable?
 }
 
 StepReport Trainer::step() {
@@ -63,7 +63,7 @@ StepReport Trainer::step() {
         ModelWeights& sum = grads[static_cast<std::size_t>(g)];
         for (int i = g; i < B; i += groups) {
             const Example e = make_example(task_, options_.seed, step, i);
-            LossAndGrads r = next_token_loss(config_, weights_, e.ids, e.first_target);
+            LossAndGrads r = example_loss(config_, weights_, e);
             const long long n = static_cast<long long>(e.ids.size()) - e.first_target;
             // Per-token weighting: each example's mean loss times its target count.
             scale(r.grads, static_cast<float>(n));
@@ -97,7 +97,7 @@ double Trainer::held_out_loss(int n) const {
     for (int i = 0; i < n; ++i) {
         const Example e = held_out_example(task_, options_.seed, i);
         const long long k = static_cast<long long>(e.ids.size()) - e.first_target;
-        loss += next_token_loss(config_, weights_, e.ids, e.first_target).loss * static_cast<double>(k);
+        loss += example_loss(config_, weights_, e).loss * static_cast<double>(k);
         targets += k;
     }
     return loss / static_cast<double>(targets);

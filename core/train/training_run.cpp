@@ -16,9 +16,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 ModelConfig training_config(const std::string& spec) {
     ModelConfig config = parse_playground_spec(merge_playground_specs(kDefaultTrainingSpec, spec));
-    if (config.arch != Arch::DecoderOnly || config.mask != MaskKind::Causal)
-        throw Error("training predicts the next token: the model must be a causal decoder (arch=decoder, "
-                    "mask=causal); got arch=" + to_string(config.arch) + ", mask=" + to_string(config.mask));
+    if (config.arch == Arch::EncoderOnly || config.mask != MaskKind::Causal)
+        throw Error("training predicts the next token: the model must be a causal decoder (arch=decoder or, for "
+                    "copy / reverse / sort, arch=encoder-decoder; mask=causal); got arch=" + to_string(config.arch) +
+                    ", mask=" + to_string(config.mask));
     if (config.lm_head == LmHead::None)
         throw Error("training predicts the next token: the model needs lm_head=tied or lm_head=separate");
     ensure_valid(config);

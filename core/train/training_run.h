@@ -19,7 +19,8 @@ constexpr const char* kDefaultTrainingSpec =
 
 // The model to train: kDefaultTrainingSpec with the keys of `spec` replaced (config.h's
 // merge_playground_specs), validated. Training predicts the next token, so it must be a
-// causal decoder with an LM head; hs::Error says what is missing otherwise.
+// causal decoder (or an encoder–decoder whose decoder is causal) with an LM head;
+// hs::Error says what is missing otherwise.
 ModelConfig training_config(const std::string& spec);
 
 struct TrainingSetup {
