@@ -16,6 +16,7 @@
 #include "core/train/parameters.h"
 #include "core/train/tasks.h"
 #include "core/train/trainer.h"
+#include "core/train/trained_source.h"
 #include "core/train/training_run.h"
 #include "tests/test_util.h"
 
@@ -232,6 +233,32 @@ TEST(Trainer, AnInductionHeadFormsInTheSecondLayer) {
     EXPECT_LT(first_layer, 0.2);
 }
 
+TEST(TrainingRun, SnapshotsKeepTheWeightsOfTheirStepThinnedToTheBudget) {
+    TrainingSetup setup;
+    setup.config = training_config("random:d_model=16,heads=2,layers=1,vocab=12,max_len=32");
+    setup.task = parse_task("copy", setup.config.vocab);
+    setup.options.batch = 2;
+    setup.options.adamw.total_steps = 8;
+    setup.every = 1;
+    ModelWeights probe = training_init(setup.config);
+    std::size_t bytes = 0;
+    for (const Parameter& p : parameters_of(probe)) bytes += p.size * sizeof(float);
+    setup.snapshot_weight_budget = 4 * bytes;  // room for four models
+    TrainingRun run(setup);
+    while (!run.finished()) run.step();
+    const auto& snaps = run.history().snapshots;
+    ASSERT_EQ(snaps.size(), 9u);  // steps 0 … 8
+    ASSERT_TRUE(snaps.front()->weights && snaps.back()->weights);
+    EXPECT_TRUE(snaps.front()->weights->embed.isApprox(probe.embed));  // step 0: the initial model
+    EXPECT_EQ(snaps.back()->weights->embed, run.trainer().weights().embed);
+    int kept = 0;
+    for (const auto& s : snaps) kept += s->weights ? 1 : 0;
+    EXPECT_LE(kept, 4);
+    EXPECT_GE(kept, 3);
+    // Thinning keeps the metrics of every snapshot.
+    for (const auto& s : snaps) EXPECT_EQ(s->metrics.size(), 2u);
+}
+
 // One encoder–decoder layer learns to reverse (a one-layer decoder cannot: it has no
 // second layer to find the mirrored token), and its cross-attention does it: the answer's
 // query t (predicting y_t = x_{n−1−t}) looks at source position n − t (BOS x SEP).
@@ -386,6 +413,39 @@ TEST(Checkpoint, NumbersOfTheWrongKindOrRangeInTrainerJsonAreNamed) {
     EXPECT_EQ(message_of("\"seed\":1", "\"seed\":-1"),
               "t.json does not describe a training run: \"seed\" must be a whole number ≥ 0");
     EXPECT_EQ(message_of("\"task\":", "\"tusk\":"), "t.json does not describe a training run: \"task\" is missing");
+}
+
+TEST(TrainedSource, ReadsTheTasksSymbolsAndNamesWhatIsNotOne) {
+    const TaskSpec task = parse_task("induction", 32);
+    const Tokens t = encode_task_text(task, "<bos> #5 7  <sep>\t#31");
+    EXPECT_EQ(t.ids, (std::vector<int>{0, 5, 7, 1, 31}));
+    EXPECT_EQ(t.text, (std::vector<std::string>{"<bos>", "#5", "#7", "<sep>", "#31"}));
+    EXPECT_EQ(task_text(task, t.ids), "<bos> #5 #7 <sep> #31");
+    try {
+        (void)encode_task_text(task, "#5 #32");
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "'#32' is not a token of the induction task: type <bos>, <sep> or symbols #2 … #31");
+    }
+    EXPECT_THROW((void)encode_task_text(task, "The animal"), Error);
+}
+
+TEST(TrainedSource, RunsTheModelOnTheTasksIdsAndReadsATextTasksWords) {
+    const ModelConfig c = training_config("random:d_model=16,heads=2,layers=1,vocab=12,max_len=32");
+    const ModelWeights w = training_init(c);
+    const auto source = make_trained_source(Model(c, w), parse_task("copy", 12), "run 1, step 0");
+    EXPECT_EQ(source->name(), "run 1, step 0");
+    SourceInput in;
+    in.text = "<bos> #3 #4 <sep> #3 #4";
+    const Trace t = source->run(in, TraceOptions{});
+    const Trace want = Model(c, w).forward(ForwardInput::of({0, 3, 4, 1, 3, 4}));
+    EXPECT_EQ(t.main.tokens, (std::vector<std::string>{"<bos>", "#3", "#4", "<sep>", "#3", "#4"}));
+    EXPECT_EQ(t.main.layers[0].self_attn.weights[1], want.main.layers[0].self_attn.weights[1]);
+    // A text task: the corpus's words, BOS first, unseen words as <unk> (1).
+    const TaskSpec text = text_task(std::make_shared<const TextCorpus>(build_text_corpus(ab_text(), TextLevel::Word, 10, 4)), 4);
+    const Tokens words = encode_task_text(text, "ab ba zz");
+    EXPECT_EQ(words.ids, (std::vector<int>{0, 2, 3, 1}));
+    EXPECT_EQ(task_text(text, words.ids), "ab ba <unk>");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 // core/analysis/head_similarity.h) and the induction probe's attention maps, which the
 // Train view draws. A list of them over training is the heads' trajectory (Train view,
 // `headscope train --snapshots`).
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct HeadSnapshot {
     std::vector<std::string> probe_tokens;        // the maps' key tokens ("#7")
     std::vector<std::string> probe_query_tokens;  // their query tokens when not the keys'
     bool probe_is_cross = false;                  // the maps are cross-attention
+    // The model at this step, for the main views (trained_source.h); TrainingRun keeps
+    // them within a memory budget and drops every other one beyond it (null then).
+    std::shared_ptr<const ModelWeights> weights;
 };
 
 HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples = 64);

@@ -57,6 +57,17 @@ TextLevel parse_text_level(const std::string& name) {
 
 std::string to_string(TextLevel level) { return level == TextLevel::Char ? "char" : "word"; }
 
+void encode_with_corpus(const TextCorpus& corpus, const std::string& text, std::vector<int>& ids,
+                        std::vector<std::string>& tokens) {
+    std::unordered_map<std::string_view, int> id_of;
+    for (std::size_t i = 2; i < corpus.vocab.size(); ++i) id_of.emplace(corpus.vocab[i], static_cast<int>(i));
+    for_each_token(text, corpus.level, [&](std::string_view token) {
+        const auto it = id_of.find(token);
+        ids.push_back(it == id_of.end() ? 1 : it->second);
+        tokens.emplace_back(token);
+    });
+}
+
 std::uint64_t text_fingerprint(const std::string& text) {
     std::uint64_t h = 0xcbf29ce484222325ULL;
     for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;

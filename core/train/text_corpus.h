@@ -35,4 +35,9 @@ TextCorpus read_text_corpus(const std::string& path, TextLevel level, int max_vo
 
 std::uint64_t text_fingerprint(const std::string& text);
 
+// The ids of `text` in the corpus's numbering (tokens it does not hold: 1, <unk>), split
+// at its level, with their display strings; no BOS.
+void encode_with_corpus(const TextCorpus& corpus, const std::string& text, std::vector<int>& ids,
+                        std::vector<std::string>& tokens);
+
 }  // namespace hs::train

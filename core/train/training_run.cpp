@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/train/parameters.h"
 
 namespace hs::train {
 
@@ -39,9 +40,27 @@ TrainingRun::TrainingRun(const TrainingSetup& setup)
     setup_.task = trainer_.task();
     // At most ~1000 snapshots (each holds L·H probe maps): a long run measures less often.
     setup_.every = std::max({1, setup_.every, (total_steps() + 999) / 1000});
+    ModelWeights w = trainer_.weights();
+    for (const Parameter& p : parameters_of(w)) weight_bytes_ += p.size * sizeof(float);
     const auto t0 = std::chrono::steady_clock::now();
-    history_.snapshots.push_back(std::make_shared<const HeadSnapshot>(measure_heads(trainer_)));
+    take_snapshot();
     history_.seconds = seconds_since(t0);
+}
+
+void TrainingRun::take_snapshot() {
+    auto s = std::make_shared<HeadSnapshot>(measure_heads(trainer_));
+    s->weights = std::make_shared<const ModelWeights>(trainer_.weights());
+    history_.snapshots.push_back(std::move(s));
+    std::vector<std::size_t> kept;  // snapshots that hold weights
+    for (std::size_t i = 0; i < history_.snapshots.size(); ++i)
+        if (history_.snapshots[i]->weights) kept.push_back(i);
+    if (kept.size() * weight_bytes_ <= setup_.snapshot_weight_budget || kept.size() < 3) return;
+    // Over budget: drop the weights of every other snapshot between the first and the newest.
+    for (std::size_t k = 1; k + 1 < kept.size(); k += 2) {
+        auto thinned = std::make_shared<HeadSnapshot>(*history_.snapshots[kept[k]]);
+        thinned->weights.reset();
+        history_.snapshots[kept[k]] = std::move(thinned);
+    }
 }
 
 bool TrainingRun::step() {
@@ -56,7 +75,7 @@ bool TrainingRun::step() {
     history_.seconds += dt;
     if (r.step % setup_.every != 0 && !finished()) return false;
     t0 = std::chrono::steady_clock::now();
-    history_.snapshots.push_back(std::make_shared<const HeadSnapshot>(measure_heads(trainer_)));
+    take_snapshot();
     history_.seconds += seconds_since(t0);
     return true;
 }

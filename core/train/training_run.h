@@ -23,6 +23,11 @@ constexpr const char* kDefaultTrainingSpec =
 // hs::Error says what is missing otherwise.
 ModelConfig training_config(const std::string& spec);
 
+// The most bytes of snapshot weights a run keeps (~1000 snapshots of the default
+// 420 KB model fit; a larger model keeps every other one as the run grows, the first and
+// the newest always).
+constexpr std::size_t kSnapshotWeightBudget = std::size_t{256} << 20;
+
 struct TrainingSetup {
     ModelConfig config;
     TaskSpec task;
@@ -34,6 +39,7 @@ struct TrainingSetup {
     int text_window = 0;
     TrainOptions options;  // options.adamw.total_steps: the run's length
     int every = 50;        // steps between head snapshots (raised to total/1000: ≤ ~1000 of them)
+    std::size_t snapshot_weight_budget = kSnapshotWeightBudget;  // bytes of snapshot weights kept
 };
 
 // setup.task, or the text task of setup.text_file (read here; hs::Error names the file).
@@ -66,8 +72,12 @@ public:
     const TrainingSetup& setup() const { return setup_; }
 
 private:
+    // Measures the heads and keeps the weights, thinning older snapshots' weights to the budget.
+    void take_snapshot();
+
     TrainingSetup setup_;
     Trainer trainer_;
+    std::size_t weight_bytes_ = 0;  // of one snapshot
     TrainingHistory history_;
     long long tokens_ = 0;
     double step_seconds_ = 0.0;

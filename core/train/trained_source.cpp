@@ -1,0 +1,116 @@
+#include "core/train/trained_source.h"
+
+#include <charconv>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/train/text_corpus.h"
+
+namespace hs::train {
+
+namespace {
+
+// "#7", "7", "<bos>", "<sep>" → id; -1 when it is none of them.
+int symbol_id(const std::string& token) {
+    if (token == "<bos>" || token == "BOS") return kBos;
+    if (token == "<sep>" || token == "SEP") return kSep;
+    const std::string digits = !token.empty() && token[0] == '#' ? token.substr(1) : token;
+    int id = -1;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+    return ec == std::errc() && end == digits.data() + digits.size() && !digits.empty() ? id : -1;
+}
+
+std::string symbol_name(int id) {
+    if (id == kBos) return "<bos>";
+    if (id == kSep) return "<sep>";
+    return "#" + std::to_string(id);
+}
+
+class TrainedSource : public TraceSource {
+public:
+    TrainedSource(Model model, TaskSpec task, std::string name)
+        : model_(std::move(model)), task_(std::move(task)), name_(std::move(name)) {}
+
+    std::string name() const override { return name_; }
+    std::string kind() const override { return "trained model"; }
+    const ModelConfig& config() const override { return model_.config(); }
+    long long parameter_count() const override { return model_.parameter_count(); }
+    const Model* model() const override { return &model_; }
+    Tokens tokenize(const std::string& text) const override { return encode_task_text(task_, text); }
+    std::string describe() const override {
+        std::ostringstream out;
+        out << "model:      " << name_ << " (trained on " << to_string(task_.kind) << ")\n"
+            << "config:     " << to_playground_spec(model_.config()) << "\n"
+            << "parameters: " << model_.parameter_count() << "\n";
+        return out.str();
+    }
+
+    Trace run(const SourceInput& input, const TraceOptions& options, const ProgressFn& progress) const override {
+        const Tokens main = encode_task_text(task_, input.text);
+        if (main.ids.empty()) throw Error("the text is empty: type the task's tokens (" + example_hint() + ")");
+        ForwardInput in;
+        in.ids = main.ids;
+        in.tokens = main.text;
+        in.key_padding = input.key_padding;
+        if (model_.config().arch == Arch::EncoderDecoder) {
+            const Tokens dec = encode_task_text(task_, input.decoder_text.empty() ? input.text : input.decoder_text);
+            if (dec.ids.empty()) throw Error("the decoder text is empty");
+            in.decoder_ids = dec.ids;
+            in.decoder_tokens = dec.text;
+        }
+        return model_.forward(in, options, progress);
+    }
+
+private:
+    std::string example_hint() const {
+        return task_.text ? "characters or words of the training text" : "<bos> #5 #9 <sep> …";
+    }
+
+    Model model_;
+    TaskSpec task_;
+    std::string name_;
+};
+
+}  // namespace
+
+Tokens encode_task_text(const TaskSpec& task, const std::string& text) {
+    Tokens out;
+    if (task.text) {
+        encode_with_corpus(*task.text, text, out.ids, out.text);
+        if (!out.ids.empty()) {
+            out.ids.insert(out.ids.begin(), kBos);
+            out.text.insert(out.text.begin(), "<bos>");
+        }
+        return out;
+    }
+    std::istringstream words(text);
+    for (std::string token; words >> token;) {
+        const int id = symbol_id(token);
+        if (id < 0 || id >= task.vocab)
+            throw Error("'" + token + "' is not a token of the " + to_string(task.kind) + " task: type <bos>, <sep> or "
+                        "symbols #2 … #" + std::to_string(task.vocab - 1));
+        out.ids.push_back(id);
+        out.text.push_back(symbol_name(id));
+    }
+    return out;
+}
+
+std::string task_text(const TaskSpec& task, const std::vector<int>& ids) {
+    std::string out;
+    for (const int id : ids) {
+        if (task.text) {
+            if (id == kBos || id < 0 || id >= static_cast<int>(task.text->vocab.size())) continue;
+            if (!out.empty() && task.text->level == TextLevel::Word) out += ' ';
+            out += task.text->vocab[static_cast<std::size_t>(id)];
+        } else {
+            out += (out.empty() ? "" : " ") + symbol_name(id);
+        }
+    }
+    return out;
+}
+
+std::unique_ptr<TraceSource> make_trained_source(Model model, TaskSpec task, std::string name) {
+    return std::make_unique<TrainedSource>(std::move(model), std::move(task), std::move(name));
+}
+
+}  // namespace hs::train
