@@ -24,6 +24,7 @@
 #include "core/error.h"
 #include "core/io/atomic_file.h"
 #include "core/kernels/memory_policy.h"
+#include "core/train/trained_source.h"
 
 namespace hs {
 namespace {
@@ -66,12 +67,22 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     } else if (s.source == SourceKind::ModelDirectory && s.model_dir.empty()) {
         s.config_errors = {"Type the path of a model file or directory and press Enter (or drop one here)."};
         return;
+    } else if (s.source == SourceKind::Trained && !trained_snapshot(ctx.train, s.trained_run, s.trained_step)) {
+        s.config_errors = {"That training run is gone (reset, replaced or its step thinned away): pick a step of the "
+                           "current run, or another model."};
+        return;
     } else {
         s.config_errors.clear();
     }
     ComputeRequest r;
     r.model_arg = s.model_arg();
     if (s.source == SourceKind::WorkedExample) r.example = s.edited_example;
+    if (s.source == SourceKind::Trained) {
+        // The snapshot's weights are shared, the Model is built on the worker.
+        const auto snapshot = trained_snapshot(ctx.train, s.trained_run, s.trained_step);
+        r.open = [weights = snapshot->weights, config = ctx.train.progress.config, task = ctx.train.progress.task,
+                  name = r.model_arg] { return train::make_trained_source(Model(config, *weights), task, name); };
+    }
     r.input.text = s.text;
     r.input.decoder_text = s.decoder_text;
     r.continue_tokens = s.pending_continue;
@@ -416,6 +427,9 @@ int run_gui(const GuiOptions& options) {
             handle_drops(ctx);
             // 2. The newest finished trace replaces the old one; analysis results.
             f.took_trace = take_newest_result(ctx);
+            // The training run as every view sees it this frame (the Train view draws it; the
+            // Model panel's "trained" source reads its snapshots).
+            ctx.train.progress = ctx.train_worker.progress();
             if (ctx.view.trace && !selection_applied) {
                 ctx.state.layer = wanted_layer;  // the selection asked for on the command line
                 ctx.state.head = wanted_head;

@@ -180,6 +180,14 @@ bool ScriptRunner::step(AppContext& ctx) {
             ctx.train_worker.start(training_setup(ctx.train), true);
         } else if (cmd == "train-timeline") {
             ctx.train.timeline = to_int(cmd, rest);
+        } else if (cmd == "train-show") {  // STEP | last: that snapshot's model in every view
+            ctx.train.progress = ctx.train_worker.progress();  // the run as it ended, not as the frame began
+            const std::vector<int> steps = trained_steps(ctx.train);
+            if (steps.empty()) throw Error("train-show: no snapshot holds weights yet (run train-start first)");
+            const int step = rest == "last" ? steps.back() : to_int(cmd, rest);
+            const auto snapshot = trained_snapshot(ctx.train, ctx.train.progress.run_id, step);
+            if (!snapshot) throw Error("train-show: no snapshot of step " + rest + " holds weights");
+            show_trained_snapshot(ctx.state, ctx.train, *snapshot);
         } else if (cmd == "train-table") {
             ctx.train.show_head_table = rest == "on";
         } else if (cmd == "train-save") {

@@ -110,7 +110,8 @@ std::string load_settings(std::string& path, AppState& state, WindowSize& size) 
 std::string save_settings(const std::string& path, const AppState& state, const WindowSize& size) {
     if (path.empty()) return {};
     nlohmann::json j;
-    j["model"] = state.model_arg();
+    // A trained snapshot lives only as long as its run: the playground is saved instead.
+    j["model"] = state.source == SourceKind::Trained ? to_playground_spec(state.config) : state.model_arg();
     j["text"] = state.text;
     j["decoder_text"] = state.decoder_text;
     j["colormap"] = to_string(state.colormap);

@@ -11,6 +11,8 @@ std::string AppState::model_arg() const {
         case SourceKind::Playground: return to_playground_spec(config);
         case SourceKind::WorkedExample: return example_path;
         case SourceKind::ModelDirectory: return model_dir;
+        case SourceKind::Trained:
+            return "training run " + std::to_string(trained_run) + ", step " + std::to_string(trained_step);
     }
     return {};
 }

@@ -2,6 +2,7 @@
 // AppState: what the user chose (model source, architecture, text, selection, view
 // settings). Panels edit it; edits that change the computation set `dirty`, and the
 // frame loop turns that into a ComputeRequest for the worker.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,7 +14,8 @@
 
 namespace hs {
 
-enum class SourceKind { Playground, WorkedExample, ModelDirectory };
+// Trained: a model the Train view trained, at one of its snapshots (ctx.train.progress).
+enum class SourceKind { Playground, WorkedExample, ModelDirectory, Trained };
 
 // Which attention maps the heatmap shows: the main stack's self-attention, or for an
 // encoder-decoder the decoder's self- or cross-attention.
@@ -32,6 +34,9 @@ struct AppState {
     std::vector<std::string> recent_models;  // newest first, persisted in settings
     // Worked example with the user's cell edits (pipeline panel); null = file as is.
     std::shared_ptr<const WorkedExample> edited_example;
+    // SourceKind::Trained: the Train view's run (TrainProgress::run_id) and snapshot step.
+    std::uint64_t trained_run = 0;
+    int trained_step = 0;
 
     // -- input ----------------------------------------------------------------
     std::string text = "The animal didn't cross the street because it was too tired .";

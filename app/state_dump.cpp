@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "app/trace_view.h"
 #include "core/analysis/analysis_export.h"
 
 namespace hs {
@@ -159,6 +160,22 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["heads"] = heads_in(*t, MapKind::Self);
     j["kv_head_of"] = kv;
     j["head_captions"] = captions;
+    j["source_kind"] = ctx.view.source_kind;
+    j["map_kind"] = s.map == MapKind::Self ? "self" : s.map == MapKind::DecoderSelf ? "decoder-self" : "decoder-cross";
+    // The selected head's map as the heatmap shows it (a kept block, up to 64 × 64).
+    const HeadMaps& maps = maps_of(*t, block_of(s.map, s.layer));
+    if (maps.resident && s.head < static_cast<int>(maps.weights.size())) {
+        const Matrix& m = maps.weights[static_cast<std::size_t>(s.head)];
+        if (m.rows() <= 64 && m.cols() <= 64) {
+            nlohmann::json rows = nlohmann::json::array();
+            for (Eigen::Index r = 0; r < m.rows(); ++r) {
+                nlohmann::json row = nlohmann::json::array();
+                for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
+                rows.push_back(row);
+            }
+            j["shown_map"] = rows;
+        }
+    }
     return j;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/train/trained_source.h"
 
 namespace hs {
 
@@ -23,6 +24,36 @@ train::TrainingSetup training_setup(const TrainView& v) {
     s.options.adamw.total_steps = v.steps;
     s.every = v.every;
     return s;
+}
+
+std::shared_ptr<const train::HeadSnapshot> trained_snapshot(const TrainView& v, std::uint64_t run, int step) {
+    if (!v.progress.history || v.progress.run_id != run) return nullptr;
+    for (const auto& s : v.progress.history->snapshots)
+        if (s->step == step && s->weights) return s;
+    return nullptr;
+}
+
+std::vector<int> trained_steps(const TrainView& v) {
+    std::vector<int> steps;
+    if (v.progress.history)
+        for (const auto& s : v.progress.history->snapshots)
+            if (s->weights) steps.push_back(s->step);
+    return steps;
+}
+
+void show_trained_snapshot(AppState& state, const TrainView& v, const train::HeadSnapshot& snapshot) {
+    state.source = SourceKind::Trained;
+    state.trained_run = v.progress.run_id;
+    state.trained_step = snapshot.step;
+    state.text = train::tokens_text(v.progress.task, snapshot.probe_tokens);
+    state.decoder_text =
+        snapshot.probe_query_tokens.empty() ? "" : train::tokens_text(v.progress.task, snapshot.probe_query_tokens);
+    state.map = snapshot.probe_is_cross ? MapKind::DecoderCross : MapKind::Self;
+    state.layer = std::clamp(state.layer, 0, v.progress.config.layers - 1);
+    state.head = std::clamp(state.head, 0, v.progress.config.heads - 1);
+    state.ablated.clear();
+    state.view_mode = ViewMode::Attention;
+    state.dirty = true;
 }
 
 train::ExperimentSetup experiment_setup(const TrainView& v) {

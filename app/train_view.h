@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/analysis_view.h"
+#include "app/state.h"
 #include "app/experiment_worker.h"
 #include "app/train_worker.h"
 #include "core/analysis/head_metrics.h"
@@ -37,6 +38,16 @@ struct TrainView {
     std::string experiment_status;  // what the last export wrote, or why it failed
     bool select_experiment_tab = false;  // a script asks for the tab
 };
+
+// The snapshot of the view's run `run` at `step` when it still holds its weights (null
+// when the run was reset or replaced, or the step's weights were thinned away).
+std::shared_ptr<const train::HeadSnapshot> trained_snapshot(const TrainView& view, std::uint64_t run, int step);
+// The steps of the current run whose snapshots hold weights, in order.
+std::vector<int> trained_steps(const TrainView& view);
+// Shows `snapshot` of the current run in every view (heatmap, grid, pipeline, analysis):
+// the source becomes SourceKind::Trained and the text the snapshot's probe (the induction
+// probe, or for an encoder–decoder the held-out source and answer), in the task's tokens.
+void show_trained_snapshot(AppState& state, const TrainView& view, const train::HeadSnapshot& snapshot);
 
 // The next run's setup from the view's fields; hs::Error names what is wrong.
 train::TrainingSetup training_setup(const TrainView& view);

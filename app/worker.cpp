@@ -159,8 +159,9 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                     phase_ = static_cast<int>(WorkerPhase::Loading);
                 }
                 const auto t_load = Clock::now();
-                cached_source_ = previous ? reopen_source(request.model_arg, previous_arg, previous.get())
-                                          : open_source(request.model_arg, load_progress);
+                cached_source_ = request.open ? request.open()
+                                 : previous   ? reopen_source(request.model_arg, previous_arg, previous.get())
+                                              : open_source(request.model_arg, load_progress);
                 previous.reset();
                 cached_arg_ = request.model_arg;
                 cached_load_ms_ = ms_since(t_load);

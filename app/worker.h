@@ -6,6 +6,7 @@
 // model (typing while a 124M checkpoint loads keeps the load going). The UI polls for
 // finished results and never waits on the thread.
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -28,6 +29,9 @@ struct ComputeRequest {
     TraceOptions options;
     // Decoder LMs: append up to this many greedy tokens to input.text first (0: none).
     int continue_tokens = 0;
+    // Set: builds the source (on the worker) instead of open_source(model_arg); model_arg
+    // still names it and keys the cache. A trained snapshot's model comes this way.
+    std::function<std::unique_ptr<TraceSource>()> open;
 };
 
 // Thumbnails of every map, box-averaged down to at most kThumbMax per side, computed

@@ -158,6 +158,41 @@ void draw_model_info(const ModelInfo& info) {
         ImGui::TextDisabled("grouped-query attention: %d query heads share %d K/V heads", info.heads, info.kv_heads);
 }
 
+// A model the Train view trained, at one of its snapshots: a timeline over the steps that
+// kept their weights moves every view (heatmap, grid, pipeline, analysis) through training.
+void draw_trained(AppContext& ctx, const std::vector<int>& steps) {
+    AppState& s = ctx.state;
+    const TrainProgress& p = ctx.train.progress;
+    ImGui::TextWrapped("Trained in the Train view on %s: %s", train::to_string(p.task.kind).c_str(),
+                       to_playground_spec(p.config).c_str());
+    if (steps.empty() || p.run_id != s.trained_run) {
+        ImGui::TextDisabled("that run is gone: train again, or pick another model");
+        return;
+    }
+    int at = 0;  // the shown step's index (the nearest kept step at or before it)
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        if (steps[i] <= s.trained_step) at = static_cast<int>(i);
+    const std::string label = "step " + std::to_string(steps[static_cast<std::size_t>(at)]) + " of " +
+                              std::to_string(p.total_steps);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::SliderInt("##trained_step", &at, 0, static_cast<int>(steps.size()) - 1, label.c_str())) {
+        s.trained_step = steps[static_cast<std::size_t>(at)];
+        s.dirty = true;
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Drag through training: the maps, the grid and the analysis show the model at each "
+                          "snapshot that kept its weights (%zu of them).", steps.size());
+    if (ImGui::SmallButton("use the probe as text")) {
+        if (auto snap = trained_snapshot(ctx.train, s.trained_run, s.trained_step)) {
+            const int step = s.trained_step;
+            show_trained_snapshot(s, ctx.train, *snap);
+            s.trained_step = step;
+        }
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("tokens: %s", p.task.text ? "the text's characters or words" : "<bos> <sep> #2 … #N");
+}
+
 }  // namespace
 
 void draw_model_panel(AppContext& ctx, const PanelRect& r) {
@@ -172,12 +207,27 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         ImGui::Separator();
     }
     int kind = static_cast<int>(s.source);
+    // The choices wrap to the next line when the panel is too narrow for them.
+    const auto next_radio = [](const char* label) {
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+        ImGui::SameLine();
+        if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+    };
     bool changed = ImGui::RadioButton("playground", &kind, 0);
-    ImGui::SameLine();
+    next_radio("worked example");
     changed |= ImGui::RadioButton("worked example", &kind, 1);
-    ImGui::SameLine();
+    next_radio("file / dir");
     changed |= ImGui::RadioButton("file / dir", &kind, 2);
-    if (changed) {
+    const std::vector<int> trained = trained_steps(ctx.train);
+    if (!trained.empty() || s.source == SourceKind::Trained) {
+        next_radio("trained");
+        if (ImGui::RadioButton("trained", &kind, 3) && s.source != SourceKind::Trained && !trained.empty()) {
+            show_trained_snapshot(s, ctx.train, *trained_snapshot(ctx.train, ctx.train.progress.run_id, trained.back()));
+            changed = false;  // show_trained_snapshot set the source
+        }
+    }
+    if (changed && kind != 3) {
         s.source = static_cast<SourceKind>(kind);
         s.edited_example.reset();
         if (s.source == SourceKind::WorkedExample && s.example_path.empty()) {
@@ -211,6 +261,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
             ImGui::TextWrapped("Edit X and the weights in the Pipeline tab; results recompute live.");
             break;
         }
+        case SourceKind::Trained: draw_trained(ctx, trained); break;
         case SourceKind::ModelDirectory: {
             draw_model_path_field(ctx);
             if (ctx.view.trace && ctx.view.model_arg == s.model_dir && !s.model_dir.empty()) {

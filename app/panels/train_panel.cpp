@@ -287,7 +287,6 @@ void draw_run_tab(AppContext& ctx);
 
 void draw_train_panel(AppContext& ctx, const PanelRect& r) {
     TrainView& v = ctx.train;
-    v.progress = ctx.train_worker.progress();
     const float left_w = std::clamp(r.size.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
     begin_fixed_window("Train", {r.pos, ImVec2(left_w, r.size.y)});
     draw_setup(ctx);
@@ -342,7 +341,7 @@ void draw_run_tab(AppContext& ctx) {
     ImGui::EndChild();
     // Timeline: any snapshot; at the right end it follows the newest.
     int slider = shown;
-    ImGui::SetNextItemWidth(avail.x - fs * 12);
+    ImGui::SetNextItemWidth(avail.x - fs * 22);
     const std::string label = "step " + std::to_string(p.history->snapshots[static_cast<std::size_t>(shown)]->step);
     if (ImGui::SliderInt("##timeline", &slider, 0, count - 1, label.c_str()))
         v.timeline = slider == count - 1 ? -1 : slider;
@@ -351,6 +350,15 @@ void draw_run_tab(AppContext& ctx) {
     ImGui::SameLine();
     ImGui::Checkbox("table", &v.show_head_table);
     const train::HeadSnapshot& s = *p.history->snapshots[static_cast<std::size_t>(shown)];
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!s.weights);
+    if (ImGui::Button("show in all views")) show_trained_snapshot(ctx.state, v, s);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip(s.weights ? "Open the model at step %d in the heatmap, grid, pipeline and analysis views; "
+                                      "the Model panel's slider then moves them through training."
+                                    : "Step %d's weights were not kept (long runs keep every other snapshot's)",
+                          s.step);
     ImGui::BeginChild("##snapshot", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
     if (v.show_head_table) {
         draw_head_table(s, p.config.heads);

@@ -58,7 +58,9 @@ public:
             in.decoder_ids = dec.ids;
             in.decoder_tokens = dec.text;
         }
-        return model_.forward(in, options, progress);
+        Trace trace = model_.forward(in, options, progress);
+        for (Trace::NextToken& n : trace.next_tokens) n.text = task_text(task_, {n.id});
+        return trace;
     }
 
 private:
@@ -105,6 +107,16 @@ std::string task_text(const TaskSpec& task, const std::vector<int>& ids) {
         } else {
             out += (out.empty() ? "" : " ") + symbol_name(id);
         }
+    }
+    return out;
+}
+
+std::string tokens_text(const TaskSpec& task, const std::vector<std::string>& tokens) {
+    std::string out;
+    for (const std::string& t : tokens) {
+        if (task.text && t == "<bos>") continue;  // encode_task_text puts BOS first
+        const bool spaced = !task.text || task.text->level == TextLevel::Word;
+        out += (spaced && !out.empty() ? " " : "") + t;
     }
     return out;
 }

@@ -23,6 +23,9 @@ Tokens encode_task_text(const TaskSpec& task, const std::string& text);
 // spaces; BOS left out).
 std::string task_text(const TaskSpec& task, const std::vector<int>& ids);
 
+// Display tokens (a snapshot's probe_tokens) as text encode_task_text reads back.
+std::string tokens_text(const TaskSpec& task, const std::vector<std::string>& tokens);
+
 // `name` is what the window's caption shows ("training run 2, step 800").
 std::unique_ptr<TraceSource> make_trained_source(Model model, TaskSpec task, std::string name);
 

@@ -366,7 +366,7 @@ int main(int argc, char** argv) {
         if (mode == "pretrained" && argc == 5) return check_pretrained(argv);
         if (mode == "continued" && argc == 6) return check_continued(argv);
         if (mode == "analysis" && argc == 9) return check_analysis(argv);
-        if (mode == "train" && argc == 10) return check_train(argv);
+        if (mode == "train" && argc == 11) return check_train(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
                              "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE | "
                              "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "

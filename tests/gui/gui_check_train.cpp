@@ -1,4 +1,4 @@
-// gui_check train STATE.json SHOT.png WIDTH HEIGHT STEPS EVERY EXPERIMENT.json EXPERIMENT.csv
+// gui_check train STATE.json SHOT.png WIDTH HEIGHT STEPS EVERY EXPERIMENT.json EXPERIMENT.csv SHOWN.json
 // The Train view's run (tests/gui/run_train_test.sh: induction, batch 32, lr 1e-3,
 // warm-up 100, seed 1, the default training model) against the same run in core: every
 // step's loss, each snapshot's step, held-out loss and per-head induction score; and the
@@ -15,6 +15,7 @@
 
 #include "core/image/png.h"
 #include "core/train/experiment.h"
+#include "core/train/trained_source.h"
 #include "core/train/training_run.h"
 
 namespace {
@@ -77,6 +78,29 @@ int check_train(char** argv) {
     }
     check(coloured > static_cast<long long>(width) * height / 50, "the plots and maps are drawn (" +
                                                                       std::to_string(coloured) + " coloured pixels)");
+    // "show in all views" at step EVERY: the main views run that snapshot's model on its
+    // probe; the heatmap's map (layer 0, head 0) is core's.
+    std::ifstream sin(argv[10]);
+    const nlohmann::json shown_state = nlohmann::json::parse(sin);
+    const std::string arg = shown_state.at("model_arg");
+    const std::string step_suffix = ", step " + std::to_string(every);
+    check(arg.rfind("training run ", 0) == 0 && arg.size() > step_suffix.size() &&
+              arg.compare(arg.size() - step_suffix.size(), step_suffix.size(), step_suffix) == 0,
+          "the main views show the run at step " + std::to_string(every) + " (" + arg + ")");
+    check(shown_state.at("source_kind") == "trained model" && shown_state.at("error") == "",
+          "as a trained model, without error");
+    const hs::train::HeadSnapshot& snap = *ours.at(1);
+    hs::SourceInput probe;
+    probe.text = hs::train::tokens_text(setup.task, snap.probe_tokens);
+    const hs::Trace want = hs::train::make_trained_source(hs::Model(setup.config, *snap.weights), setup.task, arg)
+                               ->run(probe, hs::TraceOptions{});
+    const hs::Matrix& m = want.main.layers.at(0).self_attn.weights.at(0);
+    const auto& got = shown_state.at("shown_map");
+    bool same = got.size() == static_cast<std::size_t>(m.rows());
+    for (Eigen::Index r = 0; same && r < m.rows(); ++r)
+        for (Eigen::Index c = 0; same && c < m.cols(); ++c) same = std::abs(got[r][c].get<double>() - m(r, c)) < 1e-6;
+    check(same, "the heatmap shows layer 0 head 0 of the step-" + std::to_string(every) + " model on the probe");
+    check(shown_state.at("tokens") == want.main.tokens, "its tokens are the probe's");
     // The Experiment tab: the same setup over heads 1 and 2, against core's runs.
     std::ifstream ein(argv[8]);
     const nlohmann::json exp = nlohmann::json::parse(ein).at("experiment");

@@ -3,7 +3,8 @@
 # (Train view controls driven by a script), screenshot the view at 1280×720 (at an early
 # snapshot of the timeline and at the newest), dump the state; then checks every step's loss, each
 # snapshot's held-out loss and induction scores against the same run in core, and that the
-# plots are drawn; then runs the head-count experiment (heads 1, 2) from the Experiment tab
+# plots are drawn; shows the snapshot of step EVERY in the main views (train-show) and
+# checks the heatmap's map is that step's model's on the probe; then runs the head-count experiment (heads 1, 2) from the Experiment tab
 # and checks each run's summary and the exported CSV against core (gui_check train).
 #   run_train_test.sh APP CHECKER OUTDIR
 set -euo pipefail
@@ -22,6 +23,10 @@ screenshot $out/timeline.png
 train-timeline -1
 dump-state $out/state.json
 screenshot $out/train.png
+train-show $every
+dump-state $out/shown.json
+screenshot $out/shown.png
+view train
 train-experiment heads 1,2
 export-experiment-csv $out/experiment.csv
 export-experiment-png $out/experiment.png
@@ -29,7 +34,8 @@ dump-state $out/experiment.json
 screenshot $out/experiment_tab.png
 SCRIPT
 timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
-for f in state.json train.png timeline.png experiment.csv experiment.png experiment.json experiment_tab.png; do
+for f in state.json train.png timeline.png shown.json shown.png experiment.csv experiment.png experiment.json experiment_tab.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
-"$checker" train "$out/state.json" "$out/train.png" 1280 720 $steps $every "$out/experiment.json" "$out/experiment.csv"
+"$checker" train "$out/state.json" "$out/train.png" 1280 720 $steps $every "$out/experiment.json" "$out/experiment.csv" \
+  "$out/shown.json"
