@@ -1,6 +1,7 @@
 #include "core/source.h"
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "core/error.h"
@@ -12,6 +13,8 @@
 #include "core/pretrained_source.h"
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/playground_tokenizer.h"
+#include "core/train/checkpoint.h"
+#include "core/train/trained_source.h"
 #include "core/worked_example.h"
 
 namespace hs {
@@ -210,7 +213,22 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressF
             return make_pretrained_source(load_hf_model(arg, progress), std::move(tokenizer));
         }
         Model model = load_model_dir(arg);
-        model.set_name(fs::path(arg).lexically_normal().string());
+        const std::string name = fs::path(arg).lexically_normal().string();
+        model.set_name(name);
+        // A training checkpoint reads its task's tokens; when its trainer.json or training
+        // text cannot be read, the model still opens, with hashed words, and says why.
+        if (fs::exists(fs::path(arg) / "trainer.json", ec)) {
+            std::optional<train::TaskSpec> task;
+            std::string why;
+            try {
+                task = train::checkpoint_task(arg);
+            } catch (const Error& e) {
+                why = e.what();
+            }
+            if (task) return train::make_trained_source(std::move(model), std::move(*task), name);
+            return std::make_unique<ModelSource>(std::move(model),
+                                                 "model directory; its task is unreadable, words are hashed: " + why);
+        }
         return std::make_unique<ModelSource>(std::move(model), "model directory");
     }
     if (fs::is_regular_file(arg, ec)) {

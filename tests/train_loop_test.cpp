@@ -12,6 +12,7 @@
 #include "core/model/weights.h"
 #include "core/io/model_dir.h"
 #include "core/model/model.h"
+#include "core/source.h"
 #include "core/train/checkpoint.h"
 #include "core/train/parameters.h"
 #include "core/train/tasks.h"
@@ -166,6 +167,29 @@ TEST(Checkpoint, ResumingTakesTheStepsTheUninterruptedRunTakes) {
         ASSERT_TRUE(std::equal(pa[k].data, pa[k].data + pa[k].size, pb[k].data)) << "parameter " << k;
     // The checkpoint is a model directory too.
     EXPECT_EQ(load_model_dir(dir.file("ckpt")).config(), c);
+}
+
+TEST(Checkpoint, OpensAsATrainedModelThatReadsItsTasksTokens) {
+    test::TempDir dir;
+    const ModelConfig c = small_decoder();
+    train::Trainer t(c, init_weights(c), train::parse_task("sort", c.vocab), options(2));
+    t.step();
+    train::save_checkpoint(t, dir.file("ckpt"));
+    const auto source = open_source(dir.file("ckpt"));
+    EXPECT_EQ(source->kind(), "trained model");
+    EXPECT_EQ(source->tokenize("<bos> #3 #2 <sep>").ids, (std::vector<int>{0, 3, 2, 1}));
+    // Its weights are the trainer's, its trace the model's on those ids.
+    SourceInput in;
+    in.text = "<bos> #3 #2 <sep> #2 #3";
+    const Trace got = source->run(in, TraceOptions{});
+    const Trace want = Model(c, t.weights()).forward(ForwardInput::of({0, 3, 2, 1, 2, 3}));
+    EXPECT_EQ(got.main.layers[0].self_attn.weights[0], want.main.layers[0].self_attn.weights[0]);
+    // An unreadable trainer.json: the model still opens, with hashed words, and says why.
+    test::write_text(dir.file("ckpt") + "/trainer.json", "{ not json");
+    const auto fallback = open_source(dir.file("ckpt"));
+    EXPECT_EQ(fallback->kind().rfind("model directory; its task is unreadable, words are hashed: ", 0), 0u)
+        << fallback->kind();
+    EXPECT_FALSE(fallback->tokenize("The animal").ids.empty());
 }
 
 TEST(Checkpoint, AModelDirectoryWithoutTrainingStateIsNamedAsSuch) {

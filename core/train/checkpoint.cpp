@@ -158,19 +158,32 @@ TrainerState parse_trainer_state(const std::string& text, const std::string& ori
     return st;
 }
 
-Trainer load_checkpoint(const std::string& dir) {
-    const Model model = load_model_dir(dir);
+namespace {
+
+// trainer.json of `dir`, with a text task's corpus read again (the same text, or an error).
+TrainerState read_trainer_state(const std::string& dir) {
     const std::string state_path = (fs::path(dir) / "trainer.json").string();
     if (!fs::exists(state_path))
         throw Error(dir + " is a model directory but not a training checkpoint (it has no trainer.json)");
     TrainerState st = parse_trainer_state(read_file(state_path), state_path);
-    if (st.text) {  // the text read again: the same text, or an error
+    if (st.text) {
         const TextTaskRef& ref = *st.text;
         auto corpus = std::make_shared<TextCorpus>(read_text_corpus(ref.file, ref.level, ref.max_vocab, ref.window));
         if (std::to_string(corpus->fingerprint) != ref.fingerprint)
             throw Error(ref.file + " has changed since the checkpoint was written (the run trained on another text)");
         st.task = text_task(std::move(corpus), ref.window);
     }
+    return st;
+}
+
+}  // namespace
+
+TaskSpec checkpoint_task(const std::string& dir) { return read_trainer_state(dir).task; }
+
+Trainer load_checkpoint(const std::string& dir) {
+    const Model model = load_model_dir(dir);
+    const std::string state_path = (fs::path(dir) / "trainer.json").string();
+    TrainerState st = read_trainer_state(dir);
     Trainer t = [&] {
         try {
             return Trainer(model.config(), model.weights(), st.task, st.options);

@@ -41,5 +41,8 @@ struct TrainerState {
 TrainerState parse_trainer_state(const std::string& text, const std::string& origin);
 // Throws hs::Error naming the file when a part is missing or does not fit the model.
 Trainer load_checkpoint(const std::string& dir);
+// The task a checkpoint trained on (a text task's file read again and checked against its
+// fingerprint): what open_source reads a checkpoint's text with. hs::Error otherwise.
+TaskSpec checkpoint_task(const std::string& dir);
 
 }  // namespace hs::train
