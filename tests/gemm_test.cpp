@@ -15,6 +15,7 @@
 #include "core/kernels/parallel.h"
 #include "core/rng.h"
 #include "core/model/weights.h"
+#include "core/kernels/matmul.h"
 #include "tests/simd_levels.h"
 
 namespace hs {
@@ -55,6 +56,8 @@ HEADSCOPE_AT_EVERY_SIMD_LEVEL(GemmNn);
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(GemmTranspose);
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(GemmPacked);
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(PackedAttention);
+class Matmul : public test::AtSimdLevel {};
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(Matmul);
 
 struct Shape {
     int m, n, k;
@@ -267,6 +270,38 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
         ASSERT_EQ(steps.k_heads.size(), std::size_t(c.H));
         EXPECT_EQ(steps.k_heads[0], steps.k_heads[c.H / c.Hkv - 1]);
     }
+}
+
+// kernels::matmul (the trainer's products): every combination of transposes, on column
+// blocks of wider matrices, plain and accumulating, against a double-precision sum.
+TEST_P(Matmul, EveryTransposeOfBlocksEqualsTheDoubleProduct) {
+    using kernels::Op;
+    Rng rng(77);
+    const auto random = [&](Eigen::Index r, Eigen::Index c) {
+        Matrix m(r, c);
+        for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-1.0f, 1.0f);
+        return m;
+    };
+    const int m = 13, n = 70, k = 37;  // tile edges at every level
+    for (const Op op_a : {Op::Plain, Op::Transposed})
+        for (const Op op_b : {Op::Plain, Op::Transposed}) {
+            // a and b sit 3 columns into wider matrices (a row stride that is not their width).
+            const Matrix a_store = op_a == Op::Plain ? random(m, k + 5) : random(k, m + 5);
+            const Matrix b_store = op_b == Op::Plain ? random(k, n + 5) : random(n, k + 5);
+            const auto a = op_a == Op::Plain ? a_store.middleCols(3, k) : a_store.middleCols(3, m);
+            const auto b = op_b == Op::Plain ? b_store.middleCols(3, n) : b_store.middleCols(3, k);
+            Eigen::MatrixXd want = (op_a == Op::Plain ? Eigen::MatrixXd(a.cast<double>()) : Eigen::MatrixXd(a.cast<double>().transpose())) *
+                                   (op_b == Op::Plain ? Eigen::MatrixXd(b.cast<double>()) : Eigen::MatrixXd(b.cast<double>().transpose()));
+            const Matrix c = kernels::matmul(a, op_a, b, op_b);
+            ASSERT_EQ(c.rows(), m);
+            ASSERT_EQ(c.cols(), n);
+            EXPECT_LT((c.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5) << int(op_a) << int(op_b);
+            // c += the product, into a column block of a wider matrix.
+            Matrix wide = random(m, n + 4);
+            const Eigen::MatrixXd before = wide.middleCols(2, n).cast<double>();
+            kernels::matmul(a, op_a, b, op_b, wide.middleCols(2, n), /*accumulate=*/true);
+            EXPECT_LT((wide.middleCols(2, n).cast<double>() - before - want).cwiseAbs().maxCoeff(), 1e-5);
+        }
 }
 
 }  // namespace

@@ -11,6 +11,10 @@ void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* 
     kernels::dispatched::nn_block(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, false);
 }
 
+void nn_accumulate(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc) {
+    kernels::dispatched::nn_block(m, n, k, 1.0f, a, lda, b, ldb, nullptr, c, ldc, true);
+}
+
 PackedWeights pack(const float* w, int n, int k, int ldw) {
     PackedWeights p;
     p.n = n;

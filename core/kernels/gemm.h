@@ -18,6 +18,9 @@ namespace hs::gemm {
 void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
         const float* bias, float* c, int ldc);
 
+// c (m, n) += a (m, k) · b (k, n).
+void nn_accumulate(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc);
+
 // A linear layer's weight W (n, k) (PyTorch (out, in) layout) laid out once for nn():
 // panel q is the (k, 64) row-major block Wᵀ[:, 64q : 64q + 64], zero past n, 64-byte
 // aligned, so y = x·Wᵀ reads every panel front to back.

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/train/linear_grad.h"
 
 namespace hs::train {
 
@@ -17,6 +18,14 @@ Shape shape_of(const ModelConfig& c) {
     return {H, Hkv, Dh, H * Dh, Hkv * Dh, H / Hkv};
 }
 
+// Entries [start, start + n) of a bias, or the empty bias of a model without biases.
+ConstVectorView part(const Vector& b, Eigen::Index start, Eigen::Index n) {
+    return b.size() > 0 ? ConstVectorView(b.segment(start, n)) : ConstVectorView(b);
+}
+VectorView part(Vector& b, Eigen::Index start, Eigen::Index n) {
+    return b.size() > 0 ? VectorView(b.segment(start, n)) : VectorView(b);
+}
+
 }  // namespace
 
 Matrix attention_forward(const Matrix& x, const Matrix* memory, const AttentionWeights& w, const ModelConfig& config,
@@ -28,19 +37,15 @@ Matrix attention_forward(const Matrix& x, const Matrix* memory, const AttentionW
     if (memory) {
         cache.memory = *memory;
         // Q: (T, I) = X·W_Qᵀ + b_Q; [K | V]: (S, 2·Ikv) = M·[W_K; W_V]ᵀ + b_KV
-        cache.q = x * w.in_proj_weight.topRows(s.I).transpose();
-        Matrix kv = *memory * w.in_proj_weight.bottomRows(2 * s.Ikv).transpose();
-        if (w.in_proj_bias.size() > 0) {
-            cache.q.rowwise() += w.in_proj_bias.head(s.I).transpose();
-            kv.rowwise() += w.in_proj_bias.tail(2 * s.Ikv).transpose();
-        }
+        cache.q = linear_forward(x, w.in_proj_weight.topRows(s.I), part(w.in_proj_bias, 0, s.I));
+        const Matrix kv = linear_forward(*memory, w.in_proj_weight.bottomRows(2 * s.Ikv),
+                                         part(w.in_proj_bias, s.I, 2 * s.Ikv));
         cache.k = kv.leftCols(s.Ikv);
         cache.v = kv.rightCols(s.Ikv);
     } else {
         cache.memory.resize(0, 0);
         // qkv: (T, I + 2·Ikv) = X·W_inᵀ + b_in
-        Matrix qkv = x * w.in_proj_weight.transpose();
-        if (w.in_proj_bias.size() > 0) qkv.rowwise() += w.in_proj_bias.transpose();
+        const Matrix qkv = linear_forward(x, w.in_proj_weight, w.in_proj_bias);
         cache.q = qkv.leftCols(s.I);
         cache.k = qkv.middleCols(s.I, s.Ikv);
         cache.v = qkv.rightCols(s.Ikv);
@@ -67,9 +72,7 @@ Matrix attention_forward(const Matrix& x, const Matrix* memory, const AttentionW
         cache.concat.middleCols(h * s.Dh, s.Dh) = p * cache.v.middleCols(g * s.Dh, s.Dh);
         cache.probs[static_cast<std::size_t>(h)] = std::move(p);
     }
-    Matrix out = cache.concat * w.out_proj_weight.transpose();
-    if (w.out_proj_bias.size() > 0) out.rowwise() += w.out_proj_bias.transpose();
-    return out;
+    return linear_forward(cache.concat, w.out_proj_weight, w.out_proj_bias);
 }
 
 Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const ModelConfig& config,
@@ -81,9 +84,8 @@ Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const M
     const Eigen::Index T = dout.rows(), S = cache.k.rows();
     const float scale = 1.0f / std::sqrt(static_cast<float>(s.Dh));
     // out = concat·W_oᵀ + b_o
-    grad.out_proj_weight.noalias() += dout.transpose() * cache.concat;
-    if (grad.out_proj_bias.size() > 0) grad.out_proj_bias += dout.colwise().sum().transpose();
-    const Matrix dconcat = dout * w.out_proj_weight;  // (T, I)
+    const Matrix dconcat =
+        linear_backward(dout, cache.concat, w.out_proj_weight, grad.out_proj_weight, grad.out_proj_bias);  // (T, I)
     Matrix dq = Matrix::Zero(T, s.I), dkv = Matrix::Zero(S, 2 * s.Ikv);
     auto dk = dkv.leftCols(s.Ikv);
     auto dv = dkv.rightCols(s.Ikv);
@@ -104,15 +106,13 @@ Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const M
         apply_rope(dq, s.H, back, rope->layout);
         apply_rope(dk, s.Hkv, back, rope->layout);
     }
+    // Q = X·W_Qᵀ + b_Q, [K | V] = M·[W_K; W_V]ᵀ + b_KV (M = X for self-attention)
     const Matrix& kv_in = cross ? cache.memory : cache.x;
-    grad.in_proj_weight.topRows(s.I).noalias() += dq.transpose() * cache.x;
-    grad.in_proj_weight.bottomRows(2 * s.Ikv).noalias() += dkv.transpose() * kv_in;
-    if (grad.in_proj_bias.size() > 0) {
-        grad.in_proj_bias.head(s.I) += dq.colwise().sum().transpose();
-        grad.in_proj_bias.tail(2 * s.Ikv) += dkv.colwise().sum().transpose();
-    }
-    Matrix dx = dq * w.in_proj_weight.topRows(s.I);
-    const Matrix dkv_in = dkv * w.in_proj_weight.bottomRows(2 * s.Ikv);
+    Matrix dx = linear_backward(dq, cache.x, w.in_proj_weight.topRows(s.I), grad.in_proj_weight.topRows(s.I),
+                                part(grad.in_proj_bias, 0, s.I));
+    const Matrix dkv_in =
+        linear_backward(dkv, kv_in, w.in_proj_weight.bottomRows(2 * s.Ikv), grad.in_proj_weight.bottomRows(2 * s.Ikv),
+                        part(grad.in_proj_bias, s.I, 2 * s.Ikv));
     if (cross) *dmemory += dkv_in;
     else dx += dkv_in;
     return dx;

@@ -3,24 +3,11 @@
 #include <cmath>
 
 #include "core/model/layers.h"
+#include "core/train/linear_grad.h"
 
 namespace hs::train {
 
 namespace {
-
-// y = x·Wᵀ + b (b may be empty).
-Matrix linear(const Matrix& x, const Matrix& w, const Vector& b) {
-    Matrix y = x * w.transpose();
-    if (b.size() > 0) y.rowwise() += b.transpose();
-    return y;
-}
-
-// dW += dyᵀ·x, db += Σ_t dy; returns dx = dy·W.
-Matrix linear_backward(const Matrix& dy, const Matrix& x, const Matrix& w, Matrix& dw, Vector& db) {
-    dw.noalias() += dy.transpose() * x;
-    if (db.size() > 0) db += dy.colwise().sum().transpose();
-    return dy * w;
-}
 
 float sigmoid(float z) { return 1.0f / (1.0f + std::exp(-z)); }
 
@@ -52,14 +39,14 @@ Matrix activation_derivative(const Matrix& z, Activation act) {
 
 Matrix feed_forward_forward(const Matrix& x, const FeedForwardWeights& w, Activation act, FeedForwardCache& cache) {
     cache.x = x;
-    cache.pre = linear(x, w.linear1_weight, w.linear1_bias);
+    cache.pre = linear_forward(x, w.linear1_weight, w.linear1_bias);
     if (act == Activation::SwiGLU) {
-        cache.gate = linear(x, w.gate_weight, w.gate_bias);
+        cache.gate = linear_forward(x, w.gate_weight, w.gate_bias);
         cache.hidden = activate(cache.gate, Activation::SwiGLU).cwiseProduct(cache.pre);  // silu(gate) ⊙ pre
     } else {
         cache.hidden = activate(cache.pre, act);
     }
-    return linear(cache.hidden, w.linear2_weight, w.linear2_bias);
+    return linear_forward(cache.hidden, w.linear2_weight, w.linear2_bias);
 }
 
 Matrix feed_forward_backward(const Matrix& dout, const FeedForwardWeights& w, Activation act,

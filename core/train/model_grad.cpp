@@ -10,6 +10,7 @@
 #include "core/model/rope.h"
 #include "core/train/attention_grad.h"
 #include "core/train/feed_forward_grad.h"
+#include "core/train/linear_grad.h"
 #include "core/train/norm_grad.h"
 
 namespace hs::train {
@@ -216,14 +217,14 @@ LossAndGrads next_token_loss(const ModelConfig& c, const ModelWeights& w, std::s
     NormCache final_cache;
     const Matrix h = w.final_norm ? norm_forward(x, *w.final_norm, c.norm_kind, c.norm_eps, final_cache) : x;
     const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;  // (V, D)
-    out.logits = h * head.transpose();                                           // (T, V)
+    out.logits = linear_forward(h, head, Vector());  // (T, V)
     Matrix dlogits;
     out.loss = cross_entropy(out.logits, ids, first_target, dlogits);
 
     // Backward: logits = h·W_headᵀ
     Matrix& dhead = c.lm_head == LmHead::Separate ? g.lm_head : g.embed;
-    dhead.noalias() += dlogits.transpose() * h;
-    Matrix dx = dlogits * head;
+    Vector no_bias;
+    Matrix dx = linear_backward(dlogits, h, head, dhead, no_bias);
     if (w.final_norm) dx = norm_backward(dx, *w.final_norm, c.norm_kind, final_cache, *g.final_norm);
     for (std::size_t l = w.layers.size(); l-- > 0;) dx = layer_backward(w.layers[l], c, rope, dx, caches[l], g.layers[l]);
     embed_backward(c, ids, dx, g);
@@ -258,14 +259,14 @@ LossAndGrads seq2seq_loss(const ModelConfig& c, const ModelWeights& w, std::span
     NormCache dec_norm;
     const Matrix h = w.decoder_final_norm ? norm_forward(y, *w.decoder_final_norm, c.norm_kind, c.norm_eps, dec_norm) : y;
     const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;  // (V, D)
-    out.logits = h * head.transpose();                                           // (T, V)
+    out.logits = linear_forward(h, head, Vector());  // (T, V)
     Matrix dlogits;
     out.loss = cross_entropy(out.logits, target, first_target, dlogits);
 
     // Backward through the decoder, collecting dM from every cross-attention, then the encoder.
     Matrix& dhead = c.lm_head == LmHead::Separate ? g.lm_head : g.embed;
-    dhead.noalias() += dlogits.transpose() * h;
-    Matrix dy = dlogits * head;
+    Vector no_bias;
+    Matrix dy = linear_backward(dlogits, h, head, dhead, no_bias);
     if (w.decoder_final_norm) dy = norm_backward(dy, *w.decoder_final_norm, c.norm_kind, dec_norm, *g.decoder_final_norm);
     Matrix dmemory = Matrix::Zero(S, c.d_model);
     for (std::size_t l = w.decoder_layers.size(); l-- > 0;)

@@ -1,0 +1,52 @@
+#include "core/kernels/matmul.h"
+
+#include <cassert>
+
+#include "core/kernels/gemm.h"
+#include "core/kernels/scratch.h"
+
+namespace hs::kernels {
+
+namespace {
+
+// x, or xᵀ laid out in `scratch`: a row-major (rows, cols) operand with its row stride.
+struct Operand {
+    const float* data;
+    int ld;
+};
+
+Operand laid_out(const ConstMatrixView& x, Op op, Scratch& scratch) {
+    if (op == Op::Plain) return {x.data(), static_cast<int>(x.outerStride())};
+    // xᵀ: (x.cols(), x.rows())
+    Eigen::Map<Matrix> t = scratch.get(x.cols(), x.rows());
+    gemm::transpose(static_cast<int>(x.rows()), static_cast<int>(x.cols()), x.data(), static_cast<int>(x.outerStride()),
+                    t.data(), static_cast<int>(x.rows()));
+    return {t.data(), static_cast<int>(x.rows())};
+}
+
+}  // namespace
+
+void matmul(ConstMatrixView a, Op op_a, ConstMatrixView b, Op op_b, MatrixView c, bool accumulate) {
+    const Eigen::Index m = op_a == Op::Plain ? a.rows() : a.cols(), k = op_a == Op::Plain ? a.cols() : a.rows();
+    const Eigen::Index n = op_b == Op::Plain ? b.cols() : b.rows();
+    assert(k == (op_b == Op::Plain ? b.rows() : b.cols()) && c.rows() == m && c.cols() == n);
+    if (m == 0 || n == 0) return;
+    if (k == 0) {
+        if (!accumulate) c.setZero();
+        return;
+    }
+    thread_local Scratch scratch_a, scratch_b;
+    const Operand pa = laid_out(a, op_a, scratch_a), pb = laid_out(b, op_b, scratch_b);
+    const int M = static_cast<int>(m), N = static_cast<int>(n), K = static_cast<int>(k);
+    const int ldc = static_cast<int>(c.outerStride());
+    if (accumulate) gemm::nn_accumulate(M, N, K, pa.data, pa.ld, pb.data, pb.ld, c.data(), ldc);
+    else gemm::nn(M, N, K, 1.0f, pa.data, pa.ld, pb.data, pb.ld, nullptr, c.data(), ldc);
+}
+
+Matrix matmul(ConstMatrixView a, Op op_a, ConstMatrixView b, Op op_b) {
+    Matrix c(op_a == Op::Plain ? a.rows() : a.cols(), op_b == Op::Plain ? b.cols() : b.rows());
+    matmul(a, op_a, b, op_b, c);
+    return c;
+}
+
+}  // namespace hs::kernels
