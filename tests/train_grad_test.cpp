@@ -20,6 +20,7 @@
 #include "core/model/weights.h"
 #include "core/train/model_grad.h"
 #include "core/train/parameters.h"
+#include "tests/train_reference_loss.h"
 
 namespace hs {
 namespace {
@@ -90,58 +91,55 @@ TEST(TrainGrad, LossLogitsAndEveryGradientEqualPyTorchAutograd) {
     EXPECT_EQ(seq2seq, 2) << "the encoder–decoder cases (cross-attention)";
 }
 
-// Central differences on the loss, independent of PyTorch: for every option the
-// playground offers (norm kind and placement, each position encoding and RoPE layout,
-// each activation, GQA, biases or none, tied or separate head), a few entries of every
-// parameter tensor are moved by ±ε and (L(w+ε) − L(w−ε)) / 2ε is compared with the
-// analytic gradient. The forward is float32 (its loss is summed in double), so ε = 4e-3:
-// the rounding of a loss near 3 (≈ 3e-7) then errs by ≈ 4e-5 in a difference quotient,
-// and the bound is 2e-3 + 3 % of the gradient; a wrong backward misses it by far.
-TEST(TrainGrad, EveryGradientMatchesCentralDifferences) {
-    struct Option {
-        const char* spec;
-    };
-    const Option options[] = {
-        {"norm=pre-ln,pe=learned,act=relu,lm_head=tied"},
-        {"norm=post-ln,pe=sinusoidal,act=gelu,lm_head=separate"},
-        {"norm=rmsnorm,pe=rope,rope=rotate-half,act=swiglu,kv_heads=1,bias=0,lm_head=separate"},
-        {"norm=post-rmsnorm,pe=rope,rope=interleaved,act=gelu-tanh,lm_head=tied"},
-        {"norm=pre-ln,pe=none,act=gelu,kv_heads=2,heads=4,lm_head=tied"},
+// Central differences in double precision, independent of PyTorch and of the float32
+// forward: tests/train_reference_loss.cpp computes the same loss from the math in double,
+// with one weight entry moved by ±ε = 1e-5, so (L(w+ε) − L(w−ε)) / 2ε is the gradient to
+// ~1e-9. For every option the playground offers (norm kind and placement, each position
+// encoding and RoPE layout, each activation, GQA, biases or none, tied or separate head,
+// the encoder–decoder's cross-attention) every entry of every parameter tensor is checked:
+// the float32 backward agrees to 1e-5 + 1e-3·|g| (its own rounding); a wrong term misses
+// by far more. The reference's loss equals the trainer's to 1e-5 first.
+TEST(TrainGrad, EveryGradientEntryMatchesDoublePrecisionCentralDifferences) {
+    const char* const options[] = {
+        "norm=pre-ln,pe=learned,act=relu,lm_head=tied",
+        "norm=post-ln,pe=sinusoidal,act=gelu,lm_head=separate",
+        "norm=rmsnorm,pe=rope,rope=rotate-half,act=swiglu,kv_heads=1,bias=0,lm_head=separate",
+        "norm=post-rmsnorm,pe=rope,rope=interleaved,act=gelu-tanh,lm_head=tied",
+        "norm=pre-ln,pe=none,act=gelu,kv_heads=2,heads=4,lm_head=tied",
+        "norm=pre-ln,pe=learned,act=relu,mask=none,lm_head=tied",
         // encoder–decoder: cross-attention, three norms per decoder layer, both final norms
-        {"arch=encoder-decoder,norm=pre-ln,pe=learned,act=gelu,lm_head=tied"},
-        {"arch=encoder-decoder,norm=post-rmsnorm,pe=rope,act=swiglu,kv_heads=1,lm_head=separate"},
+        "arch=encoder-decoder,norm=pre-ln,pe=learned,act=gelu,lm_head=tied",
+        "arch=encoder-decoder,norm=post-rmsnorm,pe=rope,act=swiglu,kv_heads=1,lm_head=separate",
     };
     const std::vector<int> ids = {0, 5, 9, 2, 5, 9, 7}, source = {0, 3, 8, 10, 1};
-    for (const Option& o : options) {
-        SCOPED_TRACE(o.spec);
+    for (const char* option : options) {
+        SCOPED_TRACE(option);
         ModelConfig c = parse_playground_spec(
             merge_playground_specs("random:arch=decoder,d_model=8,heads=2,layers=2,d_ff=12,vocab=11,max_len=16,seed=5",
-                                   std::string("random:") + o.spec));
+                                   std::string("random:") + option));
         ensure_valid(c);
         ModelWeights w = init_weights(c);
-        const auto loss = [&] {
-            return c.arch == Arch::EncoderDecoder ? train::seq2seq_loss(c, w, source, ids) : train::next_token_loss(c, w, ids);
-        };
-        const train::LossAndGrads r = loss();
+        const bool enc_dec = c.arch == Arch::EncoderDecoder;
+        const train::LossAndGrads r = enc_dec ? train::seq2seq_loss(c, w, source, ids) : train::next_token_loss(c, w, ids);
+        ASSERT_NEAR(test::reference_loss(c, w, source, ids), r.loss, 1e-5);
         ModelWeights grads = r.grads;
-        std::vector<train::Parameter> params = train::parameters_of(w), g = train::parameters_of(grads);
+        const std::vector<train::Parameter> params = train::parameters_of(w), g = train::parameters_of(grads);
         ASSERT_EQ(params.size(), g.size());
-        constexpr float eps = 4e-3f;
-        int checked = 0;
+        constexpr double eps = 1e-5;
+        std::size_t checked = 0, worst_k = 0, worst_i = 0;
+        double worst = 0.0, worst_fd = 0.0, worst_g = 0.0;
         for (std::size_t k = 0; k < params.size(); ++k)
-            for (std::size_t n = 0; n < 3 && n < params[k].size; ++n) {
-                const std::size_t i = (n * 7919 + k * 104729) % params[k].size;  // spread over the tensor
-                const float saved = params[k].data[i];
-                params[k].data[i] = saved + eps;
-                const double up = loss().loss;
-                params[k].data[i] = saved - eps;
-                const double down = loss().loss;
-                params[k].data[i] = saved;
+            for (std::size_t i = 0; i < params[k].size; ++i) {
+                const double up = test::reference_loss(c, w, source, ids, {params[k].data, i, eps});
+                const double down = test::reference_loss(c, w, source, ids, {params[k].data, i, -eps});
                 const double fd = (up - down) / (2.0 * eps), analytic = g[k].data[i];
-                EXPECT_NEAR(analytic, fd, 2e-3 + 0.03 * std::abs(fd)) << "parameter tensor " << k << " entry " << i;
+                const double excess = std::abs(analytic - fd) - (1e-5 + 1e-3 * std::abs(fd));
+                if (excess > worst) worst = excess, worst_k = k, worst_i = i, worst_fd = fd, worst_g = analytic;
                 ++checked;
             }
-        EXPECT_GT(checked, 40);
+        EXPECT_EQ(worst, 0.0) << "parameter tensor " << worst_k << " entry " << worst_i << ": backward " << worst_g
+                              << ", central difference " << worst_fd;
+        EXPECT_GT(checked, 1000u);
     }
 }
 
