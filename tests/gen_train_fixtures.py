@@ -22,6 +22,10 @@ the weights after them to tests/fixtures/train/llama_block/after_adamw.safetenso
 the losses and pre-clip gradient norms ("adamw.loss", "adamw.grad_norm"); ADAMW holds the
 settings the C++ test repeats.
 
+A checkpoint step (tests/fixtures/train_checkpoint/): one AdamW step on a batch of three
+examples, saved as a HeadScope checkpoint, then the weights after a second step on the
+same batch, which the trainer repeats from the checkpoint (Trainer::step_on).
+
 Two encoder–decoder cases (nn.Transformer with a tied or separate LM head, SEQ2SEQ_CASES)
 check the cross-attention backward the same way, on a source and a target sequence.
 
@@ -193,6 +197,81 @@ def expected_of(params, loss, logits):
     return expected
 
 
+# A training step from a saved checkpoint on a given batch (tests/fixtures/train_checkpoint/):
+# the llama_block model takes one AdamW step (ADAMW's settings) on BATCH and is saved as a
+# HeadScope checkpoint (model.safetensors after that step, AdamW's moments as
+# optimizer_m / optimizer_v.safetensors, trainer.json); then a second step on the same
+# batch gives after_step.safetensors: the weights, "step.loss" and "step.grad_norm". The
+# batch loss is the mean over every predicted token of the batch, position f−1 … T−2 of
+# each example predicting the next token (f = first_target).
+CHECKPOINT_DIR = os.path.join(os.path.dirname(TRAIN_DIR), "train_checkpoint")
+BATCH = [([0, 5, 9, 1, 5, 9], 4), ([0, 3, 3, 17, 28], 1), ([0, 12, 4, 1, 12, 4, 8], 2)]
+
+
+def batch_loss(model, batch):
+    total, targets = 0.0, 0
+    for ids, first in batch:
+        _, logits = loss_and_logits(model, ids)
+        want = torch.tensor(ids[first:], dtype=torch.long)
+        total = total + F.cross_entropy(logits[first - 1:-1], want, reduction="sum")
+        targets += len(ids) - first
+    return total / targets
+
+
+def do_checkpoint_step(check, drift):
+    name, cfg, _ = CASES[0]
+    assert name == "llama_block"
+    torch.manual_seed(cfg["seed"])
+    model = Modern(cfg)
+    randomise(model, 3000 + cfg["seed"])
+    params = model.state_names()
+    o = ADAMW
+    decay = [p for _, p in sorted(params.items()) if p.dim() >= 2]
+    other = [p for _, p in sorted(params.items()) if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": o["weight_decay"]},
+                             {"params": other, "weight_decay": 0.0}],
+                            lr=o["lr"], betas=o["betas"], eps=o["eps"])
+    saved = {}
+    for step in (1, 2):
+        for group in opt.param_groups:
+            group["lr"] = learning_rate_at(step, o)
+        opt.zero_grad()
+        loss = batch_loss(model, BATCH)
+        loss.backward()
+        norm = float(torch.nn.utils.clip_grad_norm_(list(params.values()), o["clip_norm"]))
+        opt.step()
+        if step == 1:  # the checkpoint
+            saved["model"] = {k: v.detach().numpy().astype(np.float32) for k, v in params.items()}
+            saved["m"] = {k: opt.state[p]["exp_avg"].numpy().astype(np.float32) for k, p in params.items()}
+            saved["v"] = {k: opt.state[p]["exp_avg_sq"].numpy().astype(np.float32) for k, p in params.items()}
+    after = {k: v.detach().numpy().astype(np.float32) for k, v in params.items()}
+    after["step.loss"] = np.array([loss.item()], dtype=np.float32)
+    after["step.grad_norm"] = np.array([norm], dtype=np.float32)
+    trainer = {"format": "headscope-trainer", "steps_taken": 1,
+               "task": {"kind": "copy", "vocab": cfg["vocab"], "min_len": 2, "max_len": 2},
+               "batch": len(BATCH), "seed": 1,
+               "adamw": {"lr": o["lr"], "beta1": o["betas"][0], "beta2": o["betas"][1], "eps": o["eps"],
+                         "weight_decay": o["weight_decay"], "warmup_steps": o["warmup_steps"],
+                         "total_steps": o["total_steps"], "min_lr_ratio": o["min_lr_ratio"],
+                         "clip_norm": o["clip_norm"]}}
+    batch = {"examples": [{"ids": ids, "first_target": f} for ids, f in BATCH]}
+    d = CHECKPOINT_DIR
+    files = {"model.safetensors": saved["model"], "optimizer_m.safetensors": saved["m"],
+             "optimizer_v.safetensors": saved["v"], "after_step.safetensors": after}
+    jsons = {"config.json": cfg, "trainer.json": trainer, "batch.json": batch}
+    if check:
+        for f, t in files.items():
+            drift.tensors(os.path.join(d, f), t)
+        for f, j in jsons.items():
+            drift.json(os.path.join(d, f), j)
+    else:
+        os.makedirs(d, exist_ok=True)
+        for f, t in files.items():
+            write_safetensors(os.path.join(d, f), t, META)
+        for f, j in jsons.items():
+            write_json(os.path.join(d, f), j)
+
+
 def do_seq2seq_case(name, cfg, source, target, check, drift):
     model = seq2seq_model(cfg)
     params = dict(model.named_parameters())
@@ -236,6 +315,8 @@ def main():
     for name, cfg, source, target in SEQ2SEQ_CASES:
         do_seq2seq_case(name, cfg, source, target, args.check, drift)
         print(f"{'checked' if args.check else 'wrote'} train/{name}")
+    do_checkpoint_step(args.check, drift)
+    print(f"{'checked' if args.check else 'wrote'} train_checkpoint")
     if drift.problems:
         print("fixtures drifted:", file=sys.stderr)
         for p in drift.problems:

@@ -17,6 +17,8 @@
 #include "core/io/state_dict.h"
 #include "core/model/model.h"
 #include "core/train/adamw.h"
+#include "core/train/checkpoint.h"
+#include "core/train/trainer.h"
 #include "core/model/weights.h"
 #include "core/train/model_grad.h"
 #include "core/train/parameters.h"
@@ -228,6 +230,37 @@ TEST(AdamW, ThreeStepsEqualTorchOptimAdamWWithClippingAndTheSchedule) {
         expect_close(t.data, file->values(t.name), "after 3 steps: " + t.name);
         ++compared;
     }
+    EXPECT_EQ(compared + 2, static_cast<int>(file->tensors().size()));
+}
+
+// One full training step from a saved checkpoint on a given batch equals PyTorch's:
+// tests/gen_train_fixtures.py took one torch.optim.AdamW step on the batch, saved the
+// model, AdamW's moments and trainer.json as a checkpoint, and took a second step; the
+// trainer loads that checkpoint and takes the second step on the same batch.
+TEST(AdamW, AStepFromASavedCheckpointOnAGivenBatchEqualsPyTorchs) {
+    const fs::path dir = fs::path(HEADSCOPE_FIXTURES_DIR) / "train_checkpoint";
+    train::Trainer trainer = train::load_checkpoint(dir.string());
+    ASSERT_EQ(trainer.steps_taken(), 1);
+    std::ifstream in(dir / "batch.json");
+    const nlohmann::json examples = nlohmann::json::parse(in).at("examples");
+    std::vector<train::Example> batch;
+    for (const auto& e : examples)
+        batch.push_back({e.at("ids").get<std::vector<int>>(), e.at("first_target").get<int>()});
+    ASSERT_EQ(batch.size(), 3u);
+    const train::StepReport r = trainer.step_on(batch);
+    const auto file = SafetensorsFile::open((dir / "after_step.safetensors").string());
+    EXPECT_NEAR(r.loss, file->values("step.loss")[0], 1e-5);
+    EXPECT_NEAR(r.grad_norm, file->values("step.grad_norm")[0], 1e-4 * file->values("step.grad_norm")[0]);
+    EXPECT_EQ(trainer.steps_taken(), 2);
+    int compared = 0;
+    float worst = 0.0f;
+    for (const NamedTensor& t : to_state_dict(trainer.config(), trainer.weights())) {
+        const std::vector<float> want = file->values(t.name);
+        ASSERT_EQ(t.data.size(), want.size()) << t.name;
+        for (std::size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::abs(t.data[i] - want[i]));
+        ++compared;
+    }
+    EXPECT_LE(worst, 1e-4f) << "the largest difference from PyTorch's weights";
     EXPECT_EQ(compared + 2, static_cast<int>(file->tensors().size()));
 }
 

@@ -53,7 +53,16 @@ Trainer::Trainer(ModelConfig config, ModelWeights weights, TaskSpec task, TrainO
 }
 
 StepReport Trainer::step() {
-    const int B = options_.batch, step = adam_.steps_taken();
+    const int step = adam_.steps_taken();
+    std::vector<Example> batch;
+    batch.reserve(static_cast<std::size_t>(options_.batch));
+    for (int i = 0; i < options_.batch; ++i) batch.push_back(make_example(task_, options_.seed, step, i));
+    return step_on(batch);
+}
+
+StepReport Trainer::step_on(std::span<const Example> batch) {
+    const int B = static_cast<int>(batch.size()), step = adam_.steps_taken();
+    if (B < 1) throw Error("a training step needs at least one example");
     // Group g sums examples g, g + G, g + 2G, … in order: the same sums on any thread count.
     const int groups = std::min(kGroups, B);
     std::vector<ModelWeights> grads(static_cast<std::size_t>(groups));
@@ -62,7 +71,7 @@ StepReport Trainer::step() {
     parallel_for(groups, [&](int g) {
         ModelWeights& sum = grads[static_cast<std::size_t>(g)];
         for (int i = g; i < B; i += groups) {
-            const Example e = make_example(task_, options_.seed, step, i);
+            const Example& e = batch[static_cast<std::size_t>(i)];
             LossAndGrads r = example_loss(config_, weights_, e);
             const long long n = static_cast<long long>(e.ids.size()) - e.first_target;
             // Per-token weighting: each example's mean loss times its target count.

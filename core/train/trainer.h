@@ -5,6 +5,7 @@
 // number of groups (kGroups), each summed in example order on whichever thread, and the
 // groups are added in group order.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/model/config.h"
@@ -39,7 +40,12 @@ public:
     // Throws hs::Error when the model cannot be trained (model_grad.h) or the task's
     // sequences do not fit max_len / the vocabulary.
     Trainer(ModelConfig config, ModelWeights weights, TaskSpec task, TrainOptions options);
+    // One step on the task's next batch (examples 0 … batch−1 of this step).
     StepReport step();
+    // One step on the given examples: the same sums in the same order as step(). The loss
+    // is the mean over every predicted token of the batch (each example weighted by its
+    // number of targets); the gradient is that mean's.
+    StepReport step_on(std::span<const Example> batch);
     // Mean loss over `n` held-out examples (a seed no training step uses).
     double held_out_loss(int n) const;
     const ModelConfig& config() const { return config_; }
