@@ -170,6 +170,10 @@ void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
         for (const auto& s : h.snapshots) series[k].push_back(k < s->metrics.size() ? s->metrics[k][v.metric] : std::nan(""));
         colors.push_back(series_color(static_cast<int>(k)));
     }
+    if (v.metric == Metric::Induction && h.snapshots.front()->probe_is_cross) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(measured on decoders only)");
+    }
     // Legend: each head with the role it has at the shown snapshot.
     const train::HeadSnapshot& at = *h.snapshots[static_cast<std::size_t>(shown)];
     for (std::size_t k = 0; k < n_heads && k < at.labels.size(); ++k) {
