@@ -1,0 +1,74 @@
+#include "core/analysis/relation_probe.h"
+
+#include <string>
+
+#include "core/error.h"
+
+namespace hs {
+
+void RelationProbe::add(const std::vector<Matrix>& maps, const corpus::AnnotatedSentence& sentence, int offset) {
+    const int n_heads = layers_ * heads_, n = static_cast<int>(sentence.tokens.size());
+    if (static_cast<int>(maps.size()) != n_heads)
+        throw Error("relation probe: " + std::to_string(maps.size()) + " maps for " + std::to_string(layers_) + " layers × " +
+                    std::to_string(heads_) + " heads");
+    for (const Matrix& m : maps)
+        if (m.rows() < offset + n || m.cols() < offset + n)
+            throw Error("relation probe: a " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
+                        " map cannot hold " + std::to_string(offset) + " + " + std::to_string(n) + " tokens");
+    for (const corpus::Arc& arc : sentence.arcs) {
+        if (arc.dependent < 1 || arc.dependent >= n || arc.partner_begin < 0 || arc.partner_end > arc.dependent ||
+            arc.partner_begin >= arc.partner_end)
+            throw Error("relation probe: an arc from token " + std::to_string(arc.dependent) + " to " +
+                        std::to_string(arc.partner_begin) + " … " + std::to_string(arc.partner_end - 1) +
+                        " does not point back inside the sentence of " + std::to_string(n) + " tokens");
+        Tally& t = tallies_[static_cast<std::size_t>(arc.relation)];
+        t.head_hits.resize(static_cast<std::size_t>(n_heads), 0);
+        ++t.arcs;
+        // The head's choice: the most-attended key among the sentence's tokens before the dependent.
+        const int row = offset + arc.dependent;
+        for (int k = 0; k < n_heads; ++k) {
+            const Matrix& m = maps[static_cast<std::size_t>(k)];
+            int best = 0;
+            for (int j = 1; j < arc.dependent; ++j)
+                if (m(row, offset + j) > m(row, offset + best)) best = j;
+            if (best >= arc.partner_begin && best < arc.partner_end) ++t.head_hits[static_cast<std::size_t>(k)];
+        }
+        // Baseline: offset k is right when dependent − k lies in the partner's span.
+        if (static_cast<int>(t.offset_hits.size()) < arc.dependent + 1) t.offset_hits.resize(static_cast<std::size_t>(arc.dependent) + 1, 0);
+        for (int k = arc.dependent - arc.partner_end + 1; k <= arc.dependent - arc.partner_begin; ++k)
+            ++t.offset_hits[static_cast<std::size_t>(k)];
+    }
+}
+
+void RelationProbe::add(const Trace& trace, const corpus::AnnotatedSentence& sentence, int offset) {
+    std::vector<Matrix> maps;
+    for (const LayerTrace& layer : trace.main.layers) {
+        if (!layer.self_attn.resident) throw Error("relation probe: the trace did not keep every layer's maps");
+        maps.insert(maps.end(), layer.self_attn.weights.begin(), layer.self_attn.weights.end());
+    }
+    add(maps, sentence, offset);
+}
+
+std::vector<RelationScore> RelationProbe::scores() const {
+    std::vector<RelationScore> out;
+    for (int r = 0; r < corpus::kRelationCount; ++r) {
+        const Tally& t = tallies_[static_cast<std::size_t>(r)];
+        if (t.arcs == 0) continue;
+        RelationScore s;
+        s.relation = static_cast<corpus::Relation>(r);
+        s.arcs = t.arcs;
+        for (std::size_t k = 0; k < t.head_hits.size(); ++k) {
+            const double acc = static_cast<double>(t.head_hits[k]) / t.arcs;
+            s.head_accuracy.push_back(acc);
+            if (acc > s.best_accuracy || s.best_head < 0) s.best_accuracy = acc, s.best_head = static_cast<int>(k);
+        }
+        for (std::size_t k = 1; k < t.offset_hits.size(); ++k) {
+            const double acc = static_cast<double>(t.offset_hits[k]) / t.arcs;
+            if (acc > s.baseline_accuracy) s.baseline_accuracy = acc, s.baseline_offset = static_cast<int>(k);
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+}  // namespace hs

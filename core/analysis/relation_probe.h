@@ -1,0 +1,49 @@
+#pragma once
+// Relation probes (Clark et al. 2019, "What does BERT look at?"), for sentences with gold
+// relations (core/corpus/annotated.h): a head "predicts" for a dependent token the key it
+// attends to most, among the sentence's tokens before the dependent; it is right when
+// that key lies in the gold partner's span. Per relation, each head's accuracy over every
+// arc, and the baseline a head without any learned relation could reach: always the
+// token a fixed offset back (the best offset for that relation). A head that beats the
+// baseline by a margin has learned the relation, not a position.
+#include <vector>
+
+#include "core/corpus/annotated.h"
+#include "core/model/trace.h"
+#include "core/tensor.h"
+
+namespace hs {
+
+struct RelationScore {
+    corpus::Relation relation = corpus::Relation::Agreement;
+    int arcs = 0;                        // instances scored
+    std::vector<double> head_accuracy;   // layer-major, L·H
+    int best_head = -1;                  // index into head_accuracy (layer · H + head)
+    double best_accuracy = 0.0;
+    int baseline_offset = 1;             // the best fixed offset (dependent − k)
+    double baseline_accuracy = 0.0;
+};
+
+class RelationProbe {
+public:
+    RelationProbe(int layers, int heads) : layers_(layers), heads_(heads) {}
+    // One sentence read by a model: maps[l·H + h] is head h of layer l's attention (T, T),
+    // the sentence's tokens at positions offset … offset + n − 1 (offset 1 after a BOS).
+    // Throws hs::Error when the maps are too small for the sentence or not L·H of them.
+    void add(const std::vector<Matrix>& maps, const corpus::AnnotatedSentence& sentence, int offset);
+    // The same from a trace's main-stack self-attention (every layer's maps kept).
+    void add(const Trace& trace, const corpus::AnnotatedSentence& sentence, int offset);
+    // One score per relation that had at least one arc, in relation order.
+    std::vector<RelationScore> scores() const;
+
+private:
+    struct Tally {
+        int arcs = 0;
+        std::vector<int> head_hits;    // L·H
+        std::vector<int> offset_hits;  // by offset k = 1 …
+    };
+    int layers_, heads_;
+    std::vector<Tally> tallies_ = std::vector<Tally>(corpus::kRelationCount);
+};
+
+}  // namespace hs

@@ -1,0 +1,23 @@
+#pragma once
+// A small bilingual grammar whose sentences carry gold relations (annotated.h): the corpus
+// HeadScope trains its default model on and tests heads against. Six English and six
+// Chinese sentence patterns (agreement across a phrase or clause, coreference, brackets and
+// quotes, dates, negation, repeated names), each noun phrase with a determiner or a
+// 的-modifier; a few hundred words, sentences of 5 to 25 tokens.
+// generate_sentence(lang, seed, index) is a pure function of its arguments: the same
+// sentence on every platform and thread.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/corpus/annotated.h"
+
+namespace hs::corpus {
+
+// lang "en" or "zh"; hs::Error for another.
+AnnotatedSentence generate_sentence(const std::string& lang, std::uint64_t seed, long long index);
+
+// Every token the grammar can write, both languages, sorted and unique.
+std::vector<std::string> grammar_vocabulary();
+
+}  // namespace hs::corpus

@@ -1,0 +1,213 @@
+// The bilingual grammar corpus (core/corpus/) and the relation probes
+// (core/analysis/relation_probe.h).
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/analysis/relation_probe.h"
+#include "core/corpus/annotated.h"
+#include "core/corpus/grammar.h"
+#include "core/error.h"
+#include "core/tokenize/playground_tokenizer.h"
+
+namespace hs {
+namespace {
+
+using corpus::AnnotatedSentence;
+using corpus::Arc;
+using corpus::Relation;
+
+// The arcs of a sentence as "relation: dependent → partner" strings, for readable checks.
+std::vector<std::string> arcs_of(const AnnotatedSentence& s) {
+    std::vector<std::string> out;
+    for (const Arc& a : s.arcs) {
+        std::string partner;
+        for (int i = a.partner_begin; i < a.partner_end; ++i) partner += s.tokens[static_cast<std::size_t>(i)];
+        out.push_back(std::string(corpus::relation_name(a.relation)) + ": " + s.tokens[static_cast<std::size_t>(a.dependent)] +
+                      " → " + partner);
+    }
+    return out;
+}
+
+TEST(Grammar, IsAFunctionOfSeedAndIndex) {
+    for (const char* lang : {"en", "zh"}) {
+        const AnnotatedSentence a = corpus::generate_sentence(lang, 7, 123), b = corpus::generate_sentence(lang, 7, 123);
+        EXPECT_EQ(a.tokens, b.tokens);
+        EXPECT_EQ(a.arcs, b.arcs);
+        EXPECT_NE(corpus::generate_sentence(lang, 7, 124).tokens, a.tokens);
+        EXPECT_NE(corpus::generate_sentence(lang, 8, 123).tokens, a.tokens);
+    }
+    EXPECT_THROW((void)corpus::generate_sentence("fr", 1, 0), Error);
+}
+
+// Every sentence: the text reads back as its tokens through the playground tokenizer,
+// every arc points back inside it, and across many sentences every relation appears in
+// English and every one but agreement's verb form … in Chinese too.
+TEST(Grammar, TextReadsBackAsItsTokensAndArcsPointBack) {
+    const PlaygroundTokenizer tokenizer(100000);
+    for (const char* lang : {"en", "zh"}) {
+        std::set<Relation> seen;
+        for (long long i = 0; i < 3000; ++i) {
+            const AnnotatedSentence s = corpus::generate_sentence(lang, 1, i);
+            ASSERT_GE(s.tokens.size(), 4u);
+            ASSERT_LE(s.tokens.size(), 32u);
+            ASSERT_EQ(tokenizer.encode(corpus::text_of(s)).text, s.tokens) << corpus::text_of(s);
+            for (const Arc& a : s.arcs) {
+                ASSERT_LT(a.partner_begin, a.partner_end);
+                ASSERT_LE(a.partner_end, a.dependent);
+                ASSERT_LT(a.dependent, static_cast<int>(s.tokens.size()));
+                seen.insert(a.relation);
+            }
+        }
+        EXPECT_EQ(seen.size(), static_cast<std::size_t>(corpus::kRelationCount)) << lang;
+    }
+}
+
+// Hand-checked sentences (seed 3): the text a person reads and the arcs they would draw,
+// positions included.
+TEST(Grammar, GoldRelationsOfHandCheckedSentences) {
+    const auto sentence = [](const char* lang, long long i) { return corpus::generate_sentence(lang, 3, i); };
+    AnnotatedSentence s = sentence("en", 0);
+    EXPECT_EQ(corpus::text_of(s), "Anna said \" the old blue key is funny \" .");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: key → the", "agreement: is → key", "bracket: \" → \""}));
+    s = sentence("en", 2);  // nested brackets: the inner ) closes the inner (
+    EXPECT_EQ(corpus::text_of(s), "the heavy red dog ( and the green key ( Lucy ) ) are ready .");
+    EXPECT_EQ(s.arcs[2], (Arc{Relation::Bracket, 11, 9, 10}));
+    EXPECT_EQ(s.arcs[3], (Arc{Relation::Bracket, 12, 4, 5}));
+    s = sentence("en", 19);
+    EXPECT_EQ(corpus::text_of(s), "Emma saw Peter at the box because she was late .");
+    EXPECT_EQ(s.arcs[1], (Arc{Relation::Coreference, 7, 0, 1}));  // she → Emma, not Peter
+    s = sentence("en", 21);
+    EXPECT_EQ(corpus::text_of(s), "Anna arrived on September 12 , 2008 .");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"date: 12 → September", "date: 2008 → September"}));
+    s = sentence("zh", 0);
+    EXPECT_EQ(corpus::text_of(s), "李雷告诉王芳他很高兴。");
+    EXPECT_EQ(s.arcs, (std::vector<Arc>{{Relation::Coreference, 6, 0, 2}}));  // 他 → 李雷 (both characters)
+    s = sentence("zh", 5);
+    EXPECT_EQ(corpus::text_of(s), "小红买了一封很大的信，它很好。");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"agreement: 信 → 封", "modifier: 信 → 大", "coreference: 它 → 信"}));
+    s = sentence("zh", 17);
+    EXPECT_EQ(corpus::text_of(s), "韩梅在2011年3月28日出生。");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"date: 3 → 2011", "date: 28 → 2011"}));
+    s = sentence("zh", 3);
+    EXPECT_EQ(corpus::text_of(s), "王芳买了几朵花（王强（她的朋友）送的）。");
+    EXPECT_EQ(s.arcs[1], (Arc{Relation::Bracket, 15, 10, 11}));  // the inner ） closes the inner （
+    EXPECT_EQ(s.arcs[2], (Arc{Relation::Bracket, 18, 7, 8}));
+}
+
+// Over thousands of sentences, every arc is right by rules written here from the lexicon
+// (not from the generator's code): agreement in number (English) and measure word
+// (Chinese), a pronoun's gender, the matching bracket, a negation word, the same name.
+TEST(Grammar, EveryArcFollowsTheRulesOfItsRelation) {
+    const std::set<std::string> male = {"John", "Tom", "Peter", "David", "James", "小明", "张伟", "李雷", "王强"};
+    const std::set<std::string> female = {"Mary", "Alice", "Anna", "Emma", "Lucy", "小红", "韩梅", "李娜", "王芳"};
+    const std::set<std::string> plural_verbs = {"are", "were", "sleep", "run", "wait", "sing"};
+    const std::set<std::pair<std::string, std::string>> measure = {{"书", "本"}, {"猫", "只"}, {"狗", "只"}, {"车", "辆"},
+                                                                   {"笔", "支"}, {"桌", "张"}, {"苹", "个"}, {"花", "朵"},
+                                                                   {"椅", "把"}, {"信", "封"}};
+    const std::set<std::pair<std::string, std::string>> brackets = {{")", "("}, {"\"", "\""}, {"）", "（"}, {"」", "「"}};
+    int checked = 0;
+    for (const char* lang : {"en", "zh"})
+        for (long long i = 0; i < 2000; ++i) {
+            const AnnotatedSentence s = corpus::generate_sentence(lang, 11, i);
+            for (const Arc& a : s.arcs) {
+                const std::string& dep = s.tokens[static_cast<std::size_t>(a.dependent)];
+                const std::string& first = s.tokens[static_cast<std::size_t>(a.partner_begin)];
+                std::string partner;
+                for (int k = a.partner_begin; k < a.partner_end; ++k) partner += s.tokens[static_cast<std::size_t>(k)];
+                SCOPED_TRACE(corpus::text_of(s) + "  " + corpus::relation_name(a.relation) + ": " + dep + " → " + partner);
+                switch (a.relation) {
+                    case Relation::Agreement:
+                        if (std::string(lang) == "en") EXPECT_EQ(plural_verbs.count(dep) == 1, partner.back() == 's');
+                        else EXPECT_EQ(measure.count({dep, partner}), 1u);
+                        break;
+                    case Relation::Coreference:
+                        if (dep == "he" || dep == "他") EXPECT_EQ(male.count(partner), 1u);
+                        else if (dep == "she" || dep == "她") EXPECT_EQ(female.count(partner), 1u);
+                        else EXPECT_TRUE((dep == "it" || dep == "它") && !male.count(partner) && !female.count(partner));
+                        break;
+                    case Relation::Bracket: EXPECT_EQ(brackets.count({dep, partner}), 1u); break;
+                    case Relation::Negation: EXPECT_TRUE(partner == "not" || partner == "never" || partner == "不"); break;
+                    case Relation::Repetition: EXPECT_EQ(dep, first); break;
+                    case Relation::Modifier:
+                        if (std::string(lang) == "en") EXPECT_EQ(partner, "the");
+                        else EXPECT_EQ(s.tokens[static_cast<std::size_t>(a.partner_end)], "的");
+                        break;
+                    case Relation::Date: EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(dep[0])) || std::isupper(static_cast<unsigned char>(dep[0]))); break;
+                }
+                ++checked;
+            }
+        }
+    EXPECT_GT(checked, 6000);
+}
+
+TEST(Grammar, VocabularyHoldsEveryTokenOfBothLanguages) {
+    const std::vector<std::string> vocab = corpus::grammar_vocabulary();
+    EXPECT_TRUE(std::is_sorted(vocab.begin(), vocab.end()));
+    for (const char* t : {"the", "keys", "are", "she", "\"", "(", "May", "1998", "not", "书", "本", "她", "「", "年", "不", "。"})
+        EXPECT_TRUE(std::binary_search(vocab.begin(), vocab.end(), t)) << t;
+    EXPECT_LT(vocab.size(), 600u);
+    for (long long i = 0; i < 500; ++i)
+        for (const char* lang : {"en", "zh"})
+            for (const std::string& t : corpus::generate_sentence(lang, 99, i).tokens)
+                ASSERT_TRUE(std::binary_search(vocab.begin(), vocab.end(), t)) << t;
+}
+
+// Hand-built maps with known answers: one layer, three heads over "a b c d" (no BOS).
+// Arc: d (3) → b (1). Head 0 looks at b from d (right), head 1 at a (wrong: offset 3),
+// head 2 at d itself (not a key before d: its best earlier key is c, wrong).
+TEST(RelationProbe, AccuracyOnHandBuiltMapsWithKnownAnswers) {
+    AnnotatedSentence s;
+    s.lang = "en";
+    s.tokens = {"a", "b", "c", "d"};
+    s.arcs = {{Relation::Coreference, 3, 1, 2}, {Relation::Coreference, 2, 0, 1}};  // d → b, c → a
+    std::vector<Matrix> maps(3, Matrix::Zero(4, 4));
+    maps[0](3, 1) = 0.9f, maps[0](3, 0) = 0.1f, maps[0](2, 1) = 1.0f;  // d → b right, c → b wrong
+    maps[1](3, 0) = 0.8f, maps[1](3, 2) = 0.2f, maps[1](2, 0) = 0.7f;  // d → a wrong, c → a right
+    maps[2](3, 3) = 0.7f, maps[2](3, 2) = 0.2f, maps[2](3, 1) = 0.1f, maps[2](2, 0) = 0.6f;  // d → c wrong, c → a right
+    RelationProbe probe(1, 3);
+    probe.add(maps, s, 0);
+    const std::vector<RelationScore> scores = probe.scores();
+    ASSERT_EQ(scores.size(), 1u);
+    const RelationScore& r = scores[0];
+    EXPECT_EQ(r.relation, Relation::Coreference);
+    EXPECT_EQ(r.arcs, 2);
+    EXPECT_EQ(r.head_accuracy, (std::vector<double>{0.5, 0.5, 0.5}));
+    EXPECT_EQ(r.best_head, 0);
+    // Offsets: d → b is 2 back, c → a is 2 back: offset 2 is right for both.
+    EXPECT_EQ(r.baseline_offset, 2);
+    EXPECT_DOUBLE_EQ(r.baseline_accuracy, 1.0);
+    // With a BOS in front (offset 1) the same maps shifted give the same answers.
+    std::vector<Matrix> shifted(3, Matrix::Zero(5, 5));
+    for (int k = 0; k < 3; ++k) shifted[static_cast<std::size_t>(k)].bottomRightCorner(4, 4) = maps[static_cast<std::size_t>(k)];
+    for (Matrix& m : shifted) m(4, 0) = 5.0f;  // the BOS column is never a candidate
+    RelationProbe with_bos(1, 3);
+    with_bos.add(shifted, s, 1);
+    EXPECT_EQ(with_bos.scores()[0].head_accuracy, r.head_accuracy);
+}
+
+TEST(RelationProbe, SpansCountAnyTokenOfThePartnerAndBadInputIsNamed) {
+    AnnotatedSentence s;
+    s.lang = "zh";
+    s.tokens = {"小", "明", "说", "他"};
+    s.arcs = {{Relation::Coreference, 3, 0, 2}};  // 他 → 小明
+    std::vector<Matrix> maps(2, Matrix::Zero(4, 4));
+    maps[0](3, 1) = 1.0f;  // 明: inside the span
+    maps[1](3, 2) = 1.0f;  // 说: outside
+    RelationProbe probe(2, 1);
+    probe.add(maps, s, 0);
+    EXPECT_EQ(probe.scores()[0].head_accuracy, (std::vector<double>{1.0, 0.0}));
+    EXPECT_EQ(probe.scores()[0].baseline_offset, 2);  // offsets 2 and 3 are right; 2 first
+    RelationProbe wrong(1, 1);
+    EXPECT_THROW(wrong.add(maps, s, 0), Error);  // two maps for one head
+    s.arcs = {{Relation::Coreference, 2, 1, 3}};  // partner reaches the dependent
+    RelationProbe bad(2, 1);
+    EXPECT_THROW(bad.add(maps, s, 0), Error);
+}
+
+}  // namespace
+}  // namespace hs
