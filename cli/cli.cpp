@@ -29,6 +29,7 @@ constexpr Command kCommands[] = {
     {"generate", cmd_generate, "greedy continuation of --text by a pretrained language MODEL"},
     {"ablate", cmd_ablate, "switch heads off (--head L.H) and show what changes; --rank"},
     {"analyze", cmd_analyze, "per-head metrics, role labels and redundant pairs (--csv, --json, --corpus)"},
+    {"corpus", cmd_corpus, "sentences of the bilingual grammar with gold relations (--json: a relations file)"},
     {"train", cmd_train, "train a playground decoder on a task (copy, reverse, sort, induction) or a text file"},
 };
 
@@ -71,6 +72,8 @@ commands:
                     [--rank] [--json f]   (dec:L.H / cross:L.H for a decoder's heads)
   headscope analyze MODEL --text "..." [--csv metrics.csv] [--json f] [--no-induction]
   headscope analyze MODEL --corpus [--text-file F] [--csv f]   (lines of F, or the samples)
+  headscope analyze MODEL --relations FILE [--csv f]   (heads against gold relations: accuracy vs baseline)
+  headscope corpus  [--lang en|zh|both] [--count N] [--seed S] [--json f]   (sentences with gold relations)
 
 input options: --text "...", --text-file FILE, --decoder-text "..." (encoder-decoder;
                default: the --text), --pad 3,4 (key positions masked as padding)

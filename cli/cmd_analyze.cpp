@@ -2,13 +2,20 @@
 // per-head metrics, role labels, redundant pairs (and rollout in the JSON) for one text,
 // or with --corpus aggregated (mean ± std) over many sentences: the lines of --text-file,
 // or the English samples of assets/samples.json when no text is given.
+// With --relations FILE (a relations file: headscope corpus --json), each head's accuracy
+// at pointing from a dependent to its gold partner, per relation, against the best
+// fixed-offset baseline (core/analysis/relation_probe.h); --csv writes every head's.
 #include <cmath>
 #include <cstdio>
+
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "core/analysis/analysis_export.h"
 #include "core/analysis/corpus.h"
+#include "core/analysis/relation_probe.h"
+#include "core/corpus/annotated_json.h"
 #include "core/analysis/trace_analysis.h"
 #include "core/error.h"
 #include "core/io/atomic_file.h"
@@ -42,15 +49,44 @@ void write_named(const std::string& path, const std::string& bytes) {
     if (path != "-") std::fprintf(stderr, "wrote %s\n", path.c_str());
 }
 
+int analyze_relations(const TraceSource& source, const std::string& file, const Args& args, bool quiet) {
+    const std::vector<corpus::AnnotatedSentence> sentences =
+        corpus::parse_relations_json(read_text_file(file), file);
+    const bool terminal = !quiet && isatty(2);  // a progress line only where it redraws in place
+    const RelationRun run = probe_relations(source, sentences, [&](int done, int total) {
+        if (terminal && done % 25 == 0) std::fprintf(stderr, "\rprobed %d/%d sentences", done, total);
+        return true;
+    });
+    if (terminal) std::fprintf(stderr, "\n");
+    for (const std::string& s : run.skipped) std::fprintf(stderr, "skipped %s\n", s.c_str());
+    if (const auto path = args.value("csv")) write_named(*path, relations_csv(run));
+    if (quiet) return 0;
+    std::printf("model: %s, %d of %zu sentences\n", source.name().c_str(), run.analysed, sentences.size());
+    std::printf("%-12s %6s  %-6s %8s  %-14s %8s  %7s\n", "relation", "arcs", "best", "accuracy", "baseline", "accuracy",
+                "margin");
+    for (const RelationScore& s : run.scores) {
+        const std::string best = head_name(s.best_head, run.heads), offset = "offset -" + std::to_string(s.baseline_offset);
+        std::printf("%-12s %6d  %-6s %8.3f  %-14s %8.3f  %+7.3f\n", corpus::relation_name(s.relation), s.arcs, best.c_str(),
+                    s.best_accuracy, offset.c_str(), s.baseline_accuracy, s.best_accuracy - s.baseline_accuracy);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int cmd_analyze(int argc, char** argv) {
     const Args args(argc, argv, 2,
-                    {"text", "text-file", "csv", "json", "induction-len", "seed", "pairs"},
+                    {"text", "text-file", "csv", "json", "induction-len", "seed", "pairs", "relations"},
                     {"corpus", "no-induction", "quiet"});
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
     const bool quiet = args.flag("quiet") || args.value("csv") == "-" || args.value("json") == "-";
+    if (const auto file = args.value("relations")) {
+        for (const char* other : {"text", "text-file", "json"})
+            if (args.value(other)) throw UsageError{std::string("--relations reads its sentences from the file; --") + other + " does not go with it"};
+        if (args.flag("corpus")) throw UsageError{"--relations reads its sentences from the file; --corpus does not go with it"};
+        return analyze_relations(*source, *file, args, quiet);
+    }
     AnalysisOptions options;
     options.induction = !args.flag("no-induction") && supports_induction(*source);
     options.induction_options.m = static_cast<int>(args.integer("induction-len", 2, 100000).value_or(24));

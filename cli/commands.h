@@ -12,5 +12,6 @@ int cmd_generate(int argc, char** argv);
 int cmd_ablate(int argc, char** argv);
 int cmd_analyze(int argc, char** argv);
 int cmd_train(int argc, char** argv);
+int cmd_corpus(int argc, char** argv);
 
 }  // namespace hs

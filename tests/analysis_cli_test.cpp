@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/relation_probe.h"
+#include "core/corpus/annotated_json.h"
 #include "tests/cli_runner.h"
 
 namespace hs::cli_test {
@@ -83,6 +85,33 @@ TEST(CliAnalyze, WorkedExampleAnalysesWithoutInduction) {
     const auto rows = lines_of(r.out);
     ASSERT_GE(rows.size(), 2u);
     EXPECT_EQ(rows[1].back(), ',');  // induction column empty: a worked example has no token ids
+}
+
+// headscope corpus --json writes the grammar's sentences; analyze --relations probes a
+// model's heads on them: its CSV is core's probe_relations for the same model and file.
+TEST(CliAnalyze, RelationsProbeTheHeadsOnACorpusFile) {
+    TempDir dir;
+    const std::string spec = "random:d_model=32,heads=2,layers=2,vocab=3000,max_len=64,seed=4";
+    RunResult r = run_headscope({"corpus", "--count", "60", "--seed", "3", "--json", dir.file("rel.json")}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run_headscope({"analyze", spec, "--relations", dir.file("rel.json"), "--csv", "-"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto sentences = corpus::parse_relations_json(read_text(dir.file("rel.json")), "rel.json");
+    ASSERT_EQ(sentences.size(), 60u);
+    const RelationRun want = probe_relations(*open_source(spec), sentences);
+    EXPECT_EQ(want.analysed, 60);
+    EXPECT_EQ(r.out, relations_csv(want));
+    EXPECT_EQ(lines_of(r.out).size(), 1 + want.scores.size() * 4);  // a row per relation and head
+    r = run_headscope({"analyze", spec, "--relations", dir.file("rel.json")}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("relation       arcs  best   accuracy  baseline       accuracy   margin"), std::string::npos) << r.out;
+    // A file that is not one, and options that do not go with it.
+    test::write_text(dir.file("bad.json"), "{\"format\": \"x\"}");
+    r = run_headscope({"analyze", spec, "--relations", dir.file("bad.json")}, dir);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("is not a relations file"), std::string::npos) << r.err;
+    r = run_headscope({"analyze", spec, "--relations", dir.file("rel.json"), "--text", "a b"}, dir);
+    EXPECT_EQ(r.status, 2);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "core/analysis/relation_probe.h"
 #include "core/corpus/annotated.h"
+#include "core/corpus/annotated_json.h"
 #include "core/corpus/grammar.h"
 #include "core/error.h"
 #include "core/tokenize/playground_tokenizer.h"
@@ -207,6 +208,37 @@ TEST(RelationProbe, SpansCountAnyTokenOfThePartnerAndBadInputIsNamed) {
     s.arcs = {{Relation::Coreference, 2, 1, 3}};  // partner reaches the dependent
     RelationProbe bad(2, 1);
     EXPECT_THROW(bad.add(maps, s, 0), Error);
+}
+
+TEST(RelationsJson, RoundTripsAndNamesWhatIsWrong) {
+    std::vector<AnnotatedSentence> sentences;
+    for (long long i = 0; i < 20; ++i) sentences.push_back(corpus::generate_sentence(i % 2 ? "zh" : "en", 4, i));
+    const std::vector<AnnotatedSentence> back = corpus::parse_relations_json(corpus::relations_json(sentences), "f.json");
+    ASSERT_EQ(back.size(), sentences.size());
+    for (std::size_t i = 0; i < back.size(); ++i) {
+        EXPECT_EQ(back[i].lang, sentences[i].lang);
+        EXPECT_EQ(back[i].tokens, sentences[i].tokens);
+        EXPECT_EQ(back[i].arcs, sentences[i].arcs);
+    }
+    const auto error_of = [](const std::string& text) {
+        try {
+            (void)corpus::parse_relations_json(text, "f.json");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    const std::string head = R"({"format": "headscope-relations", "sentences": [{"lang": "en", "tokens": ["a", "b", "c"], "arcs": [)";
+    EXPECT_EQ(error_of("[1, 2").rfind("f.json is not JSON: ", 0), 0u);
+    EXPECT_EQ(error_of(R"({"format": "x"})"), "f.json is not a relations file (\"format\": \"headscope-relations\")");
+    EXPECT_EQ(error_of(head + R"({"relation": "syntax", "dependent": 2, "partner": [0, 1]}]}]})"),
+              "f.json: sentence 0 arc 0: \"syntax\" is not a relation");
+    EXPECT_EQ(error_of(head + R"({"relation": "bracket", "dependent": 3, "partner": [0, 1]}]}]})"),
+              "f.json: sentence 0 arc 0 dependent is 3, outside 1 … 2");
+    EXPECT_EQ(error_of(head + R"({"relation": "bracket", "dependent": 2, "partner": [1, 3]}]}]})"),
+              "f.json: sentence 0 arc 0 partner end is 3, outside 2 … 2");
+    EXPECT_EQ(error_of(head + R"({"relation": "bracket", "dependent": 2, "partner": [0, 1.5]}]}]})"),
+              "f.json: sentence 0 arc 0 partner end must be an integer");
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "core/analysis/relation_probe.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "core/error.h"
@@ -68,6 +70,58 @@ std::vector<RelationScore> RelationProbe::scores() const {
         }
         out.push_back(std::move(s));
     }
+    return out;
+}
+
+RelationRun probe_relations(const TraceSource& source, const std::vector<corpus::AnnotatedSentence>& sentences,
+                            const ProgressFn& progress) {
+    RelationRun run;
+    run.layers = source.config().layers;
+    run.heads = source.config().heads;
+    RelationProbe probe(run.layers, run.heads);
+    TraceOptions options;
+    options.hidden_states = false;
+    for (std::size_t i = 0; i < sentences.size(); ++i) {
+        if (progress && !progress(static_cast<int>(i), static_cast<int>(sentences.size()))) throw Cancelled();
+        const corpus::AnnotatedSentence& s = sentences[i];
+        SourceInput input;
+        input.text = corpus::text_of(s);
+        Trace trace;
+        try {
+            trace = source.run(input, options);
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const Error& e) {
+            run.skipped.push_back("sentence " + std::to_string(i) + ": " + e.what());
+            continue;
+        }
+        // The sentence's tokens must be the trace's last ones (a BOS may come first).
+        const std::vector<std::string>& read = trace.main.tokens;
+        const std::size_t n = s.tokens.size();
+        if (read.size() < n || !std::equal(s.tokens.begin(), s.tokens.end(), read.end() - static_cast<std::ptrdiff_t>(n))) {
+            run.skipped.push_back("sentence " + std::to_string(i) + ": the model reads it as " + std::to_string(read.size()) +
+                                  " tokens, not as the " + std::to_string(n) + " it is annotated on");
+            continue;
+        }
+        probe.add(trace, s, static_cast<int>(read.size() - n));
+        ++run.analysed;
+    }
+    if (run.analysed == 0)
+        throw Error("no sentence could be probed: " + (run.skipped.empty() ? std::string("none given") : run.skipped.front()));
+    run.scores = probe.scores();
+    return run;
+}
+
+std::string relations_csv(const RelationRun& run) {
+    std::string out = "relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy\n";
+    char line[160];
+    for (const RelationScore& s : run.scores)
+        for (std::size_t k = 0; k < s.head_accuracy.size(); ++k) {
+            std::snprintf(line, sizeof line, "%s,%d,%d,%d,%.6f,%d,%.6f\n", corpus::relation_name(s.relation), s.arcs,
+                          static_cast<int>(k) / run.heads, static_cast<int>(k) % run.heads, s.head_accuracy[k],
+                          s.baseline_offset, s.baseline_accuracy);
+            out += line;
+        }
     return out;
 }
 

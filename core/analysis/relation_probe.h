@@ -6,7 +6,10 @@
 // arc, and the baseline a head without any learned relation could reach: always the
 // token a fixed offset back (the best offset for that relation). A head that beats the
 // baseline by a margin has learned the relation, not a position.
+#include <string>
 #include <vector>
+
+#include "core/source.h"
 
 #include "core/corpus/annotated.h"
 #include "core/model/trace.h"
@@ -45,5 +48,22 @@ private:
     int layers_, heads_;
     std::vector<Tally> tallies_ = std::vector<Tally>(corpus::kRelationCount);
 };
+
+// A model's heads probed on annotated sentences: each sentence's text (corpus::text_of)
+// is run through `source`; the model must read it as the sentence's tokens (after any
+// BOS it adds), else the sentence is skipped and named. Throws hs::Error when none could
+// be read, or `progress` returned false (hs::Cancelled).
+struct RelationRun {
+    std::vector<RelationScore> scores;
+    int layers = 0, heads = 0;
+    int analysed = 0;
+    std::vector<std::string> skipped;  // "sentence 3: read as 14 tokens, annotated on 12"
+};
+RelationRun probe_relations(const TraceSource& source, const std::vector<corpus::AnnotatedSentence>& sentences,
+                            const ProgressFn& progress = nullptr);
+
+// relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy: a row per relation
+// and head.
+std::string relations_csv(const RelationRun& run);
 
 }  // namespace hs

@@ -1,0 +1,22 @@
+#pragma once
+// Annotated sentences as JSON, the file `headscope corpus` writes and
+// `headscope analyze --relations FILE` reads:
+//   {"format": "headscope-relations",
+//    "sentences": [{"lang": "en", "tokens": ["Emma", "saw", …],
+//                   "arcs": [{"relation": "coreference", "dependent": 7, "partner": [0, 1]}]}]}
+// "partner" is the half-open token range [begin, end) the dependent points back to.
+#include <string>
+#include <vector>
+
+#include "core/corpus/annotated.h"
+
+namespace hs::corpus {
+
+std::string relations_json(const std::vector<AnnotatedSentence>& sentences);
+
+// Every field checked: hs::Error naming `origin`, the sentence and the field (a relation
+// that is not one, an arc that does not point back inside its sentence, …). At most
+// 100 000 sentences of at most 4096 tokens.
+std::vector<AnnotatedSentence> parse_relations_json(const std::string& text, const std::string& origin);
+
+}  // namespace hs::corpus
