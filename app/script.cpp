@@ -36,7 +36,7 @@ void set_train_field(TrainView& v, const std::string& rest) {
     if (key == "task") {
         const auto* at = std::find(std::begin(kTrainTasks), std::begin(kTrainTasks) + kTextFileTask, value);
         if (at == std::begin(kTrainTasks) + kTextFileTask)
-            throw Error("train task must be copy, reverse, sort or induction (or: train text-file PATH)");
+            throw Error("train task must be copy, reverse, sort, induction or grammar (or: train text-file PATH)");
         v.task = static_cast<int>(at - std::begin(kTrainTasks));
     } else if (key == "spec") v.spec = value;
     else if (key == "text-file") {  // the rest of the line: a path may hold spaces

@@ -15,7 +15,8 @@ train::TrainingSetup training_setup(const TrainView& v) {
         s.text_file = v.text_file;
         s.text_level = v.text_level == 1 ? train::TextLevel::Word : train::TextLevel::Char;
     } else {
-        s.task = train::parse_task(kTrainTasks[std::clamp(v.task, 0, 3)], s.config.vocab);
+        s.task = train::parse_task(kTrainTasks[std::clamp(v.task, 0, kTextFileTask - 1)], s.config.vocab);
+        train::size_for_task(s.config, s.task);
     }
     s.options.batch = v.batch;
     s.options.seed = static_cast<std::uint64_t>(v.seed);

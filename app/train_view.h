@@ -12,8 +12,8 @@
 
 namespace hs {
 
-constexpr const char* kTrainTasks[] = {"copy", "reverse", "sort", "induction", "text file"};
-constexpr int kTextFileTask = 4;
+constexpr const char* kTrainTasks[] = {"copy", "reverse", "sort", "induction", "grammar", "text file"};
+constexpr int kInductionTask = 3, kGrammarTask = 4, kTextFileTask = 5;
 
 struct TrainView {
     // -- setup (the next Start) --------------------------------------------------

@@ -65,7 +65,7 @@ train::TrainingSetup setup_from_args(const Args& args, int steps, const std::str
     } else {
         for (const char* text_only : {"level", "window"})
             if (args.value(text_only)) throw UsageError{std::string("--") + text_only + " goes with --text-file"};
-        setup.task = train::parse_task(args.positional(0, "TASK (copy, reverse, sort or induction) or --text-file F"),
+        setup.task = train::parse_task(args.positional(0, "TASK (copy, reverse, sort, induction or grammar) or --text-file F"),
                                        config.vocab);
     }
     train::TrainOptions& options = setup.options;
@@ -76,6 +76,7 @@ train::TrainingSetup setup_from_args(const Args& args, int steps, const std::str
     options.adamw.total_steps = steps;
     setup.task = train::training_task(setup);  // the text read now: every run of a sweep shares it
     setup.text_file.clear();
+    train::size_for_task(setup.config, setup.task);
     if (const train::TextCorpus* c = setup.task.text.get())
         std::fprintf(stderr, "note: %s: %zu training and %zu held-out %s tokens, %zu ids (%lld tokens beyond vocab=%d read as <unk>)\n",
                      c->source.c_str(), c->train_ids.size(), c->held_ids.size(), to_string(c->level).c_str(),

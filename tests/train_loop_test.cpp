@@ -472,5 +472,64 @@ TEST(TrainedSource, RunsTheModelOnTheTasksIdsAndReadsATextTasksWords) {
     EXPECT_EQ(task_text(text, words.ids), "ab ba <unk>");
 }
 
+TEST(GrammarTask, WindowsOfGrammarSentencesOrInductionOverItsWords) {
+    const TaskSpec task = parse_task("grammar", 0);
+    ASSERT_EQ(task.kind, TaskKind::Grammar);
+    EXPECT_EQ(task.vocab, static_cast<int>(grammar_words()->tokens.size()));
+    EXPECT_EQ(grammar_words()->tokens[0], "<bos>");
+    EXPECT_EQ(grammar_words()->tokens[1], "<unk>");
+    int induction = 0;
+    for (int i = 0; i < 400; ++i) {
+        const Example e = make_example(task, 5, 3, i);
+        ASSERT_EQ(e.ids, make_example(task, 5, 3, i).ids);  // a function of (seed, step, index)
+        ASSERT_EQ(e.ids[0], kBos);
+        ASSERT_LE(static_cast<int>(e.ids.size()), task.window);
+        for (std::size_t k = 1; k < e.ids.size(); ++k) ASSERT_GE(e.ids[k], 2) << "no <bos> or <unk> inside";
+        for (const int id : e.ids) ASSERT_LT(id, task.vocab);
+        if (static_cast<int>(e.ids.size()) < task.window) ++induction;  // sentences fill the window exactly
+    }
+    EXPECT_GT(induction, 400 * 15 / 100);  // 25 % of them, give or take
+    EXPECT_LT(induction, 400 * 35 / 100);
+    // Sentence windows read as text again: the grammar's tokens, English and Chinese.
+    const Example e = make_example(task, 5, 3, 0);
+    std::string text;
+    for (std::size_t k = 1; k < e.ids.size(); ++k) text += grammar_words()->tokens[static_cast<std::size_t>(e.ids[k])] + " ";
+    EXPECT_NE(text.find(" ."), std::string::npos);
+    EXPECT_NE(text.find("。"), std::string::npos);
+}
+
+TEST(GrammarTask, ATrainedModelReadsSentencesAndItsCheckpointItsTask) {
+    const TaskSpec task = grammar_task(64, 25);
+    const Tokens t = encode_task_text(task, "李雷告诉王芳他很高兴。 the dog is xyzzy .");
+    ASSERT_EQ(t.text.size(), 17u);  // <bos>, 11 characters, 5 words
+    EXPECT_EQ(t.text[1], "李");
+    EXPECT_EQ(t.ids[1], grammar_words()->id_of("李"));
+    EXPECT_EQ(t.ids[15], 1);  // xyzzy: <unk>
+    EXPECT_EQ(tokens_text(task, t.text), "李雷告诉王芳他很高兴。the dog is xyzzy .");  // reads back as the same tokens
+    // A checkpoint keeps the task: window, induction share, and the grammar's vocabulary.
+    test::TempDir dir;
+    ModelConfig c = training_config("random:d_model=16,heads=2,layers=1");
+    size_for_task(c, task);
+    EXPECT_EQ(c.vocab, task.vocab);
+    TrainOptions o;
+    o.batch = 2;
+    o.adamw.total_steps = 2;
+    Trainer trainer(c, training_init(c), grammar_task(60, 10), o);
+    trainer.step();
+    save_checkpoint(trainer, dir.file("g"));
+    const Trainer back = load_checkpoint(dir.file("g"));
+    EXPECT_EQ(back.task().kind, TaskKind::Grammar);
+    EXPECT_EQ(back.task().window, 60);
+    EXPECT_EQ(back.task().induction_percent, 10);
+    EXPECT_EQ(open_source(dir.file("g"))->tokenize("the dog").ids, (std::vector<int>{0, grammar_words()->id_of("the"), grammar_words()->id_of("dog")}));
+    std::string json = test::read_text(dir.file("g") + "/trainer.json");
+    const std::string vocab = "\"vocab\": " + std::to_string(task.vocab);
+    ASSERT_NE(json.find(vocab), std::string::npos);
+    json.replace(json.find(vocab), vocab.size(), "\"vocab\": 7");
+    test::write_text(dir.file("g") + "/trainer.json", json);
+    EXPECT_NE(test::error_of([&] { (void)load_checkpoint(dir.file("g")); }).find("this HeadScope writes another grammar"),
+              std::string::npos);
+}
+
 }  // namespace
 }  // namespace hs::train

@@ -35,8 +35,10 @@ void draw_setup(AppContext& ctx) {
         ImGui::Combo("##level", &v.text_level, levels, 2);
         ImGui::TextDisabled("windows of the text; the last 10 %% held out; vocab= sets the ids kept");
     } else {
-        ImGui::TextDisabled(v.task == 3 ? "BOS + r + filler + r, |r| 8–20: only an induction head solves the 2nd r"
-                                        : "BOS x SEP answer: the loss counts the answer");
+        ImGui::TextDisabled(v.task == kInductionTask ? "BOS + r + filler + r, |r| 8–20: only an induction head solves the 2nd r"
+                            : v.task == kGrammarTask
+                                ? "English and Chinese sentences with gold relations (+ 25 %% induction); vocab set to fit"
+                                : "BOS x SEP answer: the loss counts the answer");
     }
     ImGui::TextUnformatted("Architecture (playground spec keys)");
     ImGui::SetNextItemWidth(-1);

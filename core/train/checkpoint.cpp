@@ -44,6 +44,10 @@ nlohmann::json to_json(const Trainer& t) {
               {"total_steps", a.total_steps},
               {"min_lr_ratio", a.min_lr_ratio},
               {"clip_norm", a.clip_norm}}}};
+    if (t.task().kind == TaskKind::Grammar) {
+        j["task"]["window"] = t.task().window;
+        j["task"]["induction_percent"] = t.task().induction_percent;
+    }
     if (const TextCorpus* c = t.task().text.get())
         j["task"]["text"] = {{"file", c->source},
                              {"level", to_string(c->level)},
@@ -129,6 +133,11 @@ TrainerState parse_trainer_state(const std::string& text, const std::string& ori
                 throw Error("the text task needs a file, a window of 2 … 1024 tokens and max_vocab ≥ 3");
             st.text = ref;
             st.task.kind = TaskKind::Text;
+        } else if (string_at(jt, "kind") == "grammar") {
+            st.task = grammar_task(int_at(jt, "window"), int_at(jt, "induction_percent"));
+            if (int_at(jt, "vocab") != st.task.vocab)
+                throw Error("the grammar's vocabulary has " + std::to_string(st.task.vocab) + " words, the run was trained on " +
+                            std::to_string(int_at(jt, "vocab")) + ": this HeadScope writes another grammar");
         } else {
             st.task = parse_task(string_at(jt, "kind"), int_at(jt, "vocab"));
             st.task.min_len = int_at(jt, "min_len");

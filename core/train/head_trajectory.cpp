@@ -35,9 +35,11 @@ InductionInput induction_probe(const ModelConfig& c, const TaskSpec& task) {
 // Display strings: a text task's tokens, "#id" for the synthetic tasks' symbols.
 std::vector<std::string> id_tokens(const std::vector<int>& ids, const TaskSpec& task) {
     std::vector<std::string> out;
-    for (const int id : ids)
-        out.push_back(task.text && id < static_cast<int>(task.text->vocab.size()) ? task.text->vocab[static_cast<std::size_t>(id)]
-                                                                                  : "#" + std::to_string(id));
+    for (const int id : ids) {
+        if (task.words && id < static_cast<int>(task.words->tokens.size())) out.push_back(task.words->tokens[static_cast<std::size_t>(id)]);
+        else if (task.text && id < static_cast<int>(task.text->vocab.size())) out.push_back(task.text->vocab[static_cast<std::size_t>(id)]);
+        else out.push_back("#" + std::to_string(id));
+    }
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/corpus/grammar.h"
 #include "core/rng.h"
 
 namespace hs::train {
@@ -40,6 +41,7 @@ std::string to_string(TaskKind kind) {
         case TaskKind::Sort: return "sort";
         case TaskKind::Induction: return "induction";
         case TaskKind::Text: return "text";
+        case TaskKind::Grammar: return "grammar";
     }
     return "?";
 }
@@ -50,7 +52,8 @@ TaskSpec parse_task(const std::string& name, int vocab) {
     else if (name == "reverse") t.kind = TaskKind::Reverse;
     else if (name == "sort") t.kind = TaskKind::Sort;
     else if (name == "induction") t.kind = TaskKind::Induction;
-    else throw Error("unknown task '" + name + "' (choose copy, reverse, sort or induction)");
+    else if (name == "grammar") return grammar_task(64, 25);
+    else throw Error("unknown task '" + name + "' (choose copy, reverse, sort, induction or grammar)");
     t.vocab = vocab;
     check_task(t);
     return t;
@@ -66,7 +69,45 @@ TaskSpec text_task(std::shared_ptr<const TextCorpus> corpus, int window) {
     return t;
 }
 
+int Vocabulary::id_of(const std::string& token) const {
+    const auto it = ids.find(token);
+    return it == ids.end() ? 1 : it->second;
+}
+
+std::shared_ptr<const Vocabulary> grammar_words() {
+    static const std::shared_ptr<const Vocabulary> words = [] {
+        auto v = std::make_shared<Vocabulary>();
+        v->tokens = {"<bos>", "<unk>"};
+        for (const std::string& t : corpus::grammar_vocabulary()) v->tokens.push_back(t);
+        for (std::size_t i = 0; i < v->tokens.size(); ++i) v->ids.emplace(v->tokens[i], static_cast<int>(i));
+        return v;
+    }();
+    return words;
+}
+
+TaskSpec grammar_task(int window, int induction_percent) {
+    TaskSpec t;
+    t.kind = TaskKind::Grammar;
+    t.words = grammar_words();
+    t.vocab = static_cast<int>(t.words->tokens.size());
+    t.window = window;
+    t.induction_percent = induction_percent;
+    check_task(t);
+    return t;
+}
+
 void check_task(const TaskSpec& t) {
+    if (t.kind == TaskKind::Grammar) {
+        if (!t.words) throw Error("a grammar task needs its vocabulary");
+        if (t.window < 1 + 2 * kMaxRepeat + kMaxFiller || t.window > 1024)
+            throw Error("a grammar task's window must be between " + std::to_string(1 + 2 * kMaxRepeat + kMaxFiller) +
+                        " and 1024 tokens; got " + std::to_string(t.window));
+        if (t.induction_percent < 0 || t.induction_percent > 100)
+            throw Error("a grammar task's induction share must be 0 … 100 %; got " + std::to_string(t.induction_percent));
+        if (t.vocab != static_cast<int>(t.words->tokens.size()))
+            throw Error("a grammar task's vocabulary is the grammar's (" + std::to_string(t.words->tokens.size()) + " ids)");
+        return;
+    }
     if (t.kind == TaskKind::Text) {
         if (!t.text) throw Error("a text task needs a text");
         if (t.window < 2 || t.window > 1024)
@@ -85,7 +126,7 @@ void check_task(const TaskSpec& t) {
 }
 
 int longest_example(const TaskSpec& task) {
-    if (task.kind == TaskKind::Text) return task.window;
+    if (task.kind == TaskKind::Text || task.kind == TaskKind::Grammar) return task.window;
     if (task.kind == TaskKind::Induction) return 1 + 2 * kMaxRepeat + kMaxFiller;
     return 2 + 2 * task.max_len;
 }
@@ -101,7 +142,18 @@ Example make_example(const TaskSpec& task, std::uint64_t seed, long long step, i
         e.ids.insert(e.ids.end(), ids.begin() + start, ids.begin() + start + w);
         return e;
     }
-    if (task.kind == TaskKind::Induction) {
+    if (task.kind == TaskKind::Grammar && uniform_int(rng, 0, 99) >= task.induction_percent) {
+        // Sentences, English or Chinese at random, each from its own index of the grammar's
+        // stream, until the window is full (the last one cut there).
+        while (static_cast<int>(e.ids.size()) < task.window) {
+            const long long index = static_cast<long long>(rng.next_u64() >> 2);
+            const corpus::AnnotatedSentence s = corpus::generate_sentence(rng.next_u64() % 2 ? "zh" : "en", seed, index);
+            for (const std::string& t : s.tokens)
+                if (static_cast<int>(e.ids.size()) < task.window) e.ids.push_back(task.words->id_of(t));
+        }
+        return e;
+    }
+    if (task.kind == TaskKind::Induction || task.kind == TaskKind::Grammar) {
         const std::vector<int> r = symbols(rng, uniform_int(rng, kMinRepeat, kMaxRepeat), task.vocab);
         const std::vector<int> filler = symbols(rng, uniform_int(rng, 0, kMaxFiller), task.vocab);
         e.ids.insert(e.ids.end(), r.begin(), r.end());

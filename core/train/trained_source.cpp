@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/corpus/annotated.h"
+#include "core/tokenize/playground_tokenizer.h"
 #include "core/train/text_corpus.h"
 
 namespace hs::train {
@@ -65,6 +67,7 @@ public:
 
 private:
     std::string example_hint() const {
+        if (task_.words) return "English or Chinese sentences of the grammar";
         return task_.text ? "characters or words of the training text" : "<bos> #5 #9 <sep> …";
     }
 
@@ -77,6 +80,17 @@ private:
 
 Tokens encode_task_text(const TaskSpec& task, const std::string& text) {
     Tokens out;
+    if (task.words) {  // the grammar: words, every CJK character its own token
+        const Tokens split = PlaygroundTokenizer(2).encode(text);
+        if (split.text.empty()) return out;
+        out.ids.push_back(kBos);
+        out.text.push_back("<bos>");
+        for (const std::string& t : split.text) {
+            out.ids.push_back(task.words->id_of(t));
+            out.text.push_back(t);
+        }
+        return out;
+    }
     if (task.text) {
         encode_with_corpus(*task.text, text, out.ids, out.text);
         if (!out.ids.empty()) {
@@ -98,6 +112,12 @@ Tokens encode_task_text(const TaskSpec& task, const std::string& text) {
 }
 
 std::string task_text(const TaskSpec& task, const std::vector<int>& ids) {
+    if (task.words) {
+        std::vector<std::string> tokens;
+        for (const int id : ids)
+            if (id > 0 && id < static_cast<int>(task.words->tokens.size())) tokens.push_back(task.words->tokens[static_cast<std::size_t>(id)]);
+        return tokens_text(task, tokens);
+    }
     std::string out;
     for (const int id : ids) {
         if (task.text) {
@@ -112,6 +132,13 @@ std::string task_text(const TaskSpec& task, const std::vector<int>& ids) {
 }
 
 std::string tokens_text(const TaskSpec& task, const std::vector<std::string>& tokens) {
+    if (task.words) {  // as the grammar writes its sentences: Chinese characters together
+        corpus::AnnotatedSentence s;
+        s.lang = "zh";
+        for (const std::string& t : tokens)
+            if (t != "<bos>") s.tokens.push_back(t);
+        return corpus::text_of(s);
+    }
     std::string out;
     for (const std::string& t : tokens) {
         if (task.text && t == "<bos>") continue;  // encode_task_text puts BOS first

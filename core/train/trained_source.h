@@ -5,6 +5,8 @@
 //                    (symbol 7, 2 … vocab−1); the probes print ids this way
 //   text task        the corpus's characters or words (text_corpus.h), BOS first;
 //                    tokens the corpus never held read as <unk>
+//   grammar task     words split as the playground splits them (every CJK character its
+//                    own token), numbered by the grammar's vocabulary, BOS first
 // An encoder–decoder reads the text as its source and the decoder text (default: the
 // text) as the decoder's input.
 #include <memory>

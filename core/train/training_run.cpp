@@ -27,6 +27,12 @@ ModelConfig training_config(const std::string& spec) {
     return config;
 }
 
+void size_for_task(ModelConfig& config, const TaskSpec& task) {
+    if (task.kind != TaskKind::Grammar) return;
+    config.vocab = task.vocab;
+    config.max_len = std::max(config.max_len, task.window);
+}
+
 TaskSpec training_task(const TrainingSetup& setup) {
     if (setup.text_file.empty()) return setup.task;
     const int window = setup.text_window > 0 ? setup.text_window : std::min(64, setup.config.max_len);

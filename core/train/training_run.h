@@ -42,6 +42,10 @@ struct TrainingSetup {
     std::size_t snapshot_weight_budget = kSnapshotWeightBudget;  // bytes of snapshot weights kept
 };
 
+// A grammar task numbers its words itself: the model's vocabulary becomes the task's and
+// max_len grows to the window. Other tasks leave the config as it is.
+void size_for_task(ModelConfig& config, const TaskSpec& task);
+
 // setup.task, or the text task of setup.text_file (read here; hs::Error names the file).
 TaskSpec training_task(const TrainingSetup& setup);
 
