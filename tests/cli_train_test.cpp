@@ -139,7 +139,7 @@ TEST(CliTrain, RefusesAnUnknownTaskAndABadRate) {
     TempDir dir;
     RunResult r = run_headscope({"train", "translate", "--steps", "1"}, dir);
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find("unknown task 'translate' (choose copy, reverse, sort or induction)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("unknown task 'translate' (choose copy, reverse, sort, induction or grammar)"), std::string::npos) << r.err;
     r = run_headscope({"train", "copy", "--lr", "fast"}, dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--lr needs a positive number"), std::string::npos) << r.err;
