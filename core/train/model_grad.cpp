@@ -142,6 +142,18 @@ double cross_entropy(const Matrix& logits, std::span<const int> ids, int first_t
     return loss / n;
 }
 
+// The LM head: logits (T, V) = h·W_headᵀ, W_head (V, D) the separate head or the tied
+// token embedding.
+const Matrix& head_weight(const ModelConfig& c, const ModelWeights& w) {
+    return c.lm_head == LmHead::Separate ? w.lm_head : w.embed;
+}
+
+// Adds dW_head = dlogitsᵀ·h to g; returns dh = dlogits·W_head.
+Matrix head_backward(const ModelConfig& c, const ModelWeights& w, const Matrix& h, const Matrix& dlogits, ModelWeights& g) {
+    Vector no_bias;
+    return linear_backward(dlogits, h, head_weight(c, w), c.lm_head == LmHead::Separate ? g.lm_head : g.embed, no_bias);
+}
+
 void check_ids(const ModelConfig& c, std::span<const int> ids, const char* what) {
     if (static_cast<int>(ids.size()) > c.max_len)
         throw Error(std::string(what) + " of " + std::to_string(ids.size()) + " tokens is longer than max_len " +
@@ -216,15 +228,12 @@ LossAndGrads next_token_loss(const ModelConfig& c, const ModelWeights& w, std::s
     for (std::size_t l = 0; l < w.layers.size(); ++l) x = layer_forward(w.layers[l], c, rope, causal, x, caches[l]);
     NormCache final_cache;
     const Matrix h = w.final_norm ? norm_forward(x, *w.final_norm, c.norm_kind, c.norm_eps, final_cache) : x;
-    const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;  // (V, D)
-    out.logits = linear_forward(h, head, Vector());  // (T, V)
+    out.logits = linear_forward(h, head_weight(c, w), Vector());  // (T, V)
     Matrix dlogits;
     out.loss = cross_entropy(out.logits, ids, first_target, dlogits);
 
     // Backward: logits = h·W_headᵀ
-    Matrix& dhead = c.lm_head == LmHead::Separate ? g.lm_head : g.embed;
-    Vector no_bias;
-    Matrix dx = linear_backward(dlogits, h, head, dhead, no_bias);
+    Matrix dx = head_backward(c, w, h, dlogits, g);
     if (w.final_norm) dx = norm_backward(dx, *w.final_norm, c.norm_kind, final_cache, *g.final_norm);
     for (std::size_t l = w.layers.size(); l-- > 0;) dx = layer_backward(w.layers[l], c, rope, dx, caches[l], g.layers[l]);
     embed_backward(c, ids, dx, g);
@@ -258,15 +267,12 @@ LossAndGrads seq2seq_loss(const ModelConfig& c, const ModelWeights& w, std::span
         y = decoder_layer_forward(w.decoder_layers[l], c, dec_rope, causal, y, memory, dec[l]);
     NormCache dec_norm;
     const Matrix h = w.decoder_final_norm ? norm_forward(y, *w.decoder_final_norm, c.norm_kind, c.norm_eps, dec_norm) : y;
-    const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;  // (V, D)
-    out.logits = linear_forward(h, head, Vector());  // (T, V)
+    out.logits = linear_forward(h, head_weight(c, w), Vector());  // (T, V)
     Matrix dlogits;
     out.loss = cross_entropy(out.logits, target, first_target, dlogits);
 
     // Backward through the decoder, collecting dM from every cross-attention, then the encoder.
-    Matrix& dhead = c.lm_head == LmHead::Separate ? g.lm_head : g.embed;
-    Vector no_bias;
-    Matrix dy = linear_backward(dlogits, h, head, dhead, no_bias);
+    Matrix dy = head_backward(c, w, h, dlogits, g);
     if (w.decoder_final_norm) dy = norm_backward(dy, *w.decoder_final_norm, c.norm_kind, dec_norm, *g.decoder_final_norm);
     Matrix dmemory = Matrix::Zero(S, c.d_model);
     for (std::size_t l = w.decoder_layers.size(); l-- > 0;)
