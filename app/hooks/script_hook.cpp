@@ -1,6 +1,8 @@
 // --script FILE: the script runner (app/script.h) driven by the frame loop. An action runs
 // once the previous one's recomputation has finished; a screenshot it asks for is taken
-// before the swap of a later frame; 90 s without progress fails the run.
+// before the swap of a later frame; 90 s without progress fails the run (a training run or
+// experiment that is still taking steps is progress: under a sanitizer one takes minutes).
+#include <cstdint>
 #include <cstdio>
 
 #include "app/context.h"
@@ -29,6 +31,13 @@ public:
     }
 
     void before_swap(AppContext& ctx, const FrameRecord& f) override {
+        const std::uint64_t training = ctx.train.progress.version;
+        const int experiment = ctx.experiment_worker.progress().done_steps;
+        if (training != seen_training_ || experiment != seen_experiment_) {
+            seen_training_ = training;
+            seen_experiment_ = experiment;
+            waiting_since_ = FrameClock::now();
+        }
         if (FrameClock::now() - waiting_since_ > std::chrono::seconds(90)) {
             std::fprintf(stderr,
                          "headscope: script stalled for 90 s (dirty %d, worker idle %d, busy %d, trace %d, "
@@ -52,6 +61,8 @@ private:
     ScriptRunner script_;
     std::string layout_;
     FrameClock::time_point waiting_since_ = FrameClock::now();
+    std::uint64_t seen_training_ = 0;  // the training run's and the experiment's progress last seen
+    int seen_experiment_ = 0;
 };
 
 }  // namespace

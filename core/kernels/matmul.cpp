@@ -4,6 +4,7 @@
 
 #include "core/kernels/gemm.h"
 #include "core/kernels/scratch.h"
+#include "core/kernels/simd.h"
 
 namespace hs::kernels {
 
@@ -24,6 +25,30 @@ Operand laid_out(const ConstMatrixView& x, Op op, Scratch& scratch) {
     return {t.data(), static_cast<int>(x.rows())};
 }
 
+// Which code multiplies, per SIMD level, as measured on the trainer's shapes (T ≈ 40 rows,
+// 128 … 512 columns; docs/PERFORMANCE.md, "Training"): with AVX-512 the Highway kernel is
+// 6 % faster than OpenBLAS; at AVX2 OpenBLAS's Haswell kernels are 10 % faster than ours,
+// so below AVX-512 the product goes to Eigen, and OpenBLAS behind it, when HeadScope links
+// OpenBLAS (which picks its own kernels at run time). Without OpenBLAS: always the kernel.
+bool blas_is_faster() {
+#ifdef HEADSCOPE_HAVE_OPENBLAS
+    return simd_level() != SimdLevel::AVX512;
+#else
+    return false;
+#endif
+}
+
+void blas_matmul(const ConstMatrixView& a, Op op_a, const ConstMatrixView& b, Op op_b, MatrixView& c, bool accumulate) {
+    const auto product = [&](const auto& x, const auto& y) {
+        if (accumulate) c.noalias() += x * y;
+        else c.noalias() = x * y;
+    };
+    if (op_a == Op::Plain && op_b == Op::Plain) product(a, b);
+    else if (op_a == Op::Plain) product(a, b.transpose());
+    else if (op_b == Op::Plain) product(a.transpose(), b);
+    else product(a.transpose(), b.transpose());
+}
+
 }  // namespace
 
 void matmul(ConstMatrixView a, Op op_a, ConstMatrixView b, Op op_b, MatrixView c, bool accumulate) {
@@ -33,6 +58,10 @@ void matmul(ConstMatrixView a, Op op_a, ConstMatrixView b, Op op_b, MatrixView c
     if (m == 0 || n == 0) return;
     if (k == 0) {
         if (!accumulate) c.setZero();
+        return;
+    }
+    if (blas_is_faster()) {
+        blas_matmul(a, op_a, b, op_b, c, accumulate);
         return;
     }
     thread_local Scratch scratch_a, scratch_b;

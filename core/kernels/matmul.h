@@ -1,6 +1,7 @@
 #pragma once
-// General matrix products on Eigen matrices through the kernel layer's GEMM (gemm.h: the
-// SIMD level in use, single-threaded: callers parallelise, as the trainer does over its
+// General matrix products on Eigen matrices, single-threaded, by the fastest code measured
+// at the SIMD level in use (matmul.cpp: the kernel layer's GEMM, gemm.h, with AVX-512;
+// OpenBLAS through Eigen below it when linked; callers parallelise, as the trainer does over its
 // example groups; the forward's linear layers use parallel.h's matmul_nt, which splits
 // one product over the pool). Either operand may be read transposed; a transposed operand is laid out
 // once in this thread's scratch, so c = a·Wᵀ costs one pass over W before the product.
