@@ -9,7 +9,7 @@
 #   run_train_test.sh APP CHECKER OUTDIR
 set -euo pipefail
 app=$1 checker=$2 out=$3
-steps=120 every=40
+steps=80 every=40
 rm -rf "$out"
 mkdir -p "$out"
 cat > "$out/session.txt" <<SCRIPT
@@ -33,7 +33,7 @@ export-experiment-png $out/experiment.png
 dump-state $out/experiment.json
 screenshot $out/experiment_tab.png
 SCRIPT
-timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
+timeout 540 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
 for f in state.json train.png timeline.png shown.json shown.png experiment.csv experiment.png experiment.json experiment_tab.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
