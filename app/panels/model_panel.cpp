@@ -190,7 +190,9 @@ void draw_trained(AppContext& ctx, const std::vector<int>& steps) {
         }
     }
     ImGui::SameLine();
-    ImGui::TextDisabled("tokens: %s", p.task.text ? "the text's characters or words" : "<bos> <sep> #2 … #N");
+    ImGui::TextDisabled("tokens: %s", p.task.words  ? "English words and Chinese characters of the grammar"
+                                      : p.task.text ? "the text's characters or words"
+                                                    : "<bos> <sep> #2 … #N");
 }
 
 }  // namespace
