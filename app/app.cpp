@@ -61,13 +61,16 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     if (!s.dirty && detail_key(s) == submitted_detail) return;
     if (!s.dirty && !s.pipeline_open) return;
     s.dirty = false;
+    // A trained source's snapshot: its weights are shared with the request, the Model is built on the worker.
+    const auto snapshot =
+        s.source == SourceKind::Trained ? trained_snapshot(ctx.train, s.trained_run, s.trained_step) : nullptr;
     if (s.source == SourceKind::Playground) {
         s.config_errors = validate(s.config);
         if (!s.config_errors.empty()) return;
     } else if (s.source == SourceKind::ModelDirectory && s.model_dir.empty()) {
         s.config_errors = {"Type the path of a model file or directory and press Enter (or drop one here)."};
         return;
-    } else if (s.source == SourceKind::Trained && !trained_snapshot(ctx.train, s.trained_run, s.trained_step)) {
+    } else if (s.source == SourceKind::Trained && !snapshot) {
         s.config_errors = {"That training run is gone (reset, replaced or its step thinned away): pick a step of the "
                            "current run, or another model."};
         return;
@@ -77,12 +80,9 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     ComputeRequest r;
     r.model_arg = s.model_arg();
     if (s.source == SourceKind::WorkedExample) r.example = s.edited_example;
-    if (s.source == SourceKind::Trained) {
-        // The snapshot's weights are shared, the Model is built on the worker.
-        const auto snapshot = trained_snapshot(ctx.train, s.trained_run, s.trained_step);
+    if (snapshot)
         r.open = [weights = snapshot->weights, config = ctx.train.progress.config, task = ctx.train.progress.task,
                   name = r.model_arg] { return train::make_trained_source(Model(config, *weights), task, name); };
-    }
     r.input.text = s.text;
     r.input.decoder_text = s.decoder_text;
     r.continue_tokens = s.pending_continue;

@@ -183,11 +183,7 @@ void draw_trained(AppContext& ctx, const std::vector<int>& steps) {
         ImGui::SetTooltip("Drag through training: the maps, the grid and the analysis show the model at each "
                           "snapshot that kept its weights (%zu of them).", steps.size());
     if (ImGui::SmallButton("use the probe as text")) {
-        if (auto snap = trained_snapshot(ctx.train, s.trained_run, s.trained_step)) {
-            const int step = s.trained_step;
-            show_trained_snapshot(s, ctx.train, *snap);
-            s.trained_step = step;
-        }
+        if (auto snap = trained_snapshot(ctx.train, s.trained_run, s.trained_step)) show_trained_snapshot(s, ctx.train, *snap);
     }
     ImGui::SameLine();
     ImGui::TextDisabled("tokens: %s", p.task.words  ? "English words and Chinese characters of the grammar"

@@ -84,7 +84,6 @@ public:
     void arc(Relation r, int dependent, Span partner) { s_.arcs.push_back({r, dependent, partner.begin, partner.end}); }
     void arc(Relation r, int dependent, int partner) { arc(r, dependent, Span{partner, partner + 1}); }
     int size() const { return static_cast<int>(s_.tokens.size()); }
-    bool word_count_is(int n) const { return size() == n; }
     AnnotatedSentence take() { return std::move(s_); }
 
 private:
@@ -98,8 +97,9 @@ private:
 int english_np(Builder& b, bool plural) {
     const int det = b.word("the");
     const int adjectives = b.pick(3);
-    if (adjectives == 2 || (adjectives == 1 && b.chance(50))) b.word(b.any(kSizes));
-    if (adjectives == 2 || (adjectives == 1 && b.word_count_is(det + 1))) b.word(b.any(kColours));
+    const bool sized = adjectives == 2 || (adjectives == 1 && b.chance(50));
+    if (sized) b.word(b.any(kSizes));
+    if (adjectives == 2 || (adjectives == 1 && !sized)) b.word(b.any(kColours));
     const Noun& n = b.any(kNouns);
     const int noun = b.word(plural ? n.plural : n.singular);
     b.arc(Relation::Modifier, noun, det);
