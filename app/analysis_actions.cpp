@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/corpus/grammar.h"
 #include "core/error.h"
 
 namespace hs {
@@ -62,6 +63,69 @@ void request_rank_heads(AppContext& ctx) {
     ctx.analysis_worker.submit(std::move(job));
 }
 
+void request_relations(AppContext& ctx, std::vector<corpus::AnnotatedSentence> sentences, const std::string& name) {
+    if (!ctx.view.source || !ctx.view.source->takes_text())
+        throw Error("relation probes need a model that reads text (the default model, a playground or a model file); "
+                    "a worked example has a fixed input.");
+    if (sentences.empty()) throw Error("relation probes need sentences with gold relations; " + name + " has none.");
+    AnalysisJob job;
+    job.kind = AnalysisJobKind::Relations;
+    job.source = ctx.view.source;
+    job.annotated = std::move(sentences);
+    job.corpus_name = name;
+    job.model_arg = ctx.view.model_arg;
+    ctx.analysis.error.clear();
+    ctx.analysis_worker.submit(std::move(job));
+}
+
+std::vector<corpus::AnnotatedSentence> gold_samples(const AppContext& ctx) {
+    std::vector<corpus::AnnotatedSentence> out;
+    for (const Sample& s : ctx.samples)
+        if (s.gold) out.push_back(*s.gold);
+    return out;
+}
+
+void show_relation_head(AppContext& ctx, const RelationRun& run, const RelationScore& score) {
+    AppState& s = ctx.state;
+    if (score.best_head < 0 || run.heads <= 0) return;
+    s.layer = score.best_head / run.heads;
+    s.head = score.best_head % run.heads;
+    s.map = MapKind::Self;
+    for (const Sample& sample : ctx.samples) {
+        if (!sample.gold || sample.lang != run.lang) continue;
+        const auto& arcs = sample.gold->arcs;
+        if (std::none_of(arcs.begin(), arcs.end(), [&](const corpus::Arc& a) { return a.relation == score.relation; }))
+            continue;
+        if (s.text != sample.text) {
+            s.text = sample.text;
+            s.decoder_text.clear();
+            s.dirty = true;
+        }
+        break;
+    }
+}
+
+std::string relation_caption(const AppContext& ctx, int layer, int head) {
+    const AnalysisView& a = ctx.analysis;
+    if (!a.relations || a.relations_model != ctx.view.model_arg) return {};
+    std::string out;
+    for (const RelationRun& run : *a.relations)
+        for (const RelationScore& r : run.scores) {
+            if (r.best_head != layer * run.heads + head || r.best_accuracy - r.baseline_accuracy < kRelationMargin) continue;
+            char line[160];
+            std::snprintf(line, sizeof line, "%s%s head (%s %.2f vs %.2f at offset −%d)", out.empty() ? "" : ", ",
+                          corpus::relation_name(r.relation), run.lang.c_str(), r.best_accuracy, r.baseline_accuracy,
+                          r.baseline_offset);
+            out += line;
+        }
+    return out;
+}
+
+bool default_probe_due(const AppContext& ctx) {
+    return ctx.state.source == SourceKind::Default && ctx.view.source && ctx.view.model_arg == "default" &&
+           ctx.analysis.relations_requested != "default";
+}
+
 void poll_analysis(AppContext& ctx) {
     AnalysisView& a = ctx.analysis;
     if (auto r = ctx.analysis_worker.take_result()) {
@@ -84,11 +148,31 @@ void poll_analysis(AppContext& ctx) {
             a.status = "corpus " + a.corpus_name + ": " + std::to_string(a.corpus->analysed) + " of " +
                        std::to_string(a.corpus->total) + " sentences" +
                        (a.corpus->cancelled ? " (cancelled)" : "") + " in " + ms;
+        } else if (r->kind == AnalysisJobKind::Relations) {
+            a.relations = r->relations;
+            a.relations_model = r->model_arg;
+            a.relations_corpus = r->corpus_name;
+            a.relations_skipped = std::move(r->relations_skipped);
+            a.relations_lang = std::clamp(a.relations_lang, 0, static_cast<int>(a.relations->size()) - 1);
+            a.status = "probed relations on " + a.relations_corpus + " in " + ms;
+            if (!a.jump_to_relation.empty() && a.relations_model == ctx.view.model_arg) {
+                // First launch: the learner lands on a named head, its sample and gold arcs.
+                for (const RelationRun& run : *a.relations)
+                    for (const RelationScore& score : run.scores)
+                        if (run.lang == "en" && a.jump_to_relation == corpus::relation_name(score.relation))
+                            show_relation_head(ctx, run, score);
+                a.jump_to_relation.clear();
+            }
         } else {
             a.ranking = r->ranking;
             a.ranking_mode = r->mode;
             a.status = "ranked " + std::to_string(a.ranking->heads.size()) + " heads in " + ms;
         }
+    }
+    // The default model's heads are probed as soon as it is shown (a second, once per model).
+    if (default_probe_due(ctx) && ctx.analysis_worker.idle()) {
+        a.relations_requested = "default";
+        request_relations(ctx, corpus::probe_corpus(), "grammar sentences (600, seed 99)");
     }
     // Follow the trace: a new trace (text edit, ablation) is analysed again.
     const bool long_job = ctx.analysis_worker.busy() && ctx.analysis_worker.running_kind() != AnalysisJobKind::Analyze;

@@ -23,6 +23,25 @@ void request_corpus(AppContext& ctx, std::vector<std::string> sentences, const s
 std::vector<std::string> sample_sentences(const AppContext& ctx, bool all_languages);
 // Ablates each head of the current input in turn (ablation mode of the state).
 void request_rank_heads(AppContext& ctx);
+// Relation probes of the current model on `sentences` (one run per language), labelled
+// `name`. Throws hs::Error without a model that reads text or without sentences.
+void request_relations(AppContext& ctx, std::vector<corpus::AnnotatedSentence> sentences, const std::string& name);
+// The samples of assets/samples.json that carry gold relations, as annotated sentences.
+std::vector<corpus::AnnotatedSentence> gold_samples(const AppContext& ctx);
+// Shows a relation's best head of the probed language: selects it and loads the first
+// sample of that language with an arc of the relation (its gold arcs drawn over the map).
+void show_relation_head(AppContext& ctx, const RelationRun& run, const RelationScore& score);
+// "coreference head (en 0.93 vs 0.41 at offset −2)": the relations whose best head, in
+// the newest probe of the shown model, is layer.head and beats its baseline by ≥ 0.2;
+// empty when none.
+std::string relation_caption(const AppContext& ctx, int layer, int head);
+// The margin over the positional baseline that makes a head a relation's head.
+constexpr double kRelationMargin = 0.2;
+
+// True while the default model is shown and its heads have not been probed yet (the
+// frame loop probes them; a script waits for it).
+bool default_probe_due(const AppContext& ctx);
+
 // Once per frame: takes a finished result, and re-analyzes a new trace when the view
 // follows the trace (never pre-empting a corpus run or a ranking).
 void poll_analysis(AppContext& ctx);

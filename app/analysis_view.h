@@ -37,6 +37,11 @@ struct AnalysisView {
     std::shared_ptr<const HeadRanking> ranking;
     AblationMode ranking_mode = AblationMode::Zero;
     std::string ranking_text;                         // input the ranking was computed for
+    std::shared_ptr<const std::vector<RelationRun>> relations;  // one run per language
+    std::string relations_model;                      // model_arg the relations were probed on
+    std::string relations_corpus;                     // what they were probed on
+    std::vector<std::string> relations_skipped;
+    std::string relations_requested;                  // model_arg of the last automatic probe
     std::string error;                                // last failed job
     std::string status;                               // last finished job, one line
     bool follow = true;                               // re-analyze when the trace changes
@@ -49,6 +54,10 @@ struct AnalysisView {
     std::string corpus_file;                          // Heads tab: text file of many lines
     bool corpus_all_languages = false;                // samples: en + zh
     bool show_mds = true;
+    int relations_lang = 0;                           // Relations tab: index into relations
+    int relations_corpus_choice = 0;                  // 0 grammar sentences, 1 samples with gold
+    // After the first launch's probe: jump to this relation's best head (then cleared).
+    std::string jump_to_relation;
 
     // -- textures ---------------------------------------------------------------
     KeyedTexture metric_map;     // (L, H) of plot_metric

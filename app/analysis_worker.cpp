@@ -12,6 +12,7 @@ const char* to_string(AnalysisJobKind kind) {
         case AnalysisJobKind::Analyze: return "analyzing heads";
         case AnalysisJobKind::Corpus: return "corpus";
         case AnalysisJobKind::RankHeads: return "ranking heads";
+        case AnalysisJobKind::Relations: return "probing relations";
     }
     return "?";
 }
@@ -68,6 +69,15 @@ AnalysisResult AnalysisWorker::run(const AnalysisJob& job, const JobControl& con
                 result.ranking = std::make_shared<const HeadRanking>(
                     rank_heads(*job.source, job.input, job.mode, progress));
                 result.mode = job.mode;
+                break;
+            }
+            case AnalysisJobKind::Relations: {
+                if (!job.source || !job.source->takes_text())
+                    throw Error("relation probes need a model that reads text; a worked example has a fixed input.");
+                result.relations = std::make_shared<const std::vector<RelationRun>>(
+                    probe_relations_by_language(*job.source, job.annotated, result.relations_skipped, progress));
+                result.corpus_name = job.corpus_name;
+                result.model_arg = job.model_arg;
                 break;
             }
         }

@@ -4,6 +4,8 @@
 //   Analyze    analyze_trace(trace, source): metrics, labels, JSD, MDS, rollout, induction
 //   Corpus     analyze_corpus(source, sentences): mean ± std per head, labels of the means
 //   RankHeads  rank_heads(source, input, mode): 1 + L·H forward passes, effect descending
+//   Relations  probe_relations_by_language(source, annotated): each head's accuracy at
+//              pointing from a dependent to its gold partner, per relation and language
 // A newer submit supersedes the running job (its result is dropped); cancel() stops the
 // running job at its next progress call (a cancelled corpus keeps what it finished).
 #include <atomic>
@@ -16,12 +18,13 @@
 #include "core/analysis/ablation.h"
 #include "core/analysis/corpus.h"
 #include "core/analysis/head_labels.h"
+#include "core/analysis/relation_probe.h"
 #include "core/analysis/trace_analysis.h"
 #include "core/source.h"
 
 namespace hs {
 
-enum class AnalysisJobKind { Analyze, Corpus, RankHeads };
+enum class AnalysisJobKind { Analyze, Corpus, RankHeads, Relations };
 const char* to_string(AnalysisJobKind kind);
 
 struct AnalysisJob {
@@ -30,7 +33,9 @@ struct AnalysisJob {
     std::shared_ptr<const Trace> trace;         // Analyze
     std::uint64_t trace_generation = 0;         // Analyze: which trace (UI bookkeeping)
     std::vector<std::string> sentences;         // Corpus
-    std::string corpus_name;                    // Corpus: "samples (en)", a file name
+    std::string corpus_name;                    // Corpus, Relations: "samples (en)", a file name
+    std::vector<corpus::AnnotatedSentence> annotated;  // Relations
+    std::string model_arg;                      // Relations: the model probed (UI bookkeeping)
     SourceInput input;                          // RankHeads
     AblationMode mode = AblationMode::Zero;     // RankHeads
 };
@@ -47,6 +52,9 @@ struct AnalysisResult {
     std::vector<HeadLabels> corpus_labels;              // Corpus: labels of the means
     std::string corpus_name;
     std::shared_ptr<const HeadRanking> ranking;         // RankHeads
+    std::shared_ptr<const std::vector<RelationRun>> relations;  // Relations: one run per language
+    std::vector<std::string> relations_skipped;         // Relations: sentences the model could not read
+    std::string model_arg;                              // Relations
     AblationMode mode = AblationMode::Zero;             // RankHeads
 };
 

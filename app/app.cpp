@@ -294,10 +294,17 @@ bool any_hook(const std::vector<std::unique_ptr<FrameHook>>& hooks, Pred pred) {
 
 // Settings, then command-line options on top; the sample sentences.
 void load_state(AppContext& ctx, const GuiOptions& options, WindowSize& size) {
+    bool first_launch = true;  // no settings of an earlier session
     if (!options.no_settings) {
         ctx.settings_path = default_settings_path();
+        std::error_code ec;
+        first_launch = !std::filesystem::exists(ctx.settings_path, ec);
         ctx.state.notice = load_settings(ctx.settings_path, ctx.state, size);
     }
+    // The first screen: the default model's coreference head on a pronoun sample, once
+    // its heads are probed (unless the command line chose what to show).
+    if (first_launch && options.model.empty() && options.text.empty() && options.layer < 0 && options.head < 0)
+        ctx.analysis.jump_to_relation = "coreference";
     if (!options.model.empty()) ctx.state.set_model_arg(options.model);
     if (!options.text.empty()) ctx.state.text = options.text;
     if (!options.decoder_text.empty()) ctx.state.decoder_text = options.decoder_text;
@@ -464,7 +471,7 @@ int run_gui(const GuiOptions& options) {
             last_frame_identical = f.stats.redrawn_pixels == 0;
             // 6. Hooks see the finished frame (screenshots), then it is shown.
             f.ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle() &&
-                      ctx.mip_worker.idle();
+                      ctx.mip_worker.idle() && !default_probe_due(ctx);
             if (f.ready) f.ready_frames = ++ready_frames;
             for (const auto& h : hooks) h->before_swap(ctx, f);
             if (time_drawing) glFinish();  // time the drawing, not just its submission

@@ -13,6 +13,7 @@
 #include "core/io/atomic_file.h"
 #include "core/analysis/ablation.h"
 #include "core/analysis/corpus.h"
+#include "core/corpus/grammar.h"
 #include "core/error.h"
 
 namespace hs {
@@ -169,6 +170,24 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "corpus") {
             if (rest == "samples") request_corpus(ctx, sample_sentences(ctx, false), "samples (en)");
             else request_corpus(ctx, split_lines(read_file(rest, kMaxTextBytes, "a text file")), rest);
+        } else if (cmd == "relations") {  // grammar | samples: relation probes (waits for the result)
+            if (rest == "grammar") request_relations(ctx, corpus::probe_corpus(), "grammar sentences (600, seed 99)");
+            else if (rest == "samples") request_relations(ctx, gold_samples(ctx), "samples with gold relations");
+            else throw Error("relations takes grammar or samples, got '" + rest + "'");
+        } else if (cmd == "relations-show") {  // RELATION LANG: its best head on a sample with gold arcs
+            std::istringstream words(rest);
+            std::string relation, lang;
+            words >> relation >> lang;
+            const RelationRun* run = nullptr;
+            if (ctx.analysis.relations)
+                for (const RelationRun& r : *ctx.analysis.relations)
+                    if (r.lang == lang) run = &r;
+            if (!run) throw Error("relations-show: no probe of language '" + lang + "' (run relations first)");
+            const auto score = std::find_if(run->scores.begin(), run->scores.end(), [&](const RelationScore& r) {
+                return relation == corpus::relation_name(r.relation);
+            });
+            if (score == run->scores.end()) throw Error("relations-show: no arc of relation '" + relation + "' was probed");
+            show_relation_head(ctx, *run, *score);
         } else if (cmd == "view") {
             if (rest == "analysis") s.view_mode = ViewMode::Analysis;
             else if (rest == "attention") s.view_mode = ViewMode::Attention;
@@ -206,8 +225,9 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "export-experiment-png") {
             export_experiment_png(ctx, rest);
         } else if (cmd == "analysis-tab") {
-            if (rest != "heads" && rest != "plots" && rest != "similarity" && rest != "ablation" && rest != "rollout")
-                throw Error("analysis-tab must be heads, plots, similarity, ablation or rollout");
+            if (rest != "heads" && rest != "plots" && rest != "similarity" && rest != "ablation" && rest != "rollout" &&
+                rest != "relations")
+                throw Error("analysis-tab must be heads, plots, similarity, ablation, rollout or relations");
             s.view_mode = ViewMode::Analysis;
             s.select_analysis_tab = rest;
         } else if (cmd == "export-metrics-csv") {

@@ -2,7 +2,7 @@
 // Scripted UI actions (--script FILE), one per line, run between frames once the
 // previous action's recomputation has finished. Blank lines and # comments are skipped.
 //   set KEY VALUE      d_model, heads, layers, d_ff, seed, mask, arch, pe, norm, act
-//   model MODEL        playground spec, model directory or worked example .json
+//   model MODEL        default, playground spec, model directory or worked example .json
 //   drop PATH          as if PATH were dropped on the window (model file/dir or text file)
 //   text TEXT          input text (rest of the line)
 //   continue N         decoder LMs: append N greedy tokens to the text (worker), recompute
@@ -17,7 +17,9 @@
 //   ablate-mode zero|mean
 //   rank-heads         ablate each head in turn (analysis worker), sorted by effect
 //   corpus samples|FILE   corpus mode over the English samples or the lines of FILE
-//   view attention|analysis | analysis-tab heads|plots|similarity|ablation|rollout
+//   relations grammar|samples   relation probes of the current model (waits for the result)
+//   relations-show RELATION LANG   that relation's best head, on a LANG sample with gold arcs
+//   view attention|analysis | analysis-tab heads|plots|similarity|ablation|rollout|relations
 //   export-metrics-csv PATH | export-analysis-json PATH
 //   export-analysis-png jsd|rollout|METRIC PATH
 //   screenshot PATH    the window after the next frame

@@ -11,6 +11,7 @@ std::string AppState::model_arg() const {
         case SourceKind::Playground: return to_playground_spec(config);
         case SourceKind::WorkedExample: return example_path;
         case SourceKind::ModelDirectory: return model_dir;
+        case SourceKind::Default: return "default";
         case SourceKind::Trained:
             return "training run " + std::to_string(trained_run) + ", step " + std::to_string(trained_step);
     }
@@ -19,7 +20,9 @@ std::string AppState::model_arg() const {
 
 void AppState::set_model_arg(const std::string& arg) {
     edited_example.reset();
-    if (arg.rfind("random:", 0) == 0) {
+    if (arg == "default") {
+        source = SourceKind::Default;
+    } else if (arg.rfind("random:", 0) == 0) {
         config = parse_playground_spec(arg);
         source = SourceKind::Playground;
     } else if (arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".json") == 0) {

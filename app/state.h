@@ -15,7 +15,8 @@
 namespace hs {
 
 // Trained: a model the Train view trained, at one of its snapshots (ctx.train.progress).
-enum class SourceKind { Playground, WorkedExample, ModelDirectory, Trained };
+// Default: the model HeadScope trains itself (assets/models/default, docs/DEFAULT_MODEL.md).
+enum class SourceKind { Playground, WorkedExample, ModelDirectory, Trained, Default };
 
 // Which attention maps the heatmap shows: the main stack's self-attention, or for an
 // encoder-decoder the decoder's self- or cross-attention.
@@ -27,7 +28,7 @@ enum class ViewMode { Attention, Analysis, Train };
 
 struct AppState {
     // -- model ----------------------------------------------------------------
-    SourceKind source = SourceKind::Playground;
+    SourceKind source = SourceKind::Default;
     ModelConfig config;                 // playground architecture being edited
     std::string example_path;           // worked example JSON
     std::string model_dir;              // model directory or llama2.c .bin being shown
@@ -39,7 +40,8 @@ struct AppState {
     int trained_step = 0;
 
     // -- input ----------------------------------------------------------------
-    std::string text = "The animal didn't cross the street because it was too tired .";
+    // The first screen: a sample whose pronoun the default model resolves (samples.json).
+    std::string text = "Mary met John at the window because she sings .";
     std::string decoder_text;  // encoder-decoder; empty = same as text
     int continue_n = 8;        // "continue" button: greedy tokens to append
     int pending_continue = 0;  // > 0: the next request continues the text first
@@ -55,7 +57,7 @@ struct AppState {
     bool pipeline_open = false;         // pipeline tab visible: request detail_layer
     std::string select_tab;             // "pipeline" | "layers" | "export": switch once
     ViewMode view_mode = ViewMode::Attention;
-    std::string select_analysis_tab;    // "heads" | "plots" | "similarity" | "ablation" | "rollout"
+    std::string select_analysis_tab;    // "heads" | "plots" | "similarity" | "ablation" | "rollout" | "relations"
 
     // -- ablation (issue 5) -----------------------------------------------------
     // Heads switched off in every forward pass (main-stack self-attention). Editing the
@@ -74,7 +76,7 @@ struct AppState {
 
     // Model argument the worker opens: playground spec, example or directory path.
     std::string model_arg() const;
-    // Sets the source from a command-line MODEL argument ("random:…", dir, .json).
+    // Sets the source from a command-line MODEL argument ("default", "random:…", dir, .json).
     void set_model_arg(const std::string& arg);
     // Puts a model path first in recent_models (unique, at most kMaxRecent).
     void remember_model(const std::string& path);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "app/analysis_actions.h"
 #include "app/trace_view.h"
 #include "core/analysis/analysis_export.h"
 
@@ -72,6 +73,18 @@ nlohmann::json analysis_json(const AppContext& ctx) {
         for (const RankedHead& h : a.ranking->heads) ranked.push_back({{"head", to_string(h.head)}, {"effect", h.effect}});
         j["ranking"] = {{"measure", a.ranking->measure}, {"mode", to_string(a.ranking_mode)}, {"text", a.ranking_text},
                         {"heads", ranked}};
+    }
+    if (a.relations) {
+        nlohmann::json runs = nlohmann::json::array();
+        for (const RelationRun& run : *a.relations) {
+            nlohmann::json scores = nlohmann::json::array();
+            for (const RelationScore& r : run.scores)
+                scores.push_back({{"relation", corpus::relation_name(r.relation)}, {"arcs", r.arcs},
+                                  {"best_head", r.best_head}, {"accuracy", r.best_accuracy},
+                                  {"baseline_offset", r.baseline_offset}, {"baseline_accuracy", r.baseline_accuracy}});
+            runs.push_back({{"lang", run.lang}, {"analysed", run.analysed}, {"scores", scores}});
+        }
+        j["relations"] = {{"model", a.relations_model}, {"corpus", a.relations_corpus}, {"runs", runs}};
     }
     if (a.corpus) {
         nlohmann::json labels = nlohmann::json::array();
@@ -161,6 +174,8 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["kv_head_of"] = kv;
     j["head_captions"] = captions;
     j["source_kind"] = ctx.view.source_kind;
+    j["relation_caption"] = relation_caption(ctx, s.layer, s.head);
+    j["untrained"] = s.source == SourceKind::Playground;  // the "untrained: random weights" label
     j["map_kind"] = s.map == MapKind::Self ? "self" : s.map == MapKind::DecoderSelf ? "decoder-self" : "decoder-cross";
     // The selected head's map as the heatmap shows it (a kept block, up to 64 × 64).
     const HeadMaps& maps = maps_of(*t, block_of(s.map, s.layer));

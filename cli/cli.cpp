@@ -38,8 +38,10 @@ constexpr const char* kUsage = R"(usage: headscope [COMMAND] ...
 With no command, headscope opens the window.
 
 MODEL is one of
+  default      the model HeadScope trains itself on English and Chinese (learned heads:
+               agreement, coreference, induction, …; docs/DEFAULT_MODEL.md)
   random:d_model=512,heads=8,layers=2,seed=1,mask=causal,arch=decoder,pe=sinusoidal
-      a playground model with seeded random weights (keys: d_model heads layers d_ff
+      a playground model with seeded random weights, untrained (keys: d_model heads layers d_ff
       vocab max_len seed mask=none|causal arch=encoder|decoder|encoder-decoder
       pe=sinusoidal|learned|rope|none rope=rotate-half|interleaved theta=10000
       norm=post-ln|pre-ln|rmsnorm|post-rmsnorm act=relu|gelu|gelu-tanh|swiglu
@@ -63,7 +65,8 @@ commands:
   headscope bench   MODEL --tokens N [--repeat R] [--attention-only]
   headscope save    MODEL DIR
   headscope train   TASK [--spec SPEC] [--steps N] [--batch B] [--lr X] [--warmup W] [--seed S]
-                    [--every K] [--save DIR] [--log CSV] [--snapshots DIR]   (TASK: copy reverse sort induction)
+                    [--every K] [--save DIR] [--log CSV] [--snapshots DIR]   (TASK: copy reverse sort induction grammar)
+  headscope train   grammar [--window N] [--induction P] …   (the bilingual grammar; P % induction examples)
   headscope train   --text-file F [--level char|word] [--window N] [--spec SPEC] …   (a text: vocab from --spec)
   headscope train   TASK --sweep heads=1,2,4,8,16|d_model=… [--sweep-csv F] [--sweep-png F] …
   headscope train   --resume DIR --steps N [--every K] [--save DIR] [--log CSV]   (N: steps in all)

@@ -53,21 +53,24 @@ int analyze_relations(const TraceSource& source, const std::string& file, const 
     const std::vector<corpus::AnnotatedSentence> sentences =
         corpus::parse_relations_json(read_text_file(file), file);
     const bool terminal = !quiet && isatty(2);  // a progress line only where it redraws in place
-    const RelationRun run = probe_relations(source, sentences, [&](int done, int total) {
+    std::vector<std::string> skipped;
+    const std::vector<RelationRun> runs = probe_relations_by_language(source, sentences, skipped, [&](int done, int total) {
         if (terminal && done % 25 == 0) std::fprintf(stderr, "\rprobed %d/%d sentences", done, total);
         return true;
     });
     if (terminal) std::fprintf(stderr, "\n");
-    for (const std::string& s : run.skipped) std::fprintf(stderr, "skipped %s\n", s.c_str());
-    if (const auto path = args.value("csv")) write_named(*path, relations_csv(run));
+    for (const std::string& s : skipped) std::fprintf(stderr, "skipped %s\n", s.c_str());
+    if (const auto path = args.value("csv")) write_named(*path, relations_csv(runs));
     if (quiet) return 0;
-    std::printf("model: %s, %d of %zu sentences\n", source.name().c_str(), run.analysed, sentences.size());
-    std::printf("%-12s %6s  %-6s %8s  %-14s %8s  %7s\n", "relation", "arcs", "best", "accuracy", "baseline", "accuracy",
-                "margin");
-    for (const RelationScore& s : run.scores) {
-        const std::string best = head_name(s.best_head, run.heads), offset = "offset -" + std::to_string(s.baseline_offset);
-        std::printf("%-12s %6d  %-6s %8.3f  %-14s %8.3f  %+7.3f\n", corpus::relation_name(s.relation), s.arcs, best.c_str(),
-                    s.best_accuracy, offset.c_str(), s.baseline_accuracy, s.best_accuracy - s.baseline_accuracy);
+    for (const RelationRun& run : runs) {
+        std::printf("model: %s, language %s: %d sentences\n", source.name().c_str(), run.lang.c_str(), run.analysed);
+        std::printf("%-12s %6s  %-6s %8s  %-14s %8s  %7s\n", "relation", "arcs", "best", "accuracy", "baseline",
+                    "accuracy", "margin");
+        for (const RelationScore& s : run.scores) {
+            const std::string best = head_name(s.best_head, run.heads), offset = "offset -" + std::to_string(s.baseline_offset);
+            std::printf("%-12s %6d  %-6s %8.3f  %-14s %8.3f  %+7.3f\n", corpus::relation_name(s.relation), s.arcs,
+                        best.c_str(), s.best_accuracy, offset.c_str(), s.baseline_accuracy, s.best_accuracy - s.baseline_accuracy);
+        }
     }
     return 0;
 }

@@ -20,9 +20,7 @@ int cmd_corpus(int argc, char** argv) {
         throw UsageError{"--lang takes en, zh or both, not '" + lang + "'"};
     const long long count = args.integer("count", 1, 1000000).value_or(20);
     const auto seed = static_cast<std::uint64_t>(args.integer("seed", 0, 1LL << 62).value_or(1));
-    std::vector<corpus::AnnotatedSentence> sentences;
-    for (long long i = 0; i < count; ++i)  // both: English and Chinese in turn
-        sentences.push_back(corpus::generate_sentence(lang == "both" ? (i % 2 ? "zh" : "en") : lang, seed, lang == "both" ? i / 2 : i));
+    const std::vector<corpus::AnnotatedSentence> sentences = corpus::grammar_corpus(lang, count, seed);
     if (const auto path = args.value("json")) {
         write_output(*path, corpus::relations_json(sentences));
         if (*path != "-") std::fprintf(stderr, "wrote %zu sentences to %s\n", sentences.size(), path->c_str());

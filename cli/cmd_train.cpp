@@ -26,6 +26,8 @@
 #include "core/analysis/head_labels.h"
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/kernels/parallel.h"
+#include "core/kernels/simd.h"
 #include "core/image/png.h"
 #include "core/train/checkpoint.h"
 #include "core/train/experiment.h"
@@ -63,10 +65,17 @@ train::TrainingSetup setup_from_args(const Args& args, int steps, const std::str
         setup.text_level = train::parse_text_level(args.value_or("level", "char"));
         setup.text_window = static_cast<int>(args.integer("window", 2, 1024).value_or(0));
     } else {
-        for (const char* text_only : {"level", "window"})
-            if (args.value(text_only)) throw UsageError{std::string("--") + text_only + " goes with --text-file"};
+        if (args.value("level")) throw UsageError{"--level goes with --text-file"};
         setup.task = train::parse_task(args.positional(0, "TASK (copy, reverse, sort, induction or grammar) or --text-file F"),
                                        config.vocab);
+        if (setup.task.kind == train::TaskKind::Grammar) {
+            const train::TaskSpec standard = setup.task;
+            setup.task = train::grammar_task(static_cast<int>(args.integer("window", 57, 1024).value_or(standard.window)),
+                                             static_cast<int>(args.integer("induction", 0, 100).value_or(standard.induction_percent)));
+        } else {
+            for (const char* grammar_only : {"window", "induction"})
+                if (args.value(grammar_only)) throw UsageError{std::string("--") + grammar_only + " goes with --text-file or grammar"};
+        }
     }
     train::TrainOptions& options = setup.options;
     options.batch = static_cast<int>(args.integer("batch", 1, 4096).value_or(16));
@@ -91,7 +100,7 @@ train::Trainer new_trainer(const Args& args, int steps, const std::string& spec)
 
 // A checkpoint's trainer, to go on up to `steps` in all on its own schedule.
 train::Trainer resumed_trainer(const Args& args, const std::string& dir, int steps) {
-    for (const char* fixed : {"spec", "batch", "lr", "warmup", "seed", "text-file", "level", "window"})
+    for (const char* fixed : {"spec", "batch", "lr", "warmup", "seed", "text-file", "level", "window", "induction"})
         if (args.value(fixed)) throw UsageError{std::string("--") + fixed + " comes from the checkpoint when resuming"};
     args.expect_at_most(0);
     train::Trainer t = train::load_checkpoint(dir);
@@ -241,7 +250,7 @@ int run_sweep(const Args& args, int steps, int every) {
 int cmd_train(int argc, char** argv) {
     const Args args(argc, argv, 2,
                     {"spec", "steps", "batch", "lr", "warmup", "seed", "every", "save", "log", "resume", "snapshots",
-                     "sweep", "sweep-csv", "sweep-png", "text-file", "level", "window"},
+                     "sweep", "sweep-csv", "sweep-png", "text-file", "level", "window", "induction"},
                     {});
     args.expect_at_most(1);
     const int steps = static_cast<int>(args.integer("steps", 1, 10'000'000).value_or(500));
@@ -258,8 +267,10 @@ int cmd_train(int argc, char** argv) {
     train::Trainer trainer =
         resume ? resumed_trainer(args, *resume, steps) : new_trainer(args, steps, args.value_or("spec", "random"));
     const int resumed_from = resume ? trainer.steps_taken() : 0;
-    std::printf("training %s on %s: steps %d … %d of %d examples\n", to_playground_spec(trainer.config()).c_str(),
-                train::to_string(trainer.task().kind).c_str(), trainer.steps_taken() + 1, steps, trainer.options().batch);
+    std::printf("training %s on %s: steps %d … %d of %d examples (simd %s, %d threads)\n",
+                to_playground_spec(trainer.config()).c_str(), train::to_string(trainer.task().kind).c_str(),
+                trainer.steps_taken() + 1, steps, trainer.options().batch, kernels::simd_name(kernels::simd_level()),
+                thread_count());
     std::vector<train::HeadSnapshot> snapshots;
     const auto snapshot_dir = args.value("snapshots");
     const std::string log =

@@ -197,9 +197,18 @@ std::unique_ptr<TraceSource> reopen_source(const std::string& arg, const std::st
     return open_source(arg);
 }
 
+std::string default_model_dir() { return std::string(HEADSCOPE_ASSETS_DIR) + "/models/default"; }
+
 std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressFn& progress) {
     namespace fs = std::filesystem;
-    if (arg.empty()) throw Error("no model given: use random:…, a model directory or an example .json");
+    if (arg.empty()) throw Error("no model given: use default, random:…, a model directory or an example .json");
+    if (arg == "default") {
+        std::error_code ec;
+        if (!fs::is_directory(default_model_dir(), ec))
+            throw Error("the default model is missing: " + default_model_dir() +
+                        " is not a directory (scripts/train_default_model.sh trains it)");
+        return open_source(default_model_dir(), progress);
+    }
     if (is_playground_spec(arg)) {
         const ModelConfig config = parse_playground_spec(arg);
         return std::make_unique<ModelSource>(Model::random(config), "playground");
@@ -213,7 +222,8 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressF
             return make_pretrained_source(load_hf_model(arg, progress), std::move(tokenizer));
         }
         Model model = load_model_dir(arg);
-        const std::string name = fs::path(arg).lexically_normal().string();
+        const bool is_default = fs::equivalent(arg, default_model_dir(), ec);
+        const std::string name = is_default ? "default" : fs::path(arg).lexically_normal().string();
         model.set_name(name);
         // A training checkpoint reads its task's tokens; when its trainer.json or training
         // text cannot be read, the model still opens, with hashed words, and says why.

@@ -53,12 +53,15 @@ public:
 const HeadMaps& kept_or_recomputed(const TraceSource& source, const Trace& trace, const HeadRef& block,
                                    bool scores, HeadMaps& recomputed);
 
-// Opens MODEL as in DESIGN §5: "random:…" spec, a directory with config.json (HeadScope's
+// Opens MODEL as in DESIGN §5: "default" (default_model_dir()), "random:…" spec, a directory with config.json (HeadScope's
 // nn.Transformer layout or a Hugging Face checkpoint), a llama2.c .bin or a .json worked
 // example. `progress(done, total)` is called per layer while a Hugging Face checkpoint
 // loads (returning false throws hs::Cancelled). Throws hs::Error saying what was wrong.
 std::unique_ptr<TraceSource> open_source(const std::string& model_arg,
                                          const ProgressFn& progress = nullptr);
+// The model the project trains itself with scripts/train_default_model.sh
+// (docs/DEFAULT_MODEL.md): assets/models/default, what MODEL "default" names.
+std::string default_model_dir();
 // open_source(arg) for a live edit of a playground spec: when `previous` is what
 // open_source(previous_arg) returned and both are "random:…" specs that differ only in
 // heads (same seed, shapes, mask, norm, …), the model is previous's with the new head

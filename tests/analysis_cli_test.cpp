@@ -98,13 +98,29 @@ TEST(CliAnalyze, RelationsProbeTheHeadsOnACorpusFile) {
     ASSERT_EQ(r.status, 0) << r.err;
     const auto sentences = corpus::parse_relations_json(read_text(dir.file("rel.json")), "rel.json");
     ASSERT_EQ(sentences.size(), 60u);
-    const RelationRun want = probe_relations(*open_source(spec), sentences);
-    EXPECT_EQ(want.analysed, 60);
+    std::vector<std::string> skipped;
+    const std::vector<RelationRun> want = probe_relations_by_language(*open_source(spec), sentences, skipped);
+    ASSERT_EQ(want.size(), 2u);  // English, then Chinese: each probed on its own sentences
+    EXPECT_EQ(want[0].lang, "en");
+    EXPECT_EQ(want[1].lang, "zh");
+    EXPECT_EQ(want[0].analysed + want[1].analysed, 60);
+    EXPECT_TRUE(skipped.empty());
+    const RelationRun english = probe_relations(*open_source(spec), [&] {
+        std::vector<corpus::AnnotatedSentence> en;
+        for (const auto& s : sentences)
+            if (s.lang == "en") en.push_back(s);
+        return en;
+    }());
+    EXPECT_EQ(english.scores.size(), want[0].scores.size());
+    for (std::size_t i = 0; i < english.scores.size(); ++i)
+        EXPECT_EQ(english.scores[i].head_accuracy, want[0].scores[i].head_accuracy);
     EXPECT_EQ(r.out, relations_csv(want));
-    EXPECT_EQ(lines_of(r.out).size(), 1 + want.scores.size() * 4);  // a row per relation and head
+    EXPECT_EQ(lines_of(r.out).size(), 1 + (want[0].scores.size() + want[1].scores.size()) * 4);  // a row per relation and head
     r = run_headscope({"analyze", spec, "--relations", dir.file("rel.json")}, dir);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("relation       arcs  best   accuracy  baseline       accuracy   margin"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("language en: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("language zh: "), std::string::npos) << r.out;
     // A file that is not one, and options that do not go with it.
     test::write_text(dir.file("bad.json"), "{\"format\": \"x\"}");
     r = run_headscope({"analyze", spec, "--relations", dir.file("bad.json")}, dir);

@@ -2,6 +2,7 @@
 // (core/analysis/relation_probe.h).
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -73,70 +74,107 @@ TEST(Grammar, TextReadsBackAsItsTokensAndArcsPointBack) {
 TEST(Grammar, GoldRelationsOfHandCheckedSentences) {
     const auto sentence = [](const char* lang, long long i) { return corpus::generate_sentence(lang, 3, i); };
     AnnotatedSentence s = sentence("en", 0);
-    EXPECT_EQ(corpus::text_of(s), "Anna said \" the old blue key is funny \" .");
-    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: key → the", "agreement: is → key", "bracket: \" → \""}));
+    EXPECT_EQ(corpus::text_of(s), "Anna said \" the new blue bird is funny \" .");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: bird → the", "bracket: \" → \""}));
     s = sentence("en", 2);  // nested brackets: the inner ) closes the inner (
-    EXPECT_EQ(corpus::text_of(s), "the heavy red dog ( and the green key ( Lucy ) ) are ready .");
+    EXPECT_EQ(corpus::text_of(s), "the red bird ( and the old blue cat ( Lucy ) ) are great .");
     EXPECT_EQ(s.arcs[2], (Arc{Relation::Bracket, 11, 9, 10}));
-    EXPECT_EQ(s.arcs[3], (Arc{Relation::Bracket, 12, 4, 5}));
-    s = sentence("en", 19);
-    EXPECT_EQ(corpus::text_of(s), "Emma saw Peter at the box because she was late .");
-    EXPECT_EQ(s.arcs[1], (Arc{Relation::Coreference, 7, 0, 1}));  // she → Emma, not Peter
+    EXPECT_EQ(s.arcs[3], (Arc{Relation::Bracket, 12, 3, 4}));
+    s = sentence("en", 25);  // he → Peter (the man), and what follows is what Peter does
+    EXPECT_EQ(corpus::text_of(s), "Lucy met Peter at the big blue key because he swims .");
+    EXPECT_EQ(s.arcs[1], (Arc{Relation::Coreference, 9, 2, 3}));
+    s = sentence("en", 26);  // the copula agrees with "key" across "under the cats"
+    EXPECT_EQ(corpus::text_of(s), "the new green key under the cats is heavy .");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: key → the", "modifier: cats → the", "agreement: is → key"}));
+    s = sentence("en", 27);
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: cat → the", "coreference: it → cat"}));
     s = sentence("en", 21);
     EXPECT_EQ(corpus::text_of(s), "Anna arrived on September 12 , 2008 .");
     EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"date: 12 → September", "date: 2008 → September"}));
     s = sentence("zh", 0);
-    EXPECT_EQ(corpus::text_of(s), "李雷告诉王芳他很高兴。");
-    EXPECT_EQ(s.arcs, (std::vector<Arc>{{Relation::Coreference, 6, 0, 2}}));  // 他 → 李雷 (both characters)
+    EXPECT_EQ(corpus::text_of(s), "李雷见了李娜，所以她画画。");
+    EXPECT_EQ(s.arcs, (std::vector<Arc>{{Relation::Coreference, 9, 4, 6}}));  // 她 → 李娜 (both characters)
     s = sentence("zh", 5);
-    EXPECT_EQ(corpus::text_of(s), "小红买了一封很大的信，它很好。");
-    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"agreement: 信 → 封", "modifier: 信 → 大", "coreference: 它 → 信"}));
+    EXPECT_EQ(corpus::text_of(s), "小红买了一只很大的鸟，它飞了。");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: 鸟 → 只", "coreference: 它 → 鸟"}));
+    s = sentence("zh", 7);  // the predicate fits 椅子 (a thing), not 学生 in the place phrase
+    EXPECT_EQ(corpus::text_of(s), "那些椅子在学生旁边很重。");
+    EXPECT_EQ(s.arcs, (std::vector<Arc>{{Relation::Agreement, 9, 2, 4}}));
     s = sentence("zh", 17);
     EXPECT_EQ(corpus::text_of(s), "韩梅在2011年3月28日出生。");
     EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"date: 3 → 2011", "date: 28 → 2011"}));
     s = sentence("zh", 3);
-    EXPECT_EQ(corpus::text_of(s), "王芳买了几朵花（王强（她的朋友）送的）。");
+    EXPECT_EQ(corpus::text_of(s), "王芳买了几本书（王强（她的朋友）送的）。");
+    EXPECT_EQ(s.arcs[0], (Arc{Relation::Modifier, 6, 5, 6}));     // 书 → 本, its measure word
     EXPECT_EQ(s.arcs[1], (Arc{Relation::Bracket, 15, 10, 11}));  // the inner ） closes the inner （
     EXPECT_EQ(s.arcs[2], (Arc{Relation::Bracket, 18, 7, 8}));
 }
 
 // Over thousands of sentences, every arc is right by rules written here from the lexicon
-// (not from the generator's code): agreement in number (English) and measure word
-// (Chinese), a pronoun's gender, the matching bracket, a negation word, the same name.
+// (not from the generator's code): the copula's number and the predicate's kind follow the
+// subject (English), the predicate's kind follows the subject (Chinese), a pronoun's
+// gender and what follows it match its antecedent, a Chinese noun's measure word, the
+// matching bracket, a negation word, the same name.
 TEST(Grammar, EveryArcFollowsTheRulesOfItsRelation) {
     const std::set<std::string> male = {"John", "Tom", "Peter", "David", "James", "小明", "张伟", "李雷", "王强"};
     const std::set<std::string> female = {"Mary", "Alice", "Anna", "Emma", "Lucy", "小红", "韩梅", "李娜", "王芳"};
-    const std::set<std::string> plural_verbs = {"are", "were", "sleep", "run", "wait", "sing"};
-    const std::set<std::pair<std::string, std::string>> measure = {{"书", "本"}, {"猫", "只"}, {"狗", "只"}, {"车", "辆"},
-                                                                   {"笔", "支"}, {"桌", "张"}, {"苹", "个"}, {"花", "朵"},
-                                                                   {"椅", "把"}, {"信", "封"}};
+    const std::set<std::string> plural_verbs = {"are", "were"};
+    // noun → the predicates that fit it
+    const std::set<std::string> animal = {"hungry", "asleep", "wet", "饿", "安", "困"},
+                                person = {"happy", "busy", "tired", "忙", "累", "高"},
+                                thing = {"heavy", "cheap", "broken", "旧", "贵", "重"};
+    const auto kind_of = [&](std::string noun) -> const std::set<std::string>* {
+        if (noun.size() > 1 && noun.back() == 's') noun.pop_back();
+        if (noun == "boxe") noun = "box";
+        for (const char* a : {"dog", "cat", "bird", "猫", "狗", "鸟"})
+            if (noun == a) return &animal;
+        for (const char* p : {"teacher", "student", "friend", "老师", "学生", "孩子"})
+            if (noun == p) return &person;
+        return &thing;
+    };
+    // each name → what follows a pronoun naming them
+    const std::map<std::string, std::string> does = {
+        {"John", "cooks"}, {"Tom", "drives"},   {"Peter", "swims"}, {"David", "reads"}, {"James", "paints"},
+        {"Mary", "sings"}, {"Alice", "dances"}, {"Anna", "writes"}, {"Emma", "runs"},   {"Lucy", "teaches"},
+        {"小明", "踢"},    {"张伟", "开"},      {"李雷", "游"},     {"王强", "看"},     {"小红", "唱"},
+        {"韩梅", "跳"},    {"李娜", "画"},      {"王芳", "写"}};
+    const std::set<std::pair<std::string, std::string>> measure = {{"书", "本"}, {"猫", "只"}, {"狗", "只"}, {"鸟", "只"},
+                                                                   {"车", "辆"}, {"笔", "支"}, {"桌", "张"}, {"椅", "把"},
+                                                                   {"信", "封"}};
+    const std::map<std::string, std::string> animal_does = {{"dog", "barks"}, {"cat", "purrs"}, {"bird", "sings"},
+                                                            {"狗", "叫"},     {"猫", "睡"},     {"鸟", "飞"}};
     const std::set<std::pair<std::string, std::string>> brackets = {{")", "("}, {"\"", "\""}, {"）", "（"}, {"」", "「"}};
     int checked = 0;
     for (const char* lang : {"en", "zh"})
         for (long long i = 0; i < 2000; ++i) {
             const AnnotatedSentence s = corpus::generate_sentence(lang, 11, i);
+            const auto at = [&](int k) { return s.tokens[static_cast<std::size_t>(k)]; };
             for (const Arc& a : s.arcs) {
-                const std::string& dep = s.tokens[static_cast<std::size_t>(a.dependent)];
-                const std::string& first = s.tokens[static_cast<std::size_t>(a.partner_begin)];
+                const std::string& dep = at(a.dependent);
+                const std::string& first = at(a.partner_begin);
+                const std::string& next = at(a.dependent + 1);
                 std::string partner;
-                for (int k = a.partner_begin; k < a.partner_end; ++k) partner += s.tokens[static_cast<std::size_t>(k)];
+                for (int k = a.partner_begin; k < a.partner_end; ++k) partner += at(k);
                 SCOPED_TRACE(corpus::text_of(s) + "  " + corpus::relation_name(a.relation) + ": " + dep + " → " + partner);
                 switch (a.relation) {
                     case Relation::Agreement:
                         if (std::string(lang) == "en") EXPECT_EQ(plural_verbs.count(dep) == 1, partner.back() == 's');
-                        else EXPECT_EQ(measure.count({dep, partner}), 1u);
+                        else EXPECT_EQ(dep, "很");
+                        EXPECT_EQ(kind_of(partner)->count(next), 1u);
                         break;
                     case Relation::Coreference:
                         if (dep == "he" || dep == "他") EXPECT_EQ(male.count(partner), 1u);
                         else if (dep == "she" || dep == "她") EXPECT_EQ(female.count(partner), 1u);
                         else EXPECT_TRUE((dep == "it" || dep == "它") && !male.count(partner) && !female.count(partner));
+                        if (dep == "it" || dep == "它") EXPECT_EQ(animal_does.at(partner), next);
+                        else EXPECT_EQ(does.at(partner), next);
                         break;
                     case Relation::Bracket: EXPECT_EQ(brackets.count({dep, partner}), 1u); break;
                     case Relation::Negation: EXPECT_TRUE(partner == "not" || partner == "never" || partner == "不"); break;
                     case Relation::Repetition: EXPECT_EQ(dep, first); break;
                     case Relation::Modifier:
                         if (std::string(lang) == "en") EXPECT_EQ(partner, "the");
-                        else EXPECT_EQ(s.tokens[static_cast<std::size_t>(a.partner_end)], "的");
+                        else EXPECT_EQ(measure.count({dep, partner}), 1u);
                         break;
                     case Relation::Date: EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(dep[0])) || std::isupper(static_cast<unsigned char>(dep[0]))); break;
                 }

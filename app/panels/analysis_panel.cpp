@@ -1,5 +1,6 @@
 // Analysis window: the toolbar (Analyze, "follow" the trace, corpus / ranking progress with
-// cancel, last status or error) over the tabs Heads | Plots | Similarity | Ablation | Rollout.
+// cancel, last status or error) over the tabs Heads | Plots | Similarity | Ablation | Rollout |
+// Relations.
 // Every number shown comes from core/analysis on the analysis worker; nothing here computes.
 #include <cstdio>
 
@@ -59,7 +60,8 @@ void draw_analysis_panel(AppContext& ctx, const PanelRect& r) {
                             {"Plots", "plots", draw_plots_tab},
                             {"Similarity", "similarity", draw_similarity_tab},
                             {"Ablation", "ablation", draw_ablation_tab},
-                            {"Rollout", "rollout", draw_rollout_tab}};
+                            {"Rollout", "rollout", draw_rollout_tab},
+                            {"Relations", "relations", draw_relations_tab}};
         for (const Tab& t : tabs) {
             if (ImGui::BeginTabItem(t.label, nullptr, flags(t.key))) {
                 t.draw(ctx);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/analysis_actions.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 
@@ -142,6 +143,60 @@ void draw_cell_values(ImDrawList* list, const Matrix& m, const UvRect& uv, ImVec
     list->PopClipRect();
 }
 
+// The gold relations of the shown text, when it is a sample that carries them and the
+// model read it as their tokens (after any BOS): the arcs and the offset of token 0.
+struct ShownGold {
+    const corpus::AnnotatedSentence* sentence = nullptr;
+    int offset = 0;
+};
+ShownGold shown_gold(const AppContext& ctx, const StackTrace& queries) {
+    for (const Sample& sample : ctx.samples) {
+        if (!sample.gold || sample.text != ctx.view.input.text) continue;
+        const std::vector<std::string>& gold = sample.gold->tokens;
+        const std::vector<std::string>& read = queries.tokens;
+        if (read.size() < gold.size() || !std::equal(gold.begin(), gold.end(), read.end() - static_cast<std::ptrdiff_t>(gold.size())))
+            return {};
+        return {&*sample.gold, static_cast<int>(read.size() - gold.size())};
+    }
+    return {};
+}
+
+ImU32 relation_colour(corpus::Relation r) {
+    constexpr ImU32 kColours[] = {IM_COL32(255, 120, 90, 255),  IM_COL32(255, 80, 200, 255), IM_COL32(120, 230, 120, 255),
+                                  IM_COL32(255, 210, 60, 255),  IM_COL32(90, 200, 255, 255), IM_COL32(200, 150, 255, 255),
+                                  IM_COL32(255, 255, 255, 255)};
+    return kColours[static_cast<int>(r) % 7];
+}
+
+// Gold arcs over the map: the partner's cells in the dependent's row, outlined in the
+// relation's colour (the head "gets it right" when its brightest earlier cell is inside).
+void draw_gold_arcs(ImDrawList* list, const ShownGold& gold, const UvRect& uv, ImVec2 p0, ImVec2 size, int rows, int cols) {
+    const auto x_of = [&](int j) { return p0.x + (static_cast<float>(j) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x; };
+    const auto y_of = [&](int i) { return p0.y + (static_cast<float>(i) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y; };
+    list->PushClipRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), true);
+    for (const corpus::Arc& a : gold.sentence->arcs) {
+        const int row = gold.offset + a.dependent;
+        if (row >= rows || gold.offset + a.partner_end > cols) continue;
+        const ImVec2 q0(x_of(gold.offset + a.partner_begin), y_of(row)), q1(x_of(gold.offset + a.partner_end), y_of(row + 1));
+        list->AddRect(q0, q1, IM_COL32(0, 0, 0, 200), 0.0f, 0, 4.0f);
+        list->AddRect(q0, q1, relation_colour(a.relation), 0.0f, 0, 2.0f);
+    }
+    list->PopClipRect();
+}
+
+// "gold: coreference she → Mary · …" in the relations' colours.
+void draw_gold_legend(const ShownGold& gold) {
+    ImGui::TextDisabled("gold:");
+    for (const corpus::Arc& a : gold.sentence->arcs) {
+        std::string partner;
+        for (int k = a.partner_begin; k < a.partner_end; ++k) partner += gold.sentence->tokens[static_cast<std::size_t>(k)];
+        const ImU32 c = relation_colour(a.relation);
+        ImGui::SameLine();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%s %s → %s", corpus::relation_name(a.relation),
+                           gold.sentence->tokens[static_cast<std::size_t>(a.dependent)].c_str(), partner.c_str());
+    }
+}
+
 }  // namespace
 
 void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
@@ -172,6 +227,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     }
     const StackTrace* qs = query_stack(*t, s.map);
     const StackTrace* ks = key_stack(*t, s.map);
+    const ShownGold gold = s.map == MapKind::Self ? shown_gold(ctx, *qs) : ShownGold{};
     const int rows = static_cast<int>(weights->rows()), cols = static_cast<int>(weights->cols());
     const std::string uv_key = std::to_string(rows) + "x" + std::to_string(cols);
     if (uv_key != ctx.heatmap.uv_key) {
@@ -201,7 +257,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float area_w = avail.x - margin_x - bar_w - bar_gap - bar_text;
-    const float area_h = avail.y - margin_y - fs * 1.6f;
+    const float area_h = avail.y - margin_y - fs * (gold.sentence ? 3.0f : 1.6f);  // readout (+ gold legend)
     if (area_w < 20.0f || area_h < 20.0f) {
         ImGui::End();
         return;
@@ -228,6 +284,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     // Axis labels: every `step`-th visible token so labels never overlap.
     const float cell_px = size.x / vis_cols;
     draw_cell_values(list, s.show_scores && scores ? *scores : *weights, uv, p0, size, cell_px, scale, s.colormap);
+    if (gold.sentence) draw_gold_arcs(list, gold, uv, p0, size, rows, cols);
     const int step = std::max(1, static_cast<int>(std::ceil((fs + 1.0f) / cell_px)));
     const ImU32 label_col = IM_COL32(215, 218, 225, 255);
     const int r0 = std::max(0, static_cast<int>(std::floor(uv.v0 * rows)));
@@ -283,9 +340,19 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
             ImGui::Text("query %d '%s' → key %d '%s'   weight %.4f   (scores not captured: long input)%s", i,
                         q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str());
     } else {
+        if (s.source == SourceKind::Playground) {
+            ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "untrained: random weights");
+            ImGui::SameLine();
+        }
+        const std::string relation = s.map == MapKind::Self ? relation_caption(ctx, s.layer, s.head) : std::string();
+        if (!relation.empty()) {
+            ImGui::TextColored(ImVec4(0.55f, 0.85f, 1.0f, 1.0f), "%s", relation.c_str());
+            ImGui::SameLine();
+        }
         ImGui::TextDisabled("%s · layer %d head %d%s · %d×%d · wheel: zoom, drag: pan, ←→ heads, ↑↓ layers",
                             kMapNames[static_cast<int>(s.map)], s.layer, s.head, kv_suffix(*t, s).c_str(), rows, cols);
     }
+    if (gold.sentence) draw_gold_legend(gold);
     ImGui::End();
 }
 

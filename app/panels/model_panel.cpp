@@ -212,7 +212,11 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         ImGui::SameLine();
         if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
     };
-    bool changed = ImGui::RadioButton("playground", &kind, 0);
+    bool changed = ImGui::RadioButton("default model", &kind, static_cast<int>(SourceKind::Default));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("learned heads: the model HeadScope trains itself on English and Chinese");
+    next_radio("playground");
+    changed |= ImGui::RadioButton("playground", &kind, 0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("untrained: random weights you shape live (heads, d_model, layers, …)");
     next_radio("worked example");
     changed |= ImGui::RadioButton("worked example", &kind, 1);
     next_radio("file / dir");
@@ -236,7 +240,21 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     }
     ImGui::Separator();
     switch (s.source) {
-        case SourceKind::Playground: draw_playground(ctx); break;
+        case SourceKind::Default:
+            ImGui::TextWrapped("HeadScope's default model: 4 layers × 8 heads, trained by scripts/train_default_model.sh "
+                               "on English and Chinese grammar sentences and repeated sequences. Its heads track "
+                               "agreement, pronouns, modifiers, brackets, dates and repeats: the Analysis view's Relations "
+                               "tab names them (docs/DEFAULT_MODEL.md).");
+            break;
+        case SourceKind::Playground:
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
+            ImGui::TextWrapped("untrained: random weights");
+            ImGui::PopStyleColor();
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("every head is noise until trained: pick \"default model\" for learned heads, or train this "
+                                  "architecture in the Train view");
+            draw_playground(ctx);
+            break;
         case SourceKind::WorkedExample: {
             const auto examples = list_examples();
             const std::string current = std::filesystem::path(s.example_path).filename().string();

@@ -32,6 +32,7 @@ void draw_plots_tab(AppContext& ctx);        // layer × head metric map, per-la
 void draw_similarity_tab(AppContext& ctx);   // JSD heatmap, redundant pairs, MDS scatter
 void draw_ablation_tab(AppContext& ctx);     // ablated heads, their effect, rank heads
 void draw_rollout_tab(AppContext& ctx);      // rollout heatmap and per-token bars
+void draw_relations_tab(AppContext& ctx);    // heads against gold relations, per language
 
 // Train view (issue 13): setup and controls on the left; loss curves, per-head
 // trajectories, a timeline over the snapshots, the probe's maps and the heads' similarity.

@@ -112,16 +112,50 @@ RelationRun probe_relations(const TraceSource& source, const std::vector<corpus:
     return run;
 }
 
-std::string relations_csv(const RelationRun& run) {
-    std::string out = "relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy\n";
-    char line[160];
-    for (const RelationScore& s : run.scores)
-        for (std::size_t k = 0; k < s.head_accuracy.size(); ++k) {
-            std::snprintf(line, sizeof line, "%s,%d,%d,%d,%.6f,%d,%.6f\n", corpus::relation_name(s.relation), s.arcs,
-                          static_cast<int>(k) / run.heads, static_cast<int>(k) % run.heads, s.head_accuracy[k],
-                          s.baseline_offset, s.baseline_accuracy);
-            out += line;
+std::vector<RelationRun> probe_relations_by_language(const TraceSource& source,
+                                                     const std::vector<corpus::AnnotatedSentence>& sentences,
+                                                     std::vector<std::string>& skipped, const ProgressFn& progress) {
+    std::vector<std::string> langs;
+    for (const corpus::AnnotatedSentence& s : sentences)
+        if (std::find(langs.begin(), langs.end(), s.lang) == langs.end()) langs.push_back(s.lang);
+    std::vector<RelationRun> runs;
+    int done = 0;
+    const int total = static_cast<int>(sentences.size());
+    for (const std::string& lang : langs) {
+        std::vector<corpus::AnnotatedSentence> part;
+        for (const corpus::AnnotatedSentence& s : sentences)
+            if (s.lang == lang) part.push_back(s);
+        const int before = done;
+        try {
+            RelationRun run = probe_relations(source, part, [&](int d, int) {
+                done = before + d;
+                return !progress || progress(done, total);
+            });
+            run.lang = lang;
+            for (const std::string& why : run.skipped) skipped.push_back(lang + " " + why);
+            runs.push_back(std::move(run));
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const Error& e) {
+            skipped.push_back(lang + ": " + e.what());
         }
+        done = before + static_cast<int>(part.size());
+    }
+    if (runs.empty()) throw Error(skipped.empty() ? std::string("no sentence could be probed: none given") : skipped.front());
+    return runs;
+}
+
+std::string relations_csv(const std::vector<RelationRun>& runs) {
+    std::string out = "lang,relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy\n";
+    char line[192];
+    for (const RelationRun& run : runs)
+        for (const RelationScore& s : run.scores)
+            for (std::size_t k = 0; k < s.head_accuracy.size(); ++k) {
+                std::snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%.6f,%d,%.6f\n", run.lang.c_str(),
+                              corpus::relation_name(s.relation), s.arcs, static_cast<int>(k) / run.heads,
+                              static_cast<int>(k) % run.heads, s.head_accuracy[k], s.baseline_offset, s.baseline_accuracy);
+                out += line;
+            }
     return out;
 }
 

@@ -54,6 +54,7 @@ private:
 // BOS it adds), else the sentence is skipped and named. Throws hs::Error when none could
 // be read, or `progress` returned false (hs::Cancelled).
 struct RelationRun {
+    std::string lang;  // the sentences' language when they were split by it ("en", "zh"), else ""
     std::vector<RelationScore> scores;
     int layers = 0, heads = 0;
     int analysed = 0;
@@ -62,8 +63,16 @@ struct RelationRun {
 RelationRun probe_relations(const TraceSource& source, const std::vector<corpus::AnnotatedSentence>& sentences,
                             const ProgressFn& progress = nullptr);
 
-// relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy: a row per relation
-// and head.
-std::string relations_csv(const RelationRun& run);
+// probe_relations on each language's sentences apart, languages in order of first
+// appearance (a language none of whose sentences could be read is left out and named in
+// `skipped`). Throws as probe_relations when no language could be probed.
+std::vector<RelationRun> probe_relations_by_language(const TraceSource& source,
+                                                     const std::vector<corpus::AnnotatedSentence>& sentences,
+                                                     std::vector<std::string>& skipped,
+                                                     const ProgressFn& progress = nullptr);
+
+// lang,relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy: a row per
+// language, relation and head.
+std::string relations_csv(const std::vector<RelationRun>& runs);
 
 }  // namespace hs

@@ -3,12 +3,14 @@
 // to, for the relation probes (core/analysis/relation_probe.h). A relation points back
 // from a later token (the dependent) to an earlier span (its partner), the direction a
 // causal model can attend in:
-//   agreement    a verb to its subject noun (English number agreement, across a
-//                prepositional phrase or a relative clause); a noun to its measure word
-//                (Chinese: 一本书 书 → 本, across 的-phrases)
+//   agreement    a verb to its subject noun: English number agreement across a
+//                prepositional phrase or relative clause (the key under the cats is:
+//                is → key); Chinese has none, so the predicate adverb to the subject whose
+//                kind the predicate must fit, across a place phrase (那把椅子在学生旁边很重:
+//                很 → 椅子)
 //   coreference  a pronoun to its antecedent (he / she / it → a name or thing; 他 / 她 / 它)
-//   modifier     a noun to its determiner or 的-modifier (the big red box: box → the;
-//                红色的书: 书 → 红色)
+//   modifier     a noun to its determiner or measure word (the big red box: box → the;
+//                一本很旧的书: 书 → 本, across the 的-phrase)
 //   bracket      a closing bracket or quote to its opening one
 //   date         a later part of a date to its first part (May 3, 1998: 3 → May, 1998 →
 //                May; 1998年5月3日: 5 → 1998, 3 → 1998)

@@ -30,29 +30,32 @@ AnnotatedSentence parse_sentence(const nlohmann::json& j) {
         if (!t.is_string() || t.get<std::string>().empty()) throw Error("has a token that is not a non-empty string");
         s.tokens.push_back(t.get<std::string>());
     }
-    const int n = static_cast<int>(s.tokens.size());
-    if (j.contains("arcs")) {
-        if (!j["arcs"].is_array()) throw Error("\"arcs\" must be an array");
-        int k = 0;
-        for (const auto& a : j["arcs"]) {
-            const std::string where = "arc " + std::to_string(k++);
-            if (!a.is_object() || !a.contains("relation") || !a["relation"].is_string() || !a.contains("dependent") ||
-                !a.contains("partner") || !a["partner"].is_array() || a["partner"].size() != 2)
-                throw Error(where + " needs \"relation\", \"dependent\" and \"partner\": [begin, end)");
-            const auto relation = parse_relation(a["relation"].get<std::string>());
-            if (!relation) throw Error(where + ": \"" + a["relation"].get<std::string>() + "\" is not a relation");
-            Arc arc;
-            arc.relation = *relation;
-            arc.dependent = integer_in(a["dependent"], where + " dependent", 1, n - 1);
-            arc.partner_begin = integer_in(a["partner"][0], where + " partner begin", 0, arc.dependent - 1);
-            arc.partner_end = integer_in(a["partner"][1], where + " partner end", arc.partner_begin + 1, arc.dependent);
-            s.arcs.push_back(arc);
-        }
-    }
+    if (j.contains("arcs")) s.arcs = parse_arcs(j["arcs"], static_cast<int>(s.tokens.size()));
     return s;
 }
 
 }  // namespace
+
+std::vector<Arc> parse_arcs(const nlohmann::json& arcs, int n) {
+    if (!arcs.is_array()) throw Error("\"arcs\" must be an array");
+    std::vector<Arc> out;
+    int k = 0;
+    for (const auto& a : arcs) {
+        const std::string where = "arc " + std::to_string(k++);
+        if (!a.is_object() || !a.contains("relation") || !a["relation"].is_string() || !a.contains("dependent") ||
+            !a.contains("partner") || !a["partner"].is_array() || a["partner"].size() != 2)
+            throw Error(where + " needs \"relation\", \"dependent\" and \"partner\": [begin, end)");
+        const auto relation = parse_relation(a["relation"].get<std::string>());
+        if (!relation) throw Error(where + ": \"" + a["relation"].get<std::string>() + "\" is not a relation");
+        Arc arc;
+        arc.relation = *relation;
+        arc.dependent = integer_in(a["dependent"], where + " dependent", 1, n - 1);
+        arc.partner_begin = integer_in(a["partner"][0], where + " partner begin", 0, arc.dependent - 1);
+        arc.partner_end = integer_in(a["partner"][1], where + " partner end", arc.partner_begin + 1, arc.dependent);
+        out.push_back(arc);
+    }
+    return out;
+}
 
 std::string relations_json(const std::vector<AnnotatedSentence>& sentences) {
     nlohmann::json list = nlohmann::json::array();

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/corpus/annotated.h"
 
 namespace hs::corpus {
@@ -18,5 +20,9 @@ std::string relations_json(const std::vector<AnnotatedSentence>& sentences);
 // that is not one, an arc that does not point back inside its sentence, …). At most
 // 100 000 sentences of at most 4096 tokens.
 std::vector<AnnotatedSentence> parse_relations_json(const std::string& text, const std::string& origin);
+
+// The "arcs" array of a sentence of `n_tokens` tokens (as in a relations file; samples.json
+// uses it too). hs::Error naming the arc and field.
+std::vector<Arc> parse_arcs(const nlohmann::json& arcs, int n_tokens);
 
 }  // namespace hs::corpus

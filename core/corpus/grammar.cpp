@@ -14,18 +14,28 @@ namespace {
 
 // -- lexicon -------------------------------------------------------------------------
 
+// Nouns come in three kinds; a predicate fits one kind ("hungry" an animal, "busy" a
+// person, "heavy" a thing), so the word after the verb depends on which noun is the subject.
+enum Kind { kAnimal, kPerson, kThing };
 struct Noun {
     const char* singular;
     const char* plural;
+    Kind kind;
 };
-constexpr Noun kNouns[] = {{"dog", "dogs"},         {"cat", "cats"},       {"key", "keys"},
-                           {"book", "books"},       {"car", "cars"},       {"teacher", "teachers"},
-                           {"student", "students"}, {"box", "boxes"},      {"bird", "birds"},
-                           {"friend", "friends"},   {"letter", "letters"}, {"window", "windows"}};
+constexpr Noun kNouns[] = {{"dog", "dogs", kAnimal},        {"cat", "cats", kAnimal},         {"bird", "birds", kAnimal},
+                           {"teacher", "teachers", kPerson}, {"student", "students", kPerson}, {"friend", "friends", kPerson},
+                           {"key", "keys", kThing},          {"book", "books", kThing},        {"car", "cars", kThing},
+                           {"box", "boxes", kThing},         {"letter", "letters", kThing},    {"window", "windows", kThing}};
+constexpr const char* kPredicates[3][3] = {{"hungry", "asleep", "wet"}, {"happy", "busy", "tired"}, {"heavy", "cheap", "broken"}};
+// What each animal does (after "it"), indexed like the animals of kNouns.
+constexpr const char* kAnimalVerbs[] = {"barks", "purrs", "sings"};
+// What each person habitually does (after "he" / "she"), indexed like their names: the
+// word after a pronoun names its antecedent.
+constexpr const char* kMaleHabits[] = {"cooks", "drives", "swims", "reads", "paints"};
+constexpr const char* kFemaleHabits[] = {"sings", "dances", "writes", "runs", "teaches"};
 // Adjectives come in English order: a size or age one, then a colour.
-constexpr const char* kSizes[] = {"big", "small", "old", "new", "heavy"};
+constexpr const char* kSizes[] = {"big", "small", "old", "new", "long"};
 constexpr const char* kColours[] = {"red", "green", "blue", "brown"};
-constexpr const char* kStates[] = {"happy", "tired", "late", "ready", "busy", "sad"};
 constexpr const char* kSentiments[] = {"good", "bad", "nice", "great", "boring", "funny"};
 constexpr const char* kPrepositions[] = {"near", "behind", "under", "with", "beside"};
 constexpr const char* kMaleNames[] = {"John", "Tom", "Peter", "David", "James"};
@@ -33,18 +43,27 @@ constexpr const char* kFemaleNames[] = {"Mary", "Alice", "Anna", "Emma", "Lucy"}
 constexpr const char* kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
                                    "July",    "August",   "September", "October", "November", "December"};
 // (singular, plural) verb forms that must agree with their subject.
-constexpr std::array<const char*, 2> kVerbs[] = {{"sleeps", "sleep"}, {"runs", "run"}, {"waits", "wait"}, {"sings", "sing"}};
+constexpr std::array<const char*, 2> kVerbs[] = {{"sleeps", "sleep"}, {"runs", "run"}, {"waits", "wait"}};
+constexpr std::array<const char*, 2> kTransitiveVerbs[] = {{"likes", "like"}, {"sees", "see"}, {"follows", "follow"}};
 constexpr std::array<const char*, 2> kCopulas[] = {{"is", "are"}, {"was", "were"}};
 constexpr const char* kPastVerbs[] = {"met", "called", "helped", "visited", "saw"};
 
 struct ZhNoun {
     const char* noun;
     const char* measure;  // its measure word (量词)
+    Kind kind;
 };
-constexpr ZhNoun kZhNouns[] = {{"书", "本"}, {"猫", "只"}, {"狗", "只"}, {"车", "辆"}, {"笔", "支"},
-                               {"桌子", "张"}, {"苹果", "个"}, {"花", "朵"}, {"椅子", "把"}, {"信", "封"}};
+constexpr ZhNoun kZhNouns[] = {{"猫", "只", kAnimal},   {"狗", "只", kAnimal},   {"鸟", "只", kAnimal},  {"老师", "位", kPerson},
+                               {"学生", "个", kPerson}, {"孩子", "个", kPerson}, {"书", "本", kThing},   {"车", "辆", kThing},
+                               {"桌子", "张", kThing},  {"椅子", "把", kThing},  {"信", "封", kThing},   {"笔", "支", kThing}};
+constexpr const char* kZhPredicates[3][3] = {{"饿", "安静", "困"}, {"忙", "累", "高兴"}, {"旧", "贵", "重"}};
+constexpr const char* kZhAnimalVerbs[] = {"睡了", "叫了", "飞了"};  // 猫, 狗, 鸟 (as kZhNouns)
+// What each person habitually does (after 他 / 她), indexed like their names.
+constexpr const char* kZhMaleHabits[] = {"踢球", "开车", "游泳", "看书"};
+constexpr const char* kZhFemaleHabits[] = {"唱歌", "跳舞", "画画", "写字"};
+constexpr const char* kZhPlaces[] = {"里", "上", "旁边"};  // in, on, beside
+constexpr const char* kZhMet[] = {"认识", "见了", "帮了"};  // met, saw, helped
 constexpr const char* kZhAdjectives[] = {"红色", "新", "旧", "大", "小", "漂亮", "可爱", "便宜"};
-constexpr const char* kZhStates[] = {"累", "忙", "高兴", "难过"};
 constexpr const char* kZhSentiments[] = {"好", "好看", "有趣"};
 constexpr const char* kZhMaleNames[] = {"小明", "张伟", "李雷", "王强"};
 constexpr const char* kZhFemaleNames[] = {"小红", "韩梅", "李娜", "王芳"};
@@ -64,6 +83,14 @@ public:
     bool chance(int percent) { return pick(100) < percent; }
     template <class T, std::size_t N>
     const T& any(const T (&items)[N]) { return items[pick(static_cast<int>(N))]; }
+    // One of the items `keep` accepts (at least one must).
+    template <class T, std::size_t N, class Keep>
+    const T& any_of(const T (&items)[N], Keep keep) {
+        std::vector<const T*> kept;
+        for (const T& item : items)
+            if (keep(item)) kept.push_back(&item);
+        return *kept[static_cast<std::size_t>(pick(static_cast<int>(kept.size())))];
+    }
 
     // One token (English word, number or mark): its position.
     int word(const std::string& token) {
@@ -94,73 +121,84 @@ private:
 // -- English ---------------------------------------------------------------------------
 
 // "the [adj [adj]] noun": the noun's position; modifier arc noun → the.
-int english_np(Builder& b, bool plural) {
+int english_np(Builder& b, const Noun& n, bool plural) {
     const int det = b.word("the");
     const int adjectives = b.pick(3);
     const bool sized = adjectives == 2 || (adjectives == 1 && b.chance(50));
     if (sized) b.word(b.any(kSizes));
     if (adjectives == 2 || (adjectives == 1 && !sized)) b.word(b.any(kColours));
-    const Noun& n = b.any(kNouns);
     const int noun = b.word(plural ? n.plural : n.singular);
     b.arc(Relation::Modifier, noun, det);
     return noun;
 }
+int english_np(Builder& b, bool plural) { return english_np(b, b.any(kNouns), plural); }
 
 // A name of either gender; returns its position.
 int english_name(Builder& b, bool female) { return b.word(female ? b.any(kFemaleNames) : b.any(kMaleNames)); }
 
-// The subject, an attractor (prepositional phrase or relative clause with a noun of the
-// other number), the verb agreeing with the subject.
+// The subject, an attractor (prepositional phrase or relative clause with a noun of
+// another kind, mostly of the other number), the copula agreeing with the subject in
+// number, and a predicate that fits the subject's kind: agreement arc copula → subject.
 void english_agreement(Builder& b) {
     const bool plural = b.chance(50);
-    const int subject = english_np(b, plural);
+    const Noun& subject_noun = b.any(kNouns);
+    const Noun& other = b.any_of(kNouns, [&](const Noun& n) { return n.kind != subject_noun.kind; });
+    const int subject = english_np(b, subject_noun, plural);
+    const bool other_plural = b.chance(75) ? !plural : plural;
     if (b.chance(50)) {
         b.word(b.any(kPrepositions));
-        english_np(b, b.chance(75) ? !plural : plural);
+        english_np(b, other, other_plural);
     } else {
         b.word("that");
-        const bool other = b.chance(75) ? !plural : plural;
-        const int noun = english_np(b, other);
-        const int verb = b.word(b.any(kVerbs)[other ? 1 : 0]);
-        b.arc(Relation::Agreement, verb, noun);
+        english_np(b, other, other_plural);
+        b.word(b.any(kTransitiveVerbs)[other_plural ? 1 : 0]);
     }
-    if (b.chance(50)) {
-        const int verb = b.word(b.any(kCopulas)[plural ? 1 : 0]);
-        b.arc(Relation::Agreement, verb, subject);
-        b.word(b.any(kStates));
-    } else {
-        b.arc(Relation::Agreement, b.word(b.any(kVerbs)[plural ? 1 : 0]), subject);
-    }
+    b.arc(Relation::Agreement, b.word(b.any(kCopulas)[plural ? 1 : 0]), subject);
+    b.word(b.any(kPredicates[subject_noun.kind]));
     b.word(".");
 }
 
-// Two people of different genders (or a person and a thing); the pronoun names one.
+// "and", "because", "and then" or "but later": between the clauses, of varying length.
+void english_connective(Builder& b) {
+    const int form = b.pick(4);
+    b.word(form == 0 || form == 2 ? "and" : form == 1 ? "because" : "but");
+    if (form >= 2) b.word(form == 2 ? "then" : "later");
+}
+
+// The pronoun names one of two people of different genders (or an animal); what follows
+// it is what its antecedent does, so a model must resolve it to predict the next word.
 void english_coreference(Builder& b) {
-    if (b.chance(30)) {  // it → a thing
+    if (b.chance(30)) {  // NAME bought the ANIMAL and it VERB .
         english_name(b, b.chance(50));
         b.word("bought");
-        const int thing = english_np(b, false);
-        b.word("because");
+        const int animal = b.pick(3);  // the first three nouns are the animals
+        const int thing = english_np(b, kNouns[animal], false);
+        if (b.chance(50)) {  // a name between: "it" must skip it
+            b.word("for");
+            english_name(b, b.chance(50));
+        }
+        english_connective(b);
         b.arc(Relation::Coreference, b.word("it"), thing);
-        b.word("was");
-        b.word(b.any(kSentiments));
+        b.word(kAnimalVerbs[animal]);
         b.word(".");
         return;
     }
+    // NAME met NAME [at the N] CONNECTIVE she|he DOES . (two genders: the pronoun names one)
     const bool first_female = b.chance(50);
-    const int first = english_name(b, first_female);
+    const int first_name = b.pick(5), second_name = b.pick(5);
+    const int first = b.word(first_female ? kFemaleNames[first_name] : kMaleNames[first_name]);
     b.word(b.any(kPastVerbs));
-    const int second = english_name(b, !first_female);
+    const int second = b.word(first_female ? kMaleNames[second_name] : kFemaleNames[second_name]);
     if (b.chance(50)) {
         b.word("at");
-        english_np(b, false);
+        english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind == kThing; }), false);
     }
-    b.word(b.chance(50) ? "because" : "and");
+    english_connective(b);
     const bool about_first = b.chance(50);
     const bool female = about_first ? first_female : !first_female;
     b.arc(Relation::Coreference, b.word(female ? "she" : "he"), about_first ? first : second);
-    b.word("was");
-    b.word(b.any(kStates));
+    const int name = about_first ? first_name : second_name;
+    b.word(female ? kFemaleHabits[name] : kMaleHabits[name]);
     b.word(".");
 }
 
@@ -169,8 +207,8 @@ void english_brackets(Builder& b) {
         english_name(b, b.chance(50));
         b.word("said");
         const int open = b.word("\"");
-        const int noun = english_np(b, false);
-        b.arc(Relation::Agreement, b.word("is"), noun);
+        english_np(b, false);
+        b.word("is");
         b.word(b.any(kSentiments));
         b.arc(Relation::Bracket, b.word("\""), open);
         b.word(".");
@@ -188,7 +226,7 @@ void english_brackets(Builder& b) {
     }
     b.arc(Relation::Bracket, b.word(")"), open);
     b.word("are");
-    b.word(b.any(kStates));
+    b.word(b.any(kSentiments));
     b.word(".");
 }
 
@@ -218,12 +256,16 @@ void english_date(Builder& b) {
 
 void english_negation(Builder& b) {
     const bool plural = b.chance(50);
-    const int subject = english_np(b, plural);
-    b.arc(Relation::Agreement, b.word(b.any(kCopulas)[plural ? 1 : 0]), subject);
+    english_np(b, plural);
+    b.word(b.any(kCopulas)[plural ? 1 : 0]);
     const int negation = b.chance(75) ? b.word(b.chance(70) ? "not" : "never") : -1;
     if (b.chance(50)) b.word(b.chance(50) ? "very" : "really");
     const int sentiment = b.word(b.any(kSentiments));
     if (negation >= 0) b.arc(Relation::Negation, sentiment, negation);
+    if (negation >= 0 && b.chance(60)) {  // only a negated word goes on with "at all"
+        b.word("at");
+        b.word("all");
+    }
     b.word(".");
 }
 
@@ -246,54 +288,78 @@ void english_repetition(Builder& b) {
 
 Span zh_name(Builder& b, bool female) { return b.chars(female ? b.any(kZhFemaleNames) : b.any(kZhMaleNames)); }
 
-// NUM MEASURE [很? ADJ 的] NOUN: agreement noun → measure word, modifier noun → adjective.
-// `one`: the number is 一 (a thing 它 can refer to).
-Span zh_counted_np(Builder& b, bool one = false) {
+// NUM MEASURE [很? ADJ 的] NOUN: modifier arc noun → its measure word (the classifier
+// phrase that counts it, as "the" determines an English noun), across the 的-phrase.
+// `one`: the number is 一.
+Span zh_counted_np(Builder& b, const ZhNoun& n, bool one = false) {
     b.chars(one ? "一" : b.any(kZhNumbers));
-    const ZhNoun& n = b.any(kZhNouns);
     const Span measure = b.chars(n.measure);
-    Span adjective{-1, -1};
     if (b.chance(60)) {
         if (b.chance(40)) b.chars("很");
-        adjective = b.chars(b.any(kZhAdjectives));
+        b.chars(b.any(kZhAdjectives));
         b.chars("的");
     }
     const Span noun = b.chars(n.noun);
-    b.arc(Relation::Agreement, noun.begin, measure);
-    if (adjective.begin >= 0) b.arc(Relation::Modifier, noun.begin, adjective);
+    b.arc(Relation::Modifier, noun.begin, measure);
     return noun;
 }
+// Something one buys: an animal or a thing.
+const ZhNoun& zh_bought(Builder& b) {
+    return b.any_of(kZhNouns, [](const ZhNoun& n) { return n.kind != kPerson; });
+}
 
+// Chinese has no number agreement; its predicate must fit the subject's kind across a
+// place phrase whose noun is of another kind (the attractor):
+// 那些 NOUN | NAME 的 NOUN, 在 OTHER 里|上|旁边, 很 PREDICATE: agreement arc 很 → NOUN.
 void chinese_agreement(Builder& b) {
-    zh_name(b, b.chance(50));
-    b.chars(b.chance(50) ? "买了" : "看见了");
-    zh_counted_np(b);
+    const ZhNoun& subject_noun = b.any(kZhNouns);
+    const ZhNoun& other = b.any_of(kZhNouns, [&](const ZhNoun& n) { return n.kind != subject_noun.kind; });
+    if (b.chance(50)) {
+        b.chars("那些");  // those (no measure word: only the noun says what it is)
+    } else {
+        zh_name(b, b.chance(50));
+        b.chars("的");
+    }
+    const Span subject = b.chars(subject_noun.noun);
+    b.chars("在");
+    b.chars(other.noun);
+    b.chars(other.kind == kThing ? b.any(kZhPlaces) : "旁边");  // in or on a thing, beside anything
+    b.arc(Relation::Agreement, b.chars("很").begin, subject);
+    b.chars(b.any(kZhPredicates[subject_noun.kind]));
     b.chars("。");
 }
 
+// "，", "，后来" (later) or "，所以" (so): between the clauses, of varying length.
+void chinese_connective(Builder& b) {
+    const int form = b.pick(3);
+    b.chars(form == 0 ? "，" : form == 1 ? "，后来" : "，所以");
+}
+
+// As in English, what follows the pronoun is what its antecedent does.
 void chinese_coreference(Builder& b) {
-    if (b.chance(30)) {  // 它 → an animal or thing
+    if (b.chance(30)) {  // NAME 买了一只 [ADJ 的] ANIMAL，它 VERB。
         zh_name(b, b.chance(50));
         b.chars("买了");
-        const Span thing = zh_counted_np(b, true);
-        b.chars("，");
+        const int animal = b.pick(3);  // the first three nouns are the animals
+        const Span thing = zh_counted_np(b, kZhNouns[animal], true);
+        chinese_connective(b);
         b.arc(Relation::Coreference, b.chars("它").begin, thing);
-        b.chars("很");
-        b.chars(b.any(kZhSentiments));
+        b.chars(kZhAnimalVerbs[animal]);
         b.chars("。");
         return;
     }
+    // NAME 认识|见了|帮了 NAME CONNECTIVE 她|他 DOES。
     const bool first_female = b.chance(50);
-    const Span first = zh_name(b, first_female);
-    const bool told = b.chance(50);  // NAME 告诉 NAME … | NAME 对 NAME 说 …
-    b.chars(told ? "告诉" : "对");
-    const Span second = zh_name(b, !first_female);
-    if (!told) b.chars("说");
+    const int first_name = b.pick(4), second_name = b.pick(4);
+    const Span first = b.chars(first_female ? kZhFemaleNames[first_name] : kZhMaleNames[first_name]);
+    b.chars(b.any(kZhMet));
+    const Span second = b.chars(first_female ? kZhMaleNames[second_name] : kZhFemaleNames[second_name]);
+    chinese_connective(b);
     const bool about_first = b.chance(50);
     const bool female = about_first ? first_female : !first_female;
     b.arc(Relation::Coreference, b.chars(female ? "她" : "他").begin, about_first ? first : second);
-    b.chars("很");
-    b.chars(b.any(kZhStates));
+    const int name = about_first ? first_name : second_name;
+    b.chars(female ? kZhFemaleHabits[name] : kZhMaleHabits[name]);
     b.chars("。");
 }
 
@@ -304,9 +370,9 @@ void chinese_brackets(Builder& b) {
         b.chars("说：");
         const Span open = b.chars("「");
         b.chars("这");
-        const ZhNoun& n = b.any(kZhNouns);
-        const Span measure = b.chars(n.measure);
-        b.arc(Relation::Agreement, b.chars(n.noun).begin, measure);
+        const ZhNoun& n = zh_bought(b);
+        b.chars(n.measure);
+        b.chars(n.noun);
         b.chars("很");
         b.chars(b.any(kZhSentiments));
         b.arc(Relation::Bracket, b.chars("」").begin, open);
@@ -314,7 +380,7 @@ void chinese_brackets(Builder& b) {
         return;
     }
     b.chars("买了");  // NAME 买了 NP（OTHER [（她的朋友）] 送的）。
-    zh_counted_np(b);
+    zh_counted_np(b, zh_bought(b));
     const Span open = b.chars("（");
     zh_name(b, !female);
     if (b.chance(40)) {
@@ -351,12 +417,13 @@ void chinese_date(Builder& b) {
 void chinese_negation(Builder& b) {
     b.chars("这");
     const ZhNoun& n = b.any(kZhNouns);
-    const Span measure = b.chars(n.measure);
-    b.arc(Relation::Agreement, b.chars(n.noun).begin, measure);
+    b.chars(n.measure);
+    b.chars(n.noun);
     const int negation = b.chance(75) ? b.chars("不").begin : -1;
     if (negation >= 0 ? b.chance(50) : true) b.chars(negation >= 0 ? "太" : "很");
     const int sentiment = b.chars(b.any(kZhSentiments)).begin;
     if (negation >= 0) b.arc(Relation::Negation, sentiment, negation);
+    if (negation < 0 && b.chance(60)) b.chars("啊");  // only a word said without 不 ends in 啊
     b.chars("。");
 }
 
@@ -366,7 +433,14 @@ void chinese_repetition(Builder& b) {
     const Span first = b.chars(name);
     b.chars("和");
     zh_name(b, !female);
-    b.chars("去了公园。后来");
+    const int middle = b.pick(3);  // went to the park | to school | bought …
+    if (middle == 2) {
+        b.chars("买了");
+        zh_counted_np(b, zh_bought(b));
+    } else {
+        b.chars(middle == 0 ? "去了公园" : "去了学校");
+    }
+    b.chars("。后来");
     b.arc(Relation::Repetition, b.chars(name).begin, first);
     b.chars("回家了。");
 }
@@ -386,6 +460,16 @@ AnnotatedSentence generate_sentence(const std::string& lang, std::uint64_t seed,
     (lang == "en" ? kEnglish : kChinese)[b.pick(6)](b);
     return b.take();
 }
+
+std::vector<AnnotatedSentence> grammar_corpus(const std::string& lang, long long count, std::uint64_t seed) {
+    if (lang != "en" && lang != "zh" && lang != "both") throw Error("the grammar writes en, zh or both, not '" + lang + "'");
+    std::vector<AnnotatedSentence> out;
+    for (long long i = 0; i < count; ++i)
+        out.push_back(lang == "both" ? generate_sentence(i % 2 ? "zh" : "en", seed, i / 2) : generate_sentence(lang, seed, i));
+    return out;
+}
+
+std::vector<AnnotatedSentence> probe_corpus() { return grammar_corpus("both", 600, 99); }
 
 std::vector<std::string> grammar_vocabulary() {
     // Every sentence of a long prefix of both streams covers every choice the patterns

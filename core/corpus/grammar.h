@@ -17,6 +17,16 @@ namespace hs::corpus {
 // lang "en" or "zh"; hs::Error for another.
 AnnotatedSentence generate_sentence(const std::string& lang, std::uint64_t seed, long long index);
 
+// `count` sentences of `lang` ("en", "zh", or "both": English and Chinese in turn, index
+// i / 2 of each), sentence i of one language being generate_sentence(lang, seed, i): what
+// `headscope corpus` writes.
+std::vector<AnnotatedSentence> grammar_corpus(const std::string& lang, long long count, std::uint64_t seed);
+
+// The sentences the default model's heads are probed on (the app's Relations tab, the
+// regression test, docs/DEFAULT_MODEL.md): grammar_corpus("both", 600, 99), a seed no
+// training batch draws its sentences from.
+std::vector<AnnotatedSentence> probe_corpus();
+
 // Every token the grammar can write, both languages, sorted and unique.
 std::vector<std::string> grammar_vocabulary();
 

@@ -2,9 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/corpus/annotated_json.h"
 #include "core/error.h"
 #include "core/io/atomic_file.h"
 #include "core/io/json_file.h"
+#include "core/tokenize/playground_tokenizer.h"
 
 namespace hs {
 
@@ -35,6 +37,17 @@ std::vector<Sample> parse_samples(const std::string& json_text, const std::strin
         s.text = string_field(j[i], "text", "", where);
         s.decoder_text = string_field(j[i], "decoder_text", "", where);
         if (s.text.empty()) throw Error(where + " has no \"text\".");
+        if (const auto it = j[i].find("relations"); it != j[i].end()) {
+            corpus::AnnotatedSentence gold;
+            gold.lang = s.lang;
+            gold.tokens = PlaygroundTokenizer(2).encode(s.text).text;  // the split, not the ids
+            try {
+                gold.arcs = corpus::parse_arcs(*it, static_cast<int>(gold.tokens.size()));
+            } catch (const Error& e) {
+                throw Error(where + ": \"relations\": " + e.what() + " (positions count the text's words and CJK characters from 0)");
+            }
+            s.gold = std::move(gold);
+        }
         out.push_back(std::move(s));
     }
     return out;

@@ -39,6 +39,8 @@
 // gui_check_analysis.cpp: the Analysis window's results against core.
 int check_analysis(char** argv);
 int check_train(char** argv);
+// gui_check_default.cpp: the first launch on the default model against core.
+int check_default(char** argv);
 
 namespace {
 
@@ -367,11 +369,12 @@ int main(int argc, char** argv) {
         if (mode == "continued" && argc == 6) return check_continued(argv);
         if (mode == "analysis" && argc == 9) return check_analysis(argv);
         if (mode == "train" && argc == 11) return check_train(argv);
+        if (mode == "default" && argc == 5) return check_default(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
                              "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE | "
                              "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "
                              "analysis STATE ABLATED RANKED SHOT MODEL TEXT HEAD | "
-                             "train STATE SHOT W H STEPS EVERY EXPERIMENT CSV\n");
+                             "train STATE SHOT W H STEPS EVERY EXPERIMENT CSV | default FIRST ZH PLAYGROUND\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "FAIL: %s\n", e.what());

@@ -1,0 +1,99 @@
+// gui_check default FIRST.json ZH.json PLAYGROUND.json
+//   The first launch (no settings, no command-line model) against core computed here:
+//   - the window opened on the default model, probed its heads on the probe corpus and
+//     shows its best English coreference head (core's probe_relations_by_language) on the
+//     pronoun sample, captioned as a coreference head, the shown map being that head's
+//     map in core's forward pass of the sample;
+//   - `relations-show coreference zh` shows the Chinese best head on a Chinese sample;
+//   - a playground says it is untrained.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/analysis/relation_probe.h"
+#include "core/corpus/grammar.h"
+#include "core/source.h"
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const std::string& what) {
+    std::fprintf(ok ? stdout : stderr, "%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
+    if (!ok) ++failures;
+}
+
+nlohmann::json read_json(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return nlohmann::json::parse(ss.str());
+}
+
+// The best head of `relation` in language `lang` by core's probe.
+int best_head(const std::vector<hs::RelationRun>& runs, const std::string& lang, hs::corpus::Relation relation) {
+    for (const hs::RelationRun& run : runs)
+        if (run.lang == lang)
+            for (const hs::RelationScore& s : run.scores)
+                if (s.relation == relation) return s.best_head;
+    return -1;
+}
+
+// The dumped map equals core's map of (layer, head) for the dumped text, to 1e-5.
+void check_shown_map(const hs::TraceSource& source, const nlohmann::json& state, const std::string& what) {
+    hs::SourceInput input;
+    input.text = state.at("text").get<std::string>();
+    const hs::Trace trace = source.run(input, hs::TraceOptions{});
+    const int layer = state.at("layer"), head = state.at("head");
+    const hs::Matrix& want = trace.main.layers.at(static_cast<std::size_t>(layer)).self_attn.weights.at(static_cast<std::size_t>(head));
+    const auto& rows = state.at("shown_map");
+    bool same = rows.size() == static_cast<std::size_t>(want.rows());
+    for (std::size_t r = 0; same && r < rows.size(); ++r) {
+        same = rows[r].size() == static_cast<std::size_t>(want.cols());
+        for (std::size_t c = 0; same && c < rows[r].size(); ++c)
+            same = std::abs(rows[r][c].get<double>() - want(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c))) < 1e-5;
+    }
+    check(same, what + ": the heatmap shows core's map of L" + std::to_string(layer) + ".H" + std::to_string(head));
+}
+
+}  // namespace
+
+int check_default(char** argv) {
+    const nlohmann::json first = read_json(argv[2]), zh = read_json(argv[3]), playground = read_json(argv[4]);
+    const auto source = hs::open_source("default");
+    std::vector<std::string> skipped;
+    const std::vector<hs::RelationRun> runs = hs::probe_relations_by_language(*source, hs::corpus::probe_corpus(), skipped);
+    const int heads = source->config().heads;
+    using hs::corpus::Relation;
+
+    check(first.at("model_arg") == "default", "the first launch opens the default model");
+    check(first.contains("analysis") && first["analysis"].contains("relations") &&
+              first["analysis"]["relations"]["model"] == "default",
+          "its heads were probed on opening");
+    const int en = best_head(runs, "en", Relation::Coreference);
+    check(first.at("layer").get<int>() * heads + first.at("head").get<int>() == en,
+          "it shows the best English coreference head, L" + std::to_string(en / heads) + ".H" + std::to_string(en % heads));
+    check(first.at("text").get<std::string>().find(" she ") != std::string::npos ||
+              first.at("text").get<std::string>().find(" he ") != std::string::npos,
+          "on a pronoun sample: " + first.at("text").get<std::string>());
+    check(first.at("relation_caption").get<std::string>().find("coreference head (en") != std::string::npos,
+          "the caption names it: " + first.at("relation_caption").get<std::string>());
+    check_shown_map(*source, first, "first screen");
+
+    const int zh_head = best_head(runs, "zh", Relation::Coreference);
+    check(zh.at("layer").get<int>() * heads + zh.at("head").get<int>() == zh_head,
+          "relations-show coreference zh shows the best Chinese coreference head");
+    const std::string zh_text = zh.at("text");
+    check(zh_text.find("她") != std::string::npos || zh_text.find("他") != std::string::npos || zh_text.find("它") != std::string::npos,
+          "on a Chinese pronoun sample: " + zh_text);
+    check_shown_map(*source, zh, "Chinese sample");
+
+    check(playground.at("source_kind").get<std::string>() == "playground" && playground.at("untrained") == true,
+          "a playground is marked untrained");
+    check(first.at("untrained") == false, "the default model is not");
+    return failures ? 1 : 0;
+}
