@@ -74,6 +74,10 @@ void request_relations(AppContext& ctx, std::vector<corpus::AnnotatedSentence> s
     job.annotated = std::move(sentences);
     job.corpus_name = name;
     job.model_arg = ctx.view.model_arg;
+    job.showcase_candidates = gold_samples(ctx);
+    ctx.analysis.showcase_texts.clear();
+    for (const Sample& s : ctx.samples)
+        if (s.gold) ctx.analysis.showcase_texts.push_back(s.text);
     ctx.analysis.error.clear();
     ctx.analysis_worker.submit(std::move(job));
 }
@@ -91,26 +95,33 @@ void show_relation_head(AppContext& ctx, const RelationRun& run, const RelationS
     s.layer = score.best_head / run.heads;
     s.head = score.best_head % run.heads;
     s.map = MapKind::Self;
+    // A sample on which the head gets the relation right (the worker found it), else the
+    // first sample of the language with an arc of the relation.
+    std::string text;
+    for (const RelationShowcase& show : ctx.analysis.showcases)
+        if (show.lang == run.lang && show.relation == score.relation && show.sentence >= 0 &&
+            show.sentence < static_cast<int>(ctx.analysis.showcase_texts.size()))
+            text = ctx.analysis.showcase_texts[static_cast<std::size_t>(show.sentence)];
     for (const Sample& sample : ctx.samples) {
-        if (!sample.gold || sample.lang != run.lang) continue;
+        if (!text.empty() || !sample.gold || sample.lang != run.lang) continue;
         const auto& arcs = sample.gold->arcs;
-        if (std::none_of(arcs.begin(), arcs.end(), [&](const corpus::Arc& a) { return a.relation == score.relation; }))
-            continue;
-        if (s.text != sample.text) {
-            s.text = sample.text;
-            s.decoder_text.clear();
-            s.dirty = true;
-        }
-        break;
+        if (std::any_of(arcs.begin(), arcs.end(), [&](const corpus::Arc& a) { return a.relation == score.relation; }))
+            text = sample.text;
+    }
+    if (!text.empty() && s.text != text) {
+        s.text = text;
+        s.decoder_text.clear();
+        s.dirty = true;
     }
 }
 
-std::string relation_caption(const AppContext& ctx, int layer, int head) {
+std::string relation_caption(const AppContext& ctx, int layer, int head, const std::string& lang) {
     const AnalysisView& a = ctx.analysis;
     if (!a.relations || a.relations_model != ctx.view.model_arg) return {};
     std::string out;
     for (const RelationRun& run : *a.relations)
         for (const RelationScore& r : run.scores) {
+            if (!lang.empty() && run.lang != lang) continue;
             if (r.best_head != layer * run.heads + head || r.best_accuracy - r.baseline_accuracy < kRelationMargin) continue;
             char line[160];
             std::snprintf(line, sizeof line, "%s%s head (%s %.2f vs %.2f at offset −%d)", out.empty() ? "" : ", ",
@@ -153,6 +164,7 @@ void poll_analysis(AppContext& ctx) {
             a.relations_model = r->model_arg;
             a.relations_corpus = r->corpus_name;
             a.relations_skipped = std::move(r->relations_skipped);
+            a.showcases = std::move(r->showcases);
             a.relations_lang = std::clamp(a.relations_lang, 0, static_cast<int>(a.relations->size()) - 1);
             a.status = "probed relations on " + a.relations_corpus + " in " + ms;
             if (!a.jump_to_relation.empty() && a.relations_model == ctx.view.model_arg) {

@@ -28,13 +28,14 @@ void request_rank_heads(AppContext& ctx);
 void request_relations(AppContext& ctx, std::vector<corpus::AnnotatedSentence> sentences, const std::string& name);
 // The samples of assets/samples.json that carry gold relations, as annotated sentences.
 std::vector<corpus::AnnotatedSentence> gold_samples(const AppContext& ctx);
-// Shows a relation's best head of the probed language: selects it and loads the first
-// sample of that language with an arc of the relation (its gold arcs drawn over the map).
+// Shows a relation's best head of the probed language: selects it and loads a sample of
+// that language on which the head gets the relation right (the probe's showcase; else the
+// first with an arc of the relation), its gold arcs drawn over the map.
 void show_relation_head(AppContext& ctx, const RelationRun& run, const RelationScore& score);
 // "coreference head (en 0.93 vs 0.41 at offset −2)": the relations whose best head, in
-// the newest probe of the shown model, is layer.head and beats its baseline by ≥ 0.2;
-// empty when none.
-std::string relation_caption(const AppContext& ctx, int layer, int head);
+// the newest probe of the shown model, is layer.head and beats its baseline by ≥ 0.2
+// (of language `lang` only, when given); empty when none.
+std::string relation_caption(const AppContext& ctx, int layer, int head, const std::string& lang = "");
 // The margin over the positional baseline that makes a head a relation's head.
 constexpr double kRelationMargin = 0.2;
 

@@ -41,6 +41,8 @@ struct AnalysisView {
     std::string relations_model;                      // model_arg the relations were probed on
     std::string relations_corpus;                     // what they were probed on
     std::vector<std::string> relations_skipped;
+    std::vector<RelationShowcase> showcases;          // index into showcase_texts
+    std::vector<std::string> showcase_texts;          // the samples the showcases index
     std::string relations_requested;                  // model_arg of the last automatic probe
     std::string error;                                // last failed job
     std::string status;                               // last finished job, one line

@@ -76,6 +76,7 @@ AnalysisResult AnalysisWorker::run(const AnalysisJob& job, const JobControl& con
                     throw Error("relation probes need a model that reads text; a worked example has a fixed input.");
                 result.relations = std::make_shared<const std::vector<RelationRun>>(
                     probe_relations_by_language(*job.source, job.annotated, result.relations_skipped, progress));
+                result.showcases = find_showcases(*job.source, *result.relations, job.showcase_candidates);
                 result.corpus_name = job.corpus_name;
                 result.model_arg = job.model_arg;
                 break;

@@ -35,6 +35,7 @@ struct AnalysisJob {
     std::vector<std::string> sentences;         // Corpus
     std::string corpus_name;                    // Corpus, Relations: "samples (en)", a file name
     std::vector<corpus::AnnotatedSentence> annotated;  // Relations
+    std::vector<corpus::AnnotatedSentence> showcase_candidates;  // Relations: the samples with gold
     std::string model_arg;                      // Relations: the model probed (UI bookkeeping)
     SourceInput input;                          // RankHeads
     AblationMode mode = AblationMode::Zero;     // RankHeads
@@ -54,6 +55,7 @@ struct AnalysisResult {
     std::shared_ptr<const HeadRanking> ranking;         // RankHeads
     std::shared_ptr<const std::vector<RelationRun>> relations;  // Relations: one run per language
     std::vector<std::string> relations_skipped;         // Relations: sentences the model could not read
+    std::vector<RelationShowcase> showcases;            // Relations: a sample per relation its head gets right
     std::string model_arg;                              // Relations
     AblationMode mode = AblationMode::Zero;             // RankHeads
 };

@@ -41,7 +41,7 @@ struct AppState {
 
     // -- input ----------------------------------------------------------------
     // The first screen: a sample whose pronoun the default model resolves (samples.json).
-    std::string text = "Mary met John at the window because she sings .";
+    std::string text = "Alice helped John and then he cooks .";
     std::string decoder_text;  // encoder-decoder; empty = same as text
     int continue_n = 8;        // "continue" button: greedy tokens to append
     int pending_continue = 0;  // > 0: the next request continues the text first

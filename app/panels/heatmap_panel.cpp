@@ -257,7 +257,14 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float area_w = avail.x - margin_x - bar_w - bar_gap - bar_text;
-    const float area_h = avail.y - margin_y - fs * (gold.sentence ? 3.0f : 1.6f);  // readout (+ gold legend)
+    // What the probes found this head does (in the language of the gold sample shown).
+    const std::string relation =
+        s.map == MapKind::Self ? relation_caption(ctx, s.layer, s.head, gold.sentence ? gold.sentence->lang : "") : "";
+    const std::string relation_line =
+        relation.empty() ? "" : "L" + std::to_string(s.layer) + ".H" + std::to_string(s.head) + ": " + relation;
+    const float relation_h =
+        relation.empty() ? 0.0f : ImGui::CalcTextSize(relation_line.c_str(), nullptr, false, avail.x).y + fs * 0.4f;
+    const float area_h = avail.y - margin_y - fs * (1.6f + (gold.sentence ? 1.4f : 0.0f)) - relation_h;
     if (area_w < 20.0f || area_h < 20.0f) {
         ImGui::End();
         return;
@@ -344,13 +351,13 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
             ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "untrained: random weights");
             ImGui::SameLine();
         }
-        const std::string relation = s.map == MapKind::Self ? relation_caption(ctx, s.layer, s.head) : std::string();
-        if (!relation.empty()) {
-            ImGui::TextColored(ImVec4(0.55f, 0.85f, 1.0f, 1.0f), "%s", relation.c_str());
-            ImGui::SameLine();
-        }
         ImGui::TextDisabled("%s · layer %d head %d%s · %d×%d · wheel: zoom, drag: pan, ←→ heads, ↑↓ layers",
                             kMapNames[static_cast<int>(s.map)], s.layer, s.head, kv_suffix(*t, s).c_str(), rows, cols);
+    }
+    if (!relation.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.85f, 1.0f, 1.0f));
+        ImGui::TextWrapped("%s", relation_line.c_str());
+        ImGui::PopStyleColor();
     }
     if (gold.sentence) draw_gold_legend(gold);
     ImGui::End();

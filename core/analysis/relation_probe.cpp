@@ -145,6 +145,31 @@ std::vector<RelationRun> probe_relations_by_language(const TraceSource& source,
     return runs;
 }
 
+std::vector<RelationShowcase> find_showcases(const TraceSource& source, const std::vector<RelationRun>& runs,
+                                             const std::vector<corpus::AnnotatedSentence>& candidates) {
+    std::vector<RelationShowcase> out;
+    for (const RelationRun& run : runs)
+        for (const RelationScore& s : run.scores) out.push_back({run.lang, s.relation, s.best_head, -1});
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        RelationRun one;
+        try {
+            one = probe_relations(source, {candidates[i]});
+        } catch (const Cancelled&) {
+            throw;
+        } catch (const Error&) {
+            continue;  // read as other tokens: not a showcase
+        }
+        if (one.analysed == 0) continue;
+        for (RelationShowcase& show : out) {
+            if (show.sentence >= 0 || show.lang != candidates[i].lang || show.best_head < 0) continue;
+            for (const RelationScore& s : one.scores)
+                if (s.relation == show.relation && s.head_accuracy[static_cast<std::size_t>(show.best_head)] == 1.0)
+                    show.sentence = static_cast<int>(i);
+        }
+    }
+    return out;
+}
+
 std::string relations_csv(const std::vector<RelationRun>& runs) {
     std::string out = "lang,relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy\n";
     char line[192];

@@ -71,6 +71,20 @@ std::vector<RelationRun> probe_relations_by_language(const TraceSource& source,
                                                      std::vector<std::string>& skipped,
                                                      const ProgressFn& progress = nullptr);
 
+// A sentence that shows a relation's best head at work: for each (language, relation) of
+// `runs`, the first of `candidates` of that language with an arc of the relation on which
+// that best head points every such arc into its partner (what the app puts on screen when
+// a learner asks to see the head); sentence −1 when no candidate does. Candidates the
+// source cannot read as their tokens are passed over.
+struct RelationShowcase {
+    std::string lang;
+    corpus::Relation relation = corpus::Relation::Agreement;
+    int best_head = -1;
+    int sentence = -1;  // index into candidates
+};
+std::vector<RelationShowcase> find_showcases(const TraceSource& source, const std::vector<RelationRun>& runs,
+                                             const std::vector<corpus::AnnotatedSentence>& candidates);
+
 // lang,relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy: a row per
 // language, relation and head.
 std::string relations_csv(const std::vector<RelationRun>& runs);
