@@ -95,6 +95,9 @@ void show_relation_head(AppContext& ctx, const RelationRun& run, const RelationS
     s.layer = score.best_head / run.heads;
     s.head = score.best_head % run.heads;
     s.map = MapKind::Self;
+    if (const auto* runs = ctx.analysis.relations.get())  // the Relations tab shows that language
+        for (std::size_t i = 0; i < runs->size(); ++i)
+            if ((*runs)[i].lang == run.lang) ctx.analysis.relations_lang = static_cast<int>(i);
     // A sample on which the head gets the relation right (the worker found it), else the
     // first sample of the language with an arc of the relation.
     std::string text;

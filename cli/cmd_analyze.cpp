@@ -106,12 +106,13 @@ int cmd_analyze(int argc, char** argv) {
         corpus_options.induction = options.induction;
         corpus_options.induction_options = options.induction_options;
         int last_reported = -1;
+        const bool terminal = !quiet && isatty(2);  // a progress line only where it redraws in place
         const CorpusResult corpus = analyze_corpus(*source, sentences, corpus_options, [&](int done, int total) {
-            if (done != last_reported && !quiet) std::fprintf(stderr, "\ranalysed %d/%d sentences", done, total);
+            if (done != last_reported && terminal) std::fprintf(stderr, "\ranalysed %d/%d sentences", done, total);
             last_reported = done;
             return true;
         });
-        if (!quiet) std::fprintf(stderr, "\n");
+        if (terminal) std::fprintf(stderr, "\n");
         for (const std::string& s : corpus.skipped) std::fprintf(stderr, "skipped %s\n", s.c_str());
         std::vector<HeadMetrics> means;
         for (const HeadStats& h : corpus.heads) means.push_back(h.means());

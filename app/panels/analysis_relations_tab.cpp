@@ -3,6 +3,7 @@
 // fixed-offset baseline: a table, a bar plot (best head beside its baseline) and, per
 // relation, "show": its best head in the heatmap on a sample whose gold arcs the heatmap
 // draws over the map. Every number comes from the analysis worker's probe.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -72,8 +73,9 @@ void draw_relation_table(AppContext& ctx, const RelationRun& run) {
     ImGui::EndTable();
 }
 
-// Per relation, two bars: the best head's accuracy (coloured) and the baseline (grey).
-void draw_relation_bars(const RelationRun& run) {
+// Per relation, two bars: the best head's accuracy (coloured) and the baseline (grey);
+// a click shows the relation's head as "show" does.
+void draw_relation_bars(AppContext& ctx, const RelationRun& run) {
     std::vector<double> values;
     std::vector<ImU32> colours;
     for (const RelationScore& r : run.scores) {
@@ -82,7 +84,8 @@ void draw_relation_bars(const RelationRun& run) {
         colours.push_back(series_color(static_cast<int>(r.relation)));
         colours.push_back(IM_COL32(120, 120, 130, 255));
     }
-    const ImVec2 size(ImGui::GetContentRegionAvail().x, std::max(120.0f, ImGui::GetContentRegionAvail().y - 8.0f));
+    const float height = std::clamp(ImGui::GetContentRegionAvail().y - 8.0f, 120.0f, 320.0f * ImGui::GetFontSize() / 13.0f);
+    const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
     const PlotHover hover = draw_bar_chart(
         "##relation_bars", values, nullptr, size, 0.0, 1.0,
         [&](int i) {
@@ -92,8 +95,9 @@ void draw_relation_bars(const RelationRun& run) {
         &colours);
     if (hover.col >= 0) {
         const RelationScore& r = run.scores[static_cast<std::size_t>(hover.col / 2)];
+        if (hover.clicked) show_relation_head(ctx, run, r);
         if (hover.col % 2 == 0)
-            ImGui::SetTooltip("%s: best head L%d.H%d, accuracy %.3f over %d arcs", corpus::relation_name(r.relation),
+            ImGui::SetTooltip("%s: best head L%d.H%d, accuracy %.3f over %d arcs (click: show it)", corpus::relation_name(r.relation),
                               r.best_head / run.heads, r.best_head % run.heads, r.best_accuracy, r.arcs);
         else
             ImGui::SetTooltip("%s: baseline, always offset −%d: %.3f", corpus::relation_name(r.relation), r.baseline_offset,
@@ -126,7 +130,7 @@ void draw_relations_tab(AppContext& ctx) {
                         a.relations_skipped.empty() ? "" : " (some skipped: hover)");
     if (!a.relations_skipped.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.relations_skipped.front().c_str());
     draw_relation_table(ctx, run);
-    draw_relation_bars(run);
+    draw_relation_bars(ctx, run);
 }
 
 }  // namespace hs
