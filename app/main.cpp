@@ -10,11 +10,15 @@
 
 int main(int argc, char** argv) {
     hs::keep_freed_memory();
-    if (hs::is_cli_command(argc, argv)) return hs::run_cli(argc, argv);
-    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+    // --help: the window's options, then every command (the CLI's usage).
+    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
+                     std::strcmp(argv[1], "help") == 0)) {
         std::fputs(hs::gui_usage().c_str(), stdout);
-        return 0;
+        std::fputs("\n", stdout);
+        std::fflush(stdout);
+        return hs::run_cli(argc, argv);
     }
+    if (hs::is_cli_command(argc, argv)) return hs::run_cli(argc, argv);
     try {
         return hs::run_gui(hs::parse_gui_options(argc, argv));
     } catch (const std::exception& e) {

@@ -21,13 +21,21 @@ int parse_int(const std::string& option, const std::string& value) {
 }  // namespace
 
 std::string gui_usage() {
-    return "usage: headscope [--model MODEL] [--text TEXT] [--decoder-text TEXT] [--layer L]\n"
-           "                 [--head H] [--colormap NAME] [--size WxH] [--screenshot FILE]\n"
-           "                 [--layout FILE] [--frames N] [--bench-frames N] [--bench-view all|heatmap|grid]\n"
-           "                 [--bench-pan] [--bench-busy] [--bench-train] [--bench-edits N] [--bench-edit heads|d_model]\n"
-           "                 [--full-redraw] [--offscreen-frame] [--own-renderer] [--script FILE] [--no-settings]\n"
-           "                 [--hidden] [--timing]\n"
-           "       headscope help     (command-line subcommands)\n";
+    return "headscope [OPTIONS]: the window (no command). Options:\n"
+           "  --model MODEL         what to open: default (the learned bilingual model), random:…, a model\n"
+           "                        directory, a .bin or a worked example .json (see MODEL below)\n"
+           "  --text TEXT           the input text      --decoder-text TEXT   an encoder-decoder's decoder input\n"
+           "  --layer L, --head H   the head the heatmap shows (0-based)\n"
+           "  --colormap NAME       viridis, magma, inferno, greys, redblue\n"
+           "  --size WxH            window size in pixels (default 1600x1000)\n"
+           "  --no-settings         neither read nor write settings.json (a clean first launch)\n"
+           "  --script FILE         run UI actions, one per line (docs/SCRIPTING.md), then close\n"
+           "  --screenshot FILE     save the window as PNG after --frames N frames (default 1) and quit\n"
+           "  --layout FILE         with --screenshot: write the panels' rectangles as JSON\n"
+           "  --hidden              no visible window (scripts, screenshots)\n"
+           "  measuring: --frames N --bench-frames N --bench-view all|heatmap|grid --bench-pan --bench-busy\n"
+           "             --bench-train --bench-edits N --bench-edit heads|d_model --timing --full-redraw\n"
+           "             --offscreen-frame --own-renderer (docs/PERFORMANCE.md)\n";
 }
 
 GuiOptions parse_gui_options(int argc, char** argv) {

@@ -1,6 +1,7 @@
 #pragma once
 // Scripted UI actions (--script FILE), one per line, run between frames once the
 // previous action's recomputation has finished. Blank lines and # comments are skipped.
+// docs/SCRIPTING.md is the user's reference: keep it in step with this list.
 //   set KEY VALUE      d_model, heads, layers, d_ff, seed, mask, arch, pe, norm, act
 //   model MODEL        default, playground spec, model directory or worked example .json
 //   drop PATH          as if PATH were dropped on the window (model file/dir or text file)

@@ -72,6 +72,20 @@ void expect_one_line_error(const RunResult& r, const std::string& phrase) {
 
 // ---------------------------------------------------------------- forward --json
 
+// --help lists every command and, in the binary with the window, every window option.
+TEST(CliHelp, ListsTheCommandsAndTheWindowOptions) {
+    TempDir dir;
+    const RunResult r = run_headscope({"--help"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* command : {"headscope train", "headscope analyze MODEL --relations", "headscope corpus", "default"})
+        EXPECT_NE(r.out.find(command), std::string::npos) << command;
+#ifdef HEADSCOPE_BINARY_HAS_WINDOW
+    for (const char* option : {"--model MODEL", "--text TEXT", "--layer L", "--head H", "--size WxH", "--screenshot FILE",
+                               "--script FILE", "--no-settings", "--colormap NAME", "docs/SCRIPTING.md"})
+        EXPECT_NE(r.out.find(option), std::string::npos) << option;
+#endif
+}
+
 TEST(CliForward, JsonFollowsTheDesignSchemaWithTraceShapes) {
     TempDir dir;
     const json j = run_for_json({"forward", kCausalSpec, "--text", kQinText, "--json", "t.json"},

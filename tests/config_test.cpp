@@ -223,3 +223,33 @@ TEST(ConfigValidation, KvHeadsMustDivideHeadsAndRopeNeedsEvenHeads) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+// The Model panel's heads −/+ visit only divisors of d_model (issue 15: 8 → 7 → 6 → 5
+// were invalid splits before 4), and every value visited is a valid config.
+TEST(StepHeads, VisitsOnlyDivisorsOfDModel) {
+    EXPECT_EQ(step_heads(64, 8, -1), 4);
+    EXPECT_EQ(step_heads(64, 4, -1), 2);
+    EXPECT_EQ(step_heads(64, 1, -1), 1);  // nowhere lower
+    EXPECT_EQ(step_heads(64, 8, +1), 16);
+    EXPECT_EQ(step_heads(64, 64, +1), 64);  // nowhere higher
+    EXPECT_EQ(step_heads(96, 8, -1), 6);
+    EXPECT_EQ(step_heads(96, 7, +1), 8);  // a typed non-divisor steps to the nearest divisor
+    EXPECT_EQ(step_heads(96, 7, -1), 6);
+    EXPECT_EQ(step_heads(96, 200, -1), 96);
+    std::vector<int> down;
+    ModelConfig c;
+    c.d_model = 48;
+    for (int h = 48; h > 1;) {
+        h = step_heads(c.d_model, h, -1);
+        c.heads = h;
+        EXPECT_TRUE(validate(c).empty()) << h;
+        down.push_back(h);
+    }
+    EXPECT_EQ(down, (std::vector<int>{24, 16, 12, 8, 6, 4, 3, 2, 1}));
+}
+
+}  // namespace
+}  // namespace hs

@@ -38,6 +38,31 @@ std::vector<std::string> list_examples() {
     return out;
 }
 
+// The head count, typed or stepped with − / + through the divisors of d_model only
+// (core's step_heads): 8 → 4 → 2 → 1 for d_model 64, never an invalid split between.
+bool heads_field(ModelConfig& c) {
+    const float button = ImGui::GetFrameHeight(), gap = ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::PushID("heads");
+    ImGui::SetNextItemWidth(std::max(20.0f, ImGui::CalcItemWidth() - 2.0f * (button + gap)));
+    bool changed = ImGui::InputInt("##value", &c.heads, 0, 0);
+    int step = 0;
+    ImGui::SameLine(0.0f, gap);
+    if (ImGui::Button("-", ImVec2(button, button))) step = -1;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("fewer heads: the next smaller divisor of d_model");
+    ImGui::SameLine(0.0f, gap);
+    if (ImGui::Button("+", ImVec2(button, button))) step = 1;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("more heads: the next larger divisor of d_model");
+    ImGui::SameLine(0.0f, gap);
+    ImGui::TextUnformatted("heads");
+    ImGui::PopID();
+    if (step != 0) {
+        const int next = step_heads(c.d_model, c.heads, step);
+        changed |= next != c.heads;
+        c.heads = next;
+    }
+    return changed;
+}
+
 void draw_playground(AppContext& ctx) {
     ModelConfig& c = ctx.state.config;
     bool changed = false;
@@ -46,7 +71,7 @@ void draw_playground(AppContext& ctx) {
                           {Arch::EncoderOnly, Arch::DecoderOnly, Arch::EncoderDecoder});
     if (changed && c.arch == Arch::DecoderOnly) c.mask = MaskKind::Causal;
     changed |= ImGui::InputInt("d_model", &c.d_model, 8, 64);
-    changed |= ImGui::InputInt("heads", &c.heads, 1, 2);
+    changed |= heads_field(c);
     changed |= ImGui::InputInt("layers", &c.layers, 1, 1);
     changed |= ImGui::InputInt("d_ff", &c.d_ff, 64, 512);
     changed |= enum_combo("mask", &c.mask, {MaskKind::None, MaskKind::Causal});
@@ -304,8 +329,9 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     ImGui::Separator();
     if (const Trace* t = ctx.view.trace.get()) {
         ImGui::TextWrapped("%s", t->model_name.c_str());
-        ImGui::TextDisabled("%s · %d layers × %d heads · d_k %d", ctx.view.source_kind.c_str(),
-                            t->n_layers(), heads_in(*t, MapKind::Self), t->config.d_k());
+        const int layers = t->n_layers(), heads = heads_in(*t, MapKind::Self);
+        ImGui::TextDisabled("%s · %d %s × %d %s · d_k %d", ctx.view.source_kind.c_str(), layers,
+                            layers == 1 ? "layer" : "layers", heads, heads == 1 ? "head" : "heads", t->config.d_k());
         if (ctx.view.parameter_count > 0)
             ImGui::TextDisabled("%.2fM parameters · forward %.1f ms", static_cast<double>(ctx.view.parameter_count) / 1e6,
                                 ctx.view.forward_ms > 0.0 ? ctx.view.forward_ms : ctx.view.compute_ms);

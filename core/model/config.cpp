@@ -338,6 +338,18 @@ std::vector<std::pair<std::string, std::string>> spec_items(const std::string& s
 
 }  // namespace
 
+int step_heads(int d_model, int heads, int direction) {
+    if (d_model < 1) return heads;
+    if (direction < 0) {
+        for (int h = std::min(heads - 1, d_model); h >= 1; --h)
+            if (d_model % h == 0) return h;
+    } else if (direction > 0) {
+        for (int h = std::max(heads + 1, 1); h <= d_model; ++h)
+            if (d_model % h == 0) return h;
+    }
+    return heads;
+}
+
 bool is_playground_spec(const std::string& arg) { return arg.rfind("random", 0) == 0; }
 
 std::string merge_playground_specs(const std::string& base, const std::string& overrides) {

@@ -76,6 +76,12 @@ struct ModelConfig {
 
 // Every problem with the config, each a full sentence; empty when valid.
 std::vector<std::string> validate(const ModelConfig& config);
+
+// The head count the Model panel's − / + buttons go to from `heads`: the next smaller
+// (direction < 0) or larger (direction > 0) divisor of d_model, so every step is a valid
+// split (d_k = d_model / heads); `heads` itself when there is none that way (1, or
+// d_model). Values between divisors step to the nearest divisor in that direction.
+int step_heads(int d_model, int heads, int direction);
 // Throws hs::Error with all problems joined by "; " when invalid.
 void ensure_valid(const ModelConfig& config);
 
