@@ -28,14 +28,23 @@ void request_analysis(AppContext& ctx) {
     ctx.analysis_worker.submit(std::move(job));
 }
 
-void request_corpus(AppContext& ctx, std::vector<std::string> sentences, const std::string& name) {
+namespace {
+
+// The shown model when it reads text; hs::Error saying that `what` needs one otherwise.
+std::shared_ptr<const TraceSource> text_source(const AppContext& ctx, const std::string& what) {
     if (!ctx.view.source || !ctx.view.source->takes_text())
-        throw Error("corpus mode needs a model that reads text (a playground or a model file); "
+        throw Error(what + " needs a model that reads text (the default model, a playground or a model file); "
                     "a worked example has a fixed input.");
-    if (sentences.empty()) throw Error("corpus mode needs at least one sentence; " + name + " has none.");
+    return ctx.view.source;
+}
+
+}  // namespace
+
+void request_corpus(AppContext& ctx, std::vector<std::string> sentences, const std::string& name) {
     AnalysisJob job;
+    job.source = text_source(ctx, "corpus mode");
+    if (sentences.empty()) throw Error("corpus mode needs at least one sentence; " + name + " has none.");
     job.kind = AnalysisJobKind::Corpus;
-    job.source = ctx.view.source;
     job.sentences = std::move(sentences);
     job.corpus_name = name;
     ctx.analysis.error.clear();
@@ -64,13 +73,10 @@ void request_rank_heads(AppContext& ctx) {
 }
 
 void request_relations(AppContext& ctx, std::vector<corpus::AnnotatedSentence> sentences, const std::string& name) {
-    if (!ctx.view.source || !ctx.view.source->takes_text())
-        throw Error("relation probes need a model that reads text (the default model, a playground or a model file); "
-                    "a worked example has a fixed input.");
-    if (sentences.empty()) throw Error("relation probes need sentences with gold relations; " + name + " has none.");
     AnalysisJob job;
+    job.source = text_source(ctx, "relation probes");
+    if (sentences.empty()) throw Error("relation probes need sentences with gold relations; " + name + " has none.");
     job.kind = AnalysisJobKind::Relations;
-    job.source = ctx.view.source;
     job.annotated = std::move(sentences);
     job.corpus_name = name;
     job.model_arg = ctx.view.model_arg;

@@ -28,6 +28,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/gui/gui_check_util.h"
+
 #include "core/error.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/png.h"
@@ -44,16 +46,8 @@ int check_default(char** argv);
 
 namespace {
 
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-    if (!ok) {
-        std::fprintf(stderr, "FAIL: %s\n", what.c_str());
-        ++failures;
-    } else {
-        std::printf("ok: %s\n", what.c_str());
-    }
-}
+using hs::gui_check::check;
+using hs::gui_check::failures;
 
 std::string read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/gui/gui_check_util.h"
+
 #include "core/analysis/ablation.h"
 #include "core/analysis/analysis_export.h"
 #include "core/analysis/trace_analysis.h"
@@ -23,19 +25,10 @@
 
 namespace {
 
-int failures = 0;
+using hs::gui_check::check;
+using hs::gui_check::failures;
 
-void check(bool ok, const std::string& what) {
-    std::fprintf(ok ? stdout : stderr, "%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-    if (!ok) ++failures;
-}
-
-nlohmann::json read_json(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return nlohmann::json::parse(ss.str());
-}
+using hs::gui_check::read_json;
 
 std::string labels_of(const hs::HeadLabels& l) {
     std::string out;

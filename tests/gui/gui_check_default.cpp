@@ -14,25 +14,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/gui/gui_check_util.h"
+
 #include "core/analysis/relation_probe.h"
 #include "core/corpus/grammar.h"
 #include "core/source.h"
 
 namespace {
 
-int failures = 0;
+using hs::gui_check::check;
+using hs::gui_check::failures;
 
-void check(bool ok, const std::string& what) {
-    std::fprintf(ok ? stdout : stderr, "%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-    if (!ok) ++failures;
-}
-
-nlohmann::json read_json(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return nlohmann::json::parse(ss.str());
-}
+using hs::gui_check::read_json;
 
 // The best head of `relation` in language `lang` by core's probe.
 int best_head(const std::vector<hs::RelationRun>& runs, const std::string& lang, hs::corpus::Relation relation) {

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/gui/gui_check_util.h"
+
 #include "core/image/png.h"
 #include "core/train/experiment.h"
 #include "core/train/trained_source.h"
@@ -20,12 +22,8 @@
 
 namespace {
 
-int failures = 0;
-
-void check(bool ok, const std::string& what) {
-    std::fprintf(ok ? stdout : stderr, "%s: %s\n", ok ? "ok" : "FAIL", what.c_str());
-    if (!ok) ++failures;
-}
+using hs::gui_check::check;
+using hs::gui_check::failures;
 
 }  // namespace
 
