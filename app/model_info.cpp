@@ -25,6 +25,27 @@ ModelInfo describe_model(const TraceSource& source) {
     if (source.model()) info.dtype = source.model()->stored_dtype();
     info.decoder_lm = c.mask == MaskKind::Causal && c.arch != Arch::EncoderDecoder &&
                       c.lm_head != LmHead::None && info.pretrained;
+    if (const WorkedExample* e = source.worked_example()) {
+        info.example_title = e->title;
+        info.example_description = e->description;
+        info.example_source = e->source;
+    }
+    return info;
+}
+
+ModelInfo describe_example(const WorkedExample& example) {
+    ModelInfo info;
+    info.kind = "worked example";
+    info.family = "encoder";
+    info.d_model = static_cast<int>(example.x.cols());
+    info.heads = example.weights.heads;
+    info.head_dim = example.weights.d_k();
+    info.layers = 1;
+    info.parameters = static_cast<long long>(example.weights.in_proj_weight.size() + example.weights.out_proj_weight.size());
+    info.memory_bytes = info.parameters * 4;
+    info.example_title = example.title;
+    info.example_description = example.description;
+    info.example_source = example.source;
     return info;
 }
 

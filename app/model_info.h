@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/source.h"
+#include "core/worked_example.h"
 
 namespace hs {
 
@@ -18,11 +19,16 @@ struct ModelInfo {
     std::string dtype = "f32";      // as stored in the file
     long long memory_bytes = 0;     // weights in memory (f32: 4 bytes per parameter)
     bool decoder_lm = false;        // has next-token predictions and "continue"
+    // A worked example's title, description (what it shows, where the article it comes
+    // from is wrong) and source.
+    std::string example_title, example_description, example_source;
 
     // Query heads share key/value heads (0 < kv_heads < heads).
     bool grouped() const { return kv_heads > 0 && kv_heads < heads; }
 };
 
 ModelInfo describe_model(const TraceSource& source);
+// A worked example the user edited (run without a source): its notes and shapes.
+ModelInfo describe_example(const WorkedExample& example);
 
 }  // namespace hs

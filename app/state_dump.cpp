@@ -148,7 +148,8 @@ nlohmann::json dump_state(const AppContext& ctx) {
                  {"head_dim", i.head_dim},     {"layers", i.layers},     {"d_ff", i.d_ff},
                  {"vocab", i.vocab},           {"max_len", i.max_len},   {"parameters", i.parameters},
                  {"dtype", i.dtype},           {"memory_bytes", i.memory_bytes},
-                 {"decoder_lm", i.decoder_lm}};
+                 {"decoder_lm", i.decoder_lm},  {"example_title", i.example_title},
+                 {"example_description", i.example_description}, {"example_source", i.example_source}};
     j["trace_model_arg"] = ctx.view.model_arg;
     j["load_ms"] = ctx.view.load_ms;
     j["forward_ms"] = ctx.view.forward_ms;

@@ -139,6 +139,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
         if (request.example) {
             trace = request.example->run();
             result.source_kind = "worked example";
+            result.info = describe_example(*request.example);
         } else {
             if (!cached_source_ || cached_arg_ != request.model_arg) {
                 // A playground edit keeps the previous playground model until the new one

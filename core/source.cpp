@@ -120,6 +120,7 @@ public:
         return example_.title.empty() ? path_ : example_.title;
     }
     std::string kind() const override { return "worked example"; }
+    const WorkedExample* worked_example() const override { return &example_; }
     const ModelConfig& config() const override { return config_; }
     long long parameter_count() const override {
         const auto& w = example_.weights;

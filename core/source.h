@@ -10,6 +10,10 @@
 #include "core/model/trace.h"
 
 namespace hs {
+struct WorkedExample;  // core/worked_example.h
+}
+
+namespace hs {
 
 struct SourceInput {
     std::string text;          // main / encoder text
@@ -39,6 +43,9 @@ public:
     virtual HeadMaps layer_maps(const Trace& trace, const HeadRef& block, bool scores) const;
     // The underlying model, when there is one (every source but worked examples).
     virtual const Model* model() const { return nullptr; }
+    // The worked example behind a worked-example source (its title, description and
+    // source are what the Model panel shows); null for every other source.
+    virtual const WorkedExample* worked_example() const { return nullptr; }
     // The tokenizer run() uses for real models (null for playground models, whose hashed
     // ids cannot be decoded, and worked examples).
     virtual const Tokenizer* tokenizer() const { return nullptr; }

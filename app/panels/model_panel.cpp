@@ -63,6 +63,22 @@ bool heads_field(ModelConfig& c) {
     return changed;
 }
 
+// A worked example's title, its description (what it shows and where the article it comes
+// from is wrong) and its source, as the worker read them.
+void draw_example_notes(const ModelInfo& info) {
+    if (info.example_title.empty() && info.example_description.empty()) return;
+    ImGui::Separator();
+    if (!info.example_title.empty()) ImGui::TextWrapped("%s", info.example_title.c_str());
+    if (!info.example_description.empty() &&
+        ImGui::CollapsingHeader("what it shows, and where the article is wrong", ImGuiTreeNodeFlags_DefaultOpen))
+        ImGui::TextWrapped("%s", info.example_description.c_str());
+    if (!info.example_source.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("source: %s", info.example_source.c_str());
+        ImGui::PopTextWrapPos();
+    }
+}
+
 void draw_playground(AppContext& ctx) {
     ModelConfig& c = ctx.state.config;
     bool changed = false;
@@ -300,6 +316,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
                 s.dirty = true;
             }
             ImGui::TextWrapped("Edit X and the weights in the Pipeline tab; results recompute live.");
+            draw_example_notes(ctx.view.info);
             break;
         }
         case SourceKind::Trained: draw_trained(ctx, trained); break;

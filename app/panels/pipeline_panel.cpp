@@ -2,8 +2,10 @@
 //   X (T, D) → W_in (3I, D) → QKV (T, 3I) = X·W_inᵀ + b_in → Q_h, K_h, V_h (T, Dk)
 //   → Q_h K_hᵀ (T, S) → ÷√Dk → + mask → softmax → ·V_h (T, Dk) → concat (T, I)
 //   → W_o (D, I) → output (T, D) = concat·W_oᵀ + b_o
-// Each card shows the shape, numbers when ≤ 8×8, a heatmap otherwise. For worked
+// Each card shows the shape, numbers (4 significant digits, the full value on hover) when
+// ≤ 8×8, a heatmap otherwise. For worked
 // examples X, W_in and W_o are editable cells; an edit recomputes on the worker.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -25,9 +27,22 @@ struct Card {
 void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
     const Matrix& m = *card.m;
     const bool editable = card.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
+    // The table's own width, given outright: with the default (the space left in the
+    // window) a card beyond the visible part of the scrolled strip got a width of
+    // nothing and its columns collapsed to slivers.
+    float widest = editable ? cell_w : ImGui::CalcTextSize("−∞").x;
+    char text[32];
+    for (Eigen::Index r = 0; r < m.rows() && !editable; ++r)
+        for (Eigen::Index c = 0; c < m.cols(); ++c) {
+            std::snprintf(text, sizeof text, "%.4g", m(r, c));
+            widest = std::max(widest, ImGui::CalcTextSize(text).x);
+        }
+    const float pad = ImGui::GetStyle().CellPadding.x;
+    const float width = static_cast<float>(m.cols()) * (widest + 2.0f * pad + 1.0f) + 1.0f;
     if (!ImGui::BeginTable(card.title.c_str(), static_cast<int>(m.cols()),
-                           ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit))
+                           ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit, ImVec2(width, 0.0f)))
         return;
+    for (int c = 0; c < m.cols(); ++c) ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthFixed, widest);
     for (int r = 0; r < m.rows(); ++r) {
         ImGui::TableNextRow();
         for (int c = 0; c < m.cols(); ++c) {
@@ -37,7 +52,7 @@ void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
                 float x = v;
                 ImGui::PushID(r * 64 + c);
                 ImGui::SetNextItemWidth(cell_w);
-                if (ImGui::InputFloat("##v", &x, 0.0f, 0.0f, "%.2f", ImGuiInputTextFlags_EnterReturnsTrue))
+                if (ImGui::InputFloat("##v", &x, 0.0f, 0.0f, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
                     try {
                         edit_worked_example_cell(ctx.state, card.edit, r, c, x);
                     } catch (const Error& e) {
@@ -47,8 +62,10 @@ void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
             } else if (std::isinf(v)) {
                 ImGui::TextUnformatted(v < 0 ? "−∞" : "∞");
             } else {
-                ImGui::Text("%.2f", v);
+                ImGui::Text("%.4g", v);  // 4 significant digits: 0.007031, not 0.01
             }
+            if (ImGui::IsItemHovered() && std::isfinite(v))
+                ImGui::SetTooltip("%s[%d, %d] = %.9g", card.title.c_str(), r, c, v);
         }
     }
     ImGui::EndTable();
@@ -139,7 +156,7 @@ void draw_pipeline_tab(AppContext& ctx) {
         } else if ((c.m->rows() <= 8 && c.m->cols() <= 8) ||
                    (c.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample &&
                     c.m->rows() <= 16 && c.m->cols() <= 16)) {
-            draw_numbers(ctx, c, fs * 3.2f);
+            draw_numbers(ctx, c, fs * 4.2f);
         } else {
             const float aspect = static_cast<float>(c.m->cols()) / static_cast<float>(c.m->rows());
             const float hh = std::min(map_h, map_h * std::max(0.25f, std::min(1.0f, 1.0f / aspect)));

@@ -5,8 +5,9 @@
 //   gui_check script DIR MODEL TEXT LAYER HEAD
 //     DIR/trace.json, head.png, grid.png, head.csv written by the scripted session hold
 //     the trace of MODEL (after the script's edits) and the selected layer/head.
-//   gui_check example TRACE.json EXAMPLE.json ROW COL VALUE
-//     a Pipeline cell edit of a worked example recomputed the trace with that edit.
+//   gui_check example TRACE.json EXAMPLE.json ROW COL VALUE STATE.json
+//     a Pipeline cell edit of a worked example recomputed the trace with that edit; the
+//     Model panel was given the example's title, description and source.
 //   gui_check pretrained STATE.json MODEL TEXT
 //     the app's dumped state (script `dump-state`) of a real model: the Model panel's
 //     architecture equals the checkpoint's, the next-token predictions equal core's, and
@@ -255,6 +256,11 @@ int check_example(char** argv) {
                 diff_before = std::max(diff_before, std::fabs(v - b(r, c)));
             }
     }
+    const nlohmann::json info = nlohmann::json::parse(read_text(argv[7])).at("info");
+    check(info.at("example_title") == ex.title && !ex.title.empty(), "the Model panel has the example's title");
+    check(info.at("example_description") == ex.description && !ex.description.empty(),
+          "the Model panel has the example's description (where the article is wrong)");
+    check(info.at("example_source") == ex.source, "and its source");
     check(diff_after < 1e-5f, "weights after the cell edit equal the recomputed example (max diff " +
                                   std::to_string(diff_after) + ")");
     check(diff_before > 1e-3f, "the edit changed the weights (max change " + std::to_string(diff_before) + ")");
@@ -358,14 +364,14 @@ int main(int argc, char** argv) {
         const std::string mode = argc > 1 ? argv[1] : "";
         if (mode == "screenshot" && argc == 10) return check_screenshot(argv);
         if (mode == "script" && argc == 7) return check_script(argv);
-        if (mode == "example" && argc == 7) return check_example(argv);
+        if (mode == "example" && argc == 8) return check_example(argv);
         if (mode == "pretrained" && argc == 5) return check_pretrained(argv);
         if (mode == "continued" && argc == 6) return check_continued(argv);
         if (mode == "analysis" && argc == 9) return check_analysis(argv);
         if (mode == "train" && argc == 11) return check_train(argv);
         if (mode == "default" && argc == 5) return check_default(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
-                             "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE | "
+                             "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE STATE.json | "
                              "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "
                              "analysis STATE ABLATED RANKED SHOT MODEL TEXT HEAD | "
                              "train STATE SHOT W H STEPS EVERY EXPERIMENT CSV | default FIRST ZH PLAYGROUND\n");
