@@ -37,7 +37,8 @@ fi
 
 flags="$common -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
-  -DCMAKE_CXX_FLAGS_DEBUG="" -DHEADSCOPE_BUILD_BENCH=OFF -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+  -DCMAKE_CXX_FLAGS_DEBUG="" -DHEADSCOPE_BUILD_BENCH=OFF -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DHEADSCOPE_TEST_TIMEOUT=900 >/dev/null
 cmake --build build-asan -j"$(nproc)"
 cc -shared -fPIC -O1 tests/sanitizers/keep_libraries_loaded.c -o build-asan/keep_libraries_loaded.so
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
