@@ -5,19 +5,26 @@
 #include "app/analysis_actions.h"
 #include "core/analysis/analysis_export.h"
 #include "core/error.h"
-#include "core/image/heatmap_image.h"
-#include "core/image/png.h"
+#include "app/exporter.h"
+#include "core/image/figure_file.h"
 #include "core/io/atomic_file.h"
+#include "core/io/file_names.h"
 
 namespace hs {
 namespace {
 
-HeatmapOptions options(const AppContext& ctx, const std::string& title) {
-    HeatmapOptions o;
-    o.colormap = ctx.state.colormap;
+// Analysis plots keep their own range (metrics are not weights in [0, 1]).
+HeatmapOptions options(const AppContext& ctx, const std::string& title, const std::string& row_axis,
+                       const std::string& col_axis) {
+    HeatmapOptions o = figure_options(ctx.state, title, row_axis, col_axis);
+    o.scale = ColorScale{};
     o.auto_range = true;
-    o.title = title;
     return o;
+}
+
+// "<model> · " of the figures' titles ("" without a trace).
+std::string model_part(const AppContext& ctx) {
+    return ctx.view.trace ? figure_model_name(ctx.view.trace->model_name) + " · " : "";
 }
 
 const TraceAnalysis& need_analysis(const AppContext& ctx) {
@@ -34,9 +41,8 @@ std::vector<std::string> numbered(const char* prefix, int n) {
 
 }  // namespace
 
-std::string export_path(const AppContext& ctx, const std::string& name) {
-    const std::string& dir = ctx.export_status.directory;
-    return dir.empty() ? name : dir + "/" + name;
+std::string export_path(const AppContext& ctx, const std::string& stem, const std::string& ext) {
+    return unused_path(ctx.state.export_dir, stem, ext);
 }
 
 Matrix metric_matrix(const std::vector<HeadMetrics>& metrics, int layers, int heads, Metric metric) {
@@ -69,35 +75,34 @@ std::string export_analysis_json(const AppContext& ctx, const std::string& path)
     return path;
 }
 
-std::string export_metric_png(const AppContext& ctx, Metric metric, const std::string& path) {
+std::string export_metric_figure(const AppContext& ctx, Metric metric, const std::string& path) {
     const std::vector<HeadMetrics> metrics = shown_metrics(ctx);
     const int layers = shown_layers(ctx), heads = shown_heads(ctx);
     if (metrics.empty() || layers == 0 || heads == 0) throw Error("nothing to export: press Analyze first.");
     const Matrix m = metric_matrix(metrics, layers, heads, metric);
-    const std::string model = ctx.view.trace ? ctx.view.trace->model_name + "  " : "";
-    HeatmapOptions o = options(ctx, model + metric_name(metric) + " per head (layer x head)");
+    HeatmapOptions o = options(ctx, model_part(ctx) + metric_name(metric) + " per head", "layer", "head");
     o.target_map_px = 512;
-    write_png(path, render_heatmap(m, numbered("L", layers), numbered("H", heads), o).image);
+    write_heatmap_figure(path, m, numbered("L", layers), numbered("H", heads), o);
     return path;
 }
 
-std::string export_jsd_png(const AppContext& ctx, const std::string& path) {
+std::string export_jsd_figure(const AppContext& ctx, const std::string& path) {
     const AnalysisView& a = ctx.analysis;
     const bool corpus = a.table_source == MetricsSource::Corpus && a.corpus;
     const Eigen::MatrixXd& jsd = corpus ? a.corpus->mean_jsd : need_analysis(ctx).jsd;
     const int heads = shown_heads(ctx);
     std::vector<std::string> names;
     for (int n = 0; n < static_cast<int>(jsd.rows()); ++n) names.push_back(head_name(n, heads));
-    const std::string model = ctx.view.trace ? ctx.view.trace->model_name + "  " : "";
-    write_png(path, render_heatmap(jsd.cast<float>(), names, names, options(ctx, model + "head similarity (JSD, nats)")).image);
+    write_heatmap_figure(path, jsd.cast<float>(), names, names,
+                         options(ctx, model_part(ctx) + "head similarity (JSD, nats)", "head", "head"));
     return path;
 }
 
-std::string export_rollout_png(const AppContext& ctx, const std::string& path) {
+std::string export_rollout_figure(const AppContext& ctx, const std::string& path) {
     const TraceAnalysis& t = need_analysis(ctx);
     const std::vector<std::string>& tokens = ctx.analysis.analysed_trace->main.tokens;
-    const std::string model = ctx.analysis.analysed_trace->model_name + "  ";
-    write_png(path, render_heatmap(t.rollout.joint, tokens, tokens, options(ctx, model + "attention rollout R")).image);
+    const std::string title = figure_title(ctx.analysis.analysed_trace->model_name, "attention rollout R", "");
+    write_heatmap_figure(path, t.rollout.joint, tokens, tokens, options(ctx, title, "query", "key"));
     return path;
 }
 

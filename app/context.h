@@ -47,7 +47,6 @@ struct ModelPanelView {
 };
 
 struct ExportStatus {
-    std::string directory = ".";  // where the Export panel writes
     std::string last_path;        // last file written
     std::string last_error;       // last failure, shown in red
     std::string last_note;        // what the last export changed (maps shrunk to fit)

@@ -3,36 +3,60 @@
 #include "app/trace_view.h"
 #include "core/io/atomic_file.h"
 #include "core/error.h"
-#include "core/image/heatmap_image.h"
-#include "core/image/png.h"
+#include "core/image/figure_file.h"
+#include "core/io/file_names.h"
 #include "core/io/trace_export.h"
 
 namespace hs {
 namespace {
 
-HeatmapOptions options_for(const AppState& state, const std::string& title) {
+// "" for the encoder's (or a decoder-only model's) self-attention: the usual case.
+std::string map_prefix(MapKind kind) {
+    switch (kind) {
+        case MapKind::Self: return "";
+        case MapKind::DecoderSelf: return "decoder self-attention · ";
+        case MapKind::DecoderCross: return "cross-attention · ";
+    }
+    return "";
+}
+
+// The text whose tokens are the map's queries.
+const std::string& query_text(const AppState& state) {
+    return state.map != MapKind::Self && !state.decoder_text.empty() ? state.decoder_text : state.text;
+}
+
+const char* row_axis(MapKind kind) { return kind == MapKind::DecoderCross ? "query (decoder token)" : "query"; }
+const char* col_axis(MapKind kind) { return kind == MapKind::DecoderCross ? "key (encoder token)" : "key"; }
+
+}  // namespace
+
+HeatmapOptions figure_options(const AppState& state, const std::string& title, const std::string& row_axis,
+                              const std::string& col_axis) {
     HeatmapOptions o;
     o.colormap = state.colormap;
     o.scale = state.scale;
     o.auto_range = state.auto_range;
     o.title = title;
+    o.row_axis_title = row_axis;
+    o.col_axis_title = col_axis;
+    o.cell_values = state.figure_values;
+    o.figure_scale = state.figure_scale;
     return o;
 }
 
-const char* map_name(MapKind kind) {
-    switch (kind) {
-        case MapKind::Self: return "self-attention";
-        case MapKind::DecoderSelf: return "decoder self-attention";
-        case MapKind::DecoderCross: return "cross-attention";
-    }
-    return "";
+std::string export_title(const Trace& trace, const AppState& state) {
+    return figure_title(trace.model_name,
+                        map_prefix(state.map) + "layer " + std::to_string(state.layer) + " · head " +
+                            std::to_string(state.head),
+                        query_text(state));
 }
 
-}  // namespace
+std::string file_stem_of(const Trace& trace) {
+    return file_stem(figure_model_name(trace.model_name));
+}
 
-std::string export_title(const Trace& trace, const AppState& state) {
-    return trace.model_name + "  " + map_name(state.map) + "  layer " +
-           std::to_string(state.layer) + "  head " + std::to_string(state.head);
+std::string export_stem(const Trace& trace, const AppState& state) {
+    return file_stem_of(trace) + "_L" + std::to_string(state.layer) + "_H" + std::to_string(state.head);
 }
 
 namespace {
@@ -47,20 +71,19 @@ const Matrix& selected_weights(const TraceView& view, const AppState& state) {
 
 }  // namespace
 
-std::string export_head_png(const TraceView& view, const AppState& state, const std::string& path,
-                            std::string* note) {
+std::string export_head_figure(const TraceView& view, const AppState& state, const std::string& path,
+                               std::string* note) {
     const Matrix& m = selected_weights(view, state);
     const Trace& trace = *view.trace;
-    const HeatmapOptions options = options_for(state, export_title(trace, state));
-    const HeatmapImage img =
-        render_heatmap(m, query_stack(trace, state.map)->tokens, key_stack(trace, state.map)->tokens, options);
-    if (note) *note = shrink_note(img.layout, options);
-    write_png(path, img.image);
+    const HeatmapOptions options =
+        figure_options(state, export_title(trace, state), row_axis(state.map), col_axis(state.map));
+    write_heatmap_figure(path, m, query_stack(trace, state.map)->tokens, key_stack(trace, state.map)->tokens, options,
+                         note);
     return path;
 }
 
-std::string export_grid_png(const Trace& trace, const AppState& state, const std::string& path,
-                            std::string* note) {
+std::string export_grid_figure(const Trace& trace, const AppState& state, const std::string& path,
+                               std::string* note) {
     const std::vector<LayerTrace>* layers = layers_of(trace, state.map);
     if (!layers || layers->empty()) throw Error("cannot export: the trace has no layers.");
     std::vector<std::vector<Matrix>> maps;
@@ -72,12 +95,11 @@ std::string export_grid_png(const Trace& trace, const AppState& state, const std
                         "'s maps were not kept in memory; export single heads, or use 'headscope export --grid'.");
         maps.push_back(hm->weights);
     }
-    const std::string title = trace.model_name + "  " + map_name(state.map) + "  all layers x heads";
-    const HeatmapOptions options = options_for(state, title);
-    const GridImage img =
-        render_grid(maps, query_stack(trace, state.map)->tokens, key_stack(trace, state.map)->tokens, options);
-    if (note) *note = shrink_note(img.layout, options);
-    write_png(path, img.image);
+    const std::string title =
+        figure_title(trace.model_name, map_prefix(state.map) + "all layers × heads", query_text(state));
+    const HeatmapOptions options = figure_options(state, title, row_axis(state.map), col_axis(state.map));
+    write_grid_figure(path, maps, query_stack(trace, state.map)->tokens, key_stack(trace, state.map)->tokens, options,
+                      note);
     return path;
 }
 

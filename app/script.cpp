@@ -238,13 +238,13 @@ bool ScriptRunner::step(AppContext& ctx) {
             std::istringstream kv(rest);
             std::string what, path;
             kv >> what >> path;
-            if (what == "jsd") ctx.export_status.last_path = export_jsd_png(ctx, path);
-            else if (what == "rollout") ctx.export_status.last_path = export_rollout_png(ctx, path);
+            if (what == "jsd") ctx.export_status.last_path = export_jsd_figure(ctx, path);
+            else if (what == "rollout") ctx.export_status.last_path = export_rollout_figure(ctx, path);
             else {
                 bool found = false;
                 for (Metric m : all_metrics())
                     if (what == metric_name(m)) {
-                        ctx.export_status.last_path = export_metric_png(ctx, m, path);
+                        ctx.export_status.last_path = export_metric_figure(ctx, m, path);
                         found = true;
                     }
                 if (!found) throw Error("export-analysis-png needs jsd, rollout or a metric name, got '" + what + "'");
@@ -259,8 +259,8 @@ bool ScriptRunner::step(AppContext& ctx) {
             if (!ctx.view.trace) throw Error("nothing to export: no trace");
             if (!s.config_errors.empty()) throw Error("cannot export while the config is invalid: " + s.config_errors.front());
             const Trace& t = *ctx.view.trace;
-            if (cmd == "export-png") ctx.export_status.last_path = export_head_png(ctx.view, s, rest);
-            else if (cmd == "export-grid") ctx.export_status.last_path = export_grid_png(t, s, rest);
+            if (cmd == "export-png") ctx.export_status.last_path = export_head_figure(ctx.view, s, rest);
+            else if (cmd == "export-grid") ctx.export_status.last_path = export_grid_figure(t, s, rest);
             else if (cmd == "export-csv") ctx.export_status.last_path = export_head_csv(ctx.view, s, rest);
             else ctx.export_status.last_path = export_trace_json(t, rest);
         } else if (cmd == "screenshot") {

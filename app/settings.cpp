@@ -59,6 +59,17 @@ void apply_settings_json(const std::string& text, const std::string& origin, App
         std::reverse(next.recent_models.begin(), next.recent_models.end());
     }
     if (j.contains("colormap")) next.colormap = parse_colormap(string_at(j, "colormap"));
+    if (j.contains("export_dir")) next.export_dir = string_at(j, "export_dir");
+    if (j.contains("figure_scale")) {
+        const nlohmann::json& f = j.at("figure_scale");
+        if (!f.is_number_integer() || (f != 1 && f != 2 && f != 4))
+            throw Error("\"figure_scale\" must be 1, 2 or 4");
+        next.figure_scale = f.get<int>();
+    }
+    if (j.contains("figure_values")) {
+        if (!j.at("figure_values").is_boolean()) throw Error("\"figure_values\" must be true or false");
+        next.figure_values = j.at("figure_values").get<bool>();
+    }
     if (j.contains("window")) {
         const nlohmann::json& w = j.at("window");
         if (!w.is_array() || w.size() != 2) throw Error("\"window\" must hold two integers [width, height]");
@@ -117,6 +128,9 @@ std::string save_settings(const std::string& path, const AppState& state, const 
     j["colormap"] = to_string(state.colormap);
     j["recent_models"] = state.recent_models;
     j["window"] = {size.width, size.height};
+    j["export_dir"] = state.export_dir;
+    j["figure_scale"] = state.figure_scale;
+    j["figure_values"] = state.figure_values;
     try {
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());
         write_file_atomic(path, j.dump(2) + "\n");

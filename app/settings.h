@@ -1,5 +1,6 @@
 #pragma once
-// Settings persisted between runs: last model, recent models, text, colormap, window size.
+// Settings persisted between runs: last model, recent models, text, colormap, window size,
+// export folder and figure options.
 // File: $XDG_CONFIG_HOME/headscope/settings.json, else ~/.config/headscope/settings.json.
 #include <string>
 

@@ -1,10 +1,18 @@
 #include "app/state.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 
 #include "core/error.h"
 
 namespace hs {
+
+std::string default_export_dir() {
+    const char* home = std::getenv("HOME");
+    if (home && *home) return (std::filesystem::path(home) / "Pictures" / "HeadScope").string();
+    return "headscope-exports";
+}
 
 std::string AppState::model_arg() const {
     switch (source) {

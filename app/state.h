@@ -26,6 +26,9 @@ enum class MapKind { Self, DecoderSelf, DecoderCross };
 // head analysis (analysis window beside the grid and the heatmap).
 enum class ViewMode { Attention, Analysis, Train };
 
+// $HOME/Pictures/HeadScope, or ./headscope-exports without a home directory.
+std::string default_export_dir();
+
 struct AppState {
     // -- model ----------------------------------------------------------------
     SourceKind source = SourceKind::Default;
@@ -68,6 +71,11 @@ struct AppState {
     // Adds the head when absent, removes it when present; marks the state dirty.
     void toggle_ablation(const HeadRef& head);
     bool is_ablated(int layer, int head) const;
+
+    // -- preferences (persisted in settings) -------------------------------------
+    std::string export_dir = default_export_dir();  // where the window writes files
+    int figure_scale = 1;               // exported figures: 1×, 2× or 4× the pixels
+    bool figure_values = true;          // exported figures print values in cells that fit
 
     // -- bookkeeping ----------------------------------------------------------
     bool dirty = true;                      // computation inputs changed

@@ -22,7 +22,7 @@ struct Command {
 
 constexpr Command kCommands[] = {
     {"forward", cmd_forward, "run MODEL on a text; --json FILE writes the trace"},
-    {"export", cmd_export, "heatmap PNG/CSV/JSON of one head (--layer --head) or --grid"},
+    {"export", cmd_export, "heatmap PNG/SVG/CSV/JSON of one head (--layer --head) or --grid"},
     {"inspect", cmd_inspect, "config, tensors and parameter count of MODEL"},
     {"bench", cmd_bench, "forward-pass timing of MODEL on --tokens N"},
     {"save", cmd_save, "write a playground MODEL as a model directory DIR"},
@@ -57,10 +57,11 @@ commands:
                     [--detail-layer L] [--quiet] [--map-budget MiB]   (maps kept; default 256)
                     [--tap NAME,...]   (named intermediates, '*' matches any run: layers.*.attn_out)
   headscope forward MODEL --list-taps                 (every name --tap can keep)
-  headscope export  MODEL --text "..." --layer L --head H --png out.png [--csv f] [--json f]
-  headscope export  MODEL --text "..." --grid --png grid.png
+  headscope export  MODEL --text "..." --layer L --head H --png out.png [--svg f] [--csv f] [--json f]
+  headscope export  MODEL --text "..." --grid --png grid.png [--svg grid.svg]
                     [--decoder] [--cross] [--colormap viridis|magma|inferno|greys|redblue]
                     [--gamma G] [--log] [--auto-range] [--map-budget MiB]
+                    [--scale 1|2|4] [--no-values]   (figure size; values printed in cells that fit)
   headscope inspect MODEL
   headscope bench   MODEL --tokens N [--repeat R] [--attention-only]
   headscope save    MODEL DIR

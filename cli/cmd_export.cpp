@@ -1,10 +1,13 @@
-// headscope export MODEL --text "..." --layer L --head H [--png F] [--csv F] [--json F]
-// headscope export MODEL --text "..." --grid --png F          (all layers × heads)
+// headscope export MODEL --text "..." --layer L --head H [--png F] [--svg F] [--csv F] [--json F]
+// headscope export MODEL --text "..." --grid [--png F] [--svg F]   (all layers × heads)
 // Options: --decoder (decoder stack), --cross (cross-attention maps), --colormap NAME,
 //          --map-budget MiB (maps kept besides the exported layer; default 0 for one head),
-//          --gamma G, --log, --auto-range.
+//          --gamma G, --log, --auto-range, --scale 1|2|4 (figure size), --no-values
+//          (no numbers in the cells).
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/common.h"
@@ -36,8 +39,19 @@ MapSelection select_maps(const Trace& t, bool decoder, bool cross) {
     return s;
 }
 
-std::string title_of(const Trace& t, const MapSelection& s, const std::string& what) {
-    return t.model_name + " · " + (s.cross ? "cross-attention " : "") + what;
+std::string title_of(const Trace& t, const MapSelection& s, const std::string& what, const std::string& text) {
+    return figure_title(t.model_name, (s.cross ? "cross-attention " : "") + what, text);
+}
+
+// The figure file formats asked for: PNG and/or SVG of the same figure.
+template <typename Figure>
+void write_figures(const std::optional<std::string>& png, const std::optional<std::string>& svg,
+                   const Figure& render_png, const std::function<std::string()>& render_svg) {
+    if (png) render_png(*png);
+    if (svg) {
+        write_output(*svg, render_svg());
+        std::fprintf(stderr, "wrote %s\n", svg->c_str());
+    }
 }
 
 }  // namespace
@@ -49,15 +63,15 @@ void print_note(const std::string& note) {
 
 int cmd_export(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
-    values.insert({"layer", "head", "png", "csv", "json", "colormap", "gamma", "map-budget"});
-    const Args args(argc, argv, 2, values, {"grid", "decoder", "cross", "log", "auto-range"});
+    values.insert({"layer", "head", "png", "svg", "csv", "json", "colormap", "gamma", "map-budget", "scale"});
+    const Args args(argc, argv, 2, values, {"grid", "decoder", "cross", "log", "auto-range", "no-values"});
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
     const bool grid = args.flag("grid");
-    const auto png = args.value("png"), csv = args.value("csv"), json = args.value("json");
-    if (!png && !csv && !json) throw UsageError{"say where to write: --png, --csv or --json FILE"};
-    if (grid && (csv || json)) throw UsageError{"--grid writes a PNG only (--png FILE)"};
-    if (png && *png == "-") throw UsageError{"--png needs a file name (only --csv and --json can be '-' for stdout)"};
+    const auto png = args.value("png"), svg = args.value("svg"), csv = args.value("csv"), json = args.value("json");
+    if (!png && !svg && !csv && !json) throw UsageError{"say where to write: --png, --svg, --csv or --json FILE"};
+    if (grid && (csv || json)) throw UsageError{"--grid writes figures only (--png FILE, --svg FILE)"};
+    if (png && *png == "-") throw UsageError{"--png needs a file name (--svg, --csv and --json can be '-' for stdout)"};
     if (!grid && (!args.value("layer") || !args.value("head")))
         throw UsageError{"give --layer L and --head H, or --grid for all of them"};
 
@@ -78,6 +92,10 @@ int cmd_export(int argc, char** argv) {
     }
     options.scale.log = args.flag("log");
     options.auto_range = args.flag("auto-range");
+    const long long scale = args.integer("scale", 1, 4).value_or(1);
+    if (scale == 3) throw UsageError{"--scale takes 1, 2 or 4, got 3"};
+    options.figure_scale = static_cast<int>(scale);
+    options.cell_values = !args.flag("no-values");
 
     const SourceInput input = read_source_input(args, *source);
     // One head needs only its own layer's maps: by default (budget 0) the forward keeps
@@ -92,6 +110,9 @@ int cmd_export(int argc, char** argv) {
     const HeadRef block_of_layer{0, 0, sel.stack != &trace.main, sel.cross};
     const auto& q_tokens = sel.stack->tokens;
     const auto& k_tokens = sel.keys->tokens;
+    options.row_axis_title = sel.cross ? "query (decoder token)" : "query";
+    options.col_axis_title = sel.cross ? "key (encoder token)" : "key";
+    const std::string& title_text = sel.stack == &trace.main ? input.text : input.decoder_text;
 
     if (grid) {
         // The grid draws every map at full resolution: dropped layers are recomputed.
@@ -102,13 +123,19 @@ int cmd_export(int argc, char** argv) {
             HeadMaps recomputed;
             maps.push_back(kept_or_recomputed(*source, trace, block, false, recomputed).weights);
         }
-        options.title = title_of(trace, sel, "all layers × heads");
-        const GridImage image = render_grid(maps, q_tokens, k_tokens, options);
-        print_note(shrink_note(image.layout, options));
-        write_png(*png, image.image);
-        std::fprintf(stderr, "wrote %s (%d×%d, %zu layers × %zu heads)\n", png->c_str(),
-                    image.image.width(), image.image.height(), maps.size(),
-                    maps.empty() ? size_t{0} : maps[0].size());
+        options.title = title_of(trace, sel, "all layers × heads", title_text);
+        write_figures(
+            png,
+            svg,
+            [&](const std::string& path) {
+                const GridImage image = render_grid(maps, q_tokens, k_tokens, options);
+                print_note(shrink_note(image.layout, options));
+                write_png(path, image.image);
+                std::fprintf(stderr, "wrote %s (%d×%d, %zu layers × %zu heads)\n", path.c_str(),
+                             image.image.width(), image.image.height(), maps.size(),
+                             maps.empty() ? size_t{0} : maps[0].size());
+            },
+            [&] { return render_grid_svg(maps, q_tokens, k_tokens, options).svg; });
         return 0;
     }
 
@@ -121,14 +148,17 @@ int cmd_export(int argc, char** argv) {
     HeadMaps recomputed;
     const Matrix& weights = kept_or_recomputed(*source, trace, block, false, recomputed).weights[head];
     const std::string what = "layer " + std::to_string(layer) + " · head " + std::to_string(head);
-    if (png) {
-        options.title = title_of(trace, sel, what);
-        const HeatmapImage image = render_heatmap(weights, q_tokens, k_tokens, options);
-        print_note(shrink_note(image.layout, options));
-        write_png(*png, image.image);
-        std::fprintf(stderr, "wrote %s (%d×%d)\n", png->c_str(), image.image.width(),
-                     image.image.height());
-    }
+    options.title = title_of(trace, sel, what, title_text);
+    write_figures(
+        png,
+        svg,
+        [&](const std::string& path) {
+            const HeatmapImage image = render_heatmap(weights, q_tokens, k_tokens, options);
+            print_note(shrink_note(image.layout, options));
+            write_png(path, image.image);
+            std::fprintf(stderr, "wrote %s (%d×%d)\n", path.c_str(), image.image.width(), image.image.height());
+        },
+        [&] { return render_heatmap_svg(weights, q_tokens, k_tokens, options).svg; });
     if (csv) {
         write_output(*csv, weights_to_csv(weights, q_tokens, k_tokens));
         if (*csv != "-") std::fprintf(stderr, "wrote %s\n", csv->c_str());

@@ -31,10 +31,21 @@ Trace library_trace(const std::string& spec, const std::string& text) {
     return open_source(spec)->run(in, TraceOptions{});
 }
 
-// The title the CLI puts on a single-head export (it changes the layout's top band).
-std::string single_title(const Trace& t) {
-    return t.model_name + " · layer " + std::to_string(kLayer) + " · head " + std::to_string(kHead);
+// The options the CLI draws with: title (it changes the layout's top band), axis titles
+// and values in the cells.
+HeatmapOptions cli_options(const Trace& t, const std::string& what, const std::string& text = kText,
+                           bool cross = false) {
+    HeatmapOptions options;
+    options.title = figure_title(t.model_name, what, text);
+    options.cell_values = true;
+    options.row_axis_title = cross ? "query (decoder token)" : "query";
+    options.col_axis_title = cross ? "key (encoder token)" : "key";
+    return options;
 }
+const std::string kSingleWhat = "layer " + std::to_string(kLayer) + " · head " + std::to_string(kHead);
+
+// A cell's colour away from the value printed in its middle.
+Rgb8 cell_colour(const RgbImage& png, const PixelRect& cell) { return png.at(cell.x + 1, cell.y + 1); }
 
 RgbImage export_head_png(const TempDir& dir, const std::vector<std::string>& extra) {
     std::vector<std::string> args{"export", kSpec, "--text", kText, "--layer",
@@ -54,8 +65,7 @@ TEST(CliExport, HeadPngHasTheExporterLayoutAndViridisCellColours) {
     const Trace t = library_trace(kSpec, kText);
     const Matrix& w = t.main.layers[kLayer].self_attn.weights[kHead];
     ASSERT_EQ(w.rows(), 5);
-    HeatmapOptions options;
-    options.title = single_title(t);
+    const HeatmapOptions options = cli_options(t, kSingleWhat);
     const HeatmapImage ref = render_heatmap(w, t.main.tokens, t.main.tokens, options);
     EXPECT_EQ(png.width(), ref.image.width());
     EXPECT_EQ(png.height(), ref.image.height());
@@ -64,12 +74,12 @@ TEST(CliExport, HeadPngHasTheExporterLayoutAndViridisCellColours) {
     for (const auto& [i, j] : kCells) {
         SCOPED_TRACE(testing::Message() << "cell (" << i << ", " << j << ") weight " << w(i, j));
         const PixelRect cell = ref.layout.cell(i, j);
-        EXPECT_EQ(png.at(cell.center_x(), cell.center_y()),
+        EXPECT_EQ(cell_colour(png, cell),
                   colorize(w(i, j), Colormap::Viridis, weights_scale));
     }
     // Causal: the cell above the diagonal is weight 0, the darkest viridis colour.
     const PixelRect masked = ref.layout.cell(0, 4);
-    EXPECT_EQ(png.at(masked.center_x(), masked.center_y()), colormap_lut(Colormap::Viridis)[0]);
+    EXPECT_EQ(cell_colour(png, masked), colormap_lut(Colormap::Viridis)[0]);
     EXPECT_TRUE(png.bytes() == ref.image.bytes()) << "the CLI PNG differs from render_heatmap";
 }
 
@@ -79,8 +89,7 @@ TEST(CliExport, MagmaColormapChangesTheCellColours) {
     const RgbImage magma = export_head_png(dir, {"--colormap", "magma"});
     const Trace t = library_trace(kSpec, kText);
     const Matrix& w = t.main.layers[kLayer].self_attn.weights[kHead];
-    HeatmapOptions options;
-    options.title = single_title(t);
+    HeatmapOptions options = cli_options(t, kSingleWhat);
     options.colormap = Colormap::Magma;
     const HeatmapImage ref = render_heatmap(w, t.main.tokens, t.main.tokens, options);
     ASSERT_EQ(magma.width(), ref.image.width());
@@ -89,9 +98,9 @@ TEST(CliExport, MagmaColormapChangesTheCellColours) {
     for (const auto& [i, j] : kCells) {
         SCOPED_TRACE(testing::Message() << "cell (" << i << ", " << j << ")");
         const PixelRect cell = ref.layout.cell(i, j);
-        const Rgb8 m = magma.at(cell.center_x(), cell.center_y());
+        const Rgb8 m = cell_colour(magma, cell);
         EXPECT_EQ(m, colorize(w(i, j), Colormap::Magma, ColorScale{}));
-        changed += m != viridis.at(cell.center_x(), cell.center_y());
+        changed += m != cell_colour(viridis, cell);
     }
     EXPECT_EQ(changed, static_cast<int>(kCells.size()));
 }
@@ -104,8 +113,7 @@ TEST(CliExport, GridPngHasTheGridLayoutAndThumbnailCellColours) {
     const Trace t = library_trace(kSpec, kText);
     std::vector<std::vector<Matrix>> maps;
     for (const LayerTrace& lt : t.main.layers) maps.push_back(lt.self_attn.weights);
-    HeatmapOptions options;
-    options.title = t.model_name + " · all layers × heads";
+    const HeatmapOptions options = cli_options(t, "all layers × heads");
     const GridImage ref = render_grid(maps, t.main.tokens, t.main.tokens, options);
     ASSERT_EQ(ref.layout.layers, 2);
     ASSERT_EQ(ref.layout.heads, 4);
@@ -115,7 +123,7 @@ TEST(CliExport, GridPngHasTheGridLayoutAndThumbnailCellColours) {
         for (const auto& [i, j] : kCells) {
             SCOPED_TRACE(testing::Message() << "L" << l << " H" << h << " cell (" << i << ", " << j << ")");
             const PixelRect cell = ref.layout.cell(l, h, i, j);
-            EXPECT_EQ(png.at(cell.center_x(), cell.center_y()),
+            EXPECT_EQ(cell_colour(png, cell),
                       colorize(maps[l][h](i, j), Colormap::Viridis, ColorScale{}));
         }
     }
@@ -165,8 +173,7 @@ TEST(CliExport, CrossAttentionPngHasDecoderRowsAndEncoderColumns) {
     const Matrix& w = t.decoder->layers[0].cross_attn->weights[1];
     ASSERT_EQ(w.rows(), 2);
     ASSERT_EQ(w.cols(), 3);
-    HeatmapOptions options;
-    options.title = t.model_name + " · cross-attention layer 0 · head 1";
+    const HeatmapOptions options = cli_options(t, "cross-attention layer 0 · head 1", "x y", true);
     const HeatmapImage ref = render_heatmap(w, t.decoder->tokens, t.main.tokens, options);
     EXPECT_EQ(ref.layout.rows, 2);
     EXPECT_EQ(ref.layout.cols, 3);
@@ -175,7 +182,7 @@ TEST(CliExport, CrossAttentionPngHasDecoderRowsAndEncoderColumns) {
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 3; ++j) {
             const PixelRect cell = ref.layout.cell(i, j);
-            EXPECT_EQ(png.at(cell.center_x(), cell.center_y()),
+            EXPECT_EQ(cell_colour(png, cell),
                       colorize(w(i, j), Colormap::Viridis, ColorScale{}))
                 << "cell (" << i << ", " << j << ")";
         }

@@ -81,7 +81,10 @@ void draw_similarity_tab(AppContext& ctx) {
                         corpus ? "; mean over the corpus" : "");
     ImGui::SameLine();
     if (ImGui::Button("PNG##jsd"))
-        try_action(ctx, [&] { a.status = "wrote " + export_jsd_png(ctx, export_path(ctx, "head_similarity.png")); });
+        try_action(ctx, [&] { a.status = "wrote " + export_jsd_figure(ctx, export_path(ctx, "head_similarity", "png")); });
+    ImGui::SameLine();
+    if (ImGui::Button("SVG##jsd"))
+        try_action(ctx, [&] { a.status = "wrote " + export_jsd_figure(ctx, export_path(ctx, "head_similarity", "svg")); });
     const std::string key = std::to_string(a.analysed_generation) + "/" + std::to_string(corpus) + "/" +
                             std::to_string(a.corpus ? a.corpus->analysed : 0) + "/" + std::to_string(n);
     a.jsd_map.sync(key, jsd.cast<float>());

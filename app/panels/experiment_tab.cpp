@@ -138,9 +138,9 @@ void draw_experiment_tab(AppContext& ctx) {
     ImGui::SameLine();
     ImGui::BeginDisabled(e.runs.empty());
     const std::string stem = "experiment_" + (e.key.empty() ? std::string("heads") : e.key);
-    if (ImGui::Button("CSV")) try_action(ctx, [&] { export_experiment_csv(ctx, export_path(ctx, stem + ".csv")); });
+    if (ImGui::Button("CSV")) try_action(ctx, [&] { export_experiment_csv(ctx, export_path(ctx, stem, "csv")); });
     ImGui::SameLine();
-    if (ImGui::Button("PNG")) try_action(ctx, [&] { export_experiment_png(ctx, export_path(ctx, stem + ".png")); });
+    if (ImGui::Button("PNG")) try_action(ctx, [&] { export_experiment_png(ctx, export_path(ctx, stem, "png")); });
     ImGui::EndDisabled();
     if (e.total_steps > 0) {
         char overlay[96];

@@ -1,8 +1,10 @@
-// Export tab: PNG of the selected head or the whole grid (core's exporter: labels,
-// colour bar, title), CSV of the selected head, JSON of the trace. Files are written
-// atomically; the path written or the error is shown.
+// Export tab: figures (PNG or SVG) of the selected head or the whole grid (core's
+// exporter: labels, axis titles, values, colour bar, title), CSV of the selected head,
+// JSON of the trace. Files go to the export folder (remembered in the settings) under
+// names that never replace an existing file; the path written or the error is shown.
 #include <filesystem>
 
+#include "app/analysis_files.h"
 #include "app/exporter.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
@@ -10,17 +12,23 @@
 namespace hs {
 namespace {
 
-void run_export(AppContext& ctx, const char* kind, const std::string& file) {
+enum class ExportKind { HeadFigure, GridFigure, HeadCsv, TraceJson };
+
+void run_export(AppContext& ctx, ExportKind kind, const std::string& ext) {
     ExportStatus& st = ctx.export_status;
-    const std::string path = (std::filesystem::path(st.directory) / file).string();
     try {
         const Trace& t = *ctx.view.trace;
-        const std::string k = kind;
+        const std::string stem = kind == ExportKind::GridFigure  ? file_stem_of(t) + "_grid"
+                                 : kind == ExportKind::TraceJson ? file_stem_of(t) + "_trace"
+                                                                 : export_stem(t, ctx.state);
+        const std::string path = export_path(ctx, stem, ext);
         st.last_note.clear();
-        if (k == "head") st.last_path = export_head_png(ctx.view, ctx.state, path, &st.last_note);
-        else if (k == "grid") st.last_path = export_grid_png(t, ctx.state, path, &st.last_note);
-        else if (k == "csv") st.last_path = export_head_csv(ctx.view, ctx.state, path);
-        else st.last_path = export_trace_json(t, path);
+        switch (kind) {
+            case ExportKind::HeadFigure: st.last_path = export_head_figure(ctx.view, ctx.state, path, &st.last_note); break;
+            case ExportKind::GridFigure: st.last_path = export_grid_figure(t, ctx.state, path, &st.last_note); break;
+            case ExportKind::HeadCsv: st.last_path = export_head_csv(ctx.view, ctx.state, path); break;
+            case ExportKind::TraceJson: st.last_path = export_trace_json(t, path); break;
+        }
         st.last_error.clear();
     } catch (const std::exception& e) {
         st.last_error = e.what();
@@ -31,21 +39,36 @@ void run_export(AppContext& ctx, const char* kind, const std::string& file) {
 
 void draw_export_tab(AppContext& ctx) {
     ExportStatus& st = ctx.export_status;
+    AppState& s = ctx.state;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    input_text_string("directory", &st.directory);
+    input_text_string("export folder", &s.export_dir);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("default")) s.export_dir = default_export_dir();
+    ImGui::TextDisabled("figures:");
+    ImGui::SameLine();
+    for (int scale : {1, 2, 4}) {
+        ImGui::SameLine();
+        const std::string label = std::to_string(scale) + "×";
+        if (ImGui::RadioButton(label.c_str(), s.figure_scale == scale)) s.figure_scale = scale;
+    }
+    ImGui::SameLine();
+    ImGui::Checkbox("values in cells", &s.figure_values);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("each weight printed in its cell when the cell is wide enough (masked cells stay blank)");
     if (!ctx.view.trace) {
         ImGui::TextDisabled("nothing to export yet");
         return;
     }
-    const AppState& s = ctx.state;
-    const std::string stem = "headscope_L" + std::to_string(s.layer) + "_H" + std::to_string(s.head);
-    if (ImGui::Button("PNG: selected head")) run_export(ctx, "head", stem + ".png");
+    if (ImGui::Button("PNG: selected head")) run_export(ctx, ExportKind::HeadFigure, "png");
     ImGui::SameLine();
-    if (ImGui::Button("PNG: all layers × heads")) run_export(ctx, "grid", "headscope_grid.png");
+    if (ImGui::Button("SVG: selected head")) run_export(ctx, ExportKind::HeadFigure, "svg");
     ImGui::SameLine();
-    if (ImGui::Button("CSV: selected head")) run_export(ctx, "csv", stem + ".csv");
+    if (ImGui::Button("PNG: all layers × heads")) run_export(ctx, ExportKind::GridFigure, "png");
     ImGui::SameLine();
-    if (ImGui::Button("JSON: whole trace")) run_export(ctx, "json", "headscope_trace.json");
+    if (ImGui::Button("SVG: all layers × heads")) run_export(ctx, ExportKind::GridFigure, "svg");
+    if (ImGui::Button("CSV: selected head")) run_export(ctx, ExportKind::HeadCsv, "csv");
+    ImGui::SameLine();
+    if (ImGui::Button("JSON: whole trace")) run_export(ctx, ExportKind::TraceJson, "json");
     if (!st.last_error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
         ImGui::TextWrapped("%s", st.last_error.c_str());

@@ -25,7 +25,10 @@ void draw_rollout_tab(AppContext& ctx) {
     ImGui::TextDisabled("R = Â_L ⋯ Â_1, Â_l = rownorm(mean_h A_l + I): how much of input token j flows into position i");
     ImGui::SameLine();
     if (ImGui::Button("PNG##rollout"))
-        try_action(ctx, [&] { a.status = "wrote " + export_rollout_png(ctx, export_path(ctx, "rollout.png")); });
+        try_action(ctx, [&] { a.status = "wrote " + export_rollout_figure(ctx, export_path(ctx, "rollout", "png")); });
+    ImGui::SameLine();
+    if (ImGui::Button("SVG##rollout"))
+        try_action(ctx, [&] { a.status = "wrote " + export_rollout_figure(ctx, export_path(ctx, "rollout", "svg")); });
     a.rollout_map.sync(std::to_string(a.analysed_generation), r.joint);
     ColorScale scale;
     scale.lo = 0.0f;

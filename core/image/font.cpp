@@ -147,6 +147,21 @@ AlphaMask Font::render_text(std::string_view utf8, int pixel_height) const {
     return mask;
 }
 
+int Font::ascent_px(int pixel_height) const {
+    if (!available() || pixel_height <= 0) return 0;
+    const Face& primary = *faces_.front();
+    return static_cast<int>(std::lround(
+        primary.ascent * stbtt_ScaleForPixelHeight(&primary.info, static_cast<float>(pixel_height))));
+}
+
+float Font::em_px(int pixel_height) const {
+    if (!available()) return static_cast<float>(pixel_height);
+    const Face& primary = *faces_.front();
+    // ScaleForPixelHeight(h) = h / (ascent − descent); ScaleForMappingEmToPixels(e) = e / units_per_em.
+    return stbtt_ScaleForPixelHeight(&primary.info, static_cast<float>(pixel_height)) /
+           stbtt_ScaleForMappingEmToPixels(&primary.info, 1.0f);
+}
+
 int Font::text_width(std::string_view utf8, int pixel_height) const {
     return render_text(utf8, pixel_height).width;
 }

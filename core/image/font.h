@@ -45,6 +45,11 @@ public:
     // One line of text; height = pixel_height (+1), baseline at the primary face's ascent.
     AlphaMask render_text(std::string_view utf8, int pixel_height) const;
     int text_width(std::string_view utf8, int pixel_height) const;
+    // Baseline of render_text's mask, in pixels from its top.
+    int ascent_px(int pixel_height) const;
+    // The em size (CSS/SVG font-size) at which the primary face's ascent − descent is
+    // pixel_height: pixel_height · units_per_em / (ascent − descent). pixel_height without a face.
+    float em_px(int pixel_height) const;
 
 private:
     struct Face;

@@ -10,6 +10,18 @@
 
 namespace hs::detail {
 
+HeatmapOptions scaled_options(const HeatmapOptions& options, int& scale) {
+    scale = std::clamp(options.figure_scale, 1, 8);
+    HeatmapOptions o = options;
+    o.figure_scale = 1;
+    o.cell_px *= scale;
+    o.font_px *= scale;
+    o.target_map_px *= scale;
+    o.target_thumb_px *= scale;
+    o.max_image_px = static_cast<int>(std::min<long long>(1 << 30, static_cast<long long>(options.max_image_px) * scale));
+    return o;
+}
+
 const Font* text_font(const HeatmapOptions& options) {
     if (!options.draw_text || options.font_px <= 0) return nullptr;
     const Font& font = options.font ? *options.font : Font::system_default();
@@ -72,15 +84,6 @@ void check_label_count(const std::vector<std::string>& labels, int expected, con
                 " or none");
 }
 
-void draw_cells(RgbImage& image, const Matrix& m, const PixelRect& map, int cell_px,
-                Colormap cmap, const ColorScale& scale) {
-    for (Eigen::Index i = 0; i < m.rows(); ++i)
-        for (Eigen::Index j = 0; j < m.cols(); ++j)
-            image.fill_rect({map.x + static_cast<int>(j) * cell_px,
-                             map.y + static_cast<int>(i) * cell_px, cell_px, cell_px},
-                            colorize(m(i, j), cmap, scale));
-}
-
 int draw_text(RgbImage& image, const Font& font, const std::string& text, int x, int y, int px,
               Rgb8 color) {
     const AlphaMask mask = font.render_text(text, px);
@@ -90,38 +93,81 @@ int draw_text(RgbImage& image, const Font& font, const std::string& text, int x,
 
 namespace {
 
-// Calls place(center, mask) for every label_stride-th label k: center = k·cell_px + cell_px/2,
-// the middle of cell k in pixels from the map's edge; mask = the shortened label at font_px.
+// Calls place(center, label) for every label_stride-th label k: center = k·cell_px + cell_px/2,
+// the middle of cell k in pixels from the map's edge; label = the shortened text.
 template <typename Place>
-void for_each_shown_label(const std::vector<std::string>& labels, int cell_px,
-                          const HeatmapOptions& options, const Font& font, Place place) {
+void for_each_shown_label(const std::vector<std::string>& labels, int cell_px, const HeatmapOptions& options,
+                          const Font& font, Place place) {
     const int stride = label_stride(cell_px, options.font_px);
-    for (std::size_t k = 0; k < labels.size(); k += static_cast<std::size_t>(stride)) {
-        const AlphaMask mask =
-            font.render_text(shorten_label(labels[k], options.max_label_chars, font), options.font_px);
-        place(static_cast<int>(k) * cell_px + cell_px / 2, mask);
-    }
+    for (std::size_t k = 0; k < labels.size(); k += static_cast<std::size_t>(stride))
+        place(static_cast<int>(k) * cell_px + cell_px / 2, shorten_label(labels[k], options.max_label_chars, font));
 }
 
 }  // namespace
 
-void draw_row_labels(RgbImage& image, const std::vector<std::string>& labels,
-                     const PixelRect& map, int cell_px, const HeatmapOptions& options,
-                     const Font& font) {
-    for_each_shown_label(labels, cell_px, options, font, [&](int center, const AlphaMask& mask) {
-        image.blend_mask(mask, map.x - kLabelPad - mask.width, map.y + center - mask.height / 2,
-                         kTextColor);
+void draw_row_labels(Painter& p, const std::vector<std::string>& labels, const PixelRect& map, int cell_px,
+                     const HeatmapOptions& options, const TextBands& b, const Font& font) {
+    for_each_shown_label(labels, cell_px, options, font, [&](int center, const std::string& label) {
+        p.text(label, map.x - b.label_pad, map.y + center - (b.font_px + 1) / 2, b.font_px, kTextColor,
+               TextAnchor::End);
     });
 }
 
-void draw_col_labels(RgbImage& image, const std::vector<std::string>& labels,
-                     const PixelRect& map, int cell_px, const HeatmapOptions& options,
-                     const Font& font) {
-    // Rotated footprint: mask.height wide, mask.width tall.
-    for_each_shown_label(labels, cell_px, options, font, [&](int center, const AlphaMask& mask) {
-        image.blend_mask_rotated_ccw(mask, map.x + center - mask.height / 2,
-                                     map.y - kLabelPad - mask.width, kTextColor);
+void draw_col_labels(Painter& p, const std::vector<std::string>& labels, const PixelRect& map, int cell_px,
+                     const HeatmapOptions& options, const TextBands& b, const Font& font) {
+    if (b.upright_cols) {  // one line per column, its bottom label_pad above the map
+        for (std::size_t k = 0; k < labels.size(); ++k)
+            p.text(shorten_label(labels[k], options.max_label_chars, font),
+                   map.x + static_cast<int>(k) * cell_px + cell_px / 2, map.y - b.label_pad - (b.font_px + 1),
+                   b.font_px, kTextColor, TextAnchor::Middle);
+        return;
+    }
+    // Rotated footprint: font_px + 1 wide, the label's width tall, ending label_pad above the map.
+    for_each_shown_label(labels, cell_px, options, font, [&](int center, const std::string& label) {
+        p.text(label, map.x + center - (b.font_px + 1) / 2, map.y - b.label_pad, b.font_px, kTextColor,
+               TextAnchor::Start, true);
     });
+}
+
+void draw_axis_titles(Painter& p, const PixelRect& map, const HeatmapOptions& options, const TextBands& b) {
+    if (b.col_title_h > 0)
+        p.text(options.col_axis_title, map.center_x(), map.y - b.col_band - b.col_title_h, b.font_px, kTextColor,
+               TextAnchor::Middle);
+    if (b.row_title_w > 0)
+        p.text(options.row_axis_title, map.x - b.row_band - b.row_title_w, map.center_y(), b.font_px, kTextColor,
+               TextAnchor::Middle, true);
+}
+
+std::string value_text(float v) {
+    if (v == 0.0f) return "";
+    if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+    char buf[32];
+    const double a = std::fabs(static_cast<double>(v));
+    if (a >= 1.0) std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(v));
+    else if (a >= 0.095) std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v));
+    else if (a >= 0.00095) std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(v));
+    else std::snprintf(buf, sizeof buf, "%.0e", static_cast<double>(v));
+    return buf;
+}
+
+bool draw_cell_values(Painter& p, const Matrix& m, const PixelRect& map, int cell_px, const HeatmapOptions& options,
+                      const ColorScale& scale, const TextBands& b, const Font& font) {
+    if (!options.cell_values || b.value_px <= 0 || cell_px < b.value_px + 4) return false;
+    int widest = 0;
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        widest = std::max(widest, font.text_width(value_text(m.data()[i]), b.value_px));
+    if (widest + 4 > cell_px) return false;
+    for (Eigen::Index i = 0; i < m.rows(); ++i)
+        for (Eigen::Index j = 0; j < m.cols(); ++j) {
+            // Perceived brightness of the cell (Rec. 601 weights): dark text on light cells.
+            const Rgb8 c = colorize(m(i, j), options.colormap, scale);
+            const int luma = (299 * c.r + 587 * c.g + 114 * c.b) / 1000;
+            const Rgb8 ink = luma > 140 ? Rgb8{20, 20, 20} : Rgb8{250, 250, 250};
+            p.text(value_text(m(i, j)), map.x + static_cast<int>(j) * cell_px + cell_px / 2,
+                   map.y + static_cast<int>(i) * cell_px + (cell_px - b.value_px - 1) / 2, b.value_px, ink,
+                   TextAnchor::Middle);
+        }
+    return true;
 }
 
 std::string tick_text(float v) {
@@ -130,50 +176,84 @@ std::string tick_text(float v) {
     return buf;
 }
 
+std::vector<float> colorbar_ticks(float lo, float hi) {
+    if (!(hi > lo) || !std::isfinite(hi - lo)) return {lo};
+    // Step: the smallest of 1, 2, 2.5, 5 × 10^k giving at most 6 intervals.
+    const double span = static_cast<double>(hi) - lo;
+    const double base = std::pow(10.0, std::floor(std::log10(span / 6.0)));
+    double step = base * 10.0;
+    for (double f : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (span / (base * f) <= 6.0) {
+            step = base * f;
+            break;
+        }
+    std::vector<float> ticks{lo};
+    // Interior nice values, kept clear of the ends by a fifth of a step (labels would touch).
+    for (double v = std::ceil(lo / step) * step; v < hi - step * 0.2; v += step)
+        if (v > lo + step * 0.2) ticks.push_back(static_cast<float>(std::fabs(v) < step * 1e-6 ? 0.0 : v));
+    ticks.push_back(hi);
+    return ticks;
+}
+
 int colorbar_label_width(const ColorScale& scale, int font_px, const Font* font) {
     if (!font) return 0;
-    return std::max(font->text_width(tick_text(scale.lo), font_px),
-                    font->text_width(tick_text(scale.hi), font_px));
+    int widest = 0;
+    for (float v : colorbar_ticks(scale.lo, scale.hi)) widest = std::max(widest, font->text_width(tick_text(v), font_px));
+    return widest;
 }
 
-void draw_colorbar(RgbImage& image, const PixelRect& bar, Colormap cmap,
-                   const ColorScale& scale, int font_px, const Font* font) {
+void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorScale& scale, const TextBands& b,
+                   const Font* font) {
     const int denom = std::max(1, bar.height - 1);
-    for (int y = 0; y < bar.height; ++y) {
-        const float t = static_cast<float>(bar.height - 1 - y) / static_cast<float>(denom);
-        const float v = scale.lo + (scale.hi - scale.lo) * t;
-        image.fill_rect({bar.x, bar.y + y, bar.width, 1}, colorize(v, cmap, scale));
+    // The gradient as a (height, 1) map, one cell per pixel row, top = hi.
+    Matrix column(bar.height, 1);
+    for (int y = 0; y < bar.height; ++y)
+        column(y, 0) = scale.lo + (scale.hi - scale.lo) * static_cast<float>(bar.height - 1 - y) / static_cast<float>(denom);
+    for (int y = 0; y < bar.height; ++y)
+        p.fill_rect({bar.x, bar.y + y, bar.width, 1}, colorize(column(y, 0), cmap, scale));
+    // Frame just outside the strip (unit pixels thick).
+    const int u = b.unit;
+    p.fill_rect({bar.x - u, bar.y - u, bar.width + 2 * u, u}, kFrameColor);
+    p.fill_rect({bar.x - u, bar.bottom(), bar.width + 2 * u, u}, kFrameColor);
+    p.fill_rect({bar.x - u, bar.y, u, bar.height}, kFrameColor);
+    p.fill_rect({bar.right(), bar.y, u, bar.height}, kFrameColor);
+    const int tick_x = bar.right() + u;
+    for (float v : colorbar_ticks(scale.lo, scale.hi)) {
+        // Row of value v: inverse of the gradient's value at row y.
+        const float t = scale.hi > scale.lo ? (v - scale.lo) / (scale.hi - scale.lo) : 0.0f;
+        const int y = bar.y + static_cast<int>(std::lround((1.0f - t) * static_cast<float>(denom)));
+        p.fill_rect({tick_x, y, b.tick_len, u}, kTextColor);
+        if (font)
+            p.text(tick_text(v), tick_x + b.tick_len + 3 * u, y - (b.font_px + 1) / 2, b.font_px, kTextColor,
+                   TextAnchor::Start);
     }
-    // 1-pixel frame just outside the strip.
-    image.fill_rect({bar.x - 1, bar.y - 1, bar.width + 2, 1}, kFrameColor);
-    image.fill_rect({bar.x - 1, bar.bottom(), bar.width + 2, 1}, kFrameColor);
-    image.fill_rect({bar.x - 1, bar.y, 1, bar.height}, kFrameColor);
-    image.fill_rect({bar.right(), bar.y, 1, bar.height}, kFrameColor);
-    // Ticks at the hi (top row) and lo (bottom row) ends.
-    const int tick_x = bar.right() + 1;
-    image.fill_rect({tick_x, bar.y, kTickLength, 1}, kTextColor);
-    image.fill_rect({tick_x, bar.bottom() - 1, kTickLength, 1}, kTextColor);
-    if (!font) return;
-    const int text_x = tick_x + kTickLength + 3;
-    const int half = (font_px + 1) / 2;
-    draw_text(image, *font, tick_text(scale.hi), text_x, bar.y - half, font_px, kTextColor);
-    draw_text(image, *font, tick_text(scale.lo), text_x, bar.bottom() - 1 - half, font_px, kTextColor);
 }
 
-TextBands text_bands(const HeatmapOptions& options, const Font* font, const ColorScale& scale,
-                     const std::vector<std::string>& row_labels,
-                     const std::vector<std::string>& col_labels) {
+TextBands text_bands(const HeatmapOptions& options, int unit, const Font* font, const ColorScale& scale,
+                     const std::vector<std::string>& row_labels, const std::vector<std::string>& col_labels,
+                     int cell_px_hint) {
     TextBands b;
+    b.unit = std::max(1, unit);
     b.font_px = options.font_px;
     b.title_px = b.font_px + b.font_px / 3;
-    b.margin = std::max(10, b.font_px);
+    // Values grow with the cells (a fifth of a cell) up to the label size.
+    b.value_px = font ? std::clamp(cell_px_hint / 5, 8 * b.unit, b.font_px) : 0;
+    b.margin = std::max(10 * b.unit, b.font_px);
+    b.label_pad = kLabelPad * b.unit;
     b.has_title = font && !options.title.empty();
-    b.title_h = b.has_title ? b.title_px + 1 + 8 : 0;
+    b.title_h = b.has_title ? b.title_px + 1 + 8 * b.unit : 0;
     b.title_w = b.has_title ? font->text_width(options.title, b.title_px) : 0;
-    b.row_band = font && !row_labels.empty() ? max_label_width(row_labels, options, font) + kLabelPad : 0;
-    b.col_band = font && !col_labels.empty() ? max_label_width(col_labels, options, font) + kLabelPad : 0;
-    b.tick_w = font ? colorbar_label_width(scale, b.font_px, font) + 3 : 0;
-    b.bar_extra = kColorbarGap + kColorbarWidth + 1 + kTickLength + b.tick_w;
+    b.row_band = font && !row_labels.empty() ? max_label_width(row_labels, options, font) + b.label_pad : 0;
+    const int col_width = font && !col_labels.empty() ? max_label_width(col_labels, options, font) : 0;
+    b.upright_cols = col_width > 0 && cell_px_hint >= col_width + 4 * b.unit;
+    b.col_band = col_width == 0 ? 0 : (b.upright_cols ? b.font_px + 1 : col_width) + b.label_pad;
+    b.row_title_w = font && !options.row_axis_title.empty() ? b.font_px + 1 + b.label_pad : 0;
+    b.col_title_h = font && !options.col_axis_title.empty() ? b.font_px + 1 + b.label_pad : 0;
+    b.bar_gap = kColorbarGap * b.unit;
+    b.bar_w = kColorbarWidth * b.unit;
+    b.tick_len = kTickLength * b.unit;
+    b.tick_w = font ? colorbar_label_width(scale, b.font_px, font) + 3 * b.unit : 0;
+    b.bar_extra = b.bar_gap + b.bar_w + b.unit + b.tick_len + b.tick_w;
     return b;
 }
 
@@ -203,7 +283,7 @@ int fit_cell_px(const HeatmapOptions& options, int target_px, int rows, int cols
 
 Canvas canvas_around(const TextBands& bands, const PixelRect& colorbar, int content_bottom) {
     Canvas c;
-    const int content_w = colorbar.right() + 1 + kTickLength + bands.tick_w + bands.margin;
+    const int content_w = colorbar.right() + bands.unit + bands.tick_len + bands.tick_w + bands.margin;
     c.width = std::max(content_w, bands.title_w + 2 * bands.margin);
     c.height = std::max(content_bottom, colorbar.bottom()) + bands.margin;
     if (bands.has_title)
@@ -211,11 +291,9 @@ Canvas canvas_around(const TextBands& bands, const PixelRect& colorbar, int cont
     return c;
 }
 
-void draw_title(RgbImage& image, const Font& font, const std::string& title,
-                const TextBands& bands) {
+void draw_title(Painter& p, const std::string& title, const TextBands& bands, int canvas_width) {
     if (!bands.has_title) return;
-    draw_text(image, font, title, (image.width() - bands.title_w) / 2, bands.margin,
-              bands.title_px, kTextColor);
+    p.text(title, canvas_width / 2, bands.margin, bands.title_px, kTextColor, TextAnchor::Middle);
 }
 
 }  // namespace hs::detail

@@ -1,20 +1,28 @@
 #pragma once
 // Drawing pieces shared by render_heatmap and render_grid (internal to core/image).
+// Everything paints through a Painter, so PNG and SVG exports hold the same figure.
 #include <string>
 #include <vector>
 
 #include "core/image/font.h"
 #include "core/image/heatmap_image.h"
+#include "core/image/painter.h"
 
 namespace hs::detail {
 
 constexpr Rgb8 kTextColor{30, 30, 30};
 constexpr Rgb8 kFrameColor{120, 120, 120};
+// Sizes at figure scale 1 (HeatmapOptions::figure_scale multiplies them).
 constexpr int kColorbarWidth = 18;
 constexpr int kColorbarGap = 16;    // map → colorbar
 constexpr int kTickLength = 4;
 constexpr int kLabelPad = 6;        // labels ↔ map
 constexpr int kMinColorbarHeight = 120;
+
+// `options` with every size multiplied by figure_scale (clamped to 1..8, returned in
+// `scale`): cell_px, text, target sizes and max_image_px; figure_scale itself
+// becomes 1 in the result, which is then drawn with TextBands::unit = scale.
+HeatmapOptions scaled_options(const HeatmapOptions& options, int& scale);
 
 // The font to use, or nullptr when text is off or no font face exists.
 const Font* text_font(const HeatmapOptions& options);
@@ -30,50 +38,69 @@ int label_stride(int cell_px, int font_px);
 // Widest (shortened) label in pixels; 0 without font or labels.
 int max_label_width(const std::vector<std::string>& labels, const HeatmapOptions& options,
                     const Font* font);
-
 // Throws hs::Error unless labels is empty or has `expected` entries.
 void check_label_count(const std::vector<std::string>& labels, int expected, const char* what);
 
-// Fills rows·cell_px × cols·cell_px pixels at map.x, map.y with colorize(m(i, j)).
-void draw_cells(RgbImage& image, const Matrix& m, const PixelRect& map, int cell_px,
-                Colormap cmap, const ColorScale& scale);
-// Right-aligned labels ending kLabelPad left of map, centred on each row.
-void draw_row_labels(RgbImage& image, const std::vector<std::string>& labels,
-                     const PixelRect& map, int cell_px, const HeatmapOptions& options,
-                     const Font& font);
-// Labels rotated 90° CCW, ending kLabelPad above map, centred on each column.
-void draw_col_labels(RgbImage& image, const std::vector<std::string>& labels,
-                     const PixelRect& map, int cell_px, const HeatmapOptions& options,
-                     const Font& font);
-
-// Colorbar: value v = lo + (hi − lo)·(bar.bottom − 1 − y)/(bar.height − 1) at row y,
-// coloured by colorize(v); frame, min/max ticks and their labels to the right.
-std::string tick_text(float v);
-int colorbar_label_width(const ColorScale& scale, int font_px, const Font* font);
-void draw_colorbar(RgbImage& image, const PixelRect& bar, Colormap cmap,
-                   const ColorScale& scale, int font_px, const Font* font);
-
-// Text with its top-left at (x, y); returns the drawn width.
+// Text with its top-left at (x, y) on a raster; returns the drawn width.
 int draw_text(RgbImage& image, const Font& font, const std::string& text, int x, int y,
               int px, Rgb8 color);
 
-// Pixels reserved around the map(s) for text, shared by render_heatmap and render_grid;
-// every text band is 0 without a font.
+// Pixels reserved around the map(s), shared by render_heatmap and render_grid; every text
+// band is 0 without a font. All sizes already include the figure scale.
 struct TextBands {
+    int unit = 1;           // figure scale: fixed sizes (gaps, colorbar) are k · unit
     int font_px = 0;        // label text height
     int title_px = 0;       // title text height: font_px · 4/3
-    int margin = 0;         // outer margin on every side: max(10, font_px)
+    int value_px = 0;       // cell value text height: cell/5 within [8·unit, font_px]
+    int margin = 0;         // outer margin on every side: max(10·unit, font_px)
+    int label_pad = 0;      // labels ↔ map
     bool has_title = false;
     int title_h = 0;        // title line plus the gap under it
     int title_w = 0;        // title text width
+    int row_title_w = 0;    // rotated row axis title ("query") left of the row labels
+    int col_title_h = 0;    // column axis title ("key") above the column labels
     int row_band = 0;       // row labels, left of the map(s)
+    bool upright_cols = false;  // column labels horizontal (they fit their cells)
     int col_band = 0;       // column labels, above the map(s)
+    int bar_gap = 0, bar_w = 0, tick_len = 0;
     int tick_w = 0;         // colorbar tick labels
     int bar_extra = 0;      // gap + colorbar + frame + tick + tick labels, right of the map(s)
 };
-TextBands text_bands(const HeatmapOptions& options, const Font* font, const ColorScale& scale,
+// cell_px_hint: the cell size the labels will sit on (upright column labels need it ≥
+// their width); 0 when unknown (rotated).
+TextBands text_bands(const HeatmapOptions& options, int unit, const Font* font, const ColorScale& scale,
                      const std::vector<std::string>& row_labels,
-                     const std::vector<std::string>& col_labels);
+                     const std::vector<std::string>& col_labels, int cell_px_hint);
+
+// Right-aligned labels ending label_pad left of map, centred on each row.
+void draw_row_labels(Painter& p, const std::vector<std::string>& labels, const PixelRect& map,
+                     int cell_px, const HeatmapOptions& options, const TextBands& b, const Font& font);
+// Labels above map: upright and centred on each column when b.upright_cols, else rotated
+// 90° CCW (reading upwards) ending label_pad above map.
+void draw_col_labels(Painter& p, const std::vector<std::string>& labels, const PixelRect& map,
+                     int cell_px, const HeatmapOptions& options, const TextBands& b, const Font& font);
+// The axis titles (options.row_axis_title rotated, left of the row labels;
+// options.col_axis_title above the column labels), centred on map.
+void draw_axis_titles(Painter& p, const PixelRect& map, const HeatmapOptions& options,
+                      const TextBands& b);
+// Each cell's value (value_text) in black or white, whichever reads on its colour, when
+// the widest value fits the cell; returns whether values were drawn.
+bool draw_cell_values(Painter& p, const Matrix& m, const PixelRect& map, int cell_px,
+                      const HeatmapOptions& options, const ColorScale& scale, const TextBands& b,
+                      const Font& font);
+// "0.25", "0.007", "1": two significant digits for |v| < 1 (at most 3 decimals), else 3;
+// exactly 0 (a masked cell of a softmax) prints nothing.
+std::string value_text(float v);
+
+// Colorbar: value v = lo + (hi − lo)·(bar.bottom − 1 − y)/(bar.height − 1) at row y,
+// coloured by colorize(v); frame, ticks at colorbar_ticks() and their labels to the right.
+std::string tick_text(float v);
+// "Nice" values (1, 2, 2.5 or 5 × 10^k steps, 3 to 7 of them) within [lo, hi], always
+// including lo and hi themselves; {lo} when lo == hi.
+std::vector<float> colorbar_ticks(float lo, float hi);
+int colorbar_label_width(const ColorScale& scale, int font_px, const Font* font);
+void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorScale& scale,
+                   const TextBands& b, const Font* font);
 
 // Automatic cell size: options.cell_px when set, else max(1, target_px / max(rows, cols)),
 // shrunk so cells_across × cells_down cells plus the overhead fit in max_image_px; ≥ 1.
@@ -100,7 +127,6 @@ struct Canvas {
 Canvas canvas_around(const TextBands& bands, const PixelRect& colorbar, int content_bottom);
 
 // The title centred in the top band (nothing without a title).
-void draw_title(RgbImage& image, const Font& font, const std::string& title,
-                const TextBands& bands);
+void draw_title(Painter& p, const std::string& title, const TextBands& bands, int canvas_width);
 
 }  // namespace hs::detail

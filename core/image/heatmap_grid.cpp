@@ -53,11 +53,24 @@ std::string caption_text(int layer, int head) {
 
 }  // namespace
 
-GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
-                      const std::vector<std::string>& row_labels,
-                      const std::vector<std::string>& col_labels,
-                      const HeatmapOptions& options) {
-    GridLayout grid;
+namespace {
+
+// Layout and text bands of a grid (sizes already × the figure scale), as HeatmapPlan.
+struct GridPlan {
+    GridLayout layout;
+    detail::TextBands bands;
+    detail::Canvas canvas;
+    HeatmapOptions options;
+    const Font* font = nullptr;
+    int caption_h = 0;
+    std::vector<std::vector<Matrix>> shrunk;  // block means when the maps were too large
+    bool labelled = true;
+};
+
+GridPlan plan_grid(const std::vector<std::vector<Matrix>>& maps, const std::vector<std::string>& row_labels,
+                   const std::vector<std::string>& col_labels, const HeatmapOptions& requested) {
+    GridPlan plan;
+    GridLayout& grid = plan.layout;
     check_grid_shapes(maps, grid.rows, grid.cols);
     detail::check_label_count(row_labels, grid.rows, "row");
     detail::check_label_count(col_labels, grid.cols, "column");
@@ -65,86 +78,125 @@ GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
     grid.heads = static_cast<int>(maps[0].size());
     grid.source_rows = grid.rows;
     grid.source_cols = grid.cols;
+    int unit = 1;
+    plan.options = detail::scaled_options(requested, unit);
+    const int gap_x = kThumbGapX * unit, gap_y = kThumbGapY * unit;
 
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     for (const auto& layer : maps)
         for (const Matrix& m : layer) detail::finite_min_max(m, lo, hi);
     // More cells than the image can hold at 1 px each: block means of every map, sized so
     // H thumbnails across and L down (with their gaps and captions) fit.
-    const int caption_room = options.font_px + 4;
-    const int across = (options.max_image_px - detail::kShrunkOverhead - (grid.heads - 1) * kThumbGapX) / grid.heads;
-    const int down = (options.max_image_px - detail::kShrunkOverhead -
-                      grid.layers * caption_room - (grid.layers - 1) * kThumbGapY) / grid.layers;
-    if (options.cell_px == 0 && across > 0 && down > 0 && (grid.cols > across || grid.rows > down)) {
+    const HeatmapOptions& o = plan.options;
+    const int caption_room = o.font_px + 4 * unit;
+    const int spare = o.max_image_px - detail::kShrunkOverhead * unit;
+    const int across = (spare - (grid.heads - 1) * gap_x) / grid.heads;
+    const int down = (spare - grid.layers * caption_room - (grid.layers - 1) * gap_y) / grid.layers;
+    if (o.cell_px == 0 && across > 0 && down > 0 && (grid.cols > across || grid.rows > down)) {
         // One factor for both sides, so thumbnails keep the maps' aspect.
         const double f = std::min({1.0, double(across) / grid.cols, double(down) / grid.rows});
         const int r2 = std::max(1, int(grid.rows * f)), c2 = std::max(1, int(grid.cols * f));
-        std::vector<std::vector<Matrix>> small(maps.size());
+        plan.shrunk.resize(maps.size());
         for (std::size_t l = 0; l < maps.size(); ++l)
-            for (const Matrix& m : maps[l]) small[l].push_back(box_mean(m, r2, c2));
-        GridImage out = render_grid(small, {}, {}, detail::shrunk_options(options, lo, hi));
-        out.layout.source_rows = grid.rows;
-        out.layout.source_cols = grid.cols;
-        return out;
+            for (const Matrix& m : maps[l]) plan.shrunk[l].push_back(box_mean(m, r2, c2));
+        plan.options = detail::shrunk_options(plan.options, lo, hi);
+        plan.labelled = false;
+        grid.rows = r2;
+        grid.cols = c2;
     }
+    const std::vector<std::string> none;
+    const auto& rl = plan.labelled ? row_labels : none;
+    const auto& cl = plan.labelled ? col_labels : none;
+    plan.font = detail::text_font(plan.options);
+    grid.scale = detail::resolve_scale(plan.options, lo, hi);
+    plan.caption_h = plan.font ? plan.options.font_px + 1 + 3 * unit : 0;
 
-    const Font* font = detail::text_font(options);
-    grid.scale = detail::resolve_scale(options, lo, hi);
+    // 1. Cell size per thumbnail (rotated column labels reserved), shrunk so H thumbnails
+    //    across and L down fit; then the bands for that size.
+    const auto overhead = [&](const detail::TextBands& b, int& w, int& h) {
+        w = 2 * b.margin + b.row_title_w + b.row_band + b.bar_extra + (grid.heads - 1) * gap_x;
+        h = 2 * b.margin + b.title_h + b.col_title_h + b.col_band + grid.layers * plan.caption_h +
+            (grid.layers - 1) * gap_y;
+    };
+    int overhead_w = 0, overhead_h = 0;
+    overhead(detail::text_bands(plan.options, unit, plan.font, grid.scale, rl, cl, 0), overhead_w, overhead_h);
+    grid.cell_px = detail::fit_cell_px(plan.options, plan.options.target_thumb_px, grid.rows, grid.cols,
+                                       grid.heads * grid.cols, grid.layers * grid.rows, overhead_w, overhead_h);
+    plan.bands = detail::text_bands(plan.options, unit, plan.font, grid.scale, rl, cl, grid.cell_px);
+    const detail::TextBands& b = plan.bands;
 
-    // 1. Text bands (all zero without a font), plus a caption line over each thumbnail.
-    const detail::TextBands b = detail::text_bands(options, font, grid.scale, row_labels, col_labels);
-    const int font_px = b.font_px;
-    const int caption_h = font ? font_px + 1 + 3 : 0;
-
-    // 2. Cell size: target per thumbnail, shrunk so H thumbnails across and L down fit.
-    const int overhead_w = 2 * b.margin + b.row_band + b.bar_extra + (grid.heads - 1) * kThumbGapX;
-    const int overhead_h = 2 * b.margin + b.title_h + b.col_band + grid.layers * caption_h +
-                           (grid.layers - 1) * kThumbGapY;
-    grid.cell_px = detail::fit_cell_px(options, options.target_thumb_px, grid.rows, grid.cols,
-                                       grid.heads * grid.cols, grid.layers * grid.rows,
-                                       overhead_w, overhead_h);
-
-    // 3. Rectangles: thumbnail (l, h) sits under its caption.
+    // 2. Rectangles: thumbnail (l, h) sits under its caption.
     const int thumb_w = grid.cols * grid.cell_px, thumb_h = grid.rows * grid.cell_px;
-    const int x0 = b.margin + b.row_band, y0 = b.margin + b.title_h + b.col_band;
+    const int x0 = b.margin + b.row_title_w + b.row_band, y0 = b.margin + b.title_h + b.col_title_h + b.col_band;
     for (int l = 0; l < grid.layers; ++l)
         for (int h = 0; h < grid.heads; ++h) {
-            const int x = x0 + h * (thumb_w + kThumbGapX);
-            const int y = y0 + l * (caption_h + thumb_h + kThumbGapY);
-            grid.captions.push_back({x, y, thumb_w, caption_h});
-            grid.thumbs.push_back({x, y + caption_h, thumb_w, thumb_h});
+            const int x = x0 + h * (thumb_w + gap_x);
+            const int y = y0 + l * (plan.caption_h + thumb_h + gap_y);
+            grid.captions.push_back({x, y, thumb_w, plan.caption_h});
+            grid.thumbs.push_back({x, y + plan.caption_h, thumb_w, thumb_h});
         }
     const PixelRect& first = grid.thumbs.front();
     const PixelRect& last = grid.thumbs.back();
-    grid.colorbar = {last.right() + detail::kColorbarGap, first.y, detail::kColorbarWidth,
-                  std::max(last.bottom() - first.y, detail::kMinColorbarHeight)};
-    const detail::Canvas canvas = detail::canvas_around(b, grid.colorbar, last.bottom());
-    grid.title = canvas.title;
+    grid.colorbar = {last.right() + b.bar_gap, first.y, b.bar_w,
+                     std::max(last.bottom() - first.y, detail::kMinColorbarHeight * unit)};
+    plan.canvas = detail::canvas_around(b, grid.colorbar, last.bottom());
+    grid.title = plan.canvas.title;
+    detail::check_image_size(plan.canvas.width, plan.canvas.height);
+    return plan;
+}
 
-    // 4. Draw thumbnails, colorbar, then text.
-    detail::check_image_size(canvas.width, canvas.height);
-    GridImage out{RgbImage(canvas.width, canvas.height), grid};
+void paint_grid(const GridPlan& plan, const std::vector<std::vector<Matrix>>& maps,
+                const std::vector<std::string>& row_labels, const std::vector<std::string>& col_labels, Painter& p) {
+    const GridLayout& grid = plan.layout;
+    const detail::TextBands& b = plan.bands;
+    const auto& drawn = plan.labelled ? maps : plan.shrunk;
     for (int l = 0; l < grid.layers; ++l)
         for (int h = 0; h < grid.heads; ++h)
-            detail::draw_cells(out.image, maps[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)],
-                               grid.thumb(l, h), grid.cell_px, options.colormap, grid.scale);
-    detail::draw_colorbar(out.image, grid.colorbar, options.colormap, grid.scale, font_px, font);
-    if (!font) return out;
+            p.cells(drawn[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], grid.thumb(l, h), grid.cell_px,
+                    plan.options.colormap, grid.scale);
+    detail::draw_colorbar(p, grid.colorbar, plan.options.colormap, grid.scale, b, plan.font);
+    if (!plan.font) return;
     for (int l = 0; l < grid.layers; ++l) {
-        detail::draw_row_labels(out.image, row_labels, grid.thumb(l, 0), grid.cell_px, options, *font);
+        if (plan.labelled)
+            detail::draw_row_labels(p, row_labels, grid.thumb(l, 0), grid.cell_px, plan.options, b, *plan.font);
         for (int h = 0; h < grid.heads; ++h) {
+            detail::draw_cell_values(p, drawn[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)],
+                                     grid.thumb(l, h), grid.cell_px, plan.options, grid.scale, b, *plan.font);
             const PixelRect& c = grid.captions[static_cast<std::size_t>(l) * grid.heads + h];
-            detail::draw_text(out.image, *font, caption_text(l, h), c.x, c.y, font_px, detail::kTextColor);
+            p.text(caption_text(l, h), c.x, c.y, b.font_px, detail::kTextColor, TextAnchor::Start);
         }
     }
-    // Column labels above the first layer's captions.
-    for (int h = 0; h < grid.heads; ++h) {
+    // Column labels above the first layer's captions; axis titles around all thumbnails.
+    const PixelRect& first = grid.thumbs.front();
+    const PixelRect& last = grid.thumbs.back();
+    for (int h = 0; h < grid.heads && plan.labelled; ++h) {
         PixelRect above = grid.thumb(0, h);
-        above.y -= caption_h;
-        detail::draw_col_labels(out.image, col_labels, above, grid.cell_px, options, *font);
+        above.y -= plan.caption_h;
+        detail::draw_col_labels(p, col_labels, above, grid.cell_px, plan.options, b, *plan.font);
     }
-    detail::draw_title(out.image, *font, options.title, b);
-    return out;
+    const PixelRect all{first.x, first.y - plan.caption_h, last.right() - first.x,
+                        last.bottom() - first.y + plan.caption_h};
+    detail::draw_axis_titles(p, all, plan.options, b);
+    detail::draw_title(p, plan.options.title, b, plan.canvas.width);
+}
+
+}  // namespace
+
+GridImage render_grid(const std::vector<std::vector<Matrix>>& maps, const std::vector<std::string>& row_labels,
+                      const std::vector<std::string>& col_labels, const HeatmapOptions& options) {
+    const GridPlan plan = plan_grid(maps, row_labels, col_labels, options);
+    RgbImage image(plan.canvas.width, plan.canvas.height);
+    RasterPainter painter(image, plan.font);
+    paint_grid(plan, maps, row_labels, col_labels, painter);
+    return {std::move(image), plan.layout};
+}
+
+GridSvg render_grid_svg(const std::vector<std::vector<Matrix>>& maps, const std::vector<std::string>& row_labels,
+                        const std::vector<std::string>& col_labels, const HeatmapOptions& options) {
+    const GridPlan plan = plan_grid(maps, row_labels, col_labels, options);
+    SvgPainter painter(plan.canvas.width, plan.canvas.height, plan.font);
+    paint_grid(plan, maps, row_labels, col_labels, painter);
+    return {painter.finish(), plan.layout};
 }
 
 }  // namespace hs

@@ -34,6 +34,12 @@ struct HeatmapOptions {
     int max_label_chars = 16;   // longer token labels are truncated with "…"
     bool draw_text = true;      // false: no labels/title/ticks at all
     const Font* font = nullptr; // nullptr: Font::system_default() (may have no face)
+    // Figures for print: each cell's value when it fits (exactly 0, a masked cell, prints
+    // nothing), axis titles ("query" left of the rows, "key" above the columns), and every
+    // size × figure_scale (1, 2 or 4: the same figure at 2× or 4× the pixels).
+    bool cell_values = false;
+    std::string row_axis_title, col_axis_title;
+    int figure_scale = 1;
 };
 
 // Maps with more cells than max_image_px allows at 1 px per cell are shrunk by block
@@ -56,7 +62,10 @@ struct HeatmapLayout {
     PixelRect colorbar;         // the gradient strip: top = scale.hi, bottom = scale.lo
     PixelRect title;            // empty when there is no title
     PixelRect row_labels;       // band left of the map (right-aligned labels)
-    PixelRect col_labels;       // band above the map (labels rotated 90°, reading upwards)
+    PixelRect col_labels;       // band above the map (labels rotated 90°, reading upwards,
+                                //   or upright when the widest fits a cell)
+    bool upright_col_labels = false;
+    bool cell_values = false;   // each cell's value was drawn in it
     PixelRect cell(int row, int col) const;
 };
 
@@ -70,6 +79,13 @@ struct HeatmapImage {
 HeatmapImage render_heatmap(const Matrix& m, const std::vector<std::string>& row_labels,
                             const std::vector<std::string>& col_labels,
                             const HeatmapOptions& options);
+// The same figure as an SVG document (core/image/painter.h: text stays text).
+struct HeatmapSvg {
+    std::string svg;
+    HeatmapLayout layout;
+};
+HeatmapSvg render_heatmap_svg(const Matrix& m, const std::vector<std::string>& row_labels,
+                              const std::vector<std::string>& col_labels, const HeatmapOptions& options);
 
 struct GridLayout {
     int layers = 0, heads = 0;  // L, H
@@ -97,6 +113,22 @@ GridImage render_grid(const std::vector<std::vector<Matrix>>& maps,
                       const std::vector<std::string>& row_labels,
                       const std::vector<std::string>& col_labels,
                       const HeatmapOptions& options);
+struct GridSvg {
+    std::string svg;
+    GridLayout layout;
+};
+GridSvg render_grid_svg(const std::vector<std::vector<Matrix>>& maps, const std::vector<std::string>& row_labels,
+                        const std::vector<std::string>& col_labels, const HeatmapOptions& options);
+
+// A figure's title: "MODEL · WHAT · \"TEXT\"", the text cut to max_text_chars code points
+// ("…") and its whitespace runs shown as one space; MODEL's directory part is dropped
+// ("/a/b/stories260K" → "stories260K"). No text part for an empty text.
+std::string figure_title(const std::string& model, const std::string& what, const std::string& text,
+                         int max_text_chars = 48);
+// The model part of figure_title: a path's last component; a playground spec's size
+// ("random:d_model=48,heads=4,layers=2,seed=3,…" → "playground (d_model=48, heads=4,
+// layers=2)"); other names unchanged.
+std::string figure_model_name(const std::string& model);
 
 std::string shrink_note(const HeatmapLayout& layout, const HeatmapOptions& options);
 std::string shrink_note(const GridLayout& layout, const HeatmapOptions& options);

@@ -35,16 +35,8 @@ struct PngWriter {
     ~PngWriter() { png_destroy_write_struct(&png, &info); }
 };
 
-}  // namespace
-
-void write_png(const std::string& path, const RgbImage& image) {
-    if (image.empty())
-        throw Error("cannot write " + path + ": the image is empty (" +
-                    std::to_string(image.width()) + "x" + std::to_string(image.height()) +
-                    " pixels)");
-    // Rows go out one at a time through the atomic writer: no encoded copy of the image is
-    // held, so images over 2 GiB (a 12 × 12 grid of 2048-token maps) write like small ones.
-    write_file_atomic(path, [&](const PutBytes& put) {
+// Encodes image row by row into put; `what` names the destination in errors.
+void encode_rows(const RgbImage& image, const PutBytes& put, const std::string& what) {
         try {
             PngWriter w;
             png_set_write_fn(
@@ -63,9 +55,34 @@ void write_png(const std::string& path, const RgbImage& image) {
                 png_write_row(w.png, image.bytes().data() + static_cast<std::size_t>(y) * stride);
             png_write_end(w.png, w.info);
         } catch (const PngFailure& f) {
-            throw Error("cannot write " + path + ": PNG encoding failed (" + f.message + ")");
+            throw Error("cannot write " + what + ": PNG encoding failed (" + f.message + ")");
         }
-    });
+}
+
+void check_not_empty(const RgbImage& image, const std::string& what) {
+    if (image.empty())
+        throw Error("cannot write " + what + ": the image is empty (" +
+                    std::to_string(image.width()) + "x" + std::to_string(image.height()) +
+                    " pixels)");
+}
+
+}  // namespace
+
+void write_png(const std::string& path, const RgbImage& image) {
+    check_not_empty(image, path);
+    // Rows go out one at a time through the atomic writer: no encoded copy of the image is
+    // held, so images over 2 GiB (a 12 × 12 grid of 2048-token maps) write like small ones.
+    write_file_atomic(path, [&](const PutBytes& put) { encode_rows(image, put, path); });
+}
+
+std::string encode_png(const RgbImage& image) {
+    check_not_empty(image, "a PNG in memory");
+    std::string bytes;
+    const PutBytes put = [&](const void* data, std::size_t size) {
+        bytes.append(static_cast<const char*>(data), size);
+    };
+    encode_rows(image, put, "a PNG in memory");
+    return bytes;
 }
 
 RgbImage read_png(const std::string& path) {

@@ -11,6 +11,8 @@ namespace hs {
 // "cannot write PATH: REASON" (missing directory, permission denied, empty image, ...).
 void write_png(const std::string& path, const RgbImage& image);
 
+// The PNG file's bytes in memory (for embedding, e.g. in an SVG). Throws hs::Error.
+std::string encode_png(const RgbImage& image);
 // Reads any PNG as 8-bit RGB (alpha dropped, grey expanded). Throws hs::Error
 // "cannot read PATH: REASON".
 RgbImage read_png(const std::string& path);

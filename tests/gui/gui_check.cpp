@@ -30,9 +30,11 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/gui/gui_check_util.h"
+#include "tests/xml_check.h"
 
 #include "core/error.h"
 #include "core/image/heatmap_image.h"
+#include "core/image/painter.h"
 #include "core/image/png.h"
 #include "core/model/generate.h"
 #include "core/pretrained_source.h"
@@ -196,9 +198,13 @@ int check_script(char** argv) {
         check(above == 0.0f, "causal mask: every future key has weight 0 in trace.json");
     }
 
-    // head.png is the exporter's image of exactly this map (pixel for pixel).
+    // head.png is the exporter's image of exactly this map (pixel for pixel): values in
+    // the cells and axis titles, as the Export tab draws by default.
     hs::HeatmapOptions opt;
     opt.auto_range = true;
+    opt.cell_values = true;
+    opt.row_axis_title = "query";
+    opt.col_axis_title = "key";
     const hs::RgbImage head_png = hs::read_png(dir + "/head.png");
     // Title and labels depend on the app's title string; compare the map area only.
     opt.title = "x";
@@ -220,6 +226,25 @@ int check_script(char** argv) {
 
     const hs::RgbImage grid_png = hs::read_png(dir + "/grid.png");
     check(grid_png.width() > 100 && grid_png.height() > 100, "grid.png is a real image");
+
+    // head.svg: well-formed XML with every token label as text (row and column), the
+    // PNG's size, and one value per unmasked cell.
+    const std::string svg = read_text(dir + "/head.svg");
+    const std::string xml = hs::test::xml_problem(svg);
+    check(xml.empty(), "head.svg is well-formed XML" + (xml.empty() ? "" : " (" + xml + ")"));
+    check(svg.find("width=\"" + std::to_string(head_png.width()) + "\" height=\"" +
+                   std::to_string(head_png.height()) + "\"") != std::string::npos,
+          "head.svg has head.png's size");
+    int labels_found = 0;
+    for (const std::string& token : trace.main.tokens) {
+        const std::string text = ">" + hs::xml_escape(token) + "</text>";
+        std::size_t n = 0;
+        for (auto p = svg.find(text); p != std::string::npos; p = svg.find(text, p + 1)) ++n;
+        labels_found += n >= 2;
+    }
+    check(labels_found == static_cast<int>(trace.main.tokens.size()),
+          "head.svg holds every token label as a row and a column label (" + std::to_string(labels_found) + " of " +
+              std::to_string(trace.main.tokens.size()) + ")");
 
     // head.csv: header of key tokens, one row per query.
     std::ifstream csv(dir + "/head.csv");

@@ -20,13 +20,14 @@ select layer 1
 select head 3
 export-json $out/trace.json
 export-png $out/head.png
+export-png $out/head.svg
 export-grid $out/grid.png
 export-csv $out/head.csv
 screenshot $out/after.png
 SCRIPT
 timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --no-settings \
   --model "random:d_model=64,heads=8,layers=2,seed=3" --text "$text" --script "$out/session.txt"
-for f in trace.json head.png grid.png head.csv after.png; do
+for f in trace.json head.png head.svg grid.png head.csv after.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
 "$checker" script "$out" "random:d_model=48,heads=4,layers=2,d_ff=256,seed=3,mask=causal" "$text" 1 3

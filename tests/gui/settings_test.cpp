@@ -28,6 +28,25 @@ TEST(Settings, RecentModelsRoundTripNewestFirst) {
     EXPECT_EQ(loaded.recent_models, (std::vector<std::string>{"/m/a.bin", "/m/gpt2"}));
 }
 
+TEST(Settings, ExportFolderAndFigureOptionsRoundTrip) {
+    std::string path =
+        (std::filesystem::temp_directory_path() / ("hs_settings_fig_" + std::to_string(::getpid())) / "s.json").string();
+    AppState state;
+    EXPECT_EQ(state.figure_scale, 1);
+    EXPECT_TRUE(state.figure_values);
+    state.export_dir = "/tmp/figures for the paper";
+    state.figure_scale = 4;
+    state.figure_values = false;
+    ASSERT_EQ(save_settings(path, state, WindowSize{}), "");
+    AppState loaded;
+    WindowSize size;
+    EXPECT_EQ(load_settings(path, loaded, size), "");
+    EXPECT_EQ(loaded.export_dir, "/tmp/figures for the paper");
+    EXPECT_EQ(loaded.figure_scale, 4);
+    EXPECT_FALSE(loaded.figure_values);
+    std::filesystem::remove_all(std::filesystem::path(path).parent_path());
+}
+
 TEST(Settings, RecentModelsKeepAtMostTen) {
     AppState state;
     for (int i = 0; i < 15; ++i) state.remember_model("/m/" + std::to_string(i));
@@ -72,6 +91,8 @@ TEST(Settings, FieldsOfTheWrongTypeAreNamedAndChangeNothing) {
     EXPECT_EQ(message_of(R"({"window": {"w": 1}})"), "\"window\" must hold two integers [width, height]");
     EXPECT_EQ(message_of(R"({"recent_models": {"a": "/m"}})"), "\"recent_models\" must be an array of paths");
     EXPECT_EQ(message_of("[1]"), "the top level of s.json is not an object");
+    EXPECT_EQ(message_of(R"({"figure_scale": 3})"), "\"figure_scale\" must be 1, 2 or 4");
+    EXPECT_EQ(message_of(R"({"figure_values": "yes"})"), "\"figure_values\" must be true or false");
     EXPECT_NE(message_of(R"({"d": 1e400})").find("s.json is not valid JSON"), std::string::npos);
     EXPECT_EQ(state.text, "kept");
     EXPECT_EQ(size.width, 1600);

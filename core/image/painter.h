@@ -1,0 +1,80 @@
+#pragma once
+// Where a figure is drawn: the same layout code paints into a raster (PNG export) or
+// writes SVG (vector export), so both formats hold the same figure.
+// Coordinates are pixels of the figure, origin top-left, y down.
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "core/image/colormap.h"
+#include "core/image/rgb_image.h"
+#include "core/tensor.h"
+
+namespace hs {
+
+class Font;
+
+// Where the x given to Painter::text sits on the text line.
+enum class TextAnchor { Start, Middle, End };
+
+class Painter {
+public:
+    virtual ~Painter() = default;
+    virtual void fill_rect(const PixelRect& r, Rgb8 c) = 0;
+    // One line of text, px tall (Font's pixel height), its top at y. anchor says whether x
+    // is its left end, middle or right end. rotated: the line reads bottom to top (90°
+    // CCW); then (x, y) anchors the rotated footprint's left edge and top instead, with
+    // anchor applying along the (now vertical) line: Start = bottom end at y.
+    virtual void text(const std::string& utf8, int x, int y, int px, Rgb8 c, TextAnchor anchor,
+                      bool rotated = false) = 0;
+    // m: (rows, cols), cell (i, j) = colorize(m(i, j)) over the cell_px square at
+    // (map.x + j·cell_px, map.y + i·cell_px).
+    virtual void cells(const Matrix& m, const PixelRect& map, int cell_px, Colormap cmap,
+                       const ColorScale& scale) = 0;
+};
+
+// Paints into an RgbImage with the given font (text is skipped by callers without one).
+class RasterPainter final : public Painter {
+public:
+    RasterPainter(RgbImage& image, const Font* font) : image_(image), font_(font) {}
+    void fill_rect(const PixelRect& r, Rgb8 c) override;
+    void text(const std::string& utf8, int x, int y, int px, Rgb8 c, TextAnchor anchor,
+              bool rotated) override;
+    void cells(const Matrix& m, const PixelRect& map, int cell_px, Colormap cmap,
+               const ColorScale& scale) override;
+
+private:
+    RgbImage& image_;
+    const Font* font_;
+};
+
+// Writes an SVG 1.1 document of width × height user units (= pixels). Text stays text
+// (font-family: the CJK faces first, as the raster font), sized so its pixel height
+// matches the raster's; the font's metrics place the baseline. Maps of up to
+// kSvgMaxRectCells cells are one <rect> per cell (crisp at any zoom); larger ones are
+// one embedded PNG (1 pixel per cell, scaled without smoothing).
+class SvgPainter final : public Painter {
+public:
+    static constexpr long long kSvgMaxRectCells = 200'000;
+    SvgPainter(int width, int height, const Font* font);
+    void fill_rect(const PixelRect& r, Rgb8 c) override;
+    void text(const std::string& utf8, int x, int y, int px, Rgb8 c, TextAnchor anchor,
+              bool rotated) override;
+    void cells(const Matrix& m, const PixelRect& map, int cell_px, Colormap cmap,
+               const ColorScale& scale) override;
+    std::string finish();  // the whole document ("</svg>" appended once)
+
+private:
+    std::ostringstream out_;
+    const Font* font_;
+};
+
+// Text made safe for XML character data and attribute values: malformed UTF-8 becomes
+// U+FFFD, control characters are dropped, & < > " ' are escaped.
+std::string xml_escape(const std::string& utf8);
+// RFC 4648 base64 of bytes (with '=' padding).
+std::string base64(const std::string& bytes);
+// "#rrggbb".
+std::string svg_color(Rgb8 c);
+
+}  // namespace hs

@@ -1,0 +1,245 @@
+// Figures for print (core/image): values in cells, upright labels, axis titles, colorbar
+// ticks, figure scale, titles, file names that never overwrite, and the SVG twin of each PNG (well-formed XML, every token
+// label as text, the same layout).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/image/figure_file.h"
+#include "core/io/file_names.h"
+
+#include "core/image/font.h"
+#include "core/image/heatmap_draw.h"
+#include "core/image/heatmap_image.h"
+#include "core/image/painter.h"
+#include "tests/xml_check.h"
+
+namespace {
+
+bool have_font() { return hs::Font::system_default().available(); }
+
+int count(const std::string& s, const std::string& what) {
+    int n = 0;
+    for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+    return n;
+}
+
+// Pixels of r whose colour differs from the cell colour c (text drawn over the cell).
+int pixels_unlike(const hs::RgbImage& img, const hs::PixelRect& r, hs::Rgb8 c) {
+    int n = 0;
+    for (int y = r.y; y < r.bottom(); ++y)
+        for (int x = r.x; x < r.right(); ++x) n += !(img.at(x, y) == c);
+    return n;
+}
+
+}  // namespace
+
+TEST(FigureText, ValueTextHasTwoSignificantDigitsAndBlankZeros) {
+    EXPECT_EQ(hs::detail::value_text(0.0f), "");  // a masked cell
+    EXPECT_EQ(hs::detail::value_text(0.00703f), "0.007");
+    EXPECT_EQ(hs::detail::value_text(0.0161f), "0.016");
+    EXPECT_EQ(hs::detail::value_text(0.25f), "0.25");
+    EXPECT_EQ(hs::detail::value_text(0.996f), "1.00");  // not exactly 1: says so
+    EXPECT_EQ(hs::detail::value_text(1.0f), "1");
+    EXPECT_EQ(hs::detail::value_text(12.345f), "12.3");
+    EXPECT_EQ(hs::detail::value_text(-0.5f), "-0.50");
+    EXPECT_EQ(hs::detail::value_text(0.0004f), "4e-04");
+}
+
+TEST(FigureText, ColorbarTicksAreNiceValuesBetweenTheEnds) {
+    const std::vector<float> unit = hs::detail::colorbar_ticks(0.0f, 1.0f);
+    const std::vector<float> want{0.0f, 0.2f, 0.4f, 0.6f, 0.8f, 1.0f};
+    ASSERT_EQ(unit.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(unit[i], want[i], 1e-6f);
+    // 0.93: the interior 0.2 … 0.8 and both ends (0.8 is clear of 0.93 by more than 0.04).
+    const std::vector<float> odd = hs::detail::colorbar_ticks(0.0f, 0.93f);
+    ASSERT_EQ(odd.size(), 6u);
+    EXPECT_FLOAT_EQ(odd.back(), 0.93f);
+    EXPECT_NEAR(odd[4], 0.8f, 1e-6f);
+    // -3 … 7: step 2 → -3, -2, 0, 2, 4, 6, 7.
+    const std::vector<float> wide = hs::detail::colorbar_ticks(-3.0f, 7.0f);
+    EXPECT_EQ(wide, (std::vector<float>{-3, -2, 0, 2, 4, 6, 7}));
+    EXPECT_EQ(hs::detail::colorbar_ticks(0.5f, 0.5f), std::vector<float>{0.5f});
+}
+
+TEST(FigureText, TitleNamesModelWhatAndAShortenedText) {
+    EXPECT_EQ(hs::figure_title("/data/models/stories260K/", "layer 1 · head 2", "Once  upon\na time"),
+              "stories260K · layer 1 · head 2 · \"Once upon a time\"");
+    EXPECT_EQ(hs::figure_title("random:d_model=8,heads=2,layers=1,seed=3,mask=causal", "grid", ""),
+              "playground (d_model=8, heads=2, layers=1) · grid");
+    EXPECT_EQ(hs::figure_title("m", "w", "abcdefghij", 5), "m · w · \"abcd…\"");
+}
+
+TEST(SvgText, EscapesMarkupDropsControlsAndRepairsUtf8) {
+    EXPECT_EQ(hs::xml_escape("<0xE9> & \"x\" 'y'"), "&lt;0xE9&gt; &amp; &quot;x&quot; &apos;y&apos;");
+    EXPECT_EQ(hs::xml_escape(std::string("a\x01\tb\x7f")), "ab");
+    EXPECT_EQ(hs::xml_escape("\xE9"), "\xEF\xBF\xBD");  // a lone byte → U+FFFD
+    EXPECT_EQ(hs::xml_escape("秦始皇"), "秦始皇");
+}
+
+TEST(SvgText, Base64MatchesTheRfc4648Vectors) {
+    EXPECT_EQ(hs::base64(""), "");
+    EXPECT_EQ(hs::base64("f"), "Zg==");
+    EXPECT_EQ(hs::base64("fo"), "Zm8=");
+    EXPECT_EQ(hs::base64("foo"), "Zm9v");
+    EXPECT_EQ(hs::base64("foob"), "Zm9vYg==");
+    EXPECT_EQ(hs::base64("foobar"), "Zm9vYmFy");
+    EXPECT_EQ(hs::base64(std::string("\xff\x00\x10", 3)), "/wAQ");
+}
+
+TEST(Figure, ValuesArePrintedInCellsWideEnoughForThem) {
+    if (!have_font()) GTEST_SKIP() << "no system font installed";
+    hs::Matrix m(2, 2);
+    m << 0.9f, 0.1f, 0.00703f, 0.0f;
+    hs::HeatmapOptions opt;
+    opt.cell_values = true;
+    const hs::HeatmapImage big = hs::render_heatmap(m, {}, {}, opt);
+    ASSERT_TRUE(big.layout.cell_values);
+    ASSERT_GE(big.layout.cell_px, 100);
+    // Text over (0, 0), (0, 1), (1, 0); the zero (masked) cell stays one colour.
+    for (const auto& [i, j] : {std::pair{0, 0}, std::pair{0, 1}, std::pair{1, 0}}) {
+        const hs::PixelRect c = big.layout.cell(i, j);
+        EXPECT_GT(pixels_unlike(big.image, c, hs::colorize(m(i, j), opt.colormap, opt.scale)), 20)
+            << "cell " << i << "," << j;
+    }
+    const hs::PixelRect zero = big.layout.cell(1, 1);
+    EXPECT_EQ(pixels_unlike(big.image, zero, hs::colorize(0.0f, opt.colormap, opt.scale)), 0);
+    // 300 × 300 cells of 2 px cannot hold a number: no values, cells untouched.
+    hs::Matrix many = hs::Matrix::Constant(300, 300, 0.5f);
+    const hs::HeatmapImage small = hs::render_heatmap(many, {}, {}, opt);
+    EXPECT_FALSE(small.layout.cell_values);
+}
+
+TEST(Figure, ColumnLabelsStandUprightWhenTheyFitTheirCells) {
+    if (!have_font()) GTEST_SKIP() << "no system font installed";
+    hs::HeatmapOptions opt;
+    const hs::Matrix m = hs::Matrix::Constant(3, 3, 0.3f);
+    const hs::HeatmapImage wide = hs::render_heatmap(m, {"我", "是", "谁"}, {"我", "是", "谁"}, opt);
+    EXPECT_TRUE(wide.layout.upright_col_labels);
+    EXPECT_LE(wide.layout.col_labels.height, opt.font_px + 1 + 6);  // one line of text
+    std::vector<std::string> words;
+    for (int i = 0; i < 60; ++i) words.push_back("word" + std::to_string(i));
+    const hs::HeatmapImage narrow =
+        hs::render_heatmap(hs::Matrix::Constant(60, 60, 0.3f), words, words, opt);
+    EXPECT_FALSE(narrow.layout.upright_col_labels);
+    EXPECT_GT(narrow.layout.col_labels.height, 2 * opt.font_px);  // rotated: as tall as a word is wide
+}
+
+TEST(Figure, AxisTitlesWidenTheMarginsAndDrawText) {
+    if (!have_font()) GTEST_SKIP() << "no system font installed";
+    const hs::Matrix m = hs::Matrix::Constant(4, 4, 0.3f);
+    hs::HeatmapOptions opt;
+    const hs::HeatmapImage plain = hs::render_heatmap(m, {"a", "b", "c", "d"}, {"a", "b", "c", "d"}, opt);
+    opt.row_axis_title = "query";
+    opt.col_axis_title = "key";
+    const hs::HeatmapImage titled = hs::render_heatmap(m, {"a", "b", "c", "d"}, {"a", "b", "c", "d"}, opt);
+    EXPECT_GT(titled.layout.map.x, plain.layout.map.x);
+    EXPECT_GT(titled.layout.map.y, plain.layout.map.y);
+    // Dark text left of the row labels and above the column labels.
+    int dark_left = 0, dark_above = 0;
+    for (int y = 0; y < titled.image.height(); ++y)
+        for (int x = 0; x < titled.image.width(); ++x) {
+            const hs::Rgb8 c = titled.image.at(x, y);
+            if (c.r + c.g + c.b >= 3 * 128) continue;
+            dark_left += x < titled.layout.row_labels.x && y >= titled.layout.map.y;
+            dark_above += y < titled.layout.col_labels.y && x >= titled.layout.map.x &&
+                          x < titled.layout.map.right();
+        }
+    EXPECT_GT(dark_left, 15);
+    EXPECT_GT(dark_above, 15);
+}
+
+TEST(Figure, ScaleTwoDoublesEverySize) {
+    const hs::Matrix m = hs::Matrix::Constant(4, 4, 0.3f);  // 768 / 4 cells: no rounding
+    hs::HeatmapOptions opt;
+    opt.draw_text = false;  // text metrics round differently at 2×; the frame must not
+    const hs::HeatmapImage one = hs::render_heatmap(m, {}, {}, opt);
+    opt.figure_scale = 2;
+    const hs::HeatmapImage two = hs::render_heatmap(m, {}, {}, opt);
+    EXPECT_EQ(two.layout.cell_px, 2 * one.layout.cell_px);
+    EXPECT_EQ(two.image.width(), 2 * one.image.width());
+    EXPECT_EQ(two.image.height(), 2 * one.image.height());
+}
+
+TEST(Svg, HeadFigureIsWellFormedWithEveryLabelAsTextAndThePngLayout) {
+    const std::vector<std::string> q{"<bos>", "Alice", "&", "他", "\"quoted\""};
+    hs::Matrix m = hs::Matrix::Constant(5, 5, 0.2f);
+    hs::HeatmapOptions opt;
+    opt.cell_values = true;
+    opt.title = "default · layer 0 · head 3";
+    opt.row_axis_title = "query";
+    opt.col_axis_title = "key";
+    const hs::HeatmapSvg svg = hs::render_heatmap_svg(m, q, q, opt);
+    const hs::HeatmapImage png = hs::render_heatmap(m, q, q, opt);
+    EXPECT_EQ(hs::test::xml_problem(svg.svg), "");
+    EXPECT_EQ(svg.layout.map, png.layout.map);
+    EXPECT_EQ(svg.layout.colorbar, png.layout.colorbar);
+    EXPECT_NE(svg.svg.find("width=\"" + std::to_string(png.image.width()) + "\""), std::string::npos);
+    EXPECT_EQ(count(svg.svg, "<rect x="), 25 + 0 + 4 + png.layout.colorbar.height + 6 /* ticks */);
+    if (!have_font()) return;
+    for (const char* label : {"&lt;bos&gt;", "Alice", "&amp;", "他", "&quot;quoted&quot;"})
+        EXPECT_EQ(count(svg.svg, ">" + std::string(label) + "</text>"), 2) << label;  // row and column
+    EXPECT_EQ(count(svg.svg, ">0.20</text>"), 25);
+    EXPECT_EQ(count(svg.svg, ">query</text>"), 1);
+    EXPECT_EQ(count(svg.svg, ">default · layer 0 · head 3</text>"), 1);
+}
+
+TEST(Svg, LargeMapsAreOneEmbeddedImage) {
+    const hs::Matrix m = hs::Matrix::Constant(600, 600, 0.5f);
+    hs::HeatmapOptions opt;
+    opt.draw_text = false;
+    const hs::HeatmapSvg svg = hs::render_heatmap_svg(m, {}, {}, opt);
+    EXPECT_EQ(hs::test::xml_problem(svg.svg), "");
+    EXPECT_EQ(count(svg.svg, "<image "), 1);
+    EXPECT_EQ(count(svg.svg, "data:image/png;base64,iVBORw0KGgo"), 1);  // the PNG signature
+    EXPECT_LT(count(svg.svg, "<rect "), 1000);
+}
+
+TEST(Svg, GridFigureIsWellFormedWithEveryCaption) {
+    std::vector<std::vector<hs::Matrix>> maps(2, std::vector<hs::Matrix>(3, hs::Matrix::Constant(4, 4, 0.25f)));
+    hs::HeatmapOptions opt;
+    const hs::GridSvg svg = hs::render_grid_svg(maps, {"a", "b", "c", "d"}, {"a", "b", "c", "d"}, opt);
+    const hs::GridImage png = hs::render_grid(maps, {"a", "b", "c", "d"}, {"a", "b", "c", "d"}, opt);
+    EXPECT_EQ(hs::test::xml_problem(svg.svg), "");
+    EXPECT_EQ(svg.layout.thumbs, png.layout.thumbs);
+    if (!have_font()) return;
+    for (int l = 0; l < 2; ++l)
+        for (int h = 0; h < 3; ++h)
+            EXPECT_EQ(count(svg.svg, ">L" + std::to_string(l) + " H" + std::to_string(h) + "</text>"), 1);
+}
+
+TEST(FileNames, StemsKeepSafeCharactersOnly) {
+    EXPECT_EQ(hs::file_stem("random:d_model=8,heads=2"), "random_d_model_8_heads_2");
+    EXPECT_EQ(hs::file_stem("../../etc/passwd"), "etc_passwd");
+    EXPECT_EQ(hs::file_stem("小明"), "headscope");
+    EXPECT_EQ(hs::file_stem("stories260K"), "stories260K");
+    EXPECT_EQ(hs::file_stem("abcdefghij", 4), "abcd");
+}
+
+TEST(FileNames, UnusedPathNeverNamesAnExistingFile) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "headscope_file_names_test" / "new";
+    std::filesystem::remove_all(dir.parent_path());
+    const std::string first = hs::unused_path(dir.string(), "m_L0_H3", "png");  // creates the folder
+    EXPECT_EQ(first, (dir / "m_L0_H3.png").string());
+    EXPECT_TRUE(std::filesystem::is_directory(dir));
+    std::ofstream(first) << "x";
+    EXPECT_EQ(hs::unused_path(dir.string(), "m_L0_H3", "png"), (dir / "m_L0_H3-2.png").string());
+    std::ofstream((dir / "m_L0_H3-2.png").string()) << "x";
+    std::filesystem::create_symlink(dir / "nowhere", dir / "m_L0_H3-3.png");  // a dangling link is taken too
+    EXPECT_EQ(hs::unused_path(dir.string(), "m_L0_H3", "png"), (dir / "m_L0_H3-4.png").string());
+    EXPECT_EQ(hs::unused_path(dir.string(), "m_L0_H3", "svg"), (dir / "m_L0_H3.svg").string());
+    // A file where the folder should be: a clear error.
+    EXPECT_THROW((void)hs::unused_path(first, "x", "png"), hs::Error);
+    std::filesystem::remove_all(dir.parent_path());
+}
+
+TEST(FigureFile, FormatFollowsTheExtension) {
+    EXPECT_EQ(hs::figure_format_of("a/b.PNG"), hs::FigureFormat::Png);
+    EXPECT_EQ(hs::figure_format_of("x.svg"), hs::FigureFormat::Svg);
+    EXPECT_THROW((void)hs::figure_format_of("x.jpg"), hs::Error);
+    EXPECT_THROW((void)hs::figure_format_of("noext"), hs::Error);
+}
