@@ -84,6 +84,7 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
         r.open = [weights = snapshot->weights, config = ctx.train.progress.config, task = ctx.train.progress.task,
                   name = r.model_arg] { return train::make_trained_source(Model(config, *weights), task, name); };
     r.input.text = s.text;
+    r.input.keep_first = s.keep_first_tokens;
     r.input.decoder_text = s.decoder_text;
     r.continue_tokens = s.pending_continue;
     s.pending_continue = 0;

@@ -122,6 +122,10 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "text") {
             s.text = rest;
             s.dirty = true;
+        } else if (cmd == "keep-first") {  // on | off: a text over max_len runs its first max_len tokens
+            if (rest != "on" && rest != "off") throw Error("keep-first takes on or off, got '" + rest + "'");
+            s.keep_first_tokens = rest == "on";
+            s.dirty = true;
         } else if (cmd == "select") {
             std::istringstream kv(rest);
             std::string what, value;
@@ -258,6 +262,8 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "export-png" || cmd == "export-grid" || cmd == "export-csv" || cmd == "export-json") {
             if (!ctx.view.trace) throw Error("nothing to export: no trace");
             if (!s.config_errors.empty()) throw Error("cannot export while the config is invalid: " + s.config_errors.front());
+            // The map on screen is of an older input: exporting it would pass it off as this one.
+            if (!ctx.view.error.empty()) throw Error("cannot export: " + ctx.view.error);
             const Trace& t = *ctx.view.trace;
             if (cmd == "export-png") ctx.export_status.last_path = export_head_figure(ctx.view, s, rest);
             else if (cmd == "export-grid") ctx.export_status.last_path = export_grid_figure(t, s, rest);

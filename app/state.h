@@ -46,6 +46,7 @@ struct AppState {
     // The first screen: a sample whose pronoun the default model resolves (samples.json).
     std::string text = "Alice helped John and then he cooks .";
     std::string decoder_text;  // encoder-decoder; empty = same as text
+    bool keep_first_tokens = false;  // text over the model's max_len: show its first max_len tokens
     int continue_n = 8;        // "continue" button: greedy tokens to append
     int pending_continue = 0;  // > 0: the next request continues the text first
 

@@ -141,6 +141,11 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["head"] = s.head;
     j["recent_models"] = s.recent_models;
     j["error"] = ctx.view.error;
+    j["input_error"] = ctx.view.input_error;  // shown by the text box, not the Model panel
+    // The shown map's auto colour range: min, robust top, max (core's MapRange).
+    j["range"] = {{"lo", ctx.view.main_lo}, {"hi", ctx.view.main_hi}, {"max", ctx.view.main_max}};
+    j["dropped_tokens"] = ctx.view.trace ? ctx.view.trace->dropped_tokens : 0;
+    j["token_count"] = ctx.view.trace ? static_cast<int>(ctx.view.trace->main.tokens.size()) : 0;
     j["notice"] = s.notice;
     const ModelInfo& i = ctx.view.info;
     j["info"] = {{"pretrained", i.pretrained}, {"kind", i.kind},         {"family", i.family},

@@ -16,9 +16,14 @@ bool selected_maps_pending(const TraceView& view, const AppState& state) {
 void TraceView::accept(ComputeResult result) {
     if (!result.trace) {
         error = result.error;
+        input_error = result.input_error;
+        input_tokens = result.input_tokens;
+        input_max_len = result.input_max_len;
         return;
     }
     error.clear();
+    input_error = false;
+    input_tokens = input_max_len = 0;
     recomputed_maps.reset();
     layer_maps_requested.reset();
     layer_maps_error.clear();
@@ -101,6 +106,7 @@ void TraceView::sync_textures(const AppState& state, LayerMapsWorker& layer_maps
                                                                         : MapRange{};
         main_lo = r.lo;
         main_hi = r.hi;
+        main_max = r.max;
     } else {
         main.reset();
     }

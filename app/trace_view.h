@@ -21,6 +21,8 @@ struct TraceView {
     std::shared_ptr<const HiddenNorms> main_norms, decoder_norms;  // from the worker
     std::shared_ptr<const MatrixSummaries> summaries;  // ranges and mips of the step matrices
     std::string error;              // last failed compute (the old trace stays shown)
+    bool input_error = false;       // `error` is about the text: shown by the text box
+    int input_tokens = 0, input_max_len = 0;  // a text over max_len: its size, the limit
     std::string source_kind;
     long long parameter_count = 0;
     double compute_ms = 0.0;
@@ -39,7 +41,8 @@ struct TraceView {
     // The selected map at full resolution, uploaded when the selection changes.
     FloatTexture main;
     std::string main_key;
-    float main_lo = 0.0f, main_hi = 1.0f;  // min/max of the selected map
+    float main_lo = 0.0f, main_hi = 1.0f;  // auto colour range of the selected map (MapRange)
+    float main_max = 1.0f;                 // its finite max (> main_hi: the range is clipped)
 
     // Blocks the forward dropped (HeadMaps::resident false) are recomputed off the UI
     // thread (AppContext::layer_maps_worker) when selected; head_maps() then finds them

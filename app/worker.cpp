@@ -237,6 +237,11 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
         result.thumbnails = std::move(thumbs);
     } catch (const Cancelled&) {
         return ComputeResult{};
+    } catch (const InputError& e) {
+        result.error = e.what();
+        result.input_error = true;
+        result.input_tokens = e.tokens;
+        result.input_max_len = e.max_len;
     } catch (const std::exception& e) {
         result.error = e.what();
     }

@@ -52,6 +52,8 @@ struct ComputeResult {
     // Colour ranges and mip levels of the matrices the Pipeline and Layers tabs draw.
     std::shared_ptr<const MatrixSummaries> summaries;
     std::string error;                           // hs::Error message, empty on success
+    bool input_error = false;                    // the error is the text's (hs::InputError)
+    int input_tokens = 0, input_max_len = 0;     // a text over max_len: its size, the limit
     std::string source_kind;                     // "playground", …
     long long parameter_count = 0;
     double milliseconds = 0.0;       // whole job (load + continuation + forward)

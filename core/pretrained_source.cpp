@@ -73,10 +73,11 @@ Trace PretrainedSource::run(const SourceInput& input, const TraceOptions& option
     if (!input.key_padding.empty())
         throw Error("padding masks are not supported for pretrained models");
     const Tokens t = tokenize(input.text);
-    if (t.ids.empty()) throw Error("the text is empty: type a sentence or pick a sample");
+    if (t.ids.empty()) throw InputError("the text is empty: type a sentence or pick a sample");
     ForwardInput in;
     in.ids = t.ids;
     in.tokens = t.text;
+    in.keep_first = input.keep_first;
     Trace trace = model_.forward(in, options, progress);
     // Models may pad their vocabulary past the tokenizer's (Qwen2: 151936 vs 151665 ids);
     // a predicted id the tokenizer lacks is shown by number.

@@ -83,15 +83,16 @@ public:
         const PlaygroundTokenizer& tokenizer = tokenizer_;
         const Tokens main = tokenizer.encode(input.text);
         if (main.ids.empty())
-            throw Error("the text is empty: type a sentence or pick a sample");
+            throw InputError("the text is empty: type a sentence or pick a sample");
         ForwardInput in;
         in.ids = main.ids;
         in.tokens = main.text;
+        in.keep_first = input.keep_first;
         in.key_padding = input.key_padding;
         if (c.arch == Arch::EncoderDecoder) {
             const Tokens dec =
                 tokenizer.encode(input.decoder_text.empty() ? input.text : input.decoder_text);
-            if (dec.ids.empty()) throw Error("the decoder text is empty");
+            if (dec.ids.empty()) throw InputError("the decoder text is empty");
             in.decoder_ids = dec.ids;
             in.decoder_tokens = dec.text;
         }

@@ -19,6 +19,7 @@ struct SourceInput {
     std::string text;          // main / encoder text
     std::string decoder_text;  // encoder-decoder only (default: same as text)
     std::vector<int> key_padding;
+    bool keep_first = false;   // text longer than the model reads: run its first max_len tokens
 };
 
 class TraceSource {

@@ -3,6 +3,7 @@
 // label as text, the same layout).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/image/font.h"
 #include "core/image/heatmap_draw.h"
 #include "core/image/heatmap_image.h"
+#include "core/image/label_thinning.h"
 #include "core/image/painter.h"
 #include "tests/xml_check.h"
 
@@ -242,4 +244,70 @@ TEST(FigureFile, FormatFollowsTheExtension) {
     EXPECT_EQ(hs::figure_format_of("x.svg"), hs::FigureFormat::Svg);
     EXPECT_THROW((void)hs::figure_format_of("x.jpg"), hs::Error);
     EXPECT_THROW((void)hs::figure_format_of("noext"), hs::Error);
+}
+
+TEST(RobustRange, AFewOutliersDoNotSetTheTopOfALongMap) {
+    // 100 × 100 weights of 1e-4, five of them 1.0 (0.05 % of the cells).
+    hs::Matrix m = hs::Matrix::Constant(100, 100, 1e-4f);
+    for (int k = 0; k < 5; ++k) m(k * 20, k) = 1.0f;
+    const float top = hs::robust_high(m, 1e-4f, 1.0f);
+    EXPECT_GE(top, 1e-4f);
+    EXPECT_LE(top, 1e-4f + 1.0f / 4096.0f);  // the upper edge of 1e-4's bin
+    hs::HeatmapOptions opt;
+    opt.auto_range = true;
+    opt.draw_text = false;
+    const hs::HeatmapImage img = hs::render_heatmap(m, {}, {}, opt);
+    EXPECT_TRUE(img.layout.clipped_high);
+    EXPECT_FLOAT_EQ(img.layout.scale.hi, top);
+    // Small maps keep their max: every value counts there.
+    const hs::Matrix small = m.topLeftCorner(20, 20);
+    EXPECT_EQ(hs::robust_high(small, 1e-4f, 1.0f), 1.0f);
+}
+
+TEST(RobustRange, MatchesTheExactQuantileWithinOneBin) {
+    // Values i² / n² for i = 0 … n−1 (a skewed spread), shuffled into a 250 × 200 map.
+    const int n = 50000;
+    hs::Matrix m(250, 200);
+    std::vector<float> values;
+    for (int i = 0; i < n; ++i) values.push_back(static_cast<float>(i) * i / (static_cast<float>(n) * n));
+    for (int i = 0; i < n; ++i) m.data()[(i * 7919) % n] = values[i];  // 7919 is prime: a permutation
+    const float lo = values.front(), hi = values.back();
+    std::vector<float> sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    const float exact = sorted[static_cast<std::size_t>((static_cast<long long>(n) * 999 + 999) / 1000 - 1)];
+    const float top = hs::robust_high(m, lo, hi);
+    EXPECT_GE(top, exact);
+    EXPECT_LE(top, exact + (hi - lo) / 4096.0f);
+}
+
+TEST(LabelThinning, WordStartsFollowTheTokenizersMarks) {
+    const std::vector<std::string> sp{"<s>", "▁Once", "▁up", "on", "▁a", "▁time"};
+    EXPECT_TRUE(hs::starts_word(sp, 0));
+    EXPECT_TRUE(hs::starts_word(sp, 1));
+    EXPECT_FALSE(hs::starts_word(sp, 3));  // "on" continues "▁up"
+    const std::vector<std::string> wp{"[CLS]", "play", "##ing", "games"};
+    EXPECT_TRUE(hs::starts_word(wp, 1));
+    EXPECT_FALSE(hs::starts_word(wp, 2));
+    EXPECT_TRUE(hs::starts_word(wp, 3));  // no marks in use: every non-## piece starts a word
+    const std::vector<std::string> zh{"Ġthe", "我", "是"};
+    EXPECT_TRUE(hs::starts_word(zh, 2));  // CJK characters stand alone
+}
+
+TEST(LabelThinning, KeepsStepSpacingAndPrefersWordStarts) {
+    // "▁alpha" pieces: words of 3 tokens; step 2 lands on word starts 0, 3, 6, 9.
+    std::vector<std::string> tokens;
+    for (int w = 0; w < 4; ++w)
+        for (const char* piece : {"▁ab", "cd", "ef"}) tokens.push_back(piece);
+    EXPECT_EQ(hs::thinned_labels(tokens, 0, 12, 2), (std::vector<int>{0, 3, 6, 9}));
+    EXPECT_EQ(hs::thinned_labels(tokens, 0, 12, 1).size(), 12u);  // room for all
+    // No word start for 2·step − 1 tokens: the token there is taken anyway.
+    std::vector<std::string> pieces(10, "x");
+    pieces[0] = "▁x";
+    EXPECT_EQ(hs::thinned_labels(pieces, 0, 10, 3), (std::vector<int>{0, 5}));
+    // Spacing holds for any input.
+    std::vector<std::string> mixed;
+    for (int i = 0; i < 200; ++i) mixed.push_back(i % 7 == 0 || i % 5 == 0 ? "▁w" : "p");
+    const std::vector<int> kept = hs::thinned_labels(mixed, 0, 200, 4);
+    for (std::size_t k = 1; k < kept.size(); ++k) EXPECT_GE(kept[k] - kept[k - 1], 4);
+    for (std::size_t k = 1; k < kept.size(); ++k) EXPECT_LE(kept[k] - kept[k - 1], 7);
 }

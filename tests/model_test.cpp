@@ -149,6 +149,46 @@ TEST(ModelForward, BadInputGivesSpecificErrors) {
               "key padding position 2 is outside the 2 tokens");
 }
 
+TEST(ModelForward, ATooLongTextIsAnInputErrorWithItsCounts) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=8,heads=2,layers=1,vocab=10,max_len=4"));
+    try {
+        m.forward(ForwardInput::of({1, 2, 3, 4, 5, 6}));
+        FAIL() << "expected an InputError";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.tokens, 6);
+        EXPECT_EQ(e.max_len, 4);
+    }
+    EXPECT_THROW(m.forward(ForwardInput{}), InputError);
+}
+
+TEST(ModelForward, KeepFirstRunsTheFirstMaxLenTokensAndCountsTheRest) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=8,heads=2,layers=2,vocab=10,max_len=4,mask=causal"));
+    ForwardInput in;
+    in.ids = {1, 2, 3, 4, 5, 6, 7};
+    in.tokens = {"a", "b", "c", "d", "e", "f", "g"};
+    in.key_padding = {1, 5};
+    in.keep_first = true;
+    const Trace cut = m.forward(in);
+    EXPECT_EQ(cut.dropped_tokens, 3);
+    EXPECT_EQ(cut.main.tokens, (std::vector<std::string>{"a", "b", "c", "d"}));
+    // The same as running the first four tokens (padding past them dropped).
+    ForwardInput first;
+    first.ids = {1, 2, 3, 4};
+    first.tokens = {"a", "b", "c", "d"};
+    first.key_padding = {1};
+    const Trace ref = m.forward(first);
+    EXPECT_EQ(ref.dropped_tokens, 0);
+    for (int l = 0; l < 2; ++l)
+        for (int h = 0; h < 2; ++h)
+            EXPECT_TRUE(cut.main.layers[l].self_attn.weights[h].isApprox(ref.main.layers[l].self_attn.weights[h], 0.0f))
+                << "L" << l << " H" << h;
+    // A text that fits is untouched.
+    in.ids = {1, 2};
+    in.tokens = {"a", "b"};
+    in.key_padding.clear();
+    EXPECT_EQ(m.forward(in).dropped_tokens, 0);
+}
+
 TEST(ModelForward, ProgressCanCancel) {
     const Model m = Model::random(parse_playground_spec("random:d_model=8,heads=2,layers=4"));
     ForwardInput in;

@@ -59,6 +59,10 @@ void draw_export_tab(AppContext& ctx) {
         ImGui::TextDisabled("nothing to export yet");
         return;
     }
+    if (!ctx.view.error.empty() || !s.config_errors.empty()) {  // the map shown is of an older input
+        ImGui::TextDisabled("fix the error first: the map on screen is not of the current input");
+        return;
+    }
     if (ImGui::Button("PNG: selected head")) run_export(ctx, ExportKind::HeadFigure, "png");
     ImGui::SameLine();
     if (ImGui::Button("SVG: selected head")) run_export(ctx, ExportKind::HeadFigure, "svg");

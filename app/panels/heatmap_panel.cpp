@@ -9,6 +9,7 @@
 #include "app/analysis_actions.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
+#include "core/image/label_thinning.h"
 
 namespace hs {
 namespace {
@@ -21,11 +22,17 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     const int n_layers = layers ? static_cast<int>(layers->size()) : 0;
     const int n_heads = heads_in(t, s.map);
     const float w = 110.0f * ctx.ui_scale;
+    // With few values the grab is half the slider: a see-through grab keeps "1 of 2" readable.
+    ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(0.26f, 0.59f, 0.98f, 0.35f));
+    ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, ImVec4(0.26f, 0.59f, 0.98f, 0.55f));
+    const std::string layer_format = "%d of " + std::to_string(n_layers);
+    const std::string head_format = "%d of " + std::to_string(n_heads);
     ImGui::SetNextItemWidth(w);
-    if (ImGui::SliderInt("layer", &s.layer, 0, std::max(0, n_layers - 1))) clamp_selection(s, t);
+    if (ImGui::SliderInt("layer", &s.layer, 0, std::max(0, n_layers - 1), layer_format.c_str())) clamp_selection(s, t);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
-    if (ImGui::SliderInt("head", &s.head, 0, std::max(0, n_heads - 1))) clamp_selection(s, t);
+    if (ImGui::SliderInt("head", &s.head, 0, std::max(0, n_heads - 1), head_format.c_str())) clamp_selection(s, t);
+    ImGui::PopStyleColor(2);
     if (t.decoder) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(w * 1.6f);
@@ -50,6 +57,15 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     ImGui::EndDisabled();
     if (!have_scores && hm && hm->resident) s.show_scores = false;  // a dropped block keeps it
     ImGui::Checkbox("auto range", &s.auto_range);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("colours span the map's minimum to the value 99.9%% of its cells do not exceed,\n"
+                          "so a few weights near 1 do not darken a long text's map");
+    if (s.auto_range && ctx.view.main_max > ctx.view.main_hi) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("top %.3g (max %.3g)", ctx.view.main_hi, ctx.view.main_max);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("cells above %.4g share the top colour; untick auto range for a fixed 0…1", ctx.view.main_hi);
+    }
     ImGui::SameLine();
     ImGui::BeginDisabled(s.auto_range);
     ImGui::SetNextItemWidth(w * 1.3f);
@@ -296,8 +312,11 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const ImU32 label_col = IM_COL32(215, 218, 225, 255);
     const int r0 = std::max(0, static_cast<int>(std::floor(uv.v0 * rows)));
     const int r1 = std::min(rows, static_cast<int>(std::ceil(uv.v1 * rows)));
-    list->PushClipRect(ImVec2(p0.x - margin_x, p0.y), ImVec2(p0.x - 2, p1.y), true);
-    for (int i = (r0 / step) * step; i < r1; i += step) {
+    // Labels at word starts where possible (core's thinned_labels); the clip reaches half a
+    // line past the map so the first and last labels are not cut.
+    list->PushClipRect(ImVec2(p0.x - margin_x, p0.y - fs * 0.6f), ImVec2(p0.x - 2, p1.y + fs * 0.6f), true);
+    for (int i : thinned_labels(qs->tokens, 0, rows, step)) {
+        if (i < r0 || i >= r1) continue;
         const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
         const std::string lab = short_label(qs->tokens[static_cast<std::size_t>(i)], 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
@@ -306,8 +325,9 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     list->PopClipRect();
     const int c0 = std::max(0, static_cast<int>(std::floor(uv.u0 * cols)));
     const int c1 = std::min(cols, static_cast<int>(std::ceil(uv.u1 * cols)));
-    list->PushClipRect(ImVec2(p0.x, origin.y), ImVec2(p1.x, p0.y - 2), true);
-    for (int j = (c0 / step) * step; j < c1; j += step) {
+    list->PushClipRect(ImVec2(p0.x - fs * 0.6f, origin.y), ImVec2(p1.x + fs * 0.6f, p0.y - 2), true);
+    for (int j : thinned_labels(ks->tokens, 0, cols, step)) {
+        if (j < c0 || j >= c1) continue;
         const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
         const std::string lab = short_label(ks->tokens[static_cast<std::size_t>(j)], 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
@@ -322,7 +342,8 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const ImVec2 b0(p1.x + bar_gap, p0.y), b1(b0.x + bar_w, p0.y + std::max(size.y, 60.0f));
     ctx.renderer->draw_colorbar(list, b0, b1, s.colormap, true);
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g", scale.hi);
+    const bool clipped = (s.auto_range || s.show_scores) && ctx.view.main_max > scale.hi;
+    std::snprintf(buf, sizeof buf, clipped ? "≥%.3g" : "%.3g", scale.hi);  // larger values share the top colour
     list->AddText(ImVec2(b1.x + 4, b0.y), label_col, buf);
     std::snprintf(buf, sizeof buf, "%.3g", scale.lo);
     list->AddText(ImVec2(b1.x + 4, b1.y - fs), label_col, buf);

@@ -103,6 +103,42 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
     if (ImGui::InputInt("tokens", &s.continue_n, 1, 8)) s.continue_n = std::clamp(s.continue_n, 1, 256);
 }
 
+// The sample whose text is in the box, or null.
+const Sample* loaded_sample(const AppContext& ctx) {
+    for (const Sample& sample : ctx.samples)
+        if (sample.text == ctx.state.text && sample.decoder_text == ctx.state.decoder_text) return &sample;
+    return nullptr;
+}
+
+// Under the text box: its error (empty text, more tokens than the model reads, with the
+// choice to keep the first max_len), or that only the first max_len tokens are shown.
+void draw_text_status(AppContext& ctx) {
+    AppState& s = ctx.state;
+    const TraceView& v = ctx.view;
+    if (v.input_error && !v.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        ImGui::TextWrapped("%s%s", v.error.c_str(), v.trace ? " (the map shows the last text that ran)" : "");
+        ImGui::PopStyleColor();
+        if (v.input_max_len > 0) {
+            const std::string keep = "keep the first " + std::to_string(v.input_max_len) + " tokens";
+            if (ImGui::Button(keep.c_str())) {
+                s.keep_first_tokens = true;
+                s.dirty = true;
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("run the model on the text's first %d tokens; the text itself is kept", v.input_max_len);
+        }
+    } else if (v.trace && v.trace->dropped_tokens > 0) {
+        ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "showing the first %zu tokens; %d more are left out",
+                           v.trace->main.tokens.size(), v.trace->dropped_tokens);
+        ImGui::SameLine();
+        if (ImGui::SmallButton("use the whole text")) {
+            s.keep_first_tokens = false;
+            s.dirty = true;
+        }
+    }
+}
+
 }  // namespace
 
 void draw_input_panel(AppContext& ctx, const PanelRect& r) {
@@ -111,10 +147,13 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
     // Sample picker.
     if (!ctx.samples.empty()) {
         ImGui::SetNextItemWidth(-1);
-        if (ImGui::BeginCombo("##samples", "choose a sample sentence…", ImGuiComboFlags_HeightLarge)) {
+        const Sample* loaded = loaded_sample(ctx);
+        const std::string preview =
+            loaded ? "[" + loaded->lang + "] " + loaded->title : std::string("choose a sample sentence…");
+        if (ImGui::BeginCombo("##samples", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
             for (const Sample& sample : ctx.samples) {
                 const std::string item = "[" + sample.lang + "] " + sample.title + ": " + short_label(sample.text, 48);
-                if (ImGui::Selectable(item.c_str(), sample.text == s.text)) {
+                if (ImGui::Selectable(item.c_str(), &sample == loaded)) {
                     s.text = sample.text;
                     s.decoder_text = sample.decoder_text;
                     s.dirty = true;
@@ -132,6 +171,7 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
     ImGui::TextUnformatted(enc_dec ? "encoder text" : "text");
     const float text_h = ImGui::GetTextLineHeight() * (enc_dec ? 3.0f : 4.5f);
     if (input_text_string("##text", &s.text, true, ImVec2(-1, text_h))) s.dirty = true;
+    draw_text_status(ctx);
     if (enc_dec || s.config.arch == Arch::EncoderDecoder) {
         ImGui::TextUnformatted("decoder text (empty: same as encoder)");
         if (input_text_string("##dtext", &s.decoder_text, true, ImVec2(-1, ImGui::GetTextLineHeight() * 2.5f)))

@@ -338,7 +338,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         for (const std::string& e : s.config_errors) ImGui::TextWrapped("%s", e.c_str());
         ImGui::TextWrapped("(showing the last valid result)");
         ImGui::PopStyleColor();
-    } else if (!ctx.view.error.empty()) {
+    } else if (!ctx.view.error.empty() && !ctx.view.input_error) {  // the text's own errors: by the text box
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
         ImGui::TextWrapped("%s", ctx.view.error.c_str());
         ImGui::PopStyleColor();

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/image/label_thinning.h"
 #include "core/image/utf8.h"
 
 namespace hs::detail {
@@ -93,14 +94,15 @@ int draw_text(RgbImage& image, const Font& font, const std::string& text, int x,
 
 namespace {
 
-// Calls place(center, label) for every label_stride-th label k: center = k·cell_px + cell_px/2,
-// the middle of cell k in pixels from the map's edge; label = the shortened text.
+// Calls place(center, label) for the labels thinned_labels keeps at label_stride spacing:
+// center = k·cell_px + cell_px/2, the middle of cell k in pixels from the map's edge;
+// label = the shortened text.
 template <typename Place>
 void for_each_shown_label(const std::vector<std::string>& labels, int cell_px, const HeatmapOptions& options,
                           const Font& font, Place place) {
     const int stride = label_stride(cell_px, options.font_px);
-    for (std::size_t k = 0; k < labels.size(); k += static_cast<std::size_t>(stride))
-        place(static_cast<int>(k) * cell_px + cell_px / 2, shorten_label(labels[k], options.max_label_chars, font));
+    for (int k : thinned_labels(labels, 0, static_cast<int>(labels.size()), stride))
+        place(k * cell_px + cell_px / 2, shorten_label(labels[static_cast<std::size_t>(k)], options.max_label_chars, font));
 }
 
 }  // namespace
@@ -199,11 +201,12 @@ int colorbar_label_width(const ColorScale& scale, int font_px, const Font* font)
     if (!font) return 0;
     int widest = 0;
     for (float v : colorbar_ticks(scale.lo, scale.hi)) widest = std::max(widest, font->text_width(tick_text(v), font_px));
+    widest += font->text_width("≥ ", font_px);  // room for a clipped top
     return widest;
 }
 
 void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorScale& scale, const TextBands& b,
-                   const Font* font) {
+                   const Font* font, bool clipped_high) {
     const int denom = std::max(1, bar.height - 1);
     // The gradient as a (height, 1) map, one cell per pixel row, top = hi.
     Matrix column(bar.height, 1);
@@ -224,7 +227,7 @@ void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorS
         const int y = bar.y + static_cast<int>(std::lround((1.0f - t) * static_cast<float>(denom)));
         p.fill_rect({tick_x, y, b.tick_len, u}, kTextColor);
         if (font)
-            p.text(tick_text(v), tick_x + b.tick_len + 3 * u, y - (b.font_px + 1) / 2, b.font_px, kTextColor,
+            p.text((clipped_high && v == scale.hi ? "≥ " : "") + tick_text(v), tick_x + b.tick_len + 3 * u, y - (b.font_px + 1) / 2, b.font_px, kTextColor,
                    TextAnchor::Start);
     }
 }

@@ -27,7 +27,7 @@ HeatmapOptions scaled_options(const HeatmapOptions& options, int& scale);
 // The font to use, or nullptr when text is off or no font face exists.
 const Font* text_font(const HeatmapOptions& options);
 
-// lo/hi from the data's finite min/max when auto_range, else options.scale unchanged.
+// lo/hi from the data (finite min, robust_high) when auto_range, else options.scale unchanged.
 ColorScale resolve_scale(const HeatmapOptions& options, float data_min, float data_max);
 void finite_min_max(const Matrix& m, float& lo, float& hi);  // widens lo/hi
 
@@ -99,8 +99,9 @@ std::string tick_text(float v);
 // including lo and hi themselves; {lo} when lo == hi.
 std::vector<float> colorbar_ticks(float lo, float hi);
 int colorbar_label_width(const ColorScale& scale, int font_px, const Font* font);
+// clipped_high: the top tick reads "≥ hi" (larger values share the top colour).
 void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorScale& scale,
-                   const TextBands& b, const Font* font);
+                   const TextBands& b, const Font* font, bool clipped_high = false);
 
 // Automatic cell size: options.cell_px when set, else max(1, target_px / max(rows, cols)),
 // shrunk so cells_across × cells_down cells plus the overhead fit in max_image_px; ≥ 1.

@@ -85,6 +85,15 @@ GridPlan plan_grid(const std::vector<std::vector<Matrix>>& maps, const std::vect
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     for (const auto& layer : maps)
         for (const Matrix& m : layer) detail::finite_min_max(m, lo, hi);
+    // Auto range top: the largest of the maps' own robust highs (as the window's grid).
+    float top = -std::numeric_limits<float>::infinity();
+    for (const auto& layer : maps)
+        for (const Matrix& m : layer) {
+            float map_lo = std::numeric_limits<float>::infinity(), map_hi = -map_lo;
+            detail::finite_min_max(m, map_lo, map_hi);
+            if (map_lo <= map_hi) top = std::max(top, requested.auto_range ? robust_high(m, map_lo, map_hi) : map_hi);
+        }
+    if (!(top >= lo)) top = hi;
     // More cells than the image can hold at 1 px each: block means of every map, sized so
     // H thumbnails across and L down (with their gaps and captions) fit.
     const HeatmapOptions& o = plan.options;
@@ -99,7 +108,7 @@ GridPlan plan_grid(const std::vector<std::vector<Matrix>>& maps, const std::vect
         plan.shrunk.resize(maps.size());
         for (std::size_t l = 0; l < maps.size(); ++l)
             for (const Matrix& m : maps[l]) plan.shrunk[l].push_back(box_mean(m, r2, c2));
-        plan.options = detail::shrunk_options(plan.options, lo, hi);
+        plan.options = detail::shrunk_options(plan.options, lo, top);
         plan.labelled = false;
         grid.rows = r2;
         grid.cols = c2;
@@ -108,7 +117,8 @@ GridPlan plan_grid(const std::vector<std::vector<Matrix>>& maps, const std::vect
     const auto& rl = plan.labelled ? row_labels : none;
     const auto& cl = plan.labelled ? col_labels : none;
     plan.font = detail::text_font(plan.options);
-    grid.scale = detail::resolve_scale(plan.options, lo, hi);
+    grid.scale = detail::resolve_scale(plan.options, lo, top);
+    grid.clipped_high = requested.auto_range && top < hi;
     plan.caption_h = plan.font ? plan.options.font_px + 1 + 3 * unit : 0;
 
     // 1. Cell size per thumbnail (rotated column labels reserved), shrunk so H thumbnails
@@ -154,7 +164,7 @@ void paint_grid(const GridPlan& plan, const std::vector<std::vector<Matrix>>& ma
         for (int h = 0; h < grid.heads; ++h)
             p.cells(drawn[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], grid.thumb(l, h), grid.cell_px,
                     plan.options.colormap, grid.scale);
-    detail::draw_colorbar(p, grid.colorbar, plan.options.colormap, grid.scale, b, plan.font);
+    detail::draw_colorbar(p, grid.colorbar, plan.options.colormap, grid.scale, b, plan.font, grid.clipped_high);
     if (!plan.font) return;
     for (int l = 0; l < grid.layers; ++l) {
         if (plan.labelled)

@@ -2,6 +2,7 @@
 #include "core/image/heatmap_image.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/error.h"
@@ -20,6 +21,29 @@ std::string shrink_note(int rows, int cols, int source_rows, int source_cols, in
     return "each " + std::to_string(source_rows) + "×" + std::to_string(source_cols) + " map is drawn as " +
            std::to_string(rows) + "×" + std::to_string(cols) + " block means to keep the image within " +
            std::to_string(max_image_px) + " px";
+}
+
+float robust_high(const Matrix& m, float lo, float hi) {
+    if (!(hi > lo) || !std::isfinite(hi - lo)) return hi;
+    constexpr int kBins = 4096;
+    std::vector<long long> counts(kBins, 0);
+    long long n = 0;
+    const float to_bin = static_cast<float>(kBins) / (hi - lo);
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+        const float v = m.data()[i];
+        if (!std::isfinite(v)) continue;
+        ++counts[static_cast<std::size_t>(std::clamp(static_cast<int>((v - lo) * to_bin), 0, kBins - 1))];
+        ++n;
+    }
+    if (n < kRobustMinValues) return hi;
+    // rank = ⌈0.999·n⌉: the smallest bin whose cumulative count reaches it.
+    const long long rank = (n * 999 + 999) / 1000;
+    long long seen = 0;
+    for (int b = 0; b < kBins; ++b) {
+        seen += counts[static_cast<std::size_t>(b)];
+        if (seen >= rank) return b == kBins - 1 ? hi : lo + (hi - lo) * static_cast<float>(b + 1) / kBins;
+    }
+    return hi;
 }
 
 std::string figure_model_name(const std::string& model) {
@@ -98,6 +122,7 @@ HeatmapPlan plan_heatmap(const Matrix& m, const std::vector<std::string>& row_la
     const HeatmapOptions& options = plan.options;
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     detail::finite_min_max(m, lo, hi);
+    const float auto_hi = options.auto_range ? robust_high(m, lo, hi) : hi;
     // More cells than the image can hold at 1 px each: block means of the map, unlabelled.
     const int room = options.max_image_px - detail::kShrunkOverhead * unit;
     const Matrix* drawn = &m;
@@ -105,7 +130,7 @@ HeatmapPlan plan_heatmap(const Matrix& m, const std::vector<std::string>& row_la
         const double f = std::min(double(room) / rows, double(room) / cols);  // keeps the aspect
         const int r2 = std::max(1, int(rows * f)), c2 = std::max(1, int(cols * f));
         plan.shrunk = box_mean(m, r2, c2);
-        plan.options = detail::shrunk_options(options, lo, hi);
+        plan.options = detail::shrunk_options(options, lo, auto_hi);
         plan.labelled = false;
         drawn = &plan.shrunk;
     }
@@ -119,7 +144,8 @@ HeatmapPlan plan_heatmap(const Matrix& m, const std::vector<std::string>& row_la
     layout.cols = static_cast<int>(drawn->cols());
     layout.source_rows = rows;
     layout.source_cols = cols;
-    layout.scale = detail::resolve_scale(plan.options, lo, hi);
+    layout.scale = detail::resolve_scale(plan.options, lo, auto_hi);
+    layout.clipped_high = requested.auto_range && auto_hi < hi;
 
     // 1. Cells sized with rotated column labels reserved, then the bands for that size
     //    (upright labels when they fit a cell: a shorter band, same cells).
@@ -156,7 +182,7 @@ void paint_heatmap(HeatmapPlan& plan, const Matrix& m, const std::vector<std::st
     HeatmapLayout& l = plan.layout;
     const detail::TextBands& b = plan.bands;
     p.cells(drawn, l.map, l.cell_px, plan.options.colormap, l.scale);
-    detail::draw_colorbar(p, l.colorbar, plan.options.colormap, l.scale, b, plan.font);
+    detail::draw_colorbar(p, l.colorbar, plan.options.colormap, l.scale, b, plan.font, l.clipped_high);
     if (!plan.font) return;
     l.cell_values = detail::draw_cell_values(p, drawn, l.map, l.cell_px, plan.options, l.scale, b, *plan.font);
     if (plan.labelled) {

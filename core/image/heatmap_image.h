@@ -21,10 +21,18 @@ namespace hs {
 
 class Font;
 
+// The top of an automatic colour range: the value that 99.9 % of m's finite values do
+// not exceed, read from a 4096-bin histogram over [lo, hi] (the upper edge of the bin
+// holding that rank; lo, hi = m's finite min and max). A few outliers — the 1.0 of a
+// token attending only to itself in a 2000-token map — then no longer darken every
+// other cell. Maps of fewer than kRobustMinValues finite values keep their max (hi).
+constexpr long long kRobustMinValues = 1000;
+float robust_high(const Matrix& m, float lo, float hi);
+
 struct HeatmapOptions {
     Colormap colormap = Colormap::Viridis;
     ColorScale scale;           // value range/gamma/log; attention weights: lo 0, hi 1
-    bool auto_range = false;    // true: scale.lo/hi = min/max of the finite data
+    bool auto_range = false;    // true: scale.lo = min, scale.hi = robust_high of the finite data
     std::string title;          // empty: no title line
     int cell_px = 0;            // side of one cell in pixels; 0 = automatic:
     int target_map_px = 768;    //   single map: cell = max(1, target_map_px / max(T_q, T_k))
@@ -58,6 +66,7 @@ struct HeatmapLayout {
     int source_rows = 0, source_cols = 0;  // before shrinking (= rows, cols when not shrunk)
     int cell_px = 0;
     ColorScale scale;           // the scale actually used (after auto_range)
+    bool clipped_high = false;  // auto range stopped below the map's max (robust_high)
     PixelRect map;              // rows·cell_px tall, cols·cell_px wide
     PixelRect colorbar;         // the gradient strip: top = scale.hi, bottom = scale.lo
     PixelRect title;            // empty when there is no title
@@ -92,7 +101,9 @@ struct GridLayout {
     int rows = 0, cols = 0;     // T_query, T_key of every map as drawn
     int source_rows = 0, source_cols = 0;  // before shrinking (= rows, cols when not shrunk)
     int cell_px = 0;
-    ColorScale scale;           // shared by all thumbnails (auto_range: over all maps)
+    ColorScale scale;           // shared by all thumbnails (auto_range: min over all maps,
+                                //   the largest of the maps' robust_high)
+    bool clipped_high = false;
     std::vector<PixelRect> thumbs;    // [l * heads + h]: the map area of layer l, head h
     std::vector<PixelRect> captions;  // [l * heads + h]: "L{l} H{h}" text area
     PixelRect colorbar;

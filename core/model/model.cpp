@@ -15,10 +15,11 @@ namespace hs {
 namespace {
 
 void check_ids(const ModelConfig& c, const std::vector<int>& ids, const char* what) {
-    if (ids.empty()) throw Error(std::string("the ") + what + " has no tokens");
+    if (ids.empty()) throw InputError(std::string("the ") + what + " has no tokens");
     if (static_cast<int>(ids.size()) > c.max_len)
-        throw Error(std::string("the ") + what + " has " + std::to_string(ids.size()) +
-                    " tokens; this model handles at most " + std::to_string(c.max_len));
+        throw InputError(std::string("the ") + what + " has " + std::to_string(ids.size()) +
+                             " tokens; this model handles at most " + std::to_string(c.max_len),
+                         static_cast<int>(ids.size()), c.max_len);
     for (int id : ids)
         if (id < 0 || id >= c.vocab)
             throw Error("token id " + std::to_string(id) + " is outside the vocabulary (0.." +
@@ -260,9 +261,34 @@ void settle_maps(const TraceOptions& opt, const HeadRef& block, bool keep, HeadM
     maps.resident = false;
 }
 
-Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
+namespace {
+
+// `in` with each token list cut to max_len when in.keep_first asks for it; `dropped`
+// receives how many tokens of the main stack were left out.
+ForwardInput first_tokens(const ForwardInput& in, int max_len, int& dropped) {
+    ForwardInput out = in;
+    dropped = 0;
+    if (!in.keep_first) return out;
+    const auto cut = [&](std::vector<int>& ids, std::vector<std::string>& tokens) {
+        const int extra = static_cast<int>(ids.size()) - max_len;
+        if (extra <= 0) return 0;
+        ids.resize(static_cast<std::size_t>(max_len));
+        if (tokens.size() > ids.size()) tokens.resize(ids.size());
+        return extra;
+    };
+    dropped = cut(out.ids, out.tokens);
+    cut(out.decoder_ids, out.decoder_tokens);
+    std::erase_if(out.key_padding, [&](int p) { return p >= max_len; });
+    return out;
+}
+
+}  // namespace
+
+Trace Model::forward(const ForwardInput& full_input, const TraceOptions& options,
                      const ProgressFn& progress) const {
     const ModelConfig& c = config_;
+    int dropped_tokens = 0;
+    const ForwardInput in = first_tokens(full_input, c.max_len, dropped_tokens);
     // score cells: L · H · (T² + Td² + Td·T) (decoder self and cross for encoder-decoder)
     const double t = double(in.ids.size()), td = double(in.decoder_ids.size());
     const TraceOptions opt = with_scores_limit(
@@ -283,6 +309,7 @@ Trace Model::forward(const ForwardInput& in, const TraceOptions& options,
     Trace trace;
     trace.config = c;
     trace.model_name = name_;
+    trace.dropped_tokens = dropped_tokens;
     trace.key_padding = in.key_padding;
     trace.ablate = opt.ablate;
     trace.ablate_mode = opt.ablate_mode;

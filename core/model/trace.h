@@ -40,9 +40,11 @@ struct AttentionSteps {
     float scale = 1.0f;  // 1/√Dk
 };
 
-// The finite minimum and maximum of one map (a colour range).
+// One map's automatic colour range: lo = the finite minimum, hi = robust_high (the value
+// 99.9 % of the cells do not exceed; core/image/heatmap_image.h), max = the finite maximum.
 struct MapRange {
     float lo = 0.0f, hi = 1.0f;
+    float max = 1.0f;
 };
 
 // One attention block's per-head maps for the overview (always captured by default).
@@ -54,7 +56,7 @@ struct HeadMaps {
     // TraceOptions::map_budget_bytes: weights and scores are then empty, and
     // TraceSource::layer_maps recomputes them from the stored hidden states.
     bool resident = true;
-    // Per head, the finite min/max of weights and scores: filled by fill_map_ranges (the
+    // Per head, the colour range of weights and scores: filled by fill_map_ranges (the
     // app's workers, so its UI thread never scans a map), empty otherwise.
     std::vector<MapRange> weight_ranges, score_ranges;
 };
@@ -93,6 +95,7 @@ struct StackTrace {
 struct Trace {
     ModelConfig config;
     std::string model_name;   // "random:…", directory name or example title
+    int dropped_tokens = 0;   // tokens past max_len left out (ForwardInput::keep_first)
     StackTrace main;          // encoder-only / decoder-only: the stack; enc-dec: the encoder
     std::optional<StackTrace> decoder;  // encoder-decoder only
     std::vector<int> key_padding;       // key positions of `main` masked as padding

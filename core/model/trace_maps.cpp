@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/image/heatmap_draw.h"
+#include "core/image/heatmap_image.h"
 #include "core/model/trace.h"
 
 namespace hs {
@@ -109,7 +110,7 @@ std::vector<MapRange> map_ranges(const std::vector<Matrix>& maps) {
     for (const Matrix& m : maps) {
         float lo = std::numeric_limits<float>::infinity(), hi = -lo;
         detail::finite_min_max(m, lo, hi);
-        out.push_back(lo > hi ? MapRange{0.0f, 0.0f} : MapRange{lo, hi});
+        out.push_back(lo > hi ? MapRange{0.0f, 0.0f, 0.0f} : MapRange{lo, robust_high(m, lo, hi), hi});
     }
     return out;
 }

@@ -49,14 +49,15 @@ public:
 
     Trace run(const SourceInput& input, const TraceOptions& options, const ProgressFn& progress) const override {
         const Tokens main = encode_task_text(task_, input.text);
-        if (main.ids.empty()) throw Error("the text is empty: type the task's tokens (" + example_hint() + ")");
+        if (main.ids.empty()) throw InputError("the text is empty: type the task's tokens (" + example_hint() + ")");
         ForwardInput in;
         in.ids = main.ids;
         in.tokens = main.text;
+        in.keep_first = input.keep_first;
         in.key_padding = input.key_padding;
         if (model_.config().arch == Arch::EncoderDecoder) {
             const Tokens dec = encode_task_text(task_, input.decoder_text.empty() ? input.text : input.decoder_text);
-            if (dec.ids.empty()) throw Error("the decoder text is empty");
+            if (dec.ids.empty()) throw InputError("the decoder text is empty");
             in.decoder_ids = dec.ids;
             in.decoder_tokens = dec.text;
         }

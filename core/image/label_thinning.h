@@ -1,0 +1,22 @@
+#pragma once
+// Which token labels to draw when there is room for only every step-th one: a label is
+// kept no closer than `step` tokens to the previous one, and preferably where a word
+// starts, so a long text reads as words ("▁Once", "▁upon") rather than as scattered
+// pieces ("ce", "up"). Shared by the window's heatmap and the exported figures.
+#include <string>
+#include <vector>
+
+namespace hs {
+
+// Whether tokens[i] begins a word. Tokenizers that mark word starts (GPT-2 "Ġ",
+// SentencePiece "▁", a leading space) are read by their marks; WordPiece continuations
+// ("##ing") are not starts; a CJK character, the first token and special tokens
+// ("<s>", "[CLS]") always are.
+bool starts_word(const std::vector<std::string>& tokens, int i);
+
+// Indices in [first, last) to label, ascending, consecutive ones ≥ step apart (step ≥ 1).
+// Scanning from `first`, a word start is taken as soon as it is ≥ step after the
+// previous label; where none comes within 2·step − 1 tokens, the token there is taken.
+std::vector<int> thinned_labels(const std::vector<std::string>& tokens, int first, int last, int step);
+
+}  // namespace hs
