@@ -36,6 +36,7 @@ void on_drop(GLFWwindow*, int count, const char** paths) {
 }
 
 void apply_theme(float scale) {
+    ImGui::GetStyle() = ImGuiStyle();  // sizes from scratch: ScaleAllSizes multiplies
     ImGui::StyleColorsDark();
     ImGuiStyle& style = ImGui::GetStyle();
     style.WindowRounding = 4.0f;
@@ -178,22 +179,40 @@ void draw_progress_overlay(AppContext& ctx) {
     ImGui::End();
 }
 
-// The bar across the top: Attention | Analysis | Train views (F1 / F2 / F3), and what is
-// ablated.
-// Returns its height.
+// Keys that work everywhere: F1 help, F2 / F3 / F4 views, Ctrl + / − / 0 text size.
+void handle_global_keys(AppContext& ctx) {
+    AppState& s = ctx.state;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsKeyPressed(GLFW_KEY_F1)) ctx.help.welcome = !ctx.help.welcome;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F2)) s.view_mode = ViewMode::Attention;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F3)) s.view_mode = ViewMode::Analysis;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F4)) s.view_mode = ViewMode::Train;
+    if (!io.KeyCtrl) return;
+    if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) s.zoom_in();
+    if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) s.zoom_out();
+    if (ImGui::IsKeyPressed(GLFW_KEY_0) || ImGui::IsKeyPressed(GLFW_KEY_KP_0)) s.ui_zoom = 1.0f;
+}
+
+// The bar across the top: Attention | Analysis | Train views (F2 / F3 / F4), Help (F1),
+// and what is ablated. Returns its height.
 float draw_view_bar(AppContext& ctx) {
     AppState& s = ctx.state;
-    if (!ImGui::GetIO().WantTextInput) {
-        if (ImGui::IsKeyPressed(GLFW_KEY_F1)) s.view_mode = ViewMode::Attention;
-        if (ImGui::IsKeyPressed(GLFW_KEY_F2)) s.view_mode = ViewMode::Analysis;
-        if (ImGui::IsKeyPressed(GLFW_KEY_F3)) s.view_mode = ViewMode::Train;
-    }
+    handle_global_keys(ctx);
     float height = 0.0f;
     if (ImGui::BeginMainMenuBar()) {
         ImGui::TextDisabled("HeadScope");
-        if (ImGui::MenuItem("Attention", "F1", s.view_mode == ViewMode::Attention)) s.view_mode = ViewMode::Attention;
-        if (ImGui::MenuItem("Analysis", "F2", s.view_mode == ViewMode::Analysis)) s.view_mode = ViewMode::Analysis;
-        if (ImGui::MenuItem("Train", "F3", s.view_mode == ViewMode::Train)) s.view_mode = ViewMode::Train;
+        if (ImGui::MenuItem("Attention", "F2", s.view_mode == ViewMode::Attention)) s.view_mode = ViewMode::Attention;
+        if (ImGui::MenuItem("Analysis", "F3", s.view_mode == ViewMode::Analysis)) s.view_mode = ViewMode::Analysis;
+        if (ImGui::MenuItem("Train", "F4", s.view_mode == ViewMode::Train)) s.view_mode = ViewMode::Train;
+        if (ImGui::BeginMenu("Help")) {
+            if (ImGui::MenuItem("Welcome and what to try", "F1")) ctx.help.welcome = true;
+            if (ImGui::MenuItem("Larger text", "Ctrl +")) s.zoom_in();
+            if (ImGui::MenuItem("Smaller text", "Ctrl -")) s.zoom_out();
+            if (ImGui::MenuItem("Text size 100%", "Ctrl 0")) s.ui_zoom = 1.0f;
+            ImGui::Separator();
+            if (ImGui::MenuItem("About HeadScope")) ctx.help.about = true;
+            ImGui::EndMenu();
+        }
         if (!s.ablated.empty()) {
             std::string off;
             for (const HeadRef& h : s.ablated) off += " L" + std::to_string(h.layer) + "." + std::to_string(h.head);
@@ -306,6 +325,8 @@ void load_state(AppContext& ctx, const GuiOptions& options, WindowSize& size) {
     // its heads are probed (unless the command line chose what to show).
     if (first_launch && options.model.empty() && options.text.empty() && options.layer < 0 && options.head < 0)
         ctx.analysis.jump_to_relation = "coreference";
+    // A new user meets the welcome (a session without settings is a scripted or clean one).
+    ctx.help.welcome = first_launch && !options.no_settings;
     if (!options.model.empty()) ctx.state.set_model_arg(options.model);
     if (!options.text.empty()) ctx.state.text = options.text;
     if (!options.decoder_text.empty()) ctx.state.decoder_text = options.decoder_text;
@@ -341,19 +362,42 @@ GLFWwindow* open_window(const GuiOptions& options, WindowSize size, bool measuri
     return window;
 }
 
+constexpr float kBaseFontPx = 15.0f;  // window text height at scale 1
+
+// The interface scale: the monitor's content scale × the user's zoom (Ctrl + / −) × a
+// factor for large windows (1 up to 1920×1080 logical pixels, then growing with the
+// window to 2 at 3840×2160), so text stays readable from 1280×720 to 4K.
+float wanted_ui_scale(GLFWwindow* window, float zoom) {
+    float sx = 1.0f, sy = 1.0f;
+    glfwGetWindowContentScale(window, &sx, &sy);
+    const float content = std::max(1.0f, std::max(sx, sy));
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window, &fb_w, &fb_h);
+    const float logical_w = static_cast<float>(fb_w) / content, logical_h = static_cast<float>(fb_h) / content;
+    const float size = std::clamp(std::min(logical_w / 1920.0f, logical_h / 1080.0f), 1.0f, 2.0f);
+    return content * std::clamp(zoom, AppState::kMinZoom, AppState::kMaxZoom) * size;
+}
+
+// A new scale (zoom, window size, monitor) rebuilds the theme and the font atlas.
+void follow_ui_scale(GLFWwindow* window, AppContext& ctx) {
+    const float wanted = wanted_ui_scale(window, ctx.state.ui_zoom);
+    if (std::fabs(wanted - ctx.ui_scale) < 0.01f) return;
+    ctx.ui_scale = wanted;
+    apply_theme(wanted);
+    ctx.fonts.configure(kBaseFontPx, wanted);
+}
+
 // ImGui with the stock GLFW and OpenGL3 backends, a content-scale aware theme and fonts
 // that cover the text and samples shown.
 void init_imgui(GLFWwindow* window, AppContext& ctx) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
-    float sx = 1.0f, sy = 1.0f;
-    glfwGetWindowContentScale(window, &sx, &sy);
-    ctx.ui_scale = std::max(1.0f, std::max(sx, sy));
+    ctx.ui_scale = wanted_ui_scale(window, ctx.state.ui_zoom);
     apply_theme(ctx.ui_scale);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
-    ctx.fonts.configure(15.0f, ctx.ui_scale);
+    ctx.fonts.configure(kBaseFontPx, ctx.ui_scale);
     ctx.fonts.note_text(ctx.state.text);
     ctx.fonts.note_text(ctx.state.decoder_text);
     for (const Sample& s : ctx.samples) {
@@ -450,6 +494,7 @@ int run_gui(const GuiOptions& options) {
             f.accepted = FrameClock::now();
             ctx.view.sync_textures(ctx.state, ctx.layer_maps_worker, ctx.mip_worker);
             ctx.fonts.note_edited_text(ctx.state.text);
+            follow_ui_scale(window, ctx);
             ctx.fonts.rebuild_if_needed();
             f.synced = FrameClock::now();
             // 4. The frame's UI.
@@ -461,6 +506,7 @@ int run_gui(const GuiOptions& options) {
             ctx.renderer->begin_frame();
             for (const auto& h : hooks) h->in_ui(ctx, f);
             draw_layout(ctx, options.bench_view);
+            draw_help_windows(ctx);
             draw_progress_overlay(ctx);
             ImGui::Render();
             f.ui_done = FrameClock::now();

@@ -22,6 +22,12 @@
 
 namespace hs {
 
+// Help windows: the welcome (first launch, F1) and About.
+struct HelpView {
+    bool welcome = false;
+    bool about = false;
+};
+
 // Heatmap panel view: zoom/pan in map cells, hover readout.
 struct HeatmapView {
     UvRect uv;                 // visible part of the map
@@ -66,6 +72,7 @@ struct AppContext {
     HeatmapView heatmap;
     ModelPanelView model_panel;
     ExportStatus export_status;
+    HelpView help;
     MatrixTextures pipeline_textures;   // Pipeline tab: one texture per step matrix
     MatrixTextures layer_textures;      // Layer outputs tab: one per hidden state
     std::string settings_path;

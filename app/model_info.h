@@ -3,6 +3,7 @@
 // parameter count, stored dtype and memory. Filled on the worker from the TraceSource
 // (a pretrained model's TransformerConfig, else the playground ModelConfig).
 #include <string>
+#include <vector>
 
 #include "core/source.h"
 #include "core/worked_example.h"
@@ -22,6 +23,9 @@ struct ModelInfo {
     // A worked example's title, description (what it shows, where the article it comes
     // from is wrong) and source.
     std::string example_title, example_description, example_source;
+    // Its printed numbers beside ours ("compare with the article"), or why they cannot be.
+    std::vector<ArticleCell> article;
+    std::string article_error;
 
     // Query heads share key/value heads (0 < kv_heads < heads).
     bool grouped() const { return kv_heads > 0 && kv_heads < heads; }

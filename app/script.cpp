@@ -122,6 +122,15 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "text") {
             s.text = rest;
             s.dirty = true;
+        } else if (cmd == "help") {  // welcome | about | close
+            if (rest != "welcome" && rest != "about" && rest != "close")
+                throw Error("help takes welcome, about or close, got '" + rest + "'");
+            ctx.help.welcome = rest == "welcome";
+            ctx.help.about = rest == "about";
+        } else if (cmd == "zoom") {  // the Ctrl + / − text size, e.g. 1.5
+            const double z = std::stod(rest);
+            if (!(z >= AppState::kMinZoom && z <= AppState::kMaxZoom)) throw Error("zoom must be from 0.6 to 2.5, got " + rest);
+            s.ui_zoom = static_cast<float>(z);
         } else if (cmd == "keep-first") {  // on | off: a text over max_len runs its first max_len tokens
             if (rest != "on" && rest != "off") throw Error("keep-first takes on or off, got '" + rest + "'");
             s.keep_first_tokens = rest == "on";
@@ -254,8 +263,8 @@ bool ScriptRunner::step(AppContext& ctx) {
                 if (!found) throw Error("export-analysis-png needs jsd, rollout or a metric name, got '" + what + "'");
             }
         } else if (cmd == "tab") {
-            if (rest != "pipeline" && rest != "layers" && rest != "export")
-                throw Error("tab must be pipeline, layers or export");
+            if (rest != "pipeline" && rest != "layers" && rest != "export" && rest != "article")
+                throw Error("tab must be pipeline, layers, export or article");
             s.select_tab = rest;
         } else if (cmd == "colormap") {
             s.colormap = parse_colormap(rest);

@@ -70,6 +70,12 @@ void apply_settings_json(const std::string& text, const std::string& origin, App
         if (!j.at("figure_values").is_boolean()) throw Error("\"figure_values\" must be true or false");
         next.figure_values = j.at("figure_values").get<bool>();
     }
+    if (j.contains("ui_zoom")) {
+        const nlohmann::json& z = j.at("ui_zoom");
+        if (!z.is_number() || !(z.get<double>() >= AppState::kMinZoom && z.get<double>() <= AppState::kMaxZoom))
+            throw Error("\"ui_zoom\" must be a number from 0.6 to 2.5");
+        next.ui_zoom = z.get<float>();
+    }
     if (j.contains("window")) {
         const nlohmann::json& w = j.at("window");
         if (!w.is_array() || w.size() != 2) throw Error("\"window\" must hold two integers [width, height]");
@@ -131,6 +137,7 @@ std::string save_settings(const std::string& path, const AppState& state, const 
     j["export_dir"] = state.export_dir;
     j["figure_scale"] = state.figure_scale;
     j["figure_values"] = state.figure_values;
+    j["ui_zoom"] = state.ui_zoom;
     try {
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());
         write_file_atomic(path, j.dump(2) + "\n");

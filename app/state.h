@@ -2,6 +2,7 @@
 // AppState: what the user chose (model source, architecture, text, selection, view
 // settings). Panels edit it; edits that change the computation set `dirty`, and the
 // frame loop turns that into a ComputeRequest for the worker.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -77,6 +78,10 @@ struct AppState {
     std::string export_dir = default_export_dir();  // where the window writes files
     int figure_scale = 1;               // exported figures: 1×, 2× or 4× the pixels
     bool figure_values = true;          // exported figures print values in cells that fit
+    float ui_zoom = 1.0f;               // the user's text size (Ctrl + / −), × the content scale
+    static constexpr float kMinZoom = 0.6f, kMaxZoom = 2.5f;
+    void zoom_in() { ui_zoom = std::min(kMaxZoom, ui_zoom * 1.1f); }
+    void zoom_out() { ui_zoom = std::max(kMinZoom, ui_zoom / 1.1f); }
 
     // -- bookkeeping ----------------------------------------------------------
     bool dirty = true;                      // computation inputs changed

@@ -141,6 +141,15 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["head"] = s.head;
     j["recent_models"] = s.recent_models;
     j["error"] = ctx.view.error;
+    j["help"] = {{"welcome", ctx.help.welcome}, {"about", ctx.help.about}};
+    j["ui_scale"] = ctx.ui_scale;
+    j["ui_zoom"] = s.ui_zoom;
+    // Compare with the article: every printed number beside ours (worked examples).
+    nlohmann::json article = nlohmann::json::array();
+    for (const ArticleCell& c : ctx.view.info.article)
+        article.push_back({{"step", c.step}, {"head", c.head}, {"row", c.row}, {"col", c.col}, {"ours", c.ours},
+                           {"printed", c.printed}, {"agrees", c.agrees}});
+    j["article"] = article;
     j["input_error"] = ctx.view.input_error;  // shown by the text box, not the Model panel
     // The shown map's auto colour range: min, robust top, max (core's MapRange).
     j["range"] = {{"lo", ctx.view.main_lo}, {"hi", ctx.view.main_hi}, {"max", ctx.view.main_max}};

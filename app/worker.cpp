@@ -208,6 +208,15 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             result.parameter_count = cached_source_->parameter_count();
             result.info = describe_model(*cached_source_);
         }
+        const WorkedExample* example = request.example ? request.example.get() : nullptr;
+        if (!example && result.source) example = result.source->worked_example();
+        if (example) {
+            try {
+                result.info.article = compare_with_article(*example, trace);
+            } catch (const Error& e) {
+                result.info.article_error = e.what();
+            }
+        }
         if (thumbs_from_forward) {
             for (BlockRanges& r : block_ranges) {
                 HeadMaps& m = maps_of(trace, r.block);

@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "cli/commands.h"
+#include "core/about.h"
 #include "core/error.h"
 
 namespace hs {
@@ -109,7 +110,10 @@ int run_cli(int argc, char** argv) {
     const std::string first = argv[1];
     if (first == "help" || first == "--help" || first == "-h") return print_usage(stdout);
     if (first == "version" || first == "--version") {
-        std::puts("headscope 0.1.0");
+        std::printf("headscope %s\n", headscope_version().c_str());
+        for (const Component& c : core_components())
+            std::printf("  %-24s %-12s %s\n", c.name.c_str(), c.version.empty() ? "-" : c.version.c_str(),
+                        c.licence.c_str());
         return 0;
     }
     for (const Command& c : kCommands) {

@@ -140,14 +140,43 @@ std::string read_string(const json& doc, const char* key) {
 
 void check_known_keys(const json& doc) {
     static const char* const known[] = {"title", "description", "source", "tokens", "X",
-                                        "heads", "W_Q", "W_K", "W_V", "W_O", "mask"};
+                                        "heads", "W_Q", "W_K", "W_V", "W_O", "mask", "article"};
     for (const auto& item : doc.items()) {
         bool ok = false;
         for (const char* k : known) ok = ok || item.key() == k;
         if (!ok)
             throw Error("unknown field \"" + item.key() + "\"; the fields are title, description, "
-                        "source, tokens, X, heads, W_Q, W_K, W_V, W_O and mask.");
+                        "source, tokens, X, heads, W_Q, W_K, W_V, W_O, mask and article.");
     }
+}
+
+// "article": [{"step": …, "head": …, "values": [[…]]}, …] (heads < H checked here, shapes
+// against the computed steps in compare_with_article).
+std::vector<ArticleValues> read_article(const json& doc, int heads) {
+    std::vector<ArticleValues> out;
+    if (!doc.contains("article")) return out;
+    const json& list = doc["article"];
+    if (!list.is_array()) throw Error("article must be a list of {step, head, values}, but it is " + describe_value(list) + ".");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const json& item = list[i];
+        const std::string where = "article entry " + std::to_string(i + 1);
+        if (!item.is_object() || !item.contains("step") || !item.contains("values"))
+            throw Error(where + " needs \"step\" and \"values\".");
+        ArticleValues a;
+        a.step = read_string(item, "step");
+        const auto& steps = article_steps();
+        if (std::find(steps.begin(), steps.end(), a.step) == steps.end())
+            throw Error(where + " has step \"" + a.step + "\"; the steps are Q, K, V, scores, scaled, weights, head, concat and output.");
+        if (item.contains("head")) {
+            const json& h = item["head"];
+            if (!h.is_number_integer() || h.get<long long>() < 0 || h.get<long long>() >= heads)
+                throw Error(where + " has head " + describe_value(h) + "; the example has heads 0 to " + std::to_string(heads - 1) + ".");
+            a.head = h.get<int>();
+        }
+        a.printed = read_matrix(item["values"], where + " values");
+        out.push_back(std::move(a));
+    }
+    return out;
 }
 
 WorkedExample parse_document(const json& doc) {
@@ -221,6 +250,7 @@ WorkedExample parse_document(const json& doc) {
     w.in_proj_bias = Vector::Zero(3 * I);
     w.out_proj_weight = w_o.transpose();
     w.out_proj_bias = Vector::Zero(w_o.cols());
+    ex.article = read_article(doc, H);
     return ex;
 }
 
@@ -267,6 +297,52 @@ WorkedExample load_worked_example(const std::string& path) {
     return parse_worked_example(read_file(path), path);
 }
 
+const std::vector<std::string>& article_steps() {
+    static const std::vector<std::string> steps{"Q",      "K",       "V",    "scores", "scaled",
+                                                "weights", "head", "concat", "output"};
+    return steps;
+}
+
+namespace {
+
+// The trace's matrix for an article step of head h (AttentionSteps, core/model/trace.h).
+const Matrix& step_matrix(const AttentionSteps& s, const std::string& step, int h) {
+    const auto at = [&](const std::vector<Matrix>& per_head) -> const Matrix& {
+        return per_head.at(static_cast<std::size_t>(h));
+    };
+    if (step == "Q") return at(s.q_heads);
+    if (step == "K") return at(s.k_heads);
+    if (step == "V") return at(s.v_heads);
+    if (step == "scores") return at(s.raw_scores);
+    if (step == "scaled") return at(s.scaled_scores);
+    if (step == "weights") return at(s.weights);
+    if (step == "head") return at(s.head_outputs);
+    if (step == "concat") return s.concat;
+    return s.output;
+}
+
+}  // namespace
+
+std::vector<ArticleCell> compare_with_article(const WorkedExample& example, const Trace& trace) {
+    std::vector<ArticleCell> cells;
+    if (example.article.empty()) return cells;
+    if (!trace.steps) throw Error("the trace of the worked example has no steps to compare with the article");
+    for (const ArticleValues& a : example.article) {
+        const Matrix& ours = step_matrix(*trace.steps, a.step, a.head);
+        if (ours.rows() != a.printed.rows() || ours.cols() != a.printed.cols())
+            throw Error("article " + a.step + " of head " + std::to_string(a.head) + " is " +
+                        shape_str(a.printed.rows(), a.printed.cols()) + ", but the step is " +
+                        shape_str(ours.rows(), ours.cols()));
+        for (Eigen::Index i = 0; i < ours.rows(); ++i)
+            for (Eigen::Index j = 0; j < ours.cols(); ++j) {
+                ArticleCell c{a.step, a.head, static_cast<int>(i), static_cast<int>(j), ours(i, j), a.printed(i, j)};
+                c.agrees = std::fabs(c.ours - c.printed) <= 0.001 + 0.0005 * std::fabs(c.printed);
+                cells.push_back(c);
+            }
+    }
+    return cells;
+}
+
 std::string worked_example_to_json(const WorkedExample& example) {
     const AttentionWeights& w = example.weights;
     const int I = w.inner();
@@ -284,6 +360,12 @@ std::string worked_example_to_json(const WorkedExample& example) {
                               w.out_proj_weight == Matrix::Identity(I, I);
     if (!identity_out) doc["W_O"] = matrix_to_json(w.out_proj_weight.transpose());
     doc["mask"] = example.causal ? "causal" : "none";
+    if (!example.article.empty()) {
+        json article = json::array();
+        for (const ArticleValues& a : example.article)
+            article.push_back({{"step", a.step}, {"head", a.head}, {"values", matrix_to_json(a.printed)}});
+        doc["article"] = article;
+    }
     return doc.dump(2);
 }
 

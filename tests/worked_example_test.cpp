@@ -248,6 +248,12 @@ TEST(WorkedExample, JsonRoundTripKeepsEverything) {
         EXPECT_EQ(a.weights.in_proj_weight, b.weights.in_proj_weight);
         EXPECT_EQ(a.weights.out_proj_weight, b.weights.out_proj_weight);
         EXPECT_EQ(a.causal, b.causal);
+        ASSERT_EQ(a.article.size(), b.article.size());
+        for (std::size_t i = 0; i < a.article.size(); ++i) {
+            EXPECT_EQ(a.article[i].step, b.article[i].step);
+            EXPECT_EQ(a.article[i].head, b.article[i].head);
+            EXPECT_EQ(a.article[i].printed, b.article[i].printed);
+        }
     }
     // Written numbers are the shortest form that reads back exactly: 0.1, not 0.100000001.
     const hs::WorkedExample c = hs::parse_worked_example(R"({"X": [[0.1]], "W_Q": [[1]], "W_K": [[1]], "W_V": [[1]]})", "c");
@@ -273,7 +279,7 @@ TEST(WorkedExample, ErrorsNameTheFieldAndTheShapes) {
         {"/W_O", "[[1,0,0,0],[0,1,0,0],[0,0,1,0]]", "t.json: W_O has shape 3×4, expected 4 rows (heads·d_k = 2·2) and any number of columns."},
         {"/tokens", "[\"a\",\"b\",\"c\"]", "t.json: tokens has 3 labels, but X has 2 rows."},
         {"/mask", "\"future\"", "t.json: mask must be \"none\" or \"causal\", but it is \"future\"."},
-        {"/W_q", "[[1]]", "t.json: unknown field \"W_q\"; the fields are title, description, source, tokens, X, heads, W_Q, W_K, W_V, W_O and mask."},
+        {"/W_q", "[[1]]", "t.json: unknown field \"W_q\"; the fields are title, description, source, tokens, X, heads, W_Q, W_K, W_V, W_O, mask and article."},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.field + " = " + c.value);
@@ -320,3 +326,65 @@ TEST(WorkedExample, ShippedExamplesDescribeTheArticleErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+const hs::ArticleCell& cell_of(const std::vector<hs::ArticleCell>& cells, const std::string& step, int head, int row,
+                               int col) {
+    for (const hs::ArticleCell& c : cells)
+        if (c.step == step && c.head == head && c.row == row && c.col == col) return c;
+    throw std::runtime_error("no cell " + step);
+}
+
+}  // namespace
+
+TEST(ArticleComparison, TheSingleHeadSoftmaxRowOneIsWrongAndTheRestAgrees) {
+    const hs::WorkedExample ex = hs::load_worked_example(example_path("article_single_head"));
+    ASSERT_EQ(ex.article.size(), 8u);
+    const std::vector<hs::ArticleCell> cells = hs::compare_with_article(ex, ex.run());
+    ASSERT_EQ(cells.size(), 8u * 4u);
+    // Softmax of [2.828, 7.778]: 1 / (1 + e^(7/√2)) = 1 / (1 + 141.14) = 0.0070354.
+    const hs::ArticleCell& w00 = cell_of(cells, "weights", 0, 0, 0);
+    EXPECT_NEAR(w00.ours, 0.0070354, 2e-6);
+    EXPECT_FLOAT_EQ(static_cast<float>(w00.printed), 0.016f);  // stored as float
+    EXPECT_FALSE(w00.agrees);
+    EXPECT_FALSE(cell_of(cells, "weights", 0, 0, 1).agrees);
+    EXPECT_TRUE(cell_of(cells, "weights", 0, 1, 0).agrees);  // 0.000102 printed as 0.000
+    EXPECT_TRUE(cell_of(cells, "scaled", 0, 1, 1).agrees);    // 24/√2 = 16.9706 printed 16.971
+    EXPECT_FALSE(cell_of(cells, "head", 0, 0, 0).agrees);     // 3.979 vs 3.952
+    EXPECT_TRUE(cell_of(cells, "head", 0, 1, 0).agrees);      // 3.9997 vs 4.000
+    int wrong = 0;
+    for (const hs::ArticleCell& c : cells) wrong += !c.agrees;
+    EXPECT_EQ(wrong, 2 + 2 + 2);  // weights row 0, head row 0, output row 0
+}
+
+TEST(ArticleComparison, TheTwoHeadArticleReusedTheSingleHeadNumbers) {
+    const hs::WorkedExample ex = hs::load_worked_example(example_path("article_two_heads"));
+    const std::vector<hs::ArticleCell> cells = hs::compare_with_article(ex, ex.run());
+    // Q_1 = X·W_Q = [[4, 6], [6, 4]] (hand), printed [[1, 2], [4, 3]].
+    EXPECT_DOUBLE_EQ(cell_of(cells, "Q", 1, 0, 0).ours, 4.0);
+    EXPECT_FALSE(cell_of(cells, "Q", 1, 0, 0).agrees);
+    EXPECT_NEAR(cell_of(cells, "weights", 0, 0, 0).ours, 0.94419, 1e-5);
+}
+
+TEST(ArticleComparison, BadEntriesAreNamed) {
+    const std::string base = R"({"X": [[1, 0], [0, 1]], "W_Q": [[1], [0]], "W_K": [[1], [0]], "W_V": [[1], [0]], "article": )";
+    const auto error = [&](const std::string& article) {
+        try {
+            const hs::WorkedExample ex = hs::parse_worked_example(base + article + "}", "e.json");
+            (void)hs::compare_with_article(ex, ex.run());
+        } catch (const hs::Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(error(R"([{"step": "softmax", "values": [[1]]}])"),
+              "e.json: article entry 1 has step \"softmax\"; the steps are Q, K, V, scores, scaled, weights, head, "
+              "concat and output.");
+    EXPECT_EQ(error(R"([{"step": "Q", "head": 1, "values": [[1]]}])"),
+              "e.json: article entry 1 has head 1; the example has heads 0 to 0.");
+    EXPECT_EQ(error(R"([{"step": "weights", "values": [[1, 0, 0], [0, 1, 0]]}])"),
+              "article weights of head 0 is 2×3, but the step is 2×2");
+    EXPECT_EQ(error(R"({"step": "Q"})"),
+              "e.json: article must be a list of {step, head, values}, but it is {\"step\":\"Q\"}.");
+}

@@ -1,4 +1,5 @@
-// The bottom area: Pipeline | Layer outputs | Export tabs in one fixed window.
+// The bottom area: Pipeline | Layer outputs | Export (| Article, for worked examples that
+// record their source's numbers) tabs in one fixed window.
 #include "app/panels/panels.h"
 
 namespace hs {
@@ -21,6 +22,10 @@ void draw_detail_panels(AppContext& ctx, const PanelRect& r) {
         }
         if (ImGui::BeginTabItem("Export", nullptr, flags("export"))) {
             draw_export_tab(ctx);
+            ImGui::EndTabItem();
+        }
+        if (article_tab_available(ctx) && ImGui::BeginTabItem("Compare with the article", nullptr, flags("article"))) {
+            draw_article_tab(ctx);
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

@@ -9,6 +9,7 @@
 #include "app/analysis_actions.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
+#include "core/image/heatmap_image.h"
 #include "core/image/label_thinning.h"
 
 namespace hs {
@@ -42,7 +43,7 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
             clamp_selection(s, t);
         }
     }
-    ImGui::SameLine();
+    same_line_if_fits(w);
     ImGui::SetNextItemWidth(w);
     if (ImGui::BeginCombo("##cmap", to_string(s.colormap).c_str())) {
         for (Colormap c : all_colormaps())
@@ -51,7 +52,7 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     }
     const HeadMaps* hm = ctx.view.head_maps(s.map, s.layer);
     const bool have_scores = hm && !hm->scores.empty();
-    ImGui::SameLine();
+    same_line_if_fits(checkbox_width("scores"));
     ImGui::BeginDisabled(!have_scores);
     ImGui::Checkbox("scores", &s.show_scores);
     ImGui::EndDisabled();
@@ -61,12 +62,14 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
         ImGui::SetTooltip("colours span the map's minimum to the value 99.9%% of its cells do not exceed,\n"
                           "so a few weights near 1 do not darken a long text's map");
     if (s.auto_range && ctx.view.main_max > ctx.view.main_hi) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("top %.3g (max %.3g)", ctx.view.main_hi, ctx.view.main_max);
+        char top[64];
+        std::snprintf(top, sizeof top, "top %.3g (max %.3g)", ctx.view.main_hi, ctx.view.main_max);
+        same_line_if_fits(ImGui::CalcTextSize(top).x);
+        ImGui::TextDisabled("%s", top);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("cells above %.4g share the top colour; untick auto range for a fixed 0…1", ctx.view.main_hi);
     }
-    ImGui::SameLine();
+    same_line_if_fits(labeled_width(w * 1.3f, "range"));
     ImGui::BeginDisabled(s.auto_range);
     ImGui::SetNextItemWidth(w * 1.3f);
     float range[2] = {s.scale.lo, s.scale.hi};
@@ -75,12 +78,12 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
         s.scale.hi = range[1];
     }
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    same_line_if_fits(labeled_width(w * 0.7f, "gamma"));
     ImGui::SetNextItemWidth(w * 0.7f);
     ImGui::DragFloat("gamma", &s.scale.gamma, 0.01f, 0.1f, 5.0f, "%.2f");
-    ImGui::SameLine();
+    same_line_if_fits(checkbox_width("log"));
     ImGui::Checkbox("log", &s.scale.log);
-    ImGui::SameLine();
+    same_line_if_fits(button_width("reset view"));
     if (ImGui::Button("reset view")) ctx.heatmap.uv = UvRect{};
 }
 
@@ -140,13 +143,14 @@ void draw_cell_values(ImDrawList* list, const Matrix& m, const UvRect& uv, ImVec
     // Text at 85% of the UI font so that "0.00" fits cells of about two characters' width.
     const float fs = ImGui::GetFontSize() * 0.85f;
     const float text_scale = 0.85f;
-    if (cell_px < ImGui::CalcTextSize("0.00").x * text_scale + 4.0f || cell_px < fs + 4.0f) return;
+    if (cell_px < ImGui::CalcTextSize("0.000").x * text_scale + 4.0f || cell_px < fs + 4.0f) return;
     list->PushClipRect(p0, ImVec2(p0.x + size.x, p0.y + size.y), true);
-    char buf[16];
     for (int i = r0; i < r1; ++i)
         for (int j = c0; j < c1; ++j) {
             const float v = m(i, j);
-            std::snprintf(buf, sizeof buf, "%.2f", v);
+            // As the figures print it (core): 0.007, not 0.01; a masked cell (exactly 0) stays blank.
+            const std::string text_of_v = cell_value_text(v);
+            const char* buf = text_of_v.c_str();
             const Rgb8 c = colorize(v, cmap, scale);
             const float luminance = (0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b) / 255.0f;
             const ImU32 text = luminance > 0.5f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
@@ -255,7 +259,8 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
 
     // Geometry: label margins left/top, colour bar right, readout line below.
     const float fs = ImGui::GetFontSize();
-    const std::string label_key = std::to_string(ctx.view.generation) + "/" + std::to_string(int(s.map));
+    const std::string label_key =
+        std::to_string(ctx.view.generation) + "/" + std::to_string(int(s.map)) + "/" + std::to_string(fs);
     if (label_key != ctx.heatmap.label_key) {
         ctx.heatmap.label_key = label_key;
         auto widest = [](const std::vector<std::string>& tokens) {
@@ -362,18 +367,19 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         const std::string q = qs->tokens[static_cast<std::size_t>(i)], k = ks->tokens[static_cast<std::size_t>(j)];
         const std::string kv = kv_suffix(*t, s);
         if (scores)
-            ImGui::Text("query %d '%s' → key %d '%s'   weight %.4f   score %.4f%s", i, q.c_str(), j, k.c_str(),
+            ImGui::Text("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s", i, q.c_str(), j, k.c_str(),
                         (*weights)(i, j), (*scores)(i, j), kv.c_str());
         else
-            ImGui::Text("query %d '%s' → key %d '%s'   weight %.4f   (scores not captured: long input)%s", i,
+            ImGui::Text("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s", i,
                         q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str());
     } else {
         if (s.source == SourceKind::Playground) {
             ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "untrained: random weights");
             ImGui::SameLine();
         }
-        ImGui::TextDisabled("%s · layer %d head %d%s · %d×%d · wheel: zoom, drag: pan, ←→ heads, ↑↓ layers",
-                            kMapNames[static_cast<int>(s.map)], s.layer, s.head, kv_suffix(*t, s).c_str(), rows, cols);
+        ImGui::TextDisabled("%s · layer %d head %d%s · %d×%d", kMapNames[static_cast<int>(s.map)], s.layer, s.head,
+                            kv_suffix(*t, s).c_str(), rows, cols);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("wheel: zoom · drag: pan · ← → heads · ↑ ↓ layers (F1: help)");
     }
     if (!relation.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.85f, 1.0f, 1.0f));

@@ -23,6 +23,9 @@ void draw_detail_panels(AppContext& ctx, const PanelRect& r);
 void draw_pipeline_tab(AppContext& ctx);
 void draw_layers_tab(AppContext& ctx);
 void draw_export_tab(AppContext& ctx);
+// Worked examples with the article's printed numbers: ours, theirs, the difference.
+bool article_tab_available(const AppContext& ctx);
+void draw_article_tab(AppContext& ctx);
 
 // Analysis view (issue 5): one window with tabs Heads | Plots | Similarity | Ablation |
 // Rollout, and a toolbar (Analyze, follow the trace, progress + cancel of the job).
@@ -37,6 +40,9 @@ void draw_relations_tab(AppContext& ctx);    // heads against gold relations, pe
 // Train view (issue 13): setup and controls on the left; loss curves, per-head
 // trajectories, a timeline over the snapshots, the probe's maps and the heads' similarity.
 void draw_train_panel(AppContext& ctx, const PanelRect& r);
+// Welcome (what the window shows, what to try, keys) and About (versions, licences),
+// over the views while open (app/panels/help_panel.cpp).
+void draw_help_windows(AppContext& ctx);
 void draw_experiment_tab(AppContext& ctx);  // heads / d_model experiment, side by side
 // The Experiment tab's exports (core's experiment_csv / render_experiment); hs::Error
 // when nothing has finished.

@@ -46,4 +46,12 @@ private:
     std::map<const Matrix*, Entry> previous_;  // entries of the previous generation
 };
 
+// Toolbars that wrap instead of clipping: SameLine() only when an item `next_width`
+// wide still fits the window's content region after the last item; else the next item
+// starts a new line. The widths of common widgets (label included):
+void same_line_if_fits(float next_width);
+float labeled_width(float item_width, const char* label);  // SetNextItemWidth + label
+float button_width(const char* label);
+float checkbox_width(const char* label);
+
 }  // namespace hs

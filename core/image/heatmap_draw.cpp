@@ -140,7 +140,11 @@ void draw_axis_titles(Painter& p, const PixelRect& map, const HeatmapOptions& op
                TextAnchor::Middle, true);
 }
 
-std::string value_text(float v) {
+}  // namespace hs::detail
+
+namespace hs {
+
+std::string cell_value_text(float v) {
     if (v == 0.0f) return "";
     if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
     char buf[32];
@@ -152,12 +156,16 @@ std::string value_text(float v) {
     return buf;
 }
 
+}  // namespace hs
+
+namespace hs::detail {
+
 bool draw_cell_values(Painter& p, const Matrix& m, const PixelRect& map, int cell_px, const HeatmapOptions& options,
                       const ColorScale& scale, const TextBands& b, const Font& font) {
     if (!options.cell_values || b.value_px <= 0 || cell_px < b.value_px + 4) return false;
     int widest = 0;
     for (Eigen::Index i = 0; i < m.size(); ++i)
-        widest = std::max(widest, font.text_width(value_text(m.data()[i]), b.value_px));
+        widest = std::max(widest, font.text_width(cell_value_text(m.data()[i]), b.value_px));
     if (widest + 4 > cell_px) return false;
     for (Eigen::Index i = 0; i < m.rows(); ++i)
         for (Eigen::Index j = 0; j < m.cols(); ++j) {
@@ -165,7 +173,7 @@ bool draw_cell_values(Painter& p, const Matrix& m, const PixelRect& map, int cel
             const Rgb8 c = colorize(m(i, j), options.colormap, scale);
             const int luma = (299 * c.r + 587 * c.g + 114 * c.b) / 1000;
             const Rgb8 ink = luma > 140 ? Rgb8{20, 20, 20} : Rgb8{250, 250, 250};
-            p.text(value_text(m(i, j)), map.x + static_cast<int>(j) * cell_px + cell_px / 2,
+            p.text(cell_value_text(m(i, j)), map.x + static_cast<int>(j) * cell_px + cell_px / 2,
                    map.y + static_cast<int>(i) * cell_px + (cell_px - b.value_px - 1) / 2, b.value_px, ink,
                    TextAnchor::Middle);
         }

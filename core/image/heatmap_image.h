@@ -131,6 +131,11 @@ struct GridSvg {
 GridSvg render_grid_svg(const std::vector<std::vector<Matrix>>& maps, const std::vector<std::string>& row_labels,
                         const std::vector<std::string>& col_labels, const HeatmapOptions& options);
 
+// A cell's value as figures and the window print it: "0.25", "0.007", "1", "12.3",
+// "4e-04" (two significant digits below 1, at most three decimals); exactly 0 (a
+// masked cell) prints nothing.
+std::string cell_value_text(float v);
+
 // A figure's title: "MODEL · WHAT · \"TEXT\"", the text cut to max_text_chars code points
 // ("…") and its whitespace runs shown as one space; MODEL's directory part is dropped
 // ("/a/b/stories260K" → "stories260K"). No text part for an empty text.

@@ -46,9 +46,10 @@ int check_analysis(char** argv);
 int check_train(char** argv);
 // gui_check_default.cpp: the first launch on the default model against core.
 int check_default(char** argv);
-// gui_check_input.cpp: long and empty texts by the text box.
+// gui_check_learner.cpp: long and empty texts by the text box.
 namespace hs::gui_check {
 int check_long_text(char** argv);
+int check_article(char** argv);
 }
 
 namespace {
@@ -400,6 +401,7 @@ int main(int argc, char** argv) {
         if (mode == "train" && argc == 11) return check_train(argv);
         if (mode == "default" && argc == 5) return check_default(argv);
         if (mode == "long-text" && argc == 3) return hs::gui_check::check_long_text(argv);
+        if (mode == "article" && argc == 3) return hs::gui_check::check_article(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
                              "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE STATE.json | "
                              "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "

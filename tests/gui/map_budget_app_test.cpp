@@ -8,6 +8,7 @@
 
 #include "app/layer_maps_worker.h"
 #include "app/worker.h"
+#include "core/image/heatmap_image.h"
 #include "core/source.h"
 
 namespace hs {
@@ -53,8 +54,9 @@ TEST(MapBudgetWorker, ThumbnailsOfDroppedLayersAreBoxAveragesOfTheFullMaps) {
         for (int h = 0; h < 4; ++h) {
             SCOPED_TRACE(testing::Message() << "layer " << l << " head " << h);
             const Matrix& w = full.main.layers[l].self_attn.weights[h];
+            // The grid's auto range: the smallest minimum, the largest robust top (MapRange).
             lo = std::min(lo, w.minCoeff());
-            hi = std::max(hi, w.maxCoeff());
+            hi = std::max(hi, robust_high(w, w.minCoeff(), w.maxCoeff()));
             const Matrix& thumb = th.self[l][h];
             ASSERT_EQ(thumb.rows(), 256);
             ASSERT_EQ(thumb.cols(), 256);

@@ -1,5 +1,7 @@
 // gui_check long-text: what the window did with a text over max_len, an empty text and a
-// 600-token text (tests/gui/run_long_text_test.sh), from its state dumps.
+// 600-token text (tests/gui/run_long_text_test.sh); gui_check article: the worked
+// example's comparison with the article (run_article_test.sh). From the state dumps.
+#include <cmath>
 #include <string>
 
 #include "tests/gui/gui_check_util.h"
@@ -30,6 +32,33 @@ int check_long_text(char** argv) {
     const float hi = range.at("hi"), lo = range.at("lo"), max = range.at("max");
     check(max == 1.0f, "the causal map's max is 1 (the first query attends only to itself)");
     check(hi < 0.5f && hi > lo, "the auto range's top (" + std::to_string(hi) + ") is the robust high, not the max");
+    return failures ? 1 : 0;
+}
+
+}  // namespace hs::gui_check
+
+namespace hs::gui_check {
+
+// The single-head article example: values by hand (e^(7/√2) = 141.14).
+int check_article(char** argv) {
+    const nlohmann::json state = read_json(argv[2]);
+    const nlohmann::json& rows = state.at("article");
+    check(rows.size() == 32, "the Article tab has the 8 printed steps × 4 numbers (got " + std::to_string(rows.size()) + ")");
+    int wrong = 0;
+    bool softmax_seen = false;
+    for (const nlohmann::json& r : rows) {
+        wrong += !r.at("agrees").get<bool>();
+        if (r.at("step") == "weights" && r.at("row") == 0 && r.at("col") == 0) {
+            softmax_seen = true;
+            const double ours = r.at("ours"), printed = r.at("printed");
+            check(std::abs(ours - 0.0070354) < 1e-5, "softmax (1, 1) is 0.00704 = 1/(1 + e^(7/√2)) (got " +
+                                                        std::to_string(ours) + ")");
+            check(std::abs(printed - 0.016) < 1e-6, "beside the article's 0.016");
+            check(!r.at("agrees").get<bool>(), "which is marked wrong");
+        }
+    }
+    check(softmax_seen, "the softmax cell (1, 1) is listed");
+    check(wrong == 6, "6 printed numbers are wrong: softmax, A·V and output row 1 (got " + std::to_string(wrong) + ")");
     return failures ? 1 : 0;
 }
 

@@ -1,0 +1,74 @@
+// Article tab (worked examples that record what their source printed): every printed
+// number beside ours and the difference, the ones the article got wrong in red, so a
+// student can check the tutorial cell by cell. The comparison comes from core
+// (compare_with_article, on the worker).
+#include <cmath>
+#include <cstdio>
+
+#include "app/panels/panels.h"
+
+namespace hs {
+namespace {
+
+// "Q", "Q·Kᵀ", … as the Pipeline names the steps.
+const char* step_title(const std::string& step) {
+    if (step == "scores") return "Q·Kᵀ";
+    if (step == "scaled") return "÷√d_k";
+    if (step == "weights") return "softmax";
+    if (step == "head") return "A·V";
+    if (step == "concat") return "concat";
+    if (step == "output") return "output";
+    return step.c_str();
+}
+
+}  // namespace
+
+bool article_tab_available(const AppContext& ctx) {
+    return !ctx.view.info.article.empty() || !ctx.view.info.article_error.empty();
+}
+
+void draw_article_tab(AppContext& ctx) {
+    const ModelInfo& info = ctx.view.info;
+    if (!info.article_error.empty()) {
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", info.article_error.c_str());
+        return;
+    }
+    int wrong = 0;
+    for (const ArticleCell& c : info.article) wrong += !c.agrees;
+    ImGui::TextWrapped("%zu numbers the article printed, recomputed here: %d agree to its three decimals, %d do not "
+                       "(red). Hover a number for its full value.",
+                       info.article.size(), static_cast<int>(info.article.size()) - wrong, wrong);
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
+                                  ImGuiTableFlags_SizingFixedFit;
+    if (!ImGui::BeginTable("##article", 6, flags)) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("step");
+    ImGui::TableSetupColumn("head");
+    ImGui::TableSetupColumn("cell (row, col)");
+    ImGui::TableSetupColumn("HeadScope");
+    ImGui::TableSetupColumn("article");
+    ImGui::TableSetupColumn("difference");
+    ImGui::TableHeadersRow();
+    const ImVec4 red(1.0f, 0.45f, 0.4f, 1.0f);
+    for (const ArticleCell& c : info.article) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(step_title(c.step));
+        ImGui::TableSetColumnIndex(1);
+        if (c.step == "concat" || c.step == "output") ImGui::TextDisabled("all");
+        else ImGui::Text("%d", c.head);
+        ImGui::TableSetColumnIndex(2);
+        ImGui::Text("(%d, %d)", c.row + 1, c.col + 1);
+        ImGui::TableSetColumnIndex(3);
+        ImGui::Text("%.4g", c.ours);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%.9g", c.ours);
+        ImGui::TableSetColumnIndex(4);
+        ImGui::Text("%.4g", c.printed);
+        ImGui::TableSetColumnIndex(5);
+        if (c.agrees) ImGui::TextDisabled("%+.2g", c.ours - c.printed);
+        else ImGui::TextColored(red, "%+.3g  wrong", c.ours - c.printed);
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace hs
