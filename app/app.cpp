@@ -20,6 +20,7 @@
 #include "app/gl/gl.h"
 #include "app/panels/panels.h"
 #include "app/hooks/frame_hook.h"
+#include "app/i18n/use_lang.h"
 #include "app/settings.h"
 #include "core/error.h"
 #include "core/io/atomic_file.h"
@@ -160,19 +161,19 @@ void draw_progress_overlay(AppContext& ctx) {
     const int total = ctx.worker.progress_total(), done = ctx.worker.progress_done();
     const float frac = total > 0 ? float(done) / float(total) : 0.0f;
     const WorkerPhase phase = ctx.worker.phase();
-    const char* what = phase == WorkerPhase::Loading ? "loading the model…"
-                       : phase == WorkerPhase::Generating ? "continuing the text…"
-                                                          : "forward pass…";
-    const char* unit = phase == WorkerPhase::Generating ? "tokens" : "layers";
-    char label[96];
+    const char* what = phase == WorkerPhase::Loading      ? tr("loading the model…")
+                       : phase == WorkerPhase::Generating ? tr("continuing the text…")
+                                                          : tr("forward pass…");
+    char label[160];
     if (total > 0)
-        std::snprintf(label, sizeof label, "%s %d/%d %s", what, done, total, unit);
+        std::snprintf(label, sizeof label, phase == WorkerPhase::Generating ? tr("%s %d/%d tokens") : tr("%s %d/%d layers"),
+                      what, done, total);
     else
         std::snprintf(label, sizeof label, "%s %.1f s", what, ctx.worker.busy_seconds());
     ImGui::ProgressBar(frac, ImVec2(300.0f * ctx.ui_scale, 0.0f),
                        label);
     ImGui::SameLine();
-    if (ImGui::Button("cancel")) {
+    if (ImGui::Button(tr("cancel"))) {
         ctx.worker.cancel();
         ctx.state.notice = "Cancelled; the last result stays on screen.";
     }
@@ -201,25 +202,30 @@ float draw_view_bar(AppContext& ctx) {
     float height = 0.0f;
     if (ImGui::BeginMainMenuBar()) {
         ImGui::TextDisabled("HeadScope");
-        if (ImGui::MenuItem("Attention", "F2", s.view_mode == ViewMode::Attention)) s.view_mode = ViewMode::Attention;
-        if (ImGui::MenuItem("Analysis", "F3", s.view_mode == ViewMode::Analysis)) s.view_mode = ViewMode::Analysis;
-        if (ImGui::MenuItem("Train", "F4", s.view_mode == ViewMode::Train)) s.view_mode = ViewMode::Train;
-        if (ImGui::BeginMenu("Help")) {
-            if (ImGui::MenuItem("Welcome and what to try", "F1")) ctx.help.welcome = true;
-            if (ImGui::MenuItem("Larger text", "Ctrl +")) s.zoom_in();
-            if (ImGui::MenuItem("Smaller text", "Ctrl -")) s.zoom_out();
-            if (ImGui::MenuItem("Text size 100%", "Ctrl 0")) s.ui_zoom = 1.0f;
+        if (ImGui::MenuItem(tr("Attention"), "F2", s.view_mode == ViewMode::Attention)) s.view_mode = ViewMode::Attention;
+        if (ImGui::MenuItem(tr("Analysis"), "F3", s.view_mode == ViewMode::Analysis)) s.view_mode = ViewMode::Analysis;
+        if (ImGui::MenuItem(tr("Train"), "F4", s.view_mode == ViewMode::Train)) s.view_mode = ViewMode::Train;
+        if (ImGui::BeginMenu(tr("Help###help"))) {
+            if (ImGui::MenuItem(tr("Welcome and what to try"), "F1")) ctx.help.welcome = true;
+            if (ImGui::MenuItem(tr("Larger text"), "Ctrl +")) s.zoom_in();
+            if (ImGui::MenuItem(tr("Smaller text"), "Ctrl -")) s.zoom_out();
+            if (ImGui::MenuItem(tr("Text size 100%"), "Ctrl 0")) s.ui_zoom = 1.0f;
             ImGui::Separator();
-            if (ImGui::MenuItem("About HeadScope")) ctx.help.about = true;
+            if (ImGui::MenuItem(tr("About HeadScope"))) ctx.help.about = true;
+            ImGui::Separator();
+            // Each language names itself, so a user lost in the other one finds their own.
+            if (ImGui::MenuItem("English", nullptr, ui_lang() == UiLang::English)) use_ui_lang(ctx, UiLang::English);
+            if (ImGui::MenuItem("简体中文", nullptr, ui_lang() == UiLang::Chinese)) use_ui_lang(ctx, UiLang::Chinese);
             ImGui::EndMenu();
         }
         if (!s.ablated.empty()) {
             std::string off;
-            for (const HeadRef& h : s.ablated) off += " L" + std::to_string(h.layer) + "." + std::to_string(h.head);
-            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "  ablated (%s):%s", to_string(s.ablate_mode), off.c_str());
+            for (const HeadRef& h : s.ablated) off += " L" + std::to_string(h.layer) + ".H" + std::to_string(h.head);
+            ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), tr("  ablated (%s):%s"), tr(to_string(s.ablate_mode)),
+                               off.c_str());
         }
         if (s.view_mode == ViewMode::Attention && ctx.analysis.analysis)
-            ImGui::TextDisabled("  analysis: %s", ctx.analysis.status.c_str());
+            ImGui::TextDisabled(tr("  analysis: %s"), ctx.analysis.status.c_str());
         height = ImGui::GetWindowSize().y;
         ImGui::EndMainMenuBar();
     }
@@ -333,7 +339,9 @@ void load_state(AppContext& ctx, const GuiOptions& options, WindowSize& size) {
     if (options.layer >= 0) ctx.state.layer = options.layer;
     if (options.head >= 0) ctx.state.head = options.head;
     if (!options.colormap.empty()) ctx.state.colormap = parse_colormap(options.colormap);
-    if (options.width != 1600 || options.height != 1000) size = {options.width, options.height};
+    if (!options.lang.empty()) ctx.state.ui_lang = options.lang;
+    set_ui_lang(parse_ui_lang(ctx.state.ui_lang));
+    if (options.size_given) size = {options.width, options.height};
     try {
         ctx.samples = load_samples(std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json");
     } catch (const Error& e) {
@@ -404,6 +412,7 @@ void init_imgui(GLFWwindow* window, AppContext& ctx) {
         ctx.fonts.note_text(s.title);
         ctx.fonts.note_text(s.text);
     }
+    use_ui_lang(ctx, ui_lang());
 }
 
 // When the workers were last busy, and whether the heap has been trimmed since.

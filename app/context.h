@@ -22,6 +22,20 @@
 
 namespace hs {
 
+// The Pipeline tab: its layout and where each card was drawn (state dump, GUI tests).
+struct PipelineCardRect {
+    std::string title;
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // screen pixels of the card (title to bottom)
+    bool numbers = false;                  // drawn as a table of numbers (else a heatmap)
+    float column_w = 0, widest_text_w = 0;  // numbers: a column's width and its widest value
+};
+struct PipelineView {
+    bool textbook = true;        // per-head W_Q^h … (the articles) vs PyTorch's fused W_in
+    float scroll_to = -1.0f;     // ≥ 0: scroll the strip there on the next frame (scripts)
+    float visible_x0 = 0, visible_x1 = 0;  // the strip's visible screen span
+    std::vector<PipelineCardRect> cards;  // of the last frame
+};
+
 // Help windows: the welcome (first launch, F1) and About.
 struct HelpView {
     bool welcome = false;
@@ -73,6 +87,7 @@ struct AppContext {
     ModelPanelView model_panel;
     ExportStatus export_status;
     HelpView help;
+    PipelineView pipeline;
     MatrixTextures pipeline_textures;   // Pipeline tab: one texture per step matrix
     MatrixTextures layer_textures;      // Layer outputs tab: one per hidden state
     std::string settings_path;

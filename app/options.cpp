@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "app/i18n/i18n.h"
 #include "core/error.h"
 
 namespace hs {
@@ -28,6 +29,7 @@ std::string gui_usage() {
            "  --layer L, --head H   the head the heatmap shows (0-based)\n"
            "  --colormap NAME       viridis, magma, inferno, greys, redblue\n"
            "  --size WxH            window size in pixels (default 1600x1000)\n"
+           "  --lang en|zh          the interface language: English or 简体中文 (remembered)\n"
            "  --no-settings         neither read nor write settings.json (a clean first launch)\n"
            "  --script FILE         run UI actions, one per line (docs/SCRIPTING.md), then close\n"
            "  --screenshot FILE     save the window as PNG after --frames N frames (default 1) and quit\n"
@@ -67,6 +69,7 @@ GuiOptions parse_gui_options(int argc, char** argv) {
         else if (arg == "--script") o.script = value();
         else if (arg == "--colormap") o.colormap = value();
         else if (arg == "--no-settings") o.no_settings = true;
+        else if (arg == "--lang") o.lang = to_string(parse_ui_lang(value()));
         else if (arg == "--hidden") o.hidden = true;
         else if (arg == "--timing") o.timing = true;
         else if (arg == "--size") {
@@ -75,6 +78,7 @@ GuiOptions parse_gui_options(int argc, char** argv) {
             if (x == std::string::npos) throw Error("option --size needs WIDTHxHEIGHT, got '" + v + "'.");
             o.width = parse_int(arg, v.substr(0, x));
             o.height = parse_int(arg, v.substr(x + 1));
+            o.size_given = true;
         } else {
             throw Error("unknown option '" + arg + "'; run 'headscope --help' for the options.");
         }

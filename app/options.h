@@ -29,6 +29,8 @@ struct GuiOptions {
     std::string script;           // --script FILE: one UI action per line (app/script.h)
     int width = 1600, height = 1000;  // --size WxH
     std::string colormap;         // --colormap NAME
+    bool size_given = false;      // --size was on the command line (it wins over the settings)
+    std::string lang;             // --lang en|zh (normalised), "" = the settings' or English
     bool no_settings = false;     // --no-settings: neither read nor write settings.json
     bool hidden = false;          // --hidden: invisible window (screenshots still work)
     bool timing = false;          // --timing: print load / forward ms and the frame times

@@ -8,7 +8,9 @@
 #include "app/app.h"
 #include "app/analysis_files.h"
 #include "app/exporter.h"
+#include "app/i18n/use_lang.h"
 #include "app/panels/panels.h"
+#include "app/settings.h"
 #include "app/state_dump.h"
 #include "core/io/atomic_file.h"
 #include "core/analysis/ablation.h"
@@ -127,6 +129,18 @@ bool ScriptRunner::step(AppContext& ctx) {
                 throw Error("help takes welcome, about or close, got '" + rest + "'");
             ctx.help.welcome = rest == "welcome";
             ctx.help.about = rest == "about";
+        } else if (cmd == "pipeline-layout") {  // textbook | pytorch
+            if (rest != "textbook" && rest != "pytorch") throw Error("pipeline-layout takes textbook or pytorch, got '" + rest + "'");
+            ctx.pipeline.textbook = rest == "textbook";
+        } else if (cmd == "pipeline-scroll") {  // X pixels from the strip's start (large: its end)
+            ctx.pipeline.scroll_to = static_cast<float>(std::stod(rest));
+        } else if (cmd == "save-settings") {  // now, as the window does when it closes (scripted runs do not)
+            if (ctx.settings_path.empty()) throw Error("save-settings: this run has no settings file (--no-settings)");
+            const ImVec2 d = ImGui::GetIO().DisplaySize;
+            const std::string err = save_settings(ctx.settings_path, s, WindowSize{static_cast<int>(d.x), static_cast<int>(d.y)});
+            if (!err.empty()) throw Error(err);
+        } else if (cmd == "lang") {  // en | zh: the interface language
+            use_ui_lang(ctx, parse_ui_lang(rest));
         } else if (cmd == "zoom") {  // the Ctrl + / − text size, e.g. 1.5
             const double z = std::stod(rest);
             if (!(z >= AppState::kMinZoom && z <= AppState::kMaxZoom)) throw Error("zoom must be from 0.6 to 2.5, got " + rest);

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/i18n/i18n.h"
 #include "core/io/atomic_file.h"
 #include "core/io/json_file.h"
 #include "core/error.h"
@@ -70,6 +71,7 @@ void apply_settings_json(const std::string& text, const std::string& origin, App
         if (!j.at("figure_values").is_boolean()) throw Error("\"figure_values\" must be true or false");
         next.figure_values = j.at("figure_values").get<bool>();
     }
+    if (j.contains("ui_lang")) next.ui_lang = to_string(parse_ui_lang(string_at(j, "ui_lang")));
     if (j.contains("ui_zoom")) {
         const nlohmann::json& z = j.at("ui_zoom");
         if (!z.is_number() || !(z.get<double>() >= AppState::kMinZoom && z.get<double>() <= AppState::kMaxZoom))
@@ -138,6 +140,7 @@ std::string save_settings(const std::string& path, const AppState& state, const 
     j["figure_scale"] = state.figure_scale;
     j["figure_values"] = state.figure_values;
     j["ui_zoom"] = state.ui_zoom;
+    j["ui_lang"] = state.ui_lang;
     try {
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());
         write_file_atomic(path, j.dump(2) + "\n");

@@ -78,6 +78,7 @@ struct AppState {
     std::string export_dir = default_export_dir();  // where the window writes files
     int figure_scale = 1;               // exported figures: 1×, 2× or 4× the pixels
     bool figure_values = true;          // exported figures print values in cells that fit
+    std::string ui_lang = "en";         // interface language: "en" | "zh" (app/i18n)
     float ui_zoom = 1.0f;               // the user's text size (Ctrl + / −), × the content scale
     static constexpr float kMinZoom = 0.6f, kMaxZoom = 2.5f;
     void zoom_in() { ui_zoom = std::min(kMaxZoom, ui_zoom * 1.1f); }

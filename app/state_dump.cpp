@@ -3,8 +3,10 @@
 #include <cmath>
 
 #include "app/analysis_actions.h"
+#include "app/i18n/i18n.h"
 #include "app/trace_view.h"
 #include "core/analysis/analysis_export.h"
+#include "core/image/utf8.h"
 
 namespace hs {
 
@@ -142,6 +144,29 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["recent_models"] = s.recent_models;
     j["error"] = ctx.view.error;
     j["help"] = {{"welcome", ctx.help.welcome}, {"about", ctx.help.about}};
+    // The Pipeline strip as last drawn: each card's screen rectangle and, for tables of
+    // numbers, a column's width beside its widest value (a sliver would be narrower).
+    nlohmann::json cards = nlohmann::json::array();
+    for (const PipelineCardRect& c : ctx.pipeline.cards)
+        cards.push_back({{"title", c.title},
+                         {"rect", {c.x0, c.y0, c.x1, c.y1}},
+                         {"numbers", c.numbers},
+                         {"column_w", c.column_w},
+                         {"widest_text_w", c.widest_text_w}});
+    j["pipeline"] = {{"textbook", ctx.pipeline.textbook},
+                     {"visible", {ctx.pipeline.visible_x0, ctx.pipeline.visible_x1}},
+                     {"cards", cards}};
+    j["ui_lang"] = to_string(ui_lang());
+    // Characters of the interface's Chinese strings the font atlas lacks (they would draw
+    // as "?"): none when the language is Chinese and the CJK font was found.
+    std::string missing;
+    if (ui_lang() == UiLang::Chinese && ImGui::GetCurrentContext())
+        for (const auto& [english, chinese] : zh_cn_table())
+            for (char32_t cp : utf8_to_codepoints(chinese))
+                if (cp >= 0x80 && cp <= 0xFFFF && !ImGui::GetFont()->FindGlyphNoFallback(static_cast<ImWchar>(cp)) &&
+                    missing.find(codepoints_to_utf8(std::u32string(1, cp))) == std::string::npos)
+                    missing += codepoints_to_utf8(std::u32string(1, cp));
+    j["missing_glyphs"] = missing;
     j["ui_scale"] = ctx.ui_scale;
     j["ui_zoom"] = s.ui_zoom;
     // Compare with the article: every printed number beside ours (worked examples).

@@ -388,3 +388,26 @@ TEST(ArticleComparison, BadEntriesAreNamed) {
     EXPECT_EQ(error(R"({"step": "Q"})"),
               "e.json: article must be a list of {step, head, values}, but it is {\"step\":\"Q\"}.");
 }
+
+TEST(TextbookSteps, PerHeadProjectionsAreTheExamplesOwnMatrices) {
+    // causal_two_heads.json writes W_Q, W_K, W_V as the article does: (d_model, heads·d_k),
+    // head h in columns h·d_k … The trace's textbook W_Q^h must be exactly those columns,
+    // and Q_h = X·W_Q^h (no bias), W_O = W_outᵀ.
+    const hs::WorkedExample ex = hs::load_worked_example(example_path("causal_two_heads"));
+    const hs::Trace t = ex.run();
+    ASSERT_TRUE(t.steps);
+    const hs::AttentionSteps& s = *t.steps;
+    const int H = ex.weights.heads, I = ex.weights.inner(), Dk = I / H;
+    ASSERT_EQ(s.w_q_heads.size(), static_cast<std::size_t>(H));
+    const hs::Matrix w_q = ex.weights.in_proj_weight.topRows(I).transpose();  // textbook (D, I)
+    const hs::Matrix w_k = ex.weights.in_proj_weight.middleRows(I, I).transpose();
+    for (int h = 0; h < H; ++h) {
+        SCOPED_TRACE(h);
+        EXPECT_EQ(s.w_q_heads[h], w_q.middleCols(h * Dk, Dk));
+        EXPECT_EQ(s.w_k_heads[h], w_k.middleCols(h * Dk, Dk));
+        EXPECT_TRUE((ex.x * s.w_q_heads[h]).isApprox(s.q_heads[h], 1e-6f));
+        EXPECT_TRUE((ex.x * s.w_v_heads[h]).isApprox(s.v_heads[h], 1e-6f));
+    }
+    EXPECT_EQ(s.w_o, ex.weights.out_proj_weight.transpose());
+    EXPECT_TRUE((s.concat * s.w_o).isApprox(s.output, 1e-6f));
+}

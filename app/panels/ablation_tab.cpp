@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/analysis_actions.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 
@@ -18,32 +19,32 @@ void draw_controls(AppContext& ctx) {
     AppState& s = ctx.state;
     const bool fixed = !ctx.view.source || !ctx.view.source->takes_text();
     if (fixed) {
-        ImGui::TextDisabled("A worked example has fixed inputs and weights: open a model to ablate heads.");
+        ImGui::TextDisabled("%s", tr("A worked example has fixed inputs and weights: open a model to ablate heads."));
         return;
     }
     int mode = static_cast<int>(s.ablate_mode);
-    ImGui::TextUnformatted("replace the head's output by");
+    ImGui::TextUnformatted(tr("replace the head's output by"));
     ImGui::SameLine();
-    bool changed = ImGui::RadioButton("zero", &mode, 0);
+    bool changed = ImGui::RadioButton(tr("zero"), &mode, 0);
     ImGui::SameLine();
-    changed |= ImGui::RadioButton("its mean over tokens", &mode, 1);
+    changed |= ImGui::RadioButton(tr("its mean over tokens"), &mode, 1);
     if (changed) {
         s.ablate_mode = static_cast<AblationMode>(mode);
         if (!s.ablated.empty()) s.dirty = true;
     }
     ImGui::SameLine();
-    ImGui::Checkbox("grid clicks ablate", &s.ablate_clicks);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("or ctrl-click a thumbnail in the grid");
-    if (ImGui::Button("ablate selected head")) s.toggle_ablation(HeadRef{s.layer, s.head, false, false});
+    ImGui::Checkbox(tr("grid clicks ablate"), &s.ablate_clicks);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("or ctrl-click a thumbnail in the grid"));
+    if (ImGui::Button(tr("ablate selected head"))) s.toggle_ablation(HeadRef{s.layer, s.head, false, false});
     ImGui::SameLine();
     ImGui::BeginDisabled(s.ablated.empty());
-    if (ImGui::Button("restore all")) {
+    if (ImGui::Button(tr("restore all"))) {
         s.ablated.clear();
         s.dirty = true;
     }
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::TextUnformatted("off:");
+    ImGui::TextUnformatted(tr("off:"));
     for (std::size_t i = 0; i < s.ablated.size(); ++i) {
         ImGui::SameLine();
         const std::string name = "L" + std::to_string(s.ablated[i].layer) + ".H" + std::to_string(s.ablated[i].head) + " ×";
@@ -57,7 +58,7 @@ void draw_controls(AppContext& ctx) {
     }
     if (s.ablated.empty()) {
         ImGui::SameLine();
-        ImGui::TextDisabled("none");
+        ImGui::TextDisabled("%s", tr("none"));
     }
 }
 
@@ -67,18 +68,19 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
     const float w = ImGui::GetContentRegionAvail().x;
     // 1. Hidden-state change per layer.
     ImGui::BeginGroup();
-    ImGui::TextUnformatted("hidden-state change per layer  ‖h'−h‖/‖h‖");
+    ImGui::TextUnformatted(tr("hidden-state change per layer  ‖h'−h‖/‖h‖"));
     double lo = 0, hi = 0;
     finite_range(e.hidden_change, lo, hi);
     const PlotHover hb = draw_bar_chart("##hidden_change", e.hidden_change, nullptr, ImVec2(w * 0.22f, height), 0.0,
                                         std::max(hi * 1.1, 1e-6), [](int i) { return "L" + std::to_string(i); });
     if (hb.col >= 0)
-        ImGui::SetTooltip("layer %d output changes by %.2f%%", hb.col, 100.0 * e.hidden_change[static_cast<std::size_t>(hb.col)]);
+        ImGui::SetTooltip(tr("layer %d output changes by %.2f%%"), hb.col,
+                          100.0 * e.hidden_change[static_cast<std::size_t>(hb.col)]);
     ImGui::EndGroup();
     // 2. Map change of every head (what the later layers' maps did).
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::TextUnformatted("attention map change per head  mean |A'−A|");
+    ImGui::TextUnformatted(tr("attention map change per head  mean |A'−A|"));
     const int layers = static_cast<int>(e.map_change.size());
     const int heads = layers ? static_cast<int>(e.map_change.front().size()) : 0;
     if (layers && heads) {
@@ -95,8 +97,8 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
                                               [](int i) { return "L" + std::to_string(i); },
                                               [](int j) { return "H" + std::to_string(j); });
         if (hm.row >= 0) {
-            ImGui::SetTooltip("L%d.H%d map changes by %.4f on average per entry%s", hm.row, hm.col, m(hm.row, hm.col),
-                              ctx.state.is_ablated(hm.row, hm.col) ? " (ablated: its map is still computed)" : "");
+            ImGui::SetTooltip(tr("L%d.H%d map changes by %.4f on average per entry%s"), hm.row, hm.col, m(hm.row, hm.col),
+                              ctx.state.is_ablated(hm.row, hm.col) ? tr(" (ablated: its map is still computed)") : "");
             if (hm.clicked) {
                 ctx.state.layer = hm.row;
                 ctx.state.head = hm.col;
@@ -108,15 +110,15 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
     ImGui::SameLine();
     ImGui::BeginGroup();
     if (e.has_next_token) {
-        ImGui::Text("next token after '%s':", t.main.tokens.empty() ? "" : t.main.tokens.back().c_str());
-        ImGui::Text("KL(p ‖ p') = %.5f nats", e.kl);
+        ImGui::Text(tr("next token after '%s':"), t.main.tokens.empty() ? "" : t.main.tokens.back().c_str());
+        ImGui::Text(tr("KL(p ‖ p') = %.5f nats"), e.kl);
         if (ImGui::BeginTable("##topk", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                                ImGuiTableFlags_SizingFixedFit,
                               ImVec2(ImGui::GetContentRegionAvail().x, 0))) {
-            ImGui::TableSetupColumn("token");
-            ImGui::TableSetupColumn("before");
-            ImGui::TableSetupColumn("after");
-            ImGui::TableSetupColumn("change");
+            ImGui::TableSetupColumn(tr("token"));
+            ImGui::TableSetupColumn(tr("before"));
+            ImGui::TableSetupColumn(tr("after"));
+            ImGui::TableSetupColumn(tr("change"));
             ImGui::TableHeadersRow();
             for (const TokenChange& c : e.top_tokens) {
                 ImGui::TableNextRow();
@@ -133,8 +135,8 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
             ImGui::EndTable();
         }
     } else {
-        ImGui::TextDisabled("last layer's output changes by %.2f%%", 100.0 * e.last_layer_change);
-        ImGui::TextDisabled("(next-token KL needs a decoder language model)");
+        ImGui::TextDisabled(tr("last layer's output changes by %.2f%%"), 100.0 * e.last_layer_change);
+        ImGui::TextDisabled("%s", tr("(next-token KL needs a decoder language model)"));
     }
     ImGui::EndGroup();
     (void)fs;
@@ -144,17 +146,17 @@ void draw_ranking(AppContext& ctx) {
     AnalysisView& a = ctx.analysis;
     const bool fixed = !ctx.view.source || !ctx.view.source->takes_text();
     ImGui::BeginDisabled(fixed || !ctx.view.trace);
-    if (ImGui::Button("Rank heads")) try_action(ctx, [&] { request_rank_heads(ctx); });
+    if (ImGui::Button(tr("Rank heads"))) try_action(ctx, [&] { request_rank_heads(ctx); });
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::TextDisabled("ablate each head alone (%s) and sort by its effect on this input",
-                        to_string(ctx.state.ablate_mode));
+    ImGui::TextDisabled(tr("ablate each head alone (%s) and sort by its effect on this input"),
+                        tr(to_string(ctx.state.ablate_mode)));
     if (!a.ranking) return;
     const HeadRanking& r = *a.ranking;
     const int heads = ctx.view.trace ? heads_in(*ctx.view.trace, MapKind::Self) : 1;
-    ImGui::Text("ranked by %s (%s ablation) on \"%s\"", r.measure == "kl" ? "KL of the next-token distribution"
-                                                                        : "last layer's relative change",
-                to_string(a.ranking_mode), short_label(a.ranking_text, 40).c_str());
+    ImGui::Text(tr("ranked by %s (%s ablation) on \"%s\""),
+                r.measure == "kl" ? tr("KL of the next-token distribution") : tr("last layer's relative change"),
+                tr(to_string(a.ranking_mode)), short_label(a.ranking_text, 40).c_str());
     std::vector<double> values;
     for (const RankedHead& h : r.heads) values.push_back(h.effect);
     double lo = 0, hi = 0;
@@ -168,7 +170,7 @@ void draw_ranking(AppContext& ctx) {
                                         });
     if (hb.col >= 0) {
         const RankedHead& h = r.heads[static_cast<std::size_t>(hb.col)];
-        ImGui::SetTooltip("#%d  L%d.H%d  %s %.5f (click: ablate it)", hb.col + 1, h.head.layer, h.head.head,
+        ImGui::SetTooltip(tr("#%d  L%d.H%d  %s %.5f (click: ablate it)"), hb.col + 1, h.head.layer, h.head.head,
                           r.measure.c_str(), h.effect);
         if (hb.clicked) ctx.state.toggle_ablation(h.head);
     }
@@ -177,7 +179,7 @@ void draw_ranking(AppContext& ctx) {
                           ImVec2(0, std::max(80.0f, avail_y - 4.0f)))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn("#");
-        ImGui::TableSetupColumn("head");
+        ImGui::TableSetupColumn(tr("head"));
         ImGui::TableSetupColumn(r.measure.c_str());
         ImGui::TableHeadersRow();
         for (std::size_t i = 0; i < r.heads.size(); ++i) {
@@ -187,7 +189,7 @@ void draw_ranking(AppContext& ctx) {
             ImGui::Text("%zu", i + 1);
             ImGui::TableSetColumnIndex(1);
             const std::string name = "L" + std::to_string(h.head.layer) + ".H" + std::to_string(h.head.head) +
-                                     (ctx.state.is_ablated(h.head.layer, h.head.head) ? " (off)" : "");
+                                     (ctx.state.is_ablated(h.head.layer, h.head.head) ? " " + std::string(tr("(off)")) : "");
             if (ImGui::Selectable((name + "##rank" + std::to_string(i)).c_str(), false,
                                   ImGuiSelectableFlags_SpanAllColumns)) {
                 ctx.state.layer = h.head.layer;
@@ -211,8 +213,8 @@ void draw_ablation_tab(AppContext& ctx) {
     if (ctx.view.effect && ctx.view.trace) {
         draw_effect(ctx, *ctx.view.effect, effect_h);
     } else {
-        ImGui::TextDisabled("No head is switched off. Ctrl-click thumbnails in the grid (or tick \"grid clicks "
-                            "ablate\"); the trace recomputes with those heads zeroed before W_o.");
+        ImGui::TextDisabled("%s", tr("No head is switched off. Ctrl-click thumbnails in the grid (or tick \"grid clicks "
+                                  "ablate\"); the trace recomputes with those heads zeroed before W_o."));
     }
     ImGui::Separator();
     draw_ranking(ctx);

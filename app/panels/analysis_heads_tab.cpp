@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "app/analysis_actions.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "app/panels/widgets.h"
@@ -25,28 +26,47 @@ std::string fmt(double v) {
     return buf;
 }
 
+// The head's roles as label_list writes them, in the interface language.
+std::string roles_text(const HeadLabels& labels) {
+    std::string s;
+    for (const HeadLabel& l : labels.all) s += (s.empty() ? "" : ", ") + std::string(tr(role_name(l.role)));
+    return s;
+}
+
+// Why a role fired: core's reason (metric names and thresholds, kept as written) or
+// "no rule fires".
+const char* reason_text(const std::string& reason) {
+    return reason == "no rule fires" ? tr("no rule fires") : reason.c_str();
+}
+
+// A metric's description; in Chinese also its name as the CSV and JSON write it.
+void metric_tooltip(Metric m) {
+    if (ui_lang() == UiLang::English) ImGui::SetTooltip("%s", metric_description(m));
+    else ImGui::SetTooltip("%s\n(%s)", tr(metric_description(m)), metric_name(m));
+}
+
 void draw_corpus_controls(AppContext& ctx) {
     AnalysisView& a = ctx.analysis;
-    ImGui::TextUnformatted("Corpus:");
+    ImGui::TextUnformatted(tr("Corpus:"));
     ImGui::SameLine();
     const bool ok = ctx.view.source && ctx.view.source->takes_text();
     ImGui::BeginDisabled(!ok);
-    if (ImGui::Button("run the samples"))
+    if (ImGui::Button(tr("run the samples")))
         try_action(ctx, [&] {
             request_corpus(ctx, sample_sentences(ctx, a.corpus_all_languages),
                            a.corpus_all_languages ? "samples (all)" : "samples (en)");
         });
     ImGui::SameLine();
-    ImGui::Checkbox("all languages", &a.corpus_all_languages);
+    ImGui::Checkbox(tr("all languages"), &a.corpus_all_languages);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(std::max(120.0f, ImGui::GetContentRegionAvail().x - 110.0f * ctx.ui_scale));
     input_text_string("##corpus_file", &a.corpus_file);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("a text file with one sentence per line");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("a text file with one sentence per line"));
     ImGui::SameLine();
-    if (ImGui::Button("run file"))
+    if (ImGui::Button(tr("run file")))
         try_action(ctx, [&] { request_corpus(ctx, split_lines(read_file(a.corpus_file, kMaxTextBytes, "a text file")), a.corpus_file); });
     ImGui::EndDisabled();
-    if (!ok) ImGui::TextDisabled("(corpus mode needs a model that reads text)");
+    if (!ok) ImGui::TextDisabled("%s", tr("(corpus mode needs a model that reads text)"));
 }
 
 // Row order under the table's sort specs: head index, role, or a metric (NaN last).
@@ -81,15 +101,15 @@ void draw_table(AppContext& ctx, const std::vector<HeadMetrics>& metrics, const 
                                   ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("##metrics", kFixedColumns + kMetricCount, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(2, 1);
-    ImGui::TableSetupColumn("head", ImGuiTableColumnFlags_DefaultSort);
-    ImGui::TableSetupColumn("role");
-    for (Metric m : all_metrics()) ImGui::TableSetupColumn(metric_name(m), ImGuiTableColumnFlags_PreferSortDescending);
+    ImGui::TableSetupColumn(tr("head"), ImGuiTableColumnFlags_DefaultSort);
+    ImGui::TableSetupColumn(tr("role"));
+    for (Metric m : all_metrics()) ImGui::TableSetupColumn(tr(metric_name(m)), ImGuiTableColumnFlags_PreferSortDescending);
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int c = 0; c < kFixedColumns + kMetricCount; ++c) {
         ImGui::TableSetColumnIndex(c);
         ImGui::TableHeader(ImGui::TableGetColumnName(c));
         if (c >= kFixedColumns && ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", metric_description(all_metrics()[static_cast<std::size_t>(c - kFixedColumns)]));
+            metric_tooltip(all_metrics()[static_cast<std::size_t>(c - kFixedColumns)]);
     }
     std::vector<int> order(metrics.size());
     sort_rows(order, ImGui::TableGetSortSpecs(), metrics, labels);
@@ -107,7 +127,7 @@ void draw_table(AppContext& ctx, const std::vector<HeadMetrics>& metrics, const 
             ctx.state.head = hm.head;
             ctx.state.map = MapKind::Self;
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", label_list(hl).c_str(), hl.primary.reason.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", roles_text(hl).c_str(), reason_text(hl.primary.reason));
         ImGui::TableSetColumnIndex(1);
         role_chip(hl.primary.role);
         if (hl.all.size() > 1) {
@@ -134,7 +154,7 @@ void draw_table(AppContext& ctx, const std::vector<HeadMetrics>& metrics, const 
 // Legend: each role present, its rule, and the heads it fired for with the numbers.
 void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
     const int heads = std::max(1, shown_heads(ctx));
-    ImGui::TextUnformatted("Legend: roles and what triggered them (thresholds in docs/ANALYSIS.md)");
+    ImGui::TextUnformatted(tr("Legend: roles and what triggered them (thresholds in docs/ANALYSIS.md)"));
     for (int r = 0; r <= static_cast<int>(Role::Mixed); ++r) {
         const Role role = static_cast<Role>(r);
         std::string fired;
@@ -142,15 +162,17 @@ void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
         for (std::size_t n = 0; n < labels.size(); ++n)
             for (const HeadLabel& l : labels[n].all)
                 if (l.role == role) {
-                    if (count < 12) fired += (count ? ", " : "") + head_name(static_cast<int>(n), heads) + " (" + l.reason + ")";
+                    if (count < 12)
+                        fired += (count ? ", " : "") + head_name(static_cast<int>(n), heads) + " (" + reason_text(l.reason) + ")";
                     ++count;
                 }
         if (count == 0) continue;
         role_chip(role);
         ImGui::SameLine();
-        ImGui::TextDisabled("%s", role_description(role));
+        ImGui::TextDisabled("%s", tr(role_description(role)));
         ImGui::Indent(16.0f * ctx.ui_scale);
-        ImGui::TextWrapped("%d head%s: %s%s", count, count == 1 ? "" : "s", fired.c_str(), count > 12 ? ", …" : "");
+        ImGui::TextWrapped(count == 1 ? tr("%d head: %s%s") : tr("%d heads: %s%s"), count, fired.c_str(),
+                           count > 12 ? ", …" : "");
         ImGui::Unindent(16.0f * ctx.ui_scale);
     }
     const int sel = ctx.state.map == MapKind::Self ? ctx.state.layer * heads + ctx.state.head : -1;
@@ -161,8 +183,8 @@ void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
             role_chip(l.role);
             ImGui::SameLine();
             std::string ev;
-            for (const auto& [name, value] : l.evidence) ev += name + " " + fmt(value) + "  ";
-            ImGui::TextWrapped("%s   [%s]", l.reason.c_str(), ev.c_str());
+            for (const auto& [name, value] : l.evidence) ev += tr(name) + " " + fmt(value) + "  ";
+            ImGui::TextWrapped("%s   [%s]", reason_text(l.reason), ev.c_str());
         }
     }
 }
@@ -174,23 +196,23 @@ void draw_heads_tab(AppContext& ctx) {
     draw_corpus_controls(ctx);
     if (a.corpus) {
         int src = static_cast<int>(a.table_source);
-        ImGui::TextUnformatted("Table:");
+        ImGui::TextUnformatted(tr("Table:"));
         ImGui::SameLine();
-        if (ImGui::RadioButton("this text", &src, 0)) a.table_source = MetricsSource::Text;
+        if (ImGui::RadioButton(tr("this text"), &src, 0)) a.table_source = MetricsSource::Text;
         ImGui::SameLine();
-        const std::string corpus_label = "corpus " + a.corpus_name + " (" + std::to_string(a.corpus->analysed) +
-                                         " sentences, mean ± std)";
+        const std::string corpus_label = printf_string(tr("corpus %s (%d sentences, mean ± std)"),
+                                                       tr(a.corpus_name.c_str()), a.corpus->analysed);
         if (ImGui::RadioButton(corpus_label.c_str(), &src, 1)) a.table_source = MetricsSource::Corpus;
         if (!a.corpus->skipped.empty()) {
             ImGui::SameLine();
-            ImGui::TextDisabled("(%d skipped)", static_cast<int>(a.corpus->skipped.size()));
+            ImGui::TextDisabled(tr("(%d skipped)"), static_cast<int>(a.corpus->skipped.size()));
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.corpus->skipped.front().c_str());
         }
     }
     const std::vector<HeadLabels>* labels = shown_labels(ctx);
     const std::vector<HeadMetrics> metrics = shown_metrics(ctx);
     if (!labels || metrics.empty()) {
-        ImGui::TextDisabled("No analysis yet: press Analyze (this text) or run a corpus.");
+        ImGui::TextDisabled("%s", tr("No analysis yet: press Analyze (this text) or run a corpus."));
         return;
     }
     const float avail = ImGui::GetContentRegionAvail().y;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/analysis_actions.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 
 namespace hs {
@@ -14,38 +15,38 @@ void draw_toolbar(AppContext& ctx) {
     AnalysisView& a = ctx.analysis;
     AnalysisWorker& w = ctx.analysis_worker;
     ImGui::BeginDisabled(!ctx.view.trace);
-    if (ImGui::Button("Analyze")) try_action(ctx, [&] { request_analysis(ctx); });
+    if (ImGui::Button(tr("Analyze"))) try_action(ctx, [&] { request_analysis(ctx); });
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("metrics, role labels, head similarity and rollout of every head for the current text");
+        ImGui::SetTooltip("%s", tr("metrics, role labels, head similarity and rollout of every head for the current text"));
     ImGui::SameLine();
-    ImGui::Checkbox("follow edits", &a.follow);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("re-analyze whenever the trace changes (text, model, ablation)");
+    ImGui::Checkbox(tr("follow edits"), &a.follow);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("re-analyze whenever the trace changes (text, model, ablation)"));
     ImGui::SameLine();
     if (w.busy()) {
         const int total = w.progress_total(), done = w.progress_done();
         char label[96];
-        if (total > 0) std::snprintf(label, sizeof label, "%s %d/%d", to_string(w.running_kind()), done, total);
-        else std::snprintf(label, sizeof label, "%s…", to_string(w.running_kind()));
+        if (total > 0) std::snprintf(label, sizeof label, "%s %d/%d", tr(to_string(w.running_kind())), done, total);
+        else std::snprintf(label, sizeof label, "%s…", tr(to_string(w.running_kind())));
         ImGui::ProgressBar(total > 0 ? float(done) / float(total) : 0.0f, ImVec2(260.0f * ctx.ui_scale, 0.0f), label);
         ImGui::SameLine();
-        if (ImGui::Button("cancel##analysis")) {
+        if (ImGui::Button(tr("cancel##analysis"))) {
             w.cancel();
-            a.status = "cancelled";
+            a.status = tr("cancelled");
         }
     } else if (!a.error.empty()) {
         ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", a.error.c_str());
     } else if (!a.status.empty()) {
         ImGui::TextDisabled("%s", a.status.c_str());
     } else {
-        ImGui::TextDisabled("press Analyze: every head's role, redundant pairs and rollout");
+        ImGui::TextDisabled("%s", tr("press Analyze: every head's role, redundant pairs and rollout"));
     }
 }
 
 }  // namespace
 
 void draw_analysis_panel(AppContext& ctx, const PanelRect& r) {
-    begin_fixed_window("Head analysis", r);
+    begin_fixed_window(tr("Head analysis"), r);
     draw_toolbar(ctx);
     auto flags = [&](const char* name) {
         return ctx.state.select_analysis_tab == name ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
@@ -63,7 +64,7 @@ void draw_analysis_panel(AppContext& ctx, const PanelRect& r) {
                             {"Rollout", "rollout", draw_rollout_tab},
                             {"Relations", "relations", draw_relations_tab}};
         for (const Tab& t : tabs) {
-            if (ImGui::BeginTabItem(t.label, nullptr, flags(t.key))) {
+            if (ImGui::BeginTabItem(tr(t.label), nullptr, flags(t.key))) {
                 t.draw(ctx);
                 ImGui::EndTabItem();
             }

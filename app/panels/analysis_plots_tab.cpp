@@ -2,11 +2,13 @@
 // entropy and attention distance per layer (mean, min and max over heads), and one bar per
 // head for any metric (± std in corpus mode, coloured by role). Hover for the numbers,
 // click a cell or bar to select that head; PNG / CSV export through core.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "app/analysis_actions.h"
 #include "app/analysis_files.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "core/analysis/analysis_export.h"
@@ -14,16 +16,29 @@
 namespace hs {
 namespace {
 
+// The head's roles as label_list writes them, in the interface language.
+std::string roles_text(const HeadLabels& labels) {
+    std::string s;
+    for (const HeadLabel& l : labels.all) s += (s.empty() ? "" : ", ") + std::string(tr(role_name(l.role)));
+    return s;
+}
+
+// A metric's description; in Chinese also its name as the CSV and JSON write it.
+void metric_tooltip(Metric m) {
+    if (ui_lang() == UiLang::English) ImGui::SetTooltip("%s", metric_description(m));
+    else ImGui::SetTooltip("%s\n(%s)", tr(metric_description(m)), metric_name(m));
+}
+
 bool metric_combo(const char* id, int* metric) {
     bool changed = false;
-    if (ImGui::BeginCombo(id, metric_name(static_cast<Metric>(*metric)))) {
+    if (ImGui::BeginCombo(id, tr(metric_name(static_cast<Metric>(*metric))))) {
         for (Metric m : all_metrics()) {
             const int k = static_cast<int>(m);
-            if (ImGui::Selectable(metric_name(m), k == *metric)) {
+            if (ImGui::Selectable(tr(metric_name(m)), k == *metric)) {
                 *metric = k;
                 changed = true;
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", metric_description(m));
+            if (ImGui::IsItemHovered()) metric_tooltip(m);
         }
         ImGui::EndCombo();
     }
@@ -72,9 +87,9 @@ void layer_chart(const char* id, const char* title, const Matrix& m, ImVec2 size
                                        IM_COL32(240, 120, 60, 255)};
     const PlotHover h = draw_line_chart(id, s, colors, size, lo, hi * 1.05, [](int i) { return "L" + std::to_string(i); });
     if (h.col >= 0)
-        ImGui::SetTooltip("layer %d: mean %.3f  min %.3f  max %.3f over heads", h.col, s[0][static_cast<std::size_t>(h.col)],
+        ImGui::SetTooltip(tr("layer %d: mean %.3f  min %.3f  max %.3f over heads"), h.col, s[0][static_cast<std::size_t>(h.col)],
                           s[1][static_cast<std::size_t>(h.col)], s[2][static_cast<std::size_t>(h.col)]);
-    ImGui::TextDisabled("white: mean · blue: min · orange: max over heads");
+    ImGui::TextDisabled("%s", tr("white: mean · blue: min · orange: max over heads"));
     ImGui::EndGroup();
 }
 
@@ -86,29 +101,29 @@ void draw_plots_tab(AppContext& ctx) {
     const std::vector<HeadLabels>* labels = shown_labels(ctx);
     const int layers = shown_layers(ctx), heads = shown_heads(ctx);
     if (metrics.empty() || !labels || layers == 0 || heads == 0) {
-        ImGui::TextDisabled("No analysis yet: press Analyze.");
+        ImGui::TextDisabled("%s", tr("No analysis yet: press Analyze."));
         return;
     }
     const bool corpus = a.table_source == MetricsSource::Corpus && a.corpus;
     const float fs = ImGui::GetFontSize();
     // 1. Layer × head map of the chosen metric.
     ImGui::SetNextItemWidth(170.0f * ctx.ui_scale);
-    metric_combo("map##metric", &a.plot_metric);
+    metric_combo(tr("map##metric"), &a.plot_metric);
     const Metric pm = static_cast<Metric>(a.plot_metric);
     ImGui::SameLine();
     for (const char* ext : {"png", "svg"}) {
         if (ext[0] == 's') ImGui::SameLine();
         if (ImGui::Button(ext[0] == 'p' ? "PNG##map" : "SVG##map"))
             try_action(ctx, [&] {
-                a.status = "wrote " + export_metric_figure(ctx, pm, export_path(ctx, std::string("metric_") + metric_name(pm), ext));
+                a.status = wrote_status(export_metric_figure(ctx, pm, export_path(ctx, std::string("metric_") + metric_name(pm), ext)));
             });
     }
     ImGui::SameLine();
     if (ImGui::Button("CSV##table"))
-        try_action(ctx, [&] { a.status = "wrote " + export_metrics_csv(ctx, export_path(ctx, "head_metrics", "csv")); });
+        try_action(ctx, [&] { a.status = wrote_status(export_metrics_csv(ctx, export_path(ctx, "head_metrics", "csv"))); });
     ImGui::SameLine();
     if (ImGui::Button("JSON##analysis"))
-        try_action(ctx, [&] { a.status = "wrote " + export_analysis_json(ctx, export_path(ctx, "analysis", "json")); });
+        try_action(ctx, [&] { a.status = wrote_status(export_analysis_json(ctx, export_path(ctx, "analysis", "json"))); });
     const Matrix m = metric_matrix(metrics, layers, heads, pm);
     const std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(labels)) + "/" +
                             std::to_string(a.analysed_generation) + "/" + std::to_string(corpus) + "/" +
@@ -126,8 +141,8 @@ void draw_plots_tab(AppContext& ctx) {
                                           [](int j) { return "H" + std::to_string(j); });
     if (hm.row >= 0) {
         const int n = hm.row * heads + hm.col;
-        ImGui::SetTooltip("L%d.H%d  %s = %.4f\nrole: %s", hm.row, hm.col, metric_name(pm), m(hm.row, hm.col),
-                          label_list((*labels)[static_cast<std::size_t>(n)]).c_str());
+        ImGui::SetTooltip(tr("L%d.H%d  %s = %.4f\nrole: %s"), hm.row, hm.col, tr(metric_name(pm)), m(hm.row, hm.col),
+                          roles_text((*labels)[static_cast<std::size_t>(n)]).c_str());
         if (hm.clicked) select_head(ctx, hm.row, hm.col, heads);
     }
     ImGui::EndGroup();
@@ -136,18 +151,18 @@ void draw_plots_tab(AppContext& ctx) {
     ImGui::BeginGroup();
     const float chart_w = ImGui::GetContentRegionAvail().x;
     const float chart_h = std::max(fs * 5, (std::max(map_h, fs * 6) - fs * 4) * 0.5f);
-    layer_chart("##entropy_layers", "entropy per layer (nats)", metric_matrix(metrics, layers, heads, Metric::Entropy),
+    layer_chart("##entropy_layers", tr("entropy per layer (nats)"), metric_matrix(metrics, layers, heads, Metric::Entropy),
                 ImVec2(chart_w, chart_h));
-    layer_chart("##distance_layers", "mean attention distance per layer (tokens)",
+    layer_chart("##distance_layers", tr("mean attention distance per layer (tokens)"),
                 metric_matrix(metrics, layers, heads, Metric::Distance), ImVec2(chart_w, chart_h));
     ImGui::EndGroup();
     // 3. One bar per head.
     ImGui::Separator();
     ImGui::SetNextItemWidth(170.0f * ctx.ui_scale);
-    metric_combo("bars##metric", &a.bar_metric);
+    metric_combo(tr("bars##metric"), &a.bar_metric);
     const Metric bm = static_cast<Metric>(a.bar_metric);
     ImGui::SameLine();
-    ImGui::TextDisabled("one bar per head, coloured by role%s", corpus ? ", whiskers ± std over sentences" : "");
+    ImGui::TextDisabled(tr("one bar per head, coloured by role%s"), corpus ? tr(", whiskers ± std over sentences") : "");
     std::vector<double> values, errors;
     std::vector<ImU32> colors;
     for (std::size_t n = 0; n < metrics.size(); ++n) {
@@ -168,11 +183,12 @@ void draw_plots_tab(AppContext& ctx) {
     if (hb.col >= 0) {
         const HeadMetrics& h = metrics[static_cast<std::size_t>(hb.col)];
         if (corpus)
-            ImGui::SetTooltip("L%d.H%d  %s = %.4f ± %.4f  (%s)", h.layer, h.head, metric_name(bm), h[bm],
-                              errors[static_cast<std::size_t>(hb.col)], label_list((*labels)[static_cast<std::size_t>(hb.col)]).c_str());
+            ImGui::SetTooltip("L%d.H%d  %s = %.4f ± %.4f  (%s)", h.layer, h.head, tr(metric_name(bm)), h[bm],
+                              errors[static_cast<std::size_t>(hb.col)],
+                              roles_text((*labels)[static_cast<std::size_t>(hb.col)]).c_str());
         else
-            ImGui::SetTooltip("L%d.H%d  %s = %.4f  (%s)", h.layer, h.head, metric_name(bm), h[bm],
-                              label_list((*labels)[static_cast<std::size_t>(hb.col)]).c_str());
+            ImGui::SetTooltip("L%d.H%d  %s = %.4f  (%s)", h.layer, h.head, tr(metric_name(bm)), h[bm],
+                              roles_text((*labels)[static_cast<std::size_t>(hb.col)]).c_str());
         if (hb.clicked) select_head(ctx, h.layer, h.head, heads);
     }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/analysis_actions.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "core/corpus/grammar.h"
@@ -21,15 +22,15 @@ constexpr const char* kGrammarCorpus = "grammar sentences (600, seed 99)";
 
 void draw_probe_controls(AppContext& ctx) {
     AnalysisView& a = ctx.analysis;
-    ImGui::RadioButton(kGrammarCorpus, &a.relations_corpus_choice, 0);
+    ImGui::RadioButton(tr(kGrammarCorpus), &a.relations_corpus_choice, 0);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("300 English and 300 Chinese sentences of the grammar the default model learned (headscope "
-                          "corpus --count 600 --seed 99)");
+        ImGui::SetTooltip("%s", tr("300 English and 300 Chinese sentences of the grammar the default model learned "
+                                   "(headscope corpus --count 600 --seed 99)"));
     ImGui::SameLine();
-    ImGui::RadioButton("samples with gold relations", &a.relations_corpus_choice, 1);
+    ImGui::RadioButton(tr("samples with gold relations"), &a.relations_corpus_choice, 1);
     ImGui::SameLine();
     ImGui::BeginDisabled(!ctx.view.source);
-    if (ImGui::Button("Probe relations"))
+    if (ImGui::Button(tr("Probe relations")))
         try_action(ctx, [&] {
             if (a.relations_corpus_choice == 0) request_relations(ctx, corpus::probe_corpus(), kGrammarCorpus);
             else request_relations(ctx, gold_samples(ctx), "samples with gold relations");
@@ -40,13 +41,13 @@ void draw_probe_controls(AppContext& ctx) {
 void draw_relation_table(AppContext& ctx, const RelationRun& run) {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("##relations", 7, flags)) return;
-    for (const char* h : {"relation", "arcs", "best head", "accuracy", "baseline", "margin", ""})
+    for (const char* h : {tr("relation"), tr("arcs"), tr("best head"), tr("accuracy"), tr("baseline"), tr("margin"), ""})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const RelationScore& r : run.scores) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(corpus::relation_name(r.relation));
+        ImGui::TextUnformatted(tr(corpus::relation_name(r.relation)));
         ImGui::TableNextColumn();
         ImGui::Text("%d", r.arcs);
         ImGui::TableNextColumn();
@@ -54,19 +55,19 @@ void draw_relation_table(AppContext& ctx, const RelationRun& run) {
         ImGui::TableNextColumn();
         ImGui::Text("%.3f", r.best_accuracy);
         ImGui::TableNextColumn();
-        ImGui::Text("%.3f (offset −%d)", r.baseline_accuracy, r.baseline_offset);
+        ImGui::Text(tr("%.3f (offset −%d)"), r.baseline_accuracy, r.baseline_offset);
         ImGui::TableNextColumn();
         const double margin = r.best_accuracy - r.baseline_accuracy;
         const ImVec4 colour = margin >= kRelationMargin ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f) : ImVec4(0.7f, 0.7f, 0.7f, 1.0f);
         ImGui::TextColored(colour, "%+.3f", margin);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(margin >= kRelationMargin ? "a relation head: it beats every fixed offset by ≥ 0.2"
-                                                        : "within 0.2 of a fixed offset: position explains it as well");
+            ImGui::SetTooltip("%s", margin >= kRelationMargin ? tr("a relation head: it beats every fixed offset by ≥ 0.2")
+                                                              : tr("within 0.2 of a fixed offset: position explains it as well"));
         ImGui::TableNextColumn();
         ImGui::PushID(static_cast<int>(r.relation));
-        if (ImGui::SmallButton("show")) show_relation_head(ctx, run, r);
+        if (ImGui::SmallButton(tr("show"))) show_relation_head(ctx, run, r);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("the heatmap shows L%d.H%d on a %s sample with its gold arcs outlined", r.best_head / run.heads,
+            ImGui::SetTooltip(tr("the heatmap shows L%d.H%d on a %s sample with its gold arcs outlined"), r.best_head / run.heads,
                               r.best_head % run.heads, run.lang.c_str());
         ImGui::PopID();
     }
@@ -89,7 +90,7 @@ void draw_relation_bars(AppContext& ctx, const RelationRun& run) {
     const PlotHover hover = draw_bar_chart(
         "##relation_bars", values, nullptr, size, 0.0, 1.0,
         [&](int i) {
-            return i % 2 == 0 ? std::string(corpus::relation_name(run.scores[static_cast<std::size_t>(i / 2)].relation))
+            return i % 2 == 0 ? std::string(tr(corpus::relation_name(run.scores[static_cast<std::size_t>(i / 2)].relation)))
                               : std::string();
         },
         &colours);
@@ -97,11 +98,11 @@ void draw_relation_bars(AppContext& ctx, const RelationRun& run) {
         const RelationScore& r = run.scores[static_cast<std::size_t>(hover.col / 2)];
         if (hover.clicked) show_relation_head(ctx, run, r);
         if (hover.col % 2 == 0)
-            ImGui::SetTooltip("%s: best head L%d.H%d, accuracy %.3f over %d arcs (click: show it)", corpus::relation_name(r.relation),
-                              r.best_head / run.heads, r.best_head % run.heads, r.best_accuracy, r.arcs);
+            ImGui::SetTooltip(tr("%s: best head L%d.H%d, accuracy %.3f over %d arcs (click: show it)"),
+                              tr(corpus::relation_name(r.relation)), r.best_head / run.heads, r.best_head % run.heads, r.best_accuracy, r.arcs);
         else
-            ImGui::SetTooltip("%s: baseline, always offset −%d: %.3f", corpus::relation_name(r.relation), r.baseline_offset,
-                              r.baseline_accuracy);
+            ImGui::SetTooltip(tr("%s: baseline, always offset −%d: %.3f"), tr(corpus::relation_name(r.relation)),
+                              r.baseline_offset, r.baseline_accuracy);
     }
 }
 
@@ -111,13 +112,14 @@ void draw_relations_tab(AppContext& ctx) {
     AnalysisView& a = ctx.analysis;
     draw_probe_controls(ctx);
     if (!a.relations) {
-        ImGui::TextWrapped("Probe relations: for sentences with gold relations (agreement, pronoun → antecedent, "
-                           "modifier, brackets, dates, negation, repeated names), each head's accuracy at attending from "
-                           "the dependent word to its partner, against the best fixed offset (Clark et al. 2019).");
+        ImGui::TextWrapped("%s", tr("Probe relations: for sentences with gold relations (agreement, pronoun → antecedent, "
+                                    "modifier, brackets, dates, negation, repeated names), each head's accuracy at "
+                                    "attending from the dependent word to its partner, against the best fixed offset "
+                                    "(Clark et al. 2019)."));
         return;
     }
     if (a.relations_model != ctx.view.model_arg)
-        ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "probed on %s; press Probe relations for the model shown",
+        ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), tr("probed on %s; press Probe relations for the model shown"),
                            a.relations_model.c_str());
     for (int i = 0; i < static_cast<int>(a.relations->size()); ++i) {
         if (i > 0) ImGui::SameLine();
@@ -126,8 +128,8 @@ void draw_relations_tab(AppContext& ctx) {
     }
     const RelationRun& run = (*a.relations)[static_cast<std::size_t>(a.relations_lang)];
     ImGui::SameLine();
-    ImGui::TextDisabled("%d sentences of %s%s", run.analysed, a.relations_corpus.c_str(),
-                        a.relations_skipped.empty() ? "" : " (some skipped: hover)");
+    ImGui::TextDisabled(tr("%d sentences of %s%s"), run.analysed, tr(a.relations_corpus.c_str()),
+                        a.relations_skipped.empty() ? "" : tr(" (some skipped: hover)"));
     if (!a.relations_skipped.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.relations_skipped.front().c_str());
     draw_relation_table(ctx, run);
     draw_relation_bars(ctx, run);

@@ -3,15 +3,24 @@
 // head), and the classical-MDS layout of the heads as a scatter coloured by role.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "app/analysis_actions.h"
 #include "app/analysis_files.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "core/analysis/analysis_export.h"
 
 namespace hs {
 namespace {
+
+// The head's roles as label_list writes them, in the interface language.
+std::string roles_text(const HeadLabels& labels) {
+    std::string s;
+    for (const HeadLabel& l : labels.all) s += (s.empty() ? "" : ", ") + std::string(tr(role_name(l.role)));
+    return s;
+}
 
 void draw_mds(AppContext& ctx, const Eigen::MatrixXd& xy, const std::vector<HeadLabels>& labels, int heads,
               ImVec2 size) {
@@ -52,7 +61,7 @@ void draw_mds(AppContext& ctx, const Eigen::MatrixXd& xy, const std::vector<Head
     if (nearest >= 0) {
         list->AddCircle(at(nearest), 7.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
         ImGui::SetTooltip("%s  %s", head_name(nearest, heads).c_str(),
-                          label_list(labels[static_cast<std::size_t>(nearest)]).c_str());
+                          roles_text(labels[static_cast<std::size_t>(nearest)]).c_str());
         if (clicked) {
             ctx.state.layer = nearest / heads;
             ctx.state.head = nearest % heads;
@@ -69,7 +78,7 @@ void draw_similarity_tab(AppContext& ctx) {
     const std::vector<HeadLabels>* labels = shown_labels(ctx);
     const bool corpus = a.table_source == MetricsSource::Corpus && a.corpus;
     if (!labels || (!corpus && !a.analysis)) {
-        ImGui::TextDisabled("No analysis yet: press Analyze.");
+        ImGui::TextDisabled("%s", tr("No analysis yet: press Analyze."));
         return;
     }
     const Eigen::MatrixXd& jsd = corpus ? a.corpus->mean_jsd : a.analysis->jsd;
@@ -77,14 +86,14 @@ void draw_similarity_tab(AppContext& ctx) {
     if (n == 0) return;
     const std::vector<HeadPair> pairs = corpus ? a.corpus_pairs : a.analysis->redundant;
     const float fs = ImGui::GetFontSize();
-    ImGui::TextDisabled("JSD between heads' rows, averaged over queries (0 = identical, ln 2 = disjoint)%s",
-                        corpus ? "; mean over the corpus" : "");
+    ImGui::TextDisabled(tr("JSD between heads' rows, averaged over queries (0 = identical, ln 2 = disjoint)%s"),
+                        corpus ? tr("; mean over the corpus") : "");
     ImGui::SameLine();
     if (ImGui::Button("PNG##jsd"))
-        try_action(ctx, [&] { a.status = "wrote " + export_jsd_figure(ctx, export_path(ctx, "head_similarity", "png")); });
+        try_action(ctx, [&] { a.status = wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "png"))); });
     ImGui::SameLine();
     if (ImGui::Button("SVG##jsd"))
-        try_action(ctx, [&] { a.status = "wrote " + export_jsd_figure(ctx, export_path(ctx, "head_similarity", "svg")); });
+        try_action(ctx, [&] { a.status = wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "svg"))); });
     const std::string key = std::to_string(a.analysed_generation) + "/" + std::to_string(corpus) + "/" +
                             std::to_string(a.corpus ? a.corpus->analysed : 0) + "/" + std::to_string(n);
     a.jsd_map.sync(key, jsd.cast<float>());
@@ -99,18 +108,18 @@ void draw_similarity_tab(AppContext& ctx) {
                                          [heads](int i) { return head_name(i, heads); },
                                          [heads](int j) { return head_name(j, heads); });
     if (h.row >= 0)
-        ImGui::SetTooltip("%s (%s) vs %s (%s)\nJSD %.4f nats", head_name(h.row, heads).c_str(),
-                          role_name((*labels)[static_cast<std::size_t>(h.row)].primary.role),
+        ImGui::SetTooltip(tr("%s (%s) vs %s (%s)\nJSD %.4f nats"), head_name(h.row, heads).c_str(),
+                          tr(role_name((*labels)[static_cast<std::size_t>(h.row)].primary.role)),
                           head_name(h.col, heads).c_str(),
-                          role_name((*labels)[static_cast<std::size_t>(h.col)].primary.role), jsd(h.row, h.col));
+                          tr(role_name((*labels)[static_cast<std::size_t>(h.col)].primary.role)), jsd(h.row, h.col));
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::TextUnformatted("Most redundant pairs");
+    ImGui::TextUnformatted(tr("Most redundant pairs"));
     if (ImGui::BeginTable("##pairs", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY,
                           ImVec2(ImGui::GetContentRegionAvail().x, map_side))) {
-        ImGui::TableSetupColumn("head a");
-        ImGui::TableSetupColumn("head b");
+        ImGui::TableSetupColumn(tr("head a"));
+        ImGui::TableSetupColumn(tr("head b"));
         ImGui::TableSetupColumn("JSD");
         ImGui::TableHeadersRow();
         for (const HeadPair& p : pairs) {
@@ -132,7 +141,7 @@ void draw_similarity_tab(AppContext& ctx) {
     }
     ImGui::EndGroup();
     const Eigen::MatrixXd& mds = corpus ? a.corpus_mds : a.analysis->mds;
-    ImGui::Checkbox("MDS layout of heads (classical MDS of √JSD; close = similar)", &a.show_mds);
+    ImGui::Checkbox(tr("MDS layout of heads (classical MDS of √JSD; close = similar)"), &a.show_mds);
     if (a.show_mds) {
         const float side = std::max(fs * 6, ImGui::GetContentRegionAvail().y - 4.0f);
         draw_mds(ctx, mds, *labels, heads, ImVec2(std::min(ImGui::GetContentRegionAvail().x, side * 2.2f), side));

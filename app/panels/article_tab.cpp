@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 
 namespace hs {
@@ -16,8 +17,8 @@ const char* step_title(const std::string& step) {
     if (step == "scaled") return "÷√d_k";
     if (step == "weights") return "softmax";
     if (step == "head") return "A·V";
-    if (step == "concat") return "concat";
-    if (step == "output") return "output";
+    if (step == "concat") return tr("concat");
+    if (step == "output") return tr("output");
     return step.c_str();
 }
 
@@ -35,19 +36,19 @@ void draw_article_tab(AppContext& ctx) {
     }
     int wrong = 0;
     for (const ArticleCell& c : info.article) wrong += !c.agrees;
-    ImGui::TextWrapped("%zu numbers the article printed, recomputed here: %d agree to its three decimals, %d do not "
-                       "(red). Hover a number for its full value.",
+    ImGui::TextWrapped(tr("%zu numbers the article printed, recomputed here: %d agree to its three decimals, %d do "
+                          "not (red). Hover a number for its full value."),
                        info.article.size(), static_cast<int>(info.article.size()) - wrong, wrong);
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("##article", 6, flags)) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("step");
-    ImGui::TableSetupColumn("head");
-    ImGui::TableSetupColumn("cell (row, col)");
+    ImGui::TableSetupColumn(tr("step"));
+    ImGui::TableSetupColumn(tr("head"));
+    ImGui::TableSetupColumn(tr("cell (row, col)"));
     ImGui::TableSetupColumn("HeadScope");
-    ImGui::TableSetupColumn("article");
-    ImGui::TableSetupColumn("difference");
+    ImGui::TableSetupColumn(tr("article"));
+    ImGui::TableSetupColumn(tr("difference"));
     ImGui::TableHeadersRow();
     const ImVec4 red(1.0f, 0.45f, 0.4f, 1.0f);
     for (const ArticleCell& c : info.article) {
@@ -55,7 +56,7 @@ void draw_article_tab(AppContext& ctx) {
         ImGui::TableSetColumnIndex(0);
         ImGui::TextUnformatted(step_title(c.step));
         ImGui::TableSetColumnIndex(1);
-        if (c.step == "concat" || c.step == "output") ImGui::TextDisabled("all");
+        if (c.step == "concat" || c.step == "output") ImGui::TextDisabled("%s", tr("all"));
         else ImGui::Text("%d", c.head);
         ImGui::TableSetColumnIndex(2);
         ImGui::Text("(%d, %d)", c.row + 1, c.col + 1);
@@ -66,7 +67,7 @@ void draw_article_tab(AppContext& ctx) {
         ImGui::Text("%.4g", c.printed);
         ImGui::TableSetColumnIndex(5);
         if (c.agrees) ImGui::TextDisabled("%+.2g", c.ours - c.printed);
-        else ImGui::TextColored(red, "%+.3g  wrong", c.ours - c.printed);
+        else ImGui::TextColored(red, tr("%+.3g  wrong"), c.ours - c.printed);
     }
     ImGui::EndTable();
 }

@@ -1,5 +1,6 @@
 // The bottom area: Pipeline | Layer outputs | Export (| Article, for worked examples that
 // record their source's numbers) tabs in one fixed window.
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 
 namespace hs {
@@ -11,20 +12,20 @@ void draw_detail_panels(AppContext& ctx, const PanelRect& r) {
         return ctx.state.select_tab == name ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     };
     if (ImGui::BeginTabBar("##details")) {
-        if (ImGui::BeginTabItem("Pipeline", nullptr, flags("pipeline"))) {
+        if (ImGui::BeginTabItem(tr("Pipeline###pipeline"), nullptr, flags("pipeline"))) {
             pipeline = true;
             draw_pipeline_tab(ctx);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Layer outputs", nullptr, flags("layers"))) {
+        if (ImGui::BeginTabItem(tr("Layer outputs###layers"), nullptr, flags("layers"))) {
             draw_layers_tab(ctx);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Export", nullptr, flags("export"))) {
+        if (ImGui::BeginTabItem(tr("Export###export"), nullptr, flags("export"))) {
             draw_export_tab(ctx);
             ImGui::EndTabItem();
         }
-        if (article_tab_available(ctx) && ImGui::BeginTabItem("Compare with the article", nullptr, flags("article"))) {
+        if (article_tab_available(ctx) && ImGui::BeginTabItem(tr("Compare with the article###article"), nullptr, flags("article"))) {
             draw_article_tab(ctx);
             ImGui::EndTabItem();
         }

@@ -5,10 +5,12 @@
 // losses and the roles the heads ended with; CSV and PNG export through core.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "app/analysis_actions.h"
 #include "app/analysis_files.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "core/error.h"
@@ -19,10 +21,19 @@ namespace hs {
 
 namespace {
 
+// The roles the heads ended with, as train::roles_text writes them, in the interface language.
+std::string roles_shown(const train::ExperimentRun& r) {
+    std::string out;
+    for (const auto& [name, count] : r.roles) out += (out.empty() ? "" : "; ") + tr(name) + " ×" + std::to_string(count);
+    return out;
+}
+
 void draw_experiment_plots(const ExperimentProgress& e, float width, float height) {
     const std::size_t n = e.runs.size();
     const float w = (width - 2 * ImGui::GetStyle().ItemSpacing.x) / 3.0f;
-    const auto value_label = [&e](int i) { return e.key + " " + std::to_string(e.runs[static_cast<std::size_t>(i)].value); };
+    const auto value_label = [&e](int i) {
+        return tr(e.key) + " " + std::to_string(e.runs[static_cast<std::size_t>(i)].value);
+    };
     std::vector<ImU32> colors;
     for (std::size_t i = 0; i < n; ++i) colors.push_back(series_color(static_cast<int>(i)));
     // Best induction score per snapshot (the runs share steps: same budget and K).
@@ -32,7 +43,7 @@ void draw_experiment_plots(const ExperimentProgress& e, float width, float heigh
     std::vector<std::vector<double>> curves;
     for (const train::ExperimentRun& r : e.runs) curves.push_back(r.induction);
     ImGui::BeginGroup();
-    ImGui::TextUnformatted("best induction score per step");
+    ImGui::TextUnformatted(tr("best induction score per step"));
     for (std::size_t i = 0; i < n; ++i) {
         if (i > 0) ImGui::SameLine();
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", value_label(static_cast<int>(i)).c_str());
@@ -42,7 +53,7 @@ void draw_experiment_plots(const ExperimentProgress& e, float width, float heigh
         return k < static_cast<int>(steps.size()) ? std::to_string(steps[static_cast<std::size_t>(k)]) : std::string();
     });
     if (hl.row >= 0 && hl.col >= 0 && hl.col < static_cast<int>(curves[static_cast<std::size_t>(hl.row)].size()))
-        ImGui::SetTooltip("%s at step %d\nbest induction score %.3f", value_label(hl.row).c_str(),
+        ImGui::SetTooltip(tr("%s at step %d\nbest induction score %.3f"), value_label(hl.row).c_str(),
                           e.runs[static_cast<std::size_t>(hl.row)].steps[static_cast<std::size_t>(hl.col)],
                           curves[static_cast<std::size_t>(hl.row)][static_cast<std::size_t>(hl.col)]);
     ImGui::EndGroup();
@@ -56,21 +67,22 @@ void draw_experiment_plots(const ExperimentProgress& e, float width, float heigh
         if (!r.steps.empty()) step_hi = std::max(step_hi, static_cast<double>(r.steps.back()));
     }
     ImGui::BeginGroup();
-    ImGui::TextUnformatted("held-out loss (nats)");
+    ImGui::TextUnformatted(tr("held-out loss (nats)"));
     ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
     const PlotHover hb = draw_bar_chart("##exp_loss", loss, nullptr, ImVec2(w, height), 0.0, std::ceil(loss_hi * 2) / 2,
                                         value_label, &colors);
-    if (hb.col >= 0) ImGui::SetTooltip("%s\nheld-out loss %.4f", value_label(hb.col).c_str(), loss[static_cast<std::size_t>(hb.col)]);
+    if (hb.col >= 0)
+        ImGui::SetTooltip(tr("%s\nheld-out loss %.4f"), value_label(hb.col).c_str(), loss[static_cast<std::size_t>(hb.col)]);
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::TextUnformatted("first step with an induction head");
+    ImGui::TextUnformatted(tr("first step with an induction head"));
     ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
     const PlotHover hf = draw_bar_chart("##exp_first", first, nullptr, ImVec2(w, height), 0.0, step_hi, value_label, &colors);
     if (hf.col >= 0) {
         const train::ExperimentRun& r = e.runs[static_cast<std::size_t>(hf.col)];
-        if (r.first_induction_step < 0) ImGui::SetTooltip("%s\nno induction head formed", value_label(hf.col).c_str());
-        else ImGui::SetTooltip("%s\nfirst induction head at step %d", value_label(hf.col).c_str(), r.first_induction_step);
+        if (r.first_induction_step < 0) ImGui::SetTooltip(tr("%s\nno induction head formed"), value_label(hf.col).c_str());
+        else ImGui::SetTooltip(tr("%s\nfirst induction head at step %d"), value_label(hf.col).c_str(), r.first_induction_step);
     }
     ImGui::EndGroup();
 }
@@ -78,7 +90,8 @@ void draw_experiment_plots(const ExperimentProgress& e, float width, float heigh
 void draw_experiment_table(const ExperimentProgress& e) {
     if (!ImGui::BeginTable("##exp_table", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY))
         return;
-    for (const char* c : {e.key.c_str(), "d_k", "final loss", "held-out loss", "best induction", "first induction", "roles"})
+    for (const char* c : {tr(e.key.c_str()), "d_k", tr("final loss"), tr("held-out loss"), tr("best induction"),
+                          tr("first induction"), tr("roles")})
         ImGui::TableSetupColumn(c);
     ImGui::TableHeadersRow();
     for (const train::ExperimentRun& r : e.runs) {
@@ -94,10 +107,10 @@ void draw_experiment_table(const ExperimentProgress& e) {
         ImGui::TableSetColumnIndex(4);
         ImGui::Text("%.2f", r.best_induction);
         ImGui::TableSetColumnIndex(5);
-        if (r.first_induction_step < 0) ImGui::TextDisabled("never");
-        else ImGui::Text("step %d", r.first_induction_step);
+        if (r.first_induction_step < 0) ImGui::TextDisabled("%s", tr("never"));
+        else ImGui::Text(tr("step %d"), r.first_induction_step);
         ImGui::TableSetColumnIndex(6);
-        ImGui::TextUnformatted(train::roles_text(r).c_str());
+        ImGui::TextUnformatted(roles_shown(r).c_str());
     }
     ImGui::EndTable();
 }
@@ -106,15 +119,15 @@ void draw_experiment_table(const ExperimentProgress& e) {
 
 void export_experiment_csv(AppContext& ctx, const std::string& path) {
     const ExperimentProgress e = ctx.experiment_worker.progress();
-    if (e.runs.empty()) throw Error("the experiment has no finished run to export");
+    if (e.runs.empty()) throw Error(tr("the experiment has no finished run to export"));
     write_file_atomic(path, train::experiment_csv(e.key, e.runs));
-    ctx.train.experiment_status = "wrote " + path;
+    ctx.train.experiment_status = wrote_status(path);
 }
 
 void export_experiment_png(AppContext& ctx, const std::string& path) {
     const ExperimentProgress e = ctx.experiment_worker.progress();
     write_png(path, train::render_experiment(e.key, e.runs));
-    ctx.train.experiment_status = "wrote " + path;
+    ctx.train.experiment_status = wrote_status(path);
 }
 
 void draw_experiment_tab(AppContext& ctx) {
@@ -122,17 +135,17 @@ void draw_experiment_tab(AppContext& ctx) {
     v.experiment = ctx.experiment_worker.progress();
     const ExperimentProgress& e = v.experiment;
     const float fs = ImGui::GetFontSize();
-    ImGui::TextDisabled("The setup on the left (task, architecture, batch, learning rate, steps), once per value:");
+    ImGui::TextDisabled("%s", tr("The setup on the left (task, architecture, batch, learning rate, steps), once per value:"));
     ImGui::SetNextItemWidth(fs * 6);
-    const char* keys[] = {"heads", "d_model"};
+    const char* keys[] = {tr("heads"), "d_model"};  // shown; the key stays "heads" / "d_model"
     ImGui::Combo("##exp_key", &v.experiment_key, keys, 2);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(fs * 10);
     input_text_string("##exp_values", &v.experiment_values);
     ImGui::SameLine();
     if (!e.running) {
-        if (ImGui::Button("Run experiment")) try_action(ctx, [&] { ctx.experiment_worker.start(experiment_setup(v)); });
-    } else if (ImGui::Button("Cancel")) {
+        if (ImGui::Button(tr("Run experiment"))) try_action(ctx, [&] { ctx.experiment_worker.start(experiment_setup(v)); });
+    } else if (ImGui::Button(tr("Cancel"))) {
         ctx.experiment_worker.cancel();
     }
     ImGui::SameLine();
@@ -143,16 +156,17 @@ void draw_experiment_tab(AppContext& ctx) {
     if (ImGui::Button("PNG")) try_action(ctx, [&] { export_experiment_png(ctx, export_path(ctx, stem, "png")); });
     ImGui::EndDisabled();
     if (e.total_steps > 0) {
-        char overlay[96];
-        std::snprintf(overlay, sizeof overlay, "%zu of %zu runs · step %d of %d", e.runs.size(), e.values.size(),
+        char overlay[160];
+        std::snprintf(overlay, sizeof overlay, tr("%zu of %zu runs · step %d of %d"), e.runs.size(), e.values.size(),
                       e.done_steps, e.total_steps);
         ImGui::ProgressBar(static_cast<float>(e.done_steps) / static_cast<float>(e.total_steps), ImVec2(-1, 0), overlay);
     }
     if (!e.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", e.error.c_str());
     if (!v.experiment_status.empty()) ImGui::TextDisabled("%s", v.experiment_status.c_str());
     if (e.runs.empty()) {
-        ImGui::TextDisabled(e.running ? "the first run is training …"
-                                      : "At d_model 64, 8 and 16 heads (d_k 8, 4) form an induction head later or never.");
+        ImGui::TextDisabled("%s", e.running ? tr("the first run is training …")
+                                            : tr("At d_model 64, 8 and 16 heads (d_k 8, 4) form an induction head later "
+                                                 "or never."));
         return;
     }
     const ImVec2 avail = ImGui::GetContentRegionAvail();

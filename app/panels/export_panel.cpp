@@ -6,6 +6,7 @@
 
 #include "app/analysis_files.h"
 #include "app/exporter.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 
@@ -41,10 +42,10 @@ void draw_export_tab(AppContext& ctx) {
     ExportStatus& st = ctx.export_status;
     AppState& s = ctx.state;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    input_text_string("export folder", &s.export_dir);
+    input_text_string(tr("export folder###export_dir"), &s.export_dir);
     ImGui::SameLine();
-    if (ImGui::SmallButton("default")) s.export_dir = default_export_dir();
-    ImGui::TextDisabled("figures:");
+    if (ImGui::SmallButton(tr("default"))) s.export_dir = default_export_dir();
+    ImGui::TextDisabled("%s", tr("figures:"));
     ImGui::SameLine();
     for (int scale : {1, 2, 4}) {
         ImGui::SameLine();
@@ -52,34 +53,34 @@ void draw_export_tab(AppContext& ctx) {
         if (ImGui::RadioButton(label.c_str(), s.figure_scale == scale)) s.figure_scale = scale;
     }
     ImGui::SameLine();
-    ImGui::Checkbox("values in cells", &s.figure_values);
+    ImGui::Checkbox(tr("values in cells"), &s.figure_values);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("each weight printed in its cell when the cell is wide enough (masked cells stay blank)");
+        ImGui::SetTooltip("%s", tr("each weight printed in its cell when the cell is wide enough (masked cells stay blank)"));
     if (!ctx.view.trace) {
-        ImGui::TextDisabled("nothing to export yet");
+        ImGui::TextDisabled("%s", tr("nothing to export yet"));
         return;
     }
     if (!ctx.view.error.empty() || !s.config_errors.empty()) {  // the map shown is of an older input
-        ImGui::TextDisabled("fix the error first: the map on screen is not of the current input");
+        ImGui::TextDisabled("%s", tr("fix the error first: the map on screen is not of the current input"));
         return;
     }
-    if (ImGui::Button("PNG: selected head")) run_export(ctx, ExportKind::HeadFigure, "png");
+    if (ImGui::Button(tr("PNG: selected head"))) run_export(ctx, ExportKind::HeadFigure, "png");
     ImGui::SameLine();
-    if (ImGui::Button("SVG: selected head")) run_export(ctx, ExportKind::HeadFigure, "svg");
+    if (ImGui::Button(tr("SVG: selected head"))) run_export(ctx, ExportKind::HeadFigure, "svg");
     ImGui::SameLine();
-    if (ImGui::Button("PNG: all layers × heads")) run_export(ctx, ExportKind::GridFigure, "png");
+    if (ImGui::Button(tr("PNG: all layers × heads"))) run_export(ctx, ExportKind::GridFigure, "png");
     ImGui::SameLine();
-    if (ImGui::Button("SVG: all layers × heads")) run_export(ctx, ExportKind::GridFigure, "svg");
-    if (ImGui::Button("CSV: selected head")) run_export(ctx, ExportKind::HeadCsv, "csv");
+    if (ImGui::Button(tr("SVG: all layers × heads"))) run_export(ctx, ExportKind::GridFigure, "svg");
+    if (ImGui::Button(tr("CSV: selected head"))) run_export(ctx, ExportKind::HeadCsv, "csv");
     ImGui::SameLine();
-    if (ImGui::Button("JSON: whole trace")) run_export(ctx, ExportKind::TraceJson, "json");
+    if (ImGui::Button(tr("JSON: whole trace"))) run_export(ctx, ExportKind::TraceJson, "json");
     if (!st.last_error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
         ImGui::TextWrapped("%s", st.last_error.c_str());
         ImGui::PopStyleColor();
     } else if (!st.last_path.empty()) {
-        ImGui::TextWrapped("wrote %s", std::filesystem::absolute(st.last_path).string().c_str());
-        if (!st.last_note.empty()) ImGui::TextWrapped("note: %s (CSV and JSON keep every value)", st.last_note.c_str());
+        ImGui::TextWrapped(tr("wrote %s"), std::filesystem::absolute(st.last_path).string().c_str());
+        if (!st.last_note.empty()) ImGui::TextWrapped(tr("note: %s (CSV and JSON keep every value)"), st.last_note.c_str());
     }
 }
 

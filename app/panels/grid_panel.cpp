@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 
@@ -24,10 +25,10 @@ const HeadLabels* label_of(const AppContext& ctx, int l, int h) {
 }  // namespace
 
 void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
-    begin_fixed_window("All layers × heads", r);
+    begin_fixed_window(tr("All layers × heads###grid"), r);
     const Trace* t = ctx.view.trace.get();
     if (!t) {
-        ImGui::TextDisabled("no trace yet");
+        ImGui::TextDisabled("%s", tr("no trace yet"));
         ImGui::End();
         return;
     }
@@ -38,7 +39,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
     const int n_layers = static_cast<int>(thumbs.size());
     const int n_heads = n_layers > 0 ? static_cast<int>(thumbs.front().size()) : 0;
     if (n_layers == 0 || n_heads == 0) {
-        ImGui::TextDisabled("no maps");
+        ImGui::TextDisabled("%s", tr("no maps"));
         ImGui::End();
         return;
     }
@@ -90,11 +91,21 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
             }
             const bool ablated = can_ablate && s.is_ablated(l, h);
             if (ImGui::IsItemHovered()) {
-                std::string tip = "layer " + std::to_string(l) + ", head " + std::to_string(h);
-                if (grouped) tip += " (reads KV head " + std::to_string(kv_head_of(*t, h)) + ")";
-                if (const HeadLabels* hl = label_of(ctx, l, h)) tip += "\nrole: " + label_list(*hl) + "  (" + hl->primary.reason + ")";
-                if (ablated) tip += "\nABLATED (" + std::string(to_string(s.ablate_mode)) + ")";
-                if (can_ablate) tip += ablated ? "\nctrl-click: switch it back on" : "\nctrl-click: switch this head off";
+                char buf[256];
+                std::snprintf(buf, sizeof buf, tr("layer %d, head %d"), l, h);
+                std::string tip = buf;
+                if (grouped) {
+                    std::snprintf(buf, sizeof buf, tr(" (reads KV head %d)"), kv_head_of(*t, h));
+                    tip += buf;
+                }
+                if (const HeadLabels* hl = label_of(ctx, l, h))
+                    tip += "\n" + std::string(tr("role:")) + " " + label_list(*hl) + "  (" + hl->primary.reason + ")";
+                if (ablated) {
+                    std::snprintf(buf, sizeof buf, tr("ABLATED (%s)"), tr(to_string(s.ablate_mode)));
+                    tip += "\n" + std::string(buf);
+                }
+                if (can_ablate)
+                    tip += "\n" + std::string(ablated ? tr("ctrl-click: switch it back on") : tr("ctrl-click: switch this head off"));
                 ImGui::SetTooltip("%s", tip.c_str());
             }
             ImGui::PopID();
@@ -115,8 +126,9 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
                 list->AddRectFilled(p0, p1, IM_COL32(0, 0, 0, 120));
                 list->AddLine(p0, p1, IM_COL32(235, 60, 60, 255), 2.5f);
                 list->AddLine(ImVec2(p1.x, p0.y), ImVec2(p0.x, p1.y), IM_COL32(235, 60, 60, 255), 2.5f);
-                list->AddRectFilled(p0, ImVec2(p0.x + ImGui::CalcTextSize("off").x + 6, p0.y + fs + 2), IM_COL32(200, 40, 40, 255));
-                list->AddText(ImVec2(p0.x + 3, p0.y + 1), IM_COL32(255, 255, 255, 255), "off");
+                const char* off = tr("off");
+                list->AddRectFilled(p0, ImVec2(p0.x + ImGui::CalcTextSize(off).x + 6, p0.y + fs + 2), IM_COL32(200, 40, 40, 255));
+                list->AddText(ImVec2(p0.x + 3, p0.y + 1), IM_COL32(255, 255, 255, 255), off);
             }
             if (const HeadLabels* hl = label_of(ctx, l, h)) {
                 // Role strip along the bottom edge (colours as in the Analysis legend).

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/analysis_actions.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 #include "core/image/heatmap_image.h"
@@ -15,7 +16,7 @@
 namespace hs {
 namespace {
 
-const char* kMapNames[] = {"self-attention", "decoder self-attention", "cross-attention"};
+const char* kMapNames[] = {"self-attention", "decoder self-attention", "cross-attention"};  // tr() where shown
 
 void draw_toolbar(AppContext& ctx, const Trace& t) {
     AppState& s = ctx.state;
@@ -26,19 +27,22 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     // With few values the grab is half the slider: a see-through grab keeps "1 of 2" readable.
     ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(0.26f, 0.59f, 0.98f, 0.35f));
     ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, ImVec4(0.26f, 0.59f, 0.98f, 0.55f));
-    const std::string layer_format = "%d of " + std::to_string(n_layers);
-    const std::string head_format = "%d of " + std::to_string(n_heads);
+    // The sliders' formats: "%d of 12" (the count filled in here, the value by ImGui).
+    char layer_format[64], head_format[64];
+    std::snprintf(layer_format, sizeof layer_format, tr("%%d of %d"), n_layers);
+    std::snprintf(head_format, sizeof head_format, tr("%%d of %d"), n_heads);
     ImGui::SetNextItemWidth(w);
-    if (ImGui::SliderInt("layer", &s.layer, 0, std::max(0, n_layers - 1), layer_format.c_str())) clamp_selection(s, t);
+    if (ImGui::SliderInt(tr("layer###layer"), &s.layer, 0, std::max(0, n_layers - 1), layer_format)) clamp_selection(s, t);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
-    if (ImGui::SliderInt("head", &s.head, 0, std::max(0, n_heads - 1), head_format.c_str())) clamp_selection(s, t);
+    if (ImGui::SliderInt(tr("head###head"), &s.head, 0, std::max(0, n_heads - 1), head_format)) clamp_selection(s, t);
     ImGui::PopStyleColor(2);
     if (t.decoder) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(w * 1.6f);
         int kind = static_cast<int>(s.map);
-        if (ImGui::Combo("##map", &kind, kMapNames, 3)) {
+        const char* map_names[] = {tr(kMapNames[0]), tr(kMapNames[1]), tr(kMapNames[2])};
+        if (ImGui::Combo("##map", &kind, map_names, 3)) {
             s.map = static_cast<MapKind>(kind);
             clamp_selection(s, t);
         }
@@ -52,28 +56,29 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     }
     const HeadMaps* hm = ctx.view.head_maps(s.map, s.layer);
     const bool have_scores = hm && !hm->scores.empty();
-    same_line_if_fits(checkbox_width("scores"));
+    same_line_if_fits(checkbox_width(tr("scores###scores")));
     ImGui::BeginDisabled(!have_scores);
-    ImGui::Checkbox("scores", &s.show_scores);
+    ImGui::Checkbox(tr("scores###scores"), &s.show_scores);
     ImGui::EndDisabled();
     if (!have_scores && hm && hm->resident) s.show_scores = false;  // a dropped block keeps it
-    ImGui::Checkbox("auto range", &s.auto_range);
+    ImGui::Checkbox(tr("auto range###auto_range"), &s.auto_range);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("colours span the map's minimum to the value 99.9%% of its cells do not exceed,\n"
-                          "so a few weights near 1 do not darken a long text's map");
+        ImGui::SetTooltip(tr("colours span the map's minimum to the value %.1f%% of its cells do not exceed,\n"
+                             "so a few weights near 1 do not darken a long text's map"),
+                          99.9);
     if (s.auto_range && ctx.view.main_max > ctx.view.main_hi) {
         char top[64];
-        std::snprintf(top, sizeof top, "top %.3g (max %.3g)", ctx.view.main_hi, ctx.view.main_max);
+        std::snprintf(top, sizeof top, tr("top %.3g (max %.3g)"), ctx.view.main_hi, ctx.view.main_max);
         same_line_if_fits(ImGui::CalcTextSize(top).x);
         ImGui::TextDisabled("%s", top);
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("cells above %.4g share the top colour; untick auto range for a fixed 0…1", ctx.view.main_hi);
+            ImGui::SetTooltip(tr("cells above %.4g share the top colour; untick auto range for a fixed 0…1"), ctx.view.main_hi);
     }
-    same_line_if_fits(labeled_width(w * 1.3f, "range"));
+    same_line_if_fits(labeled_width(w * 1.3f, tr("range###range")));
     ImGui::BeginDisabled(s.auto_range);
     ImGui::SetNextItemWidth(w * 1.3f);
     float range[2] = {s.scale.lo, s.scale.hi};
-    if (ImGui::DragFloat2("range", range, 0.005f, 0.0f, 1.0f, "%.3f")) {
+    if (ImGui::DragFloat2(tr("range###range"), range, 0.005f, 0.0f, 1.0f, "%.3f")) {
         s.scale.lo = range[0];
         s.scale.hi = range[1];
     }
@@ -81,16 +86,19 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     same_line_if_fits(labeled_width(w * 0.7f, "gamma"));
     ImGui::SetNextItemWidth(w * 0.7f);
     ImGui::DragFloat("gamma", &s.scale.gamma, 0.01f, 0.1f, 5.0f, "%.2f");
-    same_line_if_fits(checkbox_width("log"));
-    ImGui::Checkbox("log", &s.scale.log);
-    same_line_if_fits(button_width("reset view"));
-    if (ImGui::Button("reset view")) ctx.heatmap.uv = UvRect{};
+    same_line_if_fits(checkbox_width(tr("log###log")));
+    ImGui::Checkbox(tr("log###log"), &s.scale.log);
+    same_line_if_fits(button_width(tr("reset view")));
+    if (ImGui::Button(tr("reset view"))) ctx.heatmap.uv = UvRect{};
 }
 
 // " · reads KV head 2" under grouped-query attention, else "".
 std::string kv_suffix(const Trace& t, const AppState& s) {
     const int kv = s.map == MapKind::Self ? kv_head_of(t, s.head) : -1;
-    return kv >= 0 ? " · reads KV head " + std::to_string(kv) : "";
+    if (kv < 0) return "";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, tr(" · reads KV head %d"), kv);
+    return buf;
 }
 
 void handle_keys(AppState& s, const Trace& t) {
@@ -206,13 +214,13 @@ void draw_gold_arcs(ImDrawList* list, const ShownGold& gold, const UvRect& uv, I
 
 // "gold: coreference she → Mary · …" in the relations' colours.
 void draw_gold_legend(const ShownGold& gold) {
-    ImGui::TextDisabled("gold:");
+    ImGui::TextDisabled("%s", tr("gold:"));
     for (const corpus::Arc& a : gold.sentence->arcs) {
         std::string partner;
         for (int k = a.partner_begin; k < a.partner_end; ++k) partner += gold.sentence->tokens[static_cast<std::size_t>(k)];
         const ImU32 c = relation_colour(a.relation);
         ImGui::SameLine();
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%s %s → %s", corpus::relation_name(a.relation),
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%s %s → %s", tr(corpus::relation_name(a.relation)),
                            gold.sentence->tokens[static_cast<std::size_t>(a.dependent)].c_str(), partner.c_str());
     }
 }
@@ -220,10 +228,10 @@ void draw_gold_legend(const ShownGold& gold) {
 }  // namespace
 
 void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
-    begin_fixed_window("Heatmap", r, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    begin_fixed_window(tr("Heatmap###heatmap"), r, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const Trace* t = ctx.view.trace.get();
     if (!t) {
-        ImGui::TextDisabled(ctx.worker.busy() ? "computing…" : "no trace yet");
+        ImGui::TextDisabled("%s", ctx.worker.busy() ? tr("computing…") : tr("no trace yet"));
         ImGui::End();
         return;
     }
@@ -237,11 +245,11 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     if (!weights || tex.empty()) {
         // A block dropped by the map budget is being recomputed on the worker (or failed).
         if (selected_maps_pending(ctx.view, s))
-            ImGui::TextDisabled("computing layer %d…", s.layer);
+            ImGui::TextDisabled(tr("computing layer %d…"), s.layer);
         else if (!ctx.view.layer_maps_error.empty())
-            ImGui::TextWrapped("layer %d: %s", s.layer, ctx.view.layer_maps_error.c_str());
+            ImGui::TextWrapped(tr("layer %d: %s"), s.layer, ctx.view.layer_maps_error.c_str());
         else
-            ImGui::TextDisabled("no map for this selection");
+            ImGui::TextDisabled("%s", tr("no map for this selection"));
         ImGui::End();
         return;
     }
@@ -367,19 +375,19 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         const std::string q = qs->tokens[static_cast<std::size_t>(i)], k = ks->tokens[static_cast<std::size_t>(j)];
         const std::string kv = kv_suffix(*t, s);
         if (scores)
-            ImGui::Text("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s", i, q.c_str(), j, k.c_str(),
+            ImGui::Text(tr("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s"), i, q.c_str(), j, k.c_str(),
                         (*weights)(i, j), (*scores)(i, j), kv.c_str());
         else
-            ImGui::Text("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s", i,
+            ImGui::Text(tr("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s"), i,
                         q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str());
     } else {
         if (s.source == SourceKind::Playground) {
-            ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "untrained: random weights");
+            ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "%s", tr("untrained: random weights"));
             ImGui::SameLine();
         }
-        ImGui::TextDisabled("%s · layer %d head %d%s · %d×%d", kMapNames[static_cast<int>(s.map)], s.layer, s.head,
+        ImGui::TextDisabled(tr("%s · layer %d head %d%s · %d×%d"), tr(kMapNames[static_cast<int>(s.map)]), s.layer, s.head,
                             kv_suffix(*t, s).c_str(), rows, cols);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("wheel: zoom · drag: pan · ← → heads · ↑ ↓ layers (F1: help)");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("wheel: zoom · drag: pan · ← → heads · ↑ ↓ layers (F1: help)"));
     }
     if (!relation.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.85f, 1.0f, 1.0f));

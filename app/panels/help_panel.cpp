@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/gl/gl.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "core/about.h"
 
@@ -20,7 +21,7 @@ bool begin_centered(const char* title, bool* open, float width_share, float heig
     return ImGui::Begin(title, open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove);
 }
 
-void bullet(const char* bold, const char* text) {
+void bullet(const char* bold, const char* text) {  // both already in the interface language
     ImGui::Bullet();
     ImGui::TextColored(ImVec4(0.55f, 0.78f, 1.0f, 1.0f), "%s", bold);
     ImGui::SameLine();
@@ -28,42 +29,41 @@ void bullet(const char* bold, const char* text) {
 }
 
 void draw_welcome(AppContext& ctx) {
-    if (!begin_centered("Welcome to HeadScope", &ctx.help.welcome, 0.62f, 0.78f)) {
+    if (!begin_centered(tr("Welcome to HeadScope###welcome"), &ctx.help.welcome, 0.62f, 0.78f)) {
         ImGui::End();
         return;
     }
-    ImGui::TextWrapped(
-        "HeadScope shows what each attention head of a transformer does, one matrix at a time. Everything runs on "
-        "your computer; nothing is sent anywhere.");
+    ImGui::TextWrapped("%s", tr("HeadScope shows what each attention head of a transformer does, one matrix at a time. "
+                                "Everything runs on your computer; nothing is sent anywhere."));
     ImGui::Spacing();
-    ImGui::TextUnformatted("What the window shows");
+    ImGui::TextUnformatted(tr("What the window shows"));
     ImGui::Separator();
-    bullet("Model", "(top left) what runs. The default model was trained on a small English and Chinese grammar, "
-                    "so its heads have learned jobs. A playground has random weights you can reshape: heads, d_model, "
-                    "layers, mask, positions, norm.");
-    bullet("Input", "(bottom left) the text. Pick a sample sentence in English or Chinese, or type your own.");
-    bullet("Heatmap", "the selected head's attention weights: row = query token, column = key token, each row sums "
-                      "to 1. Hover a cell to read the weight and both tokens; scroll to zoom, drag to pan.");
-    bullet("All layers × heads", "every head at a glance. Click one to show it in the heatmap.");
-    bullet("Pipeline", "(bottom) every matrix of multi-head attention for the selected head, with its shape: "
-                       "Q, K, V, Q·Kᵀ, ÷√d_k, the mask, softmax, A·V, the heads joined and W_O.");
+    bullet(tr("Model"), tr("(top left) what runs. The default model was trained on a small English and Chinese "
+                           "grammar, so its heads have learned jobs. A playground has random weights you can reshape: "
+                           "heads, d_model, layers, mask, positions, norm."));
+    bullet(tr("Input"), tr("(bottom left) the text. Pick a sample sentence in English or Chinese, or type your own."));
+    bullet(tr("Heatmap"), tr("the selected head's attention weights: row = query token, column = key token, each row "
+                             "sums to 1. Hover a cell to read the weight and both tokens; scroll to zoom, drag to pan."));
+    bullet(tr("All layers × heads"), tr("every head at a glance. Click one to show it in the heatmap."));
+    bullet(tr("Pipeline"), tr("(bottom) every matrix of multi-head attention for the selected head, with its shape: "
+                              "Q, K, V, Q·Kᵀ, ÷√d_k, the mask, softmax, A·V, the heads joined and W_O."));
     ImGui::Spacing();
-    ImGui::TextUnformatted("Try this");
+    ImGui::TextUnformatted(tr("Try this"));
     ImGui::Separator();
-    ImGui::TextWrapped("1. Choose a sample sentence in the Input panel and watch which words each head looks at.");
-    ImGui::TextWrapped("2. Switch the Model panel to \"playground\" and press heads − / +: every matrix changes shape.");
-    ImGui::TextWrapped("3. Open the Analysis view (F3) to measure every head (entropy, distance, previous-token, "
-                       "induction, relations), or the Train view (F4) to train a model and watch heads specialise.");
-    ImGui::TextWrapped("4. Open a worked example (Model panel) to check a tutorial's numbers step by step.");
+    ImGui::TextWrapped("%s", tr("1. Choose a sample sentence in the Input panel and watch which words each head looks at."));
+    ImGui::TextWrapped("%s", tr("2. Switch the Model panel to \"playground\" and press heads − / +: every matrix changes shape."));
+    ImGui::TextWrapped("%s", tr("3. Open the Analysis view (F3) to measure every head (entropy, distance, previous-token, "
+                                "induction, relations), or the Train view (F4) to train a model and watch heads specialise."));
+    ImGui::TextWrapped("%s", tr("4. Open a worked example (Model panel) to check a tutorial's numbers step by step."));
     ImGui::Spacing();
-    ImGui::TextUnformatted("Keys");
+    ImGui::TextUnformatted(tr("Keys"));
     ImGui::Separator();
-    ImGui::TextWrapped("F1 this help · F2 / F3 / F4 Attention, Analysis, Train · ← → heads, ↑ ↓ layers · "
-                       "Ctrl + / Ctrl − / Ctrl 0 text size · drop a model folder or a text file on the window");
+    ImGui::TextWrapped("%s", tr("F1 this help · F2 / F3 / F4 Attention, Analysis, Train · ← → heads, ↑ ↓ layers · "
+                                "Ctrl + / Ctrl − / Ctrl 0 text size · drop a model folder or a text file on the window"));
     ImGui::Spacing();
-    if (ImGui::Button("Start exploring")) ctx.help.welcome = false;
+    if (ImGui::Button(tr("Start exploring"))) ctx.help.welcome = false;
     ImGui::SameLine();
-    if (ImGui::Button("About HeadScope")) {
+    if (ImGui::Button(tr("About HeadScope"))) {
         ctx.help.welcome = false;
         ctx.help.about = true;
     }
@@ -83,15 +83,15 @@ void component_row(const char* name, const std::string& version, const char* lic
 }
 
 void draw_about(AppContext& ctx) {
-    if (!begin_centered("About HeadScope", &ctx.help.about, 0.66f, 0.7f)) {
+    if (!begin_centered(tr("About HeadScope###about"), &ctx.help.about, 0.66f, 0.7f)) {
         ImGui::End();
         return;
     }
     ImGui::Text("HeadScope %s", headscope_version().c_str());
-    ImGui::TextWrapped("A native explorer of multi-head attention: build, edit, train and measure the model you are "
-                       "looking at, head by head.");
+    ImGui::TextWrapped("%s", tr("A native explorer of multi-head attention: build, edit, train and measure the model "
+                                "you are looking at, head by head."));
     ImGui::Spacing();
-    ImGui::TextUnformatted("Built with");
+    ImGui::TextUnformatted(tr("Built with"));
     const auto gl = [](GLenum what) {
         const GLubyte* s = glGetString(what);
         return s ? std::string(reinterpret_cast<const char*>(s)) : std::string();
@@ -99,27 +99,27 @@ void draw_about(AppContext& ctx) {
     if (ImGui::BeginTable("##components", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp |
                                                   ImGuiTableFlags_ScrollY,
                           ImVec2(0, ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() * 1.5f))) {
-        ImGui::TableSetupColumn("component");
-        ImGui::TableSetupColumn("version");
-        ImGui::TableSetupColumn("licence");
-        ImGui::TableSetupColumn("used for");
+        ImGui::TableSetupColumn(tr("component"));
+        ImGui::TableSetupColumn(tr("version"));
+        ImGui::TableSetupColumn(tr("licence"));
+        ImGui::TableSetupColumn(tr("used for"));
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableHeadersRow();
-        component_row("Dear ImGui", IMGUI_VERSION, "MIT", "the window's widgets");
-        component_row("GLFW", glfwGetVersionString(), "zlib", "window, input, OpenGL context");
-        component_row("OpenGL", gl(GL_VERSION), "-", ("heatmaps on the GPU: " + gl(GL_RENDERER)).c_str());
+        component_row("Dear ImGui", IMGUI_VERSION, "MIT", tr("the window's widgets"));
+        component_row("GLFW", glfwGetVersionString(), "zlib", tr("window, input, OpenGL context"));
+        component_row("OpenGL", gl(GL_VERSION), "-", (std::string(tr("heatmaps on the GPU:")) + " " + gl(GL_RENDERER)).c_str());
         for (const Component& c : core_components())
             component_row(c.name.c_str(), c.version, c.licence.c_str(), c.role.c_str());
         const auto file_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
         if (!ctx.fonts.latin_font_path().empty())
-            component_row(("font " + file_name(ctx.fonts.latin_font_path())).c_str(), "",
-                          "free (see the font's package)", "window text");
+            component_row((std::string(tr("font")) + " " + file_name(ctx.fonts.latin_font_path())).c_str(), "",
+                          tr("free (see the font's package)"), tr("window text"));
         if (!ctx.fonts.cjk_font_path().empty())
-            component_row(("font " + file_name(ctx.fonts.cjk_font_path())).c_str(), "",
-                          "free (see the font's package)", "window text: Chinese");
+            component_row((std::string(tr("font")) + " " + file_name(ctx.fonts.cjk_font_path())).c_str(), "",
+                          tr("free (see the font's package)"), tr("window text: Chinese"));
         ImGui::EndTable();
     }
-    if (ImGui::Button("Close")) ctx.help.about = false;
+    if (ImGui::Button(tr("Close"))) ctx.help.about = false;
     ImGui::End();
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 
@@ -60,13 +61,13 @@ void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& 
         list->AddText(ImVec2(p0.x + pad, p0.y + pad), IM_COL32(235, 238, 245, 255), label.c_str());
         if (ImGui::IsMouseHoveringRect(p0, p1)) {
             const std::string full = readable_token(tokens[i]);
-            if (i < ids.size()) ImGui::SetTooltip("token %zu · id %d · '%s'", i, ids[i], full.c_str());
-            else ImGui::SetTooltip("token %zu · '%s'", i, full.c_str());
+            if (i < ids.size()) ImGui::SetTooltip(tr("token %zu · id %d · '%s'"), i, ids[i], full.c_str());
+            else ImGui::SetTooltip(tr("token %zu · '%s'"), i, full.c_str());
         }
         x += w + gap;
     }
     ImGui::Dummy(ImVec2(avail, y + h));
-    if (tokens.size() > n) ImGui::TextDisabled("… and %zu more tokens", tokens.size() - n);
+    if (tokens.size() > n) ImGui::TextDisabled(tr("… and %zu more tokens"), tokens.size() - n);
 }
 
 // Top-k next-token predictions after the last position, with probability bars, and
@@ -74,10 +75,10 @@ void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& 
 void draw_next_tokens(AppContext& ctx, const Trace& t) {
     AppState& s = ctx.state;
     ImGui::Separator();
-    ImGui::TextUnformatted("next token");
+    ImGui::TextUnformatted(tr("next token"));
     if (ImGui::BeginTable("##next", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-        ImGui::TableSetupColumn("token", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableSetupColumn("p", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+        ImGui::TableSetupColumn(tr("token"), ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn(tr("p"), ImGuiTableColumnFlags_WidthStretch, 1.4f);
         ImGui::TableSetupColumn("id", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("000000").x);
         for (const Trace::NextToken& n : t.next_tokens) {
             ImGui::TableNextRow();
@@ -93,14 +94,14 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
         }
         ImGui::EndTable();
     }
-    if (ImGui::Button("continue")) {
+    if (ImGui::Button(tr("continue"))) {
         s.pending_continue = std::max(1, s.continue_n);
         s.dirty = true;
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("append the model's greedy (argmax) tokens to the text");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("append the model's greedy (argmax) tokens to the text"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::CalcTextSize("0000").x + ImGui::GetFrameHeight() * 2.0f + 8.0f);
-    if (ImGui::InputInt("tokens", &s.continue_n, 1, 8)) s.continue_n = std::clamp(s.continue_n, 1, 256);
+    if (ImGui::InputInt(tr("tokens###continue_n"), &s.continue_n, 1, 8)) s.continue_n = std::clamp(s.continue_n, 1, 256);
 }
 
 // The sample whose text is in the box, or null.
@@ -117,22 +118,23 @@ void draw_text_status(AppContext& ctx) {
     const TraceView& v = ctx.view;
     if (v.input_error && !v.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-        ImGui::TextWrapped("%s%s", v.error.c_str(), v.trace ? " (the map shows the last text that ran)" : "");
+        ImGui::TextWrapped("%s%s", v.error.c_str(), v.trace ? tr(" (the map shows the last text that ran)") : "");
         ImGui::PopStyleColor();
         if (v.input_max_len > 0) {
-            const std::string keep = "keep the first " + std::to_string(v.input_max_len) + " tokens";
-            if (ImGui::Button(keep.c_str())) {
+            char keep[128];
+            std::snprintf(keep, sizeof keep, tr("keep the first %d tokens"), v.input_max_len);
+            if (ImGui::Button(keep)) {
                 s.keep_first_tokens = true;
                 s.dirty = true;
             }
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("run the model on the text's first %d tokens; the text itself is kept", v.input_max_len);
+                ImGui::SetTooltip(tr("run the model on the text's first %d tokens; the text itself is kept"), v.input_max_len);
         }
     } else if (v.trace && v.trace->dropped_tokens > 0) {
-        ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "showing the first %zu tokens; %d more are left out",
+        ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), tr("showing the first %zu tokens; %d more are left out"),
                            v.trace->main.tokens.size(), v.trace->dropped_tokens);
         ImGui::SameLine();
-        if (ImGui::SmallButton("use the whole text")) {
+        if (ImGui::SmallButton(tr("use the whole text"))) {
             s.keep_first_tokens = false;
             s.dirty = true;
         }
@@ -142,14 +144,14 @@ void draw_text_status(AppContext& ctx) {
 }  // namespace
 
 void draw_input_panel(AppContext& ctx, const PanelRect& r) {
-    begin_fixed_window("Input", r);
+    begin_fixed_window(tr("Input###input"), r);
     AppState& s = ctx.state;
     // Sample picker.
     if (!ctx.samples.empty()) {
         ImGui::SetNextItemWidth(-1);
         const Sample* loaded = loaded_sample(ctx);
         const std::string preview =
-            loaded ? "[" + loaded->lang + "] " + loaded->title : std::string("choose a sample sentence…");
+            loaded ? "[" + loaded->lang + "] " + loaded->title : std::string(tr("choose a sample sentence…"));
         if (ImGui::BeginCombo("##samples", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
             for (const Sample& sample : ctx.samples) {
                 const std::string item = "[" + sample.lang + "] " + sample.title + ": " + short_label(sample.text, 48);
@@ -165,15 +167,15 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
         ImGui::TextDisabled("%s", ctx.samples_error.c_str());
     }
     const bool takes_text = s.source != SourceKind::WorkedExample;
-    if (!takes_text) ImGui::TextDisabled("Worked examples carry their own X.");
+    if (!takes_text) ImGui::TextDisabled("%s", tr("Worked examples carry their own X."));
     ImGui::BeginDisabled(!takes_text);
     const bool enc_dec = ctx.view.trace && ctx.view.trace->decoder;
-    ImGui::TextUnformatted(enc_dec ? "encoder text" : "text");
+    ImGui::TextUnformatted(enc_dec ? tr("encoder text") : tr("text"));
     const float text_h = ImGui::GetTextLineHeight() * (enc_dec ? 3.0f : 4.5f);
     if (input_text_string("##text", &s.text, true, ImVec2(-1, text_h))) s.dirty = true;
     draw_text_status(ctx);
     if (enc_dec || s.config.arch == Arch::EncoderDecoder) {
-        ImGui::TextUnformatted("decoder text (empty: same as encoder)");
+        ImGui::TextUnformatted(tr("decoder text (empty: same as encoder)"));
         if (input_text_string("##dtext", &s.decoder_text, true, ImVec2(-1, ImGui::GetTextLineHeight() * 2.5f)))
             s.dirty = true;
     }
@@ -182,11 +184,11 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
     if (const Trace* t = ctx.view.trace.get()) {
         if (!t->next_tokens.empty() && s.source != SourceKind::Playground) draw_next_tokens(ctx, *t);
         ImGui::Separator();
-        ImGui::Text("%zu tokens", t->main.tokens.size());
+        ImGui::Text(tr("%zu tokens"), t->main.tokens.size());
         ImGui::BeginChild("##chips", ImVec2(0, 0), false);
         draw_chips(t->main.tokens, t->main.ids, -1, 400);
         if (t->decoder) {
-            ImGui::Text("decoder: %zu tokens", t->decoder->tokens.size());
+            ImGui::Text(tr("decoder: %zu tokens"), t->decoder->tokens.size());
             draw_chips(t->decoder->tokens, t->decoder->ids, -1, 400);
         }
         ImGui::EndChild();

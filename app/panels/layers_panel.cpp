@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 
@@ -15,10 +16,12 @@ void draw_layers_tab(AppContext& ctx) {
     const StackTrace* stack = query_stack(*t, ctx.state.map == MapKind::Self ? MapKind::Self : MapKind::DecoderSelf);
     if (!stack) return;
     std::vector<const Matrix*> mats{&stack->input};
-    std::vector<std::string> names{"input (embeddings + positions)"};
+    std::vector<std::string> names{tr("input (embeddings + positions)")};
     for (std::size_t l = 0; l < stack->layers.size(); ++l) {
         mats.push_back(&stack->layers[l].output);
-        names.push_back("layer " + std::to_string(l) + " output");
+        char name[64];
+        std::snprintf(name, sizeof name, tr("layer %zu output"), l);
+        names.push_back(name);
     }
     // ‖h_t‖ come from the worker (core's hidden_norms), one row per matrix above.
     const HiddenNorms* norms = stack != &t->main ? ctx.view.decoder_norms.get() : ctx.view.main_norms.get();
@@ -48,7 +51,7 @@ void draw_layers_tab(AppContext& ctx) {
             list->AddRectFilled(ImVec2(bx, y0), ImVec2(bx + bw * n(r) / max_norm, std::max(y1 - 0.5f, y0 + 0.5f)),
                                 IM_COL32(110, 170, 230, 255));
         }
-        ImGui::TextDisabled("mean ‖h‖ %.2f", norms->means[i]);
+        ImGui::TextDisabled(tr("mean ‖h‖ %.2f"), norms->means[i]);
         ImGui::EndGroup();
     }
     ImGui::EndChild();

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 #include "core/error.h"
@@ -16,9 +17,10 @@ namespace {
 template <typename E>
 bool enum_combo(const char* label, E* value, std::initializer_list<E> choices) {
     bool changed = false;
-    if (ImGui::BeginCombo(label, to_string(*value).c_str())) {
+    // The choices show in the interface language; the settings keep core's names.
+    if (ImGui::BeginCombo(label, tr(to_string(*value)).c_str())) {
         for (E c : choices) {
-            if (ImGui::Selectable(to_string(c).c_str(), c == *value)) {
+            if (ImGui::Selectable(tr(to_string(c)).c_str(), c == *value)) {
                 *value = c;
                 changed = true;
             }
@@ -48,12 +50,12 @@ bool heads_field(ModelConfig& c) {
     int step = 0;
     ImGui::SameLine(0.0f, gap);
     if (ImGui::Button("-", ImVec2(button, button))) step = -1;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("fewer heads: the next smaller divisor of d_model");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("fewer heads: the next smaller divisor of d_model"));
     ImGui::SameLine(0.0f, gap);
     if (ImGui::Button("+", ImVec2(button, button))) step = 1;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("more heads: the next larger divisor of d_model");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("more heads: the next larger divisor of d_model"));
     ImGui::SameLine(0.0f, gap);
-    ImGui::TextUnformatted("heads");
+    ImGui::TextUnformatted(tr("heads"));
     ImGui::PopID();
     if (step != 0) {
         const int next = step_heads(c.d_model, c.heads, step);
@@ -70,11 +72,11 @@ void draw_example_notes(const ModelInfo& info) {
     ImGui::Separator();
     if (!info.example_title.empty()) ImGui::TextWrapped("%s", info.example_title.c_str());
     if (!info.example_description.empty() &&
-        ImGui::CollapsingHeader("what it shows, and where the article is wrong", ImGuiTreeNodeFlags_DefaultOpen))
+        ImGui::CollapsingHeader(tr("what it shows, and where the article is wrong"), ImGuiTreeNodeFlags_DefaultOpen))
         ImGui::TextWrapped("%s", info.example_description.c_str());
     if (!info.example_source.empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled("source: %s", info.example_source.c_str());
+        ImGui::TextDisabled(tr("source: %s"), info.example_source.c_str());
         ImGui::PopTextWrapPos();
     }
 }
@@ -83,40 +85,40 @@ void draw_playground(AppContext& ctx) {
     ModelConfig& c = ctx.state.config;
     bool changed = false;
     ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    changed |= enum_combo("architecture", &c.arch,
+    changed |= enum_combo(tr("architecture"), &c.arch,
                           {Arch::EncoderOnly, Arch::DecoderOnly, Arch::EncoderDecoder});
     if (changed && c.arch == Arch::DecoderOnly) c.mask = MaskKind::Causal;
     changed |= ImGui::InputInt("d_model", &c.d_model, 8, 64);
     changed |= heads_field(c);
-    changed |= ImGui::InputInt("layers", &c.layers, 1, 1);
+    changed |= ImGui::InputInt(tr("layers"), &c.layers, 1, 1);
     changed |= ImGui::InputInt("d_ff", &c.d_ff, 64, 512);
-    changed |= enum_combo("mask", &c.mask, {MaskKind::None, MaskKind::Causal});
-    changed |= enum_combo("positions", &c.pe,
+    changed |= enum_combo(tr("mask"), &c.mask, {MaskKind::None, MaskKind::Causal});
+    changed |= enum_combo(tr("positions"), &c.pe,
                           {PosEncoding::Sinusoidal, PosEncoding::Learned, PosEncoding::Rotary,
                            PosEncoding::None});
     if (c.pe == PosEncoding::Rotary) {  // the rotation: pair layout and base θ
-        changed |= enum_combo("rope pairs", &c.rope_layout,
+        changed |= enum_combo(tr("rope pairs"), &c.rope_layout,
                               {RopeLayout::RotateHalf, RopeLayout::Interleaved});
         int theta = static_cast<int>(c.rope_theta);
-        if (ImGui::InputInt("rope theta", &theta, 1000, 10000)) {
+        if (ImGui::InputInt(tr("rope theta"), &theta, 1000, 10000)) {
             c.rope_theta = static_cast<float>(std::max(2, theta));
             changed = true;
         }
     }
-    changed |= enum_combo("norm", &c.norm, {NormPlacement::PostLN, NormPlacement::PreLN});
-    changed |= enum_combo("norm type", &c.norm_kind, {NormKind::LayerNorm, NormKind::RMSNorm});
-    changed |= enum_combo("activation", &c.activation,
+    changed |= enum_combo(tr("norm"), &c.norm, {NormPlacement::PostLN, NormPlacement::PreLN});
+    changed |= enum_combo(tr("norm type"), &c.norm_kind, {NormKind::LayerNorm, NormKind::RMSNorm});
+    changed |= enum_combo(tr("activation"), &c.activation,
                           {Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SwiGLU});
     // 0 = one K/V head per query head; K < heads shares each K/V head among heads / K.
-    changed |= ImGui::InputInt("kv heads (0 = heads)", &c.kv_heads, 1, 2);
+    changed |= ImGui::InputInt(tr("kv heads (0 = heads)"), &c.kv_heads, 1, 2);
     bool bias = c.qkv_bias && c.out_bias && c.mlp_bias;
-    if (ImGui::Checkbox("biases", &bias)) {
+    if (ImGui::Checkbox(tr("biases"), &bias)) {
         c.qkv_bias = c.out_bias = c.mlp_bias = bias;
         changed = true;
     }
-    changed |= enum_combo("lm head", &c.lm_head, {LmHead::None, LmHead::Tied, LmHead::Separate});
+    changed |= enum_combo(tr("lm head"), &c.lm_head, {LmHead::None, LmHead::Tied, LmHead::Separate});
     int seed = static_cast<int>(c.seed);
-    if (ImGui::InputInt("seed", &seed)) {
+    if (ImGui::InputInt(tr("seed"), &seed)) {
         c.seed = static_cast<std::uint64_t>(std::max(0, seed));
         changed = true;
     }
@@ -127,7 +129,7 @@ void draw_playground(AppContext& ctx) {
     }
     ImGui::SameLine();
     // nn.Transformer block -> Llama block in one step (each option also changes alone).
-    if (ImGui::Button("Llama block")) {
+    if (ImGui::Button(tr("Llama block"))) {
         c.arch = Arch::DecoderOnly;
         c.mask = MaskKind::Causal;
         c.pe = PosEncoding::Rotary;
@@ -140,7 +142,7 @@ void draw_playground(AppContext& ctx) {
         changed = true;
     }
     ImGui::SameLine();
-    if (ImGui::Button("defaults")) {
+    if (ImGui::Button(tr("defaults"))) {
         const std::uint64_t keep_seed = c.seed;
         c = ModelConfig::defaults_for(c.arch);
         c.seed = keep_seed;
@@ -174,16 +176,16 @@ void draw_model_info(const ModelInfo& info) {
         int value;
         bool shown;
     };
-    Field fields[] = {{"d_model", info.d_model, true},   {"heads", info.heads, true},
-                      {"kv heads", info.kv_heads, info.grouped()}, {"head dim", info.head_dim, true},
-                      {"layers", info.layers, true},     {"d_ff", info.d_ff, true},
-                      {"vocab", info.vocab, true},       {"max_len", info.max_len, info.max_len > 0}};
+    Field fields[] = {{"d_model", info.d_model, true},   {tr("heads"), info.heads, true},
+                      {tr("kv heads"), info.kv_heads, info.grouped()}, {tr("head dim"), info.head_dim, true},
+                      {tr("layers"), info.layers, true}, {"d_ff", info.d_ff, true},
+                      {tr("vocab"), info.vocab, true},   {"max_len", info.max_len, info.max_len > 0}};
     std::string family = info.family;
     const float field_w = ImGui::CalcTextSize("0000000").x + ImGui::GetStyle().FramePadding.x * 2;
     if (ImGui::BeginTable("##arch", 2, ImGuiTableFlags_SizingStretchSame)) {
         ImGui::TableNextColumn();
         ImGui::SetNextItemWidth(field_w);
-        ImGui::InputText("family", family.data(), family.size() + 1, ImGuiInputTextFlags_ReadOnly);
+        ImGui::InputText(tr("family"), family.data(), family.size() + 1, ImGuiInputTextFlags_ReadOnly);
         for (Field& f : fields) {
             if (!f.shown) continue;
             ImGui::TableNextColumn();
@@ -193,10 +195,10 @@ void draw_model_info(const ModelInfo& info) {
         ImGui::EndTable();
     }
     ImGui::EndDisabled();
-    ImGui::Text("%s parameters · %s · %s in memory", format_count(info.parameters).c_str(), info.dtype.c_str(),
+    ImGui::Text(tr("%s parameters · %s · %s in memory"), format_count(info.parameters).c_str(), info.dtype.c_str(),
                 format_bytes(info.memory_bytes).c_str());
     if (info.grouped())
-        ImGui::TextDisabled("grouped-query attention: %d query heads share %d K/V heads", info.heads, info.kv_heads);
+        ImGui::TextDisabled(tr("grouped-query attention: %d query heads share %d K/V heads"), info.heads, info.kv_heads);
 }
 
 // A model the Train view trained, at one of its snapshots: a timeline over the steps that
@@ -204,45 +206,46 @@ void draw_model_info(const ModelInfo& info) {
 void draw_trained(AppContext& ctx, const std::vector<int>& steps) {
     AppState& s = ctx.state;
     const TrainProgress& p = ctx.train.progress;
-    ImGui::TextWrapped("Trained in the Train view on %s: %s", train::to_string(p.task.kind).c_str(),
+    ImGui::TextWrapped(tr("Trained in the Train view on %s: %s"), train::to_string(p.task.kind).c_str(),
                        to_playground_spec(p.config).c_str());
     if (steps.empty() || p.run_id != s.trained_run) {
-        ImGui::TextDisabled("that run is gone: train again, or pick another model");
+        ImGui::TextDisabled("%s", tr("that run is gone: train again, or pick another model"));
         return;
     }
     int at = 0;  // the shown step's index (the nearest kept step at or before it)
     for (std::size_t i = 0; i < steps.size(); ++i)
         if (steps[i] <= s.trained_step) at = static_cast<int>(i);
-    const std::string label = "step " + std::to_string(steps[static_cast<std::size_t>(at)]) + " of " +
-                              std::to_string(p.total_steps);
+    char label[128];
+    std::snprintf(label, sizeof label, tr("step %d of %d"), steps[static_cast<std::size_t>(at)], p.total_steps);
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (ImGui::SliderInt("##trained_step", &at, 0, static_cast<int>(steps.size()) - 1, label.c_str())) {
+    if (ImGui::SliderInt("##trained_step", &at, 0, static_cast<int>(steps.size()) - 1, label)) {
         s.trained_step = steps[static_cast<std::size_t>(at)];
         s.dirty = true;
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Drag through training: the maps, the grid and the analysis show the model at each "
-                          "snapshot that kept its weights (%zu of them).", steps.size());
-    if (ImGui::SmallButton("use the probe as text")) {
+        ImGui::SetTooltip(tr("Drag through training: the maps, the grid and the analysis show the model at each "
+                             "snapshot that kept its weights (%zu of them)."),
+                          steps.size());
+    if (ImGui::SmallButton(tr("use the probe as text"))) {
         if (auto snap = trained_snapshot(ctx.train, s.trained_run, s.trained_step)) show_trained_snapshot(s, ctx.train, *snap);
     }
     ImGui::SameLine();
-    ImGui::TextDisabled("tokens: %s", p.task.words  ? "English words and Chinese characters of the grammar"
-                                      : p.task.text ? "the text's characters or words"
-                                                    : "<bos> <sep> #2 … #N");
+    ImGui::TextDisabled(tr("tokens: %s"), p.task.words  ? tr("English words and Chinese characters of the grammar")
+                                          : p.task.text ? tr("the text's characters or words")
+                                                        : "<bos> <sep> #2 … #N");
 }
 
 }  // namespace
 
 void draw_model_panel(AppContext& ctx, const PanelRect& r) {
-    begin_fixed_window("Model", r);
+    begin_fixed_window(tr("Model###model"), r);
     AppState& s = ctx.state;
     // One-line notices (corrupt settings ignored, file dropped, …) on top until dismissed.
     if (!s.notice.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
-        ImGui::TextWrapped("%s", s.notice.c_str());
+        ImGui::TextWrapped("%s", tr(s.notice).c_str());  // the state (and its dump) keep the English
         ImGui::PopStyleColor();
-        if (ImGui::SmallButton("dismiss")) s.notice.clear();
+        if (ImGui::SmallButton(tr("dismiss"))) s.notice.clear();
         ImGui::Separator();
     }
     int kind = static_cast<int>(s.source);
@@ -253,19 +256,21 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         ImGui::SameLine();
         if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
     };
-    bool changed = ImGui::RadioButton("default model", &kind, static_cast<int>(SourceKind::Default));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("learned heads: the model HeadScope trains itself on English and Chinese");
-    next_radio("playground");
-    changed |= ImGui::RadioButton("playground", &kind, 0);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("untrained: random weights you shape live (heads, d_model, layers, …)");
-    next_radio("worked example");
-    changed |= ImGui::RadioButton("worked example", &kind, 1);
-    next_radio("file / dir");
-    changed |= ImGui::RadioButton("file / dir", &kind, 2);
+    bool changed = ImGui::RadioButton(tr("default model"), &kind, static_cast<int>(SourceKind::Default));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("learned heads: the model HeadScope trains itself on English and Chinese"));
+    next_radio(tr("playground"));
+    changed |= ImGui::RadioButton(tr("playground"), &kind, 0);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("untrained: random weights you shape live (heads, d_model, layers, …)"));
+    next_radio(tr("worked example"));
+    changed |= ImGui::RadioButton(tr("worked example"), &kind, 1);
+    next_radio(tr("file / dir"));
+    changed |= ImGui::RadioButton(tr("file / dir"), &kind, 2);
     const std::vector<int> trained = trained_steps(ctx.train);
     if (!trained.empty() || s.source == SourceKind::Trained) {
-        next_radio("trained");
-        if (ImGui::RadioButton("trained", &kind, 3) && s.source != SourceKind::Trained && !trained.empty()) {
+        next_radio(tr("trained"));
+        if (ImGui::RadioButton(tr("trained"), &kind, 3) && s.source != SourceKind::Trained && !trained.empty()) {
             show_trained_snapshot(s, ctx.train, *trained_snapshot(ctx.train, ctx.train.progress.run_id, trained.back()));
             changed = false;  // show_trained_snapshot set the source
         }
@@ -282,24 +287,25 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     ImGui::Separator();
     switch (s.source) {
         case SourceKind::Default:
-            ImGui::TextWrapped("HeadScope's default model: 4 layers × 8 heads, trained by scripts/train_default_model.sh "
-                               "on English and Chinese grammar sentences and repeated sequences. Its heads track "
-                               "agreement, pronouns, modifiers, brackets, dates and repeats: the Analysis view's Relations "
-                               "tab names them (docs/DEFAULT_MODEL.md).");
+            ImGui::TextWrapped("%s", tr("HeadScope's default model: 4 layers × 8 heads, trained by "
+                                        "scripts/train_default_model.sh on English and Chinese grammar sentences and "
+                                        "repeated sequences. Its heads track agreement, pronouns, modifiers, brackets, "
+                                        "dates and repeats: the Analysis view's Relations tab names them "
+                                        "(docs/DEFAULT_MODEL.md)."));
             break;
         case SourceKind::Playground:
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
-            ImGui::TextWrapped("untrained: random weights");
+            ImGui::TextWrapped("%s", tr("untrained: random weights"));
             ImGui::PopStyleColor();
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("every head is noise until trained: pick \"default model\" for learned heads, or train this "
-                                  "architecture in the Train view");
+                ImGui::SetTooltip("%s", tr("every head is noise until trained: pick \"default model\" for learned heads, "
+                                           "or train this architecture in the Train view"));
             draw_playground(ctx);
             break;
         case SourceKind::WorkedExample: {
             const auto examples = list_examples();
             const std::string current = std::filesystem::path(s.example_path).filename().string();
-            if (ImGui::BeginCombo("example", current.c_str())) {
+            if (ImGui::BeginCombo(tr("example"), current.c_str())) {
                 for (const std::string& e : examples) {
                     const std::string name = std::filesystem::path(e).filename().string();
                     if (ImGui::Selectable(name.c_str(), e == s.example_path)) {
@@ -310,12 +316,12 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
                 }
                 ImGui::EndCombo();
             }
-            if (examples.empty()) ImGui::TextDisabled("no examples in assets/examples/");
-            if (s.edited_example && ImGui::Button("discard cell edits")) {
+            if (examples.empty()) ImGui::TextDisabled("%s", tr("no examples in assets/examples/"));
+            if (s.edited_example && ImGui::Button(tr("discard cell edits"))) {
                 s.edited_example.reset();
                 s.dirty = true;
             }
-            ImGui::TextWrapped("Edit X and the weights in the Pipeline tab; results recompute live.");
+            ImGui::TextWrapped("%s", tr("Edit X and the weights in the Pipeline tab; results recompute live."));
             draw_example_notes(ctx.view.info);
             break;
         }
@@ -327,7 +333,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
                 ImGui::TextDisabled("%s", ctx.view.info.kind.c_str());
                 draw_model_info(ctx.view.info);
             } else if (ctx.worker.busy()) {
-                ImGui::TextDisabled("opening %s…", s.model_dir.c_str());
+                ImGui::TextDisabled(tr("opening %s…"), s.model_dir.c_str());
             }
             break;
         }
@@ -336,7 +342,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     if (!s.config_errors.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
         for (const std::string& e : s.config_errors) ImGui::TextWrapped("%s", e.c_str());
-        ImGui::TextWrapped("(showing the last valid result)");
+        ImGui::TextWrapped("%s", tr("(showing the last valid result)"));
         ImGui::PopStyleColor();
     } else if (!ctx.view.error.empty() && !ctx.view.input_error) {  // the text's own errors: by the text box
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
@@ -347,16 +353,19 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     if (const Trace* t = ctx.view.trace.get()) {
         ImGui::TextWrapped("%s", t->model_name.c_str());
         const int layers = t->n_layers(), heads = heads_in(*t, MapKind::Self);
-        ImGui::TextDisabled("%s · %d %s × %d %s · d_k %d", ctx.view.source_kind.c_str(), layers,
-                            layers == 1 ? "layer" : "layers", heads, heads == 1 ? "head" : "heads", t->config.d_k());
+        char layers_text[64], heads_text[64];
+        std::snprintf(layers_text, sizeof layers_text, layers == 1 ? tr("%d layer") : tr("%d layers"), layers);
+        std::snprintf(heads_text, sizeof heads_text, heads == 1 ? tr("%d head") : tr("%d heads"), heads);
+        ImGui::TextDisabled("%s · %s × %s · d_k %d", ctx.view.source_kind.c_str(), layers_text, heads_text,
+                            t->config.d_k());
         if (ctx.view.parameter_count > 0)
-            ImGui::TextDisabled("%.2fM parameters · forward %.1f ms", static_cast<double>(ctx.view.parameter_count) / 1e6,
+            ImGui::TextDisabled(tr("%.2fM parameters · forward %.1f ms"), static_cast<double>(ctx.view.parameter_count) / 1e6,
                                 ctx.view.forward_ms > 0.0 ? ctx.view.forward_ms : ctx.view.compute_ms);
         else
-            ImGui::TextDisabled("forward %.1f ms", ctx.view.compute_ms);
-        if (ctx.view.load_ms > 0.0) ImGui::TextDisabled("model loaded in %.1f ms", ctx.view.load_ms);
+            ImGui::TextDisabled(tr("forward %.1f ms"), ctx.view.compute_ms);
+        if (ctx.view.load_ms > 0.0) ImGui::TextDisabled(tr("model loaded in %.1f ms"), ctx.view.load_ms);
     } else if (ctx.worker.busy()) {
-        ImGui::TextDisabled("computing…");
+        ImGui::TextDisabled("%s", tr("computing…"));
     }
     ImGui::End();
 }

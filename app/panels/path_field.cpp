@@ -5,6 +5,7 @@
 // opens it. A "recent" combo lists models opened before (persisted in the settings).
 #include <algorithm>
 
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/path_complete.h"
 
@@ -68,20 +69,20 @@ void draw_model_path_field(AppContext& ctx) {
         v.matches_for = v.path;
         v.highlight = -1;
     }
-    ImGui::TextDisabled("llama2.c .bin or model directory (Hugging Face / HeadScope)");
+    ImGui::TextDisabled("%s", tr("llama2.c .bin or model directory (Hugging Face / HeadScope)"));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Tab completes, ↑/↓ choose, Enter opens; or drop a .bin or directory on the window.");
+        ImGui::SetTooltip("%s", tr("Tab completes, ↑/↓ choose, Enter opens; or drop a .bin or directory on the window."));
     PathFieldData data{&v.path, &v};
     const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_CallbackCompletion |
                                       ImGuiInputTextFlags_CallbackHistory;
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("open").x -
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(tr("open")).x -
                             ImGui::GetStyle().FramePadding.x * 2 - ImGui::GetStyle().ItemSpacing.x);
     ImGui::InputText("##path", v.path.data(), v.path.capacity() + 1, flags, path_callback, &data);
     const bool active = ImGui::IsItemActive();
     const bool enter = ImGui::IsItemDeactivated() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
                                                       ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter)));
     ImGui::SameLine();
-    const bool open_clicked = ImGui::Button("open");
+    const bool open_clicked = ImGui::Button(tr("open"));
     if (enter || open_clicked) {
         if (v.highlight >= 0 && v.highlight < static_cast<int>(v.matches.size()))
             v.path = v.matches[static_cast<std::size_t>(v.highlight)].path;
@@ -95,7 +96,7 @@ void draw_model_path_field(AppContext& ctx) {
         ImGui::BeginChild("##completions", ImVec2(0, h), true);
         for (std::size_t i = 0; i < v.matches.size(); ++i) {
             const PathMatch& m = v.matches[i];
-            const std::string label = m.name + (m.directory ? "/" : "") + (m.model ? "   · model" : "");
+            const std::string label = m.name + (m.directory ? "/" : "") + (m.model ? "   · " + std::string(tr("model")) : "");
             const bool selected = static_cast<int>(i) == v.highlight;
             if (selected) ImGui::SetScrollHereY();
             if (ImGui::Selectable(label.c_str(), selected)) {
@@ -110,7 +111,7 @@ void draw_model_path_field(AppContext& ctx) {
     }
     if (!s.recent_models.empty()) {
         ImGui::SetNextItemWidth(-1);
-        if (ImGui::BeginCombo("##recent", "recent models…", ImGuiComboFlags_HeightLarge)) {
+        if (ImGui::BeginCombo("##recent", tr("recent models…"), ImGuiComboFlags_HeightLarge)) {
             for (const std::string& r : s.recent_models)
                 if (ImGui::Selectable(r.c_str(), r == s.model_dir)) open_path(ctx, r);
             ImGui::EndCombo();

@@ -1,16 +1,21 @@
-// Pipeline tab: the selected layer's multi-head attention step by step, in order:
-//   X (T, D) → W_in (3I, D) → QKV (T, 3I) = X·W_inᵀ + b_in → Q_h, K_h, V_h (T, Dk)
-//   → Q_h K_hᵀ (T, S) → ÷√Dk → + mask → softmax → ·V_h (T, Dk) → concat (T, I)
-//   → W_o (D, I) → output (T, D) = concat·W_oᵀ + b_o
-// Each card shows the shape, numbers (4 significant digits, the full value on hover) when
-// ≤ 8×8, a heatmap otherwise. For worked
-// examples X, W_in and W_o are editable cells; an edit recomputes on the worker.
+// Pipeline tab: the selected layer's multi-head attention for the selected head, step by
+// step, in one of two layouts of the same numbers:
+//   textbook (the articles):  X (T, D) → W_Q^h (D, Dk) → Q_h = X·W_Q^h + b (T, Dk) → W_K^h → K_h
+//     → W_V^h → V_h → Q_h K_hᵀ (T, S) → ÷√Dk → + mask → softmax → A_h·V_h (T, Dk)
+//     → concat (T, I) → W_O (I, D) → output = concat·W_O + b (T, D)
+//   PyTorch (fused):  X → W_in (3I, D) → QKV = X·W_inᵀ + b_in (T, 3I) → Q_h, K_h, V_h → …
+//     → W_o (D, I) → output = concat·W_oᵀ + b_o
+// Each card shows its shape and, when the table fits the space the strip has, its numbers
+// (4 significant digits, the full value on hover); a heatmap otherwise. For worked
+// examples X, the projections and W_O are editable cells in either layout; an edit
+// recomputes on the worker.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 
 #include "app/panels/panels.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/widgets.h"
 #include "core/error.h"
 
@@ -22,14 +27,19 @@ struct Card {
     const Matrix* m;
     bool weights;       // 0..1 colour range (softmax output)
     Editable edit;
+    // Cell (r, c) of this card is cell (edit_offset + c, r) of the fused matrix when
+    // transposed (textbook W_Q^h is a transposed row block of W_in), else (r, c).
+    bool edit_transposed = false;
+    int edit_offset = 0;
 };
 
-void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
-    const Matrix& m = *card.m;
-    const bool editable = card.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
-    // The table's own width, given outright: with the default (the space left in the
-    // window) a card beyond the visible part of the scrolled strip got a width of
-    // nothing and its columns collapsed to slivers.
+// Where a card's numbers fit: the widest value's width, and the table's size with it.
+struct NumbersFit {
+    float column_w = 0.0f, widest_text_w = 0.0f, width = 0.0f, height = 0.0f;
+};
+
+NumbersFit numbers_fit(const Matrix& m, bool editable, float cell_w) {
+    NumbersFit f;
     float widest = editable ? cell_w : ImGui::CalcTextSize("−∞").x;
     char text[32];
     for (Eigen::Index r = 0; r < m.rows() && !editable; ++r)
@@ -37,10 +47,23 @@ void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
             std::snprintf(text, sizeof text, "%.4g", m(r, c));
             widest = std::max(widest, ImGui::CalcTextSize(text).x);
         }
-    const float pad = ImGui::GetStyle().CellPadding.x;
-    const float width = static_cast<float>(m.cols()) * (widest + 2.0f * pad + 1.0f) + 1.0f;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    f.widest_text_w = widest;
+    f.column_w = widest;
+    f.width = static_cast<float>(m.cols()) * (widest + 2.0f * style.CellPadding.x + 1.0f) + 1.0f;
+    f.height = static_cast<float>(m.rows()) * (ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y + 1.0f) + 1.0f;
+    return f;
+}
+
+void draw_numbers(AppContext& ctx, const Card& card, const NumbersFit& fit) {
+    const Matrix& m = *card.m;
+    const bool editable = card.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
+    // The table's own width, given outright: with the default (the space left in the
+    // window) a card beyond the visible part of the scrolled strip got a width of
+    // nothing and its columns collapsed to slivers.
+    const float widest = fit.column_w, cell_w = fit.column_w;
     if (!ImGui::BeginTable(card.title.c_str(), static_cast<int>(m.cols()),
-                           ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit, ImVec2(width, 0.0f)))
+                           ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit, ImVec2(fit.width, 0.0f)))
         return;
     for (int c = 0; c < m.cols(); ++c) ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthFixed, widest);
     for (int r = 0; r < m.rows(); ++r) {
@@ -54,7 +77,8 @@ void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
                 ImGui::SetNextItemWidth(cell_w);
                 if (ImGui::InputFloat("##v", &x, 0.0f, 0.0f, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
                     try {
-                        edit_worked_example_cell(ctx.state, card.edit, r, c, x);
+                        if (card.edit_transposed) edit_worked_example_cell(ctx.state, card.edit, card.edit_offset + c, r, x);
+                        else edit_worked_example_cell(ctx.state, card.edit, r, c, x);
                     } catch (const Error& e) {
                         ctx.state.notice = e.what();
                     }
@@ -65,7 +89,7 @@ void draw_numbers(AppContext& ctx, const Card& card, float cell_w) {
                 ImGui::Text("%.4g", v);  // 4 significant digits: 0.007031, not 0.01
             }
             if (ImGui::IsItemHovered() && std::isfinite(v))
-                ImGui::SetTooltip("%s[%d, %d] = %.9g", card.title.c_str(), r, c, v);
+                ImGui::SetTooltip("%s[%d, %d] = %.9g", card.title.c_str(), r + 1, c + 1, v);
         }
     }
     ImGui::EndTable();
@@ -96,8 +120,8 @@ void draw_pipeline_tab(AppContext& ctx) {
     const bool matches = t->steps && t->steps_layer == ctx.state.layer &&
                          (!t->decoder || (t->steps_in_decoder == want_decoder && t->steps_cross == want_cross));
     if (!matches) {
-        ImGui::TextDisabled(ctx.worker.busy() ? "computing the steps of layer %d…"
-                                              : "steps of layer %d are requested…", ctx.state.layer);
+        ImGui::TextDisabled(ctx.worker.busy() ? tr("computing the steps of layer %d…")
+                                              : tr("steps of layer %d are requested…"), ctx.state.layer);
         return;
     }
     const AttentionSteps& st = *t->steps;
@@ -109,37 +133,75 @@ void draw_pipeline_tab(AppContext& ctx) {
     // scores use them); QKV is before it.
     const bool rotated = t->config.pe == PosEncoding::Rotary && !t->steps_cross;
     const std::string rope_note = rotated ? " · RoPE" : "";
-    std::vector<Card> cards = {
-        {"X", &st.x_query, false, Editable::X},
-        {"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn},
-        {"QKV = X·W_inᵀ + b", &st.qkv, false, Editable::No},
-        {"Q_h" + std::to_string(h) + rope_note, &st.q_heads[hs_], false, Editable::No},
-        {"K_h" + std::to_string(h) + rope_note, &st.k_heads[hs_], false, Editable::No},
-        {"V_h" + std::to_string(h), &st.v_heads[hs_], false, Editable::No},
-        {"Q_h K_hᵀ", &st.raw_scores[hs_], false, Editable::No},
-        {scale_title, &st.scaled_scores[hs_], false, Editable::No},
-        {"+ mask", &st.masked_scores[hs_], false, Editable::No},
-        {"softmax", &st.weights[hs_], true, Editable::No},
-        {"A_h · V_h", &st.head_outputs[hs_], false, Editable::No},
-        {"concat", &st.concat, false, Editable::No},
-        {"W_o", &st.w_out, false, Editable::WOut},
-        {"output = concat·W_oᵀ + b", &st.output, false, Editable::No},
-    };
-    ImGui::TextDisabled("layer %d%s, head %d (select another head in the grid or with ←/→)", t->steps_layer,
-                        t->steps_cross ? " cross-attention" : "", h);
+    const std::string hn = std::to_string(h);
+    const int I = static_cast<int>(st.concat.cols()), Dk = I / std::max(1, static_cast<int>(st.weights.size()));
+    const bool textbook = ctx.pipeline.textbook && st.w_q_heads.size() == st.weights.size();
+    std::vector<Card> cards = {{"X", &st.x_query, false, Editable::X}};
+    if (textbook) {
+        cards.push_back({"W_Q^" + hn, &st.w_q_heads[hs_], false, Editable::WIn, true, h * Dk});
+        cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + " + b" + rope_note, &st.q_heads[hs_], false, Editable::No});
+        cards.push_back({"W_K^" + hn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + h * Dk});
+        cards.push_back({"K_" + hn + " = X·W_K^" + hn + " + b" + rope_note, &st.k_heads[hs_], false, Editable::No});
+        cards.push_back({"W_V^" + hn, &st.w_v_heads[hs_], false, Editable::WIn, true, 2 * I + h * Dk});
+        cards.push_back({"V_" + hn + " = X·W_V^" + hn + " + b", &st.v_heads[hs_], false, Editable::No});
+    } else {
+        cards.push_back({"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn});
+        cards.push_back({"QKV = X·W_inᵀ + b", &st.qkv, false, Editable::No});
+        cards.push_back({"Q_h" + hn + rope_note, &st.q_heads[hs_], false, Editable::No});
+        cards.push_back({"K_h" + hn + rope_note, &st.k_heads[hs_], false, Editable::No});
+        cards.push_back({"V_h" + hn, &st.v_heads[hs_], false, Editable::No});
+    }
+    cards.push_back({"Q_h K_hᵀ", &st.raw_scores[hs_], false, Editable::No});
+    cards.push_back({scale_title, &st.scaled_scores[hs_], false, Editable::No});
+    cards.push_back({"+ mask", &st.masked_scores[hs_], false, Editable::No});
+    cards.push_back({"softmax", &st.weights[hs_], true, Editable::No});
+    cards.push_back({"A_h · V_h", &st.head_outputs[hs_], false, Editable::No});
+    cards.push_back({"concat", &st.concat, false, Editable::No});
+    if (textbook) {
+        cards.push_back({"W_O", &st.w_o, false, Editable::WOut, true, 0});
+        cards.push_back({"output = concat·W_O + b", &st.output, false, Editable::No});
+    } else {
+        cards.push_back({"W_o", &st.w_out, false, Editable::WOut});
+        cards.push_back({"output = concat·W_oᵀ + b", &st.output, false, Editable::No});
+    }
+    // Layout switch and what it means.
+    ImGui::TextUnformatted(tr("layout:"));
+    ImGui::SameLine();
+    if (ImGui::RadioButton(tr("textbook"), ctx.pipeline.textbook)) ctx.pipeline.textbook = true;
+    ImGui::SameLine();
+    if (ImGui::RadioButton(tr("PyTorch (fused)"), !ctx.pipeline.textbook)) ctx.pipeline.textbook = false;
+    ImGui::SameLine();
+    ImGui::TextDisabled(tr("layer %d%s, head %d (select another head in the grid or with ←/→)"), t->steps_layer,
+                        t->steps_cross ? tr(" cross-attention") : "", h);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", textbook ? tr("Same numbers as PyTorch's fused layout: W_in = [W_Qᵀ; W_Kᵀ; W_Vᵀ] stacks "
+                                            "every head's W_Q^h, W_K^h, W_V^h, transposed, and QKV = X·W_inᵀ holds "
+                                            "Q, K, V side by side.")
+                                       : tr("PyTorch's nn.MultiheadAttention layout: W_in stacks the projections; the "
+                                            "textbook's W_Q^h is rows h·d_k … of its top block, transposed."));
+    ImGui::PopStyleColor();
     if (const int kv = t->steps_cross ? -1 : kv_head_of(*t, h); kv >= 0) {
         // Under GQA the steps hold K/V repeated per query head: K_h and V_h of this head
         // are the columns of key/value head kv.
         const int group = t->config.heads / t->config.kv_head_count();
-        ImGui::SameLine();
         ImGui::TextColored(ImVec4(0.6f, 0.75f, 1.0f, 1.0f),
-                           "grouped-query attention: head %d reads K/V head %d (shared by heads %d–%d); "
-                           "K_h%d and V_h%d below are that head's, repeated",
+                           tr("grouped-query attention: head %d reads K/V head %d (shared by heads %d–%d); "
+                              "K_h%d and V_h%d below are that head's, repeated"),
                            h, kv, kv * group, kv * group + group - 1, h, h);
     }
     ImGui::BeginChild("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    if (ctx.pipeline.scroll_to >= 0.0f) {
+        ImGui::SetScrollX(ctx.pipeline.scroll_to);
+        ctx.pipeline.scroll_to = -1.0f;
+    }
+    ctx.pipeline.cards.clear();
+    ctx.pipeline.visible_x0 = ImGui::GetWindowPos().x;
+    ctx.pipeline.visible_x1 = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
     const float fs = ImGui::GetFontSize();
     const float map_h = std::max(60.0f, ImGui::GetContentRegionAvail().y - fs * 4.0f);
+    // Numbers when the table fits the strip's height (and a third of its width): the
+    // threshold follows the space, not a fixed 8×8.
+    const float max_table_w = std::max(fs * 20.0f, ImGui::GetContentRegionAvail().x * 0.34f);
     ImDrawList* list = ImGui::GetWindowDrawList();
     for (std::size_t i = 0; i < cards.size(); ++i) {
         const Card& c = cards[i];
@@ -151,12 +213,16 @@ void draw_pipeline_tab(AppContext& ctx) {
         ImGui::BeginGroup();
         ImGui::TextUnformatted(c.title.c_str());
         ImGui::TextDisabled("%s", shape_string(*c.m).c_str());
+        PipelineCardRect rect{c.title};
+        const bool editable = c.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
         if (c.m->rows() == 0 || c.m->cols() == 0) {
-            ImGui::TextDisabled("(empty)");
-        } else if ((c.m->rows() <= 8 && c.m->cols() <= 8) ||
-                   (c.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample &&
-                    c.m->rows() <= 16 && c.m->cols() <= 16)) {
-            draw_numbers(ctx, c, fs * 4.2f);
+            ImGui::TextDisabled("%s", tr("(empty)"));
+        } else if (const NumbersFit fit = numbers_fit(*c.m, editable, fs * 4.2f);
+                   c.m->size() <= 1024 && fit.height <= map_h + fs && (fit.width <= max_table_w || editable)) {
+            draw_numbers(ctx, c, fit);
+            rect.numbers = true;
+            rect.column_w = fit.column_w;
+            rect.widest_text_w = fit.widest_text_w;
         } else {
             const float aspect = static_cast<float>(c.m->cols()) / static_cast<float>(c.m->rows());
             const float hh = std::min(map_h, map_h * std::max(0.25f, std::min(1.0f, 1.0f / aspect)));
@@ -181,6 +247,12 @@ void draw_pipeline_tab(AppContext& ctx) {
             }
         }
         ImGui::EndGroup();
+        const ImVec2 r0 = ImGui::GetItemRectMin(), r1 = ImGui::GetItemRectMax();
+        rect.x0 = r0.x;
+        rect.y0 = r0.y;
+        rect.x1 = r1.x;
+        rect.y1 = r1.y;
+        ctx.pipeline.cards.push_back(rect);
     }
     ImGui::EndChild();
 }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/i18n/i18n.h"
+
 namespace hs {
 
 namespace {
@@ -34,7 +36,7 @@ ImU32 role_color(Role role) {
 }
 
 void role_chip(Role role) {
-    const char* name = role_name(role);
+    const char* name = tr(role_name(role));
     const ImVec2 ts = ImGui::CalcTextSize(name);
     const ImVec2 pad(5.0f, 1.0f);
     const ImVec2 p0 = ImGui::GetCursorScreenPos();

@@ -2,19 +2,24 @@
 // heatmap over tokens, and per-token bars: R's last row for causal models (what the
 // next-token prediction draws on), the mean row otherwise. Hover for the numbers.
 #include <algorithm>
+#include <cstdio>
 
 #include "app/analysis_actions.h"
 #include "app/analysis_files.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "app/panels/widgets.h"
 
 namespace hs {
+namespace {
+
+}  // namespace
 
 void draw_rollout_tab(AppContext& ctx) {
     AnalysisView& a = ctx.analysis;
     if (!a.analysis || !a.analysed_trace) {
-        ImGui::TextDisabled("No analysis yet: press Analyze.");
+        ImGui::TextDisabled("%s", tr("No analysis yet: press Analyze."));
         return;
     }
     const Rollout& r = a.analysis->rollout;
@@ -22,13 +27,14 @@ void draw_rollout_tab(AppContext& ctx) {
     const int T = static_cast<int>(r.joint.rows());
     if (T == 0 || static_cast<int>(tokens.size()) != T) return;
     const bool last = r.bars.size() == r.last_row.size() && r.last_row.size() > 0 && r.bars.isApprox(r.last_row);
-    ImGui::TextDisabled("R = Â_L ⋯ Â_1, Â_l = rownorm(mean_h A_l + I): how much of input token j flows into position i");
+    ImGui::TextDisabled("%s", tr("R = Â_L ⋯ Â_1, Â_l = rownorm(mean_h A_l + I): how much of input token j flows into "
+                                 "position i"));
     ImGui::SameLine();
     if (ImGui::Button("PNG##rollout"))
-        try_action(ctx, [&] { a.status = "wrote " + export_rollout_figure(ctx, export_path(ctx, "rollout", "png")); });
+        try_action(ctx, [&] { a.status = wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "png"))); });
     ImGui::SameLine();
     if (ImGui::Button("SVG##rollout"))
-        try_action(ctx, [&] { a.status = "wrote " + export_rollout_figure(ctx, export_path(ctx, "rollout", "svg")); });
+        try_action(ctx, [&] { a.status = wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "svg"))); });
     a.rollout_map.sync(std::to_string(a.analysed_generation), r.joint);
     ColorScale scale;
     scale.lo = 0.0f;
@@ -41,11 +47,11 @@ void draw_rollout_tab(AppContext& ctx) {
     const PlotHover h = draw_matrix_plot(ctx, "##rollout", a.rollout_map, T, T, ImVec2(side + fs * 10, side),
                                          ctx.state.colormap, scale, label, nullptr);
     if (h.row >= 0)
-        ImGui::SetTooltip("position %d '%s' draws %.4f from input token %d '%s'", h.row,
+        ImGui::SetTooltip(tr("position %d '%s' draws %.4f from input token %d '%s'"), h.row,
                           tokens[static_cast<std::size_t>(h.row)].c_str(), r.joint(h.row, h.col), h.col,
                           tokens[static_cast<std::size_t>(h.col)].c_str());
-    ImGui::TextUnformatted(last ? "per token: R's last row (what the next-token prediction draws on)"
-                                : "per token: mean of R's rows (average flow from each input token)");
+    ImGui::TextUnformatted(last ? tr("per token: R's last row (what the next-token prediction draws on)")
+                                : tr("per token: mean of R's rows (average flow from each input token)"));
     std::vector<double> bars(r.bars.data(), r.bars.data() + r.bars.size());
     double lo = 0, hi = 0;
     finite_range(bars, lo, hi);
@@ -54,7 +60,7 @@ void draw_rollout_tab(AppContext& ctx) {
                                                std::max(fs * 5, ImGui::GetContentRegionAvail().y - 4.0f)),
                                         0.0, std::max(hi * 1.05, 1e-9), label);
     if (hb.col >= 0)
-        ImGui::SetTooltip("token %d '%s': %.4f", hb.col, tokens[static_cast<std::size_t>(hb.col)].c_str(),
+        ImGui::SetTooltip(tr("token %d '%s': %.4f"), hb.col, tokens[static_cast<std::size_t>(hb.col)].c_str(),
                           bars[static_cast<std::size_t>(hb.col)]);
 }
 

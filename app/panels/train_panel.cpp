@@ -12,6 +12,7 @@
 #include <string>
 
 #include "app/analysis_actions.h"
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "core/analysis/analysis_export.h"
@@ -23,42 +24,47 @@ namespace {
 void draw_setup(AppContext& ctx) {
     TrainView& v = ctx.train;
     const TrainProgress& p = v.progress;
-    ImGui::TextUnformatted("Task");
+    ImGui::TextUnformatted(tr("Task"));
     ImGui::SetNextItemWidth(-1);
-    ImGui::Combo("##task", &v.task, kTrainTasks, IM_ARRAYSIZE(kTrainTasks));
+    const char* tasks[IM_ARRAYSIZE(kTrainTasks)];  // the names scripts use, shown translated
+    for (int i = 0; i < IM_ARRAYSIZE(kTrainTasks); ++i) tasks[i] = tr(kTrainTasks[i]);
+    ImGui::Combo("##task", &v.task, tasks, IM_ARRAYSIZE(tasks));
     if (v.task == kTextFileTask) {
         ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
         input_text_string("##textfile", &v.text_file);
         ImGui::SameLine();
         ImGui::SetNextItemWidth(-1);
-        const char* levels[] = {"chars", "words"};
+        const char* levels[] = {tr("chars"), tr("words")};
         ImGui::Combo("##level", &v.text_level, levels, 2);
-        ImGui::TextDisabled("windows of the text; the last 10 %% held out; vocab= sets the ids kept");
+        ImGui::TextDisabled(tr("windows of the text; the last %d %% held out; vocab= sets the ids kept"), 10);
     } else {
-        ImGui::TextDisabled(v.task == kInductionTask ? "BOS + r + filler + r, |r| 8–20: only an induction head solves the 2nd r"
-                            : v.task == kGrammarTask
-                                ? "English and Chinese sentences with gold relations (+ 25 %% induction); vocab set to fit"
-                                : "BOS x SEP answer: the loss counts the answer");
+        if (v.task == kInductionTask)
+            ImGui::TextDisabled("%s", tr("BOS + r + filler + r, |r| 8–20: only an induction head solves the 2nd r"));
+        else if (v.task == kGrammarTask)
+            ImGui::TextDisabled(tr("English and Chinese sentences with gold relations (+ %d %% induction); vocab set to fit"),
+                                25);
+        else
+            ImGui::TextDisabled("%s", tr("BOS x SEP answer: the loss counts the answer"));
     }
-    ImGui::TextUnformatted("Architecture (playground spec keys)");
+    ImGui::TextUnformatted(tr("Architecture (playground spec keys)"));
     ImGui::SetNextItemWidth(-1);
     input_text_string("##spec", &v.spec);
-    ImGui::TextDisabled("over %s", train::kDefaultTrainingSpec);
-    if (ImGui::Button("Use the playground model") && is_playground_spec(ctx.state.model_arg()))
+    ImGui::TextDisabled(tr("over %s"), train::kDefaultTrainingSpec);
+    if (ImGui::Button(tr("Use the playground model")) && is_playground_spec(ctx.state.model_arg()))
         v.spec = to_playground_spec(ctx.state.config);
     const float w = ImGui::GetFontSize() * 7;
     ImGui::SetNextItemWidth(w);
-    ImGui::InputInt("steps", &v.steps, 100, 1000);
+    ImGui::InputInt(tr("steps"), &v.steps, 100, 1000);
     ImGui::SetNextItemWidth(w);
-    ImGui::InputInt("batch", &v.batch, 1, 8);
+    ImGui::InputInt(tr("batch"), &v.batch, 1, 8);
     ImGui::SetNextItemWidth(w);
-    ImGui::InputFloat("learning rate", &v.lr, 0.0f, 0.0f, "%.1e");
+    ImGui::InputFloat(tr("learning rate"), &v.lr, 0.0f, 0.0f, "%.1e");
     ImGui::SetNextItemWidth(w);
-    ImGui::InputInt("warm-up steps", &v.warmup, 10, 100);
+    ImGui::InputInt(tr("warm-up steps"), &v.warmup, 10, 100);
     ImGui::SetNextItemWidth(w);
-    ImGui::InputInt("snapshot every", &v.every, 10, 100);
+    ImGui::InputInt(tr("snapshot every"), &v.every, 10, 100);
     ImGui::SetNextItemWidth(w);
-    ImGui::InputInt("seed", &v.seed);
+    ImGui::InputInt(tr("seed"), &v.seed);
     v.steps = std::clamp(v.steps, 1, 10'000'000);
     v.batch = std::clamp(v.batch, 1, 4096);
     v.warmup = std::max(0, v.warmup);
@@ -67,22 +73,22 @@ void draw_setup(AppContext& ctx) {
     ImGui::Separator();
     const bool has_run = p.history != nullptr;
     if (!p.running) {
-        if (ImGui::Button(has_run && p.steps_taken < p.total_steps ? "Train (continue)" : "Train")) {
+        if (ImGui::Button(has_run && p.steps_taken < p.total_steps ? tr("Train (continue)") : tr("Train"))) {
             if (has_run && p.steps_taken < p.total_steps) ctx.train_worker.resume();
             else try_action(ctx, [&] { ctx.train_worker.start(training_setup(v), true); });
         }
-    } else if (ImGui::Button("Pause")) {
+    } else if (ImGui::Button(tr("Pause"))) {
         ctx.train_worker.pause();
     }
     ImGui::SameLine();
     ImGui::BeginDisabled(p.running);
-    if (ImGui::Button("Step")) {
+    if (ImGui::Button(tr("Step"))) {
         if (has_run) ctx.train_worker.step_once();
         else try_action(ctx, [&] { ctx.train_worker.start(training_setup(v), false); });
     }
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Reset")) {
+    if (ImGui::Button(tr("Reset"))) {
         ctx.train_worker.reset();
         v.timeline = -1;
     }
@@ -90,11 +96,11 @@ void draw_setup(AppContext& ctx) {
     input_text_string("##save", &v.save_dir);
     ImGui::SameLine();
     ImGui::BeginDisabled(!has_run || p.preparing);
-    if (ImGui::Button("Save")) ctx.train_worker.save(v.save_dir);
+    if (ImGui::Button(tr("Save"))) ctx.train_worker.save(v.save_dir);
     ImGui::EndDisabled();
     if (!p.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", p.error.c_str());
     else if (!p.notice.empty()) ImGui::TextWrapped("%s", p.notice.c_str());
-    if (p.preparing) ImGui::TextDisabled("initialising the model and measuring step 0 …");
+    if (p.preparing) ImGui::TextDisabled("%s", tr("initialising the model and measuring step 0 …"));
     if (has_run) {  // static while training: the live numbers sit above the curves
         ImGui::Separator();
         ImGui::TextWrapped("%s", to_playground_spec(p.config).c_str());
@@ -106,13 +112,13 @@ void draw_status(const TrainProgress& p) {
     const train::TrainingHistory& h = *p.history;
     const double loss = h.points.empty() ? std::nan("") : h.points.back().loss;
     const double lr = h.points.empty() ? 0.0 : static_cast<double>(h.points.back().lr);
-    char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "step %d of %d (%s)", p.steps_taken, p.total_steps,
-                  p.running ? "training" : "paused");
+    char overlay[128];
+    std::snprintf(overlay, sizeof overlay, tr("step %d of %d (%s)"), p.steps_taken, p.total_steps,
+                  p.running ? tr("training") : tr("paused"));
     ImGui::ProgressBar(static_cast<float>(p.steps_taken) / static_cast<float>(std::max(1, p.total_steps)),
                        ImVec2(ImGui::GetFontSize() * 16, 0), overlay);
     ImGui::SameLine();
-    ImGui::Text("loss %.4f  held-out %.4f  lr %.2e  %.0f tokens/s  %.1f s  best induction %.2f", loss,
+    ImGui::Text(tr("loss %.4f  held-out %.4f  lr %.2e  %.0f tokens/s  %.1f s  best induction %.2f"), loss,
                 h.snapshots.back()->held_out_loss, lr, h.tokens_per_second, h.seconds,
                 train::best_induction(*h.snapshots.back()));
 }
@@ -122,7 +128,7 @@ void draw_loss_chart(const TrainView& v, ImVec2 size) {
     const TrainProgress& p = v.progress;
     const train::LossCurve& c = p.curve;
     if (c.steps.empty()) {
-        ImGui::TextDisabled("Loss: no steps yet");
+        ImGui::TextDisabled("%s", tr("Loss: no steps yet"));
         ImGui::Dummy(size);
         return;
     }
@@ -138,18 +144,18 @@ void draw_loss_chart(const TrainView& v, ImVec2 size) {
         lo = std::min(lo, hlo);
         hi = std::max(hi, hhi);
     }
-    ImGui::Text("Loss (nats): train");
+    ImGui::TextUnformatted(tr("Loss (nats): train"));
     ImGui::SameLine();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series_color(1)), "held-out");
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series_color(1)), "%s", tr("held-out"));
     const PlotHover h = draw_line_chart("##loss", {c.loss, held}, {series_color(0), series_color(1)}, size,
                                         std::max(0.0, lo - 0.05), hi + 0.05,
                                         [&c](int i) { return std::to_string(c.steps[static_cast<std::size_t>(i)]); });
     if (h.col >= 0) {
         const std::size_t i = static_cast<std::size_t>(h.col);
         if (std::isfinite(held[i]))
-            ImGui::SetTooltip("step %d\ntrain loss %.4f\nheld-out loss %.4f", c.steps[i], c.loss[i], held[i]);
+            ImGui::SetTooltip(tr("step %d\ntrain loss %.4f\nheld-out loss %.4f"), c.steps[i], c.loss[i], held[i]);
         else
-            ImGui::SetTooltip("step %d\ntrain loss %.4f", c.steps[i], c.loss[i]);
+            ImGui::SetTooltip(tr("step %d\ntrain loss %.4f"), c.steps[i], c.loss[i]);
     }
 }
 
@@ -158,12 +164,12 @@ void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
     const train::TrainingHistory& h = *v.progress.history;
     const int heads = v.progress.config.heads;
     const std::size_t n_heads = h.snapshots.front()->metrics.size();
-    ImGui::TextUnformatted("Per head");
+    ImGui::TextUnformatted(tr("Per head"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-    if (ImGui::BeginCombo("##metric", metric_name(v.metric))) {
+    if (ImGui::BeginCombo("##metric", tr(metric_name(v.metric)))) {
         for (const Metric m : all_metrics())
-            if (ImGui::Selectable(metric_name(m), m == v.metric)) v.metric = m;
+            if (ImGui::Selectable(tr(metric_name(m)), m == v.metric)) v.metric = m;
         ImGui::EndCombo();
     }
     std::vector<std::vector<double>> series(n_heads);
@@ -174,7 +180,7 @@ void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
     }
     if (v.metric == Metric::Induction && h.snapshots.front()->probe_is_cross) {
         ImGui::SameLine();
-        ImGui::TextDisabled("(measured on decoders only)");
+        ImGui::TextDisabled("%s", tr("(measured on decoders only)"));
     }
     // Legend: each head with the role it has at the shown snapshot.
     const train::HeadSnapshot& at = *h.snapshots[static_cast<std::size_t>(shown)];
@@ -197,8 +203,8 @@ void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
     });
     if (hover.col >= 0 && hover.row >= 0) {
         const std::size_t i = static_cast<std::size_t>(hover.col), k = static_cast<std::size_t>(hover.row);
-        ImGui::SetTooltip("%s at step %d\n%s %.3f", head_name(static_cast<int>(k), heads).c_str(),
-                          h.snapshots[i]->step, metric_name(v.metric), series[k][i]);
+        ImGui::SetTooltip(tr("%s at step %d\n%s %.3f"), head_name(static_cast<int>(k), heads).c_str(),
+                          h.snapshots[i]->step, tr(metric_name(v.metric)), series[k][i]);
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) v.timeline = static_cast<int>(i);
     }
 }
@@ -209,10 +215,11 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
     const int heads = v.progress.config.heads, n = static_cast<int>(s.probe_maps.size());
     v.probe_maps.resize(static_cast<std::size_t>(n));
     if (s.probe_is_cross)
-        ImGui::Text("Cross-attention on the held-out example at step %d: answer rows (decoder), source columns "
-                    "(encoder)", s.step);
+        ImGui::Text(tr("Cross-attention on the held-out example at step %d: answer rows (decoder), source columns "
+                       "(encoder)"),
+                    s.step);
     else
-        ImGui::Text("Induction probe at step %d (BOS + r + r): query rows, key columns", s.step);
+        ImGui::Text(tr("Induction probe at step %d (BOS + r + r): query rows, key columns"), s.step);
     const std::vector<std::string>& rows = s.probe_query_tokens.empty() ? s.probe_tokens : s.probe_query_tokens;
     ColorScale scale;  // attention weights
     scale.lo = 0.0f;
@@ -223,9 +230,9 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
         KeyedTexture& tex = v.probe_maps[static_cast<std::size_t>(k)];
         tex.sync(std::to_string(v.progress.run_id) + "/" + std::to_string(snapshot_index) + "/" + std::to_string(k), m);
         ImGui::BeginGroup();
-        const std::string name = (s.probe_is_cross ? "cross " : "") + head_name(k, heads);
+        const std::string name = s.probe_is_cross ? tr("cross") + std::string(" ") + head_name(k, heads) : head_name(k, heads);
         if (s.probe_is_cross) ImGui::TextUnformatted(name.c_str());
-        else ImGui::Text("%s  ind %.2f", name.c_str(), s.metrics[static_cast<std::size_t>(k)][Metric::Induction]);
+        else ImGui::Text(tr("%s  ind %.2f"), name.c_str(), s.metrics[static_cast<std::size_t>(k)][Metric::Induction]);
         const std::string id = "##probe" + std::to_string(k);
         // The plot puts its colour bar right of the map: `cell` is the map's side.
         const float bar = ImGui::CalcTextSize("-0.000").x + 26.0f * ctx.ui_scale;
@@ -234,7 +241,7 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
         if (h.row >= 0 && h.col >= 0) {
             ctx.fonts.note_text(rows[static_cast<std::size_t>(h.row)]);  // a text task's CJK tokens
             ctx.fonts.note_text(s.probe_tokens[static_cast<std::size_t>(h.col)]);
-            ImGui::SetTooltip("%s  query %d %s → key %d %s\nweight %.4f", name.c_str(), h.row,
+            ImGui::SetTooltip(tr("%s  query %d %s → key %d %s\nweight %.4f"), name.c_str(), h.row,
                               rows[static_cast<std::size_t>(h.row)].c_str(), h.col,
                               s.probe_tokens[static_cast<std::size_t>(h.col)].c_str(), m(h.row, h.col));
         }
@@ -244,15 +251,15 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
 
 // Every head at the shown snapshot: its role and the metrics that tell heads apart.
 void draw_head_table(const train::HeadSnapshot& s, int heads) {
-    ImGui::Text("Heads at step %d (metrics on the task's first held-out example; induction on BOS + r + r)", s.step);
+    ImGui::Text(tr("Heads at step %d (metrics on the task's first held-out example; induction on BOS + r + r)"), s.step);
     constexpr Metric kShown[] = {Metric::Entropy, Metric::Distance, Metric::PrevToken, Metric::FirstToken,
                                  Metric::DuplicateToken, Metric::Induction};
     if (!ImGui::BeginTable("##heads_at_step", 2 + static_cast<int>(std::size(kShown)),
                            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY))
         return;
-    ImGui::TableSetupColumn("head");
-    ImGui::TableSetupColumn("role");
-    for (const Metric m : kShown) ImGui::TableSetupColumn(metric_name(m));
+    ImGui::TableSetupColumn(tr("head"));
+    ImGui::TableSetupColumn(tr("role"));
+    for (const Metric m : kShown) ImGui::TableSetupColumn(tr(metric_name(m)));
     ImGui::TableHeadersRow();
     for (std::size_t k = 0; k < s.metrics.size(); ++k) {
         ImGui::TableNextRow();
@@ -274,7 +281,7 @@ void draw_similarity(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
     TrainView& v = ctx.train;
     const int heads = v.progress.config.heads, n = static_cast<int>(s.similarity.rows());
     if (n == 0) return;
-    ImGui::TextUnformatted("Head similarity (JSD, held-out example)");
+    ImGui::TextUnformatted(tr("Head similarity (JSD, held-out example)"));
     v.similarity.sync(std::to_string(v.progress.run_id) + "/" + std::to_string(snapshot_index), s.similarity.cast<float>());
     ColorScale scale;
     scale.lo = v.similarity.lo;
@@ -283,7 +290,7 @@ void draw_similarity(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
                                          ctx.state.colormap, scale, [heads](int i) { return head_name(i, heads); },
                                          [heads](int j) { return head_name(j, heads); });
     if (h.row >= 0 && h.col >= 0)
-        ImGui::SetTooltip("%s vs %s\nJSD %.4f nats", head_name(h.row, heads).c_str(), head_name(h.col, heads).c_str(),
+        ImGui::SetTooltip(tr("%s vs %s\nJSD %.4f nats"), head_name(h.row, heads).c_str(), head_name(h.col, heads).c_str(),
                           s.similarity(h.row, h.col));
 }
 
@@ -294,18 +301,18 @@ void draw_run_tab(AppContext& ctx);
 void draw_train_panel(AppContext& ctx, const PanelRect& r) {
     TrainView& v = ctx.train;
     const float left_w = std::clamp(r.size.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
-    begin_fixed_window("Train", {r.pos, ImVec2(left_w, r.size.y)});
+    begin_fixed_window(tr("Train"), {r.pos, ImVec2(left_w, r.size.y)});
     draw_setup(ctx);
     ImGui::End();
-    begin_fixed_window("Training", {ImVec2(r.pos.x + left_w, r.pos.y), ImVec2(r.size.x - left_w, r.size.y)});
+    begin_fixed_window(tr("Training"), {ImVec2(r.pos.x + left_w, r.pos.y), ImVec2(r.size.x - left_w, r.size.y)});
     if (ImGui::BeginTabBar("##train_tabs")) {
-        if (ImGui::BeginTabItem("Run")) {
+        if (ImGui::BeginTabItem(tr("Run"))) {
             draw_run_tab(ctx);
             ImGui::EndTabItem();
         }
         const ImGuiTabItemFlags select = v.select_experiment_tab ? ImGuiTabItemFlags_SetSelected : 0;
         v.select_experiment_tab = false;
-        if (ImGui::BeginTabItem("Head-count experiment", nullptr, select)) {
+        if (ImGui::BeginTabItem(tr("Head-count experiment"), nullptr, select)) {
             draw_experiment_tab(ctx);
             ImGui::EndTabItem();
         }
@@ -322,8 +329,10 @@ void draw_run_tab(AppContext& ctx) {
     const float fs = ImGui::GetFontSize();
     const TrainProgress& p = v.progress;
     if (!p.history) {
-        ImGui::TextDisabled("Pick a task and an architecture, then press Train. With the defaults (induction, 2 layers,");
-        ImGui::TextDisabled("d_model 64, 4 heads) an induction head forms within a minute: its score climbs past 0.5.");
+        ImGui::TextDisabled("%s", tr("Pick a task and an architecture, then press Train. With the defaults (induction, "
+                                     "2 layers,"));
+        ImGui::TextDisabled("%s", tr("d_model 64, 4 heads) an induction head forms within a minute: its score climbs "
+                                     "past 0.5."));
         return;
     }
     const int count = static_cast<int>(p.history->snapshots.size());
@@ -348,22 +357,23 @@ void draw_run_tab(AppContext& ctx) {
     // Timeline: any snapshot; at the right end it follows the newest.
     int slider = shown;
     ImGui::SetNextItemWidth(avail.x - fs * 22);
-    const std::string label = "step " + std::to_string(p.history->snapshots[static_cast<std::size_t>(shown)]->step);
-    if (ImGui::SliderInt("##timeline", &slider, 0, count - 1, label.c_str()))
+    char label[64];  // the slider's format: no % left in it
+    std::snprintf(label, sizeof label, tr("step %d"), p.history->snapshots[static_cast<std::size_t>(shown)]->step);
+    if (ImGui::SliderInt("##timeline", &slider, 0, count - 1, label))
         v.timeline = slider == count - 1 ? -1 : slider;
     ImGui::SameLine();
-    ImGui::TextDisabled(v.timeline < 0 ? "(newest)" : "(snapshot %d of %d)", shown + 1, count);
+    ImGui::TextDisabled(v.timeline < 0 ? tr("(newest)") : tr("(snapshot %d of %d)"), shown + 1, count);
     ImGui::SameLine();
-    ImGui::Checkbox("table", &v.show_head_table);
+    ImGui::Checkbox(tr("table"), &v.show_head_table);
     const train::HeadSnapshot& s = *p.history->snapshots[static_cast<std::size_t>(shown)];
     ImGui::SameLine();
     ImGui::BeginDisabled(!s.weights);
-    if (ImGui::Button("show in all views")) show_trained_snapshot(ctx.state, v, s);
+    if (ImGui::Button(tr("show in all views"))) show_trained_snapshot(ctx.state, v, s);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip(s.weights ? "Open the model at step %d in the heatmap, grid, pipeline and analysis views; "
-                                      "the Model panel's slider then moves them through training."
-                                    : "Step %d's weights were not kept (long runs keep every other snapshot's)",
+        ImGui::SetTooltip(s.weights ? tr("Open the model at step %d in the heatmap, grid, pipeline and analysis views; "
+                                         "the Model panel's slider then moves them through training.")
+                                    : tr("Step %d's weights were not kept (long runs keep every other snapshot's)"),
                           s.step);
     ImGui::BeginChild("##snapshot", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
     if (v.show_head_table) {

@@ -1,9 +1,12 @@
 #include "app/panels/widgets.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
+#include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "core/image/utf8.h"
 
@@ -127,5 +130,19 @@ float button_width(const char* label) {
 float checkbox_width(const char* label) {
     return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
+
+std::string printf_string(const char* format, ...) {
+    va_list args, copy;
+    va_start(args, format);
+    va_copy(copy, args);
+    const int n = std::vsnprintf(nullptr, 0, format, copy);
+    va_end(copy);
+    std::string out(static_cast<std::size_t>(std::max(n, 0)), '\0');
+    if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, args);
+    va_end(args);
+    return out;
+}
+
+std::string wrote_status(const std::string& path) { return printf_string(tr("wrote %s"), path.c_str()); }
 
 }  // namespace hs

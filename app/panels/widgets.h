@@ -54,4 +54,9 @@ float labeled_width(float item_width, const char* label);  // SetNextItemWidth +
 float button_width(const char* label);
 float checkbox_width(const char* label);
 
+// printf into a std::string (a translated format whose arguments may be long).
+std::string printf_string(const char* format, ...);
+// "wrote PATH" in the interface language.
+std::string wrote_status(const std::string& path);
+
 }  // namespace hs

@@ -42,9 +42,10 @@ MatrixSummaries summarize_shown_matrices(const Trace& trace) {
     if (trace.steps) {
         const AttentionSteps& st = *trace.steps;
         for (const Matrix* m : {&st.x_query, &st.x_memory, &st.w_in, &st.qkv, &st.q, &st.k, &st.v, &st.concat,
-                                &st.w_out, &st.output})
+                                &st.w_out, &st.w_o, &st.output})
             add(out, *m);
-        for (const std::vector<Matrix>* ms : {&st.q_heads, &st.k_heads, &st.v_heads, &st.raw_scores,
+        for (const std::vector<Matrix>* ms : {&st.w_q_heads, &st.w_k_heads, &st.w_v_heads, &st.q_heads, &st.k_heads,
+                                              &st.v_heads, &st.raw_scores,
                                               &st.scaled_scores, &st.masked_scores, &st.weights, &st.head_outputs})
             add_all(out, *ms);
     }

@@ -28,6 +28,10 @@ struct AttentionSteps {
                        //          K/V parts from x_memory, rows padded to max(T, S))
     Matrix q, k, v;    // (T, I), (S, I), (S, I)
     std::vector<Matrix> q_heads, k_heads, v_heads;  // H × (T|S, Dk): column blocks of q/k/v
+    // The same projection in textbook form (Q_h = X·W_Q^h + b_Q^h): H × (D, Dk), W_Q^h =
+    // (rows h·Dk … (h+1)·Dk − 1 of W_in's Q block)ᵀ, likewise K and V (GQA: repeated per
+    // query head).
+    std::vector<Matrix> w_q_heads, w_k_heads, w_v_heads;
     std::vector<Matrix> raw_scores;     // H × (T, S) = Q_h K_hᵀ
     std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ / √Dk
     std::vector<Matrix> masked_scores;  // H × (T, S) = scaled + mask (−inf where masked)
@@ -35,6 +39,7 @@ struct AttentionSteps {
     std::vector<Matrix> head_outputs;   // H × (T, Dk) = A_h · V_h
     Matrix concat;     // (T, I) = [head_1 | … | head_H]
     Matrix w_out;      // (D, I)  PyTorch out_proj.weight
+    Matrix w_o;        // (I, D)  textbook W_O = W_outᵀ: output = concat · W_O + b_o
     Vector b_out;      // (D)
     Matrix output;     // (T, D) = concat · W_oᵀ + b_o
     float scale = 1.0f;  // 1/√Dk

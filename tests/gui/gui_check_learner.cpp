@@ -63,3 +63,56 @@ int check_article(char** argv) {
 }
 
 }  // namespace hs::gui_check
+
+namespace hs::gui_check {
+
+// run_chinese_ui_test.sh: the first launch in Chinese, the next remembering it.
+int check_chinese_ui(char** argv) {
+    const std::string dir = argv[2];
+    const nlohmann::json first = read_json(dir + "/first.json");
+    check(first.at("ui_lang") == "zh", "--lang zh puts the interface in Chinese");
+    check(first.at("help").at("welcome") == true, "the first launch (no settings yet) opens the welcome");
+    check(first.at("missing_glyphs") == "", "every character of the Chinese strings is in the font atlas (missing: '" +
+                                                first.at("missing_glyphs").get<std::string>() + "')");
+    const nlohmann::json second = read_json(dir + "/second.json");
+    check(second.at("ui_lang") == "zh", "the next launch remembers Chinese (settings)");
+    check(second.at("help").at("welcome") == false, "and does not open the welcome again");
+    check(second.at("missing_glyphs") == "", "no missing characters at 1600×1000 either");
+    const nlohmann::json english = read_json(dir + "/english.json");
+    check(english.at("ui_lang") == "en", "the script switches back to English");
+    return failures ? 1 : 0;
+}
+
+}  // namespace hs::gui_check
+
+namespace hs::gui_check {
+
+// run_pipeline_layout_test.sh: every dumped Pipeline strip has readable number tables.
+int check_pipeline(int argc, char** argv) {
+    for (int a = 2; a < argc; ++a) {
+        const std::string file = argv[a];
+        const nlohmann::json p = read_json(file).at("pipeline");
+        const nlohmann::json& cards = p.at("cards");
+        check(cards.size() >= 14, file + ": the strip has its " + std::to_string(cards.size()) + " cards");
+        int tables = 0, slivers = 0;
+        for (const nlohmann::json& c : cards) {
+            if (!c.at("numbers").get<bool>()) continue;
+            ++tables;
+            const float column = c.at("column_w"), widest = c.at("widest_text_w");
+            const auto& r = c.at("rect");
+            const float width = r[2].get<float>() - r[0].get<float>();
+            if (column + 0.5f < widest || width < column) {
+                ++slivers;
+                check(false, file + ": card '" + c.at("title").get<std::string>() + "' is " + std::to_string(width) +
+                                 " px wide with columns of " + std::to_string(column) + " for values " +
+                                 std::to_string(widest) + " wide");
+            }
+        }
+        check(slivers == 0, file + ": all " + std::to_string(tables) + " number tables keep readable columns");
+        if (file.find("example") != std::string::npos)
+            check(tables >= 10, file + ": a 2-token worked example shows its steps as numbers (" + std::to_string(tables) + ")");
+    }
+    return failures ? 1 : 0;
+}
+
+}  // namespace hs::gui_check

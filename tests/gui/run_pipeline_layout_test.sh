@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The Pipeline strip stays readable: at 1280×720 and 1600×1000, scrolled to its start, its
+# middle and its end, in the textbook and the PyTorch layout, on the default model and on
+# a worked example, every table of numbers keeps columns as wide as its widest value (no
+# slivers). gui_check pipeline checks the dumped card rectangles.
+#   run_pipeline_layout_test.sh APP CHECKER OUTDIR EXAMPLE
+set -euo pipefail
+app=$1 checker=$2 out=$3 example=$4
+rm -rf "$out"
+mkdir -p "$out"
+for size in 1280x720 1600x1000; do
+  cat > "$out/session_$size.txt" <<SCRIPT
+model $example
+tab pipeline
+dump-state $out/${size}_example_start.json
+pipeline-scroll 100000
+dump-state $out/${size}_example_end.json
+screenshot $out/${size}_example_end.png
+pipeline-layout pytorch
+pipeline-scroll 0
+dump-state $out/${size}_example_pytorch.json
+model default
+pipeline-layout textbook
+pipeline-scroll 900
+dump-state $out/${size}_default_middle.json
+screenshot $out/${size}_default_middle.png
+pipeline-scroll 100000
+dump-state $out/${size}_default_end.json
+SCRIPT
+  timeout 240 xvfb-run -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$size.txt"
+done
+"$checker" pipeline "$out"/*.json
