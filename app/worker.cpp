@@ -8,6 +8,7 @@
 #include "core/image/box_mean.h"
 #include "core/kernels/parallel.h"
 #include "core/source.h"
+#include "core/tokenize/byte_fallback.h"
 #include "core/model/generate.h"
 
 namespace hs {
@@ -238,6 +239,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                 if (lt.cross_attn) add(HeadRef{l, 0, true, true}, *lt.cross_attn);
             }
         }
+        result.byte_tokens = count_byte_tokens(trace.main.tokens);
         result.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(trace.main));
         if (trace.decoder) result.decoder_norms = std::make_shared<const HiddenNorms>(hidden_norms(*trace.decoder));
         result.trace = std::make_shared<const Trace>(std::move(trace));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/tokenize/byte_fallback.h"
 #include "core/tokenize/playground_tokenizer.h"
 #include "tests/test_util.h"
 
@@ -127,3 +128,14 @@ TEST(IsCjk, CoversIdeographsKanaHangulFullwidthButNotLatin) {
 }
 
 }  // namespace
+
+TEST(ByteFallback, ByteTokensAreCountedExactly) {
+    EXPECT_TRUE(hs::is_byte_token("<0xE5>"));
+    EXPECT_TRUE(hs::is_byte_token("<0x0a>"));
+    EXPECT_FALSE(hs::is_byte_token("<0xG5>"));
+    EXPECT_FALSE(hs::is_byte_token("<0xE5"));
+    EXPECT_FALSE(hs::is_byte_token("<s>"));
+    EXPECT_FALSE(hs::is_byte_token("x<0xE5>"));
+    // "小明 ok" on stories260K: ▁, three bytes per character, ▁o, k.
+    EXPECT_EQ(hs::count_byte_tokens({"<s>", " ", "<0xE5>", "<0xB0>", "<0x8F>", "<0xE6>", "<0x98>", "<0x8E>", " o", "k"}), 6);
+}

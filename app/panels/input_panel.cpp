@@ -130,7 +130,15 @@ void draw_text_status(AppContext& ctx) {
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip(tr("run the model on the text's first %d tokens; the text itself is kept"), v.input_max_len);
         }
-    } else if (v.trace && v.trace->dropped_tokens > 0) {
+    }
+    if (v.trace && v.byte_tokens > 0) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
+        ImGui::TextWrapped(tr("%d tokens are raw bytes such as <0xE5>: this model's vocabulary has no piece for "
+                              "some characters (a model trained on English spells a Chinese character as 3 bytes)."),
+                           v.byte_tokens);
+        ImGui::PopStyleColor();
+    }
+    if (!v.input_error && v.trace && v.trace->dropped_tokens > 0) {
         ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), tr("showing the first %zu tokens; %d more are left out"),
                            v.trace->main.tokens.size(), v.trace->dropped_tokens);
         ImGui::SameLine();

@@ -32,6 +32,10 @@ int check_long_text(char** argv) {
     const float hi = range.at("hi"), lo = range.at("lo"), max = range.at("max");
     check(max == 1.0f, "the causal map's max is 1 (the first query attends only to itself)");
     check(hi < 0.5f && hi > lo, "the auto range's top (" + std::to_string(hi) + ") is the robust high, not the max");
+
+    const nlohmann::json bytes = read_json(dir + "/bytes.json");
+    check(bytes.at("byte_tokens") == 6, "'小明 ok' on stories260K: the Input panel notes 6 byte tokens (3 per character; got " +
+                                            bytes.at("byte_tokens").dump() + ")");
     return failures ? 1 : 0;
 }
 

@@ -3,10 +3,11 @@
 # both counts and the "keep the first N tokens" choice; taking it runs the first max_len
 # tokens; an empty text's error shows by the text box (not the Model panel) and export
 # refuses the older map. A 600-token text on a playground: the auto range's top is below
-# the map's max (robust range). Screenshots at 1280×720; gui_check long-text checks.
-#   run_long_text_test.sh APP CHECKER OUTDIR
+# the map's max (robust range). Chinese on stories260K (an English model): the note on
+# byte tokens. Screenshots at 1280×720; gui_check long-text checks.
+#   run_long_text_test.sh APP CHECKER OUTDIR STORIES260K_BIN
 set -euo pipefail
-app=$1 checker=$2 out=$3
+app=$1 checker=$2 out=$3 stories=$4
 rm -rf "$out"
 mkdir -p "$out"
 words=""
@@ -30,9 +31,13 @@ select layer 0
 select head 1
 dump-state $out/long.json
 screenshot $out/long.png
+model $stories
+text 小明 ok
+dump-state $out/bytes.json
+screenshot $out/bytes.png
 SCRIPT
 timeout 240 xvfb-run -a -s '-screen 0 1280x720x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
-for f in too_long.json kept.json empty.json long.json too_long.png kept.png empty.png long.png; do
+for f in too_long.json kept.json empty.json long.json bytes.json bytes.png too_long.png kept.png empty.png long.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
 "$checker" long-text "$out"

@@ -1,0 +1,16 @@
+#pragma once
+// SentencePiece-style byte fallback: a character the vocabulary has no piece for is
+// spelled as its UTF-8 bytes, one token each, shown "<0xE5>". A Chinese character on an
+// English model becomes three such tokens; the app says so instead of leaving the
+// learner to wonder what "<0xE5>" means.
+#include <string>
+#include <vector>
+
+namespace hs {
+
+// Whether a displayed token is a byte token: exactly "<0x" + two hex digits + ">".
+bool is_byte_token(const std::string& token);
+// How many of the displayed tokens are byte tokens.
+int count_byte_tokens(const std::vector<std::string>& tokens);
+
+}  // namespace hs
