@@ -36,6 +36,13 @@ struct PipelineView {
     std::vector<PipelineCardRect> cards;  // of the last frame
 };
 
+// The Input panel's text box: shown wrapped while not edited; a click edits it (ImGui's
+// multi-line editor does not wrap).
+struct TextBoxView {
+    bool editing = false;
+    bool focus = false;  // give the editor the keyboard on its first frame
+};
+
 // Help windows: the welcome (first launch, F1) and About.
 struct HelpView {
     bool welcome = false;
@@ -87,6 +94,7 @@ struct AppContext {
     ModelPanelView model_panel;
     ExportStatus export_status;
     HelpView help;
+    TextBoxView text_box;
     PipelineView pipeline;
     MatrixTextures pipeline_textures;   // Pipeline tab: one texture per step matrix
     MatrixTextures layer_textures;      // Layer outputs tab: one per hidden state

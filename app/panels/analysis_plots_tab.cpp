@@ -89,7 +89,20 @@ void layer_chart(const char* id, const char* title, const Matrix& m, ImVec2 size
     if (h.col >= 0)
         ImGui::SetTooltip(tr("layer %d: mean %.3f  min %.3f  max %.3f over heads"), h.col, s[0][static_cast<std::size_t>(h.col)],
                           s[1][static_cast<std::size_t>(h.col)], s[2][static_cast<std::size_t>(h.col)]);
-    ImGui::TextDisabled("%s", tr("white: mean · blue: min · orange: max over heads"));
+    // Legend: each line's colour beside its name.
+    const char* names[] = {tr("mean"), tr("min"), tr("max")};
+    const float fs = ImGui::GetFontSize();
+    for (int k = 0; k < 3; ++k) {
+        if (k) ImGui::SameLine();
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        ImGui::Dummy(ImVec2(fs * 1.4f, fs));
+        ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x, at.y + fs * 0.55f), ImVec2(at.x + fs * 1.2f, at.y + fs * 0.55f),
+                                            colors[static_cast<std::size_t>(k)], 2.5f);
+        ImGui::SameLine(0.0f, 2.0f);
+        ImGui::TextUnformatted(names[k]);
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", tr("over the heads of each layer"));
     ImGui::EndGroup();
 }
 

@@ -53,9 +53,33 @@ void draw_mds(AppContext& ctx, const Eigen::MatrixXd& xy, const std::vector<Head
             nearest = i;
         }
         list->AddCircleFilled(p, 4.5f, role_color(labels[static_cast<std::size_t>(i)].primary.role));
-        if (n <= 64) {
-            const std::string name = head_name(i, heads);
-            list->AddText(ImVec2(p.x + 5, p.y - 7), IM_COL32(190, 194, 202, 255), name.c_str());
+    }
+    // Names beside the dots where they do not cover another name or dot: right, left,
+    // above or below; a head whose name has no free place is named on hover.
+    std::vector<ImVec4> taken;  // x0, y0, x1, y1 of names and dots already placed
+    for (int i = 0; i < n; ++i) {
+        const ImVec2 p = at(i);
+        taken.push_back(ImVec4(p.x - 4.5f, p.y - 4.5f, p.x + 4.5f, p.y + 4.5f));
+    }
+    const auto overlaps = [&](const ImVec4& r, int own_dot) {
+        for (std::size_t k = 0; k < taken.size(); ++k) {
+            if (static_cast<int>(k) == own_dot) continue;
+            const ImVec4& t = taken[k];
+            if (r.x < t.z && t.x < r.z && r.y < t.w && t.y < r.w) return true;
+        }
+        return false;
+    };
+    for (int i = 0; i < n && n <= 256; ++i) {
+        const std::string name = head_name(i, heads);
+        const ImVec2 ts = ImGui::CalcTextSize(name.c_str()), p = at(i);
+        const ImVec2 places[] = {ImVec2(p.x + 6, p.y - ts.y * 0.5f), ImVec2(p.x - 6 - ts.x, p.y - ts.y * 0.5f),
+                                 ImVec2(p.x - ts.x * 0.5f, p.y - 6 - ts.y), ImVec2(p.x - ts.x * 0.5f, p.y + 6)};
+        for (const ImVec2& q : places) {
+            const ImVec4 r(q.x, q.y, q.x + ts.x, q.y + ts.y);
+            if (r.x < p0.x || r.z > p1.x || r.y < p0.y || r.w > p1.y || overlaps(r, i)) continue;
+            list->AddText(q, IM_COL32(190, 194, 202, 255), name.c_str());
+            taken.push_back(r);
+            break;
         }
     }
     if (nearest >= 0) {

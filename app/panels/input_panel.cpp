@@ -104,6 +104,31 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
     if (ImGui::InputInt(tr("tokens###continue_n"), &s.continue_n, 1, 8)) s.continue_n = std::clamp(s.continue_n, 1, 256);
 }
 
+// The text box: the text wrapped to the panel while it is not being edited (ImGui's
+// multi-line editor scrolls sideways instead of wrapping); a click opens the editor,
+// which closes again when it loses the keyboard.
+void draw_wrapped_text_box(AppContext& ctx, float height) {
+    AppState& s = ctx.state;
+    TextBoxView& box = ctx.text_box;
+    if (!box.editing) {
+        ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyle().Colors[ImGuiCol_FrameBg]);
+        ImGui::BeginChild("##text_view", ImVec2(-1, height), false);
+        ImGui::TextWrapped("%s", s.text.c_str());
+        ImGui::EndChild();
+        ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_TextInput);
+        if (ImGui::IsItemClicked()) {
+            box.editing = true;
+            box.focus = true;
+        }
+        return;
+    }
+    if (box.focus) ImGui::SetKeyboardFocusHere();
+    if (input_text_string("##text", &s.text, true, ImVec2(-1, height))) s.dirty = true;
+    if (!box.focus && !ImGui::IsItemActive()) box.editing = false;  // clicked elsewhere: wrap again
+    box.focus = false;
+}
+
 // The sample whose text is in the box, or null.
 const Sample* loaded_sample(const AppContext& ctx) {
     for (const Sample& sample : ctx.samples)
@@ -180,7 +205,7 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
     const bool enc_dec = ctx.view.trace && ctx.view.trace->decoder;
     ImGui::TextUnformatted(enc_dec ? tr("encoder text") : tr("text"));
     const float text_h = ImGui::GetTextLineHeight() * (enc_dec ? 3.0f : 4.5f);
-    if (input_text_string("##text", &s.text, true, ImVec2(-1, text_h))) s.dirty = true;
+    draw_wrapped_text_box(ctx, text_h);
     draw_text_status(ctx);
     if (enc_dec || s.config.arch == Arch::EncoderDecoder) {
         ImGui::TextUnformatted(tr("decoder text (empty: same as encoder)"));

@@ -74,7 +74,7 @@ nlohmann::json pairs_json(const std::vector<HeadPair>& pairs, int heads) {
 
 std::string head_name(int n, int heads_per_layer) {
     if (heads_per_layer <= 0) return std::to_string(n);
-    return std::to_string(n / heads_per_layer) + "." + std::to_string(n % heads_per_layer);
+    return "L" + std::to_string(n / heads_per_layer) + ".H" + std::to_string(n % heads_per_layer);
 }
 
 std::string metrics_csv(const std::vector<HeadMetrics>& metrics, const std::vector<HeadLabels>& labels) {

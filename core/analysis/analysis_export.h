@@ -28,7 +28,7 @@ nlohmann::json analysis_to_json(const Trace& trace, const TraceAnalysis& analysi
 nlohmann::json corpus_to_json(const std::string& model, const CorpusResult& corpus,
                               const std::vector<HeadLabels>& labels, int redundant_pairs = 10);
 
-// "L.H" for head index n with H heads per layer.
+// "L1.H2" for head index n with H heads per layer (as the window names heads everywhere).
 std::string head_name(int n, int heads_per_layer);
 
 }  // namespace hs

@@ -86,10 +86,9 @@ TEST(I18n, EveryTrStringOfTheAppHasAChineseEntry) {
 TEST(I18n, EntriesAreUniqueNonEmptyAndKeepTheirSpecifiers) {
     std::set<std::string_view> seen;
     for (const auto& [en, zh] : zh_cn_table()) {
-        SCOPED_TRACE(std::string(en));
-        EXPECT_TRUE(seen.insert(en).second) << "listed twice";
-        EXPECT_FALSE(zh.empty());
-        EXPECT_EQ(specifiers(en), specifiers(zh));
+        EXPECT_TRUE(seen.insert(en).second) << "\"" << en << "\" is listed twice";
+        EXPECT_FALSE(zh.empty()) << en;
+        EXPECT_EQ(specifiers(en), specifiers(zh)) << en;
     }
 }
 
