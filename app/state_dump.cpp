@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <imgui_internal.h>
+
 #include "app/analysis_actions.h"
 #include "app/i18n/i18n.h"
 #include "app/trace_view.h"
@@ -134,6 +136,31 @@ nlohmann::json experiment_json(const AppContext& ctx) {
 
 }  // namespace
 
+namespace {
+
+// Every visible top-level and child window as ImGui laid it out last frame: its rectangle,
+// the width its content needs and the width it has (ImGui internals, read-only). A window
+// whose content is wider than its inner width without a horizontal scrollbar clips
+// widgets ("clipped": true).
+nlohmann::json window_extents() {
+    nlohmann::json out = nlohmann::json::array();
+    if (!ImGui::GetCurrentContext()) return out;
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
+        if (!w->WasActive || w->Hidden || (w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup))) continue;
+        const float inner_w = w->InnerRect.GetWidth() - 2.0f * w->WindowPadding.x;
+        const bool clipped = w->ContentSize.x > inner_w + 1.0f && !w->ScrollbarX;
+        out.push_back({{"name", w->Name},
+                       {"child", (w->Flags & ImGuiWindowFlags_ChildWindow) != 0},
+                       {"rect", {w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y}},
+                       {"content_w", w->ContentSize.x},
+                       {"inner_w", inner_w},
+                       {"clipped", clipped}});
+    }
+    return out;
+}
+
+}  // namespace
+
 nlohmann::json dump_state(const AppContext& ctx) {
     const AppState& s = ctx.state;
     nlohmann::json j;
@@ -144,6 +171,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["recent_models"] = s.recent_models;
     j["error"] = ctx.view.error;
     j["help"] = {{"welcome", ctx.help.welcome}, {"about", ctx.help.about}};
+    j["windows"] = window_extents();
     // The Pipeline strip as last drawn: each card's screen rectangle and, for tables of
     // numbers, a column's width beside its widest value (a sliver would be narrower).
     nlohmann::json cards = nlohmann::json::array();

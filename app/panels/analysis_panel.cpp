@@ -35,9 +35,13 @@ void draw_toolbar(AppContext& ctx) {
             a.status = tr("cancelled");
         }
     } else if (!a.error.empty()) {
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", a.error.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        ImGui::TextWrapped("%s", a.error.c_str());
+        ImGui::PopStyleColor();
     } else if (!a.status.empty()) {
-        ImGui::TextDisabled("%s", a.status.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::TextWrapped("%s", a.status.c_str());  // a long status wraps instead of widening the panel
+        ImGui::PopStyleColor();
     } else {
         ImGui::TextDisabled("%s", tr("press Analyze: every head's role, redundant pairs and rollout"));
     }

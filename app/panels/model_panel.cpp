@@ -110,7 +110,10 @@ void draw_playground(AppContext& ctx) {
     changed |= enum_combo(tr("activation"), &c.activation,
                           {Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SwiGLU});
     // 0 = one K/V head per query head; K < heads shares each K/V head among heads / K.
-    changed |= ImGui::InputInt(tr("kv heads (0 = heads)"), &c.kv_heads, 1, 2);
+    changed |= ImGui::InputInt(tr("kv heads"), &c.kv_heads, 1, 2);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("0: one key/value head per query head; K: each key/value head is shared by heads / K "
+                                   "query heads (grouped-query attention)"));
     bool bias = c.qkv_bias && c.out_bias && c.mlp_bias;
     if (ImGui::Checkbox(tr("biases"), &bias)) {
         c.qkv_bias = c.out_bias = c.mlp_bias = bias;
@@ -127,7 +130,7 @@ void draw_playground(AppContext& ctx) {
         c.d_ff = 4 * c.d_model;
         changed = true;
     }
-    ImGui::SameLine();
+    same_line_if_fits(button_width(tr("Llama block")));
     // nn.Transformer block -> Llama block in one step (each option also changes alone).
     if (ImGui::Button(tr("Llama block"))) {
         c.arch = Arch::DecoderOnly;
@@ -141,7 +144,7 @@ void draw_playground(AppContext& ctx) {
         c.lm_head = LmHead::Tied;
         changed = true;
     }
-    ImGui::SameLine();
+    same_line_if_fits(button_width(tr("defaults")));
     if (ImGui::Button(tr("defaults"))) {
         const std::uint64_t keep_seed = c.seed;
         c = ModelConfig::defaults_for(c.arch);

@@ -52,6 +52,7 @@ int check_long_text(char** argv);
 int check_article(char** argv);
 int check_chinese_ui(char** argv);
 int check_pipeline(int argc, char** argv);
+int check_fit(int argc, char** argv);
 }
 
 namespace {
@@ -406,6 +407,7 @@ int main(int argc, char** argv) {
         if (mode == "article" && argc == 3) return hs::gui_check::check_article(argv);
         if (mode == "chinese-ui" && argc == 3) return hs::gui_check::check_chinese_ui(argv);
         if (mode == "pipeline" && argc >= 3) return hs::gui_check::check_pipeline(argc, argv);
+        if (mode == "fit" && argc >= 3) return hs::gui_check::check_fit(argc, argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
                              "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE STATE.json | "
                              "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "

@@ -120,3 +120,25 @@ int check_pipeline(int argc, char** argv) {
 }
 
 }  // namespace hs::gui_check
+
+namespace hs::gui_check {
+
+// run_layout_fit_test.sh: no window clips its widgets sideways.
+int check_fit(int argc, char** argv) {
+    for (int a = 2; a < argc; ++a) {
+        const std::string file = argv[a];
+        const nlohmann::json state = read_json(file);
+        int windows = 0;
+        for (const nlohmann::json& w : state.at("windows")) {
+            ++windows;
+            if (w.at("clipped").get<bool>())
+                check(false, file + ": window '" + w.at("name").get<std::string>() + "' needs " +
+                                 std::to_string(w.at("content_w").get<float>()) + " px but has " +
+                                 std::to_string(w.at("inner_w").get<float>()));
+        }
+        check(windows >= 4, file + ": " + std::to_string(windows) + " windows, none clipped sideways");
+    }
+    return failures ? 1 : 0;
+}
+
+}  // namespace hs::gui_check

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Nothing is clipped: at 1280×720, 1600×1000 and 2560×1440, in English and in Chinese,
+# through the Attention view (Pipeline, Layer outputs, Export, a playground's Model panel),
+# the Analysis view after Analyze and the Train view, no window's widgets are wider than
+# the window unless it scrolls sideways. gui_check fit checks the dumped window extents.
+#   run_layout_fit_test.sh APP CHECKER OUTDIR
+set -euo pipefail
+app=$1 checker=$2 out=$3
+rm -rf "$out"
+mkdir -p "$out"
+dumps=()
+for lang in en zh; do
+  for size in 1280x720 1600x1000 2560x1440; do
+    tag="${lang}_${size}"
+    cat > "$out/session_$tag.txt" <<SCRIPT
+lang $lang
+dump-state $out/${tag}_attention.json
+screenshot $out/${tag}_attention.png
+view analysis
+analyze
+dump-state $out/${tag}_analysis.json
+screenshot $out/${tag}_analysis.png
+view train
+dump-state $out/${tag}_train.json
+view attention
+tab export
+dump-state $out/${tag}_export.json
+model random:d_model=64,heads=4,layers=2
+tab layers
+dump-state $out/${tag}_playground.json
+screenshot $out/${tag}_playground.png
+SCRIPT
+    timeout 240 xvfb-run -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$tag.txt"
+    dumps+=("$out/${tag}_attention.json" "$out/${tag}_analysis.json" "$out/${tag}_train.json" "$out/${tag}_export.json" "$out/${tag}_playground.json")
+  done
+done
+"$checker" fit "${dumps[@]}"
