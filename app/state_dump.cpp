@@ -148,11 +148,13 @@ nlohmann::json window_extents() {
     for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
         if (!w->WasActive || w->Hidden || (w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup))) continue;
         const float inner_w = w->InnerRect.GetWidth() - 2.0f * w->WindowPadding.x;
-        const bool clipped = w->ContentSize.x > inner_w + 1.0f && !w->ScrollbarX;
+        // What the last frame's widgets reached (ContentSize lags a frame behind it).
+        const float content_w = w->DC.CursorMaxPos.x - w->DC.CursorStartPos.x;
+        const bool clipped = content_w > inner_w + 1.0f && !w->ScrollbarX;
         out.push_back({{"name", w->Name},
                        {"child", (w->Flags & ImGuiWindowFlags_ChildWindow) != 0},
                        {"rect", {w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y}},
-                       {"content_w", w->ContentSize.x},
+                       {"content_w", content_w},
                        {"inner_w", inner_w},
                        {"clipped", clipped}});
     }

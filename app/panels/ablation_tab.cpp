@@ -32,7 +32,7 @@ void draw_controls(AppContext& ctx) {
         s.ablate_mode = static_cast<AblationMode>(mode);
         if (!s.ablated.empty()) s.dirty = true;
     }
-    ImGui::SameLine();
+    same_line_if_fits(checkbox_width(tr("grid clicks ablate")));
     ImGui::Checkbox(tr("grid clicks ablate"), &s.ablate_clicks);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("or ctrl-click a thumbnail in the grid"));
     if (ImGui::Button(tr("ablate selected head"))) s.toggle_ablation(HeadRef{s.layer, s.head, false, false});
@@ -46,8 +46,8 @@ void draw_controls(AppContext& ctx) {
     ImGui::SameLine();
     ImGui::TextUnformatted(tr("off:"));
     for (std::size_t i = 0; i < s.ablated.size(); ++i) {
-        ImGui::SameLine();
         const std::string name = "L" + std::to_string(s.ablated[i].layer) + ".H" + std::to_string(s.ablated[i].head) + " ×";
+        same_line_if_fits(button_width(name.c_str()));
         ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.65f, 0.2f, 0.2f, 1.0f));
         if (ImGui::SmallButton((name + "##abl" + std::to_string(i)).c_str())) {
             s.toggle_ablation(s.ablated[i]);
@@ -149,8 +149,8 @@ void draw_ranking(AppContext& ctx) {
     if (ImGui::Button(tr("Rank heads"))) try_action(ctx, [&] { request_rank_heads(ctx); });
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::TextDisabled(tr("ablate each head alone (%s) and sort by its effect on this input"),
-                        tr(to_string(ctx.state.ablate_mode)));
+    text_disabled_wrapped(tr("ablate each head alone (%s) and sort by its effect on this input"),
+                          tr(to_string(ctx.state.ablate_mode)));
     if (!a.ranking) return;
     const HeadRanking& r = *a.ranking;
     const int heads = ctx.view.trace ? heads_in(*ctx.view.trace, MapKind::Self) : 1;
@@ -213,8 +213,8 @@ void draw_ablation_tab(AppContext& ctx) {
     if (ctx.view.effect && ctx.view.trace) {
         draw_effect(ctx, *ctx.view.effect, effect_h);
     } else {
-        ImGui::TextDisabled("%s", tr("No head is switched off. Ctrl-click thumbnails in the grid (or tick \"grid clicks "
-                                  "ablate\"); the trace recomputes with those heads zeroed before W_o."));
+        text_disabled_wrapped("%s", tr("No head is switched off. Ctrl-click thumbnails in the grid (or tick \"grid "
+                                       "clicks ablate\"); the trace recomputes with those heads zeroed before W_o."));
     }
     ImGui::Separator();
     draw_ranking(ctx);

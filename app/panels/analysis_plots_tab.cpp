@@ -93,7 +93,7 @@ void layer_chart(const char* id, const char* title, const Matrix& m, ImVec2 size
     const char* names[] = {tr("mean"), tr("min"), tr("max")};
     const float fs = ImGui::GetFontSize();
     for (int k = 0; k < 3; ++k) {
-        if (k) ImGui::SameLine();
+        if (k) same_line_if_fits(fs * 1.4f + ImGui::CalcTextSize(names[k]).x);
         const ImVec2 at = ImGui::GetCursorScreenPos();
         ImGui::Dummy(ImVec2(fs * 1.4f, fs));
         ImGui::GetWindowDrawList()->AddLine(ImVec2(at.x, at.y + fs * 0.55f), ImVec2(at.x + fs * 1.2f, at.y + fs * 0.55f),
@@ -101,7 +101,7 @@ void layer_chart(const char* id, const char* title, const Matrix& m, ImVec2 size
         ImGui::SameLine(0.0f, 2.0f);
         ImGui::TextUnformatted(names[k]);
     }
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize(tr("over the heads of each layer")).x);
     ImGui::TextDisabled("%s", tr("over the heads of each layer"));
     ImGui::EndGroup();
 }

@@ -26,9 +26,9 @@ void draw_probe_controls(AppContext& ctx) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr("300 English and 300 Chinese sentences of the grammar the default model learned "
                                    "(headscope corpus --count 600 --seed 99)"));
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("samples with gold relations")).x + 8.0f);
     ImGui::RadioButton(tr("samples with gold relations"), &a.relations_corpus_choice, 1);
-    ImGui::SameLine();
+    same_line_if_fits(button_width(tr("Probe relations")));
     ImGui::BeginDisabled(!ctx.view.source);
     if (ImGui::Button(tr("Probe relations")))
         try_action(ctx, [&] {
@@ -128,8 +128,8 @@ void draw_relations_tab(AppContext& ctx) {
     }
     const RelationRun& run = (*a.relations)[static_cast<std::size_t>(a.relations_lang)];
     ImGui::SameLine();
-    ImGui::TextDisabled(tr("%d sentences of %s%s"), run.analysed, tr(a.relations_corpus.c_str()),
-                        a.relations_skipped.empty() ? "" : tr(" (some skipped: hover)"));
+    text_disabled_wrapped(tr("%d sentences of %s%s"), run.analysed, tr(a.relations_corpus.c_str()),
+                          a.relations_skipped.empty() ? "" : tr(" (some skipped: hover)"));
     if (!a.relations_skipped.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.relations_skipped.front().c_str());
     draw_relation_table(ctx, run);
     draw_relation_bars(ctx, run);

@@ -110,14 +110,14 @@ void draw_similarity_tab(AppContext& ctx) {
     if (n == 0) return;
     const std::vector<HeadPair> pairs = corpus ? a.corpus_pairs : a.analysis->redundant;
     const float fs = ImGui::GetFontSize();
-    ImGui::TextDisabled(tr("JSD between heads' rows, averaged over queries (0 = identical, ln 2 = disjoint)%s"),
-                        corpus ? tr("; mean over the corpus") : "");
-    ImGui::SameLine();
     if (ImGui::Button("PNG##jsd"))
         try_action(ctx, [&] { a.status = wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "png"))); });
     ImGui::SameLine();
     if (ImGui::Button("SVG##jsd"))
         try_action(ctx, [&] { a.status = wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "svg"))); });
+    ImGui::SameLine();
+    text_disabled_wrapped(tr("JSD between heads' rows, averaged over queries (0 = identical, ln 2 = disjoint)%s"),
+                          corpus ? tr("; mean over the corpus") : "");
     const std::string key = std::to_string(a.analysed_generation) + "/" + std::to_string(corpus) + "/" +
                             std::to_string(a.corpus ? a.corpus->analysed : 0) + "/" + std::to_string(n);
     a.jsd_map.sync(key, jsd.cast<float>());

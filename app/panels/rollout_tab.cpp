@@ -27,14 +27,14 @@ void draw_rollout_tab(AppContext& ctx) {
     const int T = static_cast<int>(r.joint.rows());
     if (T == 0 || static_cast<int>(tokens.size()) != T) return;
     const bool last = r.bars.size() == r.last_row.size() && r.last_row.size() > 0 && r.bars.isApprox(r.last_row);
-    ImGui::TextDisabled("%s", tr("R = Â_L ⋯ Â_1, Â_l = rownorm(mean_h A_l + I): how much of input token j flows into "
-                                 "position i"));
-    ImGui::SameLine();
     if (ImGui::Button("PNG##rollout"))
         try_action(ctx, [&] { a.status = wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "png"))); });
     ImGui::SameLine();
     if (ImGui::Button("SVG##rollout"))
         try_action(ctx, [&] { a.status = wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "svg"))); });
+    ImGui::SameLine();
+    text_disabled_wrapped("%s", tr("R = Â_L ⋯ Â_1, Â_l = rownorm(mean_h A_l + I): how much of input token j flows into "
+                                   "position i"));
     a.rollout_map.sync(std::to_string(a.analysed_generation), r.joint);
     ColorScale scale;
     scale.lo = 0.0f;

@@ -145,4 +145,13 @@ std::string printf_string(const char* format, ...) {
 
 std::string wrote_status(const std::string& path) { return printf_string(tr("wrote %s"), path.c_str()); }
 
+void text_disabled_wrapped(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrappedV(format, args);
+    ImGui::PopStyleColor();
+    va_end(args);
+}
+
 }  // namespace hs

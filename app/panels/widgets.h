@@ -59,4 +59,7 @@ std::string printf_string(const char* format, ...);
 // "wrote PATH" in the interface language.
 std::string wrote_status(const std::string& path);
 
+// TextDisabled that wraps at the window's edge instead of widening it (explanations).
+void text_disabled_wrapped(const char* format, ...);
+
 }  // namespace hs

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Nothing is clipped: at 1280×720, 1600×1000 and 2560×1440, in English and in Chinese,
 # through the Attention view (Pipeline, Layer outputs, Export, a playground's Model panel),
-# the Analysis view after Analyze and the Train view, no window's widgets are wider than
+# every tab of the Analysis view after Analyze and the Train view, no window's widgets are wider than
 # the window unless it scrolls sideways. gui_check fit checks the dumped window extents.
 #   run_layout_fit_test.sh APP CHECKER OUTDIR
 set -euo pipefail
@@ -20,6 +20,17 @@ view analysis
 analyze
 dump-state $out/${tag}_analysis.json
 screenshot $out/${tag}_analysis.png
+analysis-tab plots
+dump-state $out/${tag}_plots.json
+analysis-tab similarity
+dump-state $out/${tag}_similarity.json
+analysis-tab ablation
+dump-state $out/${tag}_ablation.json
+screenshot $out/${tag}_ablation.png
+analysis-tab rollout
+dump-state $out/${tag}_rollout.json
+analysis-tab relations
+dump-state $out/${tag}_relations.json
 view train
 dump-state $out/${tag}_train.json
 view attention
@@ -31,7 +42,9 @@ dump-state $out/${tag}_playground.json
 screenshot $out/${tag}_playground.png
 SCRIPT
     timeout 240 xvfb-run -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$tag.txt"
-    dumps+=("$out/${tag}_attention.json" "$out/${tag}_analysis.json" "$out/${tag}_train.json" "$out/${tag}_export.json" "$out/${tag}_playground.json")
+    for view in attention analysis plots similarity ablation rollout relations train export playground; do
+      dumps+=("$out/${tag}_${view}.json")
+    done
   done
 done
 "$checker" fit "${dumps[@]}"
