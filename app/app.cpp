@@ -374,7 +374,7 @@ constexpr float kBaseFontPx = 15.0f;  // window text height at scale 1
 
 // The interface scale: the monitor's content scale × the user's zoom (Ctrl + / −) × a
 // factor for large windows (1 up to 1920×1080 logical pixels, then growing with the
-// window to 2 at 3840×2160), so text stays readable from 1280×720 to 4K.
+// window to 2 at 3840×2160, in steps of 1/4), so text stays readable from 1280×720 to 4K.
 float wanted_ui_scale(GLFWwindow* window, float zoom) {
     float sx = 1.0f, sy = 1.0f;
     glfwGetWindowContentScale(window, &sx, &sy);
@@ -382,7 +382,10 @@ float wanted_ui_scale(GLFWwindow* window, float zoom) {
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
     const float logical_w = static_cast<float>(fb_w) / content, logical_h = static_cast<float>(fb_h) / content;
-    const float size = std::clamp(std::min(logical_w / 1920.0f, logical_h / 1080.0f), 1.0f, 2.0f);
+    if (fb_w <= 0 || fb_h <= 0) return content * std::clamp(zoom, AppState::kMinZoom, AppState::kMaxZoom);  // minimised
+    // In steps of 1/4, so dragging the window's edge does not rebuild the font atlas at every pixel.
+    const float size =
+        std::round(std::clamp(std::min(logical_w / 1920.0f, logical_h / 1080.0f), 1.0f, 2.0f) * 4.0f) / 4.0f;
     return content * std::clamp(zoom, AppState::kMinZoom, AppState::kMaxZoom) * size;
 }
 

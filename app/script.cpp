@@ -97,6 +97,10 @@ std::string ScriptRunner::take_screenshot_request() {
 
 bool ScriptRunner::step(AppContext& ctx) {
     if (finished() || !screenshot_.empty()) return true;  // a screenshot is still waiting
+    if (settle_frames_ > 0) {
+        --settle_frames_;
+        return true;
+    }
     const std::string line = lines_[next_++];
     std::istringstream ss(line);
     std::string cmd;
@@ -143,8 +147,9 @@ bool ScriptRunner::step(AppContext& ctx) {
             use_ui_lang(ctx, parse_ui_lang(rest));
         } else if (cmd == "zoom") {  // the Ctrl + / − text size, e.g. 1.5
             const double z = std::stod(rest);
-            if (!(z >= AppState::kMinZoom && z <= AppState::kMaxZoom)) throw Error("zoom must be from 0.6 to 2.5, got " + rest);
-            s.ui_zoom = static_cast<float>(z);
+            if (!(z >= AppState::kMinZoom - 1e-6 && z <= AppState::kMaxZoom + 1e-6))
+                throw Error("zoom must be from 0.6 to 2.5, got " + rest);
+            s.ui_zoom = std::clamp(static_cast<float>(z), AppState::kMinZoom, AppState::kMaxZoom);
         } else if (cmd == "keep-first") {  // on | off: a text over max_len runs its first max_len tokens
             if (rest != "on" && rest != "off") throw Error("keep-first takes on or off, got '" + rest + "'");
             s.keep_first_tokens = rest == "on";
@@ -216,6 +221,7 @@ bool ScriptRunner::step(AppContext& ctx) {
             if (score == run->scores.end()) throw Error("relations-show: no arc of relation '" + relation + "' was probed");
             show_relation_head(ctx, *run, *score);
         } else if (cmd == "view") {
+            settle_frames_ = 2;
             if (rest == "analysis") s.view_mode = ViewMode::Analysis;
             else if (rest == "attention") s.view_mode = ViewMode::Attention;
             else if (rest == "train") s.view_mode = ViewMode::Train;
@@ -252,6 +258,7 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "export-experiment-png") {
             export_experiment_png(ctx, rest);
         } else if (cmd == "analysis-tab") {
+            settle_frames_ = 2;
             if (rest != "heads" && rest != "plots" && rest != "similarity" && rest != "ablation" && rest != "rollout" &&
                 rest != "relations")
                 throw Error("analysis-tab must be heads, plots, similarity, ablation, rollout or relations");
@@ -277,6 +284,7 @@ bool ScriptRunner::step(AppContext& ctx) {
                 if (!found) throw Error("export-analysis-png needs jsd, rollout or a metric name, got '" + what + "'");
             }
         } else if (cmd == "tab") {
+            settle_frames_ = 2;
             if (rest != "pipeline" && rest != "layers" && rest != "export" && rest != "article")
                 throw Error("tab must be pipeline, layers, export or article");
             s.select_tab = rest;

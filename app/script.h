@@ -52,6 +52,9 @@ private:
     std::string error_;
     std::string screenshot_;
     int screenshot_delay_ = 0;  // frames left before the screenshot is taken
+    // Frames to wait before the next action after a view or tab switch: ImGui shows a tab
+    // selected by flag one frame later, and a dump should see it drawn.
+    int settle_frames_ = 0;
 };
 
 }  // namespace hs

@@ -74,9 +74,9 @@ void apply_settings_json(const std::string& text, const std::string& origin, App
     if (j.contains("ui_lang")) next.ui_lang = to_string(parse_ui_lang(string_at(j, "ui_lang")));
     if (j.contains("ui_zoom")) {
         const nlohmann::json& z = j.at("ui_zoom");
-        if (!z.is_number() || !(z.get<double>() >= AppState::kMinZoom && z.get<double>() <= AppState::kMaxZoom))
+        if (!z.is_number() || !(z.get<double>() >= AppState::kMinZoom - 1e-6 && z.get<double>() <= AppState::kMaxZoom + 1e-6))
             throw Error("\"ui_zoom\" must be a number from 0.6 to 2.5");
-        next.ui_zoom = z.get<float>();
+        next.ui_zoom = std::clamp(z.get<float>(), AppState::kMinZoom, AppState::kMaxZoom);
     }
     if (j.contains("window")) {
         const nlohmann::json& w = j.at("window");

@@ -308,7 +308,10 @@ namespace {
 // The trace's matrix for an article step of head h (AttentionSteps, core/model/trace.h).
 const Matrix& step_matrix(const AttentionSteps& s, const std::string& step, int h) {
     const auto at = [&](const std::vector<Matrix>& per_head) -> const Matrix& {
-        return per_head.at(static_cast<std::size_t>(h));
+        if (h < 0 || h >= static_cast<int>(per_head.size()))
+            throw Error("article " + step + " of head " + std::to_string(h) + ": the trace has " +
+                        std::to_string(per_head.size()) + " heads");
+        return per_head[static_cast<std::size_t>(h)];
     };
     if (step == "Q") return at(s.q_heads);
     if (step == "K") return at(s.k_heads);

@@ -3,6 +3,8 @@
 // label as text, the same layout).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -165,6 +167,16 @@ TEST(Figure, ScaleTwoDoublesEverySize) {
     EXPECT_EQ(two.layout.cell_px, 2 * one.layout.cell_px);
     EXPECT_EQ(two.image.width(), 2 * one.image.width());
     EXPECT_EQ(two.image.height(), 2 * one.image.height());
+    // A 300-token map: 768 / 300 = 2 px cells at 1×, so 4 px at 2× and 8 px at 4× (not
+    // 1536 / 300 = 5 and 3072 / 300 = 10).
+    const hs::Matrix long_map = hs::Matrix::Constant(300, 300, 0.3f);
+    opt.figure_scale = 1;
+    const int cell_one = hs::render_heatmap(long_map, {}, {}, opt).layout.cell_px;
+    EXPECT_EQ(cell_one, 2);
+    opt.figure_scale = 2;
+    EXPECT_EQ(hs::render_heatmap(long_map, {}, {}, opt).layout.cell_px, 2 * cell_one);
+    opt.figure_scale = 4;
+    EXPECT_EQ(hs::render_heatmap(long_map, {}, {}, opt).layout.cell_px, 4 * cell_one);
 }
 
 TEST(Svg, HeadFigureIsWellFormedWithEveryLabelAsTextAndThePngLayout) {
@@ -182,7 +194,7 @@ TEST(Svg, HeadFigureIsWellFormedWithEveryLabelAsTextAndThePngLayout) {
     EXPECT_EQ(svg.layout.colorbar, png.layout.colorbar);
     EXPECT_NE(svg.svg.find("width=\"" + std::to_string(png.image.width()) + "\""), std::string::npos);
     EXPECT_EQ(count(svg.svg, "<rect x="), 25 + 0 + 4 + png.layout.colorbar.height + 6 /* ticks */);
-    if (!have_font()) return;
+    if (!have_font()) GTEST_SKIP() << "no system font installed: the SVG has no text to check";
     for (const char* label : {"&lt;bos&gt;", "Alice", "&amp;", "他", "&quot;quoted&quot;"})
         EXPECT_EQ(count(svg.svg, ">" + std::string(label) + "</text>"), 2) << label;  // row and column
     EXPECT_EQ(count(svg.svg, ">0.20</text>"), 25);
@@ -208,10 +220,10 @@ TEST(Svg, GridFigureIsWellFormedWithEveryCaption) {
     const hs::GridImage png = hs::render_grid(maps, {"a", "b", "c", "d"}, {"a", "b", "c", "d"}, opt);
     EXPECT_EQ(hs::test::xml_problem(svg.svg), "");
     EXPECT_EQ(svg.layout.thumbs, png.layout.thumbs);
-    if (!have_font()) return;
+    if (!have_font()) GTEST_SKIP() << "no system font installed: the SVG has no text to check";
     for (int l = 0; l < 2; ++l)
         for (int h = 0; h < 3; ++h)
-            EXPECT_EQ(count(svg.svg, ">L" + std::to_string(l) + " H" + std::to_string(h) + "</text>"), 1);
+            EXPECT_EQ(count(svg.svg, ">L" + std::to_string(l) + ".H" + std::to_string(h) + "</text>"), 1);
 }
 
 TEST(FileNames, StemsKeepSafeCharactersOnly) {
@@ -223,7 +235,8 @@ TEST(FileNames, StemsKeepSafeCharactersOnly) {
 }
 
 TEST(FileNames, UnusedPathNeverNamesAnExistingFile) {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "headscope_file_names_test" / "new";
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                      ("headscope_file_names_test_" + std::to_string(::getpid())) / "new";
     std::filesystem::remove_all(dir.parent_path());
     const std::string first = hs::unused_path(dir.string(), "m_L0_H3", "png");  // creates the folder
     EXPECT_EQ(first, (dir / "m_L0_H3.png").string());

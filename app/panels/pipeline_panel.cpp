@@ -167,7 +167,11 @@ void draw_pipeline_tab(AppContext& ctx) {
     // Layout switch and what it means.
     ImGui::TextUnformatted(tr("layout:"));
     ImGui::SameLine();
+    ImGui::BeginDisabled(st.w_q_heads.size() != st.weights.size());
     if (ImGui::RadioButton(tr("textbook"), ctx.pipeline.textbook)) ctx.pipeline.textbook = true;
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && st.w_q_heads.size() != st.weights.size())
+        ImGui::SetTooltip("%s", tr("for models up to d_model 1024: a larger model's per-head copies would cost too much memory"));
     ImGui::SameLine();
     if (ImGui::RadioButton(tr("PyTorch (fused)"), !ctx.pipeline.textbook)) ctx.pipeline.textbook = false;
     ImGui::SameLine();

@@ -36,20 +36,20 @@ void draw_setup(AppContext& ctx) {
         ImGui::SetNextItemWidth(-1);
         const char* levels[] = {tr("chars"), tr("words")};
         ImGui::Combo("##level", &v.text_level, levels, 2);
-        ImGui::TextDisabled(tr("windows of the text; the last %d %% held out; vocab= sets the ids kept"), 10);
+        text_disabled_wrapped(tr("windows of the text; the last %d %% held out; vocab= sets the ids kept"), 10);
     } else {
         if (v.task == kInductionTask)
-            ImGui::TextDisabled("%s", tr("BOS + r + filler + r, |r| 8–20: only an induction head solves the 2nd r"));
+            text_disabled_wrapped("%s", tr("BOS + r + filler + r, |r| 8–20: only an induction head solves the 2nd r"));
         else if (v.task == kGrammarTask)
-            ImGui::TextDisabled(tr("English and Chinese sentences with gold relations (+ %d %% induction); vocab set to fit"),
+            text_disabled_wrapped(tr("English and Chinese sentences with gold relations (+ %d %% induction); vocab set to fit"),
                                 25);
         else
-            ImGui::TextDisabled("%s", tr("BOS x SEP answer: the loss counts the answer"));
+            text_disabled_wrapped("%s", tr("BOS x SEP answer: the loss counts the answer"));
     }
     ImGui::TextUnformatted(tr("Architecture (playground spec keys)"));
     ImGui::SetNextItemWidth(-1);
     input_text_string("##spec", &v.spec);
-    ImGui::TextDisabled(tr("over %s"), train::kDefaultTrainingSpec);
+    text_disabled_wrapped(tr("over %s"), train::kDefaultTrainingSpec);
     if (ImGui::Button(tr("Use the playground model")) && is_playground_spec(ctx.state.model_arg()))
         v.spec = to_playground_spec(ctx.state.config);
     const float w = ImGui::GetFontSize() * 7;

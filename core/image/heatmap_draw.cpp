@@ -248,7 +248,7 @@ TextBands text_bands(const HeatmapOptions& options, int unit, const Font* font, 
     b.font_px = options.font_px;
     b.title_px = b.font_px + b.font_px / 3;
     // Values grow with the cells (a fifth of a cell) up to the label size.
-    b.value_px = font ? std::clamp(cell_px_hint / 5, 8 * b.unit, b.font_px) : 0;
+    b.value_px = font ? std::min(std::max(cell_px_hint / 5, 8 * b.unit), std::max(b.font_px, 8 * b.unit)) : 0;
     b.margin = std::max(10 * b.unit, b.font_px);
     b.label_pad = kLabelPad * b.unit;
     b.has_title = font && !options.title.empty();

@@ -46,7 +46,7 @@ std::string caption_text(int layer, int head) {
     // Appending (not "L" + std::string) avoids a GCC 12 -Wrestrict false positive.
     std::string text = "L";
     text += std::to_string(layer);
-    text += " H";
+    text += ".H";
     text += std::to_string(head);
     return text;
 }
@@ -113,10 +113,14 @@ GridPlan plan_grid(const std::vector<std::vector<Matrix>>& maps, const std::vect
         grid.rows = r2;
         grid.cols = c2;
     }
+    // At 2× or 4×: the 1× figure's cells times the scale (see plan_heatmap).
+    if (unit > 1 && requested.cell_px == 0 && plan.labelled)
+        plan.options.cell_px = unit * std::max(1, requested.target_thumb_px / std::max(grid.rows, grid.cols));
     const std::vector<std::string> none;
     const auto& rl = plan.labelled ? row_labels : none;
     const auto& cl = plan.labelled ? col_labels : none;
     plan.font = detail::text_font(plan.options);
+    grid.max_image_px = plan.options.max_image_px;
     grid.scale = detail::resolve_scale(plan.options, lo, top);
     grid.clipped_high = requested.auto_range && top < hi;
     plan.caption_h = plan.font ? plan.options.font_px + 1 + 3 * unit : 0;

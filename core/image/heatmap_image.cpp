@@ -24,15 +24,18 @@ std::string shrink_note(int rows, int cols, int source_rows, int source_cols, in
 }
 
 float robust_high(const Matrix& m, float lo, float hi) {
-    if (!(hi > lo) || !std::isfinite(hi - lo)) return hi;
     constexpr int kBins = 4096;
+    // In double: a span of 1e-38 would make the float scale infinite (and the cast UB).
+    const double span = static_cast<double>(hi) - static_cast<double>(lo);
+    const double to_bin = span > 0.0 ? kBins / span : 0.0;
+    if (!(span > 0.0) || !std::isfinite(span) || !std::isfinite(to_bin)) return hi;
     std::vector<long long> counts(kBins, 0);
     long long n = 0;
-    const float to_bin = static_cast<float>(kBins) / (hi - lo);
     for (Eigen::Index i = 0; i < m.size(); ++i) {
         const float v = m.data()[i];
         if (!std::isfinite(v)) continue;
-        ++counts[static_cast<std::size_t>(std::clamp(static_cast<int>((v - lo) * to_bin), 0, kBins - 1))];
+        const double bin = std::clamp((static_cast<double>(v) - lo) * to_bin, 0.0, kBins - 1.0);
+        ++counts[static_cast<std::size_t>(bin)];
         ++n;
     }
     if (n < kRobustMinValues) return hi;
@@ -85,11 +88,11 @@ std::string figure_title(const std::string& model, const std::string& what, cons
 }
 
 std::string shrink_note(const HeatmapLayout& l, const HeatmapOptions& options) {
-    return shrink_note(l.rows, l.cols, l.source_rows, l.source_cols, options.max_image_px);
+    return shrink_note(l.rows, l.cols, l.source_rows, l.source_cols, l.max_image_px > 0 ? l.max_image_px : options.max_image_px);
 }
 
 std::string shrink_note(const GridLayout& l, const HeatmapOptions& options) {
-    return shrink_note(l.rows, l.cols, l.source_rows, l.source_cols, options.max_image_px);
+    return shrink_note(l.rows, l.cols, l.source_rows, l.source_cols, l.max_image_px > 0 ? l.max_image_px : options.max_image_px);
 }
 
 namespace {
@@ -134,6 +137,10 @@ HeatmapPlan plan_heatmap(const Matrix& m, const std::vector<std::string>& row_la
         plan.labelled = false;
         drawn = &plan.shrunk;
     }
+    // At 2× or 4× the cells are the 1× figure's cells times the scale (not the target size
+    // times the scale, whose division by T would round differently).
+    if (unit > 1 && requested.cell_px == 0 && plan.labelled)
+        plan.options.cell_px = unit * std::max(1, requested.target_map_px / std::max(rows, cols));
     const std::vector<std::string> none;
     const auto& rl = plan.labelled ? row_labels : none;
     const auto& cl = plan.labelled ? col_labels : none;
@@ -144,6 +151,7 @@ HeatmapPlan plan_heatmap(const Matrix& m, const std::vector<std::string>& row_la
     layout.cols = static_cast<int>(drawn->cols());
     layout.source_rows = rows;
     layout.source_cols = cols;
+    layout.max_image_px = plan.options.max_image_px;
     layout.scale = detail::resolve_scale(plan.options, lo, auto_hi);
     layout.clipped_high = requested.auto_range && auto_hi < hi;
 

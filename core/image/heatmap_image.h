@@ -65,6 +65,7 @@ struct HeatmapLayout {
     int rows = 0, cols = 0;     // T_query, T_key as drawn
     int source_rows = 0, source_cols = 0;  // before shrinking (= rows, cols when not shrunk)
     int cell_px = 0;
+    int max_image_px = 0;       // the image limit drawn under (options × figure scale)
     ColorScale scale;           // the scale actually used (after auto_range)
     bool clipped_high = false;  // auto range stopped below the map's max (robust_high)
     PixelRect map;              // rows·cell_px tall, cols·cell_px wide
@@ -101,11 +102,12 @@ struct GridLayout {
     int rows = 0, cols = 0;     // T_query, T_key of every map as drawn
     int source_rows = 0, source_cols = 0;  // before shrinking (= rows, cols when not shrunk)
     int cell_px = 0;
+    int max_image_px = 0;       // the image limit drawn under (options × figure scale)
     ColorScale scale;           // shared by all thumbnails (auto_range: min over all maps,
                                 //   the largest of the maps' robust_high)
     bool clipped_high = false;
     std::vector<PixelRect> thumbs;    // [l * heads + h]: the map area of layer l, head h
-    std::vector<PixelRect> captions;  // [l * heads + h]: "L{l} H{h}" text area
+    std::vector<PixelRect> captions;  // [l * heads + h]: "L{l}.H{h}" text area
     PixelRect colorbar;
     PixelRect title;
     PixelRect thumb(int layer, int head) const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/image/utf8.h"
+#include "core/tokenize/byte_fallback.h"
 
 namespace hs {
 namespace {
@@ -13,8 +14,10 @@ bool marked_start(const std::string& t) {
     return has_prefix(t, " ") || has_prefix(t, "\xE2\x96\x81") /* ▁ */ || has_prefix(t, "\xC4\xA0") /* Ġ */;
 }
 
+// "<s>", "[CLS]": special tokens (a byte token "<0xE5>" is a piece of a character instead).
 bool is_special(const std::string& t) {
-    return t.size() >= 3 && ((t.front() == '<' && t.back() == '>') || (t.front() == '[' && t.back() == ']'));
+    return t.size() >= 3 && !is_byte_token(t) &&
+           ((t.front() == '<' && t.back() == '>') || (t.front() == '[' && t.back() == ']'));
 }
 
 bool starts_with_cjk(const std::string& t) {

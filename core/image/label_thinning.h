@@ -11,7 +11,8 @@ namespace hs {
 // Whether tokens[i] begins a word. Tokenizers that mark word starts (GPT-2 "Ġ",
 // SentencePiece "▁", a leading space) are read by their marks; WordPiece continuations
 // ("##ing") are not starts; a CJK character, the first token and special tokens
-// ("<s>", "[CLS]") always are.
+// ("<s>", "[CLS]") always are; byte tokens ("<0xE5>", SentencePiece byte fallback) never
+// start a word after another byte token.
 bool starts_word(const std::vector<std::string>& tokens, int i);
 
 // Indices in [first, last) to label, ascending, consecutive ones ≥ step apart (step ≥ 1).

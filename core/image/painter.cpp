@@ -81,6 +81,7 @@ std::string svg_color(Rgb8 c) {
 SvgPainter::SvgPainter(int width, int height, const Font* font) : font_(font) {
     out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
          << "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" "
+         << "xml:space=\"preserve\" "
          << "version=\"1.1\" width=\"" << width << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << ' '
          << height << "\">\n"
          << "<style>text{font-family:'WenQuanYi Micro Hei','Noto Sans CJK SC','Droid Sans Fallback',"
@@ -113,7 +114,8 @@ void SvgPainter::text(const std::string& utf8, int x, int y, int px, Rgb8 c, Tex
 void SvgPainter::cells(const Matrix& m, const PixelRect& map, int cell_px, Colormap cmap,
                        const ColorScale& scale) {
     const long long n = static_cast<long long>(m.rows()) * m.cols();
-    if (n <= kSvgMaxRectCells) {
+    if (n <= rects_left_) {
+        rects_left_ -= n;
         out_ << "<g shape-rendering=\"crispEdges\">\n";
         for (Eigen::Index i = 0; i < m.rows(); ++i)
             for (Eigen::Index j = 0; j < m.cols(); ++j)

@@ -50,9 +50,10 @@ private:
 
 // Writes an SVG 1.1 document of width × height user units (= pixels). Text stays text
 // (font-family: the CJK faces first, as the raster font), sized so its pixel height
-// matches the raster's; the font's metrics place the baseline. Maps of up to
-// kSvgMaxRectCells cells are one <rect> per cell (crisp at any zoom); larger ones are
-// one embedded PNG (1 pixel per cell, scaled without smoothing).
+// matches the raster's; the font's metrics place the baseline. Maps are one <rect> per
+// cell (crisp at any zoom) while the figure's cells stay within kSvgMaxRectCells in all;
+// maps beyond that budget are one embedded PNG each (1 pixel per cell, scaled without
+// smoothing), so a 12 × 12 grid of long maps stays a file viewers can open.
 class SvgPainter final : public Painter {
 public:
     static constexpr long long kSvgMaxRectCells = 200'000;
@@ -67,6 +68,7 @@ public:
 private:
     std::ostringstream out_;
     const Font* font_;
+    long long rects_left_ = kSvgMaxRectCells;  // cells still drawn as <rect> in this figure
 };
 
 // Text made safe for XML character data and attribute values: malformed UTF-8 becomes

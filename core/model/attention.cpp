@@ -225,10 +225,12 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     steps.head_outputs.clear();
     for (int h = 0; h < H; ++h) {
         const int g = h / (H / Hkv);
-        const Eigen::Index D_in = steps.w_in.cols();
-        steps.w_q_heads.push_back(steps.w_in.block(h * Dk, 0, Dk, D_in).transpose());          // (D, Dk)
-        steps.w_k_heads.push_back(steps.w_in.block(I + h * Dk, 0, Dk, D_in).transpose());
-        steps.w_v_heads.push_back(steps.w_in.block(2 * I + h * Dk, 0, Dk, D_in).transpose());
+        if (steps.w_in.size() <= kTextbookMaxWeights) {
+            const Eigen::Index D_in = steps.w_in.cols();
+            steps.w_q_heads.push_back(steps.w_in.block(h * Dk, 0, Dk, D_in).transpose());  // (D, Dk)
+            steps.w_k_heads.push_back(steps.w_in.block(I + h * Dk, 0, Dk, D_in).transpose());
+            steps.w_v_heads.push_back(steps.w_in.block(2 * I + h * Dk, 0, Dk, D_in).transpose());
+        }
         steps.q_heads.push_back(p.q.middleCols(h * Dk, Dk));
         steps.k_heads.push_back(p.k.middleCols(g * Dk, Dk));
         steps.v_heads.push_back(p.v.middleCols(g * Dk, Dk));
@@ -242,7 +244,7 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     }
     steps.concat = concat;  // after the ablation
     steps.w_out = w.out_proj_weight;
-    steps.w_o = w.out_proj_weight.transpose();
+    steps.w_o = steps.w_in.size() <= kTextbookMaxWeights ? Matrix(w.out_proj_weight.transpose()) : Matrix();
     steps.b_out = w.out_proj_bias.size() ? w.out_proj_bias
                                          : Vector(Vector::Zero(w.out_proj_weight.rows()));
     steps.output = r.output;

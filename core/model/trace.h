@@ -19,6 +19,8 @@ namespace hs {
 
 // Every intermediate of one multi-head attention block, in the order it is computed.
 // Captured for one chosen layer (TraceOptions::detail_layer) for the step-by-step view.
+constexpr Eigen::Index kTextbookMaxWeights = 3 * 1024 * 1024;
+
 struct AttentionSteps {
     Matrix x_query;    // (T, D)  input the queries come from
     Matrix x_memory;   // (S, D)  input keys/values come from (= x_query for self-attention)
@@ -30,7 +32,9 @@ struct AttentionSteps {
     std::vector<Matrix> q_heads, k_heads, v_heads;  // H × (T|S, Dk): column blocks of q/k/v
     // The same projection in textbook form (Q_h = X·W_Q^h + b_Q^h): H × (D, Dk), W_Q^h =
     // (rows h·Dk … (h+1)·Dk − 1 of W_in's Q block)ᵀ, likewise K and V (GQA: repeated per
-    // query head).
+    // query head). Empty, like w_o, when W_in has more than kTextbookMaxWeights entries
+    // (d_model beyond ~1024): a copy of a large model's projections is not worth its memory,
+    // and the Pipeline shows the fused layout instead.
     std::vector<Matrix> w_q_heads, w_k_heads, w_v_heads;
     std::vector<Matrix> raw_scores;     // H × (T, S) = Q_h K_hᵀ
     std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ / √Dk
