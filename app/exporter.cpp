@@ -25,8 +25,12 @@ const std::string& query_text(const AppState& state) {
     return state.map != MapKind::Self && !state.decoder_text.empty() ? state.decoder_text : state.text;
 }
 
-const char* row_axis(MapKind kind) { return kind == MapKind::DecoderCross ? "query (decoder token)" : "query"; }
-const char* col_axis(MapKind kind) { return kind == MapKind::DecoderCross ? "key (encoder token)" : "key"; }
+// figure_options for a map of the selected kind: its axis titles from core.
+HeatmapOptions map_figure_options(const AppState& state, const std::string& title) {
+    HeatmapOptions o = figure_options(state, title, "", "");
+    set_attention_axis_titles(o, state.map == MapKind::DecoderCross);
+    return o;
+}
 
 }  // namespace
 
@@ -76,7 +80,7 @@ std::string export_head_figure(const TraceView& view, const AppState& state, con
     const Matrix& m = selected_weights(view, state);
     const Trace& trace = *view.trace;
     const HeatmapOptions options =
-        figure_options(state, export_title(trace, state), row_axis(state.map), col_axis(state.map));
+        map_figure_options(state, export_title(trace, state));
     write_heatmap_figure(path, m, query_stack(trace, state.map)->tokens, key_stack(trace, state.map)->tokens, options,
                          note);
     return path;
@@ -97,7 +101,7 @@ std::string export_grid_figure(const Trace& trace, const AppState& state, const 
     }
     const std::string title =
         figure_title(trace.model_name, map_prefix(state.map) + "all layers × heads", query_text(state));
-    const HeatmapOptions options = figure_options(state, title, row_axis(state.map), col_axis(state.map));
+    const HeatmapOptions options = map_figure_options(state, title);
     write_grid_figure(path, maps, query_stack(trace, state.map)->tokens, key_stack(trace, state.map)->tokens, options,
                       note);
     return path;

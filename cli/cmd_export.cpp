@@ -110,8 +110,7 @@ int cmd_export(int argc, char** argv) {
     const HeadRef block_of_layer{0, 0, sel.stack != &trace.main, sel.cross};
     const auto& q_tokens = sel.stack->tokens;
     const auto& k_tokens = sel.keys->tokens;
-    options.row_axis_title = sel.cross ? "query (decoder token)" : "query";
-    options.col_axis_title = sel.cross ? "key (encoder token)" : "key";
+    set_attention_axis_titles(options, sel.cross);
     const std::string& title_text = sel.stack == &trace.main ? input.text : input.decoder_text;
 
     if (grid) {

@@ -49,6 +49,11 @@ float robust_high(const Matrix& m, float lo, float hi) {
     return hi;
 }
 
+void set_attention_axis_titles(HeatmapOptions& options, bool cross_attention) {
+    options.row_axis_title = cross_attention ? "query (decoder token)" : "query";
+    options.col_axis_title = cross_attention ? "key (encoder token)" : "key";
+}
+
 std::string figure_model_name(const std::string& model) {
     // A playground spec lists every field: its size is what a reader needs.
     if (model.rfind("random:", 0) == 0) {

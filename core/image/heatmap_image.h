@@ -138,6 +138,10 @@ GridSvg render_grid_svg(const std::vector<std::vector<Matrix>>& maps, const std:
 // masked cell) prints nothing.
 std::string cell_value_text(float v);
 
+// An attention map's axis titles: "query" / "key", or for cross-attention "query
+// (decoder token)" / "key (encoder token)". Shared by the window's exports and the CLI.
+void set_attention_axis_titles(HeatmapOptions& options, bool cross_attention);
+
 // A figure's title: "MODEL · WHAT · \"TEXT\"", the text cut to max_text_chars code points
 // ("…") and its whitespace runs shown as one space; MODEL's directory part is dropped
 // ("/a/b/stories260K" → "stories260K"). No text part for an empty text.
