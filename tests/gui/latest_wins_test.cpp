@@ -14,11 +14,14 @@ namespace {
 
 // A job that squares its request, but first waits until `release` is set (or it is no
 // longer wanted), reporting progress 1/2 meanwhile. Returns -1 when stopped early.
+// `started` counts up only after the first report, so a test that saw it may read 1/2.
 struct GatedSquare {
     std::atomic<bool> release{false};
     std::atomic<int> started{0};
     std::optional<int> operator()(const int& x, const JobControl& control) {
+        const bool wanted = control.report(1, 2);
         ++started;
+        if (!wanted) return -1;
         while (!release.load())
             if (!control.report(1, 2)) return -1;
         return x * x;
