@@ -514,6 +514,7 @@ int run_gui(const GuiOptions& options) {
             ImGui_ImplGlfw_NewFrame();
             // Unattended runs ignore the pointer (Xvfb parks it mid-screen: no hover).
             if (measuring) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+            for (const auto& h : hooks) h->pointer(ctx);
             ImGui::NewFrame();
             ctx.renderer->begin_frame();
             for (const auto& h : hooks) h->in_ui(ctx, f);

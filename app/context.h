@@ -96,6 +96,7 @@ struct AppContext {
     HelpView help;
     TextBoxView text_box;
     PipelineView pipeline;
+    ClickTargets click_targets;         // widgets a script may click
     MatrixTextures pipeline_textures;   // Pipeline tab: one texture per step matrix
     MatrixTextures layer_textures;      // Layer outputs tab: one per hidden state
     std::string settings_path;

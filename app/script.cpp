@@ -128,6 +128,10 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "text") {
             s.text = rest;
             s.dirty = true;
+        } else if (cmd == "click") {  // NAME: a widget the panels offer (ClickTargets)
+            if (!ctx.click_targets.recent(rest))
+                throw Error("click: no widget '" + rest + "' is shown (shown: " + ctx.click_targets.recent_names() + ")");
+            click_ = rest;
         } else if (cmd == "help") {  // welcome | about | close
             if (rest != "welcome" && rest != "about" && rest != "close")
                 throw Error("help takes welcome, about or close, got '" + rest + "'");

@@ -45,6 +45,10 @@ public:
     // Screenshot path requested by the last action ("" = none), handed out a few frames
     // after the request (tab switches and layout changes settle first); cleared when taken.
     std::string take_screenshot_request();
+    // The widget the last action asked to click ("" = none); the script hook plays the
+    // pointer over it (move, press, release) before the next action runs.
+    const std::string& click_request() const { return click_; }
+    void click_done() { click_.clear(); }
 
 private:
     std::vector<std::string> lines_;
@@ -52,6 +56,7 @@ private:
     std::string error_;
     std::string screenshot_;
     int screenshot_delay_ = 0;  // frames left before the screenshot is taken
+    std::string click_;
     // Frames to wait before the next action after a view or tab switch: ImGui shows a tab
     // selected by flag one frame later, and a dump should see it drawn.
     int settle_frames_ = 0;

@@ -2,7 +2,7 @@
 // Hooks into the window's frame loop (app/app.cpp, run_gui): benchmarks, the script
 // runner, screenshots and timing are files of their own that the loop calls at fixed
 // points, so the loop itself stays the few steps a reader sees in one screen:
-//   1 events · 2 newest trace · 3 before_ui · 4 UI (in_ui) · 5 draw · 6 before_swap ·
+//   1 events · 2 newest trace · 3 before_ui · 4 UI (pointer, in_ui) · 5 draw · 6 before_swap ·
 //   swap · 7 submit edits, after_submit · 8 after_frame · finished()?
 #include <chrono>
 #include <memory>
@@ -36,6 +36,9 @@ public:
     virtual ~FrameHook() = default;
     // Step 3, before the UI is built: edits as a click would make them (ctx.state).
     virtual void before_ui(AppContext&, const FrameRecord& /*so far: start, ready_frames*/) {}
+    // Step 4, before ImGui reads this frame's input: a hook may play the pointer
+    // (ImGui::GetIO().MousePos, MouseDown) as a user would move and click it.
+    virtual void pointer(AppContext&) {}
     // Step 4, inside the ImGui frame before the panels are drawn.
     virtual void in_ui(AppContext&, const FrameRecord&) {}
     // Step 6: the frame is in the back buffer, not yet swapped (screenshots).

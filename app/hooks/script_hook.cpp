@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include <imgui.h>
+
 #include "app/context.h"
 #include "app/hooks/frame_hook.h"
 #include "app/hooks/screenshot.h"
@@ -20,6 +22,7 @@ public:
     explicit ScriptHook(const GuiOptions& o) : script_(o.script), layout_(o.layout) {}
 
     void before_ui(AppContext& ctx, const FrameRecord&) override {
+        if (!script_.click_request().empty()) return;  // the pointer is still clicking
         if (script_.finished() || ctx.state.dirty || !ctx.worker.idle() || !ctx.analysis_worker.idle() ||
             !ctx.mip_worker.idle() || !ctx.train_worker.idle() || !ctx.experiment_worker.idle() || selected_maps_pending(ctx.view, ctx.state))
             return;
@@ -28,6 +31,28 @@ public:
             std::fprintf(stderr, "headscope: script: %s\n", script_.error().c_str());
             finish(1);
         }
+    }
+
+    // A click over three frames, as ImGui's buttons need it: the pointer arrives over the
+    // widget's centre (hover), presses, releases (the button acts); then it leaves.
+    void pointer(AppContext& ctx) override {
+        if (script_.click_request().empty()) return;
+        const ClickTargets::Target* target = ctx.click_targets.recent(script_.click_request());
+        ImGuiIO& io = ImGui::GetIO();
+        if (!target || click_frame_ == 3) {
+            if (!target) {  // hidden between the script's check and the click
+                std::fprintf(stderr, "headscope: script: the widget '%s' went away before it was clicked\n",
+                             script_.click_request().c_str());
+                finish(1);
+            }
+            click_frame_ = 0;
+            script_.click_done();
+            return;
+        }
+        io.MousePos = ImVec2(0.5f * (target->min.x + target->max.x), 0.5f * (target->min.y + target->max.y));
+        io.MouseDown[0] = click_frame_ == 1;
+        ++click_frame_;
+        waiting_since_ = FrameClock::now();
     }
 
     void before_swap(AppContext& ctx, const FrameRecord& f) override {
@@ -60,6 +85,7 @@ public:
 private:
     ScriptRunner script_;
     std::string layout_;
+    int click_frame_ = 0;  // of the click being played: 0 hover, 1 press, 2 release
     FrameClock::time_point waiting_since_ = FrameClock::now();
     std::uint64_t seen_training_ = 0;  // the training run's and the experiment's progress last seen
     int seen_experiment_ = 0;

@@ -145,6 +145,23 @@ std::string printf_string(const char* format, ...) {
 
 std::string wrote_status(const std::string& path) { return printf_string(tr("wrote %s"), path.c_str()); }
 
+void ClickTargets::note(const std::string& name) {
+    targets_[name] = Target{ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetFrameCount()};
+}
+
+const ClickTargets::Target* ClickTargets::recent(const std::string& name) const {
+    const auto it = targets_.find(name);
+    if (it == targets_.end() || it->second.frame < ImGui::GetFrameCount() - 1) return nullptr;
+    return &it->second;
+}
+
+std::string ClickTargets::recent_names() const {
+    std::string out;
+    for (const auto& [name, target] : targets_)
+        if (recent(name)) out += (out.empty() ? "" : ", ") + name;
+    return out.empty() ? "none" : out;
+}
+
 void text_disabled_wrapped(const char* format, ...) {
     va_list args;
     va_start(args, format);

@@ -59,6 +59,24 @@ std::string printf_string(const char* format, ...);
 // "wrote PATH" in the interface language.
 std::string wrote_status(const std::string& path);
 
+// Widgets a script may click (`click NAME`, app/script.cpp): where each was drawn, in
+// screen pixels, and in which frame. A panel calls note() right after drawing one.
+class ClickTargets {
+public:
+    struct Target {
+        ImVec2 min, max;
+        int frame = -1;  // ImGui::GetFrameCount() when drawn
+    };
+    void note(const std::string& name);  // the last item, under `name`
+    // The target drawn in the last two frames, or null (hidden, or never drawn).
+    const Target* recent(const std::string& name) const;
+    // The names of the targets drawn recently, for an error message.
+    std::string recent_names() const;
+
+private:
+    std::map<std::string, Target> targets_;
+};
+
 // TextDisabled that wraps at the window's edge instead of widening it (explanations).
 void text_disabled_wrapped(const char* format, ...);
 

@@ -46,13 +46,15 @@ int check_analysis(char** argv);
 int check_train(char** argv);
 // gui_check_default.cpp: the first launch on the default model against core.
 int check_default(char** argv);
-// gui_check_learner.cpp: long and empty texts by the text box.
+// gui_check_learner.cpp: long and empty texts by the text box, the article comparison,
+// the Chinese UI, the Pipeline and window fit, the head-count buttons.
 namespace hs::gui_check {
 int check_long_text(char** argv);
 int check_article(char** argv);
 int check_chinese_ui(char** argv);
 int check_pipeline(int argc, char** argv);
 int check_fit(int argc, char** argv);
+int check_heads_buttons(char** argv);
 }
 
 namespace {
@@ -408,6 +410,7 @@ int main(int argc, char** argv) {
         if (mode == "chinese-ui" && argc == 3) return hs::gui_check::check_chinese_ui(argv);
         if (mode == "pipeline" && argc >= 3) return hs::gui_check::check_pipeline(argc, argv);
         if (mode == "fit" && argc >= 3) return hs::gui_check::check_fit(argc, argv);
+        if (mode == "heads-buttons" && argc == 4) return hs::gui_check::check_heads_buttons(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
                              "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE STATE.json | "
                              "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "

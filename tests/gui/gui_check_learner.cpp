@@ -2,6 +2,8 @@
 // 600-token text (tests/gui/run_long_text_test.sh); gui_check article: the worked
 // example's comparison with the article (run_article_test.sh). From the state dumps.
 #include <cmath>
+#include <cstdio>
+#include <iterator>
 #include <string>
 
 #include "tests/gui/gui_check_util.h"
@@ -137,6 +139,29 @@ int check_fit(int argc, char** argv) {
                                  std::to_string(w.at("inner_w").get<float>()));
         }
         check(windows >= 3, file + ": " + std::to_string(windows) + " windows, none clipped sideways");
+    }
+    return failures ? 1 : 0;
+}
+
+}  // namespace hs::gui_check
+
+namespace hs::gui_check {
+
+// The head count after each click of run_heads_buttons_test.sh: the divisors of 48 by hand
+// (1, 2, 3, 4, 6, 8, 12, 16, 24, 48), never 7, 5 or 9 … between them.
+int check_heads_buttons(char** argv) {
+    const std::string dir = argv[2], size = argv[3];
+    const int expected[] = {8,                         // as opened
+                            6, 4, 3, 2, 1, 1,          // − six times: stays at 1
+                            2, 3, 4, 6, 8, 12, 16, 24, 48, 48};  // + ten times: stays at 48
+    for (int i = 0; i < static_cast<int>(std::size(expected)); ++i) {
+        char name[16];
+        std::snprintf(name, sizeof name, "_%02d.json", i);
+        const nlohmann::json state = read_json(dir + "/" + size + name);
+        const int heads = state.at("heads");
+        check(heads == expected[i] && state.at("error") == "",
+              size + " step " + std::to_string(i) + ": " + std::to_string(heads) + " heads (want " +
+                  std::to_string(expected[i]) + ", no error)");
     }
     return failures ? 1 : 0;
 }
