@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
+#include "app/panels/widgets.h"
 #include "core/corpus/grammar.h"
 #include "core/error.h"
 
@@ -132,11 +135,9 @@ std::string relation_caption(const AppContext& ctx, int layer, int head, const s
         for (const RelationScore& r : run.scores) {
             if (!lang.empty() && run.lang != lang) continue;
             if (r.best_head != layer * run.heads + head || r.best_accuracy - r.baseline_accuracy < kRelationMargin) continue;
-            char line[160];
-            std::snprintf(line, sizeof line, "%s%s head (%s %.2f vs %.2f at offset −%d)", out.empty() ? "" : ", ",
-                          corpus::relation_name(r.relation), run.lang.c_str(), r.best_accuracy, r.baseline_accuracy,
-                          r.baseline_offset);
-            out += line;
+            if (!out.empty()) out += tr(", ");
+            out += printf_string(tr("%s head (%s %.2f vs %.2f at offset −%d)"), tr(corpus::relation_name(r.relation)),
+                                 run.lang.c_str(), r.best_accuracy, r.baseline_accuracy, r.baseline_offset);
         }
     return out;
 }
@@ -157,7 +158,7 @@ void poll_analysis(AppContext& ctx) {
             a.analysis = r->analysis;
             a.analysed_trace = r->trace;
             a.analysed_generation = r->trace_generation;
-            a.status = "analysed " + std::to_string(a.analysis->layers * a.analysis->heads) + " heads in " + ms;
+            a.status = printf_string(tr("analysed %d heads in %s"), a.analysis->layers * a.analysis->heads, ms);
         } else if (r->kind == AnalysisJobKind::Corpus) {
             a.corpus = r->corpus;
             a.corpus_labels = std::move(r->corpus_labels);
@@ -165,9 +166,8 @@ void poll_analysis(AppContext& ctx) {
             a.corpus_pairs = most_redundant_pairs(a.corpus->mean_jsd, 10);
             a.corpus_mds = mds_layout(a.corpus->mean_jsd);
             a.table_source = MetricsSource::Corpus;
-            a.status = "corpus " + a.corpus_name + ": " + std::to_string(a.corpus->analysed) + " of " +
-                       std::to_string(a.corpus->total) + " sentences" +
-                       (a.corpus->cancelled ? " (cancelled)" : "") + " in " + ms;
+            a.status = printf_string(tr("corpus %s: %d of %d sentences%s in %s"), tr_message(a.corpus_name).c_str(),
+                                     a.corpus->analysed, a.corpus->total, a.corpus->cancelled ? tr(" (cancelled)") : "", ms);
         } else if (r->kind == AnalysisJobKind::Relations) {
             a.relations = r->relations;
             a.relations_model = r->model_arg;
@@ -175,7 +175,7 @@ void poll_analysis(AppContext& ctx) {
             a.relations_skipped = std::move(r->relations_skipped);
             a.showcases = std::move(r->showcases);
             a.relations_lang = std::clamp(a.relations_lang, 0, static_cast<int>(a.relations->size()) - 1);
-            a.status = "probed relations on " + a.relations_corpus + " in " + ms;
+            a.status = printf_string(tr("probed relations on %s in %s"), tr_message(a.relations_corpus).c_str(), ms);
             if (!a.jump_to_relation.empty() && a.relations_model == ctx.view.model_arg) {
                 // First launch: the learner lands on a named head, its sample and gold arcs.
                 for (const RelationRun& run : *a.relations)
@@ -187,7 +187,7 @@ void poll_analysis(AppContext& ctx) {
         } else {
             a.ranking = r->ranking;
             a.ranking_mode = r->mode;
-            a.status = "ranked " + std::to_string(a.ranking->heads.size()) + " heads in " + ms;
+            a.status = printf_string(tr("ranked %d heads in %s"), static_cast<int>(a.ranking->heads.size()), ms);
         }
     }
     // The default model's heads are probed as soon as it is shown (a second, once per model).

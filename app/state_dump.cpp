@@ -246,7 +246,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["head_captions"] = captions;
     j["source_kind"] = ctx.view.source_kind;
     j["relation_caption"] = relation_caption(ctx, s.layer, s.head);
-    j["untrained"] = s.source == SourceKind::Playground;  // the "untrained: random weights" label
+    j["untrained"] = ctx.view.source_kind == "playground";  // the "untrained: random weights" label
     j["map_kind"] = s.map == MapKind::Self ? "self" : s.map == MapKind::DecoderSelf ? "decoder-self" : "decoder-cross";
     // The selected head's map as the heatmap shows it (a kept block, up to 64 × 64).
     const HeadMaps& maps = maps_of(*t, block_of(s.map, s.layer));

@@ -11,6 +11,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& zh_cn_table() 
     static const std::vector<std::pair<std::string_view, std::string_view>> table{
 #include "app/i18n/zh_cn_attention.inc"
 #include "app/i18n/zh_cn_analysis.inc"
+#include "app/i18n/zh_cn_samples.inc"
     };
     return table;
 }

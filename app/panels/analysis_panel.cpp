@@ -6,6 +6,7 @@
 
 #include "app/analysis_actions.h"
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 
 namespace hs {
@@ -36,7 +37,7 @@ void draw_toolbar(AppContext& ctx) {
         }
     } else if (!a.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-        ImGui::TextWrapped("%s", a.error.c_str());
+        ImGui::TextWrapped("%s", tr_message(a.error).c_str());
         ImGui::PopStyleColor();
     } else if (!a.status.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);

@@ -11,6 +11,7 @@
 #include "app/analysis_actions.h"
 #include "app/analysis_files.h"
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "core/error.h"
@@ -161,7 +162,7 @@ void draw_experiment_tab(AppContext& ctx) {
                       e.done_steps, e.total_steps);
         ImGui::ProgressBar(static_cast<float>(e.done_steps) / static_cast<float>(e.total_steps), ImVec2(-1, 0), overlay);
     }
-    if (!e.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", e.error.c_str());
+    if (!e.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", tr_message(e.error).c_str());
     if (!v.experiment_status.empty()) ImGui::TextDisabled("%s", v.experiment_status.c_str());
     if (e.runs.empty()) {
         ImGui::TextDisabled("%s", e.running ? tr("the first run is training …")

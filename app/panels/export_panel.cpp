@@ -7,6 +7,7 @@
 #include "app/analysis_files.h"
 #include "app/exporter.h"
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 
@@ -76,7 +77,7 @@ void draw_export_tab(AppContext& ctx) {
     if (ImGui::Button(tr("JSON: whole trace"))) run_export(ctx, ExportKind::TraceJson, "json");
     if (!st.last_error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-        ImGui::TextWrapped("%s", st.last_error.c_str());
+        ImGui::TextWrapped("%s", tr_message(st.last_error).c_str());
         ImGui::PopStyleColor();
     } else if (!st.last_path.empty()) {
         ImGui::TextWrapped(tr("wrote %s"), std::filesystem::absolute(st.last_path).string().c_str());

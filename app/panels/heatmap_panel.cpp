@@ -8,6 +8,7 @@
 
 #include "app/analysis_actions.h"
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 #include "core/image/heatmap_image.h"
@@ -247,7 +248,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         if (selected_maps_pending(ctx.view, s))
             ImGui::TextDisabled(tr("computing layer %d…"), s.layer);
         else if (!ctx.view.layer_maps_error.empty())
-            ImGui::TextWrapped(tr("layer %d: %s"), s.layer, ctx.view.layer_maps_error.c_str());
+            ImGui::TextWrapped(tr("layer %d: %s"), s.layer, tr_message(ctx.view.layer_maps_error).c_str());
         else
             ImGui::TextDisabled("%s", tr("no map for this selection"));
         ImGui::End();
@@ -381,7 +382,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
             ImGui::Text(tr("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s"), i,
                         q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str());
     } else {
-        if (s.source == SourceKind::Playground) {
+        if (ctx.view.source_kind == "playground") {  // the map's model, not the one being edited
             ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "%s", tr("untrained: random weights"));
             ImGui::SameLine();
         }

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 
@@ -143,7 +144,7 @@ void draw_text_status(AppContext& ctx) {
     const TraceView& v = ctx.view;
     if (v.input_error && !v.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-        ImGui::TextWrapped("%s%s", v.error.c_str(), v.trace ? tr(" (the map shows the last text that ran)") : "");
+        ImGui::TextWrapped("%s%s", tr_message(v.error).c_str(), v.trace ? tr(" (the map shows the last text that ran)") : "");
         ImGui::PopStyleColor();
         if (v.input_max_len > 0) {
             char keep[128];
@@ -184,10 +185,10 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
         ImGui::SetNextItemWidth(-1);
         const Sample* loaded = loaded_sample(ctx);
         const std::string preview =
-            loaded ? "[" + loaded->lang + "] " + loaded->title : std::string(tr("choose a sample sentence…"));
+            loaded ? "[" + loaded->lang + "] " + tr(loaded->title) : std::string(tr("choose a sample sentence…"));
         if (ImGui::BeginCombo("##samples", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
             for (const Sample& sample : ctx.samples) {
-                const std::string item = "[" + sample.lang + "] " + sample.title + ": " + short_label(sample.text, 48);
+                const std::string item = "[" + sample.lang + "] " + tr(sample.title) + ": " + short_label(sample.text, 48);
                 if (ImGui::Selectable(item.c_str(), &sample == loaded)) {
                     s.text = sample.text;
                     s.decoder_text = sample.decoder_text;

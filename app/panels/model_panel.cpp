@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 #include "core/error.h"
@@ -42,7 +43,7 @@ std::vector<std::string> list_examples() {
 
 // The head count, typed or stepped with − / + through the divisors of d_model only
 // (core's step_heads): 8 → 4 → 2 → 1 for d_model 64, never an invalid split between.
-bool heads_field(ModelConfig& c) {
+bool heads_field(ModelConfig& c, ClickTargets& targets) {
     const float button = ImGui::GetFrameHeight(), gap = ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::PushID("heads");
     ImGui::SetNextItemWidth(std::max(20.0f, ImGui::CalcItemWidth() - 2.0f * (button + gap)));
@@ -50,9 +51,11 @@ bool heads_field(ModelConfig& c) {
     int step = 0;
     ImGui::SameLine(0.0f, gap);
     if (ImGui::Button("-", ImVec2(button, button))) step = -1;
+    targets.note("heads-");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("fewer heads: the next smaller divisor of d_model"));
     ImGui::SameLine(0.0f, gap);
     if (ImGui::Button("+", ImVec2(button, button))) step = 1;
+    targets.note("heads+");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("more heads: the next larger divisor of d_model"));
     ImGui::SameLine(0.0f, gap);
     ImGui::TextUnformatted(tr("heads"));
@@ -81,6 +84,22 @@ void draw_example_notes(const ModelInfo& info) {
     }
 }
 
+// The model's validation and compute errors (the text's own show by the text box); the
+// old trace stays visible.
+void draw_model_errors(const AppContext& ctx) {
+    const AppState& s = ctx.state;
+    if (!s.config_errors.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        for (const std::string& e : s.config_errors) ImGui::TextWrapped("%s", tr_message(e).c_str());
+        ImGui::TextWrapped("%s", tr("(showing the last valid result)"));
+        ImGui::PopStyleColor();
+    } else if (!ctx.view.error.empty() && !ctx.view.input_error) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        ImGui::TextWrapped("%s", tr_message(ctx.view.error).c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
 void draw_playground(AppContext& ctx) {
     ModelConfig& c = ctx.state.config;
     bool changed = false;
@@ -89,7 +108,7 @@ void draw_playground(AppContext& ctx) {
                           {Arch::EncoderOnly, Arch::DecoderOnly, Arch::EncoderDecoder});
     if (changed && c.arch == Arch::DecoderOnly) c.mask = MaskKind::Causal;
     changed |= ImGui::InputInt("d_model", &c.d_model, 8, 64);
-    changed |= heads_field(c);
+    changed |= heads_field(c, ctx.click_targets);
     changed |= ImGui::InputInt(tr("layers"), &c.layers, 1, 1);
     changed |= ImGui::InputInt("d_ff", &c.d_ff, 64, 512);
     changed |= enum_combo(tr("mask"), &c.mask, {MaskKind::None, MaskKind::Causal});
@@ -246,7 +265,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     // One-line notices (corrupt settings ignored, file dropped, …) on top until dismissed.
     if (!s.notice.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
-        ImGui::TextWrapped("%s", tr(s.notice).c_str());  // the state (and its dump) keep the English
+        ImGui::TextWrapped("%s", tr_message(s.notice).c_str());  // the state (and its dump) keep the English
         ImGui::PopStyleColor();
         if (ImGui::SmallButton(tr("dismiss"))) s.notice.clear();
         ImGui::Separator();
@@ -303,6 +322,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("%s", tr("every head is noise until trained: pick \"default model\" for learned heads, "
                                            "or train this architecture in the Train view"));
+            draw_model_errors(ctx);  // above the long list of fields, where an edit is seen
             draw_playground(ctx);
             break;
         case SourceKind::WorkedExample: {
@@ -333,7 +353,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
             draw_model_path_field(ctx);
             if (ctx.view.trace && ctx.view.model_arg == s.model_dir && !s.model_dir.empty()) {
                 ImGui::Separator();
-                ImGui::TextDisabled("%s", ctx.view.info.kind.c_str());
+                ImGui::TextDisabled("%s", tr_message(ctx.view.info.kind).c_str());
                 draw_model_info(ctx.view.info);
             } else if (ctx.worker.busy()) {
                 ImGui::TextDisabled(tr("opening %s…"), s.model_dir.c_str());
@@ -341,17 +361,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
             break;
         }
     }
-    // Inline validation / compute errors; the old trace stays visible.
-    if (!s.config_errors.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-        for (const std::string& e : s.config_errors) ImGui::TextWrapped("%s", e.c_str());
-        ImGui::TextWrapped("%s", tr("(showing the last valid result)"));
-        ImGui::PopStyleColor();
-    } else if (!ctx.view.error.empty() && !ctx.view.input_error) {  // the text's own errors: by the text box
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-        ImGui::TextWrapped("%s", ctx.view.error.c_str());
-        ImGui::PopStyleColor();
-    }
+    if (s.source != SourceKind::Playground) draw_model_errors(ctx);
     ImGui::Separator();
     if (const Trace* t = ctx.view.trace.get()) {
         ImGui::TextWrapped("%s", t->model_name.c_str());
@@ -359,7 +369,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         char layers_text[64], heads_text[64];
         std::snprintf(layers_text, sizeof layers_text, layers == 1 ? tr("%d layer") : tr("%d layers"), layers);
         std::snprintf(heads_text, sizeof heads_text, heads == 1 ? tr("%d head") : tr("%d heads"), heads);
-        ImGui::TextDisabled("%s · %s × %s · d_k %d", ctx.view.source_kind.c_str(), layers_text, heads_text,
+        ImGui::TextDisabled("%s · %s × %s · d_k %d", tr_message(ctx.view.source_kind).c_str(), layers_text, heads_text,
                             t->config.d_k());
         if (ctx.view.parameter_count > 0)
             ImGui::TextDisabled(tr("%.2fM parameters · forward %.1f ms"), static_cast<double>(ctx.view.parameter_count) / 1e6,

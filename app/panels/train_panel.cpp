@@ -13,6 +13,7 @@
 
 #include "app/analysis_actions.h"
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "core/analysis/analysis_export.h"
@@ -98,7 +99,7 @@ void draw_setup(AppContext& ctx) {
     ImGui::BeginDisabled(!has_run || p.preparing);
     if (ImGui::Button(tr("Save"))) ctx.train_worker.save(v.save_dir);
     ImGui::EndDisabled();
-    if (!p.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", p.error.c_str());
+    if (!p.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", tr_message(p.error).c_str());
     else if (!p.notice.empty()) ImGui::TextWrapped("%s", p.notice.c_str());
     if (p.preparing) ImGui::TextDisabled("%s", tr("initialising the model and measuring step 0 …"));
     if (has_run) {  // static while training: the live numbers sit above the curves

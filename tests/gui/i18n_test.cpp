@@ -11,7 +11,12 @@
 #include <gtest/gtest.h>
 
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "core/error.h"
+#include "core/io/samples.h"
+#include "core/model/config.h"
+#include "core/model/model.h"
+#include "core/source.h"
 
 namespace hs {
 namespace {
@@ -108,6 +113,99 @@ TEST(I18n, LanguageNames) {
     EXPECT_EQ(parse_ui_lang("en"), UiLang::English);
     EXPECT_EQ(to_string(UiLang::Chinese), "zh");
     EXPECT_THROW(parse_ui_lang("fr"), Error);
+}
+
+// Runs `english` through tr_message in Chinese.
+std::string in_chinese(const std::string& english) {
+    set_ui_lang(UiLang::Chinese);
+    std::string out = tr_message(english);
+    set_ui_lang(UiLang::English);
+    return out;
+}
+
+bool has_cjk(const std::string& s) {
+    for (std::size_t i = 0; i + 2 < s.size(); ++i)  // U+4E00 … U+9FFF: E4 B8 80 … E9 BF BF
+        if (static_cast<unsigned char>(s[i]) >= 0xE4 && static_cast<unsigned char>(s[i]) <= 0xE9) return true;
+    return false;
+}
+
+TEST(I18nMessages, TemplatesAreUniqueKeepTheirSpecifiersAndAreNotPlainEntries) {
+    std::set<std::string_view> plain, seen;
+    for (const auto& [en, zh] : zh_cn_table()) plain.insert(en);
+    for (const auto& [en, zh] : zh_cn_message_templates()) {
+        EXPECT_TRUE(seen.insert(en).second) << "\"" << en << "\" is listed twice";
+        EXPECT_FALSE(plain.count(en)) << "\"" << en << "\" is also a plain tr() entry";
+        EXPECT_EQ(specifiers(en), specifiers(zh)) << en;
+        EXPECT_TRUE(has_cjk(std::string(zh))) << en;
+    }
+}
+
+TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
+    // Hand-written Chinese for messages core builds.
+    ModelConfig c;
+    c.d_model = 50;
+    c.heads = 8;
+    ASSERT_EQ(validate(c), std::vector<std::string>{"d_model 50 is not divisible by 8 heads"});
+    EXPECT_EQ(in_chinese(validate(c)[0]), "d_model 50 不能被 8 个头整除");
+    // A %s argument is translated in turn ("decoder text" → 解码器文本).
+    EXPECT_EQ(in_chinese("the decoder text has 40 tokens; this model handles at most 16"),
+              "解码器文本有 40 个词元；这个模型最多处理 16 个");
+    // A path with spaces and quotes stays as it is.
+    EXPECT_EQ(in_chinese("'/tmp/a b/c' does not exist (expected a model directory, a worked-example .json or a "
+                         "playground spec like random:d_model=64,heads=4,layers=2)"),
+              "“/tmp/a b/c”不存在（需要模型目录、算例 .json，或形如 random:d_model=64,heads=4,layers=2 的试验场规格）");
+    EXPECT_EQ(in_chinese("llama model"), "llama 模型");
+    // No template: unchanged; English: unchanged.
+    EXPECT_EQ(in_chinese("safetensors header is 12 bytes"), "safetensors header is 12 bytes");
+    EXPECT_EQ(tr_message("d_model 50 is not divisible by 8 heads"), "d_model 50 is not divisible by 8 heads");
+}
+
+TEST(I18nMessages, EveryPlaygroundCheckAndOpenErrorHasATemplate) {
+    // One bad config per check of validate() (core/model/config.cpp).
+    std::vector<ModelConfig> bad(15);
+    bad[0].d_model = 0;
+    bad[1].heads = 0;
+    bad[2].d_model = 4, bad[2].heads = 8;
+    bad[3].d_model = 50, bad[3].heads = 8;
+    bad[4].head_dim = -1;
+    bad[5].kv_heads = -1;
+    bad[6].heads = 8, bad[6].kv_heads = 3;
+    bad[7].d_model = 24, bad[7].heads = 8, bad[7].pe = PosEncoding::Rotary;
+    bad[8].pe = PosEncoding::Rotary, bad[8].rope_theta = 1.0f;
+    bad[9].type_vocab = -1;
+    bad[10].layers = 0;
+    bad[11].d_ff = 0;
+    bad[12].vocab = 1;
+    bad[13].max_len = 0, bad[13].norm_eps = 0.0f;
+    bad[14].d_model = 8192, bad[14].layers = 64, bad[14].d_ff = 32768;
+    std::set<std::string> messages;
+    for (const ModelConfig& c : bad) {
+        const auto problems = validate(c);
+        EXPECT_FALSE(problems.empty());
+        messages.insert(problems.begin(), problems.end());
+    }
+    EXPECT_GE(messages.size(), 16u);
+    for (const char* arg : {"", "/no/such/model", HEADSCOPE_SOURCE_DIR "/README.md"}) {
+        try {
+            open_source(arg);
+            ADD_FAILURE() << arg << " opened";
+        } catch (const Error& e) {
+            messages.insert(e.what());
+        }
+    }
+    for (const std::string& m : messages) {
+        const std::string zh = in_chinese(m);
+        EXPECT_TRUE(zh != m && has_cjk(zh)) << "no Chinese template matches: " << m;
+    }
+}
+
+TEST(I18nMessages, EveryEnglishSampleTitleHasAnEntry) {
+    std::set<std::string_view> keys;
+    for (const auto& [en, zh] : zh_cn_table()) keys.insert(en);
+    const std::vector<Sample> samples = load_samples(HEADSCOPE_SOURCE_DIR "/assets/samples.json");
+    ASSERT_GT(samples.size(), 20u);
+    for (const Sample& s : samples)
+        EXPECT_TRUE(has_cjk(s.title) || keys.count(s.title)) << "sample title \"" << s.title << "\"";
 }
 
 }  // namespace
