@@ -80,9 +80,13 @@ const std::vector<Template>& templates() {
     return *compiled;
 }
 
+// Longer messages stay English: std::regex matches by recursion, one level per character.
+constexpr std::size_t kMaxTemplateInput = 1024;
+
 std::string translate(const std::string& english, int depth) {
     const char* exact = tr(english.c_str());
     if (exact != english.c_str() && english != exact) return exact;
+    if (english.size() > kMaxTemplateInput) return english;
     for (const Template& t : templates()) {
         std::smatch m;
         if (!std::regex_match(english, m, t.english) || m.size() != t.zh_parts.size()) continue;

@@ -158,6 +158,10 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
     // No template: unchanged; English: unchanged.
     EXPECT_EQ(in_chinese("safetensors header is 12 bytes"), "safetensors header is 12 bytes");
     EXPECT_EQ(tr_message("d_model 50 is not divisible by 8 heads"), "d_model 50 is not divisible by 8 heads");
+    // Long arguments: a 900-byte path is translated; a message beyond 1024 bytes is left alone.
+    const std::string path(900, 'p'), longer(5000, 'p');
+    EXPECT_EQ(in_chinese("cannot write " + path + ": No space left on device"), "无法写入 " + path + "：No space left on device");
+    EXPECT_EQ(in_chinese("cannot write " + longer + ": x"), "cannot write " + longer + ": x");
 }
 
 TEST(I18nMessages, EveryPlaygroundCheckAndOpenErrorHasATemplate) {
