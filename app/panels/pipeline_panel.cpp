@@ -38,15 +38,29 @@ struct NumbersFit {
     float column_w = 0.0f, widest_text_w = 0.0f, width = 0.0f, height = 0.0f;
 };
 
-NumbersFit numbers_fit(const Matrix& m, bool editable, float cell_w) {
-    NumbersFit f;
-    float widest = editable ? cell_w : ImGui::CalcTextSize("−∞").x;
+// The widest of m's values printed "%.4g" (at least "−∞"), measured once per trace
+// generation and font size.
+float widest_value_w(PipelineView& view, std::uint64_t generation, const Matrix& m) {
+    const float font = ImGui::GetFontSize();
+    if (view.widest_generation != generation || view.widest_font != font) {
+        view.widest_value_w.clear();
+        view.widest_generation = generation;
+        view.widest_font = font;
+    }
+    if (const auto it = view.widest_value_w.find(&m); it != view.widest_value_w.end()) return it->second;
+    float widest = ImGui::CalcTextSize("−∞").x;
     char text[32];
-    for (Eigen::Index r = 0; r < m.rows() && !editable; ++r)
+    for (Eigen::Index r = 0; r < m.rows(); ++r)
         for (Eigen::Index c = 0; c < m.cols(); ++c) {
             std::snprintf(text, sizeof text, "%.4g", m(r, c));
             widest = std::max(widest, ImGui::CalcTextSize(text).x);
         }
+    return view.widest_value_w[&m] = widest;
+}
+
+// Editable cells are `cell_w` wide (an input field); others as wide as the widest value.
+NumbersFit numbers_fit(const Matrix& m, float widest) {
+    NumbersFit f;
     const ImGuiStyle& style = ImGui::GetStyle();
     f.widest_text_w = widest;
     f.column_w = widest;
@@ -221,7 +235,9 @@ void draw_pipeline_tab(AppContext& ctx) {
         const bool editable = c.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
         if (c.m->rows() == 0 || c.m->cols() == 0) {
             ImGui::TextDisabled("%s", tr("(empty)"));
-        } else if (const NumbersFit fit = numbers_fit(*c.m, editable, fs * 4.2f);
+        } else if (const NumbersFit fit = c.m->size() > 1024 ? NumbersFit{}  // a map, not measured
+                                          : numbers_fit(*c.m, editable ? fs * 4.2f
+                                                                       : widest_value_w(ctx.pipeline, ctx.view.generation, *c.m));
                    c.m->size() <= 1024 && fit.height <= map_h + fs && (fit.width <= max_table_w || editable)) {
             draw_numbers(ctx, c, fit);
             rect.numbers = true;
