@@ -20,6 +20,7 @@
 #include "app/gl/gl.h"
 #include "app/panels/panels.h"
 #include "app/hooks/frame_hook.h"
+#include "app/i18n/messages.h"
 #include "app/i18n/use_lang.h"
 #include "app/settings.h"
 #include "core/error.h"
@@ -225,7 +226,7 @@ float draw_view_bar(AppContext& ctx) {
                                off.c_str());
         }
         if (s.view_mode == ViewMode::Attention && ctx.analysis.analysis)
-            ImGui::TextDisabled(tr("  analysis: %s"), ctx.analysis.status.c_str());
+            ImGui::TextDisabled(tr("  analysis: %s"), tr_message(ctx.analysis.status).c_str());
         height = ImGui::GetWindowSize().y;
         ImGui::EndMainMenuBar();
     }

@@ -37,8 +37,8 @@ class ScriptRunner {
 public:
     // Throws hs::Error when the file cannot be read.
     explicit ScriptRunner(const std::string& path);
-    // Every action ran and no screenshot is still waiting for its frame.
-    bool finished() const { return next_ >= lines_.size() && screenshot_.empty(); }
+    // Every action ran and no screenshot or click is still waiting for its frames.
+    bool finished() const { return next_ >= lines_.size() && screenshot_.empty() && click_.empty(); }
     // Runs the next action if the app is idle. Returns false and sets `error` on failure.
     bool step(AppContext& ctx);
     const std::string& error() const { return error_; }

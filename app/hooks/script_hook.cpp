@@ -2,6 +2,7 @@
 // once the previous one's recomputation has finished; a screenshot it asks for is taken
 // before the swap of a later frame; 90 s without progress fails the run (a training run or
 // experiment that is still taking steps is progress: under a sanitizer one takes minutes).
+#include <cfloat>
 #include <cstdint>
 #include <cstdio>
 
@@ -34,13 +35,15 @@ public:
     }
 
     // A click over three frames, as ImGui's buttons need it: the pointer arrives over the
-    // widget's centre (hover), presses, releases (the button acts); then it leaves.
+    // widget's centre (hover), presses, releases (the button acts); on the fourth it leaves
+    // the window (no hover left behind).
     void pointer(AppContext& ctx) override {
         if (script_.click_request().empty()) return;
         const ClickTargets::Target* target = ctx.click_targets.recent(script_.click_request());
         ImGuiIO& io = ImGui::GetIO();
-        if (!target || click_frame_ == 3) {
-            if (!target) {  // hidden between the script's check and the click
+        if (click_frame_ == 3 || !target) {  // done (the widget may go away once clicked)
+            io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+            if (click_frame_ < 3) {  // hidden between the script's check and the release
                 std::fprintf(stderr, "headscope: script: the widget '%s' went away before it was clicked\n",
                              script_.click_request().c_str());
                 finish(1);

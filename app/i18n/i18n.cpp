@@ -56,4 +56,10 @@ const char* tr(const char* english) {
 
 std::string tr(const std::string& english) { return tr(english.c_str()); }
 
+std::string_view zh_cn_lookup(std::string_view english) {
+    const auto& index = zh_index();
+    const auto hit = index.find(english);
+    return hit == index.end() ? std::string_view() : hit->second;
+}
+
 }  // namespace hs

@@ -26,6 +26,9 @@ UiLang ui_lang();
 const char* tr(const char* english);
 std::string tr(const std::string& english);
 
+// The Chinese entry for `english` (without an "##id"), or "" when the table has none.
+std::string_view zh_cn_lookup(std::string_view english);
+
 // Every (English, Chinese) pair of the table (tests; the font atlas notes the Chinese).
 const std::vector<std::pair<std::string_view, std::string_view>>& zh_cn_table();
 

@@ -14,7 +14,11 @@ namespace {
 struct Template {
     std::regex english;
     std::vector<std::string> zh_parts;
-    std::vector<bool> string_args;  // which conversions are %s (translated in turn)
+    // Per conversion: a %s that holds another message (after ": " or "(", e.g. "training
+    // stopped: %s") is translated in turn, template and all; any other %s (a path, a name)
+    // only when the table has it word for word.
+    std::vector<bool> nested_message, string_arg;
+    std::size_t literal_size = 0;  // characters of fixed text: the most specific match wins
 };
 
 // Splits a printf format at its conversions; "%%" is a literal '%'. Returns the literal
@@ -63,8 +67,13 @@ Template compile(std::string_view english, std::string_view chinese) {
                    : c == 's'           ? "([\\s\\S]*?)"
                                         : "(-?[0-9.]+(?:e[-+]?[0-9]+)?|-?inf|nan)";
         pattern += regex_escaped(pieces[k + 1]);
-        t.string_args.push_back(c == 's');
+        const std::string& before = pieces[k];
+        const bool after_colon = before.size() >= 2 && before.compare(before.size() - 2, 2, ": ") == 0;
+        const bool after_paren = !before.empty() && before.back() == '(';
+        t.string_arg.push_back(c == 's');
+        t.nested_message.push_back(c == 's' && (after_colon || after_paren));
     }
+    for (const std::string& piece : pieces) t.literal_size += piece.size();
     t.english = std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
     std::string zh_letters;
     split_format(chinese, t.zh_parts, zh_letters);
@@ -83,20 +92,43 @@ const std::vector<Template>& templates() {
 // Longer messages stay English: std::regex matches by recursion, one level per character.
 constexpr std::size_t kMaxTemplateInput = 1024;
 
+// The table's entry for `s`, or s.
+std::string exact_or_same(const std::string& s) {
+    const std::string_view zh = zh_cn_lookup(s);
+    return zh.empty() ? s : std::string(zh);
+}
+
 std::string translate(const std::string& english, int depth) {
-    const char* exact = tr(english.c_str());
-    if (exact != english.c_str() && english != exact) return exact;
+    if (const std::string_view zh = zh_cn_lookup(english); !zh.empty()) return std::string(zh);
     if (english.size() > kMaxTemplateInput) return english;
+    // Of the templates that match ("Opened %s" and "%s model" both match "Opened my model"),
+    // the one with the most fixed text.
+    const Template* best = nullptr;
+    std::smatch m;
     for (const Template& t : templates()) {
-        std::smatch m;
-        if (!std::regex_match(english, m, t.english) || m.size() != t.zh_parts.size()) continue;
+        std::smatch candidate;
+        if (!std::regex_match(english, candidate, t.english) || candidate.size() != t.zh_parts.size()) continue;
+        if (best && best->literal_size >= t.literal_size) continue;
+        best = &t;
+        m = std::move(candidate);
+    }
+    if (best) {
+        const Template& t = *best;
         std::string out = t.zh_parts[0];
         for (std::size_t k = 1; k < m.size(); ++k) {
             const std::string arg = m[k].str();
-            out += t.string_args[k - 1] && depth < 2 ? translate(arg, depth + 1) : arg;
+            if (t.nested_message[k - 1] && depth < 3) out += translate(arg, depth + 1);
+            else if (t.string_arg[k - 1]) out += exact_or_same(arg);
+            else out += arg;
             out += t.zh_parts[k];
         }
         return out;
+    }
+    // Problems joined by "; " (core's ensure_valid): each on its own.
+    if (const std::size_t cut = english.find("; "); cut != std::string::npos && depth < 3) {
+        const std::string first = translate(english.substr(0, cut), depth + 1);
+        const std::string rest = translate(english.substr(cut + 2), depth + 1);
+        if (first != english.substr(0, cut) || rest != english.substr(cut + 2)) return first + "；" + rest;
     }
     return english;
 }

@@ -4,8 +4,10 @@
 // translates what it shows through message templates: an English printf format such as
 // "d_model %d is not divisible by %d heads" matches the message, its arguments are
 // captured and put into the Chinese format in the same order (app/i18n/zh_cn_messages.inc).
-// A %s argument is itself translated when the table knows it ("the %s has no tokens" with
-// "decoder text"). A message no template matches shows in English.
+// A %s argument is translated when the table knows it word for word ("the %s has no
+// tokens" with "decoder text"); one after ": " or "(" holds another message and goes
+// through the templates too ("training stopped: %s"). Problems joined by "; " are
+// translated one by one. A message no template matches shows in English.
 #include <string>
 #include <string_view>
 #include <utility>

@@ -41,7 +41,7 @@ void draw_toolbar(AppContext& ctx) {
         ImGui::PopStyleColor();
     } else if (!a.status.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-        ImGui::TextWrapped("%s", a.status.c_str());  // a long status wraps instead of widening the panel
+        ImGui::TextWrapped("%s", tr_message(a.status).c_str());  // a long status wraps instead of widening the panel
         ImGui::PopStyleColor();
     } else {
         ImGui::TextDisabled("%s", tr("press Analyze: every head's role, redundant pairs and rollout"));

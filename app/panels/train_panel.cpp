@@ -100,7 +100,7 @@ void draw_setup(AppContext& ctx) {
     if (ImGui::Button(tr("Save"))) ctx.train_worker.save(v.save_dir);
     ImGui::EndDisabled();
     if (!p.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", tr_message(p.error).c_str());
-    else if (!p.notice.empty()) ImGui::TextWrapped("%s", p.notice.c_str());
+    else if (!p.notice.empty()) ImGui::TextWrapped("%s", tr_message(p.notice).c_str());
     if (p.preparing) ImGui::TextDisabled("%s", tr("initialising the model and measuring step 0 …"));
     if (has_run) {  // static while training: the live numbers sit above the curves
         ImGui::Separator();

@@ -146,7 +146,10 @@ std::string printf_string(const char* format, ...) {
 std::string wrote_status(const std::string& path) { return printf_string(tr("wrote %s"), path.c_str()); }
 
 void ClickTargets::note(const std::string& name) {
-    targets_[name] = Target{ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetFrameCount()};
+    if (ImGui::IsItemVisible())  // scrolled out or clipped: a click there would hit something else
+        targets_[name] = Target{ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetFrameCount()};
+    else
+        targets_.erase(name);
 }
 
 const ClickTargets::Target* ClickTargets::recent(const std::string& name) const {

@@ -67,8 +67,8 @@ public:
         ImVec2 min, max;
         int frame = -1;  // ImGui::GetFrameCount() when drawn
     };
-    void note(const std::string& name);  // the last item, under `name`
-    // The target drawn in the last two frames, or null (hidden, or never drawn).
+    void note(const std::string& name);  // the last item, under `name`, when it is visible
+    // The target drawn visible in the last two frames, or null.
     const Target* recent(const std::string& name) const;
     // The names of the targets drawn recently, for an error message.
     std::string recent_names() const;

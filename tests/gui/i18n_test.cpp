@@ -155,6 +155,22 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
                          "playground spec like random:d_model=64,heads=4,layers=2)"),
               "“/tmp/a b/c”不存在（需要模型目录、算例 .json，或形如 random:d_model=64,heads=4,layers=2 的试验场规格）");
     EXPECT_EQ(in_chinese("llama model"), "llama 模型");
+    // A path is not a message: "Opened /m/my model" keeps the path as it is …
+    EXPECT_EQ(in_chinese("Opened /m/my model"), "已打开 /m/my model");
+    // … while what follows ": " is one, translated in turn.
+    EXPECT_EQ(in_chinese("training stopped: d_model 50 is not divisible by 8 heads"),
+              "训练已停止：d_model 50 不能被 8 个头整除");
+    // ensure_valid's problems joined by "; ", each translated.
+    ModelConfig two;
+    two.d_model = 50, two.heads = 8, two.layers = 0;
+    try {
+        ensure_valid(two);
+        ADD_FAILURE() << "two problems passed";
+    } catch (const Error& e) {
+        const std::string en = e.what();  // "…; layers 0 must be between 1 and MAX"
+        const std::string max = en.substr(en.rfind(' ') + 1);
+        EXPECT_EQ(in_chinese(en), "d_model 50 不能被 8 个头整除；层数 0 必须在 1 到 " + max + " 之间");
+    }
     // No template: unchanged; English: unchanged.
     EXPECT_EQ(in_chinese("safetensors header is 12 bytes"), "safetensors header is 12 bytes");
     EXPECT_EQ(tr_message("d_model 50 is not divisible by 8 heads"), "d_model 50 is not divisible by 8 heads");
