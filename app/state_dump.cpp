@@ -6,6 +6,7 @@
 
 #include "app/analysis_actions.h"
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/trace_view.h"
 #include "core/analysis/analysis_export.h"
 #include "core/image/utf8.h"
@@ -191,11 +192,12 @@ nlohmann::json dump_state(const AppContext& ctx) {
     // as "?"): none when the language is Chinese and the CJK font was found.
     std::string missing;
     if (ui_lang() == UiLang::Chinese && ImGui::GetCurrentContext())
-        for (const auto& [english, chinese] : zh_cn_table())
-            for (char32_t cp : utf8_to_codepoints(chinese))
-                if (cp >= 0x80 && cp <= 0xFFFF && !ImGui::GetFont()->FindGlyphNoFallback(static_cast<ImWchar>(cp)) &&
-                    missing.find(codepoints_to_utf8(std::u32string(1, cp))) == std::string::npos)
-                    missing += codepoints_to_utf8(std::u32string(1, cp));
+        for (const auto* table : {&zh_cn_table(), &zh_cn_message_templates()})
+            for (const auto& [english, chinese] : *table)
+                for (char32_t cp : utf8_to_codepoints(chinese))
+                    if (cp >= 0x80 && cp <= 0xFFFF && !ImGui::GetFont()->FindGlyphNoFallback(static_cast<ImWchar>(cp)) &&
+                        missing.find(codepoints_to_utf8(std::u32string(1, cp))) == std::string::npos)
+                        missing += codepoints_to_utf8(std::u32string(1, cp));
     j["missing_glyphs"] = missing;
     j["ui_scale"] = ctx.ui_scale;
     j["ui_zoom"] = s.ui_zoom;
