@@ -212,6 +212,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     // The shown map's auto colour range: min, robust top, max (core's MapRange).
     j["range"] = {{"lo", ctx.view.main_lo}, {"hi", ctx.view.main_hi}, {"max", ctx.view.main_max}};
     j["dropped_tokens"] = ctx.view.trace ? ctx.view.trace->dropped_tokens : 0;
+    j["dropped_decoder_tokens"] = ctx.view.trace ? ctx.view.trace->dropped_decoder_tokens : 0;
     j["token_count"] = ctx.view.trace ? static_cast<int>(ctx.view.trace->main.tokens.size()) : 0;
     j["notice"] = s.notice;
     const ModelInfo& i = ctx.view.info;

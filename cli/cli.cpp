@@ -81,7 +81,8 @@ commands:
   headscope corpus  [--lang en|zh|both] [--count N] [--seed S] [--json f]   (sentences with gold relations)
 
 input options: --text "...", --text-file FILE, --decoder-text "..." (encoder-decoder;
-               default: the --text), --pad 3,4 (key positions masked as padding)
+               default: the --text), --pad 3,4 (key positions masked as padding),
+               --keep-first (a text over the model's max_len: run its first max_len tokens)
 --json - and --csv - write to stdout; messages go to stderr.
 )";
 

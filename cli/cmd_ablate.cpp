@@ -115,7 +115,9 @@ nlohmann::json ranking_json(const HeadRanking& r) {
 int cmd_ablate(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
     values.insert({"head", "mode", "json"});
-    const Args args(argc, argv, 2, values, {"rank"});
+    std::set<std::string> flags = kInputFlags;
+    flags.insert("rank");
+    const Args args(argc, argv, 2, values, flags);
     args.expect_at_most(1);
     const std::vector<HeadRef> heads = collect_heads(argc, argv);
     const bool rank = args.flag("rank");

@@ -80,7 +80,7 @@ int analyze_relations(const TraceSource& source, const std::string& file, const 
 int cmd_analyze(int argc, char** argv) {
     const Args args(argc, argv, 2,
                     {"text", "text-file", "csv", "json", "induction-len", "seed", "pairs", "relations"},
-                    {"corpus", "no-induction", "quiet"});
+                    {"corpus", "no-induction", "quiet", "keep-first"});
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
     const bool quiet = args.flag("quiet") || args.value("csv") == "-" || args.value("json") == "-";
@@ -134,6 +134,7 @@ int cmd_analyze(int argc, char** argv) {
     TraceOptions trace_options;
     trace_options.hidden_states = false;
     const Trace trace = source->run(input, trace_options);
+    note_dropped_tokens(trace);
     const TraceAnalysis analysis = analyze_trace(trace, source.get(), options);
     if (const auto path = args.value("csv")) write_named(*path, metrics_csv(analysis.metrics, analysis.labels));
     if (const auto path = args.value("json")) write_named(*path, analysis_to_json(trace, analysis).dump() + "\n");

@@ -64,7 +64,9 @@ void print_note(const std::string& note) {
 int cmd_export(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
     values.insert({"layer", "head", "png", "svg", "csv", "json", "colormap", "gamma", "map-budget", "scale"});
-    const Args args(argc, argv, 2, values, {"grid", "decoder", "cross", "log", "auto-range", "no-values"});
+    std::set<std::string> flags = kInputFlags;
+    flags.insert({"grid", "decoder", "cross", "log", "auto-range", "no-values"});
+    const Args args(argc, argv, 2, values, flags);
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
     const bool grid = args.flag("grid");
@@ -106,6 +108,7 @@ int cmd_export(int argc, char** argv) {
     run_options.resident_layer = grid ? 0 : static_cast<int>(*layer_arg);
     run_options.resident_in_decoder = args.flag("decoder") || args.flag("cross");
     const Trace trace = source->run(input, run_options);
+    note_dropped_tokens(trace);
     const MapSelection sel = select_maps(trace, args.flag("decoder"), args.flag("cross"));
     const HeadRef block_of_layer{0, 0, sel.stack != &trace.main, sel.cross};
     const auto& q_tokens = sel.stack->tokens;

@@ -103,7 +103,9 @@ void fill_dropped_maps(const TraceSource& source, Trace& trace, bool scores) {
 int cmd_forward(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
     values.insert({"json", "save", "detail-layer", "map-budget", "tap"});
-    const Args args(argc, argv, 2, values, {"scores", "quiet", "list-taps"});
+    std::set<std::string> flags = kInputFlags;
+    flags.insert({"scores", "quiet", "list-taps"});
+    const Args args(argc, argv, 2, values, flags);
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
     if (args.flag("list-taps")) {  // the named intermediates --tap can keep
@@ -130,6 +132,7 @@ int cmd_forward(int argc, char** argv) {
     options.map_budget_bytes = read_map_budget(args, kForwardMapBudget);
     if (const auto taps = args.value("tap")) options.taps = split_list(*taps);
     Trace trace = source->run(input, options);
+    note_dropped_tokens(trace);
     report_resident_maps(trace);
     if (const auto path = args.value("json")) {
         // 10,000 tokens × 8 maps is 800 million numbers (~18 GB of JSON): refuse instead

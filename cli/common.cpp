@@ -10,11 +10,21 @@
 
 namespace hs {
 
+void note_dropped_tokens(const Trace& trace) {
+    if (trace.dropped_tokens > 0)
+        std::fprintf(stderr, "note: ran the first %zu tokens of the text; %d more were left out (--keep-first)\n",
+                     trace.main.tokens.size(), trace.dropped_tokens);
+    if (trace.dropped_decoder_tokens > 0 && trace.decoder)
+        std::fprintf(stderr, "note: ran the first %zu tokens of the decoder text; %d more were left out (--keep-first)\n",
+                     trace.decoder->tokens.size(), trace.dropped_decoder_tokens);
+}
+
 SourceInput read_source_input(const Args& args, const TraceSource& source) {
     SourceInput in;
     if (const auto t = args.value("text")) in.text = *t;
     if (const auto f = args.value("text-file")) in.text = read_text_file(*f);
     if (const auto d = args.value("decoder-text")) in.decoder_text = *d;
+    in.keep_first = args.flag("keep-first");
     if (const auto pad = args.value("pad")) {
         std::stringstream ss(*pad);
         std::string item;

@@ -9,11 +9,16 @@
 
 namespace hs {
 
-// Options every MODEL-running command accepts.
+// Options every MODEL-running command accepts, and its flags.
 inline const std::set<std::string> kInputOptions = {"text", "text-file", "decoder-text", "pad"};
+inline const std::set<std::string> kInputFlags = {"keep-first"};
 
-// --text / --text-file / --decoder-text / --pad (comma-separated key positions).
+// --text / --text-file / --decoder-text / --pad (comma-separated key positions) /
+// --keep-first (a text over the model's max_len runs its first max_len tokens).
 SourceInput read_source_input(const Args& args, const TraceSource& source);
+
+// On stderr, when --keep-first left tokens out: how many ran and how many did not.
+void note_dropped_tokens(const Trace& trace);
 
 // Writes `bytes` to PATH atomically, or to stdout when PATH is "-".
 void write_output(const std::string& path, const std::string& bytes);

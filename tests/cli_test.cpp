@@ -252,6 +252,21 @@ TEST(CliForward, PaddedKeysGetZeroWeightInEveryRow) {
             }
 }
 
+TEST(CliForward, KeepFirstRunsTheFirstMaxLenTokensAndSaysHowManyWereLeftOut) {
+    TempDir dir;
+    const std::string spec = "random:d_model=8,heads=2,layers=1,max_len=4";
+    const RunResult whole = run_headscope({"forward", spec, "--text", "a b c d e f", "--quiet"}, dir);
+    EXPECT_NE(whole.status, 0);
+    EXPECT_NE(whole.err.find("the text has 6 tokens; this model handles at most 4"), std::string::npos) << whole.err;
+    const RunResult first = run_headscope(
+        {"forward", spec, "--text", "a b c d e f", "--keep-first", "--json", "t.json"}, dir);
+    ASSERT_EQ(first.status, 0) << first.err;
+    EXPECT_NE(first.err.find("ran the first 4 tokens of the text; 2 more were left out"), std::string::npos)
+        << first.err;
+    const json j = json::parse(read_text(dir.file("t.json")));
+    EXPECT_EQ(j.at("tokens"), json({"a", "b", "c", "d"}));
+}
+
 TEST(CliForward, TextFileAndJsonOnStdoutGiveTheSameTrace) {
     TempDir dir;
     { std::ofstream(dir.file("in.txt")) << kQinText; }

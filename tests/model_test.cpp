@@ -189,6 +189,22 @@ TEST(ModelForward, KeepFirstRunsTheFirstMaxLenTokensAndCountsTheRest) {
     EXPECT_EQ(m.forward(in).dropped_tokens, 0);
 }
 
+TEST(ModelForward, KeepFirstCutsTheDecoderTextTooAndCountsIt) {
+    const Model m = Model::random(
+        parse_playground_spec("random:d_model=8,heads=2,layers=1,vocab=10,max_len=3,arch=encoder-decoder"));
+    ForwardInput in;
+    in.ids = {1, 2};
+    in.decoder_ids = {3, 4, 5, 6, 7};
+    in.decoder_tokens = {"c", "d", "e", "f", "g"};
+    EXPECT_THROW(m.forward(in), InputError);  // 5 decoder tokens > max_len 3
+    in.keep_first = true;
+    const Trace cut = m.forward(in);
+    EXPECT_EQ(cut.dropped_tokens, 0);
+    EXPECT_EQ(cut.dropped_decoder_tokens, 2);
+    ASSERT_TRUE(cut.decoder);
+    EXPECT_EQ(cut.decoder->tokens, (std::vector<std::string>{"c", "d", "e"}));
+}
+
 TEST(ModelForward, ProgressCanCancel) {
     const Model m = Model::random(parse_playground_spec("random:d_model=8,heads=2,layers=4"));
     ForwardInput in;

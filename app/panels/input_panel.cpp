@@ -164,9 +164,14 @@ void draw_text_status(AppContext& ctx) {
                            v.byte_tokens);
         ImGui::PopStyleColor();
     }
-    if (!v.input_error && v.trace && v.trace->dropped_tokens > 0) {
-        ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), tr("showing the first %zu tokens; %d more are left out"),
-                           v.trace->main.tokens.size(), v.trace->dropped_tokens);
+    if (!v.input_error && v.trace && (v.trace->dropped_tokens > 0 || v.trace->dropped_decoder_tokens > 0)) {
+        const ImVec4 amber(1.0f, 0.82f, 0.35f, 1.0f);
+        if (v.trace->dropped_tokens > 0)
+            ImGui::TextColored(amber, tr("showing the first %zu tokens; %d more are left out"),
+                               v.trace->main.tokens.size(), v.trace->dropped_tokens);
+        if (v.trace->dropped_decoder_tokens > 0 && v.trace->decoder)
+            ImGui::TextColored(amber, tr("showing the first %zu decoder tokens; %d more are left out"),
+                               v.trace->decoder->tokens.size(), v.trace->dropped_decoder_tokens);
         ImGui::SameLine();
         if (ImGui::SmallButton(tr("use the whole text"))) {
             s.keep_first_tokens = false;

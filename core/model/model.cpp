@@ -263,11 +263,12 @@ void settle_maps(const TraceOptions& opt, const HeadRef& block, bool keep, HeadM
 
 namespace {
 
-// `in` with each token list cut to max_len when in.keep_first asks for it; `dropped`
-// receives how many tokens of the main stack were left out.
-ForwardInput first_tokens(const ForwardInput& in, int max_len, int& dropped) {
+// `in` with each token list cut to max_len when in.keep_first asks for it; `dropped` and
+// `dropped_decoder` receive how many tokens of the main (encoder) and the decoder text
+// were left out.
+ForwardInput first_tokens(const ForwardInput& in, int max_len, int& dropped, int& dropped_decoder) {
     ForwardInput out = in;
-    dropped = 0;
+    dropped = dropped_decoder = 0;
     if (!in.keep_first) return out;
     const auto cut = [&](std::vector<int>& ids, std::vector<std::string>& tokens) {
         const int extra = static_cast<int>(ids.size()) - max_len;
@@ -277,7 +278,7 @@ ForwardInput first_tokens(const ForwardInput& in, int max_len, int& dropped) {
         return extra;
     };
     dropped = cut(out.ids, out.tokens);
-    cut(out.decoder_ids, out.decoder_tokens);
+    dropped_decoder = cut(out.decoder_ids, out.decoder_tokens);
     std::erase_if(out.key_padding, [&](int p) { return p >= max_len; });
     return out;
 }
@@ -287,8 +288,8 @@ ForwardInput first_tokens(const ForwardInput& in, int max_len, int& dropped) {
 Trace Model::forward(const ForwardInput& full_input, const TraceOptions& options,
                      const ProgressFn& progress) const {
     const ModelConfig& c = config_;
-    int dropped_tokens = 0;
-    const ForwardInput in = first_tokens(full_input, c.max_len, dropped_tokens);
+    int dropped_tokens = 0, dropped_decoder_tokens = 0;
+    const ForwardInput in = first_tokens(full_input, c.max_len, dropped_tokens, dropped_decoder_tokens);
     // score cells: L · H · (T² + Td² + Td·T) (decoder self and cross for encoder-decoder)
     const double t = double(in.ids.size()), td = double(in.decoder_ids.size());
     const TraceOptions opt = with_scores_limit(
@@ -310,6 +311,7 @@ Trace Model::forward(const ForwardInput& full_input, const TraceOptions& options
     trace.config = c;
     trace.model_name = name_;
     trace.dropped_tokens = dropped_tokens;
+    trace.dropped_decoder_tokens = dropped_decoder_tokens;
     trace.key_padding = in.key_padding;
     trace.ablate = opt.ablate;
     trace.ablate_mode = opt.ablate_mode;

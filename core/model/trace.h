@@ -105,6 +105,7 @@ struct Trace {
     ModelConfig config;
     std::string model_name;   // "random:…", directory name or example title
     int dropped_tokens = 0;   // tokens past max_len left out (ForwardInput::keep_first)
+    int dropped_decoder_tokens = 0;  // the same for the decoder text (encoder-decoder)
     StackTrace main;          // encoder-only / decoder-only: the stack; enc-dec: the encoder
     std::optional<StackTrace> decoder;  // encoder-decoder only
     std::vector<int> key_padding;       // key positions of `main` masked as padding
