@@ -4,6 +4,20 @@
 
 namespace hs {
 
+namespace {
+
+// A worked example's title, description and source, in English and Chinese.
+void copy_example_notes(const WorkedExample& e, ModelInfo& info) {
+    info.example_title = e.title;
+    info.example_description = e.description;
+    info.example_source = e.source;
+    info.example_title_zh = e.title_zh;
+    info.example_description_zh = e.description_zh;
+    info.example_source_zh = e.source_zh;
+}
+
+}  // namespace
+
 ModelInfo describe_model(const TraceSource& source) {
     ModelInfo info;
     info.kind = source.kind();
@@ -25,11 +39,7 @@ ModelInfo describe_model(const TraceSource& source) {
     if (source.model()) info.dtype = source.model()->stored_dtype();
     info.decoder_lm = c.mask == MaskKind::Causal && c.arch != Arch::EncoderDecoder &&
                       c.lm_head != LmHead::None && info.pretrained;
-    if (const WorkedExample* e = source.worked_example()) {
-        info.example_title = e->title;
-        info.example_description = e->description;
-        info.example_source = e->source;
-    }
+    if (const WorkedExample* e = source.worked_example()) copy_example_notes(*e, info);
     return info;
 }
 
@@ -43,9 +53,7 @@ ModelInfo describe_example(const WorkedExample& example) {
     info.layers = 1;
     info.parameters = static_cast<long long>(example.weights.in_proj_weight.size() + example.weights.out_proj_weight.size());
     info.memory_bytes = info.parameters * 4;
-    info.example_title = example.title;
-    info.example_description = example.description;
-    info.example_source = example.source;
+    copy_example_notes(example, info);
     return info;
 }
 

@@ -23,6 +23,7 @@ struct ModelInfo {
     // A worked example's title, description (what it shows, where the article it comes
     // from is wrong) and source.
     std::string example_title, example_description, example_source;
+    std::string example_title_zh, example_description_zh, example_source_zh;  // "" = none
     // Its printed numbers beside ours ("compare with the article"), or why they cannot be.
     std::vector<ArticleCell> article;
     std::string article_error;

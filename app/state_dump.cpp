@@ -222,7 +222,8 @@ nlohmann::json dump_state(const AppContext& ctx) {
                  {"vocab", i.vocab},           {"max_len", i.max_len},   {"parameters", i.parameters},
                  {"dtype", i.dtype},           {"memory_bytes", i.memory_bytes},
                  {"decoder_lm", i.decoder_lm},  {"example_title", i.example_title},
-                 {"example_description", i.example_description}, {"example_source", i.example_source}};
+                 {"example_description", i.example_description}, {"example_source", i.example_source},
+                 {"example_title_shown", in_ui_lang(i.example_title, i.example_title_zh)}};
     j["trace_model_arg"] = ctx.view.model_arg;
     j["load_ms"] = ctx.view.load_ms;
     j["forward_ms"] = ctx.view.forward_ms;

@@ -139,14 +139,15 @@ std::string read_string(const json& doc, const char* key) {
 }
 
 void check_known_keys(const json& doc) {
-    static const char* const known[] = {"title", "description", "source", "tokens", "X",
-                                        "heads", "W_Q", "W_K", "W_V", "W_O", "mask", "article"};
+    static const char* const known[] = {"title", "description", "source", "title_zh", "description_zh",
+                                        "source_zh", "tokens", "X", "heads", "W_Q", "W_K", "W_V", "W_O",
+                                        "mask", "article"};
     for (const auto& item : doc.items()) {
         bool ok = false;
         for (const char* k : known) ok = ok || item.key() == k;
         if (!ok)
             throw Error("unknown field \"" + item.key() + "\"; the fields are title, description, "
-                        "source, tokens, X, heads, W_Q, W_K, W_V, W_O, mask and article.");
+                        "source (each also as …_zh), tokens, X, heads, W_Q, W_K, W_V, W_O, mask and article.");
     }
 }
 
@@ -186,6 +187,9 @@ WorkedExample parse_document(const json& doc) {
     ex.title = read_string(doc, "title");
     ex.description = read_string(doc, "description");
     ex.source = read_string(doc, "source");
+    ex.title_zh = read_string(doc, "title_zh");
+    ex.description_zh = read_string(doc, "description_zh");
+    ex.source_zh = read_string(doc, "source_zh");
 
     if (!doc.contains("X")) throw Error("X is missing: give the input as a list of token rows (n × d_model).");
     ex.x = read_matrix(doc["X"], "X");  // (n, D)
@@ -353,6 +357,9 @@ std::string worked_example_to_json(const WorkedExample& example) {
     if (!example.title.empty()) doc["title"] = example.title;
     if (!example.description.empty()) doc["description"] = example.description;
     if (!example.source.empty()) doc["source"] = example.source;
+    if (!example.title_zh.empty()) doc["title_zh"] = example.title_zh;
+    if (!example.description_zh.empty()) doc["description_zh"] = example.description_zh;
+    if (!example.source_zh.empty()) doc["source_zh"] = example.source_zh;
     doc["tokens"] = example.tokens;
     doc["X"] = matrix_to_json(example.x);
     doc["heads"] = w.heads;

@@ -6,6 +6,7 @@
 // Format (assets/examples/*.json):
 // {
 //   "title": "…", "description": "…", "source": "…",
+//   "title_zh": "…", "description_zh": "…", "source_zh": "…",  // optional: 简体中文
 //   "tokens": ["x1", "x2"],              // optional labels, default "x1".."xn"
 //   "X": [[1,2,3,4],[4,3,2,1]],          // (n, d_model)
 //   "heads": 2,
@@ -37,6 +38,7 @@ const std::vector<std::string>& article_steps();  // Q K V scores scaled weights
 
 struct WorkedExample {
     std::string title, description, source;
+    std::string title_zh, description_zh, source_zh;  // the same in Chinese ("" = none)
     std::vector<ArticleValues> article;
     std::vector<std::string> tokens;
     Matrix x;                 // (n, d_model)

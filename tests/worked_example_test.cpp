@@ -3,6 +3,7 @@
 // values by hand, and the error messages a learner sees.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -242,6 +243,9 @@ TEST(WorkedExample, JsonRoundTripKeepsEverything) {
         const hs::WorkedExample b = hs::parse_worked_example(hs::worked_example_to_json(a), "roundtrip");
         EXPECT_EQ(a.title, b.title);
         EXPECT_EQ(a.description, b.description);
+        EXPECT_EQ(a.title_zh, b.title_zh);
+        EXPECT_EQ(a.description_zh, b.description_zh);
+        EXPECT_EQ(a.source_zh, b.source_zh);
         EXPECT_EQ(a.tokens, b.tokens);
         EXPECT_EQ(a.x, b.x);
         EXPECT_EQ(a.weights.heads, b.weights.heads);
@@ -258,6 +262,38 @@ TEST(WorkedExample, JsonRoundTripKeepsEverything) {
     // Written numbers are the shortest form that reads back exactly: 0.1, not 0.100000001.
     const hs::WorkedExample c = hs::parse_worked_example(R"({"X": [[0.1]], "W_Q": [[1]], "W_K": [[1]], "W_V": [[1]]})", "c");
     EXPECT_NE(hs::worked_example_to_json(c).find("0.1\n"), std::string::npos);
+}
+
+// The numbers a text quotes, in order (digits and decimal points; signs are not compared).
+std::vector<std::string> numbers_in(const std::string& text) {
+    std::vector<std::string> out;
+    std::string current;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+        const char c = i < text.size() ? text[i] : ' ';
+        if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && !current.empty() && i + 1 < text.size() &&
+                                                            std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
+            current += c;
+        } else if (!current.empty()) {
+            out.push_back(current);
+            current.clear();
+        }
+    }
+    return out;
+}
+
+// Each example reads in Chinese too, and the Chinese description quotes exactly the
+// numbers of the English one, in the same order (a translation that drops or changes
+// a number fails).
+TEST(WorkedExample, ChineseNotesQuoteTheSameNumbersAsTheEnglish) {
+    for (const char* stem : kExamples) {
+        SCOPED_TRACE(stem);
+        const hs::WorkedExample e = hs::load_worked_example(example_path(stem));
+        EXPECT_FALSE(e.title_zh.empty());
+        EXPECT_FALSE(e.source_zh.empty());
+        ASSERT_FALSE(e.description_zh.empty());
+        EXPECT_EQ(numbers_in(e.description_zh), numbers_in(e.description));
+        EXPECT_EQ(numbers_in(e.title_zh), numbers_in(e.title));
+    }
 }
 
 TEST(WorkedExample, ErrorsNameTheFieldAndTheShapes) {
@@ -279,7 +315,7 @@ TEST(WorkedExample, ErrorsNameTheFieldAndTheShapes) {
         {"/W_O", "[[1,0,0,0],[0,1,0,0],[0,0,1,0]]", "t.json: W_O has shape 3×4, expected 4 rows (heads·d_k = 2·2) and any number of columns."},
         {"/tokens", "[\"a\",\"b\",\"c\"]", "t.json: tokens has 3 labels, but X has 2 rows."},
         {"/mask", "\"future\"", "t.json: mask must be \"none\" or \"causal\", but it is \"future\"."},
-        {"/W_q", "[[1]]", "t.json: unknown field \"W_q\"; the fields are title, description, source, tokens, X, heads, W_Q, W_K, W_V, W_O, mask and article."},
+        {"/W_q", "[[1]]", "t.json: unknown field \"W_q\"; the fields are title, description, source (each also as …_zh), tokens, X, heads, W_Q, W_K, W_V, W_O, mask and article."},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.field + " = " + c.value);

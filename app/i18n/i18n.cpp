@@ -56,6 +56,10 @@ const char* tr(const char* english) {
 
 std::string tr(const std::string& english) { return tr(english.c_str()); }
 
+const std::string& in_ui_lang(const std::string& english, const std::string& chinese) {
+    return g_lang == UiLang::Chinese && !chinese.empty() ? chinese : english;
+}
+
 std::string_view zh_cn_lookup(std::string_view english) {
     const auto& index = zh_index();
     const auto hit = index.find(english);

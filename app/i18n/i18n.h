@@ -29,6 +29,10 @@ std::string tr(const std::string& english);
 // The Chinese entry for `english` (without an "##id"), or "" when the table has none.
 std::string_view zh_cn_lookup(std::string_view english);
 
+// Text that comes in both languages (a worked example's notes): `chinese` when the
+// interface is Chinese and it is not empty, else `english`.
+const std::string& in_ui_lang(const std::string& english, const std::string& chinese);
+
 // Every (English, Chinese) pair of the table (tests; the font atlas notes the Chinese).
 const std::vector<std::pair<std::string_view, std::string_view>>& zh_cn_table();
 

@@ -70,16 +70,20 @@ bool heads_field(ModelConfig& c, ClickTargets& targets) {
 
 // A worked example's title, its description (what it shows and where the article it comes
 // from is wrong) and its source, as the worker read them.
+// (In Chinese when the example has it and the interface is Chinese.)
 void draw_example_notes(const ModelInfo& info) {
-    if (info.example_title.empty() && info.example_description.empty()) return;
+    const std::string& title = in_ui_lang(info.example_title, info.example_title_zh);
+    const std::string& description = in_ui_lang(info.example_description, info.example_description_zh);
+    const std::string& source = in_ui_lang(info.example_source, info.example_source_zh);
+    if (title.empty() && description.empty()) return;
     ImGui::Separator();
-    if (!info.example_title.empty()) ImGui::TextWrapped("%s", info.example_title.c_str());
-    if (!info.example_description.empty() &&
+    if (!title.empty()) ImGui::TextWrapped("%s", title.c_str());
+    if (!description.empty() &&
         ImGui::CollapsingHeader(tr("what it shows, and where the article is wrong"), ImGuiTreeNodeFlags_DefaultOpen))
-        ImGui::TextWrapped("%s", info.example_description.c_str());
-    if (!info.example_source.empty()) {
+        ImGui::TextWrapped("%s", description.c_str());
+    if (!source.empty()) {
         ImGui::PushTextWrapPos(0.0f);
-        ImGui::TextDisabled(tr("source: %s"), info.example_source.c_str());
+        ImGui::TextDisabled(tr("source: %s"), source.c_str());
         ImGui::PopTextWrapPos();
     }
 }

@@ -84,6 +84,9 @@ int check_chinese_ui(char** argv) {
     check(second.at("ui_lang") == "zh", "the next launch remembers Chinese (settings)");
     check(second.at("help").at("welcome") == false, "and does not open the welcome again");
     check(second.at("missing_glyphs") == "", "no missing characters at 1600×1000 either");
+    const nlohmann::json example = read_json(dir + "/example_zh.json");
+    const std::string title = example.at("info").at("example_title_shown");
+    check(title.rfind("单头注意力", 0) == 0, "the worked example's notes show in Chinese ('" + title + "')");
     const nlohmann::json english = read_json(dir + "/english.json");
     check(english.at("ui_lang") == "en", "the script switches back to English");
     return failures ? 1 : 0;

@@ -29,12 +29,13 @@ dump-state $out/second.json
 screenshot $out/second_zh_1600.png
 model $example
 tab article
+dump-state $out/example_zh.json
 screenshot $out/article_zh_1600.png
 lang en
 dump-state $out/english.json
 SCRIPT
 timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --size 1600x1000 --script "$out/second.txt"
-for f in first.json second.json english.json welcome_zh.png attention_zh.png analysis_zh.png train_zh.png export_zh.png \
+for f in first.json second.json example_zh.json english.json welcome_zh.png attention_zh.png analysis_zh.png train_zh.png export_zh.png \
          second_zh_1600.png article_zh_1600.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
