@@ -386,6 +386,7 @@ Trace WorkedExample::run() const {
     trace.config.arch = Arch::EncoderOnly;
     trace.config.d_model = static_cast<int>(x.cols());
     trace.config.heads = weights.heads;
+    trace.config.head_dim = weights.d_k();  // not d_model / heads: W_Q may project to fewer columns
     trace.config.layers = 1;
     trace.config.pe = PosEncoding::None;
     trace.config.mask = causal ? MaskKind::Causal : MaskKind::None;

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/model/layers.h"
 #include "core/model/model.h"
+#include "core/source.h"
 #include "core/rng.h"
 
 namespace hs {
@@ -203,6 +204,26 @@ TEST(ModelForward, KeepFirstCutsTheDecoderTextTooAndCountsIt) {
     EXPECT_EQ(cut.dropped_decoder_tokens, 2);
     ASSERT_TRUE(cut.decoder);
     EXPECT_EQ(cut.decoder->tokens, (std::vector<std::string>{"c", "d", "e"}));
+}
+
+TEST(ModelForward, StepsKnowWhetherTheBiasesAreZero) {
+    // The Pipeline writes "+ b" only for a bias that is not all zeros. A new playground
+    // model's attention biases start at zero, as in PyTorch's nn.MultiheadAttention; the
+    // default model trained them away from it.
+    TraceOptions options;
+    options.detail_layer = 0;
+    const Model fresh = Model::random(parse_playground_spec("random:d_model=8,heads=2,layers=1"));
+    const Trace t = fresh.forward(ForwardInput::of({1, 2, 3}), options);
+    ASSERT_TRUE(t.steps);
+    EXPECT_FALSE(t.steps->in_bias);
+    EXPECT_FALSE(t.steps->out_bias);
+    EXPECT_FALSE(t.steps->out_identity);
+    SourceInput in;
+    in.text = "Alice helped John";
+    const Trace trained = open_source("default")->run(in, options);
+    ASSERT_TRUE(trained.steps);
+    EXPECT_TRUE(trained.steps->in_bias);
+    EXPECT_TRUE(trained.steps->out_bias);
 }
 
 TEST(ModelForward, ProgressCanCancel) {

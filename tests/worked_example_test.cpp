@@ -215,6 +215,27 @@ TEST(WorkedExample, WithoutWoTheOutputIsTheConcatenation) {
     EXPECT_EQ(trace.steps->output, trace.steps->concat);
 }
 
+TEST(WorkedExample, TraceConfigNamesTheExamplesHeadSize) {
+    // article_single_head: d_model 4, one head of d_k 2 (W_Q is 4 × 2), not 4 / 1.
+    const hs::Trace trace = hs::load_worked_example(example_path("article_single_head")).run();
+    EXPECT_EQ(trace.config.d_model, 4);
+    EXPECT_EQ(trace.config.heads, 1);
+    EXPECT_EQ(trace.config.d_k(), 2);
+}
+
+TEST(WorkedExample, StepsSayWhichBiasesAndProjectionTheFormulasNeed) {
+    // No biases in any example; article_single_head has no W_O (identity), causal_two_heads
+    // mixes its heads with one.
+    const hs::Trace single = hs::load_worked_example(example_path("article_single_head")).run();
+    ASSERT_TRUE(single.steps);
+    EXPECT_FALSE(single.steps->in_bias);
+    EXPECT_FALSE(single.steps->out_bias);
+    EXPECT_TRUE(single.steps->out_identity);
+    const hs::Trace causal = hs::load_worked_example(example_path("causal_two_heads")).run();
+    ASSERT_TRUE(causal.steps);
+    EXPECT_FALSE(causal.steps->out_identity);
+}
+
 TEST(WorkedExample, TraceHasOneLayerWithTokensInputAndSteps) {
     const hs::WorkedExample ex = hs::load_worked_example(example_path("causal_two_heads"));
     const hs::Trace trace = ex.run();

@@ -368,7 +368,10 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     if (s.source != SourceKind::Playground) draw_model_errors(ctx);
     ImGui::Separator();
     if (const Trace* t = ctx.view.trace.get()) {
-        ImGui::TextWrapped("%s", t->model_name.c_str());
+        const ModelInfo& info = ctx.view.info;  // a worked example is named by its title
+        ImGui::TextWrapped("%s", t->model_name == info.example_title && !info.example_title.empty()
+                                     ? in_ui_lang(info.example_title, info.example_title_zh).c_str()
+                                     : t->model_name.c_str());
         const int layers = t->n_layers(), heads = heads_in(*t, MapKind::Self);
         char layers_text[64], heads_text[64];
         std::snprintf(layers_text, sizeof layers_text, layers == 1 ? tr("%d layer") : tr("%d layers"), layers);

@@ -5,6 +5,7 @@
 //     → concat (T, I) → W_O (I, D) → output = concat·W_O + b (T, D)
 //   PyTorch (fused):  X → W_in (3I, D) → QKV = X·W_inᵀ + b_in (T, 3I) → Q_h, K_h, V_h → …
 //     → W_o (D, I) → output = concat·W_oᵀ + b_o
+// "+ b" only where the bias is not all zeros (AttentionSteps::in_bias, out_bias).
 // Each card shows its shape and, when the table fits the space the strip has, its numbers
 // (4 significant digits, the full value on hover); a heatmap otherwise. For worked
 // examples X, the projections and W_O are editable cells in either layout; an edit
@@ -150,33 +151,39 @@ void draw_pipeline_tab(AppContext& ctx) {
     const std::string hn = std::to_string(h);
     const int I = static_cast<int>(st.concat.cols()), Dk = I / std::max(1, static_cast<int>(st.weights.size()));
     const bool textbook = ctx.pipeline.textbook && st.w_q_heads.size() == st.weights.size();
+    // "+ b" only where a bias is not all zeros; the output is the concatenation itself
+    // when W_O is the identity (a worked example without an output projection).
+    const std::string plus_b_in = st.in_bias ? " + b" : "", plus_b_out = st.out_bias ? " + b" : "";
     std::vector<Card> cards = {{"X", &st.x_query, false, Editable::X}};
     if (textbook) {
         cards.push_back({"W_Q^" + hn, &st.w_q_heads[hs_], false, Editable::WIn, true, h * Dk});
-        cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + " + b" + rope_note, &st.q_heads[hs_], false, Editable::No});
+        cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + plus_b_in + rope_note, &st.q_heads[hs_], false, Editable::No});
         cards.push_back({"W_K^" + hn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + h * Dk});
-        cards.push_back({"K_" + hn + " = X·W_K^" + hn + " + b" + rope_note, &st.k_heads[hs_], false, Editable::No});
+        cards.push_back({"K_" + hn + " = X·W_K^" + hn + plus_b_in + rope_note, &st.k_heads[hs_], false, Editable::No});
         cards.push_back({"W_V^" + hn, &st.w_v_heads[hs_], false, Editable::WIn, true, 2 * I + h * Dk});
-        cards.push_back({"V_" + hn + " = X·W_V^" + hn + " + b", &st.v_heads[hs_], false, Editable::No});
+        cards.push_back({"V_" + hn + " = X·W_V^" + hn + plus_b_in, &st.v_heads[hs_], false, Editable::No});
     } else {
         cards.push_back({"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn});
-        cards.push_back({"QKV = X·W_inᵀ + b", &st.qkv, false, Editable::No});
+        cards.push_back({"QKV = X·W_inᵀ" + plus_b_in, &st.qkv, false, Editable::No});
         cards.push_back({"Q_h" + hn + rope_note, &st.q_heads[hs_], false, Editable::No});
         cards.push_back({"K_h" + hn + rope_note, &st.k_heads[hs_], false, Editable::No});
         cards.push_back({"V_h" + hn, &st.v_heads[hs_], false, Editable::No});
     }
     cards.push_back({"Q_h K_hᵀ", &st.raw_scores[hs_], false, Editable::No});
     cards.push_back({scale_title, &st.scaled_scores[hs_], false, Editable::No});
-    cards.push_back({"+ mask", &st.masked_scores[hs_], false, Editable::No});
+    cards.push_back({tr("+ mask"), &st.masked_scores[hs_], false, Editable::No});
     cards.push_back({"softmax", &st.weights[hs_], true, Editable::No});
     cards.push_back({"A_h · V_h", &st.head_outputs[hs_], false, Editable::No});
-    cards.push_back({"concat", &st.concat, false, Editable::No});
+    const std::string concat = tr("concat"), output = tr("output");
+    // W_O = I (a worked example without an output projection): the output is the concat.
+    const std::string identity_note = st.out_identity ? tr(" (W_O = I: no output projection)") : "";
+    cards.push_back({concat, &st.concat, false, Editable::No});
     if (textbook) {
         cards.push_back({"W_O", &st.w_o, false, Editable::WOut, true, 0});
-        cards.push_back({"output = concat·W_O + b", &st.output, false, Editable::No});
+        cards.push_back({output + " = " + concat + "·W_O" + plus_b_out + identity_note, &st.output, false, Editable::No});
     } else {
         cards.push_back({"W_o", &st.w_out, false, Editable::WOut});
-        cards.push_back({"output = concat·W_oᵀ + b", &st.output, false, Editable::No});
+        cards.push_back({output + " = " + concat + "·W_oᵀ" + plus_b_out + identity_note, &st.output, false, Editable::No});
     }
     // Layout switch and what it means.
     ImGui::TextUnformatted(tr("layout:"));
