@@ -8,6 +8,7 @@
 
 #include "app/analysis_actions.h"
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "app/panels/widgets.h"
@@ -35,8 +36,9 @@ std::string roles_text(const HeadLabels& labels) {
 
 // Why a role fired: core's reason (metric names and thresholds, kept as written) or
 // "no rule fires".
-const char* reason_text(const std::string& reason) {
-    return reason == "no rule fires" ? tr("no rule fires") : reason.c_str();
+// Why a role fired ("prev_token 0.62 ≥ 0.40"), the metric named in the interface language.
+std::string reason_text(const std::string& reason) {
+    return reason == "no rule fires" ? std::string(tr("no rule fires")) : tr_message(reason);
 }
 
 // A metric's description; in Chinese also its name as the CSV and JSON write it.
@@ -127,7 +129,7 @@ void draw_table(AppContext& ctx, const std::vector<HeadMetrics>& metrics, const 
             ctx.state.head = hm.head;
             ctx.state.map = MapKind::Self;
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", roles_text(hl).c_str(), reason_text(hl.primary.reason));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", roles_text(hl).c_str(), reason_text(hl.primary.reason).c_str());
         ImGui::TableSetColumnIndex(1);
         role_chip(hl.primary.role);
         if (hl.all.size() > 1) {
@@ -184,7 +186,7 @@ void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
             ImGui::SameLine();
             std::string ev;
             for (const auto& [name, value] : l.evidence) ev += tr(name) + " " + fmt(value) + "  ";
-            ImGui::TextWrapped("%s   [%s]", reason_text(l.reason), ev.c_str());
+            ImGui::TextWrapped("%s   [%s]", reason_text(l.reason).c_str(), ev.c_str());
         }
     }
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 
@@ -99,7 +100,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
                     tip += buf;
                 }
                 if (const HeadLabels* hl = label_of(ctx, l, h))
-                    tip += "\n" + std::string(tr("role:")) + " " + label_list(*hl) + "  (" + hl->primary.reason + ")";
+                    tip += "\n" + std::string(tr("role:")) + " " + label_list(*hl) + "  (" + tr_message(hl->primary.reason) + ")";
                 if (ablated) {
                     std::snprintf(buf, sizeof buf, tr("ABLATED (%s)"), tr(to_string(s.ablate_mode)));
                     tip += "\n" + std::string(buf);

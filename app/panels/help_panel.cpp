@@ -6,6 +6,7 @@
 
 #include "app/gl/gl.h"
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "core/about.h"
 
@@ -70,16 +71,19 @@ void draw_welcome(AppContext& ctx) {
     ImGui::End();
 }
 
-void component_row(const char* name, const std::string& version, const char* licence, const char* role) {
+// One row; every cell wraps within its column (long versions such as OpenBLAS's build
+// string, and the GL renderer's, would otherwise be cut). Core's words are translated.
+void component_row(const std::string& name, const std::string& version, const std::string& licence,
+                   const std::string& role) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextUnformatted(name);
+    ImGui::TextWrapped("%s", tr_message(name).c_str());
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextUnformatted(version.empty() ? "-" : version.c_str());
+    ImGui::TextWrapped("%s", version.empty() ? "-" : version.c_str());
     ImGui::TableSetColumnIndex(2);
-    ImGui::TextUnformatted(licence);
+    ImGui::TextWrapped("%s", tr_message(licence).c_str());
     ImGui::TableSetColumnIndex(3);
-    ImGui::TextDisabled("%s", role);
+    text_disabled_wrapped("%s", tr_message(role).c_str());
 }
 
 void draw_about(AppContext& ctx) {
@@ -107,15 +111,14 @@ void draw_about(AppContext& ctx) {
         ImGui::TableHeadersRow();
         component_row("Dear ImGui", IMGUI_VERSION, "MIT", tr("the window's widgets"));
         component_row("GLFW", glfwGetVersionString(), "zlib", tr("window, input, OpenGL context"));
-        component_row("OpenGL", gl(GL_VERSION), "-", (std::string(tr("heatmaps on the GPU:")) + " " + gl(GL_RENDERER)).c_str());
-        for (const Component& c : core_components())
-            component_row(c.name.c_str(), c.version, c.licence.c_str(), c.role.c_str());
+        component_row("OpenGL", gl(GL_VERSION), "-", std::string(tr("heatmaps on the GPU:")) + " " + gl(GL_RENDERER));
+        for (const Component& c : core_components()) component_row(c.name, c.version, c.licence, c.role);
         const auto file_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
         if (!ctx.fonts.latin_font_path().empty())
-            component_row((std::string(tr("font")) + " " + file_name(ctx.fonts.latin_font_path())).c_str(), "",
+            component_row(std::string(tr("font")) + " " + file_name(ctx.fonts.latin_font_path()), "",
                           tr("free (see the font's package)"), tr("window text"));
         if (!ctx.fonts.cjk_font_path().empty())
-            component_row((std::string(tr("font")) + " " + file_name(ctx.fonts.cjk_font_path())).c_str(), "",
+            component_row(std::string(tr("font")) + " " + file_name(ctx.fonts.cjk_font_path()), "",
                           tr("free (see the font's package)"), tr("window text: Chinese"));
         ImGui::EndTable();
     }

@@ -379,7 +379,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         ImGui::TextDisabled("%s · %s × %s · d_k %d", tr_message(ctx.view.source_kind).c_str(), layers_text, heads_text,
                             t->config.d_k());
         if (ctx.view.parameter_count > 0)
-            ImGui::TextDisabled(tr("%.2fM parameters · forward %.1f ms"), static_cast<double>(ctx.view.parameter_count) / 1e6,
+            ImGui::TextDisabled(tr("%s parameters · forward %.1f ms"), format_count(ctx.view.parameter_count).c_str(),
                                 ctx.view.forward_ms > 0.0 ? ctx.view.forward_ms : ctx.view.compute_ms);
         else
             ImGui::TextDisabled(tr("forward %.1f ms"), ctx.view.compute_ms);

@@ -115,7 +115,7 @@ void draw_status(const TrainProgress& p) {
     const double lr = h.points.empty() ? 0.0 : static_cast<double>(h.points.back().lr);
     char overlay[128];
     std::snprintf(overlay, sizeof overlay, tr("step %d of %d (%s)"), p.steps_taken, p.total_steps,
-                  p.running ? tr("training") : tr("paused"));
+                  p.running ? tr("training") : p.steps_taken >= p.total_steps ? tr("finished") : tr("paused"));
     ImGui::ProgressBar(static_cast<float>(p.steps_taken) / static_cast<float>(std::max(1, p.total_steps)),
                        ImVec2(ImGui::GetFontSize() * 16, 0), overlay);
     ImGui::SameLine();
