@@ -26,7 +26,7 @@ void bullet(const char* bold, const char* text) {  // both already in the interf
     ImGui::Bullet();
     ImGui::TextColored(ImVec4(0.55f, 0.78f, 1.0f, 1.0f), "%s", bold);
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", text);
+    text_prose(text);
 }
 
 void draw_welcome(AppContext& ctx) {
@@ -34,7 +34,7 @@ void draw_welcome(AppContext& ctx) {
         ImGui::End();
         return;
     }
-    ImGui::TextWrapped("%s", tr("HeadScope shows what each attention head of a transformer does, one matrix at a time. "
+    text_prose(tr("HeadScope shows what each attention head of a transformer does, one matrix at a time. "
                                 "Everything runs on your computer; nothing is sent anywhere."));
     ImGui::Spacing();
     ImGui::TextUnformatted(tr("What the window shows"));
@@ -51,15 +51,15 @@ void draw_welcome(AppContext& ctx) {
     ImGui::Spacing();
     ImGui::TextUnformatted(tr("Try this"));
     ImGui::Separator();
-    ImGui::TextWrapped("%s", tr("1. Choose a sample sentence in the Input panel and watch which words each head looks at."));
-    ImGui::TextWrapped("%s", tr("2. Switch the Model panel to \"playground\" and press heads − / +: every matrix changes shape."));
-    ImGui::TextWrapped("%s", tr("3. Open the Analysis view (F3) to measure every head (entropy, distance, previous-token, "
+    text_prose(tr("1. Choose a sample sentence in the Input panel and watch which words each head looks at."));
+    text_prose(tr("2. Switch the Model panel to \"playground\" and press heads − / +: every matrix changes shape."));
+    text_prose(tr("3. Open the Analysis view (F3) to measure every head (entropy, distance, previous-token, "
                                 "induction, relations), or the Train view (F4) to train a model and watch heads specialise."));
-    ImGui::TextWrapped("%s", tr("4. Open a worked example (Model panel) to check a tutorial's numbers step by step."));
+    text_prose(tr("4. Open a worked example (Model panel) to check a tutorial's numbers step by step."));
     ImGui::Spacing();
     ImGui::TextUnformatted(tr("Keys"));
     ImGui::Separator();
-    ImGui::TextWrapped("%s", tr("F1 this help · F2 / F3 / F4 Attention, Analysis, Train · ← → heads, ↑ ↓ layers · "
+    text_prose(tr("F1 this help · F2 / F3 / F4 Attention, Analysis, Train · ← → heads, ↑ ↓ layers · "
                                 "Ctrl + / Ctrl − / Ctrl 0 text size · drop a model folder or a text file on the window"));
     ImGui::Spacing();
     if (ImGui::Button(tr("Start exploring"))) ctx.help.welcome = false;
@@ -92,7 +92,7 @@ void draw_about(AppContext& ctx) {
         return;
     }
     ImGui::Text("HeadScope %s", headscope_version().c_str());
-    ImGui::TextWrapped("%s", tr("A native explorer of multi-head attention: build, edit, train and measure the model "
+    text_prose(tr("A native explorer of multi-head attention: build, edit, train and measure the model "
                                 "you are looking at, head by head."));
     ImGui::Spacing();
     ImGui::TextUnformatted(tr("Built with"));

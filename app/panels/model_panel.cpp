@@ -77,10 +77,10 @@ void draw_example_notes(const ModelInfo& info) {
     const std::string& source = in_ui_lang(info.example_source, info.example_source_zh);
     if (title.empty() && description.empty()) return;
     ImGui::Separator();
-    if (!title.empty()) ImGui::TextWrapped("%s", title.c_str());
+    if (!title.empty()) text_prose(title);
     if (!description.empty() &&
         ImGui::CollapsingHeader(tr("what it shows, and where the article is wrong"), ImGuiTreeNodeFlags_DefaultOpen))
-        ImGui::TextWrapped("%s", description.c_str());
+        text_prose(description);
     if (!source.empty()) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled(tr("source: %s"), source.c_str());
@@ -313,7 +313,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     ImGui::Separator();
     switch (s.source) {
         case SourceKind::Default:
-            ImGui::TextWrapped("%s", tr("HeadScope's default model: 4 layers × 8 heads, trained by "
+            text_prose(tr("HeadScope's default model: 4 layers × 8 heads, trained by "
                                         "scripts/train_default_model.sh on English and Chinese grammar sentences and "
                                         "repeated sequences. Its heads track agreement, pronouns, modifiers, brackets, "
                                         "dates and repeats: the Analysis view's Relations tab names them "

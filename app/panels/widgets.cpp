@@ -5,9 +5,11 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 #include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
+#include "core/image/line_break.h"
 #include "core/image/utf8.h"
 
 namespace hs {
@@ -163,6 +165,30 @@ std::string ClickTargets::recent_names() const {
     for (const auto& [name, target] : targets_)
         if (recent(name)) out += (out.empty() ? "" : ", ") + name;
     return out.empty() ? "none" : out;
+}
+
+void text_prose(const std::string& text, bool disabled) {
+    const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    struct Key {
+        std::string text;
+        float width, font;
+        bool operator<(const Key& o) const { return std::tie(text, width, font) < std::tie(o.text, o.width, o.font); }
+    };
+    static std::map<Key, std::string> cache;
+    Key key{text, std::floor(width), ImGui::GetFontSize()};
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+        if (cache.size() > 64) cache.clear();
+        std::string joined;
+        for (const std::string& line : break_lines(text, key.width, [](std::string_view s) {
+                 return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
+             }))
+            joined += (joined.empty() ? "" : "\n") + line;
+        it = cache.emplace(std::move(key), std::move(joined)).first;
+    }
+    if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextUnformatted(it->second.c_str());
+    if (disabled) ImGui::PopStyleColor();
 }
 
 void text_disabled_wrapped(const char* format, ...) {

@@ -77,6 +77,12 @@ private:
     std::map<std::string, Target> targets_;
 };
 
+// Long prose (worked-example notes, the welcome) wrapped by core's break_lines: numbers
+// and formulas stay whole, Chinese breaks between characters and never before "，" or
+// "。"; ImGui's own wrap splits "16.971" at its point and leaves half-empty lines in
+// Chinese. The lines are cached per text, width and font size.
+void text_prose(const std::string& text, bool disabled = false);
+
 // TextDisabled that wraps at the window's edge instead of widening it (explanations).
 void text_disabled_wrapped(const char* format, ...);
 

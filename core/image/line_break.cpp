@@ -1,0 +1,111 @@
+#include "core/image/line_break.h"
+
+#include "core/image/utf8.h"
+
+namespace hs {
+namespace {
+
+// Ideographs, kana, hangul, CJK symbols and full-width forms: each may stand alone on
+// either side of a break.
+bool is_cjk(char32_t c) {
+    return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
+           (c >= 0xFF00 && c <= 0xFFEF);
+}
+
+// Must not start a line (stays with what comes before).
+bool is_closing(char32_t c) {
+    static const std::u32string closing = U"，。、；：！？）」』》〉】”’…,.;:!?)]}%";
+    return closing.find(c) != std::u32string::npos;
+}
+
+// Must not end a line (stays with what comes after).
+bool is_opening(char32_t c) {
+    static const std::u32string opening = U"（「『《〈【“‘([{";
+    return opening.find(c) != std::u32string::npos;
+}
+
+bool is_space(char32_t c) { return c == U' ' || c == U'\t'; }
+
+// The text as pieces no break may fall inside: words (runs of non-space, non-CJK code
+// points), single CJK characters, runs of spaces, "\n". Closing punctuation joins the
+// piece before it, opening punctuation the piece after it.
+std::vector<std::u32string> pieces_of(const std::u32string& s) {
+    std::vector<std::u32string> out;
+    std::u32string opening;  // opening punctuation waiting for the next piece
+    const auto push = [&](std::u32string piece) {
+        out.push_back(opening + piece);
+        opening.clear();
+    };
+    for (std::size_t i = 0; i < s.size();) {
+        const char32_t c = s[i];
+        if (c == U'\n') {
+            if (!opening.empty()) push(U"");
+            out.push_back(U"\n");
+            ++i;
+        } else if (is_space(c)) {
+            std::size_t j = i;
+            while (j < s.size() && is_space(s[j])) ++j;
+            if (!opening.empty()) push(U"");
+            out.push_back(s.substr(i, j - i));
+            i = j;
+        } else if (is_closing(c) && !out.empty() && out.back() != U"\n" && !is_space(out.back().front()) &&
+                   opening.empty()) {
+            out.back() += c;
+            ++i;
+        } else if (is_opening(c) && c > 0x7F) {  // （ “ …; ASCII ( [ { belong to their word
+            opening += c;
+            ++i;
+        } else if (is_cjk(c)) {
+            push(std::u32string(1, c));
+            ++i;
+        } else {  // a word: up to a space, a newline or a CJK character
+            std::size_t j = i;
+            while (j < s.size() && !is_space(s[j]) && s[j] != U'\n' && !(is_cjk(s[j]) && !is_closing(s[j]))) ++j;
+            push(s.substr(i, j - i));
+            i = j;
+        }
+    }
+    if (!opening.empty()) push(U"");
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> break_lines(std::string_view text, float width,
+                                     const std::function<float(std::string_view)>& measure) {
+    std::vector<std::string> lines;
+    std::string line, spaces;  // spaces wait until a piece follows on the same line
+    const auto fits = [&](const std::string& s) { return measure(s) <= width; };
+    const auto end_line = [&] {
+        lines.push_back(line);
+        line.clear();
+        spaces.clear();
+    };
+    for (const std::u32string& piece32 : pieces_of(utf8_to_codepoints(text))) {
+        const std::string piece = codepoints_to_utf8(piece32);
+        if (piece == "\n") {
+            end_line();
+            continue;
+        }
+        if (is_space(piece32.front())) {
+            if (!line.empty()) spaces = piece;
+            continue;
+        }
+        if (!line.empty() && !fits(line + spaces + piece)) end_line();
+        if (line.empty() && !fits(piece)) {
+            // One piece wider than the line: cut it between code points.
+            for (char32_t c : piece32) {
+                const std::string ch = codepoints_to_utf8(std::u32string(1, c));
+                if (!line.empty() && !fits(line + ch)) end_line();
+                line += ch;
+            }
+            continue;
+        }
+        line += (line.empty() ? "" : spaces) + piece;
+        spaces.clear();
+    }
+    if (!line.empty() || lines.empty()) lines.push_back(line);
+    return lines;
+}
+
+}  // namespace hs
