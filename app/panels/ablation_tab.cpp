@@ -157,6 +157,9 @@ void draw_ranking(AppContext& ctx) {
     ImGui::Text(tr("ranked by %s (%s ablation) on \"%s\""),
                 r.measure == "kl" ? tr("KL of the next-token distribution") : tr("last layer's relative change"),
                 tr(to_string(a.ranking_mode)), short_label(a.ranking_text, 40).c_str());
+    // The measure's short name: the KL divergence of the next-token distribution, or the
+    // last layer's relative change ‖h'−h‖/‖h‖.
+    const char* measure = r.measure == "kl" ? "KL" : "‖h'−h‖/‖h‖";
     std::vector<double> values;
     for (const RankedHead& h : r.heads) values.push_back(h.effect);
     double lo = 0, hi = 0;
@@ -166,12 +169,12 @@ void draw_ranking(AppContext& ctx) {
                                                                            std::max(80.0f, avail_y - 4.0f)),
                                         0.0, std::max(hi * 1.05, 1e-9), [&](int i) {
                                             const HeadRef& h = r.heads[static_cast<std::size_t>(i)].head;
-                                            return std::to_string(h.layer) + "." + std::to_string(h.head);
+                                            return "L" + std::to_string(h.layer) + ".H" + std::to_string(h.head);
                                         });
     if (hb.col >= 0) {
         const RankedHead& h = r.heads[static_cast<std::size_t>(hb.col)];
         ImGui::SetTooltip(tr("#%d  L%d.H%d  %s %.5f (click: ablate it)"), hb.col + 1, h.head.layer, h.head.head,
-                          r.measure.c_str(), h.effect);
+                          measure, h.effect);
         if (hb.clicked) ctx.state.toggle_ablation(h.head);
     }
     ImGui::SameLine();
@@ -180,7 +183,7 @@ void draw_ranking(AppContext& ctx) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn("#");
         ImGui::TableSetupColumn(tr("head"));
-        ImGui::TableSetupColumn(r.measure.c_str());
+        ImGui::TableSetupColumn(measure);
         ImGui::TableHeadersRow();
         for (std::size_t i = 0; i < r.heads.size(); ++i) {
             const RankedHead& h = r.heads[i];
