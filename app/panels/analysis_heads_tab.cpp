@@ -101,7 +101,11 @@ void draw_table(AppContext& ctx, const std::vector<HeadMetrics>& metrics, const 
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
                                   ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("##metrics", kFixedColumns + kMetricCount, flags, ImVec2(0, height))) return;
+    // Columns fit their contents when the table first shows; single values ("0.810") and
+    // corpus cells ("0.580 ± 0.213"), English and Chinese headers are separate tables
+    // (ids) so each fits its own.
+    const std::string id = std::string("##metrics_") + (corpus ? "corpus_" : "text_") + to_string(ui_lang());
+    if (!ImGui::BeginTable(id.c_str(), kFixedColumns + kMetricCount, flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(2, 1);
     ImGui::TableSetupColumn(tr("head"), ImGuiTableColumnFlags_DefaultSort);
     ImGui::TableSetupColumn(tr("role"));
