@@ -304,6 +304,9 @@ bool take_newest_result(AppContext& ctx) {
     if (ctx.view.trace) {
         clamp_selection(ctx.state, *ctx.view.trace);
         for (const std::string& t : ctx.view.trace->main.tokens) ctx.fonts.note_text(t);
+        for (const std::string* t : {&ctx.view.info.example_title_zh, &ctx.view.info.example_description_zh,
+                                     &ctx.view.info.example_source_zh})
+            ctx.fonts.note_text(*t);  // a user's example may use characters beyond the common set
         if (ctx.view.trace->decoder)
             for (const std::string& t : ctx.view.trace->decoder->tokens) ctx.fonts.note_text(t);
     }

@@ -82,7 +82,8 @@ commands:
 
 input options: --text "...", --text-file FILE, --decoder-text "..." (encoder-decoder;
                default: the --text), --pad 3,4 (key positions masked as padding),
-               --keep-first (a text over the model's max_len: run its first max_len tokens)
+               --keep-first (forward, export, analyze of one text: a text over the model's
+               max_len runs its first max_len tokens)
 --json - and --csv - write to stdout; messages go to stderr.
 )";
 

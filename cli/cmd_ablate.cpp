@@ -115,9 +115,7 @@ nlohmann::json ranking_json(const HeadRanking& r) {
 int cmd_ablate(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
     values.insert({"head", "mode", "json"});
-    std::set<std::string> flags = kInputFlags;
-    flags.insert("rank");
-    const Args args(argc, argv, 2, values, flags);
+    const Args args(argc, argv, 2, values, {"rank"});
     args.expect_at_most(1);
     const std::vector<HeadRef> heads = collect_heads(argc, argv);
     const bool rank = args.flag("rank");

@@ -84,6 +84,9 @@ int cmd_analyze(int argc, char** argv) {
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
     const bool quiet = args.flag("quiet") || args.value("csv") == "-" || args.value("json") == "-";
+    if (args.flag("keep-first") && (args.flag("corpus") || args.value("relations")))
+        throw UsageError{"--keep-first cuts the --text; corpus and relation sentences longer than the model reads "
+                         "are skipped and counted"};
     if (const auto file = args.value("relations")) {
         for (const char* other : {"text", "text-file", "json"})
             if (args.value(other)) throw UsageError{std::string("--relations reads its sentences from the file; --") + other + " does not go with it"};

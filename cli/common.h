@@ -14,7 +14,8 @@ inline const std::set<std::string> kInputOptions = {"text", "text-file", "decode
 inline const std::set<std::string> kInputFlags = {"keep-first"};
 
 // --text / --text-file / --decoder-text / --pad (comma-separated key positions) /
-// --keep-first (a text over the model's max_len runs its first max_len tokens).
+// --keep-first (a text over the model's max_len runs its first max_len tokens; forward,
+// export and analyze of one text take it).
 SourceInput read_source_input(const Args& args, const TraceSource& source);
 
 // On stderr, when --keep-first left tokens out: how many ran and how many did not.

@@ -44,6 +44,11 @@ TEST(LineBreak, MixedTextKeepsFormulasWhole) {
 TEST(LineBreak, NewlinesBreakAndTooWidePiecesAreCut) {
     EXPECT_EQ(lines("ab\ncd", 10), (std::vector<std::string>{"ab", "cd"}));
     EXPECT_EQ(lines("abcdefgh", 3), (std::vector<std::string>{"abc", "def", "gh"}));
+    // A matrix wider than the line is cut after a comma or bracket, not mid-number.
+    EXPECT_EQ(lines("[[4.1116,5.8884],[5.8884,4.1116]]", 20),
+              (std::vector<std::string>{"[[4.1116,5.8884],", "[5.8884,4.1116]]"}));
+    EXPECT_EQ(lines("is [[4.1116,5.8884],[5.8884,4.1116]] ok", 20),
+              (std::vector<std::string>{"is", "[[4.1116,5.8884],", "[5.8884,4.1116]] ok"}));
     EXPECT_EQ(lines("", 5), (std::vector<std::string>{""}));
     EXPECT_EQ(lines("a    b", 1), (std::vector<std::string>{"a", "b"}));
 }

@@ -215,14 +215,14 @@ TEST(ModelForward, StepsKnowWhetherTheBiasesAreZero) {
     const Model fresh = Model::random(parse_playground_spec("random:d_model=8,heads=2,layers=1"));
     const Trace t = fresh.forward(ForwardInput::of({1, 2, 3}), options);
     ASSERT_TRUE(t.steps);
-    EXPECT_FALSE(t.steps->in_bias);
+    EXPECT_FALSE(t.steps->q_bias || t.steps->k_bias || t.steps->v_bias);
     EXPECT_FALSE(t.steps->out_bias);
     EXPECT_FALSE(t.steps->out_identity);
     SourceInput in;
     in.text = "Alice helped John";
     const Trace trained = open_source("default")->run(in, options);
     ASSERT_TRUE(trained.steps);
-    EXPECT_TRUE(trained.steps->in_bias);
+    EXPECT_TRUE(trained.steps->q_bias && trained.steps->k_bias && trained.steps->v_bias);
     EXPECT_TRUE(trained.steps->out_bias);
 }
 

@@ -228,7 +228,7 @@ TEST(WorkedExample, StepsSayWhichBiasesAndProjectionTheFormulasNeed) {
     // mixes its heads with one.
     const hs::Trace single = hs::load_worked_example(example_path("article_single_head")).run();
     ASSERT_TRUE(single.steps);
-    EXPECT_FALSE(single.steps->in_bias);
+    EXPECT_FALSE(single.steps->q_bias || single.steps->k_bias || single.steps->v_bias);
     EXPECT_FALSE(single.steps->out_bias);
     EXPECT_TRUE(single.steps->out_identity);
     const hs::Trace causal = hs::load_worked_example(example_path("causal_two_heads")).run();

@@ -34,8 +34,6 @@ std::string roles_text(const HeadLabels& labels) {
     return s;
 }
 
-// Why a role fired: core's reason (metric names and thresholds, kept as written) or
-// "no rule fires".
 // Why a role fired ("prev_token 0.62 ≥ 0.40"), the metric named in the interface language.
 std::string reason_text(const std::string& reason) {
     return reason == "no rule fires" ? std::string(tr("no rule fires")) : tr_message(reason);

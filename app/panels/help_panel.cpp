@@ -83,7 +83,7 @@ void component_row(const std::string& name, const std::string& version, const st
     ImGui::TableSetColumnIndex(2);
     ImGui::TextWrapped("%s", tr_message(licence).c_str());
     ImGui::TableSetColumnIndex(3);
-    text_disabled_wrapped("%s", tr_message(role).c_str());
+    text_prose(tr_message(role), /*disabled=*/true);
 }
 
 void draw_about(AppContext& ctx) {

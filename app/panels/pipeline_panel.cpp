@@ -5,7 +5,7 @@
 //     → concat (T, I) → W_O (I, D) → output = concat·W_O + b (T, D)
 //   PyTorch (fused):  X → W_in (3I, D) → QKV = X·W_inᵀ + b_in (T, 3I) → Q_h, K_h, V_h → …
 //     → W_o (D, I) → output = concat·W_oᵀ + b_o
-// "+ b" only where the bias is not all zeros (AttentionSteps::in_bias, out_bias).
+// "+ b" only where the bias is not all zeros (AttentionSteps::q_bias … out_bias).
 // Each card shows its shape and, when the table fits the space the strip has, its numbers
 // (4 significant digits, the full value on hover); a heatmap otherwise. For worked
 // examples X, the projections and W_O are editable cells in either layout; an edit
@@ -153,18 +153,19 @@ void draw_pipeline_tab(AppContext& ctx) {
     const bool textbook = ctx.pipeline.textbook && st.w_q_heads.size() == st.weights.size();
     // "+ b" only where a bias is not all zeros; the output is the concatenation itself
     // when W_O is the identity (a worked example without an output projection).
-    const std::string plus_b_in = st.in_bias ? " + b" : "", plus_b_out = st.out_bias ? " + b" : "";
+    const auto plus_b = [](bool bias) { return std::string(bias ? " + b" : ""); };
+    const std::string plus_b_out = plus_b(st.out_bias);
     std::vector<Card> cards = {{"X", &st.x_query, false, Editable::X}};
     if (textbook) {
         cards.push_back({"W_Q^" + hn, &st.w_q_heads[hs_], false, Editable::WIn, true, h * Dk});
-        cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + plus_b_in + rope_note, &st.q_heads[hs_], false, Editable::No});
+        cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + plus_b(st.q_bias) + rope_note, &st.q_heads[hs_], false, Editable::No});
         cards.push_back({"W_K^" + hn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + h * Dk});
-        cards.push_back({"K_" + hn + " = X·W_K^" + hn + plus_b_in + rope_note, &st.k_heads[hs_], false, Editable::No});
+        cards.push_back({"K_" + hn + " = X·W_K^" + hn + plus_b(st.k_bias) + rope_note, &st.k_heads[hs_], false, Editable::No});
         cards.push_back({"W_V^" + hn, &st.w_v_heads[hs_], false, Editable::WIn, true, 2 * I + h * Dk});
-        cards.push_back({"V_" + hn + " = X·W_V^" + hn + plus_b_in, &st.v_heads[hs_], false, Editable::No});
+        cards.push_back({"V_" + hn + " = X·W_V^" + hn + plus_b(st.v_bias), &st.v_heads[hs_], false, Editable::No});
     } else {
         cards.push_back({"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn});
-        cards.push_back({"QKV = X·W_inᵀ" + plus_b_in, &st.qkv, false, Editable::No});
+        cards.push_back({"QKV = X·W_inᵀ" + plus_b(st.q_bias || st.k_bias || st.v_bias), &st.qkv, false, Editable::No});
         cards.push_back({"Q_h" + hn + rope_note, &st.q_heads[hs_], false, Editable::No});
         cards.push_back({"K_h" + hn + rope_note, &st.k_heads[hs_], false, Editable::No});
         cards.push_back({"V_h" + hn, &st.v_heads[hs_], false, Editable::No});
@@ -175,8 +176,9 @@ void draw_pipeline_tab(AppContext& ctx) {
     cards.push_back({"softmax", &st.weights[hs_], true, Editable::No});
     cards.push_back({"A_h · V_h", &st.head_outputs[hs_], false, Editable::No});
     const std::string concat = tr("concat"), output = tr("output");
-    // W_O = I (a worked example without an output projection): the output is the concat.
-    const std::string identity_note = st.out_identity ? tr(" (W_O = I: no output projection)") : "";
+    // W_O = I (a worked example without an output projection, or one that assumes I):
+    // the output is the concat.
+    const std::string identity_note = st.out_identity ? tr(" (W_O = I: output = concat)") : "";
     cards.push_back({concat, &st.concat, false, Editable::No});
     if (textbook) {
         cards.push_back({"W_O", &st.w_o, false, Editable::WOut, true, 0});

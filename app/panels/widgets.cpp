@@ -169,13 +169,18 @@ std::string ClickTargets::recent_names() const {
 
 void text_prose(const std::string& text, bool disabled) {
     const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    // The font's glyph count is in the key: a rebuilt atlas with new characters (a language
+    // switch) measures them differently from the fallback glyph they had before.
     struct Key {
         std::string text;
         float width, font;
-        bool operator<(const Key& o) const { return std::tie(text, width, font) < std::tie(o.text, o.width, o.font); }
+        int glyphs;
+        bool operator<(const Key& o) const {
+            return std::tie(text, width, font, glyphs) < std::tie(o.text, o.width, o.font, o.glyphs);
+        }
     };
     static std::map<Key, std::string> cache;
-    Key key{text, std::floor(width), ImGui::GetFontSize()};
+    Key key{text, std::floor(width), ImGui::GetFontSize(), ImGui::GetFont()->Glyphs.Size};
     auto it = cache.find(key);
     if (it == cache.end()) {
         if (cache.size() > 64) cache.clear();

@@ -20,7 +20,7 @@ bool is_closing(char32_t c) {
 
 // Must not end a line (stays with what comes after).
 bool is_opening(char32_t c) {
-    static const std::u32string opening = U"（「『《〈【“‘([{";
+    static const std::u32string opening = U"（「『《〈【“‘";
     return opening.find(c) != std::u32string::npos;
 }
 
@@ -52,7 +52,7 @@ std::vector<std::u32string> pieces_of(const std::u32string& s) {
                    opening.empty()) {
             out.back() += c;
             ++i;
-        } else if (is_opening(c) && c > 0x7F) {  // （ “ …; ASCII ( [ { belong to their word
+        } else if (is_opening(c)) {  // （ “ …; ASCII ( [ { belong to their word
             opening += c;
             ++i;
         } else if (is_cjk(c)) {
@@ -93,12 +93,26 @@ std::vector<std::string> break_lines(std::string_view text, float width,
         }
         if (!line.empty() && !fits(line + spaces + piece)) end_line();
         if (line.empty() && !fits(piece)) {
-            // One piece wider than the line: cut it between code points.
-            for (char32_t c : piece32) {
-                const std::string ch = codepoints_to_utf8(std::u32string(1, c));
-                if (!line.empty() && !fits(line + ch)) end_line();
-                line += ch;
+            // One piece wider than the line (a long matrix such as [[4.1116,5.8884],[…]]):
+            // cut after the last ",", ";" or "]" that fits, else between code points.
+            // Each line grows a code point at a time while it fits (measure calls stay
+            // proportional to the line's length, not the piece's).
+            std::u32string_view rest = piece32;
+            while (!rest.empty()) {
+                std::size_t fit = 1, punct = 0;  // code points that fit (at least one); the last cut after punctuation
+                while (fit < rest.size() && fits(codepoints_to_utf8(rest.substr(0, fit + 1)))) {
+                    const char32_t c = rest[fit - 1];
+                    if (c == U',' || c == U';' || c == U']' || c == U'，') punct = fit;
+                    ++fit;
+                }
+                if (fit == rest.size()) break;  // the rest fits: it starts the next line
+                const char32_t c = rest[fit - 1];
+                if (c == U',' || c == U';' || c == U']' || c == U'，') punct = fit;
+                const std::size_t cut = punct > 0 ? punct : fit;
+                lines.push_back(codepoints_to_utf8(rest.substr(0, cut)));
+                rest.remove_prefix(cut);
             }
+            line = codepoints_to_utf8(rest);
             continue;
         }
         line += (line.empty() ? "" : spaces) + piece;

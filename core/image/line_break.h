@@ -1,10 +1,11 @@
 #pragma once
 // Breaking prose into lines of a given width, for English and Chinese alike: a line may
-// break at a space or between two CJK characters (Chinese has no spaces), never inside a
-// number or a word ("16.971", "W_K", "[[1,2],[4,3]]" stay whole unless one alone is wider
-// than the line), never before closing punctuation ("，" "。" "）" do not start a line) and
-// never after opening punctuation ("（" "“" do not end one). Used by the window's long
-// texts (worked-example notes, the welcome); the width is whatever `measure` returns.
+// break at a space or between two CJK characters (Chinese has no spaces), not inside a
+// number or a word ("16.971", "W_K", "[[1,2],[4,3]]" stay whole; one alone wider than the
+// line is cut after a "," ";" or "]" where it can), not before closing punctuation that
+// follows a character ("，" "。" "）") and not after opening punctuation ("（" "“"). Used by
+// the window's long texts (worked-example notes, the welcome); the width is whatever
+// `measure` returns.
 #include <functional>
 #include <string>
 #include <string_view>

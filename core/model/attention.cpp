@@ -249,7 +249,9 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
                                          : Vector(Vector::Zero(w.out_proj_weight.rows()));
     steps.output = r.output;
     steps.scale = scale;
-    steps.in_bias = !steps.b_in.isZero(0.0f);
+    steps.q_bias = !steps.b_in.head(I).isZero(0.0f);
+    steps.k_bias = !steps.b_in.segment(I, I).isZero(0.0f);
+    steps.v_bias = !steps.b_in.tail(I).isZero(0.0f);
     steps.out_bias = !steps.b_out.isZero(0.0f);
     steps.out_identity = w.out_proj_weight.rows() == w.out_proj_weight.cols() && w.out_proj_weight.isIdentity(0.0f);
 }

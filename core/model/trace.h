@@ -48,9 +48,9 @@ struct AttentionSteps {
     Matrix output;     // (T, D) = concat · W_oᵀ + b_o
     float scale = 1.0f;  // 1/√Dk
     // What the formulas need to say: a bias that is not all zeros (the "+ b" of
-    // Q = X·W_Q + b and of the output), and an output projection that is the identity
-    // (a worked example without W_O: output = concat).
-    bool in_bias = false, out_bias = false, out_identity = false;
+    // Q = X·W_Q + b, K, V — Whisper's K has none — and of the output), and an output
+    // projection that is the identity (a worked example without W_O: output = concat).
+    bool q_bias = false, k_bias = false, v_bias = false, out_bias = false, out_identity = false;
 };
 
 // One map's automatic colour range: lo = the finite minimum, hi = robust_high (the value

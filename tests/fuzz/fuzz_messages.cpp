@@ -1,6 +1,6 @@
 // Fuzz target: a message shown in the Chinese interface (app/i18n/messages.h). Messages
 // quote file names and the words of hostile files; translating one must not crash, hang
-// or throw, and text the templates do not match comes back as it was.
+// or throw.
 #include <string>
 
 #include "app/i18n/i18n.h"
