@@ -1,16 +1,10 @@
 #include "core/image/line_break.h"
 
 #include "core/image/utf8.h"
+#include "core/tokenize/playground_tokenizer.h"  // is_cjk: ideographs, kana, hangul, full-width forms
 
 namespace hs {
 namespace {
-
-// Ideographs, kana, hangul, CJK symbols and full-width forms: each may stand alone on
-// either side of a break.
-bool is_cjk(char32_t c) {
-    return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
-           (c >= 0xFF00 && c <= 0xFFEF);
-}
 
 // Must not start a line (stays with what comes before).
 bool is_closing(char32_t c) {
@@ -25,6 +19,9 @@ bool is_opening(char32_t c) {
 }
 
 bool is_space(char32_t c) { return c == U' ' || c == U'\t'; }
+
+// Where a piece too wide for the line may be cut: after these.
+bool cut_after(char32_t c) { return c == U',' || c == U';' || c == U']' || c == U'，'; }
 
 // The text as pieces no break may fall inside: words (runs of non-space, non-CJK code
 // points), single CJK characters, runs of spaces, "\n". Closing punctuation joins the
@@ -101,13 +98,11 @@ std::vector<std::string> break_lines(std::string_view text, float width,
             while (!rest.empty()) {
                 std::size_t fit = 1, punct = 0;  // code points that fit (at least one); the last cut after punctuation
                 while (fit < rest.size() && fits(codepoints_to_utf8(rest.substr(0, fit + 1)))) {
-                    const char32_t c = rest[fit - 1];
-                    if (c == U',' || c == U';' || c == U']' || c == U'，') punct = fit;
+                    if (cut_after(rest[fit - 1])) punct = fit;
                     ++fit;
                 }
                 if (fit == rest.size()) break;  // the rest fits: it starts the next line
-                const char32_t c = rest[fit - 1];
-                if (c == U',' || c == U';' || c == U']' || c == U'，') punct = fit;
+                if (cut_after(rest[fit - 1])) punct = fit;
                 const std::size_t cut = punct > 0 ? punct : fit;
                 lines.push_back(codepoints_to_utf8(rest.substr(0, cut)));
                 rest.remove_prefix(cut);
