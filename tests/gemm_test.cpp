@@ -16,6 +16,7 @@
 #include "core/rng.h"
 #include "core/model/weights.h"
 #include "core/kernels/matmul.h"
+#include "tests/packed_weights.h"
 #include "tests/simd_levels.h"
 
 namespace hs {
@@ -140,17 +141,27 @@ TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
             for (int i = 0; i < s.k; ++i)
                 for (int j = 0; j < 64; ++j)
                     ASSERT_EQ(p.panel(q)[i * 64 + j], 64 * q + j < s.n ? w(64 * q + j, i) : 0.0f) << q << "," << i << "," << j;
-        // matmul_nt finds w's panels in the packed-weight cache while `cached` lives.
-        Matrix y(s.m, s.n);
+        // matmul_nt finds w in the packed-weight cache while `cached` lives: its first
+        // product packs each panel on the fly and keeps nothing, the second packs the
+        // panels and keeps them; both compute the same floats.
+        Matrix first(s.m, s.n), second(s.m, s.n);
         {
             const PackedPanels cached(nullptr, {WeightRows::of(w)});
-            ASSERT_NE(packed_panels(w), nullptr);
-            matmul_nt(x, w, &bias, y);
+            EXPECT_EQ(packed_panels(w), nullptr);
+            EXPECT_EQ(cached.bytes(), 0u);
+            matmul_nt(x, w, &bias, first);
+            EXPECT_EQ(packed_panels(w), nullptr);
+            matmul_nt(x, w, &bias, second);
+            const gemm::PackedWeights* kept = packed_panels(w);
+            ASSERT_NE(kept, nullptr);
+            EXPECT_EQ(kept->data, p.data);
+            EXPECT_EQ(cached.bytes(), std::size_t(p.data.size()) * sizeof(float));
         }
         EXPECT_EQ(packed_panels(w), nullptr);
+        EXPECT_EQ(first, second);
         const Eigen::MatrixXd want =
             (x.cast<double>() * w.cast<double>().transpose()).rowwise() + bias.cast<double>().transpose();
-        EXPECT_LT((y.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + s.k));
+        EXPECT_LT((first.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + s.k));
     }
 }
 
@@ -184,27 +195,32 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
         SCOPED_TRACE(testing::Message() << "T=" << c.T << " D=" << c.D << " H=" << c.H);
         const AttentionWeights w = random_attention(c.D, c.H, 21);
         const PackedPanels cached(nullptr, {WeightRows::of(w.in_proj_weight), WeightRows::of(w.out_proj_weight)});
-        ASSERT_NE(packed_panels(w.in_proj_weight), nullptr);
-        // With CTest's 2 threads (HEADSCOPE_THREADS) every case takes the fused per-head path.
-        ASSERT_NE(fused_heads_panels(w, HeadSplit{c.H, c.H, nullptr}, c.T, 2), nullptr);
         Rng rng(22);
         Matrix x(c.T, c.D);
         for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal();
         AttentionMask mask;
         mask.causal = c.causal;
         mask.key_padding = c.padding;
+        // The weights' first products pack their panels on the fly (no fused path yet).
+        ASSERT_EQ(fused_heads_panels(w, HeadSplit{c.H, c.H, nullptr}, c.T, 2), nullptr);
+        const AttentionResult first = multi_head_attention(w, x, x, mask, true, true);
+        ASSERT_NE(test::pack_registered(w.in_proj_weight), nullptr);
+        // With CTest's 2 threads (HEADSCOPE_THREADS) every case takes the fused per-head path.
+        ASSERT_NE(fused_heads_panels(w, HeadSplit{c.H, c.H, nullptr}, c.T, 2), nullptr);
         const AttentionResult fast = multi_head_attention(w, x, x, mask, true, true);
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
         // The other two paths: unpacked weights (BLAS projections, per-head kernels) and
         // the step-by-step capture the Pipeline shows.
         const AttentionWeights plain = w;  // a copy the cache does not hold
-        ASSERT_EQ(packed_panels(plain.in_proj_weight), nullptr);
+        ASSERT_EQ(test::pack_registered(plain.in_proj_weight), nullptr);
         AttentionSteps steps;
         const AttentionResult unpacked = multi_head_attention(plain, x, x, mask, true, false);
         const AttentionResult detailed = multi_head_attention(w, x, x, mask, true, false, &steps);
+        EXPECT_LT((first.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
         EXPECT_LT((unpacked.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
         EXPECT_LT((detailed.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
         for (int h = 0; h < c.H; ++h) {
+            EXPECT_LT((first.weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
             EXPECT_LT((unpacked.weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
             EXPECT_LT((steps.weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
         }
@@ -247,7 +263,6 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
         const ModelWeights all = init_weights(cfg);
         const AttentionWeights& w = all.layers[0].self_attn;
         const PackedPanels cached(nullptr, {WeightRows::of(w.in_proj_weight), WeightRows::of(w.out_proj_weight)});
-        ASSERT_NE(packed_panels(w.in_proj_weight), nullptr);
         ASSERT_EQ(w.kv_inner(), c.Hkv * c.D / c.H);
         ASSERT_EQ(w.in_proj_bias.size(), 0);
         Rng rng(32);
@@ -258,10 +273,12 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
         const AttentionWeights plain = w;  // a copy the cache does not hold
         AttentionSteps steps;
+        const AttentionResult first = multi_head_attention(w, x, x, mask, true, false);  // panels on the fly
+        ASSERT_NE(test::pack_registered(w.in_proj_weight), nullptr);
         const AttentionResult fast = multi_head_attention(w, x, x, mask, true, false);
         const AttentionResult unpacked = multi_head_attention(plain, x, x, mask, true, false);
         const AttentionResult detailed = multi_head_attention(w, x, x, mask, true, false, &steps);
-        for (const AttentionResult* r : {&fast, &unpacked, &detailed}) {
+        for (const AttentionResult* r : {&first, &fast, &unpacked, &detailed}) {
             EXPECT_LT((r->output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
             for (int h = 0; h < c.H; ++h)
                 EXPECT_LT((r->weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;

@@ -17,6 +17,7 @@
 #include "core/rng.h"
 #include "core/source.h"
 #include "core/model/weights.h"
+#include "tests/packed_weights.h"
 
 namespace hs {
 namespace {
@@ -123,9 +124,9 @@ TEST(ModelWithHeads, SharesTheWeightsAndEditingOneUnsharesIt) {
     EXPECT_NE(&two.weights(), &four.weights());
     EXPECT_EQ(four.weights().layers[0].self_attn.in_proj_bias(0), before);
     EXPECT_EQ(two.weights().layers[0].self_attn.in_proj_bias(0), before + 1.0f);
-    // The other model's panels stay (EditedWeightsReachTheForward checks that no stale
-    // panels reach an edited model's forward).
-    EXPECT_NE(packed_panels(four.weights().layers[0].self_attn.in_proj_weight), nullptr);
+    // The other model's weights stay registered (EditedWeightsReachTheForward checks that
+    // no stale panels reach an edited model's forward).
+    EXPECT_NE(test::pack_registered(four.weights().layers[0].self_attn.in_proj_weight), nullptr);
 }
 
 TEST(ModelWithHeads, EditedWeightsReachTheForward) {
@@ -157,17 +158,19 @@ TEST(PackedCache, HoldsEveryLinearLayerWhileTheModelLivesAndTheWeightsStayPlain)
         EXPECT_EQ(f.d_model(), 512);
         // 6 × (3·512² + 3·512 + 512² + 512 + 2·512·2048 + 2048 + 512 + 4·512) + 8192·512
         EXPECT_EQ(m.parameter_count(), 23108608);
-        // Panel q holds W1ᵀ[:, 64q : 64q + 64]: input i, output 64q + j at [i·64 + j].
-        const gemm::PackedWeights* p = packed_panels(f.linear1_weight);
+        // Registered, packed on the second product; panel q holds W1ᵀ[:, 64q : 64q + 64]:
+        // input i, output 64q + j at [i·64 + j].
+        EXPECT_EQ(packed_panels(f.linear1_weight), nullptr);
+        const gemm::PackedWeights* p = test::pack_registered(f.linear1_weight);
         ASSERT_NE(p, nullptr);
         EXPECT_EQ(p->n, 2048);
         EXPECT_EQ(p->k, 512);
         EXPECT_EQ(p->panel(5)[7 * 64 + 3], f.linear1_weight(5 * 64 + 3, 7));
         for (const WeightRows& w : linear_weights(m.weights()))
-            EXPECT_NE(packed_panels(Eigen::Map<const Matrix>(w.data, w.rows, w.cols)), nullptr);
+            EXPECT_NE(test::pack_registered(Eigen::Map<const Matrix>(w.data, w.rows, w.cols)), nullptr);
         EXPECT_EQ(linear_weights(m.weights()).size(), 6u * 4u);
-        // A block of a matrix is not the matrix: no panels.
-        EXPECT_EQ(packed_panels(f.linear1_weight.topRows(64)), nullptr);
+        // A block of a matrix is not the matrix: not registered.
+        EXPECT_EQ(test::pack_registered(f.linear1_weight.topRows(64)), nullptr);
         w1_data = f.linear1_weight.data();
     }
     // Gone with the model: the address (only compared, not read) is no longer registered.
@@ -179,13 +182,14 @@ TEST(ModelWithHeads, SharesThePackedPanelsInsteadOfRepacking) {
     const Model two = four->with_heads(2);
     EXPECT_EQ(&two.weights(), &four->weights());
     const Matrix& w2 = two.weights().decoder_layers[1].ffn.linear2_weight;
-    const gemm::PackedWeights* panels = packed_panels(w2);
+    const gemm::PackedWeights* panels = test::pack_registered(w2);  // packed through either model
     ASSERT_NE(panels, nullptr);
+    EXPECT_EQ(packed_panels(four->weights().decoder_layers[1].ffn.linear2_weight), panels);
     // Cross-attention multiplies W_in as two row blocks: W_Q and [W_K; W_V].
     const AttentionWeights& cross = two.weights().decoder_layers[0].cross_attn;
-    EXPECT_NE(packed_panels(cross.in_proj_weight.topRows(cross.inner())), nullptr);
-    EXPECT_NE(packed_panels(cross.in_proj_weight.bottomRows(2 * cross.kv_inner())), nullptr);
-    EXPECT_EQ(packed_panels(cross.in_proj_weight), nullptr);
+    EXPECT_NE(test::pack_registered(cross.in_proj_weight.topRows(cross.inner())), nullptr);
+    EXPECT_NE(test::pack_registered(cross.in_proj_weight.bottomRows(2 * cross.kv_inner())), nullptr);
+    EXPECT_EQ(test::pack_registered(cross.in_proj_weight), nullptr);
     four.reset();  // the model the panels were made for
     EXPECT_EQ(packed_panels(w2), panels);  // still held for the model sharing them
 }
@@ -215,7 +219,7 @@ TEST(ReopenSource, AHeadsOnlyEditReusesTheWeightsAndMatchesAFreshOpen) {
     expect_same_weights(reopened->model()->weights(), fresh->model()->weights());
     // reused, not re-initialised or repacked: the very same weights and panels
     EXPECT_EQ(&reopened->model()->weights(), &previous->model()->weights());
-    EXPECT_NE(packed_panels(reopened->model()->weights().layers[0].ffn.linear1_weight), nullptr);
+    EXPECT_NE(test::pack_registered(reopened->model()->weights().layers[0].ffn.linear1_weight), nullptr);
     SourceInput input;
     input.text = "the cat sat on the mat";
     const Trace a = reopened->run(input, {}), b = fresh->run(input, {});

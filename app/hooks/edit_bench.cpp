@@ -4,6 +4,7 @@
 //   edits 60  p50 …      whole latency
 //   edit jobs / loads / forwards 60  p50 …   the worker's share
 //   edit ui 60  p50 …    what the UI adds (frame boundary, upload, drawing)
+//   edit click frames 60  p50 …   of which the frame of the click itself, up to the submit
 //   edit frame phases accept … sync … ui … render … swap … redrawn …   the frame that showed it
 #include <cstdio>
 
@@ -43,6 +44,7 @@ public:
 
     void after_frame(AppContext& ctx, const FrameRecord& f) override {
         ++settled_frames_;
+        if (edit_now_) click_.push_back(ms_between(at_, f.end));  // the click's own frame, to the submit
         if (pending_ && ctx.view.trace && ctx.view.generation >= generation_) {
             // This frame showed the edited model's maps for the first time.
             latency_.push_back(ms_between(at_, f.end));
@@ -73,6 +75,7 @@ public:
         print_bench(load_, "edit loads");
         print_bench(forward_, "edit forwards");
         print_bench(ui_, "edit ui");
+        print_bench(click_, "edit click frames");
         std::printf("edit frame phases accept %.2f ms  sync %.2f ms  ui %.2f ms  render %.2f ms  "
                     "swap %.2f ms  redrawn %.1f %%\n",
                     percentiles(accept_).p50, percentiles(sync_).p50, percentiles(frame_ui_).p50,
@@ -95,7 +98,7 @@ private:
     std::uint64_t generation_ = 0;  // worker generation of the pending edit
     FrameClock::time_point at_;
     int settled_frames_ = 0;  // frames drawn since the last edit landed
-    std::vector<double> latency_, job_, load_, forward_, ui_;
+    std::vector<double> latency_, job_, load_, forward_, ui_, click_;
     std::vector<double> accept_, sync_, frame_ui_, render_, swap_, redrawn_;
 };
 

@@ -19,37 +19,58 @@ PackedWeights pack(const float* w, int n, int k, int ldw) {
     PackedWeights p;
     p.n = n;
     p.k = k;
-    const int panels = (n + kPanel - 1) / kPanel;
-    p.data.resize(static_cast<Eigen::Index>(panels) * k * kPanel);  // every float written below
-    for (int q = 0; q < panels; ++q) {
-        const int rows = std::min(kPanel, n - q * kPanel);
-        transpose(rows, k, w + static_cast<long>(q) * kPanel * ldw, ldw, p.panel(q), kPanel);
-        if (rows < kPanel)  // the last panel's missing outputs read as zero weights
-            for (int i = 0; i < k; ++i)
-                std::fill(p.panel(q) + static_cast<long>(i) * kPanel + rows,
-                          p.panel(q) + (static_cast<long>(i) + 1) * kPanel, 0.0f);
-    }
+    p.data.resize(static_cast<Eigen::Index>(p.panels()) * k * kPanel);  // every float written below
+    for (int q = 0; q < p.panels(); ++q) pack_panel(w, n, k, ldw, q, p.panel(q));
     return p;
 }
 
+void pack_panel(const float* w, int n, int k, int ldw, int q, float* out) {
+    const int rows = std::min(kPanel, n - q * kPanel);
+    transpose(rows, k, w + static_cast<long>(q) * kPanel * ldw, ldw, out, kPanel);
+    if (rows < kPanel)  // the last panel's missing outputs read as zero weights
+        for (int i = 0; i < k; ++i)
+            std::fill(out + static_cast<long>(i) * kPanel + rows, out + (static_cast<long>(i) + 1) * kPanel, 0.0f);
+}
+
+namespace {
+
+// Blocks of kKBlock inputs: a block of a (≤ 256 rows × kKBlock, in L2) meets each panel's
+// kKBlock × 64 block once, so with two threads streaming different panels each weight is
+// read from memory once per call (not once per row block); later blocks add onto c.
+constexpr int kKBlock = 256, kRowBlock = 256;
+
+// c[i : i + rows, col : col + cols] (+)= a[i : i + rows, k0 : k0 + kn] · panel rows
+// [k0, k0 + kn); the bias is added with the first block of inputs.
+void panel_block(int i, int rows, const float* a, int lda, const float* panel, int k0, int kn, int col,
+                 int cols, const float* bias, float* c, int ldc) {
+    kernels::dispatched::nn_block(rows, cols, kn, 1.0f, a + static_cast<long>(i) * lda + k0, lda,
+                                  panel + static_cast<long>(k0) * kPanel, kPanel, bias && k0 == 0 ? bias + col : nullptr,
+                                  c + static_cast<long>(i) * ldc + col, ldc, k0 > 0);
+}
+
+}  // namespace
+
 void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
                const float* bias, float* c, int ldc) {
-    // Blocks of kKBlock inputs: a block of a (≤ 256 rows × kKBlock, in L2) meets each panel's
-    // kKBlock × 64 block once, so with two threads streaming different panels each weight is
-    // read from memory once per call (not once per row block); later blocks add onto c.
-    constexpr int kKBlock = 256, kRowBlock = 256;
     for (int k0 = 0; k0 < w.k; k0 += kKBlock) {
         const int kn = std::min(kKBlock, w.k - k0);
-        for (int i = 0; i < m; i += kRowBlock) {
-            const int rows = std::min(kRowBlock, m - i);
-            for (int q = panel0; q < panel0 + panels; ++q) {
-                const int col = q * kPanel, cols = std::min(kPanel, w.n - col);
-                kernels::dispatched::nn_block(rows, cols, kn, 1.0f, a + static_cast<long>(i) * lda + k0, lda,
-                                              w.panel(q) + static_cast<long>(k0) * kPanel, kPanel,
-                                              bias && k0 == 0 ? bias + col : nullptr,
-                                              c + static_cast<long>(i) * ldc + col, ldc, k0 > 0);
-            }
-        }
+        for (int i = 0; i < m; i += kRowBlock)
+            for (int q = panel0; q < panel0 + panels; ++q)
+                panel_block(i, std::min(kRowBlock, m - i), a, lda, w.panel(q), k0, kn, q * kPanel,
+                            std::min(kPanel, w.n - q * kPanel), bias, c, ldc);
+    }
+}
+
+void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
+                int panels, const float* bias, float* c, int ldc) {
+    thread_local Eigen::VectorXf panel;  // (k, 64), 64-byte aligned, grow-only
+    if (panel.size() < static_cast<Eigen::Index>(k) * kPanel) panel.resize(static_cast<Eigen::Index>(k) * kPanel);
+    for (int q = panel0; q < panel0 + panels; ++q) {
+        pack_panel(w, n, k, ldw, q, panel.data());
+        for (int k0 = 0; k0 < k; k0 += kKBlock)
+            for (int i = 0; i < m; i += kRowBlock)
+                panel_block(i, std::min(kRowBlock, m - i), a, lda, panel.data(), k0, std::min(kKBlock, k - k0),
+                            q * kPanel, std::min(kPanel, n - q * kPanel), bias, c, ldc);
     }
 }
 

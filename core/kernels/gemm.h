@@ -34,9 +34,19 @@ struct PackedWeights {
 };
 PackedWeights pack(const float* w, int n, int k, int ldw);
 
+// Panel q of w (n, k) as pack() lays it out: out (k, 64) = Wᵀ[:, 64q : 64q + 64], zero past n.
+void pack_panel(const float* w, int n, int k, int ldw, int q, float* out);
+
 // c[:, 64·panel0 : 64·(panel0 + panels)] = a (m, k) · Wᵀ (+ bias) for those panels of w.
 void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
                const float* bias, float* c, int ldc);
+
+// The same product for a weight w (n, k) that has no packed panels: each panel is packed
+// into this thread's buffer (k × 64 floats, in L2) just before it is used and then
+// dropped, so the weight is read from memory once and nothing is written back. Same
+// arithmetic as nn_packed on pack(w), bit for bit.
+void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
+                int panels, const float* bias, float* c, int ldc);
 
 // bt (k, n) = b (n, k)ᵀ: lays K_h out as the (Dk, S) operand of nn().
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt);

@@ -1,5 +1,6 @@
 #include "core/kernels/packed_cache.h"
 
+#include <atomic>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
@@ -8,6 +9,17 @@
 
 namespace hs {
 
+// A registered weight and, once packed, its panels. `products` counts the products that
+// asked for it; the second one packs (under `pack_mutex`, so concurrent forwards sharing
+// the model pack it once) and publishes the panels through `ready`.
+struct PackedPanels::Entry {
+    WeightRows weight;
+    std::atomic<int> products{0};
+    std::mutex pack_mutex;
+    gemm::PackedWeights panels;                            // written once, under pack_mutex
+    std::atomic<const gemm::PackedWeights*> ready{nullptr};  // &panels once they are complete
+};
+
 namespace {
 
 // Every registered weight by the address of its first float. One address can hold several
@@ -15,7 +27,7 @@ namespace {
 // several caches (each removes only its own entries), hence a multimap.
 struct Registered {
     int rows, cols;
-    const gemm::PackedWeights* panels;
+    PackedPanels::Entry* entry;
     const PackedPanels* owner;
 };
 
@@ -29,23 +41,46 @@ Registry& registry() {
     return r;
 }
 
+// The entry registered for exactly w's rows, or null. The entry lives as long as its
+// PackedPanels, which outlives any product with its weights (the model holds both).
+PackedPanels::Entry* find_entry(const Eigen::Ref<const Matrix>& w) {
+    if (w.size() == 0 || w.outerStride() != w.cols()) return nullptr;  // not contiguous rows
+    Registry& r = registry();
+    std::shared_lock lock(r.mutex);
+    auto [it, end] = r.by_data.equal_range(w.data());
+    for (; it != end; ++it)
+        if (it->second.rows == w.rows() && it->second.cols == w.cols()) return it->second.entry;
+    return nullptr;
+}
+
+// Packs the entry's weight once (its panels in parallel jobs) and returns the panels.
+const gemm::PackedWeights* pack_entry(PackedPanels::Entry& e) {
+    std::lock_guard lock(e.pack_mutex);
+    if (const gemm::PackedWeights* done = e.ready.load(std::memory_order_acquire)) return done;
+    const WeightRows& w = e.weight;
+    gemm::PackedWeights& p = e.panels;
+    p.n = w.rows;
+    p.k = w.cols;
+    p.data.resize(static_cast<Eigen::Index>(p.panels()) * p.k * gemm::kPanel);  // every float written below
+    parallel_for(p.panels(), [&](int q) { gemm::pack_panel(w.data, w.rows, w.cols, w.cols, q, p.panel(q)); });
+    e.ready.store(&p, std::memory_order_release);
+    return &p;
+}
+
 }  // namespace
 
 PackedPanels::PackedPanels(std::shared_ptr<const void> keep_alive, const std::vector<WeightRows>& weights)
     : keep_alive_(std::move(keep_alive)) {
     for (const WeightRows& w : weights)
-        if (w.rows > 0 && w.cols > 0) entries_.push_back({w, nullptr});
-    // One job per weight; each writes only its own entry.
-    parallel_for(static_cast<int>(entries_.size()), [&](int i) {
-        Entry& e = entries_[static_cast<std::size_t>(i)];
-        const WeightRows& w = e.weight;
-        e.panels = std::make_unique<const gemm::PackedWeights>(gemm::pack(w.data, w.rows, w.cols, w.cols));
-    });
+        if (w.rows > 0 && w.cols > 0) {
+            entries_.push_back(std::make_unique<Entry>());
+            entries_.back()->weight = w;
+        }
     Registry& r = registry();
     std::unique_lock lock(r.mutex);
     try {
-        for (const Entry& e : entries_)
-            r.by_data.emplace(e.weight.data, Registered{e.weight.rows, e.weight.cols, e.panels.get(), this});
+        for (const auto& e : entries_)
+            r.by_data.emplace(e->weight.data, Registered{e->weight.rows, e->weight.cols, e.get(), this});
     } catch (...) {  // out of memory part-way: no entry may outlive this half-built object
         for (auto it = r.by_data.begin(); it != r.by_data.end();)
             it = it->second.owner == this ? r.by_data.erase(it) : std::next(it);
@@ -56,26 +91,31 @@ PackedPanels::PackedPanels(std::shared_ptr<const void> keep_alive, const std::ve
 PackedPanels::~PackedPanels() {
     Registry& r = registry();
     std::unique_lock lock(r.mutex);
-    for (const Entry& e : entries_) {
-        auto [it, end] = r.by_data.equal_range(e.weight.data);
+    for (const auto& e : entries_) {
+        auto [it, end] = r.by_data.equal_range(e->weight.data);
         while (it != end) it = it->second.owner == this ? r.by_data.erase(it) : std::next(it);
     }
 }
 
 std::size_t PackedPanels::bytes() const {
     std::size_t total = 0;
-    for (const Entry& e : entries_) total += static_cast<std::size_t>(e.panels->data.size()) * sizeof(float);
+    for (const auto& e : entries_)
+        if (const gemm::PackedWeights* p = e->ready.load(std::memory_order_acquire))
+            total += static_cast<std::size_t>(p->data.size()) * sizeof(float);
     return total;
 }
 
 const gemm::PackedWeights* packed_panels(const Eigen::Ref<const Matrix>& w) {
-    if (w.size() == 0 || w.outerStride() != w.cols()) return nullptr;  // not contiguous rows
-    Registry& r = registry();
-    std::shared_lock lock(r.mutex);
-    auto [it, end] = r.by_data.equal_range(w.data());
-    for (; it != end; ++it)
-        if (it->second.rows == w.rows() && it->second.cols == w.cols()) return it->second.panels;
-    return nullptr;
+    const PackedPanels::Entry* e = find_entry(w);
+    return e ? e->ready.load(std::memory_order_acquire) : nullptr;
+}
+
+WeightPanels panels_for_product(const Eigen::Ref<const Matrix>& w) {
+    PackedPanels::Entry* e = find_entry(w);
+    if (!e) return {};
+    if (const gemm::PackedWeights* p = e->ready.load(std::memory_order_acquire)) return {p, true};
+    if (e->products.fetch_add(1, std::memory_order_relaxed) == 0) return {nullptr, true};
+    return {pack_entry(*e), true};
 }
 
 }  // namespace hs

@@ -4,10 +4,16 @@
 // (core/weights.h); the packed layout lives here and nowhere else, so saving, editing and
 // inspecting never see it.
 //
-// A PackedPanels object packs a set of weights and registers them while it lives; every
-// matmul_nt (core/kernels/parallel.h) whose weight is one of them then runs the packed
-// kernel. A Model owns one for its weights (shared with the models with_heads makes from
-// it) and drops it before the weights may change.
+// A PackedPanels object registers a set of weights while it lives; every matmul_nt
+// (core/kernels/parallel.h) whose weight is one of them then runs the packed kernel. A
+// Model owns one for its weights (shared with the models with_heads makes from it) and
+// drops it before the weights may change.
+//
+// Panels are made lazily, on a weight's second product: a model that runs once (a live
+// edit of d_model makes a new model for one forward) never pays for a separate packing
+// pass over its weights and the memory it writes; its first product packs each panel in
+// cache just before using it (gemm::nn_packing). From the second product on (the next
+// text, a heads edit sharing these weights) the panels are packed once and kept.
 #include <memory>
 #include <vector>
 
@@ -31,28 +37,37 @@ struct WeightRows {
 
 class PackedPanels {
 public:
-    // Packs every non-empty weight (in parallel jobs) and registers it by address and
-    // shape. `keep_alive` owns the weights and is held until this object dies, so a
-    // registered address always holds the values it was packed from; the weights must not
-    // change meanwhile (Model::mutable_weights drops its PackedPanels first).
+    // Registers every non-empty weight by address and shape; packs nothing yet.
+    // `keep_alive` owns the weights and is held until this object dies, so a registered
+    // address always holds the values it was registered with; the weights must not change
+    // meanwhile (Model::mutable_weights drops its PackedPanels first).
     PackedPanels(std::shared_ptr<const void> keep_alive, const std::vector<WeightRows>& weights);
     ~PackedPanels();
     PackedPanels(const PackedPanels&) = delete;
     PackedPanels& operator=(const PackedPanels&) = delete;
 
-    std::size_t bytes() const;  // held by the panels
+    std::size_t bytes() const;  // held by the panels packed so far
+
+    struct Entry;  // one registered weight (packed_cache.cpp)
 
 private:
-    struct Entry {
-        WeightRows weight;  // the registered key
-        std::unique_ptr<const gemm::PackedWeights> panels;
-    };
     std::shared_ptr<const void> keep_alive_;
-    std::vector<Entry> entries_;
+    std::vector<std::unique_ptr<Entry>> entries_;
 };
 
 // The panels of weight w (N, K) when a live PackedPanels holds exactly these rows (same
-// address, same shape), else null: the caller multiplies w itself.
+// address, same shape) and has packed them, else null. Looks only: packs nothing.
 const gemm::PackedWeights* packed_panels(const Eigen::Ref<const Matrix>& w);
+
+// How a product is to read weight w (N, K), counted as one product with it:
+//   panels:     the packed panels (packed now, in parallel, on the weight's second product)
+//   registered: w belongs to a live PackedPanels; with panels null this is its first
+//               product, which packs panels on the fly (gemm::nn_packing)
+// Both empty: not a registered weight; the caller multiplies w itself.
+struct WeightPanels {
+    const gemm::PackedWeights* panels = nullptr;
+    bool registered = false;
+};
+WeightPanels panels_for_product(const Eigen::Ref<const Matrix>& w);
 
 }  // namespace hs
