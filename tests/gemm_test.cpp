@@ -283,9 +283,22 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
             for (int h = 0; h < c.H; ++h)
                 EXPECT_LT((r->weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
         }
-        // The steps show K/V repeated per query head: K_h of heads sharing a K/V head agree.
+        // The steps show K/V repeated per query head: K_h of heads sharing a K/V head agree,
+        // and so do their rows of W_in and their textbook W_K^h, W_V^h (D, Dk).
         ASSERT_EQ(steps.k_heads.size(), std::size_t(c.H));
         EXPECT_EQ(steps.k_heads[0], steps.k_heads[c.H / c.Hkv - 1]);
+        const int I = w.inner(), Ikv = w.kv_inner(), Dk = I / c.H;
+        ASSERT_EQ(steps.w_k_heads.size(), std::size_t(c.H));
+        for (int h = 0; h < c.H; ++h) {
+            const int g = h / (c.H / c.Hkv);
+            const Matrix w_k = w.in_proj_weight.middleRows(I + g * Dk, Dk), w_v = w.in_proj_weight.middleRows(I + Ikv + g * Dk, Dk);
+            EXPECT_EQ(steps.w_in.middleRows(I + h * Dk, Dk), w_k) << "head " << h;
+            EXPECT_EQ(steps.w_in.middleRows(2 * I + h * Dk, Dk), w_v) << "head " << h;
+            EXPECT_EQ(steps.w_q_heads[h], Matrix(w.in_proj_weight.middleRows(h * Dk, Dk).transpose())) << "head " << h;
+            EXPECT_EQ(steps.w_k_heads[h], Matrix(w_k.transpose())) << "head " << h;
+            EXPECT_EQ(steps.w_v_heads[h], Matrix(w_v.transpose())) << "head " << h;
+        }
+        EXPECT_EQ(steps.w_o, Matrix(w.out_proj_weight.transpose()));
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/model/attention_heads.h"
 #include "core/error.h"
+#include "core/kernels/gemm.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
 #include "core/kernels/softmax.h"
@@ -185,12 +186,16 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     const int H = split.heads, Hkv = split.kv_heads, I = w.inner(), Ikv = w.kv_inner(), Dk = I / H;
     steps.x_query = x_query;
     steps.x_memory = x_memory;
-    // W_in: (3I, D) = [W_Q; W_K(rep); W_V(rep)], b_in likewise (zeros without a bias).
-    const Matrix w_k = w.in_proj_weight.middleRows(I, Ikv), w_v = w.in_proj_weight.bottomRows(Ikv);
-    steps.w_in.resize(3 * I, w.in_proj_weight.cols());
+    // W_in: (3I, D) = [W_Q; W_K(rep); W_V(rep)], b_in likewise (zeros without a bias):
+    // rows h·Dk … of the K block are W_K's rows of K/V head g = h / (H / Hkv).
+    const Eigen::Index D_in = w.in_proj_weight.cols();
+    steps.w_in.resize(3 * I, D_in);
     steps.w_in.topRows(I) = w.in_proj_weight.topRows(I);
-    steps.w_in.middleRows(I, I) = repeat_kv_cols(w_k.transpose(), H, Hkv, Dk).transpose();
-    steps.w_in.bottomRows(I) = repeat_kv_cols(w_v.transpose(), H, Hkv, Dk).transpose();
+    for (int h = 0; h < H; ++h) {
+        const int g = h / (H / Hkv);
+        steps.w_in.middleRows(I + h * Dk, Dk) = w.in_proj_weight.middleRows(I + g * Dk, Dk);
+        steps.w_in.middleRows(2 * I + h * Dk, Dk) = w.in_proj_weight.middleRows(I + Ikv + g * Dk, Dk);
+    }
     const Vector b_in = w.in_proj_bias.size() ? w.in_proj_bias : Vector(Vector::Zero(I + 2 * Ikv));
     steps.b_in.resize(3 * I);
     steps.b_in.head(I) = b_in.head(I);
@@ -223,14 +228,22 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     steps.masked_scores.clear();
     steps.weights.clear();
     steps.head_outputs.clear();
+    // The textbook's per-head W_Q^h, W_K^h, W_V^h: (D, Dk) each, the transposed row blocks
+    // of W_in (the kernels' transpose, one head per job: 3 MB at d_model 512).
+    const bool textbook = steps.w_in.size() <= kTextbookMaxWeights;
+    if (textbook) {
+        for (auto* heads : {&steps.w_q_heads, &steps.w_k_heads, &steps.w_v_heads})
+            heads->assign(static_cast<std::size_t>(H), Matrix(D_in, Dk));
+        parallel_for(H, [&](int h) {
+            const auto hh = static_cast<std::size_t>(h);
+            Matrix* out[3] = {&steps.w_q_heads[hh], &steps.w_k_heads[hh], &steps.w_v_heads[hh]};
+            for (int part = 0; part < 3; ++part)
+                gemm::transpose(Dk, static_cast<int>(D_in), steps.w_in.row(part * I + h * Dk).data(),
+                                static_cast<int>(D_in), out[part]->data(), Dk);
+        });
+    }
     for (int h = 0; h < H; ++h) {
         const int g = h / (H / Hkv);
-        if (steps.w_in.size() <= kTextbookMaxWeights) {
-            const Eigen::Index D_in = steps.w_in.cols();
-            steps.w_q_heads.push_back(steps.w_in.block(h * Dk, 0, Dk, D_in).transpose());  // (D, Dk)
-            steps.w_k_heads.push_back(steps.w_in.block(I + h * Dk, 0, Dk, D_in).transpose());
-            steps.w_v_heads.push_back(steps.w_in.block(2 * I + h * Dk, 0, Dk, D_in).transpose());
-        }
         steps.q_heads.push_back(p.q.middleCols(h * Dk, Dk));
         steps.k_heads.push_back(p.k.middleCols(g * Dk, Dk));
         steps.v_heads.push_back(p.v.middleCols(g * Dk, Dk));
@@ -244,7 +257,11 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     }
     steps.concat = concat;  // after the ablation
     steps.w_out = w.out_proj_weight;
-    steps.w_o = steps.w_in.size() <= kTextbookMaxWeights ? Matrix(w.out_proj_weight.transpose()) : Matrix();
+    steps.w_o.resize(textbook ? w.out_proj_weight.cols() : 0, textbook ? w.out_proj_weight.rows() : 0);
+    if (textbook)  // W_O = W_outᵀ: (I, D)
+        gemm::transpose(static_cast<int>(w.out_proj_weight.rows()), static_cast<int>(w.out_proj_weight.cols()),
+                        w.out_proj_weight.data(), static_cast<int>(w.out_proj_weight.cols()), steps.w_o.data(),
+                        static_cast<int>(w.out_proj_weight.rows()));
     steps.b_out = w.out_proj_bias.size() ? w.out_proj_bias
                                          : Vector(Vector::Zero(w.out_proj_weight.rows()));
     steps.output = r.output;
