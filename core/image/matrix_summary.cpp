@@ -5,6 +5,7 @@
 
 #include "core/image/box_mean.h"
 #include "core/image/heatmap_draw.h"
+#include "core/kernels/parallel.h"
 
 namespace hs {
 
@@ -22,15 +23,16 @@ MatrixSummary summarize_matrix(const Matrix& m) {
 
 namespace {
 
-void add(MatrixSummaries& out, const Matrix& m) {
-    if (m.size() > 0) out.emplace(&m, summarize_matrix(m));
+// The matrices to summarise, listed first so that their summaries can be made in parallel.
+void add(std::vector<const Matrix*>& out, const Matrix& m) {
+    if (m.size() > 0) out.push_back(&m);
 }
 
-void add_all(MatrixSummaries& out, const std::vector<Matrix>& ms) {
+void add_all(std::vector<const Matrix*>& out, const std::vector<Matrix>& ms) {
     for (const Matrix& m : ms) add(out, m);
 }
 
-void add_stack(MatrixSummaries& out, const StackTrace& stack) {
+void add_stack(std::vector<const Matrix*>& out, const StackTrace& stack) {
     add(out, stack.input);
     for (const LayerTrace& layer : stack.layers) add(out, layer.output);
 }
@@ -38,19 +40,25 @@ void add_stack(MatrixSummaries& out, const StackTrace& stack) {
 }  // namespace
 
 MatrixSummaries summarize_shown_matrices(const Trace& trace) {
-    MatrixSummaries out;
+    std::vector<const Matrix*> shown;
     if (trace.steps) {
         const AttentionSteps& st = *trace.steps;
         for (const Matrix* m : {&st.x_query, &st.x_memory, &st.w_in, &st.qkv, &st.q, &st.k, &st.v, &st.concat,
                                 &st.w_out, &st.w_o, &st.output})
-            add(out, *m);
+            add(shown, *m);
         for (const std::vector<Matrix>* ms : {&st.w_q_heads, &st.w_k_heads, &st.w_v_heads, &st.q_heads, &st.k_heads,
                                               &st.v_heads, &st.raw_scores,
                                               &st.scaled_scores, &st.masked_scores, &st.weights, &st.head_outputs})
-            add_all(out, *ms);
+            add_all(shown, *ms);
     }
-    add_stack(out, trace.main);
-    if (trace.decoder) add_stack(out, *trace.decoder);
+    add_stack(shown, trace.main);
+    if (trace.decoder) add_stack(shown, *trace.decoder);
+    // One job per matrix (W_in and its mip chain at d_model 512 is the largest).
+    std::vector<MatrixSummary> summaries(shown.size());
+    parallel_for(static_cast<int>(shown.size()),
+                 [&](int i) { summaries[static_cast<std::size_t>(i)] = summarize_matrix(*shown[static_cast<std::size_t>(i)]); });
+    MatrixSummaries out;
+    for (std::size_t i = 0; i < shown.size(); ++i) out.emplace(shown[i], std::move(summaries[i]));
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/image/heatmap_draw.h"
 #include "core/image/heatmap_image.h"
+#include "core/kernels/parallel.h"
 #include "core/model/trace.h"
 
 namespace hs {
@@ -106,12 +107,14 @@ HiddenNorms hidden_norms(const StackTrace& stack) {
 }
 
 std::vector<MapRange> map_ranges(const std::vector<Matrix>& maps) {
-    std::vector<MapRange> out;
-    for (const Matrix& m : maps) {
+    std::vector<MapRange> out(maps.size());
+    // One job per map: a forward calls this for every block while the pool is otherwise idle.
+    parallel_for(static_cast<int>(maps.size()), [&](int i) {
+        const Matrix& m = maps[static_cast<std::size_t>(i)];
         float lo = std::numeric_limits<float>::infinity(), hi = -lo;
         detail::finite_min_max(m, lo, hi);
-        out.push_back(lo > hi ? MapRange{0.0f, 0.0f, 0.0f} : MapRange{lo, robust_high(m, lo, hi), hi});
-    }
+        out[static_cast<std::size_t>(i)] = lo > hi ? MapRange{0.0f, 0.0f, 0.0f} : MapRange{lo, robust_high(m, lo, hi), hi};
+    });
     return out;
 }
 
