@@ -7,6 +7,8 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/model/attention.h"
 #include "core/model/config.h"
@@ -175,6 +177,38 @@ TEST(PackedCache, HoldsEveryLinearLayerWhileTheModelLivesAndTheWeightsStayPlain)
     }
     // Gone with the model: the address (only compared, not read) is no longer registered.
     EXPECT_EQ(packed_panels(Eigen::Map<const Matrix>(w1_data, 2048, 512)), nullptr);
+}
+
+// Forwards of one fresh model from several threads at once: the weights' first products
+// (panels packed on the fly), their second (packed once, under the entry's lock) and the
+// later ones (the kept panels) race. Every trace equals the model run alone, within the
+// rounding that separates the per-head fused path (packed W_in) from the unfused one.
+TEST(PackedCache, ConcurrentForwardsOfAFreshModelAgreeWithTheModelRunAlone) {
+    const ModelConfig c = parse_playground_spec("random:d_model=512,heads=8,layers=2,d_ff=256,vocab=100,seed=5");
+    ForwardInput in;
+    for (int i = 0; i < 24; ++i) in.ids.push_back(1 + 3 * i);
+    const Trace alone = Model::random(c).forward(in);
+    const Model shared = Model::random(c);
+    std::vector<Trace> traces(6);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; ++t)
+        threads.emplace_back([&, t] {
+            for (int run = 0; run < 2; ++run) traces[static_cast<std::size_t>(2 * t + run)] = shared.forward(in);
+        });
+    for (std::thread& t : threads) t.join();
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+        SCOPED_TRACE(i);
+        const StackTrace& a = traces[i].main;
+        ASSERT_EQ(a.layers.size(), alone.main.layers.size());
+        EXPECT_LT((a.final_output - alone.main.final_output).cwiseAbs().maxCoeff(), 1e-4f);
+        for (std::size_t l = 0; l < a.layers.size(); ++l)
+            for (std::size_t h = 0; h < a.layers[l].self_attn.weights.size(); ++h)
+                EXPECT_LT((a.layers[l].self_attn.weights[h] - alone.main.layers[l].self_attn.weights[h]).cwiseAbs().maxCoeff(),
+                          1e-5f);
+    }
+    // Six forwards: every weight had its second product, so every panel set is kept.
+    for (const WeightRows& w : linear_weights(shared.weights()))
+        EXPECT_NE(packed_panels(Eigen::Map<const Matrix>(w.data, w.rows, w.cols)), nullptr);
 }
 
 TEST(ModelWithHeads, SharesThePackedPanelsInsteadOfRepacking) {
