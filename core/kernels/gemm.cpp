@@ -62,15 +62,17 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
 }
 
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
-                int panels, const float* bias, float* c, int ldc) {
-    thread_local Eigen::VectorXf panel;  // (k, 64), 64-byte aligned, grow-only
-    if (panel.size() < static_cast<Eigen::Index>(k) * kPanel) panel.resize(static_cast<Eigen::Index>(k) * kPanel);
+                int panels, const float* bias, float* c, int ldc, PackedWeights* keep) {
+    thread_local Eigen::VectorXf buffer;  // (k, 64), 64-byte aligned, grow-only
+    if (!keep && buffer.size() < static_cast<Eigen::Index>(k) * kPanel)
+        buffer.resize(static_cast<Eigen::Index>(k) * kPanel);
     for (int q = panel0; q < panel0 + panels; ++q) {
-        pack_panel(w, n, k, ldw, q, panel.data());
+        float* panel = keep ? keep->panel(q) : buffer.data();
+        pack_panel(w, n, k, ldw, q, panel);
         for (int k0 = 0; k0 < k; k0 += kKBlock)
             for (int i = 0; i < m; i += kRowBlock)
-                panel_block(i, std::min(kRowBlock, m - i), a, lda, panel.data(), k0, std::min(kKBlock, k - k0),
-                            q * kPanel, std::min(kPanel, n - q * kPanel), bias, c, ldc);
+                panel_block(i, std::min(kRowBlock, m - i), a, lda, panel, k0, std::min(kKBlock, k - k0), q * kPanel,
+                            std::min(kPanel, n - q * kPanel), bias, c, ldc);
     }
 }
 

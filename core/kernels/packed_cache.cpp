@@ -5,18 +5,17 @@
 #include <shared_mutex>
 #include <unordered_map>
 
-#include "core/kernels/parallel.h"
 
 namespace hs {
 
 // A registered weight and, once packed, its panels. `products` counts the products that
-// asked for it; the second one packs (under `pack_mutex`, so concurrent forwards sharing
-// the model pack it once) and publishes the panels through `ready`.
+// asked for it; the second fills `panels` while holding `fill_mutex` (so concurrent
+// forwards sharing the model fill it once) and publishes them through `ready`.
 struct PackedPanels::Entry {
     WeightRows weight;
     std::atomic<int> products{0};
-    std::mutex pack_mutex;
-    gemm::PackedWeights panels;                            // written once, under pack_mutex
+    std::mutex fill_mutex;
+    gemm::PackedWeights panels;                            // written under fill_mutex
     std::atomic<const gemm::PackedWeights*> ready{nullptr};  // &panels once they are complete
 };
 
@@ -51,20 +50,6 @@ PackedPanels::Entry* find_entry(const Eigen::Ref<const Matrix>& w) {
     for (; it != end; ++it)
         if (it->second.rows == w.rows() && it->second.cols == w.cols()) return it->second.entry;
     return nullptr;
-}
-
-// Packs the entry's weight once (its panels in parallel jobs) and returns the panels.
-const gemm::PackedWeights* pack_entry(PackedPanels::Entry& e) {
-    std::lock_guard lock(e.pack_mutex);
-    if (const gemm::PackedWeights* done = e.ready.load(std::memory_order_acquire)) return done;
-    const WeightRows& w = e.weight;
-    gemm::PackedWeights& p = e.panels;
-    p.n = w.rows;
-    p.k = w.cols;
-    p.data.resize(static_cast<Eigen::Index>(p.panels()) * p.k * gemm::kPanel);  // every float written below
-    parallel_for(p.panels(), [&](int q) { gemm::pack_panel(w.data, w.rows, w.cols, w.cols, q, p.panel(q)); });
-    e.ready.store(&p, std::memory_order_release);
-    return &p;
 }
 
 }  // namespace
@@ -110,12 +95,32 @@ const gemm::PackedWeights* packed_panels(const Eigen::Ref<const Matrix>& w) {
     return e ? e->ready.load(std::memory_order_acquire) : nullptr;
 }
 
+WeightPanels::~WeightPanels() = default;  // releases the fill lock, if any
+
+void WeightPanels::publish() {
+    if (!filling_) return;
+    entry_->ready.store(filling_, std::memory_order_release);
+    panels_ = filling_;
+    filling_ = nullptr;
+}
+
 WeightPanels panels_for_product(const Eigen::Ref<const Matrix>& w) {
-    PackedPanels::Entry* e = find_entry(w);
-    if (!e) return {};
-    if (const gemm::PackedWeights* p = e->ready.load(std::memory_order_acquire)) return {p, true};
-    if (e->products.fetch_add(1, std::memory_order_relaxed) == 0) return {nullptr, true};
-    return {pack_entry(*e), true};
+    WeightPanels out;
+    out.entry_ = find_entry(w);
+    PackedPanels::Entry* e = out.entry_;
+    if (!e) return out;
+    out.panels_ = e->ready.load(std::memory_order_acquire);
+    if (out.panels_ || e->products.fetch_add(1, std::memory_order_relaxed) == 0) return out;
+    std::unique_lock lock(e->fill_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) return out;  // another product is filling: this one packs on the fly
+    if ((out.panels_ = e->ready.load(std::memory_order_acquire))) return out;  // filled meanwhile
+    gemm::PackedWeights& p = e->panels;
+    p.n = w.rows();
+    p.k = w.cols();
+    p.data.resize(static_cast<Eigen::Index>(p.panels()) * p.k * gemm::kPanel);  // every float written by the product
+    out.filling_ = &p;
+    out.fill_lock_ = std::move(lock);
+    return out;
 }
 
 }  // namespace hs

@@ -9,12 +9,13 @@
 // Model owns one for its weights (shared with the models with_heads makes from it) and
 // drops it before the weights may change.
 //
-// Panels are made lazily, on a weight's second product: a model that runs once (a live
-// edit of d_model makes a new model for one forward) never pays for a separate packing
-// pass over its weights and the memory it writes; its first product packs each panel in
-// cache just before using it (gemm::nn_packing). From the second product on (the next
-// text, a heads edit sharing these weights) the panels are packed once and kept.
+// Panels are made lazily: a weight's first product packs each panel into an L2 buffer just
+// before using it and keeps nothing (gemm::nn_packing), so a model that runs once (a live
+// edit of d_model makes a new model for one forward) never writes a packed copy; its
+// second product (the next text, a heads edit sharing these weights) packs each panel
+// into the cache's storage as it goes, and every later product reads the kept panels.
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/kernels/gemm.h"
@@ -59,14 +60,32 @@ private:
 // address, same shape) and has packed them, else null. Looks only: packs nothing.
 const gemm::PackedWeights* packed_panels(const Eigen::Ref<const Matrix>& w);
 
-// How a product is to read weight w (N, K), counted as one product with it:
-//   panels:     the packed panels (packed now, in parallel, on the weight's second product)
-//   registered: w belongs to a live PackedPanels; with panels null this is its first
-//               product, which packs panels on the fly (gemm::nn_packing)
-// Both empty: not a registered weight; the caller multiplies w itself.
-struct WeightPanels {
-    const gemm::PackedWeights* panels = nullptr;
-    bool registered = false;
+// How one product reads weight w (N, K); panels_for_product counts the product:
+//   panels():   the kept panels, to read (packed by an earlier product)
+//   filling():  this product is the weight's second: it packs each panel into this
+//               storage just before using it (gemm::nn_packing's `keep`) and, once the
+//               product is complete, calls publish() to keep them. The weight's lock is
+//               held until this object dies, so concurrent products pack on the fly.
+//   registered() with neither: the weight's first product (or another thread is
+//               filling): pack each panel on the fly and keep nothing.
+//   not registered: the caller multiplies w itself.
+class WeightPanels {
+public:
+    WeightPanels() = default;
+    WeightPanels(WeightPanels&&) = default;
+    WeightPanels& operator=(WeightPanels&&) = delete;
+    ~WeightPanels();
+    const gemm::PackedWeights* panels() const { return panels_; }
+    gemm::PackedWeights* filling() const { return filling_; }
+    bool registered() const { return entry_ != nullptr; }
+    void publish();  // every panel of filling() is written
+
+private:
+    friend WeightPanels panels_for_product(const Eigen::Ref<const Matrix>& w);
+    PackedPanels::Entry* entry_ = nullptr;
+    const gemm::PackedWeights* panels_ = nullptr;
+    gemm::PackedWeights* filling_ = nullptr;
+    std::unique_lock<std::mutex> fill_lock_;
 };
 WeightPanels panels_for_product(const Eigen::Ref<const Matrix>& w);
 

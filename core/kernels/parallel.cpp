@@ -183,25 +183,28 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
                     std::to_string(c.cols()) + ")" + (bias ? " with a bias" : ""));
     // Below ~1M multiply-adds a wake-up costs more than the second core saves.
     const double macs = double(M) * double(N) * double(K);
-    if (const WeightPanels weight = panels_for_product(b); weight.registered) {
+    if (WeightPanels weight = panels_for_product(b); weight.registered()) {
         // Contiguous runs of 64-column panels per thread: c[:, 64·p0 : 64·p1] = a · W[p0:p1]ᵀ + b,
-        // from the packed panels, or packing each panel on the fly (the weight's first product).
+        // from the kept panels, or packing each panel just before use (into the cache on
+        // the weight's second product, into a per-thread buffer on its first).
         const int panels = static_cast<int>((N + gemm::kPanel - 1) / gemm::kPanel);
         const int parts = macs < 1e6 ? 1 : std::min(thread_count(), panels);
         const float* bias_data = bias ? bias->data() : nullptr;
         const int m = static_cast<int>(M), lda = static_cast<int>(a.outerStride()), ldc = static_cast<int>(c.outerStride());
         const auto run = [&](int p) {
             const int p0 = panels * p / parts, p1 = panels * (p + 1) / parts;
-            if (weight.panels)
-                gemm::nn_packed(m, a.data(), lda, *weight.panels, p0, p1 - p0, bias_data, c.data(), ldc);
+            if (weight.panels())
+                gemm::nn_packed(m, a.data(), lda, *weight.panels(), p0, p1 - p0, bias_data, c.data(), ldc);
             else
                 gemm::nn_packing(m, a.data(), lda, b.data(), static_cast<int>(N), static_cast<int>(K),
-                                 static_cast<int>(b.outerStride()), p0, p1 - p0, bias_data, c.data(), ldc);
+                                 static_cast<int>(b.outerStride()), p0, p1 - p0, bias_data, c.data(), ldc,
+                                 weight.filling());
         };
         if (parts <= 1)
             run(0);
         else
             parallel_for(parts, run);
+        weight.publish();  // a filling product wrote every panel
         return;
     }
     const int parts = macs < 1e6 ? 1 : std::min<int>(thread_count(), int((N + 15) / 16));
