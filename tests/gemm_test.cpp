@@ -126,7 +126,10 @@ TEST_P(GemmTranspose, BlocksOfSixteenAndTheirEdges) {
 }
 
 TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
-    for (const Shape s : {Shape{1, 1, 1}, Shape{9, 70, 33}, Shape{130, 192, 64}, Shape{40, 128, 300}}) {
+    // The last shape has more rows than one row block (256), a partial last panel and
+    // more inputs than one k block (256).
+    for (const Shape s : {Shape{1, 1, 1}, Shape{9, 70, 33}, Shape{130, 192, 64}, Shape{40, 128, 300},
+                          Shape{300, 100, 270}}) {
         SCOPED_TRACE(testing::Message() << "x " << s.m << "×" << s.k << ", W " << s.n << "×" << s.k);
         Rng rng(8);
         Matrix x(s.m, s.k), w(s.n, s.k);
@@ -143,8 +146,8 @@ TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
                     ASSERT_EQ(p.panel(q)[i * 64 + j], 64 * q + j < s.n ? w(64 * q + j, i) : 0.0f) << q << "," << i << "," << j;
         // matmul_nt finds w in the packed-weight cache while `cached` lives: its first
         // product packs each panel on the fly and keeps nothing, the second packs the
-        // panels and keeps them; both compute the same floats.
-        Matrix first(s.m, s.n), second(s.m, s.n);
+        // panels and keeps them, the third reads them (nn_packed); all compute the same floats.
+        Matrix first(s.m, s.n), second(s.m, s.n), third(s.m, s.n);
         {
             const PackedPanels cached(nullptr, {WeightRows::of(w)});
             EXPECT_EQ(packed_panels(w), nullptr);
@@ -156,9 +159,11 @@ TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
             ASSERT_NE(kept, nullptr);
             EXPECT_EQ(kept->data, p.data);
             EXPECT_EQ(cached.bytes(), std::size_t(p.data.size()) * sizeof(float));
+            matmul_nt(x, w, &bias, third);
         }
         EXPECT_EQ(packed_panels(w), nullptr);
         EXPECT_EQ(first, second);
+        EXPECT_EQ(first, third);
         const Eigen::MatrixXd want =
             (x.cast<double>() * w.cast<double>().transpose()).rowwise() + bias.cast<double>().transpose();
         EXPECT_LT((first.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + s.k));

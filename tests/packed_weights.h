@@ -3,7 +3,6 @@
 // (core/kernels/packed_cache.h). Tests that check the packed path make two products.
 #include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
-#include "core/model/model.h"
 
 namespace hs::test {
 
@@ -14,12 +13,6 @@ inline const gemm::PackedWeights* pack_registered(const Eigen::Ref<const Matrix>
     Matrix y(1, w.rows());
     for (int product = 0; product < 2 && !packed_panels(w); ++product) matmul_nt(x, w, nullptr, y);
     return packed_panels(w);
-}
-
-// Every linear weight of the model packed, as after its second forward.
-inline void pack_model(const Model& m) {
-    for (const WeightRows& w : linear_weights(m.weights()))
-        (void)pack_registered(Eigen::Map<const Matrix>(w.data, w.rows, w.cols));
 }
 
 }  // namespace hs::test

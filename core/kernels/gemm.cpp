@@ -50,30 +50,52 @@ void panel_block(int i, int rows, const float* a, int lda, const float* panel, i
 
 }  // namespace
 
-void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
-               const float* bias, float* c, int ldc) {
-    for (int k0 = 0; k0 < w.k; k0 += kKBlock) {
-        const int kn = std::min(kKBlock, w.k - k0);
+namespace {
+
+// c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · the panels, panel q's
+// (k, 64) block at panel_at(q): the loop of nn_packed (k blocks, then row blocks, then
+// panels), so each element sums its k blocks in the same order whoever packed the panels.
+template <typename PanelAt>
+void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt& panel_at, int panel0,
+                     int panels, const float* bias, float* c, int ldc) {
+    for (int k0 = 0; k0 < k; k0 += kKBlock) {
+        const int kn = std::min(kKBlock, k - k0);
         for (int i = 0; i < m; i += kRowBlock)
             for (int q = panel0; q < panel0 + panels; ++q)
-                panel_block(i, std::min(kRowBlock, m - i), a, lda, w.panel(q), k0, kn, q * kPanel,
-                            std::min(kPanel, w.n - q * kPanel), bias, c, ldc);
+                panel_block(i, std::min(kRowBlock, m - i), a, lda, panel_at(q), k0, kn, q * kPanel,
+                            std::min(kPanel, n - q * kPanel), bias, c, ldc);
     }
+}
+
+}  // namespace
+
+void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
+               const float* bias, float* c, int ldc) {
+    multiply_panels(m, a, lda, w.n, w.k, [&](int q) { return w.panel(q); }, panel0, panels, bias, c, ldc);
 }
 
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep) {
-    thread_local Eigen::VectorXf buffer;  // (k, 64), 64-byte aligned, grow-only
-    if (!keep && buffer.size() < static_cast<Eigen::Index>(k) * kPanel)
-        buffer.resize(static_cast<Eigen::Index>(k) * kPanel);
-    for (int q = panel0; q < panel0 + panels; ++q) {
-        float* panel = keep ? keep->panel(q) : buffer.data();
-        pack_panel(w, n, k, ldw, q, panel);
-        for (int k0 = 0; k0 < k; k0 += kKBlock)
-            for (int i = 0; i < m; i += kRowBlock)
-                panel_block(i, std::min(kRowBlock, m - i), a, lda, panel, k0, std::min(kKBlock, k - k0), q * kPanel,
-                            std::min(kPanel, n - q * kPanel), bias, c, ldc);
+    thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
+    const long panel_floats = static_cast<long>(k) * kPanel;
+    if (m <= kRowBlock) {
+        // One block of rows: each panel packed (into L2) right before its product.
+        if (!keep && buffer.size() < panel_floats) buffer.resize(panel_floats);
+        for (int q = panel0; q < panel0 + panels; ++q) {
+            float* panel = keep ? keep->panel(q) : buffer.data();
+            pack_panel(w, n, k, ldw, q, panel);
+            multiply_panels(m, a, lda, n, k, [&](int) { return panel; }, q, 1, bias, c, ldc);
+        }
+        return;
     }
+    // Longer inputs: every panel of the range first, then nn_packed's loop, in which a
+    // block of a (in L2) meets every panel once instead of a being read again per panel.
+    if (!keep && buffer.size() < panels * panel_floats) buffer.resize(panels * panel_floats);
+    const auto panel_at = [&](int q) {
+        return keep ? keep->panel(q) : buffer.data() + (q - panel0) * panel_floats;
+    };
+    for (int q = panel0; q < panel0 + panels; ++q) pack_panel(w, n, k, ldw, q, panel_at(q));
+    multiply_panels(m, a, lda, n, k, panel_at, panel0, panels, bias, c, ldc);
 }
 
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {

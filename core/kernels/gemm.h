@@ -6,7 +6,7 @@
 // Every call runs at the SIMD level in use (core/kernels/simd.h: AVX-512, AVX2+FMA or
 // generic, chosen at run time): a tile of c (6 × 64 floats with AVX-512, 6 × 16 with
 // AVX2) stays in registers while k runs; b is read a row at a time, so b must be
-// row-major along n: K_hᵀ, V_h, or a linear layer's weight packed once (pack()).
+// row-major along n: K_hᵀ, V_h, or a linear layer's weight laid out in panels (pack_panel).
 // Callers parallelise over tiles of c (core/kernels/parallel.h). Operands should be
 // 64-byte aligned (Eigen's allocations are); unaligned rows cost ~2×.
 #include <Eigen/Core>

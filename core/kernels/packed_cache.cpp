@@ -4,7 +4,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
-
+#include <utility>
 
 namespace hs {
 
@@ -94,6 +94,12 @@ const gemm::PackedWeights* packed_panels(const Eigen::Ref<const Matrix>& w) {
     const PackedPanels::Entry* e = find_entry(w);
     return e ? e->ready.load(std::memory_order_acquire) : nullptr;
 }
+
+WeightPanels::WeightPanels(WeightPanels&& other) noexcept
+    : entry_(std::exchange(other.entry_, nullptr)),
+      panels_(std::exchange(other.panels_, nullptr)),
+      filling_(std::exchange(other.filling_, nullptr)),
+      fill_lock_(std::move(other.fill_lock_)) {}
 
 WeightPanels::~WeightPanels() = default;  // releases the fill lock, if any
 

@@ -1,6 +1,6 @@
 #pragma once
-// The packed-weight cache: the panels (gemm::pack) of linear layers' weights, made once and
-// found again by the weight itself. Weights stay plain PyTorch-layout matrices
+// The packed-weight cache: the panels (gemm::pack_panel) of linear layers' weights, made
+// once and found again by the weight itself. Weights stay plain PyTorch-layout matrices
 // (core/weights.h); the packed layout lives here and nowhere else, so saving, editing and
 // inspecting never see it.
 //
@@ -72,7 +72,7 @@ const gemm::PackedWeights* packed_panels(const Eigen::Ref<const Matrix>& w);
 class WeightPanels {
 public:
     WeightPanels() = default;
-    WeightPanels(WeightPanels&&) = default;
+    WeightPanels(WeightPanels&& other) noexcept;  // `other` keeps nothing (no publish, no lock)
     WeightPanels& operator=(WeightPanels&&) = delete;
     ~WeightPanels();
     const gemm::PackedWeights* panels() const { return panels_; }

@@ -108,7 +108,8 @@ void ensure_maps_fit(double cells_per_head, long long tokens, int layers, int he
 Model::Model(ModelConfig config, ModelWeights weights, std::string name)
     : config_(std::move(config)),
       weights_(std::make_shared<ModelWeights>(std::move(weights))),
-      // The weights are final from here on: the kernels' packed copies of them.
+      // The weights are final from here on: registered with the packed-weight cache, whose
+      // products pack them (core/kernels/packed_cache.h).
       packed_(std::make_shared<const PackedPanels>(weights_, linear_weights(*weights_))),
       name_(std::move(name)) {}
 
