@@ -48,10 +48,6 @@ void panel_block(int i, int rows, const float* a, int lda, const float* panel, i
                                   c + static_cast<long>(i) * ldc + col, ldc, k0 > 0);
 }
 
-}  // namespace
-
-namespace {
-
 // c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · the panels, panel q's
 // (k, 64) block at panel_at(q): the loop of nn_packed (k blocks, then row blocks, then
 // panels), so each element sums its k blocks in the same order whoever packed the panels.

@@ -42,10 +42,11 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
                const float* bias, float* c, int ldc);
 
 // The same product for a weight w (n, k) that has no packed panels: each panel is packed
-// just before it is used, into this thread's buffer (k × 64 floats, in L2; dropped after,
-// so the weight is read from memory once and nothing is written back) or, with `keep`
-// (sized for w), into keep's panel q, which the product thereby leaves packed. Same
-// arithmetic as nn_packed on pack(w), bit for bit.
+// just before it is used, into this thread's buffer (dropped after, so the weight is read
+// from memory once and nothing is written back) or, with `keep` (sized for w), into keep's
+// panel q, which the product thereby leaves packed. Up to 256 rows of a, one panel at a
+// time (k × 64 floats, in L2); more rows, the whole range first, then nn_packed's loop.
+// Same arithmetic as nn_packed on pack(w), bit for bit.
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep = nullptr);
 
