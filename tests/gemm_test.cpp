@@ -126,47 +126,57 @@ TEST_P(GemmTranspose, BlocksOfSixteenAndTheirEdges) {
 }
 
 TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
-    // The last shape has more rows than one row block (256), a partial last panel and
-    // more inputs than one k block (256).
-    for (const Shape s : {Shape{1, 1, 1}, Shape{9, 70, 33}, Shape{130, 192, 64}, Shape{40, 128, 300},
-                          Shape{300, 100, 270}}) {
-        SCOPED_TRACE(testing::Message() << "x " << s.m << "×" << s.k << ", W " << s.n << "×" << s.k);
+    // Up to 256 rows the first product is the transposed one (gemm::nn_packing); the
+    // 64 × 200 × 600 shape has three k blocks, and runs with and without a bias. The last shape
+    // has more rows than one row block (256), a partial last panel and more inputs than
+    // one k block (256).
+    struct Case {
+        Shape shape;
+        bool with_bias;
+    };
+    for (const auto& [shape, with_bias] : {Case{{1, 1, 1}, true}, Case{{9, 70, 33}, true}, Case{{130, 192, 64}, true},
+                                           Case{{40, 128, 300}, true}, Case{{64, 200, 600}, true},
+                                           Case{{64, 200, 600}, false}, Case{{300, 100, 270}, true}}) {
+        SCOPED_TRACE(testing::Message() << "x " << shape.m << "×" << shape.k << ", W " << shape.n << "×" << shape.k
+                                        << (with_bias ? "" : ", no bias"));
         Rng rng(8);
-        Matrix x(s.m, s.k), w(s.n, s.k);
-        Vector bias(s.n);
+        Matrix x(shape.m, shape.k), w(shape.n, shape.k);
+        Vector bias = Vector::Zero(shape.n);
         for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
         for (Eigen::Index i = 0; i < w.size(); ++i) w.data()[i] = rng.uniform(-1, 1);
-        for (int i = 0; i < s.n; ++i) bias(i) = rng.uniform(-1, 1);
-        const gemm::PackedWeights p = gemm::pack(w.data(), s.n, s.k, s.k);
-        EXPECT_EQ(p.panels(), (s.n + 63) / 64);
+        if (with_bias)
+            for (int i = 0; i < shape.n; ++i) bias(i) = rng.uniform(-1, 1);
+        const Vector* b = with_bias ? &bias : nullptr;  // a zero bias for the reference
+        const gemm::PackedWeights p = gemm::pack(w.data(), shape.n, shape.k, shape.k);
+        EXPECT_EQ(p.panels(), (shape.n + 63) / 64);
         // Panel q, input i holds W[64q + j][i] in lane j; a last panel's missing outputs are 0.
         for (int q = 0; q < p.panels(); ++q)
-            for (int i = 0; i < s.k; ++i)
+            for (int i = 0; i < shape.k; ++i)
                 for (int j = 0; j < 64; ++j)
-                    ASSERT_EQ(p.panel(q)[i * 64 + j], 64 * q + j < s.n ? w(64 * q + j, i) : 0.0f) << q << "," << i << "," << j;
+                    ASSERT_EQ(p.panel(q)[i * 64 + j], 64 * q + j < shape.n ? w(64 * q + j, i) : 0.0f) << q << "," << i << "," << j;
         // matmul_nt finds w in the packed-weight cache while `cached` lives: its first
         // product packs each panel on the fly and keeps nothing, the second packs the
         // panels and keeps them, the third reads them (nn_packed); all compute the same floats.
-        Matrix first(s.m, s.n), second(s.m, s.n), third(s.m, s.n);
+        Matrix first(shape.m, shape.n), second(shape.m, shape.n), third(shape.m, shape.n);
         {
             const PackedPanels cached(nullptr, {WeightRows::of(w)});
             EXPECT_EQ(packed_panels(w), nullptr);
             EXPECT_EQ(cached.bytes(), 0u);
-            matmul_nt(x, w, &bias, first);
+            matmul_nt(x, w, b, first);
             EXPECT_EQ(packed_panels(w), nullptr);
-            matmul_nt(x, w, &bias, second);
+            matmul_nt(x, w, b, second);
             const gemm::PackedWeights* kept = packed_panels(w);
             ASSERT_NE(kept, nullptr);
             EXPECT_EQ(kept->data, p.data);
             EXPECT_EQ(cached.bytes(), std::size_t(p.data.size()) * sizeof(float));
-            matmul_nt(x, w, &bias, third);
+            matmul_nt(x, w, b, third);
         }
         EXPECT_EQ(packed_panels(w), nullptr);
         EXPECT_EQ(first, second);
         EXPECT_EQ(first, third);
         const Eigen::MatrixXd want =
             (x.cast<double>() * w.cast<double>().transpose()).rowwise() + bias.cast<double>().transpose();
-        EXPECT_LT((first.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + s.k));
+        EXPECT_LT((first.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + shape.k));
     }
 }
 

@@ -9,8 +9,9 @@ namespace hs::kernels::dispatched {
 // c (m, n) = alpha · a (m, k) · b (k, n) (+ bias (n) on every row when non-null), or with
 // `accumulate` c += a · b (alpha 1, no bias). Row-major with row strides lda, ldb, ldc.
 // Tiles of 6 rows × (4 vectors at avx512, 2 below) of c stay in registers while k runs.
+// stream_a: a is read from memory once (not from cache) and is prefetched a tile ahead.
 void nn_block(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
-              int ldb, const float* bias, float* c, int ldc, bool accumulate);
+              int ldb, const float* bias, float* c, int ldc, bool accumulate, bool stream_a = false);
 
 // bt (k, n) = b (n, k)ᵀ.
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt);

@@ -41,12 +41,13 @@ void pack_panel(const float* w, int n, int k, int ldw, int q, float* out);
 void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
                const float* bias, float* c, int ldc);
 
-// The same product for a weight w (n, k) that has no packed panels: each panel is packed
-// just before it is used, into this thread's buffer (dropped after, so the weight is read
-// from memory once and nothing is written back) or, with `keep` (sized for w), into keep's
-// panel q, which the product thereby leaves packed. Up to 256 rows of a, one panel at a
-// time (k × 64 floats, in L2); more rows, the whole range first, then nn_packed's loop.
-// Same arithmetic as nn_packed on pack(w), bit for bit.
+// The same product for a weight w (n, k) that has no packed panels. With `keep` (sized
+// for w), each panel is packed into keep's panel q just before it is used, which leaves
+// the weight packed. Without, nothing is kept and w is read from memory once: up to 256
+// rows of a, as the transposed product (c[:, panel]ᵀ = W[panel rows] · aᵀ: W's elements
+// are the broadcast operand, so it needs no layout); more rows, the range's panels packed
+// into this thread's buffer, then nn_packed's loop. Same arithmetic as nn_packed on
+// pack(w), bit for bit.
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep = nullptr);
 

@@ -48,8 +48,10 @@ HWY_INLINE void store_cols(DF d, VF v, float* p, int valid) {
 
 // One tile: c[0:mr, 0:cols] (=|+=) alpha · a[0:mr, :] · b[:, 0:cols] (+ bias).
 // kEdge: fewer than kTileVecs full vectors of columns (masked loads and stores).
+// kStreamA: a comes from memory (a weight in gemm::nn_packing's transposed product) in
+// runs too short for the hardware prefetcher: fetch the next tile's rows a tile ahead.
 // Rows past mr re-read a's last valid row and are not stored.
-template <bool kEdge>
+template <bool kEdge, bool kStreamA>
 HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int lda,
                      const float* b, int ldb, const float* bias, float* c, int ldc,
                      bool accumulate) {
@@ -65,7 +67,10 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
         for (int v = 0; v < kTileVecs; ++v)
             acc[i][v] = accumulate ? load_cols(d, c + static_cast<long>(std::min(i, mr - 1)) * ldc + v * N, valid[v])
                                    : hn::Zero(d);
+    const float* next_a = a + static_cast<long>(kTileRows) * lda;  // the next tile's rows of a
     for (int kk = 0; kk < k; ++kk) {
+        if (kStreamA && kk % 16 == 0)  // a line (16 floats) of each row
+            for (int i = 0; i < kTileRows; ++i) hwy::Prefetch(next_a + static_cast<long>(i) * lda + kk);
         const float* row = b + static_cast<long>(kk) * ldb;  // b[kk][0 … cols)
         const float* ahead = row + kPrefetchRows * ldb;     // weights stream from memory once
         for (int v = 0; v < kTileVecs * N; v += 16) hwy::Prefetch(ahead + v);
@@ -88,8 +93,9 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
                        valid[v]);
 }
 
-void NnBlock(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
-             const float* bias, float* c, int ldc, bool accumulate) {
+template <bool kStreamA>
+void nn_tiles(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+              const float* bias, float* c, int ldc, bool accumulate) {
     const int width = kTileVecs * static_cast<int>(hn::Lanes(DF()));  // columns per tile
     for (int j = 0; j < n; j += width) {  // strips of b and c, each used by every row tile
         const int cols = std::min(width, n - j);
@@ -99,11 +105,19 @@ void NnBlock(int m, int n, int k, float alpha, const float* a, int lda, const fl
             const float* a_i = a + static_cast<long>(i) * lda;
             float* c_ij = c + static_cast<long>(i) * ldc + j;
             if (cols == width)
-                tile<false>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate);
+                tile<false, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate);
             else
-                tile<true>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate);
+                tile<true, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate);
         }
     }
+}
+
+void NnBlock(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+             const float* bias, float* c, int ldc, bool accumulate, bool stream_a) {
+    if (stream_a)
+        nn_tiles<true>(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate);
+    else
+        nn_tiles<false>(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate);
 }
 
 // bt (k, n) = b (n, k)ᵀ in 16 × 16 blocks, each block's 16 source rows in L1 while its
@@ -163,8 +177,8 @@ namespace hs::kernels::dispatched {
 
 
 void nn_block(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
-              int ldb, const float* bias, float* c, int ldc, bool accumulate) {
-    HS_KERNEL(NnBlock)(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate);
+              int ldb, const float* bias, float* c, int ldc, bool accumulate, bool stream_a) {
+    HS_KERNEL(NnBlock)(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, stream_a);
 }
 
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {

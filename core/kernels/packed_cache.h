@@ -9,9 +9,10 @@
 // Model owns one for its weights (shared with the models with_heads makes from it) and
 // drops it before the weights may change.
 //
-// Panels are made lazily: a weight's first product packs each panel into an L2 buffer just
-// before using it and keeps nothing (gemm::nn_packing), so a model that runs once (a live
-// edit of d_model makes a new model for one forward) never writes a packed copy; its
+// Panels are made lazily: a weight's first product reads it as it is and keeps nothing
+// (gemm::nn_packing: the transposed product up to 256 rows of input, else panels packed
+// into a thread buffer), so a model that runs once (a live edit of d_model makes a new
+// model for one forward) never lays its weights out; its
 // second product (the next text, a heads edit sharing these weights) packs each panel
 // into the cache's storage as it goes, and every later product reads the kept panels.
 #include <memory>
@@ -67,7 +68,7 @@ const gemm::PackedWeights* packed_panels(const Eigen::Ref<const Matrix>& w);
 //               product is complete, calls publish() to keep them. The weight's lock is
 //               held until this object dies, so concurrent products pack on the fly.
 //   registered() with neither: the weight's first product (or another thread is
-//               filling): pack each panel on the fly and keep nothing.
+//               filling): gemm::nn_packing without `keep`, which keeps nothing.
 //   not registered: the caller multiplies w itself.
 class WeightPanels {
 public:

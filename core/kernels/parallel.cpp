@@ -185,8 +185,9 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
     const double macs = double(M) * double(N) * double(K);
     if (WeightPanels weight = panels_for_product(b); weight.registered()) {
         // Contiguous runs of 64-column panels per thread: c[:, 64·p0 : 64·p1] = a · W[p0:p1]ᵀ + b,
-        // from the kept panels, or packing each panel just before use (into the cache on
-        // the weight's second product, into a per-thread buffer on its first).
+        // from the kept panels, or through gemm::nn_packing (packing into the cache on
+        // the weight's second product; reading it as it is, or packing into a per-thread
+        // buffer for a long input, on its first).
         const int panels = static_cast<int>((N + gemm::kPanel - 1) / gemm::kPanel);
         const int parts = macs < 1e6 ? 1 : std::min(thread_count(), panels);
         const float* bias_data = bias ? bias->data() : nullptr;

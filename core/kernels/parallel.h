@@ -32,8 +32,9 @@ void park_threads();
 // the y = x·Wᵀ + b of every linear layer. Large products are split into column blocks
 // of c (row blocks of b) run in parallel; each block is one single-threaded GEMM. When b
 // is a weight the packed-weight cache holds (core/kernels/packed_cache.h), the blocks are
-// whole 64-column panels run by the packed kernel at the SIMD level in use (its first two
-// products pack each panel just before use; the second keeps them); otherwise Eigen (and
+// whole 64-column panels run by the packed kernel at the SIMD level in use (the first
+// product reads the weight as it is, the second packs each panel just before use and
+// keeps them: gemm::nn_packing); otherwise Eigen (and
 // BLAS behind it) multiplies b itself.
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
                const Vector* bias, Eigen::Ref<Matrix> c);
