@@ -107,16 +107,20 @@ BENCHMARK(BM_GemmPeak)->Args({1024, 0})->Args({1024, 1})->Args({2048, 0})->Args(
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // One thread, y (M, N) = x (M, K) · Wᵀ: the packed kernel at the SIMD level in use (arg 3 = 1;
-// 2: packing W on every call) against BLAS through Eigen (arg 3 = 0) on the projection and
-// FFN shapes of the attention and model benchmarks.
+// 2: packing W on every call; 3: a weight's first product, the transposed one of
+// gemm::nn_packing, with W in cache) against BLAS through Eigen (arg 3 = 0) on the
+// projection and FFN shapes of the attention and model benchmarks.
 void BM_LinearKernel(benchmark::State& state) {
     const int M = int(state.range(0)), N = int(state.range(1)), K = int(state.range(2));
     const bool kernel = state.range(3) != 0;
+    (void)thread_count();  // starts the pool, which makes OpenBLAS single-threaded as well
     const Matrix x = Matrix::Random(M, K), w = Matrix::Random(N, K);
     const gemm::PackedWeights packed = gemm::pack(w.data(), N, K, K);
     Matrix y(M, N);
     for (auto _ : state) {
-        if (state.range(3) == 2) {  // packed on every call
+        if (state.range(3) == 3) {  // the first product's transposed path
+            gemm::nn_packing(M, x.data(), K, w.data(), N, K, K, 0, packed.panels(), nullptr, y.data(), N);
+        } else if (state.range(3) == 2) {  // packed on every call
             const gemm::PackedWeights fresh = gemm::pack(w.data(), N, K, K);
             gemm::nn_packed(M, x.data(), K, fresh, 0, fresh.panels(), nullptr, y.data(), N);
         } else if (kernel)
@@ -130,12 +134,13 @@ void BM_LinearKernel(benchmark::State& state) {
 BENCHMARK(BM_LinearKernel)
     ->Apply([](benchmark::internal::Benchmark* b) {
         // (M, N, K): attention projections at 128 and 512 tokens, then GPT-2's FFN and the
-        // live-edit model's FFN, each through BLAS, the cached panels and panels packed per call.
+        // live-edit model's FFN, each through BLAS, the cached panels, panels packed per
+        // call and the first product's transposed path.
         for (const auto& [m, n, k] : {std::array{128, 2304, 768}, std::array{512, 2304, 768}})
-            for (int mode : {0, 1}) b->Args({m, n, k, mode});
+            for (int mode : {0, 1, 3}) b->Args({m, n, k, mode});
         for (const auto& [m, n, k] :
              {std::array{128, 3072, 768}, std::array{128, 768, 3072}, std::array{64, 2048, 512}})
-            for (int mode : {0, 1, 2}) b->Args({m, n, k, mode});
+            for (int mode : {0, 1, 2, 3}) b->Args({m, n, k, mode});
     })
     ->Unit(benchmark::kMicrosecond);
 
