@@ -66,25 +66,25 @@ void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt
 // c[:, 64·panel0 : 64·(panel0 + panels)] = a (m, k) · Wᵀ (+ bias) with W read as it is,
 // through the transposed product: per panel q, W_q = W[64q : 64q + 64, :] (rows × k),
 //   c_qᵀ (rows, m) = W_q · aᵀ (k, m)      W's elements broadcast, aᵀ's rows as vectors
-// then c[:, 64q …] = (c_qᵀ)ᵀ. Each element sums the same products in the same order as
-// nn_packed (fma(x, w, acc) = fma(w, x, acc), k ascending), and gets its bias where
-// nn_packed adds it, after the first kKBlock inputs: the same floats, bit for bit.
+// then c[:, 64q …] = (c_qᵀ)ᵀ. The loop of nn_packed turned around: blocks of kKBlock
+// inputs (a block of aᵀ stays in L2), the bias after the first, so each element sums the
+// same products (fma(x, w, acc) = fma(w, x, acc)) in the same order: the same floats.
 void nn_transposed(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0, int panels,
                    const float* bias, float* c, int ldc) {
     thread_local Eigen::VectorXf a_t, c_t;  // aᵀ (k, m) and c_qᵀ (64, m), grow-only
     if (a_t.size() < static_cast<long>(k) * m) a_t.resize(static_cast<long>(k) * m);
     if (c_t.size() < static_cast<long>(kPanel) * m) c_t.resize(static_cast<long>(kPanel) * m);
     transpose(m, k, a, lda, a_t.data(), m);
-    const int first = std::min(kKBlock, k);  // the inputs before the bias
     for (int q = panel0; q < panel0 + panels; ++q) {
         const int rows = std::min(kPanel, n - q * kPanel);
         const float* w_q = w + static_cast<long>(q) * kPanel * ldw;
-        kernels::dispatched::nn_block(rows, m, first, 1.0f, w_q, ldw, a_t.data(), m, nullptr, c_t.data(), m, false, true);
-        if (bias)
-            for (int j = 0; j < rows; ++j) c_t.segment(static_cast<long>(j) * m, m).array() += bias[q * kPanel + j];
-        if (k > first)
-            kernels::dispatched::nn_block(rows, m, k - first, 1.0f, w_q + first, ldw, a_t.data() + static_cast<long>(first) * m,
-                                          m, nullptr, c_t.data(), m, true, true);
+        for (int k0 = 0; k0 < k; k0 += kKBlock) {
+            kernels::dispatched::nn_block(rows, m, std::min(kKBlock, k - k0), 1.0f, w_q + k0, ldw,
+                                          a_t.data() + static_cast<long>(k0) * m, m, nullptr, c_t.data(), m, k0 > 0,
+                                          /*stream_a=*/true);
+            if (k0 == 0 && bias)  // c_qᵀ row j += bias_j, where nn_packed's first block adds it
+                for (int j = 0; j < rows; ++j) c_t.segment(static_cast<long>(j) * m, m).array() += bias[q * kPanel + j];
+        }
         transpose(rows, m, c_t.data(), m, c + q * kPanel, ldc);
     }
 }
