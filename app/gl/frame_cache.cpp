@@ -229,8 +229,9 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
         if (damage != full) {
             // Nothing is drawn (or cleared) under an opaque heatmap quad: under llvmpipe a
             // map filling the window otherwise pays for a blended window background first.
-            // A live edit's frame (72 % damaged: every map, not the Model panel) renders in
-            // 10.3–10.5 ms so, 11.0 ms with the damage alone and 14.8–15.1 ms redrawn whole.
+            // This holds however much changed: a live edit's frame (72 % damaged: every map,
+            // not the Model panel) renders in 10.3–10.5 ms cut this way, 11.0 ms cut to the
+            // damage without holes and 14.8–15.1 ms redrawn whole.
             const std::vector<std::pair<int, DamageRect>> holes = heatmap_holes(*dd, damage);
             std::vector<DamageRect> all;
             for (const auto& h : holes) all.push_back(h.second);

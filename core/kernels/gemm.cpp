@@ -98,14 +98,13 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
 
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep) {
-    if (m <= kRowBlock && !keep) {
-        nn_transposed(m, a, lda, w, n, k, ldw, panel0, panels, bias, c, ldc);
-        return;
-    }
-    thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
-    const long panel_floats = static_cast<long>(k) * kPanel;
-    if (m <= kRowBlock) {
-        // One block of rows: each panel packed (into the cache's storage) right before its product.
+    if (m <= kRowBlock) {  // one block of rows
+        if (!keep) {
+            nn_transposed(m, a, lda, w, n, k, ldw, panel0, panels, bias, c, ldc);
+            return;
+        }
+        // Each panel packed into the cache's storage right before its product, which then
+        // reads it from L2.
         for (int q = panel0; q < panel0 + panels; ++q) {
             pack_panel(w, n, k, ldw, q, keep->panel(q));
             multiply_panels(m, a, lda, n, k, [&](int) { return keep->panel(q); }, q, 1, bias, c, ldc);
@@ -114,6 +113,8 @@ void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, in
     }
     // Longer inputs: every panel of the range first, then nn_packed's loop, in which a
     // block of a (in L2) meets every panel once instead of a being read again per panel.
+    thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
+    const long panel_floats = static_cast<long>(k) * kPanel;
     if (!keep && buffer.size() < panels * panel_floats) buffer.resize(panels * panel_floats);
     const auto panel_at = [&](int q) {
         return keep ? keep->panel(q) : buffer.data() + (q - panel0) * panel_floats;
