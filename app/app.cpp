@@ -16,6 +16,7 @@
 
 #include "app/analysis_actions.h"
 #include "app/context.h"
+#include "app/frame_wait.h"
 #include "app/gl/frame_cache.h"
 #include "app/gl/gl.h"
 #include "app/panels/panels.h"
@@ -151,7 +152,7 @@ void handle_drops(AppContext& ctx) {
 }
 
 void draw_progress_overlay(AppContext& ctx) {
-    if (!ctx.worker.busy() || ctx.worker.busy_seconds() < 0.1) return;
+    if (!ctx.worker.busy() || ctx.worker.busy_seconds() < kProgressOverlaySeconds) return;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, 8.0f * ctx.ui_scale), ImGuiCond_Always,
                             ImVec2(0.5f, 0.0f));
@@ -371,6 +372,7 @@ GLFWwindow* open_window(const GuiOptions& options, WindowSize size, bool measuri
     glfwMakeContextCurrent(window);
     glfwSwapInterval(measuring ? 0 : 1);
     glfwSetDropCallback(window, on_drop);
+    result_wakeup() = &glfwPostEmptyEvent;  // a worker's result ends the loop's wait for events
     return window;
 }
 
@@ -448,6 +450,7 @@ void between_frames(AppContext& ctx, FrameClock::time_point frame_start, bool pa
 }
 
 void close_window(GLFWwindow* window) {
+    result_wakeup() = nullptr;  // workers outlive the window
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();
@@ -468,6 +471,7 @@ int run_gui(const GuiOptions& options) {
     const bool paced = any_hook(hooks, [](const FrameHook& h) { return h.paced(); });
     const bool time_drawing = any_hook(hooks, [](const FrameHook& h) { return h.times_drawing(); });
     const bool needs_trace = any_hook(hooks, [](const FrameHook& h) { return h.needs_trace(); });
+    const bool plays_input = any_hook(hooks, [](const FrameHook& h) { return h.plays_input(); });
     GLFWwindow* window = open_window(options, size, measuring);
     init_imgui(window, ctx);
     int status = 0;
@@ -485,9 +489,17 @@ int run_gui(const GuiOptions& options) {
         std::optional<int> stop;
         while (!glfwWindowShouldClose(window) && !stop) {
             FrameRecord f;
-            // 1. Events (an interactive window whose last frame changed nothing and whose
-            // workers are idle waits up to 50 ms for one instead of spinning), dropped files.
-            if (!measuring && !paced && last_frame_identical && workers_idle(ctx)) glfwWaitEventsTimeout(0.05);
+            // 1. Events (the loop waits for one instead of drawing a frame that would show
+            // nothing new: app/frame_wait.h), dropped files.
+            FrameWaitInputs wait;
+            wait.plays_input = plays_input;
+            wait.continuous = measuring || paced;
+            wait.last_frame_identical = last_frame_identical;
+            wait.workers_idle = workers_idle(ctx);
+            wait.trace_job_busy = ctx.worker.busy();
+            wait.trace_job_seconds = ctx.worker.busy_seconds();
+            wait.training = !ctx.train_worker.idle() || !ctx.experiment_worker.idle();
+            if (const double seconds = frame_wait_seconds(wait); seconds > 0) glfwWaitEventsTimeout(seconds);
             f.start = FrameClock::now();
             f.busy_at_start = ctx.worker.busy();
             f.ready_frames = ready_frames;

@@ -23,6 +23,14 @@
 
 namespace hs {
 
+// The window's wake-up (glfwPostEmptyEvent), called on a worker's thread each time a job
+// leaves a result to take, so a frame loop waiting for events (app/frame_wait.h) draws it
+// at once. Null (the default, tests) calls nothing; the window clears it before GLFW ends.
+inline std::atomic<void (*)()>& result_wakeup() {
+    static std::atomic<void (*)()> wake{nullptr};
+    return wake;
+}
+
 // What a running job sees of its worker.
 class JobControl {
 public:
@@ -132,13 +140,18 @@ private:
             }
             std::optional<Result> result = run_(request, JobControl(latest_, cancelled_, done_, total_, generation));
             park_threads();  // the pool stops spinning: the UI draws the result next
-            std::lock_guard<std::mutex> lock(mutex_);
-            running_ = false;
-            busy_ = pending_.has_value();
-            if (result && generation == latest_.load()) {
-                finished_ = std::move(result);
-                finished_generation_ = generation;
+            bool delivered = false;
+            {
+                std::lock_guard<std::mutex> lock(mutex_);
+                running_ = false;
+                busy_ = pending_.has_value();
+                if (result && generation == latest_.load()) {
+                    finished_ = std::move(result);
+                    finished_generation_ = generation;
+                    delivered = true;
+                }
             }
+            if (auto* wake = result_wakeup().load(); delivered && wake) wake();
         }
     }
 

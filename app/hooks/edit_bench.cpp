@@ -5,6 +5,7 @@
 //   edit jobs / loads / forwards 60  p50 …   the worker's share
 //   edit ui 60  p50 …    what the UI adds (frame boundary, upload, drawing)
 //   edit click frames 60  p50 …   of which the frame of the click itself, up to the submit
+//   edit frames between 60  p50 …  frames drawn between the click's and the result's
 //   edit frame phases accept … sync … ui … render … swap … redrawn …   the frame that showed it
 #include <cstdio>
 
@@ -44,7 +45,11 @@ public:
 
     void after_frame(AppContext& ctx, const FrameRecord& f) override {
         ++settled_frames_;
-        if (edit_now_) click_.push_back(ms_between(at_, f.end));  // the click's own frame, to the submit
+        if (edit_now_) {
+            click_.push_back(ms_between(at_, f.end));  // the click's own frame, to the submit
+            between_ = -1;                             // this frame is not between
+        }
+        if (pending_) ++between_;
         if (pending_ && ctx.view.trace && ctx.view.generation >= generation_) {
             // This frame showed the edited model's maps for the first time.
             latency_.push_back(ms_between(at_, f.end));
@@ -58,6 +63,7 @@ public:
             render_.push_back(ms_between(f.ui_done, f.drawn));
             swap_.push_back(ms_between(f.drawn, f.end));
             redrawn_.push_back(redrawn_percent(f.stats.redrawn_pixels, f.stats.total_pixels));
+            between_frames_.push_back(between_ - 1);  // nor is this one
             pending_ = false;
             settled_frames_ = 0;
             if (++done_ >= total_) finish(0);
@@ -76,6 +82,9 @@ public:
         print_bench(forward_, "edit forwards");
         print_bench(ui_, "edit ui");
         print_bench(click_, "edit click frames");
+        const Percentiles between = percentiles(between_frames_);
+        std::printf("edit frames between %zu  p50 %.0f  p95 %.0f  max %.0f\n", between.count, between.p50,
+                    between.p95, between.max);
         std::printf("edit frame phases accept %.2f ms  sync %.2f ms  ui %.2f ms  render %.2f ms  "
                     "swap %.2f ms  redrawn %.1f %%\n",
                     percentiles(accept_).p50, percentiles(sync_).p50, percentiles(frame_ui_).p50,
@@ -98,7 +107,8 @@ private:
     std::uint64_t generation_ = 0;  // worker generation of the pending edit
     FrameClock::time_point at_;
     int settled_frames_ = 0;  // frames drawn since the last edit landed
-    std::vector<double> latency_, job_, load_, forward_, ui_, click_;
+    int between_ = 0;         // frames drawn since the click's frame
+    std::vector<double> latency_, job_, load_, forward_, ui_, click_, between_frames_;
     std::vector<double> accept_, sync_, frame_ui_, render_, swap_, redrawn_;
 };
 

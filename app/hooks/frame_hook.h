@@ -57,6 +57,7 @@ public:
     virtual bool paced() const { return false; }          // sleep out 60 Hz frames
     virtual bool times_drawing() const { return false; }  // glFinish before the swap
     virtual bool needs_trace() const { return false; }    // fail if no trace can come
+    virtual bool plays_input() const { return false; }    // input every frame: never wait for events
 
 protected:
     void finish(int status) {

@@ -84,6 +84,7 @@ public:
     }
 
     bool measures() const override { return true; }
+    bool plays_input() const override { return true; }  // a step (click, key, edit) may come any frame
 
 private:
     ScriptRunner script_;

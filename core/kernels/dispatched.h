@@ -10,8 +10,10 @@ namespace hs::kernels::dispatched {
 // `accumulate` c += a · b (alpha 1, no bias). Row-major with row strides lda, ldb, ldc.
 // Tiles of 6 rows × (4 vectors at avx512, 2 below) of c stay in registers while k runs.
 // stream_a: a is read from memory once (not from cache) and is prefetched a tile ahead.
+// next (next_floats floats): what the caller reads next, requested into L2 meanwhile.
 void nn_block(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
-              int ldb, const float* bias, float* c, int ldc, bool accumulate, bool stream_a = false);
+              int ldb, const float* bias, float* c, int ldc, bool accumulate, bool stream_a = false,
+              const float* next = nullptr, long next_floats = 0);
 
 // bt (k, n) = b (n, k)ᵀ.
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt);

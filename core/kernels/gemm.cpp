@@ -39,13 +39,20 @@ namespace {
 // read from memory once per call (not once per row block); later blocks add onto c.
 constexpr int kKBlock = 256, kRowBlock = 256;
 
+// A panel's block of inputs [k0, k0 + kn): kn × 64 floats, contiguous.
+struct PanelBlock {
+    const float* data = nullptr;
+    long floats = 0;
+};
+
 // c[i : i + rows, col : col + cols] (+)= a[i : i + rows, k0 : k0 + kn] · panel rows
-// [k0, k0 + kn); the bias is added with the first block of inputs.
+// [k0, k0 + kn); the bias is added with the first block of inputs. `next` is the block
+// the following call reads (the kernel requests it into L2 meanwhile).
 void panel_block(int i, int rows, const float* a, int lda, const float* panel, int k0, int kn, int col,
-                 int cols, const float* bias, float* c, int ldc) {
+                 int cols, const float* bias, float* c, int ldc, PanelBlock next) {
     kernels::dispatched::nn_block(rows, cols, kn, 1.0f, a + static_cast<long>(i) * lda + k0, lda,
                                   panel + static_cast<long>(k0) * kPanel, kPanel, bias && k0 == 0 ? bias + col : nullptr,
-                                  c + static_cast<long>(i) * ldc + col, ldc, k0 > 0);
+                                  c + static_cast<long>(i) * ldc + col, ldc, k0 > 0, false, next.data, next.floats);
 }
 
 // c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · the panels, panel q's
@@ -54,12 +61,23 @@ void panel_block(int i, int rows, const float* a, int lda, const float* panel, i
 template <typename PanelAt>
 void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt& panel_at, int panel0,
                      int panels, const float* bias, float* c, int ldc) {
+    const auto block = [&](int q, int k0) {
+        return PanelBlock{panel_at(q) + static_cast<long>(k0) * kPanel,
+                          static_cast<long>(std::min(kKBlock, k - k0)) * kPanel};
+    };
     for (int k0 = 0; k0 < k; k0 += kKBlock) {
         const int kn = std::min(kKBlock, k - k0);
         for (int i = 0; i < m; i += kRowBlock)
-            for (int q = panel0; q < panel0 + panels; ++q)
+            for (int q = panel0; q < panel0 + panels; ++q) {
+                // The block read after this one: the next panel's, or the first panel's next k block.
+                const bool last_panel = q + 1 == panel0 + panels;
+                const PanelBlock next = !last_panel                                   ? block(q + 1, k0)
+                                        : i + kRowBlock < m                          ? block(panel0, k0)
+                                        : k0 + kKBlock < k                           ? block(panel0, k0 + kKBlock)
+                                                                                     : PanelBlock{};
                 panel_block(i, std::min(kRowBlock, m - i), a, lda, panel_at(q), k0, kn, q * kPanel,
-                            std::min(kPanel, n - q * kPanel), bias, c, ldc);
+                            std::min(kPanel, n - q * kPanel), bias, c, ldc, next);
+            }
     }
 }
 

@@ -50,11 +50,13 @@ HWY_INLINE void store_cols(DF d, VF v, float* p, int valid) {
 // kEdge: fewer than kTileVecs full vectors of columns (masked loads and stores).
 // kStreamA: a comes from memory (a weight in gemm::nn_packing's transposed product) in
 // runs too short for the hardware prefetcher: fetch the next tile's rows a tile ahead.
+// ahead: `ahead_lines` cache lines requested into L2, one every k / ahead_lines steps
+// (the block of b the next call reads; see nn_tiles).
 // Rows past mr re-read a's last valid row and are not stored.
 template <bool kEdge, bool kStreamA>
 HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int lda,
                      const float* b, int ldb, const float* bias, float* c, int ldc,
-                     bool accumulate) {
+                     bool accumulate, const float* ahead, long ahead_lines) {
     const DF d;
     const int N = static_cast<int>(hn::Lanes(d));
     int valid[kTileVecs];  // columns of each vector inside the tile
@@ -68,7 +70,17 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
             acc[i][v] = accumulate ? load_cols(d, c + static_cast<long>(std::min(i, mr - 1)) * ldc + v * N, valid[v])
                                    : hn::Zero(d);
     const float* next_a = a + static_cast<long>(kTileRows) * lda;  // the next tile's rows of a
+    const int every = ahead_lines > 0 ? std::max(1, static_cast<int>(k / ahead_lines)) : k + 1;
+    int countdown = every;
     for (int kk = 0; kk < k; ++kk) {
+        if (--countdown == 0) {
+            countdown = every;
+            if (ahead_lines > 0) {
+                __builtin_prefetch(ahead, 0, 2);  // prefetcht1: into L2, not L1
+                ahead += 16;
+                --ahead_lines;
+            }
+        }
         if (kStreamA && kk % 16 == 0)  // a line (16 floats) of each row
             for (int i = 0; i < kTileRows; ++i) hwy::Prefetch(next_a + static_cast<long>(i) * lda + kk);
         const float* row = b + static_cast<long>(kk) * ldb;  // b[kk][0 … cols)
@@ -82,6 +94,7 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
             for (int v = 0; v < kTileVecs; ++v) acc[i][v] = hn::MulAdd(x, y[v], acc[i][v]);
         }
     }
+    for (; ahead_lines > 0; --ahead_lines, ahead += 16) __builtin_prefetch(ahead, 0, 2);  // k < lines
     // c row = alpha · acc (+ bias)
     const VF s = hn::Set(d, accumulate ? 1.0f : alpha);
     VF add[kTileVecs];
@@ -93,10 +106,17 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
                        valid[v]);
 }
 
+// `next` (next_floats floats, may be null): what the caller's next call reads from memory,
+// requested into L2 a little per tile. A packed weight's block (256 × 64 floats, 64 KB)
+// otherwise arrives only as the first row tile reads it, and that tile waits on memory
+// while the others find the block in L2.
 template <bool kStreamA>
 void nn_tiles(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
-              const float* bias, float* c, int ldc, bool accumulate) {
+              const float* bias, float* c, int ldc, bool accumulate, const float* next, long next_floats) {
     const int width = kTileVecs * static_cast<int>(hn::Lanes(DF()));  // columns per tile
+    const long tiles = static_cast<long>((n + width - 1) / width) * ((m + kTileRows - 1) / kTileRows);
+    long lines = next && tiles > 0 ? (next_floats + 15) / 16 : 0;
+    const long lines_per_tile = tiles > 0 ? (lines + tiles - 1) / tiles : 0;
     for (int j = 0; j < n; j += width) {  // strips of b and c, each used by every row tile
         const int cols = std::min(width, n - j);
         const float* bias_j = bias ? bias + j : nullptr;
@@ -104,20 +124,26 @@ void nn_tiles(int m, int n, int k, float alpha, const float* a, int lda, const f
             const int mr = std::min(kTileRows, m - i);
             const float* a_i = a + static_cast<long>(i) * lda;
             float* c_ij = c + static_cast<long>(i) * ldc + j;
+            const long ahead = std::min(lines_per_tile, lines);
             if (cols == width)
-                tile<false, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate);
+                tile<false, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate, next,
+                                      ahead);
             else
-                tile<true, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate);
+                tile<true, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate, next,
+                                     ahead);
+            if (ahead > 0) next += ahead * 16;
+            lines -= ahead;
         }
     }
 }
 
 void NnBlock(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
-             const float* bias, float* c, int ldc, bool accumulate, bool stream_a) {
+             const float* bias, float* c, int ldc, bool accumulate, bool stream_a, const float* next,
+             long next_floats) {
     if (stream_a)
-        nn_tiles<true>(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate);
+        nn_tiles<true>(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, next, next_floats);
     else
-        nn_tiles<false>(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate);
+        nn_tiles<false>(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, next, next_floats);
 }
 
 // bt (k, n) = b (n, k)ᵀ in 16 × 16 blocks, each block's 16 source rows in L1 while its
@@ -177,8 +203,9 @@ namespace hs::kernels::dispatched {
 
 
 void nn_block(int m, int n, int k, float alpha, const float* a, int lda, const float* b,
-              int ldb, const float* bias, float* c, int ldc, bool accumulate, bool stream_a) {
-    HS_KERNEL(NnBlock)(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, stream_a);
+              int ldb, const float* bias, float* c, int ldc, bool accumulate, bool stream_a,
+              const float* next, long next_floats) {
+    HS_KERNEL(NnBlock)(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, stream_a, next, next_floats);
 }
 
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {

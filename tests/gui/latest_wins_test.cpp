@@ -72,6 +72,31 @@ TEST(LatestWins, CancelDropsQueuedWorkButKeepsWhatTheJobStillReturns) {
     EXPECT_EQ(job.started.load(), 1);
 }
 
+// The window's event wait ends when a worker leaves a result (app/frame_wait.h): the
+// wake-up runs once per delivered result, and not for a job that delivers nothing.
+std::atomic<int> g_wakeups{0};
+void count_wakeup() { ++g_wakeups; }
+
+TEST(LatestWins, WakesTheWindowOncePerDeliveredResult) {
+    g_wakeups = 0;
+    result_wakeup() = &count_wakeup;
+    {
+        LatestWins<int, int> w([](const int& x, const JobControl&) -> std::optional<int> {
+            if (x < 0) return std::nullopt;
+            return x * x;
+        });
+        w.submit(3);
+        EXPECT_EQ(wait_result(w), 9);  // the result is stored before the wake-up runs...
+        for (int i = 0; i < 2000 && g_wakeups.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        EXPECT_EQ(g_wakeups.load(), 1);  // ...so wait for it
+        w.submit(-1);  // delivers nothing: no wake-up
+        for (int i = 0; i < 2000 && !w.idle(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        EXPECT_TRUE(w.idle());
+    }
+    result_wakeup() = nullptr;
+    EXPECT_EQ(g_wakeups.load(), 1);
+}
+
 TEST(LatestWins, AJobThatReturnsNothingDeliversNothing) {
     LatestWins<int, int> w([](const int&, const JobControl&) -> std::optional<int> { return std::nullopt; });
     w.submit(1);

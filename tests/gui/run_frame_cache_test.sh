@@ -73,6 +73,10 @@ for what in "edit jobs" "edit loads" "edit forwards"; do
   grep -Eq "^$what 4  p50 [0-9.]+ ms  p95 [0-9.]+ ms  max [0-9.]+ ms$" "$out/edits.txt" \
     || { echo "FAIL: '$what' line"; cat "$out/edits.txt"; exit 1; }
 done
+# Frames drawn while an edit's job runs (none while it is younger than the progress
+# overlay's delay: app/frame_wait.h; a sanitizer build's slower jobs may show some).
+grep -Eq "^edit frames between 4  p50 [0-9]+  p95 [0-9]+  max [0-9]+$" "$out/edits.txt" \
+  || { echo "FAIL: 'edit frames between' line"; cat "$out/edits.txt"; exit 1; }
 # Each edit's latency contains its worker job: the UI share is never negative.
 awk '/^edit ui 4 / { if ($4 + 0 < 0) exit 1; ok = 1 } END { exit !ok }' "$out/edits.txt" \
   || { echo "FAIL: edit latency shorter than its job"; cat "$out/edits.txt"; exit 1; }
