@@ -372,7 +372,7 @@ GLFWwindow* open_window(const GuiOptions& options, WindowSize size, bool measuri
     glfwMakeContextCurrent(window);
     glfwSwapInterval(measuring ? 0 : 1);
     glfwSetDropCallback(window, on_drop);
-    result_wakeup() = &glfwPostEmptyEvent;  // a worker's result ends the loop's wait for events
+    ResultWakeup::set(&glfwPostEmptyEvent);  // a worker's result ends the loop's wait for events
     return window;
 }
 
@@ -450,7 +450,7 @@ void between_frames(AppContext& ctx, FrameClock::time_point frame_start, bool pa
 }
 
 void close_window(GLFWwindow* window) {
-    result_wakeup() = nullptr;  // workers outlive the window
+    ResultWakeup::set(nullptr);  // workers outlive the window: no wake-up once GLFW ends
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();

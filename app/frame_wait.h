@@ -5,10 +5,11 @@
 //     window then idles instead of spinning).
 //   - A trace job (an edit's model and forward) has run for less than
 //     kProgressOverlaySeconds: until input, its result (a worker wakes the loop through
-//     result_wakeup(), app/latest_wins.h) or the moment the progress overlay appears.
+//     ResultWakeup, app/latest_wins.h) or the moment the progress overlay appears.
 //     Until then no frame shows anything of the job, and on a machine whose OpenGL is
 //     software the frames drawn meanwhile (ImGui's build of every panel, the rasteriser,
-//     the swap) take cores from the forward.
+//     the swap) take cores from the forward. The price: what ImGui would settle a frame
+//     after the click (a window's auto-size, a popup) shows up to 0.1 s late.
 // Runs that play input every frame (frame benchmarks, scripts) never wait: a window
 // would be woken by that input each frame.
 
@@ -23,7 +24,7 @@ struct FrameWaitInputs {
     bool last_frame_identical = false;
     bool workers_idle = false;      // trace, analysis, layer-maps and mip workers
     bool trace_job_busy = false;    // the trace worker has a job queued or running
-    double trace_job_seconds = 0;   // how long that job has run (0 while queued)
+    double trace_job_seconds = 0;   // how long the running job (perhaps superseded) has run; 0 while queued
     bool training = false;          // the Train view's runs redraw as they go
 };
 

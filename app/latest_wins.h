@@ -23,13 +23,32 @@
 
 namespace hs {
 
-// The window's wake-up (glfwPostEmptyEvent), called on a worker's thread each time a job
-// leaves a result to take, so a frame loop waiting for events (app/frame_wait.h) draws it
-// at once. Null (the default, tests) calls nothing; the window clears it before GLFW ends.
-inline std::atomic<void (*)()>& result_wakeup() {
-    static std::atomic<void (*)()> wake{nullptr};
-    return wake;
-}
+// The window's wake-up (glfwPostEmptyEvent), run on a worker's thread each time a job ends
+// with a result to take or with nothing left to do, so a frame loop waiting for events
+// (app/frame_wait.h) draws at once. The window sets it after opening and clears it before
+// closing GLFW; the lock makes sure no call is still running once set_result_wakeup
+// returns. Unset (tests) nothing is called.
+class ResultWakeup {
+public:
+    static void set(void (*wake)()) {
+        std::lock_guard<std::mutex> lock(state().mutex);
+        state().wake = wake;
+    }
+    static void run() {
+        std::lock_guard<std::mutex> lock(state().mutex);
+        if (state().wake) state().wake();
+    }
+
+private:
+    struct State {
+        std::mutex mutex;
+        void (*wake)() = nullptr;
+    };
+    static State& state() {
+        static State s;
+        return s;
+    }
+};
 
 // What a running job sees of its worker.
 class JobControl {
@@ -140,7 +159,7 @@ private:
             }
             std::optional<Result> result = run_(request, JobControl(latest_, cancelled_, done_, total_, generation));
             park_threads();  // the pool stops spinning: the UI draws the result next
-            bool delivered = false;
+            bool wake = false;  // a result waits, or the worker fell idle (the window redraws)
             {
                 std::lock_guard<std::mutex> lock(mutex_);
                 running_ = false;
@@ -148,10 +167,10 @@ private:
                 if (result && generation == latest_.load()) {
                     finished_ = std::move(result);
                     finished_generation_ = generation;
-                    delivered = true;
                 }
+                wake = finished_.has_value() || !busy_;
             }
-            if (auto* wake = result_wakeup().load(); delivered && wake) wake();
+            if (wake) ResultWakeup::run();
         }
     }
 

@@ -68,46 +68,66 @@ TEST(MatmulNt, RejectsMismatchedShapesWithBothShapesNamed) {
     }
 }
 
-// Grouped K/V heads, causal + padded keys, row blocks: every head's A_h and head_h equal
-// a one-head reference written out here (serial, explicit mask and softmax in double).
-TEST(AttendHeads, MatchesOneHeadReferenceWithCausalPaddingAndSharedKv) {
-    const int T = 150, H = 4, Hkv = 2, Dk = 16;
-    const Matrix q = Matrix::Random(T, H * Dk), k = Matrix::Random(T, Hkv * Dk),
-                 v = Matrix::Random(T, Hkv * Dk);
-    for (bool causal : {false, true}) {
-        SCOPED_TRACE(causal ? "causal" : "full");
-        AttentionMask mask;
-        mask.causal = causal;
-        mask.key_padding = {0, 77};
-        Matrix concat(T, H * Dk);
-        std::vector<Matrix> weights, scores;
-        attend_heads(q, k, v, H, Hkv, 0.25f, mask, concat, &weights, &scores);
-        ASSERT_EQ(weights.size(), size_t(H));
-        for (int h = 0; h < H; ++h) {
-            const int g = h / (H / Hkv);
-            // scaled = Q_h K_gᵀ · 0.25; A = softmax over the allowed keys; out = A V_g
-            const Matrix ref_scaled = q.middleCols(h * Dk, Dk) * k.middleCols(g * Dk, Dk).transpose() * 0.25f;
-            Matrix ref_a = Matrix::Zero(T, T);
-            for (int i = 0; i < T; ++i) {
-                double top = -1e300, sum = 0;
-                for (int j = 0; j < T; ++j)
-                    if (mask.allowed(i, j)) top = std::max(top, double(ref_scaled(i, j)));
-                for (int j = 0; j < T; ++j)
-                    if (mask.allowed(i, j)) sum += std::exp(double(ref_scaled(i, j)) - top);
-                for (int j = 0; j < T; ++j)
-                    if (mask.allowed(i, j))
-                        ref_a(i, j) = static_cast<float>(std::exp(double(ref_scaled(i, j)) - top) / sum);
-            }
-            const Matrix ref_out = ref_a * v.middleCols(g * Dk, Dk);
-            EXPECT_LT((weights[h] - ref_a).cwiseAbs().maxCoeff(), 1e-6f) << "head " << h;
+// One attend_heads call against a one-head reference written out here (serial, explicit
+// mask and softmax in double): T queries, S keys, H query heads sharing Hkv K/V heads.
+// keep_scores = false leaves the scores out, so a causal row block sees only the keys up
+// to its last row (fewer than S, a partial last 64-key panel).
+void expect_heads_match_reference(int T, int S, int H, int Hkv, int Dk, bool causal, bool keep_scores) {
+    const Matrix q = Matrix::Random(T, H * Dk), k = Matrix::Random(S, Hkv * Dk), v = Matrix::Random(S, Hkv * Dk);
+    AttentionMask mask;
+    mask.causal = causal;
+    mask.key_padding = {0, 77};
+    Matrix concat(T, H * Dk);
+    std::vector<Matrix> weights, scores;
+    attend_heads(q, k, v, H, Hkv, 0.25f, mask, concat, &weights, keep_scores ? &scores : nullptr);
+    ASSERT_EQ(weights.size(), size_t(H));
+    for (int h = 0; h < H; ++h) {
+        const int g = h / (H / Hkv);
+        // scaled = Q_h K_gᵀ · 0.25; A = softmax over the allowed keys; out = A V_g
+        const Matrix ref_scaled = q.middleCols(h * Dk, Dk) * k.middleCols(g * Dk, Dk).transpose() * 0.25f;
+        Matrix ref_a = Matrix::Zero(T, S);
+        for (int i = 0; i < T; ++i) {
+            double top = -1e300, sum = 0;
+            for (int j = 0; j < S; ++j)
+                if (mask.allowed(i, j)) top = std::max(top, double(ref_scaled(i, j)));
+            for (int j = 0; j < S; ++j)
+                if (mask.allowed(i, j)) sum += std::exp(double(ref_scaled(i, j)) - top);
+            for (int j = 0; j < S; ++j)
+                if (mask.allowed(i, j))
+                    ref_a(i, j) = static_cast<float>(std::exp(double(ref_scaled(i, j)) - top) / sum);
+        }
+        const Matrix ref_out = ref_a * v.middleCols(g * Dk, Dk);
+        EXPECT_LT((weights[h] - ref_a).cwiseAbs().maxCoeff(), 1e-6f) << "head " << h;
+        if (keep_scores) {
             EXPECT_LT((scores[h] - ref_scaled).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
-            EXPECT_LT((concat.middleCols(h * Dk, Dk) - ref_out).cwiseAbs().maxCoeff(), 1e-5f);
-            EXPECT_EQ(weights[h](3, 77), 0.0f);  // padded key: exactly zero
-            if (causal) {
-                EXPECT_EQ(weights[h](3, 4), 0.0f);  // future key: exactly zero
-            }
+        }
+        EXPECT_LT((concat.middleCols(h * Dk, Dk) - ref_out).cwiseAbs().maxCoeff(), 1e-5f);
+        EXPECT_EQ(weights[h](3, 77), 0.0f);  // padded key: exactly zero
+        if (causal) {
+            EXPECT_EQ(weights[h](3, 4), 0.0f);  // future key: exactly zero
         }
     }
+}
+
+// Grouped K/V heads, causal + padded keys, row blocks (150 keys: two full 64-key panels and
+// a partial one).
+TEST(AttendHeads, MatchesOneHeadReferenceWithCausalPaddingAndSharedKv) {
+    for (bool causal : {false, true}) {
+        SCOPED_TRACE(causal ? "causal" : "full");
+        expect_heads_match_reference(150, 150, 4, 2, 16, causal, true);
+    }
+}
+
+// Without the scores a causal block skips the keys none of its rows sees: its keys and
+// values are laid out for fewer keys than the map has columns. Dk 20: no whole vector.
+TEST(AttendHeads, CausalBlocksWithoutScoresAndAnOddHeadSize) {
+    expect_heads_match_reference(150, 150, 4, 2, 20, true, false);
+    expect_heads_match_reference(150, 150, 4, 4, 20, false, false);
+}
+
+// Cross-attention: more keys than queries, neither a multiple of 64.
+TEST(AttendHeads, MoreKeysThanQueries) {
+    expect_heads_match_reference(70, 130, 4, 2, 20, false, true);
 }
 
 }  // namespace

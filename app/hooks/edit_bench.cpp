@@ -47,9 +47,9 @@ public:
         ++settled_frames_;
         if (edit_now_) {
             click_.push_back(ms_between(at_, f.end));  // the click's own frame, to the submit
-            between_ = -1;                             // this frame is not between
+            between_ = 0;
+            return;
         }
-        if (pending_) ++between_;
         if (pending_ && ctx.view.trace && ctx.view.generation >= generation_) {
             // This frame showed the edited model's maps for the first time.
             latency_.push_back(ms_between(at_, f.end));
@@ -63,11 +63,12 @@ public:
             render_.push_back(ms_between(f.ui_done, f.drawn));
             swap_.push_back(ms_between(f.drawn, f.end));
             redrawn_.push_back(redrawn_percent(f.stats.redrawn_pixels, f.stats.total_pixels));
-            between_frames_.push_back(between_ - 1);  // nor is this one
+            between_frames_.push_back(between_);
             pending_ = false;
             settled_frames_ = 0;
             if (++done_ >= total_) finish(0);
         }
+        if (pending_) ++between_;  // drawn while the job ran
         if (pending_ && !ctx.view.error.empty() && ctx.worker.idle()) {
             std::fprintf(stderr, "headscope: live edit failed: %s\n", ctx.view.error.c_str());
             finish(1);
@@ -107,7 +108,7 @@ private:
     std::uint64_t generation_ = 0;  // worker generation of the pending edit
     FrameClock::time_point at_;
     int settled_frames_ = 0;  // frames drawn since the last edit landed
-    int between_ = 0;         // frames drawn since the click's frame
+    int between_ = 0;         // frames drawn after the click's frame, before the result's
     std::vector<double> latency_, job_, load_, forward_, ui_, click_, between_frames_;
     std::vector<double> accept_, sync_, frame_ui_, render_, swap_, redrawn_;
 };

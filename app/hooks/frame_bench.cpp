@@ -89,7 +89,7 @@ public:
     bool paced() const override { return busy_ || train_; }
     bool times_drawing() const override { return true; }
     bool needs_trace() const override { return true; }
-    bool plays_input() const override { return true; }  // pans, hovers or reruns every frame
+    bool plays_input() const override { return true; }  // times every frame (pans, reruns the forward)
 
 private:
     int frames_;

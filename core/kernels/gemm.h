@@ -6,7 +6,7 @@
 // Every call runs at the SIMD level in use (core/kernels/simd.h: AVX-512, AVX2+FMA or
 // generic, chosen at run time): a tile of c (6 × 64 floats with AVX-512, 6 × 16 with
 // AVX2) stays in registers while k runs; b is read a row at a time, so b must be
-// row-major along n: K_hᵀ, V_h, or a linear layer's weight laid out in panels (pack_panel).
+// row-major along n: V_g, or keys or a linear layer's weight laid out in panels (pack_panel).
 // Callers parallelise over tiles of c (core/kernels/parallel.h). Operands should be
 // 64-byte aligned (Eigen's allocations are); unaligned rows cost ~2×.
 #include <Eigen/Core>
@@ -14,7 +14,8 @@
 namespace hs::gemm {
 
 // c (m, n) = alpha · a (m, k) · b (k, n) (+ bias (n) on every row when non-null): rows of
-// b are read as vectors, elements of a are broadcast. Used for A_h·V_h and for Q_h·(K_hᵀ) once K_h has been transposed.
+// b are read as vectors, elements of a are broadcast. Used for A_h·V_g and for Q_h·K_gᵀ,
+// one panel of 64 keys at a time (pack_panel of K_g).
 void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
         const float* bias, float* c, int ldc);
 
@@ -51,7 +52,7 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep = nullptr);
 
-// bt (k, n) = b (n, k)ᵀ: lays K_h out as the (Dk, S) operand of nn().
+// bt (k, n) = b (n, k)ᵀ (the Pipeline's per-head weights, matmul_nt's BLAS-free path).
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt);
 
 }  // namespace hs::gemm

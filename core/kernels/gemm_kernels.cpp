@@ -50,13 +50,13 @@ HWY_INLINE void store_cols(DF d, VF v, float* p, int valid) {
 // kEdge: fewer than kTileVecs full vectors of columns (masked loads and stores).
 // kStreamA: a comes from memory (a weight in gemm::nn_packing's transposed product) in
 // runs too short for the hardware prefetcher: fetch the next tile's rows a tile ahead.
-// ahead: `ahead_lines` cache lines requested into L2, one every k / ahead_lines steps
-// (the block of b the next call reads; see nn_tiles).
+// next_block: `next_lines` cache lines requested into L2, one every k / next_lines steps
+// (a share of the block of b the caller's next call reads; see nn_tiles).
 // Rows past mr re-read a's last valid row and are not stored.
 template <bool kEdge, bool kStreamA>
 HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int lda,
                      const float* b, int ldb, const float* bias, float* c, int ldc,
-                     bool accumulate, const float* ahead, long ahead_lines) {
+                     bool accumulate, const float* next_block, long next_lines) {
     const DF d;
     const int N = static_cast<int>(hn::Lanes(d));
     int valid[kTileVecs];  // columns of each vector inside the tile
@@ -70,22 +70,22 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
             acc[i][v] = accumulate ? load_cols(d, c + static_cast<long>(std::min(i, mr - 1)) * ldc + v * N, valid[v])
                                    : hn::Zero(d);
     const float* next_a = a + static_cast<long>(kTileRows) * lda;  // the next tile's rows of a
-    const int every = ahead_lines > 0 ? std::max(1, static_cast<int>(k / ahead_lines)) : k + 1;
+    const int every = next_lines > 0 ? std::max(1, static_cast<int>(k / next_lines)) : k + 1;
     int countdown = every;
     for (int kk = 0; kk < k; ++kk) {
         if (--countdown == 0) {
             countdown = every;
-            if (ahead_lines > 0) {
-                __builtin_prefetch(ahead, 0, 2);  // prefetcht1: into L2, not L1
-                ahead += 16;
-                --ahead_lines;
+            if (next_lines > 0) {
+                __builtin_prefetch(next_block, 0, 2);  // prefetcht1: into L2, not L1
+                next_block += 16;
+                --next_lines;
             }
         }
         if (kStreamA && kk % 16 == 0)  // a line (16 floats) of each row
             for (int i = 0; i < kTileRows; ++i) hwy::Prefetch(next_a + static_cast<long>(i) * lda + kk);
         const float* row = b + static_cast<long>(kk) * ldb;  // b[kk][0 … cols)
-        const float* ahead = row + kPrefetchRows * ldb;     // weights stream from memory once
-        for (int v = 0; v < kTileVecs * N; v += 16) hwy::Prefetch(ahead + v);
+        const float* b_ahead = row + kPrefetchRows * ldb;   // weights stream from memory once
+        for (int v = 0; v < kTileVecs * N; v += 16) hwy::Prefetch(b_ahead + v);
         VF y[kTileVecs];
         for (int v = 0; v < kTileVecs; ++v)
             y[v] = kEdge ? load_cols(d, row + v * N, valid[v]) : hn::LoadU(d, row + v * N);
@@ -94,7 +94,7 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
             for (int v = 0; v < kTileVecs; ++v) acc[i][v] = hn::MulAdd(x, y[v], acc[i][v]);
         }
     }
-    for (; ahead_lines > 0; --ahead_lines, ahead += 16) __builtin_prefetch(ahead, 0, 2);  // k < lines
+    for (; next_lines > 0; --next_lines, next_block += 16) __builtin_prefetch(next_block, 0, 2);  // k < lines
     // c row = alpha · acc (+ bias)
     const VF s = hn::Set(d, accumulate ? 1.0f : alpha);
     VF add[kTileVecs];
@@ -124,15 +124,15 @@ void nn_tiles(int m, int n, int k, float alpha, const float* a, int lda, const f
             const int mr = std::min(kTileRows, m - i);
             const float* a_i = a + static_cast<long>(i) * lda;
             float* c_ij = c + static_cast<long>(i) * ldc + j;
-            const long ahead = std::min(lines_per_tile, lines);
+            const long share = std::min(lines_per_tile, lines);  // of `next`, during this tile
             if (cols == width)
                 tile<false, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate, next,
-                                      ahead);
+                                      share);
             else
                 tile<true, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate, next,
-                                     ahead);
-            if (ahead > 0) next += ahead * 16;
-            lines -= ahead;
+                                     share);
+            if (share > 0) next += share * 16;
+            lines -= share;
         }
     }
 }

@@ -1,9 +1,11 @@
 // The fast per-head part of multi_head_attention (core/attention.cpp): the scores, softmax
 // and A·V of every head, spread over the thread pool, on the kernel seam (gemm::nn,
-// kernels::softmax_row, parallel_for). Nothing is copied per head.
+// kernels::softmax_row, parallel_for). Q_h is read in place; each work item lays out its
+// K_g and V_g (lay_out_keys_values).
 #include "core/model/attention_heads.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -31,17 +33,27 @@ void softmax_row(float* row, Eigen::Index n_allowed, Eigen::Index S,
 
 namespace {
 
+// The keys a block of query rows [r0, r0 + n) needs: causal rows see keys ≤ their own
+// position, so the block skips keys from r0 + n on (all S when the scores are kept).
+Eigen::Index keys_seen(const AttentionMask& mask, bool keep_scores, Eigen::Index r0, Eigen::Index n,
+                       Eigen::Index S) {
+    return mask.causal && !keep_scores ? std::min(S, r0 + n) : S;
+}
+
 // K_g and V_g of one key/value head over keys [0, keys), laid out contiguously for the
-// kernel (per-thread scratch):
-//   k_panels: panel j = K_g[64j : 64j + 64]ᵀ, (Dk, 64), zeros past `keys` (gemm::pack_panel)
+// kernel in per-thread scratch (valid until this thread's next call):
+//   k_panels: panel j = K_g[64j : 64j + 64]ᵀ, (Dk, 64) = Dk · 256 bytes, zeros past `keys`
+//             (gemm::pack_panel)
 //   v:        V_g[0 : keys], (keys, Dk)
-// Read in place, K_gᵀ's rows (row stride = keys) or V_g's (row stride = 3 · inner) lie a
-// multiple of 4 KB apart when there are 1024 keys or 1024 inner columns: the rows a tile
-// reads then share a few L1 sets and come from L2 every time (the scores and A·V of
-// 1024 tokens ran at ~40 % of the kernel's peak).
+// Read in place, K_gᵀ's rows (row stride = keys) or V_g's (row stride = the projection's
+// width, 3 · inner for self-attention without shared K/V heads) lie a multiple of 4 KB
+// apart at 1024 keys or 1024 inner columns: the rows a tile reads then share a few L1
+// sets and come from L2 every time (the scores and A·V of 1024 tokens ran at ~40 % of the
+// kernel's peak).
 struct HeadKeysValues {
     const float* k_panels;
     const float* v;
+    Eigen::Index keys;
 };
 
 HeadKeysValues lay_out_keys_values(const Eigen::Ref<const Matrix>& k, const Eigen::Ref<const Matrix>& v, int g,
@@ -54,20 +66,20 @@ HeadKeysValues lay_out_keys_values(const Eigen::Ref<const Matrix>& k, const Eige
                          k_out + static_cast<long>(j) * Dk * gemm::kPanel);
     Eigen::Map<Matrix> v_out = v_scratch.get(keys, Dk);
     v_out = v.block(0, g * Dk, keys, Dk);
-    return {k_out, v_out.data()};
+    return {k_out, v_out.data(), keys};
 }
 
 // Query head h over query rows [r0, r0 + n), after the projections:
 //   a: (n, keys) = Q_h[r0:r0+n] K_gᵀ · scale, written into rows r0… of A_h (or scratch),
-//      64 keys at a time (one panel of kv.k_panels, 16 KB, stays in L1 for every row)
+//      64 keys at a time (one panel of kv.k_panels stays in L1 for every row)
 //   softmax per row (causal: row r sees keys ≤ r; padded keys → exactly 0)
 //   concat[r0:r0+n, h·Dk : (h+1)·Dk] = a · V_g[:keys]
-// kv holds K_g and V_g for at least `keys` keys (lay_out_keys_values).
+// kv holds K_g and V_g for at least keys_seen(…) keys (lay_out_keys_values).
 void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dk, Eigen::Index r0, Eigen::Index n,
                  Eigen::Index S, const HeadKeysValues& kv, float scale, const AttentionMask& mask,
                  Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
-    // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only (all keys when scores are kept).
-    const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
+    const Eigen::Index keys = keys_seen(mask, scores != nullptr, r0, n, S);
+    assert(kv.keys >= keys);
     thread_local Scratch scratch;
     float* a = weights ? (*weights)[h].row(r0).data() : scratch.get(n, S).data();
     const float* q_rows = q.data() + r0 * q.outerStride() + h * Dk;
@@ -117,7 +129,7 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
         const int h = static_cast<int>(i / blocks), g = h / group;
         const Eigen::Index r0 = (i % blocks) * rows_per_block;
         const Eigen::Index n = std::min(T, r0 + rows_per_block) - r0;
-        const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
+        const Eigen::Index keys = keys_seen(mask, scores != nullptr, r0, n, S);
         attend_rows(q, h, Dk, r0, n, S, lay_out_keys_values(k, v, g, Dk, keys), scale, mask, concat, weights,
                     scores);
     };

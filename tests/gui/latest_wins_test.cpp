@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <thread>
 
 #include "app/latest_wins.h"
@@ -72,29 +73,47 @@ TEST(LatestWins, CancelDropsQueuedWorkButKeepsWhatTheJobStillReturns) {
     EXPECT_EQ(job.started.load(), 1);
 }
 
-// The window's event wait ends when a worker leaves a result (app/frame_wait.h): the
-// wake-up runs once per delivered result, and not for a job that delivers nothing.
-std::atomic<int> g_wakeups{0};
-void count_wakeup() { ++g_wakeups; }
+// The window's event wait ends when a job leaves a result or the worker falls idle
+// (app/frame_wait.h): the wake-up runs after the result can be taken, and not when a
+// superseded job stops while a newer one waits to run.
+std::atomic<int> g_wakeups{0}, g_wakeups_with_result{0};
+std::function<bool()> g_result_waits;
+void count_wakeup() {
+    if (g_result_waits && g_result_waits()) ++g_wakeups_with_result;
+    ++g_wakeups;  // last: a test that saw it may reset g_result_waits
+}
 
-TEST(LatestWins, WakesTheWindowOncePerDeliveredResult) {
+TEST(LatestWins, WakesTheWindowWhenAResultWaitsOrTheWorkerFallsIdle) {
     g_wakeups = 0;
-    result_wakeup() = &count_wakeup;
+    g_wakeups_with_result = 0;
+    ResultWakeup::set(&count_wakeup);
     {
-        LatestWins<int, int> w([](const int& x, const JobControl&) -> std::optional<int> {
+        GatedSquare job;
+        LatestWins<int, int> w([&](const int& x, const JobControl& c) -> std::optional<int> {
             if (x < 0) return std::nullopt;
-            return x * x;
+            return job(x, c);
         });
+        g_result_waits = [&] { return !w.idle() && !w.busy(); };  // a result, nothing running
+        const auto wait_wakeups = [&](int n) {
+            for (int i = 0; i < 2000 && g_wakeups.load() < n; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        };
         w.submit(3);
-        EXPECT_EQ(wait_result(w), 9);  // the result is stored before the wake-up runs...
-        for (int i = 0; i < 2000 && g_wakeups.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        EXPECT_EQ(g_wakeups.load(), 1);  // ...so wait for it
-        w.submit(-1);  // delivers nothing: no wake-up
-        for (int i = 0; i < 2000 && !w.idle(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        EXPECT_TRUE(w.idle());
+        while (job.started.load() == 0) std::this_thread::yield();
+        w.submit(4);  // job 3 stops unwanted while 4 waits: no wake-up for it
+        job.release = true;
+        wait_wakeups(1);
+        EXPECT_EQ(g_wakeups.load(), 1);
+        EXPECT_EQ(g_wakeups_with_result.load(), 1);  // woken with job 4's result waiting
+        EXPECT_EQ(w.take_result(), 16);
+        w.submit(-1);  // delivers nothing, then the worker is idle: one wake-up
+        wait_wakeups(2);
+        EXPECT_EQ(g_wakeups.load(), 2);
+        EXPECT_EQ(g_wakeups_with_result.load(), 1);
+        g_result_waits = nullptr;
     }
-    result_wakeup() = nullptr;
-    EXPECT_EQ(g_wakeups.load(), 1);
+    ResultWakeup::set(nullptr);
+    EXPECT_EQ(g_wakeups.load(), 2);
 }
 
 TEST(LatestWins, AJobThatReturnsNothingDeliversNothing) {
