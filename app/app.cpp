@@ -318,6 +318,9 @@ bool workers_idle(const AppContext& ctx) {
     return ctx.worker.idle() && ctx.analysis_worker.idle() && !ctx.layer_maps_worker.busy() && ctx.mip_worker.idle();
 }
 
+// The Train view's run or experiment is going (its curves redraw as they go).
+bool training(const AppContext& ctx) { return !ctx.train_worker.idle() || !ctx.experiment_worker.idle(); }
+
 template <typename Pred>
 bool any_hook(const std::vector<std::unique_ptr<FrameHook>>& hooks, Pred pred) {
     return std::any_of(hooks.begin(), hooks.end(), [&](const auto& h) { return pred(*h); });
@@ -436,7 +439,7 @@ struct IdleMemory {
 // frame as a vsynced window would (Xvfb has no vsync), so the UI thread does not take a
 // core from the worker, but wake as soon as a result waits.
 void between_frames(AppContext& ctx, FrameClock::time_point frame_start, bool paced, IdleMemory& memory) {
-    if (!workers_idle(ctx) || !ctx.train_worker.idle() || !ctx.experiment_worker.idle()) {
+    if (!workers_idle(ctx) || training(ctx)) {
         memory.last_work = FrameClock::now();
         memory.released = false;
     } else if (!memory.released && FrameClock::now() - memory.last_work > std::chrono::seconds(60)) {
@@ -498,7 +501,7 @@ int run_gui(const GuiOptions& options) {
             wait.workers_idle = workers_idle(ctx);
             wait.trace_job_busy = ctx.worker.busy();
             wait.trace_job_seconds = ctx.worker.busy_seconds();
-            wait.training = !ctx.train_worker.idle() || !ctx.experiment_worker.idle();
+            wait.training = training(ctx);
             if (const double seconds = frame_wait_seconds(wait); seconds > 0) glfwWaitEventsTimeout(seconds);
             f.start = FrameClock::now();
             f.busy_at_start = ctx.worker.busy();

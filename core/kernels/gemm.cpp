@@ -69,12 +69,13 @@ void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt
         const int kn = std::min(kKBlock, k - k0);
         for (int i = 0; i < m; i += kRowBlock)
             for (int q = panel0; q < panel0 + panels; ++q) {
-                // The block read after this one: the next panel's, or the first panel's next k block.
+                // The block read after this one: the next panel's, else the first panel's for the
+                // next rows, else for the next k block.
                 const bool last_panel = q + 1 == panel0 + panels;
-                const PanelBlock next = !last_panel                                   ? block(q + 1, k0)
-                                        : i + kRowBlock < m                          ? block(panel0, k0)
-                                        : k0 + kKBlock < k                           ? block(panel0, k0 + kKBlock)
-                                                                                     : PanelBlock{};
+                const PanelBlock next = !last_panel         ? block(q + 1, k0)
+                                        : i + kRowBlock < m ? block(panel0, k0)
+                                        : k0 + kKBlock < k  ? block(panel0, k0 + kKBlock)
+                                                            : PanelBlock{};
                 panel_block(i, std::min(kRowBlock, m - i), a, lda, panel_at(q), k0, kn, q * kPanel,
                             std::min(kPanel, n - q * kPanel), bias, c, ldc, next);
             }

@@ -36,7 +36,7 @@ void apply_mask(Matrix& scores, const AttentionMask& mask);
 
 // All heads of one attention block after the projections (step 3 of
 // multi_head_attention; attention_heads.cpp). Work is spread over the thread pool in items
-// of (head, block of query rows); each lays out its K_g and V_g for the GEMM kernel.
+// of (head, block of query rows), after every K_g and V_g is laid out once for the GEMM kernel.
 //   q: (T, H·Dk); k, v: (S, H_kv·Dk); query head h reads key/value head h / (H / H_kv)
 //   A_h: (T, S) = softmax(Q_h K_gᵀ · scale + mask)   (causal: keys j > i are never computed)
 //   concat: (T, H·Dk) receives head_h = A_h V_g in block h

@@ -1,11 +1,10 @@
 // The fast per-head part of multi_head_attention (core/attention.cpp): the scores, softmax
 // and A·V of every head, spread over the thread pool, on the kernel seam (gemm::nn,
-// kernels::softmax_row, parallel_for). Q_h is read in place; each work item lays out its
-// K_g and V_g (lay_out_keys_values).
+// kernels::softmax_row, parallel_for). Q_h is read in place; K_g and V_g are laid out for
+// the kernel once per call (lay_out_keys_values).
 #include "core/model/attention_heads.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -33,40 +32,31 @@ void softmax_row(float* row, Eigen::Index n_allowed, Eigen::Index S,
 
 namespace {
 
-// The keys a block of query rows [r0, r0 + n) needs: causal rows see keys ≤ their own
-// position, so the block skips keys from r0 + n on (all S when the scores are kept).
-Eigen::Index keys_seen(const AttentionMask& mask, bool keep_scores, Eigen::Index r0, Eigen::Index n,
-                       Eigen::Index S) {
-    return mask.causal && !keep_scores ? std::min(S, r0 + n) : S;
-}
-
-// K_g and V_g of one key/value head over keys [0, keys), laid out contiguously for the
-// kernel in per-thread scratch (valid until this thread's next call):
-//   k_panels: panel j = K_g[64j : 64j + 64]ᵀ, (Dk, 64) = Dk · 256 bytes, zeros past `keys`
-//             (gemm::pack_panel)
-//   v:        V_g[0 : keys], (keys, Dk)
-// Read in place, K_gᵀ's rows (row stride = keys) or V_g's (row stride = the projection's
-// width, 3 · inner for self-attention without shared K/V heads) lie a multiple of 4 KB
-// apart at 1024 keys or 1024 inner columns: the rows a tile reads then share a few L1
-// sets and come from L2 every time (the scores and A·V of 1024 tokens ran at ~40 % of the
-// kernel's peak).
+// K_g and V_g of one key/value head, laid out contiguously for the kernel:
+//   k_panels: panel j = K_g[64j : 64j + 64]ᵀ, (Dk, 64) = Dk · 256 bytes, zeros past S
+//             (gemm::pack_panel); ceil(S / 64) · Dk · 64 floats
+//   v:        V_g, (S, Dk)
+// Read in place, K_gᵀ's rows (row stride = the key count) or V_g's (row stride = the
+// projection's width, 3 · inner for self-attention without shared K/V heads) lie a
+// multiple of 4 KB apart at 1024 keys or 1024 inner columns: the rows a tile reads then
+// share a few L1 sets and come from L2 every time (the scores and A·V of 1024 tokens ran
+// at ~40 % of the kernel's peak).
 struct HeadKeysValues {
-    const float* k_panels;
-    const float* v;
-    Eigen::Index keys;
+    float* k_panels;
+    float* v;
 };
 
-HeadKeysValues lay_out_keys_values(const Eigen::Ref<const Matrix>& k, const Eigen::Ref<const Matrix>& v, int g,
-                                   Eigen::Index Dk, Eigen::Index keys) {
-    thread_local Scratch k_scratch, v_scratch;
-    const int panels = static_cast<int>((keys + gemm::kPanel - 1) / gemm::kPanel);
-    float* k_out = k_scratch.get(panels, Dk * gemm::kPanel).data();
-    for (int j = 0; j < panels; ++j)
-        gemm::pack_panel(k.data() + g * Dk, int(keys), int(Dk), int(k.outerStride()), j,
-                         k_out + static_cast<long>(j) * Dk * gemm::kPanel);
-    Eigen::Map<Matrix> v_out = v_scratch.get(keys, Dk);
-    v_out = v.block(0, g * Dk, keys, Dk);
-    return {k_out, v_out.data(), keys};
+Eigen::Index key_panel_floats(Eigen::Index S, Eigen::Index Dk) {
+    return (S + gemm::kPanel - 1) / gemm::kPanel * Dk * gemm::kPanel;
+}
+
+void lay_out_keys_values(const Eigen::Ref<const Matrix>& k, const Eigen::Ref<const Matrix>& v, int g,
+                         Eigen::Index Dk, const HeadKeysValues& out) {
+    const Eigen::Index S = k.rows();
+    for (int j = 0; j * gemm::kPanel < S; ++j)
+        gemm::pack_panel(k.data() + g * Dk, int(S), int(Dk), int(k.outerStride()), j,
+                         out.k_panels + static_cast<long>(j) * Dk * gemm::kPanel);
+    Eigen::Map<Matrix>(out.v, S, Dk) = v.middleCols(g * Dk, Dk);
 }
 
 // Query head h over query rows [r0, r0 + n), after the projections:
@@ -74,12 +64,12 @@ HeadKeysValues lay_out_keys_values(const Eigen::Ref<const Matrix>& k, const Eige
 //      64 keys at a time (one panel of kv.k_panels stays in L1 for every row)
 //   softmax per row (causal: row r sees keys ≤ r; padded keys → exactly 0)
 //   concat[r0:r0+n, h·Dk : (h+1)·Dk] = a · V_g[:keys]
-// kv holds K_g and V_g for at least keys_seen(…) keys (lay_out_keys_values).
+// kv holds K_g and V_g (lay_out_keys_values).
 void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dk, Eigen::Index r0, Eigen::Index n,
                  Eigen::Index S, const HeadKeysValues& kv, float scale, const AttentionMask& mask,
                  Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
-    const Eigen::Index keys = keys_seen(mask, scores != nullptr, r0, n, S);
-    assert(kv.keys >= keys);
+    // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only (all keys when scores are kept).
+    const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
     thread_local Scratch scratch;
     float* a = weights ? (*weights)[h].row(r0).data() : scratch.get(n, S).data();
     const float* q_rows = q.data() + r0 * q.outerStride() + h * Dk;
@@ -125,18 +115,27 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
     const Eigen::Index rows_per_block = (T + blocks - 1) / blocks;
     blocks = (T + rows_per_block - 1) / rows_per_block;
 
+    // Every key/value head laid out once, in the calling thread's scratch, read by all the
+    // query heads of its group and all their row blocks.
+    thread_local Scratch k_scratch, v_scratch;
+    float* k_all = k_scratch.get(kv_heads, key_panel_floats(S, Dk)).data();
+    float* v_all = v_scratch.get(kv_heads, S * Dk).data();
+    const auto laid_out = [&](int g) {
+        return HeadKeysValues{k_all + g * key_panel_floats(S, Dk), v_all + g * S * Dk};
+    };
+    const auto lay_out = [&](int g) { lay_out_keys_values(k, v, g, Dk, laid_out(g)); };
     const auto item = [&](int i) {
-        const int h = static_cast<int>(i / blocks), g = h / group;
+        const int h = static_cast<int>(i / blocks);
         const Eigen::Index r0 = (i % blocks) * rows_per_block;
         const Eigen::Index n = std::min(T, r0 + rows_per_block) - r0;
-        const Eigen::Index keys = keys_seen(mask, scores != nullptr, r0, n, S);
-        attend_rows(q, h, Dk, r0, n, S, lay_out_keys_values(k, v, g, Dk, keys), scale, mask, concat, weights,
-                    scores);
+        attend_rows(q, h, Dk, r0, n, S, laid_out(h / group), scale, mask, concat, weights, scores);
     };
     const int n_items = static_cast<int>(heads * blocks);
-    if (double(heads) * double(T) * double(S) * double(Dk) < 1e5) {
-        for (int i = 0; i < n_items; ++i) item(i);  // too small to be worth a wake-up
+    if (double(heads) * double(T) * double(S) * double(Dk) < 1e5) {  // too small to be worth a wake-up
+        for (int g = 0; g < kv_heads; ++g) lay_out(g);
+        for (int i = 0; i < n_items; ++i) item(i);
     } else {
+        parallel_for(kv_heads, lay_out);
         parallel_for(n_items, item);
     }
 }
@@ -175,7 +174,9 @@ void fused_heads(const AttentionWeights& w, const gemm::PackedWeights& w_in, con
             apply_rope(qkv.middleCols(h * Dk, Dk), 1, split.rope->table, split.rope->layout);
             apply_rope(qkv.middleCols(I + h * Dk, Dk), 1, split.rope->table, split.rope->layout);
         }
-        const HeadKeysValues kv = lay_out_keys_values(K, V, h, Dk, T);
+        thread_local Scratch k_scratch, v_scratch;  // this head's K_h and V_h, laid out
+        const HeadKeysValues kv{k_scratch.get(1, key_panel_floats(T, Dk)).data(), v_scratch.get(T, Dk).data()};
+        lay_out_keys_values(K, V, h, Dk, kv);
         for (Eigen::Index r0 = 0; r0 < T; r0 += kRowsPerBlock) {
             const Eigen::Index n = std::min(T, r0 + kRowsPerBlock) - r0;
             attend_rows(Q, h, Dk, r0, n, T, kv, scale, mask, concat, weights, scores);
