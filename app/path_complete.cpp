@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/io/file_names.h"
+
 namespace hs {
 
 std::vector<PathMatch> complete_path(const std::string& typed, std::size_t limit) {
@@ -14,8 +16,7 @@ std::vector<PathMatch> complete_path(const std::string& typed, std::size_t limit
     const std::string dir_text = slash == std::string::npos ? "" : typed.substr(0, slash + 1);
     const std::string prefix = slash == std::string::npos ? typed : typed.substr(slash + 1);
     std::string dir = dir_text.empty() ? "." : dir_text;
-    if (dir.rfind("~/", 0) == 0)
-        if (const char* home = std::getenv("HOME"); home && *home) dir = std::string(home) + dir.substr(1);
+    if (const char* home = std::getenv("HOME")) dir = expand_home(dir, home);
 
     std::vector<PathMatch> out;
     std::error_code ec;

@@ -5,12 +5,20 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/io/file_names.h"
 
 namespace hs {
 
-std::string default_export_dir() {
+std::string home_dir() {
     const char* home = std::getenv("HOME");
-    if (home && *home) return (std::filesystem::path(home) / "Pictures" / "HeadScope").string();
+    return home ? home : "";
+}
+
+std::string typed_path(const std::string& typed) { return expand_home(typed, home_dir()); }
+
+std::string default_export_dir() {
+    const std::string home = home_dir();
+    if (!home.empty()) return (std::filesystem::path(home) / "Pictures" / "HeadScope").string();
     return "headscope-exports";
 }
 

@@ -29,6 +29,10 @@ enum class ViewMode { Attention, Analysis, Train };
 
 // $HOME/Pictures/HeadScope, or ./headscope-exports without a home directory.
 std::string default_export_dir();
+// $HOME, or "" when unset.
+std::string home_dir();
+// A path as the user typed it, its leading "~" or "~/" read as home (core/io/file_names.h).
+std::string typed_path(const std::string& typed);
 
 struct AppState {
     // -- model ----------------------------------------------------------------

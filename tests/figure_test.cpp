@@ -234,6 +234,18 @@ TEST(FileNames, StemsKeepSafeCharactersOnly) {
     EXPECT_EQ(hs::file_stem("abcdefghij", 4), "abcd");
 }
 
+TEST(FileNames, ExpandHomeReadsALeadingTildeAsAShellWould) {
+    EXPECT_EQ(hs::expand_home("~/models/gpt2", "/home/ann"), "/home/ann/models/gpt2");
+    EXPECT_EQ(hs::expand_home("~", "/home/ann"), "/home/ann");
+    EXPECT_EQ(hs::expand_home("~/", "/home/ann/"), "/home/ann/");  // no doubled slash
+    EXPECT_EQ(hs::expand_home("~/x", "/"), "/x");
+    EXPECT_EQ(hs::expand_home("~bob/x", "/home/ann"), "~bob/x");  // another user's: left as typed
+    EXPECT_EQ(hs::expand_home("a/~/b", "/home/ann"), "a/~/b");    // only a leading tilde
+    EXPECT_EQ(hs::expand_home("/abs/path", "/home/ann"), "/abs/path");
+    EXPECT_EQ(hs::expand_home("~/x", ""), "~/x");  // no home known
+    EXPECT_EQ(hs::expand_home("", "/home/ann"), "");
+}
+
 TEST(FileNames, UnusedPathNeverNamesAnExistingFile) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                       ("headscope_file_names_test_" + std::to_string(::getpid())) / "new";

@@ -60,7 +60,7 @@ void draw_corpus_controls(AppContext& ctx) {
     ImGui::Checkbox(tr("all languages"), &a.corpus_all_languages);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(std::max(120.0f, ImGui::GetContentRegionAvail().x - 110.0f * ctx.ui_scale));
-    input_text_string("##corpus_file", &a.corpus_file);
+    input_path_string("##corpus_file", &a.corpus_file);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("a text file with one sentence per line"));
     ImGui::SameLine();
     if (ImGui::Button(tr("run file")))

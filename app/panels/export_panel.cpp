@@ -43,7 +43,7 @@ void draw_export_tab(AppContext& ctx) {
     ExportStatus& st = ctx.export_status;
     AppState& s = ctx.state;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
-    input_text_string(tr("export folder###export_dir"), &s.export_dir);
+    input_path_string(tr("export folder###export_dir"), &s.export_dir);
     ImGui::SameLine();
     if (ImGui::SmallButton(tr("default"))) s.export_dir = default_export_dir();
     ImGui::TextDisabled("%s", tr("figures:"));

@@ -47,7 +47,7 @@ std::string without_trailing_slash(std::string p) {
 }
 
 void open_path(AppContext& ctx, const std::string& path) {
-    const std::string p = without_trailing_slash(path);
+    const std::string p = without_trailing_slash(typed_path(path));
     if (p.empty()) return;
     ctx.model_panel.path = p;
     ctx.state.set_model_arg(p);

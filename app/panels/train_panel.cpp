@@ -32,7 +32,7 @@ void draw_setup(AppContext& ctx) {
     ImGui::Combo("##task", &v.task, tasks, IM_ARRAYSIZE(tasks));
     if (v.task == kTextFileTask) {
         ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
-        input_text_string("##textfile", &v.text_file);
+        input_path_string("##textfile", &v.text_file);
         ImGui::SameLine();
         ImGui::SetNextItemWidth(-1);
         const char* levels[] = {tr("chars"), tr("words")};
@@ -94,7 +94,7 @@ void draw_setup(AppContext& ctx) {
         v.timeline = -1;
     }
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
-    input_text_string("##save", &v.save_dir);
+    input_path_string("##save", &v.save_dir);
     ImGui::SameLine();
     ImGui::BeginDisabled(!has_run || p.preparing);
     if (ImGui::Button(tr("Save"))) ctx.train_worker.save(v.save_dir);

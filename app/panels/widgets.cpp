@@ -73,6 +73,12 @@ bool input_text_string(const char* label, std::string* value, bool multiline, Im
     return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resize_callback, value);
 }
 
+bool input_path_string(const char* label, std::string* value) {
+    const bool changed = input_text_string(label, value);
+    if (ImGui::IsItemDeactivatedAfterEdit()) *value = typed_path(*value);
+    return changed;
+}
+
 const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const Matrix& m,
                                                  const MatrixSummaries* summaries) {
     if (generation != generation_) {

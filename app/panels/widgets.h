@@ -23,6 +23,9 @@ std::string short_label(const std::string& s, std::size_t max_chars);
 ColorScale symmetric_scale(float lo, float hi);
 bool input_text_string(const char* label, std::string* value, bool multiline = false,
                        ImVec2 size = ImVec2(0, 0));
+// A one-line field for a file or folder path: when the user leaves it, a leading "~" or
+// "~/" becomes the home folder (shown in the field), as a shell would read it.
+bool input_path_string(const char* label, std::string* value);
 
 // Textures for matrices that belong to one trace; re-uploaded when the generation changes,
 // except that a matrix equal to one of the previous generation (the model's W_in, W_o when

@@ -43,4 +43,11 @@ std::string unused_path(const std::string& dir, const std::string& stem, const s
     }
 }
 
+std::string expand_home(const std::string& typed, const std::string& home) {
+    if (home.empty() || typed.empty() || typed[0] != '~') return typed;
+    if (typed.size() == 1) return home;
+    if (typed[1] != '/') return typed;  // ~user/…: not ours to resolve
+    return (home.back() == '/' ? home.substr(0, home.size() - 1) : home) + typed.substr(1);
+}
+
 }  // namespace hs

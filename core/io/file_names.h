@@ -16,4 +16,9 @@ std::string file_stem(const std::string& text, std::size_t max_chars = 40);
 // throws hs::Error naming dir when it cannot be, or when it is not a directory.
 std::string unused_path(const std::string& dir, const std::string& stem, const std::string& ext);
 
+// A path typed into a text field as a shell would read its leading tilde: "~" → home,
+// "~/x" → home/x, with home = `home` (the caller passes $HOME). Anything else, "~user/…"
+// included, and any path when home is empty, comes back unchanged.
+std::string expand_home(const std::string& typed, const std::string& home);
+
 }  // namespace hs
