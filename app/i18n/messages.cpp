@@ -147,6 +147,7 @@ std::string tr_message(const std::string& english) {
 const std::vector<std::pair<std::string_view, std::string_view>>& zh_cn_message_templates() {
     static const std::vector<std::pair<std::string_view, std::string_view>> table{
 #include "app/i18n/zh_cn_messages.inc"
+#include "app/i18n/zh_cn_file_errors.inc"
     };
     return table;
 }

@@ -3,7 +3,8 @@
 // interface language. core speaks English and knows nothing of the interface; the app
 // translates what it shows through message templates: an English printf format such as
 // "d_model %d is not divisible by %d heads" matches the message, its arguments are
-// captured and put into the Chinese format in the same order (app/i18n/zh_cn_messages.inc).
+// captured and put into the Chinese format in the same order (app/i18n/zh_cn_messages.inc;
+// the errors of broken model files in zh_cn_file_errors.inc).
 // A %s argument is translated when the table knows it word for word ("the %s has no
 // tokens" with "decoder text"); one after ": " or "(" holds another message and goes
 // through the templates too ("training stopped: %s"). Problems joined by "; " are
