@@ -1,7 +1,6 @@
 #include "app/script.h"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 #include "app/analysis_actions.h"
@@ -59,18 +58,7 @@ void set_train_field(TrainView& v, const std::string& rest) {
 }
 
 void set_config(AppState& s, const std::string& key, const std::string& value) {
-    ModelConfig& c = s.config;
-    if (key == "d_model") c.d_model = to_int(key, value);
-    else if (key == "heads") c.heads = to_int(key, value);
-    else if (key == "layers") c.layers = to_int(key, value);
-    else if (key == "d_ff") c.d_ff = to_int(key, value);
-    else if (key == "seed") c.seed = static_cast<std::uint64_t>(to_int(key, value));
-    else if (key == "mask") c.mask = parse_mask(value);
-    else if (key == "arch") c.arch = parse_arch(value);
-    else if (key == "pe") c.pe = parse_pos_encoding(value);
-    else if (key == "norm") c.norm = parse_norm_placement(value);
-    else if (key == "act") c.activation = parse_activation(value);
-    else throw Error("unknown setting '" + key + "'");
+    set_spec_key(s.config, key, value);  // the keys and values of a playground spec
     s.source = SourceKind::Playground;
     s.dirty = true;
 }
@@ -78,14 +66,15 @@ void set_config(AppState& s, const std::string& key, const std::string& value) {
 }  // namespace
 
 ScriptRunner::ScriptRunner(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error("cannot read script " + path + ".");
+    // A directory, a device or a missing file: "cannot read PATH: reason".
+    std::istringstream in(read_file(path, kMaxTextBytes, "a script"));
     std::string line;
     while (std::getline(in, line)) {
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
         if (line.empty() || line[0] == '#') continue;
         lines_.push_back(line);
     }
+    if (lines_.empty()) throw Error("script " + path + " has no commands (only blank lines and # comments)");
 }
 
 std::string ScriptRunner::take_screenshot_request() {

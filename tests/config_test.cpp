@@ -190,6 +190,30 @@ TEST(PlaygroundSpec, ModernOptionsBuildALlamaBlock) {
               "norm=post-ln,act=relu");
 }
 
+TEST(PlaygroundSpec, OneKeyAtATimeReadsAsInASpec) {
+    ModelConfig c = parse_playground_spec("random:d_model=64,heads=8,layers=2");
+    set_spec_key(c, "norm", "rmsnorm");  // kind and placement, as Llama
+    EXPECT_EQ(c.norm_kind, NormKind::RMSNorm);
+    EXPECT_EQ(c.norm, NormPlacement::PreLN);
+    set_spec_key(c, "kv_heads", "2");
+    set_spec_key(c, "bias", "0");
+    set_spec_key(c, "act", "swiglu");
+    EXPECT_EQ(c.kv_heads, 2);
+    EXPECT_FALSE(c.qkv_bias || c.out_bias || c.mlp_bias);
+    EXPECT_EQ(c.activation, Activation::SwiGLU);
+    EXPECT_EQ(c.d_ff, 256);  // untouched: only the key given changes
+    set_spec_key(c, "arch", "encoder");
+    EXPECT_EQ(c.arch, Arch::EncoderOnly);
+    EXPECT_EQ(c.norm_kind, NormKind::RMSNorm);  // arch alone, not its defaults
+    // The same config as the whole spec.
+    const ModelConfig whole =
+        parse_playground_spec("random:d_model=64,heads=8,layers=2,norm=rmsnorm,kv_heads=2,bias=0,act=swiglu,arch=encoder,d_ff=256");
+    EXPECT_EQ(to_playground_spec(c), to_playground_spec(whole));
+    EXPECT_THROW(set_spec_key(c, "colour", "red"), Error);
+    EXPECT_THROW(set_spec_key(c, "norm", "batchnorm"), Error);
+    EXPECT_THROW(set_spec_key(c, "heads", "many"), Error);
+}
+
 TEST(PlaygroundSpec, BadModernValuesNameTheKeyAndTheChoices) {
     const auto error = [](const std::string& spec) {
         try {

@@ -364,6 +364,31 @@ std::string merge_playground_specs(const std::string& base, const std::string& o
     return spec;
 }
 
+void set_spec_key(ModelConfig& c, const std::string& k, const std::string& v) {
+    const auto num = [&] { return static_cast<int>(parse_number(k, v)); };
+    if (k == "d_model") c.d_model = num();
+    else if (k == "heads") c.heads = num();
+    else if (k == "layers") c.layers = num();
+    else if (k == "d_ff") c.d_ff = num();
+    else if (k == "vocab") c.vocab = num();
+    else if (k == "max_len") c.max_len = num();
+    else if (k == "seed") c.seed = static_cast<std::uint64_t>(parse_number(k, v));
+    else if (k == "mask") c.mask = parse_mask(v);
+    else if (k == "arch") c.arch = parse_arch(v);
+    else if (k == "pe") c.pe = parse_pos_encoding(v);
+    else if (k == "norm") set_norm(c, v);
+    else if (k == "act") c.activation = parse_activation(v);
+    else if (k == "kv_heads") c.kv_heads = num();
+    else if (k == "bias") c.qkv_bias = c.out_bias = c.mlp_bias = parse_flag(k, v);
+    else if (k == "rope") c.rope_layout = parse_rope_layout(v);
+    else if (k == "theta") c.rope_theta = static_cast<float>(parse_number(k, v));
+    else if (k == "lm_head") c.lm_head = parse_lm_head(v);
+    else
+        throw Error("playground spec: unknown key '" + k +
+                    "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
+                    "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head)");
+}
+
 ModelConfig parse_playground_spec(const std::string& spec) {
     // First pass finds arch so its defaults (decoder = causal) apply before other keys.
     const std::vector<std::pair<std::string, std::string>> items = spec_items(spec);
@@ -381,29 +406,9 @@ ModelConfig parse_playground_spec(const std::string& spec) {
         }
     bool d_ff_given = false;
     for (const auto& [k, v] : items) {
-        // (init-captures: clang 14 cannot capture structured bindings)
-        auto num = [&key = k, &value = v] { return static_cast<int>(parse_number(key, value)); };
-        if (k == "d_model") c.d_model = num();
-        else if (k == "heads") c.heads = num();
-        else if (k == "layers") c.layers = num();
-        else if (k == "d_ff") { c.d_ff = num(); d_ff_given = true; }
-        else if (k == "vocab") c.vocab = num();
-        else if (k == "max_len") c.max_len = num();
-        else if (k == "seed") c.seed = static_cast<std::uint64_t>(parse_number(k, v));
-        else if (k == "mask") c.mask = parse_mask(v);
-        else if (k == "arch") continue;
-        else if (k == "pe") c.pe = parse_pos_encoding(v);
-        else if (k == "norm") set_norm(c, v);
-        else if (k == "act") c.activation = parse_activation(v);
-        else if (k == "kv_heads") c.kv_heads = num();
-        else if (k == "bias") c.qkv_bias = c.out_bias = c.mlp_bias = parse_flag(k, v);
-        else if (k == "rope") c.rope_layout = parse_rope_layout(v);
-        else if (k == "theta") c.rope_theta = static_cast<float>(parse_number(k, v));
-        else if (k == "lm_head") c.lm_head = parse_lm_head(v);
-        else
-            throw Error("playground spec: unknown key '" + k +
-                        "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
-                        "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head)");
+        if (k == "arch") continue;  // applied above, with its defaults
+        set_spec_key(c, k, v);
+        d_ff_given |= k == "d_ff";
     }
     // The usual transformer ratio; saturates so an absurd d_model is reported by validate().
     if (!d_ff_given)

@@ -122,6 +122,10 @@ ModelConfig config_from_json(const nlohmann::json& j);  // missing keys keep def
 // learned, rope, none. Unknown keys, bad numbers and bad values throw hs::Error naming the
 // key. Does not validate.
 ModelConfig parse_playground_spec(const std::string& spec);
+// One key of a playground spec set on `c` as parse_playground_spec reads it ("norm",
+// "rmsnorm" sets the norm's kind and placement); "arch" sets the architecture only, not its
+// defaults. Throws hs::Error naming the key for an unknown key or a bad value.
+void set_spec_key(ModelConfig& c, const std::string& key, const std::string& value);
 // Whether a MODEL argument names a playground spec ("random:…") rather than a directory
 // or a worked example (open_source dispatches on it).
 bool is_playground_spec(const std::string& arg);
