@@ -146,6 +146,30 @@ TEST(KeyPadding, PaddedKeysGetZeroWeightAndFullyMaskedRowIsZerosNotNaN) {
         }
 }
 
+TEST(MultiHeadAttention, CrossAttentionStepsTakeKeysAndValuesFromTheMemory) {
+    // Q = X·W_Qᵀ + b_Q from the 3 decoder rows; [K|V] = M·[W_K; W_V]ᵀ + b from the 5
+    // memory rows, computed here independently.
+    const int T = 3, S = 5, D = 8, H = 2;
+    const AttentionWeights w = random_attention(D, H, 61);
+    const Matrix x = random_input(T, D, 62), memory = random_input(S, D, 63);
+    AttentionSteps s;
+    (void)multi_head_attention(w, x, memory, AttentionMask{}, true, false, &s);
+    Matrix q = x * w.in_proj_weight.topRows(D).transpose();
+    q.rowwise() += w.in_proj_bias.head(D).transpose();
+    Matrix kv = memory * w.in_proj_weight.bottomRows(2 * D).transpose();
+    kv.rowwise() += w.in_proj_bias.tail(2 * D).transpose();
+    EXPECT_EQ(s.w_in, w.in_proj_weight);
+    ASSERT_EQ(s.qkv.rows(), T);
+    ASSERT_EQ(s.qkv.cols(), D);
+    ASSERT_EQ(s.kv_memory.rows(), S);
+    ASSERT_EQ(s.kv_memory.cols(), 2 * D);
+    EXPECT_LT(max_abs_diff(s.qkv, q), 1e-5f);
+    EXPECT_LT(max_abs_diff(s.kv_memory, kv), 1e-5f);
+    EXPECT_EQ(s.x_memory, memory);
+    ASSERT_EQ(s.k_heads.size(), std::size_t(H));
+    EXPECT_LT(max_abs_diff(s.k_heads[1], kv.middleCols(D / 2, D / 2)), 1e-5f);  // K_1: memory rows
+}
+
 TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
     const int T = 3, D = 8, H = 2, Dk = 4;
     const AttentionWeights w = random_attention(D, H, 51);

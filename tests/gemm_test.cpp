@@ -298,17 +298,21 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
             for (int h = 0; h < c.H; ++h)
                 EXPECT_LT((r->weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
         }
-        // The steps show K/V repeated per query head: K_h of heads sharing a K/V head agree,
-        // and so do their rows of W_in and their textbook W_K^h, W_V^h (D, Dk).
+        // The steps hold W_in and QKV as the model has them, (I + 2·Ikv, D) and (T, I + 2·Ikv),
+        // and K/V per query head: K_h of heads sharing a K/V head agree, and so do their
+        // textbook W_K^h, W_V^h (D, Dk).
         ASSERT_EQ(steps.k_heads.size(), std::size_t(c.H));
         EXPECT_EQ(steps.k_heads[0], steps.k_heads[c.H / c.Hkv - 1]);
         const int I = w.inner(), Ikv = w.kv_inner(), Dk = I / c.H;
+        EXPECT_EQ(steps.w_in, w.in_proj_weight);
+        ASSERT_EQ(steps.qkv.rows(), c.T);
+        ASSERT_EQ(steps.qkv.cols(), I + 2 * Ikv);
+        EXPECT_LT((steps.qkv - x * w.in_proj_weight.transpose()).cwiseAbs().maxCoeff(), 1e-4f);  // no bias
+        EXPECT_EQ(steps.kv_memory.size(), 0);
         ASSERT_EQ(steps.w_k_heads.size(), std::size_t(c.H));
         for (int h = 0; h < c.H; ++h) {
             const int g = h / (c.H / c.Hkv);
             const Matrix w_k = w.in_proj_weight.middleRows(I + g * Dk, Dk), w_v = w.in_proj_weight.middleRows(I + Ikv + g * Dk, Dk);
-            EXPECT_EQ(steps.w_in.middleRows(I + h * Dk, Dk), w_k) << "head " << h;
-            EXPECT_EQ(steps.w_in.middleRows(2 * I + h * Dk, Dk), w_v) << "head " << h;
             EXPECT_EQ(steps.w_q_heads[h], Matrix(w.in_proj_weight.middleRows(h * Dk, Dk).transpose())) << "head " << h;
             EXPECT_EQ(steps.w_k_heads[h], Matrix(w_k.transpose())) << "head " << h;
             EXPECT_EQ(steps.w_v_heads[h], Matrix(w_v.transpose())) << "head " << h;

@@ -238,7 +238,7 @@ TEST(Llama2cStories260K, OpenSourceRunsFromBosWhenTheTextIsEmpty) {
     ASSERT_TRUE(trace.steps);
     EXPECT_EQ(trace.steps->k_heads.size(), 8u);
     EXPECT_TRUE(trace.steps->k_heads[2].isApprox(trace.steps->k_heads[3]));
-    EXPECT_EQ(trace.steps->w_in.rows(), 3 * 64);
+    EXPECT_EQ(trace.steps->w_in.rows(), 64 + 2 * 32);  // W_in as the model has it: [W_Q; W_K; W_V], 4 K/V heads of 8
 }
 
 TEST(Llama2cStories260K, OpenSourceNamesTheMissingTokenizer) {

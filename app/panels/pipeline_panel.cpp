@@ -3,8 +3,10 @@
 //   textbook (the articles):  X (T, D) → W_Q^h (D, Dk) → Q_h = X·W_Q^h + b (T, Dk) → W_K^h → K_h
 //     → W_V^h → V_h → Q_h K_hᵀ (T, S) → ÷√Dk → + mask → softmax → A_h·V_h (T, Dk)
 //     → concat (T, I) → W_O (I, D) → output = concat·W_O + b (T, D)
-//   PyTorch (fused):  X → W_in (3I, D) → QKV = X·W_inᵀ + b_in (T, 3I) → Q_h, K_h, V_h → …
-//     → W_o (D, I) → output = concat·W_oᵀ + b_o
+//   PyTorch (fused):  X → W_in (I + 2·Ikv, D) → QKV = X·W_inᵀ + b_in (T, I + 2·Ikv) → Q_h, K_h,
+//     V_h → … → W_o (D, I) → output = concat·W_oᵀ + b_o
+// Cross-attention adds the memory M (S, D), the encoder's output: K and V come from it
+// (K_h = M·W_K^h; fused: Q = X·W_Qᵀ and [K|V] = M·[W_K; W_V]ᵀ).
 // "+ b" only where the bias is not all zeros (AttentionSteps::q_bias … out_bias).
 // Each card shows its shape and, when the table fits the space the strip has, its numbers
 // (4 significant digits, the full value on hover); a heatmap otherwise. For worked
@@ -155,14 +157,32 @@ void draw_pipeline_tab(AppContext& ctx) {
     // when W_O is the identity (a worked example without an output projection).
     const auto plus_b = [](bool bias) { return std::string(bias ? " + b" : ""); };
     const std::string plus_b_out = plus_b(st.out_bias);
+    // W_in: (I + 2·Ikv, D); head h reads K/V head g = h / (H / Hkv), rows I + g·Dk of W_K
+    // and I + Ikv + g·Dk of W_V.
+    const int H = std::max(1, static_cast<int>(st.weights.size()));
+    const int Ikv = (static_cast<int>(st.w_in.rows()) - I) / 2, Hkv = std::max(1, Ikv / std::max(1, Dk));
+    const int g = h / std::max(1, H / Hkv);
+    // Cross-attention: queries from X (the decoder), keys and values from the memory M.
+    const bool cross = t->steps_cross;
+    const std::string kv_from = cross ? "M" : "X";
     std::vector<Card> cards = {{"X", &st.x_query, false, Editable::X}};
+    if (cross) cards.push_back({"M", &st.x_memory, false, Editable::No});
     if (textbook) {
         cards.push_back({"W_Q^" + hn, &st.w_q_heads[hs_], false, Editable::WIn, true, h * Dk});
         cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + plus_b(st.q_bias) + rope_note, &st.q_heads[hs_], false, Editable::No});
-        cards.push_back({"W_K^" + hn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + h * Dk});
-        cards.push_back({"K_" + hn + " = X·W_K^" + hn + plus_b(st.k_bias) + rope_note, &st.k_heads[hs_], false, Editable::No});
-        cards.push_back({"W_V^" + hn, &st.w_v_heads[hs_], false, Editable::WIn, true, 2 * I + h * Dk});
-        cards.push_back({"V_" + hn + " = X·W_V^" + hn + plus_b(st.v_bias), &st.v_heads[hs_], false, Editable::No});
+        cards.push_back({"W_K^" + hn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + g * Dk});
+        cards.push_back({"K_" + hn + " = " + kv_from + "·W_K^" + hn + plus_b(st.k_bias) + rope_note, &st.k_heads[hs_], false,
+                         Editable::No});
+        cards.push_back({"W_V^" + hn, &st.w_v_heads[hs_], false, Editable::WIn, true, I + Ikv + g * Dk});
+        cards.push_back({"V_" + hn + " = " + kv_from + "·W_V^" + hn + plus_b(st.v_bias), &st.v_heads[hs_], false,
+                         Editable::No});
+    } else if (cross) {
+        cards.push_back({"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn});
+        cards.push_back({"Q = X·W_Qᵀ" + plus_b(st.q_bias), &st.qkv, false, Editable::No});
+        cards.push_back({"KV = M·[W_K; W_V]ᵀ" + plus_b(st.k_bias || st.v_bias), &st.kv_memory, false, Editable::No});
+        cards.push_back({"Q_h" + hn, &st.q_heads[hs_], false, Editable::No});
+        cards.push_back({"K_h" + hn, &st.k_heads[hs_], false, Editable::No});
+        cards.push_back({"V_h" + hn, &st.v_heads[hs_], false, Editable::No});
     } else {
         cards.push_back({"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn});
         cards.push_back({"QKV = X·W_inᵀ" + plus_b(st.q_bias || st.k_bias || st.v_bias), &st.qkv, false, Editable::No});
@@ -206,6 +226,9 @@ void draw_pipeline_tab(AppContext& ctx) {
                                             "Q, K, V side by side.")
                                        : tr("PyTorch's nn.MultiheadAttention layout: W_in stacks the projections; the "
                                             "textbook's W_Q^h is rows h·d_k … of its top block, transposed."));
+    if (cross)
+        ImGui::TextWrapped("%s", tr("Cross-attention: the queries come from X, the decoder's tokens; the keys and "
+                                    "values from M, the encoder's output."));
     ImGui::PopStyleColor();
     if (const int kv = t->steps_cross ? -1 : kv_head_of(*t, h); kv >= 0) {
         // Under GQA the steps hold K/V repeated per query head: K_h and V_h of this head

@@ -43,7 +43,7 @@ MatrixSummaries summarize_shown_matrices(const Trace& trace) {
     std::vector<const Matrix*> shown;
     if (trace.steps) {
         const AttentionSteps& st = *trace.steps;
-        for (const Matrix* m : {&st.x_query, &st.x_memory, &st.w_in, &st.qkv, &st.q, &st.k, &st.v, &st.concat,
+        for (const Matrix* m : {&st.x_query, &st.x_memory, &st.w_in, &st.qkv, &st.kv_memory, &st.q, &st.k, &st.v, &st.concat,
                                 &st.w_out, &st.w_o, &st.output})
             add(shown, *m);
         for (const std::vector<Matrix>* ms : {&st.w_q_heads, &st.w_k_heads, &st.w_v_heads, &st.q_heads, &st.k_heads,

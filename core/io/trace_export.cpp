@@ -55,7 +55,8 @@ nlohmann::json steps_to_json(const AttentionSteps& s) {
             {"q", matrix_to_json(s.q)},             {"k", matrix_to_json(s.k)},
             {"v", matrix_to_json(s.v)},             {"scale", s.scale},
             {"heads", std::move(heads)},            {"concat", matrix_to_json(s.concat)},
-            {"w_out", matrix_to_json(s.w_out)},     {"output", matrix_to_json(s.output)}};
+            {"w_out", matrix_to_json(s.w_out)},     {"output", matrix_to_json(s.output)},
+            {"kv_memory", matrix_to_json(s.kv_memory)}};
 }
 
 nlohmann::json trace_to_json(const Trace& t) {

@@ -182,38 +182,21 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
                   const AttentionMask& mask, float scale, const AttentionResult& r,
                   const Matrix& head_outputs, const Matrix& concat, AttentionSteps& steps) {
     const bool self = &x_query == &x_memory;
-    const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
+    const int S = static_cast<int>(x_memory.rows());
     const int H = split.heads, Hkv = split.kv_heads, I = w.inner(), Ikv = w.kv_inner(), Dk = I / H;
     steps.x_query = x_query;
     steps.x_memory = x_memory;
-    // W_in: (3I, D) = [W_Q; W_K(rep); W_V(rep)], b_in likewise (zeros without a bias):
-    // rows h·Dk … of the K block are W_K's rows of K/V head g = h / (H / Hkv).
+    // W_in and b_in as the model holds them: (I + 2·Ikv, D) = [W_Q; W_K; W_V], PyTorch's
+    // in_proj_weight (under GQA the K and V blocks have Ikv = Hkv·Dk rows); b_in zeros
+    // without a bias.
     const Eigen::Index D_in = w.in_proj_weight.cols();
-    steps.w_in.resize(3 * I, D_in);
-    steps.w_in.topRows(I) = w.in_proj_weight.topRows(I);
-    for (int h = 0; h < H; ++h) {
-        const int g = h / (H / Hkv);
-        steps.w_in.middleRows(I + h * Dk, Dk) = w.in_proj_weight.middleRows(I + g * Dk, Dk);
-        steps.w_in.middleRows(2 * I + h * Dk, Dk) = w.in_proj_weight.middleRows(I + Ikv + g * Dk, Dk);
-    }
-    const Vector b_in = w.in_proj_bias.size() ? w.in_proj_bias : Vector(Vector::Zero(I + 2 * Ikv));
-    steps.b_in.resize(3 * I);
-    steps.b_in.head(I) = b_in.head(I);
-    steps.b_in.segment(I, I) = repeat_kv_cols(b_in.segment(I, Ikv).transpose(), H, Hkv, Dk).transpose();
-    steps.b_in.tail(I) = repeat_kv_cols(b_in.tail(Ikv).transpose(), H, Hkv, Dk).transpose();
-    // QKV: (T, 3I) before any rotation; cross-attention: the T query rows on the left
-    // block, the S memory rows on the K/V blocks (rows padded to max(T, S)).
-    if (self) {
-        steps.qkv.resize(T, 3 * I);
-        steps.qkv.leftCols(I) = qkv_unrotated.leftCols(I);
-        steps.qkv.middleCols(I, I) = repeat_kv_cols(qkv_unrotated.middleCols(I, Ikv), H, Hkv, Dk);
-        steps.qkv.rightCols(I) = repeat_kv_cols(qkv_unrotated.rightCols(Ikv), H, Hkv, Dk);
-    } else {
-        steps.qkv = Matrix::Zero(std::max(T, S), 3 * I);
-        steps.qkv.topLeftCorner(T, I) = qkv_unrotated;
-        steps.qkv.block(0, I, S, I) = repeat_kv_cols(p.k, H, Hkv, Dk);
-        steps.qkv.block(0, 2 * I, S, I) = repeat_kv_cols(p.v, H, Hkv, Dk);
-    }
+    steps.w_in = w.in_proj_weight;
+    steps.b_in = w.in_proj_bias.size() ? w.in_proj_bias : Vector(Vector::Zero(I + 2 * Ikv));
+    // Self: QKV (T, I + 2·Ikv) = X·W_inᵀ + b_in, before any rotation. Cross: Q (T, I) =
+    // X·W_Qᵀ + b_Q here, and [K|V] (S, 2·Ikv) = M·[W_K; W_V]ᵀ + b from the memory M.
+    steps.qkv = qkv_unrotated;
+    steps.kv_memory.resize(self ? 0 : S, self ? 0 : 2 * Ikv);
+    if (!self) steps.kv_memory << p.k, p.v;
     steps.q = p.q;  // after the rotation: what the scores use
     steps.k = repeat_kv_cols(p.k, H, Hkv, Dk);
     steps.v = repeat_kv_cols(p.v, H, Hkv, Dk);
@@ -229,16 +212,19 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     steps.weights.clear();
     steps.head_outputs.clear();
     // The textbook's per-head W_Q^h, W_K^h, W_V^h: (D, Dk) each, the transposed row blocks
-    // of W_in (the kernels' transpose, one head per job: 3 MB at d_model 512).
+    // of W_in: rows h·Dk of W_Q, and rows g·Dk of W_K and W_V for K/V head g = h / (H / Hkv)
+    // (the kernels' transpose, one head per job: 3 MB at d_model 512).
     const bool textbook = steps.w_in.size() <= kTextbookMaxWeights;
     if (textbook) {
         for (auto* heads : {&steps.w_q_heads, &steps.w_k_heads, &steps.w_v_heads})
             heads->assign(static_cast<std::size_t>(H), Matrix(D_in, Dk));
         parallel_for(H, [&](int h) {
             const auto hh = static_cast<std::size_t>(h);
+            const int g = h / (H / Hkv);
             Matrix* out[3] = {&steps.w_q_heads[hh], &steps.w_k_heads[hh], &steps.w_v_heads[hh]};
+            const int first_row[3] = {h * Dk, I + g * Dk, I + Ikv + g * Dk};
             for (int part = 0; part < 3; ++part)
-                gemm::transpose(Dk, static_cast<int>(D_in), steps.w_in.row(part * I + h * Dk).data(),
+                gemm::transpose(Dk, static_cast<int>(D_in), steps.w_in.row(first_row[part]).data(),
                                 static_cast<int>(D_in), out[part]->data(), Dk);
         });
     }
@@ -267,8 +253,8 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     steps.output = r.output;
     steps.scale = scale;
     steps.q_bias = !steps.b_in.head(I).isZero(0.0f);
-    steps.k_bias = !steps.b_in.segment(I, I).isZero(0.0f);
-    steps.v_bias = !steps.b_in.tail(I).isZero(0.0f);
+    steps.k_bias = !steps.b_in.segment(I, Ikv).isZero(0.0f);
+    steps.v_bias = !steps.b_in.tail(Ikv).isZero(0.0f);
     steps.out_bias = !steps.b_out.isZero(0.0f);
     steps.out_identity = w.out_proj_weight.rows() == w.out_proj_weight.cols() && w.out_proj_weight.isIdentity(0.0f);
 }

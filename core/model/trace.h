@@ -24,11 +24,14 @@ constexpr Eigen::Index kTextbookMaxWeights = 3 * 1024 * 1024;
 struct AttentionSteps {
     Matrix x_query;    // (T, D)  input the queries come from
     Matrix x_memory;   // (S, D)  input keys/values come from (= x_query for self-attention)
-    Matrix w_in;       // (3I, D) fused [W_Q; W_K; W_V] (PyTorch in_proj_weight)
-    Vector b_in;       // (3I)
-    Matrix qkv;        // (T, 3I) = X · W_inᵀ + b_in (self-attention; cross: Q part from x_query,
-                       //          K/V parts from x_memory, rows padded to max(T, S))
-    Matrix q, k, v;    // (T, I), (S, I), (S, I)
+    Matrix w_in;       // (I + 2·Ikv, D) fused [W_Q; W_K; W_V] (PyTorch in_proj_weight; Ikv = I
+                       //                without grouped-query attention)
+    Vector b_in;       // (I + 2·Ikv), zeros without a bias
+    Matrix qkv;        // self-attention: (T, I + 2·Ikv) = X · W_inᵀ + b_in, before any rotation;
+                       // cross-attention: Q (T, I) = X · W_Qᵀ + b_Q
+    Matrix kv_memory;  // cross-attention: [K|V] (S, 2·Ikv) = M · [W_K; W_V]ᵀ + b, M = x_memory;
+                       // empty for self-attention
+    Matrix q, k, v;    // (T, I), (S, I), (S, I): K and V repeated per query head under GQA
     std::vector<Matrix> q_heads, k_heads, v_heads;  // H × (T|S, Dk): column blocks of q/k/v
     // The same projection in textbook form (Q_h = X·W_Q^h + b_Q^h): H × (D, Dk), W_Q^h =
     // (rows h·Dk … (h+1)·Dk − 1 of W_in's Q block)ᵀ, likewise K and V (GQA: repeated per
