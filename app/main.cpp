@@ -10,8 +10,9 @@
 
 int main(int argc, char** argv) {
     hs::keep_freed_memory();
-    // --help: the window's options, then every command (the CLI's usage).
-    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
+    // --help: the window's options, then every command (the CLI's usage); 'help COMMAND'
+    // is one command's help alone (run_cli).
+    if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0 ||
                      std::strcmp(argv[1], "help") == 0)) {
         std::fputs(hs::gui_usage().c_str(), stdout);
         std::fputs("\n", stdout);

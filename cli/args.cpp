@@ -8,6 +8,7 @@ Args::Args(int argc, char** argv, int first, const std::set<std::string>& value_
            const std::set<std::string>& flag_options) {
     for (int i = first; i < argc; ++i) {
         std::string a = argv[i];
+        if (a == "--help" || a == "-h") throw HelpRequested{};
         if (a.size() > 2 && a.rfind("--", 0) == 0) {
             std::string name = a.substr(2), value;
             bool inline_value = false;

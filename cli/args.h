@@ -13,9 +13,15 @@ struct UsageError {
     std::string message;
 };
 
+// Thrown when the arguments ask for the command's help (--help, or -h where an argument
+// would be): the dispatcher prints it; exit status 0.
+struct HelpRequested {};
+
 class Args {
 public:
-    // `value_options` take a value (--text "…"), `flag_options` do not (--grid).
+    // `value_options` take a value (--text "…"), `flag_options` do not (--grid). Throws
+    // HelpRequested at --help or -h (an option's value "-h" is a value), UsageError at
+    // the first mistake.
     Args(int argc, char** argv, int first, const std::set<std::string>& value_options,
          const std::set<std::string>& flag_options);
 

@@ -3,7 +3,7 @@
 // Options: --decoder (decoder stack), --cross (cross-attention maps), --colormap NAME,
 //          --map-budget MiB (maps kept besides the exported layer; default 0 for one head),
 //          --gamma G, --log, --auto-range, --scale 1|2|4 (figure size), --no-values
-//          (no numbers in the cells).
+//          (no numbers in the cells). Nothing is written when any output cannot be.
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -98,6 +98,9 @@ int cmd_export(int argc, char** argv) {
     if (scale == 3) throw UsageError{"--scale takes 1, 2 or 4, got 3"};
     options.figure_scale = static_cast<int>(scale);
     options.cell_values = !args.flag("no-values");
+    // Every output checked first: one that cannot be written fails the export before any is.
+    for (const auto& path : {png, svg, csv, json})
+        if (path) check_output_path(*path);
 
     const SourceInput input = read_source_input(args, *source);
     // One head needs only its own layer's maps: by default (budget 0) the forward keeps

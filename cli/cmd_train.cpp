@@ -9,7 +9,8 @@
 // steps; --spec keys replace those of the default spec; --save writes a checkpoint (a model
 // directory plus the optimizer state, core/train/checkpoint.h), --resume continues one up
 // to N steps in all (on the checkpoint's schedule; --log and trajectories.csv keep their
-// rows of earlier steps), --log writes a CSV of every step.
+// rows of earlier steps), --log writes a CSV of every step. What the run writes is checked
+// before step 1 (check_outputs).
 #include <cmath>
 #include <algorithm>
 #include <chrono>
@@ -148,13 +149,23 @@ std::string per_head(const train::HeadSnapshot& s, Metric metric, int heads) {
     return out + "]";
 }
 
+// The first line of the --log CSV.
+constexpr const char* kLogHeader = "step,loss,grad_norm,lr,tokens,held_out_loss\n";
+
+// DIR/step_NNNNNN: the checkpoint --snapshots DIR writes at `step`.
+std::string snapshot_path(const std::string& dir, int step) {
+    char name[32];
+    std::snprintf(name, sizeof name, "/step_%06d", step);
+    return dir + name;
+}
+
 // The step loop shared by a plain run and each run of a sweep: every `every` steps
 // measures the heads into `snapshots` and prints a line with each head's induction and
 // previous-token scores (and writes a checkpoint there when snapshot_dir is set).
 // Returns the CSV log.
 std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector<train::HeadSnapshot>& snapshots,
                       const std::string& snapshot_dir, int resumed_from) {
-    std::string log = "step,loss,grad_norm,lr,tokens,held_out_loss\n";
+    std::string log = kLogHeader;
     const int first = trainer.steps_taken() + 1;
     std::printf("step %5d  held-out loss %.4f\n", first - 1, trainer.held_out_loss(64));
     snapshots.push_back(train::measure_heads(trainer));
@@ -170,9 +181,7 @@ std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector
             snapshots.push_back(train::measure_heads(trainer));
             held_out = snapshots.back().held_out_loss;
             if (!snapshot_dir.empty()) {
-                char name[32];
-                std::snprintf(name, sizeof name, "/step_%06d", s);
-                train::save_checkpoint(trainer, snapshot_dir + name);
+                train::save_checkpoint(trainer, snapshot_path(snapshot_dir, s));
                 const std::string path = snapshot_dir + "/trajectories.csv";
                 write_output(path, resumed_from > 0 ? continue_csv(path, train::trajectories_csv(snapshots), resumed_from)
                                                      : train::trajectories_csv(snapshots));
@@ -217,6 +226,8 @@ int run_sweep(const Args& args, int steps, int every) {
         throw UsageError{std::string("--sweep: ") + e.what()};
     }
     const std::vector<train::TrainingSetup> setups = train::experiment_setups(experiment);
+    for (const char* output : {"sweep-csv", "sweep-png"})
+        if (const auto path = args.value(output)) check_output_path(*path);
     std::vector<train::ExperimentRun> runs;
     for (std::size_t k = 0; k < setups.size(); ++k) {
         const int v = experiment.values[k];
@@ -245,6 +256,18 @@ int run_sweep(const Args& args, int steps, int every) {
     return 0;
 }
 
+// What a plain run writes, checked before step 1 with the errors its writers would give
+// (nothing is left behind), so that a long run does not end in a path it cannot write.
+// A resumed --log is read now too: a file holding another table is refused before the run.
+void check_outputs(const Args& args, int resumed_from) {
+    if (const auto dir = args.value("save")) check_save_dir(*dir);
+    if (const auto dir = args.value("snapshots")) check_save_dir(snapshot_path(*dir, resumed_from + 1));
+    if (const auto path = args.value("log")) {
+        check_output_path(*path);
+        if (resumed_from > 0) continue_csv(*path, kLogHeader, resumed_from + 1);
+    }
+}
+
 }  // namespace
 
 int cmd_train(int argc, char** argv) {
@@ -267,6 +290,7 @@ int cmd_train(int argc, char** argv) {
     train::Trainer trainer =
         resume ? resumed_trainer(args, *resume, steps) : new_trainer(args, steps, args.value_or("spec", "random"));
     const int resumed_from = resume ? trainer.steps_taken() : 0;
+    check_outputs(args, resumed_from);
     std::printf("training %s on %s: steps %d … %d of %d examples (simd %s, %d threads)\n",
                 to_playground_spec(trainer.config()).c_str(), train::to_string(trainer.task().kind).c_str(),
                 trainer.steps_taken() + 1, steps, trainer.options().batch, kernels::simd_name(kernels::simd_level()),

@@ -3,10 +3,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/io/directory_writer.h"
 
 namespace hs {
 
@@ -63,6 +65,50 @@ void write_output(const std::string& path, const std::string& bytes) {
         return;
     }
     write_file_atomic(path, bytes);
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Thrown by a writer that was handed its temporary file or directory: every check the
+// write makes has passed, and the writer removes what it made.
+struct WritableProbe {};
+
+// The directories above `dir` that do not exist, innermost first: those its save creates.
+std::vector<fs::path> missing_parents(const std::string& dir) {
+    std::vector<fs::path> missing;
+    std::error_code ec;
+    for (fs::path p = resolve_links(dir).lexically_normal().parent_path();
+         !p.empty() && !fs::exists(fs::symlink_status(p, ec)); p = p.parent_path())
+        missing.push_back(p);
+    return missing;
+}
+
+}  // namespace
+
+void check_output_path(const std::string& path) {
+    if (path == "-") return;
+    try {
+        write_file_atomic(path, [](const PutBytes&) { throw WritableProbe{}; });
+    } catch (const WritableProbe&) {
+    }
+}
+
+void check_save_dir(const std::string& dir) {
+    const std::vector<fs::path> created = missing_parents(dir);
+    const auto remove_created = [&] {
+        std::error_code ec;
+        for (const fs::path& p : created) fs::remove(p, ec);  // empty directories only
+    };
+    try {
+        write_directory_atomic(dir, [](const std::string&) { throw WritableProbe{}; });
+    } catch (const WritableProbe&) {
+        remove_created();
+    } catch (...) {
+        remove_created();
+        throw;
+    }
 }
 
 void check_layer_head(const Trace& trace, int layer, int head, bool decoder, bool cross) {

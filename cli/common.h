@@ -24,6 +24,15 @@ void note_dropped_tokens(const Trace& trace);
 // Writes `bytes` to PATH atomically, or to stdout when PATH is "-".
 void write_output(const std::string& path, const std::string& bytes);
 
+// Throws the hs::Error write_output(PATH, …) would ("cannot write PATH: reason") without
+// writing anything: a file a command writes late is checked before the work. "-" passes.
+void check_output_path(const std::string& path);
+
+// Throws the hs::Error a model directory save to DIR would ("cannot save to DIR: reason",
+// core/io/directory_writer.h) without writing anything: neither DIR nor the parent
+// directories the save would create are left behind.
+void check_save_dir(const std::string& dir);
+
 // The comma-separated items of an option's value ("a,b,,c" -> a, b, c).
 std::vector<std::string> split_list(const std::string& value);
 

@@ -86,6 +86,71 @@ TEST(CliHelp, ListsTheCommandsAndTheWindowOptions) {
 #endif
 }
 
+// `COMMAND --help`, `COMMAND -h` and `help COMMAND` print the same help of that command
+// alone on stdout: what it does, its usage lines and its options; exit status 0.
+TEST(CliHelp, EachCommandHasItsOwnHelpThreeWays) {
+    TempDir dir;
+    for (const char* command :
+         {"forward", "export", "inspect", "bench", "save", "train", "generate", "ablate", "analyze", "corpus"}) {
+        SCOPED_TRACE(command);
+        const RunResult help = run_headscope({"help", command}, dir);
+        ASSERT_EQ(help.status, 0) << help.err;
+        EXPECT_EQ(help.err, "");
+        EXPECT_EQ(help.out.rfind(std::string("headscope ") + command + ": ", 0), 0u) << help.out;
+        EXPECT_NE(help.out.find("\nusage:\n  headscope " + std::string(command)), std::string::npos) << help.out;
+        EXPECT_EQ(help.out.find("commands:"), std::string::npos) << "not the global help";
+        EXPECT_EQ(help.out.find("--screenshot"), std::string::npos) << "not the window's options";
+        for (const char* flag : {"--help", "-h"}) {
+            const RunResult r = run_headscope({command, flag}, dir);
+            EXPECT_EQ(r.status, 0) << flag << ": " << r.err;
+            EXPECT_EQ(r.out, help.out) << flag;
+            EXPECT_EQ(r.err, "") << flag;
+        }
+    }
+}
+
+TEST(CliHelp, CommandHelpNamesItsOptionsAndTheModelForms) {
+    TempDir dir;
+    RunResult r = run_headscope({"export", "--help"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* text : {"heatmap PNG/SVG/CSV/JSON of one head", "options:", "--layer L --head H", "--colormap NAME",
+                             "MODEL is one of", "input options: --text"})
+        EXPECT_NE(r.out.find(text), std::string::npos) << text;
+    // --help after other arguments: the help, and nothing run.
+    r = run_headscope({"train", "copy", "--steps", "5", "--help"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("--save DIR"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("MODEL is one of"), std::string::npos) << "train takes no MODEL";
+    EXPECT_EQ(r.out.find("held-out loss"), std::string::npos) << "nothing trained";
+}
+
+// "-h" as an option's value is that value, not a request for help.
+TEST(CliHelp, DashHAsAnOptionValueIsAValue) {
+    TempDir dir;
+    const RunResult r = run_headscope({"forward", kCausalSpec, "--text", "-h", "--quiet"}, dir);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+TEST(CliHelp, HelpForAnUnknownCommandIsAUsageError) {
+    TempDir dir;
+    RunResult r = run_headscope({"help", "nosuch"}, dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    expect_one_line_error(r, "headscope help: unknown command 'nosuch' (see 'headscope help')");
+    r = run_headscope({"help", "forward", "export"}, dir);
+    EXPECT_EQ(r.status, 2);
+    expect_one_line_error(r, "unexpected argument 'export'");
+}
+
+// A usage mistake points at the command's own help.
+TEST(CliHelp, UsageErrorsPointAtTheCommandsHelp) {
+    TempDir dir;
+    const RunResult r = run_headscope({"forward", kCausalSpec, "--nosuch"}, dir);
+    EXPECT_EQ(r.status, 2);
+    expect_one_line_error(r, "headscope forward: unknown option --nosuch (see 'headscope help forward')");
+}
+
 TEST(CliForward, JsonFollowsTheDesignSchemaWithTraceShapes) {
     TempDir dir;
     const json j = run_for_json({"forward", kCausalSpec, "--text", kQinText, "--json", "t.json"},

@@ -1,7 +1,10 @@
 // headscope train (cli/cmd_train.cpp) as a user runs it: a log with one row per step whose
 // numbers are the trainer's, a saved model that reopens, and usage mistakes refused.
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -143,6 +146,41 @@ TEST(CliTrain, RefusesAnUnknownTaskAndABadRate) {
     r = run_headscope({"train", "copy", "--lr", "fast"}, dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--lr needs a positive number"), std::string::npos) << r.err;
+}
+
+// --save, --log and --snapshots are checked before step 1, with the error the write at
+// the end would give: no step runs (none is printed) when one cannot be written.
+TEST(CliTrain, AnUnwritableOutputFailsBeforeTheFirstStep) {
+    TempDir dir;
+    const std::vector<std::vector<std::string>> cases = {
+        {"--save", "/proc/x"}, {"--log", "/nonexistent/dir/l.csv"}, {"--snapshots", "/proc/x"}};
+    const std::vector<std::string> errors = {"headscope train: cannot save to /proc/x: ",
+                                             "headscope train: cannot write /nonexistent/dir/l.csv: directory "
+                                             "/nonexistent/dir does not exist",
+                                             "headscope train: cannot save to /proc/x/step_000001: "};
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+        std::vector<std::string> args{"train", "copy", "--spec", kSpec, "--steps", "3"};
+        args.insert(args.end(), cases[k].begin(), cases[k].end());
+        const RunResult r = run_headscope(args, dir);
+        EXPECT_TRUE(r.exited && r.status == 1) << r.status << " " << r.err;
+        EXPECT_EQ(r.out, "") << "no step ran";
+        EXPECT_NE(r.err.find(errors[k]), std::string::npos) << r.err;
+    }
+}
+
+// The check leaves nothing behind: not the directory --save names, not the parents its
+// save would create, when the run stops there (here at an unwritable --log).
+TEST(CliTrain, CheckingTheSaveDirectoryLeavesNothingBehind) {
+    TempDir dir;
+    const RunResult r = run_headscope(
+        {"train", "copy", "--spec", kSpec, "--steps", "3", "--save", "new/sub/ck", "--log", "missing/l.csv"}, dir);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("cannot write missing/l.csv"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("new"))) << "no parent directory left";
+    std::vector<std::string> left;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+        if (e.path().filename().string()[0] != '.') left.push_back(e.path().filename().string());
+    EXPECT_TRUE(left.empty()) << left.front();
 }
 
 }  // namespace

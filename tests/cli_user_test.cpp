@@ -1,4 +1,5 @@
 // Problems a new user ran into with the CLI and playground specs: each test pins the fix.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,24 @@ TEST(CliExportGamma, RejectsNonPositiveNonFiniteAndTrailingJunk) {
                                        dir);
     EXPECT_EQ(ok.status, 0) << ok.err;
     EXPECT_TRUE(std::filesystem::exists(dir.file("x.png")));
+}
+
+// Every output is checked before the first is written: an unwritable later one (here
+// --csv, then --json) leaves no file, and nothing on stdout.
+TEST(CliExportOutputs, AnUnwritableLaterOutputWritesNothing) {
+    TempDir dir;
+    const std::vector<std::string> head{"export", kSpec, "--text", "a b", "--layer", "0", "--head", "0"};
+    std::vector<std::string> args = head;
+    args.insert(args.end(), {"--png", "a.png", "--svg", "a.svg", "--csv", "missing/a.csv", "--json", "a.json"});
+    RunResult r = run_headscope(args, dir);
+    expect_one_line_failure(r, 1, "headscope export: cannot write missing/a.csv: directory missing does not exist");
+    for (const char* file : {"a.png", "a.svg", "a.json"}) EXPECT_FALSE(std::filesystem::exists(dir.file(file))) << file;
+
+    args = head;
+    args.insert(args.end(), {"--csv", "-", "--json", "/proc/a.json"});
+    r = run_headscope(args, dir);
+    expect_one_line_failure(r, 1, "cannot write /proc/a.json");
+    EXPECT_EQ(r.out, "");
 }
 
 TEST(CliExportStdout, CsvOnStdoutIsNotMixedWithStatusLines) {
