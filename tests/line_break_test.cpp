@@ -53,5 +53,40 @@ TEST(LineBreak, NewlinesBreakAndTooWidePiecesAreCut) {
     EXPECT_EQ(lines("a    b", 1), (std::vector<std::string>{"a", "b"}));
 }
 
+TEST(LineBreak, NumbersInCaptionsStayWhole) {
+    // The heatmap caption: at this width ImGui's wrap ended the third line with "0." and
+    // began the fourth with "37".
+    EXPECT_EQ(lines("L0.H3: coreference head (en 0.56 vs 0.23 at offset −5), modifier head (en 0.86 vs 0.37 at "
+                    "offset −3)",
+                    28),
+              (std::vector<std::string>{"L0.H3: coreference head (en", "0.56 vs 0.23 at offset −5),",
+                                        "modifier head (en 0.86 vs", "0.37 at offset −3)"}));
+    EXPECT_EQ(lines("1,024 rows −3 d_model", 7), (std::vector<std::string>{"1,024", "rows −3", "d_model"}));
+}
+
+TEST(LineBreak, NumbersInChineseStayWhole) {
+    // The role legend: "(" stays with "首", the numbers whole; Chinese still breaks anywhere.
+    EXPECT_EQ(lines("1 个头：L0.H0 (首词元 0.64 ≥ 0.50)", 12),
+              (std::vector<std::string>{"1 个头：L0.H0", "(首词元 0.64 ≥", "0.50)"}));
+    EXPECT_EQ(lines("1 个头：L0.H0 (首词元 0.64 ≥ 0.50)", 9),
+              (std::vector<std::string>{"1 个头：", "L0.H0 (首词", "元 0.64 ≥", "0.50)"}));
+    // The About panel's OpenGL version among Chinese: ImGui's wrap ended a line with "22.".
+    EXPECT_EQ(lines("用于 4.6 (Compatibility Profile) Mesa 22.3.6 渲染", 17),
+              (std::vector<std::string>{"用于 4.6", "(Compatibility", "Profile) Mesa", "22.3.6 渲染"}));
+    EXPECT_EQ(lines("版本Mesa 22.3.6", 8), (std::vector<std::string>{"版本Mesa", "22.3.6"}));
+}
+
+TEST(LineBreak, PureChineseBreaksAtEveryCharacter) {
+    EXPECT_EQ(lines("注意力头的角色", 3), (std::vector<std::string>{"注意力", "头的角", "色"}));
+    EXPECT_EQ(lines("注意力头的角色", 1), (std::vector<std::string>{"注", "意", "力", "头", "的", "角", "色"}));
+}
+
+TEST(LineBreak, AnOverlongWordIsStillCut) {
+    EXPECT_EQ(lines("is attention_probabilities ok", 8),
+              (std::vector<std::string>{"is", "attentio", "n_probab", "ilities", "ok"}));
+    EXPECT_EQ(lines("22.3.6", 1), (std::vector<std::string>{"2", "2", ".", "3", ".", "6"}));
+    EXPECT_EQ(lines("(((((", 2), (std::vector<std::string>{"((", "((", "("}));
+}
+
 }  // namespace
 }  // namespace hs

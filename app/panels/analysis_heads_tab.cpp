@@ -175,8 +175,8 @@ void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s", tr(role_description(role)));
         ImGui::Indent(16.0f * ctx.ui_scale);
-        ImGui::TextWrapped(count == 1 ? tr("%d head: %s%s") : tr("%d heads: %s%s"), count, fired.c_str(),
-                           count > 12 ? ", …" : "");
+        text_prose(printf_string(count == 1 ? tr("%d head: %s%s") : tr("%d heads: %s%s"), count, fired.c_str(),
+                                 count > 12 ? ", …" : ""));
         ImGui::Unindent(16.0f * ctx.ui_scale);
     }
     const int sel = ctx.state.map == MapKind::Self ? ctx.state.layer * heads + ctx.state.head : -1;
@@ -188,7 +188,7 @@ void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
             ImGui::SameLine();
             std::string ev;
             for (const auto& [name, value] : l.evidence) ev += tr(name) + " " + fmt(value) + "  ";
-            ImGui::TextWrapped("%s   [%s]", reason_text(l.reason).c_str(), ev.c_str());
+            text_prose(reason_text(l.reason) + "   [" + ev + "]");
         }
     }
 }

@@ -290,10 +290,12 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     // What the probes found this head does (in the language of the gold sample shown).
     const std::string relation =
         s.map == MapKind::Self ? relation_caption(ctx, s.layer, s.head, gold.sentence ? gold.sentence->lang : "") : "";
-    const std::string relation_line =
-        relation.empty() ? "" : "L" + std::to_string(s.layer) + ".H" + std::to_string(s.head) + ": " + relation;
-    const float relation_h =
-        relation.empty() ? 0.0f : ImGui::CalcTextSize(relation_line.c_str(), nullptr, false, avail.x).y + fs * 0.4f;
+    // Broken by core's break_lines: ImGui's wrap would split "0.37" at its point.
+    const std::string relation_lines =
+        relation.empty() ? ""
+                         : prose_lines("L" + std::to_string(s.layer) + ".H" + std::to_string(s.head) + ": " + relation,
+                                       avail.x);
+    const float relation_h = relation.empty() ? 0.0f : ImGui::CalcTextSize(relation_lines.c_str()).y + fs * 0.4f;
     const float area_h = avail.y - margin_y - fs * (1.6f + (gold.sentence ? 1.4f : 0.0f)) - relation_h;
     if (area_w < 20.0f || area_h < 20.0f) {
         ImGui::End();
@@ -392,7 +394,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     }
     if (!relation.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.85f, 1.0f, 1.0f));
-        ImGui::TextWrapped("%s", relation_line.c_str());
+        ImGui::TextUnformatted(relation_lines.c_str());
         ImGui::PopStyleColor();
     }
     if (gold.sentence) draw_gold_legend(gold);

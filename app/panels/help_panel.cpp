@@ -72,16 +72,17 @@ void draw_welcome(AppContext& ctx) {
 }
 
 // One row; every cell wraps within its column (long versions such as OpenBLAS's build
-// string, and the GL renderer's, would otherwise be cut). Core's words are translated.
+// string, and the GL renderer's, would otherwise be cut), at spaces: "Mesa 22.3.6" and
+// "Apache-2.0" stay whole. Core's words are translated.
 void component_row(const std::string& name, const std::string& version, const std::string& licence,
                    const std::string& role) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextWrapped("%s", tr_message(name).c_str());
+    text_prose(tr_message(name));
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextWrapped("%s", version.empty() ? "-" : version.c_str());
+    text_prose(version.empty() ? "-" : version);
     ImGui::TableSetColumnIndex(2);
-    ImGui::TextWrapped("%s", tr_message(licence).c_str());
+    text_prose(tr_message(licence));
     ImGui::TableSetColumnIndex(3);
     text_prose(tr_message(role), /*disabled=*/true);
 }

@@ -173,8 +173,7 @@ std::string ClickTargets::recent_names() const {
     return out.empty() ? "none" : out;
 }
 
-void text_prose(const std::string& text, bool disabled) {
-    const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+std::string prose_lines(const std::string& text, float width) {
     // The font's glyph count is in the key: a rebuilt atlas with new characters (a language
     // switch) measures them differently from the fallback glyph they had before.
     struct Key {
@@ -186,10 +185,10 @@ void text_prose(const std::string& text, bool disabled) {
         }
     };
     static std::map<Key, std::string> cache;
-    Key key{text, std::floor(width), ImGui::GetFontSize(), ImGui::GetFont()->Glyphs.Size};
+    Key key{text, std::floor(std::max(1.0f, width)), ImGui::GetFontSize(), ImGui::GetFont()->Glyphs.Size};
     auto it = cache.find(key);
     if (it == cache.end()) {
-        if (cache.size() > 64) cache.clear();
+        if (cache.size() > 256) cache.clear();  // room for the About table's cells
         std::string joined;
         for (const std::string& line : break_lines(text, key.width, [](std::string_view s) {
                  return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
@@ -197,8 +196,13 @@ void text_prose(const std::string& text, bool disabled) {
             joined += (joined.empty() ? "" : "\n") + line;
         it = cache.emplace(std::move(key), std::move(joined)).first;
     }
+    return it->second;
+}
+
+void text_prose(const std::string& text, bool disabled) {
+    const std::string lines = prose_lines(text, ImGui::GetContentRegionAvail().x);
     if (disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextUnformatted(it->second.c_str());
+    ImGui::TextUnformatted(lines.c_str());
     if (disabled) ImGui::PopStyleColor();
 }
 

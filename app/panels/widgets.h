@@ -85,6 +85,8 @@ private:
 // "。"; ImGui's own wrap splits "16.971" at its point and leaves half-empty lines in
 // Chinese. The lines are cached per text, width and font size.
 void text_prose(const std::string& text, bool disabled = false);
+// The lines text_prose draws for `width`, joined by "\n" (to measure them before drawing).
+std::string prose_lines(const std::string& text, float width);
 
 // TextDisabled that wraps at the window's edge instead of widening it (explanations).
 void text_disabled_wrapped(const char* format, ...);

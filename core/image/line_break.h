@@ -3,7 +3,7 @@
 // break at a space or between two CJK characters (Chinese has no spaces), not inside a
 // number or a word ("16.971", "W_K", "[[1,2],[4,3]]" stay whole; one alone wider than the
 // line is cut after a "," ";" or "]" where it can), not before closing punctuation that
-// follows a character ("，" "。" "）") and not after opening punctuation ("（" "“"). Used by
+// follows a character ("，" "。" "）") and not after opening punctuation ("（" "“" "("). Used by
 // the window's long texts (worked-example notes, the welcome); the width is whatever
 // `measure` returns.
 #include <functional>
