@@ -67,7 +67,7 @@ void set_config(AppState& s, const std::string& key, const std::string& value) {
 
 ScriptRunner::ScriptRunner(const std::string& path) {
     // A directory, a device or a missing file: "cannot read PATH: reason".
-    std::istringstream in(read_file(path, kMaxTextBytes, "a script"));
+    std::istringstream in(read_text_file(path));  // a file or a pipe (--script <(…))
     std::string line;
     while (std::getline(in, line)) {
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();

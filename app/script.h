@@ -2,7 +2,7 @@
 // Scripted UI actions (--script FILE), one per line, run between frames once the
 // previous action's recomputation has finished. Blank lines and # comments are skipped.
 // docs/SCRIPTING.md is the user's reference: keep it in step with this list.
-//   set KEY VALUE      d_model, heads, layers, d_ff, seed, mask, arch, pe, norm, act
+//   set KEY VALUE      any key of a random: spec (core set_spec_key: d_model, heads, norm, kv_heads, …)
 //   model MODEL        default, playground spec, model directory or worked example .json
 //   drop PATH          as if PATH were dropped on the window (model file/dir or text file)
 //   text TEXT          input text (rest of the line)
@@ -35,7 +35,7 @@ namespace hs {
 
 class ScriptRunner {
 public:
-    // Throws hs::Error when the file cannot be read.
+    // Throws hs::Error when the file cannot be read or holds no commands.
     explicit ScriptRunner(const std::string& path);
     // Every action ran and no screenshot or click is still waiting for its frames.
     bool finished() const { return next_ >= lines_.size() && screenshot_.empty() && click_.empty(); }

@@ -119,7 +119,7 @@ Every output path is checked before any file is written.
      R"(  TASK                copy, reverse, sort, induction or grammar (sentences of the bilingual grammar)
   --text-file F       a text to train on instead, split into --level char|word tokens
   --window N          tokens an example (grammar, --text-file)
-  --induction P       per cent of grammar examples that are induction sequences (default 0)
+  --induction P       per cent of grammar examples that are induction sequences (default 25)
   --spec SPEC         playground keys replacing those of the default training spec
   --steps N           steps in all (default 500)
   --batch B           examples per step (default 16)

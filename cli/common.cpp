@@ -168,7 +168,7 @@ std::size_t trace_number_count(const Trace& trace, bool scores) {
     for (const Trace::Tapped& tap : trace.taps) n += static_cast<std::size_t>(tap.value.size());
     if (trace.steps) {
         const AttentionSteps& st = *trace.steps;
-        n += static_cast<std::size_t>(st.qkv.size() + st.w_in.size() + st.concat.size() +
+        n += static_cast<std::size_t>(st.qkv.size() + st.kv_memory.size() + st.w_in.size() + st.concat.size() +
                                       st.output.size());
         // raw, scaled, masked scores and weights: four (T, S) maps per head.
         n += 4 * maps_count(st.weights);

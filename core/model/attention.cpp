@@ -176,7 +176,8 @@ Matrix repeat_kv_cols(const Eigen::Ref<const Matrix>& m, int H, int Hkv, int Dh)
 
 // Every intermediate of one block for the step-by-step view, taken from what
 // multi_head_attention computed (the same numbers the heatmaps show). With grouped-query
-// attention K and V are repeated per query head (K_h = K_g), and so are their rows of W_in.
+// attention K_h, V_h (and q/k/v) are K and V of the query head's K/V head g (K_h = K_g);
+// W_in and QKV keep the model's shapes.
 void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
                   const Matrix& x_memory, const Matrix& qkv_unrotated, const Projected& p,
                   const AttentionMask& mask, float scale, const AttentionResult& r,
@@ -213,8 +214,9 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     steps.head_outputs.clear();
     // The textbook's per-head W_Q^h, W_K^h, W_V^h: (D, Dk) each, the transposed row blocks
     // of W_in: rows h·Dk of W_Q, and rows g·Dk of W_K and W_V for K/V head g = h / (H / Hkv)
-    // (the kernels' transpose, one head per job: 3 MB at d_model 512).
-    const bool textbook = steps.w_in.size() <= kTextbookMaxWeights;
+    // (the kernels' transpose, one head per job: 3 MB at d_model 512). The copies hold
+    // 3·I·D floats whatever the K/V heads, which is what the cap limits.
+    const bool textbook = 3LL * I * D_in <= static_cast<long long>(kTextbookMaxWeights);
     if (textbook) {
         for (auto* heads : {&steps.w_q_heads, &steps.w_k_heads, &steps.w_v_heads})
             heads->assign(static_cast<std::size_t>(H), Matrix(D_in, Dk));

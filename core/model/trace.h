@@ -34,10 +34,11 @@ struct AttentionSteps {
     Matrix q, k, v;    // (T, I), (S, I), (S, I): K and V repeated per query head under GQA
     std::vector<Matrix> q_heads, k_heads, v_heads;  // H × (T|S, Dk): column blocks of q/k/v
     // The same projection in textbook form (Q_h = X·W_Q^h + b_Q^h): H × (D, Dk), W_Q^h =
-    // (rows h·Dk … (h+1)·Dk − 1 of W_in's Q block)ᵀ, likewise K and V (GQA: repeated per
-    // query head). Empty, like w_o, when W_in has more than kTextbookMaxWeights entries
-    // (d_model beyond ~1024): a copy of a large model's projections is not worth its memory,
-    // and the Pipeline shows the fused layout instead.
+    // (rows h·Dk … (h+1)·Dk − 1 of W_in's Q block)ᵀ; W_K^h and W_V^h are rows g·Dk … of
+    // the K and V blocks, g = h / (H / Hkv) (GQA: one copy per query head). Empty, like
+    // w_o, when these copies (3·I·D floats) would exceed kTextbookMaxWeights (d_model beyond
+    // ~1024): a copy of a large model's projections is not worth its memory, and the
+    // Pipeline shows the fused layout instead.
     std::vector<Matrix> w_q_heads, w_k_heads, w_v_heads;
     std::vector<Matrix> raw_scores;     // H × (T, S) = Q_h K_hᵀ
     std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ / √Dk
