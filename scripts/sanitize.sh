@@ -44,7 +44,11 @@ cc -shared -fPIC -O1 tests/sanitizers/keep_libraries_loaded.c -o build-asan/keep
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 cd build-asan
 status=0
-ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1" ctest --output-on-failure -j"$(nproc)" -LE gui "$@" || status=1
+# The induction-formation test (1000 training steps of one thread's arithmetic; the same
+# code paths run in the other Trainer tests) took over 900 s under ASan on a slow 2-core
+# host (87 s in Release): left to the Release suite, as under TSan.
+ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1" ctest --output-on-failure -j"$(nproc)" -LE gui \
+  -E 'AnInductionHeadForms' "$@" || status=1
 # verify_asan_link_order=0: the preloaded library comes before libasan (it needs no ASan).
 LD_PRELOAD="$PWD/keep_libraries_loaded.so" LSAN_OPTIONS="suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0" \
   ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:verify_asan_link_order=0" \
