@@ -157,11 +157,10 @@ void draw_pipeline_tab(AppContext& ctx) {
     // when W_O is the identity (a worked example without an output projection).
     const auto plus_b = [](bool bias) { return std::string(bias ? " + b" : ""); };
     const std::string plus_b_out = plus_b(st.out_bias);
-    // W_in: (I + 2·Ikv, D); head h reads K/V head g = h / (H / Hkv), rows I + g·Dk of W_K
-    // and I + Ikv + g·Dk of W_V.
-    const int H = std::max(1, static_cast<int>(st.weights.size()));
-    const int Ikv = (static_cast<int>(st.w_in.rows()) - I) / 2, Hkv = std::max(1, Ikv / std::max(1, Dk));
-    const int g = h / std::max(1, H / Hkv);
+    // W_in: (I + 2·Ikv, D); head h reads K/V head g (kv_head_of under GQA, else h): rows
+    // I + g·Dk of W_K and I + Ikv + g·Dk of W_V.
+    const int Ikv = (static_cast<int>(st.w_in.rows()) - I) / 2;
+    const int kv_head = kv_head_of(*t, h), g = kv_head >= 0 ? kv_head : h;
     // Cross-attention: queries from X (the decoder), keys and values from the memory M.
     const bool cross = t->steps_cross;
     const std::string kv_from = cross ? "M" : "X";
@@ -230,7 +229,7 @@ void draw_pipeline_tab(AppContext& ctx) {
         ImGui::TextWrapped("%s", tr("Cross-attention: the queries come from X, the decoder's tokens; the keys and "
                                     "values from M, the encoder's output."));
     ImGui::PopStyleColor();
-    if (const int kv = t->steps_cross ? -1 : kv_head_of(*t, h); kv >= 0) {
+    if (const int kv = t->steps_cross ? -1 : kv_head; kv >= 0) {
         // Under GQA the steps hold K/V repeated per query head: K_h and V_h of this head
         // are the columns of key/value head kv.
         const int group = t->config.heads / t->config.kv_head_count();
