@@ -517,6 +517,8 @@ int run_gui(const GuiOptions& options) {
                 ctx.state.layer = wanted_layer;  // the selection asked for on the command line
                 ctx.state.head = wanted_head;
                 clamp_selection(ctx.state, *ctx.view.trace);
+                if (const std::string n = selection_notice(options.layer, options.head, ctx.state); !n.empty())
+                    ctx.state.notice = n;
                 selection_applied = true;
             }
             poll_analysis(ctx);

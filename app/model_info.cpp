@@ -1,5 +1,6 @@
 #include "app/model_info.h"
 
+#include "core/continuation.h"
 #include "core/source.h"
 
 namespace hs {
@@ -37,8 +38,7 @@ ModelInfo describe_model(const TraceSource& source) {
     info.max_len = c.max_len;
     if (source.tokenizer() && info.pretrained) info.tokenizer_vocab = source.tokenizer()->vocab_size();
     if (source.model()) info.dtype = source.model()->stored_dtype();
-    info.decoder_lm = c.mask == MaskKind::Causal && c.arch != Arch::EncoderDecoder &&
-                      c.lm_head != LmHead::None && info.pretrained;
+    info.decoder_lm = can_continue(source);
     if (const WorkedExample* e = source.worked_example()) copy_example_notes(*e, info);
     return info;
 }

@@ -19,7 +19,7 @@ struct ModelInfo {
     long long parameters = 0;
     std::string dtype = "f32";      // as stored in the file
     long long memory_bytes = 0;     // weights in memory (f32: 4 bytes per parameter)
-    bool decoder_lm = false;        // has next-token predictions and "continue"
+    bool decoder_lm = false;        // can "continue" its text (core can_continue)
     // A worked example's title, description (what it shows, where the article it comes
     // from is wrong) and source.
     std::string example_title, example_description, example_source;

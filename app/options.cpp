@@ -78,6 +78,9 @@ GuiOptions parse_gui_options(int argc, char** argv) {
             if (x == std::string::npos) throw Error("option --size needs WIDTHxHEIGHT, got '" + v + "'.");
             o.width = parse_int(arg, v.substr(0, x));
             o.height = parse_int(arg, v.substr(x + 1));
+            // Below 320×240 no panel fits; above 16384 a framebuffer exceeds GL's limits.
+            if (o.width < 320 || o.height < 240 || o.width > 16384 || o.height > 16384)
+                throw Error("option --size must be between 320x240 and 16384x16384, got '" + v + "'.");
             o.size_given = true;
         } else {
             throw Error("unknown option '" + arg + "'; run 'headscope --help' for the options.");

@@ -16,6 +16,16 @@ std::string home_dir() {
 
 std::string typed_path(const std::string& typed) { return expand_home(typed, home_dir()); }
 
+std::string selection_notice(int asked_layer, int asked_head, const AppState& state) {
+    if (asked_layer >= 0 && state.layer != asked_layer)
+        return "Layer " + std::to_string(asked_layer) + " does not exist; showing layer " +
+               std::to_string(state.layer) + ".";
+    if (asked_head >= 0 && state.head != asked_head)
+        return "Head " + std::to_string(asked_head) + " does not exist; showing head " +
+               std::to_string(state.head) + ".";
+    return "";
+}
+
 std::string default_export_dir() {
     const std::string home = home_dir();
     if (!home.empty()) return (std::filesystem::path(home) / "Pictures" / "HeadScope").string();

@@ -4,12 +4,12 @@
 #include <exception>
 #include <limits>
 
+#include "core/continuation.h"
 #include "core/error.h"
 #include "core/image/box_mean.h"
 #include "core/kernels/parallel.h"
 #include "core/source.h"
 #include "core/tokenize/byte_fallback.h"
-#include "core/model/generate.h"
 
 namespace hs {
 
@@ -39,37 +39,6 @@ void add_block_thumbs(TraceThumbnails& thumbs, std::vector<bool>& seen, const He
         thumbs.hi[kind] = seen[kind] ? std::max(thumbs.hi[kind], ranges[h].hi) : ranges[h].hi;
         seen[kind] = true;
     }
-}
-
-// Greedy continuation of `text` by n tokens, one token per step so that `progress(i, n)`
-// can cancel between steps. Returns the text plus what the new tokens decode to.
-std::string continue_text(const TraceSource& source, const std::string& text, int n,
-                          const ProgressFn& progress, int& generated) {
-    const Model* model = source.model();
-    const bool decoder_lm = model && source.tokenizer() && model->config().lm_head != LmHead::None &&
-                            model->config().arch == Arch::DecoderOnly &&
-                            model->config().mask == MaskKind::Causal;
-    if (!decoder_lm)
-        throw Error("'continue' needs a decoder language model (a llama2.c .bin, a GPT-2 / Llama / "
-                    "Qwen2 directory or a causal decoder with an LM head); '" + source.name() +
-                    "' is a " + source.kind() + ".");
-    const Tokenizer& tokenizer = *source.tokenizer();
-    const std::vector<int> prompt = source.tokenize(text).ids;
-    std::vector<int> ids = prompt;
-    generated = 0;
-    for (int i = 0; i < n; ++i) {
-        if (progress && !progress(i, n)) throw Cancelled{};
-        const std::vector<int> next = generate(*model, tokenizer, ids, 1);
-        if (next.empty()) break;  // BOS / EOS or the model's max_len
-        ids.push_back(next.front());
-        ++generated;
-    }
-    // Decode prompt + continuation together (the first piece may decode specially) and
-    // append what the continuation added.
-    const std::string before = tokenizer.decode(prompt), after = tokenizer.decode(ids);
-    const std::vector<int> tail(ids.begin() + static_cast<std::ptrdiff_t>(prompt.size()), ids.end());
-    return text + (after.compare(0, before.size(), before) == 0 ? after.substr(before.size())
-                                                                 : tokenizer.decode(tail));
 }
 
 }  // namespace
@@ -173,8 +142,9 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             SourceInput input = request.input;
             if (request.continue_tokens > 0) {
                 phase_ = static_cast<int>(WorkerPhase::Generating);
-                input.text = continue_text(*cached_source_, input.text, request.continue_tokens, progress,
-                                           result.generated);
+                const Continuation c = continue_text(*cached_source_, input.text, request.continue_tokens, progress);
+                input.text += c.text;
+                result.generated = c.generated;
                 result.continued = true;
                 result.text = input.text;
             }

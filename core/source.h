@@ -50,6 +50,10 @@ public:
     // The tokenizer run() uses for real models (null for playground models, whose hashed
     // ids cannot be decoded, and worked examples).
     virtual const Tokenizer* tokenizer() const { return nullptr; }
+    // What reads generated ids back as text (core/continuation.h): the tokenizer of a real
+    // model, the task's tokens for a model HeadScope trained; null when ids cannot be read
+    // back (playground models' hashed words, worked examples).
+    virtual const Tokenizer* continuation_tokenizer() const { return tokenizer(); }
     // The tokens run() would feed the main stack for `text` (special tokens included).
     // Throws hs::Error for a source that takes no text.
     virtual Tokens tokenize(const std::string& text) const;

@@ -25,7 +25,7 @@ TEST(ConfigValidation, ReportsEveryProblemAtOnce) {
     c.d_model = 0;
     c.heads = 0;
     c.layers = 0;
-    c.d_ff = 0;
+    c.d_ff = -1;
     const auto problems = validate(c);
     EXPECT_EQ(problems.size(), 4u);
     try {
@@ -38,6 +38,21 @@ TEST(ConfigValidation, ReportsEveryProblemAtOnce) {
         EXPECT_NE(m.find("layers 0 must be between 1 and"), std::string::npos) << m;
         EXPECT_NE(m.find("; "), std::string::npos) << m;
     }
+}
+
+// d_ff defaults to 4·d_model: a bad d_model is named once, not again as a bad d_ff; a
+// bad d_ff of a good d_model is still named.
+TEST(ConfigValidation, ADerivedDffIsNotBlamedForABadDModel) {
+    ModelConfig c;
+    c.d_model = 0;
+    c.d_ff = 0;
+    auto problems = validate(c);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].find("d_model 0 must be between 1 and"), std::string::npos) << problems[0];
+    c.d_model = 64;
+    problems = validate(c);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].find("d_ff 0 must be between 1 and"), std::string::npos) << problems[0];
 }
 
 TEST(ConfigValidation, MoreHeadsThanDimensionsIsExplained) {

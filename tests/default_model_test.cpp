@@ -15,7 +15,9 @@
 #include "core/analysis/corpus.h"
 #include "core/analysis/head_labels.h"
 #include "core/analysis/relation_probe.h"
+#include "core/continuation.h"
 #include "core/corpus/grammar.h"
+#include "core/error.h"
 #include "core/kernels/simd.h"
 #include "core/source.h"
 #include "core/train/checkpoint.h"
@@ -70,6 +72,44 @@ TEST(DefaultModel, OpensByNameAsTheGrammarModel) {
               (std::vector<std::string>{"<bos>", "the", "dog", "is", "not", "good", "."}));
     std::error_code ec;
     EXPECT_LE(std::filesystem::file_size(default_model_dir() + "/model.safetensors", ec), 4u * 1024 * 1024);
+}
+
+// The default model is a decoder with a language-model head: "continue" and `generate`
+// extend a sentence in the grammar's words. Independent: each step's most likely next
+// token from the forward's own top-k, appended to the text and run again.
+TEST(DefaultModel, ContinuesASentenceWithItsMostLikelyWords) {
+    const auto source = open_source("default");
+    ASSERT_TRUE(can_continue(*source));
+    const std::string prompt = "the dog is";
+    std::string text = prompt, expected;
+    for (int i = 0; i < 3; ++i) {
+        SourceInput in;
+        in.text = text;
+        const Trace trace = source->run(in, TraceOptions{});
+        ASSERT_FALSE(trace.next_tokens.empty());
+        const std::string word = trace.next_tokens.front().text;
+        ASSERT_NE(word, "<bos>");  // a sentence of three words does not end here
+        expected += " " + word;
+        text += " " + word;
+    }
+    const Continuation c = continue_text(*source, prompt, 3);
+    EXPECT_EQ(c.generated, 3);
+    EXPECT_EQ(c.text, expected);
+    // The continued text reads back as the same tokens.
+    EXPECT_EQ(source->tokenize(prompt + c.text).text.size(), 1u + 3u + 3u);
+}
+
+// Playground models hash their words: their ids cannot be read back, so they do not
+// continue, and say why.
+TEST(DefaultModel, APlaygroundModelDoesNotContinueAndSaysWhy) {
+    const auto source = open_source("random:d_model=16,heads=2,layers=1,arch=decoder,mask=causal,lm_head=tied");
+    EXPECT_FALSE(can_continue(*source));
+    try {
+        continue_text(*source, "a b", 2);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("is a playground"), std::string::npos) << e.what();
+    }
 }
 
 // | lang | relation | best head | accuracy | baseline | margin | offset |: the best head of

@@ -95,6 +95,8 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
         }
         ImGui::EndTable();
     }
+    // Only a model whose ids read back as text can extend it (core can_continue).
+    if (!ctx.view.info.decoder_lm) return;
     if (ImGui::Button(tr("continue"))) {
         s.pending_continue = std::max(1, s.continue_n);
         s.dirty = true;

@@ -105,7 +105,9 @@ std::vector<std::string> validate(const ModelConfig& c) {
     if (c.layers < 1 || c.layers > kMaxLayers)
         add("layers " + std::to_string(c.layers) + " must be between 1 and " +
             std::to_string(kMaxLayers));
-    if (c.d_ff < 1 || c.d_ff > 8 * kMaxDModel)
+    // A d_ff that is only 4·d_model follows d_model: one complaint about d_model is enough.
+    const bool d_ff_follows_bad_d_model = c.d_ff == 4 * c.d_model && (c.d_model < 1 || c.d_model > kMaxDModel);
+    if ((c.d_ff < 1 || c.d_ff > 8 * kMaxDModel) && !d_ff_follows_bad_d_model)
         add("d_ff " + std::to_string(c.d_ff) + " must be between 1 and " +
             std::to_string(8 * kMaxDModel));
     if (c.vocab < 2 || c.vocab > 1'000'000)

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/corpus/annotated.h"
 #include "core/tokenize/playground_tokenizer.h"
+#include "core/tokenize/tokenizer.h"
 #include "core/train/text_corpus.h"
 
 namespace hs::train {
@@ -28,10 +29,30 @@ std::string symbol_name(int id) {
     return "#" + std::to_string(id);
 }
 
+// The task's tokens as a Tokenizer, so that a continuation reads back as the task's text
+// ("continue", `headscope generate`). BOS (0) ends a continuation, as in llama2.c.
+class TaskTokenizer : public Tokenizer {
+public:
+    TaskTokenizer(const TaskSpec& task, int vocab) : task_(task), vocab_(vocab) {}
+    Tokens encode(const std::string& text, bool) const override { return encode_task_text(task_, text); }
+    std::string decode(const std::vector<int>& ids) const override { return task_text(task_, ids); }
+    std::string display(int id) const override { return id == kBos ? "<bos>" : task_text(task_, {id}); }
+    int vocab_size() const override { return vocab_; }
+    int bos_id() const override { return kBos; }
+
+private:
+    const TaskSpec& task_;
+    int vocab_;
+};
+
 class TrainedSource : public TraceSource {
 public:
     TrainedSource(Model model, TaskSpec task, std::string name)
-        : model_(std::move(model)), task_(std::move(task)), name_(std::move(name)) {}
+        : model_(std::move(model)), task_(std::move(task)), name_(std::move(name)),
+          tokenizer_(task_, model_.config().vocab) {}
+    // tokenizer_ refers to task_: neither copied nor moved.
+    TrainedSource(const TrainedSource&) = delete;
+    TrainedSource& operator=(const TrainedSource&) = delete;
 
     std::string name() const override { return name_; }
     std::string kind() const override { return "trained model"; }
@@ -39,6 +60,7 @@ public:
     long long parameter_count() const override { return model_.parameter_count(); }
     const Model* model() const override { return &model_; }
     Tokens tokenize(const std::string& text) const override { return encode_task_text(task_, text); }
+    const Tokenizer* continuation_tokenizer() const override { return &tokenizer_; }
     std::string describe() const override {
         std::ostringstream out;
         out << "model:      " << name_ << " (trained on " << to_string(task_.kind) << ")\n"
@@ -75,6 +97,7 @@ private:
     Model model_;
     TaskSpec task_;
     std::string name_;
+    TaskTokenizer tokenizer_;
 };
 
 }  // namespace

@@ -123,6 +123,24 @@ TEST(GuiOptionsBench, RejectsConflictingOrBadBenchOptions) {
     EXPECT_EQ(message({"--bench-edits", "x"}), "option --bench-edits needs a whole number, got 'x'.");
 }
 
+// A window no panel fits in, or larger than a GL framebuffer can be, is refused up front.
+TEST(GuiOptionsSize, AcceptsUsableSizesAndNamesTheRangeOtherwise) {
+    const GuiOptions o = parse({"--size", "1280x720"});
+    EXPECT_EQ(o.width, 1280);
+    EXPECT_EQ(o.height, 720);
+    EXPECT_TRUE(o.size_given);
+    EXPECT_EQ(parse({"--size", "320x240"}).width, 320);
+    for (const char* bad : {"0x0", "319x240", "320x239", "16385x1000", "-5x100"}) {
+        try {
+            parse({"--size", bad});
+            ADD_FAILURE() << bad << " accepted";
+        } catch (const Error& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      std::string("option --size must be between 320x240 and 16384x16384, got '") + bad + "'.");
+        }
+    }
+}
+
 }  // namespace
 }  // namespace hs
 

@@ -404,7 +404,7 @@ int main(int argc, char** argv) {
         if (mode == "continued" && argc == 6) return check_continued(argv);
         if (mode == "analysis" && argc == 9) return check_analysis(argv);
         if (mode == "train" && argc == 11) return check_train(argv);
-        if (mode == "default" && argc == 5) return check_default(argv);
+        if (mode == "default" && argc == 6) return check_default(argv);
         if (mode == "long-text" && argc == 3) return hs::gui_check::check_long_text(argv);
         if (mode == "article" && argc == 3) return hs::gui_check::check_article(argv);
         if (mode == "chinese-ui" && argc == 3) return hs::gui_check::check_chinese_ui(argv);
@@ -415,7 +415,7 @@ int main(int argc, char** argv) {
                              "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE STATE.json | "
                              "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "
                              "analysis STATE ABLATED RANKED SHOT MODEL TEXT HEAD | "
-                             "train STATE SHOT W H STEPS EVERY EXPERIMENT CSV | default FIRST ZH PLAYGROUND\n");
+                             "train STATE SHOT W H STEPS EVERY EXPERIMENT CSV | default FIRST ZH PLAYGROUND CONTINUED\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "FAIL: %s\n", e.what());

@@ -1,10 +1,11 @@
-// gui_check default FIRST.json ZH.json PLAYGROUND.json
+// gui_check default FIRST.json ZH.json PLAYGROUND.json CONTINUED.json
 //   The first launch (no settings, no command-line model) against core computed here:
 //   - the window opened on the default model, probed its heads on the probe corpus and
 //     shows its best English coreference head (core's probe_relations_by_language) on the
 //     pronoun sample, captioned as a coreference head, the shown map being that head's
 //     map in core's forward pass of the sample;
 //   - `relations-show coreference zh` shows the Chinese best head on a Chinese sample;
+//   - "continue 3" extends the Chinese sample by core's continue_text;
 //   - a playground says it is untrained.
 #include <cmath>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "tests/gui/gui_check_util.h"
 
 #include "core/analysis/relation_probe.h"
+#include "core/continuation.h"
 #include "core/corpus/grammar.h"
 #include "core/source.h"
 
@@ -56,7 +58,8 @@ void check_shown_map(const hs::TraceSource& source, const nlohmann::json& state,
 }  // namespace
 
 int check_default(char** argv) {
-    const nlohmann::json first = read_json(argv[2]), zh = read_json(argv[3]), playground = read_json(argv[4]);
+    const nlohmann::json first = read_json(argv[2]), zh = read_json(argv[3]), playground = read_json(argv[4]),
+                         continued = read_json(argv[5]);
     const auto source = hs::open_source("default");
     std::vector<std::string> skipped;
     const std::vector<hs::RelationRun> runs = hs::probe_relations_by_language(*source, hs::corpus::probe_corpus(), skipped);
@@ -84,6 +87,10 @@ int check_default(char** argv) {
     check(zh_text.find("她") != std::string::npos || zh_text.find("他") != std::string::npos || zh_text.find("它") != std::string::npos,
           "on a Chinese pronoun sample: " + zh_text);
     check_shown_map(*source, zh, "Chinese sample");
+
+    const hs::Continuation c = hs::continue_text(*source, zh_text, 3);
+    check(continued.at("text") == zh_text + c.text && continued.at("error") == "" && c.generated == 3,
+          "continue 3 appends core's three most likely tokens: " + continued.at("text").get<std::string>());
 
     check(playground.at("source_kind").get<std::string>() == "playground" && playground.at("untrained") == true,
           "a playground is marked untrained");

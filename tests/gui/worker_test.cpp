@@ -130,7 +130,7 @@ TEST(Worker, ContinueNeedsADecoderLanguageModel) {
     worker.submit(req);
     const ComputeResult r = wait_for_result(worker);
     EXPECT_FALSE(r.trace);
-    EXPECT_NE(r.error.find("'continue' needs a decoder language model"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("continuing a text needs a causal decoder language model"), std::string::npos) << r.error;
 }
 
 TEST(Worker, CancelDeliversNothing) {

@@ -1,0 +1,26 @@
+#pragma once
+// Greedy continuation of a source's text: "continue" in the window, `headscope generate`.
+// Works for every source whose model is a causal decoder with a language-model head and
+// whose ids read back as text (TraceSource::continuation_tokenizer): real checkpoints and
+// models HeadScope trained; not playground models (hashed word ids) or worked examples.
+#include <string>
+
+#include "core/source.h"
+
+namespace hs {
+
+// Whether continue_text can extend `source`'s text.
+bool can_continue(const TraceSource& source);
+
+struct Continuation {
+    std::string text;    // what the new tokens add to the text (may start with a space)
+    int generated = 0;   // how many tokens were appended (fewer than asked at BOS / EOS or max_len)
+};
+
+// Appends up to n argmax tokens to `text`, one forward per token, calling progress(i, n)
+// before each (false cancels: throws hs::Cancelled). An empty text starts from BOS.
+// Throws hs::Error, naming the source's kind, when !can_continue(source).
+Continuation continue_text(const TraceSource& source, const std::string& text, int n,
+                           const ProgressFn& progress = nullptr);
+
+}  // namespace hs
