@@ -1,5 +1,5 @@
 // gui_check train STATE.json SHOT.png WIDTH HEIGHT STEPS EVERY EXPERIMENT.json EXPERIMENT.csv SHOWN.json
-// The Train view's run (tests/gui/run_train_test.sh: induction, batch 32, lr 1e-3,
+// The Train view's run (tests/gui/run_train_test.sh: induction, batch 8, lr 1e-3,
 // warm-up 100, seed 1, the default training model) against the same run in core: every
 // step's loss, each snapshot's step, held-out loss and per-head induction score; and the
 // screenshot of the view at its size, showing the Train view with drawn maps.
@@ -39,7 +39,7 @@ int check_train(char** argv) {
     hs::train::TrainingSetup setup;
     setup.config = hs::train::training_config(hs::train::kDefaultTrainingSpec);
     setup.task = hs::train::parse_task("induction", setup.config.vocab);
-    setup.options.batch = 32;
+    setup.options.batch = 8;
     setup.options.seed = 1;
     setup.options.adamw.lr = 1e-3f;
     setup.options.adamw.warmup_steps = std::min(100, steps);

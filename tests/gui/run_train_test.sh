@@ -9,12 +9,13 @@
 #   run_train_test.sh APP CHECKER OUTDIR
 set -euo pipefail
 app=$1 checker=$2 out=$3
-steps=80 every=40
+steps=32 every=16
 rm -rf "$out"
 mkdir -p "$out"
 cat > "$out/session.txt" <<SCRIPT
 view train
 train task induction
+train batch 8
 train steps $steps
 train every $every
 train-start
