@@ -51,8 +51,11 @@ GuiOptions parse_gui_options(int argc, char** argv) {
         if (arg == "--model") o.model = value();
         else if (arg == "--text") o.text = value();
         else if (arg == "--decoder-text") o.decoder_text = value();
-        else if (arg == "--layer") o.layer = parse_int(arg, value());
-        else if (arg == "--head") o.head = parse_int(arg, value());
+        else if (arg == "--layer" || arg == "--head") {
+            const int v = parse_int(arg, value());
+            if (v < 0) throw Error("option " + arg + " needs a layer or head number from 0, got " + std::to_string(v) + ".");
+            (arg == "--layer" ? o.layer : o.head) = v;
+        }
         else if (arg == "--screenshot") o.screenshot = value();
         else if (arg == "--layout") o.layout = value();
         else if (arg == "--frames") o.frames = parse_int(arg, value());

@@ -17,13 +17,14 @@ std::string home_dir() {
 std::string typed_path(const std::string& typed) { return expand_home(typed, home_dir()); }
 
 std::string selection_notice(int asked_layer, int asked_head, const AppState& state) {
+    std::string notice;
     if (asked_layer >= 0 && state.layer != asked_layer)
-        return "Layer " + std::to_string(asked_layer) + " does not exist; showing layer " +
-               std::to_string(state.layer) + ".";
+        notice = "Layer " + std::to_string(asked_layer) + " does not exist; showing layer " +
+                 std::to_string(state.layer) + ".";
     if (asked_head >= 0 && state.head != asked_head)
-        return "Head " + std::to_string(asked_head) + " does not exist; showing head " +
-               std::to_string(state.head) + ".";
-    return "";
+        notice += (notice.empty() ? "" : " ") + std::string("Head ") + std::to_string(asked_head) +
+                  " does not exist; showing head " + std::to_string(state.head) + ".";
+    return notice;
 }
 
 std::string default_export_dir() {

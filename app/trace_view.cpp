@@ -24,6 +24,7 @@ void TraceView::accept(ComputeResult result) {
     error.clear();
     input_error = false;
     byte_tokens = result.byte_tokens;
+    unknown_words = result.unknown_words;
     input_tokens = input_max_len = 0;
     recomputed_maps.reset();
     layer_maps_requested.reset();

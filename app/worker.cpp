@@ -154,6 +154,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             trace = cached_source_->run(input, options, progress);
             result.forward_ms = ms_since(t_forward);
             result.input = input;
+            result.unknown_words = unknown_words(*cached_source_, trace.main);
             if (!request.options.ablate.empty()) {
                 // The plain run to compare against (same capture options, no ablation).
                 TraceOptions plain = options;

@@ -135,7 +135,7 @@ Every output path is checked before any file is written.
 --save, --log and --snapshots are checked before step 1.
 )",
      false, false},
-    {"generate", cmd_generate, "greedy continuation of --text by a pretrained language MODEL",
+    {"generate", cmd_generate, "greedy continuation of --text by a decoder language MODEL (a checkpoint or a model HeadScope trained)",
      "  headscope generate MODEL [--text \"...\"] [--tokens N]   (no text: start from BOS)\n",
      R"(  --text "...", --text-file F   the prompt
   --tokens N          tokens to generate (default 32)

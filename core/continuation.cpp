@@ -5,29 +5,41 @@
 
 namespace hs {
 
-bool can_continue(const TraceSource& source) {
+namespace {
+
+// Why `source` cannot continue a text, or "" when it can.
+std::string why_not(const TraceSource& source) {
     const Model* model = source.model();
-    if (!model || !source.continuation_tokenizer()) return false;
+    if (!model) return "it has no token ids";
+    if (!source.continuation_tokenizer()) return "its token ids do not read back as text (a playground hashes its words)";
     const ModelConfig& c = model->config();
-    return c.lm_head != LmHead::None && c.arch == Arch::DecoderOnly && c.mask == MaskKind::Causal;
+    if (c.arch != Arch::DecoderOnly) return "it is not a decoder-only model";
+    if (c.lm_head == LmHead::None) return "it has no language-model head";
+    if (c.mask != MaskKind::Causal) return "its attention is not causal";
+    return "";
 }
+
+}  // namespace
+
+bool can_continue(const TraceSource& source) { return why_not(source).empty(); }
 
 Continuation continue_text(const TraceSource& source, const std::string& text, int n,
                            const ProgressFn& progress) {
-    if (!can_continue(source))
-        throw Error("continuing a text needs a causal decoder language model whose tokens read back as "
-                    "text (a llama2.c .bin, a GPT-2 / Llama / Qwen2 directory or a model HeadScope "
-                    "trained); '" + source.name() + "' is a " + source.kind());
+    if (const std::string why = why_not(source); !why.empty())
+        throw Error("'" + source.name() + "' (" + source.kind() + ") cannot continue a text: " + why +
+                    " (that needs a causal decoder language model whose tokens read back as text: a llama2.c "
+                    ".bin, a GPT-2 / Llama / Qwen2 directory or a model HeadScope trained)");
     const Model& model = *source.model();
     const Tokenizer& tokenizer = *source.continuation_tokenizer();
-    const std::vector<int> prompt = source.tokenize(text).ids;
+    std::vector<int> prompt = source.tokenize(text).ids;
+    // An empty text starts from BOS, which is then part of the prompt, not of what is added.
+    if (prompt.empty() && tokenizer.bos_id() >= 0) prompt.push_back(tokenizer.bos_id());
     std::vector<int> ids = prompt;
     Continuation out;
     for (int i = 0; i < n; ++i) {
         if (progress && !progress(i, n)) throw Cancelled{};
         const std::vector<int> next = generate(model, tokenizer, ids, 1);
         if (next.empty()) break;  // BOS / EOS or the model's max_len
-        if (ids.empty()) ids.push_back(tokenizer.bos_id());  // generate started from BOS
         ids.push_back(next.front());
         ++out.generated;
     }

@@ -1,5 +1,6 @@
 #include "core/source.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "core/pretrained_source.h"
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/playground_tokenizer.h"
+#include "core/tokenize/tokenizer.h"
 #include "core/train/checkpoint.h"
 #include "core/train/trained_source.h"
 #include "core/worked_example.h"
@@ -169,6 +171,17 @@ HeadMaps TraceSource::layer_maps(const Trace& trace, const HeadRef& block, bool 
     if (model()) return recompute_layer_maps(*model(), trace, block, scores);
     throw Error("the maps of layer " + std::to_string(block.layer) + " were not kept and '" +
                 name() + "' (" + kind() + ") cannot recompute them");
+}
+
+std::vector<std::string> unknown_words(const TraceSource& source, const StackTrace& stack) {
+    std::vector<std::string> words;
+    const Tokenizer* tokenizer = source.continuation_tokenizer();
+    const int unk = tokenizer ? tokenizer->unk_id() : -1;
+    if (unk < 0) return words;
+    for (std::size_t i = 0; i < stack.ids.size() && i < stack.tokens.size(); ++i)
+        if (stack.ids[i] == unk && std::find(words.begin(), words.end(), stack.tokens[i]) == words.end())
+            words.push_back(stack.tokens[i]);
+    return words;
 }
 
 Tokens TraceSource::tokenize(const std::string& text) const {

@@ -59,6 +59,11 @@ public:
     virtual Tokens tokenize(const std::string& text) const;
 };
 
+// The tokens of `stack` that the source's vocabulary does not hold (they became its
+// unknown token, [UNK] or <unk>, and the model cannot tell them apart), each once, in
+// order of first appearance. Empty for a vocabulary without an unknown token.
+std::vector<std::string> unknown_words(const TraceSource& source, const StackTrace& stack);
+
 // The maps of `block`: the trace's own when the forward kept them, else recomputed by
 // `source` into `recomputed` (which the result then refers to). Without copying a
 // resident block, unlike layer_maps.

@@ -53,6 +53,12 @@ TEST(ConfigValidation, ADerivedDffIsNotBlamedForABadDModel) {
     problems = validate(c);
     ASSERT_EQ(problems.size(), 1u);
     EXPECT_NE(problems[0].find("d_ff 0 must be between 1 and"), std::string::npos) << problems[0];
+    // A d_model whose 4·d_model is beyond int: the default d_ff saturates, and is not blamed.
+    const ModelConfig huge = parse_playground_spec("random:d_model=1000000000,heads=1");
+    EXPECT_EQ(huge.d_ff, 2147483647);
+    problems = validate(huge);
+    ASSERT_EQ(problems.size(), 1u) << ::testing::PrintToString(problems);
+    EXPECT_NE(problems[0].find("d_model 1000000000 must be between 1 and"), std::string::npos) << problems[0];
 }
 
 TEST(ConfigValidation, MoreHeadsThanDimensionsIsExplained) {

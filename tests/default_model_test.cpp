@@ -18,6 +18,7 @@
 #include "core/continuation.h"
 #include "core/corpus/grammar.h"
 #include "core/error.h"
+#include "core/model/generate.h"
 #include "core/kernels/simd.h"
 #include "core/source.h"
 #include "core/train/checkpoint.h"
@@ -82,21 +83,57 @@ TEST(DefaultModel, ContinuesASentenceWithItsMostLikelyWords) {
     ASSERT_TRUE(can_continue(*source));
     const std::string prompt = "the dog is";
     std::string text = prompt, expected;
+    std::vector<int> ids = source->tokenize(prompt).ids;
     for (int i = 0; i < 3; ++i) {
         SourceInput in;
         in.text = text;
         const Trace trace = source->run(in, TraceOptions{});
         ASSERT_FALSE(trace.next_tokens.empty());
+        ASSERT_GT(trace.next_tokens.front().id, 1) << "not BOS or <unk>: a three-word sentence goes on";
         const std::string word = trace.next_tokens.front().text;
-        ASSERT_NE(word, "<bos>");  // a sentence of three words does not end here
         expected += " " + word;
         text += " " + word;
+        ids.push_back(trace.next_tokens.front().id);
     }
     const Continuation c = continue_text(*source, prompt, 3);
     EXPECT_EQ(c.generated, 3);
     EXPECT_EQ(c.text, expected);
-    // The continued text reads back as the same tokens.
-    EXPECT_EQ(source->tokenize(prompt + c.text).text.size(), 1u + 3u + 3u);
+    // The continued text reads back as the same ids: <bos>, the prompt, the three words.
+    EXPECT_EQ(source->tokenize(prompt + c.text).ids, ids);
+}
+
+// No text: the continuation starts from BOS, as generate does, and BOS is not part of
+// what it adds.
+TEST(DefaultModel, ContinuesAnEmptyTextFromBos) {
+    const auto source = open_source("default");
+    const Continuation c = continue_text(*source, "", 4);
+    ASSERT_EQ(c.generated, 4);
+    const std::vector<int> gen = generate(*source->model(), *source->continuation_tokenizer(), {}, 4);
+    ASSERT_EQ(gen.size(), 4u);
+    std::vector<std::string> words;
+    for (int id : gen) words.push_back(source->continuation_tokenizer()->display(id));
+    std::string want;
+    for (const std::string& w : words) want += (want.empty() ? "" : " ") + w;
+    EXPECT_EQ(c.text, want);  // English words: spaced (the model starts English sentences with "the")
+    EXPECT_EQ(c.text.find("<bos>"), std::string::npos);
+}
+
+// Words the grammar never used read as <unk> (id 1): the source names each once, in
+// order; a playground (hashed words, no unknown token) names none.
+TEST(DefaultModel, NamesTheWordsOutsideItsVocabulary) {
+    const auto source = open_source("default");
+    SourceInput in;
+    in.text = "the qwopp dog zzyzx is qwopp";
+    const Trace trace = source->run(in, TraceOptions{});
+    ASSERT_EQ(trace.main.ids.size(), 7u);
+    EXPECT_EQ(trace.main.ids[2], 1);
+    EXPECT_EQ(trace.main.ids[4], 1);
+    EXPECT_EQ(unknown_words(*source, trace.main), (std::vector<std::string>{"qwopp", "zzyzx"}));
+    in.text = "the dog is good .";
+    EXPECT_TRUE(unknown_words(*source, source->run(in, TraceOptions{}).main).empty());
+    const auto playground = open_source("random:d_model=16,heads=2,layers=1");
+    in.text = "qwopp zzyzx";
+    EXPECT_TRUE(unknown_words(*playground, playground->run(in, TraceOptions{}).main).empty());
 }
 
 // Playground models hash their words: their ids cannot be read back, so they do not
@@ -108,7 +145,8 @@ TEST(DefaultModel, APlaygroundModelDoesNotContinueAndSaysWhy) {
         continue_text(*source, "a b", 2);
         FAIL() << "no error";
     } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("is a playground"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("(playground) cannot continue a text: its token ids do not read back"),
+                  std::string::npos) << e.what();
     }
 }
 

@@ -161,9 +161,27 @@ void draw_text_status(AppContext& ctx) {
     }
     if (v.trace && v.byte_tokens > 0) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
-        ImGui::TextWrapped(tr("%d tokens are raw bytes such as <0xE5>: this model's vocabulary has no piece for "
-                              "some characters (a model trained on English spells a Chinese character as 3 bytes)."),
-                           v.byte_tokens);
+        char note[512];
+        std::snprintf(note, sizeof note,
+                      tr("%d tokens are raw bytes such as <0xE5>: this model's vocabulary has no piece for some "
+                         "characters (a model trained on English spells a Chinese character as 3 bytes)."),
+                      v.byte_tokens);
+        text_prose(note);
+        ImGui::PopStyleColor();
+    }
+    if (v.trace && !v.unknown_words.empty()) {
+        // The first five, each shortened: the note stays a few lines whatever was typed.
+        std::string words;
+        for (std::size_t i = 0; i < v.unknown_words.size() && i < 5; ++i)
+            words += (i ? ", " : "") + short_label(v.unknown_words[i], 16);
+        if (v.unknown_words.size() > 5) words += ", …";
+        char note[768];
+        std::snprintf(note, sizeof note,
+                      tr("%zu words are not in this model's vocabulary: it reads each as its unknown token and "
+                         "cannot tell them apart (%s)."),
+                      v.unknown_words.size(), words.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
+        text_prose(note);
         ImGui::PopStyleColor();
     }
     if (!v.input_error && v.trace && (v.trace->dropped_tokens > 0 || v.trace->dropped_decoder_tokens > 0)) {

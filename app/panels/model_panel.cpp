@@ -150,7 +150,7 @@ void draw_playground(AppContext& ctx) {
     }
     ImGui::PopItemWidth();
     if (ImGui::Button("d_ff = 4·d_model")) {
-        c.d_ff = 4 * c.d_model;
+        c.d_ff = default_d_ff(c.d_model);
         changed = true;
     }
     same_line_if_fits(button_width(tr("Llama block")));

@@ -207,12 +207,15 @@ void text_prose(const std::string& text, bool disabled) {
 }
 
 void text_disabled_wrapped(const char* format, ...) {
-    va_list args;
+    va_list args, again;
     va_start(args, format);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrappedV(format, args);
-    ImGui::PopStyleColor();
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, format, args);
     va_end(args);
+    std::string text(static_cast<std::size_t>(std::max(n, 0)), '\0');
+    if (n > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
+    va_end(again);
+    text_prose(text, true);  // core's line breaker: numbers and identifiers stay whole
 }
 
 }  // namespace hs

@@ -124,7 +124,7 @@ HfConfig parse_gpt2(const Keys& k) {
     c.family = "gpt2";
     read_mha_shape(k, {"n_embd", "n_head", "n_layer"}, c);
     c.max_len = k.required_int("n_positions");
-    c.d_ff = k.optional_int("n_inner", 4 * c.d_model);
+    c.d_ff = k.optional_int("n_inner", default_d_ff(c.d_model));
     c.norm_kind = NormKind::LayerNorm;
     c.norm_eps = k.optional_float("layer_norm_epsilon", 1e-5f);
     c.norm = NormPlacement::PreLN;

@@ -71,6 +71,12 @@ ModelConfig ModelConfig::defaults_for(Arch arch) {
     return c;
 }
 
+int default_d_ff(int d_model) {
+    // The usual transformer ratio.
+    return static_cast<int>(std::clamp<long long>(4LL * d_model, std::numeric_limits<int>::min(),
+                                                  std::numeric_limits<int>::max()));
+}
+
 std::vector<std::string> validate(const ModelConfig& c) {
     std::vector<std::string> problems;
     auto add = [&](const std::string& p) { problems.push_back(p); };
@@ -105,8 +111,9 @@ std::vector<std::string> validate(const ModelConfig& c) {
     if (c.layers < 1 || c.layers > kMaxLayers)
         add("layers " + std::to_string(c.layers) + " must be between 1 and " +
             std::to_string(kMaxLayers));
-    // A d_ff that is only 4·d_model follows d_model: one complaint about d_model is enough.
-    const bool d_ff_follows_bad_d_model = c.d_ff == 4 * c.d_model && (c.d_model < 1 || c.d_model > kMaxDModel);
+    // A d_ff that is only the default follows d_model: one complaint about d_model is enough.
+    const bool d_ff_follows_bad_d_model =
+        c.d_ff == default_d_ff(c.d_model) && (c.d_model < 1 || c.d_model > kMaxDModel);
     if ((c.d_ff < 1 || c.d_ff > 8 * kMaxDModel) && !d_ff_follows_bad_d_model)
         add("d_ff " + std::to_string(c.d_ff) + " must be between 1 and " +
             std::to_string(8 * kMaxDModel));
@@ -412,16 +419,14 @@ ModelConfig parse_playground_spec(const std::string& spec) {
         set_spec_key(c, k, v);
         d_ff_given |= k == "d_ff";
     }
-    // The usual transformer ratio; saturates so an absurd d_model is reported by validate().
-    if (!d_ff_given)
-        c.d_ff = static_cast<int>(std::min<long long>(4LL * c.d_model, std::numeric_limits<int>::max()));
+    if (!d_ff_given) c.d_ff = default_d_ff(c.d_model);
     return c;
 }
 
 std::string to_playground_spec(const ModelConfig& c) {
     std::string s = "random:d_model=" + std::to_string(c.d_model) +
                     ",heads=" + std::to_string(c.heads) + ",layers=" + std::to_string(c.layers);
-    if (c.d_ff != 4 * c.d_model) s += ",d_ff=" + std::to_string(c.d_ff);
+    if (c.d_ff != default_d_ff(c.d_model)) s += ",d_ff=" + std::to_string(c.d_ff);
     s += ",seed=" + std::to_string(c.seed) + ",arch=" + to_string(c.arch) +
          ",mask=" + to_string(c.mask) + ",pe=" + to_string(c.pe) + ",norm=" + norm_spec(c) +
          ",act=" + to_string(c.activation);

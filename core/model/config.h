@@ -76,6 +76,9 @@ struct ModelConfig {
 
 // Every problem with the config, each a full sentence; empty when valid.
 std::vector<std::string> validate(const ModelConfig& config);
+// The d_ff a spec without one gets: 4·d_model, saturated to int's range (an absurd d_model
+// is then reported by validate, not wrapped).
+int default_d_ff(int d_model);
 
 // The head count the Model panel's − / + buttons go to from `heads`: the next smaller
 // (direction < 0) or larger (direction > 0) divisor of d_model, so every step is a valid

@@ -26,6 +26,9 @@ public:
     virtual int vocab_size() const = 0;
     virtual int bos_id() const { return -1; }
     virtual int eos_id() const { return -1; }
+    // The id every word outside the vocabulary becomes ([UNK], <unk>); −1 when there is
+    // none (byte-level BPE and byte fallback spell any text).
+    virtual int unk_id() const { return -1; }
 };
 
 }  // namespace hs

@@ -55,6 +55,7 @@ public:
     std::string decode(const std::vector<int>& ids) const override;
     std::string display(int id) const override;  // the vocabulary string ("##ing" stays)
     int vocab_size() const override { return static_cast<int>(vocab_.size()); }
+    int unk_id() const override { return unk_id_; }
 
     int id_of(const std::string& token) const;  // -1 when absent
 

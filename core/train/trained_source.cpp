@@ -39,6 +39,8 @@ public:
     std::string display(int id) const override { return id == kBos ? "<bos>" : task_text(task_, {id}); }
     int vocab_size() const override { return vocab_; }
     int bos_id() const override { return kBos; }
+    // Words outside a text or grammar task's vocabulary read as <unk> (id 1).
+    int unk_id() const override { return task_.text || task_.words ? 1 : -1; }
 
 private:
     const TaskSpec& task_;

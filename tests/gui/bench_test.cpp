@@ -123,6 +123,17 @@ TEST(GuiOptionsBench, RejectsConflictingOrBadBenchOptions) {
     EXPECT_EQ(message({"--bench-edits", "x"}), "option --bench-edits needs a whole number, got 'x'.");
 }
 
+// A negative layer or head is refused (−1 is "not given").
+TEST(GuiOptionsSize, NegativeLayerOrHeadIsRefused) {
+    EXPECT_EQ(parse({"--layer", "2", "--head", "0"}).layer, 2);
+    try {
+        parse({"--layer", "-2"});
+        ADD_FAILURE() << "accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "option --layer needs a layer or head number from 0, got -2.");
+    }
+}
+
 // A window no panel fits in, or larger than a GL framebuffer can be, is refused up front.
 TEST(GuiOptionsSize, AcceptsUsableSizesAndNamesTheRangeOtherwise) {
     const GuiOptions o = parse({"--size", "1280x720"});
@@ -130,7 +141,8 @@ TEST(GuiOptionsSize, AcceptsUsableSizesAndNamesTheRangeOtherwise) {
     EXPECT_EQ(o.height, 720);
     EXPECT_TRUE(o.size_given);
     EXPECT_EQ(parse({"--size", "320x240"}).width, 320);
-    for (const char* bad : {"0x0", "319x240", "320x239", "16385x1000", "-5x100"}) {
+    EXPECT_EQ(parse({"--size", "16384x16384"}).height, 16384);
+    for (const char* bad : {"0x0", "319x240", "320x239", "16385x1000", "1000x16385", "-5x100"}) {
         try {
             parse({"--size", bad});
             ADD_FAILURE() << bad << " accepted";

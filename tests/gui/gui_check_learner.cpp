@@ -1,5 +1,5 @@
-// gui_check long-text: what the window did with a text over max_len, an empty text and a
-// 600-token text (tests/gui/run_long_text_test.sh); gui_check article: the worked
+// gui_check long-text: what the window did with a text over max_len, an empty text, a
+// 600-token text, byte tokens and words outside a vocabulary (tests/gui/run_long_text_test.sh); gui_check article: the worked
 // example's comparison with the article (run_article_test.sh). From the state dumps.
 #include <cmath>
 #include <cstdio>
@@ -7,6 +7,8 @@
 #include <string>
 
 #include "tests/gui/gui_check_util.h"
+
+#include "core/source.h"
 
 namespace hs::gui_check {
 
@@ -38,6 +40,16 @@ int check_long_text(char** argv) {
     const nlohmann::json bytes = read_json(dir + "/bytes.json");
     check(bytes.at("byte_tokens") == 6, "'小明 ok' on stories260K: the Input panel notes 6 byte tokens (3 per character; got " +
                                             bytes.at("byte_tokens").dump() + ")");
+    check(bytes.at("unknown_words").empty(), "byte fallback spells any word: none is unknown");
+    // The default model's grammar words: two invented words read as <unk>, named once each
+    // (the vocabulary is core's; the words were made up for this test).
+    const nlohmann::json unknown = read_json(dir + "/unknown.json");
+    const auto source = hs::open_source("default");
+    const hs::Tokens tokens = source->tokenize(unknown.at("text").get<std::string>());
+    int unk = 0;
+    for (int id : tokens.ids) unk += id == 1;
+    check(unk == 3 && unknown.at("unknown_words") == nlohmann::json::array({"zzyzx", "qwopp"}),
+          "the default model notes its two unknown words, once each (got " + unknown.at("unknown_words").dump() + ")");
     return failures ? 1 : 0;
 }
 

@@ -1,6 +1,6 @@
 // gui_check train STATE.json SHOT.png WIDTH HEIGHT STEPS EVERY EXPERIMENT.json EXPERIMENT.csv SHOWN.json
 // The Train view's run (tests/gui/run_train_test.sh: induction, batch 8, lr 1e-3,
-// warm-up 100, seed 1, the default training model) against the same run in core: every
+// warm-up min(100, steps), seed 1, the default training model) against the same run in core: every
 // step's loss, each snapshot's step, held-out loss and per-head induction score; and the
 // screenshot of the view at its size, showing the Train view with drawn maps.
 #include <algorithm>

@@ -4,7 +4,8 @@
 # tokens; an empty text's error shows by the text box (not the Model panel) and export
 # refuses the older map. A 600-token text on a playground: the auto range's top is below
 # the map's max (robust range). Chinese on stories260K (an English model): the note on
-# byte tokens. Screenshots at 1280×720; gui_check long-text checks.
+# byte tokens; the default model's note on words outside its vocabulary. Screenshots at
+# 1280×720; gui_check long-text checks.
 #   run_long_text_test.sh APP CHECKER OUTDIR STORIES260K_BIN
 set -euo pipefail
 app=$1 checker=$2 out=$3 stories=$4
@@ -35,9 +36,14 @@ model $stories
 text 小明 ok
 dump-state $out/bytes.json
 screenshot $out/bytes.png
+model default
+text the zzyzx dog is qwopp . zzyzx
+dump-state $out/unknown.json
+screenshot $out/unknown.png
 SCRIPT
 timeout 240 xvfb-run -a -s '-screen 0 1280x720x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
-for f in too_long.json kept.json empty.json long.json bytes.json bytes.png too_long.png kept.png empty.png long.png; do
+for f in too_long.json kept.json empty.json long.json bytes.json bytes.png unknown.json unknown.png too_long.png kept.png \
+         empty.png long.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
 "$checker" long-text "$out"
