@@ -34,12 +34,6 @@ std::string home_dir();
 // A path as the user typed it, its leading "~" or "~/" read as home (core/io/file_names.h).
 std::string typed_path(const std::string& typed);
 
-struct AppState;
-// A --layer or --head (−1: not asked) that the selection could not keep (the model has
-// fewer) as a notice for the Model panel, instead of silently showing another head; ""
-// when the selection is as asked.
-std::string selection_notice(int asked_layer, int asked_head, const AppState& state);
-
 struct AppState {
     // -- model ----------------------------------------------------------------
     SourceKind source = SourceKind::Default;
@@ -107,5 +101,10 @@ struct AppState {
     void remember_model(const std::string& path);
     static constexpr std::size_t kMaxRecent = 10;
 };
+
+// A --layer or --head (−1: not asked) that the selection could not keep (the model has
+// fewer) as a notice for the Model panel, instead of silently showing another head; ""
+// when the selection is as asked.
+std::string selection_notice(int asked_layer, int asked_head, const AppState& state);
 
 }  // namespace hs

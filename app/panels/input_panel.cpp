@@ -13,6 +13,15 @@
 namespace hs {
 namespace {
 
+const ImVec4 kAmber(1.0f, 0.82f, 0.35f, 1.0f);  // notes about the text the model did not read as typed
+
+// A note in amber, broken into lines by core's line breaker.
+void amber_prose(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
+    text_prose(text);
+    ImGui::PopStyleColor();
+}
+
 // A token as a chip shows it: core's display string (Ġ already a space, byte tokens
 // already bytes) with control characters made visible ("\n", "\t", "\x1b") and a
 // token of spaces only shown as middle dots (an empty-looking chip says nothing).
@@ -159,38 +168,27 @@ void draw_text_status(AppContext& ctx) {
                 ImGui::SetTooltip(tr("run the model on the text's first %d tokens; the text itself is kept"), v.input_max_len);
         }
     }
-    if (v.trace && v.byte_tokens > 0) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
-        char note[512];
-        std::snprintf(note, sizeof note,
-                      tr("%d tokens are raw bytes such as <0xE5>: this model's vocabulary has no piece for some "
-                         "characters (a model trained on English spells a Chinese character as 3 bytes)."),
-                      v.byte_tokens);
-        text_prose(note);
-        ImGui::PopStyleColor();
-    }
+    if (v.trace && v.byte_tokens > 0)
+        amber_prose(printf_string(tr("%d tokens are raw bytes such as <0xE5>: this model's vocabulary has no piece "
+                                     "for some characters (a model trained on English spells a Chinese character "
+                                     "as 3 bytes)."),
+                                  v.byte_tokens));
     if (v.trace && !v.unknown_words.empty()) {
         // The first five, each shortened: the note stays a few lines whatever was typed.
         std::string words;
         for (std::size_t i = 0; i < v.unknown_words.size() && i < 5; ++i)
             words += (i ? ", " : "") + short_label(v.unknown_words[i], 16);
         if (v.unknown_words.size() > 5) words += ", …";
-        char note[768];
-        std::snprintf(note, sizeof note,
-                      tr("%zu words are not in this model's vocabulary: it reads each as its unknown token and "
-                         "cannot tell them apart (%s)."),
-                      v.unknown_words.size(), words.c_str());
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
-        text_prose(note);
-        ImGui::PopStyleColor();
+        amber_prose(printf_string(tr("%zu words are not in this model's vocabulary: it reads each as its unknown "
+                                     "token and cannot tell them apart (%s)."),
+                                  v.unknown_words.size(), words.c_str()));
     }
     if (!v.input_error && v.trace && (v.trace->dropped_tokens > 0 || v.trace->dropped_decoder_tokens > 0)) {
-        const ImVec4 amber(1.0f, 0.82f, 0.35f, 1.0f);
         if (v.trace->dropped_tokens > 0)
-            ImGui::TextColored(amber, tr("showing the first %zu tokens; %d more are left out"),
+            ImGui::TextColored(kAmber, tr("showing the first %zu tokens; %d more are left out"),
                                v.trace->main.tokens.size(), v.trace->dropped_tokens);
         if (v.trace->dropped_decoder_tokens > 0 && v.trace->decoder)
-            ImGui::TextColored(amber, tr("showing the first %zu decoder tokens; %d more are left out"),
+            ImGui::TextColored(kAmber, tr("showing the first %zu decoder tokens; %d more are left out"),
                                v.trace->decoder->tokens.size(), v.trace->dropped_decoder_tokens);
         ImGui::SameLine();
         if (ImGui::SmallButton(tr("use the whole text"))) {

@@ -139,14 +139,24 @@ float checkbox_width(const char* label) {
     return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
 }
 
-std::string printf_string(const char* format, ...) {
-    va_list args, copy;
-    va_start(args, format);
+namespace {
+
+std::string vprintf_string(const char* format, va_list args) {
+    va_list copy;
     va_copy(copy, args);
     const int n = std::vsnprintf(nullptr, 0, format, copy);
     va_end(copy);
     std::string out(static_cast<std::size_t>(std::max(n, 0)), '\0');
     if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, args);
+    return out;
+}
+
+}  // namespace
+
+std::string printf_string(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    std::string out = vprintf_string(format, args);
     va_end(args);
     return out;
 }
@@ -207,14 +217,10 @@ void text_prose(const std::string& text, bool disabled) {
 }
 
 void text_disabled_wrapped(const char* format, ...) {
-    va_list args, again;
+    va_list args;
     va_start(args, format);
-    va_copy(again, args);
-    const int n = std::vsnprintf(nullptr, 0, format, args);
+    const std::string text = vprintf_string(format, args);
     va_end(args);
-    std::string text(static_cast<std::size_t>(std::max(n, 0)), '\0');
-    if (n > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
-    va_end(again);
     text_prose(text, true);  // core's line breaker: numbers and identifiers stay whole
 }
 
