@@ -22,10 +22,12 @@ if [[ $mode == thread ]]; then
   # OpenBLAS off: its own threads are not instrumented; Eigen's GEMM is, in our pool.
   flags="$common -fsanitize=thread"
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
-    -DCMAKE_CXX_FLAGS_DEBUG="" -DHEADSCOPE_OPENBLAS=OFF -DHEADSCOPE_BUILD_BENCH=OFF -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
+    -DCMAKE_CXX_FLAGS_DEBUG="" -DHEADSCOPE_OPENBLAS=OFF -DHEADSCOPE_BUILD_BENCH=OFF -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
+    -DHEADSCOPE_TEST_TIMEOUT=900 >/dev/null
   cmake --build build-tsan -j"$(nproc)" --target headscope_tests headscope_app_tests
   cd build-tsan
   # Threads fixed at 4 on any machine: the pool then runs real concurrent work on 2 cores.
+  # 900 s per test, as under ASan: Trainer.LearnsToCopy (400 steps) takes 105 s here alone.
   export HEADSCOPE_THREADS=4 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
   threaded='Worker|LatestWins|MipWorker|MapBudgetWorker|ParallelFor|PackedAttention|GemmPacked|PackedCache|ModelWithHeads|InitWeights|MatmulNt|AttendHeads|LiveEdit|Trainer|Checkpoint'
   tests=$(ctest -N -R "$threaded" | grep -c 'Test #' || true)
