@@ -33,7 +33,7 @@ if [[ $mode == thread ]]; then
   tests=$(ctest -N -R "$threaded" | grep -c 'Test #' || true)
   echo "ThreadSanitizer: $tests tests"
   # The two convergence tests are one thread's long arithmetic (1000 and 1500 training
-  # steps; 87 s and 5 s in Release, the second over 300 s under TSan on CI's host). Their
+  # steps; 40–90 s and 5–12 s in Release, the second over 300 s under TSan on CI's host). Their
   # code paths run under TSan in the short Trainer tests (…StepIsTheSameOnOneThreadAsOnThePool
   # for a decoder and an encoder–decoder); the Release and ASan suites run them whole.
   exec ctest --output-on-failure -j"$(nproc)" -R "$threaded" \
