@@ -62,25 +62,45 @@ void draw_controls(AppContext& ctx) {
     }
 }
 
+// Width of the next-token part: its table (the longest token, three signed numbers, cell
+// padding) or its KL line, whichever is wider; 14 em of wrapped text without a next token.
+float next_token_part_width(const AblationEffect& e) {
+    if (!e.has_next_token) return 14.0f * ImGui::GetFontSize();
+    const auto width = [](const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; };
+    float token = width(tr("token"));
+    for (const TokenChange& c : e.top_tokens) token = std::max(token, width("'" + c.text + "'"));
+    const float number = std::max({width("+0.000"), width(tr("before")), width(tr("after")), width(tr("change"))});
+    const float table = token + 3.0f * number + 8.0f * ImGui::GetStyle().CellPadding.x + 4.0f;
+    return std::max(table, width(printf_string(tr("KL(p ‖ p') = %.5f nats"), e.kl)));
+}
+
 void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
     const Trace& t = *ctx.view.trace;
+    // The two plots share what the next-token part leaves when each still gets 10 em; in a
+    // narrower panel the next-token part goes below them. Headings wrap inside their column.
     const float fs = ImGui::GetFontSize();
-    const float w = ImGui::GetContentRegionAvail().x;
+    const float third = next_token_part_width(e);
+    const float plots = ImGui::GetContentRegionAvail().x - third - 2.0f * ImGui::GetStyle().ItemSpacing.x;
+    const int columns = plots >= 20.0f * fs ? 3 : 2;
+    if (!ImGui::BeginTable("##effect", columns, ImGuiTableFlags_SizingStretchSame)) return;
+    if (columns == 3) {
+        ImGui::TableSetupColumn("##hidden", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("##maps", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("##next", ImGuiTableColumnFlags_WidthFixed, third);
+    }
     // 1. Hidden-state change per layer.
-    ImGui::BeginGroup();
-    ImGui::TextUnformatted(tr("hidden-state change per layer  ‖h'−h‖/‖h‖"));
+    ImGui::TableNextColumn();
+    text_prose(tr("hidden-state change per layer  ‖h'−h‖/‖h‖"));
     double lo = 0, hi = 0;
     finite_range(e.hidden_change, lo, hi);
-    const PlotHover hb = draw_bar_chart("##hidden_change", e.hidden_change, nullptr, ImVec2(w * 0.22f, height), 0.0,
+    const PlotHover hb = draw_bar_chart("##hidden_change", e.hidden_change, nullptr, ImVec2(ImGui::GetContentRegionAvail().x, height), 0.0,
                                         std::max(hi * 1.1, 1e-6), [](int i) { return "L" + std::to_string(i); });
     if (hb.col >= 0)
         ImGui::SetTooltip(tr("layer %d output changes by %.2f%%"), hb.col,
                           100.0 * e.hidden_change[static_cast<std::size_t>(hb.col)]);
-    ImGui::EndGroup();
     // 2. Map change of every head (what the later layers' maps did).
-    ImGui::SameLine();
-    ImGui::BeginGroup();
-    ImGui::TextUnformatted(tr("attention map change per head  mean |A'−A|"));
+    ImGui::TableNextColumn();
+    text_prose(tr("attention map change per head  mean |A'−A|"));
     const int layers = static_cast<int>(e.map_change.size());
     const int heads = layers ? static_cast<int>(e.map_change.front().size()) : 0;
     if (layers && heads) {
@@ -92,8 +112,9 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
         ColorScale scale;
         scale.lo = 0.0f;
         scale.hi = std::max(ctx.analysis.effect_map.hi, 1e-6f);
+        const float side = ImGui::GetContentRegionAvail().x;
         const PlotHover hm = draw_matrix_plot(ctx, "##map_change", ctx.analysis.effect_map, layers, heads,
-                                              ImVec2(w * 0.28f, std::min(height, w * 0.28f)), Colormap::Magma, scale,
+                                              ImVec2(side, std::min(height, side)), Colormap::Magma, scale,
                                               [](int i) { return "L" + std::to_string(i); },
                                               [](int j) { return "H" + std::to_string(j); });
         if (hm.row >= 0) {
@@ -105,13 +126,12 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
             }
         }
     }
-    ImGui::EndGroup();
-    // 3. Next-token distribution (decoder LMs).
-    ImGui::SameLine();
-    ImGui::BeginGroup();
+    // 3. Next-token distribution (decoder LMs): a new row under part 1 when columns == 2.
+    ImGui::TableNextColumn();
     if (e.has_next_token) {
-        ImGui::Text(tr("next token after '%s':"), t.main.tokens.empty() ? "" : t.main.tokens.back().c_str());
-        ImGui::Text(tr("KL(p ‖ p') = %.5f nats"), e.kl);
+        text_prose(printf_string(tr("next token after '%s':"),
+                                 t.main.tokens.empty() ? "" : t.main.tokens.back().c_str()));
+        ImGui::TextUnformatted(printf_string(tr("KL(p ‖ p') = %.5f nats"), e.kl).c_str());
         if (ImGui::BeginTable("##topk", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                                ImGuiTableFlags_SizingFixedFit,
                               ImVec2(ImGui::GetContentRegionAvail().x, 0))) {
@@ -135,11 +155,10 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
             ImGui::EndTable();
         }
     } else {
-        ImGui::TextDisabled(tr("last layer's output changes by %.2f%%"), 100.0 * e.last_layer_change);
-        ImGui::TextDisabled("%s", tr("(next-token KL needs a decoder language model)"));
+        text_disabled_wrapped(tr("last layer's output changes by %.2f%%"), 100.0 * e.last_layer_change);
+        text_disabled_wrapped("%s", tr("(next-token KL needs a decoder language model)"));
     }
-    ImGui::EndGroup();
-    (void)fs;
+    ImGui::EndTable();
 }
 
 void draw_ranking(AppContext& ctx) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "app/i18n/i18n.h"
 
@@ -147,14 +148,18 @@ void plot_frame(ImDrawList* list, ImVec2 origin, ImVec2 size, double lo, double 
 }
 
 void x_labels(ImDrawList* list, ImVec2 q0, ImVec2 q1, int n, float slot, const AxisLabel& x_label) {
-    if (!x_label || n <= 0) return;
-    float widest = 0.0f;
-    for (int i = 0; i < n; ++i) widest = std::max(widest, ImGui::CalcTextSize(x_label(i).c_str()).x);
-    const int k = std::max(1, static_cast<int>(std::ceil((widest + 6.0f) / slot)));
-    for (int i = 0; i < n; i += k) {
+    if (!x_label) return;
+    // Left to right, each label centred under its slot and drawn when it starts 6 px past
+    // the last one drawn: short labels all show, long ones thin out, empty ones take no room.
+    float free_from = -std::numeric_limits<float>::infinity();
+    for (int i = 0; i < n; ++i) {
         const std::string s = x_label(i);
+        if (s.empty()) continue;
         const float tw = ImGui::CalcTextSize(s.c_str()).x;
-        list->AddText(ImVec2(q0.x + (i + 0.5f) * slot - tw * 0.5f, q1.y + 2), kText, s.c_str());
+        const float x = q0.x + (i + 0.5f) * slot - tw * 0.5f;
+        if (x < free_from) continue;
+        list->AddText(ImVec2(x, q1.y + 2), kText, s.c_str());
+        free_from = x + tw + 6.0f;
     }
 }
 

@@ -36,7 +36,7 @@ PlotHover draw_matrix_plot(AppContext& ctx, const char* id, const KeyedTexture& 
                            const AxisLabel& col_label, bool square = true);
 
 // Vertical bars (NaN values skipped) with optional ± error whiskers, a zero line, a
-// value axis from `lo` to `hi` and x labels under every k-th bar; bar i coloured
+// value axis from `lo` to `hi` and x labels under the bars (thinned so none overlap); bar i coloured
 // colors[i] when given. Returns the bar under the pointer in `col`.
 PlotHover draw_bar_chart(const char* id, const std::vector<double>& values, const std::vector<double>* errors,
                          ImVec2 size, double lo, double hi, const AxisLabel& x_label,

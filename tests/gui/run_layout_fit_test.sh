@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Nothing is clipped: at 1280×720, 1600×1000 and 2560×1440, in English and in Chinese,
 # through the Attention view (Pipeline, Layer outputs, Export, a playground's Model panel),
-# every tab of the Analysis view after Analyze and the Train view, no window's widgets are wider than
+# every tab of the Analysis view after Analyze (Ablation with a head switched off: its
+# three-part effect) and the Train view, no window's widgets are wider than
 # the window unless it scrolls sideways. gui_check fit checks the dumped window extents.
 #   run_layout_fit_test.sh APP CHECKER OUTDIR
 set -euo pipefail
@@ -25,8 +26,10 @@ dump-state $out/${tag}_plots.json
 analysis-tab similarity
 dump-state $out/${tag}_similarity.json
 analysis-tab ablation
+ablate 0.1
 dump-state $out/${tag}_ablation.json
 screenshot $out/${tag}_ablation.png
+restore all
 analysis-tab rollout
 dump-state $out/${tag}_rollout.json
 analysis-tab relations
