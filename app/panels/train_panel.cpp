@@ -330,10 +330,9 @@ void draw_run_tab(AppContext& ctx) {
     const float fs = ImGui::GetFontSize();
     const TrainProgress& p = v.progress;
     if (!p.history) {
-        ImGui::TextDisabled("%s", tr("Pick a task and an architecture, then press Train. With the defaults (induction, "
-                                     "2 layers,"));
-        ImGui::TextDisabled("%s", tr("d_model 64, 4 heads) an induction head forms within a minute: its score climbs "
-                                     "past 0.5."));
+        text_disabled_wrapped("%s", tr("Pick a task and an architecture, then press Train. With the defaults "
+                                       "(induction, 2 layers, d_model 64, 4 heads) an induction head forms within "
+                                       "a minute: its score climbs past 0.5."));
         return;
     }
     const int count = static_cast<int>(p.history->snapshots.size());
