@@ -538,6 +538,14 @@ TEST_F(CliBrokenModelDir, ConfigThatIsNotJsonIsReported) {
     expect_one_line_error(forward(), "m/config.json is not valid JSON");
 }
 
+TEST_F(CliBrokenModelDir, ConfigThatDescribesNoModelIsReported) {
+    { std::ofstream(dir_.file("m/config.json")) << "{}"; }
+    expect_one_line_error(forward(), "m/config.json describes no model: it has neither \"model_type\" (a Hugging "
+                                     "Face checkpoint: gpt2, bert, llama, qwen2) nor HeadScope's \"d_model\"");
+    { std::ofstream(dir_.file("m/config.json")) << "{\"model_type\": 7, \"d_model\": 32}"; }
+    expect_one_line_error(forward(), "m/config.json: \"model_type\" must be a string (got 7; supported: ");
+}
+
 TEST_F(CliBrokenModelDir, TruncatedSafetensorsIsReported) {
     const std::string path = dir_.file("m/model.safetensors");
     std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);

@@ -23,12 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string supported_list() {
-    std::string s;
-    for (const std::string& t : supported_hf_model_types()) s += (s.empty() ? "" : ", ") + t;
-    return s;
-}
-
 // Reads keys of one config object, naming the file and the model_type in every error.
 class Keys {
 public:
@@ -235,12 +229,18 @@ const std::vector<std::string>& supported_hf_model_types() {
     return types;
 }
 
+std::string supported_hf_model_types_text() {
+    std::string s;
+    for (const std::string& t : supported_hf_model_types()) s += (s.empty() ? "" : ", ") + t;
+    return s;
+}
+
 HfConfig parse_hf_config(const json& config, const std::string& where) {
     if (!config.is_object())
         throw Error(where + " is not a JSON object (got " + std::string(config.type_name()) + ")");
     if (!config.contains("model_type"))
         throw Error(where + " has no \"model_type\"; Hugging Face checkpoints name their "
-                    "architecture there (supported: " + supported_list() + ")");
+                    "architecture there (supported: " + supported_hf_model_types_text() + ")");
     if (!config.at("model_type").is_string())
         throw Error(where + ": \"model_type\" must be a string (got " +
                     config.at("model_type").dump() + ")");
@@ -255,7 +255,7 @@ HfConfig parse_hf_config(const json& config, const std::string& where) {
         out = parse_llama_like(keys, type);
     else
         throw Error(where + ": model_type \"" + type + "\" is not supported (supported: " +
-                    supported_list() + ")");
+                    supported_hf_model_types_text() + ")");
     // Keys HeadScope adds when it saves a playground model in HF layout (hf_llama_dir.h).
     out.playground_tokenizer = keys.optional_string("headscope_tokenizer", "") == "playground";
     if (keys.optional_string("headscope_lm_head", "") == "none") out.config.lm_head = LmHead::None;

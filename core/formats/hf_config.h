@@ -18,6 +18,8 @@ namespace hs {
 
 // model_type values load_hf_config understands, in the order error messages list them.
 const std::vector<std::string>& supported_hf_model_types();
+// The same, joined: "gpt2, llama, …".
+std::string supported_hf_model_types_text();
 
 // What config.json says: the model's exact ModelConfig (family set to the model_type;
 // q/k/v biases for qwen2 always and for llama when "attention_bias" is true, which also

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/formats/hf_config.h"
 #include "core/io/atomic_file.h"
 #include "core/io/hf_llama_dir.h"
 #include "core/io/json_file.h"
@@ -53,6 +54,15 @@ Model load_model_dir(const std::string& dir) {
     if (!fs::exists(config_path, ec))
         throw Error("model directory " + dir + " has no config.json");
     const nlohmann::json j = read_json_file(config_path);
+    // HeadScope's own config.json always names d_model; a Hugging Face one names its
+    // model_type (as a string: is_hf_model_dir sent those elsewhere). A file with neither
+    // would otherwise load as the default shape and fail on the tensors it lacks.
+    if (j.is_object() && j.contains("model_type"))
+        throw Error(config_path + ": \"model_type\" must be a string (got " + j.at("model_type").dump() +
+                    "; supported: " + supported_hf_model_types_text() + ")");
+    if (j.is_object() && !j.contains("d_model"))
+        throw Error(config_path + " describes no model: it has neither \"model_type\" (a Hugging Face checkpoint: " +
+                    supported_hf_model_types_text() + ") nor HeadScope's \"d_model\"");
     ModelConfig config;
     try {
         config = config_from_json(j);

@@ -365,10 +365,12 @@ void model_dir_errors(Hostile& h) {
     h.error([&] { open_source(h.fresh_dir("md/empty")); });
     const std::string dir = h.fresh_dir("md/config");
     for (const char* config :
-         {"{", "[]", R"({"d_model": "8"})", R"({"d_model": 10000000000})", R"({"arch": 1})",
-          R"({"norm_eps": "x"})", R"({"qkv_bias": 1})", R"({"seed": -1})", R"({"arch": "x"})", R"({"pe": "x"})",
-          R"({"rope_layout": "x"})", R"({"norm": "x"})", R"({"norm_kind": "x"})", R"({"lm_head": "x"})",
-          R"({"activation": "x"})", R"({"mask": "x"})", R"({"d_model": 50, "heads": 8})",
+         {"{", "[]", "{}", R"({"model_type": 7})", R"({"d_model": "8"})", R"({"d_model": 10000000000})",
+          R"({"d_model": 8, "arch": 1})", R"({"d_model": 8, "norm_eps": "x"})", R"({"d_model": 8, "qkv_bias": 1})",
+          R"({"d_model": 8, "seed": -1})", R"({"d_model": 8, "arch": "x"})", R"({"d_model": 8, "pe": "x"})",
+          R"({"d_model": 8, "rope_layout": "x"})", R"({"d_model": 8, "norm": "x"})",
+          R"({"d_model": 8, "norm_kind": "x"})", R"({"d_model": 8, "lm_head": "x"})",
+          R"({"d_model": 8, "activation": "x"})", R"({"d_model": 8, "mask": "x"})", R"({"d_model": 50, "heads": 8})",
           R"({"d_model": 8, "heads": 2})"}) {
         h.file("md/config/config.json", config);
         h.error([&] { open_source(dir); });
