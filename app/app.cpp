@@ -486,6 +486,7 @@ int run_gui(const GuiOptions& options) {
             frames.set_retained(FrameCache::probe_retained_back_buffer([&] { glfwSwapBuffers(window); }));
         if (time_drawing) std::printf("%s\n", frames.describe().c_str());
         bool last_frame_identical = false, selection_applied = false;
+        SelectionNoticeKeeper selection_note;
         std::string submitted_detail = "-";
         int ready_frames = 0;
         IdleMemory idle_memory;
@@ -518,9 +519,10 @@ int run_gui(const GuiOptions& options) {
                 ctx.state.head = wanted_head;
                 clamp_selection(ctx.state, *ctx.view.trace);
                 if (const std::string n = selection_notice(options.layer, options.head, ctx.state); !n.empty())
-                    ctx.state.notice = n;
+                    selection_note.show(ctx.state, n);
                 selection_applied = true;
             }
+            selection_note.drop_when_model_changes(ctx.state);
             poll_analysis(ctx);
             // 3. Hooks make their edits (scripts, benchmarks) as a click polled now would.
             for (const auto& h : hooks) h->before_ui(ctx, f);

@@ -27,6 +27,18 @@ std::string selection_notice(int asked_layer, int asked_head, const AppState& st
     return notice;
 }
 
+void SelectionNoticeKeeper::show(AppState& state, const std::string& notice) {
+    state.notice = notice_ = notice;
+    model_ = state.model_arg();
+}
+
+void SelectionNoticeKeeper::drop_when_model_changes(AppState& state) {
+    if (notice_.empty()) return;
+    if (state.notice == notice_ && state.model_arg() == model_) return;
+    if (state.notice == notice_) state.notice.clear();
+    notice_.clear();  // replaced, dismissed or dropped: nothing more to watch
+}
+
 std::string default_export_dir() {
     const std::string home = home_dir();
     if (!home.empty()) return (std::filesystem::path(home) / "Pictures" / "HeadScope").string();

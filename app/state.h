@@ -107,4 +107,15 @@ struct AppState {
 // when the selection is as asked.
 std::string selection_notice(int asked_layer, int asked_head, const AppState& state);
 
+// That notice stays while the model it speaks of is shown: opening or editing into another
+// model (another model_arg) takes it off the Model panel, unless something else replaced it.
+class SelectionNoticeKeeper {
+public:
+    void show(AppState& state, const std::string& notice);
+    void drop_when_model_changes(AppState& state);  // every frame
+
+private:
+    std::string notice_, model_;
+};
+
 }  // namespace hs
