@@ -170,6 +170,44 @@ TEST(MultiHeadAttention, CrossAttentionStepsTakeKeysAndValuesFromTheMemory) {
     EXPECT_LT(max_abs_diff(s.k_heads[1], kv.middleCols(D / 2, D / 2)), 1e-5f);  // K_1: memory rows
 }
 
+TEST(MultiHeadAttention, GroupedCrossAttentionStepsShareKeyValueHeadsOfTheMemory) {
+    // 4 query heads, 2 K/V heads (Dk 2): W_in = [W_Q (8 rows); W_K (4); W_V (4)].
+    // [K|V] = M·[W_K; W_V]ᵀ + b: (S, 2·Ikv) = (5, 8); query head h reads K/V head h / 2.
+    const int T = 3, S = 5, D = 8, H = 4, Hkv = 2, Dk = 2, Ikv = Hkv * Dk;
+    const AttentionWeights full = random_attention(D, H, 71);
+    AttentionWeights w = full;
+    w.kv_heads = Hkv;
+    w.in_proj_weight.resize(D + 2 * Ikv, D);
+    w.in_proj_weight << full.in_proj_weight.topRows(D), full.in_proj_weight.middleRows(D, Ikv),
+        full.in_proj_weight.middleRows(2 * D, Ikv);
+    w.in_proj_bias.resize(D + 2 * Ikv);
+    w.in_proj_bias << full.in_proj_bias.head(D), full.in_proj_bias.segment(D, Ikv), full.in_proj_bias.segment(2 * D, Ikv);
+    const Matrix x = random_input(T, D, 72), memory = random_input(S, D, 73);
+    AttentionSteps s;
+    const AttentionResult r = multi_head_attention(w, x, memory, AttentionMask{}, true, false, &s);
+    Matrix q = x * w.in_proj_weight.topRows(D).transpose();
+    q.rowwise() += w.in_proj_bias.head(D).transpose();
+    Matrix kv = memory * w.in_proj_weight.bottomRows(2 * Ikv).transpose();
+    kv.rowwise() += w.in_proj_bias.tail(2 * Ikv).transpose();
+    ASSERT_EQ(s.kv_memory.rows(), S);
+    ASSERT_EQ(s.kv_memory.cols(), 2 * Ikv);
+    EXPECT_LT(max_abs_diff(s.kv_memory, kv), 1e-5f);
+    ASSERT_EQ(s.k_heads.size(), std::size_t(H));
+    ASSERT_EQ(r.weights.size(), std::size_t(H));
+    for (int h = 0; h < H; ++h) {
+        const int g = h / (H / Hkv);
+        EXPECT_LT(max_abs_diff(s.k_heads[h], kv.middleCols(g * Dk, Dk)), 1e-5f) << h;
+        EXPECT_LT(max_abs_diff(s.v_heads[h], kv.middleCols(Ikv + g * Dk, Dk)), 1e-5f) << h;
+        // A_h = softmax(Q_h K_gᵀ / √Dk), rows over the 5 memory positions
+        Matrix a = q.middleCols(h * Dk, Dk) * kv.middleCols(g * Dk, Dk).transpose() / std::sqrt(float(Dk));
+        for (int i = 0; i < T; ++i) {
+            a.row(i) = (a.row(i).array() - a.row(i).maxCoeff()).exp();
+            a.row(i) /= a.row(i).sum();
+        }
+        EXPECT_LT(max_abs_diff(r.weights[h], a), 1e-5f) << h;
+    }
+}
+
 TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
     const int T = 3, D = 8, H = 2, Dk = 4;
     const AttentionWeights w = random_attention(D, H, 51);
