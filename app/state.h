@@ -67,6 +67,7 @@ struct AppState {
     std::string select_tab;             // "pipeline" | "layers" | "export": switch once
     ViewMode view_mode = ViewMode::Attention;
     std::string select_analysis_tab;    // "heads" | "plots" | "similarity" | "ablation" | "rollout" | "relations"
+    std::string open_analysis_tab;      // the one drawn last (the same key; the state dump's "open_tab")
 
     // -- ablation (issue 5) -----------------------------------------------------
     // Heads switched off in every forward pass (main-stack self-attention). Editing the

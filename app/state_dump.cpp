@@ -37,6 +37,7 @@ nlohmann::json analysis_json(const AppContext& ctx) {
     for (const HeadRef& h : ctx.state.ablated) ablated.push_back(to_string(h));
     j["ablated"] = ablated;
     j["ablate_mode"] = to_string(ctx.state.ablate_mode);
+    j["open_tab"] = ctx.state.open_analysis_tab;
     if (a.analysis && a.analysed_trace) {
         const TraceAnalysis& t = *a.analysis;
         nlohmann::json heads = nlohmann::json::array();

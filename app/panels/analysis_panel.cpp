@@ -51,7 +51,7 @@ void draw_toolbar(AppContext& ctx) {
 }  // namespace
 
 void draw_analysis_panel(AppContext& ctx, const PanelRect& r) {
-    begin_fixed_window(tr("Head analysis"), r);
+    begin_fixed_window(tr("Head analysis###analysis"), r);  // one window in every language
     draw_toolbar(ctx);
     auto flags = [&](const char* name) {
         return ctx.state.select_analysis_tab == name ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
@@ -62,14 +62,16 @@ void draw_analysis_panel(AppContext& ctx, const PanelRect& r) {
             const char* key;
             void (*draw)(AppContext&);
         };
-        const Tab tabs[] = {{"Heads", "heads", draw_heads_tab},
-                            {"Plots", "plots", draw_plots_tab},
-                            {"Similarity", "similarity", draw_similarity_tab},
-                            {"Ablation", "ablation", draw_ablation_tab},
-                            {"Rollout", "rollout", draw_rollout_tab},
-                            {"Relations", "relations", draw_relations_tab}};
+        // "###key": the same tab in every language, so switching it keeps the tab open.
+        const Tab tabs[] = {{"Heads###heads", "heads", draw_heads_tab},
+                            {"Plots###plots", "plots", draw_plots_tab},
+                            {"Similarity###similarity", "similarity", draw_similarity_tab},
+                            {"Ablation###ablation", "ablation", draw_ablation_tab},
+                            {"Rollout###rollout", "rollout", draw_rollout_tab},
+                            {"Relations###relations", "relations", draw_relations_tab}};
         for (const Tab& t : tabs) {
             if (ImGui::BeginTabItem(tr(t.label), nullptr, flags(t.key))) {
+                ctx.state.open_analysis_tab = t.key;
                 t.draw(ctx);
                 ImGui::EndTabItem();
             }

@@ -302,18 +302,19 @@ void draw_run_tab(AppContext& ctx);
 void draw_train_panel(AppContext& ctx, const PanelRect& r) {
     TrainView& v = ctx.train;
     const float left_w = std::clamp(r.size.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
-    begin_fixed_window(tr("Train"), {r.pos, ImVec2(left_w, r.size.y)});
+    begin_fixed_window(tr("Train###train_setup"), {r.pos, ImVec2(left_w, r.size.y)});
     draw_setup(ctx);
     ImGui::End();
-    begin_fixed_window(tr("Training"), {ImVec2(r.pos.x + left_w, r.pos.y), ImVec2(r.size.x - left_w, r.size.y)});
+    begin_fixed_window(tr("Training###training"), {ImVec2(r.pos.x + left_w, r.pos.y), ImVec2(r.size.x - left_w, r.size.y)});
     if (ImGui::BeginTabBar("##train_tabs")) {
-        if (ImGui::BeginTabItem(tr("Run"))) {
+        // "###…": the same windows and tabs in every language (switching it keeps the open one).
+        if (ImGui::BeginTabItem(tr("Run###run"))) {
             draw_run_tab(ctx);
             ImGui::EndTabItem();
         }
         const ImGuiTabItemFlags select = v.select_experiment_tab ? ImGuiTabItemFlags_SetSelected : 0;
         v.select_experiment_tab = false;
-        if (ImGui::BeginTabItem(tr("Head-count experiment"), nullptr, select)) {
+        if (ImGui::BeginTabItem(tr("Head-count experiment###experiment"), nullptr, select)) {
             draw_experiment_tab(ctx);
             ImGui::EndTabItem();
         }

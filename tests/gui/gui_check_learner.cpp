@@ -101,6 +101,8 @@ int check_chinese_ui(char** argv) {
     check(title.rfind("单头注意力", 0) == 0, "the worked example's notes show in Chinese ('" + title + "')");
     const nlohmann::json english = read_json(dir + "/english.json");
     check(english.at("ui_lang") == "en", "the script switches back to English");
+    check(english.at("analysis").at("open_tab") == "ablation",
+          "the Analysis view keeps its open tab (Ablation) across the language switch");
     return failures ? 1 : 0;
 }
 

@@ -2,7 +2,7 @@
 # The interface in 简体中文 (--lang zh), with settings in a fresh config folder: the first
 # launch shows the welcome; every view renders with no character missing from the font
 # atlas (no "?" glyphs), at 1280×720 and 1600×1000; the language is remembered by the next
-# launch; switching back to English by script works. gui_check chinese-ui checks the dumps.
+# launch; switching back to English by script works and keeps the open Analysis tab. gui_check chinese-ui checks the dumps.
 #   run_chinese_ui_test.sh APP CHECKER OUTDIR EXAMPLE
 set -euo pipefail
 app=$1 checker=$2 out=$3 example=$4
@@ -31,7 +31,10 @@ model $example
 tab article
 dump-state $out/example_zh.json
 screenshot $out/article_zh_1600.png
+view analysis
+analysis-tab ablation
 lang en
+screenshot $out/analysis_en_1600.png
 dump-state $out/english.json
 SCRIPT
 timeout 240 xvfb-run -a -s '-screen 0 1600x1000x24' "$app" --size 1600x1000 --script "$out/second.txt"
