@@ -221,10 +221,11 @@ void draw_model_info(const ModelInfo& info) {
         ImGui::EndTable();
     }
     ImGui::EndDisabled();
-    ImGui::Text(tr("%s parameters · %s · %s in memory"), format_count(info.parameters).c_str(), info.dtype.c_str(),
-                format_bytes(info.memory_bytes).c_str());
+    // Wrapped: at 1280 × 720 the panel is ~290 px wide.
+    text_prose(printf_string(tr("%s parameters · %s · %s in memory"), format_count(info.parameters).c_str(),
+                             info.dtype.c_str(), format_bytes(info.memory_bytes).c_str()));
     if (info.grouped())
-        ImGui::TextDisabled(tr("grouped-query attention: %d query heads share %d K/V heads"), info.heads, info.kv_heads);
+        text_disabled_wrapped(tr("grouped-query attention: %d query heads share %d K/V heads"), info.heads, info.kv_heads);
 }
 
 // A model the Train view trained, at one of its snapshots: a timeline over the steps that
@@ -373,17 +374,18 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
                                      ? in_ui_lang(info.example_title, info.example_title_zh).c_str()
                                      : t->model_name.c_str());
         const int layers = t->n_layers(), heads = heads_in(*t, MapKind::Self);
-        char layers_text[64], heads_text[64];
-        std::snprintf(layers_text, sizeof layers_text, layers == 1 ? tr("%d layer") : tr("%d layers"), layers);
-        std::snprintf(heads_text, sizeof heads_text, heads == 1 ? tr("%d head") : tr("%d heads"), heads);
-        ImGui::TextDisabled("%s · %s × %s · d_k %d", tr_message(ctx.view.source_kind).c_str(), layers_text, heads_text,
-                            t->config.d_k());
+        const std::string layers_text = printf_string(layers == 1 ? tr("%d layer") : tr("%d layers"), layers);
+        const std::string heads_text = printf_string(heads == 1 ? tr("%d head") : tr("%d heads"), heads);
+        // Wrapped: "llama2.c checkpoint · 5 layers × 8 heads · d_k 8" is wider than the
+        // panel at 1280 × 720.
+        text_disabled_wrapped("%s · %s × %s · d_k %d", tr_message(ctx.view.source_kind).c_str(), layers_text.c_str(),
+                              heads_text.c_str(), t->config.d_k());
         if (ctx.view.parameter_count > 0)
-            ImGui::TextDisabled(tr("%s parameters · forward %.1f ms"), format_count(ctx.view.parameter_count).c_str(),
-                                ctx.view.forward_ms > 0.0 ? ctx.view.forward_ms : ctx.view.compute_ms);
+            text_disabled_wrapped(tr("%s parameters · forward %.1f ms"), format_count(ctx.view.parameter_count).c_str(),
+                                  ctx.view.forward_ms > 0.0 ? ctx.view.forward_ms : ctx.view.compute_ms);
         else
-            ImGui::TextDisabled(tr("forward %.1f ms"), ctx.view.compute_ms);
-        if (ctx.view.load_ms > 0.0) ImGui::TextDisabled(tr("model loaded in %.1f ms"), ctx.view.load_ms);
+            text_disabled_wrapped(tr("forward %.1f ms"), ctx.view.compute_ms);
+        if (ctx.view.load_ms > 0.0) text_disabled_wrapped(tr("model loaded in %.1f ms"), ctx.view.load_ms);
     } else if (ctx.worker.busy()) {
         ImGui::TextDisabled("%s", tr("computing…"));
     }

@@ -69,7 +69,7 @@ void draw_model_path_field(AppContext& ctx) {
         v.matches_for = v.path;
         v.highlight = -1;
     }
-    ImGui::TextDisabled("%s", tr("llama2.c .bin or model directory (Hugging Face / HeadScope)"));
+    text_disabled_wrapped("%s", tr("llama2.c .bin or model directory (Hugging Face / HeadScope)"));
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr("Tab completes, ↑/↓ choose, Enter opens; or drop a .bin or directory on the window."));
     PathFieldData data{&v.path, &v};

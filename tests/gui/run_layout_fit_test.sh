@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Nothing is clipped: at 1280×720, 1600×1000 and 2560×1440, in English and in Chinese,
-# through the Attention view (Pipeline, Layer outputs, Export, a playground's Model panel),
+# through the Attention view (Pipeline, Layer outputs, Export, a playground's Model panel and
+# a real checkpoint's: stories260K, grouped-query attention),
 # every tab of the Analysis view after Analyze (Ablation with a head switched off: its
 # three-part effect) and the Train view, no window's widgets are wider than
 # the window unless it scrolls sideways. gui_check fit checks the dumped window extents.
-#   run_layout_fit_test.sh APP CHECKER OUTDIR
+#   run_layout_fit_test.sh APP CHECKER OUTDIR STORIES260K_BIN
 set -euo pipefail
-app=$1 checker=$2 out=$3
+app=$1 checker=$2 out=$3 stories=$4
 rm -rf "$out"
 mkdir -p "$out"
 dumps=()
@@ -43,9 +44,11 @@ model random:d_model=64,heads=4,layers=2
 tab layers
 dump-state $out/${tag}_playground.json
 screenshot $out/${tag}_playground.png
+model $stories
+dump-state $out/${tag}_checkpoint.json
 SCRIPT
     timeout 240 xvfb-run -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$tag.txt"
-    for view in attention analysis plots similarity ablation rollout relations train export playground; do
+    for view in attention analysis plots similarity ablation rollout relations train export playground checkpoint; do
       dumps+=("$out/${tag}_${view}.json")
     done
   done
