@@ -101,7 +101,8 @@ struct AppContext {
     ModelPanelView model_panel;
     ExportStatus export_status;
     HelpView help;
-    TextBoxView text_box;
+    TextBoxView text_box;          // the Input panel's text
+    TextBoxView decoder_text_box;  // and an encoder–decoder's decoder text
     PipelineView pipeline;
     ClickTargets click_targets;         // widgets a script may click
     MatrixTextures pipeline_textures;   // Pipeline tab: one texture per step matrix

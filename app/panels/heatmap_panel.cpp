@@ -39,7 +39,7 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     if (ImGui::SliderInt(tr("head###head"), &s.head, 0, std::max(0, n_heads - 1), head_format)) clamp_selection(s, t);
     ImGui::PopStyleColor(2);
     if (t.decoder) {
-        ImGui::SameLine();
+        same_line_if_fits(w * 1.6f);
         ImGui::SetNextItemWidth(w * 1.6f);
         int kind = static_cast<int>(s.map);
         const char* map_names[] = {tr(kMapNames[0]), tr(kMapNames[1]), tr(kMapNames[2])};
@@ -296,7 +296,18 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
                          : prose_lines("L" + std::to_string(s.layer) + ".H" + std::to_string(s.head) + ": " + relation,
                                        avail.x);
     const float relation_h = relation.empty() ? 0.0f : ImGui::CalcTextSize(relation_lines.c_str()).y + fs * 0.4f;
-    const float area_h = avail.y - margin_y - fs * (1.6f + (gold.sentence ? 1.4f : 0.0f)) - relation_h;
+    // The caption under the map, after the amber "untrained" note of a playground (beside
+    // it when both fit, else on the next line), wrapped to the panel (the Analysis view's
+    // is ~350 px wide).
+    const std::string caption = printf_string(tr("%s · layer %d head %d%s · %d×%d"),
+                                              tr(kMapNames[static_cast<int>(s.map)]), s.layer, s.head,
+                                              kv_suffix(*t, s).c_str(), rows, cols);
+    const char* untrained = ctx.view.source_kind == "playground" ? tr("untrained: random weights") : nullptr;
+    const bool caption_beside = !untrained || ImGui::CalcTextSize(untrained).x + ImGui::GetStyle().ItemSpacing.x +
+                                                      ImGui::CalcTextSize(caption.c_str()).x <= avail.x;
+    const float caption_h = ImGui::CalcTextSize(prose_lines(caption, avail.x).c_str()).y +
+                            (caption_beside ? 0.0f : ImGui::GetTextLineHeightWithSpacing());
+    const float area_h = avail.y - margin_y - caption_h - fs * (0.6f + (gold.sentence ? 1.4f : 0.0f)) - relation_h;
     if (area_w < 20.0f || area_h < 20.0f) {
         ImGui::End();
         return;
@@ -355,7 +366,9 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     list->PopClipRect();
 
     // Colour bar with its range.
-    const ImVec2 b0(p1.x + bar_gap, p0.y), b1(b0.x + bar_w, p0.y + std::max(size.y, 60.0f));
+    // At least two lines tall, so its two labels never overlap beside a small map.
+    const float bar_h = std::max(size.y, 2.2f * fs);
+    const ImVec2 b0(p1.x + bar_gap, p0.y), b1(b0.x + bar_w, p0.y + bar_h);
     ctx.renderer->draw_colorbar(list, b0, b1, s.colormap, true);
     char buf[64];
     const bool clipped = (s.auto_range || s.show_scores) && ctx.view.main_max > scale.hi;
@@ -365,7 +378,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     list->AddText(ImVec2(b1.x + 4, b1.y - fs), label_col, buf);
 
     // Hover readout: query token, key token, weight, scaled score.
-    ImGui::SetCursorScreenPos(ImVec2(origin.x, p0.y + std::max(size.y, 60.0f) + 6.0f));
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, p0.y + bar_h + 6.0f));
     if (hovered) {
         const ImVec2 m = ImGui::GetIO().MousePos;
         const float u = uv.u0 + (m.x - p0.x) / size.x * (uv.u1 - uv.u0);
@@ -377,19 +390,19 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         list->AddRect(ImVec2(cx, cy), ImVec2(cx + cell_px, cy + cell_px), IM_COL32(255, 255, 255, 220), 0, 0, 2.0f);
         const std::string q = qs->tokens[static_cast<std::size_t>(i)], k = ks->tokens[static_cast<std::size_t>(j)];
         const std::string kv = kv_suffix(*t, s);
+        // Wrapped like the caption, so the weight stays in view in a narrow panel.
         if (scores)
-            ImGui::Text(tr("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s"), i, q.c_str(), j, k.c_str(),
-                        (*weights)(i, j), (*scores)(i, j), kv.c_str());
+            text_prose(printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s"), i, q.c_str(), j,
+                                     k.c_str(), (*weights)(i, j), (*scores)(i, j), kv.c_str()));
         else
-            ImGui::Text(tr("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s"), i,
-                        q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str());
+            text_prose(printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s"),
+                                     i, q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str()));
     } else {
-        if (ctx.view.source_kind == "playground") {  // the map's model, not the one being edited
-            ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "%s", tr("untrained: random weights"));
-            ImGui::SameLine();
+        if (untrained) {  // the map's model, not the one being edited
+            ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "%s", untrained);
+            if (caption_beside) ImGui::SameLine();
         }
-        ImGui::TextDisabled(tr("%s · layer %d head %d%s · %d×%d"), tr(kMapNames[static_cast<int>(s.map)]), s.layer, s.head,
-                            kv_suffix(*t, s).c_str(), rows, cols);
+        text_prose(caption, true);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("wheel: zoom · drag: pan · ← → heads · ↑ ↓ layers (F1: help)"));
     }
     if (!relation.empty()) {

@@ -119,13 +119,13 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
 // The text box: the text wrapped to the panel while it is not being edited (ImGui's
 // multi-line editor scrolls sideways instead of wrapping); a click opens the editor,
 // which closes again when it loses the keyboard.
-void draw_wrapped_text_box(AppContext& ctx, float height) {
-    AppState& s = ctx.state;
-    TextBoxView& box = ctx.text_box;
+// `text` shown wrapped in a box the height of `height` until clicked, then edited in a
+// multiline field (which does not wrap) until the click goes elsewhere.
+void draw_wrapped_text_box(AppContext& ctx, const char* id, std::string* text, TextBoxView& box, float height) {
     if (!box.editing) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyle().Colors[ImGuiCol_FrameBg]);
-        ImGui::BeginChild("##text_view", ImVec2(-1, height), false);
-        ImGui::TextWrapped("%s", s.text.c_str());
+        ImGui::BeginChild((std::string(id) + "_view").c_str(), ImVec2(-1, height), false);
+        ImGui::TextWrapped("%s", text->c_str());
         ImGui::EndChild();
         ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_TextInput);
@@ -136,7 +136,7 @@ void draw_wrapped_text_box(AppContext& ctx, float height) {
         return;
     }
     if (box.focus) ImGui::SetKeyboardFocusHere();
-    if (input_text_string("##text", &s.text, true, ImVec2(-1, height))) s.dirty = true;
+    if (input_text_string(id, text, true, ImVec2(-1, height))) ctx.state.dirty = true;
     if (!box.focus && !ImGui::IsItemActive()) box.editing = false;  // clicked elsewhere: wrap again
     box.focus = false;
 }
@@ -229,12 +229,13 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
     const bool enc_dec = ctx.view.trace && ctx.view.trace->decoder;
     ImGui::TextUnformatted(enc_dec ? tr("encoder text") : tr("text"));
     const float text_h = ImGui::GetTextLineHeight() * (enc_dec ? 3.0f : 4.5f);
-    draw_wrapped_text_box(ctx, text_h);
+    draw_wrapped_text_box(ctx, "##text", &s.text, ctx.text_box, text_h);
     draw_text_status(ctx);
-    if (enc_dec || s.config.arch == Arch::EncoderDecoder) {
+    // The trace's model has a decoder, or the playground is being edited into one (a worked
+    // example or a checkpoint opened after an encoder–decoder playground has none).
+    if (enc_dec || (s.source == SourceKind::Playground && s.config.arch == Arch::EncoderDecoder)) {
         ImGui::TextUnformatted(tr("decoder text (empty: same as encoder)"));
-        if (input_text_string("##dtext", &s.decoder_text, true, ImVec2(-1, ImGui::GetTextLineHeight() * 2.5f)))
-            s.dirty = true;
+        draw_wrapped_text_box(ctx, "##dtext", &s.decoder_text, ctx.decoder_text_box, ImGui::GetTextLineHeight() * 2.5f);
     }
     ImGui::EndDisabled();
     // Tokens of the trace on screen; the selected query token is highlighted on hover.
