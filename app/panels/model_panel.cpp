@@ -256,10 +256,10 @@ void draw_trained(AppContext& ctx, const std::vector<int>& steps) {
     if (ImGui::SmallButton(tr("use the probe as text"))) {
         if (auto snap = trained_snapshot(ctx.train, s.trained_run, s.trained_step)) show_trained_snapshot(s, ctx.train, *snap);
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled(tr("tokens: %s"), p.task.words  ? tr("English words and Chinese characters of the grammar")
-                                          : p.task.text ? tr("the text's characters or words")
-                                                        : "<bos> <sep> #2 … #N");
+    // Under the button: the panel is ~290 px wide at 1280 × 720.
+    text_disabled_wrapped(tr("tokens: %s"), p.task.words  ? tr("English words and Chinese characters of the grammar")
+                                            : p.task.text ? tr("the text's characters or words")
+                                                          : "<bos> <sep> #2 … #N");
 }
 
 }  // namespace
