@@ -26,7 +26,8 @@ if [[ $mode == thread ]]; then
     -DHEADSCOPE_TEST_TIMEOUT=900 >/dev/null
   cmake --build build-tsan -j"$(nproc)" --target headscope_tests headscope_app_tests
   cd build-tsan
-  # Threads fixed at 4 on any machine: the pool then runs real concurrent work on 2 cores.
+  # Threads fixed at 4 on any machine for the app tests: the pool then runs real concurrent
+  # work on 2 cores (headscope_tests' CTest environment sets 2 for its own tests).
   # 900 s per test, as under ASan: Trainer.LearnsToCopy (400 steps) takes 105 s here alone.
   export HEADSCOPE_THREADS=4 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
   threaded='Worker|LatestWins|MipWorker|MapBudgetWorker|ParallelFor|PackedAttention|GemmPacked|PackedCache|ModelWithHeads|InitWeights|MatmulNt|AttendHeads|LiveEdit|Trainer|Checkpoint'
@@ -35,7 +36,7 @@ if [[ $mode == thread ]]; then
   # The two convergence tests are one thread's long arithmetic (1000 and 1500 training
   # steps; 40–90 s and 5–12 s in Release, the second over 300 s under TSan on CI's host). Their
   # code paths run under TSan in the short Trainer tests (…StepIsTheSameOnOneThreadAsOnThePool
-  # for a decoder and an encoder–decoder); the Release and ASan suites run them whole.
+  # for a decoder and an encoder–decoder); the Release suite runs both whole, ASan the second.
   exec ctest --output-on-failure -j"$(nproc)" -R "$threaded" \
     -E 'AnInductionHeadForms|AnEncoderDecoderLearnsToReverse' "$@"
 fi

@@ -546,6 +546,16 @@ TEST_F(CliBrokenModelDir, ConfigThatDescribesNoModelIsReported) {
     expect_one_line_error(forward(), "m/config.json: \"model_type\" must be a string (got 7; supported: ");
 }
 
+TEST(CliTrainResume, AHuggingFaceDirectoryIsNamedAsNotACheckpoint) {
+    TempDir dir;
+    const RunResult saved = run_headscope(
+        {"save", "random:arch=decoder,d_model=32,heads=2,layers=1,pe=rope,norm=rmsnorm,act=swiglu,bias=0", "llama"}, dir);
+    ASSERT_EQ(saved.status, 0) << saved.err;
+    expect_one_line_error(run_headscope({"train", "--resume", "llama", "--steps", "1"}, dir),
+                          "llama/config.json is a Hugging Face config (model_type \"llama\"), not a HeadScope "
+                          "model directory (a config.json with d_model, as headscope train saves)");
+}
+
 TEST_F(CliBrokenModelDir, TruncatedSafetensorsIsReported) {
     const std::string path = dir_.file("m/model.safetensors");
     std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);

@@ -115,7 +115,7 @@ TEST(Trainer, LearnsToCopy) {
 }
 
 // parallel_for inside a pool task runs serially: the second trainer steps on one thread,
-// the first on HEADSCOPE_THREADS (2 in CTest, 4 under ThreadSanitizer). Run for a decoder
+// the first on HEADSCOPE_THREADS (2 in CTest, under the sanitizers too). Run for a decoder
 // and for an encoder–decoder (cross-attention's backward included), so the sanitizer sees
 // every training path without the long convergence tests it leaves out.
 void expect_same_steps_pooled_and_serial(const ModelConfig& c) {

@@ -74,6 +74,40 @@ float next_token_part_width(const AblationEffect& e) {
     return std::max(table, width(printf_string(tr("KL(p ‖ p') = %.5f nats"), e.kl)));
 }
 
+// 3. The next-token distribution after ablation (decoder LMs), or the last layer's change.
+void draw_next_token_part(const Trace& t, const AblationEffect& e) {
+    if (e.has_next_token) {
+        text_prose(printf_string(tr("next token after '%s':"),
+                                 t.main.tokens.empty() ? "" : t.main.tokens.back().c_str()));
+        ImGui::TextUnformatted(printf_string(tr("KL(p ‖ p') = %.5f nats"), e.kl).c_str());
+        if (ImGui::BeginTable("##topk", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                               ImGuiTableFlags_SizingFixedFit,
+                              ImVec2(ImGui::GetContentRegionAvail().x, 0))) {
+            ImGui::TableSetupColumn(tr("token"));
+            ImGui::TableSetupColumn(tr("before"));
+            ImGui::TableSetupColumn(tr("after"));
+            ImGui::TableSetupColumn(tr("change"));
+            ImGui::TableHeadersRow();
+            for (const TokenChange& c : e.top_tokens) {
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                ImGui::Text("'%s'", c.text.c_str());
+                ImGui::TableSetColumnIndex(1);
+                ImGui::Text("%.3f", c.p_base);
+                ImGui::TableSetColumnIndex(2);
+                ImGui::Text("%.3f", c.p_ablated);
+                ImGui::TableSetColumnIndex(3);
+                const float d = c.p_ablated - c.p_base;
+                ImGui::TextColored(d >= 0 ? ImVec4(0.45f, 0.85f, 0.45f, 1) : ImVec4(1, 0.5f, 0.45f, 1), "%+.3f", d);
+            }
+            ImGui::EndTable();
+        }
+    } else {
+        text_disabled_wrapped(tr("last layer's output changes by %.2f%%"), 100.0 * e.last_layer_change);
+        text_disabled_wrapped("%s", tr("(next-token KL needs a decoder language model)"));
+    }
+}
+
 void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
     const Trace& t = *ctx.view.trace;
     // The two plots share what the next-token part leaves when each still gets 10 em; in a
@@ -126,39 +160,13 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
             }
         }
     }
-    // 3. Next-token distribution (decoder LMs): a new row under part 1 when columns == 2.
-    ImGui::TableNextColumn();
-    if (e.has_next_token) {
-        text_prose(printf_string(tr("next token after '%s':"),
-                                 t.main.tokens.empty() ? "" : t.main.tokens.back().c_str()));
-        ImGui::TextUnformatted(printf_string(tr("KL(p ‖ p') = %.5f nats"), e.kl).c_str());
-        if (ImGui::BeginTable("##topk", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                               ImGuiTableFlags_SizingFixedFit,
-                              ImVec2(ImGui::GetContentRegionAvail().x, 0))) {
-            ImGui::TableSetupColumn(tr("token"));
-            ImGui::TableSetupColumn(tr("before"));
-            ImGui::TableSetupColumn(tr("after"));
-            ImGui::TableSetupColumn(tr("change"));
-            ImGui::TableHeadersRow();
-            for (const TokenChange& c : e.top_tokens) {
-                ImGui::TableNextRow();
-                ImGui::TableSetColumnIndex(0);
-                ImGui::Text("'%s'", c.text.c_str());
-                ImGui::TableSetColumnIndex(1);
-                ImGui::Text("%.3f", c.p_base);
-                ImGui::TableSetColumnIndex(2);
-                ImGui::Text("%.3f", c.p_ablated);
-                ImGui::TableSetColumnIndex(3);
-                const float d = c.p_ablated - c.p_base;
-                ImGui::TextColored(d >= 0 ? ImVec4(0.45f, 0.85f, 0.45f, 1) : ImVec4(1, 0.5f, 0.45f, 1), "%+.3f", d);
-            }
-            ImGui::EndTable();
-        }
-    } else {
-        text_disabled_wrapped(tr("last layer's output changes by %.2f%%"), 100.0 * e.last_layer_change);
-        text_disabled_wrapped("%s", tr("(next-token KL needs a decoder language model)"));
+    // 3. Beside the plots, or under them at the panel's full width when it is too narrow.
+    if (columns == 3) {
+        ImGui::TableNextColumn();
+        draw_next_token_part(t, e);
     }
     ImGui::EndTable();
+    if (columns == 2) draw_next_token_part(t, e);
 }
 
 void draw_ranking(AppContext& ctx) {

@@ -379,6 +379,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
 
     // Hover readout: query token, key token, weight, scaled score.
     ImGui::SetCursorScreenPos(ImVec2(origin.x, p0.y + bar_h + 6.0f));
+    std::string readout;
     if (hovered) {
         const ImVec2 m = ImGui::GetIO().MousePos;
         const float u = uv.u0 + (m.x - p0.x) / size.x * (uv.u1 - uv.u0);
@@ -390,20 +391,24 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         list->AddRect(ImVec2(cx, cy), ImVec2(cx + cell_px, cy + cell_px), IM_COL32(255, 255, 255, 220), 0, 0, 2.0f);
         const std::string q = qs->tokens[static_cast<std::size_t>(i)], k = ks->tokens[static_cast<std::size_t>(j)];
         const std::string kv = kv_suffix(*t, s);
-        // Wrapped like the caption, so the weight stays in view in a narrow panel.
-        if (scores)
-            text_prose(printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s"), i, q.c_str(), j,
-                                     k.c_str(), (*weights)(i, j), (*scores)(i, j), kv.c_str()));
-        else
-            text_prose(printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s"),
-                                     i, q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str()));
+        readout = scores ? printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s"), i, q.c_str(), j,
+                                         k.c_str(), (*weights)(i, j), (*scores)(i, j), kv.c_str())
+                         : printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s"),
+                                         i, q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str());
+    }
+    // The readout replaces the caption where it fits on the line; in a narrow panel (the
+    // Analysis view's) the caption stays and the readout is a tooltip, whole.
+    if (!readout.empty() && ImGui::CalcTextSize(readout.c_str()).x <= avail.x) {
+        ImGui::TextUnformatted(readout.c_str());
     } else {
+        if (!readout.empty()) ImGui::SetTooltip("%s", readout.c_str());
         if (untrained) {  // the map's model, not the one being edited
             ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "%s", untrained);
             if (caption_beside) ImGui::SameLine();
         }
         text_prose(caption, true);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("wheel: zoom · drag: pan · ← → heads · ↑ ↓ layers (F1: help)"));
+        if (readout.empty() && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", tr("wheel: zoom · drag: pan · ← → heads · ↑ ↓ layers (F1: help)"));
     }
     if (!relation.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.85f, 1.0f, 1.0f));

@@ -116,11 +116,10 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
     if (ImGui::InputInt(tr("tokens###continue_n"), &s.continue_n, 1, 8)) s.continue_n = std::clamp(s.continue_n, 1, 256);
 }
 
-// The text box: the text wrapped to the panel while it is not being edited (ImGui's
-// multi-line editor scrolls sideways instead of wrapping); a click opens the editor,
-// which closes again when it loses the keyboard.
-// `text` shown wrapped in a box the height of `height` until clicked, then edited in a
-// multiline field (which does not wrap) until the click goes elsewhere.
+// A text box (the text, an encoder–decoder's decoder text): `text` wrapped to the panel in
+// a box `height` tall while it is not being edited (ImGui's multi-line editor scrolls
+// sideways instead of wrapping); a click opens the editor, which closes again when it
+// loses the keyboard.
 void draw_wrapped_text_box(AppContext& ctx, const char* id, std::string* text, TextBoxView& box, float height) {
     if (!box.editing) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyle().Colors[ImGuiCol_FrameBg]);

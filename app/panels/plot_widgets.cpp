@@ -149,14 +149,15 @@ void plot_frame(ImDrawList* list, ImVec2 origin, ImVec2 size, double lo, double 
 
 void x_labels(ImDrawList* list, ImVec2 q0, ImVec2 q1, int n, float slot, const AxisLabel& x_label) {
     if (!x_label) return;
-    // Left to right, each label centred under its slot and drawn when it starts 6 px past
+    // Left to right, each label centred under its slot (moved left to end at the plot's right
+    // edge; on the left the value axis's margin has room) and drawn when it starts 6 px past
     // the last one drawn: short labels all show, long ones thin out, empty ones take no room.
     float free_from = -std::numeric_limits<float>::infinity();
     for (int i = 0; i < n; ++i) {
         const std::string s = x_label(i);
         if (s.empty()) continue;
         const float tw = ImGui::CalcTextSize(s.c_str()).x;
-        const float x = q0.x + (i + 0.5f) * slot - tw * 0.5f;
+        const float x = std::min(q0.x + (i + 0.5f) * slot - tw * 0.5f, q1.x - tw);
         if (x < free_from) continue;
         list->AddText(ImVec2(x, q1.y + 2), kText, s.c_str());
         free_from = x + tw + 6.0f;
