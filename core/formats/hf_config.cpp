@@ -235,16 +235,20 @@ std::string supported_hf_model_types_text() {
     return s;
 }
 
+std::string hf_model_type(const json& config, const std::string& where) {
+    if (!config.is_object() || !config.contains("model_type")) return "";
+    if (!config.at("model_type").is_string())
+        throw Error(where + ": \"model_type\" must be a string (got " + config.at("model_type").dump() + ")");
+    return config.at("model_type").get<std::string>();
+}
+
 HfConfig parse_hf_config(const json& config, const std::string& where) {
     if (!config.is_object())
         throw Error(where + " is not a JSON object (got " + std::string(config.type_name()) + ")");
     if (!config.contains("model_type"))
         throw Error(where + " has no \"model_type\"; Hugging Face checkpoints name their "
                     "architecture there (supported: " + supported_hf_model_types_text() + ")");
-    if (!config.at("model_type").is_string())
-        throw Error(where + ": \"model_type\" must be a string (got " +
-                    config.at("model_type").dump() + ")");
-    const std::string type = config.at("model_type").get<std::string>();
+    const std::string type = hf_model_type(config, where);
     const Keys keys(config, where, type);
     HfConfig out;
     if (type == "gpt2")

@@ -34,6 +34,10 @@ struct HfConfig {
 // Parses an already-read config.json object; `where` names it in errors (the path).
 HfConfig parse_hf_config(const nlohmann::json& config, const std::string& where);
 
+// The "model_type" of a config.json object (what marks a Hugging Face config), or "" when
+// it has none; one that is not a string is an error naming `where`.
+std::string hf_model_type(const nlohmann::json& config, const std::string& where);
+
 // Reads DIR/config.json. Throws hs::Error: file missing, not JSON, not an object, no
 // model_type, unknown model_type, missing or ill-typed required key, bad values.
 HfConfig load_hf_config(const std::string& dir);

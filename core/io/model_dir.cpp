@@ -58,11 +58,8 @@ Model load_model_dir(const std::string& dir) {
     // model_type (open_source sends those to the Hugging Face loader first, but a training
     // checkpoint is read here directly). A file with neither would otherwise load as the
     // default shape and fail on the tensors it lacks.
-    if (j.is_object() && j.contains("model_type") && !j.at("model_type").is_string())
-        throw Error(config_path + ": \"model_type\" must be a string (got " + j.at("model_type").dump() +
-                    "; supported: " + supported_hf_model_types_text() + ")");
-    if (j.is_object() && j.contains("model_type"))
-        throw Error(config_path + " is a Hugging Face config (model_type \"" + j.at("model_type").get<std::string>() +
+    if (const std::string type = hf_model_type(j, config_path); !type.empty())
+        throw Error(config_path + " is a Hugging Face config (model_type \"" + type +
                     "\"), not a HeadScope model directory (a config.json with d_model, as headscope train saves)");
     if (j.is_object() && !j.contains("d_model"))
         throw Error(config_path + " describes no model: it has neither \"model_type\" (a Hugging Face checkpoint: " +
