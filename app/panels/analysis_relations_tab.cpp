@@ -12,6 +12,7 @@
 #include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
+#include "app/panels/widgets.h"
 #include "core/corpus/grammar.h"
 
 namespace hs {
@@ -119,7 +120,7 @@ void draw_relations_tab(AppContext& ctx) {
         return;
     }
     if (a.relations_model != ctx.view.model_arg)
-        ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), tr("probed on %s; press Probe relations for the model shown"),
+        ImGui::TextColored(kAmber, tr("probed on %s; press Probe relations for the model shown"),
                            a.relations_model.c_str());
     for (int i = 0; i < static_cast<int>(a.relations->size()); ++i) {
         if (i > 0) ImGui::SameLine();

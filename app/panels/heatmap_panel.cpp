@@ -403,7 +403,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     } else {
         if (!readout.empty()) ImGui::SetTooltip("%s", readout.c_str());
         if (untrained) {  // the map's model, not the one being edited
-            ImGui::TextColored(ImVec4(1.0f, 0.82f, 0.35f, 1.0f), "%s", untrained);
+            ImGui::TextColored(kAmber, "%s", untrained);
             if (caption_beside) ImGui::SameLine();
         }
         text_prose(caption, true);

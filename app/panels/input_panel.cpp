@@ -13,8 +13,6 @@
 namespace hs {
 namespace {
 
-const ImVec4 kAmber(1.0f, 0.82f, 0.35f, 1.0f);  // notes about the text the model did not read as typed
-
 // A note in amber, broken into lines by core's line breaker.
 void amber_prose(const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, kAmber);

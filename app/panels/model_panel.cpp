@@ -269,7 +269,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     AppState& s = ctx.state;
     // One-line notices (corrupt settings ignored, file dropped, …) on top until dismissed.
     if (!s.notice.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
+        ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
         ImGui::TextWrapped("%s", tr_message(s.notice).c_str());  // the state (and its dump) keep the English
         ImGui::PopStyleColor();
         if (ImGui::SmallButton(tr("dismiss"))) s.notice.clear();
@@ -321,7 +321,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
                                         "(docs/DEFAULT_MODEL.md)."));
             break;
         case SourceKind::Playground:
-            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.82f, 0.35f, 1.0f));
+            ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
             ImGui::TextWrapped("%s", tr("untrained: random weights"));
             ImGui::PopStyleColor();
             if (ImGui::IsItemHovered())

@@ -12,6 +12,10 @@
 
 namespace hs {
 
+// Amber: notes that qualify what is shown (untrained weights, text the model did not read
+// as typed, results of another model).
+inline const ImVec4 kAmber(1.0f, 0.82f, 0.35f, 1.0f);
+
 // Text rotated 90° counter-clockwise (reads bottom to top), its baseline end at `pos`.
 void add_text_vertical(ImDrawList* list, ImVec2 bottom_left, ImU32 color, const char* text);
 // "(T, D)" for a matrix.
