@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/io/trace_export.h"
 #include "core/model/trace.h"
 
 namespace hs {
@@ -57,6 +58,23 @@ TEST(MapRanges, AreTheFiniteMinAndMaxOfEachHeadsMap) {
     ASSERT_EQ(maps.score_ranges.size(), 1u);
     EXPECT_FLOAT_EQ(maps.score_ranges[0].lo, -2.0f);
     EXPECT_FLOAT_EQ(maps.score_ranges[0].hi, 3.0f);
+}
+
+// A self-attention block's steps have no separate [K|V] of a memory: the JSON leaves
+// kv_memory out instead of writing an empty matrix; a cross-attention block's is written.
+TEST(StepsJson, WritesKvMemoryOnlyForCrossAttention) {
+    AttentionSteps self;
+    self.q = Matrix::Constant(2, 3, 1.0f);
+    const nlohmann::json j = steps_to_json(self);
+    EXPECT_EQ(j.at("q"), nlohmann::json({{1.0, 1.0, 1.0}, {1.0, 1.0, 1.0}}));
+    EXPECT_FALSE(j.contains("kv_memory"));
+
+    AttentionSteps cross;
+    cross.kv_memory = Matrix(2, 2);
+    cross.kv_memory << 0.5f, -1.0f, 2.0f, 0.25f;  // S = 2 memory rows, [K|V] with I_kv = 1
+    const nlohmann::json c = steps_to_json(cross);
+    ASSERT_TRUE(c.contains("kv_memory"));
+    EXPECT_EQ(c.at("kv_memory"), nlohmann::json({{0.5, -1.0}, {2.0, 0.25}}));
 }
 
 }  // namespace

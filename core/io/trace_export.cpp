@@ -50,13 +50,15 @@ nlohmann::json steps_to_json(const AttentionSteps& s) {
                          {"masked_scores", matrix_to_json(s.masked_scores[h])},
                          {"weights", matrix_to_json(s.weights[h])},
                          {"output", matrix_to_json(s.head_outputs[h])}});
-    return {{"x_query", matrix_to_json(s.x_query)}, {"x_memory", matrix_to_json(s.x_memory)},
-            {"w_in", matrix_to_json(s.w_in)},       {"qkv", matrix_to_json(s.qkv)},
-            {"q", matrix_to_json(s.q)},             {"k", matrix_to_json(s.k)},
-            {"v", matrix_to_json(s.v)},             {"scale", s.scale},
-            {"heads", std::move(heads)},            {"concat", matrix_to_json(s.concat)},
-            {"w_out", matrix_to_json(s.w_out)},     {"output", matrix_to_json(s.output)},
-            {"kv_memory", matrix_to_json(s.kv_memory)}};
+    nlohmann::json j{{"x_query", matrix_to_json(s.x_query)}, {"x_memory", matrix_to_json(s.x_memory)},
+                     {"w_in", matrix_to_json(s.w_in)},       {"qkv", matrix_to_json(s.qkv)},
+                     {"q", matrix_to_json(s.q)},             {"k", matrix_to_json(s.k)},
+                     {"v", matrix_to_json(s.v)},             {"scale", s.scale},
+                     {"heads", std::move(heads)},            {"concat", matrix_to_json(s.concat)},
+                     {"w_out", matrix_to_json(s.w_out)},     {"output", matrix_to_json(s.output)}};
+    // Cross-attention only: [K|V] of the memory, (S, 2·I_kv); self-attention has it in qkv.
+    if (s.kv_memory.size() > 0) j["kv_memory"] = matrix_to_json(s.kv_memory);
+    return j;
 }
 
 nlohmann::json trace_to_json(const Trace& t) {
