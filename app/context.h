@@ -68,6 +68,12 @@ struct HeatmapView {
     float row_label_w = 0.0f, col_label_w = 0.0f;
     ColorScale last_scale;
     bool drawn = false;
+    // The room the map had (pixels, after labels, colour bar and captions), the frame it was
+    // drawn in and whether the colour-scale controls sat behind their button (a short
+    // panel): the state dump's "heatmap", checked by gui_check fit.
+    float area_w = 0.0f, area_h = 0.0f;
+    int area_frame = -1;
+    bool scale_behind_button = false;
 };
 
 // Model panel: the path being typed (opened on Enter / "open") and its completions.

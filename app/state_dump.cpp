@@ -176,6 +176,9 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["error"] = ctx.view.error;
     j["help"] = {{"welcome", ctx.help.welcome}, {"about", ctx.help.about}};
     j["windows"] = window_extents();
+    if (ctx.heatmap.area_frame >= ImGui::GetFrameCount() - 1)  // the Heatmap panel is shown
+        j["heatmap"] = {{"area", {ctx.heatmap.area_w, ctx.heatmap.area_h}},
+                        {"scale_controls", ctx.heatmap.scale_behind_button ? "button" : "toolbar"}};
     // The Pipeline strip as last drawn: each card's screen rectangle and, for tables of
     // numbers, a column's width beside its widest value (a sliver would be narrower).
     nlohmann::json cards = nlohmann::json::array();

@@ -19,12 +19,66 @@ namespace {
 
 const char* kMapNames[] = {"self-attention", "decoder self-attention", "cross-attention"};  // tr() where shown
 
+// The colour-scale controls: scores, auto range, range, gamma, log, reset view. In the
+// toolbar they follow the selection and flow across the panel (`stacked` false); in a
+// short panel they open from a button, a few to a line.
+void draw_scale_controls(AppContext& ctx, bool stacked) {
+    AppState& s = ctx.state;
+    const float w = 110.0f * ctx.ui_scale;
+    const auto beside = [stacked](float width) {
+        if (!stacked) same_line_if_fits(width);
+    };
+    const HeadMaps* hm = ctx.view.head_maps(s.map, s.layer);
+    const bool have_scores = hm && !hm->scores.empty();
+    beside(checkbox_width(tr("scores###scores")));
+    ImGui::BeginDisabled(!have_scores);
+    ImGui::Checkbox(tr("scores###scores"), &s.show_scores);
+    ImGui::EndDisabled();
+    if (!have_scores && hm && hm->resident) s.show_scores = false;  // a dropped block keeps it
+    if (stacked) ImGui::SameLine();
+    ImGui::Checkbox(tr("auto range###auto_range"), &s.auto_range);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(tr("colours span the map's minimum to the value %.1f%% of its cells do not exceed,\n"
+                             "so a few weights near 1 do not darken a long text's map"),
+                          99.9);
+    if (s.auto_range && ctx.view.main_max > ctx.view.main_hi) {
+        char top[64];
+        std::snprintf(top, sizeof top, tr("top %.3g (max %.3g)"), ctx.view.main_hi, ctx.view.main_max);
+        beside(ImGui::CalcTextSize(top).x);
+        ImGui::TextDisabled("%s", top);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(tr("cells above %.4g share the top colour; untick auto range for a fixed 0…1"), ctx.view.main_hi);
+    }
+    beside(labeled_width(w * 1.3f, tr("range###range")));
+    ImGui::BeginDisabled(s.auto_range);
+    ImGui::SetNextItemWidth(w * 1.3f);
+    float range[2] = {s.scale.lo, s.scale.hi};
+    if (ImGui::DragFloat2(tr("range###range"), range, 0.005f, 0.0f, 1.0f, "%.3f")) {
+        s.scale.lo = range[0];
+        s.scale.hi = range[1];
+    }
+    ImGui::EndDisabled();
+    beside(labeled_width(w * 0.7f, "gamma"));
+    ImGui::SetNextItemWidth(w * 0.7f);
+    ImGui::DragFloat("gamma", &s.scale.gamma, 0.01f, 0.1f, 5.0f, "%.2f");
+    if (stacked) ImGui::SameLine();
+    else same_line_if_fits(checkbox_width(tr("log###log")));
+    ImGui::Checkbox(tr("log###log"), &s.scale.log);
+    beside(button_width(tr("reset view")));
+    if (ImGui::Button(tr("reset view"))) ctx.heatmap.uv = UvRect{};
+}
+
+// Layer, head, which map (with a decoder) and colormap; then the colour-scale controls,
+// behind a "colour scale" button when the panel is short (the Analysis view's Heatmap at
+// 1280×720: their three rows left the map ~50 px).
 void draw_toolbar(AppContext& ctx, const Trace& t) {
     AppState& s = ctx.state;
     const std::vector<LayerTrace>* layers = layers_of(t, s.map);
     const int n_layers = layers ? static_cast<int>(layers->size()) : 0;
     const int n_heads = heads_in(t, s.map);
     const float w = 110.0f * ctx.ui_scale;
+    const bool short_panel = ImGui::GetContentRegionAvail().y < 13.0f * ImGui::GetFrameHeightWithSpacing();
+    ctx.heatmap.scale_behind_button = short_panel;
     // With few values the grab is half the slider: a see-through grab keeps "1 of 2" readable.
     ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(0.26f, 0.59f, 0.98f, 0.35f));
     ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, ImVec4(0.26f, 0.59f, 0.98f, 0.55f));
@@ -55,42 +109,18 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
             if (ImGui::Selectable(to_string(c).c_str(), c == s.colormap)) s.colormap = c;
         ImGui::EndCombo();
     }
-    const HeadMaps* hm = ctx.view.head_maps(s.map, s.layer);
-    const bool have_scores = hm && !hm->scores.empty();
-    same_line_if_fits(checkbox_width(tr("scores###scores")));
-    ImGui::BeginDisabled(!have_scores);
-    ImGui::Checkbox(tr("scores###scores"), &s.show_scores);
-    ImGui::EndDisabled();
-    if (!have_scores && hm && hm->resident) s.show_scores = false;  // a dropped block keeps it
-    ImGui::Checkbox(tr("auto range###auto_range"), &s.auto_range);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip(tr("colours span the map's minimum to the value %.1f%% of its cells do not exceed,\n"
-                             "so a few weights near 1 do not darken a long text's map"),
-                          99.9);
-    if (s.auto_range && ctx.view.main_max > ctx.view.main_hi) {
-        char top[64];
-        std::snprintf(top, sizeof top, tr("top %.3g (max %.3g)"), ctx.view.main_hi, ctx.view.main_max);
-        same_line_if_fits(ImGui::CalcTextSize(top).x);
-        ImGui::TextDisabled("%s", top);
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip(tr("cells above %.4g share the top colour; untick auto range for a fixed 0…1"), ctx.view.main_hi);
+    if (!short_panel) {
+        draw_scale_controls(ctx, false);
+        return;
     }
-    same_line_if_fits(labeled_width(w * 1.3f, tr("range###range")));
-    ImGui::BeginDisabled(s.auto_range);
-    ImGui::SetNextItemWidth(w * 1.3f);
-    float range[2] = {s.scale.lo, s.scale.hi};
-    if (ImGui::DragFloat2(tr("range###range"), range, 0.005f, 0.0f, 1.0f, "%.3f")) {
-        s.scale.lo = range[0];
-        s.scale.hi = range[1];
+    same_line_if_fits(button_width(tr("colour scale###colour_scale")));
+    if (ImGui::Button(tr("colour scale###colour_scale"))) ImGui::OpenPopup("colour_scale_popup");
+    ctx.click_targets.note("colour-scale");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("scores, auto range, range, gamma, log, reset view"));
+    if (ImGui::BeginPopup("colour_scale_popup")) {
+        draw_scale_controls(ctx, true);
+        ImGui::EndPopup();
     }
-    ImGui::EndDisabled();
-    same_line_if_fits(labeled_width(w * 0.7f, "gamma"));
-    ImGui::SetNextItemWidth(w * 0.7f);
-    ImGui::DragFloat("gamma", &s.scale.gamma, 0.01f, 0.1f, 5.0f, "%.2f");
-    same_line_if_fits(checkbox_width(tr("log###log")));
-    ImGui::Checkbox(tr("log###log"), &s.scale.log);
-    same_line_if_fits(button_width(tr("reset view")));
-    if (ImGui::Button(tr("reset view"))) ctx.heatmap.uv = UvRect{};
 }
 
 // " · reads KV head 2" under grouped-query attention, else "".
@@ -308,6 +338,9 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const float caption_h = ImGui::CalcTextSize(prose_lines(caption, avail.x).c_str()).y +
                             (caption_beside ? 0.0f : ImGui::GetTextLineHeightWithSpacing());
     const float area_h = avail.y - margin_y - caption_h - fs * (0.6f + (gold.sentence ? 1.4f : 0.0f)) - relation_h;
+    ctx.heatmap.area_w = area_w;
+    ctx.heatmap.area_h = area_h;
+    ctx.heatmap.area_frame = ImGui::GetFrameCount();
     if (area_w < 20.0f || area_h < 20.0f) {
         ImGui::End();
         return;

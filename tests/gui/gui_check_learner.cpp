@@ -156,6 +156,14 @@ int check_fit(int argc, char** argv) {
                                  std::to_string(w.at("inner_w").get<float>()));
         }
         check(windows >= 3, file + ": " + std::to_string(windows) + " windows, none clipped sideways");
+        // Where the Heatmap panel shows, its map has room: at 1280×720 the Analysis view's
+        // short panel gave it ~50 px before the colour-scale controls went behind a button.
+        if (state.contains("heatmap")) {
+            const nlohmann::json& area = state["heatmap"].at("area");
+            const float side = std::min(area.at(0).get<float>(), area.at(1).get<float>());
+            check(side >= 96.0f, file + ": the heatmap has " + std::to_string(side) + " px (want ≥ 96; colour scale in " +
+                                     state["heatmap"].at("scale_controls").get<std::string>() + ")");
+        }
     }
     return failures ? 1 : 0;
 }
