@@ -2,17 +2,19 @@
 
 #include <map>
 #include <memory>
-#include <regex>
+#include <string_view>
 
 #include "app/i18n/i18n.h"
 
 namespace hs {
 namespace {
 
-// One template: the English format as an anchored regex (one group per conversion) and
-// the Chinese format split at its conversions: zh_parts[0] arg0 zh_parts[1] arg1 …
+// One template: the English format split at its conversions (en_pieces[0] arg0
+// en_pieces[1] arg1 …, each conversion's printf letter in en_letters) and the Chinese
+// format split the same way: zh_parts[0] arg0 zh_parts[1] arg1 …
 struct Template {
-    std::regex english;
+    std::vector<std::string> en_pieces;
+    std::string en_letters;
     std::vector<std::string> zh_parts;
     // Per conversion: a %s that holds another message (after ": " or "(", e.g. "training
     // stopped: %s") is translated in turn, template and all; any other %s (a path, a name)
@@ -43,41 +45,67 @@ void split_format(std::string_view format, std::vector<std::string>& pieces, std
     }
 }
 
-std::string regex_escaped(const std::string& literal) {
-    static const std::string special = R"(\^$.|?*+()[]{})";
-    std::string out;
-    for (char c : literal) {
-        if (special.find(c) != std::string::npos) out += '\\';
-        out += c;
-    }
-    return out;
-}
-
 Template compile(std::string_view english, std::string_view chinese) {
-    std::vector<std::string> pieces;
-    std::string letters;
-    split_format(english, pieces, letters);
-    std::string pattern = regex_escaped(pieces[0]);
     Template t;
-    for (std::size_t k = 0; k < letters.size(); ++k) {
-        const char c = letters[k];
-        // Integers, numbers as printf writes them, or any text (the shortest that lets the
-        // rest match).
-        pattern += c == 'd' || c == 'u' ? "(-?[0-9]+)"
-                   : c == 's'           ? "([\\s\\S]*?)"
-                                        : "(-?[0-9.]+(?:e[-+]?[0-9]+)?|-?inf|nan)";
-        pattern += regex_escaped(pieces[k + 1]);
-        const std::string& before = pieces[k];
+    split_format(english, t.en_pieces, t.en_letters);
+    for (std::size_t k = 0; k < t.en_letters.size(); ++k) {
+        const char c = t.en_letters[k];
+        const std::string& before = t.en_pieces[k];
         const bool after_colon = before.size() >= 2 && before.compare(before.size() - 2, 2, ": ") == 0;
         const bool after_paren = !before.empty() && before.back() == '(';
         t.string_arg.push_back(c == 's');
         t.nested_message.push_back(c == 's' && (after_colon || after_paren));
     }
-    for (const std::string& piece : pieces) t.literal_size += piece.size();
-    t.english = std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
+    for (const std::string& piece : t.en_pieces) t.literal_size += piece.size();
     std::string zh_letters;
     split_format(chinese, t.zh_parts, zh_letters);
     return t;
+}
+
+bool is_digits(std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// Whether `text` is what printf writes for a conversion `letter`: an integer (-?[0-9]+)
+// for d and u; for the others a number (-?[0-9.]+, then e±[0-9]+ optionally), inf or nan.
+bool is_number_text(std::string_view text, char letter) {
+    if (!text.empty() && text[0] == '-') text.remove_prefix(1);
+    if (letter == 'd' || letter == 'u') return is_digits(text);
+    if (text == "inf" || text == "nan") return true;
+    const std::size_t e = text.find('e');
+    const std::string_view mantissa = text.substr(0, e);
+    if (mantissa.empty() || mantissa.find_first_not_of("0123456789.") != std::string_view::npos) return false;
+    if (e == std::string_view::npos) return true;
+    std::string_view exponent = text.substr(e + 1);
+    if (!exponent.empty() && (exponent[0] == '-' || exponent[0] == '+')) exponent.remove_prefix(1);
+    return is_digits(exponent);
+}
+
+// Matches s[pos…] against the template from piece k on: piece k's text, conversion k,
+// piece k + 1, … to the end of s, filling args[k…]. A %s takes the shortest text that lets
+// the rest match; a number the longest.
+bool match_from(const Template& t, std::string_view s, std::size_t pos, std::size_t k,
+                std::vector<std::string_view>& args) {
+    const std::string& piece = t.en_pieces[k];
+    if (s.compare(pos, piece.size(), piece) != 0) return false;
+    pos += piece.size();
+    if (k == t.en_letters.size()) return pos == s.size();
+    const char letter = t.en_letters[k];
+    const std::size_t left = s.size() - pos;
+    const auto try_length = [&](std::size_t n) {
+        args[k] = s.substr(pos, n);
+        return match_from(t, s, pos + n, k + 1, args);
+    };
+    if (letter == 's') {
+        for (std::size_t n = 0; n <= left; ++n)
+            if (try_length(n)) return true;
+        return false;
+    }
+    // A number's characters run at most this far.
+    const std::size_t run = s.substr(pos).find_first_not_of("-+0123456789.einfa");
+    for (std::size_t n = std::min(left, run); n > 0; --n)
+        if (is_number_text(s.substr(pos, n), letter) && try_length(n)) return true;
+    return false;
 }
 
 const std::vector<Template>& templates() {
@@ -89,7 +117,7 @@ const std::vector<Template>& templates() {
     return *compiled;
 }
 
-// Longer messages stay English: std::regex matches by recursion, one level per character.
+// Longer messages stay English (a template's %s tries every length of what follows).
 constexpr std::size_t kMaxTemplateInput = 1024;
 
 // The table's entry for `s`, or s.
@@ -104,23 +132,24 @@ std::string translate(const std::string& english, int depth) {
     // Of the templates that match ("Opened %s" and "%s model" both match "Opened my model"),
     // the one with the most fixed text.
     const Template* best = nullptr;
-    std::smatch m;
+    std::vector<std::string_view> args;
     for (const Template& t : templates()) {
-        std::smatch candidate;
-        if (!std::regex_match(english, candidate, t.english) || candidate.size() != t.zh_parts.size()) continue;
+        if (t.zh_parts.size() != t.en_pieces.size()) continue;
         if (best && best->literal_size >= t.literal_size) continue;
+        std::vector<std::string_view> candidate(t.en_letters.size());
+        if (!match_from(t, english, 0, 0, candidate)) continue;
         best = &t;
-        m = std::move(candidate);
+        args = std::move(candidate);
     }
     if (best) {
         const Template& t = *best;
         std::string out = t.zh_parts[0];
-        for (std::size_t k = 1; k < m.size(); ++k) {
-            const std::string arg = m[k].str();
-            if (t.nested_message[k - 1] && depth < 3) out += translate(arg, depth + 1);
-            else if (t.string_arg[k - 1]) out += exact_or_same(arg);
+        for (std::size_t k = 0; k < args.size(); ++k) {
+            const std::string arg(args[k]);
+            if (t.nested_message[k] && depth < 3) out += translate(arg, depth + 1);
+            else if (t.string_arg[k]) out += exact_or_same(arg);
             else out += arg;
-            out += t.zh_parts[k];
+            out += t.zh_parts[k + 1];
         }
         return out;
     }

@@ -180,6 +180,12 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
     EXPECT_EQ(in_chinese("llama model"), "llama 模型");
     // A role's reason names its metric in Chinese.
     EXPECT_EQ(in_chinese("prev_token 0.62 ≥ 0.40"), "前一词元 0.62 ≥ 0.40");
+    // A %f slot takes what printf writes (an exponent, −inf, nan) and nothing else.
+    EXPECT_EQ(in_chinese("prev_token 1.5e-05 ≥ -inf"), "前一词元 1.5e-05 ≥ -inf");
+    EXPECT_EQ(in_chinese("prev_token nan ≥ 0.40"), "前一词元 nan ≥ 0.40");
+    EXPECT_EQ(in_chinese("prev_token 0.6x ≥ 0.40"), "prev_token 0.6x ≥ 0.40");
+    // A %d slot takes an integer only: "50.5" is no head count, so no template matches.
+    EXPECT_EQ(in_chinese("d_model 50.5 is not divisible by 8 heads"), "d_model 50.5 is not divisible by 8 heads");
     // A path is not a message: "Opened /m/my model" keeps the path as it is …
     EXPECT_EQ(in_chinese("Opened /m/my model"), "已打开 /m/my model");
     // … while what follows ": " is one, translated in turn.
