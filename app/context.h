@@ -68,12 +68,14 @@ struct HeatmapView {
     float row_label_w = 0.0f, col_label_w = 0.0f;
     ColorScale last_scale;
     bool drawn = false;
-    // The room the map had (pixels, after labels, colour bar and captions), the frame it was
-    // drawn in and whether the colour-scale controls sat behind their button (a short
-    // panel): the state dump's "heatmap", checked by gui_check fit.
+    // The room the map had (pixels, after labels, colour bar and captions) and the frame it
+    // was drawn in; whether the colour-scale controls sit behind their button (too little
+    // room), and the height they took in the toolbar and the button took instead. The
+    // state dump's "heatmap", checked by gui_check fit.
     float area_w = 0.0f, area_h = 0.0f;
     int area_frame = -1;
     bool scale_behind_button = false;
+    float toolbar_controls_h = 0.0f, button_h = 0.0f;
 };
 
 // Model panel: the path being typed (opened on Enter / "open") and its completions.

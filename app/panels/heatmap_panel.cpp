@@ -34,7 +34,6 @@ void draw_scale_controls(AppContext& ctx, bool stacked) {
     ImGui::BeginDisabled(!have_scores);
     ImGui::Checkbox(tr("scores###scores"), &s.show_scores);
     ImGui::EndDisabled();
-    if (!have_scores && hm && hm->resident) s.show_scores = false;  // a dropped block keeps it
     if (stacked) ImGui::SameLine();
     ImGui::Checkbox(tr("auto range###auto_range"), &s.auto_range);
     if (ImGui::IsItemHovered())
@@ -69,16 +68,14 @@ void draw_scale_controls(AppContext& ctx, bool stacked) {
 }
 
 // Layer, head, which map (with a decoder) and colormap; then the colour-scale controls,
-// behind a "colour scale" button when the panel is short (the Analysis view's Heatmap at
-// 1280×720: their three rows left the map ~50 px).
+// behind a "colour scale" button when the map had too little room (the Analysis view's
+// Heatmap at 1280×720: their three rows left the map ~50 px; see update_scale_placement).
 void draw_toolbar(AppContext& ctx, const Trace& t) {
     AppState& s = ctx.state;
     const std::vector<LayerTrace>* layers = layers_of(t, s.map);
     const int n_layers = layers ? static_cast<int>(layers->size()) : 0;
     const int n_heads = heads_in(t, s.map);
     const float w = 110.0f * ctx.ui_scale;
-    const bool short_panel = ImGui::GetContentRegionAvail().y < 13.0f * ImGui::GetFrameHeightWithSpacing();
-    ctx.heatmap.scale_behind_button = short_panel;
     // With few values the grab is half the slider: a see-through grab keeps "1 of 2" readable.
     ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(0.26f, 0.59f, 0.98f, 0.35f));
     ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, ImVec4(0.26f, 0.59f, 0.98f, 0.55f));
@@ -109,18 +106,37 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
             if (ImGui::Selectable(to_string(c).c_str(), c == s.colormap)) s.colormap = c;
         ImGui::EndCombo();
     }
-    if (!short_panel) {
+    // The block now selected, when kept without scores (the map budget's choice), shows
+    // weights even while the scores checkbox is behind its button; a dropped block keeps it.
+    const HeadMaps* hm = ctx.view.head_maps(s.map, s.layer);
+    if (hm && hm->resident && hm->scores.empty()) s.show_scores = false;
+    const float controls_top = ImGui::GetCursorPosY();  // the line under the colormap
+    if (!ctx.heatmap.scale_behind_button) {
         draw_scale_controls(ctx, false);
+        ctx.heatmap.toolbar_controls_h = ImGui::GetCursorPosY() - controls_top;
         return;
     }
     same_line_if_fits(button_width(tr("colour scale###colour_scale")));
     if (ImGui::Button(tr("colour scale###colour_scale"))) ImGui::OpenPopup("colour_scale_popup");
     ctx.click_targets.note("colour-scale");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("scores, auto range, range, gamma, log, reset view"));
+    ctx.heatmap.button_h = ImGui::GetCursorPosY() - controls_top;
     if (ImGui::BeginPopup("colour_scale_popup")) {
         draw_scale_controls(ctx, true);
         ImGui::EndPopup();
     }
+}
+
+// Where the colour-scale controls go next frame, from the room the map had this frame
+// (area_h): behind the button below 5 rows; back in the toolbar when the room they would
+// take still leaves 6 (a row between the two, so a caption one line longer or shorter
+// does not flip the panel from frame to frame).
+void update_scale_placement(HeatmapView& view, float area_h) {
+    const float row = ImGui::GetFrameHeightWithSpacing(), min_room = 5.0f * row;
+    if (!view.scale_behind_button)
+        view.scale_behind_button = area_h < min_room;
+    else if (area_h - (view.toolbar_controls_h - view.button_h) >= min_room + row)
+        view.scale_behind_button = false;
 }
 
 // " · reads KV head 2" under grouped-query attention, else "".
@@ -341,6 +357,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     ctx.heatmap.area_w = area_w;
     ctx.heatmap.area_h = area_h;
     ctx.heatmap.area_frame = ImGui::GetFrameCount();
+    update_scale_placement(ctx.heatmap, area_h);
     if (area_w < 20.0f || area_h < 20.0f) {
         ImGui::End();
         return;

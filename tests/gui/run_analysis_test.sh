@@ -31,7 +31,7 @@ analysis-tab ablation
 dump-state $out/ranked.json
 screenshot $out/ablation.png
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
   --size 1600x1000 --script "$out/session.txt"
 for f in analysis.json analysis.png metrics.csv prev_token.png ablated.json ranked.json ablation.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }

@@ -15,7 +15,7 @@ screenshot $out/article.png
 tab pipeline
 screenshot $out/pipeline.png
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1280x720x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1280x720x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
 for f in article.json article.png pipeline.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done

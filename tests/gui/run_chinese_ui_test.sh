@@ -23,7 +23,7 @@ tab export
 screenshot $out/export_zh.png
 save-settings
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1280x720x24' "$app" --lang zh --size 1280x720 --script "$out/first.txt"
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1280x720x24' "$app" --lang zh --size 1280x720 --script "$out/first.txt"
 cat > "$out/second.txt" <<SCRIPT
 dump-state $out/second.json
 screenshot $out/second_zh_1600.png
@@ -37,7 +37,7 @@ lang en
 screenshot $out/analysis_en_1600.png
 dump-state $out/english.json
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --size 1600x1000 --script "$out/second.txt"
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --size 1600x1000 --script "$out/second.txt"
 for f in first.json second.json example_zh.json english.json welcome_zh.png attention_zh.png analysis_zh.png train_zh.png export_zh.png \
          second_zh_1600.png article_zh_1600.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }

@@ -27,7 +27,7 @@ view attention
 dump-state $out/playground.json
 screenshot $out/playground.png
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1280x720x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1280x720x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
 for f in first.json first.png zh.json zh.png relations.png continued.json continued.png playground.json playground.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done

@@ -15,7 +15,7 @@ dump-state $out/after_text.json
 drop $model
 dump-state $out/after_model.json
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --no-settings \
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings \
   --model "random:d_model=32,heads=4,layers=1" --text "before" --size 1200x800 --script "$out/session.txt"
 fail() { echo "FAIL: $*"; exit 1; }
 grep -q '"text": "我是秦始皇"' "$out/after_text.json" || fail "dropped text file did not become the input"

@@ -14,5 +14,5 @@ export-json $out/trace.json
 dump-state $out/state.json
 screenshot $out/example.png
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --no-settings --script "$out/session.txt"
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --script "$out/session.txt"
 "$checker" example "$out/trace.json" "$example" 0 1 -3.5 "$out/state.json"

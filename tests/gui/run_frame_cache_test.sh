@@ -11,7 +11,7 @@ set -euo pipefail
 app=$1 out=$2
 rm -rf "$out"
 mkdir -p "$out"
-run() { timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --no-settings "$@"; }
+run() { timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings "$@"; }
 text="The animal didn't cross the street because it was too tired ."
 long=$(for i in $(seq 300); do printf 'w%d ' $((i % 37)); done)
 

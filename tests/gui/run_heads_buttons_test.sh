@@ -23,6 +23,6 @@ for run in "1280x720 en" "1600x1000 zh"; do
     clicks heads- 6 1 "$size"
     clicks heads+ 10 7 "$size"
   } > "$out/session_$size.txt"
-  timeout 140 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$size.txt"
+  timeout 140 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$size.txt"
   "$checker" heads-buttons "$out" "$size"
 done

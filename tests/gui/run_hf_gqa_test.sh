@@ -19,7 +19,7 @@ select head 3
 dump-state $out/state.json
 screenshot $out/shot.png
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --no-settings --text "$text" --size 1400x900 \
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --text "$text" --size 1400x900 \
   --script "$out/session.txt"
 [[ -s "$out/state.json" ]] || { echo "FAIL: $out/state.json was not written"; exit 1; }
 "$checker" pretrained "$out/state.json" "$model" "$text"

@@ -54,7 +54,7 @@ model random:arch=encoder-decoder,d_model=64,heads=4,layers=2
 view analysis
 dump-state $out/${tag}_encdec_analysis.json
 SCRIPT
-    timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$tag.txt"
+    timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$tag.txt"
     for view in attention analysis plots similarity ablation rollout relations train export playground checkpoint \
               example encdec_analysis; do
       dumps+=("$out/${tag}_${view}.json")

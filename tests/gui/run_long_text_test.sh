@@ -41,7 +41,7 @@ text the zzyzx dog is qwopp . zzyzx
 dump-state $out/unknown.json
 screenshot $out/unknown.png
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1280x720x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1280x720x24' "$app" --no-settings --size 1280x720 --script "$out/session.txt"
 for f in too_long.json kept.json empty.json long.json bytes.json bytes.png unknown.json unknown.png too_long.png kept.png \
          empty.png long.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }

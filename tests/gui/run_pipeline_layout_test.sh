@@ -27,6 +27,6 @@ screenshot $out/${size}_default_middle.png
 pipeline-scroll 100000
 dump-state $out/${size}_default_end.json
 SCRIPT
-  timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$size.txt"
+  timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$size.txt"
 done
 "$checker" pipeline "$out"/*.json

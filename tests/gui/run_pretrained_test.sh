@@ -21,7 +21,7 @@ screenshot $out/shot.png
 continue 6
 dump-state $out/after.json
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
   --layer $layer --head $head --size 1400x900 --layout "$out/layout.json" --script "$out/session.txt"
 for f in state.json shot.png layout.json after.json; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }

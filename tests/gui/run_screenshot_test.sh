@@ -12,6 +12,6 @@ text="The animal didn't cross the street because it was too tired ."
 [[ $lang == llama ]] && model="random:arch=decoder,d_model=64,heads=4,kv_heads=2,layers=2,pe=rope,norm=rmsnorm,act=swiglu,bias=0,lm_head=tied,seed=7"
 layer=1 head=2
 rm -f "$out/shot.png" "$out/layout.json"
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
   --layer $layer --head $head --size 1400x900 --screenshot "$out/shot.png" --layout "$out/layout.json" --frames 3
 "$checker" screenshot "$out/shot.png" "$out/layout.json" "$model" "$text" $layer $head 1400 900

@@ -27,7 +27,7 @@ export-grid $out/grid.png
 export-csv $out/head.csv
 screenshot $out/after.png
 SCRIPT
-timeout 240 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --no-settings \
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings \
   --model "random:d_model=64,heads=8,layers=2,seed=3" --text "$text" --script "$out/session.txt"
 for f in trace.json head.png head.svg grid.png head.csv after.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
@@ -36,7 +36,7 @@ done
 # A script that is a directory, or holds no commands, is refused with its reason.
 : > "$out/empty.txt"
 for bad in "$out" "$out/empty.txt"; do
-  if timeout 60 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 640x480x24' "$app" --no-settings --script "$bad" 2> "$out/bad.err"; then
+  if timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings --script "$bad" 2> "$out/bad.err"; then
     echo "FAIL: --script $bad was accepted"; exit 1
   fi
   grep -q -e "cannot read $bad" -e "script $bad has no commands" "$out/bad.err" || { echo "FAIL: no reason for $bad:"; cat "$out/bad.err"; exit 1; }

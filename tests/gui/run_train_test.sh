@@ -37,7 +37,7 @@ export-experiment-png $out/experiment.png
 dump-state $out/experiment.json
 screenshot $out/experiment_tab.png
 SCRIPT
-timeout 540 xvfb-run -a -n "${HEADSCOPE_XVFB_FIRST:-99}" -s '-screen 0 1600x1000x24' "$app" --no-settings --layer 0 --head 0 --size 1280x720 --script "$out/session.txt"
+timeout 540 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --layer 0 --head 0 --size 1280x720 --script "$out/session.txt"
 for f in state.json train.png timeline.png shown.json shown.png trained_attention.json experiment.csv experiment.png experiment.json experiment_tab.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
