@@ -21,15 +21,14 @@ const char* kMapNames[] = {"self-attention", "decoder self-attention", "cross-at
 
 // The colour-scale controls: scores, auto range, range, gamma, log, reset view. In the
 // toolbar they follow the selection and flow across the panel (`stacked` false); in a
-// short panel they open from a button, a few to a line.
-void draw_scale_controls(AppContext& ctx, bool stacked) {
+// short panel they open from a button, a few to a line. have_scores: the selected block
+// kept its scores (the checkbox is off without them).
+void draw_scale_controls(AppContext& ctx, bool stacked, bool have_scores) {
     AppState& s = ctx.state;
     const float w = 110.0f * ctx.ui_scale;
     const auto beside = [stacked](float width) {
         if (!stacked) same_line_if_fits(width);
     };
-    const HeadMaps* hm = ctx.view.head_maps(s.map, s.layer);
-    const bool have_scores = hm && !hm->scores.empty();
     beside(checkbox_width(tr("scores###scores")));
     ImGui::BeginDisabled(!have_scores);
     ImGui::Checkbox(tr("scores###scores"), &s.show_scores);
@@ -109,10 +108,11 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     // The block now selected, when kept without scores (the map budget's choice), shows
     // weights even while the scores checkbox is behind its button; a dropped block keeps it.
     const HeadMaps* hm = ctx.view.head_maps(s.map, s.layer);
-    if (hm && hm->resident && hm->scores.empty()) s.show_scores = false;
+    const bool have_scores = hm && !hm->scores.empty();
+    if (hm && hm->resident && !have_scores) s.show_scores = false;
     const float controls_top = ImGui::GetCursorPosY();  // the line under the colormap
     if (!ctx.heatmap.scale_behind_button) {
-        draw_scale_controls(ctx, false);
+        draw_scale_controls(ctx, false, have_scores);
         ctx.heatmap.toolbar_controls_h = ImGui::GetCursorPosY() - controls_top;
         return;
     }
@@ -122,7 +122,7 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("scores, auto range, range, gamma, log, reset view"));
     ctx.heatmap.button_h = ImGui::GetCursorPosY() - controls_top;
     if (ImGui::BeginPopup("colour_scale_popup")) {
-        draw_scale_controls(ctx, true);
+        draw_scale_controls(ctx, true, have_scores);
         ImGui::EndPopup();
     }
 }
