@@ -7,6 +7,8 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
@@ -110,26 +112,64 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
 // requested into L2 a little per tile. A packed weight's block (256 × 64 floats, 64 KB)
 // otherwise arrives only as the first row tile reads it, and that tile waits on memory
 // while the others find the block in L2.
+//
+// A strip of b narrower than b's rows (AVX2's 16 columns of a 64-column panel) is first
+// copied into a contiguous buffer when more than one row tile reads it. In place its k
+// rows lie 4·ldb bytes apart and share a few L1 sets (a 256-byte stride uses 16 of 64),
+// so every row tile would fetch the strip from L2 again.
+class StripBuffer {
+public:
+    // Room for `floats` floats, 64-byte aligned; grow-only.
+    float* get(long floats) {
+        if (static_cast<long>(storage_.size()) < floats + 16) storage_.resize(static_cast<size_t>(floats) + 16);
+        const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
+        return storage_.data() + ((64 - address % 64) % 64) / sizeof(float);
+    }
+
+private:
+    std::vector<float> storage_;
+};
+
+// strip (k, width) = b[0:k, 0:cols], zero past cols.
+HWY_INLINE void copy_strip(int k, int cols, const float* b, int ldb, float* strip) {
+    const DF d;
+    const int N = static_cast<int>(hn::Lanes(d));
+    for (int kk = 0; kk < k; ++kk)
+        for (int v = 0; v < kTileVecs; ++v)
+            hn::Store(load_cols(d, b + static_cast<long>(kk) * ldb + v * N, cols - v * N), d,
+                      strip + (static_cast<long>(kk) * kTileVecs + v) * N);
+}
+
 template <bool kStreamA>
 void nn_tiles(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
               const float* bias, float* c, int ldc, bool accumulate, const float* next, long next_floats) {
     const int width = kTileVecs * static_cast<int>(hn::Lanes(DF()));  // columns per tile
+    const bool copy_strips = ldb > width && m > kTileRows;
+    thread_local StripBuffer strip_buffer;
+    float* strip = copy_strips ? strip_buffer.get(static_cast<long>(k) * width) : nullptr;
     const long tiles = static_cast<long>((n + width - 1) / width) * ((m + kTileRows - 1) / kTileRows);
     long lines = next && tiles > 0 ? (next_floats + 15) / 16 : 0;
     const long lines_per_tile = tiles > 0 ? (lines + tiles - 1) / tiles : 0;
     for (int j = 0; j < n; j += width) {  // strips of b and c, each used by every row tile
         const int cols = std::min(width, n - j);
         const float* bias_j = bias ? bias + j : nullptr;
+        const float* b_j = b + j;
+        int ldb_j = ldb;
+        if (copy_strips) {
+            copy_strip(k, cols, b + j, ldb, strip);
+            b_j = strip;
+            ldb_j = width;
+        }
         for (int i = 0; i < m; i += kTileRows) {
             const int mr = std::min(kTileRows, m - i);
             const float* a_i = a + static_cast<long>(i) * lda;
             float* c_ij = c + static_cast<long>(i) * ldc + j;
             const long share = std::min(lines_per_tile, lines);  // of `next`, during this tile
             if (cols == width)
-                tile<false, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate, next,
+                tile<false, kStreamA>(mr, cols, k, alpha, a_i, lda, b_j, ldb_j, bias_j, c_ij, ldc, accumulate, next,
                                       share);
             else
-                tile<true, kStreamA>(mr, cols, k, alpha, a_i, lda, b + j, ldb, bias_j, c_ij, ldc, accumulate, next,
+                tile<true, kStreamA>(mr, cols, k, alpha, a_i, lda, b_j, ldb_j, bias_j, c_ij, ldc, accumulate, next,
                                      share);
             if (share > 0) next += share * 16;
             lines -= share;
