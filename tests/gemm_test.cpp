@@ -1,6 +1,7 @@
 // The matrix-product kernels (core/kernels/gemm.h) against a double-precision triple loop, over
 // shapes that hit every edge of their tiles (rows not a multiple of 6, columns not a
-// multiple of 16 or 64), row strides wider than the rows, unaligned starts, bias and alpha;
+// multiple of 16 or 64), row strides wider than the rows (strips of b copied, or read in
+// place when deeper than 4096), unaligned starts, bias and alpha;
 // and the fast attention paths they feed against the naive per-head reference. Every test
 // runs once per SIMD level (avx512, avx2, generic: tests/simd_levels.h), with the thread
 // count fixed by CTest (HEADSCOPE_THREADS).
@@ -66,7 +67,8 @@ struct Shape {
 
 TEST_P(GemmNn, MatchesDoubleReferenceOnEveryTileEdge) {
     for (const Shape s : {Shape{1, 1, 1}, Shape{6, 64, 64}, Shape{7, 65, 3}, Shape{5, 17, 40},
-                          Shape{13, 130, 64}, Shape{128, 64, 128}, Shape{2, 200, 1}}) {
+                          Shape{13, 130, 64}, Shape{128, 64, 128}, Shape{2, 200, 1},
+                          Shape{13, 20, 4100}}) {  // deeper than the kernel copies strips of b
         for (int offset : {0, 1}) {
             SCOPED_TRACE(testing::Message() << s.m << "×" << s.k << " · " << s.k << "×" << s.n
                                             << " offset " << offset);

@@ -116,7 +116,10 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
 // A strip of b narrower than b's rows (AVX2's 16 columns of a 64-column panel) is first
 // copied into a contiguous buffer when more than one row tile reads it. In place its k
 // rows lie 4·ldb bytes apart and share a few L1 sets (a 256-byte stride uses 16 of 64),
-// so every row tile would fetch the strip from L2 again.
+// so every row tile would fetch the strip from L2 again. Deeper strips (a long product of
+// the training's matmul) are read in place, which bounds the buffer at 1 MB per thread.
+constexpr int kMaxCopiedRows = 4096;
+
 class StripBuffer {
 public:
     // Room for `floats` floats, 64-byte aligned; grow-only.
@@ -144,7 +147,7 @@ template <bool kStreamA>
 void nn_tiles(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
               const float* bias, float* c, int ldc, bool accumulate, const float* next, long next_floats) {
     const int width = kTileVecs * static_cast<int>(hn::Lanes(DF()));  // columns per tile
-    const bool copy_strips = ldb > width && m > kTileRows;
+    const bool copy_strips = ldb > width && m > kTileRows && k <= kMaxCopiedRows;
     thread_local StripBuffer strip_buffer;
     float* strip = copy_strips ? strip_buffer.get(static_cast<long>(k) * width) : nullptr;
     const long tiles = static_cast<long>((n + width - 1) / width) * ((m + kTileRows - 1) / kTileRows);
