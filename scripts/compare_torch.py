@@ -78,6 +78,13 @@ MEMORY_TARGET_MIB = 1024.0
 WINDOW = "1600x1000"
 
 
+def positive_int(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--headscope", required=True, help="path to the headscope binary")
@@ -88,7 +95,7 @@ def parse_args():
                    help="HEADSCOPE_SIMD for headscope (default: the CPU's best level)")
     p.add_argument("--own-renderer", action="store_true",
                    help="with --app: draw the UI with the app's opt-in renderer for software GL")
-    p.add_argument("--rounds", type=int, default=1,
+    p.add_argument("--rounds", type=positive_int, default=1,
                    help="repeat every comparison this many times, alternating the programs, and "
                         "report the median of the per-round ratios (for a shared, noisy host)")
     p.add_argument("--app", action="store_true",
@@ -359,7 +366,8 @@ def main():
         print(f"{name:<26}{pt_s:>10}{hs_ms:>14.2f}{lim:>10.2f}  {ratio_s:<14}{target:<10}{verdict}")
     if args.rounds > 1:
         print(f"{args.rounds} rounds; times, limits and ratios are medians over rounds "
-              "(a ratio's median is taken over its rounds, not computed from the median times)")
+              "(a ratio's median is taken over its rounds, not computed from the median times); "
+              "the peak below is the last round's")
     print(f"GEMM peak measured by headscope in this run: {peak:.1f} GFLOP/s "
           f"(limit ms = FLOPs / peak); kernels ran at SIMD level {level}")
     if args.app:

@@ -68,7 +68,9 @@ struct Shape {
 TEST_P(GemmNn, MatchesDoubleReferenceOnEveryTileEdge) {
     for (const Shape s : {Shape{1, 1, 1}, Shape{6, 64, 64}, Shape{7, 65, 3}, Shape{5, 17, 40},
                           Shape{13, 130, 64}, Shape{128, 64, 128}, Shape{2, 200, 1},
-                          Shape{13, 20, 4100}}) {  // deeper than the kernel copies strips of b
+                          // b wider than a tile at every level, as deep as the kernel
+                          // copies strips of b and deeper (read in place)
+                          Shape{7, 70, 4096}, Shape{13, 70, 4100}}) {
         for (int offset : {0, 1}) {
             SCOPED_TRACE(testing::Message() << s.m << "×" << s.k << " · " << s.k << "×" << s.n
                                             << " offset " << offset);

@@ -7,8 +7,12 @@
 // generic, chosen at run time): a tile of c (6 × 64 floats with AVX-512, 6 × 16 with
 // AVX2) stays in registers while k runs; b is read a row at a time, so b must be
 // row-major along n: V_g, or keys or a linear layer's weight laid out in panels (pack_panel).
+// A tile's strip of a wider b (AVX2's 16 of a panel's 64 columns) is copied into a
+// contiguous per-thread buffer before the row tiles that share it (L1 sets, see
+// gemm_kernels.cpp), so b's stride costs nothing for strips up to 4096 deep.
 // Callers parallelise over tiles of c (core/kernels/parallel.h). Operands should be
-// 64-byte aligned (Eigen's allocations are); unaligned rows cost ~2×.
+// 64-byte aligned (Eigen's allocations are); unaligned rows of a, c or a b read in place
+// cost ~2×.
 #include <Eigen/Core>
 
 namespace hs::gemm {

@@ -86,7 +86,7 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
         if (kStreamA && kk % 16 == 0)  // a line (16 floats) of each row
             for (int i = 0; i < kTileRows; ++i) hwy::Prefetch(next_a + static_cast<long>(i) * lda + kk);
         const float* row = b + static_cast<long>(kk) * ldb;  // b[kk][0 … cols)
-        const float* b_ahead = row + kPrefetchRows * ldb;   // weights stream from memory once
+        const float* b_ahead = row + kPrefetchRows * ldb;  // weights stream from memory once (a copied strip is in L1 already)
         for (int v = 0; v < kTileVecs * N; v += 16) hwy::Prefetch(b_ahead + v);
         VF y[kTileVecs];
         for (int v = 0; v < kTileVecs; ++v)
@@ -117,7 +117,8 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
 // copied into a contiguous buffer when more than one row tile reads it. In place its k
 // rows lie 4·ldb bytes apart and share a few L1 sets (a 256-byte stride uses 16 of 64),
 // so every row tile would fetch the strip from L2 again. Deeper strips (a long product of
-// the training's matmul) are read in place, which bounds the buffer at 1 MB per thread.
+// the training's matmul) are read in place, which bounds each buffer at 4096 × 64 floats
+// (1 MB).
 constexpr int kMaxCopiedRows = 4096;
 
 class StripBuffer {
