@@ -10,9 +10,9 @@
 // A tile's strip of a wider b (AVX2's 16 of a panel's 64 columns) is copied into a
 // contiguous per-thread buffer before the row tiles that share it (L1 sets, see
 // gemm_kernels.cpp), so b's stride costs nothing for strips up to 4096 deep.
-// Callers parallelise over tiles of c (core/kernels/parallel.h). Operands should be
-// 64-byte aligned (Eigen's allocations are); unaligned rows of a, c or a b read in place
-// cost ~2×.
+// Callers parallelise over tiles of c (core/kernels/parallel.h). Operands 64-byte aligned
+// are fastest. Eigen's heap allocations are only 16-byte aligned in the portable build
+// (EIGEN_MAX_ALIGN_BYTES 16 without -march flags; docs/PERFORMANCE.md, "Alignment").
 #include <Eigen/Core>
 
 namespace hs::gemm {
@@ -27,8 +27,8 @@ void nn(int m, int n, int k, float alpha, const float* a, int lda, const float* 
 void nn_accumulate(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc);
 
 // A linear layer's weight W (n, k) (PyTorch (out, in) layout) laid out once for nn():
-// panel q is the (k, 64) row-major block Wᵀ[:, 64q : 64q + 64], zero past n, 64-byte
-// aligned, so y = x·Wᵀ reads every panel front to back.
+// panel q is the (k, 64) row-major block Wᵀ[:, 64q : 64q + 64], zero past n, so
+// y = x·Wᵀ reads every panel front to back.
 constexpr int kPanel = 64;
 struct PackedWeights {
     int n = 0, k = 0;
