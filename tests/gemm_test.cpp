@@ -7,6 +7,7 @@
 // count fixed by CTest (HEADSCOPE_THREADS).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "core/model/attention.h"
@@ -14,6 +15,7 @@
 #include "core/kernels/gemm.h"
 #include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
+#include "core/kernels/scratch.h"
 #include "core/rng.h"
 #include "core/model/weights.h"
 #include "core/kernels/matmul.h"
@@ -355,6 +357,26 @@ TEST_P(Matmul, EveryTransposeOfBlocksEqualsTheDoubleProduct) {
             kernels::matmul(a, op_a, b, op_b, wide.middleCols(2, n), /*accumulate=*/true);
             EXPECT_LT((wide.middleCols(2, n).cast<double>() - before - want).cwiseAbs().maxCoeff(), 1e-5);
         }
+}
+
+// Packed panels, Scratch and every Eigen buffer start on a cache line (EIGEN_MAX_ALIGN_BYTES=64
+// in core/CMakeLists.txt): a zmm load of b then never splits across two lines. Eigen's
+// default in a build without -march flags is 16 bytes, which left pack()'s panels 16 bytes
+// off a line on glibc; several sizes, so one lucky malloc cannot pass this.
+TEST(GemmAlignment, PackedPanelsScratchAndEigenBuffersStartOnACacheLine) {
+    const auto offset = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 64; };
+    for (const int n : {64, 768, 2304, 3072}) {
+        SCOPED_TRACE(n);
+        const Matrix w = Matrix::Ones(n, 96);
+        EXPECT_EQ(offset(w.data()), 0u);
+        const gemm::PackedWeights p = gemm::pack(w.data(), n, 96, 96);
+        EXPECT_EQ(offset(p.panel(0)), 0u);
+        EXPECT_EQ(offset(p.panel(p.panels() - 1)), 0u);  // panels are k · 64 floats apart
+        Scratch scratch;
+        EXPECT_EQ(offset(scratch.get(n, 7).data()), 0u);
+        Eigen::VectorXf v(n + 3);
+        EXPECT_EQ(offset(v.data()), 0u);
+    }
 }
 
 }  // namespace

@@ -132,7 +132,7 @@ void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, in
     }
     // Longer inputs: every panel of the range first, then nn_packed's loop, in which a
     // block of a (in L2) meets every panel once instead of a being read again per panel.
-    thread_local Eigen::VectorXf buffer;  // grow-only
+    thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
     const long panel_floats = static_cast<long>(k) * kPanel;
     if (!keep && buffer.size() < panels * panel_floats) buffer.resize(panels * panel_floats);
     const auto panel_at = [&](int q) {

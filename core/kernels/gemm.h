@@ -11,8 +11,8 @@
 // contiguous per-thread buffer before the row tiles that share it (L1 sets, see
 // gemm_kernels.cpp), so b's stride costs nothing for strips up to 4096 deep.
 // Callers parallelise over tiles of c (core/kernels/parallel.h). Operands 64-byte aligned
-// are fastest. Eigen's heap allocations are only 16-byte aligned in the portable build
-// (EIGEN_MAX_ALIGN_BYTES 16 without -march flags; docs/PERFORMANCE.md, "Alignment").
+// are fastest: every Eigen heap allocation is (EIGEN_MAX_ALIGN_BYTES=64, core/CMakeLists.txt;
+// docs/PERFORMANCE.md, "Alignment").
 #include <Eigen/Core>
 
 namespace hs::gemm {

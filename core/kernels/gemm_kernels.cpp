@@ -7,9 +7,8 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include <algorithm>
-#include <cstdint>
-#include <vector>
 
+#include "core/kernels/scratch.h"
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
@@ -124,19 +123,6 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
 // (1 MB).
 constexpr int kMaxCopiedRows = 4096;
 
-class StripBuffer {
-public:
-    // Room for `floats` floats, 64-byte aligned; grow-only.
-    float* get(long floats) {
-        if (static_cast<long>(storage_.size()) < floats + 16) storage_.resize(static_cast<size_t>(floats) + 16);
-        const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
-        return storage_.data() + ((64 - address % 64) % 64) / sizeof(float);
-    }
-
-private:
-    std::vector<float> storage_;
-};
-
 // strip (k, width) = b[0:k, 0:cols], zero past cols.
 HWY_INLINE void copy_strip(int k, int cols, const float* b, int ldb, float* strip) {
     const DF d;
@@ -152,8 +138,8 @@ void nn_tiles(int m, int n, int k, float alpha, const float* a, int lda, const f
               const float* bias, float* c, int ldc, bool accumulate, const float* next, long next_floats) {
     const int width = kTileVecs * static_cast<int>(hn::Lanes(DF()));  // columns per tile
     const bool copy_strips = ldb > width && m > kTileRows && k <= kMaxCopiedRows;
-    thread_local StripBuffer strip_buffer;
-    float* strip = copy_strips ? strip_buffer.get(static_cast<long>(k) * width) : nullptr;
+    thread_local Scratch strip_buffer;  // 64-byte aligned, as every Eigen allocation here
+    float* strip = copy_strips ? strip_buffer.get(k, width).data() : nullptr;
     const long tiles = static_cast<long>((n + width - 1) / width) * ((m + kTileRows - 1) / kTileRows);
     long lines = next && tiles > 0 ? (next_floats + 15) / 16 : 0;
     const long lines_per_tile = tiles > 0 ? (lines + tiles - 1) / tiles : 0;
