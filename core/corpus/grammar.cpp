@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 #include <string_view>
+#include <unordered_set>
+#include <vector>
 
 #include "core/error.h"
 #include "core/rng.h"
@@ -474,11 +475,15 @@ std::vector<AnnotatedSentence> probe_corpus() { return grammar_corpus("both", 60
 std::vector<std::string> grammar_vocabulary() {
     // Every sentence of a long prefix of both streams covers every choice the patterns
     // make: the vocabulary is what they wrote (checked against the lexicon in the tests).
-    std::set<std::string> tokens;
+    // Collected in a hash set and sorted once: 600 k inserts into a std::set compared
+    // strings ~9 times each, half of the default model's load time.
+    std::unordered_set<std::string> tokens;
     for (const char* lang : {"en", "zh"})
         for (long long i = 0; i < 20000; ++i)
-            for (const std::string& t : generate_sentence(lang, 0, i).tokens) tokens.insert(t);
-    return {tokens.begin(), tokens.end()};
+            for (std::string& t : generate_sentence(lang, 0, i).tokens) tokens.insert(std::move(t));
+    std::vector<std::string> sorted(tokens.begin(), tokens.end());
+    std::sort(sorted.begin(), sorted.end());
+    return sorted;
 }
 
 }  // namespace hs::corpus
