@@ -7,6 +7,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/kernels/scratch.h"
 #include "hwy/cache_control.h"
@@ -123,7 +124,9 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
 // (1 MB).
 constexpr int kMaxCopiedRows = 4096;
 
-// strip (k, width) = b[0:k, 0:cols], zero past cols.
+// strip (k, width) = b[0:k, 0:cols], zero past cols. Aligned stores: strip is a Scratch,
+// 64-byte aligned like every Eigen heap buffer here.
+static_assert(EIGEN_MAX_ALIGN_BYTES >= 64, "copy_strip's aligned stores need 64-byte Eigen buffers");
 HWY_INLINE void copy_strip(int k, int cols, const float* b, int ldb, float* strip) {
     const DF d;
     const int N = static_cast<int>(hn::Lanes(d));
