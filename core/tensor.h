@@ -5,10 +5,9 @@
 // rows = query tokens, columns = key tokens. Row-major storage to match PyTorch.
 #include <Eigen/Dense>
 
-// Every Eigen heap buffer starts on a cache line: core/CMakeLists.txt defines
-// EIGEN_MAX_ALIGN_BYTES=64 for headscope_core and everything that links it. A file built
-// without it would free Eigen's 64-byte-aligned blocks as plain malloc blocks (heap
-// corruption), and the kernels' aligned stores would fault.
+// Every Eigen heap buffer starts on a cache line (EIGEN_MAX_ALIGN_BYTES=64, defined for
+// headscope_core and all that links it in core/CMakeLists.txt). A file built without it
+// would free those blocks as plain malloc blocks, and the kernels' aligned stores would fault.
 static_assert(EIGEN_MAX_ALIGN_BYTES == 64, "build with EIGEN_MAX_ALIGN_BYTES=64 (link headscope_core)");
 
 namespace hs {

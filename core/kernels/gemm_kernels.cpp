@@ -125,8 +125,7 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
 constexpr int kMaxCopiedRows = 4096;
 
 // strip (k, width) = b[0:k, 0:cols], zero past cols. Aligned stores: strip is a Scratch,
-// 64-byte aligned like every Eigen heap buffer here.
-static_assert(EIGEN_MAX_ALIGN_BYTES >= 64, "copy_strip's aligned stores need 64-byte Eigen buffers");
+// 64-byte aligned (core/tensor.h asserts it for every Eigen heap buffer).
 HWY_INLINE void copy_strip(int k, int cols, const float* b, int ldb, float* strip) {
     const DF d;
     const int N = static_cast<int>(hn::Lanes(d));
