@@ -1,6 +1,7 @@
 #include "app/gl/damage.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -91,13 +92,213 @@ DamageRect inner_pixels(ImVec2 p0, ImVec2 p1, const ImVec4& clip) {
     return r.empty() ? DamageRect{} : r;
 }
 
-DamageRect DamageTracker::update(std::vector<ListSummary>& lists, int fb_width, int fb_height, std::uint64_t epoch) {
+std::uint64_t hash_bytes(const void* data, std::size_t n) {
+    // FNV-1a over the bytes, then a final avalanche (SplitMix64's mixer).
+    const auto* b = static_cast<const unsigned char*>(data);
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 31);
+}
+
+namespace {
+
+template <typename T>
+bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+bool same_bytes(const ImVec4& a, const ImVec4& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// One draw of a list: triangle `triangle` of a plain step, or the step's quad (-1).
+struct Draw {
+    const DrawStep* step;
+    int triangle;
+};
+
+std::vector<Draw> draws_of(const ListSummary& l) {
+    std::vector<Draw> out;
+    for (const DrawStep& st : l.steps) {
+        if (st.quad) {
+            out.push_back({&st, -1});
+            continue;
+        }
+        for (unsigned int t = 0; t < st.elem_count / 3; ++t) out.push_back({&st, static_cast<int>(t)});
+    }
+    return out;
+}
+
+const ImDrawVert& corner(const ListSummary& l, const Draw& d, int c) {
+    const std::size_t i = d.step->idx_offset + 3 * static_cast<std::size_t>(d.triangle) + static_cast<std::size_t>(c);
+    return l.vertices[d.step->vtx_offset + l.indices[i]];
+}
+
+bool same_draw(const ListSummary& la, const Draw& a, const ListSummary& lb, const Draw& b) {
+    if (a.step->quad != b.step->quad || !same_bytes(a.step->clip, b.step->clip)) return false;
+    if (a.step->quad) return a.step->quad_key == b.step->quad_key && a.step->quad_pixels == b.step->quad_pixels;
+    if (a.step->texture != b.step->texture) return false;
+    for (int c = 0; c < 3; ++c)
+        if (std::memcmp(&corner(la, a, c), &corner(lb, b, c), sizeof(ImDrawVert)) != 0) return false;
+    return true;
+}
+
+// Pixels a draw can touch: its clip rect ∩ the bounding box of its corners (a pixel
+// more on every side for edge rounding), the rule of a list's bounds.
+DamageRect draw_pixels(const ListSummary& l, const Draw& d) {
+    if (d.step->quad) return d.step->quad_pixels;
+    ImVec4 box(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+    for (int c = 0; c < 3; ++c) {
+        const ImVec2 p = corner(l, d, c).pos;
+        box = ImVec4(std::min(box.x, p.x), std::min(box.y, p.y), std::max(box.z, p.x), std::max(box.w, p.y));
+    }
+    DamageRect touched = outer_pixels(box, l.scale);
+    touched = {touched.x0 - 1, touched.y0 - 1, touched.x1 + 1, touched.y1 + 1};
+    return intersect(outer_pixels(d.step->clip, l.scale), touched);
+}
+
+// A hash of each draw (what same_draw compares), to search for agreeing places cheaply.
+std::vector<std::uint64_t> draw_hashes(const ListSummary& l, const std::vector<Draw>& draws) {
+    std::vector<std::uint64_t> out;
+    out.reserve(draws.size());
+    for (const Draw& d : draws) {
+        unsigned char bytes[sizeof(ImVec4) + sizeof(ImTextureID) + 3 * sizeof(ImDrawVert)];
+        std::size_t n = 0;
+        const auto put = [&](const void* p, std::size_t size) {
+            std::memcpy(bytes + n, p, size);
+            n += size;
+        };
+        put(&d.step->clip, sizeof(ImVec4));
+        if (d.step->quad) {
+            put(&d.step->quad_key, sizeof d.step->quad_key);
+        } else {
+            put(&d.step->texture, sizeof(ImTextureID));
+            for (int c = 0; c < 3; ++c) put(&corner(l, d, c), sizeof(ImDrawVert));
+        }
+        out.push_back(hash_bytes(bytes, n));
+    }
+    return out;
+}
+
+}  // namespace
+
+bool same_draws(const ListSummary& a, const ListSummary& b) {
+    return a.key == b.key && a.bounds == b.bounds && same_bytes(a.vertices, b.vertices) &&
+           same_bytes(a.indices, b.indices);
+}
+
+std::vector<DamageRect> changed_pixels(const ListSummary& old, const ListSummary& now) {
+    if (old.steps.empty() || now.steps.empty()) return {old.bounds, now.bounds};
+    const std::vector<Draw> a = draws_of(old), b = draws_of(now);
+    const std::vector<std::uint64_t> ha = draw_hashes(old, a), hb = draw_hashes(now, b);
+    const auto same = [&](std::size_t i, std::size_t j) { return ha[i] == hb[j] && same_draw(old, a[i], now, b[j]); };
+    // The draws both end with are left out first.
+    std::size_t end_a = a.size(), end_b = b.size();
+    while (end_a > 0 && end_b > 0 && same(end_a - 1, end_b - 1)) --end_a, --end_b;
+    // Then the two are walked in step. Where they differ, the places (i + da, j + db) with
+    // the smallest da + db from which kAnchor draws agree again end the run of differing
+    // draws (an edited label's glyphs, a redrawn quad, widgets shifted along a line);
+    // without one in reach (kReach draws either side, kSearchBudget places tried a list)
+    // or past kMaxRunsPerList runs, the rest is one run.
+    std::vector<DamageRect> boxes;  // per run: its old draws' box, its new draws' box
+    DamageRect was, is;
+    const auto close_run = [&] {
+        if (!was.empty() || !is.empty()) boxes.insert(boxes.end(), {was, is});
+        was = is = {};
+    };
+    const auto agree_from = [&](std::size_t i, std::size_t j) {
+        for (std::size_t k = 0; k < kAnchor; ++k) {
+            if (i + k == end_a || j + k == end_b) return i + k == end_a && j + k == end_b;
+            if (!same(i + k, j + k)) return false;
+        }
+        return true;
+    };
+    long budget = kSearchBudget;
+    std::vector<std::pair<std::uint64_t, std::size_t>> window;  // (hash, offset) of new draws ahead
+    std::size_t i = 0, j = 0;
+    while (i < end_a && j < end_b && boxes.size() <= 2 * kMaxRunsPerList) {
+        if (same(i, j)) {
+            close_run();
+            ++i, ++j;
+            continue;
+        }
+        // The new frame's next kReach draws by hash; then for each of the old frame's next
+        // kReach draws (da ascending) the agreeing place with the smallest da + db.
+        window.clear();
+        for (std::size_t db = 0; db < kReach && j + db < end_b; ++db) window.emplace_back(hb[j + db], db);
+        std::sort(window.begin(), window.end());
+        std::size_t skip_a = 0, skip_b = 0;
+        bool found = false;
+        for (std::size_t da = 0; da < kReach && i + da < end_a && budget > 0; ++da) {
+            if (found && da >= skip_a + skip_b) break;
+            auto at = std::lower_bound(window.begin(), window.end(), std::make_pair(ha[i + da], std::size_t{0}));
+            for (; at != window.end() && at->first == ha[i + da] && budget > 0; ++at) {
+                const std::size_t db = at->second;
+                if (da + db == 0) continue;  // the pair that differs
+                if (found && da + db >= skip_a + skip_b) break;
+                --budget;
+                if (agree_from(i + da, j + db)) {
+                    skip_a = da, skip_b = db, found = true;
+                    break;
+                }
+            }
+        }
+        if (!found) break;
+        for (std::size_t k = i; k < i + skip_a; ++k) was = unite(was, draw_pixels(old, a[k]));
+        for (std::size_t k = j; k < j + skip_b; ++k) is = unite(is, draw_pixels(now, b[k]));
+        i += skip_a, j += skip_b;
+    }
+    for (; i < end_a; ++i) was = unite(was, draw_pixels(old, a[i]));
+    for (; j < end_b; ++j) is = unite(is, draw_pixels(now, b[j]));
+    close_run();
+    if (boxes.size() > 2 * kMaxRunsPerList) {  // many runs: one old box, one new box
+        DamageRect all_old, all_new;
+        for (std::size_t k = 0; k < boxes.size(); k += 2) all_old = unite(all_old, boxes[k]), all_new = unite(all_new, boxes[k + 1]);
+        boxes = {all_old, all_new};
+    }
+    return disjoint_cover(std::move(boxes), kMaxRectsPerList);
+}
+
+long long total_area(const std::vector<DamageRect>& rects) {
+    long long sum = 0;
+    for (const DamageRect& r : rects) sum += r.area();
+    return sum;
+}
+
+std::vector<DamageRect> disjoint_cover(std::vector<DamageRect> rects, std::size_t max_rects) {
+    std::erase_if(rects, [](const DamageRect& r) { return r.empty(); });
+    max_rects = std::max<std::size_t>(1, max_rects);
+    for (;;) {
+        // Unite overlapping rectangles until none overlap.
+        bool merged = false;
+        for (std::size_t i = 0; i < rects.size() && !merged; ++i)
+            for (std::size_t j = i + 1; j < rects.size() && !merged; ++j)
+                if (!intersect(rects[i], rects[j]).empty()) {
+                    rects[i] = unite(rects[i], rects[j]);
+                    rects.erase(rects.begin() + static_cast<long>(j));
+                    merged = true;
+                }
+        if (merged) continue;
+        if (rects.size() <= max_rects) return rects;
+        // Too many: unite the pair that adds the fewest pixels (then check overlaps again).
+        std::size_t bi = 0, bj = 1;
+        long long best = -1;
+        for (std::size_t i = 0; i < rects.size(); ++i)
+            for (std::size_t j = i + 1; j < rects.size(); ++j) {
+                const long long added = unite(rects[i], rects[j]).area() - rects[i].area() - rects[j].area();
+                if (best < 0 || added < best) best = added, bi = i, bj = j;
+            }
+        rects[bi] = unite(rects[bi], rects[bj]);
+        rects.erase(rects.begin() + static_cast<long>(bj));
+    }
+}
+
+std::vector<DamageRect> DamageTracker::update(std::vector<ListSummary>& lists, int fb_width, int fb_height, std::uint64_t epoch) {
     const DamageRect full{0, 0, fb_width, fb_height};
     const bool same_frame = valid_ && fb_width == width_ && fb_height == height_ && epoch == epoch_;
-    DamageRect damage;
-    if (!same_frame) {
-        damage = full;
-    } else {
+    std::vector<DamageRect> damage;
+    bool everything = !same_frame;
+    if (same_frame) {
         // Match lists by owner name (k-th list of a name ↔ k-th of the previous frame).
         auto keyed = [](const std::vector<ListSummary>& v) {
             std::map<std::string, int> seen;
@@ -113,25 +314,26 @@ DamageRect DamageTracker::update(std::vector<ListSummary>& lists, int fb_width, 
         for (int i = 0; i < static_cast<int>(lists.size()); ++i) {
             const auto it = old_index.find(new_keys[i]);
             if (it == old_index.end()) {
-                damage = unite(damage, lists[i].bounds);  // appeared
+                damage.push_back(lists[i].bounds);  // appeared
                 continue;
             }
             const int j = it->second;
             if (j < last_matched_old) {
-                damage = full;  // z-order of surviving lists changed
+                everything = true;  // z-order of surviving lists changed
                 break;
             }
             last_matched_old = j;
             old_matched[j] = true;
             const ListSummary& old = previous_[j];
-            if (old.key != lists[i].key || old.bounds != lists[i].bounds)
-                damage = unite(damage, unite(old.bounds, lists[i].bounds));
+            if (!same_draws(old, lists[i]))
+                for (const DamageRect& r : changed_pixels(old, lists[i])) damage.push_back(r);
         }
-        if (damage != full)
-            for (std::size_t j = 0; j < previous_.size(); ++j)
-                if (!old_matched[j]) damage = unite(damage, previous_[j].bounds);  // disappeared
-        damage = intersect(damage, full);
+        for (std::size_t j = 0; j < previous_.size(); ++j)
+            if (!old_matched[j]) damage.push_back(previous_[j].bounds);  // disappeared
+        for (DamageRect& r : damage) r = intersect(r, full);
+        damage = disjoint_cover(std::move(damage), kMaxDamageRects);
     }
+    if (everything) damage = {full};
     previous_.swap(lists);
     width_ = fb_width;
     height_ = fb_height;

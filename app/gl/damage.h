@@ -47,13 +47,55 @@ std::vector<DamageRect> cut_holes(const DamageRect& area, std::vector<DamageRect
 // edge so that no rounding of the rasteriser or of the truncated scissor can miss them.
 DamageRect inner_pixels(ImVec2 p0, ImVec2 p1, const ImVec4& clip);
 
+// One command of a draw list as the tracker compares it: plain triangles, or a heatmap
+// quad (its parameters hashed; draw callbacks that draw nothing are left out).
+struct DrawStep {
+    ImVec4 clip;
+    ImTextureID texture = nullptr;
+    unsigned int vtx_offset = 0, idx_offset = 0, elem_count = 0;
+    bool quad = false;             // a heatmap quad instead of triangles
+    std::uint64_t quad_key = 0;    // hash of the quad's parameters
+    DamageRect quad_pixels;        // pixels the quad can touch
+};
+
 // One draw list of a frame: its owner window, the bytes that determine its pixels and
-// the pixels it can touch.
+// the pixels it can touch. With `steps` filled (and `vertices`, `indices`), a changed
+// list's damage is narrowed to the draws that changed (changed_pixels below); without,
+// it is the list's old and new bounds.
 struct ListSummary {
     std::string name;
-    std::vector<unsigned char> key;
+    std::vector<unsigned char> key;  // the commands' bytes (clip, texture, offsets, quads)
     DamageRect bounds;
+    std::vector<ImDrawVert> vertices;
+    std::vector<ImDrawIdx> indices;
+    std::vector<DrawStep> steps;
+    ImVec2 scale{1.0f, 1.0f};        // framebuffer pixels per display pixel
 };
+
+// Whether two summaries draw the same pixels (key, bounds, vertices and indices).
+bool same_draws(const ListSummary& a, const ListSummary& b);
+
+// The pixels where `now` can draw differently from `old` (the same list a frame apart),
+// as boxes of old and new draws (triangles, quads), at most kMaxRectsPerList disjoint
+// ones. The draws are walked in step; each run of draws that differ (an edited label's
+// glyphs, a redrawn quad, glyphs inserted or removed) gets a box in the old and the new
+// frame, and the walk goes on where kAnchor draws agree again (the nearest such place
+// within kReach draws either side). At a pixel outside the boxes the list lays down the
+// same fragments in the same order. More than kMaxRunsPerList runs: one old and one new
+// box. Falls back to {old bounds, new bounds} when either list has no steps.
+constexpr std::size_t kAnchor = 2, kReach = 512, kMaxRunsPerList = 16, kMaxRectsPerList = 4;
+constexpr long kSearchBudget = 20000;  // candidate places tried per list and frame
+std::vector<DamageRect> changed_pixels(const ListSummary& old, const ListSummary& now);
+
+// Disjoint rectangles covering every pixel of `rects`: overlapping ones are united until
+// none overlap, then, while there are more than `max_rects`, the pair whose union adds
+// the fewest pixels is united. (A partial redraw draws every command once per rectangle:
+// overlapping rectangles would blend a pixel twice.)
+std::vector<DamageRect> disjoint_cover(std::vector<DamageRect> rects, std::size_t max_rects);
+long long total_area(const std::vector<DamageRect>& rects);
+
+// A 64-bit hash of n bytes (heatmap quads' parameters).
+std::uint64_t hash_bytes(const void* data, std::size_t n);
 
 // Appends n raw bytes to a list key.
 void append_bytes(std::vector<unsigned char>& key, const void* data, std::size_t n);
@@ -62,17 +104,22 @@ void append_value(std::vector<unsigned char>& key, const T& v) {
     append_bytes(key, &v, sizeof v);
 }
 
+// Each rectangle costs a draw call per command that reaches into it: a live edit's frames
+// damage the edited field, the heatmap, the grid and the Pipeline, a few apart.
+constexpr std::size_t kMaxDamageRects = 8;
+
 class DamageTracker {
 public:
-    // Damage of this frame against the previous one (then remembers this frame):
+    // Damage of this frame against the previous one (then remembers this frame), as at
+    // most kMaxDamageRects disjoint rectangles:
     //   everything on the first frame, after invalidate(), or when the framebuffer size
     //   or `epoch` (state outside the lists, e.g. the font atlas) changed, or when lists
     //   present in both frames were reordered (z-order);
-    //   else the union of old and new bounds of lists whose key changed, and of lists
-    //   that appeared or disappeared. Empty: the frame is pixel-identical.
+    //   else the changed pixels of each list that draws differently (changed_pixels), and
+    //   the bounds of lists that appeared or disappeared. Empty: the frame is pixel-identical.
     // On return `lists` holds the previous frame's summaries: refill them next frame, so
     // that their storage is reused instead of freshly mapped every frame.
-    DamageRect update(std::vector<ListSummary>& lists, int fb_width, int fb_height, std::uint64_t epoch);
+    std::vector<DamageRect> update(std::vector<ListSummary>& lists, int fb_width, int fb_height, std::uint64_t epoch);
     void invalidate() { valid_ = false; }
 
 private:

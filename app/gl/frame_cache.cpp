@@ -29,9 +29,9 @@ constexpr std::size_t kMaxPieces = 32;
 
 // A heatmap quad writes every pixel of its rectangle opaquely (blending off, every
 // fragment written), so whatever was drawn there before it cannot show. Returns, in draw
-// order, the pixels (inside the damage) that each heatmap command surely overwrites,
-// with the global index of that command.
-std::vector<std::pair<int, DamageRect>> heatmap_holes(const ImDrawData& dd, const DamageRect& damage) {
+// order, the pixels (inside each damage rectangle) that each heatmap command surely
+// overwrites, with the global index of that command.
+std::vector<std::pair<int, DamageRect>> heatmap_holes(const ImDrawData& dd, const std::vector<DamageRect>& damage) {
     std::vector<std::pair<int, DamageRect>> holes;
     int order = 0;
     for (int n = 0; n < dd.CmdListsCount; ++n)
@@ -39,17 +39,20 @@ std::vector<std::pair<int, DamageRect>> heatmap_holes(const ImDrawData& dd, cons
             ++order;
             if (!HeatmapRenderer::owns(cmd)) continue;
             const ImVec4 r = HeatmapRenderer::item_rect(cmd);
-            const DamageRect hole = intersect(inner_pixels(ImVec2(r.x, r.y), ImVec2(r.z, r.w), cmd.ClipRect), damage);
-            if (hole.area() >= kMinHole) holes.emplace_back(order, hole);
+            const DamageRect quad = inner_pixels(ImVec2(r.x, r.y), ImVec2(r.z, r.w), cmd.ClipRect);
+            for (const DamageRect& d : damage)
+                if (const DamageRect hole = intersect(quad, d); hole.area() >= kMinHole) holes.emplace_back(order, hole);
         }
     return holes;
 }
 
-// Cuts every plain command down to its scissor ∩ damage minus the holes of heatmap
-// quads drawn after it: one copy of the command per remaining rectangle (integer clip
-// rects, which the backend turns into exactly those pixels); a command with nothing left
-// is dropped. Each pixel still gets every draw of a full redraw that can show in it.
-void cut_commands(ImDrawData& dd, const DamageRect& damage, const std::vector<std::pair<int, DamageRect>>& holes) {
+// Cuts every plain command down to its scissor ∩ each damage rectangle minus the holes
+// of heatmap quads drawn after it: one copy of the command per remaining rectangle
+// (integer clip rects, which the backend turns into exactly those pixels); a command with
+// nothing left is dropped. Each pixel still gets every draw of a full redraw that can show
+// in it, once (the damage rectangles are disjoint).
+void cut_commands(ImDrawData& dd, const std::vector<DamageRect>& damage,
+                  const std::vector<std::pair<int, DamageRect>>& holes) {
     const int fb_h = static_cast<int>(dd.DisplaySize.y * dd.FramebufferScale.y);
     std::vector<DamageRect> later;  // holes of heatmaps after the current command
     std::size_t first_later = 0;
@@ -67,11 +70,12 @@ void cut_commands(ImDrawData& dd, const DamageRect& damage, const std::vector<st
             while (first_later < holes.size() && holes[first_later].first <= order) ++first_later;
             later.clear();
             for (std::size_t i = first_later; i < holes.size(); ++i) later.push_back(holes[i].second);
-            const DamageRect area = intersect(backend_scissor(cmd.ClipRect, dd.FramebufferScale, fb_h), damage);
-            for (const DamageRect& piece : cut_holes(area, later, kMaxPieces)) {
-                out.push_back(cmd);
-                out.back().ClipRect = clip_for_pixels(piece);
-            }
+            const DamageRect scissor = backend_scissor(cmd.ClipRect, dd.FramebufferScale, fb_h);
+            for (const DamageRect& d : damage)
+                for (const DamageRect& piece : cut_holes(intersect(scissor, d), later, kMaxPieces)) {
+                    out.push_back(cmd);
+                    out.back().ClipRect = clip_for_pixels(piece);
+                }
         }
         cmds.swap(out);
     }
@@ -147,10 +151,10 @@ bool FrameCache::summarise(const ImDrawData& dd, std::vector<ListSummary>& out) 
         s.name = list._OwnerName ? list._OwnerName : "";
         s.key.clear();
         s.bounds = {};
-        append_value(s.key, list.VtxBuffer.Size);
-        append_bytes(s.key, list.VtxBuffer.Data, static_cast<std::size_t>(list.VtxBuffer.Size) * sizeof(ImDrawVert));
-        append_value(s.key, list.IdxBuffer.Size);
-        append_bytes(s.key, list.IdxBuffer.Data, static_cast<std::size_t>(list.IdxBuffer.Size) * sizeof(ImDrawIdx));
+        s.scale = scale;
+        s.vertices.assign(list.VtxBuffer.Data, list.VtxBuffer.Data + list.VtxBuffer.Size);
+        s.indices.assign(list.IdxBuffer.Data, list.IdxBuffer.Data + list.IdxBuffer.Size);
+        s.steps.clear();
         for (const ImDrawCmd& cmd : list.CmdBuffer) {
             append_value(s.key, cmd.ClipRect);
             append_value(s.key, cmd.TextureId);
@@ -158,10 +162,22 @@ bool FrameCache::summarise(const ImDrawData& dd, std::vector<ListSummary>& out) 
             append_value(s.key, cmd.IdxOffset);
             append_value(s.key, cmd.ElemCount);
             append_value(s.key, cmd.UserCallback);
-            if (cmd.UserCallback == nullptr || cmd.UserCallback == ImDrawCallback_ResetRenderState) {
-                // plain triangles, or a state reset (draws nothing)
+            DrawStep step;
+            step.clip = cmd.ClipRect;
+            step.texture = cmd.TextureId;
+            step.vtx_offset = cmd.VtxOffset;
+            step.idx_offset = cmd.IdxOffset;
+            step.elem_count = cmd.ElemCount;
+            if (cmd.UserCallback == nullptr) {
+                s.steps.push_back(step);  // plain triangles
+            } else if (cmd.UserCallback == ImDrawCallback_ResetRenderState) {
+                // a state reset: draws nothing
             } else if (HeatmapRenderer::owns(cmd)) {
+                const std::size_t at = s.key.size();
                 HeatmapRenderer::append_key(cmd, s.key);
+                step.quad = true;
+                step.quad_key = hash_bytes(s.key.data() + at, s.key.size() - at);
+                s.steps.push_back(step);  // its pixels below
             } else {
                 keyed = false;  // a callback we cannot describe: redraw everything
             }
@@ -182,7 +198,9 @@ bool FrameCache::summarise(const ImDrawData& dd, std::vector<ListSummary>& out) 
             }
             DamageRect touched = outer_pixels(drawn, scale);
             touched = {touched.x0 - 1, touched.y0 - 1, touched.x1 + 1, touched.y1 + 1};
-            s.bounds = unite(s.bounds, intersect(outer_pixels(cmd.ClipRect, scale), touched));
+            const DamageRect pixels = intersect(outer_pixels(cmd.ClipRect, scale), touched);
+            if (!s.steps.empty() && s.steps.back().quad && HeatmapRenderer::owns(cmd)) s.steps.back().quad_pixels = pixels;
+            s.bounds = unite(s.bounds, pixels);
         }
     }
     return keyed;
@@ -211,10 +229,11 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
     epoch = epoch * 1000003u + static_cast<std::uint64_t>(atlas.TexWidth);
     epoch = epoch * 1000003u + static_cast<std::uint64_t>(atlas.TexHeight);
     for (const ImFont* f : atlas.Fonts) epoch = epoch * 1000003u + static_cast<std::uint64_t>(f->Glyphs.Size);
-    DamageRect damage = tracker_.update(spare_, fb_w, fb_h, epoch);
+    std::vector<DamageRect> damage = tracker_.update(spare_, fb_w, fb_h, epoch);
     const bool unit_scale = dd->FramebufferScale.x == 1.0f && dd->FramebufferScale.y == 1.0f;
-    if (full_redraw_ || !keyed || !unit_scale) damage = full;
-    stats_.redrawn_pixels = damage.area();
+    if (full_redraw_ || !keyed || !unit_scale) damage = {full};
+    const bool everything = damage.size() == 1 && damage.front() == full;
+    stats_.redrawn_pixels = total_area(damage);
     stats_.total_pixels = full.area();
 
     // 2. Redraw the damage in the offscreen frame: clear it, then every command with its
@@ -226,7 +245,7 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
         glViewport(0, 0, fb_w, fb_h);
         glEnable(GL_SCISSOR_TEST);
         glClearColor(clear_color.x, clear_color.y, clear_color.z, clear_color.w);
-        if (damage != full) {
+        if (!everything) {
             // Nothing is drawn (or cleared) under an opaque heatmap quad: under llvmpipe a
             // map filling the window otherwise pays for a blended window background first.
             // This holds however much changed: a live edit's frame (72 % damaged: every map,
@@ -235,14 +254,15 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
             const std::vector<std::pair<int, DamageRect>> holes = heatmap_holes(*dd, damage);
             std::vector<DamageRect> all;
             for (const auto& h : holes) all.push_back(h.second);
-            for (const DamageRect& piece : cut_holes(damage, all, kMaxPieces)) {
-                scissor_to(piece, fb_h);
-                glClear(GL_COLOR_BUFFER_BIT);
-            }
+            for (const DamageRect& d : damage)
+                for (const DamageRect& piece : cut_holes(d, all, kMaxPieces)) {
+                    scissor_to(piece, fb_h);
+                    glClear(GL_COLOR_BUFFER_BIT);
+                }
             cut_commands(*dd, damage, holes);
             renderer.set_pixel_limit(&damage);
         } else {
-            scissor_to(damage, fb_h);
+            scissor_to(full, fb_h);
             glClear(GL_COLOR_BUFFER_BIT);
         }
         if (ui_)

@@ -27,7 +27,7 @@ class UiRenderer;
 
 // What the last render() drew (benchmarks print these).
 struct FrameStats {
-    long long redrawn_pixels = 0;  // area of the damage rectangle
+    long long redrawn_pixels = 0;  // area of the damage rectangles
     long long total_pixels = 0;    // framebuffer area
 };
 

@@ -113,20 +113,18 @@ void HeatmapRenderer::render(const DrawItem& item, const ImDrawCmd* cmd) {
     const float cx0 = std::max(clip.x, item.p0.x), cy0 = std::max(clip.y, item.p0.y);
     const float cx1 = std::min(clip.z, item.p1.x), cy1 = std::min(clip.w, item.p1.y);
     if (cx1 <= cx0 || cy1 <= cy0) return;
-    // GL scissor (origin bottom-left), then cut to the pixel limit (FrameCache damage).
-    GLint sx = static_cast<GLint>(cx0 * fb_scale.x), sy = static_cast<GLint>(fb_height - cy1 * fb_scale.y);
-    GLsizei sw = static_cast<GLsizei>((cx1 - cx0) * fb_scale.x), sh = static_cast<GLsizei>((cy1 - cy0) * fb_scale.y);
-    if (limited_) {
-        const int fb_h = static_cast<int>(std::lround(fb_height));
-        const DamageRect cut = intersect(DamageRect{sx, fb_h - (sy + sh), sx + sw, fb_h - sy}, limit_);
-        if (cut.empty()) return;
-        sx = cut.x0;
-        sy = fb_h - cut.y1;
-        sw = cut.x1 - cut.x0;
-        sh = cut.y1 - cut.y0;
-    }
+    // GL scissor (origin bottom-left) as pixels from the top, then cut to each rectangle of
+    // the pixel limit (FrameCache damage, disjoint).
+    const GLint sx = static_cast<GLint>(cx0 * fb_scale.x), sy = static_cast<GLint>(fb_height - cy1 * fb_scale.y);
+    const GLsizei sw = static_cast<GLsizei>((cx1 - cx0) * fb_scale.x), sh = static_cast<GLsizei>((cy1 - cy0) * fb_scale.y);
+    const int fb_h = static_cast<int>(std::lround(fb_height));
+    const DamageRect scissor{sx, fb_h - (sy + sh), sx + sw, fb_h - sy};
+    std::vector<DamageRect> pieces;
+    if (!limited_) pieces.push_back(scissor);
+    for (const DamageRect& limit : limit_)
+        if (const DamageRect cut = intersect(scissor, limit); !cut.empty()) pieces.push_back(cut);
+    if (pieces.empty()) return;
     glEnable(GL_SCISSOR_TEST);
-    glScissor(sx, sy, sw, sh);
     glDisable(GL_BLEND);
     // The variant without the steps this scale skips anyway (the shader's own rule:
     // gamma that is not a positive finite number counts as 1).
@@ -156,7 +154,10 @@ void HeatmapRenderer::render(const DrawItem& item, const ImDrawCmd* cmd) {
     const float rho_y = std::abs(item.uv.v1 - item.uv.v0) * float(item.rows) / ((item.p1.y - item.p0.y) * fb_scale.y);
     const bool nearest_only = item.mipmapped && std::max(rho_x, rho_y) <= 0.9f;
     if (nearest_only) glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    for (const DamageRect& p : pieces) {
+        glScissor(p.x0, fb_h - p.y1, p.x1 - p.x0, p.y1 - p.y0);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
     if (nearest_only) glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
     // The ResetRenderState callback that follows restores ImGui's program, VAO and blend.
     glEnable(GL_BLEND);

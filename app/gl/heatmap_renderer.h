@@ -44,9 +44,12 @@ public:
     static void append_key(const ImDrawCmd& cmd, std::vector<unsigned char>& key);
     // The rectangle (x0, y0, x1, y1) in display pixels that an owned command fills.
     static ImVec4 item_rect(const ImDrawCmd& cmd);
-    // Draws after this only touch pixels inside `limit` (framebuffer pixels, top-left
-    // origin); nullptr lifts the limit.
-    void set_pixel_limit(const DamageRect* limit) { limit_ = limit ? *limit : DamageRect{}; limited_ = limit; }
+    // Draws after this only touch pixels inside `limit`'s disjoint rectangles (framebuffer
+    // pixels, top-left origin), a quad once per rectangle it reaches; nullptr lifts the limit.
+    void set_pixel_limit(const std::vector<DamageRect>* limit) {
+        limit_ = limit ? *limit : std::vector<DamageRect>{};
+        limited_ = limit;
+    }
 
 private:
     struct DrawItem {
@@ -76,7 +79,7 @@ private:
     FloatTexture ramp_;            // (1, 256) values 0..1 for horizontal colour bars
     FloatTexture ramp_vertical_;   // (256, 1) values 1..0 for vertical colour bars
     std::deque<DrawItem> items_;   // stable addresses until the frame is rendered
-    DamageRect limit_;
+    std::vector<DamageRect> limit_;
     bool limited_ = false;
 };
 

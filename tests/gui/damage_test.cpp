@@ -1,5 +1,7 @@
 // Damage tracking of the UI frame (app/gl/damage.*): which pixels a frame must redraw,
 // and the pixel arithmetic that keeps a partial redraw identical to a full one.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "app/gl/damage.h"
@@ -8,40 +10,79 @@ namespace hs {
 namespace {
 
 ListSummary list(const std::string& name, std::vector<unsigned char> key, DamageRect bounds) {
-    return ListSummary{name, std::move(key), bounds};
+    ListSummary l;
+    l.name = name;
+    l.key = std::move(key);
+    l.bounds = bounds;
+    return l;
 }
 
+using Rects = std::vector<DamageRect>;
+
 // Runs one frame through the tracker (update() hands back the previous frame's lists).
-DamageRect frame(DamageTracker& t, std::vector<ListSummary> lists, std::uint64_t epoch = 0, int w = 800,
-                 int h = 600) {
+Rects frame(DamageTracker& t, std::vector<ListSummary> lists, std::uint64_t epoch = 0, int w = 800, int h = 600) {
     return t.update(lists, w, h, epoch);
 }
 
+// A list of solid quads as ImGui draws text and frames: 4 vertices and the triangles
+// (0 1 2) (0 2 3) per quad, one command with `clip`; bounds as FrameCache computes them.
+struct Quad {
+    float x0, y0, x1, y1;
+    ImU32 col = 0xffffffff;
+};
+ListSummary quads(const std::string& name, const std::vector<Quad>& qs, ImVec4 clip = ImVec4(0, 0, 800, 600)) {
+    ListSummary l;
+    l.name = name;
+    ImVec4 box(1e9f, 1e9f, -1e9f, -1e9f);
+    for (const Quad& q : qs) {
+        const auto base = static_cast<ImDrawIdx>(l.vertices.size());
+        for (const ImVec2 p : {ImVec2(q.x0, q.y0), ImVec2(q.x1, q.y0), ImVec2(q.x1, q.y1), ImVec2(q.x0, q.y1)}) {
+            ImDrawVert v{};
+            v.pos = p;
+            v.col = q.col;
+            l.vertices.push_back(v);
+        }
+        for (const int i : {0, 1, 2, 0, 2, 3}) l.indices.push_back(static_cast<ImDrawIdx>(base + i));
+        box = ImVec4(std::min(box.x, q.x0), std::min(box.y, q.y0), std::max(box.z, q.x1), std::max(box.w, q.y1));
+    }
+    DrawStep step;
+    step.clip = clip;
+    step.elem_count = static_cast<unsigned int>(l.indices.size());
+    l.steps.push_back(step);
+    const DamageRect touched = outer_pixels(box, ImVec2(1, 1));
+    l.bounds = intersect(outer_pixels(clip, ImVec2(1, 1)),
+                         DamageRect{touched.x0 - 1, touched.y0 - 1, touched.x1 + 1, touched.y1 + 1});
+    return l;
+}
+
+// Four glyph-sized quads in a row, x = 10, 20, 30, 40.
+std::vector<Quad> label() { return {{10, 100, 18, 110}, {20, 100, 28, 110}, {30, 100, 38, 110}, {40, 100, 48, 110}}; }
+
 TEST(DamageTracker, FirstFrameRedrawsEverything) {
     DamageTracker t;
-    EXPECT_EQ(frame(t, {list("A", {1}, {0, 0, 10, 10})}), (DamageRect{0, 0, 800, 600}));
+    EXPECT_EQ(frame(t, {list("A", {1}, {0, 0, 10, 10})}), (Rects{{0, 0, 800, 600}}));
 }
 
 TEST(DamageTracker, IdenticalFrameHasNoDamage) {
     DamageTracker t;
     frame(t, {list("A", {1, 2}, {0, 0, 10, 10}), list("B", {3}, {5, 5, 50, 50})});
-    const DamageRect d = frame(t, {list("A", {1, 2}, {0, 0, 10, 10}), list("B", {3}, {5, 5, 50, 50})});
+    const Rects d = frame(t, {list("A", {1, 2}, {0, 0, 10, 10}), list("B", {3}, {5, 5, 50, 50})});
     EXPECT_TRUE(d.empty());
-    EXPECT_EQ(d.area(), 0);
+    EXPECT_EQ(total_area(d), 0);
 }
 
 TEST(DamageTracker, ChangedListDamagesItsOldAndNewBounds) {
     DamageTracker t;
     frame(t, {list("A", {1}, {0, 0, 10, 10}), list("B", {3}, {100, 100, 200, 150})});
     // B's contents change and it grows to the right: damage = old ∪ new bounds of B only.
-    const DamageRect d = frame(t, {list("A", {1}, {0, 0, 10, 10}), list("B", {4}, {100, 100, 260, 150})});
-    EXPECT_EQ(d, (DamageRect{100, 100, 260, 150}));
+    const Rects d = frame(t, {list("A", {1}, {0, 0, 10, 10}), list("B", {4}, {100, 100, 260, 150})});
+    EXPECT_EQ(d, (Rects{{100, 100, 260, 150}}));
 }
 
-TEST(DamageTracker, MovedListWithSameKeyStillDamagesBothPlaces) {
+TEST(DamageTracker, MovedListWithSameKeyDamagesBothPlacesApart) {
     DamageTracker t;
     frame(t, {list("A", {7}, {0, 0, 10, 10})});
-    EXPECT_EQ(frame(t, {list("A", {7}, {20, 0, 30, 10})}), (DamageRect{0, 0, 30, 10}));
+    EXPECT_EQ(frame(t, {list("A", {7}, {20, 0, 30, 10})}), (Rects{{0, 0, 10, 10}, {20, 0, 30, 10}}));
 }
 
 TEST(DamageTracker, AppearingAndDisappearingListsDamageTheirBounds) {
@@ -49,9 +90,9 @@ TEST(DamageTracker, AppearingAndDisappearingListsDamageTheirBounds) {
     frame(t, {list("A", {1}, {0, 0, 10, 10})});
     // A tooltip appears on top.
     EXPECT_EQ(frame(t, {list("A", {1}, {0, 0, 10, 10}), list("##Tooltip", {9}, {300, 300, 340, 320})}),
-              (DamageRect{300, 300, 340, 320}));
+              (Rects{{300, 300, 340, 320}}));
     // ... and goes away again.
-    EXPECT_EQ(frame(t, {list("A", {1}, {0, 0, 10, 10})}), (DamageRect{300, 300, 340, 320}));
+    EXPECT_EQ(frame(t, {list("A", {1}, {0, 0, 10, 10})}), (Rects{{300, 300, 340, 320}}));
 }
 
 TEST(DamageTracker, ReorderedListsRedrawEverything) {
@@ -59,31 +100,126 @@ TEST(DamageTracker, ReorderedListsRedrawEverything) {
     frame(t, {list("A", {1}, {0, 0, 10, 10}), list("B", {2}, {5, 5, 15, 15})});
     // Same contents, other z-order: overlapping pixels change, so all of it is redrawn.
     EXPECT_EQ(frame(t, {list("B", {2}, {5, 5, 15, 15}), list("A", {1}, {0, 0, 10, 10})}),
-              (DamageRect{0, 0, 800, 600}));
+              (Rects{{0, 0, 800, 600}}));
 }
 
 TEST(DamageTracker, EpochSizeAndInvalidateRedrawEverything) {
     DamageTracker t;
     const std::vector<ListSummary> same = {list("A", {1}, {0, 0, 10, 10})};
     frame(t, same, 1);
-    EXPECT_EQ(frame(t, same, 2), (DamageRect{0, 0, 800, 600})) << "font atlas changed";
-    EXPECT_EQ(frame(t, same, 2, 640, 480), (DamageRect{0, 0, 640, 480})) << "window resized";
+    EXPECT_EQ(frame(t, same, 2), (Rects{{0, 0, 800, 600}})) << "font atlas changed";
+    EXPECT_EQ(frame(t, same, 2, 640, 480), (Rects{{0, 0, 640, 480}})) << "window resized";
     EXPECT_TRUE(frame(t, same, 2, 640, 480).empty());
     t.invalidate();
-    EXPECT_EQ(frame(t, same, 2, 640, 480), (DamageRect{0, 0, 640, 480}));
+    EXPECT_EQ(frame(t, same, 2, 640, 480), (Rects{{0, 0, 640, 480}}));
 }
 
 TEST(DamageTracker, DamageIsClippedToTheFramebuffer) {
     DamageTracker t;
     frame(t, {list("A", {1}, {700, 500, 900, 700})});
-    EXPECT_EQ(frame(t, {list("A", {2}, {700, 500, 900, 700})}), (DamageRect{700, 500, 800, 600}));
+    EXPECT_EQ(frame(t, {list("A", {2}, {700, 500, 900, 700})}), (Rects{{700, 500, 800, 600}}));
 }
 
 TEST(DamageTracker, ListsWithTheSameNameMatchInOrder) {
     DamageTracker t;
     frame(t, {list("", {1}, {0, 0, 10, 10}), list("", {2}, {50, 50, 60, 60})});
     EXPECT_EQ(frame(t, {list("", {1}, {0, 0, 10, 10}), list("", {3}, {50, 50, 60, 60})}),
-              (DamageRect{50, 50, 60, 60}));
+              (Rects{{50, 50, 60, 60}}));
+}
+
+TEST(DamageTracker, ListsChangedFarApartDamageTwoRectanglesNotTheBoxAroundBoth) {
+    // A live edit: the Model panel's field (left) and the heatmap (right) change; the panel
+    // between them does not.
+    DamageTracker t;
+    frame(t, {list("Model", {1}, {0, 0, 100, 100}), list("Input", {2}, {0, 100, 100, 600}),
+              list("Heatmap", {3}, {400, 0, 800, 400})});
+    const Rects d = frame(t, {list("Model", {4}, {0, 0, 100, 100}), list("Input", {2}, {0, 100, 100, 600}),
+                              list("Heatmap", {5}, {400, 0, 800, 400})});
+    EXPECT_EQ(d, (Rects{{0, 0, 100, 100}, {400, 0, 800, 400}}));
+    EXPECT_EQ(total_area(d), 100 * 100 + 400 * 400);
+}
+
+TEST(DamageTracker, ChangedGlyphDamagesItsOwnPixelsOnly) {
+    DamageTracker t;
+    frame(t, {quads("Model", label())});
+    std::vector<Quad> edited = label();
+    edited[2].col = 0xff00ff00;  // the third glyph redrawn in another colour ("8" → "9")
+    // Its box [30, 38) × [100, 110), a pixel more on each side for edge rounding.
+    EXPECT_EQ(frame(t, {quads("Model", edited)}), (Rects{{29, 99, 39, 111}}));
+    // The same list again: nothing.
+    EXPECT_TRUE(frame(t, {quads("Model", edited)}).empty());
+}
+
+TEST(DamageTracker, InsertedGlyphShiftsLaterIndicesButDamagesOnlyItself) {
+    DamageTracker t;
+    frame(t, {quads("Model", label())});
+    std::vector<Quad> longer = label();
+    longer.insert(longer.begin() + 2, Quad{25, 100, 33, 110});  // "8" → "10": a glyph more mid-list
+    // The glyphs after it keep their pixels but not their vertex indices: matched from the end.
+    EXPECT_EQ(frame(t, {quads("Model", longer)}), (Rects{{24, 99, 34, 111}}));
+    // Removed again: the same pixels.
+    EXPECT_EQ(frame(t, {quads("Model", label())}), (Rects{{24, 99, 34, 111}}));
+}
+
+TEST(DamageTracker, GlyphsChangedAtBothEndsLeaveTheUnchangedMiddleAlone) {
+    // A panel whose head counter (top) and status line (bottom) change while the axis
+    // labels between them stay: two small boxes, not the panel.
+    const auto panel = [](ImU32 top, ImU32 bottom) {
+        std::vector<Quad> q = {{10, 10, 18, 20, top}};
+        for (const Quad& g : label()) q.push_back(g);
+        q.push_back({10, 300, 18, 310, bottom});
+        return quads("Heatmap", q);
+    };
+    DamageTracker t;
+    frame(t, {panel(0xffffffff, 0xffffffff)});
+    EXPECT_EQ(frame(t, {panel(0xff0000ff, 0xff00ff00)}), (Rects{{9, 9, 19, 21}, {9, 299, 19, 311}}));
+}
+
+TEST(DamageTracker, ChangedClipOrMovedGlyphsDamageOldAndNewPlaces) {
+    DamageTracker t;
+    frame(t, {quads("Model", label())});
+    std::vector<Quad> moved = label();
+    moved[0] = {10, 200, 18, 210};  // the first glyph moves down
+    EXPECT_EQ(frame(t, {quads("Model", moved)}), (Rects{{9, 99, 19, 111}, {9, 199, 19, 211}}));
+    // A narrower clip rect changes every draw of the command: its old and new pixels.
+    EXPECT_EQ(frame(t, {quads("Model", moved, ImVec4(0, 0, 35, 600))}), (Rects{{9, 99, 49, 211}}));
+}
+
+TEST(DamageTracker, ChangedHeatmapQuadDamagesItsRectangle) {
+    const auto map = [](std::uint64_t key) {
+        ListSummary l = quads("Heatmap", label());
+        DrawStep quad;
+        quad.clip = ImVec4(0, 0, 800, 600);
+        quad.quad = true;
+        quad.quad_key = key;  // new values uploaded: another key
+        quad.quad_pixels = {199, 199, 401, 401};
+        l.steps.push_back(quad);
+        l.bounds = unite(l.bounds, quad.quad_pixels);
+        l.key = {static_cast<unsigned char>(key)};
+        return l;
+    };
+    DamageTracker t;
+    frame(t, {map(1)});
+    EXPECT_EQ(frame(t, {map(2)}), (Rects{{199, 199, 401, 401}}));
+    EXPECT_TRUE(frame(t, {map(2)}).empty());
+}
+
+TEST(DisjointCover, UnitesOverlapsAndKeepsApartWhatIsApart) {
+    // Two overlapping rectangles become their union; a third one far away stays.
+    EXPECT_EQ(disjoint_cover({{0, 0, 10, 10}, {5, 5, 20, 20}, {100, 100, 110, 110}}, 8),
+              (Rects{{0, 0, 20, 20}, {100, 100, 110, 110}}));
+    // A union that reaches a third rectangle takes it in too.
+    EXPECT_EQ(disjoint_cover({{0, 0, 10, 10}, {30, 30, 40, 40}, {5, 5, 35, 35}}, 8), (Rects{{0, 0, 40, 40}}));
+    // Touching edges share no pixel: kept apart. Empty rectangles are dropped.
+    EXPECT_EQ(disjoint_cover({{0, 0, 10, 10}, {10, 0, 20, 10}, {}}, 8), (Rects{{0, 0, 10, 10}, {10, 0, 20, 10}}));
+}
+
+TEST(DisjointCover, OverTheLimitUnitesThePairThatAddsFewestPixels) {
+    // Limit 2: {0..10} and {12..22} side by side add 2 × 10 pixels when united; either with
+    // the far one adds thousands.
+    EXPECT_EQ(disjoint_cover({{0, 0, 10, 10}, {12, 0, 22, 10}, {500, 500, 510, 510}}, 2),
+              (Rects{{0, 0, 22, 10}, {500, 500, 510, 510}}));
+    EXPECT_EQ(disjoint_cover({{0, 0, 10, 10}, {12, 0, 22, 10}, {500, 500, 510, 510}}, 1), (Rects{{0, 0, 510, 510}}));
 }
 
 TEST(DamageRectMath, UniteIgnoresEmptyAndIntersectOfDisjointIsEmpty) {
