@@ -2,8 +2,9 @@
 # The frame cache (app/gl/frame_cache.*: damage-limited redraws through the stock ImGui
 # backend) and the benchmark modes, under Xvfb:
 #  1. pixels: screenshots taken after partial redraws (panning the map; script edits that
-#     change the selection, colormap and model) equal, byte for byte, those of a run that
-#     redraws every pixel every frame (--full-redraw);
+#     change the selection, colormap, model (heads, d_model) and text: labels whose digits
+#     or words change, widgets shifted along a line) equal, byte for byte, those of a run
+#     that redraws every pixel every frame (--full-redraw);
 #  2. --bench-frames / --bench-pan / --bench-busy / --bench-edits print their lines, which
 #     parse and hold sane numbers (counts as asked, 0 < p50 <= p95 <= max); no time limits.
 #   run_frame_cache_test.sh APP OUTDIR
@@ -29,6 +30,10 @@ screenshot $out/s2_$mode.png
 set heads 2
 select head 0
 screenshot $out/s3_$mode.png
+set d_model 72
+screenshot $out/s4_$mode.png
+text The animal didn't cross the road because it was too wide .
+screenshot $out/s5_$mode.png
 SCRIPT
   run --model "random:d_model=64,heads=4,layers=2,seed=3" --text "$text" --size 1280x800 \
     --script "$out/session_$mode.txt" "${extra[@]}"
@@ -36,7 +41,7 @@ done
 grep -q '^frame cache retained back buffer (stock backend)$\|^frame cache offscreen + copy (stock backend)$' "$out/pan_cached.txt" \
   || { echo "FAIL: cached run did not report its frame cache"; cat "$out/pan_cached.txt"; exit 1; }
 grep -q '^frame cache off (full redraw) (stock backend)$' "$out/pan_full.txt" || { echo "FAIL: --full-redraw not reported"; exit 1; }
-for f in pan s1 s2 s3; do
+for f in pan s1 s2 s3 s4 s5; do
   cmp "$out/${f}_cached.png" "$out/${f}_full.png" || { echo "FAIL: $f differs between cached and full redraw"; exit 1; }
 done
 # The pan run really redrew only part of the window, and the screenshots differ from each other.
