@@ -3,9 +3,11 @@
 // frame. Software GL (llvmpipe under Xvfb) pays for every shaded pixel, and a 1600×1000
 // window of ImGui backgrounds costs more than a 60 Hz frame on these 2-core machines,
 // while most frames change only one panel (panning the heatmap, the progress bar) or
-// nothing at all. Each ImGui draw list is summarised by a byte key (vertices, indices,
-// commands, the parameters of heatmap draws); a list whose key changed damages its
-// bounds in the old and the new frame. No GL here: app/gl/frame_cache.* does the drawing.
+// nothing at all, and often a few glyphs of it. Each ImGui draw list is summarised by its
+// commands (the parameters of heatmap draws included), vertices and indices; a list that
+// changed damages the pixels of the draws that differ, in the old and the new frame
+// (changed_pixels), and a frame's damage is a few disjoint rectangles. No GL here:
+// app/gl/frame_cache.* does the drawing.
 #include <cstdint>
 #include <string>
 #include <vector>
