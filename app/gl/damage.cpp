@@ -93,10 +93,16 @@ DamageRect inner_pixels(ImVec2 p0, ImVec2 p1, const ImVec4& clip) {
 }
 
 std::uint64_t hash_bytes(const void* data, std::size_t n) {
-    // FNV-1a over the bytes, then a final avalanche (SplitMix64's mixer).
+    // Eight bytes at a time (the last word zero-padded), each mixed in by a multiply and
+    // a shift, then SplitMix64's final avalanche.
     const auto* b = static_cast<const unsigned char*>(data);
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+    for (std::size_t i = 0; i < n; i += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, b + i, std::min<std::size_t>(8, n - i));
+        h = (h ^ word) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 29;
+    }
     h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
     h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
     return h ^ (h >> 31);
@@ -117,8 +123,8 @@ struct Draw {
     int triangle;
 };
 
-std::vector<Draw> draws_of(const ListSummary& l) {
-    std::vector<Draw> out;
+void list_draws(const ListSummary& l, std::vector<Draw>& out) {
+    out.clear();
     for (const DrawStep& st : l.steps) {
         if (st.quad) {
             out.push_back({&st, -1});
@@ -126,7 +132,6 @@ std::vector<Draw> draws_of(const ListSummary& l) {
         }
         for (unsigned int t = 0; t < st.elem_count / 3; ++t) out.push_back({&st, static_cast<int>(t)});
     }
-    return out;
 }
 
 const ImDrawVert& corner(const ListSummary& l, const Draw& d, int c) {
@@ -134,13 +139,39 @@ const ImDrawVert& corner(const ListSummary& l, const Draw& d, int c) {
     return l.vertices[d.step->vtx_offset + l.indices[i]];
 }
 
+// The bytes of a quad's parameters, inside its list's key.
+const unsigned char* quad_bytes(const ListSummary& l, const DrawStep& st) { return l.key.data() + st.quad_key_at; }
+
+// Whether two draws put down the same fragments: same kind and clip rect; triangles with
+// the same texture and corners (position, uv, colour), quads with the same parameters.
 bool same_draw(const ListSummary& la, const Draw& a, const ListSummary& lb, const Draw& b) {
     if (a.step->quad != b.step->quad || !same_bytes(a.step->clip, b.step->clip)) return false;
-    if (a.step->quad) return a.step->quad_key == b.step->quad_key && a.step->quad_pixels == b.step->quad_pixels;
+    if (a.step->quad)
+        return a.step->quad_pixels == b.step->quad_pixels && a.step->quad_key_size == b.step->quad_key_size &&
+               std::memcmp(quad_bytes(la, *a.step), quad_bytes(lb, *b.step), a.step->quad_key_size) == 0;
     if (a.step->texture != b.step->texture) return false;
     for (int c = 0; c < 3; ++c)
         if (std::memcmp(&corner(la, a, c), &corner(lb, b, c), sizeof(ImDrawVert)) != 0) return false;
     return true;
+}
+
+// A hash of what same_draw compares (equal draws, equal hashes), to find candidates.
+std::uint64_t draw_hash(const ListSummary& l, const Draw& d) {
+    unsigned char bytes[sizeof(ImVec4) + sizeof(ImTextureID) + 3 * sizeof(ImDrawVert)];
+    std::size_t n = 0;
+    const auto put = [&](const void* p, std::size_t size) {
+        std::memcpy(bytes + n, p, size);
+        n += size;
+    };
+    put(&d.step->clip, sizeof(ImVec4));
+    if (d.step->quad) {
+        const std::uint64_t h = hash_bytes(quad_bytes(l, *d.step), d.step->quad_key_size);
+        put(&h, sizeof h);
+    } else {
+        put(&d.step->texture, sizeof(ImTextureID));
+        for (int c = 0; c < 3; ++c) put(&corner(l, d, c), sizeof(ImDrawVert));
+    }
+    return hash_bytes(bytes, n);
 }
 
 // Pixels a draw can touch: its clip rect ∩ the bounding box of its corners (a pixel
@@ -157,29 +188,6 @@ DamageRect draw_pixels(const ListSummary& l, const Draw& d) {
     return intersect(outer_pixels(d.step->clip, l.scale), touched);
 }
 
-// A hash of each draw (what same_draw compares), to search for agreeing places cheaply.
-std::vector<std::uint64_t> draw_hashes(const ListSummary& l, const std::vector<Draw>& draws) {
-    std::vector<std::uint64_t> out;
-    out.reserve(draws.size());
-    for (const Draw& d : draws) {
-        unsigned char bytes[sizeof(ImVec4) + sizeof(ImTextureID) + 3 * sizeof(ImDrawVert)];
-        std::size_t n = 0;
-        const auto put = [&](const void* p, std::size_t size) {
-            std::memcpy(bytes + n, p, size);
-            n += size;
-        };
-        put(&d.step->clip, sizeof(ImVec4));
-        if (d.step->quad) {
-            put(&d.step->quad_key, sizeof d.step->quad_key);
-        } else {
-            put(&d.step->texture, sizeof(ImTextureID));
-            for (int c = 0; c < 3; ++c) put(&corner(l, d, c), sizeof(ImDrawVert));
-        }
-        out.push_back(hash_bytes(bytes, n));
-    }
-    return out;
-}
-
 }  // namespace
 
 bool same_draws(const ListSummary& a, const ListSummary& b) {
@@ -188,24 +196,27 @@ bool same_draws(const ListSummary& a, const ListSummary& b) {
 }
 
 std::vector<DamageRect> changed_pixels(const ListSummary& old, const ListSummary& now) {
-    if (old.steps.empty() || now.steps.empty()) return {old.bounds, now.bounds};
-    const std::vector<Draw> a = draws_of(old), b = draws_of(now);
-    const std::vector<std::uint64_t> ha = draw_hashes(old, a), hb = draw_hashes(now, b);
-    const auto same = [&](std::size_t i, std::size_t j) { return ha[i] == hb[j] && same_draw(old, a[i], now, b[j]); };
+    if (old.steps.empty() || now.steps.empty()) return disjoint_cover({old.bounds, now.bounds}, kMaxRectsPerList);
+    thread_local std::vector<Draw> a, b;  // the UI thread's, reused frame after frame
+    list_draws(old, a);
+    list_draws(now, b);
+    const auto same = [&](std::size_t i, std::size_t j) { return same_draw(old, a[i], now, b[j]); };
     // The draws both end with are left out first.
     std::size_t end_a = a.size(), end_b = b.size();
     while (end_a > 0 && end_b > 0 && same(end_a - 1, end_b - 1)) --end_a, --end_b;
     // Then the two are walked in step. Where they differ, the places (i + da, j + db) with
     // the smallest da + db from which kAnchor draws agree again end the run of differing
     // draws (an edited label's glyphs, a redrawn quad, widgets shifted along a line);
-    // without one in reach (kReach draws either side, kSearchBudget places tried a list)
-    // or past kMaxRunsPerList runs, the rest is one run.
+    // without one within kReach draws ahead in each frame (or once kSearchBudget places
+    // were tried in this list, or past kMaxRunsPerList runs) the rest is one run.
     std::vector<DamageRect> boxes;  // per run: its old draws' box, its new draws' box
     DamageRect was, is;
     const auto close_run = [&] {
         if (!was.empty() || !is.empty()) boxes.insert(boxes.end(), {was, is});
         was = is = {};
     };
+    // kAnchor draws agree from (i, j); reaching the ends of both walks together counts as
+    // agreeing (what follows is the common tail).
     const auto agree_from = [&](std::size_t i, std::size_t j) {
         for (std::size_t k = 0; k < kAnchor; ++k) {
             if (i + k == end_a || j + k == end_b) return i + k == end_a && j + k == end_b;
@@ -214,7 +225,7 @@ std::vector<DamageRect> changed_pixels(const ListSummary& old, const ListSummary
         return true;
     };
     long budget = kSearchBudget;
-    std::vector<std::pair<std::uint64_t, std::size_t>> window;  // (hash, offset) of new draws ahead
+    thread_local std::vector<std::pair<std::uint64_t, std::size_t>> window;  // (hash, db) of new draws ahead
     std::size_t i = 0, j = 0;
     while (i < end_a && j < end_b && boxes.size() <= 2 * kMaxRunsPerList) {
         if (same(i, j)) {
@@ -223,16 +234,18 @@ std::vector<DamageRect> changed_pixels(const ListSummary& old, const ListSummary
             continue;
         }
         // The new frame's next kReach draws by hash; then for each of the old frame's next
-        // kReach draws (da ascending) the agreeing place with the smallest da + db.
+        // kReach draws (da ascending) the agreeing place with the smallest da + db. A hash
+        // only proposes a place: agree_from compares the draws themselves.
         window.clear();
-        for (std::size_t db = 0; db < kReach && j + db < end_b; ++db) window.emplace_back(hb[j + db], db);
+        for (std::size_t db = 0; db < kReach && j + db < end_b; ++db) window.emplace_back(draw_hash(now, b[j + db]), db);
         std::sort(window.begin(), window.end());
         std::size_t skip_a = 0, skip_b = 0;
         bool found = false;
         for (std::size_t da = 0; da < kReach && i + da < end_a && budget > 0; ++da) {
             if (found && da >= skip_a + skip_b) break;
-            auto at = std::lower_bound(window.begin(), window.end(), std::make_pair(ha[i + da], std::size_t{0}));
-            for (; at != window.end() && at->first == ha[i + da] && budget > 0; ++at) {
+            const std::uint64_t h = draw_hash(old, a[i + da]);
+            auto at = std::lower_bound(window.begin(), window.end(), std::make_pair(h, std::size_t{0}));
+            for (; at != window.end() && at->first == h && budget > 0; ++at) {
                 const std::size_t db = at->second;
                 if (da + db == 0) continue;  // the pair that differs
                 if (found && da + db >= skip_a + skip_b) break;

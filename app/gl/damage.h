@@ -56,7 +56,7 @@ struct DrawStep {
     ImTextureID texture = nullptr;
     unsigned int vtx_offset = 0, idx_offset = 0, elem_count = 0;
     bool quad = false;             // a heatmap quad instead of triangles
-    std::uint64_t quad_key = 0;    // hash of the quad's parameters
+    std::size_t quad_key_at = 0, quad_key_size = 0;  // its parameters' bytes in the list's key
     DamageRect quad_pixels;        // pixels the quad can touch
 };
 
@@ -78,13 +78,13 @@ struct ListSummary {
 bool same_draws(const ListSummary& a, const ListSummary& b);
 
 // The pixels where `now` can draw differently from `old` (the same list a frame apart),
-// as boxes of old and new draws (triangles, quads), at most kMaxRectsPerList disjoint
-// ones. The draws are walked in step; each run of draws that differ (an edited label's
-// glyphs, a redrawn quad, glyphs inserted or removed) gets a box in the old and the new
-// frame, and the walk goes on where kAnchor draws agree again (the nearest such place
-// within kReach draws either side). At a pixel outside the boxes the list lays down the
-// same fragments in the same order. More than kMaxRunsPerList runs: one old and one new
-// box. Falls back to {old bounds, new bounds} when either list has no steps.
+// as at most kMaxRectsPerList disjoint rectangles. The draws (triangles, quads) are walked
+// in step; each run of draws that differ (an edited label's glyphs, a redrawn quad,
+// glyphs inserted or removed) gets a box in the old and the new frame, and the walk goes
+// on where kAnchor draws agree again (the nearest such place within kReach draws ahead in
+// each frame). At a pixel outside the boxes the list lays down the same fragments in the
+// same order. More than kMaxRunsPerList runs: one old and one new box. Falls back to the
+// old and new bounds when either list has no steps.
 constexpr std::size_t kAnchor = 2, kReach = 512, kMaxRunsPerList = 16, kMaxRectsPerList = 4;
 constexpr long kSearchBudget = 20000;  // candidate places tried per list and frame
 std::vector<DamageRect> changed_pixels(const ListSummary& old, const ListSummary& now);
@@ -96,7 +96,7 @@ std::vector<DamageRect> changed_pixels(const ListSummary& old, const ListSummary
 std::vector<DamageRect> disjoint_cover(std::vector<DamageRect> rects, std::size_t max_rects);
 long long total_area(const std::vector<DamageRect>& rects);
 
-// A 64-bit hash of n bytes (heatmap quads' parameters).
+// A 64-bit hash of n bytes (the search for agreeing draws).
 std::uint64_t hash_bytes(const void* data, std::size_t n);
 
 // Appends n raw bytes to a list key.

@@ -20,6 +20,14 @@ void scissor_to(const DamageRect& r, int fb_height) {
     glScissor(r.x0, fb_height - r.y1, r.x1 - r.x0, r.y1 - r.y0);
 }
 
+// Pixels a draw over `drawn` (display pixels) can touch: its clip rect ∩ its box, plus a
+// pixel on every side for edge rounding.
+DamageRect touched_pixels(const ImVec4& drawn, const ImVec4& clip, ImVec2 scale) {
+    DamageRect touched = outer_pixels(drawn, scale);
+    touched = {touched.x0 - 1, touched.y0 - 1, touched.x1 + 1, touched.y1 + 1};
+    return intersect(outer_pixels(clip, scale), touched);
+}
+
 // Heatmap quads smaller than this are not worth splitting the commands under them.
 // (Drawing a command once per piece repeats its vertex and triangle setup work; since the
 // UI renderer's opaque fill is cheap, only holes of large maps pay for that: 128² px.)
@@ -71,11 +79,14 @@ void cut_commands(ImDrawData& dd, const std::vector<DamageRect>& damage,
             later.clear();
             for (std::size_t i = first_later; i < holes.size(); ++i) later.push_back(holes[i].second);
             const DamageRect scissor = backend_scissor(cmd.ClipRect, dd.FramebufferScale, fb_h);
-            for (const DamageRect& d : damage)
-                for (const DamageRect& piece : cut_holes(intersect(scissor, d), later, kMaxPieces)) {
+            for (const DamageRect& d : damage) {
+                const DamageRect area = intersect(scissor, d);
+                if (area.empty()) continue;
+                for (const DamageRect& piece : cut_holes(area, later, kMaxPieces)) {
                     out.push_back(cmd);
                     out.back().ClipRect = clip_for_pixels(piece);
                 }
+            }
         }
         cmds.swap(out);
     }
@@ -173,16 +184,16 @@ bool FrameCache::summarise(const ImDrawData& dd, std::vector<ListSummary>& out) 
             } else if (cmd.UserCallback == ImDrawCallback_ResetRenderState) {
                 // a state reset: draws nothing
             } else if (HeatmapRenderer::owns(cmd)) {
-                const std::size_t at = s.key.size();
-                HeatmapRenderer::append_key(cmd, s.key);
                 step.quad = true;
-                step.quad_key = hash_bytes(s.key.data() + at, s.key.size() - at);
-                s.steps.push_back(step);  // its pixels below
+                step.quad_key_at = s.key.size();
+                HeatmapRenderer::append_key(cmd, s.key);
+                step.quad_key_size = s.key.size() - step.quad_key_at;
+                step.quad_pixels = touched_pixels(HeatmapRenderer::item_rect(cmd), cmd.ClipRect, scale);
+                s.steps.push_back(step);
             } else {
                 keyed = false;  // a callback we cannot describe: redraw everything
             }
-            // Pixels it can touch: its clip rect ∩ what it draws (window backgrounds come
-            // with a clip rect of the whole display), plus a pixel for edge rounding.
+            // Pixels it can touch (window backgrounds come with a clip rect of the whole display).
             ImVec4 drawn(0, 0, 0, 0);
             if (cmd.UserCallback == nullptr && cmd.ElemCount > 0) {
                 drawn = ImVec4(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
@@ -196,11 +207,7 @@ bool FrameCache::summarise(const ImDrawData& dd, std::vector<ListSummary>& out) 
             } else if (HeatmapRenderer::owns(cmd)) {
                 drawn = HeatmapRenderer::item_rect(cmd);
             }
-            DamageRect touched = outer_pixels(drawn, scale);
-            touched = {touched.x0 - 1, touched.y0 - 1, touched.x1 + 1, touched.y1 + 1};
-            const DamageRect pixels = intersect(outer_pixels(cmd.ClipRect, scale), touched);
-            if (!s.steps.empty() && s.steps.back().quad && HeatmapRenderer::owns(cmd)) s.steps.back().quad_pixels = pixels;
-            s.bounds = unite(s.bounds, pixels);
+            s.bounds = unite(s.bounds, touched_pixels(drawn, cmd.ClipRect, scale));
         }
     }
     return keyed;
@@ -231,7 +238,12 @@ void FrameCache::render(ImDrawData* dd, HeatmapRenderer& renderer, const ImVec4&
     for (const ImFont* f : atlas.Fonts) epoch = epoch * 1000003u + static_cast<std::uint64_t>(f->Glyphs.Size);
     std::vector<DamageRect> damage = tracker_.update(spare_, fb_w, fb_h, epoch);
     const bool unit_scale = dd->FramebufferScale.x == 1.0f && dd->FramebufferScale.y == 1.0f;
-    if (full_redraw_ || !keyed || !unit_scale) damage = {full};
+    if (full_redraw_ || !keyed || !unit_scale) {
+        damage = {full};
+        // What this frame drew is not all in its summaries (a callback we cannot describe,
+        // pixels at another scale): the next frame is compared against nothing.
+        if (!keyed || !unit_scale) tracker_.invalidate();
+    }
     const bool everything = damage.size() == 1 && damage.front() == full;
     stats_.redrawn_pixels = total_area(damage);
     stats_.total_pixels = full.area();

@@ -191,17 +191,67 @@ TEST(DamageTracker, ChangedHeatmapQuadDamagesItsRectangle) {
         DrawStep quad;
         quad.clip = ImVec4(0, 0, 800, 600);
         quad.quad = true;
-        quad.quad_key = key;  // new values uploaded: another key
+        l.key = {7, static_cast<unsigned char>(key)};  // new values uploaded: other parameters
+        quad.quad_key_at = 1;
+        quad.quad_key_size = 1;
         quad.quad_pixels = {199, 199, 401, 401};
         l.steps.push_back(quad);
         l.bounds = unite(l.bounds, quad.quad_pixels);
-        l.key = {static_cast<unsigned char>(key)};
         return l;
     };
     DamageTracker t;
     frame(t, {map(1)});
     EXPECT_EQ(frame(t, {map(2)}), (Rects{{199, 199, 401, 401}}));
     EXPECT_TRUE(frame(t, {map(2)}).empty());
+}
+
+TEST(DamageTracker, SwappedOverlappingDrawsDamageTheirOverlap) {
+    // Same two glyphs, drawn in the other order: where they overlap the later one shows.
+    const Quad first{10, 100, 18, 110, 0xff0000ff}, second{14, 100, 22, 110, 0xff00ff00};
+    DamageTracker t;
+    frame(t, {quads("Model", {first, second})});
+    const Rects d = frame(t, {quads("Model", {second, first})});
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(intersect(d[0], DamageRect{14, 100, 18, 110}), (DamageRect{14, 100, 18, 110}));
+    EXPECT_EQ(d, (Rects{{13, 99, 23, 111}}));  // the glyph matched again is left alone
+}
+
+// Two commands, the second with its own vertex and index offsets (ImGui starts a new
+// command for another clip rect or texture; VtxOffset lets indices restart at 0).
+ListSummary two_commands(const std::vector<Quad>& top, const std::vector<Quad>& bottom) {
+    ListSummary l = quads("Details", top);
+    const ListSummary second = quads("Details", bottom, ImVec4(0, 300, 800, 600));
+    DrawStep step = second.steps.front();
+    step.vtx_offset = static_cast<unsigned int>(l.vertices.size());
+    step.idx_offset = static_cast<unsigned int>(l.indices.size());
+    l.vertices.insert(l.vertices.end(), second.vertices.begin(), second.vertices.end());
+    l.indices.insert(l.indices.end(), second.indices.begin(), second.indices.end());
+    l.steps.push_back(step);
+    l.bounds = unite(l.bounds, second.bounds);
+    return l;
+}
+
+TEST(DamageTracker, DrawsOfALaterCommandAreFoundThroughItsOffsets) {
+    std::vector<Quad> bottom = {{10, 400, 18, 410}, {20, 400, 28, 410}, {30, 400, 38, 410}};
+    DamageTracker t;
+    frame(t, {two_commands(label(), bottom)});
+    bottom[1].col = 0xff123456;
+    EXPECT_EQ(frame(t, {two_commands(label(), bottom)}), (Rects{{19, 399, 29, 411}}));
+}
+
+TEST(DamageTracker, ManyRunsBecomeOneBoxOfAllOfThem) {
+    // 40 glyphs, every other one recoloured: 20 runs, more than kMaxRunsPerList.
+    std::vector<Quad> row;
+    for (int k = 0; k < 40; ++k) row.push_back({10.0f + 10 * k, 100, 18.0f + 10 * k, 110});
+    DamageTracker t;
+    frame(t, {quads("Analysis", row)});
+    for (int k = 0; k < 40; k += 2) row[static_cast<std::size_t>(k)].col = 0xff00ff00;
+    EXPECT_EQ(frame(t, {quads("Analysis", row)}), (Rects{{9, 99, 399, 111}}));
+    // Under the limit, each run apart (up to kMaxRectsPerList rectangles for the list).
+    std::vector<Quad> few = label();
+    frame(t, {quads("Analysis", few)});
+    few[0].col = few[3].col = 0xff00ff00;
+    EXPECT_EQ(frame(t, {quads("Analysis", few)}), (Rects{{9, 99, 19, 111}, {39, 99, 49, 111}}));
 }
 
 TEST(DisjointCover, UnitesOverlapsAndKeepsApartWhatIsApart) {
