@@ -6,6 +6,8 @@
 #include <cstring>
 #include <map>
 
+#include "core/kernels/splitmix.h"
+
 namespace hs {
 
 void append_bytes(std::vector<unsigned char>& key, const void* data, std::size_t n) {
@@ -92,23 +94,26 @@ DamageRect inner_pixels(ImVec2 p0, ImVec2 p1, const ImVec4& clip) {
     return r.empty() ? DamageRect{} : r;
 }
 
+DamageRect touched_pixels(const ImVec4& drawn, const ImVec4& clip, ImVec2 scale) {
+    const DamageRect box = outer_pixels(drawn, scale);
+    return intersect(outer_pixels(clip, scale), DamageRect{box.x0 - 1, box.y0 - 1, box.x1 + 1, box.y1 + 1});
+}
+
+namespace {
+
+// A 64-bit hash of n bytes, eight at a time (the last word zero-padded), each mixed in by
+// a multiply and a shift, then SplitMix64's output function.
 std::uint64_t hash_bytes(const void* data, std::size_t n) {
-    // Eight bytes at a time (the last word zero-padded), each mixed in by a multiply and
-    // a shift, then SplitMix64's final avalanche.
     const auto* b = static_cast<const unsigned char*>(data);
-    std::uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+    std::uint64_t h = kSplitMixGamma ^ n;
     for (std::size_t i = 0; i < n; i += 8) {
         std::uint64_t word = 0;
         std::memcpy(&word, b + i, std::min<std::size_t>(8, n - i));
         h = (h ^ word) * 0xBF58476D1CE4E5B9ULL;
         h ^= h >> 29;
     }
-    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL;
-    return h ^ (h >> 31);
+    return splitmix_mix(h);
 }
-
-namespace {
 
 template <typename T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
@@ -174,8 +179,8 @@ std::uint64_t draw_hash(const ListSummary& l, const Draw& d) {
     return hash_bytes(bytes, n);
 }
 
-// Pixels a draw can touch: its clip rect ∩ the bounding box of its corners (a pixel
-// more on every side for edge rounding), the rule of a list's bounds.
+// Pixels a draw can touch: touched_pixels of its corners' bounding box, the rule of a
+// list's bounds.
 DamageRect draw_pixels(const ListSummary& l, const Draw& d) {
     if (d.step->quad) return d.step->quad_pixels;
     ImVec4 box(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
@@ -183,9 +188,7 @@ DamageRect draw_pixels(const ListSummary& l, const Draw& d) {
         const ImVec2 p = corner(l, d, c).pos;
         box = ImVec4(std::min(box.x, p.x), std::min(box.y, p.y), std::max(box.z, p.x), std::max(box.w, p.y));
     }
-    DamageRect touched = outer_pixels(box, l.scale);
-    touched = {touched.x0 - 1, touched.y0 - 1, touched.x1 + 1, touched.y1 + 1};
-    return intersect(outer_pixels(d.step->clip, l.scale), touched);
+    return touched_pixels(box, d.step->clip, l.scale);
 }
 
 }  // namespace

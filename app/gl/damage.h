@@ -48,9 +48,12 @@ std::vector<DamageRect> cut_holes(const DamageRect& area, std::vector<DamageRect
 // `clip` surely writes: those whose centres lie inside both, one pixel in from every
 // edge so that no rounding of the rasteriser or of the truncated scissor can miss them.
 DamageRect inner_pixels(ImVec2 p0, ImVec2 p1, const ImVec4& clip);
+// Every pixel a draw over the box `drawn` (display pixels) can touch: its clip rect ∩ the
+// box's outer pixels, a pixel more on every side for edge rounding.
+DamageRect touched_pixels(const ImVec4& drawn, const ImVec4& clip, ImVec2 scale);
 
 // One command of a draw list as the tracker compares it: plain triangles, or a heatmap
-// quad (its parameters hashed; draw callbacks that draw nothing are left out).
+// quad (its parameters' bytes; draw callbacks that draw nothing are left out).
 struct DrawStep {
     ImVec4 clip;
     ImTextureID texture = nullptr;
@@ -95,9 +98,6 @@ std::vector<DamageRect> changed_pixels(const ListSummary& old, const ListSummary
 // overlapping rectangles would blend a pixel twice.)
 std::vector<DamageRect> disjoint_cover(std::vector<DamageRect> rects, std::size_t max_rects);
 long long total_area(const std::vector<DamageRect>& rects);
-
-// A 64-bit hash of n bytes (the search for agreeing draws).
-std::uint64_t hash_bytes(const void* data, std::size_t n);
 
 // Appends n raw bytes to a list key.
 void append_bytes(std::vector<unsigned char>& key, const void* data, std::size_t n);

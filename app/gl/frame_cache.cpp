@@ -20,14 +20,6 @@ void scissor_to(const DamageRect& r, int fb_height) {
     glScissor(r.x0, fb_height - r.y1, r.x1 - r.x0, r.y1 - r.y0);
 }
 
-// Pixels a draw over `drawn` (display pixels) can touch: its clip rect ∩ its box, plus a
-// pixel on every side for edge rounding.
-DamageRect touched_pixels(const ImVec4& drawn, const ImVec4& clip, ImVec2 scale) {
-    DamageRect touched = outer_pixels(drawn, scale);
-    touched = {touched.x0 - 1, touched.y0 - 1, touched.x1 + 1, touched.y1 + 1};
-    return intersect(outer_pixels(clip, scale), touched);
-}
-
 // Heatmap quads smaller than this are not worth splitting the commands under them.
 // (Drawing a command once per piece repeats its vertex and triangle setup work; since the
 // UI renderer's opaque fill is cheap, only holes of large maps pay for that: 128² px.)
@@ -173,26 +165,7 @@ bool FrameCache::summarise(const ImDrawData& dd, std::vector<ListSummary>& out) 
             append_value(s.key, cmd.IdxOffset);
             append_value(s.key, cmd.ElemCount);
             append_value(s.key, cmd.UserCallback);
-            DrawStep step;
-            step.clip = cmd.ClipRect;
-            step.texture = cmd.TextureId;
-            step.vtx_offset = cmd.VtxOffset;
-            step.idx_offset = cmd.IdxOffset;
-            step.elem_count = cmd.ElemCount;
-            if (cmd.UserCallback == nullptr) {
-                s.steps.push_back(step);  // plain triangles
-            } else if (cmd.UserCallback == ImDrawCallback_ResetRenderState) {
-                // a state reset: draws nothing
-            } else if (HeatmapRenderer::owns(cmd)) {
-                step.quad = true;
-                step.quad_key_at = s.key.size();
-                HeatmapRenderer::append_key(cmd, s.key);
-                step.quad_key_size = s.key.size() - step.quad_key_at;
-                step.quad_pixels = touched_pixels(HeatmapRenderer::item_rect(cmd), cmd.ClipRect, scale);
-                s.steps.push_back(step);
-            } else {
-                keyed = false;  // a callback we cannot describe: redraw everything
-            }
+            const bool quad = HeatmapRenderer::owns(cmd);
             // Pixels it can touch (window backgrounds come with a clip rect of the whole display).
             ImVec4 drawn(0, 0, 0, 0);
             if (cmd.UserCallback == nullptr && cmd.ElemCount > 0) {
@@ -204,10 +177,31 @@ bool FrameCache::summarise(const ImDrawData& dd, std::vector<ListSummary>& out) 
                     drawn = ImVec4(std::min(drawn.x, p.x), std::min(drawn.y, p.y), std::max(drawn.z, p.x),
                                    std::max(drawn.w, p.y));
                 }
-            } else if (HeatmapRenderer::owns(cmd)) {
+            } else if (quad) {
                 drawn = HeatmapRenderer::item_rect(cmd);
             }
-            s.bounds = unite(s.bounds, touched_pixels(drawn, cmd.ClipRect, scale));
+            const DamageRect pixels = touched_pixels(drawn, cmd.ClipRect, scale);
+            s.bounds = unite(s.bounds, pixels);
+            DrawStep step;
+            step.clip = cmd.ClipRect;
+            step.texture = cmd.TextureId;
+            step.vtx_offset = cmd.VtxOffset;
+            step.idx_offset = cmd.IdxOffset;
+            step.elem_count = cmd.ElemCount;
+            if (cmd.UserCallback == nullptr) {
+                s.steps.push_back(step);  // plain triangles
+            } else if (cmd.UserCallback == ImDrawCallback_ResetRenderState) {
+                // a state reset: draws nothing
+            } else if (quad) {
+                step.quad = true;
+                step.quad_key_at = s.key.size();
+                HeatmapRenderer::append_key(cmd, s.key);
+                step.quad_key_size = s.key.size() - step.quad_key_at;
+                step.quad_pixels = pixels;
+                s.steps.push_back(step);
+            } else {
+                keyed = false;  // a callback we cannot describe: redraw everything
+            }
         }
     }
     return keyed;
