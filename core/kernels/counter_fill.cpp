@@ -53,16 +53,19 @@ double acklam_central(double p) {
 // x = 2^e · m with m in [√½, √2), ln x = e·ln 2 + 2 atanh(s), s = (m − 1)/(m + 1),
 // |s| ≤ 0.1716, and 2 atanh(s) = 2 (s + s³/3 + … + s¹⁹/19) to ~10⁻¹⁴ relative.
 double log_positive(double x) {
-    const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
-    std::int64_t e = static_cast<std::int64_t>(bits >> 52) - 1023;
-    double m = std::bit_cast<double>((bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL);  // [1, 2)
-    const bool high = m > 1.4142135623730951;
-    m = high ? 0.5 * m : m;
-    e = high ? e + 1 : e;
+    // m in [√½, √2) and e without a select or a 64-bit integer conversion (AVX2 has
+    // neither as a vector operation, and with them the compiler left this scalar there).
+    // Adding C to x's bits carries into the exponent field exactly when the mantissa is
+    // above √2's (1.4142135623730951), and then m comes out halved; both are exact.
+    constexpr std::uint64_t kAboveSqrtHalf = 0x3FE6A09E667F3BCEULL;  // √½'s bits + 1
+    const std::uint64_t u = std::bit_cast<std::uint64_t>(x) + (0x3FF0000000000000ULL - kAboveSqrtHalf);
+    // 2⁵² + field is a double whose mantissa is the exponent field: e = field − 1023.
+    const double e = std::bit_cast<double>((u >> 52) | 0x4330000000000000ULL) - (4503599627370496.0 + 1023.0);
+    const double m = std::bit_cast<double>((u & 0x000FFFFFFFFFFFFFULL) + kAboveSqrtHalf);
     const double s = (m - 1.0) / (m + 1.0), s2 = s * s;
     double series = 1.0 / 19.0;
     for (int k = 17; k >= 1; k -= 2) series = series * s2 + 1.0 / k;
-    return static_cast<double>(e) * 0.69314718055994531 + 2.0 * s * series;
+    return e * 0.69314718055994531 + 2.0 * s * series;
 }
 
 // Φ⁻¹(p) for p < kAcklamLow.
@@ -152,8 +155,9 @@ void FillNormalCounter(float* out, std::size_t n, std::uint64_t key, std::uint64
         for (std::size_t t = 0; t < count; ++t) tail_p[t] = std::min(p[tails[t]], 1.0 - p[tails[t]]);
         for (std::size_t t = 0; t < count; ++t) tail_x[t] = acklam_lower_tail(tail_p[t]);  // vectorised
         for (std::size_t t = 0; t < count; ++t) {  // Φ⁻¹(1 − p) = −Φ⁻¹(p)
+            // tail_x < 0; the sign of p − ½ without a branch (the tails are ±½ at random)
             const std::uint64_t i = tails[t];
-            out[b0 + i] = static_cast<float>(p[i] < 0.5 ? tail_x[t] : -tail_x[t]);
+            out[b0 + i] = static_cast<float>(std::copysign(tail_x[t], p[i] - 0.5));
         }
     }
 }
