@@ -50,15 +50,18 @@ double acklam_central(double p) {
 }
 
 // ln x for a positive normal double, in plain arithmetic that vectorises (no libm call):
-// x = 2^e · m with m in [√½, √2), ln x = e·ln 2 + 2 atanh(s), s = (m − 1)/(m + 1),
-// |s| ≤ 0.1716, and 2 atanh(s) = 2 (s + s³/3 + … + s¹⁹/19) to ~10⁻¹⁴ relative.
+// x = 2^e · m with m in [√½, √2] (√2 as the double 1.4142135623730951),
+// ln x = e·ln 2 + 2 atanh(s), s = (m − 1)/(m + 1), |s| ≤ 0.1716, and
+// 2 atanh(s) = 2 (s + s³/3 + … + s¹⁹/19) to ~10⁻¹⁴ relative.
 double log_positive(double x) {
-    // m in [√½, √2) and e without a select or a 64-bit integer conversion (AVX2 has
-    // neither as a vector operation, and with them the compiler left this scalar there).
-    // Adding C to x's bits carries into the exponent field exactly when the mantissa is
-    // above √2's (1.4142135623730951), and then m comes out halved; both are exact.
+    // e and m by integer adds alone: with a select on m and an int64 → double conversion
+    // GCC 12 left this function scalar at avx2 (it kept the select as a branch, and that
+    // conversion has no AVX2 instruction). Adding kCarryAtSqrt2 to x's bits carries into
+    // the exponent field exactly when the mantissa is above √2's, and then m comes out
+    // halved; both are exact.
     constexpr std::uint64_t kAboveSqrtHalf = 0x3FE6A09E667F3BCEULL;  // √½'s bits + 1
-    const std::uint64_t u = std::bit_cast<std::uint64_t>(x) + (0x3FF0000000000000ULL - kAboveSqrtHalf);
+    constexpr std::uint64_t kCarryAtSqrt2 = 0x3FF0000000000000ULL - kAboveSqrtHalf;
+    const std::uint64_t u = std::bit_cast<std::uint64_t>(x) + kCarryAtSqrt2;
     // 2⁵² + field is a double whose mantissa is the exponent field: e = field − 1023.
     const double e = std::bit_cast<double>((u >> 52) | 0x4330000000000000ULL) - (4503599627370496.0 + 1023.0);
     const double m = std::bit_cast<double>((u & 0x000FFFFFFFFFFFFFULL) + kAboveSqrtHalf);
@@ -155,7 +158,8 @@ void FillNormalCounter(float* out, std::size_t n, std::uint64_t key, std::uint64
         for (std::size_t t = 0; t < count; ++t) tail_p[t] = std::min(p[tails[t]], 1.0 - p[tails[t]]);
         for (std::size_t t = 0; t < count; ++t) tail_x[t] = acklam_lower_tail(tail_p[t]);  // vectorised
         for (std::size_t t = 0; t < count; ++t) {  // Φ⁻¹(1 − p) = −Φ⁻¹(p)
-            // tail_x < 0; the sign of p − ½ without a branch (the tails are ±½ at random)
+            // tail_x < 0; p − ½ gives the sign without a branch (a tail draw is in the lower
+            // or the upper tail at random, so a branch mispredicted half the time)
             const std::uint64_t i = tails[t];
             out[b0 + i] = static_cast<float>(std::copysign(tail_x[t], p[i] - 0.5));
         }
