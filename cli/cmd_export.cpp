@@ -30,8 +30,7 @@ MapSelection select_maps(const Trace& t, bool decoder, bool cross) {
     if (cross && !decoder && t.decoder) decoder = true;  // cross-attention lives in the decoder
     if (cross && !t.decoder)
         throw Error("this model has no cross-attention (it is " + to_string(t.config.arch) + ")");
-    if (decoder && !t.decoder)
-        throw Error("this model has no decoder stack (it is " + to_string(t.config.arch) + ")");
+    if (decoder) check_has_decoder_stack(t);
     MapSelection s;
     s.stack = decoder ? &*t.decoder : &t.main;
     s.keys = cross ? &t.main : s.stack;

@@ -111,9 +111,14 @@ void check_save_dir(const std::string& dir) {
     }
 }
 
+void check_has_decoder_stack(const Trace& trace) {
+    if (!trace.decoder)
+        throw Error("--decoder is for encoder-decoder models; this one has a single stack (arch=" +
+                    to_string(trace.config.arch) + "), which is what you get without --decoder");
+}
+
 void check_layer_head(const Trace& trace, int layer, int head, bool decoder, bool cross) {
-    if (decoder && !trace.decoder)
-        throw Error("this model has no decoder stack (it is " + to_string(trace.config.arch) + ")");
+    if (decoder) check_has_decoder_stack(trace);
     const StackTrace& stack = decoder ? *trace.decoder : trace.main;
     const int n_layers = static_cast<int>(stack.layers.size());
     if (layer < 0 || layer >= n_layers)

@@ -36,6 +36,10 @@ void check_save_dir(const std::string& dir);
 // The comma-separated items of an option's value ("a,b,,c" -> a, b, c).
 std::vector<std::string> split_list(const std::string& value);
 
+// Throws hs::Error when --decoder asks for the decoder stack of a model that has one
+// stack only (an encoder or a decoder): the flag is for encoder-decoder models.
+void check_has_decoder_stack(const Trace& trace);
+
 // The attention maps of one layer: self-attention, or cross-attention with cross = true.
 // Throws hs::Error naming the valid range when layer/head is out of range.
 void check_layer_head(const Trace& trace, int layer, int head, bool decoder, bool cross);

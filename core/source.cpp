@@ -267,8 +267,8 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressF
                     "': expected a model directory, a llama2.c .bin checkpoint, a worked-example " +
                     ".json or random:…");
     }
-    throw Error("'" + arg + "' does not exist (expected a model directory, a worked-example " +
-                ".json or a playground spec like random:d_model=64,heads=4,layers=2)");
+    throw Error("'" + arg + "' does not exist (expected default, a model directory, a llama2.c .bin " +
+                "checkpoint, a worked-example .json or a playground spec like random:d_model=64,heads=4,layers=2)");
 }
 
 }  // namespace hs

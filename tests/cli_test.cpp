@@ -495,6 +495,9 @@ TEST(CliErrors, EachMistakeGivesOneStderrLineAndNonZeroStatus) {
         {{"export", small, "--text", "hi", "--layer", "0", "--head", "0", "--cross", "--png",
           "x.png"},
          "no cross-attention"},
+        {{"export", small, "--text", "hi", "--layer", "0", "--head", "0", "--decoder", "--png", "x.png"},
+         "--decoder is for encoder-decoder models; this one has a single stack (arch=encoder), which is what "
+         "you get without --decoder"},
         {{"export", small, "--text", "hi", "--layer", "0", "--head", "0", "--png", "x.png",
           "--colormap", "rainbow"},
          "unknown colormap \"rainbow\""},

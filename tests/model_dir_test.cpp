@@ -409,6 +409,17 @@ TEST_F(ModelDir, ReportsMissingConfigJson) {
               "model directory " + path("m") + " has no config.json");
 }
 
+// A directory of llama2.c files (stories260K/: the checkpoint and tok512.bin) is opened
+// through its checkpoint: the error names the first .bin by name.
+TEST_F(ModelDir, PointsAtTheLlama2cCheckpointADirectoryHolds) {
+    fs::create_directories(path("m"));
+    std::ofstream(path("m/tok512.bin")) << "x";
+    std::ofstream(path("m/stories260K.bin")) << "x";
+    EXPECT_EQ(error_of([&] { hs::load_model_dir(path("m")); }),
+              "model directory " + path("m") + " has no config.json; it holds the llama2.c checkpoint " +
+                  (fs::path(path("m")) / "stories260K.bin").string() + ": open that file instead");
+}
+
 TEST_F(ModelDir, ReportsBadJsonWithParserMessage) {
     fs::create_directories(path("m"));
     write_text(path("m/config.json"), "{\"d_model\": 8,");

@@ -22,6 +22,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The first *.bin file in `dir` (by name), or "": a llama2.c checkpoint is opened as
+// the file itself, so a directory that holds one gets pointed at it.
+std::string first_bin_file(const std::string& dir) {
+    std::error_code ec;
+    std::string first;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".bin" && it->is_regular_file(ec))
+            if (const std::string p = it->path().string(); first.empty() || p < first) first = p;
+    return first;
+}
+
 // "runs/tiny/" -> "tiny": the name a loaded model shows.
 std::string directory_name(const std::string& dir) {
     fs::path p = fs::path(dir).lexically_normal();
@@ -51,8 +62,12 @@ Model load_model_dir(const std::string& dir) {
 
     // 1. config.json: present, valid JSON, a valid playground config.
     const std::string config_path = (fs::path(dir) / "config.json").string();
-    if (!fs::exists(config_path, ec))
+    if (!fs::exists(config_path, ec)) {
+        if (const std::string bin = first_bin_file(dir); !bin.empty())
+            throw Error("model directory " + dir + " has no config.json; it holds the llama2.c checkpoint " + bin +
+                        ": open that file instead");
         throw Error("model directory " + dir + " has no config.json");
+    }
     const nlohmann::json j = read_json_file(config_path);
     // HeadScope's own config.json always names d_model; a Hugging Face one names its
     // model_type (open_source sends those to the Hugging Face loader first, but a training

@@ -174,9 +174,14 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
     EXPECT_EQ(in_chinese("the decoder text has 40 tokens; this model handles at most 16"),
               "解码器文本有 40 个词元；这个模型最多处理 16 个");
     // A path with spaces and quotes stays as it is.
-    EXPECT_EQ(in_chinese("'/tmp/a b/c' does not exist (expected a model directory, a worked-example .json or a "
-                         "playground spec like random:d_model=64,heads=4,layers=2)"),
-              "“/tmp/a b/c”不存在（需要模型目录、算例 .json，或形如 random:d_model=64,heads=4,layers=2 的试验场规格）");
+    EXPECT_EQ(in_chinese("'/tmp/a b/c' does not exist (expected default, a model directory, a llama2.c .bin "
+                         "checkpoint, a worked-example .json or a playground spec like "
+                         "random:d_model=64,heads=4,layers=2)"),
+              "“/tmp/a b/c”不存在（需要 default、模型目录、llama2.c .bin 检查点、算例 .json，或形如 "
+              "random:d_model=64,heads=4,layers=2 的试验场规格）");
+    EXPECT_EQ(in_chinese("model directory /m has no config.json; it holds the llama2.c checkpoint /m/a.bin: open "
+                         "that file instead"),
+              "模型目录 /m 中没有 config.json；其中有 llama2.c 检查点 /m/a.bin：请改为打开该文件");
     EXPECT_EQ(in_chinese("llama model"), "llama 模型");
     // A role's reason names its metric in Chinese.
     EXPECT_EQ(in_chinese("prev_token 0.62 ≥ 0.40"), "前一词元 0.62 ≥ 0.40");
