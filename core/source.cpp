@@ -214,9 +214,14 @@ std::unique_ptr<TraceSource> reopen_source(const std::string& arg, const std::st
 
 std::string default_model_dir() { return std::string(HEADSCOPE_ASSETS_DIR) + "/models/default"; }
 
+// Every kind of MODEL open_source takes, for the errors that say what was expected.
+constexpr const char* kModelKinds =
+    "default, a model directory, a llama2.c .bin checkpoint, a worked-example .json or a playground spec like "
+    "random:d_model=64,heads=4,layers=2";
+
 std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressFn& progress) {
     namespace fs = std::filesystem;
-    if (arg.empty()) throw Error("no model given: use default, random:…, a model directory or an example .json");
+    if (arg.empty()) throw Error(std::string("no model given (expected ") + kModelKinds + ")");
     if (arg == "default") {
         std::error_code ec;
         if (!fs::is_directory(default_model_dir(), ec))
@@ -263,12 +268,9 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressF
             Llama2cCheckpoint ckpt = load_llama2c(arg);
             return make_pretrained_source(std::move(ckpt.model), std::move(ckpt.tokenizer));
         }
-        throw Error("don't know how to open '" + arg +
-                    "': expected a model directory, a llama2.c .bin checkpoint, a worked-example " +
-                    ".json or random:…");
+        throw Error("don't know how to open '" + arg + "' (expected " + kModelKinds + ")");
     }
-    throw Error("'" + arg + "' does not exist (expected default, a model directory, a llama2.c .bin " +
-                "checkpoint, a worked-example .json or a playground spec like random:d_model=64,heads=4,layers=2)");
+    throw Error("'" + arg + "' does not exist (expected " + kModelKinds + ")");
 }
 
 }  // namespace hs
