@@ -553,8 +553,9 @@ int run_gui(const GuiOptions& options) {
             f.stats = frames.stats();
             last_frame_identical = f.stats.redrawn_pixels == 0;
             // 6. Hooks see the finished frame (screenshots), then it is shown.
-            f.ready = ctx.view.trace && ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle() &&
-                      ctx.mip_worker.idle() && !default_probe_due(ctx);
+            f.settled = ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle() &&
+                        ctx.mip_worker.idle() && !default_probe_due(ctx);
+            f.ready = f.settled && ctx.view.trace;
             if (f.ready) f.ready_frames = ++ready_frames;
             for (const auto& h : hooks) h->before_swap(ctx, f);
             if (time_drawing) glFinish();  // time the drawing, not just its submission

@@ -299,6 +299,7 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "expect-error") {
             if (s.config_errors.empty() && ctx.view.error.empty())
                 throw Error("expected a validation or compute error, but there is none");
+            expected_error_ = true;
         } else if (cmd == "quit") {
             next_ = lines_.size();
         } else {

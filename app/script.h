@@ -42,6 +42,8 @@ public:
     // Runs the next action if the app is idle. Returns false and sets `error` on failure.
     bool step(AppContext& ctx);
     const std::string& error() const { return error_; }
+    // An expect-error line ran (and passed): the script meant to end on an error.
+    bool expected_error() const { return expected_error_; }
     // Screenshot path requested by the last action ("" = none), handed out a few frames
     // after the request (tab switches and layout changes settle first); cleared when taken.
     std::string take_screenshot_request();
@@ -54,6 +56,7 @@ private:
     std::vector<std::string> lines_;
     std::size_t next_ = 0;
     std::string error_;
+    bool expected_error_ = false;
     std::string screenshot_;
     int screenshot_delay_ = 0;  // frames left before the screenshot is taken
     std::string click_;

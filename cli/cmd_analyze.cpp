@@ -137,7 +137,7 @@ int cmd_analyze(int argc, char** argv) {
     TraceOptions trace_options;
     trace_options.hidden_states = false;
     const Trace trace = source->run(input, trace_options);
-    note_dropped_tokens(trace);
+    note_input_losses(*source, trace);
     const TraceAnalysis analysis = analyze_trace(trace, source.get(), options);
     if (const auto path = args.value("csv")) write_named(*path, metrics_csv(analysis.metrics, analysis.labels));
     if (const auto path = args.value("json")) write_named(*path, analysis_to_json(trace, analysis).dump() + "\n");

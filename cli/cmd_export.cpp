@@ -110,7 +110,7 @@ int cmd_export(int argc, char** argv) {
     run_options.resident_layer = grid ? 0 : static_cast<int>(*layer_arg);
     run_options.resident_in_decoder = args.flag("decoder") || args.flag("cross");
     const Trace trace = source->run(input, run_options);
-    note_dropped_tokens(trace);
+    note_input_losses(*source, trace);
     const MapSelection sel = select_maps(trace, args.flag("decoder"), args.flag("cross"));
     const HeadRef block_of_layer{0, 0, sel.stack != &trace.main, sel.cross};
     const auto& q_tokens = sel.stack->tokens;

@@ -132,7 +132,7 @@ int cmd_forward(int argc, char** argv) {
     options.map_budget_bytes = read_map_budget(args, kForwardMapBudget);
     if (const auto taps = args.value("tap")) options.taps = split_list(*taps);
     Trace trace = source->run(input, options);
-    note_dropped_tokens(trace);
+    note_input_losses(*source, trace);
     report_resident_maps(trace);
     if (const auto path = args.value("json")) {
         // 10,000 tokens × 8 maps is 800 million numbers (~18 GB of JSON): refuse instead

@@ -9,10 +9,22 @@
 #include "core/error.h"
 #include "core/io/atomic_file.h"
 #include "core/io/directory_writer.h"
+#include "core/tokenize/byte_fallback.h"
 
 namespace hs {
 
-void note_dropped_tokens(const Trace& trace) {
+void note_input_losses(const TraceSource& source, const Trace& trace) {
+    const std::vector<std::string> unknown = unknown_words(source, trace.main);
+    if (!unknown.empty()) {
+        std::string words;
+        for (std::size_t i = 0; i < unknown.size() && i < 5; ++i) words += (i ? ", " : "") + unknown[i];
+        if (unknown.size() > 5) words += ", …";
+        std::fprintf(stderr, "note: %zu words are not in the vocabulary of '%s': each was read as its unknown "
+                             "token (%s)\n", unknown.size(), source.name().c_str(), words.c_str());
+    }
+    if (const int bytes = count_byte_tokens(trace.main.tokens); bytes > 0)
+        std::fprintf(stderr, "note: %d tokens are raw bytes such as <0xE5>: the vocabulary of '%s' has no piece "
+                             "for some characters\n", bytes, source.name().c_str());
     if (trace.dropped_tokens > 0)
         std::fprintf(stderr, "note: ran the first %zu tokens of the text; %d more were left out (--keep-first)\n",
                      trace.main.tokens.size(), trace.dropped_tokens);

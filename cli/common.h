@@ -18,8 +18,10 @@ inline const std::set<std::string> kInputFlags = {"keep-first"};
 // export and analyze of one text take it).
 SourceInput read_source_input(const Args& args, const TraceSource& source);
 
-// On stderr, when --keep-first left tokens out: how many ran and how many did not.
-void note_dropped_tokens(const Trace& trace);
+// On stderr, what the model did not read as written (the window's input panel shows the
+// same notes): tokens --keep-first left out, words outside a word vocabulary (each read as
+// <unk>: the first five named), characters spelled as raw bytes such as <0xE5>.
+void note_input_losses(const TraceSource& source, const Trace& trace);
 
 // Writes `bytes` to PATH atomically, or to stdout when PATH is "-".
 void write_output(const std::string& path, const std::string& bytes);

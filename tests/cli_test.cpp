@@ -332,6 +332,31 @@ TEST(CliForward, KeepFirstRunsTheFirstMaxLenTokensAndSaysHowManyWereLeftOut) {
     EXPECT_EQ(j.at("tokens"), json({"a", "b", "c", "d"}));
 }
 
+// Words outside the default model's vocabulary are read as <unk>: the CLI says which,
+// as the window's input panel does, instead of running them silently.
+TEST(CliForward, NamesTheWordsOutsideTheVocabulary) {
+    TempDir dir;
+    const RunResult known = run_headscope({"forward", "default", "--text", "the cat and the dog", "--quiet"}, dir);
+    ASSERT_EQ(known.status, 0) << known.err;
+    EXPECT_EQ(known.err.find("vocabulary"), std::string::npos) << known.err;
+    const RunResult unknown =
+        run_headscope({"forward", "default", "--text", "the zorblax and the fnord zorblax", "--quiet"}, dir);
+    ASSERT_EQ(unknown.status, 0) << unknown.err;
+    EXPECT_NE(unknown.err.find("note: 2 words are not in the vocabulary of 'default': each was read as its "
+                               "unknown token (zorblax, fnord)"),
+              std::string::npos)
+        << unknown.err;
+}
+
+// A llama2.c vocabulary without a piece for a character spells it in bytes: 猫 is 3.
+TEST(CliForward, CountsTheCharactersSpelledAsRawBytes) {
+    TempDir dir;
+    const std::string stories = std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin";
+    const RunResult r = run_headscope({"forward", stories, "--text", "the 猫 sat", "--quiet"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("note: 3 tokens are raw bytes such as <0xE5>"), std::string::npos) << r.err;
+}
+
 TEST(CliForward, TextFileAndJsonOnStdoutGiveTheSameTrace) {
     TempDir dir;
     { std::ofstream(dir.file("in.txt")) << kQinText; }

@@ -25,7 +25,8 @@ struct FrameRecord {
     FrameClock::time_point start, accepted, synced, ui_done, drawn, end;
     bool busy_at_start = false;  // the worker was computing when the frame began
     bool took_trace = false;     // this frame took a new trace in
-    bool ready = false;          // a trace is shown and no work is pending
+    bool settled = false;        // no work is pending (a trace or an error is shown)
+    bool ready = false;          // settled, and a trace is shown
     int ready_frames = 0;        // ready frames so far, this one included
     int fb_width = 0, fb_height = 0;
     FrameStats stats;            // what the frame output redrew

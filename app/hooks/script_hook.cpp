@@ -80,7 +80,16 @@ public:
             save_screenshot(shot, f.fb_width, f.fb_height);
             if (!layout_.empty()) write_layout(layout_, ctx, f.fb_width, f.fb_height);
         }
-        if (script_.finished() && f.ready) finish(0);
+        if (!script_.finished() || !f.settled) return;
+        // Every action ran. Without a trace (the model or the input failed) the screenshots
+        // show an error, not maps: that fails the run unless the script expected an error.
+        if (!ctx.view.trace && !script_.expected_error()) {
+            std::fprintf(stderr, "headscope: script: ended with no trace to show: %s\n",
+                         ctx.view.error.empty() ? "(no error either)" : ctx.view.error.c_str());
+            finish(1);
+            return;
+        }
+        finish(0);
     }
 
     bool measures() const override { return true; }

@@ -41,3 +41,16 @@ for bad in "$out" "$out/empty.txt"; do
   fi
   grep -q -e "cannot read $bad" -e "script $bad has no commands" "$out/bad.err" || { echo "FAIL: no reason for $bad:"; cat "$out/bad.err"; exit 1; }
 done
+# A model that cannot be opened: the script runs, then fails at once (not after the 90 s
+# stall) with the open error; with expect-error the same run passes.
+printf 'screenshot %s\n' "$out/no_model.png" > "$out/no_model.txt"
+if timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
+    --model "$out/missing.bin" --script "$out/no_model.txt" 2> "$out/no_model.err"; then
+  echo "FAIL: a script over a model that does not exist passed"; exit 1
+fi
+grep -q "script: ended with no trace to show: '$out/missing.bin' does not exist" "$out/no_model.err" ||
+  { echo "FAIL: no open error for the missing model:"; cat "$out/no_model.err"; exit 1; }
+[[ -s "$out/no_model.png" ]] || { echo "FAIL: the screenshot of the error was not taken"; exit 1; }
+printf 'expect-error\nscreenshot %s\n' "$out/no_model.png" > "$out/no_model_expected.txt"
+timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
+  --model "$out/missing.bin" --script "$out/no_model_expected.txt"
