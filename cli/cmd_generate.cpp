@@ -17,7 +17,12 @@ int cmd_generate(int argc, char** argv) {
     const int n = static_cast<int>(args.integer("tokens", 0, source->config().max_len).value_or(32));
     std::string text = args.value_or("text", "");
     if (const auto f = args.value("text-file")) text = read_text_file(*f);
-    std::printf("%s\n", continue_text(*source, text, n).text.c_str());
+    const Continuation c = continue_text(*source, text, n);
+    note_unread_text(*source, c.unknown_words, c.byte_tokens);
+    if (!c.stopped_because.empty())
+        std::fprintf(stderr, "note: generated %d of the %d tokens asked for: %s\n", c.generated, n,
+                     c.stopped_because.c_str());
+    std::printf("%s\n", c.text.c_str());
     return 0;
 }
 

@@ -13,18 +13,24 @@
 
 namespace hs {
 
-void note_input_losses(const TraceSource& source, const Trace& trace) {
-    const std::vector<std::string> unknown = unknown_words(source, trace.main);
+void note_unread_text(const TraceSource& source, const std::vector<std::string>& unknown, int byte_tokens) {
     if (!unknown.empty()) {
         std::string words;
         for (std::size_t i = 0; i < unknown.size() && i < 5; ++i) words += (i ? ", " : "") + unknown[i];
         if (unknown.size() > 5) words += ", …";
-        std::fprintf(stderr, "note: %zu words are not in the vocabulary of '%s': each was read as its unknown "
-                             "token (%s)\n", unknown.size(), source.name().c_str(), words.c_str());
+        const bool one = unknown.size() == 1;
+        std::fprintf(stderr, "note: %zu %s not in the vocabulary of '%s': %s read as its unknown token (%s)\n",
+                     unknown.size(), one ? "word is" : "words are", source.name().c_str(),
+                     one ? "it was" : "each was", words.c_str());
     }
-    if (const int bytes = count_byte_tokens(trace.main.tokens); bytes > 0)
-        std::fprintf(stderr, "note: %d tokens are raw bytes such as <0xE5>: the vocabulary of '%s' has no piece "
-                             "for some characters\n", bytes, source.name().c_str());
+    if (byte_tokens > 0)
+        std::fprintf(stderr, "note: %d %s raw bytes such as <0xE5>: the vocabulary of '%s' has no piece for "
+                             "some characters\n", byte_tokens, byte_tokens == 1 ? "token is" : "tokens are",
+                     source.name().c_str());
+}
+
+void note_input_losses(const TraceSource& source, const Trace& trace) {
+    note_unread_text(source, unknown_words(source, trace.main), count_byte_tokens(trace.main.tokens));
     if (trace.dropped_tokens > 0)
         std::fprintf(stderr, "note: ran the first %zu tokens of the text; %d more were left out (--keep-first)\n",
                      trace.main.tokens.size(), trace.dropped_tokens);

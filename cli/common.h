@@ -3,6 +3,7 @@
 // layer/head range checks.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/args.h"
 #include "core/source.h"
@@ -22,6 +23,8 @@ SourceInput read_source_input(const Args& args, const TraceSource& source);
 // same notes): tokens --keep-first left out, words outside a word vocabulary (each read as
 // <unk>: the first five named), characters spelled as raw bytes such as <0xE5>.
 void note_input_losses(const TraceSource& source, const Trace& trace);
+// The first two of those notes, for a text tokenized but not traced (generate).
+void note_unread_text(const TraceSource& source, const std::vector<std::string>& unknown_words, int byte_tokens);
 
 // Writes `bytes` to PATH atomically, or to stdout when PATH is "-".
 void write_output(const std::string& path, const std::string& bytes);

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/model/generate.h"
+#include "core/tokenize/byte_fallback.h"
 
 namespace hs {
 
@@ -31,15 +32,24 @@ Continuation continue_text(const TraceSource& source, const std::string& text, i
                     ".bin, a GPT-2 / Llama / Qwen2 directory or a model HeadScope trained)");
     const Model& model = *source.model();
     const Tokenizer& tokenizer = *source.continuation_tokenizer();
-    std::vector<int> prompt = source.tokenize(text).ids;
+    const Tokens tokens = source.tokenize(text);
+    std::vector<int> prompt = tokens.ids;
     // An empty text starts from BOS, which is then part of the prompt, not of what is added.
     if (prompt.empty() && tokenizer.bos_id() >= 0) prompt.push_back(tokenizer.bos_id());
     std::vector<int> ids = prompt;
     Continuation out;
+    out.unknown_words = unknown_words(source, tokens.ids, tokens.text);
+    out.byte_tokens = count_byte_tokens(tokens.text);
     for (int i = 0; i < n; ++i) {
         if (progress && !progress(i, n)) throw Cancelled{};
         const std::vector<int> next = generate(model, tokenizer, ids, 1);
-        if (next.empty()) break;  // BOS / EOS or the model's max_len
+        if (next.empty()) {  // BOS / EOS or the model's max_len
+            const int max_len = model.config().max_len;
+            out.stopped_because = static_cast<int>(ids.size()) >= max_len
+                                      ? "the model's max_len (" + std::to_string(max_len) + " tokens)"
+                                      : "the model chose its end-of-text token";
+            break;
+        }
         ids.push_back(next.front());
         ++out.generated;
     }

@@ -4,6 +4,7 @@
 // whose ids read back as text (TraceSource::continuation_tokenizer): real checkpoints and
 // models HeadScope trained; not playground models (hashed word ids) or worked examples.
 #include <string>
+#include <vector>
 
 #include "core/source.h"
 
@@ -15,6 +16,11 @@ bool can_continue(const TraceSource& source);
 struct Continuation {
     std::string text;    // what the new tokens add to the text (may start with a space)
     int generated = 0;   // how many tokens were appended (fewer than asked at BOS / EOS or max_len)
+    // Why fewer than n tokens were added ("" when all were): "the model's max_len (64 tokens)"
+    // or "the model chose its end-of-text token".
+    std::string stopped_because;
+    std::vector<std::string> unknown_words;  // the text's words read as <unk> (core unknown_words)
+    int byte_tokens = 0;                     // the text's tokens that are raw bytes such as <0xE5>
 };
 
 // Appends up to n argmax tokens to `text`, one forward per token, calling progress(i, n)

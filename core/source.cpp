@@ -173,15 +173,20 @@ HeadMaps TraceSource::layer_maps(const Trace& trace, const HeadRef& block, bool 
                 name() + "' (" + kind() + ") cannot recompute them");
 }
 
-std::vector<std::string> unknown_words(const TraceSource& source, const StackTrace& stack) {
+std::vector<std::string> unknown_words(const TraceSource& source, const std::vector<int>& ids,
+                                       const std::vector<std::string>& tokens) {
     std::vector<std::string> words;
     const Tokenizer* tokenizer = source.continuation_tokenizer();
     const int unk = tokenizer ? tokenizer->unk_id() : -1;
     if (unk < 0) return words;
-    for (std::size_t i = 0; i < stack.ids.size() && i < stack.tokens.size(); ++i)
-        if (stack.ids[i] == unk && std::find(words.begin(), words.end(), stack.tokens[i]) == words.end())
-            words.push_back(stack.tokens[i]);
+    for (std::size_t i = 0; i < ids.size() && i < tokens.size(); ++i)
+        if (ids[i] == unk && std::find(words.begin(), words.end(), tokens[i]) == words.end())
+            words.push_back(tokens[i]);
     return words;
+}
+
+std::vector<std::string> unknown_words(const TraceSource& source, const StackTrace& stack) {
+    return unknown_words(source, stack.ids, stack.tokens);
 }
 
 Tokens TraceSource::tokenize(const std::string& text) const {

@@ -63,6 +63,9 @@ public:
 // unknown token, [UNK] or <unk>, and the model cannot tell them apart), each once, in
 // order of first appearance. Empty for a vocabulary without an unknown token.
 std::vector<std::string> unknown_words(const TraceSource& source, const StackTrace& stack);
+// The same for tokens not yet run: ids and their display strings, side by side.
+std::vector<std::string> unknown_words(const TraceSource& source, const std::vector<int>& ids,
+                                       const std::vector<std::string>& tokens);
 
 // The maps of `block`: the trace's own when the forward kept them, else recomputed by
 // `source` into `recomputed` (which the result then refers to). Without copying a

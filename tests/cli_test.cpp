@@ -348,6 +348,21 @@ TEST(CliForward, NamesTheWordsOutsideTheVocabulary) {
         << unknown.err;
 }
 
+// generate says why it added fewer tokens than asked, and which words it read as <unk>:
+// "<bos> the zorblax" is 3 of the default model's 64 positions, so 61 fit.
+TEST(CliGenerate, SaysWhyItStoppedEarlyAndWhichWordsItCouldNotRead) {
+    TempDir dir;
+    const RunResult r = run_headscope({"generate", "default", "--text", "the zorblax", "--tokens", "64"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("note: generated 61 of the 64 tokens asked for: the model's max_len (64 tokens)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("note: 1 word is not in the vocabulary of 'default': it was read as its unknown token (zorblax)"), std::string::npos) << r.err;
+    const RunResult few = run_headscope({"generate", "default", "--text", "the cat", "--tokens", "4"}, dir);
+    ASSERT_EQ(few.status, 0) << few.err;
+    EXPECT_EQ(few.err, "");
+}
+
 // A llama2.c vocabulary without a piece for a character spells it in bytes: 猫 is 3.
 TEST(CliForward, CountsTheCharactersSpelledAsRawBytes) {
     TempDir dir;
