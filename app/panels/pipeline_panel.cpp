@@ -161,6 +161,9 @@ void draw_pipeline_tab(AppContext& ctx) {
     // I + g·Dk of W_K and I + Ikv + g·Dk of W_V.
     const int Ikv = (static_cast<int>(st.w_in.rows()) - I) / 2;
     const int kv_head = kv_head_of(*t, h), g = kv_head >= 0 ? kv_head : h;
+    // K and V cards are named by the head that owns them: the key/value head under GQA
+    // ("K_kv2": heads 4 and 5 both read it), else the query head itself.
+    const std::string kn = kv_head >= 0 ? "kv" + std::to_string(g) : hn, kh = kv_head >= 0 ? kn : "h" + hn;
     // Cross-attention: queries from X (the decoder), keys and values from the memory M.
     const bool cross = t->steps_cross;
     const std::string kv_from = cross ? "M" : "X";
@@ -169,31 +172,31 @@ void draw_pipeline_tab(AppContext& ctx) {
     if (textbook) {
         cards.push_back({"W_Q^" + hn, &st.w_q_heads[hs_], false, Editable::WIn, true, h * Dk});
         cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + plus_b(st.q_bias) + rope_note, &st.q_heads[hs_], false, Editable::No});
-        cards.push_back({"W_K^" + hn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + g * Dk});
-        cards.push_back({"K_" + hn + " = " + kv_from + "·W_K^" + hn + plus_b(st.k_bias) + rope_note, &st.k_heads[hs_], false,
+        cards.push_back({"W_K^" + kn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + g * Dk});
+        cards.push_back({"K_" + kn + " = " + kv_from + "·W_K^" + kn + plus_b(st.k_bias) + rope_note, &st.k_heads[hs_], false,
                          Editable::No});
-        cards.push_back({"W_V^" + hn, &st.w_v_heads[hs_], false, Editable::WIn, true, I + Ikv + g * Dk});
-        cards.push_back({"V_" + hn + " = " + kv_from + "·W_V^" + hn + plus_b(st.v_bias), &st.v_heads[hs_], false,
+        cards.push_back({"W_V^" + kn, &st.w_v_heads[hs_], false, Editable::WIn, true, I + Ikv + g * Dk});
+        cards.push_back({"V_" + kn + " = " + kv_from + "·W_V^" + kn + plus_b(st.v_bias), &st.v_heads[hs_], false,
                          Editable::No});
     } else if (cross) {
         cards.push_back({"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn});
         cards.push_back({"Q = X·W_Qᵀ" + plus_b(st.q_bias), &st.qkv, false, Editable::No});
         cards.push_back({"KV = M·[W_K; W_V]ᵀ" + plus_b(st.k_bias || st.v_bias), &st.kv_memory, false, Editable::No});
         cards.push_back({"Q_h" + hn, &st.q_heads[hs_], false, Editable::No});
-        cards.push_back({"K_h" + hn, &st.k_heads[hs_], false, Editable::No});
-        cards.push_back({"V_h" + hn, &st.v_heads[hs_], false, Editable::No});
+        cards.push_back({"K_" + kh, &st.k_heads[hs_], false, Editable::No});
+        cards.push_back({"V_" + kh, &st.v_heads[hs_], false, Editable::No});
     } else {
         cards.push_back({"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn});
         cards.push_back({"QKV = X·W_inᵀ" + plus_b(st.q_bias || st.k_bias || st.v_bias), &st.qkv, false, Editable::No});
         cards.push_back({"Q_h" + hn + rope_note, &st.q_heads[hs_], false, Editable::No});
-        cards.push_back({"K_h" + hn + rope_note, &st.k_heads[hs_], false, Editable::No});
-        cards.push_back({"V_h" + hn, &st.v_heads[hs_], false, Editable::No});
+        cards.push_back({"K_" + kh + rope_note, &st.k_heads[hs_], false, Editable::No});
+        cards.push_back({"V_" + kh, &st.v_heads[hs_], false, Editable::No});
     }
-    cards.push_back({"Q_h K_hᵀ", &st.raw_scores[hs_], false, Editable::No});
+    cards.push_back({kv_head >= 0 ? "Q_h K_kvᵀ" : "Q_h K_hᵀ", &st.raw_scores[hs_], false, Editable::No});
     cards.push_back({scale_title, &st.scaled_scores[hs_], false, Editable::No});
     cards.push_back({tr("+ mask"), &st.masked_scores[hs_], false, Editable::No});
     cards.push_back({"softmax", &st.weights[hs_], true, Editable::No});
-    cards.push_back({"A_h · V_h", &st.head_outputs[hs_], false, Editable::No});
+    cards.push_back({kv_head >= 0 ? "A_h · V_kv" : "A_h · V_h", &st.head_outputs[hs_], false, Editable::No});
     const std::string concat = tr("concat"), output = tr("output");
     // W_O = I (a worked example without an output projection, or one that assumes I):
     // the output is the concat.
@@ -235,8 +238,8 @@ void draw_pipeline_tab(AppContext& ctx) {
         const int group = t->config.heads / t->config.kv_head_count();
         ImGui::TextColored(ImVec4(0.6f, 0.75f, 1.0f, 1.0f),
                            tr("grouped-query attention: head %d reads K/V head %d (shared by heads %d–%d); "
-                              "K_h%d and V_h%d below are that head's, repeated"),
-                           h, kv, kv * group, kv * group + group - 1, h, h);
+                              "K_kv%d and V_kv%d below are that head's"),
+                           h, kv, kv * group, kv * group + group - 1, kv, kv);
     }
     ImGui::BeginChild("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     if (ctx.pipeline.scroll_to >= 0.0f) {
