@@ -343,7 +343,7 @@ TEST(CliForward, NamesTheWordsOutsideTheVocabulary) {
         run_headscope({"forward", "default", "--text", "the zorblax and the fnord zorblax", "--quiet"}, dir);
     ASSERT_EQ(unknown.status, 0) << unknown.err;
     EXPECT_NE(unknown.err.find("note: 2 words are not in the vocabulary of 'default': each was read as its "
-                               "unknown token (zorblax, fnord)"),
+                               "unknown token ([zorblax] [fnord])"),
               std::string::npos)
         << unknown.err;
 }
@@ -357,7 +357,7 @@ TEST(CliGenerate, SaysWhyItStoppedEarlyAndWhichWordsItCouldNotRead) {
     EXPECT_NE(r.err.find("note: generated 61 of the 64 tokens asked for: the model's max_len (64 tokens)"),
               std::string::npos)
         << r.err;
-    EXPECT_NE(r.err.find("note: 1 word is not in the vocabulary of 'default': it was read as its unknown token (zorblax)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("note: 1 word is not in the vocabulary of 'default': it was read as its unknown token ([zorblax])"), std::string::npos) << r.err;
     const RunResult few = run_headscope({"generate", "default", "--text", "the cat", "--tokens", "4"}, dir);
     ASSERT_EQ(few.status, 0) << few.err;
     EXPECT_EQ(few.err, "");

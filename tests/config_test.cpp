@@ -266,6 +266,18 @@ TEST(ConfigValidation, KvHeadsMustDivideHeadsAndRopeNeedsEvenHeads) {
     EXPECT_EQ(problems[1], "rotary positions need an even head size, but d_model / heads is 3");
 }
 
+// 64 / 3 is not a head size: that is reported once, as the divisibility problem, not also
+// as an odd head size of 21; an explicit odd head_dim is named as such.
+TEST(ConfigValidation, RopeNamesOnlyAWholeHeadSize) {
+    ModelConfig c;
+    c.d_model = 64;
+    c.heads = 3;
+    c.pe = PosEncoding::Rotary;
+    EXPECT_EQ(validate(c), std::vector<std::string>{"d_model 64 is not divisible by 3 heads"});
+    c.head_dim = 5;
+    EXPECT_EQ(validate(c), std::vector<std::string>{"rotary positions need an even head size, but head_dim is 5"});
+}
+
 }  // namespace
 }  // namespace hs
 

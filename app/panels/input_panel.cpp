@@ -165,17 +165,20 @@ void draw_text_status(AppContext& ctx) {
                 ImGui::SetTooltip(tr("run the model on the text's first %d tokens; the text itself is kept"), v.input_max_len);
         }
     }
-    if (v.trace && v.byte_tokens > 0)
+    // The notes below are about the trace's text: an input error means the text changed.
+    if (!v.input_error && v.trace && v.byte_tokens > 0)
         amber_prose(printf_string(tr("%d tokens are raw bytes such as <0xE5>: this model's vocabulary has no piece "
                                      "for some characters (a model trained on English spells a Chinese character "
                                      "as 3 bytes)."),
                                   v.byte_tokens));
-    if (v.trace && !v.unknown_words.empty()) {
-        // The first five, each shortened: the note stays a few lines whatever was typed.
+    if (!v.input_error && v.trace && !v.unknown_words.empty()) {
+        // The first five, each shortened and in brackets as the token chips show them (a
+        // comma or a quote mark can be an unknown word itself): the note stays a few
+        // lines whatever was typed.
         std::string words;
         for (std::size_t i = 0; i < v.unknown_words.size() && i < 5; ++i)
-            words += (i ? ", " : "") + short_label(v.unknown_words[i], 16);
-        if (v.unknown_words.size() > 5) words += ", …";
+            words += (i ? " [" : "[") + short_label(v.unknown_words[i], 16) + "]";
+        if (v.unknown_words.size() > 5) words += " …";
         amber_prose(printf_string(tr("%zu words are not in this model's vocabulary: it reads each as its unknown "
                                      "token and cannot tell them apart (%s)."),
                                   v.unknown_words.size(), words.c_str()));

@@ -101,9 +101,13 @@ std::vector<std::string> validate(const ModelConfig& c) {
     else if (c.kv_heads > 0 && c.heads >= 1 && c.heads % c.kv_heads != 0)
         add(std::to_string(c.heads) + " query heads cannot share " + std::to_string(c.kv_heads) +
             " key/value heads evenly (heads must be a multiple of kv_heads)");
-    if (c.pe == PosEncoding::Rotary && c.heads >= 1 && c.d_k() % 2 != 0)
-        add("rotary positions need an even head size, but d_model / heads is " +
-            std::to_string(c.d_k()));
+    // Only for a whole head size: d_model not divisible by heads is reported above, and
+    // d_model / heads rounded down would name a size no head has.
+    const bool whole_head = c.head_dim > 0 || (c.heads >= 1 && c.d_model >= 1 && c.d_model % c.heads == 0);
+    if (c.pe == PosEncoding::Rotary && whole_head && c.d_k() % 2 != 0)
+        add(c.head_dim > 0 ? "rotary positions need an even head size, but head_dim is " + std::to_string(c.head_dim)
+                           : "rotary positions need an even head size, but d_model / heads is " +
+                                 std::to_string(c.d_k()));
     if (c.pe == PosEncoding::Rotary && !(c.rope_theta > 1.0f))
         add("rope theta must be greater than 1");
     if (c.type_vocab < 0 || c.type_vocab > 1024)

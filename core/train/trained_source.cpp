@@ -73,7 +73,7 @@ public:
 
     Trace run(const SourceInput& input, const TraceOptions& options, const ProgressFn& progress) const override {
         const Tokens main = encode_task_text(task_, input.text);
-        if (main.ids.empty()) throw InputError("the text is empty: type the task's tokens (" + example_hint() + ")");
+        if (main.ids.empty()) throw InputError(empty_text_message());
         ForwardInput in;
         in.ids = main.ids;
         in.tokens = main.text;
@@ -91,9 +91,13 @@ public:
     }
 
 private:
-    std::string example_hint() const {
-        if (task_.words) return "English or Chinese sentences of the grammar";
-        return task_.text ? "characters or words of the training text" : "<bos> #5 #9 <sep> …";
+    // What to type instead, by task (app/i18n translates each whole sentence).
+    std::string empty_text_message() const {
+        if (task_.words)
+            return "the text is empty: type an English or Chinese sentence of the grammar the model learned, or pick "
+                   "a sample";
+        if (task_.text) return "the text is empty: type characters or words of the training text";
+        return "the text is empty: type the task's tokens (<bos> #5 #9 <sep> …)";
     }
 
     Model model_;

@@ -227,6 +227,7 @@ TEST(I18nMessages, EveryPlaygroundCheckAndOpenErrorHasATemplate) {
     bad[5].kv_heads = -1;
     bad[6].heads = 8, bad[6].kv_heads = 3;
     bad[7].d_model = 24, bad[7].heads = 8, bad[7].pe = PosEncoding::Rotary;
+    bad[6].head_dim = 5, bad[6].pe = PosEncoding::Rotary;  // the explicit head_dim's rotary message
     bad[8].pe = PosEncoding::Rotary, bad[8].rope_theta = 1.0f;
     bad[9].type_vocab = -1;
     bad[10].layers = 0;
@@ -240,7 +241,7 @@ TEST(I18nMessages, EveryPlaygroundCheckAndOpenErrorHasATemplate) {
         EXPECT_FALSE(problems.empty());
         messages.insert(problems.begin(), problems.end());
     }
-    EXPECT_GE(messages.size(), 16u);
+    EXPECT_GE(messages.size(), 17u);
     for (const char* arg : {"", "/no/such/model", HEADSCOPE_SOURCE_DIR "/README.md"}) {
         try {
             open_source(arg);
@@ -252,6 +253,24 @@ TEST(I18nMessages, EveryPlaygroundCheckAndOpenErrorHasATemplate) {
     for (const std::string& m : messages) {
         const std::string zh = in_chinese(m);
         EXPECT_TRUE(zh != m && has_cjk(zh)) << "no Chinese template matches: " << m;
+    }
+}
+
+// The default model's empty-text error names what to type, and all of it reads in Chinese
+// (it once kept an English hint inside the Chinese sentence).
+TEST(I18nMessages, TheDefaultModelsEmptyTextErrorIsChineseThroughout) {
+    const auto source = open_source("default");
+    SourceInput in;
+    in.text = "   ";
+    try {
+        source->run(in, TraceOptions{});
+        ADD_FAILURE() << "an empty text ran";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "the text is empty: type an English or Chinese sentence of the grammar the "
+                                         "model learned, or pick a sample");
+        const std::string zh = in_chinese(e.what());
+        EXPECT_TRUE(has_cjk(zh)) << zh;
+        EXPECT_EQ(zh.find("English"), std::string::npos) << zh;
     }
 }
 
