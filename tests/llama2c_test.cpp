@@ -263,6 +263,22 @@ TEST(Llama2cCli, GenerateFromBosPrintsTheDocumentedStory) {
     EXPECT_EQ(r.out, kDocumented + "\n");
 }
 
+// forward --json of a real checkpoint describes it as one: its family, no seed (the
+// weights were loaded, not drawn) and no config-file format tag.
+TEST(Llama2cCli, ForwardJsonConfigSaysTheCheckpointIsNotAPlayground) {
+    cli_test::TempDir dir;
+    const auto r = cli_test::run_headscope(
+        {"forward", fs::absolute(kBin).string(), "--text", "Once upon a time", "--json", "t.json"}, dir);
+    ASSERT_TRUE(r.exited);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream in(dir.file("t.json"));
+    const nlohmann::json config = nlohmann::json::parse(in).at("config");
+    EXPECT_EQ(config.at("family"), "llama2.c");
+    EXPECT_EQ(config.at("kv_heads"), 4);
+    EXPECT_FALSE(config.contains("seed"));
+    EXPECT_FALSE(config.contains("format"));
+}
+
 TEST(Llama2cCli, GenerateContinuesAText) {
     cli_test::TempDir dir;
     const auto r = cli_test::run_headscope(

@@ -61,9 +61,23 @@ nlohmann::json steps_to_json(const AttentionSteps& s) {
     return j;
 }
 
+namespace {
+
+// The config the trace ran: config.json's fields without the file's format tag (a trace
+// is not a model directory), and without the seed when the weights were loaded, not drawn
+// from it (a real checkpoint has a family: llama2.c, gpt2, …).
+nlohmann::json trace_config_json(const ModelConfig& c) {
+    nlohmann::json j = config_to_json(c);
+    j.erase("format");
+    if (!c.family.empty()) j.erase("seed");
+    return j;
+}
+
+}  // namespace
+
 nlohmann::json trace_to_json(const Trace& t) {
     nlohmann::json j{{"model", t.model_name},
-                     {"config", config_to_json(t.config)},
+                     {"config", trace_config_json(t.config)},
                      {"tokens", t.main.tokens},
                      {"ids", t.main.ids},
                      {"input", matrix_to_json(t.main.input)},
