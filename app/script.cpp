@@ -63,6 +63,12 @@ void set_config(AppState& s, const std::string& key, const std::string& value) {
     s.dirty = true;
 }
 
+// The error the window shows for the last recomputation: the config's first validation
+// problem, else the forward's error ("" when it ran).
+std::string current_error(const AppContext& ctx) {
+    return !ctx.state.config_errors.empty() ? ctx.state.config_errors.front() : ctx.view.error;
+}
+
 }  // namespace
 
 ScriptRunner::ScriptRunner(const std::string& path) {
@@ -84,11 +90,23 @@ std::string ScriptRunner::take_screenshot_request() {
     return out;
 }
 
+std::string ScriptRunner::unexpected_error(const AppContext& ctx) const {
+    const std::string now = current_error(ctx);
+    if (now.empty() || now == expected_error_text_) return "";
+    return (next_ > 0 ? "line '" + lines_[next_ - 1] + "': " : "the starting model or text: ") + now;
+}
+
 bool ScriptRunner::step(AppContext& ctx) {
     if (finished() || !screenshot_.empty()) return true;  // a screenshot is still waiting
     if (settle_frames_ > 0) {
         --settle_frames_;
         return true;
+    }
+    // The previous action's recomputation failed (a model that does not open, a bad
+    // edit): the run fails on that line unless this one expects the error.
+    if (lines_[next_].rfind("expect-error", 0) != 0) {
+        error_ = unexpected_error(ctx);
+        if (!error_.empty()) return false;
     }
     const std::string line = lines_[next_++];
     std::istringstream ss(line);
@@ -280,6 +298,8 @@ bool ScriptRunner::step(AppContext& ctx) {
             settle_frames_ = 2;
             if (rest != "pipeline" && rest != "layers" && rest != "export" && rest != "article")
                 throw Error("tab must be pipeline, layers, export or article");
+            if (rest == "article" && !article_tab_available(ctx))
+                throw Error("this model has no article to compare with (a worked example from an article has one)");
             s.select_tab = rest;
         } else if (cmd == "colormap") {
             s.colormap = parse_colormap(rest);
@@ -299,7 +319,7 @@ bool ScriptRunner::step(AppContext& ctx) {
         } else if (cmd == "expect-error") {
             if (s.config_errors.empty() && ctx.view.error.empty())
                 throw Error("expected a validation or compute error, but there is none");
-            expected_error_ = true;
+            expected_error_text_ = current_error(ctx);
         } else if (cmd == "quit") {
             next_ = lines_.size();
         } else {

@@ -24,7 +24,8 @@
 //   export-metrics-csv PATH | export-analysis-json PATH
 //   export-analysis-png jsd|rollout|METRIC PATH
 //   screenshot PATH    the window after the next frame
-//   expect-error       the last edit must have produced a validation/compute error
+//   expect-error       the last edit must have produced a validation/compute error (without
+//                      it, a line whose recomputation fails ends the run with that error)
 //   quit
 #include <string>
 #include <vector>
@@ -42,8 +43,9 @@ public:
     // Runs the next action if the app is idle. Returns false and sets `error` on failure.
     bool step(AppContext& ctx);
     const std::string& error() const { return error_; }
-    // An expect-error line ran (and passed): the script meant to end on an error.
-    bool expected_error() const { return expected_error_; }
+    // The window's error after the last action, with the line that caused it, unless an
+    // expect-error line acknowledged it ("" when there is none): ends the run with status 1.
+    std::string unexpected_error(const AppContext& ctx) const;
     // Screenshot path requested by the last action ("" = none), handed out a few frames
     // after the request (tab switches and layout changes settle first); cleared when taken.
     std::string take_screenshot_request();
@@ -56,7 +58,7 @@ private:
     std::vector<std::string> lines_;
     std::size_t next_ = 0;
     std::string error_;
-    bool expected_error_ = false;
+    std::string expected_error_text_;  // the error expect-error acknowledged: later lines may run on
     std::string screenshot_;
     int screenshot_delay_ = 0;  // frames left before the screenshot is taken
     std::string click_;

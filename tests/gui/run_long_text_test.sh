@@ -18,12 +18,14 @@ for i in $(seq 1 600); do long+="w$((i % 13)) "; done
 cat > "$out/session.txt" <<SCRIPT
 model random:d_model=32,heads=2,layers=1,max_len=16,seed=5
 text $words
+expect-error
 dump-state $out/too_long.json
 screenshot $out/too_long.png
 keep-first on
 dump-state $out/kept.json
 screenshot $out/kept.png
 text
+expect-error
 dump-state $out/empty.json
 screenshot $out/empty.png
 model random:d_model=32,heads=2,layers=1,seed=5,mask=causal

@@ -41,16 +41,29 @@ for bad in "$out" "$out/empty.txt"; do
   fi
   grep -q -e "cannot read $bad" -e "script $bad has no commands" "$out/bad.err" || { echo "FAIL: no reason for $bad:"; cat "$out/bad.err"; exit 1; }
 done
-# A model that cannot be opened: the script runs, then fails at once (not after the 90 s
-# stall) with the open error; with expect-error the same run passes.
+# A model that cannot be opened fails the run at once (not after the 90 s stall) with the
+# open error, named by where it came from: --model, a middle line, the last line. With
+# expect-error after it the same runs pass, and take their screenshots.
+expect_failure() {  # expect_failure NAME MODEL WANTED-STDERR-TEXT
+  if timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
+      --model "$2" --script "$out/$1.txt" 2> "$out/$1.err"; then
+    echo "FAIL: script $1 passed"; exit 1
+  fi
+  grep -qF "$3" "$out/$1.err" || { echo "FAIL: script $1 did not say: $3"; cat "$out/$1.err"; exit 1; }
+}
+missing="'$out/missing.bin' does not exist"
 printf 'screenshot %s\n' "$out/no_model.png" > "$out/no_model.txt"
-if timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
-    --model "$out/missing.bin" --script "$out/no_model.txt" 2> "$out/no_model.err"; then
-  echo "FAIL: a script over a model that does not exist passed"; exit 1
-fi
-grep -q "script: ended with no trace to show: '$out/missing.bin' does not exist" "$out/no_model.err" ||
-  { echo "FAIL: no open error for the missing model:"; cat "$out/no_model.err"; exit 1; }
-[[ -s "$out/no_model.png" ]] || { echo "FAIL: the screenshot of the error was not taken"; exit 1; }
+expect_failure no_model "$out/missing.bin" "script: the starting model or text: $missing"
+printf 'model %s\nscreenshot %s\n' "$out/missing.bin" "$out/mid.png" > "$out/mid.txt"
+expect_failure mid default "script: line 'model $out/missing.bin': $missing"
+printf 'model %s\n' "$out/missing.bin" > "$out/last.txt"
+expect_failure last default "script: line 'model $out/missing.bin': $missing"
+printf 'tab article\n' > "$out/article.txt"
+expect_failure article default "script: line 'tab article': this model has no article to compare with"
 printf 'expect-error\nscreenshot %s\n' "$out/no_model.png" > "$out/no_model_expected.txt"
-timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
-  --model "$out/missing.bin" --script "$out/no_model_expected.txt"
+printf 'model %s\nexpect-error\nscreenshot %s\n' "$out/missing.bin" "$out/mid.png" > "$out/mid_expected.txt"
+for script in no_model_expected:"$out/missing.bin" mid_expected:default; do
+  timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
+    --model "${script#*:}" --script "$out/${script%%:*}.txt"
+done
+for f in no_model.png mid.png; do [[ -s "$out/$f" ]] || { echo "FAIL: $f was not taken"; exit 1; }; done
