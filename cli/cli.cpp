@@ -245,6 +245,13 @@ int run_command(const Command& c, int argc, char** argv) {
     } catch (const UsageError& e) {
         std::fprintf(stderr, "headscope %s: %s (see 'headscope help %s')\n", c.name, e.message.c_str(), c.name);
         return 2;
+    } catch (const InputError& e) {
+        // A text over max_len: the commands that take --keep-first say so.
+        const std::string name = c.name;
+        const bool keeps = e.max_len > 0 && (name == "forward" || name == "export" || name == "analyze");
+        std::fprintf(stderr, "headscope %s: %s%s\n", c.name, e.what(),
+                     keeps ? ("; --keep-first runs its first " + std::to_string(e.max_len)).c_str() : "");
+        return 1;
     } catch (const Error& e) {
         std::fprintf(stderr, "headscope %s: %s\n", c.name, e.what());
         return 1;

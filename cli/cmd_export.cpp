@@ -73,6 +73,8 @@ int cmd_export(int argc, char** argv) {
     if (!png && !svg && !csv && !json) throw UsageError{"say where to write: --png, --svg, --csv or --json FILE"};
     if (grid && (csv || json)) throw UsageError{"--grid writes figures only (--png FILE, --svg FILE)"};
     if (png && *png == "-") throw UsageError{"--png needs a file name (--svg, --csv and --json can be '-' for stdout)"};
+    if (grid && (args.value("layer") || args.value("head")))
+        throw UsageError{"--grid draws every layer and head; --layer L --head H exports one map (without --grid)"};
     if (!grid && (!args.value("layer") || !args.value("head")))
         throw UsageError{"give --layer L and --head H, or --grid for all of them"};
 

@@ -75,10 +75,12 @@ void report_resident_maps(const Trace& trace) {
                 add(lt.self_attn);
                 if (lt.cross_attn) add(*lt.cross_attn);
             }
+    // Under 1 MiB in KiB: "0 MiB" read as if nothing were kept.
+    const bool small = bytes < (1 << 20);
     std::fprintf(stderr,
-                 "attention maps: %d of %d blocks kept in memory (%.0f MiB); the others are "
+                 "attention maps: %d of %d blocks kept in memory (%.*f %s); the others are "
                  "recomputed from the hidden states when needed\n",
-                 kept, total, bytes / (1 << 20));
+                 kept, total, small ? 1 : 0, small ? bytes / 1024 : bytes / (1 << 20), small ? "KiB" : "MiB");
 }
 
 constexpr std::int64_t kForwardMapBudget = std::int64_t{256} << 20;

@@ -322,7 +322,9 @@ TEST(CliForward, KeepFirstRunsTheFirstMaxLenTokensAndSaysHowManyWereLeftOut) {
     const std::string spec = "random:d_model=8,heads=2,layers=1,max_len=4";
     const RunResult whole = run_headscope({"forward", spec, "--text", "a b c d e f", "--quiet"}, dir);
     EXPECT_NE(whole.status, 0);
-    EXPECT_NE(whole.err.find("the text has 6 tokens; this model handles at most 4"), std::string::npos) << whole.err;
+    EXPECT_NE(whole.err.find("the text has 6 tokens; this model handles at most 4; --keep-first runs its first 4"),
+              std::string::npos)
+        << whole.err;
     const RunResult first = run_headscope(
         {"forward", spec, "--text", "a b c d e f", "--keep-first", "--json", "t.json"}, dir);
     ASSERT_EQ(first.status, 0) << first.err;
@@ -330,6 +332,16 @@ TEST(CliForward, KeepFirstRunsTheFirstMaxLenTokensAndSaysHowManyWereLeftOut) {
         << first.err;
     const json j = json::parse(read_text(dir.file("t.json")));
     EXPECT_EQ(j.at("tokens"), json({"a", "b", "c", "d"}));
+}
+
+// The map budget's line gives small maps in KiB: 2 heads × 3 × 3 floats = 72 bytes kept,
+// which "0 MiB" made look like nothing.
+TEST(CliForward, SmallKeptMapsAreCountedInKiB) {
+    TempDir dir;
+    const RunResult r = run_headscope(
+        {"forward", "random:d_model=32,heads=2,layers=2", "--text", "a b c", "--map-budget", "0", "--quiet"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("attention maps: 1 of 2 blocks kept in memory (0.1 KiB)"), std::string::npos) << r.err;
 }
 
 // Words outside the default model's vocabulary are read as <unk>: the CLI says which,
@@ -532,6 +544,8 @@ TEST(CliErrors, EachMistakeGivesOneStderrLineAndNonZeroStatus) {
          "head 4 is out of range: layer 0 has 4 heads"},
         {{"export", small, "--text", "hi", "--layer", "-1", "--head", "0", "--png", "x.png"},
          "layer -1 is out of range"},
+        {{"export", small, "--text", "hi", "--grid", "--layer", "1", "--png", "x.png"},
+         "--grid draws every layer and head; --layer L --head H exports one map (without --grid)"},
         {{"export", small, "--text", "hi", "--layer", "0", "--head", "0", "--cross", "--png",
           "x.png"},
          "no cross-attention"},
