@@ -189,6 +189,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
                          {"column_w", c.column_w},
                          {"widest_text_w", c.widest_text_w}});
     j["pipeline"] = {{"textbook", ctx.pipeline.textbook},
+                     {"textbook_shown", ctx.pipeline.textbook_shown},
                      {"visible", {ctx.pipeline.visible_x0, ctx.pipeline.visible_x1}},
                      {"cards", cards}};
     j["ui_lang"] = to_string(ui_lang());

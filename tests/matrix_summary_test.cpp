@@ -31,6 +31,26 @@ TEST(MatrixSummary, IsTheFiniteRangeAndMipLevelsOnlyAboveTheThreshold) {
     EXPECT_FLOAT_EQ(summarize_matrix(none).hi, 0.0f);
 }
 
+// Each mip level's own colour bound, min(max |v|, 2.5 RMS). A (2, 2048) pattern +1, −1, …
+// averages to 0 from the first level on, except where one cell stands out. Hand-computed:
+// cell (0, 0) = 9 → level 1 (1, 1024) cell 0 = (9 − 1 + 1 − 1)/4 = 2, the rest 0:
+// RMS = 2/√1024 = 1/16, bound = min(2, 2.5/16) = 0.15625. Level 2 (1, 512): cell 0 = 1,
+// RMS = 1/√512, bound 2.5/√512. Level 11 (1, 1): one cell 2/1024, RMS = max: that value.
+TEST(MatrixSummary, GivesEachMipLevelItsOwnColourBound) {
+    Matrix m(2, 2048);
+    for (int c = 0; c < 2048; ++c) m(0, c) = m(1, c) = c % 2 == 0 ? 1.0f : -1.0f;
+    m(0, 0) = 9.0f;
+    const MatrixSummary s = summarize_matrix(m);
+    ASSERT_EQ(s.mip_bound.size(), s.mip_levels.size());
+    ASSERT_EQ(s.mip_levels.size(), 11u);  // (1, 1024) … (1, 1)
+    EXPECT_FLOAT_EQ(s.mip_bound[0], 0.15625f);
+    EXPECT_FLOAT_EQ(s.mip_bound[1], 2.5f / std::sqrt(512.0f));
+    EXPECT_FLOAT_EQ(s.mip_bound[10], 2.0f / 1024.0f);
+    // A level without outliers keeps its max: a constant 3 → every level's bound is 3.
+    const MatrixSummary flat = summarize_matrix(Matrix::Constant(1, 2048, 3.0f));
+    for (const float b : flat.mip_bound) EXPECT_FLOAT_EQ(b, 3.0f);
+}
+
 TEST(MatrixSummary, CoversEveryStepMatrixAndHiddenStateOfATrace) {
     Trace t;
     t.main.input = Matrix::Constant(2, 3, 1.0f);

@@ -39,8 +39,10 @@ void draw_layers_tab(AppContext& ctx) {
         const ImVec2 p0 = ImGui::GetCursorScreenPos();
         ImGui::Dummy(ImVec2(w, h));
         const MatrixTextures::Entry& e = ctx.layer_textures.get(ctx.view.generation, *mats[i], ctx.view.summaries.get());
-        ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + w * 0.7f, p0.y + h), UvRect{}, e.symmetric,
-                           Colormap::RedBlue);
+        const float px = ImGui::GetIO().DisplayFramebufferScale.x;
+        const ColorScale scale = e.symmetric_when_drawn(std::max(static_cast<float>(mats[i]->cols()) / (w * 0.7f * px),
+                                                                 static_cast<float>(mats[i]->rows()) / (h * px)));
+        ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + w * 0.7f, p0.y + h), UvRect{}, scale, Colormap::RedBlue);
         // ‖h_t‖ per token as horizontal bars to the right (rows aligned with the map).
         const Vector& n = norms->norms[i];
         const float bx = p0.x + w * 0.72f, bw = w * 0.28f;

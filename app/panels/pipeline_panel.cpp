@@ -152,7 +152,9 @@ void draw_pipeline_tab(AppContext& ctx) {
     const std::string rope_note = rotated ? " · RoPE" : "";
     const std::string hn = std::to_string(h);
     const int I = static_cast<int>(st.concat.cols()), Dk = I / std::max(1, static_cast<int>(st.weights.size()));
-    const bool textbook = ctx.pipeline.textbook && st.w_q_heads.size() == st.weights.size();
+    const bool textbook_available = st.w_q_heads.size() == st.weights.size();
+    const bool textbook = ctx.pipeline.textbook && textbook_available;
+    ctx.pipeline.textbook_shown = textbook;
     // "+ b" only where a bias is not all zeros; the output is the concatenation itself
     // when W_O is the identity (a worked example without an output projection).
     const auto plus_b = [](bool bias) { return std::string(bias ? " + b" : ""); };
@@ -212,13 +214,15 @@ void draw_pipeline_tab(AppContext& ctx) {
     // Layout switch and what it means.
     ImGui::TextUnformatted(tr("layout:"));
     ImGui::SameLine();
-    ImGui::BeginDisabled(st.w_q_heads.size() != st.weights.size());
-    if (ImGui::RadioButton(tr("textbook"), ctx.pipeline.textbook)) ctx.pipeline.textbook = true;
+    // The buttons show the layout drawn: fused when the textbook's copies are missing.
+    ImGui::BeginDisabled(!textbook_available);
+    if (ImGui::RadioButton(tr("textbook"), textbook)) ctx.pipeline.textbook = true;
     ImGui::EndDisabled();
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && st.w_q_heads.size() != st.weights.size())
-        ImGui::SetTooltip("%s", tr("for models up to d_model 1024: a larger model's per-head copies would cost too much memory"));
+    const char* why_fused = tr("for models up to d_model 1024: a larger model's per-head copies would cost too much memory");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && !textbook_available)
+        ImGui::SetTooltip("%s", why_fused);
     ImGui::SameLine();
-    if (ImGui::RadioButton(tr("PyTorch (fused)"), !ctx.pipeline.textbook)) ctx.pipeline.textbook = false;
+    if (ImGui::RadioButton(tr("PyTorch (fused)"), !textbook)) ctx.pipeline.textbook = false;
     ImGui::SameLine();
     ImGui::TextDisabled(tr("layer %d%s, head %d (select another head in the grid or with ←/→)"), t->steps_layer,
                         t->steps_cross ? tr(" cross-attention") : "", h);
@@ -228,6 +232,9 @@ void draw_pipeline_tab(AppContext& ctx) {
                                             "Q, K, V side by side.")
                                        : tr("PyTorch's nn.MultiheadAttention layout: W_in stacks the projections; the "
                                             "textbook's W_Q^h is rows h·d_k … of its top block, transposed."));
+    if (!textbook_available)
+        ImGui::TextWrapped("%s", tr("The textbook layout is for models up to d_model 1024: a larger model's per-head "
+                                    "copies would cost too much memory."));
     if (cross)
         ImGui::TextWrapped("%s", tr("Cross-attention: the queries come from X, the decoder's tokens; the keys and "
                                     "values from M, the encoder's output."));
@@ -288,7 +295,9 @@ void draw_pipeline_tab(AppContext& ctx) {
             // what is on screen; W_in alone is 3 MB at d_model 512).
             if (ImGui::IsItemVisible()) {
                 const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m, ctx.view.summaries.get());
-                ColorScale scale = e.symmetric;
+                const float px = ImGui::GetIO().DisplayFramebufferScale.x;
+                ColorScale scale = e.symmetric_when_drawn(std::max(static_cast<float>(c.m->cols()) / (ww * px),
+                                                                   static_cast<float>(c.m->rows()) / (hh * px)));
                 if (c.weights) {
                     scale = ctx.state.scale;
                     if (ctx.state.auto_range) {

@@ -79,6 +79,12 @@ bool input_path_string(const char* label, std::string* value) {
     return changed;
 }
 
+ColorScale MatrixTextures::Entry::symmetric_when_drawn(float texels_per_pixel) const {
+    if (!texture.mipmapped() || mip_symmetric.empty() || !(texels_per_pixel > std::sqrt(2.0f))) return symmetric;
+    const int level = static_cast<int>(std::ceil(std::log2(texels_per_pixel) + 0.5f)) - 1;  // ≥ 1 here
+    return mip_symmetric[static_cast<std::size_t>(std::min<int>(level, static_cast<int>(mip_symmetric.size()))) - 1];
+}
+
 const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const Matrix& m,
                                                  const MatrixSummaries* summaries) {
     if (generation != generation_) {
@@ -115,8 +121,11 @@ const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const
         e.texture.upload_mip_levels(summary->second.mip_levels);
         e.min = summary->second.lo;
         e.max = summary->second.hi;
+        e.mip_symmetric.clear();
+        for (const float a : summary->second.mip_bound) e.mip_symmetric.push_back(symmetric_scale(-a, a));
     } else {
         e.min = e.max = 0.0f;
+        e.mip_symmetric.clear();
     }
     e.symmetric = symmetric_scale(e.min, e.max);
     return e;

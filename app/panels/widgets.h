@@ -42,7 +42,13 @@ public:
         FloatTexture texture;
         float min = 0.0f, max = 0.0f;  // over finite values
         ColorScale symmetric;          // ±max|v|
+        std::vector<ColorScale> mip_symmetric;  // ± each mip level's bound (core's mip_bound)
         Matrix values;                 // what `texture` holds (to recognise it next generation)
+        // The symmetric scale of the level GL samples when the texture is drawn
+        // `texels_per_pixel` texels to a screen pixel (GL_LINEAR_MIPMAP_NEAREST picks level
+        // ceil(log2 ρ + ½) − 1): a signed matrix's averages are far smaller than its values,
+        // and on level 0's scale a zoomed-out weight matrix showed as blank white.
+        ColorScale symmetric_when_drawn(float texels_per_pixel) const;
     };
     // `summaries` of the trace `m` belongs to; a matrix missing from them is shown on ±1.
     const Entry& get(std::uint64_t generation, const Matrix& m, const MatrixSummaries* summaries);

@@ -1,6 +1,7 @@
 #include "core/image/matrix_summary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "core/image/box_mean.h"
@@ -18,6 +19,18 @@ MatrixSummary summarize_matrix(const Matrix& m) {
         s.hi = hi;
     }
     if (std::max(m.rows(), m.cols()) > kMipLevelsAbove) s.mip_levels = mip_chain(m);
+    for (const Matrix& level : s.mip_levels) {
+        double max_abs = 0.0, squares = 0.0;
+        long long finite = 0;
+        for (const float v : level.reshaped())
+            if (std::isfinite(v)) {
+                max_abs = std::max(max_abs, std::fabs(double(v)));
+                squares += double(v) * double(v);
+                ++finite;
+            }
+        const double rms = finite ? std::sqrt(squares / double(finite)) : 0.0;
+        s.mip_bound.push_back(static_cast<float>(std::min(max_abs, 2.5 * rms)));
+    }
     return s;
 }
 

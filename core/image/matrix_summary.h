@@ -17,6 +17,11 @@ constexpr int kMipLevelsAbove = 1024;
 struct MatrixSummary {
     float lo = 0.0f, hi = 0.0f;       // finite min and max (both 0 when no value is finite)
     std::vector<Matrix> mip_levels;   // mip_chain(m) when max(rows, cols) > kMipLevelsAbove
+    // The ± colour bound of each mip level: min(max |v|, 2.5 · RMS) over its finite values.
+    // Averages of signed values shrink level by level (level 0's bound left a zoomed-out
+    // weight matrix white), and a deep level's averages are near-Gaussian: their max is an
+    // outlier, 2.5 RMS keeps the typical cell visible (~1 % saturate).
+    std::vector<float> mip_bound;
 };
 
 MatrixSummary summarize_matrix(const Matrix& m);

@@ -53,6 +53,7 @@ int check_long_text(char** argv);
 int check_article(char** argv);
 int check_chinese_ui(char** argv);
 int check_pipeline(int argc, char** argv);
+int check_pipeline_maps(char** argv);
 int check_fit(int argc, char** argv);
 int check_heads_buttons(char** argv);
 }
@@ -409,6 +410,7 @@ int main(int argc, char** argv) {
         if (mode == "article" && argc == 3) return hs::gui_check::check_article(argv);
         if (mode == "chinese-ui" && argc == 3) return hs::gui_check::check_chinese_ui(argv);
         if (mode == "pipeline" && argc >= 3) return hs::gui_check::check_pipeline(argc, argv);
+        if (mode == "pipeline-maps" && argc == 4) return hs::gui_check::check_pipeline_maps(argv);
         if (mode == "fit" && argc >= 3) return hs::gui_check::check_fit(argc, argv);
         if (mode == "heads-buttons" && argc == 4) return hs::gui_check::check_heads_buttons(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "

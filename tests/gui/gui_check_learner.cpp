@@ -1,6 +1,7 @@
 // gui_check long-text: what the window did with a text over max_len, an empty text, a
 // 600-token text, byte tokens and words outside a vocabulary (tests/gui/run_long_text_test.sh); gui_check article: the worked
 // example's comparison with the article (run_article_test.sh). From the state dumps.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -8,6 +9,8 @@
 
 #include "tests/gui/gui_check_util.h"
 
+#include "core/image/png.h"
+#include "core/image/rgb_image.h"
 #include "core/source.h"
 
 namespace hs::gui_check {
@@ -141,6 +144,44 @@ int check_pipeline(int argc, char** argv) {
 }  // namespace hs::gui_check
 
 namespace hs::gui_check {
+
+// run_pipeline_layout_test.sh, a model above d_model 1024: the strip shows the fused
+// layout (its per-head copies are not made) and every heatmap card in view is coloured,
+// not blank. Its maps are mipmapped; drawn on level 0's ±max|v| the averages of a signed
+// matrix came out white. Of the map's pixels (the bottom of its card's rect, less the dark
+// background beside a map narrower than its title) a coloured one has channels > 24 apart.
+int check_pipeline_maps(char** argv) {
+    const nlohmann::json p = read_json(argv[2]).at("pipeline");
+    const hs::RgbImage shot = hs::read_png(argv[3]);
+    check(!p.at("textbook_shown").get<bool>(), "above d_model 1024 the strip shows the fused layout");
+    const float x0 = p.at("visible")[0], x1 = p.at("visible")[1];
+    int maps = 0;
+    for (const nlohmann::json& c : p.at("cards")) {
+        const auto& r = c.at("rect");
+        const int left = static_cast<int>(r[0].get<float>()) + 1, right = static_cast<int>(r[2].get<float>()) - 1;
+        const int bottom = static_cast<int>(r[3].get<float>()) - 1;
+        const int top = bottom - static_cast<int>(0.25f * (r[3].get<float>() - r[1].get<float>()));
+        if (c.at("numbers").get<bool>() || left < x0 || right > x1 || right >= shot.width() || bottom >= shot.height())
+            continue;
+        ++maps;
+        int coloured = 0, pixels = 0;
+        for (int y = top; y <= bottom; ++y)
+            for (int x = left; x <= right; ++x) {
+                const hs::Rgb8 px = shot.at(x, y);
+                const int hi = std::max({int(px.r), int(px.g), int(px.b)}), lo = std::min({int(px.r), int(px.g), int(px.b)});
+                if (hi < 80) continue;  // the window's dark background beside a narrow map
+                coloured += hi - lo > 24;
+                ++pixels;
+            }
+        const double share = pixels ? double(coloured) / pixels : 0.0;
+        char line[160];
+        std::snprintf(line, sizeof line, "card '%s': %.0f %% of its map's pixels are coloured (at least 30 %%)",
+                      c.at("title").get<std::string>().c_str(), 100.0 * share);
+        check(share >= 0.30, line);
+    }
+    check(maps >= 3, "at least three heatmap cards in view (" + std::to_string(maps) + ")");
+    return failures ? 1 : 0;
+}
 
 // run_layout_fit_test.sh: no window clips its widgets sideways.
 int check_fit(int argc, char** argv) {

@@ -30,3 +30,14 @@ SCRIPT
   timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$size.txt"
 done
 "$checker" pipeline "$out"/*.json
+# Above d_model 1024 (mipmapped cards, the fused layout): the maps are coloured, not blank.
+cat > "$out/session_large.txt" <<SCRIPT
+model random:d_model=2048,heads=4,layers=1,seed=3
+text the cat sat on the mat
+tab pipeline
+pipeline-scroll 0
+dump-state $out/large_model.json
+screenshot $out/large_model.png
+SCRIPT
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s "-screen 0 1280x720x24" "$app" --no-settings --size 1280x720 --script "$out/session_large.txt"
+"$checker" pipeline-maps "$out/large_model.json" "$out/large_model.png"
