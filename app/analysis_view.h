@@ -39,6 +39,9 @@ struct AnalysisView {
     std::string ranking_text;                         // input the ranking was computed for
     std::shared_ptr<const std::vector<RelationRun>> relations;  // one run per language
     std::string relations_model;                      // model_arg the relations were probed on
+    // Whether the relation results belong to the model open as `model_arg` (the tab draws
+    // only those: another model's name heads the model shown does not have).
+    bool relations_of(const std::string& model_arg) const { return relations && relations_model == model_arg; }
     std::string relations_corpus;                     // what they were probed on
     std::vector<std::string> relations_skipped;
     std::vector<RelationShowcase> showcases;          // index into showcase_texts

@@ -90,7 +90,8 @@ nlohmann::json analysis_json(const AppContext& ctx) {
                                   {"baseline_offset", r.baseline_offset}, {"baseline_accuracy", r.baseline_accuracy}});
             runs.push_back({{"lang", run.lang}, {"analysed", run.analysed}, {"scores", scores}});
         }
-        j["relations"] = {{"model", a.relations_model}, {"corpus", a.relations_corpus}, {"runs", runs}};
+        j["relations"] = {{"model", a.relations_model}, {"corpus", a.relations_corpus}, {"runs", runs},
+                          {"shown", a.relations_of(ctx.view.model_arg)}};
     }
     if (a.corpus) {
         nlohmann::json labels = nlohmann::json::array();

@@ -70,6 +70,9 @@ int check_default(char** argv) {
     check(first.contains("analysis") && first["analysis"].contains("relations") &&
               first["analysis"]["relations"]["model"] == "default",
           "its heads were probed on opening");
+    check(first["analysis"]["relations"]["shown"] == true, "the Relations tab shows them");
+    check(playground["analysis"]["relations"]["shown"] == false,
+          "after opening a playground the Relations tab no longer shows the default model's heads");
     const int en = best_head(runs, "en", Relation::Coreference);
     check(first.at("layer").get<int>() * heads + first.at("head").get<int>() == en,
           "it shows the best English coreference head, L" + std::to_string(en / heads) + ".H" + std::to_string(en % heads));
