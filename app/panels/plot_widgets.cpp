@@ -52,7 +52,7 @@ ImU32 series_color(int i) {
     static const ImU32 palette[] = {IM_COL32(66, 135, 245, 255), IM_COL32(240, 120, 60, 255),
                                     IM_COL32(60, 180, 90, 255),  IM_COL32(220, 70, 110, 255),
                                     IM_COL32(160, 110, 230, 255), IM_COL32(230, 200, 60, 255),
-                                    IM_COL32(0, 180, 190, 255),  IM_COL32(200, 200, 200, 255)};
+                                    IM_COL32(0, 180, 190, 255),  IM_COL32(235, 120, 215, 255)};  // no grey: it read as plain text
     return palette[static_cast<std::size_t>(i) % (sizeof palette / sizeof palette[0])];
 }
 
