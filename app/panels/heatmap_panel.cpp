@@ -406,12 +406,18 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     for (int j : thinned_labels(ks->tokens, 0, cols, step)) {
         if (j < c0 || j >= c1) continue;
         const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
-        const std::string lab = short_label(ks->tokens[static_cast<std::size_t>(j)], 12);
+        const std::string& token = ks->tokens[static_cast<std::size_t>(j)];
+        std::string lab = short_label(token, 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
-        if (tw <= cell_px * step - 2.0f)  // fits across its column(s): keep it upright
+        if (tw <= cell_px * step - 2.0f) {  // fits across its column(s): keep it upright
             list->AddText(ImVec2(x - tw * 0.5f, p0.y - 4 - fs), label_col, lab.c_str());
-        else
-            add_text_vertical(list, ImVec2(x - fs * 0.5f, p0.y - 4), label_col, lab.c_str());
+            continue;
+        }
+        // Standing up, shortened (with "…") to the band above the map, whose height is
+        // capped at 8 lines: a longer label would run past the band's clip.
+        for (std::size_t n = 11; n >= 1 && ImGui::CalcTextSize(lab.c_str()).x > p0.y - 4 - origin.y; --n)
+            lab = short_label(token, n);
+        add_text_vertical(list, ImVec2(x - fs * 0.5f, p0.y - 4), label_col, lab.c_str());
     }
     list->PopClipRect();
 

@@ -26,8 +26,16 @@ void add_text_vertical(ImDrawList* list, ImVec2 bottom_left, ImU32 color, const 
     // Draw horizontally at the pivot, then rotate the new vertices by −90° about it:
     // (x, y) -> (px + (y − py), py − (x − px)).
     const int first = list->VtxBuffer.Size;
-    const float h = ImGui::GetFontSize();
+    const float h = ImGui::GetFontSize(), w = ImGui::CalcTextSize(text).x;
+    // ImGui culls and cuts glyphs against the clip rect as the text is laid out, before
+    // the rotation: against a label band above a map the last letters of a label at the
+    // map's right edge were dropped and descenders cut ("happy" drew as "happ"). The text
+    // is laid out under a clip rect holding both its horizontal and its rotated extent;
+    // the caller keeps the rotated text inside its own band (HeatmapPanel shortens it).
+    const ImVec2 lo(bottom_left.x - h, bottom_left.y - w - h), hi(bottom_left.x + w + h, bottom_left.y + h);
+    list->PushClipRect(lo, hi, false);
     list->AddText(ImVec2(bottom_left.x, bottom_left.y - h), color, text);
+    list->PopClipRect();
     const ImVec2 pivot(bottom_left.x, bottom_left.y);
     for (int i = first; i < list->VtxBuffer.Size; ++i) {
         ImVec2& p = list->VtxBuffer[i].pos;
