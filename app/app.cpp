@@ -294,9 +294,11 @@ bool take_newest_result(AppContext& ctx) {
         // without another recomputation.
         if (result->continued) {
             ctx.state.text = result->text;
-            ctx.state.notice = result->generated > 0
+            // English here; the notice line translates it (app/i18n message templates).
+            ctx.state.notice = result->stopped_because.empty()
                                    ? "Appended " + std::to_string(result->generated) + " tokens."
-                                   : "The model ended the text (end of sequence or max length).";
+                                   : "Appended " + std::to_string(result->generated) + " of " +
+                                         std::to_string(result->asked) + " tokens: " + result->stopped_because + ".";
         }
         if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
             ctx.state.remember_model(result->model_arg);

@@ -145,6 +145,8 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                 const Continuation c = continue_text(*cached_source_, input.text, request.continue_tokens, progress);
                 input.text += c.text;
                 result.generated = c.generated;
+                result.asked = request.continue_tokens;
+                result.stopped_because = c.stopped_because;
                 result.continued = true;
                 result.text = input.text;
             }

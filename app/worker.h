@@ -74,6 +74,8 @@ struct ComputeResult {
     bool continued = false;
     std::string text;
     int generated = 0;               // tokens appended
+    int asked = 0;                   // tokens the continue asked for
+    std::string stopped_because;     // why fewer were appended (core Continuation)
 };
 
 // The most bytes of attention maps the app keeps per trace (issue 6): 12 layers × 12 heads

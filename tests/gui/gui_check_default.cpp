@@ -94,6 +94,7 @@ int check_default(char** argv) {
     const hs::Continuation c = hs::continue_text(*source, zh_text, 3);
     check(continued.at("text") == zh_text + c.text && continued.at("error") == "" && c.generated == 3,
           "continue 3 appends core's three most likely tokens: " + continued.at("text").get<std::string>());
+    check(continued.at("notice") == "Appended 3 tokens.", "the notice says so: " + continued.at("notice").dump());
 
     check(playground.at("source_kind").get<std::string>() == "playground" && playground.at("untrained") == true,
           "a playground is marked untrained");

@@ -173,6 +173,11 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
     // A %s argument is translated in turn ("decoder text" → 解码器文本).
     EXPECT_EQ(in_chinese("the decoder text has 40 tokens; this model handles at most 16"),
               "解码器文本有 40 个词元；这个模型最多处理 16 个");
+    // The continue notice, with core's reason for stopping early translated in turn.
+    EXPECT_EQ(in_chinese("Appended 3 of 8 tokens: the model's max_len (64 tokens)."),
+              "已续写 3 个词元（请求 8 个）：达到了模型的 max_len（64 个词元）。");
+    EXPECT_EQ(in_chinese("Appended 0 of 8 tokens: the model chose its end-of-text token."),
+              "已续写 0 个词元（请求 8 个）：模型选择了它的文本结束符。");
     // A path with spaces and quotes stays as it is.
     EXPECT_EQ(in_chinese("'/tmp/a b/c' does not exist (expected default, a model directory, a llama2.c .bin "
                          "checkpoint, a worked-example .json or a playground spec like "
