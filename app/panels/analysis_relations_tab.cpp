@@ -122,8 +122,9 @@ void draw_relations_tab(AppContext& ctx) {
     if (!a.relations_of(ctx.view.model_arg)) {
         // Another model's results would name heads (L2.H0 …) of the model shown: they stay
         // kept for when that model is open again, and are not drawn here.
-        ImGui::TextColored(kAmber, tr("probed on %s; press Probe relations for the model shown"),
-                           a.relations_model.c_str());
+        if (a.error.empty())  // else the toolbar shows why this model's probe failed
+            ImGui::TextColored(kAmber, tr("probed on %s; press Probe relations for the model shown"),
+                               a.relations_model.c_str());
         return;
     }
     for (int i = 0; i < static_cast<int>(a.relations->size()); ++i) {

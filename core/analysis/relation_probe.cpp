@@ -81,6 +81,9 @@ RelationRun probe_relations(const TraceSource& source, const std::vector<corpus:
     RelationProbe probe(run.layers, run.heads);
     TraceOptions options;
     options.hidden_states = false;
+    // Sentences skipped because the tokenizer split their words, and the first of them.
+    std::size_t split_count = 0;
+    std::string first_split;
     for (std::size_t i = 0; i < sentences.size(); ++i) {
         if (progress && !progress(static_cast<int>(i), static_cast<int>(sentences.size()))) throw Cancelled();
         const corpus::AnnotatedSentence& s = sentences[i];
@@ -101,11 +104,17 @@ RelationRun probe_relations(const TraceSource& source, const std::vector<corpus:
         if (read.size() < n || !std::equal(s.tokens.begin(), s.tokens.end(), read.end() - static_cast<std::ptrdiff_t>(n))) {
             run.skipped.push_back("sentence " + std::to_string(i) + ": the model reads it as " + std::to_string(read.size()) +
                                   " tokens, not as the " + std::to_string(n) + " it is annotated on");
+            if (split_count++ == 0)
+                first_split = "sentence " + std::to_string(i) + ": " + std::to_string(read.size()) + " tokens for " +
+                              std::to_string(n) + " words";
             continue;
         }
         probe.add(trace, s, static_cast<int>(read.size() - n));
         ++run.analysed;
     }
+    if (run.analysed == 0 && split_count > 0 && split_count == run.skipped.size())
+        throw Error("no sentence could be probed: this model's tokenizer splits the annotated words into pieces (" +
+                    first_split + "); relation probes need a model that reads whole words, such as the default model");
     if (run.analysed == 0)
         throw Error("no sentence could be probed: " + (run.skipped.empty() ? std::string("none given") : run.skipped.front()));
     run.scores = probe.scores();
@@ -119,6 +128,7 @@ std::vector<RelationRun> probe_relations_by_language(const TraceSource& source,
     for (const corpus::AnnotatedSentence& s : sentences)
         if (std::find(langs.begin(), langs.end(), s.lang) == langs.end()) langs.push_back(s.lang);
     std::vector<RelationRun> runs;
+    std::string first_error;
     int done = 0;
     const int total = static_cast<int>(sentences.size());
     for (const std::string& lang : langs) {
@@ -138,10 +148,12 @@ std::vector<RelationRun> probe_relations_by_language(const TraceSource& source,
             throw;
         } catch (const Error& e) {
             skipped.push_back(lang + ": " + e.what());
+            if (first_error.empty()) first_error = e.what();
         }
         done = before + static_cast<int>(part.size());
     }
-    if (runs.empty()) throw Error(skipped.empty() ? std::string("no sentence could be probed: none given") : skipped.front());
+    // No language probed: the first one's reason, as probe_relations gave it.
+    if (runs.empty()) throw Error(first_error.empty() ? std::string("no sentence could be probed: none given") : first_error);
     return runs;
 }
 

@@ -178,6 +178,11 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
               "已续写 3 个词元（请求 8 个）：达到了模型的 max_len（64 个词元）。");
     EXPECT_EQ(in_chinese("Appended 0 of 8 tokens: the model chose its end-of-text token."),
               "已续写 0 个词元（请求 8 个）：模型选择了它的文本结束符。");
+    EXPECT_EQ(in_chinese("no sentence could be probed: this model's tokenizer splits the annotated words into pieces "
+                         "(sentence 0: 17 tokens for 6 words); relation probes need a model that reads whole words, "
+                         "such as the default model"),
+              "没有句子可以探测：这个模型的分词器把标注的词切成了更小的片段（第 0 句：17 个词元对应 6 个词）；"
+              "关系探测需要按整词读入的模型，例如默认模型");
     // A path with spaces and quotes stays as it is.
     EXPECT_EQ(in_chinese("'/tmp/a b/c' does not exist (expected default, a model directory, a llama2.c .bin "
                          "checkpoint, a worked-example .json or a playground spec like "
