@@ -125,7 +125,7 @@ Every output path is checked before any file is written.
   --batch B           examples per step (default 16)
   --lr X              peak learning rate of AdamW (default 1e-3)
   --warmup W          warm-up steps (default a tenth of the steps, at most 100)
-  --seed S            seed of the weights and the examples (default 1)
+  --seed S            seed of the examples (default 1); the weights' seed is --spec seed=N (default 0)
   --every K           loss and head scores every K steps (default steps / 20)
   --save DIR          a checkpoint at the end: a model directory with the optimizer state
   --log CSV           a row per step: loss, gradient norm, learning rate, tokens

@@ -120,6 +120,14 @@ TEST(PlaygroundSpec, DecoderArchDefaultsToCausalAndDffToFourTimesDModel) {
     EXPECT_EQ(parse_playground_spec("random:arch=decoder,mask=none").mask, MaskKind::None);
 }
 
+// Overrides replace a base's keys and add new ones, with or without "random:" (train --spec).
+TEST(PlaygroundSpec, MergeTakesOverridesWithOrWithoutThePrefix) {
+    EXPECT_EQ(merge_playground_specs("random:heads=4,layers=2", "random:heads=8"), "random:heads=8,layers=2");
+    EXPECT_EQ(merge_playground_specs("random:heads=4,layers=2", "seed=5,heads=2"), "random:heads=2,layers=2,seed=5");
+    EXPECT_EQ(merge_playground_specs("random:heads=4", ""), "random:heads=4");
+    EXPECT_THROW(merge_playground_specs("random:heads=4", "heads"), Error);
+}
+
 TEST(PlaygroundSpec, BadInputNamesTheKey) {
     auto message = [](const std::string& spec) -> std::string {
         try {

@@ -367,7 +367,9 @@ bool is_playground_spec(const std::string& arg) { return arg.rfind("random", 0) 
 
 std::string merge_playground_specs(const std::string& base, const std::string& overrides) {
     std::vector<std::pair<std::string, std::string>> items = spec_items(base);
-    for (const auto& [key, value] : spec_items(overrides)) {
+    // The overrides may be bare keys ("seed=5,heads=2"), as a base's keys read.
+    const std::string keys = overrides.rfind("random", 0) == 0 ? overrides : "random:" + overrides;
+    for (const auto& [key, value] : spec_items(keys)) {
         auto same = std::find_if(items.begin(), items.end(), [&k = key](const auto& item) { return item.first == k; });
         if (same != items.end()) same->second = value;
         else items.emplace_back(key, value);

@@ -133,7 +133,8 @@ void set_spec_key(ModelConfig& c, const std::string& key, const std::string& val
 // or a worked example (open_source dispatches on it).
 bool is_playground_spec(const std::string& arg);
 // `base` with the keys of `overrides` replaced or added ("random:heads=4,layers=2" and
-// "random:heads=8" → "random:heads=8,layers=2"). Throws as parse_playground_spec does for
+// "random:heads=8" → "random:heads=8,layers=2"; the overrides may omit "random:", as
+// `train --spec heads=8` does). Throws as parse_playground_spec does for
 // items that are not key=value or keys given twice within one spec.
 std::string merge_playground_specs(const std::string& base, const std::string& overrides);
 std::string to_playground_spec(const ModelConfig& config);
