@@ -129,7 +129,7 @@ void show_relation_head(AppContext& ctx, const RelationRun& run, const RelationS
 
 std::string relation_caption(const AppContext& ctx, int layer, int head, const std::string& lang) {
     const AnalysisView& a = ctx.analysis;
-    if (!a.relations || a.relations_model != ctx.view.model_arg) return {};
+    if (!a.relations_of(ctx.view.model_arg)) return {};
     std::string out;
     for (const RelationRun& run : *a.relations)
         for (const RelationScore& r : run.scores) {
@@ -177,7 +177,7 @@ void poll_analysis(AppContext& ctx) {
             a.showcases = std::move(r->showcases);
             a.relations_lang = std::clamp(a.relations_lang, 0, static_cast<int>(a.relations->size()) - 1);
             a.status = printf_string("probed relations on %s in %s", a.relations_corpus.c_str(), ms);
-            if (!a.jump_to_relation.empty() && a.relations_model == ctx.view.model_arg) {
+            if (!a.jump_to_relation.empty() && a.relations_of(ctx.view.model_arg)) {
                 // First launch: the learner lands on a named head, its sample and gold arcs.
                 for (const RelationRun& run : *a.relations)
                     for (const RelationScore& score : run.scores)

@@ -33,8 +33,8 @@ struct PipelineCardRect {
 };
 struct PipelineView {
     bool textbook = true;        // per-head W_Q^h … (the articles) vs PyTorch's fused W_in
-    // The layout of the last frame: fused when the trace has no per-head copies (a model
-    // above d_model 1024), whatever `textbook` asks for.
+    // The layout of the last frame that drew the Pipeline tab: fused when the trace has no
+    // per-head copies (a model above d_model 1024), whatever `textbook` asks for.
     bool textbook_shown = true;
     float scroll_to = -1.0f;     // ≥ 0: scroll the strip there on the next frame (scripts)
     float visible_x0 = 0, visible_x1 = 0;  // the strip's visible screen span

@@ -75,12 +75,15 @@ void report_resident_maps(const Trace& trace) {
                 add(lt.self_attn);
                 if (lt.cross_attn) add(*lt.cross_attn);
             }
-    // Under 1 MiB in KiB: "0 MiB" read as if nothing were kept.
-    const bool small = bytes < (1 << 20);
+    // Small maps in bytes or KiB: "0 MiB" read as if nothing were kept.
+    char size[32];
+    if (bytes < 1024) std::snprintf(size, sizeof size, "%.0f bytes", bytes);
+    else if (bytes < (1 << 20)) std::snprintf(size, sizeof size, "%.1f KiB", bytes / 1024);
+    else std::snprintf(size, sizeof size, "%.0f MiB", bytes / (1 << 20));
     std::fprintf(stderr,
-                 "attention maps: %d of %d blocks kept in memory (%.*f %s); the others are "
+                 "attention maps: %d of %d blocks kept in memory (%s); the others are "
                  "recomputed from the hidden states when needed\n",
-                 kept, total, small ? 1 : 0, small ? bytes / 1024 : bytes / (1 << 20), small ? "KiB" : "MiB");
+                 kept, total, size);
 }
 
 constexpr std::int64_t kForwardMapBudget = std::int64_t{256} << 20;

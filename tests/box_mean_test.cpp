@@ -74,3 +74,26 @@ TEST(BoxMean, MipChainGoesDownToOneCellWithTheMapsMeanAtTheEnd) {
 
 }  // namespace
 }  // namespace hs
+
+namespace hs {
+namespace {
+
+// The level nearest-level mipmapping samples: λ = log2 ρ, level 0 for λ ≤ ½, else
+// ceil(λ + ½) − 1, clamped to the levels there are. By hand: ρ = √2 → λ = ½ → 0;
+// ρ = 2 → λ = 1 → ceil(1.5) − 1 = 1; ρ = 2√2 → λ = 1.5 → ceil(2) − 1 = 1; ρ = 3 → λ ≈ 1.58
+// → ceil(2.08) − 1 = 2; ρ = 1000 → λ ≈ 9.97 → 10, clamped to 4 levels → 4.
+TEST(SampledMipLevel, FollowsTheNearestLevelRuleAndStopsAtTheLastLevel) {
+    EXPECT_EQ(sampled_mip_level(0.5f, 10), 0);
+    EXPECT_EQ(sampled_mip_level(1.0f, 10), 0);
+    EXPECT_EQ(sampled_mip_level(1.414f, 10), 0);
+    EXPECT_EQ(sampled_mip_level(1.42f, 10), 1);
+    EXPECT_EQ(sampled_mip_level(2.0f, 10), 1);
+    EXPECT_EQ(sampled_mip_level(2.8f, 10), 1);
+    EXPECT_EQ(sampled_mip_level(3.0f, 10), 2);
+    EXPECT_EQ(sampled_mip_level(1000.0f, 10), 10);
+    EXPECT_EQ(sampled_mip_level(1000.0f, 4), 4);
+    EXPECT_EQ(sampled_mip_level(8.0f, 0), 0);  // no levels below 0
+}
+
+}  // namespace
+}  // namespace hs

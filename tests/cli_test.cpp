@@ -334,14 +334,14 @@ TEST(CliForward, KeepFirstRunsTheFirstMaxLenTokensAndSaysHowManyWereLeftOut) {
     EXPECT_EQ(j.at("tokens"), json({"a", "b", "c", "d"}));
 }
 
-// The map budget's line gives small maps in KiB: 2 heads × 3 × 3 floats = 72 bytes kept,
-// which "0 MiB" made look like nothing.
-TEST(CliForward, SmallKeptMapsAreCountedInKiB) {
+// The map budget's line gives small maps in bytes: layer 0's weights, 2 heads × 3 × 3
+// floats = 72 bytes kept, which "0 MiB" made look like nothing.
+TEST(CliForward, SmallKeptMapsAreCountedInBytes) {
     TempDir dir;
     const RunResult r = run_headscope(
         {"forward", "random:d_model=32,heads=2,layers=2", "--text", "a b c", "--map-budget", "0", "--quiet"}, dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.err.find("attention maps: 1 of 2 blocks kept in memory (0.1 KiB)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("attention maps: 1 of 2 blocks kept in memory (72 bytes)"), std::string::npos) << r.err;
 }
 
 // Words outside the default model's vocabulary are read as <unk>: the CLI says which,

@@ -215,14 +215,13 @@ void draw_pipeline_tab(AppContext& ctx) {
     ImGui::TextUnformatted(tr("layout:"));
     ImGui::SameLine();
     // The buttons show the layout drawn: fused when the textbook's copies are missing.
+    // (A click on either while the textbook is unavailable keeps the choice for the next
+    // model; the line under the buttons says why.)
     ImGui::BeginDisabled(!textbook_available);
     if (ImGui::RadioButton(tr("textbook"), textbook)) ctx.pipeline.textbook = true;
     ImGui::EndDisabled();
-    const char* why_fused = tr("for models up to d_model 1024: a larger model's per-head copies would cost too much memory");
-    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) && !textbook_available)
-        ImGui::SetTooltip("%s", why_fused);
     ImGui::SameLine();
-    if (ImGui::RadioButton(tr("PyTorch (fused)"), !textbook)) ctx.pipeline.textbook = false;
+    if (ImGui::RadioButton(tr("PyTorch (fused)"), !textbook) && textbook_available) ctx.pipeline.textbook = false;
     ImGui::SameLine();
     ImGui::TextDisabled(tr("layer %d%s, head %d (select another head in the grid or with ←/→)"), t->steps_layer,
                         t->steps_cross ? tr(" cross-attention") : "", h);
@@ -245,8 +244,8 @@ void draw_pipeline_tab(AppContext& ctx) {
         const int group = t->config.heads / t->config.kv_head_count();
         ImGui::TextColored(ImVec4(0.6f, 0.75f, 1.0f, 1.0f),
                            tr("grouped-query attention: head %d reads K/V head %d (shared by heads %d–%d); "
-                              "K_kv%d and V_kv%d below are that head's"),
-                           h, kv, kv * group, kv * group + group - 1, kv, kv);
+                              "K_kv%d and V_kv%d below are K/V head %d's"),
+                           h, kv, kv * group, kv * group + group - 1, kv, kv, kv);
     }
     ImGui::BeginChild("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     if (ctx.pipeline.scroll_to >= 0.0f) {

@@ -9,6 +9,7 @@
 
 #include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
+#include "core/image/box_mean.h"
 #include "core/image/line_break.h"
 #include "core/image/utf8.h"
 
@@ -88,9 +89,8 @@ bool input_path_string(const char* label, std::string* value) {
 }
 
 ColorScale MatrixTextures::Entry::symmetric_when_drawn(float texels_per_pixel) const {
-    if (!texture.mipmapped() || mip_symmetric.empty() || !(texels_per_pixel > std::sqrt(2.0f))) return symmetric;
-    const int level = static_cast<int>(std::ceil(std::log2(texels_per_pixel) + 0.5f)) - 1;  // ≥ 1 here
-    return mip_symmetric[static_cast<std::size_t>(std::min<int>(level, static_cast<int>(mip_symmetric.size()))) - 1];
+    const int level = texture.mipmapped() ? sampled_mip_level(texels_per_pixel, static_cast<int>(mip_symmetric.size())) : 0;
+    return level == 0 ? symmetric : mip_symmetric[static_cast<std::size_t>(level) - 1];
 }
 
 const MatrixTextures::Entry& MatrixTextures::get(std::uint64_t generation, const Matrix& m,

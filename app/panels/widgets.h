@@ -45,9 +45,9 @@ public:
         std::vector<ColorScale> mip_symmetric;  // ± each mip level's bound (core's mip_bound)
         Matrix values;                 // what `texture` holds (to recognise it next generation)
         // The symmetric scale of the level GL samples when the texture is drawn
-        // `texels_per_pixel` texels to a screen pixel (GL_LINEAR_MIPMAP_NEAREST picks level
-        // ceil(log2 ρ + ½) − 1): a signed matrix's averages are far smaller than its values,
-        // and on level 0's scale a zoomed-out weight matrix showed as blank white.
+        // `texels_per_pixel` texels to a screen pixel (core's sampled_mip_level): a signed
+        // matrix's averages are far smaller than its values, and on level 0's scale a
+        // zoomed-out weight matrix showed as blank white.
         ColorScale symmetric_when_drawn(float texels_per_pixel) const;
     };
     // `summaries` of the trace `m` belongs to; a matrix missing from them is shown on ±1.

@@ -1,6 +1,7 @@
 #include "core/image/box_mean.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace hs {
@@ -45,6 +46,11 @@ std::vector<Matrix> mip_chain(const Matrix& m) {
     for (const Matrix* above = &m; above->rows() > 1 || above->cols() > 1; above = &levels.back())
         levels.push_back(mip_level_below(*above));
     return levels;
+}
+
+int sampled_mip_level(float texels_per_pixel, int levels) {
+    if (levels <= 0 || !(texels_per_pixel > std::sqrt(2.0f))) return 0;
+    return std::min(levels, static_cast<int>(std::ceil(std::log2(texels_per_pixel) + 0.5f)) - 1);
 }
 
 }  // namespace hs

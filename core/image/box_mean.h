@@ -20,4 +20,10 @@ Matrix mip_level_below(const Matrix& m);
 // levels[k] = mip_level_below(levels[k-1]). Empty for a 1×1 map.
 std::vector<Matrix> mip_chain(const Matrix& m);
 
+// The level a GPU samples with nearest-level mipmapping (GL_*_MIPMAP_NEAREST) when a map
+// with `levels` levels below level 0 is drawn ρ = `texels_per_pixel` texels to a pixel:
+// 0 for ρ ≤ √2, else ceil(log2 ρ + ½) − 1 (λ = log2 ρ; OpenGL 4.6 §8.14.3), at most
+// `levels`. The window colours a signed map on that level's range.
+int sampled_mip_level(float texels_per_pixel, int levels);
+
 }  // namespace hs

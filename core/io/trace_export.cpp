@@ -64,8 +64,9 @@ nlohmann::json steps_to_json(const AttentionSteps& s) {
 namespace {
 
 // The config the trace ran: config.json's fields without the file's format tag (a trace
-// is not a model directory), and without the seed when the weights were loaded, not drawn
-// from it (a real checkpoint has a family: llama2.c, gpt2, …).
+// is not a model directory), and without the seed for a foreign checkpoint (one with a
+// family: llama2.c, gpt2, …), whose weights were loaded, never drawn from a seed. A model
+// HeadScope trained keeps its initialisation seed.
 nlohmann::json trace_config_json(const ModelConfig& c) {
     nlohmann::json j = config_to_json(c);
     j.erase("format");

@@ -58,6 +58,8 @@ printf 'model %s\nscreenshot %s\n' "$out/missing.bin" "$out/mid.png" > "$out/mid
 expect_failure mid default "script: line 'model $out/missing.bin': $missing"
 printf 'model %s\n' "$out/missing.bin" > "$out/last.txt"
 expect_failure last default "script: line 'model $out/missing.bin': $missing"
+printf 'set heads 5\nexpect-error\nset heads 4\nset heads 5\n' > "$out/again.txt"
+expect_failure again "random:d_model=64,heads=4,layers=1" "script: line 'set heads 5': d_model 64 is not divisible by 5 heads"
 printf 'tab article\n' > "$out/article.txt"
 expect_failure article default "script: line 'tab article': this model has no article to compare with"
 printf 'expect-error\nscreenshot %s\n' "$out/no_model.png" > "$out/no_model_expected.txt"
