@@ -145,7 +145,7 @@ Every output path is checked before any file is written.
      R"(  headscope ablate  MODEL --text "..." --head L.H [--head L.H ...] [--mode zero|mean]
                     [--rank] [--json f]   (dec:L.H / cross:L.H for a decoder's heads)
 )",
-     R"(  --head L.H          a head to switch off (layer.head, from 0); repeat for more
+     R"(  --head L.H          a head to switch off (layer.head from 0, or as analyze prints it: L0.H3); repeat for more
   --mode zero|mean    its output set to zero (default) or to its mean over the tokens
   --rank              switch every head off in turn and sort them by effect
   --json FILE         the effects as JSON (-: stdout, instead of the table)

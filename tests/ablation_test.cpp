@@ -338,7 +338,10 @@ TEST(AblationEffect, ParsesHeadsAndModes) {
     EXPECT_EQ(parse_head_ref("dec:1.2"), (HeadRef{1, 2, true, false}));
     EXPECT_EQ(parse_head_ref("cross:4.0"), (HeadRef{4, 0, true, true}));
     EXPECT_EQ(to_string(HeadRef{1, 2, true, true}), "cross:1.2");
-    for (const std::string bad : {"3", "a.b", "1.", ".2", "1.-2", "1.2.3", ""})
+    // As the Heads table and analyze name them.
+    EXPECT_EQ(parse_head_ref("L3.H0"), (HeadRef{3, 0, false, false}));
+    EXPECT_EQ(parse_head_ref("dec:L1.H12"), (HeadRef{1, 12, true, false}));
+    for (const std::string bad : {"3", "a.b", "1.", ".2", "1.-2", "1.2.3", "", "L3", "L.H1", "L3.H", "L3.0", "3.H0"})
         test::expect_error([&] { parse_head_ref(bad); }, {"'" + bad + "' is not a head"});
     EXPECT_EQ(parse_ablation_mode("mean"), AblationMode::Mean);
     test::expect_error([&] { parse_ablation_mode("half"); }, {"'half'", "zero, mean"});

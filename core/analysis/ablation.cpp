@@ -181,6 +181,11 @@ HeadRef parse_head_ref(const std::string& text) {
         ref.in_decoder = ref.cross = true;
         rest = rest.substr(6);
     }
+    // "L3.H0", as the Heads table, the rankings and analyze print heads, reads as "3.0".
+    if (rest.size() > 1 && rest[0] == 'L') {
+        const auto h = rest.find(".H");
+        if (h != std::string::npos) rest = rest.substr(1, h - 1) + "." + rest.substr(h + 2);
+    }
     const auto dot = rest.find('.');
     const auto is_number = [](const std::string& s) {
         return !s.empty() && s.size() < 7 &&
@@ -188,7 +193,7 @@ HeadRef parse_head_ref(const std::string& text) {
     };
     if (dot == std::string::npos || !is_number(rest.substr(0, dot)) ||
         !is_number(rest.substr(dot + 1)))
-        throw Error("'" + text + "' is not a head: write LAYER.HEAD such as 0.3 (dec:1.2 or " +
+        throw Error("'" + text + "' is not a head: write LAYER.HEAD such as 0.3 or L0.H3 (dec:1.2 or " +
                     "cross:1.2 for a decoder's self- or cross-attention)");
     ref.layer = std::stoi(rest.substr(0, dot));
     ref.head = std::stoi(rest.substr(dot + 1));

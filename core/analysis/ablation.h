@@ -70,8 +70,8 @@ HeadRanking rank_heads(const TraceSource& source, const SourceInput& input,
                        AblationMode mode = AblationMode::Zero,
                        const ProgressFn& progress = nullptr);
 
-// "0.3" -> layer 0, head 3 (main self-attention); "dec:1.2" decoder self-attention;
-// "cross:1.2" decoder cross-attention. Throws hs::Error on anything else.
+// "0.3" or "L0.H3" -> layer 0, head 3 (main self-attention); "dec:1.2" decoder
+// self-attention; "cross:1.2" decoder cross-attention. Throws hs::Error on anything else.
 HeadRef parse_head_ref(const std::string& text);
 std::string to_string(const HeadRef& head);
 // "zero" / "mean"; throws hs::Error otherwise.
