@@ -15,10 +15,12 @@
 namespace hs {
 namespace {
 
+// A worked example (fixed inputs and weights) has no heads to switch off or rank.
+bool fixed_weights(const AppContext& ctx) { return !ctx.view.source || !ctx.view.source->takes_text(); }
+
 void draw_controls(AppContext& ctx) {
     AppState& s = ctx.state;
-    const bool fixed = !ctx.view.source || !ctx.view.source->takes_text();
-    if (fixed) {
+    if (fixed_weights(ctx)) {
         ImGui::TextDisabled("%s", tr("A worked example has fixed inputs and weights: open a model to ablate heads."));
         return;
     }
@@ -171,8 +173,7 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
 
 void draw_ranking(AppContext& ctx) {
     AnalysisView& a = ctx.analysis;
-    const bool fixed = !ctx.view.source || !ctx.view.source->takes_text();
-    ImGui::BeginDisabled(fixed || !ctx.view.trace);
+    ImGui::BeginDisabled(fixed_weights(ctx) || !ctx.view.trace);
     if (ImGui::Button(tr("Rank heads"))) try_action(ctx, [&] { request_rank_heads(ctx); });
     ImGui::EndDisabled();
     ImGui::SameLine();
@@ -237,6 +238,7 @@ void draw_ranking(AppContext& ctx) {
 
 void draw_ablation_tab(AppContext& ctx) {
     draw_controls(ctx);
+    if (fixed_weights(ctx)) return;  // the controls' line says why: no hint, no Rank heads
     ImGui::Separator();
     const float fs = ImGui::GetFontSize();
     const float effect_h = std::max(fs * 8, ImGui::GetContentRegionAvail().y * 0.38f);

@@ -30,7 +30,9 @@ void draw_probe_controls(AppContext& ctx) {
     same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(tr("samples with gold relations")).x + 8.0f);
     ImGui::RadioButton(tr("samples with gold relations"), &a.relations_corpus_choice, 1);
     same_line_if_fits(button_width(tr("Probe relations")));
-    ImGui::BeginDisabled(!ctx.view.source);
+    // A worked example has fixed tokens: it reads no sentence (the tab says so below).
+    const bool reads_text = ctx.view.source && ctx.view.source->takes_text();
+    ImGui::BeginDisabled(!reads_text);
     if (ImGui::Button(tr("Probe relations")))
         try_action(ctx, [&] {
             if (a.relations_corpus_choice == 0) request_relations(ctx, corpus::probe_corpus(), kGrammarCorpus);
@@ -112,6 +114,10 @@ void draw_relation_bars(AppContext& ctx, const RelationRun& run) {
 void draw_relations_tab(AppContext& ctx) {
     AnalysisView& a = ctx.analysis;
     draw_probe_controls(ctx);
+    if (ctx.view.source && !ctx.view.source->takes_text()) {
+        ImGui::TextDisabled("%s", tr("A worked example has fixed inputs: open a model to probe relations."));
+        return;
+    }
     if (!a.relations) {
         ImGui::TextWrapped("%s", tr("Probe relations: for sentences with gold relations (agreement, pronoun → antecedent, "
                                     "modifier, brackets, dates, negation, repeated names), each head's accuracy at "
