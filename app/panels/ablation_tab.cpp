@@ -182,7 +182,8 @@ void draw_ranking(AppContext& ctx) {
     if (!a.ranking) return;
     const HeadRanking& r = *a.ranking;
     const int heads = ctx.view.trace ? heads_in(*ctx.view.trace, MapKind::Self) : 1;
-    ImGui::Text(tr("ranked by %s (%s ablation) on \"%s\""),
+    // Wrapped: at 1280×720 the line ran past the panel's edge mid-word.
+    ImGui::TextWrapped(tr("ranked by %s (%s ablation) on \"%s\""),
                 r.measure == "kl" ? tr("KL of the next-token distribution") : tr("last layer's relative change"),
                 tr(to_string(a.ranking_mode)), short_label(a.ranking_text, 40).c_str());
     // The measure's short name: the KL divergence of the next-token distribution, or the

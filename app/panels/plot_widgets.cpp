@@ -78,7 +78,9 @@ PlotHover draw_matrix_plot(AppContext& ctx, const char* id, const KeyedTexture& 
     row_w = std::min(row_w + 6.0f, fs * 7.0f);
     const float col_h = col_label ? fs + 4.0f : 0.0f;
     const float bar_w = 12.0f * ctx.ui_scale, bar_gap = 6.0f * ctx.ui_scale;
-    const float bar_text = ImGui::CalcTextSize("-0.000").x + 4.0f;
+    // Room for the bar's two labels as they print ("0.0096" is wider than "-0.000" was).
+    const std::string hi_text = number(scale.hi), lo_text = number(scale.lo);
+    const float bar_text = std::max(ImGui::CalcTextSize(hi_text.c_str()).x, ImGui::CalcTextSize(lo_text.c_str()).x) + 6.0f;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float area_w = std::max(10.0f, size.x - row_w - bar_w - bar_gap - bar_text);
     const float area_h = std::max(10.0f, size.y - col_h);
@@ -114,8 +116,8 @@ PlotHover draw_matrix_plot(AppContext& ctx, const char* id, const KeyedTexture& 
     // Colour bar with its range.
     const ImVec2 b0(p1.x + bar_gap, p0.y), b1(b0.x + bar_w, std::max(p1.y, p0.y + 40.0f));
     ctx.renderer->draw_colorbar(list, b0, b1, cmap, true);
-    list->AddText(ImVec2(b1.x + 3, b0.y), kText, number(scale.hi).c_str());
-    list->AddText(ImVec2(b1.x + 3, b1.y - fs), kText, number(scale.lo).c_str());
+    list->AddText(ImVec2(b1.x + 3, b0.y), kText, hi_text.c_str());
+    list->AddText(ImVec2(b1.x + 3, b1.y - fs), kText, lo_text.c_str());
     if (hovered) {
         const ImVec2 m = ImGui::GetIO().MousePos;
         out.col = std::clamp(static_cast<int>((m.x - p0.x) / cw), 0, cols - 1);
