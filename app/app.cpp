@@ -300,6 +300,10 @@ bool take_newest_result(AppContext& ctx) {
                                    : "Appended " + std::to_string(result->generated) + " of " +
                                          std::to_string(result->asked) + " tokens: " + result->stopped_because + ".";
         }
+        if (result->text_replaced) {
+            ctx.state.text = result->text;
+            ctx.state.notice = "This model does not read the text typed before: it opens on an example of its task.";
+        }
         if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
             ctx.state.remember_model(result->model_arg);
     }

@@ -111,7 +111,9 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             result.source_kind = "worked example";
             result.info = describe_example(*request.example);
         } else {
+            bool opened_now = false;  // this request opened the model (not an edit of the text)
             if (!cached_source_ || cached_arg_ != request.model_arg) {
+                opened_now = true;
                 // A playground edit keeps the previous playground model until the new one
                 // is built, so a heads-only edit reuses its weights (reopen_source); any
                 // other model is released first, so two large ones never coexist.
@@ -153,7 +155,18 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             phase_ = static_cast<int>(WorkerPhase::Forward);
             control.report(0, 0);
             const auto t_forward = Clock::now();
-            trace = cached_source_->run(input, options, progress);
+            try {
+                trace = cached_source_->run(input, options, progress);
+            } catch (const InputError&) {
+                // A model just opened that reads none of the window's text (a task model
+                // reads "<bos> #5 …"): it opens on an example of its own, which becomes the text.
+                const std::string example = cached_source_->example_text();
+                if (!opened_now || example.empty() || request.continue_tokens > 0 || input.text == example) throw;
+                input.text = example;
+                trace = cached_source_->run(input, options, progress);
+                result.text = example;
+                result.text_replaced = true;
+            }
             result.forward_ms = ms_since(t_forward);
             result.input = input;
             result.unknown_words = unknown_words(*cached_source_, trace.main);

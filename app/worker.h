@@ -75,6 +75,9 @@ struct ComputeResult {
     std::string text;
     int generated = 0;               // tokens appended
     int asked = 0;                   // tokens the continue asked for
+    // The model just opened read none of the window's text: `text` is the example of its
+    // own (TraceSource::example_text) that the trace ran instead.
+    bool text_replaced = false;
     std::string stopped_because;     // why fewer were appended (core Continuation)
 };
 

@@ -33,6 +33,9 @@ public:
     virtual std::string describe() const = 0;
     // Whether the text input is used (worked examples carry their own X).
     virtual bool takes_text() const { return true; }
+    // A text this source reads, for a window whose text it cannot (a task model reads
+    // "<bos> #5 #9 <sep> …", not English); "" when ordinary text will do.
+    virtual std::string example_text() const { return ""; }
     // Throws hs::Error on empty text, text longer than max_len tokens, and so on.
     virtual Trace run(const SourceInput& input, const TraceOptions& options,
                       const ProgressFn& progress = nullptr) const = 0;

@@ -483,6 +483,26 @@ TEST(TrainedSource, RunsTheModelOnTheTasksIdsAndReadsATextTasksWords) {
     EXPECT_EQ(task_text(text, words.ids), "ab ba <unk>");
 }
 
+// A task model offers an example of its own for a window whose text it cannot read: the
+// task's first held-out example (seed 1), which it runs; English is an input error (the
+// window then switches to the example). The grammar reads sentences: no example needed.
+TEST(TrainedSource, OffersAHeldOutExampleOfItsTaskAndRefusesEnglishAsInput) {
+    const ModelConfig c = training_config("random:d_model=16,heads=2,layers=1,vocab=12,max_len=32");
+    const TaskSpec copy = parse_task("copy", 12);
+    const auto source = make_trained_source(Model(c, training_init(c)), copy, "copy model");
+    const std::string example = source->example_text();
+    EXPECT_EQ(example, task_text(copy, held_out_example(copy, 1, 0).ids));
+    EXPECT_EQ(example.rfind("<bos> #", 0), 0u) << example;
+    SourceInput in;
+    in.text = example;
+    EXPECT_EQ(source->run(in, TraceOptions{}).main.ids, held_out_example(copy, 1, 0).ids);
+    in.text = "Alice helped John";
+    EXPECT_THROW(source->run(in, TraceOptions{}), InputError);
+    const ModelConfig g = training_config("random:d_model=16,heads=2,layers=1,vocab=" +
+                                          std::to_string(grammar_words()->tokens.size()) + ",max_len=64");
+    EXPECT_EQ(make_trained_source(Model(g, training_init(g)), parse_task("grammar", 0), "grammar")->example_text(), "");
+}
+
 TEST(GrammarTask, WindowsOfGrammarSentencesOrInductionOverItsWords) {
     const TaskSpec task = parse_task("grammar", 0);
     ASSERT_EQ(task.kind, TaskKind::Grammar);

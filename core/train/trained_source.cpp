@@ -63,6 +63,12 @@ public:
     const Model* model() const override { return &model_; }
     Tokens tokenize(const std::string& text) const override { return encode_task_text(task_, text); }
     const Tokenizer* continuation_tokenizer() const override { return &tokenizer_; }
+    // A held-out example of the task (seed 1, the first): the grammar reads English and
+    // Chinese sentences, so it needs none.
+    std::string example_text() const override {
+        if (task_.kind == TaskKind::Grammar) return "";
+        return task_text(task_, held_out_example(task_, 1, 0).ids);
+    }
     std::string describe() const override {
         std::ostringstream out;
         out << "model:      " << name_ << " (trained on " << to_string(task_.kind) << ")\n"
@@ -133,7 +139,7 @@ Tokens encode_task_text(const TaskSpec& task, const std::string& text) {
     for (std::string token; words >> token;) {
         const int id = symbol_id(token);
         if (id < 0 || id >= task.vocab)
-            throw Error("'" + token + "' is not a token of the " + to_string(task.kind) + " task: type <bos>, <sep> or "
+            throw InputError("'" + token + "' is not a token of the " + to_string(task.kind) + " task: type <bos>, <sep> or "
                         "symbols #2 … #" + std::to_string(task.vocab - 1));
         out.ids.push_back(id);
         out.text.push_back(symbol_name(id));

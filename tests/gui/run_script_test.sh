@@ -69,3 +69,13 @@ for script in no_model_expected:"$out/missing.bin" mid_expected:default; do
     --model "${script#*:}" --script "$out/${script%%:*}.txt"
 done
 for f in no_model.png mid.png; do [[ -s "$out/$f" ]] || { echo "FAIL: $f was not taken"; exit 1; }; done
+# A task model (trained on induction) reads none of the English text: it opens on an
+# example of its task, which becomes the text, and the notice says so.
+"$app" train induction --steps 2 --save "$out/task_model" > /dev/null
+printf 'model %s\ndump-state %s\n' "$out/task_model" "$out/task_model.json" > "$out/task_model.txt"
+timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
+  --text "Alice helped John" --script "$out/task_model.txt"
+grep -q '"text": "<bos> #' "$out/task_model.json" || { echo "FAIL: the task model's text is not its example"; exit 1; }
+grep -q '"notice": "This model does not read the text typed before: it opens on an example of its task."' \
+  "$out/task_model.json" || { echo "FAIL: no notice of the replaced text"; exit 1; }
+grep -q '"model_arg": "'"$out"'/task_model"' "$out/task_model.json" || { echo "FAIL: the task model is not the one shown"; exit 1; }
