@@ -216,9 +216,10 @@ bool ScriptRunner::step(AppContext& ctx) {
             if (rest == "samples") request_corpus(ctx, sample_sentences(ctx, false), "samples (en)");
             else request_corpus(ctx, split_lines(read_file(rest, kMaxTextBytes, "a text file")), rest);
         } else if (cmd == "relations") {  // grammar | samples: relation probes (waits for the result)
+            if (rest != "grammar" && rest != "samples") throw Error("relations takes grammar or samples, got '" + rest + "'");
+            ctx.analysis.relations_corpus_choice = rest == "grammar" ? 0 : 1;  // as the tab's radio buttons pick it
             if (rest == "grammar") request_relations(ctx, corpus::probe_corpus(), "grammar sentences (600, seed 99)");
-            else if (rest == "samples") request_relations(ctx, gold_samples(ctx), "samples with gold relations");
-            else throw Error("relations takes grammar or samples, got '" + rest + "'");
+            else request_relations(ctx, gold_samples(ctx), "samples with gold relations");
         } else if (cmd == "relations-show") {  // RELATION LANG: its best head on a sample with gold arcs
             std::istringstream words(rest);
             std::string relation, lang;
