@@ -32,7 +32,7 @@ done
 "$checker" pipeline "$out"/*.json
 # Above d_model 1024 (mipmapped cards, the fused layout): the maps are coloured, not blank.
 cat > "$out/session_large.txt" <<SCRIPT
-model random:d_model=2048,heads=4,layers=1,seed=3
+model random:d_model=1280,heads=4,layers=1,seed=3
 text the cat sat on the mat
 tab pipeline
 pipeline-scroll 0

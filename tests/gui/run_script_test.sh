@@ -51,20 +51,23 @@ expect_failure() {  # expect_failure NAME MODEL WANTED-STDERR-TEXT
   fi
   grep -qF "$3" "$out/$1.err" || { echo "FAIL: script $1 did not say: $3"; cat "$out/$1.err"; exit 1; }
 }
+# A small playground: the default model would probe its relations on opening first
+# (seconds under ASan, for each run).
+small="random:d_model=64,heads=4,layers=1"
 missing="'$out/missing.bin' does not exist"
 printf 'screenshot %s\n' "$out/no_model.png" > "$out/no_model.txt"
 expect_failure no_model "$out/missing.bin" "script: the starting model or text: $missing"
 printf 'model %s\nscreenshot %s\n' "$out/missing.bin" "$out/mid.png" > "$out/mid.txt"
-expect_failure mid default "script: line 'model $out/missing.bin': $missing"
+expect_failure mid "$small" "script: line 'model $out/missing.bin': $missing"
 printf 'model %s\n' "$out/missing.bin" > "$out/last.txt"
-expect_failure last default "script: line 'model $out/missing.bin': $missing"
+expect_failure last "$small" "script: line 'model $out/missing.bin': $missing"
 printf 'set heads 5\nexpect-error\nset heads 4\nset heads 5\n' > "$out/again.txt"
-expect_failure again "random:d_model=64,heads=4,layers=1" "script: line 'set heads 5': d_model 64 is not divisible by 5 heads"
+expect_failure again "$small" "script: line 'set heads 5': d_model 64 is not divisible by 5 heads"
 printf 'tab article\n' > "$out/article.txt"
-expect_failure article default "script: line 'tab article': this model has no article to compare with"
+expect_failure article "$small" "script: line 'tab article': this model has no article to compare with"
 printf 'expect-error\nscreenshot %s\n' "$out/no_model.png" > "$out/no_model_expected.txt"
 printf 'model %s\nexpect-error\nscreenshot %s\n' "$out/missing.bin" "$out/mid.png" > "$out/mid_expected.txt"
-for script in no_model_expected:"$out/missing.bin" mid_expected:default; do
+for script in no_model_expected:"$out/missing.bin" mid_expected:"$small"; do
   timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
     --model "${script#*:}" --script "$out/${script%%:*}.txt"
 done
@@ -74,7 +77,7 @@ for f in no_model.png mid.png; do [[ -s "$out/$f" ]] || { echo "FAIL: $f was not
 "$app" train induction --steps 2 --save "$out/task_model" > /dev/null
 printf 'model %s\ndump-state %s\n' "$out/task_model" "$out/task_model.json" > "$out/task_model.txt"
 timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
-  --text "Alice helped John" --script "$out/task_model.txt"
+  --model "$small" --text "Alice helped John" --script "$out/task_model.txt"
 grep -q '"text": "<bos> #' "$out/task_model.json" || { echo "FAIL: the task model's text is not its example"; exit 1; }
 grep -q '"notice": "This model does not read the text typed before: it opens on an example of its task."' \
   "$out/task_model.json" || { echo "FAIL: no notice of the replaced text"; exit 1; }
