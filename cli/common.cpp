@@ -15,10 +15,7 @@ namespace hs {
 
 void note_unread_text(const TraceSource& source, const std::vector<std::string>& unknown, int byte_tokens) {
     if (!unknown.empty()) {
-        std::string words;
-        // In brackets, as forward prints tokens: a comma or a quote mark can be a word too.
-        for (std::size_t i = 0; i < unknown.size() && i < 5; ++i) words += (i ? " [" : "[") + unknown[i] + "]";
-        if (unknown.size() > 5) words += " …";
+        const std::string words = bracketed_words(unknown);
         const bool one = unknown.size() == 1;
         std::fprintf(stderr, "note: %zu %s not in the vocabulary of '%s': %s read as its unknown token (%s)\n",
                      unknown.size(), one ? "word is" : "words are", source.name().c_str(),

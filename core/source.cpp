@@ -10,6 +10,7 @@
 #include "core/io/state_dict.h"
 #include "core/formats/hf_config.h"
 #include "core/formats/hf_loader.h"
+#include "core/image/utf8.h"
 #include "core/formats/llama2c.h"
 #include "core/pretrained_source.h"
 #include "core/tokenize/hf_tokenizer.h"
@@ -183,6 +184,16 @@ std::vector<std::string> unknown_words(const TraceSource& source, const std::vec
         if (ids[i] == unk && std::find(words.begin(), words.end(), tokens[i]) == words.end())
             words.push_back(tokens[i]);
     return words;
+}
+
+std::string bracketed_words(const std::vector<std::string>& words) {
+    std::string out;
+    for (std::size_t i = 0; i < words.size() && i < 5; ++i) {
+        const std::u32string cps = utf8_to_codepoints(words[i]);
+        out += (i ? " [" : "[") + (cps.size() <= 16 ? words[i] : codepoints_to_utf8(cps.substr(0, 15)) + "…") + "]";
+    }
+    if (words.size() > 5) out += " …";
+    return out;
 }
 
 std::vector<std::string> unknown_words(const TraceSource& source, const StackTrace& stack) {

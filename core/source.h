@@ -66,6 +66,10 @@ public:
 // unknown token, [UNK] or <unk>, and the model cannot tell them apart), each once, in
 // order of first appearance. Empty for a vocabulary without an unknown token.
 std::vector<std::string> unknown_words(const TraceSource& source, const StackTrace& stack);
+// The first five of `words` in brackets, as tokens print ("[zorblax] [“] …": a comma or a
+// quote mark can be a word too), each cut to 16 code points: a note a few lines long
+// whatever was typed (the input panel's and the CLI's).
+std::string bracketed_words(const std::vector<std::string>& words);
 // The same for tokens not yet run: ids and their display strings, side by side.
 std::vector<std::string> unknown_words(const TraceSource& source, const std::vector<int>& ids,
                                        const std::vector<std::string>& tokens);

@@ -129,6 +129,10 @@ TEST(DefaultModel, NamesTheWordsOutsideItsVocabulary) {
     EXPECT_EQ(trace.main.ids[2], 1);
     EXPECT_EQ(trace.main.ids[4], 1);
     EXPECT_EQ(unknown_words(*source, trace.main), (std::vector<std::string>{"qwopp", "zzyzx"}));
+    // As the notes list them: bracketed, the first five, each at most 16 code points.
+    EXPECT_EQ(bracketed_words({"qwopp", "“"}), "[qwopp] [“]");
+    EXPECT_EQ(bracketed_words({"a", "b", "c", "d", "e", "f"}), "[a] [b] [c] [d] [e] …");
+    EXPECT_EQ(bracketed_words({"abcdefghijklmnopq"}), "[abcdefghijklmno…]");
     in.text = "the dog is good .";
     EXPECT_TRUE(unknown_words(*source, source->run(in, TraceOptions{}).main).empty());
     const auto playground = open_source("random:d_model=16,heads=2,layers=1");

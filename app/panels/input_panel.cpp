@@ -172,13 +172,7 @@ void draw_text_status(AppContext& ctx) {
                                      "as 3 bytes)."),
                                   v.byte_tokens));
     if (!v.input_error && v.trace && !v.unknown_words.empty()) {
-        // The first five, each shortened and in brackets as the token chips show them (a
-        // comma or a quote mark can be an unknown word itself): the note stays a few
-        // lines whatever was typed.
-        std::string words;
-        for (std::size_t i = 0; i < v.unknown_words.size() && i < 5; ++i)
-            words += (i ? " [" : "[") + short_label(v.unknown_words[i], 16) + "]";
-        if (v.unknown_words.size() > 5) words += " …";
+        const std::string words = bracketed_words(v.unknown_words);
         amber_prose(printf_string(tr("%zu words are not in this model's vocabulary: it reads each as its unknown "
                                      "token and cannot tell them apart (%s)."),
                                   v.unknown_words.size(), words.c_str()));
