@@ -495,6 +495,9 @@ TEST(CliBench, ReportsTimingForTheRequestedTokens) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("tokens:    7, repeats: 2"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("median"), std::string::npos) << r.out;
+    // the multiply-add ceiling beside the GEMM peak, and in the machine-readable line
+    EXPECT_NE(r.out.find("ceiling:   "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" ceiling_gflops="), std::string::npos) << r.out;
 }
 
 // HEADSCOPE_SIMD forces a level for one run; bench names the level it ran with.

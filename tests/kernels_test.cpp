@@ -12,6 +12,7 @@
 #include "core/rng.h"
 #include "core/kernels/activations.h"
 #include "core/kernels/dispatched.h"
+#include "core/kernels/fma_ceiling.h"
 #include "core/kernels/norms.h"
 #include "core/kernels/simd.h"
 #include "core/kernels/softmax.h"
@@ -34,6 +35,8 @@ HEADSCOPE_AT_EVERY_SIMD_LEVEL(Activations);
 class Norms : public test::AtSimdLevel {};
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(CounterFills);
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(Norms);
+class MultiplyAddChains : public test::AtSimdLevel {};
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(MultiplyAddChains);
 
 TEST_P(SimdDispatch, TheKernelsRunTheForcedLevel) {
     EXPECT_EQ(kernels::simd_level(), GetParam());
@@ -215,6 +218,21 @@ TEST_P(Norms, LayerNormAndRmsNormMatchDoubleInPlace) {
         EXPECT_NEAR(ln[i], (x[i] - mean) / std::sqrt(var + 1e-5) * gamma[i] + beta[i], 2e-5) << i;
         EXPECT_NEAR(rms[i], x[i] / std::sqrt(sq + 1e-6) * gamma[i], 2e-6) << i;
     }
+}
+
+// The ceiling's loop (headscope bench) does the arithmetic it counts: chain j starts at j
+// in every lane, and three steps of a ← 2a + 1 give 8j + 7 (exact in float), so the sum
+// over the twelve chains is Σ (8j + 7) = 8·66 + 12·7 = 612 per lane; the FLOPs are
+// 12 chains · lanes · 3 steps · 2, with a whole register of the level per chain.
+TEST_P(MultiplyAddChains, ComputeWhatTheyCountInWholeRegisters) {
+    const kernels::MultiplyAddRun run = kernels::multiply_add_chains(3, 2.0f, 1.0f);
+    const int lanes = GetParam() == kernels::SimdLevel::AVX512 ? 16 : GetParam() == kernels::SimdLevel::AVX2 ? 8 : 1;
+    EXPECT_EQ(run.flops, 12 * lanes * 3 * 2);
+    EXPECT_EQ(run.sum, 612.0 * lanes);
+    // No steps: the chains keep their start values, 0 + 1 + … + 11 = 66 per lane, and no FLOPs.
+    const kernels::MultiplyAddRun none = kernels::multiply_add_chains(0, 2.0f, 1.0f);
+    EXPECT_EQ(none.flops, 0);
+    EXPECT_EQ(none.sum, 66.0 * lanes);
 }
 
 }  // namespace
