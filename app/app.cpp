@@ -290,19 +290,11 @@ bool take_newest_result(AppContext& ctx) {
     if (!result) return false;
     const bool trace = bool(result->trace);
     if (trace) {
-        // "continue": the trace belongs to the extended text, which replaces the input
-        // without another recomputation.
-        if (result->continued) {
-            ctx.state.text = result->text;
-            // English here; the notice line translates it (app/i18n message templates).
-            ctx.state.notice = result->stopped_because.empty()
-                                   ? "Appended " + std::to_string(result->generated) + " tokens."
-                                   : "Appended " + std::to_string(result->generated) + " of " +
-                                         std::to_string(result->asked) + " tokens: " + result->stopped_because + ".";
-        }
-        if (result->text_replaced) {
-            ctx.state.text = result->text;
-            ctx.state.notice = "This model does not read the text typed before: it opens on an example of its task.";
+        // The trace belongs to another text ("continue", a model's own example), which
+        // replaces the input without another recomputation.
+        if (result->adopt_text) {
+            ctx.state.text = result->adopt_text->text;
+            ctx.state.notice = result->adopt_text->notice;
         }
         if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
             ctx.state.remember_model(result->model_arg);
@@ -580,10 +572,8 @@ int run_gui(const GuiOptions& options) {
             }
             between_frames(ctx, f.start, paced, idle_memory);
             // A screenshot or benchmark that can never get a trace fails instead of hanging.
-            if (needs_trace && !ctx.view.trace && ctx.worker.idle() &&
-                (!ctx.view.error.empty() || !ctx.state.config_errors.empty())) {
-                std::fprintf(stderr, "headscope: %s\n",
-                             ctx.view.error.empty() ? ctx.state.config_errors.front().c_str() : ctx.view.error.c_str());
+            if (needs_trace && !ctx.view.trace && ctx.worker.idle() && !current_error(ctx).empty()) {
+                std::fprintf(stderr, "headscope: %s\n", current_error(ctx).c_str());
                 stop = 1;
             }
         }

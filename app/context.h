@@ -128,4 +128,10 @@ struct AppContext {
     TrainView train;
 };
 
+// The error the window stands on, if any: an invalid config first (nothing was computed
+// for it, so the view's error, if any, is of an older request), then the last job's.
+inline const std::string& current_error(const AppContext& ctx) {
+    return !ctx.state.config_errors.empty() ? ctx.state.config_errors.front() : ctx.view.error;
+}
+
 }  // namespace hs

@@ -63,12 +63,6 @@ void set_config(AppState& s, const std::string& key, const std::string& value) {
     s.dirty = true;
 }
 
-// The error the window shows for the last recomputation: the config's first validation
-// problem, else the forward's error ("" when it ran).
-std::string current_error(const AppContext& ctx) {
-    return !ctx.state.config_errors.empty() ? ctx.state.config_errors.front() : ctx.view.error;
-}
-
 }  // namespace
 
 ScriptRunner::ScriptRunner(const std::string& path) {

@@ -146,11 +146,12 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                 phase_ = static_cast<int>(WorkerPhase::Generating);
                 const Continuation c = continue_text(*cached_source_, input.text, request.continue_tokens, progress);
                 input.text += c.text;
-                result.generated = c.generated;
-                result.asked = request.continue_tokens;
-                result.stopped_because = c.stopped_because;
-                result.continued = true;
-                result.text = input.text;
+                const std::string appended = std::to_string(c.generated);
+                result.adopt_text = ComputeResult::AdoptedText{
+                    input.text, c.stopped_because.empty()
+                                    ? "Appended " + appended + " tokens."
+                                    : "Appended " + appended + " of " + std::to_string(request.continue_tokens) +
+                                          " tokens: " + c.stopped_because + "."};
             }
             phase_ = static_cast<int>(WorkerPhase::Forward);
             control.report(0, 0);
@@ -164,8 +165,8 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                 if (!opened_now || example.empty() || request.continue_tokens > 0 || input.text == example) throw;
                 input.text = example;
                 trace = cached_source_->run(input, options, progress);
-                result.text = example;
-                result.text_replaced = true;
+                result.adopt_text = ComputeResult::AdoptedText{
+                    example, "This model does not read the text typed before: it opens on an example of its task."};
             }
             result.forward_ms = ms_since(t_forward);
             result.input = input;

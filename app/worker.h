@@ -70,15 +70,15 @@ struct ComputeResult {
     std::shared_ptr<const AblationEffect> effect;
     SourceInput input;               // what the trace was computed for (after continuation)
     ModelInfo info;
-    // continue_tokens > 0: the text the trace was computed for (request text + continuation).
-    bool continued = false;
-    std::string text;
-    int generated = 0;               // tokens appended
-    int asked = 0;                   // tokens the continue asked for
-    // The model just opened read none of the window's text: `text` is the example of its
-    // own (TraceSource::example_text) that the trace ran instead.
-    bool text_replaced = false;
-    std::string stopped_because;     // why fewer were appended (core Continuation)
+    // The trace ran on another text than the window's, which the window adopts with a
+    // notice (English; the notice line translates it, app/i18n): "continue" appended tokens
+    // to the request text, or a model just opened read none of it and ran on an example of
+    // its own (TraceSource::example_text).
+    struct AdoptedText {
+        std::string text;
+        std::string notice;
+    };
+    std::optional<AdoptedText> adopt_text;
 };
 
 // The most bytes of attention maps the app keeps per trace (issue 6): 12 layers × 12 heads

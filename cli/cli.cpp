@@ -25,6 +25,7 @@ struct Command {
     const char* options;   // its arguments and options, one line each
     bool takes_model;      // MODEL: the "MODEL is one of" section applies
     bool takes_input;      // the input options (--text, --pad, …) apply
+    bool takes_keep_first = false;  // --keep-first: a text over max_len runs its first max_len tokens
 };
 
 constexpr const char* kHeader = R"(usage: headscope [COMMAND] ...
@@ -73,7 +74,7 @@ constexpr Command kCommands[] = {
   --tap NAME,...      intermediates to keep, under "taps" in the JSON
   --list-taps         print the names --tap takes for MODEL, and stop
 )",
-     true, true},
+     true, true, /*takes_keep_first=*/true},
     {"export", cmd_export, "heatmap PNG/SVG/CSV/JSON of one head (--layer --head) or --grid",
      R"(  headscope export  MODEL --text "..." --layer L --head H --png out.png [--svg f] [--csv f] [--json f]
   headscope export  MODEL --text "..." --grid --png grid.png [--svg grid.svg]
@@ -96,7 +97,7 @@ constexpr Command kCommands[] = {
   --no-values         no numbers in the cells
 Every output path is checked before any file is written.
 )",
-     true, true},
+     true, true, /*takes_keep_first=*/true},
     {"inspect", cmd_inspect, "config, tensors and parameter count of MODEL", "  headscope inspect MODEL\n", "", true,
      false},
     {"bench", cmd_bench, "forward-pass timing of MODEL on --tokens N",
@@ -166,7 +167,7 @@ Every output path is checked before any file is written.
   --pairs N           redundant pairs listed (default 10)
   --quiet             no table on stdout
 )",
-     true, false},
+     true, false, /*takes_keep_first=*/true},
     {"corpus", cmd_corpus, "sentences of the bilingual grammar with gold relations (--json: a relations file)",
      "  headscope corpus  [--lang en|zh|both] [--count N] [--seed S] [--json f]   (sentences with gold relations)\n",
      R"(  --lang en|zh|both   the language (default both)
@@ -247,8 +248,7 @@ int run_command(const Command& c, int argc, char** argv) {
         return 2;
     } catch (const InputError& e) {
         // A text over max_len: the commands that take --keep-first say so.
-        const std::string name = c.name;
-        const bool keeps = e.max_len > 0 && (name == "forward" || name == "export" || name == "analyze");
+        const bool keeps = e.max_len > 0 && c.takes_keep_first;
         std::fprintf(stderr, "headscope %s: %s%s\n", c.name, e.what(),
                      keeps ? ("; --keep-first runs its first " + std::to_string(e.max_len)).c_str() : "");
         return 1;

@@ -110,17 +110,18 @@ TEST(Worker, ContinueAppendsCoresGreedyTokensAndTracesTheLongerText) {
     worker.submit(req);
     const ComputeResult r = wait_for_result(worker);
     ASSERT_TRUE(r.trace) << r.error;
-    ASSERT_TRUE(r.continued);
-    EXPECT_EQ(r.generated, 5);
+    ASSERT_TRUE(r.adopt_text);
+    EXPECT_EQ(r.adopt_text->notice, "Appended 5 tokens.");
     // Independent: core's generate over the same prompt ids.
     const auto source = open_source(kStories);
     std::vector<int> ids = source->tokenize("Once upon a time").ids;
     const std::vector<int> gen = generate(*source->model(), *source->tokenizer(), ids, 5);
     ASSERT_EQ(gen.size(), 5u);
     ids.insert(ids.end(), gen.begin(), gen.end());
-    EXPECT_EQ(r.trace->main.ids, ids) << "continued text: " << r.text;
-    EXPECT_EQ(r.text.rfind("Once upon a time", 0), 0u) << r.text;
-    EXPECT_GT(r.text.size(), std::string("Once upon a time").size());
+    const std::string& text = r.adopt_text->text;
+    EXPECT_EQ(r.trace->main.ids, ids) << "continued text: " << text;
+    EXPECT_EQ(text.rfind("Once upon a time", 0), 0u) << text;
+    EXPECT_GT(text.size(), std::string("Once upon a time").size());
 }
 
 TEST(Worker, ContinueNeedsADecoderLanguageModel) {
