@@ -289,7 +289,10 @@ bool take_newest_result(AppContext& ctx) {
     auto result = ctx.worker.take_result();
     if (!result) return false;
     const bool trace = bool(result->trace);
+    // A model that did not open: the last model's maps stay, and so does what was selected in them.
+    if (!trace && ctx.view.trace && result->model_arg != ctx.view.model_arg) ctx.state.restore_view_before_open();
     if (trace) {
+        ctx.state.view_before_open.reset();
         // The trace belongs to another text ("continue", a model's own example), which
         // replaces the input without another recomputation.
         if (result->adopt_text) {

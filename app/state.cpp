@@ -71,12 +71,22 @@ void AppState::set_model_arg(const std::string& arg) {
         model_dir = arg;
         source = SourceKind::ModelDirectory;
     }
+    if (!view_before_open) view_before_open = ViewBeforeOpen{map, layer, head, ablated};
     layer = 0;
     head = 0;
     map = MapKind::Self;
     pending_continue = 0;
     ablated.clear();  // head indices of another model mean nothing
     dirty = true;
+}
+
+void AppState::restore_view_before_open() {
+    if (!view_before_open) return;
+    map = view_before_open->map;
+    layer = view_before_open->layer;
+    head = view_before_open->head;
+    ablated = std::move(view_before_open->ablated);
+    view_before_open.reset();
 }
 
 void AppState::toggle_ablation(const HeadRef& head) {

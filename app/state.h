@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,7 +98,18 @@ struct AppState {
     // Model argument the worker opens: playground spec, example or directory path.
     std::string model_arg() const;
     // Sets the source from a command-line MODEL argument ("default", "random:…", dir, .json).
+    // The new model starts on layer 0, head 0, self-attention, nothing ablated; the view
+    // before is kept in view_before_open.
     void set_model_arg(const std::string& arg);
+    // What the window showed of the last model before another was opened: put back if the
+    // open fails (that model's maps stay on screen), dropped once a new trace arrives.
+    struct ViewBeforeOpen {
+        MapKind map = MapKind::Self;
+        int layer = 0, head = 0;
+        std::vector<HeadRef> ablated;
+    };
+    std::optional<ViewBeforeOpen> view_before_open;
+    void restore_view_before_open();
     // Puts a model path first in recent_models (unique, at most kMaxRecent).
     void remember_model(const std::string& path);
     static constexpr std::size_t kMaxRecent = 10;
