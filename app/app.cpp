@@ -83,10 +83,14 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     }
     ComputeRequest r;
     r.model_arg = s.model_arg();
+    s.requested_model = s.model_choice();
+    if (r.model_arg != ctx.view.model_arg) s.open_error.clear();  // another model chosen: it speaks for itself
     if (s.source == SourceKind::WorkedExample) r.example = s.edited_example;
     if (snapshot)
         r.open = [weights = snapshot->weights, config = ctx.train.progress.config, task = ctx.train.progress.task,
                   name = r.model_arg] { return train::make_trained_source(Model(config, *weights), task, name); };
+    else if (ctx.view.source && r.model_arg == ctx.view.model_arg)
+        r.open = [source = ctx.view.source] { return source; };  // the model on screen, if the worker let it go
     r.input.text = s.text;
     r.input.keep_first = s.keep_first_tokens;
     r.input.decoder_text = s.decoder_text;
@@ -289,10 +293,21 @@ bool take_newest_result(AppContext& ctx) {
     auto result = ctx.worker.take_result();
     if (!result) return false;
     const bool trace = bool(result->trace);
-    // A model that did not open: the last model's maps stay, and so does what was selected in them.
-    if (!trace && ctx.view.trace && result->model_arg != ctx.view.model_arg) ctx.state.restore_view_before_open();
+    AppState& s = ctx.state;
+    // A model that did not open (not a text it cannot read): the model on screen is chosen
+    // again with what was selected in it, and recomputes with any edit made meanwhile;
+    // open_error says why until another model is chosen.
+    if (!trace && !result->input_error && ctx.view.trace && result->model_arg != ctx.view.model_arg &&
+        s.shown_model && s.shown_model->arg() == ctx.view.model_arg) {
+        s.choose_model(*s.shown_model);
+        s.restore_view_before_open();
+        s.open_error = result->error;
+        s.dirty = true;
+        return false;
+    }
     if (trace) {
-        ctx.state.view_before_open.reset();
+        s.view_before_open.reset();
+        if (s.requested_model && s.requested_model->arg() == result->model_arg) s.shown_model = s.requested_model;
         // The trace belongs to another text ("continue", a model's own example), which
         // replaces the input without another recomputation.
         if (result->adopt_text) {

@@ -24,13 +24,18 @@ struct ModelInfo {
     // from is wrong) and source.
     std::string example_title, example_description, example_source;
     std::string example_title_zh, example_description_zh, example_source_zh;  // "" = none
-    // Its printed numbers beside ours ("compare with the article"), or why they cannot be.
+    // Its printed numbers beside ours ("compare with the article"), or why they cannot be
+    // (kEditedExampleNotCompared once its cells are edited).
     std::vector<ArticleCell> article;
     std::string article_error;
 
     // Query heads share key/value heads (0 < kv_heads < heads).
     bool grouped() const { return kv_heads > 0 && kv_heads < heads; }
 };
+
+inline constexpr const char* kEditedExampleNotCompared =
+    "The example's inputs were edited here, so its numbers are no longer the article's and are not compared: "
+    "undo the cell edits to compare again.";
 
 ModelInfo describe_model(const TraceSource& source);
 // A worked example the user edited (run without a source): its notes and shapes.

@@ -45,7 +45,23 @@ std::string default_export_dir() {
     return "headscope-exports";
 }
 
-std::string AppState::model_arg() const {
+AppState::ModelChoice AppState::model_choice() const {
+    return {source, config, example_path, model_dir, edited_example, trained_run, trained_step};
+}
+
+void AppState::choose_model(const ModelChoice& c) {
+    source = c.source;
+    config = c.config;
+    example_path = c.example_path;
+    model_dir = c.model_dir;
+    edited_example = c.edited_example;
+    trained_run = c.trained_run;
+    trained_step = c.trained_step;
+}
+
+std::string AppState::model_arg() const { return model_choice().arg(); }
+
+std::string AppState::ModelChoice::arg() const {
     switch (source) {
         case SourceKind::Playground: return to_playground_spec(config);
         case SourceKind::WorkedExample: return example_path;

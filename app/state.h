@@ -110,6 +110,26 @@ struct AppState {
     };
     std::optional<ViewBeforeOpen> view_before_open;
     void restore_view_before_open();
+
+    // -- a model that does not open ----------------------------------------------
+    // The fields above that choose the model (model_arg() is made of them).
+    struct ModelChoice {
+        SourceKind source = SourceKind::Default;
+        ModelConfig config;
+        std::string example_path, model_dir;
+        std::shared_ptr<const WorkedExample> edited_example;
+        std::uint64_t trained_run = 0;
+        int trained_step = 0;
+        std::string arg() const;  // what the worker opens (AppState::model_arg)
+    };
+    ModelChoice model_choice() const;
+    void choose_model(const ModelChoice& choice);
+    // The choice of the last request, and of the request whose maps are on screen. A model
+    // that does not open gives way to the one on screen again (its choice and the view of
+    // it), so later edits run on the model shown instead of failing on the one that did
+    // not open; open_error says why, until another model is chosen.
+    std::optional<ModelChoice> requested_model, shown_model;
+    std::string open_error;
     // Puts a model path first in recent_models (unique, at most kMaxRecent).
     void remember_model(const std::string& path);
     static constexpr std::size_t kMaxRecent = 10;

@@ -204,6 +204,12 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             } catch (const Error& e) {
                 result.info.article_error = e.what();
             }
+            // request.example is an example whose cells the user edited: its numbers are
+            // no longer the ones the article computed from.
+            if (request.example && !result.info.article.empty()) {
+                result.info.article.clear();
+                result.info.article_error = kEditedExampleNotCompared;
+            }
         }
         if (thumbs_from_forward) {
             for (BlockRanges& r : block_ranges) {

@@ -31,7 +31,7 @@ struct ComputeRequest {
     int continue_tokens = 0;
     // Set: builds the source (on the worker) instead of open_source(model_arg); model_arg
     // still names it and keys the cache. A trained snapshot's model comes this way.
-    std::function<std::unique_ptr<TraceSource>()> open;
+    std::function<std::shared_ptr<const TraceSource>()> open;
 };
 
 // Thumbnails of every map, box-averaged down to at most kThumbMax per side, computed

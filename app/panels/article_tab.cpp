@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 
 namespace hs {
@@ -30,8 +31,12 @@ bool article_tab_available(const AppContext& ctx) {
 
 void draw_article_tab(AppContext& ctx) {
     const ModelInfo& info = ctx.view.info;
+    if (info.article_error == kEditedExampleNotCompared) {  // not an error: a reason
+        ImGui::TextWrapped("%s", tr_message(info.article_error).c_str());
+        return;
+    }
     if (!info.article_error.empty()) {
-        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", info.article_error.c_str());
+        ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", tr_message(info.article_error).c_str());
         return;
     }
     int wrong = 0;

@@ -275,6 +275,17 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         if (ImGui::SmallButton(tr("dismiss"))) s.notice.clear();
         ImGui::Separator();
     }
+    // A model that did not open, on top as well: the panel below is the model still shown.
+    if (!s.open_error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        ImGui::TextWrapped("%s", tr_message(s.open_error).c_str());
+        ImGui::TextWrapped("%s", tr("(still showing the last model that opened)"));
+        ImGui::PopStyleColor();
+        ImGui::PushID("open_error");
+        if (ImGui::SmallButton(tr("dismiss"))) s.open_error.clear();
+        ImGui::PopID();
+        ImGui::Separator();
+    }
     int kind = static_cast<int>(s.source);
     // The choices wrap to the next line when the panel is too narrow for them.
     const auto next_radio = [](const char* label) {

@@ -82,14 +82,18 @@ grep -q '"text": "<bos> #' "$out/task_model.json" || { echo "FAIL: the task mode
 grep -q '"notice": "This model does not read the text typed before: it opens on an example of its task."' \
   "$out/task_model.json" || { echo "FAIL: no notice of the replaced text"; exit 1; }
 grep -q '"model_arg": "'"$out"'/task_model"' "$out/task_model.json" || { echo "FAIL: the task model is not the one shown"; exit 1; }
-# A model that does not open leaves the last model's maps on screen, and with them what was
-# selected in them: the cross-attention map of layer 0, head 1, whose Pipeline stays drawn
-# (it asked for the steps of self-attention before and never got them).
-encdec="random:d_model=16,heads=2,layers=1,arch=encoder-decoder,seed=1"
-printf 'tab pipeline\nselect map cross\nselect head 1\nmodel %s\nexpect-error\ntab layers\ntab pipeline\ndump-state %s\n' \
+# A model that does not open leaves the last model chosen, with its maps on screen and what
+# was selected in them: the cross-attention map of layer 0, head 1, whose Pipeline stays
+# drawn (it asked for the steps of self-attention before and never got them); a new text
+# then runs on that model (it failed on the missing one before), and the open error stays.
+encdec="random:d_model=16,heads=2,layers=1,seed=1"
+printf 'tab pipeline\nselect map cross\nselect head 1\nmodel %s\nexpect-error\ntab layers\ntab pipeline\ntext a c\ndump-state %s\n' \
   "$out/missing.bin" "$out/kept_view.json" > "$out/kept_view.txt"
 timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1280x720x24' "$app" --no-settings \
-  --model "$encdec" --text "a b c" --script "$out/kept_view.txt"
+  --model "$encdec,arch=encoder-decoder" --text "a b c" --script "$out/kept_view.txt"
 grep -q '"map_kind": "decoder-cross"' "$out/kept_view.json" || { echo "FAIL: the map kind was not kept"; exit 1; }
 grep -q '"head": 1' "$out/kept_view.json" || { echo "FAIL: the head was not kept"; exit 1; }
 grep -q '"title": "K_1 = M·W_K^1"' "$out/kept_view.json" || { echo "FAIL: the Pipeline of the kept map is not drawn"; exit 1; }
+grep -q '"model_arg": "'"$encdec"',arch=encoder-decoder' "$out/kept_view.json" || { echo "FAIL: the model shown is not chosen again"; exit 1; }
+tr -d ' \n' < "$out/kept_view.json" | grep -q '"tokens":\["a","c"\]' || { echo "FAIL: the new text did not run on the model shown"; exit 1; }
+grep -qF '"open_error": "'"$missing"'' "$out/kept_view.json" || { echo "FAIL: the open error is gone"; exit 1; }
