@@ -1,6 +1,9 @@
 // stories260K (../shared/models/stories260K, never copied into the repo): greedy decoding,
 // tokenizer, per-head weights against tests/gen_llama2c_reference.py (NumPy, float64),
 // open_source / CLI integration. A missing model FAILS these tests; it is never skipped.
+#include <cstring>
+#include <iterator>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -10,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli_runner.h"
+#include "tests/test_util.h"
 #include "core/error.h"
 #include "core/model/generate.h"
 #include "core/formats/llama2c.h"
@@ -239,6 +243,23 @@ TEST(Llama2cStories260K, OpenSourceRunsFromBosWhenTheTextIsEmpty) {
     EXPECT_EQ(trace.steps->k_heads.size(), 8u);
     EXPECT_TRUE(trace.steps->k_heads[2].isApprox(trace.steps->k_heads[3]));
     EXPECT_EQ(trace.steps->w_in.rows(), 64 + 2 * 32);  // W_in as the model has it: [W_Q; W_K; W_V], 4 K/V heads of 8
+}
+
+// A checkpoint whose weights hold a NaN is refused with the tensor and the place: the
+// first value of layer 0's attention RMSNorm γ (rms_att_weight, right after the token
+// embedding's vocab · dim floats and the 28-byte header). Before, every map came out NaN
+// or zero and generate printed <unk>s.
+TEST(Llama2cStories260K, RefusesACheckpointWhoseWeightsAreNotFinite) {
+    cli_test::TempDir dir;
+    std::ifstream in(kBin, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    const std::size_t at = 28 + std::size_t{512} * 64 * 4;  // stories260K: vocab 512, dim 64
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::memcpy(bytes.data() + at, &nan, sizeof nan);
+    const std::string path = dir.file("nan.bin");
+    std::ofstream(path, std::ios::binary) << bytes;
+    hs::test::expect_error([&] { load_llama2c_model(path); },
+                           {"llama2.c checkpoint '" + path + "'", "tensor layers.0.norm1.weight holds NaN at [0] (of 64 values)"});
 }
 
 TEST(Llama2cStories260K, OpenSourceNamesTheMissingTokenizer) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -381,6 +382,30 @@ TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameT
         hs::SourceInput text;
         text.text = "the cat sat";
         EXPECT_EQ(reopened->run(text, {}).main.ids, hs::make_model_source(original)->run(text, {}).main.ids);
+    }
+}
+
+// Weights that are not finite numbers are refused when a model opens, naming the tensor
+// and the place (a NaN γ makes every map of its layer NaN), in HeadScope's directories and
+// in the Hugging Face Llama ones a decoder saves as.
+TEST_F(ModelDir, RefusesWeightsThatAreNotFiniteNamingTheTensorAndThePlace) {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    struct Case {
+        const char* spec;
+        float value;
+        const char* expected;
+    };
+    for (const Case& k : {Case{"random:d_model=8,heads=2,layers=2,vocab=20,max_len=8,seed=4", nan,
+                               "tensor layers.1.self_attn.in_proj_weight holds NaN at [5, 3] (of 192 values)"},
+                          Case{"random:arch=decoder,d_model=8,heads=2,layers=2,pe=rope,norm=rmsnorm,act=swiglu,bias=0,"
+                               "vocab=20,max_len=8,seed=4",
+                               -inf, "tensor layers.1.self_attn.in_proj_weight holds -inf at [5, 3] (of 192 values)"}}) {
+        SCOPED_TRACE(k.spec);
+        hs::Model model = hs::Model::random(hs::parse_playground_spec(k.spec));
+        model.mutable_weights().layers[1].self_attn.in_proj_weight(5, 3) = k.value;
+        const std::string dir = path(std::to_string(std::hash<std::string>{}(k.spec)));
+        hs::save_model_dir(model, dir);
+        hs::test::expect_error([&] { hs::open_source(dir); }, {k.expected, "not finite numbers"});
     }
 }
 

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/io/json_file.h"
 #include "core/io/safetensors.h"
+#include "core/io/state_dict.h"
 #include "core/formats/hf_config.h"
 
 namespace hs {
@@ -301,6 +302,7 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress) {
         weights = load_llama(tensors, c, progress);
     std::string name = fs::path(dir).lexically_normal().string();
     while (name.size() > 1 && name.back() == '/') name.pop_back();
+    require_finite_weights(c, weights, name);
     Model model(c, std::move(weights), std::move(name));
     model.set_stored_dtype(tensors.dtype());
     return model;

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/io/state_dict.h"
 
 namespace hs {
 
@@ -135,6 +136,7 @@ Model load_llama2c_model(const std::string& path) {
     w.final_norm = LayerNormWeights{r.vector(D, "rms_final_weight"), Vector()};
     r.skip(S * Dh);  // freq_cis_real + freq_cis_imag: (S, Dh/2) each, recomputed instead
     if (!shared) w.lm_head = r.matrix(V, D, "wcls");
+    require_finite_weights(c, w, "llama2.c checkpoint '" + path + "'");
     return Model(std::move(c), std::move(w), path);
 }
 

@@ -94,7 +94,9 @@ Model load_model_dir(const std::string& dir) {
     if (!fs::exists(weights_path, ec))
         throw Error("model directory " + dir + " has no model.safetensors");
     const auto file = SafetensorsFile::open(weights_path);
-    return Model(config, from_safetensors(config, *file), directory_name(dir));
+    ModelWeights weights = from_safetensors(config, *file);
+    require_finite_weights(config, weights, weights_path);
+    return Model(config, std::move(weights), directory_name(dir));
 }
 
 }  // namespace hs

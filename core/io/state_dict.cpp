@@ -4,6 +4,8 @@
 // disagree.
 #include "core/io/state_dict.h"
 
+#include <cmath>
+
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -163,6 +165,25 @@ std::vector<NamedTensor> to_state_dict(const ModelConfig& config, const ModelWei
         out.push_back({name, shape, std::vector<float>(t.data(), t.data() + t.size())});
     });
     return out;
+}
+
+void require_finite_weights(const ModelConfig& config, const ModelWeights& weights, const std::string& what) {
+    visit_tensors(config, weights, [&](const std::string& name, const Shape& shape, const auto& t) {
+        if (t.allFinite()) return;
+        const float* data = t.data();
+        const Eigen::Index n = t.size();
+        Eigen::Index i = 0;
+        while (i < n && std::isfinite(data[i])) ++i;
+        const std::string value = std::isnan(data[i]) ? "NaN" : data[i] > 0 ? "+inf" : "-inf";
+        // Row-major matrices: element i is [i / columns, i % columns].
+        const std::string where = shape.size() == 2 ? "[" + std::to_string(i / shape[1]) + ", " +
+                                                          std::to_string(i % shape[1]) + "]"
+                                                    : "[" + std::to_string(i) + "]";
+        throw Error(what + ": tensor " + name + " holds " + value + " at " + where + " (of " +
+                    std::to_string(n) + " values); weights that are not finite numbers give NaN or empty "
+                    "attention maps, so the model is not opened (the file is damaged, or was saved from a "
+                    "training run that diverged)");
+    });
 }
 
 ModelWeights from_safetensors(const ModelConfig& config, const SafetensorsFile& file) {

@@ -34,4 +34,9 @@ std::vector<NamedTensor> to_state_dict(const ModelConfig& config, const ModelWei
 // extra tensors (named, first few).
 ModelWeights from_safetensors(const ModelConfig& config, const SafetensorsFile& file);
 
+// Throws hs::Error naming the first tensor (by its state_dict name) that holds a NaN or an
+// infinity, and where: such weights compute NaN maps, or all-zero ones, without failing.
+// `what` names the file or directory for the message. The loaders call it last.
+void require_finite_weights(const ModelConfig& config, const ModelWeights& weights, const std::string& what);
+
 }  // namespace hs
