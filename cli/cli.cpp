@@ -66,7 +66,8 @@ constexpr Command kCommands[] = {
   headscope forward MODEL --list-taps                 (every name --tap can keep)
 )",
      R"(  --json FILE         the trace: tokens, ids, config, hidden states and every head's weights
-  --save DIR          also write MODEL as a model directory (playground models, directories)
+  --save DIR          also write MODEL as a model directory (playground models, directories), new or
+                      empty unless --force
   --scores            keep the scores before softmax too
   --detail-layer L    every step of layer L's attention, under "steps" in the JSON
   --quiet             no summary on stdout
@@ -107,8 +108,10 @@ Every output path is checked before any file is written.
   --attention-only    time layer 0's attention block alone
 )",
      true, false},
-    {"save", cmd_save, "write a playground MODEL as a model directory DIR", "  headscope save    MODEL DIR\n",
-     "  DIR                 the model directory to write (config.json + model.safetensors)\n", true, false},
+    {"save", cmd_save, "write a playground MODEL as a model directory DIR", "  headscope save    MODEL DIR [--force]\n",
+     "  DIR                 the model directory to write (config.json + model.safetensors), new or empty\n"
+     "  --force             replace the model DIR holds (or write among the files of a non-empty DIR)\n",
+     true, false},
     {"train", cmd_train, "train a playground decoder on a task (copy, reverse, sort, induction) or a text file",
      R"(  headscope train   TASK [--spec SPEC] [--steps N] [--batch B] [--lr X] [--warmup W] [--seed S]
                     [--every K] [--save DIR] [--log CSV] [--snapshots DIR]   (TASK: copy reverse sort induction grammar)
@@ -133,7 +136,9 @@ Every output path is checked before any file is written.
   --snapshots DIR     every K steps a checkpoint DIR/step_NNNNNN, and DIR/trajectories.csv
   --resume DIR        continue the checkpoint DIR on its own schedule
   --sweep KEY=V,...   one run per value, --sweep-csv F a row per run, --sweep-png F a figure
---save, --log and --snapshots are checked before step 1.
+  --force             let --save / --snapshots replace what a non-empty directory holds
+--save, --log and --snapshots are checked before step 1: a directory that is not empty is refused
+unless --force, or it is the checkpoint --resume continues.
 )",
      false, false},
     {"generate", cmd_generate, "greedy continuation of --text by a decoder language MODEL (a checkpoint or a model HeadScope trained)",

@@ -109,7 +109,7 @@ int cmd_forward(int argc, char** argv) {
     std::set<std::string> values = kInputOptions;
     values.insert({"json", "save", "detail-layer", "map-budget", "tap"});
     std::set<std::string> flags = kInputFlags;
-    flags.insert({"scores", "quiet", "list-taps"});
+    flags.insert({"scores", "quiet", "list-taps", "force"});
     const Args args(argc, argv, 2, values, flags);
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
@@ -125,6 +125,9 @@ int cmd_forward(int argc, char** argv) {
                     std::to_string(n_layers - 1) + ")");
     if (const auto dir = args.value("save")) {
         if (!source->model()) throw Error("--save needs a playground model or model directory");
+        if (const std::string lost = source->lost_by_saving(); !lost.empty())
+            throw Error("--save would lose " + lost + ": the copy would read text differently; copy its files instead");
+        refuse_to_replace(*dir, args.flag("force"));
         save_model_dir(*source->model(), *dir);
         std::fprintf(stderr, "wrote model directory %s\n", dir->c_str());
     }

@@ -259,9 +259,23 @@ int run_sweep(const Args& args, int steps, int every) {
 // What a plain run writes, checked before step 1 with the errors its writers would give
 // (nothing is left behind), so that a long run does not end in a path it cannot write.
 // A resumed --log is read now too: a file holding another table is refused before the run.
+// An existing model directory is replaced only with --force, or when it is the checkpoint
+// this run resumes (saving it again continues it); snapshots likewise.
 void check_outputs(const Args& args, int resumed_from) {
-    if (const auto dir = args.value("save")) check_save_dir(*dir);
-    if (const auto dir = args.value("snapshots")) check_save_dir(snapshot_path(*dir, resumed_from + 1));
+    const bool force = args.flag("force");
+    const auto resumed = args.value("resume");
+    const auto same_dir = [&](const std::string& dir) {
+        std::error_code ec;
+        return resumed && std::filesystem::equivalent(dir, *resumed, ec);
+    };
+    if (const auto dir = args.value("save")) {
+        refuse_to_replace(*dir, force || same_dir(*dir));
+        check_save_dir(*dir);
+    }
+    if (const auto dir = args.value("snapshots")) {
+        refuse_to_replace(*dir, force || resumed);
+        check_save_dir(snapshot_path(*dir, resumed_from + 1));
+    }
     if (const auto path = args.value("log")) {
         check_output_path(*path);
         if (resumed_from > 0) continue_csv(*path, kLogHeader, resumed_from + 1);
@@ -274,7 +288,7 @@ int cmd_train(int argc, char** argv) {
     const Args args(argc, argv, 2,
                     {"spec", "steps", "batch", "lr", "warmup", "seed", "every", "save", "log", "resume", "snapshots",
                      "sweep", "sweep-csv", "sweep-png", "text-file", "level", "window", "induction"},
-                    {});
+                    {"force"});
     args.expect_at_most(1);
     const int steps = static_cast<int>(args.integer("steps", 1, 10'000'000).value_or(500));
     const int every = static_cast<int>(args.integer("every", 1, steps).value_or(std::max(1, steps / 20)));

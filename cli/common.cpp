@@ -127,6 +127,16 @@ void check_save_dir(const std::string& dir) {
     }
 }
 
+void refuse_to_replace(const std::string& dir, bool force) {
+    std::error_code ec;
+    if (force || !fs::is_directory(dir, ec) || fs::is_empty(dir, ec)) return;
+    if (fs::exists(fs::path(dir) / "config.json", ec))
+        throw Error(dir + " already holds a model (config.json): choose another directory, or pass --force to "
+                          "replace it");
+    throw Error(dir + " is a directory that is not empty: choose a new directory for the model, or pass --force to "
+                      "write it there among the other files");
+}
+
 void check_has_decoder_stack(const Trace& trace) {
     if (!trace.decoder)
         throw Error("--decoder is for encoder-decoder models; this one has a single stack (arch=" +

@@ -38,6 +38,11 @@ void check_output_path(const std::string& path);
 // directories the save would create are left behind.
 void check_save_dir(const std::string& dir);
 
+// Throws hs::Error when `dir` exists and is not an empty directory, unless `force`: a save
+// there would replace the model it holds (a long training run's checkpoint, say), or put
+// a model among other files. A path that does not exist yet is fine.
+void refuse_to_replace(const std::string& dir, bool force);
+
 // The comma-separated items of an option's value ("a,b,,c" -> a, b, c).
 std::vector<std::string> split_list(const std::string& value);
 

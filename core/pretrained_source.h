@@ -25,6 +25,9 @@ public:
 
     const Model* model() const override { return &model_; }
     const Tokenizer* tokenizer() const override { return tokenizer_.get(); }
+    std::string lost_by_saving() const override {
+        return "its own tokenizer (" + config().family + "), which a saved model directory does not hold";
+    }
     // Ids run() would use for `text` (BOS alone for an empty text of a decoder LM).
     Tokens tokenize(const std::string& text) const override;
 

@@ -47,6 +47,10 @@ public:
     virtual HeadMaps layer_maps(const Trace& trace, const HeadRef& block, bool scores) const;
     // The underlying model, when there is one (every source but worked examples).
     virtual const Model* model() const { return nullptr; }
+    // What a model directory written from model() (save_model_dir: config and weights)
+    // would lose of this source, so that it reopens reading text differently: a real
+    // checkpoint's tokenizer, a trained model's task tokens. "" when nothing is lost.
+    virtual std::string lost_by_saving() const { return ""; }
     // The worked example behind a worked-example source (its title, description and
     // source are what the Model panel shows); null for every other source.
     virtual const WorkedExample* worked_example() const { return nullptr; }

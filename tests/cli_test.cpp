@@ -569,7 +569,9 @@ TEST(CliErrors, EachMistakeGivesOneStderrLineAndNonZeroStatus) {
         {{"inspect"}, "missing MODEL"},
         {{"save", small}, "missing output directory"},
         {{"save", std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin", "out"},
-         "is a real checkpoint (llama2.c) with its own tokenizer, which save cannot write"},
+         "cannot be saved without losing its own tokenizer (llama2.c), which a saved model directory does not hold"},
+        {{"save", "default", "out"},
+         "cannot be saved without losing the tokens of the task it was trained on (trainer.json)"},
     };
     for (const ErrorCase& c : cases) {
         std::string joined;

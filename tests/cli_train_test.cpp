@@ -58,6 +58,39 @@ TEST(CliTrain, LogsEveryStepAsTheTrainerComputesItAndSavesTheModel) {
     EXPECT_TRUE(saved.weights().embed.isApprox(t.weights().embed)) << "the saved weights are the trained ones";
 }
 
+// A save never replaces a model silently: a second run's --save into the first run's
+// checkpoint, or `save` over it, is refused and leaves it as it was; --force replaces it,
+// and then none of the old run's training state (trainer.json, optimizer moments) stays
+// beside the new weights, while a file of the user's does. Saving the checkpoint that
+// --resume continues is what resuming is for.
+TEST(CliTrain, ASaveReplacesAModelOnlyWithForceAndLeavesNoStaleTrainingState) {
+    TempDir dir;
+    RunResult r = run_headscope({"train", "copy", "--spec", kSpec, "--steps", "2", "--batch", "2", "--save", "a"}, dir);
+    ASSERT_TRUE(r.exited && r.status == 0) << r.err;
+    std::ofstream(dir.file("a/README")) << "notes\n";
+    const std::string refused = "a already holds a model (config.json): choose another directory, or pass --force";
+    r = run_headscope({"train", "reverse", "--spec", kSpec, "--steps", "1", "--save", "a"}, dir);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find(refused), std::string::npos) << r.err;
+    r = run_headscope({"save", "random:d_model=8,heads=2,layers=1", "a"}, dir);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find(refused), std::string::npos) << r.err;
+    EXPECT_TRUE(std::filesystem::exists(dir.file("a/trainer.json"))) << "the refused saves changed nothing";
+    r = run_headscope({"train", "--resume", "a", "--steps", "3", "--save", "a"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run_headscope({"save", "random:d_model=8,heads=2,layers=1", "a", "--force"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* stale : {"trainer.json", "optimizer_m.safetensors", "optimizer_v.safetensors"})
+        EXPECT_FALSE(std::filesystem::exists(dir.file(std::string("a/") + stale))) << stale;
+    EXPECT_TRUE(std::filesystem::exists(dir.file("a/README")));
+    EXPECT_EQ(load_model_dir(dir.file("a")).config().d_model, 8);
+    std::filesystem::create_directory(dir.file("other"));
+    std::ofstream(dir.file("other/photo.jpg")) << "x";
+    r = run_headscope({"save", "random:d_model=8,heads=2,layers=1", "other"}, dir);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("other is a directory that is not empty"), std::string::npos) << r.err;
+}
+
 TEST(CliTrain, ResumesACheckpointWhereItStopped) {
     TempDir dir;
     RunResult r = run_headscope(

@@ -1,5 +1,7 @@
 #include "core/io/directory_writer.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <stdio.h>  // renameat2
@@ -32,11 +34,15 @@ void remove_leftovers(const fs::path& parent, const std::string& name) {
     }
 }
 
-// Files and folders of `from` that `to` lacks, linked (or copied) into `to`.
-void carry_over(const fs::path& from, const fs::path& to, const std::string& dir) {
+// Files and folders of `from` that `to` lacks, linked (or copied) into `to`, but for the
+// names in `replaced`.
+void carry_over(const fs::path& from, const fs::path& to, const std::string& dir,
+                const std::vector<std::string>& replaced) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(from, ec)) {
-        const fs::path dest = to / entry.path().filename();
+        const std::string name = entry.path().filename().string();
+        if (std::find(replaced.begin(), replaced.end(), name) != replaced.end()) continue;
+        const fs::path dest = to / name;
         if (fs::exists(fs::symlink_status(dest, ec))) continue;  // written anew
         if (entry.is_regular_file(ec) && !entry.is_symlink(ec)) {
             fs::create_hard_link(entry.path(), dest, ec);
@@ -51,7 +57,8 @@ void carry_over(const fs::path& from, const fs::path& to, const std::string& dir
 
 }  // namespace
 
-void write_directory_atomic(const std::string& dir, const std::function<void(const std::string& new_dir)>& write_files) {
+void write_directory_atomic(const std::string& dir, const std::function<void(const std::string& new_dir)>& write_files,
+                            const std::vector<std::string>& replaced) {
     // A symbolic link to a model directory keeps pointing at it (as write_file_atomic does).
     const fs::path target = resolve_links(dir).lexically_normal();
     std::string name = target.filename().string();
@@ -69,7 +76,7 @@ void write_directory_atomic(const std::string& dir, const std::function<void(con
     if (!::mkdtemp(fresh.data())) fail(dir, std::strerror(errno));
     try {
         write_files(fresh);
-        if (existed) carry_over(target, fresh, dir);
+        if (existed) carry_over(target, fresh, dir, replaced);
         ::chmod(fresh.c_str(), 0755);  // mkdtemp makes 0700; model directories are shared
         if (!existed) {
             if (std::rename(fresh.c_str(), target.c_str()) != 0) fail(dir, std::strerror(errno));

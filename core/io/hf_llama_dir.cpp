@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/io/model_dir.h"
 #include "core/io/safetensors.h"
 
 namespace hs {
@@ -116,10 +117,13 @@ void save_hf_llama_dir(const Model& model, const std::string& dir) {
     if (c.lm_head == LmHead::Separate) out.push_back(tensor("lm_head.weight", w.lm_head));
 
     // Both files or neither (directory_writer.h).
-    write_directory_atomic(dir, [&](const std::string& new_dir) {
-        write_safetensors((fs::path(new_dir) / "model.safetensors").string(), out, {{"format", "pt"}});
-        write_file_atomic((fs::path(new_dir) / "config.json").string(), llama_config(c).dump(2) + "\n");
-    });
+    write_directory_atomic(
+        dir,
+        [&](const std::string& new_dir) {
+            write_safetensors((fs::path(new_dir) / "model.safetensors").string(), out, {{"format", "pt"}});
+            write_file_atomic((fs::path(new_dir) / "config.json").string(), llama_config(c).dump(2) + "\n");
+        },
+        model_dir_files());
 }
 
 }  // namespace hs

@@ -42,17 +42,26 @@ std::string directory_name(const std::string& dir) {
 
 }  // namespace
 
+const std::vector<std::string>& model_dir_files() {
+    static const std::vector<std::string> files{"config.json", "model.safetensors", "trainer.json",
+                                                "optimizer_m.safetensors", "optimizer_v.safetensors"};
+    return files;
+}
+
 void save_model_dir(const Model& model, const std::string& dir) {
     if (is_llama_shaped(model.config())) return save_hf_llama_dir(model, dir);
     // Both files or neither (directory_writer.h): a kill between them cannot pair new
     // weights with an old config.
-    write_directory_atomic(dir, [&](const std::string& new_dir) {
-        write_safetensors((fs::path(new_dir) / "model.safetensors").string(),
-                          to_state_dict(model.config(), model.weights()),
-                          {{"format", "pt"}});  // "pt": PyTorch names, as transformers expects
-        write_file_atomic((fs::path(new_dir) / "config.json").string(),
-                          config_to_json(model.config()).dump(2) + "\n");
-    });
+    write_directory_atomic(
+        dir,
+        [&](const std::string& new_dir) {
+            write_safetensors((fs::path(new_dir) / "model.safetensors").string(),
+                              to_state_dict(model.config(), model.weights()),
+                              {{"format", "pt"}});  // "pt": PyTorch names, as transformers expects
+            write_file_atomic((fs::path(new_dir) / "config.json").string(),
+                              config_to_json(model.config()).dump(2) + "\n");
+        },
+        model_dir_files());
 }
 
 Model load_model_dir(const std::string& dir) {

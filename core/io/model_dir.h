@@ -1,6 +1,7 @@
 #pragma once
 // Model directories (DESIGN §4): config.json + model.safetensors.
 #include <string>
+#include <vector>
 
 #include "core/model/model.h"
 
@@ -11,6 +12,12 @@ namespace hs {
 // directory; every other model in the nn.Transformer layout (core/io/state_dict.h).
 // Throws hs::Error when DIR cannot be created or written.
 void save_model_dir(const Model& model, const std::string& dir);
+
+// The files of a model directory that a save writes or makes stale: config.json,
+// model.safetensors, and a training checkpoint's trainer.json and optimizer moments. A
+// save over an existing directory replaces every one of them (write_directory_atomic's
+// `replaced`) and keeps any other file (a README, a tokenizer).
+const std::vector<std::string>& model_dir_files();
 
 // Loads and validates. Throws hs::Error: directory missing, config.json missing or bad
 // JSON, invalid config (core validation messages), model.safetensors problems.

@@ -68,7 +68,7 @@ void save_checkpoint(const Trainer& t, const std::string& dir) {
         write_safetensors((d / "optimizer_v.safetensors").string(), to_state_dict(c, t.optimizer().second_moment()));
         write_file_atomic((d / "config.json").string(), config_to_json(c).dump(2) + "\n");
         write_file_atomic((d / "trainer.json").string(), to_json(t).dump(2) + "\n");
-    });
+    }, model_dir_files());
 }
 
 namespace {

@@ -61,6 +61,9 @@ public:
     const ModelConfig& config() const override { return model_.config(); }
     long long parameter_count() const override { return model_.parameter_count(); }
     const Model* model() const override { return &model_; }
+    std::string lost_by_saving() const override {
+        return "the tokens of the task it was trained on (trainer.json), which a saved model directory does not hold";
+    }
     Tokens tokenize(const std::string& text) const override { return encode_task_text(task_, text); }
     const Tokenizer* continuation_tokenizer() const override { return &tokenizer_; }
     // A held-out example of the task (seed 1, the first): the grammar reads English and
