@@ -10,7 +10,10 @@
 #include "core/analysis/corpus.h"
 #include "core/analysis/head_labels.h"
 #include "core/analysis/trace_analysis.h"
+#include "core/model/model.h"
 #include "core/source.h"
+#include "core/train/tasks.h"
+#include "core/train/trained_source.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -151,6 +154,28 @@ TEST(AnalysisStories260K, InductionInputStartsWithBosAndRepeatsOrdinaryTokens) {
         EXPECT_EQ(in.ids[k], in.ids[k + 16]);
         EXPECT_GT(in.ids[k], 2);  // not <unk>, <s>, </s>
         EXPECT_NE(in.tokens[k].front(), '<');
+    }
+}
+
+// A model trained on the induction task reads "<bos> #5 #9 …" (its training examples
+// begin with <bos>): the induction probe leads with <bos> too and draws its block from the
+// task's symbols #2 … #(vocab − 1), never <bos> (0) or <sep> (1). Left without <bos>, a
+// trained model's induction heads scored ~0.15 lower than its training log said.
+TEST(Induction, AModelTrainedOnATaskIsProbedWithItsBosAndItsSymbols) {
+    const ModelConfig c = parse_playground_spec("random:arch=decoder,d_model=16,heads=2,layers=2,vocab=12,max_len=32");
+    const auto source = train::make_trained_source(Model::random(c), train::parse_task("induction", c.vocab), "t");
+    InductionOptions opt;
+    opt.m = 8;
+    const InductionInput in = make_induction_input(*source, opt);
+    EXPECT_EQ(in.prefix, 1);
+    ASSERT_EQ(in.ids.size(), 17u);
+    EXPECT_EQ(in.ids[0], 0);
+    EXPECT_EQ(in.tokens[0], "<bos>");
+    for (int k = 1; k <= 8; ++k) {
+        EXPECT_EQ(in.ids[k], in.ids[k + 8]);
+        EXPECT_GE(in.ids[k], 2);
+        EXPECT_LT(in.ids[k], 12);
+        EXPECT_EQ(in.tokens[k], "#" + std::to_string(in.ids[k]));
     }
 }
 

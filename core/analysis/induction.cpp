@@ -51,7 +51,9 @@ InductionInput make_induction_input(const TraceSource& source, const InductionOp
     InductionInput in;
     std::vector<int> lead, tail;  // P, and specials that follow the text (BERT's [SEP])
     std::vector<int> pool;
-    const Tokenizer* tokenizer = source.tokenizer();
+    // A model HeadScope trained reads its task's tokens (<bos>, #2 … or the words): the
+    // tokenizer that reads its continuations back, so P is its <bos> as in training.
+    const Tokenizer* tokenizer = source.tokenizer() ? source.tokenizer() : source.continuation_tokenizer();
     if (tokenizer) {
         // What the tokenizer wraps around an empty text: [BOS], [CLS][SEP], or nothing.
         const std::vector<int> wrap = tokenizer->encode("", true).ids;

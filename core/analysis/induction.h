@@ -1,7 +1,7 @@
 #pragma once
 // Induction score (Olsson et al. 2022): the model reads P + r + r, where P is the start
-// token(s) (BOS for decoder LMs, [CLS] for BERT, nothing for playground models) and r is
-// m random distinct tokens. An induction head at a query in the second copy looks at the
+// token(s) (BOS for decoder LMs and the models HeadScope trained, [CLS] for BERT, nothing
+// for playground models) and r is m random distinct tokens. An induction head at a query in the second copy looks at the
 // key right after the previous occurrence of the current token:
 //   positions: P = 0..p−1, first copy p..p+m−1, second copy p+m..p+2m−1
 //   score = mean over i in [p+m, p+2m−1] of A[i, i−m+1]
@@ -29,8 +29,9 @@ struct InductionOptions {
 };
 
 // Builds P + r + r for a source: playground models (ids drawn from [1, vocab), shown as
-// "#id") and pretrained models (ids drawn from the tokenizer's ordinary tokens: not
-// BOS/EOS/special, not "<…>" byte or control pieces, not empty). Throws hs::Error for
+// "#id"), pretrained and trained models (ids drawn from the tokenizer's ordinary tokens,
+// the task's for a trained model: not BOS/EOS/special, not "<…>" byte, control or
+// <sep> / <unk> pieces, not empty). Throws hs::Error for
 // sources that take no token ids (worked examples) or when fewer than 2 tokens fit.
 InductionInput make_induction_input(const TraceSource& source, const InductionOptions& options = {});
 
