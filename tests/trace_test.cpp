@@ -1,6 +1,8 @@
 // Helpers over a Trace (core/trace.h) that the frontends show without computing.
 #include <gtest/gtest.h>
 
+#include "core/image/colormap.h"
+
 #include <cmath>
 #include <limits>
 
@@ -58,6 +60,32 @@ TEST(MapRanges, AreTheFiniteMinAndMaxOfEachHeadsMap) {
     ASSERT_EQ(maps.score_ranges.size(), 1u);
     EXPECT_FLOAT_EQ(maps.score_ranges[0].lo, -2.0f);
     EXPECT_FLOAT_EQ(maps.score_ranges[0].hi, 3.0f);
+}
+
+// A map of one value has a colour range with two ends: a one-token map's weight 1 gives
+// [0, 1] (it drew in the bottom colour on a bar reading 1 at both ends), equal scores of
+// −2 give [−2, 0], all zeros [0, 1]; two values or more keep their own range.
+TEST(MapRanges, AMapOfOneValueGetsARangeWithTwoEnds) {
+    HeadMaps maps;
+    maps.weights = {Matrix::Constant(1, 1, 1.0f), Matrix::Zero(2, 2)};
+    maps.scores = {Matrix::Constant(1, 3, -2.0f), Matrix::Constant(1, 1, 0.25f)};
+    fill_map_ranges(maps);
+    ASSERT_EQ(maps.weight_ranges.size(), 2u);
+    EXPECT_FLOAT_EQ(maps.weight_ranges[0].lo, 0.0f);
+    EXPECT_FLOAT_EQ(maps.weight_ranges[0].hi, 1.0f);
+    EXPECT_FLOAT_EQ(maps.weight_ranges[0].max, 1.0f);
+    EXPECT_FLOAT_EQ(maps.weight_ranges[1].lo, 0.0f);
+    EXPECT_FLOAT_EQ(maps.weight_ranges[1].hi, 1.0f);
+    ASSERT_EQ(maps.score_ranges.size(), 2u);
+    EXPECT_FLOAT_EQ(maps.score_ranges[0].lo, -2.0f);
+    EXPECT_FLOAT_EQ(maps.score_ranges[0].hi, 0.0f);
+    EXPECT_FLOAT_EQ(maps.score_ranges[1].lo, 0.0f);
+    EXPECT_FLOAT_EQ(maps.score_ranges[1].hi, 0.25f);
+    // and the weight 1 draws at the top of its bar
+    ColorScale scale;
+    scale.lo = maps.weight_ranges[0].lo;
+    scale.hi = maps.weight_ranges[0].hi;
+    EXPECT_FLOAT_EQ(scale.normalized(1.0f), 1.0f);
 }
 
 // A self-attention block's steps have no separate [K|V] of a memory: the JSON leaves

@@ -75,13 +75,14 @@ void draw_toolbar(AppContext& ctx, const Trace& t) {
     const int n_layers = layers ? static_cast<int>(layers->size()) : 0;
     const int n_heads = heads_in(t, s.map);
     const float w = 110.0f * ctx.ui_scale;
-    // With few values the grab is half the slider: a see-through grab keeps "1 of 2" readable.
+    // With few values the grab is half the slider: a see-through grab keeps "1 (0–1)" readable.
     ImGui::PushStyleColor(ImGuiCol_SliderGrab, ImVec4(0.26f, 0.59f, 0.98f, 0.35f));
     ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, ImVec4(0.26f, 0.59f, 0.98f, 0.55f));
-    // The sliders' formats: "%d of 12" (the count filled in here, the value by ImGui).
+    // The sliders' formats: "%d (0–11)", the index from 0 and the range it takes (the last
+    // index filled in here, the value by ImGui): "3 of 8" read as the third of eight.
     char layer_format[64], head_format[64];
-    std::snprintf(layer_format, sizeof layer_format, tr("%%d of %d"), n_layers);
-    std::snprintf(head_format, sizeof head_format, tr("%%d of %d"), n_heads);
+    std::snprintf(layer_format, sizeof layer_format, tr("%%d (0–%d)"), std::max(0, n_layers - 1));
+    std::snprintf(head_format, sizeof head_format, tr("%%d (0–%d)"), std::max(0, n_heads - 1));
     ImGui::SetNextItemWidth(w);
     if (ImGui::SliderInt(tr("layer###layer"), &s.layer, 0, std::max(0, n_layers - 1), layer_format)) clamp_selection(s, t);
     ImGui::SameLine();

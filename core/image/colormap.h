@@ -38,6 +38,12 @@ struct ColorScale {
     float normalized(float v) const;  // t in [0, 1]
 };
 
+// An automatic range of a single value c (a one-token map's weight 1, a map of equal
+// scores) has no colours to spread: it becomes [min(c, 0), max(c, 0)], or [0, 1] for
+// c = 0, so that c draws at an end of the colour bar and the bar's two ends differ. A
+// range of two or more values is left as it is.
+void widen_single_value_range(float& lo, float& hi);
+
 int colormap_index(float v, const ColorScale& scale);
 Rgb8 colorize(float v, Colormap cmap, const ColorScale& scale);
 

@@ -51,6 +51,7 @@ ColorScale resolve_scale(const HeatmapOptions& options, float data_min, float da
     if (options.auto_range && data_min <= data_max) {
         scale.lo = data_min;
         scale.hi = data_max;
+        widen_single_value_range(scale.lo, scale.hi);
     }
     return scale;
 }

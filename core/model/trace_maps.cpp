@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/image/colormap.h"
 #include "core/image/heatmap_draw.h"
 #include "core/image/heatmap_image.h"
 #include "core/kernels/parallel.h"
@@ -113,7 +114,16 @@ std::vector<MapRange> map_ranges(const std::vector<Matrix>& maps) {
         const Matrix& m = maps[static_cast<std::size_t>(i)];
         float lo = std::numeric_limits<float>::infinity(), hi = -lo;
         detail::finite_min_max(m, lo, hi);
-        out[static_cast<std::size_t>(i)] = lo > hi ? MapRange{0.0f, 0.0f, 0.0f} : MapRange{lo, robust_high(m, lo, hi), hi};
+        if (lo > hi) {  // no finite value
+            out[static_cast<std::size_t>(i)] = MapRange{0.0f, 0.0f, 0.0f};
+            return;
+        }
+        if (lo == hi) {  // one value: a colour bar with two ends
+            widen_single_value_range(lo, hi);
+            out[static_cast<std::size_t>(i)] = MapRange{lo, hi, hi};
+            return;
+        }
+        out[static_cast<std::size_t>(i)] = MapRange{lo, robust_high(m, lo, hi), hi};
     });
     return out;
 }
