@@ -36,6 +36,13 @@ Continuation continue_text(const TraceSource& source, const std::string& text, i
     std::vector<int> prompt = tokens.ids;
     // An empty text starts from BOS, which is then part of the prompt, not of what is added.
     if (prompt.empty() && tokenizer.bos_id() >= 0) prompt.push_back(tokenizer.bos_id());
+    // A prompt the model cannot read whole leaves nothing to generate: an error (as a
+    // forward gives it), not an empty continuation.
+    const int max_len = model.config().max_len;
+    if (static_cast<int>(prompt.size()) > max_len)
+        throw InputError("the text has " + std::to_string(prompt.size()) + " tokens; this model handles at most " +
+                             std::to_string(max_len),
+                         static_cast<int>(prompt.size()), max_len);
     std::vector<int> ids = prompt;
     Continuation out;
     out.unknown_words = unknown_words(source, tokens.ids, tokens.text);
@@ -44,7 +51,6 @@ Continuation continue_text(const TraceSource& source, const std::string& text, i
         if (progress && !progress(i, n)) throw Cancelled{};
         const std::vector<int> next = generate(model, tokenizer, ids, 1);
         if (next.empty()) {  // BOS / EOS or the model's max_len
-            const int max_len = model.config().max_len;
             out.stopped_because = static_cast<int>(ids.size()) >= max_len
                                       ? "the model's max_len (" + std::to_string(max_len) + " tokens)"
                                       : "the model chose its end-of-text token";

@@ -25,7 +25,8 @@ struct Continuation {
 
 // Appends up to n argmax tokens to `text`, one forward per token, calling progress(i, n)
 // before each (false cancels: throws hs::Cancelled). An empty text starts from BOS.
-// Throws hs::Error, naming the source's kind, when !can_continue(source).
+// Throws hs::Error, naming the source's kind, when !can_continue(source), and
+// hs::InputError when the text is longer than the model's max_len (nothing to generate).
 Continuation continue_text(const TraceSource& source, const std::string& text, int n,
                            const ProgressFn& progress = nullptr);
 

@@ -311,5 +311,18 @@ TEST(Llama2cCli, GenerateContinuesAText) {
     EXPECT_EQ(r.out, " She loved to play outside in the park.\n");
 }
 
+// A prompt longer than the model's max_len (512) leaves nothing to generate: an error
+// with the token count, as forward gives, not an empty continuation with status 0.
+TEST(Llama2cCli, GenerateRefusesAPromptOverMaxLen) {
+    cli_test::TempDir dir;
+    std::string text;
+    for (int i = 0; i < 300; ++i) text += "the cat ";
+    const auto r = cli_test::run_headscope({"generate", fs::absolute(kBin).string(), "--text", text, "--tokens", "5"}, dir);
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("tokens; this model handles at most 512"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace hs
