@@ -311,6 +311,17 @@ TEST(Llama2cCli, GenerateContinuesAText) {
     EXPECT_EQ(r.out, " She loved to play outside in the park.\n");
 }
 
+// An empty text runs as BOS alone, one token attending to itself: analyze refuses it
+// instead of labelling all 40 heads "self 1.00" and every pair redundant.
+TEST(Llama2cCli, AnalyzeRefusesATextOfOneToken) {
+    cli_test::TempDir dir;
+    const auto r = cli_test::run_headscope({"analyze", fs::absolute(kBin).string(), "--text", ""}, dir);
+    ASSERT_TRUE(r.exited);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("head metrics need a text of at least 2 tokens; this one has 1 (<s>)"), std::string::npos)
+        << r.err;
+}
+
 // A prompt longer than the model's max_len (512) leaves nothing to generate: an error
 // with the token count, as forward gives, not an empty continuation with status 0.
 TEST(Llama2cCli, GenerateRefusesAPromptOverMaxLen) {

@@ -1,5 +1,6 @@
 #include "core/analysis/trace_analysis.h"
 
+#include "core/error.h"
 #include "core/source.h"
 
 namespace hs {
@@ -9,6 +10,13 @@ bool supports_induction(const TraceSource& source) {
 }
 
 TraceAnalysis analyze_trace(const Trace& trace, const TraceSource* source, const AnalysisOptions& options) {
+    // One token attends to itself alone: every head would read "self 1.00" and every pair
+    // as redundant, confidently and meaninglessly (an empty text runs as BOS alone).
+    if (trace.main.tokens.size() < 2)
+        throw InputError("head metrics need a text of at least 2 tokens; this one has " +
+                         std::to_string(trace.main.tokens.size()) + " (" +
+                         (trace.main.tokens.empty() ? std::string("none") : trace.main.tokens.front()) +
+                         "): type a sentence");
     TraceAnalysis a;
     a.metrics = compute_trace_metrics(trace);
     a.layers = trace.n_layers();

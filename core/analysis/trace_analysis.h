@@ -33,7 +33,8 @@ struct AnalysisOptions {
 };
 
 // Analyses `trace`; when `source` is given (and reads token ids) also runs the induction
-// input through it. Throws hs::Error when the trace has no per-head weights.
+// input through it. Throws hs::Error when the trace has no per-head weights, and
+// hs::InputError for a text of fewer than 2 tokens.
 TraceAnalysis analyze_trace(const Trace& trace, const TraceSource* source = nullptr,
                             const AnalysisOptions& options = {});
 
