@@ -214,7 +214,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
         article.push_back({{"step", c.step}, {"head", c.head}, {"row", c.row}, {"col", c.col}, {"ours", c.ours},
                            {"printed", c.printed}, {"agrees", c.agrees}});
     j["article"] = article;
-    j["byte_tokens"] = ctx.view.byte_tokens;  // the Input panel notes raw-byte tokens
+    j["byte_tokens"] = ctx.view.byte_tokens.count;  // the Input panel notes raw-byte tokens
     j["unknown_words"] = ctx.view.unknown_words;  // and words read as <unk>
     j["input_error"] = ctx.view.input_error;  // shown by the text box, not the Model panel
     // The shown map's auto colour range: min, robust top, max (core's MapRange).

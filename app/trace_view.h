@@ -22,7 +22,7 @@ struct TraceView {
     std::shared_ptr<const MatrixSummaries> summaries;  // ranges and mips of the step matrices
     std::string error;              // last failed compute (the old trace stays shown)
     bool input_error = false;       // `error` is about the text: shown by the text box
-    int byte_tokens = 0;            // the trace's tokens that are raw bytes (byte fallback)
+    ByteTokens byte_tokens;         // the trace's tokens that are raw bytes (byte fallback)
     std::vector<std::string> unknown_words;  // the trace's words outside the vocabulary
     int input_tokens = 0, input_max_len = 0;  // a text over max_len: its size, the limit
     std::string source_kind;

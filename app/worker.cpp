@@ -232,7 +232,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                 if (lt.cross_attn) add(HeadRef{l, 0, true, true}, *lt.cross_attn);
             }
         }
-        result.byte_tokens = count_byte_tokens(trace.main.tokens);
+        result.byte_tokens = byte_tokens_of(trace.main.tokens);
         result.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(trace.main));
         if (trace.decoder) result.decoder_norms = std::make_shared<const HiddenNorms>(hidden_norms(*trace.decoder));
         result.trace = std::make_shared<const Trace>(std::move(trace));

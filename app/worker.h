@@ -16,6 +16,7 @@
 #include "app/model_info.h"
 #include "core/analysis/ablation.h"
 #include "core/source.h"
+#include "core/tokenize/byte_fallback.h"
 #include "core/image/matrix_summary.h"
 #include "core/model/trace.h"
 #include "core/worked_example.h"
@@ -53,7 +54,7 @@ struct ComputeResult {
     std::shared_ptr<const MatrixSummaries> summaries;
     std::string error;                           // hs::Error message, empty on success
     bool input_error = false;                    // the error is the text's (hs::InputError)
-    int byte_tokens = 0;                         // main-stack tokens that are raw bytes ("<0xE5>")
+    ByteTokens byte_tokens;                      // main-stack tokens that are raw bytes ("<0xE5>")
     std::vector<std::string> unknown_words;      // main-stack words read as <unk> (core unknown_words)
     int input_tokens = 0, input_max_len = 0;     // a text over max_len: its size, the limit
     std::string source_kind;                     // "playground", …

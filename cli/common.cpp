@@ -13,7 +13,7 @@
 
 namespace hs {
 
-void note_unread_text(const TraceSource& source, const std::vector<std::string>& unknown, int byte_tokens) {
+void note_unread_text(const TraceSource& source, const std::vector<std::string>& unknown, const ByteTokens& bytes) {
     if (!unknown.empty()) {
         const std::string words = bracketed_words(unknown);
         const bool one = unknown.size() == 1;
@@ -21,14 +21,14 @@ void note_unread_text(const TraceSource& source, const std::vector<std::string>&
                      unknown.size(), one ? "word is" : "words are", source.name().c_str(),
                      one ? "it was" : "each was", words.c_str());
     }
-    if (byte_tokens > 0)
-        std::fprintf(stderr, "note: %d %s raw bytes such as <0xE5>: the vocabulary of '%s' has no piece for "
-                             "some characters\n", byte_tokens, byte_tokens == 1 ? "token is" : "tokens are",
-                     source.name().c_str());
+    if (bytes.count > 0)
+        std::fprintf(stderr, "note: %d %s raw %s such as %s: the vocabulary of '%s' has no piece for "
+                             "some characters\n", bytes.count, bytes.count == 1 ? "token is a" : "tokens are",
+                     bytes.count == 1 ? "byte" : "bytes", bytes.first.c_str(), source.name().c_str());
 }
 
 void note_input_losses(const TraceSource& source, const Trace& trace) {
-    note_unread_text(source, unknown_words(source, trace.main), count_byte_tokens(trace.main.tokens));
+    note_unread_text(source, unknown_words(source, trace.main), byte_tokens_of(trace.main.tokens));
     if (trace.dropped_tokens > 0)
         std::fprintf(stderr, "note: ran the first %zu tokens of the text; %d more were left out (--keep-first)\n",
                      trace.main.tokens.size(), trace.dropped_tokens);

@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "core/source.h"
+#include "core/tokenize/byte_fallback.h"
 
 namespace hs {
 
@@ -24,7 +25,8 @@ SourceInput read_source_input(const Args& args, const TraceSource& source);
 // <unk>: the first five named), characters spelled as raw bytes such as <0xE5>.
 void note_input_losses(const TraceSource& source, const Trace& trace);
 // The first two of those notes, for a text tokenized but not traced (generate).
-void note_unread_text(const TraceSource& source, const std::vector<std::string>& unknown_words, int byte_tokens);
+void note_unread_text(const TraceSource& source, const std::vector<std::string>& unknown_words,
+                      const ByteTokens& byte_tokens);
 
 // Writes `bytes` to PATH atomically, or to stdout when PATH is "-".
 void write_output(const std::string& path, const std::string& bytes);

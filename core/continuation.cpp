@@ -46,7 +46,7 @@ Continuation continue_text(const TraceSource& source, const std::string& text, i
     std::vector<int> ids = prompt;
     Continuation out;
     out.unknown_words = unknown_words(source, tokens.ids, tokens.text);
-    out.byte_tokens = count_byte_tokens(tokens.text);
+    out.byte_tokens = byte_tokens_of(tokens.text);
     for (int i = 0; i < n; ++i) {
         if (progress && !progress(i, n)) throw Cancelled{};
         const std::vector<int> next = generate(model, tokenizer, ids, 1);

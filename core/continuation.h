@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/source.h"
+#include "core/tokenize/byte_fallback.h"
 
 namespace hs {
 
@@ -20,7 +21,7 @@ struct Continuation {
     // or "the model chose its end-of-text token".
     std::string stopped_because;
     std::vector<std::string> unknown_words;  // the text's words read as <unk> (core unknown_words)
-    int byte_tokens = 0;                     // the text's tokens that are raw bytes such as <0xE5>
+    ByteTokens byte_tokens;                  // the text's tokens that are raw bytes such as <0xE5>
 };
 
 // Appends up to n argmax tokens to `text`, one forward per token, calling progress(i, n)

@@ -137,5 +137,11 @@ TEST(ByteFallback, ByteTokensAreCountedExactly) {
     EXPECT_FALSE(hs::is_byte_token("<s>"));
     EXPECT_FALSE(hs::is_byte_token("x<0xE5>"));
     // "小明 ok" on stories260K: ▁, three bytes per character, ▁o, k.
-    EXPECT_EQ(hs::count_byte_tokens({"<s>", " ", "<0xE5>", "<0xB0>", "<0x8F>", "<0xE6>", "<0x98>", "<0x8E>", " o", "k"}), 6);
+    const hs::ByteTokens bytes =
+        hs::byte_tokens_of({"<s>", " ", "<0xE5>", "<0xB0>", "<0x8F>", "<0xE6>", "<0x98>", "<0x8E>", " o", "k"});
+    EXPECT_EQ(bytes.count, 6);
+    EXPECT_EQ(bytes.first, "<0xE5>");
+    // "ü" (U+00FC, bytes C3 BC): the note names a byte the text has, not an example.
+    EXPECT_EQ(hs::byte_tokens_of({"<s>", " ", "<0xC3>", "<0xBC>"}).first, "<0xC3>");
+    EXPECT_EQ(hs::byte_tokens_of({"<s>", " cat"}).count, 0);
 }

@@ -166,11 +166,11 @@ void draw_text_status(AppContext& ctx) {
         }
     }
     // The notes below are about the trace's text: an input error means the text changed.
-    if (!v.input_error && v.trace && v.byte_tokens > 0)
-        amber_prose(printf_string(tr("%d tokens are raw bytes such as <0xE5>: this model's vocabulary has no piece "
+    if (!v.input_error && v.trace && v.byte_tokens.count > 0)
+        amber_prose(printf_string(tr("%d tokens are raw bytes such as %s: this model's vocabulary has no piece "
                                      "for some characters (a model trained on English spells a Chinese character "
                                      "as 3 bytes)."),
-                                  v.byte_tokens));
+                                  v.byte_tokens.count, v.byte_tokens.first.c_str()));
     if (!v.input_error && v.trace && !v.unknown_words.empty()) {
         const std::string words = bracketed_words(v.unknown_words);
         amber_prose(printf_string(tr("%zu words are not in this model's vocabulary: it reads each as its unknown "

@@ -1,6 +1,5 @@
 #include "core/tokenize/byte_fallback.h"
 
-#include <algorithm>
 #include <cctype>
 
 namespace hs {
@@ -10,8 +9,13 @@ bool is_byte_token(const std::string& token) {
            std::isxdigit(static_cast<unsigned char>(token[3])) && std::isxdigit(static_cast<unsigned char>(token[4]));
 }
 
-int count_byte_tokens(const std::vector<std::string>& tokens) {
-    return static_cast<int>(std::count_if(tokens.begin(), tokens.end(), is_byte_token));
+ByteTokens byte_tokens_of(const std::vector<std::string>& tokens) {
+    ByteTokens out;
+    for (const std::string& t : tokens) {
+        if (!is_byte_token(t)) continue;
+        if (out.count++ == 0) out.first = t;
+    }
+    return out;
 }
 
 }  // namespace hs

@@ -10,7 +10,12 @@ namespace hs {
 
 // Whether a displayed token is a byte token: exactly "<0x" + two hex digits + ">".
 bool is_byte_token(const std::string& token);
-// How many of the displayed tokens are byte tokens.
-int count_byte_tokens(const std::vector<std::string>& tokens);
+// The byte tokens among displayed tokens: how many, and the first, which the notes give as
+// the example ("2 tokens are raw bytes such as <0xC3>").
+struct ByteTokens {
+    int count = 0;
+    std::string first;
+};
+ByteTokens byte_tokens_of(const std::vector<std::string>& tokens);
 
 }  // namespace hs
