@@ -602,7 +602,7 @@ int run_gui(const GuiOptions& options) {
             const std::string err = save_settings(ctx.settings_path, ctx.state, size);
             if (!err.empty()) std::fprintf(stderr, "headscope: %s\n", err.c_str());
         }
-        ctx.view = TraceView{};
+        ctx.view = TraceView();
         ctx.analysis = AnalysisView{};
         ctx.train = TrainView{};  // its textures, while the GL context is current
         ctx.renderer.reset();

@@ -13,8 +13,8 @@ bool is_byte_token(const std::string& token);
 // The byte tokens among displayed tokens: how many, and the first, which the notes give as
 // the example ("2 tokens are raw bytes such as <0xC3>").
 struct ByteTokens {
-    int count = 0;
     std::string first;
+    int count = 0;
 };
 ByteTokens byte_tokens_of(const std::vector<std::string>& tokens);
 
