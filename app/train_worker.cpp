@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/train/checkpoint.h"
+#include "core/train/text_corpus.h"
 
 namespace hs {
 
@@ -174,8 +175,11 @@ void TrainWorker::loop() {
             busy_ = true;
             lock.unlock();
             TrainProgress fresh = snapshot_of_run();
+            // A text task whose vocabulary misses tokens of the text says so from the start.
+            const std::string note = run_->setup().task.text ? train::vocabulary_note(*run_->setup().task.text) : "";
             lock.lock();
             busy_ = false;
+            if (!note.empty()) progress_.notice = note;
             if (!pending_setup_ && !drop_run_) publish_locked(std::move(fresh));
             continue;
         }

@@ -32,7 +32,9 @@
 #include "core/image/png.h"
 #include "core/train/checkpoint.h"
 #include "core/train/experiment.h"
+#include "core/train/text_corpus.h"
 #include "core/train/head_trajectory.h"
+#include "core/train/text_corpus.h"
 #include "core/train/trainer.h"
 #include "core/train/training_run.h"
 
@@ -87,10 +89,12 @@ train::TrainingSetup setup_from_args(const Args& args, int steps, const std::str
     setup.task = train::training_task(setup);  // the text read now: every run of a sweep shares it
     setup.text_file.clear();
     train::size_for_task(setup.config, setup.task);
-    if (const train::TextCorpus* c = setup.task.text.get())
-        std::fprintf(stderr, "note: %s: %zu training and %zu held-out %s tokens, %zu ids (%lld tokens beyond vocab=%d read as <unk>)\n",
-                     c->source.c_str(), c->train_ids.size(), c->held_ids.size(), to_string(c->level).c_str(),
-                     c->vocab.size(), c->unknown, config.vocab);
+    if (const train::TextCorpus* c = setup.task.text.get()) {
+        std::fprintf(stderr, "note: %s: %zu training and %zu held-out %s tokens, %zu ids\n", c->source.c_str(),
+                     c->train_ids.size(), c->held_ids.size(), to_string(c->level).c_str(), c->vocab.size());
+        if (const std::string note = train::vocabulary_note(*c); !note.empty())
+            std::fprintf(stderr, "note: %s\n", note.c_str());
+    }
     return setup;
 }
 
@@ -305,6 +309,7 @@ int cmd_train(int argc, char** argv) {
         resume ? resumed_trainer(args, *resume, steps) : new_trainer(args, steps, args.value_or("spec", "random"));
     const int resumed_from = resume ? trainer.steps_taken() : 0;
     check_outputs(args, resumed_from);
+
     std::printf("training %s on %s: steps %d … %d of %d examples (simd %s, %d threads)\n",
                 to_playground_spec(trainer.config()).c_str(), train::to_string(trainer.task().kind).c_str(),
                 trainer.steps_taken() + 1, steps, trainer.options().batch, kernels::simd_name(kernels::simd_level()),

@@ -363,6 +363,16 @@ TEST(TextCorpus, NumbersTokensByFrequencyThenFirstOccurrenceAndHoldsOutTheLastTe
     EXPECT_EQ(words.held_ids.size(), 8u);
 }
 
+// A vocabulary that misses tokens of the text says how much and what would hold them:
+// vocab 4 keeps <bos> <unk> a b of "ab ba " × 40 + 秦, 81 of the 241 characters (the 80
+// spaces and 秦) are read as <unk>, 34 %; vocab=6 holds the 4 different characters.
+TEST(TextCorpus, SaysWhatAVocabularyTooSmallForTheTextReadsAsUnk) {
+    EXPECT_EQ(vocabulary_note(build_text_corpus(ab_text() + "秦", TextLevel::Char, 10, 8)), "");
+    EXPECT_EQ(vocabulary_note(build_text_corpus(ab_text() + "秦", TextLevel::Char, 4, 8)),
+              "the vocabulary (vocab=4) holds 2 of the text's 4 different characters: 34 % of its 241 characters "
+              "are read as <unk>, which the model learns to predict instead; vocab=6 in the spec holds them all");
+}
+
 TEST(TextCorpus, ATextTooShortForItsWindowsIsNamed) {
     try {
         build_text_corpus("ab ba", TextLevel::Word, 10, 4);

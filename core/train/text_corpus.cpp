@@ -101,6 +101,8 @@ TextCorpus build_text_corpus(const std::string& text, TextLevel level, int max_v
     TextCorpus c;
     c.level = level;
     c.fingerprint = text_fingerprint(text);
+    c.tokens = total;
+    c.distinct = static_cast<int>(order.size());
     c.vocab = {"<bos>", "<unk>"};
     std::unordered_map<std::string_view, int> id_of;
     for (const auto& [token, stats] : order) {
@@ -120,6 +122,17 @@ TextCorpus build_text_corpus(const std::string& text, TextLevel level, int max_v
         (i++ < split ? c.train_ids : c.held_ids).push_back(id);
     });
     return c;
+}
+
+std::string vocabulary_note(const TextCorpus& c) {
+    if (c.unknown == 0) return "";
+    const std::string unit = c.level == TextLevel::Char ? "characters" : "words";
+    const long long percent = std::max(1LL, (100 * c.unknown + c.tokens / 2) / std::max(1LL, c.tokens));
+    return "the vocabulary (vocab=" + std::to_string(c.vocab.size()) + ") holds " +
+           std::to_string(c.vocab.size() - 2) + " of the text's " + std::to_string(c.distinct) + " different " +
+           unit + ": " + std::to_string(percent) + " % of its " + std::to_string(c.tokens) + " " + unit +
+           " are read as <unk>, which the model learns to predict instead; vocab=" + std::to_string(c.distinct + 2) +
+           " in the spec holds them all";
 }
 
 TextCorpus read_text_corpus(const std::string& path, TextLevel level, int max_vocab, int window) {

@@ -21,7 +21,15 @@ struct TextCorpus {
     std::vector<int> train_ids, held_ids;
     std::uint64_t fingerprint = 0;  // FNV-1a of the text (a resumed run checks it)
     long long unknown = 0;          // tokens beyond the vocabulary, read as <unk>
+    long long tokens = 0;           // tokens of the whole text
+    int distinct = 0;               // different tokens in it
 };
+
+// "" when the vocabulary holds every token of the text; else what it misses and the vocab
+// that would hold them all, e.g. "the vocabulary (vocab=32) holds 30 of the text's 812
+// different characters: 59 % of its 12000 characters are read as <unk>, which the model
+// learns to predict instead; vocab=814 in the spec holds them all".
+std::string vocabulary_note(const TextCorpus& corpus);
 
 TextLevel parse_text_level(const std::string& name);  // "char" or "word"
 std::string to_string(TextLevel level);
