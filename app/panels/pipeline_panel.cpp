@@ -169,7 +169,13 @@ void draw_pipeline_tab(AppContext& ctx) {
     // Cross-attention: queries from X (the decoder), keys and values from the memory M.
     const bool cross = t->steps_cross;
     const std::string kv_from = cross ? "M" : "X";
-    std::vector<Card> cards = {{"X", &st.x_query, false, Editable::X}};
+    // Pre-norm layers attend over the normalised input: X is LN(h) (or RMSNorm(h)), not
+    // the layer input h the Layer outputs tab shows.
+    const bool pre_norm = t->config.norm == NormPlacement::PreLN;
+    const std::string x_title = !pre_norm ? "X"
+                                : t->config.norm_kind == NormKind::RMSNorm ? "X = RMSNorm(h)"
+                                                                           : "X = LayerNorm(h)";
+    std::vector<Card> cards = {{x_title, &st.x_query, false, Editable::X}};
     if (cross) cards.push_back({"M", &st.x_memory, false, Editable::No});
     if (textbook) {
         cards.push_back({"W_Q^" + hn, &st.w_q_heads[hs_], false, Editable::WIn, true, h * Dk});

@@ -30,6 +30,10 @@ SCRIPT
   timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$size.txt"
 done
 "$checker" pipeline "$out"/*.json
+# The default model is pre-LN: its attention reads LayerNorm(h), and its first card says so;
+# a worked example (no norm) reads X itself.
+grep -q '"title": "X = LayerNorm(h)"' "$out/1280x720_default_middle.json" || { echo "FAIL: the pre-LN X card is not named LayerNorm(h)"; exit 1; }
+grep -q '"title": "X"' "$out/1280x720_example_start.json" || { echo "FAIL: the worked example's X card is renamed"; exit 1; }
 # Above d_model 1024 (mipmapped cards, the fused layout): the maps are coloured, not blank.
 cat > "$out/session_large.txt" <<SCRIPT
 model random:d_model=1280,heads=4,layers=1,seed=3
