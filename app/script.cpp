@@ -59,6 +59,9 @@ void set_train_field(TrainView& v, const std::string& rest) {
 
 void set_config(AppState& s, const std::string& key, const std::string& value) {
     set_spec_key(s.config, key, value);  // the keys and values of a playground spec
+    // As the Model panel's architecture box does: a decoder is causal (mask=none after it
+    // makes it see the future again).
+    if (key == "arch" && s.config.arch == Arch::DecoderOnly) s.config.mask = MaskKind::Causal;
     s.source = SourceKind::Playground;
     s.dirty = true;
 }

@@ -97,3 +97,8 @@ grep -q '"title": "K_1 = M·W_K^1"' "$out/kept_view.json" || { echo "FAIL: the P
 grep -q '"model_arg": "'"$encdec"',arch=encoder-decoder' "$out/kept_view.json" || { echo "FAIL: the model shown is not chosen again"; exit 1; }
 tr -d ' \n' < "$out/kept_view.json" | grep -q '"tokens":\["a","c"\]' || { echo "FAIL: the new text did not run on the model shown"; exit 1; }
 grep -qF '"open_error": "'"$missing"'' "$out/kept_view.json" || { echo "FAIL: the open error is gone"; exit 1; }
+# 'set arch decoder' makes the model causal, as the Model panel's architecture box does.
+printf 'set arch decoder\ndump-state %s\n' "$out/arch.json" > "$out/arch.txt"
+timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
+  --model "$small" --script "$out/arch.txt"
+grep -q '"model_arg": "random:[^"]*arch=decoder,mask=causal' "$out/arch.json" || { echo "FAIL: set arch decoder left the mask off"; exit 1; }
