@@ -15,6 +15,7 @@ void copy_example_notes(const WorkedExample& e, ModelInfo& info) {
     info.example_title_zh = e.title_zh;
     info.example_description_zh = e.description_zh;
     info.example_source_zh = e.source_zh;
+    info.example_from_article = !e.article.empty();
 }
 
 }  // namespace

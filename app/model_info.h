@@ -24,6 +24,7 @@ struct ModelInfo {
     // from is wrong) and source.
     std::string example_title, example_description, example_source;
     std::string example_title_zh, example_description_zh, example_source_zh;  // "" = none
+    bool example_from_article = false;  // it records numbers an article printed (not our own example)
     // Its printed numbers beside ours ("compare with the article"), or why they cannot be
     // (kEditedExampleNotCompared once its cells are edited).
     std::vector<ArticleCell> article;

@@ -126,11 +126,11 @@ TEST(WorkedExample, ArticleSingleHeadValuesByHand) {
     EXPECT_EQ(s.raw_scores.at(0), mat({{4, 11}, {11, 24}}));
     const double r2 = std::sqrt(2.0);
     EXPECT_NEAR(s.scaled_scores[0](1, 1), 24 / r2, 1e-5);  // 16.971
-    // softmax row 1 = [1/(1+e^{(11−4)/√2}), 1/(1+e^{−(11−4)/√2})] = [0.00703, 0.99297].
+    // softmax row 1 = [1/(1+e^{(11−4)/√2}), 1/(1+e^{−(11−4)/√2})] = [0.0070354, 0.9929646].
     const double w01 = 1.0 / (1.0 + std::exp(-(11.0 - 4.0) / r2));
     EXPECT_NEAR(s.weights[0](0, 1), w01, 1e-6);
     EXPECT_NEAR(s.weights[0](0, 0), 1.0 - w01, 1e-6);
-    EXPECT_NEAR(s.weights[0](0, 0), 0.00703, 1e-5);
+    EXPECT_NEAR(s.weights[0](0, 0), 0.0070354, 1e-6);
     // The article prints 0.016 here; that is wrong by more than a factor of two.
     EXPECT_GT(std::abs(s.weights[0](0, 0) - 0.016), 0.008);
     // Row 2: scores differ by (24−11)/√2.
@@ -377,7 +377,7 @@ TEST(WorkedExample, ShippedExamplesDescribeTheArticleErrors) {
     // The descriptions must explain what the article got wrong, not repeat it.
     const hs::WorkedExample one = hs::load_worked_example(example_path("article_single_head"));
     EXPECT_NE(one.description.find("[0.016, 0.984], is WRONG"), std::string::npos);
-    EXPECT_NE(one.description.find("0.00703"), std::string::npos);
+    EXPECT_NE(one.description.find("0.00704"), std::string::npos);
     const hs::WorkedExample two = hs::load_worked_example(example_path("article_two_heads"));
     EXPECT_NE(two.description.find("X·W_Q = [[4,6],[6,4]]"), std::string::npos);
 }

@@ -79,7 +79,9 @@ void draw_example_notes(const ModelInfo& info) {
     ImGui::Separator();
     if (!title.empty()) text_prose(title);
     if (!description.empty() &&
-        ImGui::CollapsingHeader(tr("what it shows, where the article errs"), ImGuiTreeNodeFlags_DefaultOpen))
+        ImGui::CollapsingHeader(info.example_from_article ? tr("what it shows, where the article errs")
+                                                          : tr("what it shows"),
+                                ImGuiTreeNodeFlags_DefaultOpen))
         text_prose(description);
     if (!source.empty()) {
         ImGui::PushTextWrapPos(0.0f);
