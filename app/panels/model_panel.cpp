@@ -235,7 +235,9 @@ void draw_model_info(const ModelInfo& info) {
 void draw_trained(AppContext& ctx, const std::vector<int>& steps) {
     AppState& s = ctx.state;
     const TrainProgress& p = ctx.train.progress;
-    ImGui::TextWrapped(tr("Trained in the Train view on %s: %s"), train::to_string(p.task.kind).c_str(),
+    // The task as the Train view's box names it (translated): "text" is its "text file".
+    const std::string task = train::to_string(p.task.kind);
+    ImGui::TextWrapped(tr("Trained in the Train view on %s: %s"), tr(task == "text" ? "text file" : task.c_str()),
                        to_playground_spec(p.config).c_str());
     if (steps.empty() || p.run_id != s.trained_run) {
         ImGui::TextDisabled("%s", tr("that run is gone: train again, or pick another model"));
