@@ -178,14 +178,17 @@ void draw_text_status(AppContext& ctx) {
                                   v.unknown_words.size(), words.c_str()));
     }
     if (!v.input_error && v.trace && (v.trace->dropped_tokens > 0 || v.trace->dropped_decoder_tokens > 0)) {
+        // Wrapped, and the button beside the last line only when it fits (the panel is
+        // ~290 px wide at 1280 × 720: the sentence alone ran past it).
         if (v.trace->dropped_tokens > 0)
-            ImGui::TextColored(kAmber, tr("showing the first %zu tokens; %d more are left out"),
-                               v.trace->main.tokens.size(), v.trace->dropped_tokens);
+            amber_prose(printf_string(tr("showing the first %zu tokens; %d more are left out"),
+                                      v.trace->main.tokens.size(), v.trace->dropped_tokens));
         if (v.trace->dropped_decoder_tokens > 0 && v.trace->decoder)
-            ImGui::TextColored(kAmber, tr("showing the first %zu decoder tokens; %d more are left out"),
-                               v.trace->decoder->tokens.size(), v.trace->dropped_decoder_tokens);
-        ImGui::SameLine();
-        if (ImGui::SmallButton(tr("use the whole text"))) {
+            amber_prose(printf_string(tr("showing the first %zu decoder tokens; %d more are left out"),
+                                      v.trace->decoder->tokens.size(), v.trace->dropped_decoder_tokens));
+        const char* whole = tr("use the whole text");
+        same_line_if_fits(button_width(whole));
+        if (ImGui::SmallButton(whole)) {
             s.keep_first_tokens = false;
             s.dirty = true;
         }
