@@ -210,9 +210,11 @@ void draw_ranking(AppContext& ctx) {
     if (ImGui::BeginTable("##ranked", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV,
                           ImVec2(0, std::max(80.0f, avail_y - 4.0f)))) {
         ImGui::TableSetupScrollFreeze(0, 1);
-        ImGui::TableSetupColumn("#");
-        ImGui::TableSetupColumn(tr("head"));
-        ImGui::TableSetupColumn(measure);
+        // The head column fits "L11.H15 (off)" (zh "（已关闭）" was cut); the measure takes the rest.
+        const std::string widest_head = "L00.H00 " + std::string(tr("(off)"));
+        ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("000").x);
+        ImGui::TableSetupColumn(tr("head"), ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize(widest_head.c_str()).x);
+        ImGui::TableSetupColumn(measure, ImGuiTableColumnFlags_WidthStretch);
         ImGui::TableHeadersRow();
         for (std::size_t i = 0; i < r.heads.size(); ++i) {
             const RankedHead& h = r.heads[i];

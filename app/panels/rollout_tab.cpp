@@ -32,7 +32,8 @@ void draw_rollout_tab(AppContext& ctx) {
     ImGui::SameLine();
     if (ImGui::Button("SVG##rollout"))
         try_action(ctx, [&] { a.status = wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "svg"))); });
-    ImGui::SameLine();
+    // Below the buttons, not beside them: wrapped from beside them, its lines ran past the
+    // panel (core's line breaker measures from the panel's left edge).
     text_disabled_wrapped("%s", tr("R = Â_L ⋯ Â_1, Â_l = rownorm(mean_h A_l + I): how much of input token j flows into "
                                    "position i"));
     a.rollout_map.sync(std::to_string(a.analysed_generation), r.joint);
