@@ -159,7 +159,7 @@ void poll_analysis(AppContext& ctx) {
             a.analysed_trace = r->trace;
             a.analysed_generation = r->trace_generation;
             // Statuses stay English (the state dump's words); the panel shows tr_message(status).
-            a.status = printf_string("analysed %d heads in %s", a.analysis->layers * a.analysis->heads, ms);
+            a.set_status(printf_string("analysed %d heads in %s", a.analysis->layers * a.analysis->heads, ms));
         } else if (r->kind == AnalysisJobKind::Corpus) {
             a.corpus = r->corpus;
             a.corpus_labels = std::move(r->corpus_labels);
@@ -167,8 +167,8 @@ void poll_analysis(AppContext& ctx) {
             a.corpus_pairs = most_redundant_pairs(a.corpus->mean_jsd, 10);
             a.corpus_mds = mds_layout(a.corpus->mean_jsd);
             a.table_source = MetricsSource::Corpus;
-            a.status = printf_string("corpus %s: %d of %d sentences%s in %s", a.corpus_name.c_str(),
-                                     a.corpus->analysed, a.corpus->total, a.corpus->cancelled ? " (cancelled)" : "", ms);
+            a.set_status(printf_string("corpus %s: %d of %d sentences%s in %s", a.corpus_name.c_str(),
+                                     a.corpus->analysed, a.corpus->total, a.corpus->cancelled ? " (cancelled)" : "", ms));
         } else if (r->kind == AnalysisJobKind::Relations) {
             a.relations = r->relations;
             a.relations_model = r->model_arg;
@@ -176,7 +176,8 @@ void poll_analysis(AppContext& ctx) {
             a.relations_skipped = std::move(r->relations_skipped);
             a.showcases = std::move(r->showcases);
             a.relations_lang = std::clamp(a.relations_lang, 0, static_cast<int>(a.relations->size()) - 1);
-            a.status = printf_string("probed relations on %s in %s", a.relations_corpus.c_str(), ms);
+            // The default model probes on opening: not news once another model is shown.
+            a.set_status(printf_string("probed relations on %s in %s", a.relations_corpus.c_str(), ms), r->model_arg);
             if (!a.jump_to_relation.empty() && a.relations_of(ctx.view.model_arg)) {
                 // First launch: the learner lands on a named head, its sample and gold arcs.
                 for (const RelationRun& run : *a.relations)
@@ -188,7 +189,7 @@ void poll_analysis(AppContext& ctx) {
         } else {
             a.ranking = r->ranking;
             a.ranking_mode = r->mode;
-            a.status = printf_string("ranked %d heads in %s", static_cast<int>(a.ranking->heads.size()), ms);
+            a.set_status(printf_string("ranked %d heads in %s", static_cast<int>(a.ranking->heads.size()), ms));
         }
     }
     // The default model's heads are probed as soon as it is shown (a second, once per model).

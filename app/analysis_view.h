@@ -49,6 +49,11 @@ struct AnalysisView {
     std::string relations_requested;                  // model_arg of the last automatic probe
     std::string error;                                // last failed job
     std::string status;                               // last finished job, one line
+    std::string status_model;                         // the model the status is about ("" = any)
+    void set_status(std::string text, std::string model = "") {
+        status = std::move(text);
+        status_model = std::move(model);
+    }
     bool follow = true;                               // re-analyze when the trace changes
 
     // -- choices --------------------------------------------------------------

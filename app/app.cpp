@@ -313,6 +313,10 @@ bool take_newest_result(AppContext& ctx) {
         if (result->adopt_text) {
             ctx.state.text = result->adopt_text->text;
             ctx.state.notice = result->adopt_text->notice;
+            ctx.state.notice_text = result->adopt_text->text;
+        } else if (!s.notice_text.empty() && s.text != s.notice_text) {  // the user typed another text
+            s.notice.clear();
+            s.notice_text.clear();
         }
         if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
             ctx.state.remember_model(result->model_arg);

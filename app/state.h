@@ -94,6 +94,7 @@ struct AppState {
     bool dirty = true;                      // computation inputs changed
     std::vector<std::string> config_errors; // hs::validate messages of `config`
     std::string notice;                     // one-line message (settings, drops)
+    std::string notice_text;                // the text a notice speaks of ("" = none): it goes with that text
 
     // Model argument the worker opens: playground spec, example or directory path.
     std::string model_arg() const;

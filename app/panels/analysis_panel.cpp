@@ -33,13 +33,13 @@ void draw_toolbar(AppContext& ctx) {
         ImGui::SameLine();
         if (ImGui::Button(tr("cancel##analysis"))) {
             w.cancel();
-            a.status = tr("cancelled");
+            a.set_status(tr("cancelled"));
         }
     } else if (!a.error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
         ImGui::TextWrapped("%s", tr_message(a.error).c_str());
         ImGui::PopStyleColor();
-    } else if (!a.status.empty()) {
+    } else if (!a.status.empty() && (a.status_model.empty() || a.status_model == ctx.view.model_arg)) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         ImGui::TextWrapped("%s", tr_message(a.status).c_str());  // a long status wraps instead of widening the panel
         ImGui::PopStyleColor();

@@ -128,15 +128,15 @@ void draw_plots_tab(AppContext& ctx) {
         if (ext[0] == 's') ImGui::SameLine();
         if (ImGui::Button(ext[0] == 'p' ? "PNG##map" : "SVG##map"))
             try_action(ctx, [&] {
-                a.status = wrote_status(export_metric_figure(ctx, pm, export_path(ctx, std::string("metric_") + metric_name(pm), ext)));
+                a.set_status(wrote_status(export_metric_figure(ctx, pm, export_path(ctx, std::string("metric_") + metric_name(pm), ext))));
             });
     }
     ImGui::SameLine();
     if (ImGui::Button("CSV##table"))
-        try_action(ctx, [&] { a.status = wrote_status(export_metrics_csv(ctx, export_path(ctx, "head_metrics", "csv"))); });
+        try_action(ctx, [&] { a.set_status(wrote_status(export_metrics_csv(ctx, export_path(ctx, "head_metrics", "csv")))); });
     ImGui::SameLine();
     if (ImGui::Button("JSON##analysis"))
-        try_action(ctx, [&] { a.status = wrote_status(export_analysis_json(ctx, export_path(ctx, "analysis", "json"))); });
+        try_action(ctx, [&] { a.set_status(wrote_status(export_analysis_json(ctx, export_path(ctx, "analysis", "json")))); });
     const Matrix m = metric_matrix(metrics, layers, heads, pm);
     const std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(labels)) + "/" +
                             std::to_string(a.analysed_generation) + "/" + std::to_string(corpus) + "/" +

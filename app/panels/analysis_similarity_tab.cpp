@@ -111,10 +111,10 @@ void draw_similarity_tab(AppContext& ctx) {
     const std::vector<HeadPair> pairs = corpus ? a.corpus_pairs : a.analysis->redundant;
     const float fs = ImGui::GetFontSize();
     if (ImGui::Button("PNG##jsd"))
-        try_action(ctx, [&] { a.status = wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "png"))); });
+        try_action(ctx, [&] { a.set_status(wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "png")))); });
     ImGui::SameLine();
     if (ImGui::Button("SVG##jsd"))
-        try_action(ctx, [&] { a.status = wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "svg"))); });
+        try_action(ctx, [&] { a.set_status(wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "svg")))); });
     ImGui::SameLine();
     text_disabled_wrapped(tr("JSD between heads' rows, averaged over queries (0 = identical, ln 2 = disjoint)%s"),
                           corpus ? tr("; mean over the corpus") : "");

@@ -28,10 +28,10 @@ void draw_rollout_tab(AppContext& ctx) {
     if (T == 0 || static_cast<int>(tokens.size()) != T) return;
     const bool last = r.bars.size() == r.last_row.size() && r.last_row.size() > 0 && r.bars.isApprox(r.last_row);
     if (ImGui::Button("PNG##rollout"))
-        try_action(ctx, [&] { a.status = wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "png"))); });
+        try_action(ctx, [&] { a.set_status(wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "png")))); });
     ImGui::SameLine();
     if (ImGui::Button("SVG##rollout"))
-        try_action(ctx, [&] { a.status = wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "svg"))); });
+        try_action(ctx, [&] { a.set_status(wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "svg")))); });
     // Below the buttons, not beside them: wrapped from beside them, its lines ran past the
     // panel (core's line breaker measures from the panel's left edge).
     text_disabled_wrapped("%s", tr("R = Â_L ⋯ Â_1, Â_l = rownorm(mean_h A_l + I): how much of input token j flows into "

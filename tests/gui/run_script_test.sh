@@ -102,3 +102,8 @@ printf 'set arch decoder\ndump-state %s\n' "$out/arch.json" > "$out/arch.txt"
 timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
   --model "$small" --script "$out/arch.txt"
 grep -q '"model_arg": "random:[^"]*arch=decoder,mask=causal' "$out/arch.json" || { echo "FAIL: set arch decoder left the mask off"; exit 1; }
+# The notice of the replaced text goes with that text: typing another takes it away.
+printf 'model %s\ntext <bos> #3 #4\ndump-state %s\n' "$out/task_model" "$out/task_model_typed.json" > "$out/task_model_typed.txt"
+timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
+  --model "$small" --text "Alice helped John" --script "$out/task_model_typed.txt"
+grep -q '"notice": ""' "$out/task_model_typed.json" || { echo "FAIL: the replaced-text notice stayed after another text"; exit 1; }
