@@ -26,9 +26,10 @@ const FontCandidate kCjk[] = {
 };
 
 // Latin face ranges: Latin, Greek (α, √-style math), phonetic superscripts (ᵀ),
-// punctuation (…, ·), arrows (→), math operators (√, ×), geometric shapes.
-const ImWchar kLatinRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x1D00, 0x1D7F, 0x2000, 0x206F,
-                                0x2070, 0x209F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+// punctuation (…, ·), arrows (→), math operators (√, ×), the open box of a space token (␣),
+// geometric shapes.
+const ImWchar kLatinRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x1D00, 0x1D7F, 0x2000, 0x206F, 0x2070, 0x209F,
+                                0x2190, 0x21FF, 0x2200, 0x22FF, 0x2423, 0x2423, 0x25A0, 0x25FF, 0};
 
 }  // namespace
 

@@ -22,12 +22,13 @@ void amber_prose(const std::string& text) {
 
 // A token as a chip shows it: core's display string (Ġ already a space, byte tokens
 // already bytes) with control characters made visible ("\n", "\t", "\x1b") and a
-// token of spaces only shown as middle dots (an empty-looking chip says nothing).
+// token of spaces only shown as open boxes, one a space (an empty-looking chip says
+// nothing, and a middle dot read as the token '.').
 std::string readable_token(const std::string& token) {
     if (!token.empty() && token.find_first_not_of(' ') == std::string::npos) {
-        std::string dots;
-        for (std::size_t i = 0; i < token.size(); ++i) dots += "·";
-        return dots;
+        std::string boxes;
+        for (std::size_t i = 0; i < token.size(); ++i) boxes += "␣";
+        return boxes;
     }
     std::string out;
     for (const char ch : token) {
