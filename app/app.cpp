@@ -65,16 +65,20 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     if (!s.dirty && detail_key(s) == submitted_detail) return;
     if (!s.dirty && !s.pipeline_open) return;
     s.dirty = false;
+    // A model that did not open stays chosen in the Model panel (its path, its error) until
+    // another is chosen; meanwhile the window computes with the model on screen.
+    const bool on_shown = !s.open_error.empty() && s.model_arg() == s.failed_model_arg && s.shown_model;
+    const AppState::ModelChoice c = on_shown ? *s.shown_model : s.model_choice();
     // A trained source's snapshot: its weights are shared with the request, the Model is built on the worker.
     const auto snapshot =
-        s.source == SourceKind::Trained ? trained_snapshot(ctx.train, s.trained_run, s.trained_step) : nullptr;
-    if (s.source == SourceKind::Playground) {
-        s.config_errors = validate(s.config);
+        c.source == SourceKind::Trained ? trained_snapshot(ctx.train, c.trained_run, c.trained_step) : nullptr;
+    if (c.source == SourceKind::Playground) {
+        s.config_errors = validate(c.config);
         if (!s.config_errors.empty()) return;
-    } else if (s.source == SourceKind::ModelDirectory && s.model_dir.empty()) {
+    } else if (c.source == SourceKind::ModelDirectory && c.model_dir.empty()) {
         s.config_errors = {"Type the path of a model file or directory and press Enter (or drop one here)."};
         return;
-    } else if (s.source == SourceKind::Trained && !snapshot) {
+    } else if (c.source == SourceKind::Trained && !snapshot) {
         s.config_errors = {"That training run is gone (reset, replaced or its step thinned away): pick a step of the "
                            "current run, or another model."};
         return;
@@ -82,15 +86,17 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
         s.config_errors.clear();
     }
     ComputeRequest r;
-    r.model_arg = s.model_arg();
-    s.requested_model = s.model_choice();
-    if (r.model_arg != ctx.view.model_arg) s.open_error.clear();  // another model chosen: it speaks for itself
-    if (s.source == SourceKind::WorkedExample) r.example = s.edited_example;
+    r.model_arg = c.arg();
+    s.requested_model = c;
+    if (!on_shown && r.model_arg != ctx.view.model_arg) s.open_error.clear();  // another model: it speaks for itself
+    if (c.source == SourceKind::WorkedExample) r.example = c.edited_example;
     if (snapshot)
         r.open = [weights = snapshot->weights, config = ctx.train.progress.config, task = ctx.train.progress.task,
                   name = r.model_arg] { return train::make_trained_source(Model(config, *weights), task, name); };
-    else if (ctx.view.source && r.model_arg == ctx.view.model_arg)
+    else if (ctx.view.source && r.model_arg == ctx.view.model_arg) {
         r.open = [source = ctx.view.source] { return source; };  // the model on screen, if the worker let it go
+        r.shown_source = true;
+    }
     r.input.text = s.text;
     r.input.keep_first = s.keep_first_tokens;
     r.input.decoder_text = s.decoder_text;
@@ -102,15 +108,15 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     r.options.scores_cell_limit = 64LL * 1024 * 1024;
     // Ablated heads that exist in the model about to run (edits may have removed some).
     int max_layers = 1 << 30, max_heads = 1 << 30;
-    if (s.source == SourceKind::Playground) {
-        max_layers = s.config.layers;
-        max_heads = s.config.heads;
+    if (c.source == SourceKind::Playground) {
+        max_layers = c.config.layers;
+        max_heads = c.config.heads;
     } else if (ctx.view.trace && ctx.view.model_arg == r.model_arg) {
         max_layers = ctx.view.trace->n_layers();
         max_heads = heads_in(*ctx.view.trace, MapKind::Self);
     }
     std::erase_if(s.ablated, [&](const HeadRef& h) { return h.layer >= max_layers || h.head >= max_heads; });
-    if (s.source != SourceKind::WorkedExample) {
+    if (c.source != SourceKind::WorkedExample) {
         r.options.ablate = s.ablated;
         r.options.ablate_mode = s.ablate_mode;
     }
@@ -181,7 +187,16 @@ void draw_progress_overlay(AppContext& ctx) {
     ImGui::SameLine();
     if (ImGui::Button(tr("cancel"))) {
         ctx.worker.cancel();
-        ctx.state.notice = "Cancelled; the last result stays on screen.";
+        AppState& s = ctx.state;
+        s.notice = "Cancelled; the last result stays on screen.";
+        // A load of another model cancelled: the window goes on with the model on screen,
+        // as after a model that did not open.
+        if (ctx.view.trace && s.model_arg() != ctx.view.model_arg && s.shown_model) {
+            s.restore_view_before_open();
+            s.failed_model_arg = s.model_arg();
+            s.open_error = "Cancelled; the last result stays on screen.";
+            s.notice.clear();
+        }
     }
     ImGui::End();
 }
@@ -294,14 +309,15 @@ bool take_newest_result(AppContext& ctx) {
     if (!result) return false;
     const bool trace = bool(result->trace);
     AppState& s = ctx.state;
-    // A model that did not open (not a text it cannot read): the model on screen is chosen
-    // again with what was selected in it, and recomputes with any edit made meanwhile;
-    // open_error says why until another model is chosen.
+    // A model that did not open (not a text it cannot read): the window goes on with the
+    // model on screen and what was selected in it, recomputing any edit made meanwhile;
+    // the Model panel keeps the choice that failed, with open_error saying why.
     if (!trace && !result->input_error && ctx.view.trace && result->model_arg != ctx.view.model_arg &&
         s.shown_model && s.shown_model->arg() == ctx.view.model_arg) {
-        s.choose_model(*s.shown_model);
         s.restore_view_before_open();
+        s.failed_model_arg = result->model_arg;
         s.open_error = result->error;
+        if (s.notice == "Opened " + result->model_arg) s.notice.clear();  // a drop's notice: it did not open
         s.dirty = true;
         return false;
     }
@@ -314,9 +330,11 @@ bool take_newest_result(AppContext& ctx) {
             ctx.state.text = result->adopt_text->text;
             ctx.state.notice = result->adopt_text->notice;
             ctx.state.notice_text = result->adopt_text->text;
+            ctx.state.text_notice = result->adopt_text->notice;
         } else if (!s.notice_text.empty() && s.text != s.notice_text) {  // the user typed another text
-            s.notice.clear();
+            if (s.notice == s.text_notice) s.notice.clear();  // unless another notice replaced it
             s.notice_text.clear();
+            s.text_notice.clear();
         }
         if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
             ctx.state.remember_model(result->model_arg);

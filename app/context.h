@@ -129,12 +129,12 @@ struct AppContext {
 };
 
 // The error the window stands on, if any: an invalid config first (nothing was computed
-// for it, so the view's error, if any, is of an older request), then a model that did not
-// open, then the last job's.
+// for it, so the view's error, if any, is of an older request), then the last job's, then
+// a model that did not open (the window goes on with the one on screen).
 inline const std::string& current_error(const AppContext& ctx) {
     return !ctx.state.config_errors.empty() ? ctx.state.config_errors.front()
-           : !ctx.state.open_error.empty()  ? ctx.state.open_error
-                                            : ctx.view.error;
+           : !ctx.view.error.empty()        ? ctx.view.error
+                                            : ctx.state.open_error;
 }
 
 }  // namespace hs

@@ -36,7 +36,7 @@ struct ModelInfo {
 
 inline constexpr const char* kEditedExampleNotCompared =
     "The example's inputs were edited here, so its numbers are no longer the article's and are not compared: "
-    "undo the cell edits to compare again.";
+    "discard the cell edits to compare again.";
 
 ModelInfo describe_model(const TraceSource& source);
 // A worked example the user edited (run without a source): its notes and shapes.

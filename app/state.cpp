@@ -49,16 +49,6 @@ AppState::ModelChoice AppState::model_choice() const {
     return {source, config, example_path, model_dir, edited_example, trained_run, trained_step};
 }
 
-void AppState::choose_model(const ModelChoice& c) {
-    source = c.source;
-    config = c.config;
-    example_path = c.example_path;
-    model_dir = c.model_dir;
-    edited_example = c.edited_example;
-    trained_run = c.trained_run;
-    trained_step = c.trained_step;
-}
-
 std::string AppState::model_arg() const { return model_choice().arg(); }
 
 std::string AppState::ModelChoice::arg() const {

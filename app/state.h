@@ -94,7 +94,9 @@ struct AppState {
     bool dirty = true;                      // computation inputs changed
     std::vector<std::string> config_errors; // hs::validate messages of `config`
     std::string notice;                     // one-line message (settings, drops)
-    std::string notice_text;                // the text a notice speaks of ("" = none): it goes with that text
+    // A notice about a text (a task model's own example, a continuation) goes when another
+    // text is typed: the text, and the notice as it was set.
+    std::string notice_text, text_notice;
 
     // Model argument the worker opens: playground spec, example or directory path.
     std::string model_arg() const;
@@ -124,13 +126,12 @@ struct AppState {
         std::string arg() const;  // what the worker opens (AppState::model_arg)
     };
     ModelChoice model_choice() const;
-    void choose_model(const ModelChoice& choice);
     // The choice of the last request, and of the request whose maps are on screen. A model
-    // that does not open gives way to the one on screen again (its choice and the view of
-    // it), so later edits run on the model shown instead of failing on the one that did
-    // not open; open_error says why, until another model is chosen.
+    // that does not open (failed_model_arg) stays chosen in the Model panel with open_error
+    // saying why, while later edits run on the model shown (submit_if_dirty), until
+    // another model is chosen.
     std::optional<ModelChoice> requested_model, shown_model;
-    std::string open_error;
+    std::string failed_model_arg, open_error;
     // Puts a model path first in recent_models (unique, at most kMaxRecent).
     void remember_model(const std::string& path);
     static constexpr std::size_t kMaxRecent = 10;

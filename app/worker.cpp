@@ -113,7 +113,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
         } else {
             bool opened_now = false;  // this request opened the model (not an edit of the text)
             if (!cached_source_ || cached_arg_ != request.model_arg) {
-                opened_now = true;
+                opened_now = !request.shown_source;
                 // A playground edit keeps the previous playground model until the new one
                 // is built, so a heads-only edit reuses its weights (reopen_source); any
                 // other model is released first, so two large ones never coexist.

@@ -30,6 +30,9 @@ struct ComputeRequest {
     TraceOptions options;
     // Decoder LMs: append up to this many greedy tokens to input.text first (0: none).
     int continue_tokens = 0;
+    // `open` hands back the source on screen (not a model opened now: a text it cannot
+    // read is an input error, not a reason to run its own example).
+    bool shown_source = false;
     // Set: builds the source (on the worker) instead of open_source(model_arg); model_arg
     // still names it and keys the cache. A trained snapshot's model comes this way.
     std::function<std::shared_ptr<const TraceSource>()> open;

@@ -277,7 +277,16 @@ void check_outputs(const Args& args, int resumed_from) {
         check_save_dir(*dir);
     }
     if (const auto dir = args.value("snapshots")) {
-        refuse_to_replace(*dir, force || resumed);
+        // A resumed run adds steps after resumed_from: a directory holding such steps is
+        // another run's (an earlier, longer one), which --force alone may overwrite.
+        bool later_steps = false;
+        std::error_code ec;
+        for (const auto& e : std::filesystem::directory_iterator(*dir, ec)) {
+            const std::string name = e.path().filename().string();
+            int step = 0;
+            if (std::sscanf(name.c_str(), "step_%d", &step) == 1 && step > resumed_from) later_steps = true;
+        }
+        refuse_to_replace(*dir, force || (resumed && !later_steps));
         check_save_dir(snapshot_path(*dir, resumed_from + 1));
     }
     if (const auto path = args.value("log")) {

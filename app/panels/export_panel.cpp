@@ -61,7 +61,7 @@ void draw_export_tab(AppContext& ctx) {
         ImGui::TextDisabled("%s", tr("nothing to export yet"));
         return;
     }
-    if (!current_error(ctx).empty()) {  // the map shown is of an older input
+    if (!ctx.view.error.empty() || !s.config_errors.empty()) {  // the map shown is of an older input
         ImGui::TextDisabled("%s", tr("fix the error first: the map on screen is not of the current input"));
         return;
     }
