@@ -67,7 +67,7 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     s.dirty = false;
     // A model that did not open stays chosen in the Model panel (its path, its error) until
     // another is chosen; meanwhile the window computes with the model on screen.
-    const bool on_shown = !s.open_error.empty() && s.model_arg() == s.failed_model_arg && s.shown_model;
+    const bool on_shown = s.computes_on_shown_model();
     const AppState::ModelChoice c = on_shown ? *s.shown_model : s.model_choice();
     // A trained source's snapshot: its weights are shared with the request, the Model is built on the worker.
     const auto snapshot =
@@ -88,7 +88,10 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     ComputeRequest r;
     r.model_arg = c.arg();
     s.requested_model = c;
-    if (!on_shown && r.model_arg != ctx.view.model_arg) s.open_error.clear();  // another model: it speaks for itself
+    if (!on_shown && r.model_arg != ctx.view.model_arg) {  // another model chosen: it speaks for itself
+        s.failed_model_arg.clear();
+        s.open_error.clear();
+    }
     if (c.source == SourceKind::WorkedExample) r.example = c.edited_example;
     if (snapshot)
         r.open = [weights = snapshot->weights, config = ctx.train.progress.config, task = ctx.train.progress.task,
@@ -188,15 +191,13 @@ void draw_progress_overlay(AppContext& ctx) {
     if (ImGui::Button(tr("cancel"))) {
         ctx.worker.cancel();
         AppState& s = ctx.state;
-        s.notice = "Cancelled; the last result stays on screen.";
+        const std::string cancelled = "Cancelled; the last result stays on screen.";
         // A load of another model cancelled: the window goes on with the model on screen,
         // as after a model that did not open.
-        if (ctx.view.trace && s.model_arg() != ctx.view.model_arg && s.shown_model) {
-            s.restore_view_before_open();
-            s.failed_model_arg = s.model_arg();
-            s.open_error = "Cancelled; the last result stays on screen.";
-            s.notice.clear();
-        }
+        if (ctx.view.trace && s.model_arg() != ctx.view.model_arg && s.shown_model)
+            s.keep_shown_model(s.model_arg(), cancelled);
+        else
+            s.notice = cancelled;
     }
     ImGui::End();
 }
@@ -314,11 +315,8 @@ bool take_newest_result(AppContext& ctx) {
     // the Model panel keeps the choice that failed, with open_error saying why.
     if (!trace && !result->input_error && ctx.view.trace && result->model_arg != ctx.view.model_arg &&
         s.shown_model && s.shown_model->arg() == ctx.view.model_arg) {
-        s.restore_view_before_open();
-        s.failed_model_arg = result->model_arg;
-        s.open_error = result->error;
+        s.keep_shown_model(result->model_arg, result->error);
         if (s.notice == "Opened " + result->model_arg) s.notice.clear();  // a drop's notice: it did not open
-        s.dirty = true;
         return false;
     }
     if (trace) {
@@ -327,14 +325,12 @@ bool take_newest_result(AppContext& ctx) {
         // The trace belongs to another text ("continue", a model's own example), which
         // replaces the input without another recomputation.
         if (result->adopt_text) {
-            ctx.state.text = result->adopt_text->text;
-            ctx.state.notice = result->adopt_text->notice;
-            ctx.state.notice_text = result->adopt_text->text;
-            ctx.state.text_notice = result->adopt_text->notice;
-        } else if (!s.notice_text.empty() && s.text != s.notice_text) {  // the user typed another text
-            if (s.notice == s.text_notice) s.notice.clear();  // unless another notice replaced it
-            s.notice_text.clear();
-            s.text_notice.clear();
+            s.text = result->adopt_text->text;
+            s.notice = result->adopt_text->notice;
+            s.text_notice = AppState::TextNotice{s.text, s.notice};
+        } else if (s.text_notice && s.text != s.text_notice->text) {  // the user typed another text
+            if (s.notice == s.text_notice->notice) s.notice.clear();  // unless another notice replaced it
+            s.text_notice.reset();
         }
         if (ctx.state.source == SourceKind::ModelDirectory && result->model_arg == ctx.state.model_dir)
             ctx.state.remember_model(result->model_arg);

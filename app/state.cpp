@@ -95,6 +95,13 @@ void AppState::restore_view_before_open() {
     view_before_open.reset();
 }
 
+void AppState::keep_shown_model(const std::string& arg, const std::string& why) {
+    restore_view_before_open();
+    failed_model_arg = arg;
+    open_error = why;
+    dirty = true;
+}
+
 void AppState::toggle_ablation(const HeadRef& head) {
     const auto it = std::find(ablated.begin(), ablated.end(), head);
     if (it == ablated.end()) ablated.push_back(head);

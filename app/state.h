@@ -96,7 +96,10 @@ struct AppState {
     std::string notice;                     // one-line message (settings, drops)
     // A notice about a text (a task model's own example, a continuation) goes when another
     // text is typed: the text, and the notice as it was set.
-    std::string notice_text, text_notice;
+    struct TextNotice {
+        std::string text, notice;
+    };
+    std::optional<TextNotice> text_notice;
 
     // Model argument the worker opens: playground spec, example or directory path.
     std::string model_arg() const;
@@ -128,10 +131,17 @@ struct AppState {
     ModelChoice model_choice() const;
     // The choice of the last request, and of the request whose maps are on screen. A model
     // that does not open (failed_model_arg) stays chosen in the Model panel with open_error
-    // saying why, while later edits run on the model shown (submit_if_dirty), until
-    // another model is chosen.
+    // saying why (dismissable), while later edits run on the model shown (submit_if_dirty),
+    // until another model is chosen.
     std::optional<ModelChoice> requested_model, shown_model;
     std::string failed_model_arg, open_error;
+    // The model `arg` did not open (or its load was cancelled) for the reason `why`: the
+    // window goes on with the shown model and the view of it, recomputing edits made since.
+    void keep_shown_model(const std::string& arg, const std::string& why);
+    // Whether requests go to the shown model instead of the chosen one that did not open.
+    bool computes_on_shown_model() const {
+        return !failed_model_arg.empty() && shown_model && model_arg() == failed_model_arg;
+    }
     // Puts a model path first in recent_models (unique, at most kMaxRecent).
     void remember_model(const std::string& path);
     static constexpr std::size_t kMaxRecent = 10;

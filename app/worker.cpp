@@ -198,17 +198,15 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
         }
         const WorkedExample* example = request.example ? request.example.get() : nullptr;
         if (!example && result.source) example = result.source->worked_example();
-        if (example) {
+        // request.example is an example whose cells the user edited: its numbers are no
+        // longer the ones the article computed from, so they are not compared.
+        if (example && request.example && !example->article.empty()) {
+            result.info.article_error = kEditedExampleNotCompared;
+        } else if (example) {
             try {
                 result.info.article = compare_with_article(*example, trace);
             } catch (const Error& e) {
                 result.info.article_error = e.what();
-            }
-            // request.example is an example whose cells the user edited: its numbers are
-            // no longer the ones the article computed from.
-            if (request.example && !result.info.article.empty()) {
-                result.info.article.clear();
-                result.info.article_error = kEditedExampleNotCompared;
             }
         }
         if (thumbs_from_forward) {

@@ -124,10 +124,7 @@ int cmd_forward(int argc, char** argv) {
                     " is out of range: the model has " + std::to_string(n_layers) + " layers (0.." +
                     std::to_string(n_layers - 1) + ")");
     if (const auto dir = args.value("save")) {
-        if (!source->model()) throw Error("--save needs a playground model or model directory");
-        if (const std::string lost = source->lost_by_saving(); !lost.empty())
-            throw Error("--save would lose " + lost + ": the copy would read text differently; copy its files instead");
-        refuse_to_replace(*dir, args.flag("force"));
+        check_can_save(*source, *dir, args.flag("force"));
         save_model_dir(*source->model(), *dir);
         std::fprintf(stderr, "wrote model directory %s\n", dir->c_str());
     }

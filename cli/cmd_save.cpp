@@ -13,14 +13,7 @@ int cmd_save(int argc, char** argv) {
     args.expect_at_most(2);
     const auto source = open_source(args.positional(0, "MODEL"));
     const std::string dir = args.positional(1, "output directory DIR");
-    refuse_to_replace(dir, args.flag("force"));
-    if (!source->model()) throw Error("only playground models and model directories can be saved");
-    // A saved directory reopens with the playground tokenizer: a real checkpoint's own
-    // tokenizer or a trained model's task tokens would be lost, and its ids would
-    // silently change meaning.
-    if (const std::string lost = source->lost_by_saving(); !lost.empty())
-        throw Error(args.positional(0, "MODEL") + " cannot be saved without losing " + lost +
-                    ": its copy would read text differently; copy its files instead");
+    check_can_save(*source, dir, args.flag("force"));
     save_model_dir(*source->model(), dir);
     std::printf("wrote %s (config.json, model.safetensors, %lld parameters)\n", dir.c_str(),
                 source->parameter_count());

@@ -34,7 +34,6 @@
 #include "core/train/experiment.h"
 #include "core/train/text_corpus.h"
 #include "core/train/head_trajectory.h"
-#include "core/train/text_corpus.h"
 #include "core/train/trainer.h"
 #include "core/train/training_run.h"
 

@@ -137,6 +137,19 @@ void refuse_to_replace(const std::string& dir, bool force) {
                       "write it there among the other files");
 }
 
+void check_can_save(const TraceSource& source, const std::string& dir, bool force) {
+    if (!source.model())
+        throw Error("only playground models and model directories can be saved; '" + source.name() + "' is a " +
+                    source.kind());
+    // A saved directory reopens with the playground tokenizer: a real checkpoint's own
+    // tokenizer or a trained model's task tokens would be lost, and its ids would silently
+    // change meaning.
+    if (const std::string lost = source.lost_by_saving(); !lost.empty())
+        throw Error(source.name() + " cannot be saved without losing " + lost +
+                    ": its copy would read text differently; copy its files instead");
+    refuse_to_replace(dir, force);
+}
+
 void check_has_decoder_stack(const Trace& trace) {
     if (!trace.decoder)
         throw Error("--decoder is for encoder-decoder models; this one has a single stack (arch=" +

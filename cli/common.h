@@ -45,6 +45,11 @@ void check_save_dir(const std::string& dir);
 // a model among other files. A path that does not exist yet is fine.
 void refuse_to_replace(const std::string& dir, bool force);
 
+// Throws hs::Error unless `source`'s model can be written to `dir` as a model directory
+// that reopens the same: it has a model, saving loses nothing of it (its tokenizer, its
+// task's tokens: TraceSource::lost_by_saving), and `dir` passes refuse_to_replace.
+void check_can_save(const TraceSource& source, const std::string& dir, bool force);
+
 // The comma-separated items of an option's value ("a,b,,c" -> a, b, c).
 std::vector<std::string> split_list(const std::string& value);
 

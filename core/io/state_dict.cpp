@@ -4,6 +4,7 @@
 // disagree.
 #include "core/io/state_dict.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <set>
@@ -169,12 +170,12 @@ std::vector<NamedTensor> to_state_dict(const ModelConfig& config, const ModelWei
 
 void require_finite_weights(const ModelConfig& config, const ModelWeights& weights, const std::string& what) {
     visit_tensors(config, weights, [&](const std::string& name, const Shape& shape, const auto& t) {
-        if (t.allFinite()) return;
         const float* data = t.data();
         const Eigen::Index n = t.size();
-        Eigen::Index i = 0;
-        while (i < n && std::isfinite(data[i])) ++i;
-        const std::string value = std::isnan(data[i]) ? "NaN" : data[i] > 0 ? "+inf" : "-inf";
+        const float* bad = std::find_if(data, data + n, [](float v) { return !std::isfinite(v); });
+        if (bad == data + n) return;
+        const Eigen::Index i = bad - data;
+        const std::string value = std::isnan(*bad) ? "NaN" : *bad > 0 ? "+inf" : "-inf";
         // Row-major matrices: element i is [i / columns, i % columns].
         const std::string where = shape.size() == 2 ? "[" + std::to_string(i / shape[1]) + ", " +
                                                           std::to_string(i % shape[1]) + "]"
