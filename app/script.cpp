@@ -253,8 +253,10 @@ bool ScriptRunner::step(AppContext& ctx) {
             show_trained_snapshot(ctx.state, ctx.train, *snapshot);
         } else if (cmd == "train-table") {
             ctx.train.show_head_table = rest == "on";
-        } else if (cmd == "train-save") {
-            ctx.train_worker.save(rest);
+        } else if (cmd == "train-save") {  // [--replace] DIR, as the Save and Replace buttons
+            const bool replace = rest.rfind("--replace ", 0) == 0;
+            ctx.train.save_dir = replace ? rest.substr(10) : rest;  // typed into the field
+            ctx.train_worker.save(ctx.train.save_dir, replace);
         } else if (cmd == "train-experiment") {  // KEY VALUES; the script waits until it has run
             std::istringstream kv(rest);
             std::string key, values;

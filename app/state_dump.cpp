@@ -109,7 +109,7 @@ nlohmann::json analysis_json(const AppContext& ctx) {
 // per-head induction scores (the GUI test compares them with `headscope train`).
 nlohmann::json train_json(const AppContext& ctx) {
     const TrainProgress p = ctx.train_worker.progress();
-    nlohmann::json j = {{"error", p.error}, {"notice", p.notice}, {"steps_taken", p.steps_taken},
+    nlohmann::json j = {{"error", p.error}, {"notice", p.notice}, {"replace_dir", p.replace_dir}, {"steps_taken", p.steps_taken},
                         {"total_steps", p.total_steps}, {"timeline", ctx.train.timeline}};
     if (!p.history) return j;
     j["spec"] = to_playground_spec(p.config);

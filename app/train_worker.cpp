@@ -1,8 +1,10 @@
 #include "app/train_worker.h"
 
 #include <chrono>
+#include <filesystem>
 
 #include "core/error.h"
+#include "core/io/model_dir.h"
 #include "core/train/checkpoint.h"
 #include "core/train/text_corpus.h"
 
@@ -33,6 +35,7 @@ void TrainWorker::start(train::TrainingSetup setup, bool run) {
         save_dir_.clear();  // a Save asked for the previous run does not apply to the new one
         save_after_ = 0;
         progress_.error.clear();
+        progress_.replace_dir.clear();
         progress_.notice.clear();
         progress_.preparing = true;
         progress_.running = run;
@@ -83,10 +86,11 @@ void TrainWorker::reset() {
     wake_.notify_all();
 }
 
-void TrainWorker::save(std::string dir) {
+void TrainWorker::save(std::string dir, bool replace) {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         save_dir_ = std::move(dir);
+        save_replaces_ = replace;
         save_after_ = pending_steps_;  // the Steps asked before it come first
     }
     wake_.notify_all();
@@ -142,6 +146,7 @@ void TrainWorker::loop() {
         if (drop_run_) {
             drop_run_ = false;
             run_.reset();
+            saved_dirs_.clear();
             const std::uint64_t version = progress_.version + 1;
             progress_ = TrainProgress{};  // a step that ended after Reset may have published
             progress_.version = version;
@@ -163,6 +168,7 @@ void TrainWorker::loop() {
             busy_ = false;
             if (pending_setup_ || drop_run_) continue;  // replaced while it was built
             run_ = std::move(run);
+            saved_dirs_.clear();
             if (run_) ++run_id_;
             if (!run_) {
                 running_ = false;
@@ -193,6 +199,22 @@ void TrainWorker::loop() {
                 ++progress_.version;
                 continue;
             }
+            // A directory holding a model or other files is replaced only when asked, or when
+            // this run saved there before.
+            std::error_code ec;
+            const std::string where = std::filesystem::weakly_canonical(dir, ec).string();
+            const SaveTarget target = save_replaces_ || saved_dirs_.count(where) ? SaveTarget::Free : save_target(dir);
+            progress_.replace_dir = target == SaveTarget::Free ? "" : dir;
+            if (target != SaveTarget::Free) {
+                progress_.error = target == SaveTarget::HoldsModel
+                                      ? dir + " already holds a model (config.json): press Replace to put this "
+                                              "checkpoint in its place, or type another directory"
+                                      : dir + " is a directory that is not empty: press Replace to write the "
+                                              "checkpoint there among its files, or type another directory";
+                progress_.notice.clear();
+                ++progress_.version;
+                continue;
+            }
             busy_ = true;
             lock.unlock();
             std::string error;
@@ -203,6 +225,7 @@ void TrainWorker::loop() {
             }
             lock.lock();
             busy_ = false;
+            if (error.empty()) saved_dirs_.insert(std::filesystem::weakly_canonical(dir, ec).string());
             progress_.error = error;
             progress_.notice = error.empty() ? "saved " + dir + " (a model directory: open it in the Model panel)" : "";
             ++progress_.version;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -24,6 +25,7 @@ struct TrainProgress {
     bool running = false;         // stepping on its own (Train), not paused
     bool preparing = false;       // building the run (initialising, measuring step 0)
     std::string error;            // why the last Start or Save failed
+    std::string replace_dir;      // a Save refused: this directory holds a model or other files (the view offers Replace)
     std::string notice;           // "saved DIR"
     std::uint64_t run_id = 0;     // which run (textures of a snapshot are keyed by it)
     std::uint64_t version = 0;    // grows with every publication
@@ -42,7 +44,11 @@ public:
     void pause();           // stop after the current step
     void step_once();       // one step (when paused)
     void reset();           // drop the run
-    void save(std::string dir);  // a checkpoint (core/train/checkpoint.h) between steps
+    // A checkpoint (core/train/checkpoint.h) between steps. Into a directory that holds a
+    // model or other files only with `replace`, or when this run saved there before (saving
+    // a later step of the same run over its earlier one); otherwise the Save is refused with
+    // progress().replace_dir set.
+    void save(std::string dir, bool replace = false);
     TrainProgress progress() const;
     // Nothing being built, stepped or saved (the script runner waits for this).
     bool idle() const;
@@ -62,6 +68,8 @@ private:
     std::uint64_t run_id_ = 0;  // runs built so far (touched only by the thread)
     bool drop_run_ = false;
     std::string save_dir_;
+    bool save_replaces_ = false;
+    std::set<std::string> saved_dirs_;  // where this run saved (canonical paths; touched only by the thread)
     TrainProgress progress_;
     std::thread thread_;
 };

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/io/atomic_file.h"
 #include "core/io/directory_writer.h"
+#include "core/io/model_dir.h"
 #include "core/tokenize/byte_fallback.h"
 
 namespace hs {
@@ -128,13 +129,16 @@ void check_save_dir(const std::string& dir) {
 }
 
 void refuse_to_replace(const std::string& dir, bool force) {
-    std::error_code ec;
-    if (force || !fs::is_directory(dir, ec) || fs::is_empty(dir, ec)) return;
-    if (fs::exists(fs::path(dir) / "config.json", ec))
-        throw Error(dir + " already holds a model (config.json): choose another directory, or pass --force to "
-                          "replace it");
-    throw Error(dir + " is a directory that is not empty: choose a new directory for the model, or pass --force to "
-                      "write it there among the other files");
+    if (force) return;
+    switch (save_target(dir)) {
+    case SaveTarget::HoldsModel:
+        throw Error(dir + " already holds a model (config.json): choose another directory, or pass --force to replace it");
+    case SaveTarget::HoldsOtherFiles:
+        throw Error(dir + " is a directory that is not empty: choose a new directory for the model, or pass --force to "
+                          "write it there among the other files");
+    case SaveTarget::Free:
+        break;
+    }
 }
 
 void check_can_save(const TraceSource& source, const std::string& dir, bool force) {

@@ -236,6 +236,12 @@ TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
         EXPECT_LT(max_abs_diff(s.concat.middleCols(h * Dk, Dk), s.head_outputs[h]), 1e-7f);
         EXPECT_LT(max_abs_diff(r.scores[h], s.scaled_scores[h]), 1e-7f);
     }
+    // The causal mask hides keys; without a mask the "+ mask" step changes nothing.
+    EXPECT_TRUE(s.masked);
+    AttentionSteps unmasked;
+    multi_head_attention(w, x, x, AttentionMask{}, true, true, &unmasked);
+    EXPECT_FALSE(unmasked.masked);
+    EXPECT_EQ(max_abs_diff(unmasked.masked_scores[0], unmasked.scaled_scores[0]), 0.0f);
     Matrix out = s.concat * w.out_proj_weight.transpose();
     out.rowwise() += w.out_proj_bias.transpose();
     EXPECT_LT(max_abs_diff(s.output, out), 1e-5f);

@@ -202,7 +202,8 @@ void draw_pipeline_tab(AppContext& ctx) {
     }
     cards.push_back({kv_head >= 0 ? "Q_h K_kvᵀ" : "Q_h K_hᵀ", &st.raw_scores[hs_], false, Editable::No});
     cards.push_back({scale_title, &st.scaled_scores[hs_], false, Editable::No});
-    cards.push_back({tr("+ mask"), &st.masked_scores[hs_], false, Editable::No});
+    cards.push_back({st.masked ? tr("+ mask") : tr("+ mask (none: every key is seen)"), &st.masked_scores[hs_], false,
+                     Editable::No});
     cards.push_back({"softmax", &st.weights[hs_], true, Editable::No});
     cards.push_back({kv_head >= 0 ? "A_h · V_kv" : "A_h · V_h", &st.head_outputs[hs_], false, Editable::No});
     const std::string concat = tr("concat"), output = tr("output");

@@ -99,7 +99,16 @@ void draw_setup(AppContext& ctx) {
     ImGui::BeginDisabled(!has_run || p.preparing);
     if (ImGui::Button(tr("Save"))) ctx.train_worker.save(v.save_dir);
     ImGui::EndDisabled();
-    if (!p.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", tr_message(p.error).c_str());
+    if (!p.error.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        ImGui::TextWrapped("%s", tr_message(p.error).c_str());
+        ImGui::PopStyleColor();
+    }
+    if (!p.replace_dir.empty() && p.replace_dir == v.save_dir) {  // a Save refused to replace what is there
+        ImGui::BeginDisabled(!has_run || p.preparing);
+        if (ImGui::Button(tr("Replace"))) ctx.train_worker.save(v.save_dir, /*replace=*/true);
+        ImGui::EndDisabled();
+    }
     else if (!p.notice.empty()) ImGui::TextWrapped("%s", tr_message(p.notice).c_str());
     if (p.preparing) ImGui::TextDisabled("%s", tr("initialising the model and measuring step 0 …"));
     if (has_run) {  // static while training: the live numbers sit above the curves

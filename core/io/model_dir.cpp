@@ -48,6 +48,12 @@ const std::vector<std::string>& model_dir_files() {
     return files;
 }
 
+SaveTarget save_target(const std::string& dir) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec) || fs::is_empty(dir, ec)) return SaveTarget::Free;
+    return fs::exists(fs::path(dir) / "config.json", ec) ? SaveTarget::HoldsModel : SaveTarget::HoldsOtherFiles;
+}
+
 void save_model_dir(const Model& model, const std::string& dir) {
     if (is_llama_shaped(model.config())) return save_hf_llama_dir(model, dir);
     // Both files or neither (directory_writer.h): a kill between them cannot pair new

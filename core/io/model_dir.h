@@ -19,6 +19,12 @@ void save_model_dir(const Model& model, const std::string& dir);
 // `replaced`) and keeps any other file (a README, a tokenizer).
 const std::vector<std::string>& model_dir_files();
 
+// What a save into `dir` would replace: nothing (no such directory, or an empty one), a
+// model (dir holds config.json), or other files. The CLI refuses the last two without
+// --force; the Train view asks before replacing.
+enum class SaveTarget { Free, HoldsModel, HoldsOtherFiles };
+SaveTarget save_target(const std::string& dir);
+
 // Loads and validates. Throws hs::Error: directory missing, config.json missing or bad
 // JSON, invalid config (core validation messages), model.safetensors problems.
 Model load_model_dir(const std::string& dir);

@@ -210,6 +210,7 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     steps.raw_scores.clear();
     steps.scaled_scores.clear();
     steps.masked_scores.clear();
+    steps.masked = (mask.causal && S > 1) || !mask.key_padding.empty();
     steps.weights.clear();
     steps.head_outputs.clear();
     // The textbook's per-head W_Q^h, W_K^h, W_V^h: (D, Dk) each, the transposed row blocks

@@ -55,6 +55,9 @@ struct AttentionSteps {
     // Q = X·W_Q + b, K, V — Whisper's K has none — and of the output), and an output
     // projection that is the identity (a worked example without W_O: output = concat).
     bool q_bias = false, k_bias = false, v_bias = false, out_bias = false, out_identity = false;
+    // The mask hides keys from queries (causal, or padded keys): without it masked_scores
+    // equal scaled_scores, and the Pipeline's "+ mask" card says so.
+    bool masked = false;
 };
 
 // One map's automatic colour range: lo = the finite minimum, hi = robust_high (the value

@@ -4,7 +4,9 @@
 # snapshot of the timeline and at the newest), dump the state; then checks every step's loss, each
 # snapshot's held-out loss and induction scores against the same run in core, and that the
 # plots are drawn; shows the snapshot of step EVERY in the main views (train-show) and
-# checks the heatmap's map is that step's model's on the probe; then runs the head-count experiment (heads 1, 2) from the Experiment tab
+# checks the heatmap's map is that step's model's on the probe; a Save into a directory that
+# holds a model is refused (with Replace offered) and leaves it as it was, --replace writes
+# it; then runs the head-count experiment (heads 1, 2) from the Experiment tab
 # and checks each run's summary and the exported CSV against core (gui_check train); gui_check fit
 # checks that no window runs past its edge.
 #   run_train_test.sh APP CHECKER OUTDIR
@@ -13,6 +15,9 @@ app=$1 checker=$2 out=$3
 steps=32 every=16
 rm -rf "$out"
 mkdir -p "$out"
+"$app" save "random:d_model=16,heads=2,layers=1" "$out/existing" > /dev/null
+cp -r "$out/existing" "$out/replaced"
+existing_config=$(cat "$out/existing/config.json")
 cat > "$out/session.txt" <<SCRIPT
 view train
 train task induction
@@ -28,6 +33,15 @@ screenshot $out/train.png
 train-show $every
 dump-state $out/shown.json
 screenshot $out/shown.png
+view train
+train-save $out/existing
+dump-state $out/refused.json
+screenshot $out/refused.png
+lang zh
+screenshot $out/refused_zh.png
+lang en
+train-save --replace $out/replaced
+dump-state $out/replaced.json
 view attention
 dump-state $out/trained_attention.json
 view train
@@ -38,9 +52,17 @@ dump-state $out/experiment.json
 screenshot $out/experiment_tab.png
 SCRIPT
 timeout 540 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --layer 0 --head 0 --size 1280x720 --script "$out/session.txt"
-for f in state.json train.png timeline.png shown.json shown.png trained_attention.json experiment.csv experiment.png experiment.json experiment_tab.png; do
+for f in state.json train.png timeline.png shown.json shown.png refused.json refused.png replaced.json trained_attention.json experiment.csv experiment.png experiment.json experiment_tab.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
+# Save never replaces a model silently: refused, Replace offered, the directory untouched
+# (the refused one stays as it was); --replace (the Replace button's save) writes another.
+grep -q "\"replace_dir\": \"$out/existing\"" "$out/refused.json" || { echo "FAIL: the Save into a model directory was not refused"; exit 1; }
+grep -q "already holds a model (config.json): press Replace" "$out/refused.json" || { echo "FAIL: no reason for the refused Save"; exit 1; }
+[[ ! -e "$out/existing/trainer.json" && "$(cat "$out/existing/config.json")" == "$existing_config" ]] \
+  || { echo "FAIL: the refused Save changed $out/existing"; exit 1; }
+grep -q '"replace_dir": ""' "$out/replaced.json" || { echo "FAIL: Replace was refused"; exit 1; }
+[[ -s "$out/replaced/trainer.json" ]] || { echo "FAIL: Replace did not write the checkpoint"; exit 1; }
 "$checker" train "$out/state.json" "$out/train.png" 1280 720 $steps $every "$out/experiment.json" "$out/experiment.csv" \
   "$out/shown.json"
 # Nothing runs past a window's edge at 1280×720: the Train view, the experiment and the

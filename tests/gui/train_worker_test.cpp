@@ -3,6 +3,7 @@
 // checkpoint that resumes where the worker stopped; a bad setup comes back as a message.
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -76,6 +77,61 @@ TEST(TrainWorker, SavesACheckpointThatResumesWhereItStopped) {
     const train::Trainer loaded = train::load_checkpoint(dir);
     EXPECT_EQ(loaded.steps_taken(), 2);
     std::filesystem::remove_all(dir);
+}
+
+// Save never replaces a model silently: a directory that holds one (or other files) is
+// refused with replace_dir set until Replace is pressed, except where this run saved before.
+TEST(TrainWorker, ASaveAsksBeforeReplacingADirectoryThatHoldsAModel) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("hs_train_replace_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    TrainWorker first;
+    first.start(small_setup(5), false);
+    first.step_once();
+    first.step_once();
+    first.step_once();
+    first.save(dir.string());
+    TrainProgress p = wait_idle(first);
+    ASSERT_NE(p.notice.find("saved "), std::string::npos) << p.error;
+    EXPECT_TRUE(p.replace_dir.empty());
+    first.step_once();  // the same run saves over its own checkpoint without asking
+    first.save(dir.string());
+    p = wait_idle(first);
+    EXPECT_TRUE(p.error.empty()) << p.error;
+    EXPECT_EQ(train::load_checkpoint(dir.string()).steps_taken(), 4);
+
+    TrainWorker second;  // another run: asked first, the checkpoint of 4 steps stays
+    second.start(small_setup(5), false);
+    second.step_once();
+    second.save(dir.string());
+    p = wait_idle(second);
+    EXPECT_EQ(p.replace_dir, dir.string());
+    EXPECT_EQ(p.error, dir.string() + " already holds a model (config.json): press Replace to put this checkpoint "
+                                      "in its place, or type another directory");
+    EXPECT_TRUE(p.notice.empty());
+    EXPECT_EQ(train::load_checkpoint(dir.string()).steps_taken(), 4);
+    second.save(dir.string(), /*replace=*/true);
+    p = wait_idle(second);
+    EXPECT_TRUE(p.error.empty()) << p.error;
+    EXPECT_TRUE(p.replace_dir.empty());
+    EXPECT_EQ(train::load_checkpoint(dir.string()).steps_taken(), 1);
+
+    // A directory of other files: asked as well, and its files stay after Replace.
+    const fs::path other = dir.string() + "_notes";
+    fs::create_directories(other);
+    { std::ofstream(other / "notes.txt") << "mine"; }
+    second.save(other.string());
+    p = wait_idle(second);
+    EXPECT_EQ(p.replace_dir, other.string());
+    EXPECT_NE(p.error.find("is a directory that is not empty"), std::string::npos) << p.error;
+    EXPECT_FALSE(fs::exists(other / "config.json"));
+    second.save(other.string(), true);
+    p = wait_idle(second);
+    EXPECT_TRUE(p.error.empty()) << p.error;
+    EXPECT_TRUE(fs::exists(other / "notes.txt"));
+    EXPECT_EQ(train::load_checkpoint(other.string()).steps_taken(), 1);
+    fs::remove_all(dir);
+    fs::remove_all(other);
 }
 
 TEST(TrainWorker, ResetDropsTheRunAndABadSetupIsAMessage) {
