@@ -8,6 +8,7 @@
 // (observed max difference 5.7e-6, on values of magnitude ≤ 11).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -327,6 +328,19 @@ TEST(HfLoader, Gpt2Conv1DShapeIsCheckedInInOutOrder) {
     });
     expect_error([&] { load_hf_model(dir.str()); },
                  {"'transformer.h.1.attn.c_attn.weight' has shape [96, 32]", "expected [32, 96]"});
+}
+
+// A weight that is not a finite number is named as the checkpoint holds it: GPT-2's Conv1D
+// c_attn is (in, out) in the file, transposed when it opens, so [3, 70] of the file is
+// the element to look at (not [70, 3] of HeadScope's in_proj_weight).
+TEST(HfLoader, NonFiniteWeightIsNamedAndPlacedAsTheFileHoldsIt) {
+    TempDir dir;
+    copy_case("gpt2_bf16", dir, [](std::vector<NamedTensor>& t) {  // written back as f32
+        for (NamedTensor& x : t)
+            if (x.name == "transformer.h.1.attn.c_attn.weight") x.data[3 * 96 + 70] = std::nanf("");
+    });
+    expect_error([&] { load_hf_model(dir.str()); },
+                 {"tensor transformer.h.1.attn.c_attn.weight holds NaN at [3, 70] (of 3072 values)", "not finite numbers"});
 }
 
 TEST(HfLoader, UnsupportedDtypeIsNamed) {

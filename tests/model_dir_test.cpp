@@ -399,7 +399,9 @@ TEST_F(ModelDir, RefusesWeightsThatAreNotFiniteNamingTheTensorAndThePlace) {
                                "tensor layers.1.self_attn.in_proj_weight holds NaN at [5, 3] (of 192 values)"},
                           Case{"random:arch=decoder,d_model=8,heads=2,layers=2,pe=rope,norm=rmsnorm,act=swiglu,bias=0,"
                                "vocab=20,max_len=8,seed=4",
-                               -inf, "tensor layers.1.self_attn.in_proj_weight holds -inf at [5, 3] (of 192 values)"}}) {
+                               // a Hugging Face Llama directory: named as the file holds it (row 5 of the
+                               // stacked [W_Q; W_K; W_V] is row 5 of q_proj, (8, 8))
+                               -inf, "tensor model.layers.1.self_attn.q_proj.weight holds -inf at [5, 3] (of 64 values)"}}) {
         SCOPED_TRACE(k.spec);
         hs::Model model = hs::Model::random(hs::parse_playground_spec(k.spec));
         model.mutable_weights().layers[1].self_attn.in_proj_weight(5, 3) = k.value;

@@ -87,7 +87,9 @@ public:
             throw Error(dir_ + ": tensor '" + name + "' has shape " + shape_string(info.shape) +
                         ", expected " + shape_string(expected) + " from config.json");
         dtypes_.insert(lower_dtype(info.dtype));
-        return file.matrix(name);
+        Matrix m = file.matrix(name);
+        require_finite_tensor(m.data(), m.size(), info.shape, name, dir_);
+        return m;
     }
     Matrix matrix(const std::string& name, std::int64_t rows, std::int64_t cols) {
         return matrix(name, Shape{rows, cols});
@@ -302,7 +304,6 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress) {
         weights = load_llama(tensors, c, progress);
     std::string name = fs::path(dir).lexically_normal().string();
     while (name.size() > 1 && name.back() == '/') name.pop_back();
-    require_finite_weights(c, weights, name);
     Model model(c, std::move(weights), std::move(name));
     model.set_stored_dtype(tensors.dtype());
     return model;

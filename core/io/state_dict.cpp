@@ -168,22 +168,24 @@ std::vector<NamedTensor> to_state_dict(const ModelConfig& config, const ModelWei
     return out;
 }
 
+void require_finite_tensor(const float* values, std::int64_t n, const Shape& shape, const std::string& name,
+                           const std::string& what) {
+    const float* bad = std::find_if(values, values + n, [](float v) { return !std::isfinite(v); });
+    if (bad == values + n) return;
+    const std::int64_t i = bad - values;
+    const std::string value = std::isnan(*bad) ? "NaN" : *bad > 0 ? "+inf" : "-inf";
+    // Row-major matrices: element i is [i / columns, i % columns].
+    const std::string where = shape.size() == 2
+                                  ? "[" + std::to_string(i / shape[1]) + ", " + std::to_string(i % shape[1]) + "]"
+                                  : "[" + std::to_string(i) + "]";
+    throw Error(what + ": tensor " + name + " holds " + value + " at " + where + " (of " + std::to_string(n) +
+                " values); weights that are not finite numbers give NaN or empty attention maps, so the model is "
+                "not opened (the file is damaged, or was saved from a training run that diverged)");
+}
+
 void require_finite_weights(const ModelConfig& config, const ModelWeights& weights, const std::string& what) {
     visit_tensors(config, weights, [&](const std::string& name, const Shape& shape, const auto& t) {
-        const float* data = t.data();
-        const Eigen::Index n = t.size();
-        const float* bad = std::find_if(data, data + n, [](float v) { return !std::isfinite(v); });
-        if (bad == data + n) return;
-        const Eigen::Index i = bad - data;
-        const std::string value = std::isnan(*bad) ? "NaN" : *bad > 0 ? "+inf" : "-inf";
-        // Row-major matrices: element i is [i / columns, i % columns].
-        const std::string where = shape.size() == 2 ? "[" + std::to_string(i / shape[1]) + ", " +
-                                                          std::to_string(i % shape[1]) + "]"
-                                                    : "[" + std::to_string(i) + "]";
-        throw Error(what + ": tensor " + name + " holds " + value + " at " + where + " (of " +
-                    std::to_string(n) + " values); weights that are not finite numbers give NaN or empty "
-                    "attention maps, so the model is not opened (the file is damaged, or was saved from a "
-                    "training run that diverged)");
+        require_finite_tensor(t.data(), t.size(), shape, name, what);
     });
 }
 

@@ -39,4 +39,10 @@ ModelWeights from_safetensors(const ModelConfig& config, const SafetensorsFile& 
 // `what` names the file or directory for the message. The loaders call it last.
 void require_finite_weights(const ModelConfig& config, const ModelWeights& weights, const std::string& what);
 
+// The same check for one tensor as a file holds it: `values` (n floats, row-major `shape`)
+// named `name` in that file (a Hugging Face checkpoint's own names, so the message points
+// into the file the user has).
+void require_finite_tensor(const float* values, std::int64_t n, const std::vector<std::int64_t>& shape, const std::string& name,
+                           const std::string& what);
+
 }  // namespace hs
