@@ -1,5 +1,8 @@
 #include "app/exporter.h"
 
+#include <cstdio>
+
+#include "app/i18n/i18n.h"
 #include "app/trace_view.h"
 #include "core/io/atomic_file.h"
 #include "core/error.h"
@@ -11,11 +14,12 @@ namespace hs {
 namespace {
 
 // "" for the encoder's (or a decoder-only model's) self-attention: the usual case.
+// Figures from the window speak the interface language (the CLI's stay English).
 std::string map_prefix(MapKind kind) {
     switch (kind) {
         case MapKind::Self: return "";
-        case MapKind::DecoderSelf: return "decoder self-attention · ";
-        case MapKind::DecoderCross: return "cross-attention · ";
+        case MapKind::DecoderSelf: return std::string(tr("decoder self-attention")) + " · ";
+        case MapKind::DecoderCross: return std::string(tr("cross-attention")) + " · ";
     }
     return "";
 }
@@ -29,6 +33,8 @@ const std::string& query_text(const AppState& state) {
 HeatmapOptions map_figure_options(const AppState& state, const std::string& title) {
     HeatmapOptions o = figure_options(state, title, "", "");
     set_attention_axis_titles(o, state.map == MapKind::DecoderCross);
+    o.row_axis_title = tr(o.row_axis_title.c_str());
+    o.col_axis_title = tr(o.col_axis_title.c_str());
     return o;
 }
 
@@ -49,10 +55,9 @@ HeatmapOptions figure_options(const AppState& state, const std::string& title, c
 }
 
 std::string export_title(const Trace& trace, const AppState& state) {
-    return figure_title(trace.model_name,
-                        map_prefix(state.map) + "layer " + std::to_string(state.layer) + " · head " +
-                            std::to_string(state.head),
-                        query_text(state));
+    char what[96];
+    std::snprintf(what, sizeof what, tr("layer %d · head %d"), state.layer, state.head);
+    return figure_title(trace.model_name, map_prefix(state.map) + what, query_text(state));
 }
 
 std::string file_stem_of(const Trace& trace) {
@@ -100,7 +105,7 @@ std::string export_grid_figure(const Trace& trace, const AppState& state, const 
         maps.push_back(hm->weights);
     }
     const std::string title =
-        figure_title(trace.model_name, map_prefix(state.map) + "all layers × heads", query_text(state));
+        figure_title(trace.model_name, map_prefix(state.map) + tr("all layers × heads"), query_text(state));
     const HeatmapOptions options = map_figure_options(state, title);
     write_grid_figure(path, maps, query_stack(trace, state.map)->tokens, key_stack(trace, state.map)->tokens, options,
                       note);

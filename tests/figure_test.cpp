@@ -118,6 +118,35 @@ TEST(Figure, ValuesArePrintedInCellsWideEnoughForThem) {
     EXPECT_FALSE(small.layout.cell_values);
 }
 
+// A grid prints values in every thumbnail or in none. Shape of the window's default grid
+// (4 layers × 8 heads, 8 tokens): "0.50" fits a thumbnail's cell, "0.055" does not; one head
+// of 0.055s used to leave numbers in the others and none in it.
+TEST(Figure, AGridPrintsValuesInEveryThumbnailOrInNone) {
+    if (!have_font()) GTEST_SKIP() << "no system font installed";
+    const hs::Matrix short_values = hs::Matrix::Constant(8, 8, 0.5f), long_values = hs::Matrix::Constant(8, 8, 0.055f);
+    hs::HeatmapOptions opt;
+    opt.cell_values = true;
+    opt.auto_range = false;
+    opt.scale = {0.0f, 1.0f};
+    const auto grid_of = [](const hs::Matrix& first, const hs::Matrix& rest) {
+        std::vector<std::vector<hs::Matrix>> maps(4, std::vector<hs::Matrix>(8, rest));
+        maps[0][0] = first;
+        return maps;
+    };
+    // Ink over cell (0, 0) of thumbnail (l, h) of value v.
+    const auto ink = [&](const hs::GridImage& g, int l, int h, float v) {
+        return pixels_unlike(g.image, g.layout.cell(l, h, 0, 0), hs::colorize(v, opt.colormap, opt.scale));
+    };
+    const hs::GridImage all_short = hs::render_grid(grid_of(short_values, short_values), {}, {}, opt);
+    ASSERT_GT(ink(all_short, 0, 0, 0.5f), 5) << "0.50 should fit a cell of " << all_short.layout.cell_px << " px";
+    const hs::GridImage all_long = hs::render_grid(grid_of(long_values, long_values), {}, {}, opt);
+    ASSERT_EQ(ink(all_long, 0, 0, 0.055f), 0) << "0.055 should not fit a cell of " << all_long.layout.cell_px << " px";
+    const hs::GridImage mixed = hs::render_grid(grid_of(long_values, short_values), {}, {}, opt);
+    EXPECT_EQ(ink(mixed, 0, 1, 0.5f), 0);
+    EXPECT_EQ(ink(mixed, 3, 7, 0.5f), 0);
+    EXPECT_EQ(ink(mixed, 0, 0, 0.055f), 0);
+}
+
 TEST(Figure, ColumnLabelsStandUprightWhenTheyFitTheirCells) {
     if (!have_font()) GTEST_SKIP() << "no system font installed";
     hs::HeatmapOptions opt;

@@ -161,13 +161,18 @@ std::string cell_value_text(float v) {
 
 namespace hs::detail {
 
-bool draw_cell_values(Painter& p, const Matrix& m, const PixelRect& map, int cell_px, const HeatmapOptions& options,
-                      const ColorScale& scale, const TextBands& b, const Font& font) {
+bool cell_values_fit(const Matrix& m, int cell_px, const HeatmapOptions& options, const TextBands& b,
+                     const Font& font) {
     if (!options.cell_values || b.value_px <= 0 || cell_px < b.value_px + 4) return false;
     int widest = 0;
     for (Eigen::Index i = 0; i < m.size(); ++i)
         widest = std::max(widest, font.text_width(cell_value_text(m.data()[i]), b.value_px));
-    if (widest + 4 > cell_px) return false;
+    return widest + 4 <= cell_px;
+}
+
+bool draw_cell_values(Painter& p, const Matrix& m, const PixelRect& map, int cell_px, const HeatmapOptions& options,
+                      const ColorScale& scale, const TextBands& b, bool fit) {
+    if (!fit) return false;
     for (Eigen::Index i = 0; i < m.rows(); ++i)
         for (Eigen::Index j = 0; j < m.cols(); ++j) {
             // Perceived brightness of the cell (Rec. 601 weights): dark text on light cells.

@@ -83,11 +83,14 @@ void draw_col_labels(Painter& p, const std::vector<std::string>& labels, const P
 // options.col_axis_title above the column labels), centred on map.
 void draw_axis_titles(Painter& p, const PixelRect& map, const HeatmapOptions& options,
                       const TextBands& b);
+// Whether options ask for cell values and m's widest value fits a cell of cell_px.
+bool cell_values_fit(const Matrix& m, int cell_px, const HeatmapOptions& options, const TextBands& b,
+                     const Font& font);
 // Each cell's value (value_text) in black or white, whichever reads on its colour, when
-// the widest value fits the cell; returns whether values were drawn.
+// `fit` (cell_values_fit, for this map or for every map of a grid, so a grid shows values
+// in all its thumbnails or in none); returns whether values were drawn.
 bool draw_cell_values(Painter& p, const Matrix& m, const PixelRect& map, int cell_px,
-                      const HeatmapOptions& options, const ColorScale& scale, const TextBands& b,
-                      const Font& font);
+                      const HeatmapOptions& options, const ColorScale& scale, const TextBands& b, bool fit);
 // "0.25", "0.007", "1": two significant digits for |v| < 1 (at most 3 decimals), else 3;
 // exactly 0 (a masked cell of a softmax) prints nothing.
 std::string value_text(float v);

@@ -170,12 +170,18 @@ void paint_grid(const GridPlan& plan, const std::vector<std::vector<Matrix>>& ma
                     plan.options.colormap, grid.scale);
     detail::draw_colorbar(p, grid.colorbar, plan.options.colormap, grid.scale, b, plan.font, grid.clipped_high);
     if (!plan.font) return;
+    // Values in every thumbnail or in none: one whose values happen to be shorter would
+    // otherwise show numbers beside heads that show none.
+    bool values_fit = true;
+    for (const auto& layer : drawn)
+        for (const Matrix& m : layer)
+            values_fit = values_fit && detail::cell_values_fit(m, grid.cell_px, plan.options, b, *plan.font);
     for (int l = 0; l < grid.layers; ++l) {
         if (plan.labelled)
             detail::draw_row_labels(p, row_labels, grid.thumb(l, 0), grid.cell_px, plan.options, b, *plan.font);
         for (int h = 0; h < grid.heads; ++h) {
             detail::draw_cell_values(p, drawn[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)],
-                                     grid.thumb(l, h), grid.cell_px, plan.options, grid.scale, b, *plan.font);
+                                     grid.thumb(l, h), grid.cell_px, plan.options, grid.scale, b, values_fit);
             const PixelRect& c = grid.captions[static_cast<std::size_t>(l) * grid.heads + h];
             p.text(caption_text(l, h), c.x, c.y, b.font_px, detail::kTextColor, TextAnchor::Start);
         }

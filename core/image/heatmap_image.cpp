@@ -197,7 +197,8 @@ void paint_heatmap(HeatmapPlan& plan, const Matrix& m, const std::vector<std::st
     p.cells(drawn, l.map, l.cell_px, plan.options.colormap, l.scale);
     detail::draw_colorbar(p, l.colorbar, plan.options.colormap, l.scale, b, plan.font, l.clipped_high);
     if (!plan.font) return;
-    l.cell_values = detail::draw_cell_values(p, drawn, l.map, l.cell_px, plan.options, l.scale, b, *plan.font);
+    l.cell_values = detail::draw_cell_values(p, drawn, l.map, l.cell_px, plan.options, l.scale, b,
+                                             detail::cell_values_fit(drawn, l.cell_px, plan.options, b, *plan.font));
     if (plan.labelled) {
         detail::draw_row_labels(p, row_labels, l.map, l.cell_px, plan.options, b, *plan.font);
         detail::draw_col_labels(p, col_labels, l.map, l.cell_px, plan.options, b, *plan.font);
