@@ -88,7 +88,7 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     ComputeRequest r;
     r.model_arg = c.arg();
     s.requested_model = c;
-    if (!on_shown && r.model_arg != ctx.view.model_arg) {  // another model chosen: it speaks for itself
+    if (!on_shown) {  // another model chosen (or the one on screen again): it speaks for itself
         s.failed_model_arg.clear();
         s.open_error.clear();
     }

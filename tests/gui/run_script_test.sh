@@ -99,6 +99,18 @@ grep -q '"model_arg": "'"$out/missing.bin"'"' "$out/kept_view.json" || { echo "F
 grep -q '"trace_model_arg": "'"$encdec"',arch=encoder-decoder' "$out/kept_view.json" || { echo "FAIL: the maps are not the shown model's"; exit 1; }
 tr -d ' \n' < "$out/kept_view.json" | grep -q '"tokens":\["a","c"\]' || { echo "FAIL: the new text did not run on the model shown"; exit 1; }
 grep -qF '"open_error": "'"$missing"'' "$out/kept_view.json" || { echo "FAIL: the open error is gone"; exit 1; }
+# Choosing the model on screen again takes the error away, and what follows runs as usual.
+printf 'model %s
+expect-error
+model %s
+text a b
+keep-first on
+dump-state %s
+' "$out/missing.bin" "$small" \
+  "$out/rechosen.json" > "$out/rechosen.txt"
+timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
+  --model "$small" --text "a b c" --script "$out/rechosen.txt" || { echo "FAIL: the script failed after the model was chosen again"; exit 1; }
+grep -q '"open_error": ""' "$out/rechosen.json" || { echo "FAIL: the open error stayed after the shown model was chosen again"; exit 1; }
 # 'set arch decoder' makes the model causal, as the Model panel's architecture box does.
 printf 'set arch decoder\ndump-state %s\n' "$out/arch.json" > "$out/arch.txt"
 timeout 60 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 640x480x24' "$app" --no-settings \
