@@ -70,6 +70,38 @@ TEST(FigureText, ColorbarTicksAreNiceValuesBetweenTheEnds) {
     EXPECT_EQ(hs::detail::colorbar_ticks(0.5f, 0.5f), std::vector<float>{0.5f});
 }
 
+// Under a log scale or a gamma the bar is the colormap evenly (as in the window) and its
+// ticks sit where their colours are: values at t = 0, 0.2, …, 1 with one significant
+// digit. log over [0, 1]: v(t) = (1000^t − 1)/999 = 0.00298, 0.0149, 0.0622, 0.250;
+// gamma ½: v(t) = t² = 0.04, 0.16, 0.36, 0.64.
+TEST(FigureText, ColorbarTicksFollowALogScaleOrAGamma) {
+    hs::ColorScale log_scale;
+    log_scale.log = true;
+    const std::vector<float> log_ticks = hs::detail::colorbar_ticks(log_scale);
+    const std::vector<float> log_want{0.0f, 0.003f, 0.01f, 0.06f, 0.3f, 1.0f};
+    ASSERT_EQ(log_ticks.size(), log_want.size());
+    for (std::size_t i = 0; i < log_want.size(); ++i) EXPECT_NEAR(log_ticks[i], log_want[i], 1e-7f) << i;
+    hs::ColorScale gamma_scale;
+    gamma_scale.gamma = 0.5f;
+    const std::vector<float> gamma_ticks = hs::detail::colorbar_ticks(gamma_scale);
+    const std::vector<float> gamma_want{0.0f, 0.04f, 0.2f, 0.4f, 0.6f, 1.0f};
+    ASSERT_EQ(gamma_ticks.size(), gamma_want.size());
+    for (std::size_t i = 0; i < gamma_want.size(); ++i) EXPECT_NEAR(gamma_ticks[i], gamma_want[i], 1e-7f) << i;
+    EXPECT_EQ(hs::detail::colorbar_ticks(hs::ColorScale{}), hs::detail::colorbar_ticks(0.0f, 1.0f));  // linear
+
+    // The bar's middle row has the colormap's middle colour (index 127 or 128), not the
+    // colour of the value 0.5 (index 230 under log, which crowded the dark colours at the bottom).
+    hs::HeatmapOptions opt;
+    opt.auto_range = false;
+    opt.scale = log_scale;
+    const hs::HeatmapImage img = hs::render_heatmap(hs::Matrix::Constant(4, 4, 0.5f), {}, {}, opt);
+    const hs::PixelRect bar = img.layout.colorbar;
+    ASSERT_GT(bar.height, 50);
+    const hs::Rgb8 mid = img.image.at(bar.x + bar.width / 2, bar.y + (bar.height - 1) / 2);
+    const auto& lut = hs::colormap_lut(opt.colormap);
+    EXPECT_TRUE(mid == lut[127] || mid == lut[128]) << int(mid.r) << "," << int(mid.g) << "," << int(mid.b);
+}
+
 TEST(FigureText, TitleNamesModelWhatAndAShortenedText) {
     EXPECT_EQ(hs::figure_title("/data/models/stories260K/", "layer 1 · head 2", "Once  upon\na time"),
               "stories260K · layer 1 · head 2 · \"Once upon a time\"");

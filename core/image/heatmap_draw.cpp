@@ -211,10 +211,32 @@ std::vector<float> colorbar_ticks(float lo, float hi) {
     return ticks;
 }
 
+std::vector<float> colorbar_ticks(const ColorScale& scale) {
+    const float g = (scale.gamma > 0.0f && std::isfinite(scale.gamma)) ? scale.gamma : 1.0f;
+    if ((!scale.log && g == 1.0f) || !(scale.hi > scale.lo) || !std::isfinite(scale.hi - scale.lo))
+        return colorbar_ticks(scale.lo, scale.hi);
+    // v(t): normalized() undone, t = u^g (gamma) after t_log = ln(1 + 999 u)/ln 1000 (log).
+    const auto value_at = [&](double t) {
+        double u = std::pow(t, 1.0 / g);
+        if (scale.log) u = (std::pow(1000.0, u) - 1.0) / 999.0;
+        return scale.lo + u * (static_cast<double>(scale.hi) - scale.lo);
+    };
+    std::vector<float> ticks{scale.lo};
+    for (int k = 1; k < 5; ++k) {
+        const double v = value_at(0.2 * k);
+        if (v == 0.0) continue;
+        const double unit = std::pow(10.0, std::floor(std::log10(std::fabs(v))));  // one significant digit
+        const float nice = static_cast<float>(std::round(v / unit) * unit);
+        if (nice > ticks.back() && nice < scale.hi) ticks.push_back(nice);
+    }
+    ticks.push_back(scale.hi);
+    return ticks;
+}
+
 int colorbar_label_width(const ColorScale& scale, int font_px, const Font* font) {
     if (!font) return 0;
     int widest = 0;
-    for (float v : colorbar_ticks(scale.lo, scale.hi)) widest = std::max(widest, font->text_width(tick_text(v), font_px));
+    for (float v : colorbar_ticks(scale)) widest = std::max(widest, font->text_width(tick_text(v), font_px));
     widest += font->text_width("≥ ", font_px);  // room for a clipped top
     return widest;
 }
@@ -222,12 +244,13 @@ int colorbar_label_width(const ColorScale& scale, int font_px, const Font* font)
 void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorScale& scale, const TextBands& b,
                    const Font* font, bool clipped_high) {
     const int denom = std::max(1, bar.height - 1);
-    // The gradient as a (height, 1) map, one cell per pixel row, top = hi.
-    Matrix column(bar.height, 1);
-    for (int y = 0; y < bar.height; ++y)
-        column(y, 0) = scale.lo + (scale.hi - scale.lo) * static_cast<float>(bar.height - 1 - y) / static_cast<float>(denom);
-    for (int y = 0; y < bar.height; ++y)
-        p.fill_rect({bar.x, bar.y + y, bar.width, 1}, colorize(column(y, 0), cmap, scale));
+    // The gradient, one pixel row per step of t, top = 1 (colormap_index's rounding).
+    const ColormapLut& lut = colormap_lut(cmap);
+    for (int y = 0; y < bar.height; ++y) {
+        const float t = static_cast<float>(bar.height - 1 - y) / static_cast<float>(denom);
+        p.fill_rect({bar.x, bar.y + y, bar.width, 1},
+                    lut[static_cast<std::size_t>(std::min(255, static_cast<int>(std::floor(t * 255.0f + 0.5f))))]);
+    }
     // Frame just outside the strip (unit pixels thick).
     const int u = b.unit;
     p.fill_rect({bar.x - u, bar.y - u, bar.width + 2 * u, u}, kFrameColor);
@@ -235,9 +258,9 @@ void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorS
     p.fill_rect({bar.x - u, bar.y, u, bar.height}, kFrameColor);
     p.fill_rect({bar.right(), bar.y, u, bar.height}, kFrameColor);
     const int tick_x = bar.right() + u;
-    for (float v : colorbar_ticks(scale.lo, scale.hi)) {
-        // Row of value v: inverse of the gradient's value at row y.
-        const float t = scale.hi > scale.lo ? (v - scale.lo) / (scale.hi - scale.lo) : 0.0f;
+    for (float v : colorbar_ticks(scale)) {
+        // Row of value v: where the gradient has v's colour.
+        const float t = scale.hi > scale.lo ? scale.normalized(v) : 0.0f;
         const int y = bar.y + static_cast<int>(std::lround((1.0f - t) * static_cast<float>(denom)));
         p.fill_rect({tick_x, y, b.tick_len, u}, kTextColor);
         if (font)

@@ -95,12 +95,19 @@ bool draw_cell_values(Painter& p, const Matrix& m, const PixelRect& map, int cel
 // exactly 0 (a masked cell of a softmax) prints nothing.
 std::string value_text(float v);
 
-// Colorbar: value v = lo + (hi − lo)·(bar.bottom − 1 − y)/(bar.height − 1) at row y,
-// coloured by colorize(v); frame, ticks at colorbar_ticks() and their labels to the right.
+// Colorbar: the colormap evenly from bottom to top, t = (bar.bottom − 1 − y)/(bar.height − 1)
+// at row y (as the window's bar); a tick for value v at the row of t = scale.normalized(v),
+// so under a log scale or a gamma the ticks are spaced as the colours are; frame, ticks
+// at colorbar_ticks() and their labels to the right.
 std::string tick_text(float v);
 // "Nice" values (1, 2, 2.5 or 5 × 10^k steps, 3 to 7 of them) within [lo, hi], always
 // including lo and hi themselves; {lo} when lo == hi.
 std::vector<float> colorbar_ticks(float lo, float hi);
+// The ticks of a scale: colorbar_ticks(lo, hi) when linear; under a log scale or a gamma,
+// the values at t = 0, 0.2, …, 1 of the bar, inside values rounded to one significant
+// digit (log over [0, 1]: 0, 0.003, 0.01, 0.06, 0.3, 1), so they spread over the bar
+// instead of crowding at one end.
+std::vector<float> colorbar_ticks(const ColorScale& scale);
 int colorbar_label_width(const ColorScale& scale, int font_px, const Font* font);
 // clipped_high: the top tick reads "≥ hi" (larger values share the top colour).
 void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorScale& scale,
