@@ -155,8 +155,7 @@ void handle_drops(AppContext& ctx) {
                 ctx.state.notice = e.what();
                 continue;
             }
-            while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-            ctx.state.text = text;
+            ctx.state.text = input_text_of_file(std::move(text));
             ctx.state.dirty = true;
             ctx.state.notice = "Loaded text from " + path;
         }

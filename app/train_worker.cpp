@@ -202,7 +202,7 @@ void TrainWorker::loop() {
             // A directory holding a model or other files is replaced only when asked, or when
             // this run saved there before.
             std::error_code ec;
-            const std::string where = std::filesystem::weakly_canonical(dir, ec).string();
+            const std::string where = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec).string();
             const SaveTarget target = save_replaces_ || saved_dirs_.count(where) ? SaveTarget::Free : save_target(dir);
             progress_.replace_dir = target == SaveTarget::Free ? "" : dir;
             if (target != SaveTarget::Free) {
@@ -225,7 +225,7 @@ void TrainWorker::loop() {
             }
             lock.lock();
             busy_ = false;
-            if (error.empty()) saved_dirs_.insert(std::filesystem::weakly_canonical(dir, ec).string());
+            if (error.empty()) saved_dirs_.insert(std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec).string());
             progress_.error = error;
             progress_.notice = error.empty() ? "saved " + dir + " (a model directory: open it in the Model panel)" : "";
             ++progress_.version;

@@ -84,6 +84,7 @@ int cmd_analyze(int argc, char** argv) {
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
     const bool quiet = args.flag("quiet") || args.value("csv") == "-" || args.value("json") == "-";
+    check_output_paths(args, {"csv", "json"});
     if (args.flag("keep-first") && (args.flag("corpus") || args.value("relations")))
         throw UsageError{"--keep-first cuts the --text; corpus and relation sentences longer than the model reads "
                          "are skipped and counted"};

@@ -100,8 +100,7 @@ int cmd_export(int argc, char** argv) {
     options.figure_scale = static_cast<int>(scale);
     options.cell_values = !args.flag("no-values");
     // Every output checked first: one that cannot be written fails the export before any is.
-    for (const auto& path : {png, svg, csv, json})
-        if (path) check_output_path(*path);
+    check_output_paths(args, {"png", "svg", "csv", "json"});
 
     const SourceInput input = read_source_input(args, *source);
     // One head needs only its own layer's maps: by default (budget 0) the forward keeps

@@ -15,8 +15,7 @@ int cmd_generate(int argc, char** argv) {
     args.expect_at_most(1);
     const auto source = open_source(args.positional(0, "MODEL"));
     const int n = static_cast<int>(args.integer("tokens", 0, source->config().max_len).value_or(32));
-    std::string text = args.value_or("text", "");
-    if (const auto f = args.value("text-file")) text = read_text_file(*f);
+    const std::string text = input_text(args);
     const Continuation c = continue_text(*source, text, n);
     note_unread_text(*source, c.unknown_words, c.byte_tokens);
     if (!c.stopped_because.empty())

@@ -38,10 +38,15 @@ void note_input_losses(const TraceSource& source, const Trace& trace) {
                      trace.decoder->tokens.size(), trace.dropped_decoder_tokens);
 }
 
+std::string input_text(const Args& args) {
+    const auto text = args.value("text"), file = args.value("text-file");
+    if (text && file) throw UsageError{"give the input with --text or with --text-file, not both"};
+    return file ? input_text_of_file(read_text_file(*file)) : text.value_or("");
+}
+
 SourceInput read_source_input(const Args& args, const TraceSource& source) {
     SourceInput in;
-    if (const auto t = args.value("text")) in.text = *t;
-    if (const auto f = args.value("text-file")) in.text = read_text_file(*f);
+    in.text = input_text(args);
     if (const auto d = args.value("decoder-text")) in.decoder_text = *d;
     in.keep_first = args.flag("keep-first");
     if (const auto pad = args.value("pad")) {
@@ -109,6 +114,22 @@ void check_output_path(const std::string& path) {
     try {
         write_file_atomic(path, [](const PutBytes&) { throw WritableProbe{}; });
     } catch (const WritableProbe&) {
+    }
+}
+
+void check_output_paths(const Args& args, std::initializer_list<const char*> options) {
+    std::vector<std::pair<std::string, std::string>> seen;  // (file, --option)
+    for (const char* option : options) {
+        const auto path = args.value(option);
+        if (!path) continue;
+        std::error_code ec;
+        const std::string file = *path == "-" ? "-" : fs::weakly_canonical(fs::absolute(*path, ec), ec).string();
+        for (const auto& [other_file, other_option] : seen)
+            if (!file.empty() && file == other_file)
+                throw UsageError{"--" + other_option + " and --" + option + " both name " + *path +
+                                 ": give each output its own file"};
+        seen.emplace_back(file, option);
+        check_output_path(*path);
     }
 }
 

@@ -19,6 +19,9 @@ inline const std::set<std::string> kInputFlags = {"keep-first"};
 // --keep-first (a text over the model's max_len runs its first max_len tokens; forward,
 // export and analyze of one text take it).
 SourceInput read_source_input(const Args& args, const TraceSource& source);
+// The text of --text, or of --text-file without its final line breaks (input_text_of_file,
+// as the window reads a dropped file); both given is a usage error.
+std::string input_text(const Args& args);
 
 // On stderr, what the model did not read as written (the window's input panel shows the
 // same notes): tokens --keep-first left out, words outside a word vocabulary (each read as
@@ -34,6 +37,9 @@ void write_output(const std::string& path, const std::string& bytes);
 // Throws the hs::Error write_output(PATH, …) would ("cannot write PATH: reason") without
 // writing anything: a file a command writes late is checked before the work. "-" passes.
 void check_output_path(const std::string& path);
+// check_output_path for each of `options` given, and no two naming the same file ("-"
+// included): --png and --svg of one path would leave only the second.
+void check_output_paths(const Args& args, std::initializer_list<const char*> options);
 
 // Throws the hs::Error a model directory save to DIR would ("cannot save to DIR: reason",
 // core/io/directory_writer.h) without writing anything: neither DIR nor the parent

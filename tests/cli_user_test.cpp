@@ -1,5 +1,6 @@
 // Problems a new user ran into with the CLI and playground specs: each test pins the fix.
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/common.h"
+#include "core/io/atomic_file.h"
 #include "core/model/config.h"
 #include "core/model/model.h"
 #include "core/source.h"
@@ -114,6 +116,47 @@ TEST(CliWorkedExample, TextGivenToAWorkedExampleIsReportedAsUnused) {
     const RunResult plain = run_headscope({"forward", example, "--quiet"}, dir);
     EXPECT_EQ(plain.status, 0) << plain.err;
     EXPECT_EQ(plain.err, "");
+}
+
+// Two outputs naming one file: refused before anything is written (--png and --svg of
+// one path left only the SVG, with "wrote" printed twice); also through another spelling
+// of the path, and for analyze's --csv and --json.
+TEST(CliExportOutputs, TwoOutputsNamingOneFileAreRefused) {
+    TempDir dir;
+    const std::vector<std::string> head{"export", kSpec, "--text", "a b", "--layer", "0", "--head", "0"};
+    std::vector<std::string> args = head;
+    args.insert(args.end(), {"--png", "same.png", "--svg", "same.png"});
+    expect_one_line_failure(run_headscope(args, dir), 2, "--png and --svg both name same.png: give each output its own file");
+    EXPECT_FALSE(std::filesystem::exists(dir.file("same.png")));
+    args = head;
+    args.insert(args.end(), {"--csv", "m.csv", "--json", "./m.csv"});
+    expect_one_line_failure(run_headscope(args, dir), 2, "--csv and --json both name ./m.csv");
+    expect_one_line_failure(run_headscope({"analyze", kSpec, "--text", "a b", "--csv", "-", "--json", "-"}, dir), 2,
+                            "--csv and --json both name -");
+}
+
+// --text-file reads as a file dropped on the window does: its final line break is no token
+// (the CLI read one token more than the window); --text with it is a usage error, not
+// one of them silently ignored.
+TEST(CliTextFile, TheFinalLineBreakIsNoTokenAndTextWithItIsAnError) {
+    TempDir dir;
+    test::write_text(dir.file("t.txt"), "a b\n");
+    const RunResult from_file = run_headscope({"forward", kSpec, "--text-file", "t.txt", "--json", "f.json"}, dir);
+    ASSERT_EQ(from_file.status, 0) << from_file.err;
+    const RunResult typed = run_headscope({"forward", kSpec, "--text", "a b", "--json", "t.json"}, dir);
+    ASSERT_EQ(typed.status, 0) << typed.err;
+    const auto tokens = [&](const char* file) {
+        std::ifstream in(dir.file(file));
+        return nlohmann::json::parse(in).at("tokens");
+    };
+    EXPECT_EQ(tokens("f.json"), tokens("t.json"));
+    EXPECT_EQ(tokens("t.json").size(), 2u);
+    EXPECT_EQ(input_text_of_file("x\r\n\n"), "x");
+    EXPECT_EQ(input_text_of_file("x\n y"), "x\n y");
+    expect_one_line_failure(run_headscope({"forward", kSpec, "--text", "a", "--text-file", "t.txt"}, dir), 2,
+                            "give the input with --text or with --text-file, not both");
+    expect_one_line_failure(run_headscope({"generate", kSpec, "--text-file", "t.txt", "--text", "a"}, dir), 2,
+                            "not both");
 }
 
 TEST(CliForwardJson, NumberCountCoversInputsOutputsAndEveryMap) {

@@ -164,4 +164,9 @@ std::string read_text_file(const std::string& path) {
     return read_to_end(fd, path, kMaxTextBytes, "a text file");
 }
 
+std::string input_text_of_file(std::string text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    return text;
+}
+
 }  // namespace hs

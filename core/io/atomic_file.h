@@ -48,4 +48,9 @@ std::string read_file(const std::string& path, std::size_t max_bytes = kMaxReadB
 // there with the limit named).
 std::string read_text_file(const std::string& path);
 
+// A file's text as a model's input: without its final line breaks (an editor's last
+// newline is not a token), so the CLI's --text-file and a file dropped on the window read
+// the same tokens.
+std::string input_text_of_file(std::string text);
+
 }  // namespace hs
