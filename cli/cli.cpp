@@ -134,7 +134,8 @@ Every output path is checked before any file is written.
   --save DIR          a checkpoint at the end: a model directory with the optimizer state
   --log CSV           a row per step: loss, gradient norm, learning rate, tokens
   --snapshots DIR     every K steps a checkpoint DIR/step_NNNNNN, and DIR/trajectories.csv
-  --resume DIR        continue the checkpoint DIR on its own schedule
+  --resume DIR        continue the checkpoint DIR on its own schedule, saved back into DIR at
+                      the end (--save OTHER keeps DIR as it was)
   --sweep KEY=V,...   one run per value, --sweep-csv F a row per run, --sweep-png F a figure
   --force             let --save / --snapshots replace what a non-empty directory holds
 --save, --log and --snapshots are checked before step 1: a directory that is not empty is refused

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -259,6 +260,13 @@ int run_sweep(const Args& args, int steps, int every) {
     return 0;
 }
 
+// Where the checkpoint goes at the end: --save, else the checkpoint --resume continues (a
+// resumed run without --save used to print its steps and keep none of them).
+std::optional<std::string> save_dir(const Args& args) {
+    if (const auto dir = args.value("save")) return dir;
+    return args.value("resume");
+}
+
 // What a plain run writes, checked before step 1 with the errors its writers would give
 // (nothing is left behind), so that a long run does not end in a path it cannot write.
 // A resumed --log is read now too: a file holding another table is refused before the run.
@@ -271,7 +279,7 @@ void check_outputs(const Args& args, int resumed_from) {
         std::error_code ec;
         return resumed && std::filesystem::equivalent(dir, *resumed, ec);
     };
-    if (const auto dir = args.value("save")) {
+    if (const auto dir = save_dir(args)) {
         refuse_to_replace(*dir, force || same_dir(*dir));
         check_save_dir(*dir);
     }
@@ -327,7 +335,7 @@ int cmd_train(int argc, char** argv) {
     const std::string log =
         run_steps(trainer, steps, every, snapshots, snapshot_dir.value_or(""), resumed_from);
     if (const auto path = args.value("log")) write_output(*path, resumed_from > 0 ? continue_csv(*path, log, resumed_from + 1) : log);
-    if (const auto dir = args.value("save")) {
+    if (const auto dir = save_dir(args)) {
         train::save_checkpoint(trainer, *dir);
         std::printf("wrote %s (a model directory with the training state: resume with --resume)\n", dir->c_str());
     }

@@ -11,6 +11,7 @@
 #include "core/image/png.h"
 #include "core/io/model_dir.h"
 #include "core/model/model.h"
+#include "core/train/checkpoint.h"
 #include "core/train/trainer.h"
 #include "tests/cli_runner.h"
 
@@ -104,9 +105,15 @@ TEST(CliTrain, ResumesACheckpointWhereItStopped) {
     std::getline(in, line);
     while (std::getline(in, line)) steps += line.substr(0, line.find(',')) + " ";
     EXPECT_EQ(steps, "1 2 3 4 ");
-    r = run_headscope({"train", "--resume", "b", "--steps", "4"}, dir);
+    EXPECT_EQ(train::load_checkpoint(dir.file("a")).steps_taken(), 2) << "--save b keeps a as it was";
+    // Without --save the resumed steps go back into the checkpoint they continue.
+    r = run_headscope({"train", "--resume", "b", "--steps", "5"}, dir);
+    ASSERT_TRUE(r.exited && r.status == 0) << r.err;
+    EXPECT_NE(r.out.find("wrote b "), std::string::npos) << r.out;
+    EXPECT_EQ(train::load_checkpoint(dir.file("b")).steps_taken(), 5);
+    r = run_headscope({"train", "--resume", "b", "--steps", "5"}, dir);
     EXPECT_EQ(r.status, 1);
-    EXPECT_NE(r.err.find("has already taken 4 steps; ask for more with --steps"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("has already taken 5 steps; ask for more with --steps"), std::string::npos) << r.err;
     r = run_headscope({"train", "--resume", "b", "--steps", "6", "--lr", "1"}, dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("--lr comes from the checkpoint when resuming"), std::string::npos) << r.err;
