@@ -20,6 +20,7 @@
 #include "core/image/heatmap_image.h"
 #include "core/image/label_thinning.h"
 #include "core/image/painter.h"
+#include "core/tokenize/visible_token.h"
 #include "tests/xml_check.h"
 
 namespace {
@@ -261,6 +262,20 @@ TEST(Svg, HeadFigureIsWellFormedWithEveryLabelAsTextAndThePngLayout) {
     EXPECT_EQ(count(svg.svg, ">0.20</text>"), 25);
     EXPECT_EQ(count(svg.svg, ">query</text>"), 1);
     EXPECT_EQ(count(svg.svg, ">default · layer 0 · head 3</text>"), 1);
+}
+
+// A token of spaces is labelled ␣ (one a space), a newline "\n": a blank label said nothing
+// (the attention sink of a real model sat in an unlabelled column).
+TEST(Svg, SpaceAndControlTokensAreLabelledVisibly) {
+    if (!have_font()) GTEST_SKIP() << "no system font installed: the SVG has no text to check";
+    const std::vector<std::string> q{" ", "a", "  ", "\n"};
+    const hs::HeatmapSvg svg = hs::render_heatmap_svg(hs::Matrix::Constant(4, 4, 0.25f), q, q, hs::HeatmapOptions{});
+    EXPECT_EQ(count(svg.svg, ">␣</text>"), 2);
+    EXPECT_EQ(count(svg.svg, ">␣␣</text>"), 2);
+    EXPECT_EQ(count(svg.svg, ">\\n</text>"), 2);
+    EXPECT_EQ(count(svg.svg, "> </text>"), 0);
+    EXPECT_EQ(hs::visible_token("\x1b"), "\\x1b");
+    EXPECT_EQ(hs::visible_token(" a"), " a");  // a word with its space stays as written
 }
 
 TEST(Svg, LargeMapsAreOneEmbeddedImage) {

@@ -11,6 +11,7 @@
 #include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
+#include "core/tokenize/visible_token.h"
 
 namespace hs {
 namespace {
@@ -80,7 +81,7 @@ float next_token_part_width(const AblationEffect& e) {
 void draw_next_token_part(const Trace& t, const AblationEffect& e) {
     if (e.has_next_token) {
         text_prose(printf_string(tr("next token after '%s':"),
-                                 t.main.tokens.empty() ? "" : t.main.tokens.back().c_str()));
+                                 t.main.tokens.empty() ? "" : visible_token(t.main.tokens.back()).c_str()));
         ImGui::TextUnformatted(printf_string(tr("KL(p ‖ p') = %.5f nats"), e.kl).c_str());
         if (ImGui::BeginTable("##topk", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                                ImGuiTableFlags_SizingFixedFit,
@@ -93,14 +94,18 @@ void draw_next_token_part(const Trace& t, const AblationEffect& e) {
             for (const TokenChange& c : e.top_tokens) {
                 ImGui::TableNextRow();
                 ImGui::TableSetColumnIndex(0);
-                ImGui::Text("'%s'", c.text.c_str());
+                ImGui::Text("'%s'", visible_token(c.text).c_str());
                 ImGui::TableSetColumnIndex(1);
                 ImGui::Text("%.3f", c.p_base);
                 ImGui::TableSetColumnIndex(2);
                 ImGui::Text("%.3f", c.p_ablated);
                 ImGui::TableSetColumnIndex(3);
+                // A change that rounds to 0 reads "±0.000" in neither colour, not "-0.000".
                 const float d = c.p_ablated - c.p_base;
-                ImGui::TextColored(d >= 0 ? ImVec4(0.45f, 0.85f, 0.45f, 1) : ImVec4(1, 0.5f, 0.45f, 1), "%+.3f", d);
+                if (std::fabs(d) < 0.0005f)
+                    ImGui::TextDisabled("±0.000");
+                else
+                    ImGui::TextColored(d > 0 ? ImVec4(0.45f, 0.85f, 0.45f, 1) : ImVec4(1, 0.5f, 0.45f, 1), "%+.3f", d);
             }
             ImGui::EndTable();
         }

@@ -13,6 +13,7 @@
 #include "app/panels/widgets.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/label_thinning.h"
+#include "core/tokenize/visible_token.h"
 
 namespace hs {
 namespace {
@@ -321,7 +322,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         ctx.heatmap.label_key = label_key;
         auto widest = [](const std::vector<std::string>& tokens) {
             float w = 0.0f;
-            for (const std::string& tok : tokens) w = std::max(w, ImGui::CalcTextSize(short_label(tok, 12).c_str()).x);
+            for (const std::string& tok : tokens) w = std::max(w, ImGui::CalcTextSize(short_label(visible_token(tok), 12).c_str()).x);
             return w;
         };
         ctx.heatmap.row_label_w = widest(qs->tokens);
@@ -396,7 +397,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     for (int i : thinned_labels(qs->tokens, 0, rows, step)) {
         if (i < r0 || i >= r1) continue;
         const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
-        const std::string lab = short_label(qs->tokens[static_cast<std::size_t>(i)], 12);
+        const std::string lab = short_label(visible_token(qs->tokens[static_cast<std::size_t>(i)]), 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
         list->AddText(ImVec2(p0.x - 4 - tw, y - fs * 0.5f), label_col, lab.c_str());
     }
@@ -407,7 +408,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     for (int j : thinned_labels(ks->tokens, 0, cols, step)) {
         if (j < c0 || j >= c1) continue;
         const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
-        const std::string& token = ks->tokens[static_cast<std::size_t>(j)];
+        const std::string token = visible_token(ks->tokens[static_cast<std::size_t>(j)]);
         std::string lab = short_label(token, 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
         if (tw <= cell_px * step - 2.0f) {  // fits across its column(s): keep it upright
@@ -446,7 +447,8 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         const float cx = p0.x + (static_cast<float>(j) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
         const float cy = p0.y + (static_cast<float>(i) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
         list->AddRect(ImVec2(cx, cy), ImVec2(cx + cell_px, cy + cell_px), IM_COL32(255, 255, 255, 220), 0, 0, 2.0f);
-        const std::string q = qs->tokens[static_cast<std::size_t>(i)], k = ks->tokens[static_cast<std::size_t>(j)];
+        const std::string q = visible_token(qs->tokens[static_cast<std::size_t>(i)]),
+                          k = visible_token(ks->tokens[static_cast<std::size_t>(j)]);
         const std::string kv = kv_suffix(*t, s);
         readout = scores ? printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s"), i, q.c_str(), j,
                                          k.c_str(), (*weights)(i, j), (*scores)(i, j), kv.c_str())

@@ -9,6 +9,7 @@
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
+#include "core/tokenize/visible_token.h"
 
 namespace hs {
 namespace {
@@ -18,33 +19,6 @@ void amber_prose(const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
     text_prose(text);
     ImGui::PopStyleColor();
-}
-
-// A token as a chip shows it: core's display string (Ġ already a space, byte tokens
-// already bytes) with control characters made visible ("\n", "\t", "\x1b") and a
-// token of spaces only shown as open boxes, one a space (an empty-looking chip says
-// nothing, and a middle dot read as the token '.').
-std::string readable_token(const std::string& token) {
-    if (!token.empty() && token.find_first_not_of(' ') == std::string::npos) {
-        std::string boxes;
-        for (std::size_t i = 0; i < token.size(); ++i) boxes += "␣";
-        return boxes;
-    }
-    std::string out;
-    for (const char ch : token) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '\n') out += "\\n";
-        else if (c == '\t') out += "\\t";
-        else if (c == '\r') out += "\\r";
-        else if (c < 0x20 || c == 0x7f) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", c);
-            out += buf;
-        } else {
-            out += ch;
-        }
-    }
-    return out;
 }
 
 // Token chips, wrapped to the panel width; at most `limit` drawn (long inputs). Hovering
@@ -58,7 +32,7 @@ void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& 
     float x = 0.0f, y = 0.0f;
     const std::size_t n = std::min(tokens.size(), limit);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::string label = short_label(readable_token(tokens[i]), 12);
+        const std::string label = short_label(visible_token(tokens[i]), 12);
         const float w = ImGui::CalcTextSize(label.c_str()).x + 2 * pad;
         if (x > 0.0f && x + w > avail) {
             x = 0.0f;
@@ -69,7 +43,7 @@ void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& 
         list->AddRectFilled(p0, p1, hi ? IM_COL32(200, 140, 40, 255) : IM_COL32(48, 62, 84, 255), 4.0f);
         list->AddText(ImVec2(p0.x + pad, p0.y + pad), IM_COL32(235, 238, 245, 255), label.c_str());
         if (ImGui::IsMouseHoveringRect(p0, p1)) {
-            const std::string full = readable_token(tokens[i]);
+            const std::string full = visible_token(tokens[i]);
             if (i < ids.size()) ImGui::SetTooltip(tr("token %zu · id %d · '%s'"), i, ids[i], full.c_str());
             else ImGui::SetTooltip(tr("token %zu · '%s'"), i, full.c_str());
         }
@@ -92,7 +66,7 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
         for (const Trace::NextToken& n : t.next_tokens) {
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
-            ImGui::Text("'%s'", short_label(readable_token(n.text), 16).c_str());
+            ImGui::Text("'%s'", short_label(visible_token(n.text), 16).c_str());
             ImGui::TableSetColumnIndex(1);
             char pct[16];
             if (n.prob >= 0.001f) std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * n.prob);

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/image/label_thinning.h"
 #include "core/image/utf8.h"
+#include "core/tokenize/visible_token.h"
 
 namespace hs::detail {
 
@@ -57,8 +58,9 @@ ColorScale resolve_scale(const HeatmapOptions& options, float data_min, float da
 }
 
 std::string shorten_label(const std::string& label, int max_chars, const Font& font) {
-    const std::u32string cps = utf8_to_codepoints(label);
-    if (max_chars <= 0 || static_cast<int>(cps.size()) <= max_chars) return label;
+    const std::string shown = visible_token(label);  // a space token as ␣, not a blank label
+    const std::u32string cps = utf8_to_codepoints(shown);
+    if (max_chars <= 0 || static_cast<int>(cps.size()) <= max_chars) return shown;
     const std::u32string ellipsis = font.has_glyph(U'\u2026') ? U"\u2026" : U"..";
     const int keep = std::max(1, max_chars - static_cast<int>(ellipsis.size()));
     return codepoints_to_utf8(cps.substr(0, static_cast<std::size_t>(keep)) + ellipsis);

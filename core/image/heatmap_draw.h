@@ -31,7 +31,8 @@ const Font* text_font(const HeatmapOptions& options);
 ColorScale resolve_scale(const HeatmapOptions& options, float data_min, float data_max);
 void finite_min_max(const Matrix& m, float& lo, float& hi);  // widens lo/hi
 
-// Label i of labels, at most max_chars code points ("…" marks a cut).
+// A label as drawn: visible_token (a space token as ␣, control characters written out),
+// at most max_chars code points ("…" marks a cut).
 std::string shorten_label(const std::string& label, int max_chars, const Font& font);
 // Draw every stride-th label so text of font_px never overlaps cells of cell_px.
 int label_stride(int cell_px, int font_px);
