@@ -58,10 +58,9 @@ void set_train_field(TrainView& v, const std::string& rest) {
 }
 
 void set_config(AppState& s, const std::string& key, const std::string& value) {
+    const ModelConfig before = s.config;
     set_spec_key(s.config, key, value);  // the keys and values of a playground spec
-    // As the Model panel's architecture box does: a decoder is causal (mask=none after it
-    // makes it see the future again).
-    if (key == "arch" && s.config.arch == Arch::DecoderOnly) s.config.mask = MaskKind::Causal;
+    follow_edit(before, s.config);       // as the Model panel: arch → its mask, d_model → d_ff
     s.source = SourceKind::Playground;
     s.dirty = true;
 }

@@ -316,5 +316,40 @@ TEST(StepHeads, VisitsOnlyDivisorsOfDModel) {
     EXPECT_EQ(down, (std::vector<int>{24, 16, 12, 8, 6, 4, 3, 2, 1}));
 }
 
+// Editing one field of a playground config: another architecture takes its mask (an
+// encoder–decoder's decoder causal: it saw its future after a switch from an encoder),
+// and d_model takes d_ff along while d_ff is 4·d_model (set d_model 8 kept d_ff 2048).
+TEST(FollowEdit, ArchitectureSetsItsMaskAndDModelCarriesADefaultDff) {
+    ModelConfig before = ModelConfig::defaults_for(Arch::EncoderOnly);
+    ASSERT_EQ(before.mask, MaskKind::None);
+    for (const auto& [arch, mask] : {std::pair{Arch::EncoderDecoder, MaskKind::Causal},
+                                     std::pair{Arch::DecoderOnly, MaskKind::Causal}}) {
+        ModelConfig after = before;
+        after.arch = arch;
+        follow_edit(before, after);
+        EXPECT_EQ(after.mask, mask);
+        ModelConfig back = after;
+        back.arch = Arch::EncoderOnly;
+        follow_edit(after, back);
+        EXPECT_EQ(back.mask, MaskKind::None);
+    }
+    ModelConfig same_arch = before;  // a mask chosen by hand stays while the arch does
+    same_arch.mask = MaskKind::Causal;
+    follow_edit(before, same_arch);
+    EXPECT_EQ(same_arch.mask, MaskKind::Causal);
+
+    ASSERT_EQ(before.d_ff, 4 * before.d_model);
+    ModelConfig small = before;
+    small.d_model = 8;
+    follow_edit(before, small);
+    EXPECT_EQ(small.d_ff, 32);
+    ModelConfig custom = before;  // a d_ff of the user's stays
+    custom.d_ff = 100;
+    ModelConfig custom_small = custom;
+    custom_small.d_model = 8;
+    follow_edit(custom, custom_small);
+    EXPECT_EQ(custom_small.d_ff, 100);
+}
+
 }  // namespace
 }  // namespace hs

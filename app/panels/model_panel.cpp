@@ -108,11 +108,11 @@ void draw_model_errors(const AppContext& ctx) {
 
 void draw_playground(AppContext& ctx) {
     ModelConfig& c = ctx.state.config;
+    const ModelConfig before = c;
     bool changed = false;
     ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
     changed |= enum_combo(tr("architecture"), &c.arch,
                           {Arch::EncoderOnly, Arch::DecoderOnly, Arch::EncoderDecoder});
-    if (changed && c.arch == Arch::DecoderOnly) c.mask = MaskKind::Causal;
     changed |= ImGui::InputInt("d_model", &c.d_model, 8, 64);
     changed |= heads_field(c, ctx.click_targets);
     changed |= ImGui::InputInt(tr("layers"), &c.layers, 1, 1);
@@ -176,7 +176,10 @@ void draw_playground(AppContext& ctx) {
         c.seed = keep_seed;
         changed = true;
     }
-    if (changed) ctx.state.dirty = true;
+    if (changed) {
+        follow_edit(before, c);  // another architecture → its mask; d_model → d_ff when it was 4·d_model
+        ctx.state.dirty = true;
+    }
 }
 
 std::string format_bytes(long long bytes) {

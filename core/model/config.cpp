@@ -71,6 +71,12 @@ ModelConfig ModelConfig::defaults_for(Arch arch) {
     return c;
 }
 
+void follow_edit(const ModelConfig& before, ModelConfig& after) {
+    if (after.arch != before.arch) after.mask = ModelConfig::defaults_for(after.arch).mask;
+    if (after.d_model != before.d_model && after.d_ff == before.d_ff && before.d_ff == default_d_ff(before.d_model))
+        after.d_ff = default_d_ff(after.d_model);
+}
+
 int default_d_ff(int d_model) {
     // The usual transformer ratio.
     return static_cast<int>(std::clamp<long long>(4LL * d_model, std::numeric_limits<int>::min(),

@@ -80,6 +80,14 @@ std::vector<std::string> validate(const ModelConfig& config);
 // is then reported by validate, not wrapped).
 int default_d_ff(int d_model);
 
+// What editing a playground config (the Model panel, the script's `set`) implies for the
+// fields the user did not touch, from `before` to `after`:
+//   another architecture takes its default mask (a decoder and an encoder–decoder's
+//   decoder are causal, an encoder sees every token: defaults_for);
+//   another d_model takes d_ff along when d_ff was the default 4·d_model (a d_ff the user
+//   chose stays).
+void follow_edit(const ModelConfig& before, ModelConfig& after);
+
 // The head count the Model panel's − / + buttons go to from `heads`: the next smaller
 // (direction < 0) or larger (direction > 0) divisor of d_model, so every step is a valid
 // split (d_k = d_model / heads); `heads` itself when there is none that way (1, or

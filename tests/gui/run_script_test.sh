@@ -9,7 +9,7 @@ rm -rf "$out"
 mkdir -p "$out"
 text="Alice gave Bob her book because he had lost his own copy ."
 cat > "$out/session.txt" <<SCRIPT
-# starts at d_model 64, 8 heads, d_ff 256 (kept when d_model changes)
+# starts at d_model 64, 8 heads, d_ff 256 = 4·d_model (follows d_model: 192 at 48)
 set heads 4
 set d_model 48
 set heads 5
@@ -32,7 +32,7 @@ timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000
 for f in trace.json head.png head.svg grid.png head.csv after.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
-"$checker" script "$out" "random:d_model=48,heads=4,layers=2,d_ff=256,seed=3,mask=causal,norm=rmsnorm,kv_heads=2" "$text" 1 3
+"$checker" script "$out" "random:d_model=48,heads=4,layers=2,d_ff=192,seed=3,mask=causal,norm=rmsnorm,kv_heads=2" "$text" 1 3
 # A script that is a directory, or holds no commands, is refused with its reason.
 : > "$out/empty.txt"
 for bad in "$out" "$out/empty.txt"; do
