@@ -33,6 +33,7 @@ struct PipelineCardRect {
 };
 struct PipelineView {
     bool textbook = true;        // per-head W_Q^h … (the articles) vs PyTorch's fused W_in
+    bool article_errors_only = true;  // the Article tab lists the numbers the article got wrong first
     // The layout of the last frame that drew the Pipeline tab: fused when the trace has no
     // per-head copies (a model above d_model 1024), whatever `textbook` asks for.
     bool textbook_shown = true;

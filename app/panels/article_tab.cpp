@@ -8,6 +8,7 @@
 #include "app/i18n/i18n.h"
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
+#include "app/panels/widgets.h"
 
 namespace hs {
 namespace {
@@ -44,6 +45,9 @@ void draw_article_tab(AppContext& ctx) {
     ImGui::TextWrapped(tr("%zu numbers the article printed, recomputed here: %d agree to its three decimals, %d do "
                           "not (red). Hover a number for its full value."),
                        info.article.size(), static_cast<int>(info.article.size()) - wrong, wrong);
+    // The wrong numbers are what a student looks for; in step order they sat below the fold.
+    bool& errors_only = ctx.pipeline.article_errors_only;
+    if (wrong > 0) ImGui::Checkbox(printf_string(tr("only the %d numbers the article got wrong"), wrong).c_str(), &errors_only);
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("##article", 6, flags)) return;
@@ -57,12 +61,13 @@ void draw_article_tab(AppContext& ctx) {
     ImGui::TableHeadersRow();
     const ImVec4 red(1.0f, 0.45f, 0.4f, 1.0f);
     for (const ArticleCell& c : info.article) {
+        if (errors_only && wrong > 0 && c.agrees) continue;
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextUnformatted(step_title(c.step));
         ImGui::TableSetColumnIndex(1);
         if (c.step == "concat" || c.step == "output") ImGui::TextDisabled("%s", tr("all"));
-        else ImGui::Text("%d", c.head);
+        else ImGui::Text(tr("%d (its head_%d)"), c.head, c.head + 1);  // we count from 0, the articles from 1
         ImGui::TableSetColumnIndex(2);
         ImGui::Text("(%d, %d)", c.row + 1, c.col + 1);
         ImGui::TableSetColumnIndex(3);

@@ -48,79 +48,88 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
     const float label_w = ImGui::CalcTextSize("L00").x + 6.0f;
     const float gap = 4.0f * ctx.ui_scale;
     const float avail = ImGui::GetContentRegionAvail().x - label_w;
-    const float thumb = std::max(28.0f * ctx.ui_scale, std::floor((avail - gap * n_heads) / n_heads));
+    // Thumbnails at least 28 px: more heads than fit across wrap into blocks of columns,
+    // each with its own captions and a row per layer (a wide table broken into parts), so
+    // every head stays on screen and clickable (32 heads used to run past the edge).
+    const float min_thumb = 28.0f * ctx.ui_scale;
+    const int per_block = std::clamp(static_cast<int>(std::floor((avail + gap) / (min_thumb + gap))), 1, n_heads);
+    const float thumb = std::max(min_thumb, std::floor((avail - gap * per_block) / per_block));
     ImDrawList* list = ImGui::GetWindowDrawList();
     const ImU32 text = IM_COL32(200, 204, 212, 255);
-    // Column captions H0 … H{n-1}; under grouped-query attention each names the key/value
-    // head it reads ("H5 · kv2"), on a second line when the columns are narrow.
-    ImVec2 start = ImGui::GetCursorScreenPos();
     const bool grouped = s.map == MapKind::Self && kv_head_of(*t, 0) >= 0;
     const bool two_lines = grouped && ImGui::CalcTextSize(head_caption(*t, n_heads - 1).c_str()).x > thumb * 0.85f;
-    for (int h = 0; h < n_heads; ++h) {
-        const float cx = start.x + label_w + h * (thumb + gap) + thumb * 0.5f;
-        if (!grouped || !two_lines) {
-            const std::string cap = grouped ? head_caption(*t, h) : "H" + std::to_string(h);
-            list->AddText(ImVec2(cx - ImGui::CalcTextSize(cap.c_str()).x * 0.5f, start.y), text, cap.c_str());
-        } else {
-            const std::string top = "H" + std::to_string(h), bottom = "kv" + std::to_string(kv_head_of(*t, h));
-            list->AddText(ImVec2(cx - ImGui::CalcTextSize(top.c_str()).x * 0.5f, start.y), text, top.c_str());
-            list->AddText(ImVec2(cx - ImGui::CalcTextSize(bottom.c_str()).x * 0.5f, start.y + fs),
-                          IM_COL32(150, 170, 200, 255), bottom.c_str());
-        }
-    }
-    ImGui::Dummy(ImVec2(1, (two_lines ? 2.0f : 1.0f) * fs + 2));
-    std::vector<ImVec2> rows;  // top-left of each layer's row
-    for (int l = 0; l < n_layers; ++l) {
-        const ImVec2 row = ImGui::GetCursorScreenPos();
-        rows.push_back(row);
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "L%d", l);
-        list->AddText(ImVec2(row.x, row.y + thumb * 0.5f - fs * 0.5f), text, buf);
-        for (int h = 0; h < n_heads && h < static_cast<int>(thumbs[static_cast<std::size_t>(l)].size()); ++h) {
-            const ImVec2 p0(row.x + label_w + h * (thumb + gap), row.y), p1(p0.x + thumb, p0.y + thumb);
-            ImGui::SetCursorScreenPos(p0);
-            ImGui::PushID(l * 1000 + h);
-            if (ImGui::InvisibleButton("##thumb", ImVec2(thumb, thumb))) {
-                // Ctrl-click (or the Ablation tab's "grid clicks ablate") switches the head
-                // off / on; a plain click selects it.
-                if (can_ablate && (ImGui::GetIO().KeyCtrl || s.ablate_clicks))
-                    s.toggle_ablation(HeadRef{l, h, false, false});
-                else {
-                    s.layer = l;
-                    s.head = h;
-                }
+    std::vector<ImVec2> corner(static_cast<std::size_t>(n_layers) * n_heads);  // top-left of thumbnail (l, h)
+    const auto at = [&](int l, int h) -> ImVec2& { return corner[static_cast<std::size_t>(l) * n_heads + h]; };
+    for (int h0 = 0; h0 < n_heads; h0 += per_block) {
+        const int h1 = std::min(n_heads, h0 + per_block);
+        // Column captions H0 … ; under grouped-query attention each names the key/value head
+        // it reads ("H5 · kv2"), on a second line when the columns are narrow.
+        const ImVec2 start = ImGui::GetCursorScreenPos();
+        for (int h = h0; h < h1; ++h) {
+            const float cx = start.x + label_w + (h - h0) * (thumb + gap) + thumb * 0.5f;
+            if (!grouped || !two_lines) {
+                const std::string cap = grouped ? head_caption(*t, h) : "H" + std::to_string(h);
+                list->AddText(ImVec2(cx - ImGui::CalcTextSize(cap.c_str()).x * 0.5f, start.y), text, cap.c_str());
+            } else {
+                const std::string top = "H" + std::to_string(h), bottom = "kv" + std::to_string(kv_head_of(*t, h));
+                list->AddText(ImVec2(cx - ImGui::CalcTextSize(top.c_str()).x * 0.5f, start.y), text, top.c_str());
+                list->AddText(ImVec2(cx - ImGui::CalcTextSize(bottom.c_str()).x * 0.5f, start.y + fs),
+                              IM_COL32(150, 170, 200, 255), bottom.c_str());
             }
-            const bool ablated = can_ablate && s.is_ablated(l, h);
-            if (ImGui::IsItemHovered()) {
-                char buf[256];
-                std::snprintf(buf, sizeof buf, tr("layer %d, head %d"), l, h);
-                std::string tip = buf;
-                if (grouped) {
-                    std::snprintf(buf, sizeof buf, tr(" (reads KV head %d)"), kv_head_of(*t, h));
-                    tip += buf;
-                }
-                if (const HeadLabels* hl = label_of(ctx, l, h))
-                    tip += "\n" + std::string(tr("role:")) + " " + label_list(*hl) + "  (" + tr_message(hl->primary.reason) + ")";
-                if (ablated) {
-                    std::snprintf(buf, sizeof buf, tr("ABLATED (%s)"), tr(to_string(s.ablate_mode)));
-                    tip += "\n" + std::string(buf);
-                }
-                if (can_ablate)
-                    tip += "\n" + std::string(ablated ? tr("ctrl-click: switch it back on") : tr("ctrl-click: switch this head off"));
-                ImGui::SetTooltip("%s", tip.c_str());
-            }
-            ImGui::PopID();
-            ctx.renderer->draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
-                               UvRect{}, ctx.view.grid_scale(s), s.colormap);
         }
-        ImGui::SetCursorScreenPos(ImVec2(row.x, row.y + thumb + gap));
+        ImGui::Dummy(ImVec2(1, (two_lines ? 2.0f : 1.0f) * fs + 2));
+        for (int l = 0; l < n_layers; ++l) {
+            const ImVec2 row = ImGui::GetCursorScreenPos();
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "L%d", l);
+            list->AddText(ImVec2(row.x, row.y + thumb * 0.5f - fs * 0.5f), text, buf);
+            for (int h = h0; h < h1 && h < static_cast<int>(thumbs[static_cast<std::size_t>(l)].size()); ++h) {
+                const ImVec2 p0(row.x + label_w + (h - h0) * (thumb + gap), row.y), p1(p0.x + thumb, p0.y + thumb);
+                at(l, h) = p0;
+                ImGui::SetCursorScreenPos(p0);
+                ImGui::PushID(l * 1000 + h);
+                if (ImGui::InvisibleButton("##thumb", ImVec2(thumb, thumb))) {
+                    // Ctrl-click (or the Ablation tab's "grid clicks ablate") switches the head
+                    // off / on; a plain click selects it.
+                    if (can_ablate && (ImGui::GetIO().KeyCtrl || s.ablate_clicks))
+                        s.toggle_ablation(HeadRef{l, h, false, false});
+                    else {
+                        s.layer = l;
+                        s.head = h;
+                    }
+                }
+                const bool ablated = can_ablate && s.is_ablated(l, h);
+                if (ImGui::IsItemHovered()) {
+                    char tip_buf[256];
+                    std::snprintf(tip_buf, sizeof tip_buf, tr("layer %d, head %d"), l, h);
+                    std::string tip = tip_buf;
+                    if (grouped) {
+                        std::snprintf(tip_buf, sizeof tip_buf, tr(" (reads KV head %d)"), kv_head_of(*t, h));
+                        tip += tip_buf;
+                    }
+                    if (const HeadLabels* hl = label_of(ctx, l, h))
+                        tip += "\n" + std::string(tr("role:")) + " " + label_list(*hl) + "  (" + tr_message(hl->primary.reason) + ")";
+                    if (ablated) {
+                        std::snprintf(tip_buf, sizeof tip_buf, tr("ABLATED (%s)"), tr(to_string(s.ablate_mode)));
+                        tip += "\n" + std::string(tip_buf);
+                    }
+                    if (can_ablate)
+                        tip += "\n" + std::string(ablated ? tr("ctrl-click: switch it back on") : tr("ctrl-click: switch this head off"));
+                    ImGui::SetTooltip("%s", tip.c_str());
+                }
+                ImGui::PopID();
+                ctx.renderer->draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
+                                   UvRect{}, ctx.view.grid_scale(s), s.colormap);
+            }
+            ImGui::SetCursorScreenPos(ImVec2(row.x, row.y + thumb + gap));
+        }
+        if (h1 < n_heads) ImGui::Dummy(ImVec2(1, gap * 2));  // room between blocks
     }
     // Marks over and around the thumbnails, after all of them: the quads above form one
     // run of draws (one switch to ImGui's GL state), and no mark overlaps another thumbnail.
     for (int l = 0; l < n_layers; ++l) {
-        const ImVec2 row = rows[static_cast<std::size_t>(l)];
         for (int h = 0; h < n_heads && h < static_cast<int>(thumbs[static_cast<std::size_t>(l)].size()); ++h) {
-            const ImVec2 p0(row.x + label_w + h * (thumb + gap), row.y), p1(p0.x + thumb, p0.y + thumb);
+            const ImVec2 p0 = at(l, h), p1(p0.x + thumb, p0.y + thumb);
             const bool ablated = can_ablate && s.is_ablated(l, h);
             if (ablated) {
                 // Ablated: darkened, crossed out in red, "off" in the corner.

@@ -175,8 +175,12 @@ void draw_text_status(AppContext& ctx) {
 void draw_input_panel(AppContext& ctx, const PanelRect& r) {
     begin_fixed_window(tr("Input###input"), r);
     AppState& s = ctx.state;
+    // A worked example carries its own X: no sample picker and no text box (a greyed
+    // sentence and sample read as if the example ran on them).
+    const bool takes_text = s.source != SourceKind::WorkedExample;
+    if (!takes_text) ImGui::TextWrapped("%s", tr("Worked examples carry their own X."));
     // Sample picker.
-    if (!ctx.samples.empty()) {
+    if (takes_text && !ctx.samples.empty()) {
         ImGui::SetNextItemWidth(-1);
         const Sample* loaded = loaded_sample(ctx);
         const std::string preview =
@@ -192,24 +196,23 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
             }
             ImGui::EndCombo();
         }
-    } else if (!ctx.samples_error.empty()) {
+    } else if (takes_text && !ctx.samples_error.empty()) {
         ImGui::TextDisabled("%s", ctx.samples_error.c_str());
     }
-    const bool takes_text = s.source != SourceKind::WorkedExample;
-    if (!takes_text) ImGui::TextDisabled("%s", tr("Worked examples carry their own X."));
-    ImGui::BeginDisabled(!takes_text);
     const bool enc_dec = ctx.view.trace && ctx.view.trace->decoder;
-    ImGui::TextUnformatted(enc_dec ? tr("encoder text") : tr("text"));
-    const float text_h = ImGui::GetTextLineHeight() * (enc_dec ? 3.0f : 4.5f);
-    draw_wrapped_text_box(ctx, "##text", &s.text, ctx.text_box, text_h);
-    draw_text_status(ctx);
-    // The trace's model has a decoder, or the playground is being edited into one (a worked
-    // example or a checkpoint opened after an encoder–decoder playground has none).
-    if (enc_dec || (s.source == SourceKind::Playground && s.config.arch == Arch::EncoderDecoder)) {
-        ImGui::TextUnformatted(tr("decoder text (empty: same as encoder)"));
-        draw_wrapped_text_box(ctx, "##dtext", &s.decoder_text, ctx.decoder_text_box, ImGui::GetTextLineHeight() * 2.5f);
+    if (takes_text) {
+        ImGui::TextUnformatted(enc_dec ? tr("encoder text") : tr("text"));
+        const float text_h = ImGui::GetTextLineHeight() * (enc_dec ? 3.0f : 4.5f);
+        draw_wrapped_text_box(ctx, "##text", &s.text, ctx.text_box, text_h);
+        draw_text_status(ctx);
+        // The trace's model has a decoder, or the playground is being edited into one (a worked
+        // example or a checkpoint opened after an encoder–decoder playground has none).
+        if (enc_dec || (s.source == SourceKind::Playground && s.config.arch == Arch::EncoderDecoder)) {
+            ImGui::TextUnformatted(tr("decoder text (empty: same as encoder)"));
+            draw_wrapped_text_box(ctx, "##dtext", &s.decoder_text, ctx.decoder_text_box,
+                                  ImGui::GetTextLineHeight() * 2.5f);
+        }
     }
-    ImGui::EndDisabled();
     // Tokens of the trace on screen; the selected query token is highlighted on hover.
     if (const Trace* t = ctx.view.trace.get()) {
         if (!t->next_tokens.empty() && s.source != SourceKind::Playground) draw_next_tokens(ctx, *t);
