@@ -101,6 +101,7 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
         r.shown_source = true;
     }
     r.input.text = s.text;
+    r.sample_texts = ctx.sample_texts;
     r.input.keep_first = s.keep_first_tokens;
     r.input.decoder_text = s.decoder_text;
     r.continue_tokens = s.pending_continue;
@@ -385,6 +386,9 @@ void load_state(AppContext& ctx, const GuiOptions& options, WindowSize& size) {
     if (options.size_given) size = {options.width, options.height};
     try {
         ctx.samples = load_samples(std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json");
+        auto texts = std::make_shared<std::vector<std::string>>();
+        for (const Sample& sample : ctx.samples) texts->push_back(sample.text);
+        ctx.sample_texts = std::move(texts);
     } catch (const Error& e) {
         ctx.samples_error = e.what();
     }

@@ -108,6 +108,7 @@ struct AppContext {
     FontManager fonts;
     float ui_scale = 1.0f;
     std::vector<Sample> samples;
+    std::shared_ptr<const std::vector<std::string>> sample_texts;  // samples[i].text, for the worker
     std::string samples_error;
     HeatmapView heatmap;
     ModelPanelView model_panel;

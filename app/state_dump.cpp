@@ -216,6 +216,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["article"] = article;
     j["byte_tokens"] = ctx.view.byte_tokens.count;  // the Input panel notes raw-byte tokens
     j["unknown_words"] = ctx.view.unknown_words;  // and words read as <unk>
+    if (ctx.view.samples_read) j["samples_read"] = *ctx.view.samples_read;  // [i]: the model reads sample i whole
     j["input_error"] = ctx.view.input_error;  // shown by the text box, not the Model panel
     // The shown map's auto colour range: min, robust top, max (core's MapRange).
     j["range"] = {{"lo", ctx.view.main_lo}, {"hi", ctx.view.main_hi}, {"max", ctx.view.main_max}};

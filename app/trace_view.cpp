@@ -25,6 +25,7 @@ void TraceView::accept(ComputeResult result) {
     input_error = false;
     byte_tokens = result.byte_tokens;
     unknown_words = result.unknown_words;
+    samples_read = result.samples_read;
     input_tokens = input_max_len = 0;
     recomputed_maps.reset();
     layer_maps_requested.reset();

@@ -24,6 +24,7 @@ struct TraceView {
     bool input_error = false;       // `error` is about the text: shown by the text box
     ByteTokens byte_tokens;         // the trace's tokens that are raw bytes (byte fallback)
     std::vector<std::string> unknown_words;  // the trace's words outside the vocabulary
+    std::shared_ptr<const std::vector<bool>> samples_read;  // [i]: the model reads sample i whole
     int input_tokens = 0, input_max_len = 0;  // a text over max_len: its size, the limit
     std::string source_kind;
     long long parameter_count = 0;

@@ -171,6 +171,14 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             result.forward_ms = ms_since(t_forward);
             result.input = input;
             result.unknown_words = unknown_words(*cached_source_, trace.main);
+            if (request.sample_texts && samples_read_by_.lock() != cached_source_) {
+                auto read = std::make_shared<std::vector<bool>>();
+                for (const std::string& text : *request.sample_texts)
+                    read->push_back(reads_whole_text(*cached_source_, text));
+                samples_read_ = std::move(read);
+                samples_read_by_ = cached_source_;
+            }
+            result.samples_read = samples_read_;
             if (!request.options.ablate.empty()) {
                 // The plain run to compare against (same capture options, no ablation).
                 TraceOptions plain = options;

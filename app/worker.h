@@ -36,6 +36,9 @@ struct ComputeRequest {
     // Set: builds the source (on the worker) instead of open_source(model_arg); model_arg
     // still names it and keys the cache. A trained snapshot's model comes this way.
     std::function<std::shared_ptr<const TraceSource>()> open;
+    // The sample sentences of the input panel: the result says which of them the model
+    // reads whole (reads_whole_text), worked out once per model.
+    std::shared_ptr<const std::vector<std::string>> sample_texts;
 };
 
 // Thumbnails of every map, box-averaged down to at most kThumbMax per side, computed
@@ -59,6 +62,7 @@ struct ComputeResult {
     bool input_error = false;                    // the error is the text's (hs::InputError)
     ByteTokens byte_tokens;                      // main-stack tokens that are raw bytes ("<0xE5>")
     std::vector<std::string> unknown_words;      // main-stack words read as <unk> (core unknown_words)
+    std::shared_ptr<const std::vector<bool>> samples_read;  // [i]: the model reads sample i whole
     int input_tokens = 0, input_max_len = 0;     // a text over max_len: its size, the limit
     std::string source_kind;                     // "playground", …
     long long parameter_count = 0;
@@ -133,6 +137,8 @@ private:
     // Cache (worker thread only): the last opened source, reused while model_arg stays the same.
     std::string cached_arg_;
     std::shared_ptr<const TraceSource> cached_source_;
+    std::weak_ptr<const TraceSource> samples_read_by_;  // the source samples_read_ was worked out for
+    std::shared_ptr<const std::vector<bool>> samples_read_;
     double cached_load_ms_ = 0.0;
     // The plain (unablated) trace of the last ablated request, reused while only the
     // ablated heads change: key = model, input and capture options.

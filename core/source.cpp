@@ -13,6 +13,7 @@
 #include "core/image/utf8.h"
 #include "core/formats/llama2c.h"
 #include "core/pretrained_source.h"
+#include "core/tokenize/byte_fallback.h"
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/playground_tokenizer.h"
 #include "core/tokenize/tokenizer.h"
@@ -198,6 +199,16 @@ std::string bracketed_words(const std::vector<std::string>& words) {
 
 std::vector<std::string> unknown_words(const TraceSource& source, const StackTrace& stack) {
     return unknown_words(source, stack.ids, stack.tokens);
+}
+
+bool reads_whole_text(const TraceSource& source, const std::string& text) {
+    if (!source.takes_text()) return false;
+    try {
+        const Tokens t = source.tokenize(text);
+        return unknown_words(source, t.ids, t.text).empty() && byte_tokens_of(t.text).count == 0;
+    } catch (const Error&) {
+        return false;
+    }
 }
 
 Tokens TraceSource::tokenize(const std::string& text) const {

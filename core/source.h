@@ -78,6 +78,12 @@ std::string bracketed_words(const std::vector<std::string>& words);
 std::vector<std::string> unknown_words(const TraceSource& source, const std::vector<int>& ids,
                                        const std::vector<std::string>& tokens);
 
+// Whether `source` reads every part of `text` as itself: no word becomes its unknown
+// token and no character is spelled as raw bytes (<0xE5>). A source that takes no text,
+// or a text it cannot tokenize, reads none of it. (The window marks the sample sentences
+// the model on screen cannot read.)
+bool reads_whole_text(const TraceSource& source, const std::string& text);
+
 // The maps of `block`: the trace's own when the forward kept them, else recomputed by
 // `source` into `recomputed` (which the result then refers to). Without copying a
 // resident block, unlike layer_maps.

@@ -186,9 +186,16 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
         const std::string preview =
             loaded ? "[" + loaded->lang + "] " + tr(loaded->title) : std::string(tr("choose a sample sentence…"));
         if (ImGui::BeginCombo("##samples", preview.c_str(), ImGuiComboFlags_HeightLarge)) {
-            for (const Sample& sample : ctx.samples) {
-                const std::string item = "[" + sample.lang + "] " + tr(sample.title) + ": " + short_label(sample.text, 48);
-                if (ImGui::Selectable(item.c_str(), &sample == loaded)) {
+            const auto& read = ctx.view.samples_read;  // which of them the model on screen reads whole
+            for (std::size_t i = 0; i < ctx.samples.size(); ++i) {
+                const Sample& sample = ctx.samples[i];
+                const bool unread = read && i < read->size() && !(*read)[i];
+                std::string item = "[" + sample.lang + "] " + tr(sample.title) + ": " + short_label(sample.text, 48);
+                if (unread) item += std::string("   ") + tr("(outside this model's vocabulary)");
+                if (unread) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+                const bool chosen = ImGui::Selectable(item.c_str(), &sample == loaded);
+                if (unread) ImGui::PopStyleColor();
+                if (chosen) {
                     s.text = sample.text;
                     s.decoder_text = sample.decoder_text;
                     s.dirty = true;

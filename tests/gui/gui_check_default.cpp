@@ -7,6 +7,7 @@
 //   - `relations-show coreference zh` shows the Chinese best head on a Chinese sample;
 //   - "continue 3" extends the Chinese sample by core's continue_text;
 //   - a playground says it is untrained.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -20,6 +21,7 @@
 #include "core/analysis/relation_probe.h"
 #include "core/continuation.h"
 #include "core/corpus/grammar.h"
+#include "core/io/samples.h"
 #include "core/source.h"
 
 namespace {
@@ -99,5 +101,20 @@ int check_default(char** argv) {
     check(playground.at("source_kind").get<std::string>() == "playground" && playground.at("untrained") == true,
           "a playground is marked untrained");
     check(first.at("untrained") == false, "the default model is not");
+
+    // The sample list marks the sentences the model on screen does not read whole: for the
+    // default model as core's reads_whole_text says, sample by sample (its own task's
+    // sentences read, "我是秦始皇" does not); a playground model reads them all.
+    const std::vector<hs::Sample> samples = hs::load_samples(HEADSCOPE_SOURCE_DIR "/assets/samples.json");
+    std::vector<bool> expected;
+    for (const hs::Sample& sample : samples) expected.push_back(hs::reads_whole_text(*source, sample.text));
+    check(first.contains("samples_read") && first.at("samples_read").get<std::vector<bool>>() == expected,
+          "the samples the default model reads whole are core's");
+    check(std::count(expected.begin(), expected.end(), true) > 0 && std::count(expected.begin(), expected.end(), false) > 0,
+          "the default model reads some samples whole and not others");
+    const auto playground_read = playground.at("samples_read").get<std::vector<bool>>();
+    check(playground_read.size() == samples.size() &&
+              std::count(playground_read.begin(), playground_read.end(), false) == 0,
+          "a playground model reads every sample");
     return failures ? 1 : 0;
 }
