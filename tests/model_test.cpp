@@ -94,6 +94,23 @@ TEST(InitWeights, FollowsPyTorchDefaultBoundsAndIsDeterministic) {
     EXPECT_NE(init_weights(c).layers[0].ffn.linear1_weight, a.layers[0].ffn.linear1_weight);
 }
 
+// kv_heads changes which heads share K and V, and nothing else: W_Q is the same matrix,
+// K/V head g is plain attention's K/V head g (I = 64, Dh = 16: 2 K/V heads are 32 rows of
+// W_K at rows 64…95 and 32 of W_V at rows 128…159 of the plain (192, 64) in_proj). It
+// used to scale the whole matrix by √(6/(D + I + 2·Ikv)), changing W_Q and every map.
+TEST(InitWeights, KvHeadsChangeOnlyTheSharingNotWq) {
+    const ModelConfig plain = parse_playground_spec("random:d_model=64,heads=4,layers=1,seed=5");
+    ModelConfig grouped = plain;
+    grouped.kv_heads = 2;
+    const Matrix p = init_weights(plain).layers[0].self_attn.in_proj_weight;
+    const Matrix g = init_weights(grouped).layers[0].self_attn.in_proj_weight;
+    ASSERT_EQ(p.rows(), 192);
+    ASSERT_EQ(g.rows(), 128);
+    EXPECT_EQ(Matrix(g.topRows(64)), Matrix(p.topRows(64)));            // W_Q
+    EXPECT_EQ(Matrix(g.middleRows(64, 32)), Matrix(p.middleRows(64, 32)));   // W_K, heads 0 and 1
+    EXPECT_EQ(Matrix(g.middleRows(96, 32)), Matrix(p.middleRows(128, 32)));  // W_V, heads 0 and 1
+}
+
 TEST(ModelForward, TraceHasOneMapPerLayerAndHeadAndHiddenStates) {
     const Model m = Model::random(parse_playground_spec("random:d_model=32,heads=4,layers=3,seed=1"));
     ForwardInput in;

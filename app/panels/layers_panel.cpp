@@ -16,7 +16,10 @@ void draw_layers_tab(AppContext& ctx) {
     const StackTrace* stack = query_stack(*t, ctx.state.map == MapKind::Self ? MapKind::Self : MapKind::DecoderSelf);
     if (!stack) return;
     std::vector<const Matrix*> mats{&stack->input};
-    std::vector<std::string> names{tr("input (embeddings + positions)")};
+    // Rotary or no positions add nothing to the embeddings (RoPE turns Q and K inside
+    // attention instead).
+    const bool added_positions = t->config.pe == PosEncoding::Sinusoidal || t->config.pe == PosEncoding::Learned;
+    std::vector<std::string> names{added_positions ? tr("input (embeddings + positions)") : tr("input (embeddings)")};
     for (std::size_t l = 0; l < stack->layers.size(); ++l) {
         mats.push_back(&stack->layers[l].output);
         char name[64];

@@ -38,11 +38,14 @@ void split_fill(Jobs& jobs, float* data, std::size_t n, std::size_t per_job, Fil
     }
 }
 
-// data[0..n) uniform in ±bound: fill_uniform_counter with the tensor's key.
-void uniform_fill(Jobs& jobs, std::uint64_t key, float* data, std::size_t n, float bound) {
-    split_fill(jobs, data, n, std::size_t{1} << 18, [key, bound](float* part, std::size_t count, std::size_t first) {
-        fill_uniform_counter(part, count, key, first, bound);
-    });
+// data[0..n) uniform in ±bound: numbers stream_first … stream_first + n − 1 of
+// fill_uniform_counter with the tensor's key.
+void uniform_fill(Jobs& jobs, std::uint64_t key, float* data, std::size_t n, float bound,
+                  std::size_t stream_first = 0) {
+    split_fill(jobs, data, n, std::size_t{1} << 18,
+               [key, bound, stream_first](float* part, std::size_t count, std::size_t first) {
+                   fill_uniform_counter(part, count, key, stream_first + first, bound);
+               });
 }
 
 // m: (rows, cols) uniform in ±bound, row-major.
@@ -68,17 +71,25 @@ void normal_matrix(Jobs& jobs, std::uint64_t seed, const std::string& name, Matr
                [key](float* part, std::size_t count, std::size_t first) { fill_normal_counter(part, count, key, first); });
 }
 
-// nn.MultiheadAttention._reset_parameters: xavier_uniform on in_proj_weight (R, D) with
-// R = I + 2·Ikv rows, bound √(6 / (fan_in + fan_out)) = √(6 / (D + R)) (√(6 / 4D) for
-// plain multi-head attention); out_proj is a Linear whose weight is kaiming_uniform(a=√5),
-// bound 1/√I; both biases zero (or absent).
+// nn.MultiheadAttention._reset_parameters: xavier_uniform on in_proj_weight (3I, D),
+// bound √(6 / (fan_in + fan_out)) = √(6 / (D + 3I)); out_proj is a Linear whose weight is
+// kaiming_uniform(a=√5), bound 1/√I; both biases zero (or absent).
+// Grouped-query attention (Ikv < I) keeps W_Q and draws K/V head g as plain multi-head
+// attention draws K/V head g: rows [0, I + Ikv) are the stream's first (I + Ikv)·D numbers
+// (W_Q, then the first Ikv rows of W_K), V's Ikv rows start at number 2I·D, where plain
+// attention's W_V does. So changing kv_heads changes which heads share K and V and nothing
+// else (the scale of the whole (I + 2·Ikv, D) matrix used to change W_Q's numbers too).
 void init_attention(Jobs& jobs, const ModelConfig& c, const std::string& prefix,
                     AttentionWeights& w) {
     const int D = c.d_model, I = c.inner(), Ikv = c.kv_head_count() * c.d_k(), R = I + 2 * Ikv;
     w.heads = c.heads;
     w.kv_heads = c.kv_heads;
-    uniform_matrix(jobs, c.seed, prefix + "in_proj_weight", w.in_proj_weight, R, D,
-                   std::sqrt(6.0f / float(D + R)));
+    const float bound = std::sqrt(6.0f / float(D + 3 * I));
+    const std::uint64_t key = tensor_key(c.seed, prefix + "in_proj_weight");
+    w.in_proj_weight.resize(R, D);
+    const auto QK = static_cast<std::size_t>(I + Ikv) * D, V = static_cast<std::size_t>(Ikv) * D;
+    uniform_fill(jobs, key, w.in_proj_weight.data(), QK, bound);
+    uniform_fill(jobs, key, w.in_proj_weight.data() + QK, V, bound, static_cast<std::size_t>(2 * I) * D);
     w.in_proj_bias = c.qkv_bias ? Vector(Vector::Zero(R)) : Vector();
     uniform_matrix(jobs, c.seed, prefix + "out_proj.weight", w.out_proj_weight, D, I,
                    1.0f / std::sqrt(float(I)));
