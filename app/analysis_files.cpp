@@ -1,8 +1,10 @@
 #include "app/analysis_files.h"
 
+#include <cstdio>
 #include <limits>
 
 #include "app/analysis_actions.h"
+#include "app/i18n/i18n.h"
 #include "core/analysis/analysis_export.h"
 #include "core/error.h"
 #include "app/exporter.h"
@@ -80,7 +82,10 @@ std::string export_metric_figure(const AppContext& ctx, Metric metric, const std
     const int layers = shown_layers(ctx), heads = shown_heads(ctx);
     if (metrics.empty() || layers == 0 || heads == 0) throw Error("nothing to export: press Analyze first.");
     const Matrix m = metric_matrix(metrics, layers, heads, metric);
-    HeatmapOptions o = options(ctx, model_part(ctx) + metric_name(metric) + " per head", "layer", "head");
+    // Figures from the window speak the interface language (the CLI's stay English).
+    char what[128];
+    std::snprintf(what, sizeof what, tr("%s per head"), tr(metric_name(metric)));
+    HeatmapOptions o = options(ctx, model_part(ctx) + what, tr("layer"), tr("head"));
     o.target_map_px = 512;
     write_heatmap_figure(path, m, numbered("L", layers), numbered("H", heads), o);
     return path;
@@ -94,15 +99,15 @@ std::string export_jsd_figure(const AppContext& ctx, const std::string& path) {
     std::vector<std::string> names;
     for (int n = 0; n < static_cast<int>(jsd.rows()); ++n) names.push_back(head_name(n, heads));
     write_heatmap_figure(path, jsd.cast<float>(), names, names,
-                         options(ctx, model_part(ctx) + "head similarity (JSD, nats)", "head", "head"));
+                         options(ctx, model_part(ctx) + tr("head similarity (JSD, nats)"), tr("head"), tr("head")));
     return path;
 }
 
 std::string export_rollout_figure(const AppContext& ctx, const std::string& path) {
     const TraceAnalysis& t = need_analysis(ctx);
     const std::vector<std::string>& tokens = ctx.analysis.analysed_trace->main.tokens;
-    const std::string title = figure_title(ctx.analysis.analysed_trace->model_name, "attention rollout R", "");
-    write_heatmap_figure(path, t.rollout.joint, tokens, tokens, options(ctx, title, "query", "key"));
+    const std::string title = figure_title(ctx.analysis.analysed_trace->model_name, tr("attention rollout R"), "");
+    write_heatmap_figure(path, t.rollout.joint, tokens, tokens, options(ctx, title, tr("query"), tr("key")));
     return path;
 }
 

@@ -129,6 +129,7 @@ void TrainWorker::publish_locked(TrainProgress fresh) {
     fresh.preparing = false;
     fresh.error = std::move(progress_.error);
     fresh.notice = std::move(progress_.notice);
+    fresh.replace_dir = std::move(progress_.replace_dir);
     fresh.run_id = run_id_;
     fresh.version = progress_.version + 1;
     progress_ = std::move(fresh);
@@ -199,33 +200,31 @@ void TrainWorker::loop() {
                 ++progress_.version;
                 continue;
             }
-            // A directory holding a model or other files is replaced only when asked, or when
-            // this run saved there before.
-            std::error_code ec;
-            const std::string where = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec).string();
-            const SaveTarget target = save_replaces_ || saved_dirs_.count(where) ? SaveTarget::Free : save_target(dir);
-            progress_.replace_dir = target == SaveTarget::Free ? "" : dir;
-            if (target != SaveTarget::Free) {
-                progress_.error = target == SaveTarget::HoldsModel
-                                      ? dir + " already holds a model (config.json): press Replace to put this "
-                                              "checkpoint in its place, or type another directory"
-                                      : dir + " is a directory that is not empty: press Replace to write the "
-                                              "checkpoint there among its files, or type another directory";
-                progress_.notice.clear();
-                ++progress_.version;
-                continue;
-            }
+            // Outside the lock (busy meanwhile): a directory holding a model or other files is
+            // replaced only when asked, or when this run saved there before.
+            const bool replace = save_replaces_;
             busy_ = true;
             lock.unlock();
+            std::error_code ec;
+            const std::string where = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec).string();
+            const SaveTarget target = replace || saved_dirs_.count(where) ? SaveTarget::Free : save_target(dir);
             std::string error;
-            try {
-                train::save_checkpoint(run_->trainer(), dir);
-            } catch (const std::exception& e) {
-                error = e.what();
-            }
+            if (target == SaveTarget::HoldsModel)
+                error = dir + " already holds a model (config.json): press Replace to put this checkpoint in its "
+                              "place, or type another directory";
+            else if (target == SaveTarget::HoldsOtherFiles)
+                error = dir + " is a directory that is not empty: press Replace to write the checkpoint there among "
+                              "its files, or type another directory";
+            else
+                try {
+                    train::save_checkpoint(run_->trainer(), dir);
+                    saved_dirs_.insert(where);
+                } catch (const std::exception& e) {
+                    error = e.what();
+                }
             lock.lock();
             busy_ = false;
-            if (error.empty()) saved_dirs_.insert(std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec).string());
+            progress_.replace_dir = target == SaveTarget::Free ? "" : dir;
             progress_.error = error;
             progress_.notice = error.empty() ? "saved " + dir + " (a model directory: open it in the Model panel)" : "";
             ++progress_.version;

@@ -135,7 +135,7 @@ Every output path is checked before any file is written.
   --log CSV           a row per step: loss, gradient norm, learning rate, tokens
   --snapshots DIR     every K steps a checkpoint DIR/step_NNNNNN, and DIR/trajectories.csv
   --resume DIR        continue the checkpoint DIR on its own schedule, saved back into DIR at
-                      the end (--save OTHER keeps DIR as it was)
+                      the end (--save OTHER keeps DIR as it was; a snapshot step_N needs --save)
   --sweep KEY=V,...   one run per value, --sweep-csv F a row per run, --sweep-png F a figure
   --force             let --save / --snapshots replace what a non-empty directory holds
 --save, --log and --snapshots are checked before step 1: a directory that is not empty is refused

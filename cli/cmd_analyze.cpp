@@ -102,6 +102,8 @@ int cmd_analyze(int argc, char** argv) {
 
     if (args.flag("corpus")) {
         std::vector<std::string> sentences;
+        if (args.value("text") && args.value("text-file"))
+            throw UsageError{"give the sentences with --text-file, or one with --text, not both"};
         if (const auto f = args.value("text-file")) sentences = split_lines(read_text_file(*f));
         else if (const auto t = args.value("text")) sentences = {*t};
         else sentences = load_sample_texts(std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json", "en");

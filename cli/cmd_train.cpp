@@ -261,10 +261,21 @@ int run_sweep(const Args& args, int steps, int every) {
 }
 
 // Where the checkpoint goes at the end: --save, else the checkpoint --resume continues (a
-// resumed run without --save used to print its steps and keep none of them).
+// resumed run without --save used to print its steps and keep none of them). A snapshot
+// of --snapshots (DIR/step_NNNNNN) is not saved back: a later step would sit under its
+// step's name; resuming one takes --save.
 std::optional<std::string> save_dir(const Args& args) {
     if (const auto dir = args.value("save")) return dir;
-    return args.value("resume");
+    const auto resumed = args.value("resume");
+    if (!resumed) return std::nullopt;
+    std::string name = std::filesystem::path(*resumed).lexically_normal().filename().string();
+    if (name.empty()) name = std::filesystem::path(*resumed).lexically_normal().parent_path().filename().string();
+    int step = 0;
+    char rest = 0;
+    if (std::sscanf(name.c_str(), "step_%d%c", &step, &rest) == 1)
+        throw UsageError{"--resume " + *resumed + " continues a snapshot of --snapshots; say where the continued run "
+                         "goes with --save DIR (saving it back would put a later step under " + name + ")"};
+    return resumed;
 }
 
 // What a plain run writes, checked before step 1 with the errors its writers would give

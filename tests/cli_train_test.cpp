@@ -111,6 +111,16 @@ TEST(CliTrain, ResumesACheckpointWhereItStopped) {
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
     EXPECT_NE(r.out.find("wrote b "), std::string::npos) << r.out;
     EXPECT_EQ(train::load_checkpoint(dir.file("b")).steps_taken(), 5);
+    // A snapshot of --snapshots is not saved back (a later step under step_000002's name):
+    // resuming one takes --save, asked before step 1.
+    r = run_headscope({"train", "copy", "--spec", kSpec, "--steps", "2", "--batch", "2", "--every", "2",
+                       "--snapshots", "snaps"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run_headscope({"train", "--resume", "snaps/step_000002", "--steps", "3"}, dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("continues a snapshot of --snapshots; say where the continued run goes with --save DIR"),
+              std::string::npos) << r.err;
+    EXPECT_EQ(train::load_checkpoint(dir.file("snaps/step_000002")).steps_taken(), 2);
     r = run_headscope({"train", "--resume", "b", "--steps", "5"}, dir);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("has already taken 5 steps; ask for more with --steps"), std::string::npos) << r.err;

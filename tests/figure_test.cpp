@@ -89,6 +89,17 @@ TEST(FigureText, ColorbarTicksFollowALogScaleOrAGamma) {
     ASSERT_EQ(gamma_ticks.size(), gamma_want.size());
     for (std::size_t i = 0; i < gamma_want.size(); ++i) EXPECT_NEAR(gamma_ticks[i], gamma_want[i], 1e-7f) << i;
     EXPECT_EQ(hs::detail::colorbar_ticks(hs::ColorScale{}), hs::detail::colorbar_ticks(0.0f, 1.0f));  // linear
+    // Far from 0 the offsets from lo are rounded: log over [0.9, 1] is 0.9 + (0, 0.0003,
+    // 0.001, 0.006, 0.03, 0.1), not {0.9, 1}.
+    hs::ColorScale high = log_scale;
+    high.lo = 0.9f;
+    const std::vector<float> high_ticks = hs::detail::colorbar_ticks(high);
+    const std::vector<float> high_want{0.9f, 0.9003f, 0.901f, 0.906f, 0.93f, 1.0f};
+    ASSERT_EQ(high_ticks.size(), high_want.size());
+    for (std::size_t i = 0; i < high_want.size(); ++i) EXPECT_NEAR(high_ticks[i], high_want[i], 2e-7f) << i;
+    EXPECT_EQ(hs::detail::tick_texts(high_ticks),
+              (std::vector<std::string>{"0.9", "0.9003", "0.901", "0.906", "0.93", "1"}));
+    EXPECT_EQ(hs::detail::tick_texts({0.0f, 0.25f, 1.0f}), (std::vector<std::string>{"0", "0.25", "1"}));
 
     // The bar's middle row has the colormap's middle colour (index 127 or 128), not the
     // colour of the value 0.5 (index 230 under log, which crowded the dark colours at the bottom).

@@ -109,7 +109,7 @@ void draw_setup(AppContext& ctx) {
         if (ImGui::Button(tr("Replace"))) ctx.train_worker.save(v.save_dir, /*replace=*/true);
         ImGui::EndDisabled();
     }
-    else if (!p.notice.empty()) ImGui::TextWrapped("%s", tr_message(p.notice).c_str());
+    if (p.error.empty() && !p.notice.empty()) ImGui::TextWrapped("%s", tr_message(p.notice).c_str());
     if (p.preparing) ImGui::TextDisabled("%s", tr("initialising the model and measuring step 0 …"));
     if (has_run) {  // static while training: the live numbers sit above the curves
         ImGui::Separator();

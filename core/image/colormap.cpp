@@ -80,10 +80,9 @@ float ColorScale::normalized(float v) const {
 }
 
 // index = min(255, floor(t · 255 + 0.5)), t from normalized().
-int colormap_index(float v, const ColorScale& scale) {
-    const float t = scale.normalized(v);
-    return std::min(255, static_cast<int>(std::floor(t * 255.0f + 0.5f)));
-}
+int colormap_index_of(float t) { return std::min(255, static_cast<int>(std::floor(t * 255.0f + 0.5f))); }
+
+int colormap_index(float v, const ColorScale& scale) { return colormap_index_of(scale.normalized(v)); }
 
 Rgb8 colorize(float v, Colormap cmap, const ColorScale& scale) {
     return colormap_lut(cmap)[static_cast<std::size_t>(colormap_index(v, scale))];

@@ -45,6 +45,7 @@ struct ColorScale {
 void widen_single_value_range(float& lo, float& hi);
 
 int colormap_index(float v, const ColorScale& scale);
+int colormap_index_of(float t);  // the LUT index of t in [0, 1]: min(255, floor(t · 255 + 0.5))
 Rgb8 colorize(float v, Colormap cmap, const ColorScale& scale);
 
 }  // namespace hs

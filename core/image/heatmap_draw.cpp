@@ -188,10 +188,24 @@ bool draw_cell_values(Painter& p, const Matrix& m, const PixelRect& map, int cel
     return true;
 }
 
-std::string tick_text(float v) {
+std::string tick_text(float v, int digits) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(v));
+    std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(v));
     return buf;
+}
+
+std::vector<std::string> tick_texts(const std::vector<float>& ticks) {
+    std::vector<std::string> texts;
+    for (int digits = 3; digits <= 7; ++digits) {
+        texts.clear();
+        bool distinct = true;
+        for (float v : ticks) {
+            texts.push_back(tick_text(v, digits));
+            distinct = distinct && (texts.size() < 2 || texts.back() != texts[texts.size() - 2]);
+        }
+        if (distinct) break;
+    }
+    return texts;
 }
 
 std::vector<float> colorbar_ticks(float lo, float hi) {
@@ -217,18 +231,21 @@ std::vector<float> colorbar_ticks(const ColorScale& scale) {
     const float g = (scale.gamma > 0.0f && std::isfinite(scale.gamma)) ? scale.gamma : 1.0f;
     if ((!scale.log && g == 1.0f) || !(scale.hi > scale.lo) || !std::isfinite(scale.hi - scale.lo))
         return colorbar_ticks(scale.lo, scale.hi);
-    // v(t): normalized() undone, t = u^g (gamma) after t_log = ln(1 + 999 u)/ln 1000 (log).
-    const auto value_at = [&](double t) {
+    // v(t) = lo + u(t)·(hi − lo): normalized() undone, t = u^g (gamma) after
+    // t_log = ln(1 + 999 u)/ln 1000 (log). The offset u·(hi − lo) is what is rounded, so
+    // a range far from 0 ([0.9, 1]) keeps its ticks apart.
+    const double span = static_cast<double>(scale.hi) - scale.lo;
+    const auto offset_at = [&](double t) {
         double u = std::pow(t, 1.0 / g);
         if (scale.log) u = (std::pow(1000.0, u) - 1.0) / 999.0;
-        return scale.lo + u * (static_cast<double>(scale.hi) - scale.lo);
+        return u * span;
     };
     std::vector<float> ticks{scale.lo};
     for (int k = 1; k < 5; ++k) {
-        const double v = value_at(0.2 * k);
-        if (v == 0.0) continue;
-        const double unit = std::pow(10.0, std::floor(std::log10(std::fabs(v))));  // one significant digit
-        const float nice = static_cast<float>(std::round(v / unit) * unit);
+        const double offset = offset_at(0.2 * k);
+        if (!(offset > 0.0)) continue;
+        const double unit = std::pow(10.0, std::floor(std::log10(offset)));  // one significant digit
+        const float nice = static_cast<float>(scale.lo + std::round(offset / unit) * unit);
         if (nice > ticks.back() && nice < scale.hi) ticks.push_back(nice);
     }
     ticks.push_back(scale.hi);
@@ -238,7 +255,7 @@ std::vector<float> colorbar_ticks(const ColorScale& scale) {
 int colorbar_label_width(const ColorScale& scale, int font_px, const Font* font) {
     if (!font) return 0;
     int widest = 0;
-    for (float v : colorbar_ticks(scale)) widest = std::max(widest, font->text_width(tick_text(v), font_px));
+    for (const std::string& text : tick_texts(colorbar_ticks(scale))) widest = std::max(widest, font->text_width(text, font_px));
     widest += font->text_width("≥ ", font_px);  // room for a clipped top
     return widest;
 }
@@ -250,8 +267,7 @@ void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorS
     const ColormapLut& lut = colormap_lut(cmap);
     for (int y = 0; y < bar.height; ++y) {
         const float t = static_cast<float>(bar.height - 1 - y) / static_cast<float>(denom);
-        p.fill_rect({bar.x, bar.y + y, bar.width, 1},
-                    lut[static_cast<std::size_t>(std::min(255, static_cast<int>(std::floor(t * 255.0f + 0.5f))))]);
+        p.fill_rect({bar.x, bar.y + y, bar.width, 1}, lut[static_cast<std::size_t>(colormap_index_of(t))]);
     }
     // Frame just outside the strip (unit pixels thick).
     const int u = b.unit;
@@ -260,14 +276,17 @@ void draw_colorbar(Painter& p, const PixelRect& bar, Colormap cmap, const ColorS
     p.fill_rect({bar.x - u, bar.y, u, bar.height}, kFrameColor);
     p.fill_rect({bar.right(), bar.y, u, bar.height}, kFrameColor);
     const int tick_x = bar.right() + u;
-    for (float v : colorbar_ticks(scale)) {
+    const std::vector<float> ticks = colorbar_ticks(scale);
+    const std::vector<std::string> texts = tick_texts(ticks);
+    for (std::size_t i = 0; i < ticks.size(); ++i) {
+        const float v = ticks[i];
         // Row of value v: where the gradient has v's colour.
         const float t = scale.hi > scale.lo ? scale.normalized(v) : 0.0f;
         const int y = bar.y + static_cast<int>(std::lround((1.0f - t) * static_cast<float>(denom)));
         p.fill_rect({tick_x, y, b.tick_len, u}, kTextColor);
         if (font)
-            p.text((clipped_high && v == scale.hi ? "≥ " : "") + tick_text(v), tick_x + b.tick_len + 3 * u, y - (b.font_px + 1) / 2, b.font_px, kTextColor,
-                   TextAnchor::Start);
+            p.text((clipped_high && v == scale.hi ? "≥ " : "") + texts[i], tick_x + b.tick_len + 3 * u,
+                   y - (b.font_px + 1) / 2, b.font_px, kTextColor, TextAnchor::Start);
     }
 }
 

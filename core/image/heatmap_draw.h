@@ -100,7 +100,10 @@ std::string value_text(float v);
 // at row y (as the window's bar); a tick for value v at the row of t = scale.normalized(v),
 // so under a log scale or a gamma the ticks are spaced as the colours are; frame, ticks
 // at colorbar_ticks() and their labels to the right.
-std::string tick_text(float v);
+std::string tick_text(float v, int digits = 3);  // "%.3g"
+// The labels of `ticks`: 3 significant digits, more (up to 7) until neighbours differ
+// (log over [0.9, 1]: 0.9003 beside 0.9).
+std::vector<std::string> tick_texts(const std::vector<float>& ticks);
 // "Nice" values (1, 2, 2.5 or 5 × 10^k steps, 3 to 7 of them) within [lo, hi], always
 // including lo and hi themselves; {lo} when lo == hi.
 std::vector<float> colorbar_ticks(float lo, float hi);

@@ -36,7 +36,9 @@ ModelWeights from_safetensors(const ModelConfig& config, const SafetensorsFile& 
 
 // Throws hs::Error naming the first tensor (by its state_dict name) that holds a NaN or an
 // infinity, and where: such weights compute NaN maps, or all-zero ones, without failing.
-// `what` names the file or directory for the message. The loaders call it last.
+// `what` names the file or directory for the message. The loaders of HeadScope directories
+// and llama2.c files call it last; the Hugging Face loader checks each tensor as it reads
+// it (require_finite_tensor), under the file's own names.
 void require_finite_weights(const ModelConfig& config, const ModelWeights& weights, const std::string& what);
 
 // The same check for one tensor as a file holds it: `values` (n floats, row-major `shape`)
