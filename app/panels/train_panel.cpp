@@ -133,6 +133,15 @@ void draw_status(const TrainProgress& p) {
                 train::best_induction(*h.snapshots.back()));
 }
 
+// The step axis is labelled at round steps: where the curve first reaches each multiple of
+// a 1-2-5 stride giving at most 8 labels (labels wherever the last one left room read
+// 1, 8, 17, 28, …).
+int step_label_stride(int last_step) {
+    for (int decade = 1;; decade *= 10)
+        for (int f : {1, 2, 5})
+            if (last_step / (f * decade) <= 8 || decade > 100000000) return f * decade;
+}
+
 // Train loss (averaged points) with held-out loss dots at the snapshots' steps.
 void draw_loss_chart(const TrainView& v, ImVec2 size) {
     const TrainProgress& p = v.progress;
@@ -159,7 +168,11 @@ void draw_loss_chart(const TrainView& v, ImVec2 size) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series_color(1)), "%s", tr("held-out"));
     const PlotHover h = draw_line_chart("##loss", {c.loss, held}, {series_color(0), series_color(1)}, size,
                                         std::max(0.0, lo - 0.05), hi + 0.05,
-                                        [&c](int i) { return std::to_string(c.steps[static_cast<std::size_t>(i)]); });
+                                        [&c, stride = step_label_stride(c.steps.back())](int i) {
+                                            const auto at = static_cast<std::size_t>(i);
+                                            const bool round = at == 0 || c.steps[at] / stride > c.steps[at - 1] / stride;
+                                            return round ? std::to_string(c.steps[at]) : std::string();
+                                        });
     if (h.col >= 0) {
         const std::size_t i = static_cast<std::size_t>(h.col);
         if (std::isfinite(held[i]))
