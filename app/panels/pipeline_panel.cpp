@@ -41,7 +41,15 @@ struct NumbersFit {
     float column_w = 0.0f, widest_text_w = 0.0f, width = 0.0f, height = 0.0f;
 };
 
-// The widest of m's values printed "%.4g" (at least "−∞"), measured once per trace
+// A value as a cell prints it: 4 significant digits (0.007031, not 0.01), trailing zeros
+// kept unless the value is a whole number, so 3.9997 reads "4.000" and 0.99296 "0.9930"
+// (as "4" and "0.993" they looked exact, or less precise than they are) while 2 stays "2".
+void cell_number(float v, char* text, std::size_t size) {
+    const bool whole = v == std::nearbyint(v) && std::fabs(v) < 1e4f;
+    std::snprintf(text, size, whole ? "%.4g" : "%#.4g", static_cast<double>(v));
+}
+
+// The widest of m's values printed by cell_number (at least "−∞"), measured once per trace
 // generation and font size.
 float widest_value_w(PipelineView& view, std::uint64_t generation, const Matrix& m) {
     const float font = ImGui::GetFontSize();
@@ -55,7 +63,7 @@ float widest_value_w(PipelineView& view, std::uint64_t generation, const Matrix&
     char text[32];
     for (Eigen::Index r = 0; r < m.rows(); ++r)
         for (Eigen::Index c = 0; c < m.cols(); ++c) {
-            std::snprintf(text, sizeof text, "%.4g", m(r, c));
+            cell_number(m(r, c), text, sizeof text);
             widest = std::max(widest, ImGui::CalcTextSize(text).x);
         }
     return view.widest_value_w[&m] = widest;
@@ -103,7 +111,9 @@ void draw_numbers(AppContext& ctx, const Card& card, const NumbersFit& fit) {
             } else if (std::isinf(v)) {
                 ImGui::TextUnformatted(v < 0 ? "−∞" : "∞");
             } else {
-                ImGui::Text("%.4g", v);  // 4 significant digits: 0.007031, not 0.01
+                char text[32];
+                cell_number(v, text, sizeof text);
+                ImGui::TextUnformatted(text);
             }
             if (ImGui::IsItemHovered() && std::isfinite(v))
                 ImGui::SetTooltip("%s[%d, %d] = %.9g", card.title.c_str(), r + 1, c + 1, v);
