@@ -1,9 +1,9 @@
 #include "app/train_worker.h"
 
 #include <chrono>
-#include <filesystem>
 
 #include "core/error.h"
+#include "core/io/atomic_file.h"
 #include "core/io/model_dir.h"
 #include "core/train/checkpoint.h"
 #include "core/train/text_corpus.h"
@@ -205,8 +205,7 @@ void TrainWorker::loop() {
             const bool replace = save_replaces_;
             busy_ = true;
             lock.unlock();
-            std::error_code ec;
-            const std::string where = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec).string();
+            const std::string where = landing_path(dir);
             const SaveTarget target = replace || saved_dirs_.count(where) ? SaveTarget::Free : save_target(dir);
             std::string error;
             if (target == SaveTarget::HoldsModel)

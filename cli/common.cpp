@@ -122,8 +122,7 @@ void check_output_paths(const Args& args, std::initializer_list<const char*> opt
     for (const char* option : options) {
         const auto path = args.value(option);
         if (!path) continue;
-        std::error_code ec;
-        const std::string file = *path == "-" ? "-" : fs::weakly_canonical(fs::absolute(*path, ec), ec).string();
+        const std::string file = *path == "-" ? "-" : landing_path(*path);
         for (const auto& [other_file, other_option] : seen)
             if (!file.empty() && file == other_file)
                 throw UsageError{"--" + other_option + " and --" + option + " both name " + *path +

@@ -322,7 +322,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
         ctx.heatmap.label_key = label_key;
         auto widest = [](const std::vector<std::string>& tokens) {
             float w = 0.0f;
-            for (const std::string& tok : tokens) w = std::max(w, ImGui::CalcTextSize(short_label(visible_token(tok), 12).c_str()).x);
+            for (const std::string& tok : tokens) w = std::max(w, ImGui::CalcTextSize(token_label(tok, 12).c_str()).x);
             return w;
         };
         ctx.heatmap.row_label_w = widest(qs->tokens);
@@ -397,7 +397,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     for (int i : thinned_labels(qs->tokens, 0, rows, step)) {
         if (i < r0 || i >= r1) continue;
         const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
-        const std::string lab = short_label(visible_token(qs->tokens[static_cast<std::size_t>(i)]), 12);
+        const std::string lab = token_label(qs->tokens[static_cast<std::size_t>(i)], 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
         list->AddText(ImVec2(p0.x - 4 - tw, y - fs * 0.5f), label_col, lab.c_str());
     }

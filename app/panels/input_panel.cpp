@@ -32,7 +32,7 @@ void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& 
     float x = 0.0f, y = 0.0f;
     const std::size_t n = std::min(tokens.size(), limit);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::string label = short_label(visible_token(tokens[i]), 12);
+        const std::string label = token_label(tokens[i], 12);
         const float w = ImGui::CalcTextSize(label.c_str()).x + 2 * pad;
         if (x > 0.0f && x + w > avail) {
             x = 0.0f;
@@ -66,7 +66,7 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
         for (const Trace::NextToken& n : t.next_tokens) {
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
-            ImGui::Text("'%s'", short_label(visible_token(n.text), 16).c_str());
+            ImGui::Text("'%s'", token_label(n.text, 16).c_str());
             ImGui::TableSetColumnIndex(1);
             char pct[16];
             if (n.prob >= 0.001f) std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * n.prob);

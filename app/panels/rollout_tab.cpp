@@ -10,7 +10,6 @@
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "app/panels/widgets.h"
-#include "core/tokenize/visible_token.h"
 
 namespace hs {
 namespace {
@@ -45,7 +44,7 @@ void draw_rollout_tab(AppContext& ctx) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float fs = ImGui::GetFontSize();
     const float side = std::max(fs * 6, std::min(avail.x - fs * 10, avail.y * 0.6f));
-    auto label = [&](int i) { return short_label(visible_token(tokens[static_cast<std::size_t>(i)]), 8); };
+    auto label = [&](int i) { return token_label(tokens[static_cast<std::size_t>(i)], 8); };
     const PlotHover h = draw_matrix_plot(ctx, "##rollout", a.rollout_map, T, T, ImVec2(side + fs * 10, side),
                                          ctx.state.colormap, scale, label, nullptr);
     if (h.row >= 0)

@@ -10,6 +10,7 @@
 #include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "core/image/box_mean.h"
+#include "core/tokenize/visible_token.h"
 #include "core/image/line_break.h"
 #include "core/image/utf8.h"
 
@@ -53,6 +54,10 @@ std::string short_label(const std::string& s, std::size_t max_chars) {
     const std::u32string cps = utf8_to_codepoints(s);
     if (cps.size() <= max_chars) return s;
     return codepoints_to_utf8(cps.substr(0, max_chars - 1)) + "…";
+}
+
+std::string token_label(const std::string& token, std::size_t max_chars) {
+    return short_label(visible_token(token), max_chars);
 }
 
 ColorScale symmetric_scale(float lo, float hi) {

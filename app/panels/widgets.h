@@ -22,6 +22,9 @@ void add_text_vertical(ImDrawList* list, ImVec2 bottom_left, ImU32 color, const 
 std::string shape_string(const Matrix& m);
 // Shortens a token label to at most max_chars code points with an ellipsis.
 std::string short_label(const std::string& s, std::size_t max_chars);
+// A token as a label: visible_token (spaces as ␣, control characters written out), cut to
+// max_chars like short_label.
+std::string token_label(const std::string& token, std::size_t max_chars);
 // Range for showing an arbitrary matrix whose finite values span [lo, hi]: symmetric
 // ±max|v| (±1 when that is 0).
 ColorScale symmetric_scale(float lo, float hi);

@@ -74,10 +74,12 @@ float ColorScale::normalized(float v) const {
         t = std::clamp((v - lo) / range, 0.0f, 1.0f);
     }
     if (log) t = std::clamp(std::log(1.0f + 999.0f * t) / std::log(1000.0f), 0.0f, 1.0f);
-    const float g = (gamma > 0.0f && std::isfinite(gamma)) ? gamma : 1.0f;
+    const float g = effective_gamma();
     if (g != 1.0f) t = std::pow(t, g);
     return t;
 }
+
+float ColorScale::effective_gamma() const { return gamma > 0.0f && std::isfinite(gamma) ? gamma : 1.0f; }
 
 // index = min(255, floor(t · 255 + 0.5)), t from normalized().
 int colormap_index_of(float t) { return std::min(255, static_cast<int>(std::floor(t * 255.0f + 0.5f))); }

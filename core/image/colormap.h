@@ -36,6 +36,7 @@ struct ColorScale {
     float gamma = 1.0f;
     bool log = false;
     float normalized(float v) const;  // t in [0, 1]
+    float effective_gamma() const;    // gamma, or 1 when it is ≤ 0 or not finite
 };
 
 // An automatic range of a single value c (a one-token map's weight 1, a map of equal

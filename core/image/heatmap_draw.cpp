@@ -228,7 +228,7 @@ std::vector<float> colorbar_ticks(float lo, float hi) {
 }
 
 std::vector<float> colorbar_ticks(const ColorScale& scale) {
-    const float g = (scale.gamma > 0.0f && std::isfinite(scale.gamma)) ? scale.gamma : 1.0f;
+    const float g = scale.effective_gamma();
     if ((!scale.log && g == 1.0f) || !(scale.hi > scale.lo) || !std::isfinite(scale.hi - scale.lo))
         return colorbar_ticks(scale.lo, scale.hi);
     // v(t) = lo + u(t)·(hi − lo): normalized() undone, t = u^g (gamma) after

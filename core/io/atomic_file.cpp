@@ -61,6 +61,11 @@ std::filesystem::path resolve_links(const std::string& path) {
     return p;
 }
 
+std::string landing_path(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();
+}
+
 std::string file_kind(unsigned mode) {
     if (S_ISREG(mode)) return "";
     if (S_ISDIR(mode)) return "a directory";

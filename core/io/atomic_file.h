@@ -33,6 +33,10 @@ std::string file_kind(unsigned mode);
 // The file a write to `path` lands in: `path` itself, or for a symbolic link (a chain of
 // them) the file it points to, so that writers keep the link and replace its target.
 std::filesystem::path resolve_links(const std::string& path);
+// Where a write to `path` lands, as one string to compare two paths by: absolute, the links
+// of it and of its existing directories resolved, "." and ".." gone. Two outputs (or two
+// saves) with the same landing path are one file.
+std::string landing_path(const std::string& path);
 
 // Reads a whole regular file; throws hs::Error "cannot read PATH: reason" (a FIFO, device,
 // socket or directory is refused before anything could block), or names the limit when
