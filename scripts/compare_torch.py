@@ -22,9 +22,11 @@ traffic: the most FLOP/s any float kernel can reach), and for each MHA row the t
 1.5× target asks for, as FLOP/s and as a share of that ceiling.
 
 PyTorch is tuned as the issue describes: 2 threads, OMP_WAIT_POLICY=PASSIVE, glibc
-malloc keeping freed memory (MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_, so no
-per-call page faults). OPENBLAS_CORETYPE is left as the environment sets it unless
---coretype is given; both programs always see the same value.
+malloc keeping freed memory (MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_, and
+MALLOC_MMAP_MAX_=0 for blocks past glibc's 32 MiB threshold, so no per-call page faults).
+At the CPU's own level an inherited OPENBLAS_CORETYPE is dropped, so OpenBLAS picks its kernels for this CPU as a user's PyTorch would (this environment presets
+Haswell, which would hold PyTorch's GEMMs to AVX2 on an AVX-512 CPU); --coretype sets one.
+Both programs always see the same value, and the header names the kernels OpenBLAS chose.
 
 With --app it also runs the issue's other targets through the app under Xvfb (frame-time p95
 of the 12 × 12 grid at 128 tokens, of panning a 4096-token map, and of frames drawn while the
@@ -62,6 +64,10 @@ import time
 TUNED_ENV = {
     "OMP_WAIT_POLICY": "PASSIVE",
     "MALLOC_MMAP_THRESHOLD_": str(32 * 1024 * 1024),
+    # glibc's threshold stops at 32 MiB: the (16, 1024, 1024) maps (64 MiB) would still be
+    # mapped and faulted in afresh on every call. No mmap at all keeps them on the heap:
+    # PyTorch's T=1024 row took 370 ms with mmap and 88 ms without (2026-11-28, Zen 5 guest).
+    "MALLOC_MMAP_MAX_": "0",
     "MALLOC_TRIM_THRESHOLD_": str(512 * 1024 * 1024),
 }
 CONFIGS = [(768, 12, 128), (768, 12, 512), (1024, 16, 1024)]
@@ -116,7 +122,9 @@ def ensure_tuned_environment(args):
     env["HEADSCOPE_THREADS"] = str(args.threads)
     if args.simd == "avx2":  # an AVX2 machine: the baseline may not use AVX-512 either
         env.update(AVX2_ONLY_ENV)
-        env.setdefault("OPENBLAS_CORETYPE", "Haswell")
+        env["OPENBLAS_CORETYPE"] = "Haswell"  # --coretype below may say otherwise
+    elif not args.coretype:  # the CPU's own level: OpenBLAS's own choice for this CPU
+        env.pop("OPENBLAS_CORETYPE", None)
     if args.coretype:
         env["OPENBLAS_CORETYPE"] = args.coretype
     if args.simd:
@@ -140,6 +148,21 @@ def cpu_model():
     except OSError:
         pass
     return "unknown CPU"
+
+
+def openblas_core():
+    """The kernels the BLAS loaded into this process (PyTorch's) chose, when it is OpenBLAS."""
+    import ctypes
+    with open("/proc/self/maps") as f:
+        paths = {line.split()[-1] for line in f if re.search(r"/lib(open)?blas[^/]*\.so", line)}
+    for path in sorted(paths):
+        try:
+            get = ctypes.CDLL(path).openblas_get_corename
+        except (OSError, AttributeError):
+            continue
+        get.restype = ctypes.c_char_p
+        return get().decode()
+    return "not OpenBLAS"
 
 
 def read_safetensors(path):
@@ -314,10 +337,11 @@ def main():
           f"OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE', '(unset)')}, "
           f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')}, "
           f"MALLOC_MMAP_THRESHOLD_={os.environ.get('MALLOC_MMAP_THRESHOLD_')}, "
+          f"MALLOC_MMAP_MAX_={os.environ.get('MALLOC_MMAP_MAX_')}, "
           f"repeat {args.repeat} (medians)")
     print(f"CPU: {cpu_model()}; headscope SIMD level: "
           f"{os.environ.get('HEADSCOPE_SIMD', 'best of this CPU')}; torch CPU capability: "
-          f"{torch_cpu_capability(torch)}")
+          f"{torch_cpu_capability(torch)}; OpenBLAS kernels: {openblas_core()}")
     rows = []
     needs = []  # (case, headscope ms, target ms, GFLOP/s needed, of the ceiling, headscope's share)
     ok = True
