@@ -175,6 +175,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["head"] = s.head;
     j["recent_models"] = s.recent_models;
     j["error"] = ctx.view.error;
+    j["config_errors"] = s.config_errors;  // an invalid edit: the Model panel's red lines (last valid trace shown)
     j["open_error"] = s.open_error;  // a model that did not open (the one shown stays chosen)
     j["help"] = {{"welcome", ctx.help.welcome}, {"about", ctx.help.about}};
     j["windows"] = window_extents();

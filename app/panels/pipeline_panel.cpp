@@ -261,7 +261,7 @@ void draw_pipeline_tab(AppContext& ctx) {
         const int group = t->config.heads / t->config.kv_head_count();
         ImGui::TextColored(ImVec4(0.6f, 0.75f, 1.0f, 1.0f),
                            tr("grouped-query attention: head %d reads K/V head %d (shared by heads %d–%d); "
-                              "K_kv%d and V_kv%d below are K/V head %d's"),
+                              "K_kv%d and V_kv%d below are the keys and values of K/V head %d"),
                            h, kv, kv * group, kv * group + group - 1, kv, kv, kv);
     }
     ImGui::BeginChild("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

@@ -59,7 +59,7 @@ const char* role_description(Role r) {
         case Role::Self: return "each query mostly reads itself (mean A[i,i] ≥ 0.4)";
         case Role::FirstTokenSink: return "attention parks on the first token / BOS (mean A[i,0] ≥ 0.5)";
         case Role::SepPunct: return "attention parks on [SEP] and punctuation (share ≥ 0.4)";
-        case Role::Induction: return "on BOS + r + r, reads the token after the earlier copy (score ≥ 0.3)";
+        case Role::Induction: return "on BOS + r + r (r: a random run of distinct tokens), reads the token after the earlier copy (score ≥ 0.3)";
         case Role::Local: return "no single offset dominates, but keys stay near (mean distance ≤ 2 tokens)";
         case Role::Broad: return "spreads attention almost uniformly (normalised entropy ≥ 0.8)";
         case Role::Mixed: return "no rule fires: no dominant pattern on this input";

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The playground's head-count − / + buttons, clicked with the pointer, visit only divisors
 # of d_model: at d_model 48 from 8 heads, − gives 6, 4, 3, 2, 1 and stays at 1; + climbs
-# 2, 3, 4, 6, 8, 12, 16, 24, 48 and stays at 48. At 1280×720 in English and at 1600×1000
+# 2, 3, 4, 6, 8, 12, 16, 24, 48 and stays at 48. 5 K/V heads then are refused (48
+# query heads cannot share them): the dump names the Model panel's error, and the trace
+# shown keeps 48 heads. At 1280×720 in English and at 1600×1000
 # in Chinese. gui_check heads-buttons reads the trace's head count from each dump.
 #   run_heads_buttons_test.sh APP CHECKER OUTDIR
 set -euo pipefail
@@ -22,6 +24,9 @@ for run in "1280x720 en" "1600x1000 zh"; do
     echo "dump-state $out/${size}_00.json"
     clicks heads- 6 1 "$size"
     clicks heads+ 10 7 "$size"
+    echo "set kv_heads 5"
+    echo "expect-error"
+    echo "dump-state $out/${size}_17.json"
   } > "$out/session_$size.txt"
   timeout 140 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s "-screen 0 ${size}x24" "$app" --no-settings --size "$size" --script "$out/session_$size.txt"
   "$checker" heads-buttons "$out" "$size"
