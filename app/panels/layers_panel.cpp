@@ -38,7 +38,13 @@ void draw_layers_tab(AppContext& ctx) {
         if (i) ImGui::SameLine();
         ImGui::BeginGroup();
         ImGui::TextUnformatted(names[i].c_str());
-        ImGui::TextDisabled("%s (T, D)", shape_string(*mats[i]).c_str());
+        // A worked example may end with fewer columns than D (the article's single head has
+        // no output projection: its output is the head itself, (T, Dk)).
+        if (mats[i]->cols() == t->config.d_model)
+            ImGui::TextDisabled("%s (T, D)", shape_string(*mats[i]).c_str());
+        else
+            ImGui::TextDisabled(tr("%s (T, %d columns; D is %d)"), shape_string(*mats[i]).c_str(),
+                                static_cast<int>(mats[i]->cols()), t->config.d_model);
         const ImVec2 p0 = ImGui::GetCursorScreenPos();
         ImGui::Dummy(ImVec2(w, h));
         const MatrixTextures::Entry& e = ctx.layer_textures.get(ctx.view.generation, *mats[i], ctx.view.summaries.get());
