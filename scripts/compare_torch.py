@@ -24,9 +24,10 @@ traffic: the most FLOP/s any float kernel can reach), and for each MHA row the t
 PyTorch is tuned as the issue describes: 2 threads, OMP_WAIT_POLICY=PASSIVE, glibc
 malloc keeping freed memory (MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_, and
 MALLOC_MMAP_MAX_=0 for blocks past glibc's 32 MiB threshold, so no per-call page faults).
-At the CPU's own level an inherited OPENBLAS_CORETYPE is dropped, so OpenBLAS picks its kernels for this CPU as a user's PyTorch would (this environment presets
-Haswell, which would hold PyTorch's GEMMs to AVX2 on an AVX-512 CPU); --coretype sets one.
-Both programs always see the same value, and the header names the kernels OpenBLAS chose.
+At the CPU's own level an inherited OPENBLAS_CORETYPE is dropped, so OpenBLAS picks its
+kernels for this CPU as a user's PyTorch would (this environment presets Haswell, which
+would hold PyTorch's GEMMs to AVX2 on an AVX-512 CPU); --coretype sets one. Both programs
+always see the same value, and the header names the kernels OpenBLAS chose.
 
 With --app it also runs the issue's other targets through the app under Xvfb (frame-time p95
 of the 12 × 12 grid at 128 tokens, of panning a 4096-token map, and of frames drawn while the
