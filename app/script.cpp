@@ -134,8 +134,17 @@ bool ScriptRunner::step(AppContext& ctx) {
             s.text = rest;
             s.dirty = true;
         } else if (cmd == "click") {  // NAME: a widget the panels offer (ClickTargets)
-            if (!ctx.click_targets.recent(rest))
+            if (!ctx.click_targets.recent(rest)) {
+                // Drawn but scrolled out of its panel: scroll it into view, as a user would,
+                // and read this line again on the next frame.
+                if (ctx.click_targets.scrolled_out(rest) && reveal_tries_++ < 3) {
+                    ctx.click_targets.reveal(rest);
+                    --next_;
+                    return true;
+                }
                 throw Error("click: no widget '" + rest + "' is shown (shown: " + ctx.click_targets.recent_names() + ")");
+            }
+            reveal_tries_ = 0;
             click_ = rest;
         } else if (cmd == "help") {  // welcome | about | close
             if (rest != "welcome" && rest != "about" && rest != "close")

@@ -62,6 +62,7 @@ private:
     std::string screenshot_;
     int screenshot_delay_ = 0;  // frames left before the screenshot is taken
     std::string click_;
+    int reveal_tries_ = 0;  // frames spent scrolling the widget of a `click` into view
     // Frames to wait before the next action after a view or tab switch: ImGui shows a tab
     // selected by flag one frame later, and a dump should see it drawn.
     int settle_frames_ = 0;

@@ -104,7 +104,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
                     std::snprintf(tip_buf, sizeof tip_buf, tr("layer %d, head %d"), l, h);
                     std::string tip = tip_buf;
                     if (grouped) {
-                        std::snprintf(tip_buf, sizeof tip_buf, tr(" (reads KV head %d)"), kv_head_of(*t, h));
+                        std::snprintf(tip_buf, sizeof tip_buf, tr(" (reads K/V head %d)"), kv_head_of(*t, h));
                         tip += tip_buf;
                     }
                     if (const HeadLabels* hl = label_of(ctx, l, h))

@@ -141,12 +141,12 @@ void update_scale_placement(HeatmapView& view, float area_h) {
         view.scale_behind_button = false;
 }
 
-// " · reads KV head 2" under grouped-query attention, else "".
+// " · reads K/V head 2" under grouped-query attention, else "".
 std::string kv_suffix(const Trace& t, const AppState& s) {
     const int kv = s.map == MapKind::Self ? kv_head_of(t, s.head) : -1;
     if (kv < 0) return "";
     char buf[64];
-    std::snprintf(buf, sizeof buf, tr(" · reads KV head %d"), kv);
+    std::snprintf(buf, sizeof buf, tr(" · reads K/V head %d"), kv);
     return buf;
 }
 

@@ -41,31 +41,49 @@ std::vector<std::string> list_examples() {
     return out;
 }
 
-// The head count, typed or stepped with − / + through the divisors of d_model only
-// (core's step_heads): 8 → 4 → 2 → 1 for d_model 64, never an invalid split between.
-bool heads_field(ModelConfig& c, ClickTargets& targets) {
+// An integer field typed, or stepped with − / + through the divisors of `of` only (core's
+// step_heads): 8 → 4 → 2 → 1 for 64, never an invalid split between. The buttons are
+// click targets `id`- and `id`+ for scripts.
+bool divisor_field(const char* id, const char* label, int& value, int of, const char* fewer_tip, const char* more_tip,
+                   ClickTargets& targets) {
     const float button = ImGui::GetFrameHeight(), gap = ImGui::GetStyle().ItemInnerSpacing.x;
-    ImGui::PushID("heads");
+    const std::string name = id;
+    ImGui::PushID(id);
     ImGui::SetNextItemWidth(std::max(20.0f, ImGui::CalcItemWidth() - 2.0f * (button + gap)));
-    bool changed = ImGui::InputInt("##value", &c.heads, 0, 0);
+    bool changed = ImGui::InputInt("##value", &value, 0, 0);
     int step = 0;
     ImGui::SameLine(0.0f, gap);
     if (ImGui::Button("-", ImVec2(button, button))) step = -1;
-    targets.note("heads-");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("fewer heads: the next smaller divisor of d_model"));
+    targets.note(name + "-");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fewer_tip);
     ImGui::SameLine(0.0f, gap);
     if (ImGui::Button("+", ImVec2(button, button))) step = 1;
-    targets.note("heads+");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("more heads: the next larger divisor of d_model"));
+    targets.note(name + "+");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", more_tip);
     ImGui::SameLine(0.0f, gap);
-    ImGui::TextUnformatted(tr("heads"));
+    ImGui::TextUnformatted(label);
     ImGui::PopID();
     if (step != 0) {
-        const int next = step_heads(c.d_model, c.heads, step);
-        changed |= next != c.heads;
-        c.heads = next;
+        const int next = step_heads(of, value, step);
+        changed |= next != value;
+        value = next;
     }
     return changed;
+}
+
+// The K/V head count in use, stepped through the divisors of the head count. The config's
+// 0 (one K/V head per query head) shows as the head count, and choosing the head count
+// stores 0 again, so a later head-count edit keeps plain multi-head attention.
+bool kv_heads_field(ModelConfig& c, ClickTargets& targets) {
+    int in_use = c.kv_heads > 0 ? c.kv_heads : c.heads;
+    if (!divisor_field("kv_heads", tr("kv heads"), in_use, c.heads,
+                       tr("fewer K/V heads: the next smaller divisor of heads (grouped-query attention)"),
+                       tr("more K/V heads: the next larger divisor of heads; as many as heads is plain multi-head "
+                          "attention"),
+                       targets))
+        return false;
+    c.kv_heads = in_use == c.heads ? 0 : in_use;
+    return true;
 }
 
 // A worked example's title, its description (what it shows and where the article it comes
@@ -114,7 +132,8 @@ void draw_playground(AppContext& ctx) {
     changed |= enum_combo(tr("architecture"), &c.arch,
                           {Arch::EncoderOnly, Arch::DecoderOnly, Arch::EncoderDecoder});
     changed |= ImGui::InputInt("d_model", &c.d_model, 8, 64);
-    changed |= heads_field(c, ctx.click_targets);
+    changed |= divisor_field("heads", tr("heads"), c.heads, c.d_model, tr("fewer heads: the next smaller divisor of d_model"),
+                             tr("more heads: the next larger divisor of d_model"), ctx.click_targets);
     changed |= ImGui::InputInt(tr("layers"), &c.layers, 1, 1);
     changed |= ImGui::InputInt("d_ff", &c.d_ff, 64, 512);
     changed |= enum_combo(tr("mask"), &c.mask, {MaskKind::None, MaskKind::Causal});
@@ -134,11 +153,8 @@ void draw_playground(AppContext& ctx) {
     changed |= enum_combo(tr("norm type"), &c.norm_kind, {NormKind::LayerNorm, NormKind::RMSNorm});
     changed |= enum_combo(tr("activation"), &c.activation,
                           {Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SwiGLU});
-    // 0 = one K/V head per query head; K < heads shares each K/V head among heads / K.
-    changed |= ImGui::InputInt(tr("kv heads"), &c.kv_heads, 1, 2);
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", tr("0: one key/value head per query head; K: each key/value head is shared by heads / K "
-                                   "query heads (grouped-query attention)"));
+    // K < heads shares each K/V head among heads / K query heads (grouped-query attention).
+    changed |= kv_heads_field(c, ctx.click_targets);
     bool bias = c.qkv_bias && c.out_bias && c.mlp_bias;
     if (ImGui::Checkbox(tr("biases"), &bias)) {
         c.qkv_bias = c.out_bias = c.mlp_bias = bias;

@@ -243,11 +243,12 @@ void draw_pipeline_tab(AppContext& ctx) {
     ImGui::TextDisabled(tr("layer %d%s, head %d (select another head in the grid or with ←/→)"), t->steps_layer,
                         t->steps_cross ? tr(" cross-attention") : "", h);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("%s", textbook ? tr("Same numbers as PyTorch's fused layout: W_in = [W_Qᵀ; W_Kᵀ; W_Vᵀ] stacks "
-                                            "every head's W_Q^h, W_K^h, W_V^h, transposed, and QKV = X·W_inᵀ holds "
-                                            "Q, K, V side by side.")
-                                       : tr("PyTorch's nn.MultiheadAttention layout: W_in stacks the projections; the "
-                                            "textbook's W_Q^h is rows h·d_k … of its top block, transposed."));
+    ImGui::TextWrapped("%s", textbook ? tr("Same numbers as PyTorch's fused layout: its W_in = [W_Q; W_K; W_V] stacks "
+                                            "every head's W_Q^h, W_K^h, W_V^h transposed, QKV = X·W_inᵀ holds Q, K, V "
+                                            "side by side, and its W_o is W_O transposed.")
+                                       : tr("PyTorch's nn.MultiheadAttention layout: W_in = [W_Q; W_K; W_V] stacks the "
+                                            "projections; the textbook's W_Q^h is rows h·d_k … of W_Q, transposed, and "
+                                            "its W_O is W_o transposed."));
     if (!textbook_available)
         ImGui::TextWrapped("%s", tr("The textbook layout is for models up to d_model 1024: a larger model's per-head "
                                     "copies would cost too much memory."));

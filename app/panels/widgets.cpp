@@ -186,10 +186,21 @@ std::string printf_string(const char* format, ...) {
 std::string wrote_status(const std::string& path) { return printf_string(tr("wrote %s"), path.c_str()); }
 
 void ClickTargets::note(const std::string& name) {
-    if (ImGui::IsItemVisible())  // scrolled out or clipped: a click there would hit something else
+    if (ImGui::IsItemVisible()) {
         targets_[name] = Target{ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), ImGui::GetFrameCount()};
-    else
-        targets_.erase(name);
+        return;
+    }
+    targets_.erase(name);  // scrolled out or clipped: a click there would hit something else
+    scrolled_out_[name] = ImGui::GetFrameCount();
+    if (name == reveal_) {
+        ImGui::SetScrollHereY(0.5f);  // the cursor is on the item's line: the window scrolls it to its middle
+        reveal_.clear();
+    }
+}
+
+bool ClickTargets::scrolled_out(const std::string& name) const {
+    const auto it = scrolled_out_.find(name);
+    return it != scrolled_out_.end() && it->second >= ImGui::GetFrameCount() - 1;
 }
 
 const ClickTargets::Target* ClickTargets::recent(const std::string& name) const {

@@ -86,11 +86,18 @@ public:
     void note(const std::string& name);  // the last item, under `name`, when it is visible
     // The target drawn visible in the last two frames, or null.
     const Target* recent(const std::string& name) const;
+    // Whether `name` was drawn in the last two frames but scrolled out of its window.
+    bool scrolled_out(const std::string& name) const;
+    // Scroll `name` into view (to the middle of its window) where it is next drawn, as a
+    // user scrolls the panel before clicking.
+    void reveal(const std::string& name) { reveal_ = name; }
     // The names of the targets drawn recently, for an error message.
     std::string recent_names() const;
 
 private:
     std::map<std::string, Target> targets_;
+    std::map<std::string, int> scrolled_out_;  // name → the frame it was drawn out of view
+    std::string reveal_;
 };
 
 // Long prose (worked-example notes, the welcome) wrapped by core's break_lines: numbers

@@ -236,6 +236,16 @@ int check_heads_buttons(char** argv) {
               errors[0].get<std::string>().find("48 query heads cannot share 5") != std::string::npos,
           size + " kv_heads 5: want one config error (48 query heads cannot share 5) and 48 heads shown, got " +
               errors.dump() + ", " + refused.at("heads").dump() + " heads");
+    // The K/V heads' − from the refused 5: the next smaller divisor of 48, 4; + then 6.
+    const int expected_kv[] = {4, 6};
+    for (int i = 0; i < 2; ++i) {
+        const nlohmann::json state = read_json(dir + "/" + size + "_" + std::to_string(18 + i) + ".json");
+        check(state.at("kv_heads") == expected_kv[i] && state.at("heads") == 48 && state.at("config_errors").empty() &&
+                  state.at("error") == "",
+              size + " kv_heads click " + std::to_string(i + 1) + ": want " + std::to_string(expected_kv[i]) +
+                  " K/V heads of 48 and no error, got " + state.at("kv_heads").dump() + " of " +
+                  state.at("heads").dump() + ", errors " + state.at("config_errors").dump());
+    }
     return failures ? 1 : 0;
 }
 
