@@ -335,13 +335,15 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float area_w = avail.x - margin_x - bar_w - bar_gap - bar_text;
-    // What the probes found this head does (in the language of the gold sample shown).
+    // What the relation probes found this head does (in the language of the gold sample
+    // shown): named as the probes' finding, apart from the Heads table's role, which the
+    // attention-pattern metrics give.
     const std::string relation =
         s.map == MapKind::Self ? relation_caption(ctx, s.layer, s.head, gold.sentence ? gold.sentence->lang : "") : "";
     // Broken by core's break_lines: ImGui's wrap would split "0.37" at its point.
     const std::string relation_lines =
         relation.empty() ? ""
-                         : prose_lines("L" + std::to_string(s.layer) + ".H" + std::to_string(s.head) + ": " + relation,
+                         : prose_lines(printf_string(tr("L%d.H%d, relation probes: %s"), s.layer, s.head, relation.c_str()),
                                        avail.x);
     const float relation_h = relation.empty() ? 0.0f : ImGui::CalcTextSize(relation_lines.c_str()).y + fs * 0.4f;
     // The caption under the map, after the amber "untrained" note of a playground (beside
