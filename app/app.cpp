@@ -17,10 +17,11 @@
 #include "app/analysis_actions.h"
 #include "app/context.h"
 #include "app/frame_wait.h"
-#include "app/gl/frame_cache.h"
+#include "app/gl/frame_signature.h"
 #include "app/gl/gl.h"
 #include "app/panels/panels.h"
 #include "app/hooks/frame_hook.h"
+#include "app/keys.h"
 #include "app/i18n/messages.h"
 #include "app/i18n/use_lang.h"
 #include "app/settings.h"
@@ -33,6 +34,7 @@ namespace hs {
 namespace {
 
 std::vector<std::string> g_dropped;  // paths dropped on the window (GLFW callback)
+bool g_window_exposed = false;  // the window system asked for a redraw (GLFW refresh callback)
 
 void on_drop(GLFWwindow*, int count, const char** paths) {
     for (int i = 0; i < count; ++i) queue_drop(paths[i]);
@@ -206,14 +208,14 @@ void draw_progress_overlay(AppContext& ctx) {
 void handle_global_keys(AppContext& ctx) {
     AppState& s = ctx.state;
     const ImGuiIO& io = ImGui::GetIO();
-    if (ImGui::IsKeyPressed(GLFW_KEY_F1)) ctx.help.welcome = !ctx.help.welcome;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F2)) s.view_mode = ViewMode::Attention;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F3)) s.view_mode = ViewMode::Analysis;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F4)) s.view_mode = ViewMode::Train;
+    if (key_pressed(Key::F1)) ctx.help.welcome = !ctx.help.welcome;
+    if (key_pressed(Key::F2)) s.view_mode = ViewMode::Attention;
+    if (key_pressed(Key::F3)) s.view_mode = ViewMode::Analysis;
+    if (key_pressed(Key::F4)) s.view_mode = ViewMode::Train;
     if (!io.KeyCtrl) return;
-    if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) s.zoom_in();
-    if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) s.zoom_out();
-    if (ImGui::IsKeyPressed(GLFW_KEY_0) || ImGui::IsKeyPressed(GLFW_KEY_KP_0)) s.ui_zoom = 1.0f;
+    if (key_pressed(Key::Equal) || key_pressed(Key::KeypadAdd)) s.zoom_in();
+    if (key_pressed(Key::Minus) || key_pressed(Key::KeypadSubtract)) s.zoom_out();
+    if (key_pressed(Key::Zero) || key_pressed(Key::Keypad0)) s.ui_zoom = 1.0f;
 }
 
 // The bar across the top: Attention | Analysis | Train views (F2 / F3 / F4), Help (F1),
@@ -517,11 +519,12 @@ int run_gui(const GuiOptions& options) {
     int status = 0;
     {
         ctx.renderer = std::make_unique<HeatmapRenderer>();
-        FrameCache frames(options.own_renderer);
-        frames.set_full_redraw(options.full_redraw);
-        if (!options.full_redraw && !options.offscreen_frame)
-            frames.set_retained(FrameCache::probe_retained_back_buffer([&] { glfwSwapBuffers(window); }));
-        if (time_drawing) std::printf("%s\n", frames.describe().c_str());
+        // The frame on screen (app/gl/frame_signature.h). A window without hooks (a user's)
+        // skips frames identical to it; hooked runs (scripts, screenshots, benchmarks) draw
+        // every frame.
+        std::uint64_t shown_frame = 0;
+        const bool skip_identical_frames = hooks.empty();
+        glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { g_window_exposed = true; });
         bool last_frame_identical = false, selection_applied = false;
         SelectionNoticeKeeper selection_note;
         std::string submitted_detail = "-";
@@ -583,12 +586,21 @@ int run_gui(const GuiOptions& options) {
             draw_progress_overlay(ctx);
             ImGui::Render();
             f.ui_done = FrameClock::now();
-            // 5. Draw what changed into the back buffer.
+            // 5. Draw the frame into the back buffer with ImGui's stock OpenGL3 backend (the
+            // heatmaps are its draw lists' callbacks), unless it is the frame on screen.
             glfwGetFramebufferSize(window, &f.fb_width, &f.fb_height);
-            frames.render(ImGui::GetDrawData(), *ctx.renderer, ImVec4(0.08f, 0.08f, 0.09f, 1.0f));
-            glViewport(0, 0, f.fb_width, f.fb_height);
-            f.stats = frames.stats();
-            last_frame_identical = f.stats.redrawn_pixels == 0;
+            ImDrawData* draw = ImGui::GetDrawData();
+            const std::uint64_t signature = frame_signature(*draw, ctx.renderer->frame_signature());
+            last_frame_identical = signature != 0 && signature == shown_frame;
+            f.skipped = skip_identical_frames && last_frame_identical && !g_window_exposed;
+            if (!f.skipped) {
+                glViewport(0, 0, f.fb_width, f.fb_height);
+                glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+                glClear(GL_COLOR_BUFFER_BIT);
+                ImGui_ImplOpenGL3_RenderDrawData(draw);
+                shown_frame = signature;
+                g_window_exposed = false;
+            }
             // 6. Hooks see the finished frame (screenshots), then it is shown.
             f.settled = ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle() &&
                         ctx.mip_worker.idle() && !default_probe_due(ctx);
@@ -597,7 +609,7 @@ int run_gui(const GuiOptions& options) {
             for (const auto& h : hooks) h->before_swap(ctx, f);
             if (time_drawing) glFinish();  // time the drawing, not just its submission
             f.drawn = FrameClock::now();
-            glfwSwapBuffers(window);
+            if (!f.skipped) glfwSwapBuffers(window);
             // 7. Edits of this frame (widgets, scripts, benchmarks) -> worker, now that the
             // frame showing them is done: the forward then has the cores to itself instead
             // of sharing them with the software rasteriser.

@@ -71,8 +71,4 @@ double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_c
     return std::chrono::duration<double, std::milli>(b - a).count();
 }
 
-double redrawn_percent(long long redrawn_pixels, long long total_pixels) {
-    return total_pixels > 0 ? 100.0 * double(redrawn_pixels) / double(total_pixels) : 0.0;
-}
-
 }  // namespace hs

@@ -25,8 +25,6 @@ std::string bench_line(const std::string& what, const std::vector<double>& ms);
 void print_bench(const std::vector<double>& ms, const char* what);
 // Milliseconds from a to b.
 double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b);
-// 100 · redrawn / total (0 for an empty framebuffer).
-double redrawn_percent(long long redrawn_pixels, long long total_pixels);
 
 // The visible part of the map in frame `frame` of a pan benchmark, as texture coordinates
 // (u0, v0, u1, v1): zoomed in to 1/4 of each axis, the window slides diagonally across

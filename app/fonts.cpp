@@ -46,10 +46,14 @@ void FontManager::configure(float pixel_size, float scale) {
 }
 
 void FontManager::note_text(const std::string& text) {
+#if IMGUI_VERSION_NUM >= 19200
+    (void)text;  // glyphs come on demand
+#else
     for (char32_t cp : utf8_to_codepoints(text)) {
         if (cp < 0x80 || cp > 0xFFFF) continue;  // ImWchar is 16-bit in Debian's build
         if (extra_.insert(static_cast<ImWchar>(cp)).second) dirty_ = true;
     }
+#endif
 }
 
 void FontManager::note_edited_text(const std::string& text) {
@@ -58,44 +62,80 @@ void FontManager::note_edited_text(const std::string& text) {
     note_text(text);
 }
 
-void FontManager::rebuild_if_needed() {
-    if (!dirty_) return;
-    dirty_ = false;
+namespace {
+int g_generation = 0;  // FontManager::generation()
+}  // namespace
+
+int FontManager::generation() { return g_generation; }
+
+// The Latin face at `size` pixels, the CJK face merged in; ranges as the ImGui version
+// wants them (none from 1.92: glyphs come on demand).
+void FontManager::add_fonts(float size) {
     ImGuiIO& io = ImGui::GetIO();
-    io.Fonts->Clear();
-    const float size = pixel_size_ * scale_;
     ImFontConfig latin;
     latin.OversampleH = 2;
     latin.OversampleV = 1;
     ImFont* font = nullptr;
-    if (!latin_path_.empty())
-        font = io.Fonts->AddFontFromFileTTF(latin_path_.c_str(), size, &latin, kLatinRanges);
+#if IMGUI_VERSION_NUM >= 19200
+    const ImWchar* latin_ranges = nullptr;
+#else
+    const ImWchar* latin_ranges = kLatinRanges;
+#endif
+    if (!latin_path_.empty()) font = io.Fonts->AddFontFromFileTTF(latin_path_.c_str(), size, &latin, latin_ranges);
     if (!font) {
         ImFontConfig fallback;
         fallback.SizePixels = size;
         io.Fonts->AddFontDefault(&fallback);
     }
-    if (!cjk_path_.empty()) {
-        // ranges = common simplified Chinese ∪ every character noted so far.
-        ImFontGlyphRangesBuilder builder;
-        builder.AddRanges(io.Fonts->GetGlyphRangesChineseSimplifiedCommon());
-        builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-        for (ImWchar c : extra_) builder.AddChar(c);
-        ranges_.clear();
-        builder.BuildRanges(&ranges_);
-        ImFontConfig cjk;
-        cjk.MergeMode = true;
-        cjk.FontNo = cjk_face_;
-        cjk.OversampleH = 1;  // keeps the atlas small (thousands of glyphs)
-        cjk.OversampleV = 1;
-        io.Fonts->AddFontFromFileTTF(cjk_path_.c_str(), size, &cjk, ranges_.Data);
-    }
-    io.Fonts->Build();
-    if (built_once_) {
+    if (cjk_path_.empty()) return;
+    ImFontConfig cjk;
+    cjk.MergeMode = true;
+    cjk.FontNo = cjk_face_;
+    cjk.OversampleH = 1;  // keeps the atlas small (thousands of glyphs)
+    cjk.OversampleV = 1;
+#if IMGUI_VERSION_NUM >= 19200
+    io.Fonts->AddFontFromFileTTF(cjk_path_.c_str(), size, &cjk);
+#else
+    // ranges = common simplified Chinese ∪ every character noted so far.
+    ImFontGlyphRangesBuilder builder;
+    builder.AddRanges(io.Fonts->GetGlyphRangesChineseSimplifiedCommon());
+    builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
+    for (ImWchar c : extra_) builder.AddChar(c);
+    ranges_.clear();
+    builder.BuildRanges(&ranges_);
+    io.Fonts->AddFontFromFileTTF(cjk_path_.c_str(), size, &cjk, ranges_.Data);
+#endif
+}
+
+#if IMGUI_VERSION_NUM >= 19200
+void FontManager::rebuild_if_needed() {
+    if (!dirty_) return;
+    dirty_ = false;
+    if (!built_once_) add_fonts(pixel_size_);
+    built_once_ = true;
+    // GetFontSize() = FontSizeBase · FontScaleMain · FontScaleDpi; apply_theme resets the
+    // style, so the scale is set again each time.
+    ImGui::GetStyle().FontScaleMain = scale_;
+    ++g_generation;
+}
+
+bool FontManager::has_glyph(ImWchar c) { return ImGui::GetFont()->IsGlyphInFont(c); }
+#else
+void FontManager::rebuild_if_needed() {
+    if (!dirty_) return;
+    dirty_ = false;
+    ImGui::GetIO().Fonts->Clear();
+    add_fonts(pixel_size_ * scale_);
+    ImGui::GetIO().Fonts->Build();
+    if (built_once_) {  // the stock backend's public calls for a rebuilt atlas
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
     }
     built_once_ = true;
+    ++g_generation;
 }
+
+bool FontManager::has_glyph(ImWchar c) { return ImGui::GetFont()->FindGlyphNoFallback(c) != nullptr; }
+#endif
 
 }  // namespace hs

@@ -32,7 +32,7 @@ ModelInfo describe_model(const TraceSource& source) {
     info.d_model = c.d_model;
     info.heads = c.heads;
     info.kv_heads = c.kv_head_count();
-    info.head_dim = c.d_k();
+    info.head_dim = c.d_h();
     info.layers = c.layers;
     info.d_ff = c.d_ff;
     info.vocab = c.vocab;
@@ -50,7 +50,7 @@ ModelInfo describe_example(const WorkedExample& example) {
     info.family = "encoder";
     info.d_model = static_cast<int>(example.x.cols());
     info.heads = example.weights.heads;
-    info.head_dim = example.weights.d_k();
+    info.head_dim = example.weights.d_h();
     info.layers = 1;
     info.parameters = static_cast<long long>(example.weights.in_proj_weight.size() + example.weights.out_proj_weight.size());
     info.memory_bytes = info.parameters * 4;

@@ -36,8 +36,7 @@ std::string gui_usage() {
            "  --layout FILE         with --screenshot: write the panels' rectangles as JSON\n"
            "  --hidden              no visible window (scripts, screenshots)\n"
            "  measuring: --frames N --bench-frames N --bench-view all|heatmap|grid --bench-pan --bench-busy\n"
-           "             --bench-train --bench-edits N --bench-edit heads|d_model --timing --full-redraw\n"
-           "             --offscreen-frame --own-renderer (docs/PERFORMANCE.md)\n";
+           "             --bench-train --bench-edits N --bench-edit heads|d_model --timing (docs/PERFORMANCE.md)\n";
 }
 
 GuiOptions parse_gui_options(int argc, char** argv) {
@@ -66,9 +65,6 @@ GuiOptions parse_gui_options(int argc, char** argv) {
         else if (arg == "--bench-train") o.bench_train = true;
         else if (arg == "--bench-edits") o.bench_edits = parse_int(arg, value());
         else if (arg == "--bench-edit") o.bench_edit = value();
-        else if (arg == "--own-renderer") o.own_renderer = true;
-        else if (arg == "--full-redraw") o.full_redraw = true;
-        else if (arg == "--offscreen-frame") o.offscreen_frame = true;
         else if (arg == "--script") o.script = value();
         else if (arg == "--colormap") o.colormap = value();
         else if (arg == "--no-settings") o.no_settings = true;

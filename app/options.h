@@ -20,12 +20,6 @@ struct GuiOptions {
                                   // and time the frames drawn while it computes
     int bench_edits = 0;          // --bench-edits N: N live edits, edit -> new maps on screen
     std::string bench_edit = "heads";  // --bench-edit heads|d_model: what the edits halve/restore
-    bool own_renderer = false;    // --own-renderer: draw ImGui's lists with app/gl/ui_renderer
-                                  // instead of the stock backend (opt-in for software GL)
-    bool full_redraw = false;     // --full-redraw: redraw every pixel every frame (no damage
-                                  // tracking; for comparisons)
-    bool offscreen_frame = false; // --offscreen-frame: keep the frame offscreen and copy it
-                                  // even where the back buffer is retained (comparisons)
     std::string script;           // --script FILE: one UI action per line (app/script.h)
     int width = 1600, height = 1000;  // --size WxH
     std::string colormap;         // --colormap NAME

@@ -203,7 +203,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
         for (const auto* table : {&zh_cn_table(), &zh_cn_message_templates()})
             for (const auto& [english, chinese] : *table)
                 for (char32_t cp : utf8_to_codepoints(chinese))
-                    if (cp >= 0x80 && cp <= 0xFFFF && !ImGui::GetFont()->FindGlyphNoFallback(static_cast<ImWchar>(cp)) &&
+                    if (cp >= 0x80 && cp <= 0xFFFF && !FontManager::has_glyph(static_cast<ImWchar>(cp)) &&
                         missing.find(codepoints_to_utf8(std::u32string(1, cp))) == std::string::npos)
                         missing += codepoints_to_utf8(std::u32string(1, cp));
     j["missing_glyphs"] = missing;
@@ -263,7 +263,8 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["untrained"] = ctx.view.source_kind == "playground";  // the "untrained: random weights" label
     j["map_kind"] = s.map == MapKind::Self ? "self" : s.map == MapKind::DecoderSelf ? "decoder-self" : "decoder-cross";
     // The selected head's map as the heatmap shows it (a kept block, up to 64 × 64).
-    const HeadMaps& maps = maps_of(*t, block_of(s.map, s.layer));
+    const HeadRef block = block_of(s.map, s.layer);
+    const HeadMaps& maps = maps_of(*t, block);
     if (maps.resident && s.head < static_cast<int>(maps.weights.size())) {
         const Matrix& m = maps.weights[static_cast<std::size_t>(s.head)];
         if (m.rows() <= 64 && m.cols() <= 64) {

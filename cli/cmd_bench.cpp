@@ -41,7 +41,7 @@ double median(std::vector<double> v) {
 // on the last row.
 double forward_flops(const ModelConfig& c, int T) {
     const double D = c.d_model, F = c.d_ff, t = T, q = c.inner(),
-                 kv = double(c.kv_head_count()) * c.d_k();
+                 kv = double(c.kv_head_count()) * c.d_h();
     const auto attn = [&](double s) { return 2 * t * D * (q + 2 * kv) + 2 * t * s * q * 2 + 2 * t * q * D; };
     const double ffn = 2 * t * D * F * (c.activation == Activation::SwiGLU ? 3 : 2);
     double total = (attn(t) + ffn) * c.layers;
@@ -52,7 +52,7 @@ double forward_flops(const ModelConfig& c, int T) {
 
 // Attention block alone: fused projection, QKᵀ, A·V, W_o (full T × T, as computed).
 double attention_flops(const ModelConfig& c, int T) {
-    const double D = c.d_model, t = T, q = c.inner(), kv = double(c.kv_head_count()) * c.d_k();
+    const double D = c.d_model, t = T, q = c.inner(), kv = double(c.kv_head_count()) * c.d_h();
     return 2 * t * D * (q + 2 * kv) + 2 * t * t * q * 2 + 2 * t * q * D;
 }
 

@@ -29,7 +29,7 @@ std::string PretrainedSource::describe() const {
         << "arch:       " << (causal ? "decoder (causal)" : "encoder") << "\n"
         << "d_model:    " << c.d_model << "\n"
         << "heads:      " << c.heads << " query, " << c.kv_head_count() << " key/value (head size "
-        << c.d_k() << ")\n"
+        << c.d_h() << ")\n"
         << "layers:     " << c.layers << "\n"
         << "d_ff:       " << c.d_ff << "\n"
         << "vocab:      " << c.vocab << " (tokenizer " << tokenizer_->vocab_size() << ")\n"

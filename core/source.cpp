@@ -52,7 +52,7 @@ public:
         out << "model:      " << model_.name() << " (" << kind_ << ")\n"
             << "arch:       " << to_string(c.arch) << "\n"
             << "d_model:    " << c.d_model << "\n"
-            << "heads:      " << c.heads << " (d_k " << c.d_k() << ")\n"
+            << "heads:      " << c.heads << " (d_k " << c.d_h() << ")\n"
             << "layers:     " << c.layers << (c.arch == Arch::EncoderDecoder ? " + " +
                                                   std::to_string(c.layers) + " decoder" : "")
             << "\n"
@@ -138,7 +138,7 @@ public:
         out << "worked example: " << name() << "\n"
             << "file:       " << path_ << "\n"
             << "X:          " << example_.x.rows() << " × " << example_.x.cols() << "\n"
-            << "heads:      " << w.heads << " (d_k " << w.d_k() << ")\n"
+            << "heads:      " << w.heads << " (d_k " << w.d_h() << ")\n"
             << "W_in:       " << w.in_proj_weight.rows() << " × " << w.in_proj_weight.cols()
             << " (fused [W_Qᵀ; W_Kᵀ; W_Vᵀ])\n"
             << "W_out:      " << w.out_proj_weight.rows() << " × " << w.out_proj_weight.cols()

@@ -1,9 +1,9 @@
 // Worked examples (see worked_example.h for the JSON format).
 //
 // Textbook convention in the file, PyTorch layout in memory:
-//   file:   Q = X·W_Q, W_Q (D, H·Dk) or H × (D, Dk);  out = concat·W_O, W_O (H·Dk, D_out)
+//   file:   Q = X·W_Q, W_Q (D, H·Dh) or H × (D, Dh);  out = concat·W_O, W_O (H·Dh, D_out)
 //   memory: in_proj_weight (3I, D) = [W_Qᵀ; W_Kᵀ; W_Vᵀ], out_proj_weight (D_out, I) = W_Oᵀ,
-//           I = H·Dk, biases zero.
+//           I = H·Dh, biases zero.
 // A per-head list [W_Q1, W_Q2, …] is the full matrix W_Q = [W_Q1 | W_Q2 | …] (column blocks).
 #include "core/worked_example.h"
 
@@ -80,8 +80,8 @@ bool is_per_head_list(const json& j) {
     return j.is_array() && !j.empty() && j[0].is_array() && !j[0].empty() && j[0][0].is_array();
 }
 
-// Reads W_Q / W_K / W_V in either form and returns the full textbook matrix (D, H·Dk).
-// expected_dk < 0: take Dk from this matrix (W_Q); otherwise it must match.
+// Reads W_Q / W_K / W_V in either form and returns the full textbook matrix (D, H·Dh).
+// expected_dk < 0: take Dh from this matrix (W_Q); otherwise it must match.
 Matrix read_projection(const json& j, const std::string& name, int d_model, int heads,
                        int expected_dk) {
     if (is_per_head_list(j)) {
@@ -201,9 +201,9 @@ WorkedExample parse_document(const json& doc) {
                         " × (heads·d_k) matrix or one " + std::to_string(D) + " × d_k matrix per head.");
     const int H = read_heads(doc);
     const Matrix w_q = read_projection(doc["W_Q"], "W_Q", D, H, -1);  // (D, I)
-    const int Dk = static_cast<int>(w_q.cols()) / H, I = H * Dk;
-    const Matrix w_k = read_projection(doc["W_K"], "W_K", D, H, Dk);  // (D, I)
-    const Matrix w_v = read_projection(doc["W_V"], "W_V", D, H, Dk);  // (D, I)
+    const int Dh = static_cast<int>(w_q.cols()) / H, I = H * Dh;
+    const Matrix w_k = read_projection(doc["W_K"], "W_K", D, H, Dh);  // (D, I)
+    const Matrix w_v = read_projection(doc["W_V"], "W_V", D, H, Dh);  // (D, I)
 
     Matrix w_o;  // (I, D_out)
     if (doc.contains("W_O")) {
@@ -211,7 +211,7 @@ WorkedExample parse_document(const json& doc) {
         if (w_o.rows() != I)
             throw Error("W_O has shape " + shape_str(w_o.rows(), w_o.cols()) + ", expected " +
                         std::to_string(I) + " rows (heads·d_k = " + std::to_string(H) + "·" +
-                        std::to_string(Dk) + ") and any number of columns.");
+                        std::to_string(Dh) + ") and any number of columns.");
     } else {
         w_o = Matrix::Identity(I, I);  // no output projection: out = concat
     }
@@ -386,7 +386,7 @@ Trace WorkedExample::run() const {
     trace.config.arch = Arch::EncoderOnly;
     trace.config.d_model = static_cast<int>(x.cols());
     trace.config.heads = weights.heads;
-    trace.config.head_dim = weights.d_k();  // not d_model / heads: W_Q may project to fewer columns
+    trace.config.head_dim = weights.d_h();  // not d_model / heads: W_Q may project to fewer columns
     trace.config.layers = 1;
     trace.config.pe = PosEncoding::None;
     trace.config.mask = causal ? MaskKind::Causal : MaskKind::None;

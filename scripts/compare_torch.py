@@ -105,8 +105,6 @@ def parse_args():
     p.add_argument("--coretype", help="OPENBLAS_CORETYPE for both (default: as set)")
     p.add_argument("--simd", choices=["avx512", "avx2", "generic"],
                    help="HEADSCOPE_SIMD for headscope (default: the CPU's best level)")
-    p.add_argument("--own-renderer", action="store_true",
-                   help="with --app: draw the UI with the app's opt-in renderer for software GL")
     p.add_argument("--rounds", type=positive_int, default=1,
                    help="repeat every comparison this many times, alternating the programs, and "
                         "report the median of the per-round ratios (for a shared, noisy host)")
@@ -266,8 +264,6 @@ def app_percentiles(args, label, model, text, *extra):
     """(p50, p95, max) of the app's bench line `label N  p50 X ms  p95 Y ms  max Z ms` under Xvfb."""
     cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {WINDOW}x24", args.headscope,
            "--no-settings", "--size", WINDOW, "--model", model, "--text", text, *extra]
-    if args.own_renderer:
-        cmd.append("--own-renderer")
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=600).stdout
     m = re.search(rf"^{re.escape(label)} \d+  p50 ([\d.]+) ms  p95 ([\d.]+) ms  max ([\d.]+) ms", out, re.M)
     if not m:
@@ -419,8 +415,7 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             rows, app_ok = app_rows(args, tmp)
         ok &= app_ok
-        output = "own renderer" if args.own_renderer else "stock backend"
-        print(f"\n{'app target (Xvfb ' + WINDOW + ', ' + output + ')':<30}{'measured':<24}{'target':<14}")
+        print(f"\n{'app target (Xvfb ' + WINDOW + ', stock backend)':<30}{'measured':<24}{'target':<14}")
         for name, measured, target, verdict in rows:
             print(f"{name:<30}{measured:<24}{target:<14}{verdict}")
     return 0 if ok else 1

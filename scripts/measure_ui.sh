@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # UI frame-time and live-edit figures of docs/PERFORMANCE.md ("UI frame time", "Live edits"),
-# three runs each under Xvfb, with the stock backend (default) and the opt-in own renderer.
+# three runs each under Xvfb, drawn by Dear ImGui's stock OpenGL3 backend.
 # Usage: scripts/measure_ui.sh [BUILD_DIR]  (default build)
 set -uo pipefail
 app=$(realpath "${1:-build}")/app/headscope
@@ -14,8 +14,8 @@ P='random:d_model=64,heads=1,layers=1,max_len=4096'
 E='random:d_model=512,heads=8,layers=6'
 for r in 1 2 3; do
   echo "== run $r  $(uptime)"
-  for out in stock own-renderer; do
-    F=(); [[ $out == own-renderer ]] && F=(--own-renderer)
+  for out in stock; do
+    F=()
     echo "-- [$out] grid 128";              X --model $G --text "$(cat "$tmp/words128.txt")" --bench-frames 300 "${F[@]}"
     echo "-- [$out] pan 4096";              X --model $P --text "$(cat "$tmp/words4096.txt")" --bench-pan --bench-frames 300 "${F[@]}"
     echo "-- [$out] pan 4096 heatmap view"; X --model $P --text "$(cat "$tmp/words4096.txt")" --bench-pan --bench-frames 300 --bench-view heatmap "${F[@]}"

@@ -146,19 +146,19 @@ TEST(AblationPlayground, ZeroingOneHeadRemovesExactlyItsContribution) {
     mask.causal = true;
     AttentionSteps steps;
     const AttentionResult plain = multi_head_attention(w, x, x, mask, false, false, &steps);
-    const int Dk = w.d_k();
+    const int Dh = w.d_h();
     for (int h = 0; h < 4; ++h) {
         SCOPED_TRACE("head " + std::to_string(h));
         const AttentionResult abl =
             multi_head_attention(w, x, x, mask, false, false, nullptr, {h}, AblationMode::Zero);
         const Matrix contribution =
-            steps.head_outputs[h] * w.out_proj_weight.middleCols(h * Dk, Dk).transpose();
+            steps.head_outputs[h] * w.out_proj_weight.middleCols(h * Dh, Dh).transpose();
         EXPECT_LT(max_abs_diff(plain.output - abl.output, contribution), 1e-5);
     }
 }
 
 TEST(AblationPlayground, MeanModeReplacesEveryRowByTheColumnMean) {
-    // concat: (3, 4), H = 2 heads of Dk = 2; head 1 = columns 2..3.
+    // concat: (3, 4), H = 2 heads of Dh = 2; head 1 = columns 2..3.
     Matrix concat(3, 4);
     concat << 1, 2, 3, 4,
               5, 6, 7, 8,
@@ -440,7 +440,7 @@ TEST(AblationStories260K, OneQueryHeadLeavesTheOtherHeadsOfItsLayerUnchanged) {
     EXPECT_GT(later, 1e-6);
     // concat: only head 3's block is zeroed; the other blocks are the plain outputs.
     ASSERT_TRUE(base.steps && abl.steps);
-    const int Dh = c.d_k();
+    const int Dh = c.d_h();
     for (int h = 0; h < c.heads; ++h) {
         const Matrix b = base.steps->concat.middleCols(h * Dh, Dh);
         const Matrix a = abl.steps->concat.middleCols(h * Dh, Dh);

@@ -171,9 +171,9 @@ TEST(MultiHeadAttention, CrossAttentionStepsTakeKeysAndValuesFromTheMemory) {
 }
 
 TEST(MultiHeadAttention, GroupedCrossAttentionStepsShareKeyValueHeadsOfTheMemory) {
-    // 4 query heads, 2 K/V heads (Dk 2): W_in = [W_Q (8 rows); W_K (4); W_V (4)].
+    // 4 query heads, 2 K/V heads (Dh 2): W_in = [W_Q (8 rows); W_K (4); W_V (4)].
     // [K|V] = M·[W_K; W_V]ᵀ + b: (S, 2·Ikv) = (5, 8); query head h reads K/V head h / 2.
-    const int T = 3, S = 5, D = 8, H = 4, Hkv = 2, Dk = 2, Ikv = Hkv * Dk;
+    const int T = 3, S = 5, D = 8, H = 4, Hkv = 2, Dh = 2, Ikv = Hkv * Dh;
     const AttentionWeights full = random_attention(D, H, 71);
     AttentionWeights w = full;
     w.kv_heads = Hkv;
@@ -196,10 +196,10 @@ TEST(MultiHeadAttention, GroupedCrossAttentionStepsShareKeyValueHeadsOfTheMemory
     ASSERT_EQ(r.weights.size(), std::size_t(H));
     for (int h = 0; h < H; ++h) {
         const int g = h / (H / Hkv);
-        EXPECT_LT(max_abs_diff(s.k_heads[h], kv.middleCols(g * Dk, Dk)), 1e-5f) << h;
-        EXPECT_LT(max_abs_diff(s.v_heads[h], kv.middleCols(Ikv + g * Dk, Dk)), 1e-5f) << h;
-        // A_h = softmax(Q_h K_gᵀ / √Dk), rows over the 5 memory positions
-        Matrix a = q.middleCols(h * Dk, Dk) * kv.middleCols(g * Dk, Dk).transpose() / std::sqrt(float(Dk));
+        EXPECT_LT(max_abs_diff(s.k_heads[h], kv.middleCols(g * Dh, Dh)), 1e-5f) << h;
+        EXPECT_LT(max_abs_diff(s.v_heads[h], kv.middleCols(Ikv + g * Dh, Dh)), 1e-5f) << h;
+        // A_h = softmax(Q_h K_gᵀ / √Dh), rows over the 5 memory positions
+        Matrix a = q.middleCols(h * Dh, Dh) * kv.middleCols(g * Dh, Dh).transpose() / std::sqrt(float(Dh));
         for (int i = 0; i < T; ++i) {
             a.row(i) = (a.row(i).array() - a.row(i).maxCoeff()).exp();
             a.row(i) /= a.row(i).sum();
@@ -209,7 +209,7 @@ TEST(MultiHeadAttention, GroupedCrossAttentionStepsShareKeyValueHeadsOfTheMemory
 }
 
 TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
-    const int T = 3, D = 8, H = 2, Dk = 4;
+    const int T = 3, D = 8, H = 2, Dh = 4;
     const AttentionWeights w = random_attention(D, H, 51);
     const Matrix x = random_input(T, D, 52);
     AttentionMask mask;
@@ -225,7 +225,7 @@ TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
     ASSERT_EQ(s.raw_scores.size(), static_cast<size_t>(H));
     EXPECT_FLOAT_EQ(s.scale, 0.5f);  // 1/√4
     for (int h = 0; h < H; ++h) {
-        EXPECT_LT(max_abs_diff(s.q_heads[h], qkv.middleCols(h * Dk, Dk)), 1e-6f);
+        EXPECT_LT(max_abs_diff(s.q_heads[h], qkv.middleCols(h * Dh, Dh)), 1e-6f);
         const Matrix raw = s.q_heads[h] * s.k_heads[h].transpose();
         EXPECT_LT(max_abs_diff(s.raw_scores[h], raw), 1e-5f);
         EXPECT_LT(max_abs_diff(s.scaled_scores[h], raw * 0.5f), 1e-5f);
@@ -233,7 +233,7 @@ TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
         EXPECT_EQ(s.masked_scores[h](1, 0), s.scaled_scores[h](1, 0));
         EXPECT_LT(max_abs_diff(s.weights[h], r.weights[h]), 1e-7f);
         EXPECT_LT(max_abs_diff(s.head_outputs[h], s.weights[h] * s.v_heads[h]), 1e-5f);
-        EXPECT_LT(max_abs_diff(s.concat.middleCols(h * Dk, Dk), s.head_outputs[h]), 1e-7f);
+        EXPECT_LT(max_abs_diff(s.concat.middleCols(h * Dh, Dh), s.head_outputs[h]), 1e-7f);
         EXPECT_LT(max_abs_diff(r.scores[h], s.scaled_scores[h]), 1e-7f);
     }
     // The causal mask hides keys; without a mask the "+ mask" step changes nothing.

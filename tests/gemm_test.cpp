@@ -203,7 +203,7 @@ AttentionWeights random_attention(int D, int H, std::uint64_t seed) {
     return w;
 }
 
-// Dk = 64 and 128 with at least 2 heads per thread take the per-head fused path
+// Dh = 64 and 128 with at least 2 heads per thread take the per-head fused path
 // (projection and attention in one work item); the naive reference shares none of its code.
 TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
     struct Case {
@@ -251,12 +251,12 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
             EXPECT_LT((fast.weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
             for (int j : c.padding) EXPECT_EQ(fast.weights[h].col(j).cwiseAbs().maxCoeff(), 0.0f);
         }
-        // Scores: the scaled pre-mask Q_h K_hᵀ / √Dk, checked at one cell by hand.
-        const int Dk = c.D / c.H, I = c.D;
+        // Scores: the scaled pre-mask Q_h K_hᵀ / √Dh, checked at one cell by hand.
+        const int Dh = c.D / c.H, I = c.D;
         const Matrix qkv = (x * w.in_proj_weight.transpose()).rowwise() + w.in_proj_bias.transpose();
         const int h = c.H - 1, i = c.T - 1, j = 0;
-        const float want = qkv.row(i).segment(h * Dk, Dk).dot(qkv.row(j).segment(I + h * Dk, Dk)) /
-                           std::sqrt(float(Dk));
+        const float want = qkv.row(i).segment(h * Dh, Dh).dot(qkv.row(j).segment(I + h * Dh, Dh)) /
+                           std::sqrt(float(Dh));
         EXPECT_NEAR(fast.scores[h](i, j), want, 1e-3f * (1 + std::abs(want)));
     }
 }
@@ -306,10 +306,10 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
         }
         // The steps hold W_in and QKV as the model has them, (I + 2·Ikv, D) and (T, I + 2·Ikv),
         // and K/V per query head: K_h of heads sharing a K/V head agree, and so do their
-        // textbook W_K^h, W_V^h (D, Dk).
+        // textbook W_K^h, W_V^h (D, Dh).
         ASSERT_EQ(steps.k_heads.size(), std::size_t(c.H));
         EXPECT_EQ(steps.k_heads[0], steps.k_heads[c.H / c.Hkv - 1]);
-        const int I = w.inner(), Ikv = w.kv_inner(), Dk = I / c.H;
+        const int I = w.inner(), Ikv = w.kv_inner(), Dh = I / c.H;
         EXPECT_EQ(steps.w_in, w.in_proj_weight);
         ASSERT_EQ(steps.qkv.rows(), c.T);
         ASSERT_EQ(steps.qkv.cols(), I + 2 * Ikv);
@@ -318,8 +318,8 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
         ASSERT_EQ(steps.w_k_heads.size(), std::size_t(c.H));
         for (int h = 0; h < c.H; ++h) {
             const int g = h / (c.H / c.Hkv);
-            const Matrix w_k = w.in_proj_weight.middleRows(I + g * Dk, Dk), w_v = w.in_proj_weight.middleRows(I + Ikv + g * Dk, Dk);
-            EXPECT_EQ(steps.w_q_heads[h], Matrix(w.in_proj_weight.middleRows(h * Dk, Dk).transpose())) << "head " << h;
+            const Matrix w_k = w.in_proj_weight.middleRows(I + g * Dh, Dh), w_v = w.in_proj_weight.middleRows(I + Ikv + g * Dh, Dh);
+            EXPECT_EQ(steps.w_q_heads[h], Matrix(w.in_proj_weight.middleRows(h * Dh, Dh).transpose())) << "head " << h;
             EXPECT_EQ(steps.w_k_heads[h], Matrix(w_k.transpose())) << "head " << h;
             EXPECT_EQ(steps.w_v_heads[h], Matrix(w_v.transpose())) << "head " << h;
         }

@@ -95,7 +95,7 @@ TEST(HfConfig, Gpt2DefaultsInnerToFourTimesEmbedAndUsesTanhGelu) {
     const ModelConfig& c = hf.config;
     EXPECT_EQ(c.family, "gpt2");
     EXPECT_EQ(c.d_ff, 192);
-    EXPECT_EQ(c.d_k(), 8);
+    EXPECT_EQ(c.d_h(), 8);
     EXPECT_EQ(c.kv_head_count(), 6);
     EXPECT_EQ(c.max_len, 64);
     EXPECT_FLOAT_EQ(c.norm_eps, 1e-5f);
@@ -137,7 +137,7 @@ TEST(HfConfig, LlamaDefaultsKvHeadsAndHeadDimAndKeepsTheta) {
     const ModelConfig& c = hf.config;
     EXPECT_EQ(c.kv_head_count(), 8);
     EXPECT_EQ(c.kv_heads, 0);  // one per query head
-    EXPECT_EQ(c.d_k(), 8);
+    EXPECT_EQ(c.d_h(), 8);
     EXPECT_EQ(c.pe, PosEncoding::Rotary);
     EXPECT_FLOAT_EQ(c.rope_theta, 500000.0f);
     EXPECT_EQ(c.rope_layout, RopeLayout::RotateHalf);
@@ -261,7 +261,7 @@ TEST(HfLoader, ReadsBiasesAndHeadsPerFamily) {
     EXPECT_EQ(llama.weights().layers[0].self_attn.in_proj_bias.size(), 0);
     EXPECT_EQ(llama.weights().lm_head.rows(), 64);
     const Model sharded = load_hf_model(case_dir("llama_sharded"));
-    EXPECT_EQ(sharded.config().d_k(), 12);
+    EXPECT_EQ(sharded.config().d_h(), 12);
     EXPECT_EQ(sharded.weights().layers[1].self_attn.inner(), 48);  // 4 heads × 12, ≠ d_model 32
     const Model bert = load_hf_model(case_dir("bert_prefixed"));
     EXPECT_EQ(bert.weights().type_embed.rows(), 2);

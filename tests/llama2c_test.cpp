@@ -60,7 +60,7 @@ TEST(Llama2cStories260K, HeaderGivesTheDocumentedArchitecture) {
     EXPECT_EQ(c.layers, 5);
     EXPECT_EQ(c.heads, 8);
     EXPECT_EQ(c.kv_heads, 4);
-    EXPECT_EQ(c.d_k(), 8);
+    EXPECT_EQ(c.d_h(), 8);
     EXPECT_EQ(c.family, "llama2.c");
     EXPECT_EQ(c.activation, Activation::SwiGLU);
     EXPECT_EQ(c.pe, PosEncoding::Rotary);

@@ -72,19 +72,19 @@ TEST(MatmulNt, RejectsMismatchedShapesWithBothShapesNamed) {
 // mask and softmax in double): T queries, S keys, H query heads sharing Hkv K/V heads.
 // keep_scores = false leaves the scores out, so a causal row block sees only the keys up
 // to its last row (fewer than S, a partial last 64-key panel).
-void expect_heads_match_reference(int T, int S, int H, int Hkv, int Dk, bool causal, bool keep_scores) {
-    const Matrix q = Matrix::Random(T, H * Dk), k = Matrix::Random(S, Hkv * Dk), v = Matrix::Random(S, Hkv * Dk);
+void expect_heads_match_reference(int T, int S, int H, int Hkv, int Dh, bool causal, bool keep_scores) {
+    const Matrix q = Matrix::Random(T, H * Dh), k = Matrix::Random(S, Hkv * Dh), v = Matrix::Random(S, Hkv * Dh);
     AttentionMask mask;
     mask.causal = causal;
     mask.key_padding = {0, 77};
-    Matrix concat(T, H * Dk);
+    Matrix concat(T, H * Dh);
     std::vector<Matrix> weights, scores;
     attend_heads(q, k, v, H, Hkv, 0.25f, mask, concat, &weights, keep_scores ? &scores : nullptr);
     ASSERT_EQ(weights.size(), size_t(H));
     for (int h = 0; h < H; ++h) {
         const int g = h / (H / Hkv);
         // scaled = Q_h K_gᵀ · 0.25; A = softmax over the allowed keys; out = A V_g
-        const Matrix ref_scaled = q.middleCols(h * Dk, Dk) * k.middleCols(g * Dk, Dk).transpose() * 0.25f;
+        const Matrix ref_scaled = q.middleCols(h * Dh, Dh) * k.middleCols(g * Dh, Dh).transpose() * 0.25f;
         Matrix ref_a = Matrix::Zero(T, S);
         for (int i = 0; i < T; ++i) {
             double top = -1e300, sum = 0;
@@ -96,12 +96,12 @@ void expect_heads_match_reference(int T, int S, int H, int Hkv, int Dk, bool cau
                 if (mask.allowed(i, j))
                     ref_a(i, j) = static_cast<float>(std::exp(double(ref_scaled(i, j)) - top) / sum);
         }
-        const Matrix ref_out = ref_a * v.middleCols(g * Dk, Dk);
+        const Matrix ref_out = ref_a * v.middleCols(g * Dh, Dh);
         EXPECT_LT((weights[h] - ref_a).cwiseAbs().maxCoeff(), 1e-6f) << "head " << h;
         if (keep_scores) {
             EXPECT_LT((scores[h] - ref_scaled).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
         }
-        EXPECT_LT((concat.middleCols(h * Dk, Dk) - ref_out).cwiseAbs().maxCoeff(), 1e-5f);
+        EXPECT_LT((concat.middleCols(h * Dh, Dh) - ref_out).cwiseAbs().maxCoeff(), 1e-5f);
         EXPECT_EQ(weights[h](3, 77), 0.0f);  // padded key: exactly zero
         if (causal) {
             EXPECT_EQ(weights[h](3, 4), 0.0f);  // future key: exactly zero
@@ -119,7 +119,7 @@ TEST(AttendHeads, MatchesOneHeadReferenceWithCausalPaddingAndSharedKv) {
 }
 
 // Without the scores a causal block skips the keys none of its rows sees: its keys and
-// values are laid out for fewer keys than the map has columns. Dk 20: no whole vector.
+// values are laid out for fewer keys than the map has columns. Dh 20: no whole vector.
 TEST(AttendHeads, CausalBlocksWithoutScoresAndAnOddHeadSize) {
     expect_heads_match_reference(150, 150, 4, 2, 20, true, false);
     expect_heads_match_reference(150, 150, 4, 4, 20, false, false);

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/kernels/parallel.h"
+#include "core/model/attention_heads.h"
 #include "core/model/config.h"
 #include "core/model/model.h"
 #include "core/model/taps.h"
@@ -68,7 +70,7 @@ TEST(Taps, EveryListedNameIsTappedOnceInOrderForEveryArchitecture) {
           "act=swiglu,bias=0,lm_head=tied,vocab=50,seed=2",
           "random:arch=encoder-decoder,d_model=32,heads=2,layers=2,norm=pre-ln,lm_head=separate,vocab=50,seed=3",
           "random:arch=encoder-decoder,d_model=32,heads=2,layers=1,seed=4",
-          // d_model 256, 4 heads: Dk 64 runs the fused per-head path (with 2 threads)
+          // d_model 256, 4 heads: Dh 64 runs the fused per-head path (with 2 threads)
           "random:arch=decoder,d_model=256,heads=4,layers=1,norm=pre-ln,seed=5"}) {
         SCOPED_TRACE(spec);
         const Model m = Model::random(parse_playground_spec(spec));
@@ -198,6 +200,43 @@ TEST(Taps, CliForwardListsTheNamesAndWritesTheKeptValues) {
     const cli_test::RunResult bad = cli_test::run_headscope({"forward", spec, "--text", "a", "--tap", "q"}, dir);
     EXPECT_NE(bad.status, 0);
     EXPECT_NE(bad.err.find("no intermediate of this model is named 'q'"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace hs
+
+namespace hs {
+namespace {
+
+// The Pipeline's numbers are the heatmap's at a size where the fused per-head kernel runs
+// (Dh 64, 4 heads ≥ 2 · CTest's 2 threads, T·|W_in| ≥ 1e6), rotary positions included: the
+// step capture runs the code the heatmaps ran, so the maps and the layer's output agree bit
+// for bit, and the captured QKV is the projection before the rotation.
+TEST(PipelineSteps, EqualTheHeatmapWhereTheFusedKernelRuns) {
+    const Model m = Model::random(parse_playground_spec(
+        "random:arch=decoder,d_model=256,heads=4,layers=1,pe=rope,norm=pre-ln,bias=0,seed=5"));
+    const ForwardInput in = input_of(20);
+    TraceOptions plain;
+    plain.taps = {"layers.0.attn_in"};
+    m.forward(in, plain);  // the weights' panels are packed by their first products
+    m.forward(in, plain);
+    const AttentionWeights& w = m.weights().layers[0].self_attn;
+    ASSERT_NE(fused_heads_panels(w, HeadSplit{4, 4, nullptr}, 20, thread_count()), nullptr)
+        << "this size no longer takes the fused path: pick one that does";
+    const Trace heatmap = m.forward(in, plain);
+    TraceOptions detailed = plain;
+    detailed.detail_layer = 0;
+    const Trace pipeline = m.forward(in, detailed);
+    ASSERT_TRUE(pipeline.steps);
+    const AttentionSteps& st = *pipeline.steps;
+    ASSERT_EQ(st.weights.size(), 4u);
+    for (int h = 0; h < 4; ++h)
+        EXPECT_EQ(st.weights[std::size_t(h)], heatmap.main.layers[0].self_attn.weights[std::size_t(h)]) << "head " << h;
+    EXPECT_EQ(pipeline.main.layers[0].output, heatmap.main.layers[0].output);
+    // QKV before the rotation = attn_in · W_inᵀ (no bias); Q after it differs from it.
+    const Matrix qkv = tap(heatmap, "layers.0.attn_in") * w.in_proj_weight.transpose();
+    EXPECT_LT((st.qkv - qkv).cwiseAbs().maxCoeff(), 1e-4f);
+    EXPECT_GT((st.q - qkv.leftCols(256)).cwiseAbs().maxCoeff(), 1e-2f);
 }
 
 }  // namespace

@@ -67,7 +67,7 @@ void rotate(Mat& x, int heads, const ModelConfig& c) {
 // Multi-head attention: queries from x, keys and values from m (= x for self-attention).
 Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const ModelConfig& c, bool causal, bool rope,
               const Reader& r) {
-    const int H = c.heads, Hkv = c.kv_head_count(), dh = c.d_k(), I = H * dh, Ikv = Hkv * dh;
+    const int H = c.heads, Hkv = c.kv_head_count(), dh = c.d_h(), I = H * dh, Ikv = Hkv * dh;
     const Mat win = r(w.in_proj_weight);
     const Vec bin = r(w.in_proj_bias);
     const auto bias = [&](int start, int n) { return bin.size() > 0 ? Vec(bin.segment(start, n)) : Vec(); };

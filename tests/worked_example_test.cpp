@@ -175,7 +175,7 @@ TEST(WorkedExample, CausalMaskGivesZeroWeightToLaterTokens) {
 }
 
 TEST(WorkedExample, ConvertsTextbookMatricesToFusedPytorchLayout) {
-    // W_Q per head (D=3, Dk=1): head 1 = [1,2,3]ᵀ, head 2 = [4,5,6]ᵀ -> W_Q (3, 2).
+    // W_Q per head (D=3, Dh=1): head 1 = [1,2,3]ᵀ, head 2 = [4,5,6]ᵀ -> W_Q (3, 2).
     const hs::WorkedExample ex = hs::parse_worked_example(R"({
       "X": [[1,0,0]], "heads": 2,
       "W_Q": [[[1],[2],[3]], [[4],[5],[6]]],
@@ -220,7 +220,7 @@ TEST(WorkedExample, TraceConfigNamesTheExamplesHeadSize) {
     const hs::Trace trace = hs::load_worked_example(example_path("article_single_head")).run();
     EXPECT_EQ(trace.config.d_model, 4);
     EXPECT_EQ(trace.config.heads, 1);
-    EXPECT_EQ(trace.config.d_k(), 2);
+    EXPECT_EQ(trace.config.d_h(), 2);
 }
 
 TEST(WorkedExample, StepsSayWhichBiasesAndProjectionTheFormulasNeed) {
@@ -454,14 +454,14 @@ TEST(TextbookSteps, PerHeadProjectionsAreTheExamplesOwnMatrices) {
     const hs::Trace t = ex.run();
     ASSERT_TRUE(t.steps);
     const hs::AttentionSteps& s = *t.steps;
-    const int H = ex.weights.heads, I = ex.weights.inner(), Dk = I / H;
+    const int H = ex.weights.heads, I = ex.weights.inner(), Dh = I / H;
     ASSERT_EQ(s.w_q_heads.size(), static_cast<std::size_t>(H));
     const hs::Matrix w_q = ex.weights.in_proj_weight.topRows(I).transpose();  // textbook (D, I)
     const hs::Matrix w_k = ex.weights.in_proj_weight.middleRows(I, I).transpose();
     for (int h = 0; h < H; ++h) {
         SCOPED_TRACE(h);
-        EXPECT_EQ(s.w_q_heads[h], w_q.middleCols(h * Dk, Dk));
-        EXPECT_EQ(s.w_k_heads[h], w_k.middleCols(h * Dk, Dk));
+        EXPECT_EQ(s.w_q_heads[h], w_q.middleCols(h * Dh, Dh));
+        EXPECT_EQ(s.w_k_heads[h], w_k.middleCols(h * Dh, Dh));
         EXPECT_TRUE((ex.x * s.w_q_heads[h]).isApprox(s.q_heads[h], 1e-6f));
         EXPECT_TRUE((ex.x * s.w_v_heads[h]).isApprox(s.v_heads[h], 1e-6f));
     }

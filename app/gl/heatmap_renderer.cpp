@@ -1,5 +1,7 @@
 #include "app/gl/heatmap_renderer.h"
 
+#include "app/gl/frame_signature.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -55,23 +57,8 @@ void HeatmapRenderer::draw(ImDrawList* list, const FloatTexture& map, ImVec2 p0,
     if (map.empty() || p1.x <= p0.x || p1.y <= p0.y) return;
     items_.push_back(DrawItem{this, map.id(), map.version(), map.rows(), map.cols(), map.mipmapped(), lut_for(cmap), p0,
                              p1, uv, scale});
-    // Commands end [..., ours, reset, empty] when this draw directly follows another of
-    // ours (a grid of thumbnails): it takes the reset's place and the reset moves after
-    // it, so a run of quads switches to ImGui's state once, not once per quad. render()
-    // sets all the state it uses itself; the reset still follows the last quad.
-    ImVector<ImDrawCmd>& cmds = list->CmdBuffer;
-    const int n = cmds.Size;
-    if (n >= 3 && cmds[n - 1].UserCallback == nullptr && cmds[n - 1].ElemCount == 0 &&
-        cmds[n - 2].UserCallback == ImDrawCallback_ResetRenderState && owns(cmds[n - 3])) {
-        ImDrawCmd& quad = cmds[n - 2];
-        quad = cmds[n - 1];  // current clip rect, texture and offsets
-        quad.UserCallback = &HeatmapRenderer::render_callback;
-        quad.UserCallbackData = &items_.back();
-        cmds[n - 1].UserCallback = ImDrawCallback_ResetRenderState;
-        cmds[n - 1].UserCallbackData = nullptr;
-        list->AddDrawCmd();
-        return;
-    }
+    // render() sets all the GL state it uses; the reset after it hands the backend's
+    // own state back (program, VAO, blending) before ImGui's next triangles.
     list->AddCallback(&HeatmapRenderer::render_callback, &items_.back());
     list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
@@ -81,22 +68,15 @@ void HeatmapRenderer::draw_colorbar(ImDrawList* list, ImVec2 p0, ImVec2 p1, Colo
     draw(list, vertical ? ramp_vertical_ : ramp_, p0, p1, UvRect{}, ColorScale{}, cmap);
 }
 
-bool HeatmapRenderer::owns(const ImDrawCmd& cmd) { return cmd.UserCallback == &HeatmapRenderer::render_callback; }
-
-ImVec4 HeatmapRenderer::item_rect(const ImDrawCmd& cmd) {
-    const auto* item = static_cast<const DrawItem*>(cmd.UserCallbackData);
-    return ImVec4(item->p0.x, item->p0.y, item->p1.x, item->p1.y);
-}
-
-void HeatmapRenderer::append_key(const ImDrawCmd& cmd, std::vector<unsigned char>& key) {
-    const auto* item = static_cast<const DrawItem*>(cmd.UserCallbackData);
-    auto put = [&key](const auto& v) { append_value(key, v); };
-    put(item->values);
-    put(item->version);
-    put(item->lut);
-    put(item->p0.x), put(item->p0.y), put(item->p1.x), put(item->p1.y);
-    put(item->uv.u0), put(item->uv.v0), put(item->uv.u1), put(item->uv.v1);
-    put(item->scale.lo), put(item->scale.hi), put(item->scale.gamma), put(item->scale.log);
+std::uint64_t HeatmapRenderer::frame_signature() const {
+    FrameHasher h;
+    for (const DrawItem& item : items_) {
+        h.add(item.values), h.add(item.version), h.add(item.lut);
+        h.add(item.p0.x), h.add(item.p0.y), h.add(item.p1.x), h.add(item.p1.y);
+        h.add(item.uv.u0), h.add(item.uv.v0), h.add(item.uv.u1), h.add(item.uv.v1);
+        h.add(item.scale.lo), h.add(item.scale.hi), h.add(item.scale.gamma), h.add(item.scale.log);
+    }
+    return h.value();
 }
 
 void HeatmapRenderer::render_callback(const ImDrawList*, const ImDrawCmd* cmd) {
@@ -113,18 +93,11 @@ void HeatmapRenderer::render(const DrawItem& item, const ImDrawCmd* cmd) {
     const float cx0 = std::max(clip.x, item.p0.x), cy0 = std::max(clip.y, item.p0.y);
     const float cx1 = std::min(clip.z, item.p1.x), cy1 = std::min(clip.w, item.p1.y);
     if (cx1 <= cx0 || cy1 <= cy0) return;
-    // GL scissor (origin bottom-left) as pixels from the top, then cut to each rectangle of
-    // the pixel limit (FrameCache damage, disjoint).
+    // GL scissor: framebuffer pixels, origin bottom-left.
     const GLint sx = static_cast<GLint>(cx0 * fb_scale.x), sy = static_cast<GLint>(fb_height - cy1 * fb_scale.y);
     const GLsizei sw = static_cast<GLsizei>((cx1 - cx0) * fb_scale.x), sh = static_cast<GLsizei>((cy1 - cy0) * fb_scale.y);
-    const int fb_h = static_cast<int>(std::lround(fb_height));
-    const DamageRect scissor{sx, fb_h - (sy + sh), sx + sw, fb_h - sy};
-    std::vector<DamageRect> pieces;
-    if (!limited_) pieces.push_back(scissor);
-    for (const DamageRect& limit : limit_)
-        if (const DamageRect cut = intersect(scissor, limit); !cut.empty()) pieces.push_back(cut);
-    if (pieces.empty()) return;
     glEnable(GL_SCISSOR_TEST);
+    glScissor(sx, sy, sw, sh);
     glDisable(GL_BLEND);
     // The variant without the steps this scale skips anyway (the shader's own rule:
     // gamma that is not a positive finite number counts as 1).
@@ -154,10 +127,7 @@ void HeatmapRenderer::render(const DrawItem& item, const ImDrawCmd* cmd) {
     const float rho_y = std::abs(item.uv.v1 - item.uv.v0) * float(item.rows) / ((item.p1.y - item.p0.y) * fb_scale.y);
     const bool nearest_only = item.mipmapped && std::max(rho_x, rho_y) <= 0.9f;
     if (nearest_only) glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    for (const DamageRect& p : pieces) {
-        glScissor(p.x0, fb_h - p.y1, p.x1 - p.x0, p.y1 - p.y0);
-        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-    }
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
     if (nearest_only) glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
     // The ResetRenderState callback that follows restores ImGui's program, VAO and blend.
     glEnable(GL_BLEND);

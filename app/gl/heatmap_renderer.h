@@ -9,7 +9,6 @@
 
 #include <imgui.h>
 
-#include "app/gl/damage.h"
 #include "app/gl/shader_program.h"
 #include "app/gl/texture.h"
 #include "core/image/colormap.h"
@@ -38,18 +37,10 @@ public:
     // A vertical or horizontal colour bar: the LUT itself from lo (start) to hi (end).
     void draw_colorbar(ImDrawList* list, ImVec2 p0, ImVec2 p1, Colormap cmap, bool vertical);
 
-    // For FrameCache: whether `cmd` is one of our draws, and the bytes that decide its
-    // pixels (texture ids and upload versions, rectangle, uv, scale, which program).
-    static bool owns(const ImDrawCmd& cmd);
-    static void append_key(const ImDrawCmd& cmd, std::vector<unsigned char>& key);
-    // The rectangle (x0, y0, x1, y1) in display pixels that an owned command fills.
-    static ImVec4 item_rect(const ImDrawCmd& cmd);
-    // Draws after this only touch pixels inside `limit`'s disjoint rectangles (framebuffer
-    // pixels, top-left origin), a quad once per rectangle it reaches; nullptr lifts the limit.
-    void set_pixel_limit(const std::vector<DamageRect>* limit) {
-        limit_ = limit ? *limit : std::vector<DamageRect>{};
-        limited_ = limit;
-    }
+    // A hash of everything that decides this frame's map pixels (texture ids and upload
+    // versions, rectangles, uv, scales, colormaps), for the frame loop's "nothing changed"
+    // test (app/gl/frame_signature.h).
+    std::uint64_t frame_signature() const;
 
 private:
     struct DrawItem {
@@ -79,8 +70,6 @@ private:
     FloatTexture ramp_;            // (1, 256) values 0..1 for horizontal colour bars
     FloatTexture ramp_vertical_;   // (256, 1) values 1..0 for vertical colour bars
     std::deque<DrawItem> items_;   // stable addresses until the frame is rendered
-    std::vector<DamageRect> limit_;
-    bool limited_ = false;
 };
 
 }  // namespace hs

@@ -6,7 +6,7 @@
 //   edit ui 60  p50 …    what the UI adds (frame boundary, upload, drawing)
 //   edit click frames 60  p50 …   of which the frame of the click itself, up to the submit
 //   edit frames between 60  p50 …  frames drawn between the click's and the result's
-//   edit frame phases accept … sync … ui … render … swap … redrawn …   the frame that showed it
+//   edit frame phases accept … sync … ui … render … swap …   the frame that showed it
 #include <cstdio>
 
 #include "app/bench.h"
@@ -62,7 +62,6 @@ public:
             frame_ui_.push_back(ms_between(f.synced, f.ui_done));
             render_.push_back(ms_between(f.ui_done, f.drawn));
             swap_.push_back(ms_between(f.drawn, f.end));
-            redrawn_.push_back(redrawn_percent(f.stats.redrawn_pixels, f.stats.total_pixels));
             between_frames_.push_back(between_);
             pending_ = false;
             settled_frames_ = 0;
@@ -87,9 +86,9 @@ public:
         std::printf("edit frames between %zu  p50 %.0f  p95 %.0f  max %.0f\n", between.count, between.p50,
                     between.p95, between.max);
         std::printf("edit frame phases accept %.2f ms  sync %.2f ms  ui %.2f ms  render %.2f ms  "
-                    "swap %.2f ms  redrawn %.1f %%\n",
+                    "swap %.2f ms\n",
                     percentiles(accept_).p50, percentiles(sync_).p50, percentiles(frame_ui_).p50,
-                    percentiles(render_).p50, percentiles(swap_).p50, percentiles(redrawn_).p50);
+                    percentiles(render_).p50, percentiles(swap_).p50);
         std::fflush(stdout);
     }
 
@@ -110,7 +109,7 @@ private:
     int settled_frames_ = 0;  // frames drawn since the last edit landed
     int between_ = 0;         // frames drawn after the click's frame, before the result's
     std::vector<double> latency_, job_, load_, forward_, ui_, click_, between_frames_;
-    std::vector<double> accept_, sync_, frame_ui_, render_, swap_, redrawn_;
+    std::vector<double> accept_, sync_, frame_ui_, render_, swap_;
 };
 
 }  // namespace

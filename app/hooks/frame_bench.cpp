@@ -1,7 +1,7 @@
 // --bench-frames N (with --bench-pan or --bench-busy): frame-time percentiles of N frames
 // after the first trace has settled, and where their time went:
 //   frames 300  p50 0.71 ms  p95 0.79 ms  max 1.46 ms
-//   phases ui 0.32 ms  render 0.07 ms  swap 0.30 ms  redrawn 0.0 %
+//   phases ui 0.32 ms  render 0.07 ms  swap 0.30 ms
 // --bench-pan moves the heatmap's visible part every timed frame (as a drag would);
 // --bench-busy keeps the worker recomputing and times only the frames drawn while it
 // computed throughout, plus the frames that took a new trace in; it runs until it has N
@@ -57,7 +57,6 @@ public:
             ui_.push_back(ms_between(f.start, f.ui_done));
             render_.push_back(ms_between(f.ui_done, f.drawn));
             swap_.push_back(ms_between(f.drawn, f.end));
-            redrawn_.push_back(redrawn_percent(f.stats.redrawn_pixels, f.stats.total_pixels));
         }
         if (static_cast<int>(frame_ms_.size()) >= frames_ && (!busy_ || busy_passes_ >= 1)) {
             if (train_) {
@@ -78,10 +77,10 @@ public:
             std::printf("busy passes %d\n", busy_passes_);
             print_bench(result_ms_, "busy result frames");
         }
-        std::printf("phases ui %.2f ms  render %.2f ms  swap %.2f ms  redrawn %.1f %%\n", percentiles(ui_).p50,
-                    percentiles(render_).p50, percentiles(swap_).p50, percentiles(redrawn_).p50);
-        std::printf("phases p95 ui %.2f ms  render %.2f ms  swap %.2f ms  redrawn %.1f %%\n", percentiles(ui_).p95,
-                    percentiles(render_).p95, percentiles(swap_).p95, percentiles(redrawn_).p95);
+        std::printf("phases ui %.2f ms  render %.2f ms  swap %.2f ms\n", percentiles(ui_).p50,
+                    percentiles(render_).p50, percentiles(swap_).p50);
+        std::printf("phases p95 ui %.2f ms  render %.2f ms  swap %.2f ms\n", percentiles(ui_).p95,
+                    percentiles(render_).p95, percentiles(swap_).p95);
         std::fflush(stdout);
     }
 
@@ -99,7 +98,7 @@ private:
     double train_tokens_per_s_ = 0.0;
     int pan_frame_ = 0;
     int busy_passes_ = 0;
-    std::vector<double> frame_ms_, result_ms_, ui_, render_, swap_, redrawn_;
+    std::vector<double> frame_ms_, result_ms_, ui_, render_, swap_;
 };
 
 // --timing: on exit, the last job's load / forward times and the frames drawn while the

@@ -9,8 +9,6 @@
 #include <optional>
 #include <vector>
 
-#include "app/gl/frame_cache.h"
-
 namespace hs {
 
 struct AppContext;
@@ -29,7 +27,7 @@ struct FrameRecord {
     bool ready = false;          // settled, and a trace is shown
     int ready_frames = 0;        // ready frames so far, this one included
     int fb_width = 0, fb_height = 0;
-    FrameStats stats;            // what the frame output redrew
+    bool skipped = false;        // identical to the frame on screen: not drawn, not swapped
 };
 
 class FrameHook {

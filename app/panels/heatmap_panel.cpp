@@ -8,6 +8,7 @@
 
 #include "app/analysis_actions.h"
 #include "app/i18n/i18n.h"
+#include "app/keys.h"
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
@@ -153,10 +154,10 @@ std::string kv_suffix(const Trace& t, const AppState& s) {
 void handle_keys(AppState& s, const Trace& t) {
     if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) || ImGui::GetIO().WantTextInput)
         return;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) ++s.head;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) --s.head;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) ++s.layer;
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) --s.layer;
+    if (key_pressed(Key::Right)) ++s.head;
+    if (key_pressed(Key::Left)) --s.head;
+    if (key_pressed(Key::Down)) ++s.layer;
+    if (key_pressed(Key::Up)) --s.layer;
     clamp_selection(s, t);
 }
 

@@ -39,7 +39,7 @@ void draw_layers_tab(AppContext& ctx) {
         ImGui::BeginGroup();
         ImGui::TextUnformatted(names[i].c_str());
         // A worked example may end with fewer columns than D (the article's single head has
-        // no output projection: its output is the head itself, (T, Dk)).
+        // no output projection: its output is the head itself, (T, Dh)).
         if (mats[i]->cols() == t->config.d_model)
             ImGui::TextDisabled("%s (T, D)", shape_string(*mats[i]).c_str());
         else

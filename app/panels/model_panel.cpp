@@ -413,7 +413,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         // Wrapped: "llama2.c checkpoint · 5 layers × 8 heads · d_k 8" is wider than the
         // panel at 1280 × 720.
         text_disabled_wrapped("%s · %s × %s · d_k %d", tr_message(ctx.view.source_kind).c_str(), layers_text.c_str(),
-                              heads_text.c_str(), t->config.d_k());
+                              heads_text.c_str(), t->config.d_h());
         if (ctx.view.parameter_count > 0)
             text_disabled_wrapped(tr("%s parameters · forward %.1f ms"), format_count(ctx.view.parameter_count).c_str(),
                                   ctx.view.forward_ms > 0.0 ? ctx.view.forward_ms : ctx.view.compute_ms);

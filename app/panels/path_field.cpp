@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "app/i18n/i18n.h"
+#include "app/keys.h"
 #include "app/panels/panels.h"
 #include "app/path_complete.h"
 
@@ -79,8 +80,7 @@ void draw_model_path_field(AppContext& ctx) {
                             ImGui::GetStyle().FramePadding.x * 2 - ImGui::GetStyle().ItemSpacing.x);
     ImGui::InputText("##path", v.path.data(), v.path.capacity() + 1, flags, path_callback, &data);
     const bool active = ImGui::IsItemActive();
-    const bool enter = ImGui::IsItemDeactivated() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
-                                                      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter)));
+    const bool enter = ImGui::IsItemDeactivated() && (key_pressed(Key::Enter) || key_pressed(Key::KeypadEnter));
     ImGui::SameLine();
     const bool open_clicked = ImGui::Button(tr("open"));
     if (enter || open_clicked) {

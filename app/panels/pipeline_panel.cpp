@@ -1,7 +1,7 @@
 // Pipeline tab: the selected layer's multi-head attention for the selected head, step by
 // step, in one of two layouts of the same numbers:
-//   textbook (the articles):  X (T, D) → W_Q^h (D, Dk) → Q_h = X·W_Q^h + b (T, Dk) → W_K^h → K_h
-//     → W_V^h → V_h → Q_h K_hᵀ (T, S) → ÷√Dk → + mask → softmax → A_h·V_h (T, Dk)
+//   textbook (the articles):  X (T, D) → W_Q^h (D, Dh) → Q_h = X·W_Q^h + b (T, Dh) → W_K^h → K_h
+//     → W_V^h → V_h → Q_h K_hᵀ (T, S) → ÷√Dh → + mask → softmax → A_h·V_h (T, Dh)
 //     → concat (T, I) → W_O (I, D) → output = concat·W_O + b (T, D)
 //   PyTorch (fused):  X → W_in (I + 2·Ikv, D) → QKV = X·W_inᵀ + b_in (T, I + 2·Ikv) → Q_h, K_h,
 //     V_h → … → W_o (D, I) → output = concat·W_oᵀ + b_o
@@ -161,7 +161,7 @@ void draw_pipeline_tab(AppContext& ctx) {
     const bool rotated = t->config.pe == PosEncoding::Rotary && !t->steps_cross;
     const std::string rope_note = rotated ? " · RoPE" : "";
     const std::string hn = std::to_string(h);
-    const int I = static_cast<int>(st.concat.cols()), Dk = I / std::max(1, static_cast<int>(st.weights.size()));
+    const int I = static_cast<int>(st.concat.cols()), Dh = I / std::max(1, static_cast<int>(st.weights.size()));
     const bool textbook_available = st.w_q_heads.size() == st.weights.size();
     const bool textbook = ctx.pipeline.textbook && textbook_available;
     ctx.pipeline.textbook_shown = textbook;
@@ -170,7 +170,7 @@ void draw_pipeline_tab(AppContext& ctx) {
     const auto plus_b = [](bool bias) { return std::string(bias ? " + b" : ""); };
     const std::string plus_b_out = plus_b(st.out_bias);
     // W_in: (I + 2·Ikv, D); head h reads K/V head g (kv_head_of under GQA, else h): rows
-    // I + g·Dk of W_K and I + Ikv + g·Dk of W_V.
+    // I + g·Dh of W_K and I + Ikv + g·Dh of W_V.
     const int Ikv = (static_cast<int>(st.w_in.rows()) - I) / 2;
     const int kv_head = kv_head_of(*t, h), g = kv_head >= 0 ? kv_head : h;
     // K and V cards are named by the head that owns them: the key/value head under GQA
@@ -188,12 +188,12 @@ void draw_pipeline_tab(AppContext& ctx) {
     std::vector<Card> cards = {{x_title, &st.x_query, false, Editable::X}};
     if (cross) cards.push_back({"M", &st.x_memory, false, Editable::No});
     if (textbook) {
-        cards.push_back({"W_Q^" + hn, &st.w_q_heads[hs_], false, Editable::WIn, true, h * Dk});
+        cards.push_back({"W_Q^" + hn, &st.w_q_heads[hs_], false, Editable::WIn, true, h * Dh});
         cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + plus_b(st.q_bias) + rope_note, &st.q_heads[hs_], false, Editable::No});
-        cards.push_back({"W_K^" + kn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + g * Dk});
+        cards.push_back({"W_K^" + kn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + g * Dh});
         cards.push_back({"K_" + kn + " = " + kv_from + "·W_K^" + kn + plus_b(st.k_bias) + rope_note, &st.k_heads[hs_], false,
                          Editable::No});
-        cards.push_back({"W_V^" + kn, &st.w_v_heads[hs_], false, Editable::WIn, true, I + Ikv + g * Dk});
+        cards.push_back({"W_V^" + kn, &st.w_v_heads[hs_], false, Editable::WIn, true, I + Ikv + g * Dh});
         cards.push_back({"V_" + kn + " = " + kv_from + "·W_V^" + kn + plus_b(st.v_bias), &st.v_heads[hs_], false,
                          Editable::No});
     } else if (cross) {

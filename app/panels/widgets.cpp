@@ -228,7 +228,7 @@ std::string prose_lines(const std::string& text, float width) {
         }
     };
     static std::map<Key, std::string> cache;
-    Key key{text, std::floor(std::max(1.0f, width)), ImGui::GetFontSize(), ImGui::GetFont()->Glyphs.Size};
+    Key key{text, std::floor(std::max(1.0f, width)), ImGui::GetFontSize(), FontManager::generation()};
     auto it = cache.find(key);
     if (it == cache.end()) {
         if (cache.size() > 256) cache.clear();  // room for the About table's cells

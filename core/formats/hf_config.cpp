@@ -190,8 +190,8 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
         require_divisible(k, c.d_model, c.heads, "hidden_size", "num_attention_heads");
     c.head_dim = k.optional_int("head_dim", 0);
     if (c.head_dim == c.d_model / c.heads && c.d_model % c.heads == 0) c.head_dim = 0;  // the usual
-    if (c.d_k() % 2 != 0)
-        k.fail("head_dim " + std::to_string(c.d_k()) + " is odd; rotary embeddings need it even");
+    if (c.d_h() % 2 != 0)
+        k.fail("head_dim " + std::to_string(c.d_h()) + " is odd; rotary embeddings need it even");
     c.max_len = k.optional_int("max_position_embeddings", type == "qwen2" ? 32768 : 2048);
     c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = k.optional_float("rms_norm_eps", 1e-6f);

@@ -256,7 +256,7 @@ ModelWeights load_bert(TensorStore& t, const ModelConfig& c, const ProgressFn& p
 ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
     const std::int64_t D = c.d_model, F = c.d_ff, V = c.vocab;
     const std::int64_t Q = c.inner();                                       // H·Dh
-    const std::int64_t KV = std::int64_t{c.kv_head_count()} * c.d_k();      // Hkv·Dh
+    const std::int64_t KV = std::int64_t{c.kv_head_count()} * c.d_h();      // Hkv·Dh
     ModelWeights w;
     w.embed = t.matrix("model.embed_tokens.weight", V, D);
     for (int il = 0; il < c.layers; ++il) {

@@ -53,7 +53,7 @@ nlohmann::json llama_config(const ModelConfig& c) {
                         {"intermediate_size", c.d_ff},
                         {"num_attention_heads", c.heads},
                         {"num_key_value_heads", c.kv_head_count()},
-                        {"head_dim", c.d_k()},
+                        {"head_dim", c.d_h()},
                         {"num_hidden_layers", c.layers},
                         {"vocab_size", c.vocab},
                         {"max_position_embeddings", c.max_len},
@@ -84,7 +84,7 @@ void save_hf_llama_dir(const Model& model, const std::string& dir) {
         throw Error("only Llama-shaped decoders (pre-norm RMSNorm, RoPE, SwiGLU, causal) can be "
                     "saved as a Hugging Face Llama directory");
     const ModelWeights& w = model.weights();
-    const int H = c.heads, Hkv = c.kv_head_count(), Dh = c.d_k(), I = H * Dh, Ikv = Hkv * Dh;
+    const int H = c.heads, Hkv = c.kv_head_count(), Dh = c.d_h(), I = H * Dh, Ikv = Hkv * Dh;
     const std::vector<int> order =
         c.rope_layout == RopeLayout::Interleaved ? rotate_half_order(Dh) : std::vector<int>{};
     std::vector<NamedTensor> out;

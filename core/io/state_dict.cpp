@@ -48,7 +48,7 @@ std::string first_names(const std::vector<std::string>& names, std::size_t shown
 template <class W, class Fn>
 void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
     const std::int64_t D = c.d_model, F = c.d_ff, I = c.inner(),
-                       R = I + 2 * std::int64_t{c.kv_head_count()} * c.d_k();
+                       R = I + 2 * std::int64_t{c.kv_head_count()} * c.d_h();
 
     auto attention = [&](const std::string& p, auto& a) {
         fn(p + "in_proj_weight", Shape{R, D}, a.in_proj_weight);

@@ -48,8 +48,8 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
     check_shapes(w, split, x_query, x_memory);
     const bool self = &x_query == &x_memory;
     const Eigen::Index T = x_query.rows(), S = x_memory.rows(), D = w.out_proj_weight.rows();
-    const int H = split.heads, I = w.inner(), Ikv = w.kv_inner(), Dk = I / H;
-    const float scale = 1.0f / std::sqrt(static_cast<float>(Dk));
+    const int H = split.heads, I = w.inner(), Ikv = w.kv_inner(), Dh = I / H;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(Dh));
     AttentionResult result;
     // The step view shows every head's A_h and scores, so a capture computes them all.
     std::vector<Matrix>* weights = want_weights || steps ? &result.weights : nullptr;
@@ -60,12 +60,14 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
     std::optional<Projected> p;          // Q: (T, I); K, V: (S, Ikv), views into the scratch
     Matrix qkv_unrotated, head_outputs;  // step capture only: before rotation / ablation
 
-    const gemm::PackedWeights* fused =
-        self && !steps ? fused_heads_panels(w, split, int(T), thread_count()) : nullptr;
+    // The Pipeline's capture (steps) runs the same path as the heatmaps at every size.
+    const gemm::PackedWeights* fused = self ? fused_heads_panels(w, split, int(T), thread_count()) : nullptr;
     if (fused) {
         // Steps 1–3 in one work item per head (attention_heads.h), the same math.
         auto qkv = qkv_buf.get(T, 3 * I);
-        fused_heads(w, *fused, split, x_query, mask, scale, qkv, concat, weights, scores);
+        if (steps) qkv_unrotated.resize(T, 3 * I);
+        fused_heads(w, *fused, split, x_query, mask, scale, qkv, concat, weights, scores,
+                    steps ? &qkv_unrotated : nullptr);
         p.emplace(Projected{qkv.leftCols(I), qkv.middleCols(I, I), qkv.rightCols(I)});
     } else {
         // 1. [Q|K|V] = X · W_inᵀ + b_in: (T, I + 2·Ikv), one GEMM for all heads (self-
@@ -80,10 +82,10 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
             apply_rope(p->k, split.kv_heads, split.rope->table, split.rope->layout);
         }
         // 3. Per head h, with g = h / (H / Hkv) its K/V head:
-        //    A_h = softmax(Q_h K_gᵀ / √Dk + mask): (T, S);  head_h = A_h V_g: (T, Dk)
+        //    A_h = softmax(Q_h K_gᵀ / √Dh + mask): (T, S);  head_h = A_h V_g: (T, Dh)
         attend_heads(p->q, p->k, p->v, H, split.kv_heads, scale, mask, concat, weights, scores);
-        if (steps) head_outputs = concat;
     }
+    if (steps) head_outputs = concat;  // before the ablation
     if (tap) {
         (*tap)("q", p->q);
         (*tap)("k", p->k);
@@ -184,11 +186,11 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
                   const Matrix& head_outputs, const Matrix& concat, AttentionSteps& steps) {
     const bool self = &x_query == &x_memory;
     const int S = static_cast<int>(x_memory.rows());
-    const int H = split.heads, Hkv = split.kv_heads, I = w.inner(), Ikv = w.kv_inner(), Dk = I / H;
+    const int H = split.heads, Hkv = split.kv_heads, I = w.inner(), Ikv = w.kv_inner(), Dh = I / H;
     steps.x_query = x_query;
     steps.x_memory = x_memory;
     // W_in and b_in as the model holds them: (I + 2·Ikv, D) = [W_Q; W_K; W_V], PyTorch's
-    // in_proj_weight (under GQA the K and V blocks have Ikv = Hkv·Dk rows); b_in zeros
+    // in_proj_weight (under GQA the K and V blocks have Ikv = Hkv·Dh rows); b_in zeros
     // without a bias.
     const Eigen::Index D_in = w.in_proj_weight.cols();
     steps.w_in = w.in_proj_weight;
@@ -199,8 +201,8 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     steps.kv_memory.resize(self ? 0 : S, self ? 0 : 2 * Ikv);
     if (!self) steps.kv_memory << p.k, p.v;
     steps.q = p.q;  // after the rotation: what the scores use
-    steps.k = repeat_kv_cols(p.k, H, Hkv, Dk);
-    steps.v = repeat_kv_cols(p.v, H, Hkv, Dk);
+    steps.k = repeat_kv_cols(p.k, H, Hkv, Dh);
+    steps.v = repeat_kv_cols(p.v, H, Hkv, Dh);
     steps.q_heads.clear();
     steps.k_heads.clear();
     steps.v_heads.clear();
@@ -213,36 +215,36 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     steps.masked = (mask.causal && S > 1) || !mask.key_padding.empty();
     steps.weights.clear();
     steps.head_outputs.clear();
-    // The textbook's per-head W_Q^h, W_K^h, W_V^h: (D, Dk) each, the transposed row blocks
-    // of W_in: rows h·Dk of W_Q, and rows g·Dk of W_K and W_V for K/V head g = h / (H / Hkv)
+    // The textbook's per-head W_Q^h, W_K^h, W_V^h: (D, Dh) each, the transposed row blocks
+    // of W_in: rows h·Dh of W_Q, and rows g·Dh of W_K and W_V for K/V head g = h / (H / Hkv)
     // (the kernels' transpose, one head per job: 3 MB at d_model 512). The copies hold
     // 3·I·D floats whatever the K/V heads, which is what the cap limits.
     const bool textbook = 3LL * I * D_in <= static_cast<long long>(kTextbookMaxWeights);
     if (textbook) {
         for (auto* heads : {&steps.w_q_heads, &steps.w_k_heads, &steps.w_v_heads})
-            heads->assign(static_cast<std::size_t>(H), Matrix(D_in, Dk));
+            heads->assign(static_cast<std::size_t>(H), Matrix(D_in, Dh));
         parallel_for(H, [&](int h) {
             const auto hh = static_cast<std::size_t>(h);
             const int g = h / (H / Hkv);
             Matrix* out[3] = {&steps.w_q_heads[hh], &steps.w_k_heads[hh], &steps.w_v_heads[hh]};
-            const int first_row[3] = {h * Dk, I + g * Dk, I + Ikv + g * Dk};
+            const int first_row[3] = {h * Dh, I + g * Dh, I + Ikv + g * Dh};
             for (int part = 0; part < 3; ++part)
-                gemm::transpose(Dk, static_cast<int>(D_in), steps.w_in.row(first_row[part]).data(),
-                                static_cast<int>(D_in), out[part]->data(), Dk);
+                gemm::transpose(Dh, static_cast<int>(D_in), steps.w_in.row(first_row[part]).data(),
+                                static_cast<int>(D_in), out[part]->data(), Dh);
         });
     }
     for (int h = 0; h < H; ++h) {
         const int g = h / (H / Hkv);
-        steps.q_heads.push_back(p.q.middleCols(h * Dk, Dk));
-        steps.k_heads.push_back(p.k.middleCols(g * Dk, Dk));
-        steps.v_heads.push_back(p.v.middleCols(g * Dk, Dk));
+        steps.q_heads.push_back(p.q.middleCols(h * Dh, Dh));
+        steps.k_heads.push_back(p.k.middleCols(g * Dh, Dh));
+        steps.v_heads.push_back(p.v.middleCols(g * Dh, Dh));
         steps.raw_scores.push_back(steps.q_heads.back() * steps.k_heads.back().transpose());  // Q_h K_gᵀ
-        steps.scaled_scores.push_back(r.scores[h]);                                          // · 1/√Dk
+        steps.scaled_scores.push_back(r.scores[h]);                                          // · 1/√Dh
         Matrix masked = r.scores[h];
         apply_mask(masked, mask);
         steps.masked_scores.push_back(std::move(masked));
         steps.weights.push_back(r.weights[h]);
-        steps.head_outputs.push_back(head_outputs.middleCols(h * Dk, Dk));
+        steps.head_outputs.push_back(head_outputs.middleCols(h * Dh, Dh));
     }
     steps.concat = concat;  // after the ablation
     steps.w_out = w.out_proj_weight;
@@ -286,12 +288,12 @@ void softmax_rows(Matrix& m) {
 void ablate_heads(Eigen::Ref<Matrix> concat, const std::vector<int>& heads, int H,
                   AblationMode mode) {
     if (heads.empty()) return;
-    const int Dk = static_cast<int>(concat.cols()) / H;
+    const int Dh = static_cast<int>(concat.cols()) / H;
     for (int h : heads) {
         if (h < 0 || h >= H)
             throw Error("cannot ablate head " + std::to_string(h) + ": the block has heads 0.." +
                         std::to_string(H - 1));
-        auto block = concat.middleCols(h * Dk, Dk);  // head_h: (T, Dk)
+        auto block = concat.middleCols(h * Dh, Dh);  // head_h: (T, Dh)
         if (mode == AblationMode::Zero) {
             block.setZero();
         } else {  // every row = (1/T) Σ_t head_h[t]
@@ -323,26 +325,26 @@ AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matr
     check_shapes(w, HeadSplit{H, Hkv, nullptr}, x_query, x_memory);
     const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
     const int D = static_cast<int>(w.in_proj_weight.cols());
-    const int I = w.inner(), Ikv = w.kv_inner(), Dk = I / H;
+    const int I = w.inner(), Ikv = w.kv_inner(), Dh = I / H;
     const auto bias = [&](const Vector& b, int i) { return b.size() ? b(i) : 0.0f; };
     AttentionResult result;
     Matrix concat(T, I);
     for (int h = 0; h < H; ++h) {
         const int g = h / (H / Hkv);  // the K/V head of query head h
-        // Per-head textbook matrices W_Q^h: (D, Dk) = rows h·Dk… of W_in's Q block,
-        // transposed; W_K^g, W_V^g from rows g·Dk… of its K and V blocks.
-        Matrix wq(D, Dk), wk(D, Dk), wv(D, Dk);
+        // Per-head textbook matrices W_Q^h: (D, Dh) = rows h·Dh… of W_in's Q block,
+        // transposed; W_K^g, W_V^g from rows g·Dh… of its K and V blocks.
+        Matrix wq(D, Dh), wk(D, Dh), wv(D, Dh);
         for (int d = 0; d < D; ++d)
-            for (int c = 0; c < Dk; ++c) {
-                wq(d, c) = w.in_proj_weight(h * Dk + c, d);
-                wk(d, c) = w.in_proj_weight(I + g * Dk + c, d);
-                wv(d, c) = w.in_proj_weight(I + Ikv + g * Dk + c, d);
+            for (int c = 0; c < Dh; ++c) {
+                wq(d, c) = w.in_proj_weight(h * Dh + c, d);
+                wk(d, c) = w.in_proj_weight(I + g * Dh + c, d);
+                wv(d, c) = w.in_proj_weight(I + Ikv + g * Dh + c, d);
             }
         Matrix q = x_query * wq, k = x_memory * wk, v = x_memory * wv;
-        for (int c = 0; c < Dk; ++c) {
-            q.col(c).array() += bias(w.in_proj_bias, h * Dk + c);
-            k.col(c).array() += bias(w.in_proj_bias, I + g * Dk + c);
-            v.col(c).array() += bias(w.in_proj_bias, I + Ikv + g * Dk + c);
+        for (int c = 0; c < Dh; ++c) {
+            q.col(c).array() += bias(w.in_proj_bias, h * Dh + c);
+            k.col(c).array() += bias(w.in_proj_bias, I + g * Dh + c);
+            v.col(c).array() += bias(w.in_proj_bias, I + Ikv + g * Dh + c);
         }
         Matrix a(T, S);
         for (int i = 0; i < T; ++i) {
@@ -350,8 +352,8 @@ AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matr
             std::vector<double> s(S);
             for (int j = 0; j < S; ++j) {
                 double dot = 0;
-                for (int c = 0; c < Dk; ++c) dot += double(q(i, c)) * k(j, c);
-                s[j] = mask.allowed(i, j) ? dot / std::sqrt(double(Dk)) : -INFINITY;
+                for (int c = 0; c < Dh; ++c) dot += double(q(i, c)) * k(j, c);
+                s[j] = mask.allowed(i, j) ? dot / std::sqrt(double(Dh)) : -INFINITY;
                 row_max = std::max(row_max, s[j]);
             }
             double sum = 0;
@@ -361,7 +363,7 @@ AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matr
             }
             for (int j = 0; j < S; ++j) a(i, j) = sum > 0 ? static_cast<float>(s[j] / sum) : 0.f;
         }
-        concat.middleCols(h * Dk, Dk) = a * v;
+        concat.middleCols(h * Dh, Dh) = a * v;
         result.weights.push_back(a);
     }
     result.output = concat * w.out_proj_weight.transpose();

@@ -4,10 +4,10 @@
 //   [Q|K|V] = X · W_inᵀ + b_in            one GEMM for all heads, W_in (I + 2·Ikv, D)
 //   Q, K rotated by position               rotary positions only (core/rope.h)
 //   Q_h = column block h of Q; K_g, V_g = column block g = h / (H/Hkv) of K, V   (views)
-//   A_h = softmax(Q_h K_gᵀ / √Dk + mask)  (T, S)
-//   head_h = A_h V_g                      (T, Dk)
+//   A_h = softmax(Q_h K_gᵀ / √Dh + mask)  (T, S)
+//   head_h = A_h V_g                      (T, Dh)
 //   out = [head_1 … head_H] · W_oᵀ + b_o  (T, D)
-// I = H·Dk, Ikv = Hkv·Dk (= I without grouped-query attention). Masked positions are −∞
+// I = H·Dh, Ikv = Hkv·Dh (= I without grouped-query attention). Masked positions are −∞
 // before softmax; a row with every key masked gives zeros. A missing bias is an empty Vector.
 #include <atomic>
 #include <functional>
@@ -37,9 +37,9 @@ void apply_mask(Matrix& scores, const AttentionMask& mask);
 // All heads of one attention block after the projections (step 3 of
 // multi_head_attention; attention_heads.cpp). Work is spread over the thread pool in items
 // of (head, block of query rows), after every K_g and V_g is laid out once for the GEMM kernel.
-//   q: (T, H·Dk); k, v: (S, H_kv·Dk); query head h reads key/value head h / (H / H_kv)
+//   q: (T, H·Dh); k, v: (S, H_kv·Dh); query head h reads key/value head h / (H / H_kv)
 //   A_h: (T, S) = softmax(Q_h K_gᵀ · scale + mask)   (causal: keys j > i are never computed)
-//   concat: (T, H·Dk) receives head_h = A_h V_g in block h
+//   concat: (T, H·Dh) receives head_h = A_h V_g in block h
 // `weights` / `scores`, when non-null, are resized to H × (T, S) and receive A_h and the
 // scaled pre-mask scores Q_h K_gᵀ · scale; otherwise A_h lives in per-thread scratch.
 void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& k,
@@ -47,8 +47,8 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
                   const AttentionMask& mask, Eigen::Ref<Matrix> concat,
                   std::vector<Matrix>* weights, std::vector<Matrix>* scores);
 
-// Head ablation before W_o. concat: (T, H·Dk) = [head_1 | … | head_H]; for every h in
-// `heads` the block head_h: (T, Dk) becomes 0 (Zero) or, in every row, its column mean
+// Head ablation before W_o. concat: (T, H·Dh) = [head_1 | … | head_H]; for every h in
+// `heads` the block head_h: (T, Dh) becomes 0 (Zero) or, in every row, its column mean
 // over the T positions (Mean). Throws hs::Error for a head outside 0..H−1.
 void ablate_heads(Eigen::Ref<Matrix> concat, const std::vector<int>& heads, int H,
                   AblationMode mode);
@@ -84,7 +84,7 @@ struct HeadSplit {
 };
 
 // The same with the split given instead of w's. The fused projections do not depend on
-// the head count (heads only say how the columns of Q, K and V split into Dk blocks), so
+// the head count (heads only say how the columns of Q, K and V split into Dh blocks), so
 // a Model runs its layers with its config's and Model::with_heads shares one set of
 // weights between head counts. Throws hs::Error when the split does not fit the weights.
 // `tap`, when non-null, sees the block's named intermediates (core/model/taps.h): "q",
@@ -99,7 +99,7 @@ AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit&
                                      AblationMode ablate_mode = AblationMode::Zero,
                                      const AttentionTap* tap = nullptr);
 
-// Reference implementation: h separate per-head projections with (D, Dk) matrices, no
+// Reference implementation: h separate per-head projections with (D, Dh) matrices, no
 // fused GEMM, loops for the softmax, w.heads and w.kv_heads, no rotation. Tests compare
 // the fast paths against it.
 AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matrix& x_query,

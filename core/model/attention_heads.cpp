@@ -33,9 +33,9 @@ void softmax_row(float* row, Eigen::Index n_allowed, Eigen::Index S,
 namespace {
 
 // K_g and V_g of one key/value head, laid out contiguously for the kernel:
-//   k_panels: panel j = K_g[64j : 64j + 64]ᵀ, (Dk, 64) = Dk · 256 bytes, zeros past S
-//             (gemm::pack_panel); ceil(S / 64) · Dk · 64 floats
-//   v:        V_g, (S, Dk)
+//   k_panels: panel j = K_g[64j : 64j + 64]ᵀ, (Dh, 64) = Dh · 256 bytes, zeros past S
+//             (gemm::pack_panel); ceil(S / 64) · Dh · 64 floats
+//   v:        V_g, (S, Dh)
 // Read in place, K_gᵀ's rows (row stride = the key count) or V_g's (row stride = the
 // projection's width, 3 · inner for self-attention without shared K/V heads) lie a
 // multiple of 4 KB apart at 1024 keys or 1024 inner columns: the rows a tile reads then
@@ -46,44 +46,44 @@ struct HeadKeysValues {
     float* v;
 };
 
-Eigen::Index key_panel_floats(Eigen::Index S, Eigen::Index Dk) {
-    return (S + gemm::kPanel - 1) / gemm::kPanel * Dk * gemm::kPanel;
+Eigen::Index key_panel_floats(Eigen::Index S, Eigen::Index Dh) {
+    return (S + gemm::kPanel - 1) / gemm::kPanel * Dh * gemm::kPanel;
 }
 
 void lay_out_keys_values(const Eigen::Ref<const Matrix>& k, const Eigen::Ref<const Matrix>& v, int g,
-                         Eigen::Index Dk, const HeadKeysValues& out) {
+                         Eigen::Index Dh, const HeadKeysValues& out) {
     const Eigen::Index S = k.rows();
     for (int j = 0; j * gemm::kPanel < S; ++j)
-        gemm::pack_panel(k.data() + g * Dk, int(S), int(Dk), int(k.outerStride()), j,
-                         out.k_panels + static_cast<long>(j) * Dk * gemm::kPanel);
-    Eigen::Map<Matrix>(out.v, S, Dk) = v.middleCols(g * Dk, Dk);
+        gemm::pack_panel(k.data() + g * Dh, int(S), int(Dh), int(k.outerStride()), j,
+                         out.k_panels + static_cast<long>(j) * Dh * gemm::kPanel);
+    Eigen::Map<Matrix>(out.v, S, Dh) = v.middleCols(g * Dh, Dh);
 }
 
 // Query head h over query rows [r0, r0 + n), after the projections:
 //   a: (n, keys) = Q_h[r0:r0+n] K_gᵀ · scale, written into rows r0… of A_h (or scratch),
 //      64 keys at a time (one panel of kv.k_panels stays in L1 for every row)
 //   softmax per row (causal: row r sees keys ≤ r; padded keys → exactly 0)
-//   concat[r0:r0+n, h·Dk : (h+1)·Dk] = a · V_g[:keys]
+//   concat[r0:r0+n, h·Dh : (h+1)·Dh] = a · V_g[:keys]
 // kv holds K_g and V_g (lay_out_keys_values).
-void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dk, Eigen::Index r0, Eigen::Index n,
+void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dh, Eigen::Index r0, Eigen::Index n,
                  Eigen::Index S, const HeadKeysValues& kv, float scale, const AttentionMask& mask,
                  Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
     // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only (all keys when scores are kept).
     const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
     thread_local Scratch scratch;
     float* a = weights ? (*weights)[h].row(r0).data() : scratch.get(n, S).data();
-    const float* q_rows = q.data() + r0 * q.outerStride() + h * Dk;
+    const float* q_rows = q.data() + r0 * q.outerStride() + h * Dh;
     for (Eigen::Index j0 = 0; j0 < keys; j0 += gemm::kPanel)
-        gemm::nn(int(n), int(std::min<Eigen::Index>(gemm::kPanel, keys - j0)), int(Dk), scale, q_rows,
-                 int(q.outerStride()), kv.k_panels + j0 * Dk, gemm::kPanel, nullptr, a + j0, int(S));
+        gemm::nn(int(n), int(std::min<Eigen::Index>(gemm::kPanel, keys - j0)), int(Dh), scale, q_rows,
+                 int(q.outerStride()), kv.k_panels + j0 * Dh, gemm::kPanel, nullptr, a + j0, int(S));
     if (scores)
         (*scores)[h].middleRows(r0, n) = Eigen::Map<const Matrix>(a, n, S);
     for (Eigen::Index r = 0; r < n; ++r) {
         const Eigen::Index allowed = mask.causal ? std::min(S, r0 + r + 1) : S;
         softmax_row(a + r * S, allowed, S, mask.key_padding);
     }
-    gemm::nn(int(n), int(Dk), int(keys), 1.0f, a, int(S), kv.v, int(Dk), nullptr,
-             concat.data() + r0 * concat.outerStride() + h * Dk, int(concat.outerStride()));
+    gemm::nn(int(n), int(Dh), int(keys), 1.0f, a, int(S), kv.v, int(Dh), nullptr,
+             concat.data() + r0 * concat.outerStride() + h * Dh, int(concat.outerStride()));
 }
 
 void size_maps(std::vector<Matrix>* maps, int heads, Eigen::Index T, Eigen::Index S) {
@@ -102,7 +102,7 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
                   const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, float scale,
                   const AttentionMask& mask, Eigen::Ref<Matrix> concat,
                   std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
-    const Eigen::Index T = q.rows(), S = k.rows(), Dk = q.cols() / heads;
+    const Eigen::Index T = q.rows(), S = k.rows(), Dh = q.cols() / heads;
     const int group = heads / kv_heads;  // query heads per key/value head
     size_maps(weights, heads, T, S);
     size_maps(scores, heads, T, S);
@@ -118,20 +118,20 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
     // Every key/value head laid out once, in the calling thread's scratch, read by all the
     // query heads of its group and all their row blocks.
     thread_local Scratch k_scratch, v_scratch;
-    float* k_all = k_scratch.get(kv_heads, key_panel_floats(S, Dk)).data();
-    float* v_all = v_scratch.get(kv_heads, S * Dk).data();
+    float* k_all = k_scratch.get(kv_heads, key_panel_floats(S, Dh)).data();
+    float* v_all = v_scratch.get(kv_heads, S * Dh).data();
     const auto laid_out = [&](int g) {
-        return HeadKeysValues{k_all + g * key_panel_floats(S, Dk), v_all + g * S * Dk};
+        return HeadKeysValues{k_all + g * key_panel_floats(S, Dh), v_all + g * S * Dh};
     };
-    const auto lay_out = [&](int g) { lay_out_keys_values(k, v, g, Dk, laid_out(g)); };
+    const auto lay_out = [&](int g) { lay_out_keys_values(k, v, g, Dh, laid_out(g)); };
     const auto item = [&](int i) {
         const int h = static_cast<int>(i / blocks);
         const Eigen::Index r0 = (i % blocks) * rows_per_block;
         const Eigen::Index n = std::min(T, r0 + rows_per_block) - r0;
-        attend_rows(q, h, Dk, r0, n, S, laid_out(h / group), scale, mask, concat, weights, scores);
+        attend_rows(q, h, Dh, r0, n, S, laid_out(h / group), scale, mask, concat, weights, scores);
     };
     const int n_items = static_cast<int>(heads * blocks);
-    if (double(heads) * double(T) * double(S) * double(Dk) < 1e5) {  // too small to be worth a wake-up
+    if (double(heads) * double(T) * double(S) * double(Dh) < 1e5) {  // too small to be worth a wake-up
         for (int g = 0; g < kv_heads; ++g) lay_out(g);
         for (int i = 0; i < n_items; ++i) item(i);
     } else {
@@ -140,15 +140,15 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
     }
 }
 
-// Self-attention with W_in in the packed-weight cache and Dk a multiple of 64, enough heads for every
+// Self-attention with W_in in the packed-weight cache and Dh a multiple of 64, enough heads for every
 // thread: one work item per head does its own projection and its attention, so the
 // threads meet once (before W_o) and X, W_h and the head's Q/K/V stay in cache.
-//   [Q_h | K_h | V_h]: (T, 3·Dk) = X · [W_Q,h; W_K,h; W_V,h]ᵀ + b   (panels of W_in)
+//   [Q_h | K_h | V_h]: (T, 3·Dh) = X · [W_Q,h; W_K,h; W_V,h]ᵀ + b   (panels of W_in)
 //   then attend_rows for every block of query rows
 const gemm::PackedWeights* fused_heads_panels(const AttentionWeights& w, const HeadSplit& split,
                                               int T, int threads) {
-    const int H = split.heads, Dk = w.inner() / H;
-    const bool fits = split.kv_heads == H && Dk % gemm::kPanel == 0 && H >= 2 * threads &&
+    const int H = split.heads, Dh = w.inner() / H;
+    const bool fits = split.kv_heads == H && Dh % gemm::kPanel == 0 && H >= 2 * threads &&
                       double(T) * w.in_proj_weight.size() >= 1e6;
     return fits ? packed_panels(w.in_proj_weight) : nullptr;
 }
@@ -157,29 +157,32 @@ void fused_heads(const AttentionWeights& w, const gemm::PackedWeights& w_in, con
                  const Matrix& x,
                  const AttentionMask& mask, float scale, Eigen::Ref<Matrix> qkv,
                  Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights,
-                 std::vector<Matrix>* scores) {
+                 std::vector<Matrix>* scores, Matrix* qkv_unrotated) {
     const Eigen::Index T = x.rows();
-    const int H = split.heads, I = w.inner(), Dk = I / H, per_head = Dk / gemm::kPanel;
+    const int H = split.heads, I = w.inner(), Dh = I / H, per_head = Dh / gemm::kPanel;
     size_maps(weights, H, T, T);
     size_maps(scores, H, T, T);
     const auto Q = qkv.leftCols(I), K = qkv.middleCols(I, I), V = qkv.rightCols(I);
     const float* bias = w.in_proj_bias.size() ? w.in_proj_bias.data() : nullptr;
     parallel_for(H, [&](int h) {
         for (int part = 0; part < 3; ++part) {  // Q_h, K_h, V_h
-            const int panel0 = (part * I + h * Dk) / gemm::kPanel;
+            const int panel0 = (part * I + h * Dh) / gemm::kPanel;
             gemm::nn_packed(int(T), x.data(), int(x.cols()), w_in, panel0, per_head,
                             bias, qkv.data(), int(qkv.outerStride()));
         }
+        if (qkv_unrotated)
+            for (int part = 0; part < 3; ++part)
+                qkv_unrotated->middleCols(part * I + h * Dh, Dh) = qkv.middleCols(part * I + h * Dh, Dh);
         if (split.rope) {  // rotate this head's Q_h and K_h by position
-            apply_rope(qkv.middleCols(h * Dk, Dk), 1, split.rope->table, split.rope->layout);
-            apply_rope(qkv.middleCols(I + h * Dk, Dk), 1, split.rope->table, split.rope->layout);
+            apply_rope(qkv.middleCols(h * Dh, Dh), 1, split.rope->table, split.rope->layout);
+            apply_rope(qkv.middleCols(I + h * Dh, Dh), 1, split.rope->table, split.rope->layout);
         }
         thread_local Scratch k_scratch, v_scratch;  // this head's K_h and V_h, laid out
-        const HeadKeysValues kv{k_scratch.get(1, key_panel_floats(T, Dk)).data(), v_scratch.get(T, Dk).data()};
-        lay_out_keys_values(K, V, h, Dk, kv);
+        const HeadKeysValues kv{k_scratch.get(1, key_panel_floats(T, Dh)).data(), v_scratch.get(T, Dh).data()};
+        lay_out_keys_values(K, V, h, Dh, kv);
         for (Eigen::Index r0 = 0; r0 < T; r0 += kRowsPerBlock) {
             const Eigen::Index n = std::min(T, r0 + kRowsPerBlock) - r0;
-            attend_rows(Q, h, Dk, r0, n, T, kv, scale, mask, concat, weights, scores);
+            attend_rows(Q, h, Dh, r0, n, T, kv, scale, mask, concat, weights, scores);
         }
     });
 }

@@ -110,10 +110,10 @@ std::vector<std::string> validate(const ModelConfig& c) {
     // Only for a whole head size: d_model not divisible by heads is reported above, and
     // d_model / heads rounded down would name a size no head has.
     const bool whole_head = c.head_dim > 0 || (c.heads >= 1 && c.d_model >= 1 && c.d_model % c.heads == 0);
-    if (c.pe == PosEncoding::Rotary && whole_head && c.d_k() % 2 != 0)
+    if (c.pe == PosEncoding::Rotary && whole_head && c.d_h() % 2 != 0)
         add(c.head_dim > 0 ? "rotary positions need an even head size, but head_dim is " + std::to_string(c.head_dim)
                            : "rotary positions need an even head size, but d_model / heads is " +
-                                 std::to_string(c.d_k()));
+                                 std::to_string(c.d_h()));
     if (c.pe == PosEncoding::Rotary && !(c.rope_theta > 1.0f))
         add("rope theta must be greater than 1");
     if (c.type_vocab < 0 || c.type_vocab > 1024)
@@ -136,7 +136,7 @@ std::vector<std::string> validate(const ModelConfig& c) {
     // Parameters stay below ~4 GB of f32 so a typo like d_model=81920 cannot exhaust memory.
     if (problems.empty()) {
         const double d = c.d_model, f = c.d_ff;
-        const double inner = double(c.heads) * c.d_k();
+        const double inner = double(c.heads) * c.d_h();
         const double per_layer = 4 * d * inner + (c.activation == Activation::SwiGLU ? 3 : 2) * d * f;
         const double stacks = c.arch == Arch::EncoderDecoder ? 2.5 : 1.0;
         const double params = per_layer * c.layers * stacks + double(c.vocab) * d +

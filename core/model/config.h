@@ -60,11 +60,11 @@ struct ModelConfig {
     std::string family;
 
     // Dh = head_dim, or d_model / heads.
-    int d_k() const { return head_dim > 0 ? head_dim : heads > 0 ? d_model / heads : 0; }
+    int d_h() const { return head_dim > 0 ? head_dim : heads > 0 ? d_model / heads : 0; }
     // Hkv: the key/value heads; query head h reads K/V head h / (H / Hkv).
     int kv_head_count() const { return kv_heads > 0 ? kv_heads : heads; }
     // Q columns I = H · Dh (may differ from d_model in real models with a set head_dim).
-    int inner() const { return heads * d_k(); }
+    int inner() const { return heads * d_h(); }
     // Whether heads alone decide the split of Q, K and V (no kv_heads or head_dim fixed),
     // so that another head count keeps every weight's shape (Model::with_heads).
     bool heads_only_split() const { return kv_heads == 0 && head_dim == 0; }

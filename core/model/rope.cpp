@@ -24,7 +24,7 @@ RopeTable make_rope_table(int T, int head_dim, float theta) {
 
 std::optional<Rotary> rotary_for(const ModelConfig& c, int T) {
     if (c.pe != PosEncoding::Rotary) return std::nullopt;
-    return Rotary{make_rope_table(T, c.d_k(), c.rope_theta), c.rope_layout};
+    return Rotary{make_rope_table(T, c.d_h(), c.rope_theta), c.rope_layout};
 }
 
 void apply_rope(Eigen::Ref<Matrix> x, int n_heads, const RopeTable& table, RopeLayout layout) {

@@ -2,7 +2,7 @@
 // Trace: everything one forward pass shows the user. The frontend reads only this;
 // it never computes attention itself. Shape letters: T tokens (queries), S keys
 // (S = T for self-attention, S = T_enc for cross-attention), D d_model, H heads,
-// Dk = D / H, L layers. Attention maps are (T, S): rows = queries, cols = keys.
+// Dh = D / H, L layers. Attention maps are (T, S): rows = queries, cols = keys.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -32,25 +32,25 @@ struct AttentionSteps {
     Matrix kv_memory;  // cross-attention: [K|V] (S, 2·Ikv) = M · [W_K; W_V]ᵀ + b, M = x_memory;
                        // empty for self-attention
     Matrix q, k, v;    // (T, I), (S, I), (S, I): K and V repeated per query head under GQA
-    std::vector<Matrix> q_heads, k_heads, v_heads;  // H × (T|S, Dk): column blocks of q/k/v
-    // The same projection in textbook form (Q_h = X·W_Q^h + b_Q^h): H × (D, Dk), W_Q^h =
-    // (rows h·Dk … (h+1)·Dk − 1 of W_in's Q block)ᵀ; W_K^h and W_V^h are rows g·Dk … of
+    std::vector<Matrix> q_heads, k_heads, v_heads;  // H × (T|S, Dh): column blocks of q/k/v
+    // The same projection in textbook form (Q_h = X·W_Q^h + b_Q^h): H × (D, Dh), W_Q^h =
+    // (rows h·Dh … (h+1)·Dh − 1 of W_in's Q block)ᵀ; W_K^h and W_V^h are rows g·Dh … of
     // the K and V blocks, g = h / (H / Hkv) (GQA: one copy per query head). Empty, like
     // w_o, when these copies (3·I·D floats) would exceed kTextbookMaxWeights (d_model beyond
     // ~1024): a copy of a large model's projections is not worth its memory, and the
     // Pipeline shows the fused layout instead.
     std::vector<Matrix> w_q_heads, w_k_heads, w_v_heads;
     std::vector<Matrix> raw_scores;     // H × (T, S) = Q_h K_hᵀ
-    std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ / √Dk
+    std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ / √Dh
     std::vector<Matrix> masked_scores;  // H × (T, S) = scaled + mask (−inf where masked)
     std::vector<Matrix> weights;        // H × (T, S) = softmax over each row
-    std::vector<Matrix> head_outputs;   // H × (T, Dk) = A_h · V_h
+    std::vector<Matrix> head_outputs;   // H × (T, Dh) = A_h · V_h
     Matrix concat;     // (T, I) = [head_1 | … | head_H]
     Matrix w_out;      // (D, I)  PyTorch out_proj.weight
     Matrix w_o;        // (I, D)  textbook W_O = W_outᵀ: output = concat · W_O + b_o
     Vector b_out;      // (D)
     Matrix output;     // (T, D) = concat · W_oᵀ + b_o
-    float scale = 1.0f;  // 1/√Dk
+    float scale = 1.0f;  // 1/√Dh
     // What the formulas need to say: a bias that is not all zeros (the "+ b" of
     // Q = X·W_Q + b, K, V — Whisper's K has none — and of the output), and an output
     // projection that is the identity (a worked example without W_O: output = concat).
@@ -91,7 +91,7 @@ struct HeadRef {
     bool operator==(const HeadRef&) const = default;
 };
 
-// How an ablated head's output head_h: (T, Dk) is replaced before W_o:
+// How an ablated head's output head_h: (T, Dh) is replaced before W_o:
 //   Zero: head_h = 0, so the block's output is only the other heads (+ b_o);
 //   Mean: every row of head_h = its mean over the T query positions (1/T) Σ_t head_h[t].
 enum class AblationMode { Zero, Mean };

@@ -81,7 +81,7 @@ void normal_matrix(Jobs& jobs, std::uint64_t seed, const std::string& name, Matr
 // else (the scale of the whole (I + 2·Ikv, D) matrix used to change W_Q's numbers too).
 void init_attention(Jobs& jobs, const ModelConfig& c, const std::string& prefix,
                     AttentionWeights& w) {
-    const int D = c.d_model, I = c.inner(), Ikv = c.kv_head_count() * c.d_k(), R = I + 2 * Ikv;
+    const int D = c.d_model, I = c.inner(), Ikv = c.kv_head_count() * c.d_h(), R = I + 2 * Ikv;
     w.heads = c.heads;
     w.kv_heads = c.kv_heads;
     const float bound = std::sqrt(6.0f / float(D + 3 * I));

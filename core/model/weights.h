@@ -29,7 +29,7 @@ struct AttentionWeights {
     Vector out_proj_bias;    // (D_out), or empty
     int inner() const { return static_cast<int>(out_proj_weight.cols()); }        // I
     int kv_inner() const { return (static_cast<int>(in_proj_weight.rows()) - inner()) / 2; }  // Ikv
-    int d_k() const { return inner() / heads; }
+    int d_h() const { return inner() / heads; }  // Dh
 };
 
 // LayerNorm (γ, β) or RMSNorm (γ; bias empty).

@@ -14,7 +14,7 @@ struct Shape {
 };
 
 Shape shape_of(const ModelConfig& c) {
-    const int H = c.heads, Hkv = c.kv_head_count(), Dh = c.d_k();
+    const int H = c.heads, Hkv = c.kv_head_count(), Dh = c.d_h();
     return {H, Hkv, Dh, H * Dh, Hkv * Dh, H / Hkv};
 }
 

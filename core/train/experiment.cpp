@@ -61,7 +61,7 @@ std::vector<TrainingSetup> experiment_setups(const ExperimentSetup& e) {
 ExperimentRun summarize_run(const TrainingRun& run, int value) {
     ExperimentRun r;
     r.value = value;
-    r.d_k = run.trainer().config().d_k();
+    r.d_k = run.trainer().config().d_h();
     const TrainingHistory& h = run.history();
     if (!h.points.empty()) r.final_loss = h.points.back().loss;
     const double threshold = LabelThresholds{}.induction;

@@ -144,23 +144,23 @@ BENCHMARK(BM_LinearKernel)
     })
     ->Unit(benchmark::kMicrosecond);
 
-// One thread, scores (T, T) = Q_h · K_hᵀ with Dk = 64: the kernel on K_hᵀ (arg 1 = 1,
+// One thread, scores (T, T) = Q_h · K_hᵀ with Dh = 64: the kernel on K_hᵀ (arg 1 = 1,
 // transpose included) against BLAS (arg 1 = 0).
 void BM_ScoresKernel(benchmark::State& state) {
-    const int T = int(state.range(0)), Dk = 64;
+    const int T = int(state.range(0)), Dh = 64;
     const bool kernel = state.range(1) != 0;
-    const Matrix q = Matrix::Random(T, Dk), k = Matrix::Random(T, Dk);
-    Matrix kt(Dk, T), s(T, T);
+    const Matrix q = Matrix::Random(T, Dh), k = Matrix::Random(T, Dh);
+    Matrix kt(Dh, T), s(T, T);
     for (auto _ : state) {
         if (kernel) {
-            gemm::transpose(T, Dk, k.data(), Dk, kt.data(), T);
-            gemm::nn(T, T, Dk, 0.125f, q.data(), Dk, kt.data(), T, nullptr, s.data(), T);
+            gemm::transpose(T, Dh, k.data(), Dh, kt.data(), T);
+            gemm::nn(T, T, Dh, 0.125f, q.data(), Dh, kt.data(), T, nullptr, s.data(), T);
         } else {
             s.noalias() = 0.125f * (q * k.transpose());
         }
         benchmark::DoNotOptimize(s.data());
     }
-    set_flops(state, 2.0 * T * T * double(Dk));
+    set_flops(state, 2.0 * T * T * double(Dh));
 }
 BENCHMARK(BM_ScoresKernel)->Args({128, 0})->Args({128, 1})->Args({512, 0})->Args({512, 1})
     ->Unit(benchmark::kMicrosecond);

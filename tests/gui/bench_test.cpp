@@ -97,10 +97,9 @@ TEST(GuiOptionsBench, PanAndBusyDefaultTo300Frames) {
     EXPECT_EQ(parse({"--bench-pan"}).bench_frames, 300);
     EXPECT_TRUE(parse({"--bench-pan"}).bench_pan);
     EXPECT_EQ(parse({"--bench-busy", "--bench-frames", "40"}).bench_frames, 40);
-    const GuiOptions e = parse({"--bench-edits", "6", "--bench-edit", "d_model", "--full-redraw"});
+    const GuiOptions e = parse({"--bench-edits", "6", "--bench-edit", "d_model"});
     EXPECT_EQ(e.bench_edits, 6);
     EXPECT_EQ(e.bench_edit, "d_model");
-    EXPECT_TRUE(e.full_redraw);
     EXPECT_EQ(e.bench_frames, 0);
 }
 
@@ -151,18 +150,6 @@ TEST(GuiOptionsSize, AcceptsUsableSizesAndNamesTheRangeOtherwise) {
                       std::string("option --size must be between 320x240 and 16384x16384, got '") + bad + "'.");
         }
     }
-}
-
-}  // namespace
-}  // namespace hs
-
-namespace hs {
-namespace {
-
-TEST(RedrawnPercent, IsTheRedrawnShareOfTheFramebufferAndZeroWhenEmpty) {
-    EXPECT_DOUBLE_EQ(redrawn_percent(25, 100), 25.0);
-    EXPECT_DOUBLE_EQ(redrawn_percent(0, 100), 0.0);
-    EXPECT_DOUBLE_EQ(redrawn_percent(5, 0), 0.0);
 }
 
 }  // namespace

@@ -1,0 +1,19 @@
+#pragma once
+// The keys the window answers to, read through whichever key API the Dear ImGui in use
+// has: ImGuiKey values since 1.87 (Debian 13's 1.90, 1.92), GLFW key codes before
+// (Debian 12's 1.86, whose ImGuiKey names only a few keys and whose GLFW backend fills
+// io.KeysDown by GLFW code).
+namespace hs {
+
+enum class Key {
+    F1, F2, F3, F4,
+    Equal, Minus, Zero,                         // Ctrl + / − / 0: text size
+    KeypadAdd, KeypadSubtract, Keypad0,
+    Left, Right, Up, Down,                      // heads and layers in the heatmap
+    Enter, KeypadEnter,
+};
+
+// ImGui::IsKeyPressed for `key` (with key repeat), this frame.
+bool key_pressed(Key key);
+
+}  // namespace hs
