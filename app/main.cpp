@@ -5,6 +5,7 @@
 
 #include "app/app.h"
 #include "app/options.h"
+#include "app/script.h"
 #include "cli/cli.h"
 #include "core/kernels/memory_policy.h"
 
@@ -18,6 +19,10 @@ int main(int argc, char** argv) {
         std::fputs("\n", stdout);
         std::fflush(stdout);
         return hs::run_cli(argc, argv);
+    }
+    if (argc == 2 && std::strcmp(argv[1], "--script-actions") == 0) {  // docs/SCRIPTING.md's actions
+        std::fputs(hs::script_actions_usage().c_str(), stdout);
+        return 0;
     }
     if (hs::is_cli_command(argc, argv)) return hs::run_cli(argc, argv);
     try {

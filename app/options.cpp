@@ -32,6 +32,7 @@ std::string gui_usage() {
            "  --lang en|zh          the interface language: English or 简体中文 (remembered)\n"
            "  --no-settings         neither read nor write settings.json (a clean first launch)\n"
            "  --script FILE         run UI actions, one per line (docs/SCRIPTING.md), then close\n"
+           "  --script-actions      list the actions a script may use, with their arguments\n"
            "  --screenshot FILE     save the window as PNG after --frames N frames (default 1) and quit\n"
            "  --layout FILE         with --screenshot: write the panels' rectangles as JSON\n"
            "  --hidden              no visible window (scripts, screenshots)\n"

@@ -1,33 +1,11 @@
 #pragma once
 // Scripted UI actions (--script FILE), one per line, run between frames once the
 // previous action's recomputation has finished. Blank lines and # comments are skipped.
-// docs/SCRIPTING.md is the user's reference: keep it in step with this list.
-//   set KEY VALUE      any key of a random: spec (core set_spec_key: d_model, heads, norm, kv_heads, …)
-//   model MODEL        default, playground spec, model directory or worked example .json
-//   drop PATH          as if PATH were dropped on the window (model file/dir or text file)
-//   text TEXT          input text (rest of the line)
-//   continue N         decoder LMs: append N greedy tokens to the text (worker), recompute
-//   dump-state PATH    app state as JSON (app/state_dump.h), analysis results included
-//   select layer N | select head N | select map self|decoder-self|cross
-//   colormap NAME
-//   tab pipeline|layers|export
-//   edit x|w_in|w_out ROW COL VALUE   worked example cell edit (recomputes)
-//   export-png PATH | export-grid PATH | export-csv PATH | export-json PATH
-//   analyze            head analysis of the current trace (waits for the result)
-//   ablate L.H | restore L.H | restore all   switch a head off / on (recomputes)
-//   ablate-mode zero|mean
-//   rank-heads         ablate each head in turn (analysis worker), sorted by effect
-//   corpus samples|FILE   corpus mode over the English samples or the lines of FILE
-//   relations grammar|samples   relation probes of the current model (waits for the result)
-//   relations-show RELATION LANG   that relation's best head, on a LANG sample with gold arcs
-//   view attention|analysis | analysis-tab heads|plots|similarity|ablation|rollout|relations
-//   export-metrics-csv PATH | export-analysis-json PATH
-//   export-analysis-png jsd|rollout|METRIC PATH
-//   screenshot PATH    the window after the next frame
-//   expect-error       the last edit must have produced a validation/compute error (without
-//                      it, a line whose recomputation fails ends the run with that error)
-//   quit
+// The actions are one table in script.cpp (ScriptRunner::actions: name, usage, handler);
+// `headscope --script-actions` prints it and docs/SCRIPTING.md, the user's reference, is
+// checked against it (tests/run_script_actions_doc_test.sh).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/context.h"
@@ -54,7 +32,24 @@ public:
     const std::string& click_request() const { return click_; }
     void click_done() { click_.clear(); }
 
+    // (name, usage) of every action, in docs/SCRIPTING.md's order.
+    static std::vector<std::pair<std::string, std::string>> action_usages();
+
 private:
+    // What a handler sees of its line: the app, the action's name and the rest of the line.
+    struct Line {
+        AppContext& ctx;
+        AppState& s;
+        const std::string& name;
+        const std::string& rest;
+    };
+    struct Action {
+        const char* name;
+        const char* usage;  // the arguments, as docs/SCRIPTING.md writes them
+        void (*run)(ScriptRunner& runner, Line& line);
+    };
+    static const std::vector<Action>& actions();
+
     std::vector<std::string> lines_;
     std::size_t next_ = 0;
     std::string error_;
@@ -67,5 +62,8 @@ private:
     // selected by flag one frame later, and a dump should see it drawn.
     int settle_frames_ = 0;
 };
+
+// One line per action: "name usage" (headscope --script-actions).
+std::string script_actions_usage();
 
 }  // namespace hs

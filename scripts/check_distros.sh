@@ -72,8 +72,11 @@ for suite in "${suites[@]}"; do
   bind /proc "$root/proc"
   bind /dev "$root/dev"
   bind /dev/pts "$root/dev/pts"
-  # The checkout and ../shared at the same places as here, so ../shared/models resolves.
-  bind "$src" "$root/work/main" ro
+  # A snapshot of the checkout (edits made while it builds do not leak in) and ../shared at
+  # the same places as here, so ../shared/models resolves.
+  rm -rf "$root/work/main"
+  mkdir -p "$root/work/main"
+  tar -C "$src" --exclude=./.git --exclude='./build*' -cf - . | tar -C "$root/work/main" -xf -
   bind "$shared" "$root/work/shared" ro
   build=/var/tmp/headscope-build
   log=$cache/$suite.log

@@ -80,10 +80,10 @@ InductionInput make_induction_input(const TraceSource& source, const InductionOp
     in.m = fit_block_length(options.m, in.prefix, static_cast<int>(tail.size()),
                             source.config().max_len, static_cast<int>(pool.size()), source.name());
     const std::vector<int> r = draw_distinct(std::move(pool), in.m, options.seed);
-    in.ids = lead;
-    in.ids.insert(in.ids.end(), r.begin(), r.end());
-    in.ids.insert(in.ids.end(), r.begin(), r.end());
-    in.ids.insert(in.ids.end(), tail.begin(), tail.end());
+    // ids = lead, r, r, tail
+    in.ids.reserve(lead.size() + 2 * r.size() + tail.size());
+    for (const std::vector<int>* part : std::initializer_list<const std::vector<int>*>{&lead, &r, &r, &tail})
+        in.ids.insert(in.ids.end(), part->begin(), part->end());
     for (int id : in.ids)
         in.tokens.push_back(tokenizer ? tokenizer->display(id) : "#" + std::to_string(id));
     return in;
