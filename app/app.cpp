@@ -95,6 +95,7 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
         s.open_error.clear();
     }
     if (c.source == SourceKind::WorkedExample) r.example = c.edited_example;
+    if (c.source == SourceKind::Playground) r.playground = c.config;
     if (snapshot)
         r.open = [weights = snapshot->weights, config = ctx.train.progress.config, task = ctx.train.progress.task,
                   name = r.model_arg] { return train::make_trained_source(Model(config, *weights), task, name); };

@@ -1,6 +1,7 @@
 #include "app/worker.h"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <limits>
 
@@ -67,39 +68,68 @@ void Worker::cancel() {
     jobs_.cancel();
 }
 
-ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& control) {
-    ComputeResult result;
-    result.generation = control.generation();
-    result.model_arg = request.model_arg;
-    using Clock = std::chrono::steady_clock;
-    auto ms_since = [](Clock::time_point t) {
-        return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-    };
-    const auto t0 = Clock::now();
-    const ProgressFn progress = [&control](int done, int total) { return control.report(done, total); };
-    // Loading survives newer requests for the same model (load_cancel_ stays false).
-    const ProgressFn load_progress = [this, &control](int done, int total) {
-        control.report(done, total);
-        return !load_cancel_.load();
-    };
-    // Thumbnails of every block, made as the forward computes each one (issue 6: blocks
-    // over the map budget are freed right after), so the grid covers every layer.
-    auto thumbs = std::make_shared<TraceThumbnails>();
-    std::vector<bool> seen(3, false);
-    bool thumbs_from_forward = false;
-    // Colour ranges of each block on_maps saw, for the blocks the trace keeps (one scan of
-    // each map serves the thumbnails' range and the heatmap's).
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+}  // namespace
+
+// Thumbnails and colour ranges of every block, taken as the forward computes each one
+// (issue 6: blocks over the map budget are freed right after), so the grid covers every
+// layer; one scan of each map serves the thumbnails' range and the heatmap's.
+struct Worker::MapCollector {
     struct BlockRanges {
         HeadRef block;
         std::vector<MapRange> weights, scores;
     };
+    std::shared_ptr<TraceThumbnails> thumbs = std::make_shared<TraceThumbnails>();
+    std::vector<bool> seen = std::vector<bool>(3, false);
     std::vector<BlockRanges> block_ranges;
-    TraceOptions options = request.options;
-    options.on_maps = [&](const HeadRef& block, const HeadMaps& maps) {
-        thumbs_from_forward = true;
+    bool from_forward = false;
+
+    void on_maps(const HeadRef& block, const HeadMaps& maps) {
+        from_forward = true;
         block_ranges.push_back({block, map_ranges(maps.weights), map_ranges(maps.scores)});
         add_block_thumbs(*thumbs, seen, block, maps, block_ranges.back().weights);
-    };
+    }
+    // The ranges into the blocks the trace kept; a worked example's trace (no forward
+    // callbacks: every map is in it) gets its ranges and thumbnails here.
+    void finish(Trace& trace) {
+        if (from_forward) {
+            for (BlockRanges& r : block_ranges) {
+                HeadMaps& m = maps_of(trace, r.block);
+                if (!m.resident) continue;  // dropped: its ranges come with its recomputation
+                m.weight_ranges = std::move(r.weights);
+                m.score_ranges = std::move(r.scores);
+            }
+            return;
+        }
+        fill_map_ranges(trace);
+        const auto add = [&](const HeadRef& block, const HeadMaps& maps) {
+            add_block_thumbs(*thumbs, seen, block, maps, maps.weight_ranges);
+        };
+        for (int l = 0; l < static_cast<int>(trace.main.layers.size()); ++l)
+            add(HeadRef{l, 0, false, false}, trace.main.layers[static_cast<std::size_t>(l)].self_attn);
+        const int decoder_layers = trace.decoder ? static_cast<int>(trace.decoder->layers.size()) : 0;
+        for (int l = 0; l < decoder_layers; ++l) {
+            const LayerTrace& lt = trace.decoder->layers[static_cast<std::size_t>(l)];
+            add(HeadRef{l, 0, true, false}, lt.self_attn);
+            if (lt.cross_attn) add(HeadRef{l, 0, true, true}, *lt.cross_attn);
+        }
+    }
+};
+
+ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& control) {
+    ComputeResult result;
+    result.generation = control.generation();
+    result.model_arg = request.model_arg;
+    const auto t0 = Clock::now();
+    const ProgressFn progress = [&control](int done, int total) { return control.report(done, total); };
+    MapCollector maps;
+    TraceOptions options = request.options;
+    options.on_maps = [&maps](const HeadRef& block, const HeadMaps& m) { maps.on_maps(block, m); };
     options.map_budget_bytes = std::min(options.map_budget_bytes, kAppMapBudgetBytes);
     // The ablation comparison reads every map of both runs: keep them all (up to the
     // 8 GB capture limit) rather than compare a partial set.
@@ -111,140 +141,26 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             result.source_kind = "worked example";
             result.info = describe_example(*request.example);
         } else {
-            bool opened_now = false;  // this request opened the model (not an edit of the text)
-            if (!cached_source_ || cached_arg_ != request.model_arg) {
-                opened_now = !request.shown_source;
-                // A playground edit keeps the previous playground model until the new one
-                // is built, so a heads-only edit reuses its weights (reopen_source); any
-                // other model is released first, so two large ones never coexist.
-                std::shared_ptr<const TraceSource> previous;
-                std::string previous_arg;
-                if (is_playground_spec(request.model_arg) && is_playground_spec(cached_arg_)) {
-                    previous = cached_source_;
-                    previous_arg = cached_arg_;
-                }
-                cached_source_.reset();
-                cached_arg_.clear();
-                {
-                    std::lock_guard<std::mutex> lock(loading_mutex_);
-                    loading_arg_ = request.model_arg;
-                    load_cancel_ = false;
-                    phase_ = static_cast<int>(WorkerPhase::Loading);
-                }
-                const auto t_load = Clock::now();
-                cached_source_ = request.open ? request.open()
-                                 : previous   ? reopen_source(request.model_arg, previous_arg, previous.get())
-                                              : open_source(request.model_arg, load_progress);
-                previous.reset();
-                cached_arg_ = request.model_arg;
-                cached_load_ms_ = ms_since(t_load);
-            }
+            const bool opened_now = open_model(request, control);
             result.load_ms = cached_load_ms_;
             if (!control.wanted()) return ComputeResult{};
-            SourceInput input = request.input;
-            if (request.continue_tokens > 0) {
-                phase_ = static_cast<int>(WorkerPhase::Generating);
-                const Continuation c = continue_text(*cached_source_, input.text, request.continue_tokens, progress);
-                input.text += c.text;
-                const std::string appended = std::to_string(c.generated);
-                result.adopt_text = ComputeResult::AdoptedText{
-                    input.text, c.stopped_because.empty()
-                                    ? "Appended " + appended + " tokens."
-                                    : "Appended " + appended + " of " + std::to_string(request.continue_tokens) +
-                                          " tokens: " + c.stopped_because + "."};
-            }
-            phase_ = static_cast<int>(WorkerPhase::Forward);
-            control.report(0, 0);
-            const auto t_forward = Clock::now();
-            try {
-                trace = cached_source_->run(input, options, progress);
-            } catch (const InputError&) {
-                // A model just opened that reads none of the window's text (a task model
-                // reads "<bos> #5 …"): it opens on an example of its own, which becomes the text.
-                const std::string example = cached_source_->example_text();
-                if (!opened_now || example.empty() || request.continue_tokens > 0 || input.text == example) throw;
-                input.text = example;
-                trace = cached_source_->run(input, options, progress);
-                result.adopt_text = ComputeResult::AdoptedText{
-                    example, "This model does not read the text typed before: it opens on an example of its task."};
-            }
-            result.forward_ms = ms_since(t_forward);
-            result.input = input;
-            result.unknown_words = unknown_words(*cached_source_, trace.main);
-            if (request.sample_texts && samples_read_by_.lock() != cached_source_) {
-                auto read = std::make_shared<std::vector<bool>>();
-                for (const std::string& text : *request.sample_texts)
-                    read->push_back(reads_whole_text(*cached_source_, text));
-                samples_read_ = std::move(read);
-                samples_read_by_ = cached_source_;
-            }
-            result.samples_read = samples_read_;
-            if (!request.options.ablate.empty()) {
-                // The plain run to compare against (same capture options, no ablation).
-                TraceOptions plain = options;
-                plain.ablate.clear();
-                plain.on_maps = nullptr;
-                const std::string key = request.model_arg + '\x1f' + input.text + '\x1f' + input.decoder_text +
-                                        '\x1f' + std::to_string(plain.scores) + '\x1f' +
-                                        std::to_string(plain.detail_layer) + std::to_string(plain.detail_in_decoder) +
-                                        std::to_string(plain.detail_cross);
-                if (!base_trace_ || base_key_ != key) {
-                    base_trace_.reset();
-                    base_trace_ = std::make_shared<const Trace>(cached_source_->run(input, plain, progress));
-                    base_key_ = key;
-                }
-                result.base_trace = base_trace_;
-                AblationEffect effect = compare_traces(*base_trace_, trace, 5);
-                effect.heads = request.options.ablate;
-                effect.mode = request.options.ablate_mode;
-                result.effect = std::make_shared<const AblationEffect>(std::move(effect));
-            }
+            trace = run_model(request, options, opened_now, progress, result);
+            note_samples_read(request, result);
+            if (!request.options.ablate.empty()) add_ablation_effect(request, options, trace, progress, result);
             result.source = cached_source_;
             result.source_kind = cached_source_->kind();
             result.parameter_count = cached_source_->parameter_count();
             result.info = describe_model(*cached_source_);
         }
-        const WorkedExample* example = request.example ? request.example.get() : nullptr;
-        if (!example && result.source) example = result.source->worked_example();
-        // request.example is an example whose cells the user edited: its numbers are no
-        // longer the ones the article computed from, so they are not compared.
-        if (example && request.example && !example->article.empty()) {
-            result.info.article_error = kEditedExampleNotCompared;
-        } else if (example) {
-            try {
-                result.info.article = compare_with_article(*example, trace);
-            } catch (const Error& e) {
-                result.info.article_error = e.what();
-            }
-        }
-        if (thumbs_from_forward) {
-            for (BlockRanges& r : block_ranges) {
-                HeadMaps& m = maps_of(trace, r.block);
-                if (!m.resident) continue;  // dropped: its ranges come with its recomputation
-                m.weight_ranges = std::move(r.weights);
-                m.score_ranges = std::move(r.scores);
-            }
-        } else {  // worked examples: every map is in the trace
-            fill_map_ranges(trace);
-            const auto add = [&](const HeadRef& block, const HeadMaps& maps) {
-                add_block_thumbs(*thumbs, seen, block, maps, maps.weight_ranges);
-            };
-            for (int l = 0; l < static_cast<int>(trace.main.layers.size()); ++l)
-                add(HeadRef{l, 0, false, false}, trace.main.layers[static_cast<std::size_t>(l)].self_attn);
-            const int decoder_layers = trace.decoder ? static_cast<int>(trace.decoder->layers.size()) : 0;
-            for (int l = 0; l < decoder_layers; ++l) {
-                const LayerTrace& lt = trace.decoder->layers[static_cast<std::size_t>(l)];
-                add(HeadRef{l, 0, true, false}, lt.self_attn);
-                if (lt.cross_attn) add(HeadRef{l, 0, true, true}, *lt.cross_attn);
-            }
-        }
+        compare_with_the_article(request, trace, result);
+        maps.finish(trace);
         result.byte_tokens = byte_tokens_of(trace.main.tokens);
         result.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(trace.main));
         if (trace.decoder) result.decoder_norms = std::make_shared<const HiddenNorms>(hidden_norms(*trace.decoder));
         result.trace = std::make_shared<const Trace>(std::move(trace));
         // After the move: summaries are keyed by the matrices' addresses in the shared trace.
         result.summaries = std::make_shared<const MatrixSummaries>(summarize_shown_matrices(*result.trace));
-        result.thumbnails = std::move(thumbs);
+        result.thumbnails = std::move(maps.thumbs);
     } catch (const Cancelled&) {
         return ComputeResult{};
     } catch (const InputError& e) {
@@ -257,6 +173,121 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
     }
     result.milliseconds = ms_since(t0);
     return result;
+}
+
+bool Worker::open_model(const ComputeRequest& request, const JobControl& control) {
+    if (cached_source_ && cached_arg_ == request.model_arg) return false;
+    // A playground edit keeps the previous playground model until the new one is built, so
+    // a heads-only edit reuses its weights (open_playground compares the configs); any other
+    // model is released first, so two large ones never coexist.
+    std::shared_ptr<const TraceSource> previous;
+    if (request.playground && cached_source_ && cached_source_->kind() == "playground") previous = cached_source_;
+    cached_source_.reset();
+    cached_arg_.clear();
+    {
+        std::lock_guard<std::mutex> lock(loading_mutex_);
+        loading_arg_ = request.model_arg;
+        load_cancel_ = false;
+        phase_ = static_cast<int>(WorkerPhase::Loading);
+    }
+    // Loading survives newer requests for the same model (load_cancel_ stays false).
+    const ProgressFn load_progress = [this, &control](int done, int total) {
+        control.report(done, total);
+        return !load_cancel_.load();
+    };
+    const auto t_load = Clock::now();
+    cached_source_ = request.open         ? request.open()
+                     : request.playground ? open_playground(*request.playground, previous.get())
+                                          : open_source(request.model_arg, load_progress);
+    cached_arg_ = request.model_arg;
+    cached_load_ms_ = ms_since(t_load);
+    return !request.shown_source;  // a model opened now, not the one on screen handed back
+}
+
+Trace Worker::run_model(const ComputeRequest& request, const TraceOptions& options, bool opened_now,
+                        const ProgressFn& progress, ComputeResult& result) {
+    SourceInput input = request.input;
+    if (request.continue_tokens > 0) {
+        phase_ = static_cast<int>(WorkerPhase::Generating);
+        const Continuation c = continue_text(*cached_source_, input.text, request.continue_tokens, progress);
+        input.text += c.text;
+        const std::string appended = std::to_string(c.generated);
+        result.adopt_text = ComputeResult::AdoptedText{
+            input.text, c.stopped_because.empty() ? "Appended " + appended + " tokens."
+                                                  : "Appended " + appended + " of " +
+                                                        std::to_string(request.continue_tokens) +
+                                                        " tokens: " + c.stopped_because + "."};
+    }
+    phase_ = static_cast<int>(WorkerPhase::Forward);
+    progress(0, 0);
+    const auto t_forward = Clock::now();
+    Trace trace;
+    try {
+        trace = cached_source_->run(input, options, progress);
+    } catch (const InputError&) {
+        // A model just opened that reads none of the window's text (a task model reads
+        // "<bos> #5 …"): it opens on an example of its own, which becomes the text.
+        const std::string example = cached_source_->example_text();
+        if (!opened_now || example.empty() || request.continue_tokens > 0 || input.text == example) throw;
+        input.text = example;
+        trace = cached_source_->run(input, options, progress);
+        result.adopt_text = ComputeResult::AdoptedText{
+            example, "This model does not read the text typed before: it opens on an example of its task."};
+    }
+    result.forward_ms = ms_since(t_forward);
+    result.input = input;
+    result.unknown_words = unknown_words(*cached_source_, trace.main);
+    return trace;
+}
+
+// Which sample sentences the model reads whole, worked out once per model.
+void Worker::note_samples_read(const ComputeRequest& request, ComputeResult& result) {
+    if (request.sample_texts && samples_read_by_.lock() != cached_source_) {
+        auto read = std::make_shared<std::vector<bool>>();
+        for (const std::string& text : *request.sample_texts) read->push_back(reads_whole_text(*cached_source_, text));
+        samples_read_ = std::move(read);
+        samples_read_by_ = cached_source_;
+    }
+    result.samples_read = samples_read_;
+}
+
+// The ablated run against the plain one (same capture options, no ablation), whose trace
+// is kept while only the ablated heads change.
+void Worker::add_ablation_effect(const ComputeRequest& request, const TraceOptions& options, const Trace& trace,
+                                 const ProgressFn& progress, ComputeResult& result) {
+    TraceOptions plain = options;
+    plain.ablate.clear();
+    plain.on_maps = nullptr;
+    const SourceInput& input = result.input;
+    const std::string key = request.model_arg + '\x1f' + input.text + '\x1f' + input.decoder_text + '\x1f' +
+                            std::to_string(plain.scores) + '\x1f' + std::to_string(plain.detail_layer) +
+                            std::to_string(plain.detail_in_decoder) + std::to_string(plain.detail_cross);
+    if (!base_trace_ || base_key_ != key) {
+        base_trace_.reset();
+        base_trace_ = std::make_shared<const Trace>(cached_source_->run(input, plain, progress));
+        base_key_ = key;
+    }
+    result.base_trace = base_trace_;
+    AblationEffect effect = compare_traces(*base_trace_, trace, 5);
+    effect.heads = request.options.ablate;
+    effect.mode = request.options.ablate_mode;
+    result.effect = std::make_shared<const AblationEffect>(std::move(effect));
+}
+
+// A worked example's printed numbers beside ours; an example whose cells the user edited
+// is not compared (its numbers are no longer the ones the article computed from).
+void Worker::compare_with_the_article(const ComputeRequest& request, const Trace& trace, ComputeResult& result) {
+    const WorkedExample* example = request.example ? request.example.get() : nullptr;
+    if (!example && result.source) example = result.source->worked_example();
+    if (example && request.example && !example->article.empty()) {
+        result.info.article_error = kEditedExampleNotCompared;
+    } else if (example) {
+        try {
+            result.info.article = compare_with_article(*example, trace);
+        } catch (const Error& e) {
+            result.info.article_error = e.what();
+        }
+    }
 }
 
 }  // namespace hs

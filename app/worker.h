@@ -25,6 +25,9 @@ namespace hs {
 
 struct ComputeRequest {
     std::string model_arg;  // open_source() argument; ignored when `example` is set
+    // A playground model: its config, which the worker builds (open_playground) instead of
+    // parsing model_arg (then its spec, naming the model and keying the cache) back.
+    std::optional<ModelConfig> playground;
     std::shared_ptr<const WorkedExample> example;  // edited worked example to run
     SourceInput input;
     TraceOptions options;
@@ -128,7 +131,20 @@ public:
     std::uint64_t latest_generation() const { return jobs_.latest_generation(); }
 
 private:
+    // One request: the model (opened or taken from the cache), its run, what the result
+    // brings beside the trace (thumbnails, ranges, norms, summaries, ablation, article).
     ComputeResult compute(const ComputeRequest& request, const JobControl& control);
+    // Opens request's model unless it is the cached one; whether this request opened it.
+    bool open_model(const ComputeRequest& request, const JobControl& control);
+    // Continues the text (decoder LMs) and runs the cached model; fills the result's input,
+    // timing, adopted text and unknown words.
+    Trace run_model(const ComputeRequest& request, const TraceOptions& options, bool opened_now,
+                    const ProgressFn& progress, ComputeResult& result);
+    void note_samples_read(const ComputeRequest& request, ComputeResult& result);
+    void add_ablation_effect(const ComputeRequest& request, const TraceOptions& options, const Trace& trace,
+                             const ProgressFn& progress, ComputeResult& result);
+    static void compare_with_the_article(const ComputeRequest& request, const Trace& trace, ComputeResult& result);
+    struct MapCollector;
 
     std::atomic<int> phase_{0};
     std::atomic<bool> load_cancel_{false};   // the model being loaded is no longer wanted

@@ -227,16 +227,13 @@ bool same_but_heads(const ModelConfig& a, const ModelConfig& b) {
     return a_with_b_heads == b;
 }
 
-std::unique_ptr<TraceSource> reopen_source(const std::string& arg, const std::string& previous_arg,
-                                           const TraceSource* previous) {
-    if (previous && previous->model() && is_playground_spec(arg) && is_playground_spec(previous_arg)) {
-        const ModelConfig config = parse_playground_spec(arg);
+std::unique_ptr<TraceSource> open_playground(const ModelConfig& config, const TraceSource* previous) {
+    if (previous && previous->model()) {
         const ModelConfig& old = previous->model()->config();
         if (same_but_heads(config, old) && config.heads != old.heads)
-            return std::make_unique<ModelSource>(previous->model()->with_heads(config.heads),
-                                                 "playground");
+            return std::make_unique<ModelSource>(previous->model()->with_heads(config.heads), "playground");
     }
-    return open_source(arg);
+    return std::make_unique<ModelSource>(Model::random(config), "playground");
 }
 
 std::string default_model_dir() { return std::string(HEADSCOPE_ASSETS_DIR) + "/models/default"; }
@@ -256,10 +253,7 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressF
                         " is not a directory (scripts/train_default_model.sh trains it)");
         return open_source(default_model_dir(), progress);
     }
-    if (is_playground_spec(arg)) {
-        const ModelConfig config = parse_playground_spec(arg);
-        return std::make_unique<ModelSource>(Model::random(config), "playground");
-    }
+    if (is_playground_spec(arg)) return open_playground(parse_playground_spec(arg), nullptr);
     std::error_code ec;
     if (fs::is_directory(arg, ec)) {
         if (is_hf_model_dir(arg)) {  // Hugging Face checkpoint: config.json names a model_type

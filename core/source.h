@@ -99,13 +99,12 @@ std::unique_ptr<TraceSource> open_source(const std::string& model_arg,
 // The model the project trains itself with scripts/train_default_model.sh
 // (docs/DEFAULT_MODEL.md): assets/models/default, what MODEL "default" names.
 std::string default_model_dir();
-// open_source(arg) for a live edit of a playground spec: when `previous` is what
-// open_source(previous_arg) returned and both are "random:…" specs that differ only in
-// heads (same seed, shapes, mask, norm, …), the model is previous's with the new head
-// count (Model::with_heads: the weights do not depend on heads), equal to a fresh
-// open_source(arg) but without initialising ~20M weights. Otherwise open_source(arg).
-std::unique_ptr<TraceSource> reopen_source(const std::string& arg, const std::string& previous_arg,
-                                           const TraceSource* previous);
+// The playground model of `config` for a live edit: when `previous` holds a model whose
+// config differs from `config` only in heads (same seed, shapes, mask, norm, …), the
+// model is previous's with the new head count (Model::with_heads: the weights do not
+// depend on heads), equal to a fresh Model::random(config) but without initialising ~20M
+// weights. Otherwise Model::random(config). Throws hs::Error for an invalid config.
+std::unique_ptr<TraceSource> open_playground(const ModelConfig& config, const TraceSource* previous);
 // Whether two configs are equal in every field but heads.
 bool same_but_heads(const ModelConfig& a, const ModelConfig& b);
 // A source over an in-memory model (the app's playground edits).

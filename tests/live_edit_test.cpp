@@ -1,5 +1,5 @@
 // Live edits (issue 6): a heads edit reuses the playground model's weights
-// (Model::with_heads, reopen_source); the parallel initialisation fills every tensor from
+// (Model::with_heads, open_playground); the parallel initialisation fills every tensor from
 // its own stream exactly as one serial pass would.
 #include <gtest/gtest.h>
 
@@ -240,11 +240,11 @@ TEST(ModelWithHeads, RejectsAHeadCountThatDoesNotDivideDModel) {
     }
 }
 
-TEST(ReopenSource, AHeadsOnlyEditReusesTheWeightsAndMatchesAFreshOpen) {
+TEST(OpenPlayground, AHeadsOnlyEditReusesTheWeightsAndMatchesAFreshOpen) {
     const std::string before = "random:d_model=64,heads=4,layers=2,seed=3,mask=causal";
     const std::string after = "random:d_model=64,heads=16,layers=2,seed=3,mask=causal";
     const auto previous = open_source(before);
-    const auto reopened = reopen_source(after, before, previous.get());
+    const auto reopened = open_playground(parse_playground_spec(after), previous.get());
     const auto fresh = open_source(after);
     ASSERT_NE(reopened->model(), nullptr);
     EXPECT_EQ(reopened->kind(), "playground");
@@ -260,23 +260,25 @@ TEST(ReopenSource, AHeadsOnlyEditReusesTheWeightsAndMatchesAFreshOpen) {
     expect_same_maps(a.main, b.main);
 }
 
-TEST(ReopenSource, AnyOtherChangeInitialisesAFreshModel) {
+TEST(OpenPlayground, AnyOtherChangeInitialisesAFreshModel) {
     const std::string before = "random:d_model=64,heads=4,layers=2,seed=3";
     const auto previous = open_source(before);
     for (const std::string after : {"random:d_model=64,heads=8,layers=2,seed=4",
                                     "random:d_model=64,heads=8,layers=2,seed=3,mask=causal",
                                     "random:d_model=64,heads=8,layers=2,seed=3,d_ff=128",
                                     "random:d_model=32,heads=4,layers=2,seed=3"}) {
-        const auto reopened = reopen_source(after, before, previous.get());
+        const auto reopened = open_playground(parse_playground_spec(after), previous.get());
         const auto fresh = open_source(after);
         EXPECT_EQ(reopened->name(), fresh->name()) << after;
         EXPECT_EQ(reopened->model()->config().mask, fresh->model()->config().mask) << after;
         expect_same_weights(reopened->model()->weights(), fresh->model()->weights());
         EXPECT_NE(&reopened->model()->weights(), &previous->model()->weights()) << after;
     }
-    // Not a spec, or no previous source: a plain open (which reports the bad argument).
-    EXPECT_THROW(reopen_source("/no/such/model", before, previous.get()), Error);
-    EXPECT_EQ(reopen_source("random:d_model=64,heads=8,layers=1", before, nullptr)->config().layers, 1);
+    // No previous source: a fresh model; an invalid config: the config check's error.
+    EXPECT_EQ(open_playground(parse_playground_spec("random:d_model=64,heads=8,layers=1"), nullptr)->config().layers, 1);
+    ModelConfig bad = parse_playground_spec(before);
+    bad.heads = 5;
+    EXPECT_THROW(open_playground(bad, previous.get()), Error);
 }
 
 TEST(SameButHeads, ComparesEveryFieldExceptHeads) {
