@@ -259,10 +259,11 @@ TEST(Pretokenize, MatchesJavaScriptRegexOnReferenceStrings) {
         const auto gpt2 = hs::gpt2_pretokenize(text);
         const auto qwen2 = hs::llama3_pretokenize(text, 1);
         const auto llama3 = hs::llama3_pretokenize(text, 3);
-        EXPECT_EQ(gpt2, c.at("gpt2").get<std::vector<std::string>>());
-        EXPECT_EQ(qwen2, c.at("qwen2").get<std::vector<std::string>>());
-        EXPECT_EQ(llama3, c.at("llama3").get<std::vector<std::string>>());
-        if (gpt2 != c.at("gpt2") || qwen2 != c.at("qwen2") || llama3 != c.at("llama3")) ++mismatches;
+        const auto want = [&](const char* key) { return c.at(key).get<std::vector<std::string>>(); };
+        EXPECT_EQ(gpt2, want("gpt2"));
+        EXPECT_EQ(qwen2, want("qwen2"));
+        EXPECT_EQ(llama3, want("llama3"));
+        if (gpt2 != want("gpt2") || qwen2 != want("qwen2") || llama3 != want("llama3")) ++mismatches;
     }
     EXPECT_EQ(mismatches, 0);
 }

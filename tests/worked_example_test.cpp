@@ -386,11 +386,13 @@ TEST(WorkedExample, ShippedExamplesDescribeTheArticleErrors) {
 
 namespace {
 
-const hs::ArticleCell& cell_of(const std::vector<hs::ArticleCell>& cells, const std::string& step, int head, int row,
+// (step is a C string: g++ 14 reads a reference returned from a call with a temporary
+// std::string argument as possibly dangling.)
+const hs::ArticleCell& cell_of(const std::vector<hs::ArticleCell>& cells, const char* step, int head, int row,
                                int col) {
     for (const hs::ArticleCell& c : cells)
         if (c.step == step && c.head == head && c.row == row && c.col == col) return c;
-    throw std::runtime_error("no cell " + step);
+    throw std::runtime_error(std::string("no cell ") + step);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ public:
     // Whether the texture has its mip levels (min filter GL_LINEAR_MIPMAP_NEAREST).
     bool mipmapped() const { return mip_levels_ > 0; }
     // Changes with every upload (unique over the process): GL may hand a freed id to a
-    // new texture, so (id, version) is what identifies the contents (FrameCache keys).
+    // new texture, so (id, version) is what identifies the contents (the frame signature, app/gl/frame_signature.h).
     std::uint64_t version() const { return version_; }
 
 private:
