@@ -72,6 +72,7 @@ for suite in "${suites[@]}"; do
   bind /proc "$root/proc"
   bind /dev "$root/dev"
   bind /dev/pts "$root/dev/pts"
+  bind /sys "$root/sys"  # sysfs: a test writes there to see an unwritable directory refused
   # A snapshot of the checkout (edits made while it builds do not leak in) and ../shared at
   # the same places as here, so ../shared/models resolves.
   rm -rf "$root/work/main"

@@ -39,7 +39,8 @@ MultiplyAddRun MultiplyAddChains(std::int64_t steps, float b, float c) {
                                hn::Add(hn::Add(a8, a9), hn::Add(a10, a11)));
     MultiplyAddRun run;
     run.sum = static_cast<double>(hn::GetLane(hn::SumOfLanes(d, total)));
-    run.flops = static_cast<std::int64_t>(kChains) * static_cast<std::int64_t>(hn::Lanes(d)) * steps * 2;
+    run.lanes = static_cast<int>(hn::Lanes(d));
+    run.flops = static_cast<std::int64_t>(kChains) * run.lanes * steps * 2;
     return run;
 }
 
