@@ -2,7 +2,8 @@
 // How long the window's frame loop waits for an event before it draws the next frame:
 // a frame that would show nothing new is not drawn.
 //   - The last frame changed nothing and no worker runs: up to 50 ms for input (the
-//     window then idles instead of spinning).
+//     window then idles instead of spinning); while a worker runs, one 60 Hz refresh
+//     (that frame was not swapped, so no vsync paces the loop).
 //   - A trace job (an edit's model and forward) has run for less than
 //     kProgressOverlaySeconds: until input, its result (a worker wakes the loop through
 //     ResultWakeup, app/latest_wins.h) or the moment the progress overlay appears.

@@ -100,10 +100,16 @@ void draw_numbers(AppContext& ctx, const Card& card, const NumbersFit& fit) {
                 float x = v;
                 ImGui::PushID(r * 64 + c);
                 ImGui::SetNextItemWidth(cell_w);
-                if (ImGui::InputFloat("##v", &x, 0.0f, 0.0f, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
+                // The value typed into the active cell (one at a time) is committed once, when
+                // the cell is left (Enter, Tab, a click elsewhere): ImGui 1.92 refuses
+                // EnterReturnsTrue on numeric inputs, and a commit per keystroke would
+                // recompute the model for every digit.
+                static float typed = 0.0f;
+                if (ImGui::InputFloat("##v", &x, 0.0f, 0.0f, "%.4g")) typed = x;
+                if (ImGui::IsItemDeactivatedAfterEdit())
                     try {
-                        if (card.edit_transposed) edit_worked_example_cell(ctx.state, card.edit, card.edit_offset + c, r, x);
-                        else edit_worked_example_cell(ctx.state, card.edit, r, c, x);
+                        if (card.edit_transposed) edit_worked_example_cell(ctx.state, card.edit, card.edit_offset + c, r, typed);
+                        else edit_worked_example_cell(ctx.state, card.edit, r, c, typed);
                     } catch (const Error& e) {
                         ctx.state.notice = e.what();
                     }

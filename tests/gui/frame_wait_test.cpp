@@ -29,7 +29,9 @@ TEST(FrameWait, AnIdleWindowWhoseLastFrameChangedNothingWaitsUpTo50Ms) {
     measured.continuous = true;  // a benchmark times every frame
     EXPECT_DOUBLE_EQ(frame_wait_seconds(measured), 0.0);
     FrameWaitInputs busy = idle_window();
-    busy.workers_idle = false;  // a thumbnail or analysis result is on its way
+    busy.workers_idle = false;  // a thumbnail or analysis result is on its way: one refresh
+    EXPECT_DOUBLE_EQ(frame_wait_seconds(busy), 1.0 / 60.0);
+    busy.last_frame_identical = false;
     EXPECT_DOUBLE_EQ(frame_wait_seconds(busy), 0.0);
 }
 
