@@ -93,6 +93,9 @@ for suite in "${suites[@]}"; do
       for p in libimgui-dev libeigen3-dev libglfw3-dev libhwy-dev; do
         echo \"\$p: \$(dpkg-query -W -f='\${Version}' \$p)\"
       done
+      # A clean build every run: the snapshot keeps the checkout's file times, which can be
+      # older than objects a previous run built, so an incremental build could link stale ones.
+      rm -rf $build
       cmake -S /work/main -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_COMPILE_WARNING_AS_ERROR=ON >/dev/null
       cmake --build $build -j\$(nproc) 2>&1 | grep -E 'warning|error|Built target headscope\$' || true
       cmake --build $build -j\$(nproc) >/dev/null
