@@ -98,32 +98,60 @@ TEST(TrainGrad, LossLogitsAndEveryGradientEqualPyTorchAutograd) {
 // with one weight entry moved by ±ε = 1e-5, so (L(w+ε) − L(w−ε)) / 2ε is the gradient to
 // ~1e-9. For every option the playground offers (norm kind and placement, each position
 // encoding and RoPE layout, each activation, GQA, biases or none, tied or separate head,
-// the encoder–decoder's cross-attention) every entry of every parameter tensor is checked:
-// the float32 backward agrees to 1e-5 + 1e-3·|g| (its own rounding); a wrong term misses
-// by far more. The reference's loss equals the trainer's to 1e-5 first.
-TEST(TrainGrad, EveryGradientEntryMatchesDoublePrecisionCentralDifferences) {
-    const char* const options[] = {
-        "norm=pre-ln,pe=learned,act=relu,lm_head=tied",
-        "norm=post-ln,pe=sinusoidal,act=gelu,lm_head=separate",
-        "norm=rmsnorm,pe=rope,rope=rotate-half,act=swiglu,kv_heads=1,bias=0,lm_head=separate",
-        "norm=post-rmsnorm,pe=rope,rope=interleaved,act=gelu-tanh,lm_head=tied",
-        "norm=pre-ln,pe=none,act=gelu,kv_heads=2,heads=4,lm_head=tied",
-        "norm=pre-ln,pe=learned,act=relu,mask=none,lm_head=tied",
+// key padding, the encoder–decoder's cross-attention) and BERT's token type and embedding
+// norm, every entry of every parameter tensor is checked: the float32 backward agrees to
+// 1e-5 + 1e-3·|g| (its own rounding); a wrong term misses by far more. The reference's
+// loss equals the trainer's to 1e-5 first.
+struct GradCase {
+    const char* spec;
+    std::vector<int> key_padding;  // of the sequence (single stack) or of the source
+    bool bert_embedding = false;   // token type 0 and the embedding norm
+};
+
+std::vector<GradCase> grad_cases() {
+    return {
+        {"norm=pre-ln,pe=learned,act=relu,lm_head=tied", {}},
+        {"norm=post-ln,pe=sinusoidal,act=gelu,lm_head=separate", {}},
+        {"norm=rmsnorm,pe=rope,rope=rotate-half,act=swiglu,kv_heads=1,bias=0,lm_head=separate", {}},
+        {"norm=post-rmsnorm,pe=rope,rope=interleaved,act=gelu-tanh,lm_head=tied", {}},
+        {"norm=pre-ln,pe=none,act=gelu,kv_heads=2,heads=4,lm_head=tied", {}},
+        {"norm=pre-ln,pe=learned,act=relu,mask=none,lm_head=tied", {}},
+        // key padding: no query sees keys 2 and 5 (query 0 still sees key 0)
+        {"norm=pre-ln,pe=rope,act=gelu,lm_head=tied", {2, 5}},
+        {"norm=post-ln,pe=learned,act=relu,mask=none,lm_head=separate", {1}, true},
         // encoder–decoder: cross-attention, three norms per decoder layer, both final norms
-        "arch=encoder-decoder,norm=pre-ln,pe=learned,act=gelu,lm_head=tied",
-        "arch=encoder-decoder,norm=post-rmsnorm,pe=rope,act=swiglu,kv_heads=1,lm_head=separate",
+        {"arch=encoder-decoder,norm=pre-ln,pe=learned,act=gelu,lm_head=tied", {}},
+        {"arch=encoder-decoder,norm=post-rmsnorm,pe=rope,act=swiglu,kv_heads=1,lm_head=separate", {3}},
     };
-    const std::vector<int> ids = {0, 5, 9, 2, 5, 9, 7}, source = {0, 3, 8, 10, 1};
-    for (const char* option : options) {
-        SCOPED_TRACE(option);
-        ModelConfig c = parse_playground_spec(
-            merge_playground_specs("random:arch=decoder,d_model=8,heads=2,layers=2,d_ff=12,vocab=11,max_len=16,seed=5",
-                                   std::string("random:") + option));
-        ensure_valid(c);
+}
+
+// The case's small model (d_model 8, 2 layers, vocabulary 11).
+ModelConfig config_of(const GradCase& option) {
+    ModelConfig c = parse_playground_spec(
+        merge_playground_specs("random:arch=decoder,d_model=8,heads=2,layers=2,d_ff=12,vocab=11,max_len=16,seed=5",
+                               std::string("random:") + option.spec));
+    if (option.bert_embedding) {
+        c.embed_norm = true;
+        c.type_vocab = 2;
+    }
+    ensure_valid(c);
+    return c;
+}
+
+const std::vector<int> kGradIds = {0, 5, 9, 2, 5, 9, 7}, kGradSource = {0, 3, 8, 10, 1};
+
+TEST(TrainGrad, EveryGradientEntryMatchesDoublePrecisionCentralDifferences) {
+    const std::vector<int>& ids = kGradIds;
+    const std::vector<int>& source = kGradSource;
+    for (const GradCase& option : grad_cases()) {
+        SCOPED_TRACE(std::string(option.spec) + (option.bert_embedding ? " + BERT embedding" : ""));
+        const ModelConfig c = config_of(option);
         ModelWeights w = init_weights(c);
         const bool enc_dec = c.arch == Arch::EncoderDecoder;
-        const train::LossAndGrads r = enc_dec ? train::seq2seq_loss(c, w, source, ids) : train::next_token_loss(c, w, ids);
-        ASSERT_NEAR(test::reference_loss(c, w, source, ids), r.loss, 1e-5);
+        const std::vector<int>& pad = option.key_padding;
+        const train::LossAndGrads r = enc_dec ? train::seq2seq_loss(c, w, source, ids, 1, pad)
+                                              : train::next_token_loss(c, w, ids, 1, pad);
+        ASSERT_NEAR(test::reference_loss(c, w, source, ids, {}, pad), r.loss, 1e-5);
         ModelWeights grads = r.grads;
         const std::vector<train::Parameter> params = train::parameters_of(w), g = train::parameters_of(grads);
         ASSERT_EQ(params.size(), g.size());
@@ -132,8 +160,8 @@ TEST(TrainGrad, EveryGradientEntryMatchesDoublePrecisionCentralDifferences) {
         double worst = 0.0, worst_fd = 0.0, worst_g = 0.0;
         for (std::size_t k = 0; k < params.size(); ++k)
             for (std::size_t i = 0; i < params[k].size; ++i) {
-                const double up = test::reference_loss(c, w, source, ids, {params[k].data, i, eps});
-                const double down = test::reference_loss(c, w, source, ids, {params[k].data, i, -eps});
+                const double up = test::reference_loss(c, w, source, ids, {params[k].data, i, eps}, pad);
+                const double down = test::reference_loss(c, w, source, ids, {params[k].data, i, -eps}, pad);
                 const double fd = (up - down) / (2.0 * eps), analytic = g[k].data[i];
                 const double excess = std::abs(analytic - fd) - (1e-5 + 1e-3 * std::abs(fd));
                 if (excess > worst) worst = excess, worst_k = k, worst_i = i, worst_fd = fd, worst_g = analytic;
@@ -145,6 +173,36 @@ TEST(TrainGrad, EveryGradientEntryMatchesDoublePrecisionCentralDifferences) {
     }
 }
 
+// Training runs Model::forward's forward (run_forward), for every option: the last row of
+// its logits is Model::forward's next-token logits, and with a causal mask and no padding
+// each row t is the next-token logits of Model::forward on the first t + 1 tokens.
+TEST(TrainGrad, TheTrainingForwardIsTheRuntimesForwardForEveryOption) {
+    for (const GradCase& option : grad_cases()) {
+        SCOPED_TRACE(std::string(option.spec) + (option.bert_embedding ? " + BERT embedding" : ""));
+        const ModelConfig c = config_of(option);
+        const Model model(c, init_weights(c));
+        const bool enc_dec = c.arch == Arch::EncoderDecoder;
+        const std::vector<int>& pad = option.key_padding;
+        const train::LossAndGrads r = enc_dec ? train::seq2seq_loss(c, model.weights(), kGradSource, kGradIds, 1, pad)
+                                              : train::next_token_loss(c, model.weights(), kGradIds, 1, pad);
+        const auto runtime_logits = [&](std::size_t tokens) {
+            const std::vector<int> prefix(kGradIds.begin(), kGradIds.begin() + static_cast<std::ptrdiff_t>(tokens));
+            ForwardInput in = ForwardInput::of(enc_dec ? kGradSource : prefix);
+            if (enc_dec) in.decoder_ids = prefix;
+            in.key_padding = pad;
+            return model.forward(in).next_token_logits;
+        };
+        ASSERT_EQ(r.logits.rows(), static_cast<Eigen::Index>(kGradIds.size()));
+        const bool every_row = c.mask == MaskKind::Causal && pad.empty();
+        for (std::size_t t = every_row ? 0 : kGradIds.size() - 1; t < kGradIds.size(); ++t) {
+            const Vector want = runtime_logits(t + 1);
+            const auto row = static_cast<Eigen::Index>(t);
+            EXPECT_LT((r.logits.row(row).transpose() - want).cwiseAbs().maxCoeff(), 1e-5f) << "position " << t;
+        }
+    }
+}
+
+// The same on the PyTorch fixtures' models (real-layout blocks).
 TEST(TrainGrad, TheTrainingForwardIsTheRuntimesForward) {
     // The last row of the training logits is Model::forward's next-token logits.
     for (const fs::path& dir : cases()) {
@@ -173,7 +231,7 @@ TEST(TrainGrad, RefusesWhatItCannotTrainWithAReason) {
         return std::string("no error");
     };
     EXPECT_EQ(message_of(model.config(), {3}), "a training sequence needs at least 2 tokens (got 1)");
-    EXPECT_EQ(message_of(model.config(), {3, 29}), "token id 29 is outside the vocabulary of 29");
+    EXPECT_EQ(message_of(model.config(), {3, 29}), "token id 29 is outside the vocabulary (0..28)");
     ModelConfig no_head = model.config();
     no_head.lm_head = LmHead::None;
     EXPECT_EQ(message_of(no_head, {1, 2}), "training needs a model with an LM head (lm_head=tied or lm_head=separate)");

@@ -1,5 +1,6 @@
 #include "tests/train_reference_loss.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -64,9 +65,10 @@ void rotate(Mat& x, int heads, const ModelConfig& c) {
             }
 }
 
-// Multi-head attention: queries from x, keys and values from m (= x for self-attention).
+// Multi-head attention: queries from x, keys and values from m (= x for self-attention);
+// query t sees key j unless causal and j > t, or j is a padded key.
 Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const ModelConfig& c, bool causal, bool rope,
-              const Reader& r) {
+              const std::vector<int>& padded, const Reader& r) {
     const int H = c.heads, Hkv = c.kv_head_count(), dh = c.d_h(), I = H * dh, Ikv = Hkv * dh;
     const Mat win = r(w.in_proj_weight);
     const Vec bin = r(w.in_proj_bias);
@@ -83,10 +85,14 @@ Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const Model
         const int g = h / (H / Hkv);
         Mat s = q.middleCols(h * dh, dh) * k.middleCols(g * dh, dh).transpose() / std::sqrt(static_cast<double>(dh));
         for (Eigen::Index t = 0; t < s.rows(); ++t) {
-            const Eigen::Index seen = causal ? t + 1 : s.cols();
-            const double top = s.row(t).head(seen).maxCoeff();
+            const auto sees = [&](Eigen::Index j) {
+                return !(causal && j > t) && std::find(padded.begin(), padded.end(), j) == padded.end();
+            };
+            double top = -INFINITY;
+            for (Eigen::Index j = 0; j < s.cols(); ++j)
+                if (sees(j)) top = std::max(top, s(t, j));
             double sum = 0.0;
-            for (Eigen::Index j = 0; j < s.cols(); ++j) sum += s(t, j) = j < seen ? std::exp(s(t, j) - top) : 0.0;
+            for (Eigen::Index j = 0; j < s.cols(); ++j) sum += s(t, j) = sees(j) ? std::exp(s(t, j) - top) : 0.0;
             s.row(t) /= sum;
         }
         concat.middleCols(h * dh, dh) = s * v.middleCols(g * dh, dh);
@@ -127,50 +133,56 @@ Mat embed(const std::vector<int>& ids, const ModelConfig& c, const ModelWeights&
                 const double angle = static_cast<double>(p) / std::pow(10000.0, static_cast<double>(i - i % 2) / c.d_model);
                 x(p, i) += i % 2 == 0 ? std::sin(angle) : std::cos(angle);
             }
+    if (w.type_embed.rows() > 0) x.rowwise() += r(w.type_embed).row(0);  // token type 0
+    if (w.embed_norm) x = norm(x, *w.embed_norm, c, r);                    // BERT's embedding norm
     return x;
 }
 
-Mat encoder_layer(const Mat& x, const EncoderLayerWeights& w, const ModelConfig& c, bool causal, const Reader& r) {
+Mat encoder_layer(const Mat& x, const EncoderLayerWeights& w, const ModelConfig& c, bool causal,
+                  const std::vector<int>& padded, const Reader& r) {
     const bool rope = c.pe == PosEncoding::Rotary;
     if (c.norm == NormPlacement::PreLN) {
         const Mat n1 = norm(x, w.norm1, c, r);
-        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, rope, r);
+        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, rope, padded, r);
         return x2 + feed_forward(norm(x2, w.norm2, c, r), w.ffn, c, r);
     }
-    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, rope, r), w.norm1, c, r);
+    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, rope, padded, r), w.norm1, c, r);
     return norm(x2 + feed_forward(x2, w.ffn, c, r), w.norm2, c, r);
 }
 
+// Cross-attention skips the source's padded keys.
 Mat decoder_layer(const Mat& x, const Mat& memory, const DecoderLayerWeights& w, const ModelConfig& c,
-                  const Reader& r) {
+                  const std::vector<int>& source_padded, const Reader& r) {
     const bool rope = c.pe == PosEncoding::Rotary, causal = c.mask == MaskKind::Causal;
     if (c.norm == NormPlacement::PreLN) {
         const Mat n1 = norm(x, w.norm1, c, r);
-        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, rope, r);
-        const Mat x3 = x2 + attention(norm(x2, w.norm2, c, r), memory, w.cross_attn, c, false, false, r);
+        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, rope, {}, r);
+        const Mat x3 =
+            x2 + attention(norm(x2, w.norm2, c, r), memory, w.cross_attn, c, false, false, source_padded, r);
         return x3 + feed_forward(norm(x3, w.norm3, c, r), w.ffn, c, r);
     }
-    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, rope, r), w.norm1, c, r);
-    const Mat x3 = norm(x2 + attention(x2, memory, w.cross_attn, c, false, false, r), w.norm2, c, r);
+    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, rope, {}, r), w.norm1, c, r);
+    const Mat x3 = norm(x2 + attention(x2, memory, w.cross_attn, c, false, false, source_padded, r), w.norm2, c, r);
     return norm(x3 + feed_forward(x3, w.ffn, c, r), w.norm3, c, r);
 }
 
 }  // namespace
 
 double reference_loss(const ModelConfig& c, const ModelWeights& w, const std::vector<int>& source,
-                      const std::vector<int>& target, const Nudge& nudge) {
+                      const std::vector<int>& target, const Nudge& nudge, const std::vector<int>& key_padding) {
     const Reader r{nudge};
     Mat h;
     if (c.arch == Arch::EncoderDecoder) {
         Mat m = embed(source, c, w, r);
-        for (const EncoderLayerWeights& l : w.layers) m = encoder_layer(m, l, c, false, r);
+        for (const EncoderLayerWeights& l : w.layers) m = encoder_layer(m, l, c, false, key_padding, r);
         if (w.final_norm) m = norm(m, *w.final_norm, c, r);
         h = embed(target, c, w, r);
-        for (const DecoderLayerWeights& l : w.decoder_layers) h = decoder_layer(h, m, l, c, r);
+        for (const DecoderLayerWeights& l : w.decoder_layers) h = decoder_layer(h, m, l, c, key_padding, r);
         if (w.decoder_final_norm) h = norm(h, *w.decoder_final_norm, c, r);
     } else {
         h = embed(target, c, w, r);
-        for (const EncoderLayerWeights& l : w.layers) h = encoder_layer(h, l, c, c.mask == MaskKind::Causal, r);
+        for (const EncoderLayerWeights& l : w.layers)
+            h = encoder_layer(h, l, c, c.mask == MaskKind::Causal, key_padding, r);
         if (w.final_norm) h = norm(h, *w.final_norm, c, r);
     }
     const Mat logits = h * r(c.lm_head == LmHead::Separate ? w.lm_head : w.embed).transpose();

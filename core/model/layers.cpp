@@ -67,8 +67,8 @@ Matrix activate(const Matrix& x, Activation act) {
 }
 
 Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act,
-                    const std::function<void(const Eigen::Ref<const Matrix>&)>& on_hidden) {
-    // hidden: (T, d_ff) = act(x · W1ᵀ + b1)
+                    const FeedForwardTap& tap) {
+    // pre: (T, d_ff) = x · W1ᵀ + b1; hidden = act(pre)
     //   SwiGLU: hidden = silu(x · W_gateᵀ + b_g) ⊙ (x · W1ᵀ + b1)
     // out: (T, D) = hidden · W2ᵀ + b2
     // hidden (and the gate) live in per-thread scratch reused across layers and calls.
@@ -76,15 +76,17 @@ Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act
     const Eigen::Index T = x.rows(), F = w.d_ff();
     Eigen::Map<Matrix> hidden = hidden_buf.get(T, F);
     matmul_nt(x, w.linear1_weight, bias_or_null(w.linear1_bias), hidden);
+    if (tap) tap("ffn_pre", hidden);
     if (act == Activation::SwiGLU) {
         Eigen::Map<Matrix> gate = gate_buf.get(T, F);
         matmul_nt(x, w.gate_weight, bias_or_null(w.gate_bias), gate);
+        if (tap) tap("ffn_gate", gate);
         activate_in_place(gate, act);
         hidden.array() *= gate.array();
     } else {
         activate_in_place(hidden, act);
     }
-    if (on_hidden) on_hidden(hidden);
+    if (tap) tap("ffn_hidden", hidden);
     Matrix out(T, w.d_model());
     matmul_nt(hidden, w.linear2_weight, bias_or_null(w.linear2_bias), out);
     return out;
@@ -139,14 +141,23 @@ Matrix attend(const AttentionWeights& w, const ModelConfig& c, const Matrix& q_i
     return std::move(r.output);
 }
 
-// The feed-forward sub-layer with its taps "ffn_in", "ffn_hidden", "ffn_out".
+// The feed-forward sub-layer with its taps "ffn_in", "ffn_pre", "ffn_gate" (SwiGLU),
+// "ffn_hidden", "ffn_out".
 Matrix ffn(const FeedForwardWeights& w, const ModelConfig& c, const Matrix& x, const LayerCapture& capture) {
     emit(capture, {"ffn_in"}, x);
-    Matrix out = feed_forward(x, w, c.activation, [&](const Eigen::Ref<const Matrix>& hidden) {
-        emit(capture, {"ffn_hidden"}, hidden);
-    });
+    FeedForwardTap tap;
+    if (capture.tap) tap = [&](const char* name, const Eigen::Ref<const Matrix>& value) { emit(capture, {name}, value); };
+    Matrix out = feed_forward(x, w, c.activation, tap);
     emit(capture, {"ffn_out"}, out);
     return out;
+}
+
+// The layer's norm `which` ("norm1", "norm2", "norm3") of x, its input tapped as
+// "<which>_in" (the backward recomputes the norm's statistics from it).
+Matrix norm(const LayerNormWeights& w, const ModelConfig& c, const char* which, const Matrix& x,
+            const LayerCapture& capture) {
+    emit(capture, {which, "_in"}, x);
+    return apply_norm(x, w, c.norm_kind, c.norm_eps);
 }
 
 // The layer's output, tapped as "out".
@@ -160,49 +171,44 @@ Matrix layer_output(Matrix out, const LayerCapture& capture) {
 Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const Matrix& x,
                      const AttentionMask& mask, const LayerCapture& capture,
                      LayerTrace& layer_trace) {
-    const float eps = c.norm_eps;
+    const auto self_attention = [&](const Matrix& in) {
+        return attend(w.self_attn, c, in, nullptr, mask, capture, capture.self_steps, layer_trace.self_attn);
+    };
     if (c.norm == NormPlacement::PostLN) {
         // x = norm1(x + SA(x)); x = norm2(x + FF(x))
-        Matrix sa = attend(w.self_attn, c, x, nullptr, mask, capture, capture.self_steps,
-                           layer_trace.self_attn);
-        Matrix h = apply_norm(x + sa, w.norm1, c.norm_kind, eps);
+        const Matrix h = norm(w.norm1, c, "norm1", x + self_attention(x), capture);
         if (capture.maps_only) return h;
-        return layer_output(apply_norm(h + ffn(w.ffn, c, h, capture), w.norm2, c.norm_kind, eps), capture);
+        return layer_output(norm(w.norm2, c, "norm2", h + ffn(w.ffn, c, h, capture), capture), capture);
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + FF(norm2(x))
-    const Matrix n1 = apply_norm(x, w.norm1, c.norm_kind, eps);
-    Matrix h = x + attend(w.self_attn, c, n1, nullptr, mask, capture, capture.self_steps,
-                          layer_trace.self_attn);
+    const Matrix h = x + self_attention(norm(w.norm1, c, "norm1", x, capture));
     if (capture.maps_only) return h;
-    return layer_output(h + ffn(w.ffn, c, apply_norm(h, w.norm2, c.norm_kind, eps), capture), capture);
+    return layer_output(h + ffn(w.ffn, c, norm(w.norm2, c, "norm2", h, capture), capture), capture);
 }
 
 Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& c, const Matrix& x,
                      const Matrix& memory, const AttentionMask& self_mask,
                      const AttentionMask& cross_mask, const LayerCapture& capture,
                      LayerTrace& layer_trace) {
-    const float eps = c.norm_eps;
     layer_trace.cross_attn.emplace();
-    HeadMaps& cross_maps = *layer_trace.cross_attn;
+    const auto self_attention = [&](const Matrix& in) {
+        return attend(w.self_attn, c, in, nullptr, self_mask, capture, capture.self_steps, layer_trace.self_attn);
+    };
+    const auto cross_attention = [&](const Matrix& in) {
+        return attend(w.cross_attn, c, in, &memory, cross_mask, capture, capture.cross_steps, *layer_trace.cross_attn);
+    };
     if (c.norm == NormPlacement::PostLN) {
         // x = norm1(x + SA(x)); x = norm2(x + CA(x, mem)); x = norm3(x + FF(x))
-        Matrix h = apply_norm(x + attend(w.self_attn, c, x, nullptr, self_mask, capture,
-                                         capture.self_steps, layer_trace.self_attn),
-                              w.norm1, c.norm_kind, eps);
-        h = apply_norm(h + attend(w.cross_attn, c, h, &memory, cross_mask, capture,
-                                  capture.cross_steps, cross_maps),
-                       w.norm2, c.norm_kind, eps);
+        Matrix h = norm(w.norm1, c, "norm1", x + self_attention(x), capture);
+        h = norm(w.norm2, c, "norm2", h + cross_attention(h), capture);
         if (capture.maps_only) return h;
-        return layer_output(apply_norm(h + ffn(w.ffn, c, h, capture), w.norm3, c.norm_kind, eps), capture);
+        return layer_output(norm(w.norm3, c, "norm3", h + ffn(w.ffn, c, h, capture), capture), capture);
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + CA(norm2(x), mem); x = x + FF(norm3(x))
-    const Matrix n1 = apply_norm(x, w.norm1, c.norm_kind, eps);
-    Matrix h = x + attend(w.self_attn, c, n1, nullptr, self_mask, capture, capture.self_steps,
-                          layer_trace.self_attn);
-    const Matrix n2 = apply_norm(h, w.norm2, c.norm_kind, eps);
-    h += attend(w.cross_attn, c, n2, &memory, cross_mask, capture, capture.cross_steps, cross_maps);
+    Matrix h = x + self_attention(norm(w.norm1, c, "norm1", x, capture));
+    h += cross_attention(norm(w.norm2, c, "norm2", h, capture));
     if (capture.maps_only) return h;
-    return layer_output(h + ffn(w.ffn, c, apply_norm(h, w.norm3, c.norm_kind, eps), capture), capture);
+    return layer_output(h + ffn(w.ffn, c, norm(w.norm3, c, "norm3", h, capture), capture), capture);
 }
 
 }  // namespace hs

@@ -24,9 +24,11 @@ Matrix activate(const Matrix& x, Activation act);
 // (T, D) -> (T, d_ff) -> (T, D):
 //   linear2(act(linear1(x)))                     ReLU, GELU, GELU-tanh
 //   linear2(silu(gate(x)) ⊙ linear1(x))          SwiGLU
-// `on_hidden`, when set, sees hidden (T, d_ff) after the activation (the "ffn_hidden" tap).
+// `tap`, when set, sees the named values (T, d_ff) of taps.h: "ffn_pre" = x·W1ᵀ + b1,
+// "ffn_gate" = x·W_gᵀ + b_g before its SiLU (SwiGLU only), "ffn_hidden" after the activation.
+using FeedForwardTap = std::function<void(const char* name, const Eigen::Ref<const Matrix>& value)>;
 Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act,
-                    const std::function<void(const Eigen::Ref<const Matrix>&)>& on_hidden = {});
+                    const FeedForwardTap& tap = {});
 // Sinusoidal table (T, D): PE[p, 2i] = sin(p / 10000^(2i/D)), PE[p, 2i+1] = cos(same).
 Matrix sinusoidal_positions(int T, int D);
 

@@ -121,9 +121,17 @@ double map_block_bytes(double cells_per_head, int heads, bool scores);
 // drops them (HeadMaps::resident = false) unless `keep`.
 void settle_maps(const TraceOptions& options, const HeadRef& block, bool keep, HeadMaps& maps);
 
+// The one forward (DESIGN §1): Model::forward runs it on its weights, training
+// (core/train/) on the weights it is changing, with the recorders it needs. Throws
+// hs::Error on bad input (see Model::forward), Cancelled when `progress` says stop.
+// Trace::model_name is left empty.
+Trace run_forward(const ModelConfig& config, const ModelWeights& weights, const ForwardInput& input,
+                  const TraceOptions& options = {}, const ProgressFn& progress = nullptr);
+
 // Embeddings + positions entering layer 0: (T, D) = embed[ids] (· √D not applied) + PE
 // (sinusoidal or learned; rotary positions are applied in attention instead)
 // + type_embed[0] (token types), then the embedding norm when the model has one.
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids);
+Matrix embed_tokens(const ModelConfig& config, const ModelWeights& weights, const std::vector<int>& ids);
 
 }  // namespace hs

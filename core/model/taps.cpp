@@ -1,6 +1,7 @@
 #include "core/model/taps.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "core/error.h"
 
@@ -8,20 +9,36 @@ namespace hs {
 
 namespace {
 
-void add_layer(std::vector<std::string>& names, const std::string& p, bool cross) {
-    for (const char* n : {"attn_in", "attn.q", "attn.k", "attn.v", "attn.concat", "attn_out"})
-        names.push_back(p + n);
-    if (cross)
-        for (const char* n : {"cross_in", "cross.q", "cross.k", "cross.v", "cross.concat", "cross_out"})
-            names.push_back(p + n);
-    for (const char* n : {"ffn_in", "ffn_hidden", "ffn_out", "out"}) names.push_back(p + n);
+// One layer's names in the order its sub-layers make them: pre-norm reads each norm's
+// input before its sub-layer (norm1_in, attn…), post-norm after adding the sub-layer's
+// output (attn…, norm1_in).
+void add_layer(std::vector<std::string>& names, const std::string& p, const ModelConfig& c, bool cross) {
+    const bool pre = c.norm == NormPlacement::PreLN;
+    const auto add = [&](std::initializer_list<const char*> list) {
+        for (const char* n : list) names.push_back(p + n);
+    };
+    const auto sub_layer = [&](const char* norm_in, std::initializer_list<const char*> list) {
+        if (pre) add({norm_in});
+        add(list);
+        if (!pre) add({norm_in});
+    };
+    sub_layer("norm1_in", {"attn_in", "attn.q", "attn.k", "attn.v", "attn.concat", "attn_out"});
+    if (cross) sub_layer("norm2_in", {"cross_in", "cross.q", "cross.k", "cross.v", "cross.concat", "cross_out"});
+    if (c.activation == Activation::SwiGLU)
+        sub_layer(cross ? "norm3_in" : "norm2_in", {"ffn_in", "ffn_pre", "ffn_gate", "ffn_hidden", "ffn_out"});
+    else
+        sub_layer(cross ? "norm3_in" : "norm2_in", {"ffn_in", "ffn_pre", "ffn_hidden", "ffn_out"});
+    add({"out"});
 }
 
 void add_stack(std::vector<std::string>& names, const ModelConfig& c, const std::string& stack,
                bool cross, bool final_norm) {
     names.push_back(stack + "embed");
-    for (int l = 0; l < c.layers; ++l) add_layer(names, stack + "layers." + std::to_string(l) + ".", cross);
-    if (final_norm) names.push_back(stack + "norm");
+    for (int l = 0; l < c.layers; ++l) add_layer(names, stack + "layers." + std::to_string(l) + ".", c, cross);
+    if (final_norm) {
+        names.push_back(stack + "norm_in");
+        names.push_back(stack + "norm");
+    }
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 //
 //   [S]embed                       (T, D) embeddings + positions (+ token types, embedding
 //                                  norm): the input to layer 0
+//   [S]layers.N.norm1_in, norm2_in, norm3_in (decoder layers)
+//                                  (T, D) what each of the layer's norms reads: before its
+//                                  sub-layer pre-LN (x), after it post-LN (x + sub-layer(x))
 //   [S]layers.N.attn_in            (T, D) what self-attention reads (norm1(x) pre-LN, x post-LN)
 //   [S]layers.N.attn.q / .k / .v   (T, I) / (T, Ikv) / (T, Ikv) projections, Q and K rotated
 //                                  (rotary positions)
@@ -13,10 +16,13 @@
 //   decoder.layers.N.cross_in, .cross.q/.k/.v/.concat, .cross_out   (decoder of an
 //                                  encoder–decoder; k, v: (S, Ikv) from the encoder)
 //   [S]layers.N.ffn_in             (T, D) what the feed-forward reads
-//   [S]layers.N.ffn_hidden         (T, F) act(x·W1ᵀ + b1) (SwiGLU: silu(x·W_gᵀ) ⊙ x·W1ᵀ)
+//   [S]layers.N.ffn_pre            (T, F) x·W1ᵀ + b1
+//   [S]layers.N.ffn_gate           (T, F) x·W_gᵀ + b_g before its SiLU (SwiGLU only)
+//   [S]layers.N.ffn_hidden         (T, F) act(pre) (SwiGLU: silu(gate) ⊙ pre)
 //   [S]layers.N.ffn_out            (T, D) hidden · W2ᵀ + b2
 //   [S]layers.N.out                (T, D) the layer's output
-//   [S]norm                        (T, D) the final norm (models that have one)
+//   [S]norm_in, [S]norm            (T, D) the final norm's input and output (models that
+//                                  have one)
 //   logits                         (1, V) after the last position (models with an LM head)
 //
 // [S] is empty for a single stack, "encoder." / "decoder." for an encoder–decoder.

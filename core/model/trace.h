@@ -137,6 +137,9 @@ struct Trace {
     // Decoder language models: the full next-token logits (V) after the last position
     // (empty otherwise); next_tokens are the top of softmax(next_token_logits).
     Vector next_token_logits;
+    // Every position's logits (T, V) of that stack, when TraceOptions::all_logits asked
+    // (training's loss); next_token_logits is then its last row. Empty otherwise.
+    Matrix logits;
     // The ablation the forward ran with (TraceOptions::ablate / ablate_mode), so that a
     // dropped layer's maps can be recomputed with the same hidden states.
     std::vector<HeadRef> ablate;
@@ -155,6 +158,7 @@ struct Trace {
 struct TraceOptions {
     bool head_weights = true;   // per-layer per-head weights
     bool hidden_states = true;  // per-layer outputs
+    bool all_logits = false;    // Trace::logits: the LM head at every position, not the last
     bool scores = false;        // per-layer per-head scaled scores too, …
     // … but only while their cells (layers × heads × T × S over every block) stay within
     // this many: the forward decides once it knows T (the app's hover readout asks for

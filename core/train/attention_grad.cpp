@@ -19,87 +19,37 @@ Shape shape_of(const ModelConfig& c) {
 }
 
 // Entries [start, start + n) of a bias, or the empty bias of a model without biases.
-ConstVectorView part(const Vector& b, Eigen::Index start, Eigen::Index n) {
-    return b.size() > 0 ? ConstVectorView(b.segment(start, n)) : ConstVectorView(b);
-}
 VectorView part(Vector& b, Eigen::Index start, Eigen::Index n) {
     return b.size() > 0 ? VectorView(b.segment(start, n)) : VectorView(b);
 }
 
 }  // namespace
 
-Matrix attention_forward(const Matrix& x, const Matrix* memory, const AttentionWeights& w, const ModelConfig& config,
-                         const std::optional<Rotary>& rope, bool causal, AttentionCache& cache) {
-    const Shape s = shape_of(config);
-    const Eigen::Index T = x.rows();
-    const float scale = 1.0f / std::sqrt(static_cast<float>(s.Dh));
-    cache.x = x;
-    if (memory) {
-        cache.memory = *memory;
-        // Q: (T, I) = X·W_Qᵀ + b_Q; [K | V]: (S, 2·Ikv) = M·[W_K; W_V]ᵀ + b_KV
-        cache.q = linear_forward(x, w.in_proj_weight.topRows(s.I), part(w.in_proj_bias, 0, s.I));
-        const Matrix kv = linear_forward(*memory, w.in_proj_weight.bottomRows(2 * s.Ikv),
-                                         part(w.in_proj_bias, s.I, 2 * s.Ikv));
-        cache.k = kv.leftCols(s.Ikv);
-        cache.v = kv.rightCols(s.Ikv);
-    } else {
-        cache.memory.resize(0, 0);
-        // qkv: (T, I + 2·Ikv) = X·W_inᵀ + b_in
-        const Matrix qkv = linear_forward(x, w.in_proj_weight, w.in_proj_bias);
-        cache.q = qkv.leftCols(s.I);
-        cache.k = qkv.middleCols(s.I, s.Ikv);
-        cache.v = qkv.rightCols(s.Ikv);
-        if (rope) {
-            apply_rope(cache.q, s.H, rope->table, rope->layout);
-            apply_rope(cache.k, s.Hkv, rope->table, rope->layout);
-        }
-    }
-    const Eigen::Index S = cache.k.rows();
-    cache.probs.assign(static_cast<std::size_t>(s.H), Matrix());
-    cache.concat.resize(T, s.I);
-    for (int h = 0; h < s.H; ++h) {
-        const int g = h / s.group;
-        // scores: (T, S) = Q_h K_gᵀ / √Dh, then the mask, then softmax per row
-        Matrix p = cache.q.middleCols(h * s.Dh, s.Dh) * cache.k.middleCols(g * s.Dh, s.Dh).transpose() * scale;
-        for (Eigen::Index t = 0; t < T; ++t) {
-            const Eigen::Index visible = causal ? std::min(t + 1, S) : S;
-            auto row = p.row(t);
-            const float m = row.head(visible).maxCoeff();
-            row.head(visible) = (row.head(visible).array() - m).exp().matrix();
-            row.head(visible) /= row.head(visible).sum();
-            row.tail(S - visible).setZero();
-        }
-        cache.concat.middleCols(h * s.Dh, s.Dh) = p * cache.v.middleCols(g * s.Dh, s.Dh);
-        cache.probs[static_cast<std::size_t>(h)] = std::move(p);
-    }
-    return linear_forward(cache.concat, w.out_proj_weight, w.out_proj_bias);
-}
-
 Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const ModelConfig& config,
-                          const std::optional<Rotary>& rope, const AttentionCache& cache, AttentionWeights& grad,
-                          Matrix* dmemory) {
+                          const std::optional<Rotary>& rope, const AttentionActivations& saved, AttentionWeights& grad,
+                          const Matrix* memory, Matrix* dmemory) {
     const Shape s = shape_of(config);
-    const bool cross = cache.memory.size() > 0;
+    const bool cross = memory != nullptr;
     if (cross && !dmemory) throw Error("attention_backward: cross-attention needs somewhere to put dM");
-    const Eigen::Index T = dout.rows(), S = cache.k.rows();
+    const Eigen::Index T = dout.rows(), S = saved.k.rows();
     const float scale = 1.0f / std::sqrt(static_cast<float>(s.Dh));
     // out = concat·W_oᵀ + b_o
     const Matrix dconcat =
-        linear_backward(dout, cache.concat, w.out_proj_weight, grad.out_proj_weight, grad.out_proj_bias);  // (T, I)
+        linear_backward(dout, saved.concat, w.out_proj_weight, grad.out_proj_weight, grad.out_proj_bias);  // (T, I)
     Matrix dq = Matrix::Zero(T, s.I), dkv = Matrix::Zero(S, 2 * s.Ikv);
     auto dk = dkv.leftCols(s.Ikv);
     auto dv = dkv.rightCols(s.Ikv);
     for (int h = 0; h < s.H; ++h) {
         const int g = h / s.group;
-        const Matrix& p = cache.probs[static_cast<std::size_t>(h)];
+        const Matrix& p = saved.probs[static_cast<std::size_t>(h)];
         const auto d_head = dconcat.middleCols(h * s.Dh, s.Dh);  // dO_h (T, Dh)
         dv.middleCols(g * s.Dh, s.Dh).noalias() += p.transpose() * d_head;
-        const Matrix dp = d_head * cache.v.middleCols(g * s.Dh, s.Dh).transpose();  // (T, S)
+        const Matrix dp = d_head * saved.v.middleCols(g * s.Dh, s.Dh).transpose();  // (T, S)
         // softmax backward per row; masked entries have p = 0 and get 0
         const Vector dot = (dp.array() * p.array()).rowwise().sum();
         const Matrix ds = (p.array() * (dp.array().colwise() - dot.array())).matrix() * scale;
-        dq.middleCols(h * s.Dh, s.Dh).noalias() += ds * cache.k.middleCols(g * s.Dh, s.Dh);
-        dk.middleCols(g * s.Dh, s.Dh).noalias() += ds.transpose() * cache.q.middleCols(h * s.Dh, s.Dh);
+        dq.middleCols(h * s.Dh, s.Dh).noalias() += ds * saved.k.middleCols(g * s.Dh, s.Dh);
+        dk.middleCols(g * s.Dh, s.Dh).noalias() += ds.transpose() * saved.q.middleCols(h * s.Dh, s.Dh);
     }
     if (rope && !cross) {  // the rotation's transpose: the same pairs turned by −angle
         const RopeTable back{rope->table.cos, -rope->table.sin};
@@ -107,8 +57,8 @@ Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const M
         apply_rope(dk, s.Hkv, back, rope->layout);
     }
     // Q = X·W_Qᵀ + b_Q, [K | V] = M·[W_K; W_V]ᵀ + b_KV (M = X for self-attention)
-    const Matrix& kv_in = cross ? cache.memory : cache.x;
-    Matrix dx = linear_backward(dq, cache.x, w.in_proj_weight.topRows(s.I), grad.in_proj_weight.topRows(s.I),
+    const Matrix& kv_in = cross ? *memory : saved.x;
+    Matrix dx = linear_backward(dq, saved.x, w.in_proj_weight.topRows(s.I), grad.in_proj_weight.topRows(s.I),
                                 part(grad.in_proj_bias, 0, s.I));
     const Matrix dkv_in =
         linear_backward(dkv, kv_in, w.in_proj_weight.bottomRows(2 * s.Ikv), grad.in_proj_weight.bottomRows(2 * s.Ikv),

@@ -1,6 +1,6 @@
 #pragma once
-// Multi-head attention for training, the math of core/model/attention.cpp with what the
-// backward needs kept. H query heads, Hkv key/value heads (query head h reads K/V head
+// The backward of multi-head attention (the forward is core/model/attention.cpp; its taps
+// and maps fill AttentionActivations). H query heads, Hkv key/value heads (query head h reads K/V head
 // g = h / (H/Hkv)), Dh per head, I = H·Dh, Ikv = Hkv·Dh. Queries come from X (T, D); keys
 // and values from X itself (self-attention) or from the encoder's output M (S, D)
 // (cross-attention). W_in = [W_Q; W_K; W_V] (I + 2·Ikv, D):
@@ -20,25 +20,15 @@
 #include "core/model/rope.h"
 #include "core/model/weights.h"
 #include "core/tensor.h"
+#include "core/train/activations.h"
 
 namespace hs::train {
 
-struct AttentionCache {
-    Matrix x;                    // (T, D) query input
-    Matrix memory;               // (S, D) key/value input of cross-attention; empty for self
-    Matrix q, k, v;              // (T, I), (S, Ikv), (S, Ikv); q, k after RoPE
-    std::vector<Matrix> probs;   // H × (T, S)
-    Matrix concat;               // (T, I)
-};
-
-// Self-attention when `memory` is null (`rope` then turns Q and K), cross-attention over
-// *memory otherwise (no rotation). `causal` hides key s > t from query t.
-Matrix attention_forward(const Matrix& x, const Matrix* memory, const AttentionWeights& w, const ModelConfig& config,
-                         const std::optional<Rotary>& rope, bool causal, AttentionCache& cache);
-// Adds the weight gradients to `grad`; returns dx. For cross-attention, adds dM to
-// *dmemory (required then).
+// Self-attention (memory null; `rope` turned Q and K) or cross-attention over *memory
+// (S, D), the encoder's output. Adds the weight gradients to `grad`; returns dx. For
+// cross-attention, adds dM to *dmemory (required then).
 Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const ModelConfig& config,
-                          const std::optional<Rotary>& rope, const AttentionCache& cache, AttentionWeights& grad,
-                          Matrix* dmemory = nullptr);
+                          const std::optional<Rotary>& rope, const AttentionActivations& saved, AttentionWeights& grad,
+                          const Matrix* memory = nullptr, Matrix* dmemory = nullptr);
 
 }  // namespace hs::train

@@ -37,29 +37,17 @@ Matrix activation_derivative(const Matrix& z, Activation act) {
     });
 }
 
-Matrix feed_forward_forward(const Matrix& x, const FeedForwardWeights& w, Activation act, FeedForwardCache& cache) {
-    cache.x = x;
-    cache.pre = linear_forward(x, w.linear1_weight, w.linear1_bias);
-    if (act == Activation::SwiGLU) {
-        cache.gate = linear_forward(x, w.gate_weight, w.gate_bias);
-        cache.hidden = activate(cache.gate, Activation::SwiGLU).cwiseProduct(cache.pre);  // silu(gate) ⊙ pre
-    } else {
-        cache.hidden = activate(cache.pre, act);
-    }
-    return linear_forward(cache.hidden, w.linear2_weight, w.linear2_bias);
-}
-
 Matrix feed_forward_backward(const Matrix& dout, const FeedForwardWeights& w, Activation act,
-                             const FeedForwardCache& cache, FeedForwardWeights& grad) {
-    const Matrix dhidden = linear_backward(dout, cache.hidden, w.linear2_weight, grad.linear2_weight, grad.linear2_bias);
+                             const FeedForwardActivations& saved, FeedForwardWeights& grad) {
+    const Matrix dhidden = linear_backward(dout, saved.hidden, w.linear2_weight, grad.linear2_weight, grad.linear2_bias);
     if (act != Activation::SwiGLU) {
-        const Matrix dpre = dhidden.cwiseProduct(activation_derivative(cache.pre, act));
-        return linear_backward(dpre, cache.x, w.linear1_weight, grad.linear1_weight, grad.linear1_bias);
+        const Matrix dpre = dhidden.cwiseProduct(activation_derivative(saved.pre, act));
+        return linear_backward(dpre, saved.x, w.linear1_weight, grad.linear1_weight, grad.linear1_bias);
     }
-    const Matrix dpre = dhidden.cwiseProduct(activate(cache.gate, Activation::SwiGLU));
-    const Matrix dgate = dhidden.cwiseProduct(cache.pre).cwiseProduct(activation_derivative(cache.gate, act));
-    Matrix dx = linear_backward(dpre, cache.x, w.linear1_weight, grad.linear1_weight, grad.linear1_bias);
-    dx += linear_backward(dgate, cache.x, w.gate_weight, grad.gate_weight, grad.gate_bias);
+    const Matrix dpre = dhidden.cwiseProduct(activate(saved.gate, Activation::SwiGLU));
+    const Matrix dgate = dhidden.cwiseProduct(saved.pre).cwiseProduct(activation_derivative(saved.gate, act));
+    Matrix dx = linear_backward(dpre, saved.x, w.linear1_weight, grad.linear1_weight, grad.linear1_bias);
+    dx += linear_backward(dgate, saved.x, w.gate_weight, grad.gate_weight, grad.gate_bias);
     return dx;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The position-wise feed-forward for training (core/model/layers.h feed_forward):
+// The backward of the position-wise feed-forward (the forward is core/model/layers.h
+// feed_forward; its taps fill FeedForwardActivations):
 //   pre = x·W1ᵀ + b1                       (T, F)
 //   hidden = act(pre)                      ReLU, GELU (erf), GELU-tanh
 //   hidden = silu(x·Wgᵀ + bg) ⊙ pre        SwiGLU
@@ -9,20 +10,13 @@
 #include "core/model/config.h"
 #include "core/model/weights.h"
 #include "core/tensor.h"
+#include "core/train/activations.h"
 
 namespace hs::train {
 
-struct FeedForwardCache {
-    Matrix x;       // (T, D) input
-    Matrix pre;     // (T, F) linear1(x)
-    Matrix gate;    // (T, F) gate(x), SwiGLU only
-    Matrix hidden;  // (T, F) what linear2 reads
-};
-
-Matrix feed_forward_forward(const Matrix& x, const FeedForwardWeights& w, Activation act, FeedForwardCache& cache);
 // Adds the weight gradients to `grad`; returns dx.
 Matrix feed_forward_backward(const Matrix& dout, const FeedForwardWeights& w, Activation act,
-                             const FeedForwardCache& cache, FeedForwardWeights& grad);
+                             const FeedForwardActivations& saved, FeedForwardWeights& grad);
 
 // d act(z) / dz, element-wise (ReLU, GELU, GELU-tanh; SiLU for SwiGLU's gate).
 Matrix activation_derivative(const Matrix& z, Activation act);

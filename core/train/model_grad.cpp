@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/model/layers.h"
 #include "core/model/rope.h"
+#include "core/train/activations.h"
 #include "core/train/attention_grad.h"
 #include "core/train/feed_forward_grad.h"
 #include "core/train/linear_grad.h"
@@ -24,102 +25,80 @@ void zero(LayerNormWeights& n) {
     zero(n.bias);
 }
 
-// What one layer's forward keeps for its backward (cross-attention and norm3: decoder layers).
-struct LayerCache {
-    NormCache norm1, norm2, norm3;
-    AttentionCache attn, cross;
-    FeedForwardCache ffn;
-};
-
-Matrix layer_forward(const EncoderLayerWeights& w, const ModelConfig& c, const std::optional<Rotary>& rope, bool causal,
-                     const Matrix& x, LayerCache& k) {
-    const NormKind kind = c.norm_kind;
-    if (c.norm == NormPlacement::PreLN) {
-        const Matrix a =
-            attention_forward(norm_forward(x, w.norm1, kind, c.norm_eps, k.norm1), nullptr, w.self_attn, c, rope, causal, k.attn);
-        const Matrix x2 = x + a;
-        return x2 + feed_forward_forward(norm_forward(x2, w.norm2, kind, c.norm_eps, k.norm2), w.ffn, c.activation, k.ffn);
-    }
-    const Matrix x2 = norm_forward(x + attention_forward(x, nullptr, w.self_attn, c, rope, causal, k.attn), w.norm1, kind,
-                                   c.norm_eps, k.norm1);
-    return norm_forward(x2 + feed_forward_forward(x2, w.ffn, c.activation, k.ffn), w.norm2, kind, c.norm_eps, k.norm2);
-}
-
-// dy → dx, adding the layer's weight gradients to g.
+// dy → dx through one layer of a single stack or an encoder, adding its weight gradients to g.
 Matrix layer_backward(const EncoderLayerWeights& w, const ModelConfig& c, const std::optional<Rotary>& rope,
-                      const Matrix& dy, const LayerCache& k, EncoderLayerWeights& g) {
-    const NormKind kind = c.norm_kind;
+                      const Matrix& dy, const LayerActivations& a, EncoderLayerWeights& g) {
     if (c.norm == NormPlacement::PreLN) {
         // y = x2 + ffn(norm2(x2)), x2 = x + attn(norm1(x))
         const Matrix dx2 =
-            dy + norm_backward(feed_forward_backward(dy, w.ffn, c.activation, k.ffn, g.ffn), w.norm2, kind, k.norm2, g.norm2);
-        return dx2 + norm_backward(attention_backward(dx2, w.self_attn, c, rope, k.attn, g.self_attn), w.norm1, kind,
-                                   k.norm1, g.norm1);
+            dy + norm_backward(feed_forward_backward(dy, w.ffn, c.activation, a.ffn, g.ffn), w.norm2, c, a.norm2_in, g.norm2);
+        return dx2 + norm_backward(attention_backward(dx2, w.self_attn, c, rope, a.attn, g.self_attn), w.norm1, c,
+                                   a.norm1_in, g.norm1);
     }
     // y = norm2(x2 + ffn(x2)), x2 = norm1(x + attn(x))
-    const Matrix ds2 = norm_backward(dy, w.norm2, kind, k.norm2, g.norm2);
-    const Matrix dx2 = ds2 + feed_forward_backward(ds2, w.ffn, c.activation, k.ffn, g.ffn);
-    const Matrix ds1 = norm_backward(dx2, w.norm1, kind, k.norm1, g.norm1);
-    return ds1 + attention_backward(ds1, w.self_attn, c, rope, k.attn, g.self_attn);
+    const Matrix ds2 = norm_backward(dy, w.norm2, c, a.norm2_in, g.norm2);
+    const Matrix dx2 = ds2 + feed_forward_backward(ds2, w.ffn, c.activation, a.ffn, g.ffn);
+    const Matrix ds1 = norm_backward(dx2, w.norm1, c, a.norm1_in, g.norm1);
+    return ds1 + attention_backward(ds1, w.self_attn, c, rope, a.attn, g.self_attn);
 }
 
-// A decoder layer (nn.TransformerDecoderLayer): masked self-attention, cross-attention
-// over the encoder's output M, feed-forward.
-Matrix decoder_layer_forward(const DecoderLayerWeights& w, const ModelConfig& c, const std::optional<Rotary>& rope,
-                             bool causal, const Matrix& x, const Matrix& memory, LayerCache& k) {
-    const NormKind kind = c.norm_kind;
-    const float eps = c.norm_eps;
+// dy → dx through a decoder layer (self-attention, cross-attention over the encoder's
+// output `memory`, feed-forward), adding its weight gradients to g and dM to dmemory.
+Matrix decoder_layer_backward(const DecoderLayerWeights& w, const ModelConfig& c, const std::optional<Rotary>& rope,
+                              const Matrix& dy, const LayerActivations& a, const Matrix& memory,
+                              DecoderLayerWeights& g, Matrix& dmemory) {
+    const auto cross_backward = [&](const Matrix& d) {
+        return attention_backward(d, w.cross_attn, c, std::nullopt, a.cross, g.cross_attn, &memory, &dmemory);
+    };
     if (c.norm == NormPlacement::PreLN) {
         // x2 = x + SA(norm1(x)); x3 = x2 + CA(norm2(x2), M); y = x3 + FF(norm3(x3))
-        const Matrix x2 =
-            x + attention_forward(norm_forward(x, w.norm1, kind, eps, k.norm1), nullptr, w.self_attn, c, rope, causal, k.attn);
-        const Matrix x3 = x2 + attention_forward(norm_forward(x2, w.norm2, kind, eps, k.norm2), &memory, w.cross_attn, c,
-                                                 std::nullopt, false, k.cross);
-        return x3 + feed_forward_forward(norm_forward(x3, w.norm3, kind, eps, k.norm3), w.ffn, c.activation, k.ffn);
+        const Matrix dx3 =
+            dy + norm_backward(feed_forward_backward(dy, w.ffn, c.activation, a.ffn, g.ffn), w.norm3, c, a.norm3_in, g.norm3);
+        const Matrix dx2 = dx3 + norm_backward(cross_backward(dx3), w.norm2, c, a.norm2_in, g.norm2);
+        return dx2 + norm_backward(attention_backward(dx2, w.self_attn, c, rope, a.attn, g.self_attn), w.norm1, c,
+                                   a.norm1_in, g.norm1);
     }
     // x2 = norm1(x + SA(x)); x3 = norm2(x2 + CA(x2, M)); y = norm3(x3 + FF(x3))
-    const Matrix x2 =
-        norm_forward(x + attention_forward(x, nullptr, w.self_attn, c, rope, causal, k.attn), w.norm1, kind, eps, k.norm1);
-    const Matrix x3 = norm_forward(x2 + attention_forward(x2, &memory, w.cross_attn, c, std::nullopt, false, k.cross),
-                                   w.norm2, kind, eps, k.norm2);
-    return norm_forward(x3 + feed_forward_forward(x3, w.ffn, c.activation, k.ffn), w.norm3, kind, eps, k.norm3);
+    const Matrix ds3 = norm_backward(dy, w.norm3, c, a.norm3_in, g.norm3);
+    const Matrix dx3 = ds3 + feed_forward_backward(ds3, w.ffn, c.activation, a.ffn, g.ffn);
+    const Matrix ds2 = norm_backward(dx3, w.norm2, c, a.norm2_in, g.norm2);
+    const Matrix dx2 = ds2 + cross_backward(ds2);
+    const Matrix ds1 = norm_backward(dx2, w.norm1, c, a.norm1_in, g.norm1);
+    return ds1 + attention_backward(ds1, w.self_attn, c, rope, a.attn, g.self_attn);
 }
 
-// dy → dx, adding the layer's weight gradients to g and dM to dmemory.
-Matrix decoder_layer_backward(const DecoderLayerWeights& w, const ModelConfig& c, const std::optional<Rotary>& rope,
-                              const Matrix& dy, const LayerCache& k, DecoderLayerWeights& g, Matrix& dmemory) {
-    const NormKind kind = c.norm_kind;
-    if (c.norm == NormPlacement::PreLN) {
-        const Matrix dx3 =
-            dy + norm_backward(feed_forward_backward(dy, w.ffn, c.activation, k.ffn, g.ffn), w.norm3, kind, k.norm3, g.norm3);
-        const Matrix dx2 = dx3 + norm_backward(attention_backward(dx3, w.cross_attn, c, std::nullopt, k.cross, g.cross_attn,
-                                                                  &dmemory),
-                                               w.norm2, kind, k.norm2, g.norm2);
-        return dx2 + norm_backward(attention_backward(dx2, w.self_attn, c, rope, k.attn, g.self_attn), w.norm1, kind,
-                                   k.norm1, g.norm1);
+// The embedding's backward: dx (T, D) is the gradient of x0 = norm_e(E[ids] + positions
+// + type_embed[0]) (the embedding norm: BERT). Adds to the rows of E the ids read, to the
+// learned positions, to token type 0 and the embedding norm's weights.
+void embed_backward(const ModelConfig& c, const ModelWeights& w, std::span<const int> ids, Matrix dx,
+                    ModelWeights& g) {
+    const int T = static_cast<int>(ids.size());
+    if (w.embed_norm) {
+        // The norm's input, rebuilt: E[ids] + positions + type_embed[0]
+        Matrix e(T, c.d_model);
+        for (int t = 0; t < T; ++t) e.row(t) = w.embed.row(ids[static_cast<std::size_t>(t)]);
+        if (c.pe == PosEncoding::Sinusoidal) e += sinusoidal_positions(T, c.d_model);
+        if (c.pe == PosEncoding::Learned) e += w.pos_embed.topRows(T);
+        if (w.type_embed.rows() > 0) e.rowwise() += w.type_embed.row(0);
+        dx = norm_backward(dx, *w.embed_norm, c, e, *g.embed_norm);
     }
-    const Matrix ds3 = norm_backward(dy, w.norm3, kind, k.norm3, g.norm3);
-    const Matrix dx3 = ds3 + feed_forward_backward(ds3, w.ffn, c.activation, k.ffn, g.ffn);
-    const Matrix ds2 = norm_backward(dx3, w.norm2, kind, k.norm2, g.norm2);
-    const Matrix dx2 = ds2 + attention_backward(ds2, w.cross_attn, c, std::nullopt, k.cross, g.cross_attn, &dmemory);
-    const Matrix ds1 = norm_backward(dx2, w.norm1, kind, k.norm1, g.norm1);
-    return ds1 + attention_backward(ds1, w.self_attn, c, rope, k.attn, g.self_attn);
-}
-
-// x0: (T, D) = E[ids] + positions (sinusoidal or learned; rotary acts inside attention)
-Matrix embed_forward(const ModelConfig& c, const ModelWeights& w, std::span<const int> ids) {
-    const int T = static_cast<int>(ids.size());
-    Matrix x(T, c.d_model);
-    for (int t = 0; t < T; ++t) x.row(t) = w.embed.row(ids[static_cast<std::size_t>(t)]);
-    if (c.pe == PosEncoding::Sinusoidal) x += sinusoidal_positions(T, c.d_model);
-    if (c.pe == PosEncoding::Learned) x += w.pos_embed.topRows(T);
-    return x;
-}
-
-void embed_backward(const ModelConfig& c, std::span<const int> ids, const Matrix& dx, ModelWeights& g) {
-    const int T = static_cast<int>(ids.size());
     for (int t = 0; t < T; ++t) g.embed.row(ids[static_cast<std::size_t>(t)]) += dx.row(t);
     if (c.pe == PosEncoding::Learned) g.pos_embed.topRows(T) += dx;
+    if (w.type_embed.rows() > 0) g.type_embed.row(0) += dx.colwise().sum();
+}
+
+// dy → d(stack input) through a stack's final norm and layers (reverse order). Decoder
+// stacks also pass the encoder's output and collect dM.
+Matrix stack_backward(const ModelConfig& c, const ModelWeights& w, const StackActivations& a, bool decoder,
+                      std::optional<Rotary> rope, Matrix dy, ModelWeights& g, const Matrix* memory = nullptr,
+                      Matrix* dmemory = nullptr) {
+    const std::optional<LayerNormWeights>& norm = decoder ? w.decoder_final_norm : w.final_norm;
+    if (norm) dy = norm_backward(dy, *norm, c, a.norm_in, decoder ? *g.decoder_final_norm : *g.final_norm);
+    for (std::size_t l = a.layers.size(); l-- > 0;)
+        dy = decoder ? decoder_layer_backward(w.decoder_layers[l], c, rope, dy, a.layers[l], *memory, g.decoder_layers[l],
+                                              *dmemory)
+                     : layer_backward(w.layers[l], c, rope, dy, a.layers[l], g.layers[l]);
+    return dy;
 }
 
 // loss = 1/n Σ_{f−1 ≤ t < T−1} −log softmax(logits_t)[ids_{t+1}], n = T − f; fills
@@ -154,22 +133,10 @@ Matrix head_backward(const ModelConfig& c, const ModelWeights& w, const Matrix& 
     return linear_backward(dlogits, h, head_weight(c, w), c.lm_head == LmHead::Separate ? g.lm_head : g.embed, no_bias);
 }
 
-void check_ids(const ModelConfig& c, std::span<const int> ids, const char* what) {
-    if (static_cast<int>(ids.size()) > c.max_len)
-        throw Error(std::string(what) + " of " + std::to_string(ids.size()) + " tokens is longer than max_len " +
-                    std::to_string(c.max_len));
-    for (const int id : ids)
-        if (id < 0 || id >= c.vocab)
-            throw Error("token id " + std::to_string(id) + " is outside the vocabulary of " + std::to_string(c.vocab));
-}
-
-void check_trainable(const ModelConfig& c, const ModelWeights& w, std::span<const int> ids, int first_target) {
-    if (c.embed_norm || c.type_vocab > 0 || w.embed_norm || w.type_embed.rows() > 0)
-        throw Error("training a model with an embedding norm or token types (BERT) is not supported yet");
+void check_trainable(const ModelConfig& c, std::span<const int> ids, int first_target) {
     if (c.lm_head == LmHead::None)
         throw Error("training needs a model with an LM head (lm_head=tied or lm_head=separate)");
     if (ids.size() < 2) throw Error("a training sequence needs at least 2 tokens (got " + std::to_string(ids.size()) + ")");
-    check_ids(c, ids, "a training sequence");
     if (first_target < 1 || first_target >= static_cast<int>(ids.size()))
         throw Error("the first predicted position " + std::to_string(first_target) + " is outside 1 … " +
                     std::to_string(ids.size() - 1));
@@ -211,76 +178,52 @@ ModelWeights zeros_like(const ModelWeights& w) {
 }
 
 LossAndGrads next_token_loss(const ModelConfig& c, const ModelWeights& w, std::span<const int> ids,
-                             int first_target) {
+                             int first_target, const std::vector<int>& key_padding) {
     if (c.arch == Arch::EncoderDecoder)
         throw Error("an encoder–decoder model trains on a source and a target (seq2seq_loss), not on one sequence");
-    check_trainable(c, w, ids, first_target);
-    const int T = static_cast<int>(ids.size());
+    check_trainable(c, ids, first_target);
+    ForwardInput in = ForwardInput::of(std::vector<int>(ids.begin(), ids.end()));
+    in.key_padding = key_padding;
+    Activations a = record_forward(c, w, in);  // the one forward; throws on ids it cannot read
     LossAndGrads out;
     out.grads = zeros_like(w);
-    ModelWeights& g = out.grads;
-    const std::optional<Rotary> rope = rotary_for(c, T);
-    const bool causal = c.mask == MaskKind::Causal;
-
-    // Forward: x0 = E[ids] + positions, the layers, the final norm, logits = h·W_headᵀ
-    Matrix x = embed_forward(c, w, ids);
-    std::vector<LayerCache> caches(w.layers.size());
-    for (std::size_t l = 0; l < w.layers.size(); ++l) x = layer_forward(w.layers[l], c, rope, causal, x, caches[l]);
-    NormCache final_cache;
-    const Matrix h = w.final_norm ? norm_forward(x, *w.final_norm, c.norm_kind, c.norm_eps, final_cache) : x;
-    out.logits = linear_forward(h, head_weight(c, w), Vector());  // (T, V)
+    out.logits = std::move(a.logits);  // (T, V)
     Matrix dlogits;
     out.loss = cross_entropy(out.logits, ids, first_target, dlogits);
 
-    // Backward: logits = h·W_headᵀ
-    Matrix dx = head_backward(c, w, h, dlogits, g);
-    if (w.final_norm) dx = norm_backward(dx, *w.final_norm, c.norm_kind, final_cache, *g.final_norm);
-    for (std::size_t l = w.layers.size(); l-- > 0;) dx = layer_backward(w.layers[l], c, rope, dx, caches[l], g.layers[l]);
-    embed_backward(c, ids, dx, g);
+    // Backward: logits = h·W_headᵀ, the final norm and the layers, the embedding
+    const Matrix dh = head_backward(c, w, a.main.output, dlogits, out.grads);
+    const Matrix dx = stack_backward(c, w, a.main, false, rotary_for(c, static_cast<int>(ids.size())), dh, out.grads);
+    embed_backward(c, w, ids, dx, out.grads);
     return out;
 }
 
 LossAndGrads seq2seq_loss(const ModelConfig& c, const ModelWeights& w, std::span<const int> source,
-                          std::span<const int> target, int first_target) {
+                          std::span<const int> target, int first_target, const std::vector<int>& key_padding) {
     if (c.arch != Arch::EncoderDecoder) throw Error("seq2seq_loss needs an encoder–decoder model (arch=encoder-decoder)");
-    check_trainable(c, w, target, first_target);
+    check_trainable(c, target, first_target);
     if (source.empty()) throw Error("the encoder's source sequence is empty");
-    check_ids(c, source, "a source sequence");
+    ForwardInput in = ForwardInput::of(std::vector<int>(source.begin(), source.end()));
+    in.decoder_ids.assign(target.begin(), target.end());
+    in.key_padding = key_padding;
+    Activations a = record_forward(c, w, in);
     LossAndGrads out;
     out.grads = zeros_like(w);
-    ModelWeights& g = out.grads;
-    const int S = static_cast<int>(source.size()), T = static_cast<int>(target.size());
-    const std::optional<Rotary> enc_rope = rotary_for(c, S), dec_rope = rotary_for(c, T);
-
-    // Encoder (every source token sees every other): M = encoder.norm(layers(E[src] + pos))
-    Matrix x = embed_forward(c, w, source);
-    std::vector<LayerCache> enc(w.layers.size());
-    for (std::size_t l = 0; l < w.layers.size(); ++l) x = layer_forward(w.layers[l], c, enc_rope, false, x, enc[l]);
-    NormCache enc_norm;
-    const Matrix memory = w.final_norm ? norm_forward(x, *w.final_norm, c.norm_kind, c.norm_eps, enc_norm) : x;
-
-    // Decoder (self-attention causal per config, cross-attention over M), its norm, logits
-    Matrix y = embed_forward(c, w, target);
-    std::vector<LayerCache> dec(w.decoder_layers.size());
-    const bool causal = c.mask == MaskKind::Causal;
-    for (std::size_t l = 0; l < w.decoder_layers.size(); ++l)
-        y = decoder_layer_forward(w.decoder_layers[l], c, dec_rope, causal, y, memory, dec[l]);
-    NormCache dec_norm;
-    const Matrix h = w.decoder_final_norm ? norm_forward(y, *w.decoder_final_norm, c.norm_kind, c.norm_eps, dec_norm) : y;
-    out.logits = linear_forward(h, head_weight(c, w), Vector());  // (T, V)
+    out.logits = std::move(a.logits);  // (T, V) of the decoder
     Matrix dlogits;
     out.loss = cross_entropy(out.logits, target, first_target, dlogits);
 
-    // Backward through the decoder, collecting dM from every cross-attention, then the encoder.
-    Matrix dy = head_backward(c, w, h, dlogits, g);
-    if (w.decoder_final_norm) dy = norm_backward(dy, *w.decoder_final_norm, c.norm_kind, dec_norm, *g.decoder_final_norm);
-    Matrix dmemory = Matrix::Zero(S, c.d_model);
-    for (std::size_t l = w.decoder_layers.size(); l-- > 0;)
-        dy = decoder_layer_backward(w.decoder_layers[l], c, dec_rope, dy, dec[l], g.decoder_layers[l], dmemory);
-    embed_backward(c, target, dy, g);
-    Matrix dx = w.final_norm ? norm_backward(dmemory, *w.final_norm, c.norm_kind, enc_norm, *g.final_norm) : dmemory;
-    for (std::size_t l = w.layers.size(); l-- > 0;) dx = layer_backward(w.layers[l], c, enc_rope, dx, enc[l], g.layers[l]);
-    embed_backward(c, source, dx, g);
+    // Backward through the decoder, collecting dM (M = the encoder's output) from every
+    // cross-attention, then through the encoder.
+    const Matrix& memory = a.main.output;
+    Matrix dmemory = Matrix::Zero(memory.rows(), c.d_model);
+    const Matrix dh = head_backward(c, w, a.decoder.output, dlogits, out.grads);
+    const Matrix dy = stack_backward(c, w, a.decoder, true, rotary_for(c, static_cast<int>(target.size())), dh,
+                                     out.grads, &memory, &dmemory);
+    embed_backward(c, w, target, dy, out.grads);
+    const Matrix dx = stack_backward(c, w, a.main, false, rotary_for(c, static_cast<int>(source.size())), dmemory,
+                                     out.grads);
+    embed_backward(c, w, source, dx, out.grads);
     return out;
 }
 

@@ -13,7 +13,8 @@
 //   y_{l+1} = decoder layer_l(y_l, M)   self-attention (causal per config), then
 //                                       cross-attention over M, then the FFN
 //   logits = decoder.norm(y_L)·W_headᵀ, and the same next-token loss over T.
-// The backward runs the same chain in reverse (norm_grad, attention_grad,
+// The forward is the runtime's (core/model/model.h run_forward), recorded by
+// record_forward (activations.h); the backward runs the same chain in reverse (norm_grad, attention_grad,
 // feed_forward_grad); dM sums over every decoder layer's cross-attention. Gradients are
 // laid out as the weights (ModelWeights).
 #include <span>
@@ -31,17 +32,20 @@ struct LossAndGrads {
     ModelWeights grads;  // d loss / d weights, same shapes (sinusoidal tables have none)
 };
 
-// A single stack (decoder, or an encoder trained as a language model). Throws hs::Error
-// for what training does not cover (an encoder–decoder model: seq2seq_loss; BERT's
-// embedding norm and token types; a model without an LM head) and for ids outside the
-// vocabulary, more than max_len or fewer than 2 tokens, or first_target outside [1, T).
+// A single stack (decoder, or an encoder trained as a language model). `key_padding`:
+// key positions no query sees (ForwardInput::key_padding). Throws hs::Error for what
+// training does not cover (an encoder–decoder model: seq2seq_loss; a model without an LM
+// head) and for ids outside the vocabulary, more than max_len or fewer than 2 tokens, or
+// first_target outside [1, T).
 LossAndGrads next_token_loss(const ModelConfig& config, const ModelWeights& weights, std::span<const int> ids,
-                             int first_target = 1);
+                             int first_target = 1, const std::vector<int>& key_padding = {});
 
 // An encoder–decoder model: the encoder reads `source`, the decoder `target` (its first
 // token starts the answer), the loss is next_token_loss's over the decoder. logits: (T, V).
+// `key_padding`: source positions no query sees.
 LossAndGrads seq2seq_loss(const ModelConfig& config, const ModelWeights& weights, std::span<const int> source,
-                          std::span<const int> target, int first_target = 1);
+                          std::span<const int> target, int first_target = 1,
+                          const std::vector<int>& key_padding = {});
 
 // A task's example as the model reads it. A single stack reads the whole sequence; an
 // encoder–decoder reads BOS x SEP as its source and decodes SEP y (first_target 1), so

@@ -1,0 +1,336 @@
+#include "core/model/model.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "core/error.h"
+#include "core/kernels/parallel.h"
+#include "core/model/layers.h"
+#include "core/model/rope.h"
+
+namespace hs {
+
+namespace {
+
+void check_ids(const ModelConfig& c, const std::vector<int>& ids, const char* what) {
+    if (ids.empty()) throw InputError(std::string("the ") + what + " has no tokens");
+    if (static_cast<int>(ids.size()) > c.max_len)
+        throw InputError(std::string("the ") + what + " has " + std::to_string(ids.size()) +
+                             " tokens; this model handles at most " + std::to_string(c.max_len),
+                         static_cast<int>(ids.size()), c.max_len);
+    for (int id : ids)
+        if (id < 0 || id >= c.vocab)
+            throw Error("token id " + std::to_string(id) + " is outside the vocabulary (0.." +
+                        std::to_string(c.vocab - 1) + ")");
+}
+
+void check_capture_size(const ModelConfig& c, const ForwardInput& in, const TraceOptions& opt) {
+    if (!opt.head_weights) return;
+    const double t = static_cast<double>(in.ids.size());
+    const double td = c.arch == Arch::EncoderDecoder ? static_cast<double>(in.decoder_ids.size()) : 0.0;
+    // self-attention T×T per layer; encoder-decoder adds decoder self Td×Td and cross Td×T.
+    ensure_maps_fit(t * t + td * td + td * t, static_cast<long long>(in.ids.size()), c.layers,
+                    c.heads, opt.scores);
+}
+
+std::vector<std::string> labels_or_ids(const std::vector<std::string>& tokens,
+                                       const std::vector<int>& ids) {
+    if (tokens.size() == ids.size()) return tokens;
+    std::vector<std::string> out;
+    for (int id : ids) out.push_back(std::to_string(id));
+    return out;
+}
+
+// What layer `il` of a stack records, and which of its heads are ablated; steps are
+// attached by the caller.
+LayerCapture capture_for(const TraceOptions& opt, int il, bool in_decoder) {
+    LayerCapture cap;
+    cap.weights = opt.head_weights;
+    cap.scores = opt.scores;
+    cap.self_ablated = opt.ablated_heads(il, in_decoder, false);
+    if (in_decoder) cap.cross_ablated = opt.ablated_heads(il, true, true);
+    cap.ablate_mode = opt.ablate_mode;
+    return cap;
+}
+
+// The masks of Model::forward. Main stack: causal unless it is the encoder of an
+// encoder-decoder, plus the key padding; decoder self-attention: causal per config;
+// cross-attention: the encoder's key padding.
+AttentionMask main_self_mask(const ModelConfig& c, const std::vector<int>& key_padding) {
+    AttentionMask m;
+    m.causal = c.arch != Arch::EncoderDecoder && c.mask == MaskKind::Causal;
+    m.key_padding = key_padding;
+    return m;
+}
+AttentionMask decoder_self_mask(const ModelConfig& c) {
+    AttentionMask m;
+    m.causal = c.mask == MaskKind::Causal;
+    return m;
+}
+AttentionMask cross_mask(const std::vector<int>& key_padding) {
+    AttentionMask m;
+    m.key_padding = key_padding;
+    return m;
+}
+
+// Resident flags for the main layers, then the decoder layers (see plan_resident_blocks).
+std::vector<bool> plan_model_blocks(const ModelConfig& c, const ForwardInput& in,
+                                    const TraceOptions& opt) {
+    const bool enc_dec = c.arch == Arch::EncoderDecoder;
+    const double t = static_cast<double>(in.ids.size());
+    const double td = static_cast<double>(in.decoder_ids.size());
+    std::vector<double> bytes(c.layers, map_block_bytes(t * t, c.heads, opt.scores));
+    if (enc_dec)  // decoder self Td×Td + cross Td×T
+        bytes.resize(2 * c.layers, map_block_bytes(td * td + td * t, c.heads, opt.scores));
+    if (!opt.head_weights) return std::vector<bool>(bytes.size(), true);  // nothing captured
+    const int wanted = opt.resident_layer + (enc_dec && opt.resident_in_decoder ? c.layers : 0);
+    return plan_resident_blocks(bytes, static_cast<double>(opt.map_budget_bytes), wanted);
+}
+
+// logits: (V) = W_head · h_last, W_head = lm_head (V, D) or the tied token embedding.
+// Reading W_head (154 MB for GPT-2's 50257 × 768) bounds this, so it is split over the
+// thread pool by vocabulary blocks (matmul_nt) rather than one thread's GEMV.
+Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& final) {
+    const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;
+    Matrix logits(1, head.rows());
+    matmul_nt(final.bottomRows(1), head, nullptr, logits);
+    return logits.row(0).transpose();
+}
+
+
+// `in` with each token list cut to max_len when in.keep_first asks for it; `dropped` and
+// `dropped_decoder` receive how many tokens of the main (encoder) and the decoder text
+// were left out.
+ForwardInput first_tokens(const ForwardInput& in, int max_len, int& dropped, int& dropped_decoder) {
+    ForwardInput out = in;
+    dropped = dropped_decoder = 0;
+    if (!in.keep_first) return out;
+    const auto cut = [&](std::vector<int>& ids, std::vector<std::string>& tokens) {
+        const int extra = static_cast<int>(ids.size()) - max_len;
+        if (extra <= 0) return 0;
+        ids.resize(static_cast<std::size_t>(max_len));
+        if (tokens.size() > ids.size()) tokens.resize(ids.size());
+        return extra;
+    };
+    dropped = cut(out.ids, out.tokens);
+    dropped_decoder = cut(out.decoder_ids, out.decoder_tokens);
+    std::erase_if(out.key_padding, [&](int p) { return p >= max_len; });
+    return out;
+}
+
+// One run of the forward: what every stack reads, and the trace it fills.
+struct Run {
+    const ModelConfig& c;
+    const ModelWeights& w;
+    const ForwardInput& in;
+    const TraceOptions& opt;
+    const ProgressFn& progress;
+    Trace& trace;
+    std::vector<bool> resident;  // per block: keeps its maps (TraceOptions::map_budget_bytes)
+    TapFn tap;                   // named intermediates (taps.h); empty when nobody listens
+    int done = 0, total = 0;     // layers run, of all stacks
+
+    void emit(const std::string& name, const Eigen::Ref<const Matrix>& value) const {
+        if (tap) tap(name, value);
+    }
+    void report() {
+        ++done;
+        if (progress && !progress(done, total)) throw Cancelled{};
+    }
+    // What layer il of a stack records: maps (unless the budget drops them and nobody
+    // watches), its ablated heads, rotation, taps under `prefix` and, for the detail
+    // layer, every step of its attention.
+    LayerCapture capture(int il, bool in_decoder, const std::optional<Rotary>& rope, const std::string& prefix) {
+        LayerCapture cap = capture_for(opt, il, in_decoder);
+        if (rope) cap.self_rope = &*rope;
+        if (!resident[static_cast<std::size_t>(il + (in_decoder ? c.layers : 0))] && !opt.on_maps) {
+            cap.weights = false;
+            cap.scores = false;
+        }
+        if (tap) {
+            cap.tap = &tap;
+            cap.tap_prefix = prefix + "layers." + std::to_string(il) + ".";
+        }
+        // The detail block: a main-stack layer's self-attention, or a decoder layer's
+        // self- or cross-attention.
+        const bool cross = in_decoder && opt.detail_cross;
+        if (opt.detail_layer == il && opt.detail_in_decoder == in_decoder && (in_decoder || !opt.detail_cross)) {
+            trace.steps.emplace();
+            (cross ? cap.cross_steps : cap.self_steps) = &*trace.steps;
+            trace.steps_layer = il;
+            trace.steps_in_decoder = in_decoder;
+            trace.steps_cross = cross;
+        }
+        return cap;
+    }
+    // The final norm of a stack, when the model has one: "<prefix>norm_in", "<prefix>norm".
+    void final_norm(const std::optional<LayerNormWeights>& norm, const std::string& prefix, Matrix& x) const {
+        if (!norm) return;
+        emit(prefix + "norm_in", x);
+        x = apply_norm(x, *norm, c.norm_kind, c.norm_eps);
+        emit(prefix + "norm", x);
+    }
+    // The LM head after the stack that predicts: the last position's logits and their
+    // top 5, or (TraceOptions::all_logits) every position's.
+    void lm_head(const Matrix& final) {
+        if (c.lm_head == LmHead::None) return;
+        if (opt.all_logits) {
+            // logits: (T, V) = final · W_headᵀ
+            const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;
+            trace.logits.resize(final.rows(), head.rows());
+            matmul_nt(final, head, nullptr, trace.logits);
+            trace.next_token_logits = trace.logits.bottomRows(1).transpose();
+        } else {
+            trace.next_token_logits = lm_logits(c, w, final);
+        }
+        trace.next_tokens = top_k(trace.next_token_logits, 5);  // texts: whoever holds the tokenizer
+        emit("logits", trace.next_token_logits.transpose());
+    }
+};
+
+// Named intermediates (taps.h): to on_tap, and copied into the trace when a kept pattern
+// matches.
+TapFn tap_for(const TraceOptions& opt, Trace& trace) {
+    if (!opt.on_tap && opt.taps.empty()) return {};
+    return [&opt, &trace](const std::string& name, const Eigen::Ref<const Matrix>& value) {
+        if (opt.on_tap) opt.on_tap(name, value);
+        for (const std::string& pattern : opt.taps)
+            if (tap_matches(pattern, name)) {
+                trace.taps.push_back({name, Matrix(value)});
+                break;
+            }
+    };
+}
+
+// The main stack (the encoder of an encoder-decoder): returns its final output (T, D).
+Matrix run_main_stack(Run& r) {
+    const ModelConfig& c = r.c;
+    const std::string prefix = c.arch == Arch::EncoderDecoder ? "encoder." : "";
+    StackTrace& main = r.trace.main;
+    main.ids = r.in.ids;
+    main.tokens = labels_or_ids(r.in.tokens, r.in.ids);
+    Matrix x = embed_tokens(c, r.w, r.in.ids);
+    main.input = x;
+    r.emit(prefix + "embed", x);
+    const AttentionMask mask = main_self_mask(c, r.in.key_padding);
+    const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(r.in.ids.size()));
+    for (int il = 0; il < c.layers; ++il) {
+        LayerTrace lt;
+        x = encoder_layer(r.w.layers[il], c, x, mask, r.capture(il, false, rope, prefix), lt);
+        settle_maps(r.opt, HeadRef{il, 0, false, false}, r.resident[il], lt.self_attn);
+        if (r.opt.hidden_states) lt.output = x;
+        main.layers.push_back(std::move(lt));
+        r.report();
+    }
+    r.final_norm(r.w.final_norm, prefix, x);
+    main.final_output = x;
+    return x;
+}
+
+// The decoder stack of an encoder-decoder: masked self-attention, then cross-attention
+// over `memory` (T_enc, D), the encoder's final output.
+void run_decoder_stack(Run& r, const Matrix& memory) {
+    const ModelConfig& c = r.c;
+    StackTrace& dec = r.trace.decoder.emplace();
+    dec.ids = r.in.decoder_ids;
+    dec.tokens = labels_or_ids(r.in.decoder_tokens, r.in.decoder_ids);
+    Matrix y = embed_tokens(c, r.w, r.in.decoder_ids);
+    dec.input = y;
+    r.emit("decoder.embed", y);
+    const AttentionMask self_mask = decoder_self_mask(c), memory_mask = cross_mask(r.in.key_padding);
+    const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(r.in.decoder_ids.size()));
+    for (int il = 0; il < c.layers; ++il) {
+        LayerTrace lt;
+        y = decoder_layer(r.w.decoder_layers[il], c, y, memory, self_mask, memory_mask,
+                          r.capture(il, true, rope, "decoder."), lt);
+        const bool keep = r.resident[static_cast<std::size_t>(c.layers + il)];
+        settle_maps(r.opt, HeadRef{il, 0, true, false}, keep, lt.self_attn);
+        settle_maps(r.opt, HeadRef{il, 0, true, true}, keep, *lt.cross_attn);
+        if (r.opt.hidden_states) lt.output = y;
+        dec.layers.push_back(std::move(lt));
+        r.report();
+    }
+    r.final_norm(r.w.decoder_final_norm, "decoder.", y);
+    dec.final_output = y;
+}
+
+// Throws hs::Error for what the forward cannot run: ids outside the vocabulary or past
+// max_len, key padding outside the text, ablation of heads the model lacks, maps or taps
+// too large to keep.
+void check_input(const ModelConfig& c, const ForwardInput& in, const TraceOptions& opt) {
+    const bool enc_dec = c.arch == Arch::EncoderDecoder;
+    check_ids(c, in.ids, enc_dec ? "encoder text" : "text");
+    if (enc_dec) check_ids(c, in.decoder_ids, "decoder text");
+    for (int p : in.key_padding)
+        if (p < 0 || p >= static_cast<int>(in.ids.size()))
+            throw Error("key padding position " + std::to_string(p) + " is outside the " +
+                        std::to_string(in.ids.size()) + " tokens");
+    check_ablation(opt.ablate, c.layers, c.heads, enc_dec);
+    check_capture_size(c, in, opt);
+    check_tap_patterns(opt.taps, c, std::max(in.ids.size(), in.decoder_ids.size()));
+}
+
+}  // namespace
+
+Trace run_forward(const ModelConfig& c, const ModelWeights& w, const ForwardInput& full_input,
+                  const TraceOptions& options, const ProgressFn& progress) {
+    Trace trace;
+    const ForwardInput in = first_tokens(full_input, c.max_len, trace.dropped_tokens, trace.dropped_decoder_tokens);
+    const bool enc_dec = c.arch == Arch::EncoderDecoder;
+    // score cells: L · H · (T² + Td² + Td·T) (decoder self and cross for encoder-decoder)
+    const double t = double(in.ids.size()), td = double(in.decoder_ids.size());
+    const TraceOptions opt =
+        with_scores_limit(options, double(c.layers) * c.heads * (t * t + (enc_dec ? td * td + td * t : 0.0)));
+    check_input(c, in, opt);
+    trace.config = c;
+    trace.key_padding = in.key_padding;
+    trace.ablate = opt.ablate;
+    trace.ablate_mode = opt.ablate_mode;
+    Run run{c, w, in, opt, progress, trace, plan_model_blocks(c, in, opt), tap_for(opt, trace), 0,
+            c.layers * (enc_dec ? 2 : 1)};
+    const Matrix final = run_main_stack(run);
+    if (enc_dec) run_decoder_stack(run, final);
+    run.lm_head(enc_dec ? trace.decoder->final_output : final);
+    return trace;
+}
+
+HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const HeadRef& block,
+                              bool scores) {
+    const ModelConfig& c = model.config();
+    const ModelWeights& w = model.weights();
+    const bool enc_dec = c.arch == Arch::EncoderDecoder;
+    if (block.in_decoder && !enc_dec)
+        throw Error("this model has no decoder stack (it is " + to_string(c.arch) + ")");
+    if (block.cross && !block.in_decoder)
+        throw Error("cross-attention lives in the decoder stack of an encoder-decoder");
+    const Matrix& x = layer_input(trace, block.layer, block.in_decoder);  // (T, D), range-checked
+    if (x.cols() != c.d_model)
+        throw Error("the trace's hidden states have " + std::to_string(x.cols()) +
+                    " columns but this model's d_model is " + std::to_string(c.d_model) +
+                    ": the trace comes from another model");
+    // The forward's own layer function on the stored layer input, with the trace's
+    // ablation: the same maps by construction (stopped before the feed-forward).
+    TraceOptions opt;
+    opt.scores = scores;
+    opt.ablate = trace.ablate;
+    opt.ablate_mode = trace.ablate_mode;
+    LayerCapture cap = capture_for(opt, block.layer, block.in_decoder);
+    cap.maps_only = true;
+    const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(x.rows()));
+    if (rope) cap.self_rope = &*rope;
+    LayerTrace lt;
+    if (!block.in_decoder) {
+        encoder_layer(w.layers[block.layer], c, x, main_self_mask(c, trace.key_padding), cap, lt);
+        return std::move(lt.self_attn);
+    }
+    // memory: (T_enc, D) = the encoder's final output.
+    const Matrix& memory = trace.main.final_output;
+    if (memory.rows() != static_cast<Eigen::Index>(trace.main.ids.size()))
+        throw Error("cannot recompute cross-attention: the trace holds no encoder output");
+    decoder_layer(w.decoder_layers[block.layer], c, x, memory, decoder_self_mask(c),
+                  cross_mask(trace.key_padding), cap, lt);
+    return block.cross ? std::move(*lt.cross_attn) : std::move(lt.self_attn);
+}
+
+}  // namespace hs
