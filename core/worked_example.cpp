@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/io/atomic_file.h"
 #include "core/io/json_file.h"
+#include "core/model/model.h"
 
 namespace hs {
 
@@ -380,37 +381,33 @@ std::string worked_example_to_json(const WorkedExample& example) {
 }
 
 Trace WorkedExample::run() const {
+    // The example as a model of one attention-only layer: out = MHA(X), run by the one
+    // forward with every step of its attention captured.
     const int T = static_cast<int>(x.rows());
-    Trace trace;
+    ModelConfig c;
+    c.arch = Arch::EncoderOnly;
+    c.attention_only = true;
+    c.d_model = static_cast<int>(x.cols());
+    c.heads = weights.heads;
+    c.kv_heads = weights.kv_heads;
+    c.head_dim = weights.d_h();  // not d_model / heads: W_Q may project to fewer columns
+    c.layers = 1;
+    c.pe = PosEncoding::None;
+    c.mask = causal ? MaskKind::Causal : MaskKind::None;
+    c.max_len = std::max(c.max_len, T);
+    c.vocab = T + 1;  // no vocabulary: the ids are the positions 1…T (0 means padding)
+    ModelWeights w;
+    w.layers.resize(1);
+    w.layers[0].self_attn = weights;
+    ForwardInput in;
+    for (int i = 0; i < T; ++i) in.ids.push_back(i + 1);
+    in.tokens = tokens;
+    in.embeddings = x;  // X itself enters the layer
+    TraceOptions options;
+    options.scores = true;
+    options.detail_layer = 0;
+    Trace trace = run_forward(c, w, in, options);
     trace.model_name = title.empty() ? "worked example" : title;
-    trace.config.arch = Arch::EncoderOnly;
-    trace.config.d_model = static_cast<int>(x.cols());
-    trace.config.heads = weights.heads;
-    trace.config.head_dim = weights.d_h();  // not d_model / heads: W_Q may project to fewer columns
-    trace.config.layers = 1;
-    trace.config.pe = PosEncoding::None;
-    trace.config.mask = causal ? MaskKind::Causal : MaskKind::None;
-    trace.config.max_len = std::max(trace.config.max_len, T);
-
-    AttentionMask mask;
-    mask.causal = causal;
-    AttentionSteps steps;
-    // Self-attention: the same X object for queries and memory.
-    AttentionResult result =
-        multi_head_attention(weights, x, x, mask, /*want_weights=*/true, /*want_scores=*/true, &steps);
-
-    trace.main.tokens = tokens;
-    // Worked examples have no vocabulary: ids are the positions 1…T (0 means padding).
-    for (int i = 0; i < T; ++i) trace.main.ids.push_back(i + 1);
-    trace.main.input = x;
-    LayerTrace layer;
-    layer.self_attn.weights = std::move(result.weights);
-    layer.self_attn.scores = std::move(result.scores);
-    layer.output = result.output;
-    trace.main.layers.push_back(std::move(layer));
-    trace.main.final_output = result.output;
-    trace.steps = std::move(steps);
-    trace.steps_layer = 0;
     return trace;
 }
 

@@ -159,12 +159,14 @@ TEST(ModelForward, BadInputGivesSpecificErrors) {
         return "no error";
     };
     EXPECT_EQ(message({}), "the text has no tokens");
-    EXPECT_EQ(message({{1, 2, 3, 4, 5}, {}, {}, {}, {}}),
-              "the text has 5 tokens; this model handles at most 4");
-    EXPECT_EQ(message({{1, 10}, {}, {}, {}, {}}),
-              "token id 10 is outside the vocabulary (0..9)");
-    EXPECT_EQ(message({{1, 2}, {}, {}, {}, {2}}),
-              "key padding position 2 is outside the 2 tokens");
+    EXPECT_EQ(message(ForwardInput::of({1, 2, 3, 4, 5})), "the text has 5 tokens; this model handles at most 4");
+    EXPECT_EQ(message(ForwardInput::of({1, 10})), "token id 10 is outside the vocabulary (0..9)");
+    ForwardInput padded = ForwardInput::of({1, 2});
+    padded.key_padding = {2};
+    EXPECT_EQ(message(padded), "key padding position 2 is outside the 2 tokens");
+    ForwardInput given = ForwardInput::of({1, 2});
+    given.embeddings = Matrix::Zero(2, 7);
+    EXPECT_EQ(message(given), "the given embeddings are 2×7, but the text has 2 tokens and d_model is 8");
 }
 
 TEST(ModelForward, ATooLongTextIsAnInputErrorWithItsCounts) {

@@ -55,6 +55,10 @@ struct ModelConfig {
     bool embed_norm = false;  // BERT: a norm after word + position + token-type embeddings
     int type_vocab = 0;       // BERT token types (segment 0 is used); 0: none
     LmHead lm_head = LmHead::None;
+    // A layer is its self-attention block alone, out = MHA(x): no norm, residual or
+    // feed-forward. The textbook block of worked examples (core/worked_example.h), never a
+    // playground or saved model (not in specs or config.json).
+    bool attention_only = false;
     // Where a real model came from ("gpt2", "bert", "llama", "qwen2", "llama2.c"); empty
     // for playground models.
     std::string family;

@@ -210,7 +210,7 @@ Matrix run_main_stack(Run& r) {
     StackTrace& main = r.trace.main;
     main.ids = r.in.ids;
     main.tokens = labels_or_ids(r.in.tokens, r.in.ids);
-    Matrix x = embed_tokens(c, r.w, r.in.ids);
+    Matrix x = r.in.embeddings.size() ? r.in.embeddings : embed_tokens(c, r.w, r.in.ids);
     main.input = x;
     r.emit(prefix + "embed", x);
     const AttentionMask mask = main_self_mask(c, r.in.key_padding);
@@ -266,6 +266,11 @@ void check_input(const ModelConfig& c, const ForwardInput& in, const TraceOption
         if (p < 0 || p >= static_cast<int>(in.ids.size()))
             throw Error("key padding position " + std::to_string(p) + " is outside the " +
                         std::to_string(in.ids.size()) + " tokens");
+    if (in.embeddings.size() && (in.embeddings.rows() != static_cast<Eigen::Index>(in.ids.size()) ||
+                                 in.embeddings.cols() != c.d_model))
+        throw Error("the given embeddings are " + std::to_string(in.embeddings.rows()) + "×" +
+                    std::to_string(in.embeddings.cols()) + ", but the text has " + std::to_string(in.ids.size()) +
+                    " tokens and d_model is " + std::to_string(c.d_model));
     check_ablation(opt.ablate, c.layers, c.heads, enc_dec);
     check_capture_size(c, in, opt);
     check_tap_patterns(opt.taps, c, std::max(in.ids.size(), in.decoder_ids.size()));

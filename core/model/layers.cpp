@@ -174,6 +174,7 @@ Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const M
     const auto self_attention = [&](const Matrix& in) {
         return attend(w.self_attn, c, in, nullptr, mask, capture, capture.self_steps, layer_trace.self_attn);
     };
+    if (c.attention_only) return layer_output(self_attention(x), capture);  // x = SA(x)
     if (c.norm == NormPlacement::PostLN) {
         // x = norm1(x + SA(x)); x = norm2(x + FF(x))
         const Matrix h = norm(w.norm1, c, "norm1", x + self_attention(x), capture);

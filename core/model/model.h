@@ -23,6 +23,8 @@ struct ForwardInput {
     std::vector<int> decoder_ids;          // encoder-decoder only
     std::vector<std::string> decoder_tokens;
     std::vector<int> key_padding;          // positions of `ids` masked as keys
+    Matrix embeddings;                     // (T, D) given: layer 0 reads these instead of
+                                           //   the embedding of ids (worked examples' X)
     bool keep_first = false;               // more tokens than max_len: run the first max_len
                                            //   (Trace::dropped_tokens counts the rest)
     // The main stack's ids alone (tokens shown as their ids).

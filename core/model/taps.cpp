@@ -22,6 +22,10 @@ void add_layer(std::vector<std::string>& names, const std::string& p, const Mode
         add(list);
         if (!pre) add({norm_in});
     };
+    if (c.attention_only) {
+        add({"attn_in", "attn.q", "attn.k", "attn.v", "attn.concat", "attn_out", "out"});
+        return;
+    }
     sub_layer("norm1_in", {"attn_in", "attn.q", "attn.k", "attn.v", "attn.concat", "attn_out"});
     if (cross) sub_layer("norm2_in", {"cross_in", "cross.q", "cross.k", "cross.v", "cross.concat", "cross_out"});
     if (c.activation == Activation::SwiGLU)
