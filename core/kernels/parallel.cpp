@@ -1,5 +1,7 @@
 #include "core/kernels/parallel.h"
 
+#include "core/kernels/matmul.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/kernels/matmul.h"
 #include "core/kernels/packed_cache.h"
 
 #ifdef HEADSCOPE_HAVE_OPENBLAS
@@ -214,8 +217,8 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
     const auto block = [&](int p) {
         const Eigen::Index n0 = p * width, n = std::min(N, n0 + width) - n0;
         if (n <= 0) return;
-        auto c_p = c.middleCols(n0, n);  // (M, n) = a · b[n0:n0+n]ᵀ
-        c_p.noalias() = a * b.middleRows(n0, n).transpose();
+        auto c_p = c.middleCols(n0, n);  // (M, n) = a · b[n0:n0+n]ᵀ, by the fastest code of the level
+        kernels::matmul(a, kernels::Op::Plain, b.middleRows(n0, n), kernels::Op::Transposed, c_p);
         if (bias) c_p.rowwise() += bias->segment(n0, n).transpose();
     };
     if (parts <= 1)

@@ -34,7 +34,8 @@ void park_threads();
 // is a weight the packed-weight cache holds (core/kernels/packed_cache.h), the blocks are
 // whole 64-column panels run by the packed kernel at the SIMD level in use (the first
 // product reads the weight as it is, the second packs each panel just before use and
-// keeps them: gemm::nn_packing); otherwise Eigen (and BLAS behind it) multiplies b itself.
+// keeps them: gemm::nn_packing); otherwise each block is kernels::matmul (matmul.h: the
+// fastest code measured at the level in use), the product training's backward uses too.
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
                const Vector* bias, Eigen::Ref<Matrix> c);
 

@@ -8,16 +8,16 @@ Matrix norm_backward(const Matrix& dy, const LayerNormWeights& w, const ModelCon
                      LayerNormWeights& grad) {
     const bool layer_norm = c.norm_kind == NormKind::LayerNorm;
     const Eigen::Index T = x.rows(), D = x.cols();
-    // x̂: (T, D) and r: (T), the statistics in double
+    // x̂: (T, D) and r: (T), per row (vectorised float sums: the backward needs the
+    // forward's x̂ to float precision, not its rounding)
     Matrix x_hat(T, D);
     Vector r(T);
     for (Eigen::Index t = 0; t < T; ++t) {
-        const auto row = x.row(t).cast<double>();
-        const double mean = layer_norm ? row.mean() : 0.0;
-        const double second = (row.array() - mean).square().mean();  // var, or mean(x²)
-        const double rt = 1.0 / std::sqrt(second + static_cast<double>(c.norm_eps));
-        r(t) = static_cast<float>(rt);
-        x_hat.row(t) = ((row.array() - mean) * rt).cast<float>().matrix();
+        const auto row = x.row(t).array();
+        const float mean = layer_norm ? row.mean() : 0.0f;
+        const float second = (row - mean).square().mean();  // var, or mean(x²)
+        r(t) = 1.0f / std::sqrt(second + c.norm_eps);
+        x_hat.row(t) = ((row - mean) * r(t)).matrix();
     }
     grad.weight += (dy.array() * x_hat.array()).colwise().sum().transpose().matrix();
     if (grad.bias.size() > 0) grad.bias += dy.colwise().sum().transpose();

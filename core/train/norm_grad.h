@@ -6,7 +6,7 @@
 //   LayerNorm  dx = r · (g − mean(g) − x̂ · mean(g ⊙ x̂))
 //   RMSNorm    dx = r · (g − x̂ · mean(g ⊙ x̂))
 // and dγ = Σ_t dy ⊙ x̂, dβ = Σ_t dy. x̂ and r are recomputed from the norm's input x (the
-// forward's "normN_in" tap), their statistics in double as the runtime's norms take them.
+// forward's "normN_in" tap).
 #include "core/model/config.h"
 #include "core/model/weights.h"
 #include "core/tensor.h"
