@@ -217,13 +217,11 @@ TEST(DefaultModel, TheDocumentedRoleHeadsKeepTheirLabels) {
 }
 
 // The script's run, restarted from its initial weights with the committed trainer.json,
-// takes the log's first steps again: the same loss at every step, to 1e-5 on a CPU of the
-// SIMD level it was trained at, to 1e-4 on another level (the kernels sum in another
-// order). The log was written before training ran the runtime's forward (its own forward
-// kept the norms' outputs in double and multiplied without the packed kernels); the one
-// forward repeats those steps to 7e-6 (measured at avx512, Eigen 3.4), and a build with
-// Eigen 5 to ~5e-6. The next retraining of the default model writes a log this trainer
-// repeats to its six decimals.
+// takes the log's first steps again: the same loss at every step, to the log's six
+// decimals on a CPU of the SIMD level it was trained at, to 1e-4 on another level (the
+// kernels sum in another order). The log was written by a Debian 12 build (Eigen 3.4); a
+// build with Eigen 5 (Debian testing, g++ 16) orders some sums otherwise and repeats the
+// same level's losses to ~5e-6, so there the same level is held to 1e-5.
 TEST(DefaultModel, RetrainingRepeatsTheFirstStepsOfItsLog) {
     const std::string dir = default_model_dir();
     const train::TrainerState state = train::parse_trainer_state(read_all(dir + "/trainer.json"), "trainer.json");
@@ -237,10 +235,11 @@ TEST(DefaultModel, RetrainingRepeatsTheFirstStepsOfItsLog) {
     while (std::getline(log, line)) logged[std::stoi(line)] = std::stod(line.substr(line.find(',') + 1));
     const nlohmann::json trained_on = nlohmann::json::parse(read_all(dir + "/trained_on.json"));
     const bool same_level = trained_on.at("simd") == kernels::simd_name(kernels::simd_level());
+    const bool same_eigen = EIGEN_WORLD_VERSION == 3 && EIGEN_MAJOR_VERSION == 4;  // 3.4 (Eigen 5 says 3.5 here)
     for (int s = 1; s <= 12; ++s) {
         const train::StepReport r = trainer.step();
         ASSERT_EQ(logged.count(s), 1u);
-        EXPECT_NEAR(r.loss, logged[s], !same_level ? 1e-4 : 1e-5) << "step " << s;
+        EXPECT_NEAR(r.loss, logged[s], !same_level ? 1e-4 : same_eigen ? 5.1e-7 : 1e-5) << "step " << s;
     }
 }
 
