@@ -131,7 +131,7 @@ TEST(AblationPlayground, AttentionWithAllHeadsAblatedOutputsTheBiasExactly) {
     Rng rng(4);
     const Matrix x = random_matrix(rng, 5, 12);
     const AttentionResult r =
-        multi_head_attention(w, x, x, {}, false, false, nullptr, {0, 1, 2}, AblationMode::Zero);
+        multi_head_attention(w, x, x, {.ablated = {0, 1, 2}});
     for (Eigen::Index i = 0; i < r.output.rows(); ++i)
         EXPECT_EQ(max_abs_diff(r.output.row(i), w.out_proj_bias.transpose()), 0.0) << "row " << i;
 }
@@ -145,12 +145,12 @@ TEST(AblationPlayground, ZeroingOneHeadRemovesExactlyItsContribution) {
     AttentionMask mask;
     mask.causal = true;
     AttentionSteps steps;
-    const AttentionResult plain = multi_head_attention(w, x, x, mask, false, false, &steps);
+    const AttentionResult plain = multi_head_attention(w, x, x, {.mask = mask, .steps = &steps});
     const int Dh = w.d_h();
     for (int h = 0; h < 4; ++h) {
         SCOPED_TRACE("head " + std::to_string(h));
         const AttentionResult abl =
-            multi_head_attention(w, x, x, mask, false, false, nullptr, {h}, AblationMode::Zero);
+            multi_head_attention(w, x, x, {.mask = mask, .ablated = {h}});
         const Matrix contribution =
             steps.head_outputs[h] * w.out_proj_weight.middleCols(h * Dh, Dh).transpose();
         EXPECT_LT(max_abs_diff(plain.output - abl.output, contribution), 1e-5);
@@ -463,9 +463,11 @@ TEST(AblationStories260K, GqaAttentionAblatesOnlyTheNamedQueryHead) {
     AttentionMask causal;
     causal.causal = true;
     AttentionSteps plain, mean;
-    const AttentionResult r_plain = multi_head_attention(w, x, x, causal, true, false, &plain);
+    const AttentionResult r_plain = multi_head_attention(w, x, x,
+        {.mask = causal, .weights = true, .steps = &plain});
     const AttentionResult r_mean =
-        multi_head_attention(w, x, x, causal, true, false, &mean, {1}, AblationMode::Mean);
+        multi_head_attention(w, x, x,
+            {.mask = causal, .weights = true, .steps = &mean, .ablated = {1}, .ablate_mode = AblationMode::Mean});
     for (int h = 0; h < H; ++h) {
         EXPECT_EQ(max_abs_diff(r_plain.weights[h], r_mean.weights[h]), 0.0);
         const Matrix b = plain.concat.middleCols(h * Dh, Dh);

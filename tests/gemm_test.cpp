@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/model/attention.h"
-#include "core/model/attention_heads.h"
+#include "core/kernels/attend.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
@@ -223,20 +223,23 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
         mask.causal = c.causal;
         mask.key_padding = c.padding;
         // The weights' first products pack their panels on the fly (no fused path yet).
-        ASSERT_EQ(fused_heads_panels(w, HeadSplit{c.H, c.H, nullptr}, c.T, 2), nullptr);
-        const AttentionResult first = multi_head_attention(w, x, x, mask, true, true);
+        ASSERT_FALSE(kernels::attends_per_head(w.in_proj_weight, c.H, c.H, c.T, 2));
+        const AttentionResult first = multi_head_attention(w, x, x,
+            {.mask = mask, .weights = true, .scores = true});
         ASSERT_NE(test::pack_registered(w.in_proj_weight), nullptr);
         // With CTest's 2 threads (HEADSCOPE_THREADS) every case takes the fused per-head path.
-        ASSERT_NE(fused_heads_panels(w, HeadSplit{c.H, c.H, nullptr}, c.T, 2), nullptr);
-        const AttentionResult fast = multi_head_attention(w, x, x, mask, true, true);
+        ASSERT_TRUE(kernels::attends_per_head(w.in_proj_weight, c.H, c.H, c.T, 2));
+        const AttentionResult fast = multi_head_attention(w, x, x,
+            {.mask = mask, .weights = true, .scores = true});
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
         // The other two paths: unpacked weights (BLAS projections, per-head kernels) and
         // the step-by-step capture the Pipeline shows.
         const AttentionWeights plain = w;  // a copy the cache does not hold
         ASSERT_EQ(test::pack_registered(plain.in_proj_weight), nullptr);
         AttentionSteps steps;
-        const AttentionResult unpacked = multi_head_attention(plain, x, x, mask, true, false);
-        const AttentionResult detailed = multi_head_attention(w, x, x, mask, true, false, &steps);
+        const AttentionResult unpacked = multi_head_attention(plain, x, x, {.mask = mask, .weights = true});
+        const AttentionResult detailed = multi_head_attention(w, x, x,
+            {.mask = mask, .weights = true, .steps = &steps});
         EXPECT_LT((first.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
         EXPECT_LT((unpacked.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
         EXPECT_LT((detailed.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
@@ -294,11 +297,13 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
         const AttentionWeights plain = w;  // a copy the cache does not hold
         AttentionSteps steps;
-        const AttentionResult first = multi_head_attention(w, x, x, mask, true, false);  // panels on the fly
+        const AttentionResult first = multi_head_attention(w, x, x,
+            {.mask = mask, .weights = true});  // panels on the fly
         ASSERT_NE(test::pack_registered(w.in_proj_weight), nullptr);
-        const AttentionResult fast = multi_head_attention(w, x, x, mask, true, false);
-        const AttentionResult unpacked = multi_head_attention(plain, x, x, mask, true, false);
-        const AttentionResult detailed = multi_head_attention(w, x, x, mask, true, false, &steps);
+        const AttentionResult fast = multi_head_attention(w, x, x, {.mask = mask, .weights = true});
+        const AttentionResult unpacked = multi_head_attention(plain, x, x, {.mask = mask, .weights = true});
+        const AttentionResult detailed = multi_head_attention(w, x, x,
+            {.mask = mask, .weights = true, .steps = &steps});
         for (const AttentionResult* r : {&first, &fast, &unpacked, &detailed}) {
             EXPECT_LT((r->output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
             for (int h = 0; h < c.H; ++h)

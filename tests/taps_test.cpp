@@ -10,7 +10,7 @@
 
 #include "core/error.h"
 #include "core/kernels/parallel.h"
-#include "core/model/attention_heads.h"
+#include "core/kernels/attend.h"
 #include "core/model/config.h"
 #include "core/model/model.h"
 #include "core/model/taps.h"
@@ -223,7 +223,7 @@ TEST(PipelineSteps, EqualTheHeatmapWhereTheFusedKernelRuns) {
     m.forward(in, plain);  // the weights' panels are packed by their first products
     m.forward(in, plain);
     const AttentionWeights& w = m.weights().layers[0].self_attn;
-    ASSERT_NE(fused_heads_panels(w, HeadSplit{4, 4, nullptr}, 20, thread_count()), nullptr)
+    ASSERT_TRUE(kernels::attends_per_head(w.in_proj_weight, 4, 4, 20, thread_count()))
         << "this size no longer takes the fused path: pick one that does";
     const Trace heatmap = m.forward(in, plain);
     TraceOptions detailed = plain;

@@ -333,7 +333,8 @@ TEST(TorchAgreement, MultiHeadAttentionMatchesNnMultiheadAttention) {
         mask.key_padding = j.at("key_padding").get<std::vector<int>>();
         const hs::Matrix xq = f->matrix("x_query"), xm = f->matrix("x_memory");
 
-        const hs::AttentionResult fused = hs::multi_head_attention(w, xq, xm, mask, true, true);
+        const hs::AttentionResult fused = hs::multi_head_attention(w, xq, xm,
+            {.mask = mask, .weights = true, .scores = true});
         const float out_diff = max_abs_diff(fused.output, f->matrix("output"));
         EXPECT_LT(out_diff, kTolerance) << "fused output max abs diff " << out_diff;
         const float w_diff = heads_diff(*f, "weights", fused.weights);

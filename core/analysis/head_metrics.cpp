@@ -42,13 +42,6 @@ bool is_punct_cp(char32_t cp) {
 }
 
 // k_i: keys row i may see under the mask (S keys, j ≤ i when causal, minus padding).
-int allowed_keys(int i, int S, const AttentionMask& mask) {
-    const int visible = mask.causal ? std::min(i + 1, S) : S;
-    int padded = 0;
-    for (int p : mask.key_padding)
-        if (p >= 0 && p < visible) ++padded;
-    return visible - padded;
-}
 
 // Mean of the values added; NaN when nothing was added (the metric is undefined).
 struct Mean {
@@ -113,7 +106,7 @@ HeadMetrics compute_head_metrics(const Matrix& A, const TokenKinds& kinds, const
         }
         entropy.add(h);
         effective.add(std::exp(h));
-        const int k = allowed_keys(i, S, mask);
+        const int k = mask.seen(i, S);
         if (k >= 2) norm_entropy.add(h / std::log(static_cast<double>(k)));
         confidence.add(row.maxCoeff());
         double cls_w = 0, sep_w = 0, punct_w = 0;

@@ -1,15 +1,14 @@
 // Multi-head attention, the math top to bottom (DESIGN §3; shapes in attention.h). The
 // heatmaps, the Pipeline's step-by-step view and every model run through this one
-// function; how its step 3 is made fast lives in attention_heads.cpp, on the kernel seam.
+// function; how steps 1–3 are made fast lives behind kernels::attend.
 #include "core/model/attention.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
 
-#include "core/model/attention_heads.h"
 #include "core/error.h"
+#include "core/kernels/attend.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
@@ -20,105 +19,76 @@ namespace hs {
 
 namespace {
 
-constexpr float kNegInf = -std::numeric_limits<float>::infinity();
-
-// Q, K, V as column views of the projection buffers (Q: (T, I); K, V: (S, Ikv)).
+void check_shapes(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
+                  const Matrix& x_memory);
 struct Projected {
     Eigen::Ref<Matrix> q, k, v;
 };
-Projected project(const AttentionWeights& w, const Matrix& x_query,
-                  const Matrix& x_memory, bool self, Eigen::Ref<Matrix> q_buf,
-                  Eigen::Ref<Matrix> kv_buf);
-void check_shapes(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
-                  const Matrix& x_memory);
-const Vector* bias_or_null(const Vector& b);
 void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
                   const Matrix& x_memory, const Matrix& qkv_unrotated, const Projected& p,
                   const AttentionMask& mask, float scale, const AttentionResult& r,
                   const Matrix& head_outputs, const Matrix& concat, AttentionSteps& steps);
 
+// The split options give, or the weights' own.
+HeadSplit split_of(const AttentionWeights& w, const HeadSplit& given) {
+    if (given.heads > 0) return given;
+    return HeadSplit{w.heads, w.kv_heads > 0 ? w.kv_heads : w.heads, given.rope};
+}
+
 }  // namespace
 
-AttentionResult multi_head_attention(const AttentionWeights& w, const HeadSplit& split,
-                                     const Matrix& x_query, const Matrix& x_memory,
-                                     const AttentionMask& mask, bool want_weights,
-                                     bool want_scores, AttentionSteps* steps,
-                                     const std::vector<int>& ablated, AblationMode ablate_mode,
-                                     const AttentionTap* tap) {
+AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query, const Matrix& x_memory,
+                                     const AttentionOptions& options) {
+    const HeadSplit split = split_of(w, options.split);
     check_shapes(w, split, x_query, x_memory);
-    const bool self = &x_query == &x_memory;
-    const Eigen::Index T = x_query.rows(), S = x_memory.rows(), D = w.out_proj_weight.rows();
-    const int H = split.heads, I = w.inner(), Ikv = w.kv_inner(), Dh = I / H;
-    const float scale = 1.0f / std::sqrt(static_cast<float>(Dh));
+    AttentionSteps* steps = options.steps;
+    const Eigen::Index T = x_query.rows(), D = w.out_proj_weight.rows();
+    const int H = split.heads, I = w.inner(), Dh = I / H;
     AttentionResult result;
     // The step view shows every head's A_h and scores, so a capture computes them all.
-    std::vector<Matrix>* weights = want_weights || steps ? &result.weights : nullptr;
-    std::vector<Matrix>* scores = want_scores || steps ? &result.scores : nullptr;
-    // Projections land in per-thread scratch reused across heads, layers and calls.
-    thread_local Scratch qkv_buf, kv_buf, concat_buf;
+    std::vector<Matrix>* weights = options.weights || steps ? &result.weights : nullptr;
+    std::vector<Matrix>* scores = options.scores || steps ? &result.scores : nullptr;
+    thread_local Scratch concat_buf;     // reused across layers and calls
     auto concat = concat_buf.get(T, I);  // [head_1 | … | head_H]: (T, I)
-    std::optional<Projected> p;          // Q: (T, I); K, V: (S, Ikv), views into the scratch
     Matrix qkv_unrotated, head_outputs;  // step capture only: before rotation / ablation
 
-    // The Pipeline's capture (steps) runs the same path as the heatmaps at every size.
-    const gemm::PackedWeights* fused = self ? fused_heads_panels(w, split, int(T), thread_count()) : nullptr;
-    if (fused) {
-        // Steps 1–3 in one work item per head (attention_heads.h), the same math.
-        auto qkv = qkv_buf.get(T, 3 * I);
-        if (steps) qkv_unrotated.resize(T, 3 * I);
-        fused_heads(w, *fused, split, x_query, mask, scale, qkv, concat, weights, scores,
-                    steps ? &qkv_unrotated : nullptr);
-        p.emplace(Projected{qkv.leftCols(I), qkv.middleCols(I, I), qkv.rightCols(I)});
-    } else {
-        // 1. [Q|K|V] = X · W_inᵀ + b_in: (T, I + 2·Ikv), one GEMM for all heads (self-
-        //    attention); cross-attention: Q from the queries, [K|V] from memory.
-        auto q_part = qkv_buf.get(T, self ? I + 2 * Ikv : I);
-        auto kv_part = kv_buf.get(self ? 0 : S, 2 * Ikv);
-        p.emplace(project(w, x_query, x_memory, self, q_part, kv_part));
-        if (steps) qkv_unrotated = q_part;
-        // 2. Rotary positions: Q and K rotated by position (rope.h).
-        if (split.rope) {
-            apply_rope(p->q, H, split.rope->table, split.rope->layout);
-            apply_rope(p->k, split.kv_heads, split.rope->table, split.rope->layout);
-        }
-        // 3. Per head h, with g = h / (H / Hkv) its K/V head:
-        //    A_h = softmax(Q_h K_gᵀ / √Dh + mask): (T, S);  head_h = A_h V_g: (T, Dh)
-        attend_heads(p->q, p->k, p->v, H, split.kv_heads, scale, mask, concat, weights, scores);
-    }
+    // 1. [Q|K|V] = X · W_inᵀ + b_in: (T, I + 2·Ikv), one GEMM for all heads (self-attention);
+    //    cross-attention: Q from the queries, [K|V] from memory.
+    // 2. Rotary positions: Q and K rotated by position (rope.h).
+    // 3. Per head h, with g = h / (H / Hkv) its K/V head:
+    //    scores_h = Q_h K_gᵀ / √Dh: (T, S); + mask (−∞ where hidden);
+    //    A_h = softmax(scores_h) per row;  head_h = A_h V_g: (T, Dh) into concat.
+    kernels::RotateFn rotate;
+    if (split.rope)
+        rotate = [rope = split.rope](Eigen::Ref<Matrix> block, int n_heads) {
+            apply_rope(block, n_heads, rope->table, rope->layout);
+        };
+    const kernels::AttendInput in{x_query, x_memory, w.in_proj_weight, w.in_proj_bias, split.heads, split.kv_heads,
+                                  options.mask, rotate};
+    const kernels::Attended qkv = kernels::attend(in, concat, weights, scores, steps ? &qkv_unrotated : nullptr);
     if (steps) head_outputs = concat;  // before the ablation
-    if (tap) {
-        (*tap)("q", p->q);
-        (*tap)("k", p->k);
-        (*tap)("v", p->v);
+    if (options.tap) {
+        (*options.tap)("q", qkv.q);
+        (*options.tap)("k", qkv.k);
+        (*options.tap)("v", qkv.v);
     }
     // 4. Ablated heads replaced before W_o (ablate_heads).
-    ablate_heads(concat, ablated, H, ablate_mode);
-    if (tap) (*tap)("concat", concat);
+    ablate_heads(concat, options.ablated, H, options.ablate_mode);
+    if (options.tap) (*options.tap)("concat", concat);
     // 5. out: (T, D) = concat · W_oᵀ + b_o
     result.output.resize(T, D);
-    matmul_nt(concat, w.out_proj_weight, bias_or_null(w.out_proj_bias), result.output);
+    matmul_nt(concat, w.out_proj_weight, w.out_proj_bias.size() ? &w.out_proj_bias : nullptr, result.output);
     if (steps) {  // every intermediate above, for the Pipeline
-        record_steps(w, split, x_query, x_memory, qkv_unrotated, *p, mask, scale, result, head_outputs, concat,
-                     *steps);
-        if (!want_weights) result.weights.clear();
-        if (!want_scores) result.scores.clear();
+        const float scale = 1.0f / std::sqrt(static_cast<float>(Dh));
+        record_steps(w, split, x_query, x_memory, qkv_unrotated, Projected{qkv.q, qkv.k, qkv.v}, options.mask, scale,
+                     result, head_outputs, concat, *steps);
+        if (!options.weights) result.weights.clear();
+        if (!options.scores) result.scores.clear();
     }
     return result;
 }
 
-AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query,
-                                     const Matrix& x_memory, const AttentionMask& mask,
-                                     bool want_weights, bool want_scores, AttentionSteps* steps,
-                                     const std::vector<int>& ablated, AblationMode ablate_mode) {
-    const HeadSplit split{w.heads, w.kv_heads > 0 ? w.kv_heads : w.heads, nullptr};
-    return multi_head_attention(w, split, x_query, x_memory, mask, want_weights, want_scores,
-                                steps, ablated, ablate_mode);
-}
-
 namespace {
-
-// The bias, or null when the model has none (an empty Vector).
-const Vector* bias_or_null(const Vector& b) { return b.size() ? &b : nullptr; }
 
 // W_in: (I + 2·Ikv, D) with I = H·Dh and Ikv = Hkv·Dh; W_o: (D_out, I); biases of those
 // sizes or empty.
@@ -145,27 +115,6 @@ void check_shapes(const AttentionWeights& w, const HeadSplit& split, const Matri
                     " columns, expected d_model " + std::to_string(D));
     if (split.rope && (I / H) % 2 != 0)
         throw Error("rotary positions need an even head size, got " + std::to_string(I / H));
-}
-
-// Step 1 of one block, in caller-provided buffers:
-//   self:  [Q|K|V]: (T, I + 2·Ikv) = X · W_inᵀ + b_in — one GEMM for all heads
-//   cross: Q: (T, I) from the queries' rows of W_in; [K|V]: (S, 2·Ikv) from memory
-// Q, K, V are column views into the buffers.
-Projected project(const AttentionWeights& w, const Matrix& x_query,
-                  const Matrix& x_memory, bool self, Eigen::Ref<Matrix> q_buf,
-                  Eigen::Ref<Matrix> kv_buf) {
-    const int I = w.inner(), Ikv = w.kv_inner();
-    if (self) {
-        matmul_nt(x_query, w.in_proj_weight, bias_or_null(w.in_proj_bias), q_buf);
-    } else {
-        const bool biased = w.in_proj_bias.size() > 0;
-        const Vector b_q = biased ? Vector(w.in_proj_bias.head(I)) : Vector();
-        const Vector b_kv = biased ? Vector(w.in_proj_bias.tail(2 * Ikv)) : Vector();
-        matmul_nt(x_query, w.in_proj_weight.topRows(I), bias_or_null(b_q), q_buf);
-        matmul_nt(x_memory, w.in_proj_weight.bottomRows(2 * Ikv), bias_or_null(b_kv), kv_buf);
-    }
-    return Projected{q_buf.leftCols(I), self ? q_buf.middleCols(I, Ikv) : kv_buf.leftCols(Ikv),
-                     self ? q_buf.rightCols(Ikv) : kv_buf.rightCols(Ikv)};
 }
 
 // Stacks K or V head blocks so that block h is the K/V head query head h reads:
@@ -212,7 +161,7 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
     steps.raw_scores.clear();
     steps.scaled_scores.clear();
     steps.masked_scores.clear();
-    steps.masked = (mask.causal && S > 1) || !mask.key_padding.empty();
+    steps.masked = mask.hides_any(static_cast<int>(x_query.rows()), S);
     steps.weights.clear();
     steps.head_outputs.clear();
     // The textbook's per-head W_Q^h, W_K^h, W_V^h: (D, Dh) each, the transposed row blocks
@@ -241,7 +190,7 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
         steps.raw_scores.push_back(steps.q_heads.back() * steps.k_heads.back().transpose());  // Q_h K_gᵀ
         steps.scaled_scores.push_back(r.scores[h]);                                          // · 1/√Dh
         Matrix masked = r.scores[h];
-        apply_mask(masked, mask);
+        mask.apply(masked);
         steps.masked_scores.push_back(std::move(masked));
         steps.weights.push_back(r.weights[h]);
         steps.head_outputs.push_back(head_outputs.middleCols(h * Dh, Dh));
@@ -265,19 +214,6 @@ void record_steps(const AttentionWeights& w, const HeadSplit& split, const Matri
 }
 
 }  // namespace
-
-bool AttentionMask::allowed(int i, int j) const {
-    if (causal && j > i) return false;
-    return std::find(key_padding.begin(), key_padding.end(), j) == key_padding.end();
-}
-
-// Causal: key j > query i is the future, −∞ strictly above the diagonal.
-void apply_mask(Matrix& scores, const AttentionMask& mask) {
-    if (mask.causal) scores.triangularView<Eigen::StrictlyUpper>().setConstant(kNegInf);
-    const auto S = scores.cols();
-    for (int j : mask.key_padding)
-        if (j >= 0 && j < S) scores.col(j).setConstant(kNegInf);
-}
 
 // softmax(s)_j = exp(s_j − max_k s_k) / Σ_k exp(s_k − max_k s_k); exp(−∞) = 0 exactly.
 void softmax_rows(Matrix& m) {

@@ -130,11 +130,16 @@ Matrix attend(const AttentionWeights& w, const ModelConfig& c, const Matrix& q_i
     const AttentionTap tap = [&](const char* name, const Eigen::Ref<const Matrix>& value) {
         emit(capture, {block, ".", name}, value);
     };
-    const std::vector<int>& ablated = memory ? capture.cross_ablated : capture.self_ablated;
-    const HeadSplit split{c.heads, c.kv_head_count(), memory ? nullptr : capture.self_rope};
-    AttentionResult r = multi_head_attention(w, split, q_in, memory ? *memory : q_in, mask,
-                                             capture.weights, capture.scores, steps, ablated,
-                                             capture.ablate_mode, capture.tap ? &tap : nullptr);
+    AttentionOptions options;
+    options.split = HeadSplit{c.heads, c.kv_head_count(), memory ? nullptr : capture.self_rope};
+    options.mask = mask;
+    options.weights = capture.weights;
+    options.scores = capture.scores;
+    options.steps = steps;
+    options.ablated = memory ? capture.cross_ablated : capture.self_ablated;
+    options.ablate_mode = capture.ablate_mode;
+    options.tap = capture.tap ? &tap : nullptr;
+    AttentionResult r = multi_head_attention(w, q_in, memory ? *memory : q_in, options);
     maps.weights = std::move(r.weights);
     maps.scores = std::move(r.scores);
     emit(capture, {block, "_out"}, r.output);

@@ -39,7 +39,7 @@ void BM_Attention(benchmark::State& state) {
     const Matrix x = Matrix::Random(T, D);
     const AttentionWeights& w = model.weights().layers[0].self_attn;
     for (auto _ : state) {
-        AttentionResult r = multi_head_attention(w, x, x, {}, /*want_weights=*/true, false);
+        AttentionResult r = multi_head_attention(w, x, x, {.weights = true});
         benchmark::DoNotOptimize(r.weights.back().data());
     }
     const double t = T, d = D;
@@ -80,7 +80,7 @@ void BM_SoftmaxRows(benchmark::State& state) {
     mask.causal = state.range(1) != 0;
     for (auto _ : state) {
         m = scores;
-        apply_mask(m, mask);
+        mask.apply(m);
         softmax_rows(m);
         benchmark::DoNotOptimize(m.data());
     }
