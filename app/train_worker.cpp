@@ -145,121 +145,132 @@ void TrainWorker::loop() {
         });
         if (stop_) return;
         if (drop_run_) {
-            drop_run_ = false;
-            run_.reset();
-            saved_dirs_.clear();
-            const std::uint64_t version = progress_.version + 1;
-            progress_ = TrainProgress{};  // a step that ended after Reset may have published
-            progress_.version = version;
-            continue;
+            drop_run_locked();
+        } else if (pending_setup_) {
+            set_up_run(lock);
+        } else if (!save_dir_.empty() && !(save_after_ > 0 && pending_steps_ > 0 && run_ && !run_->finished())) {
+            // Save after the Steps asked before it (the user's order), else at the next boundary.
+            save_run(lock);
+        } else {
+            step_run(lock, last_publish);
         }
-        if (pending_setup_) {
-            const train::TrainingSetup setup = std::move(*pending_setup_);
-            pending_setup_.reset();
-            busy_ = true;
-            lock.unlock();
-            std::unique_ptr<train::TrainingRun> run;
-            std::string error;
-            try {
-                run = std::make_unique<train::TrainingRun>(setup);
-            } catch (const std::exception& e) {
-                error = e.what();
-            }
-            lock.lock();
-            busy_ = false;
-            if (pending_setup_ || drop_run_) continue;  // replaced while it was built
-            run_ = std::move(run);
-            saved_dirs_.clear();
-            if (run_) ++run_id_;
-            if (!run_) {
-                running_ = false;
-                const std::uint64_t version = progress_.version + 1;
-                progress_ = TrainProgress{};
-                progress_.error = error;
-                progress_.version = version;
-                continue;
-            }
-            busy_ = true;
-            lock.unlock();
-            TrainProgress fresh = snapshot_of_run();
-            // A text task whose vocabulary misses tokens of the text says so from the start.
-            const std::string note = run_->setup().task.text ? train::vocabulary_note(*run_->setup().task.text) : "";
-            lock.lock();
-            busy_ = false;
-            if (!note.empty()) progress_.notice = note;
-            if (!pending_setup_ && !drop_run_) publish_locked(std::move(fresh));
-            continue;
-        }
-        // Save after the Steps asked before it (the user's order), else at the next boundary.
-        const bool steps_first = save_after_ > 0 && pending_steps_ > 0 && run_ && !run_->finished();
-        if (!save_dir_.empty() && !steps_first) {
-            const std::string dir = std::move(save_dir_);
-            save_dir_.clear();
-            if (!run_) {
-                progress_.error = "nothing to save: start a run first";
-                ++progress_.version;
-                continue;
-            }
-            // Outside the lock (busy meanwhile): a directory holding a model or other files is
-            // replaced only when asked, or when this run saved there before.
-            const bool replace = save_replaces_;
-            busy_ = true;
-            lock.unlock();
-            const std::string where = landing_path(dir);
-            const SaveTarget target = replace || saved_dirs_.count(where) ? SaveTarget::Free : save_target(dir);
-            std::string error;
-            if (target == SaveTarget::HoldsModel)
-                error = dir + " already holds a model (config.json): press Replace to put this checkpoint in its "
-                              "place, or type another directory";
-            else if (target == SaveTarget::HoldsOtherFiles)
-                error = dir + " is a directory that is not empty: press Replace to write the checkpoint there among "
-                              "its files, or type another directory";
-            else
-                try {
-                    train::save_checkpoint(run_->trainer(), dir);
-                    saved_dirs_.insert(where);
-                } catch (const std::exception& e) {
-                    error = e.what();
-                }
-            lock.lock();
-            busy_ = false;
-            progress_.replace_dir = target == SaveTarget::Free ? "" : dir;
-            progress_.error = error;
-            progress_.notice = error.empty() ? "saved " + dir + " (a model directory: open it in the Model panel)" : "";
-            ++progress_.version;
-            continue;
-        }
-        // One step, outside the lock: the UI reads the last publication meanwhile.
-        if (pending_steps_ > 0) {
-            --pending_steps_;
-            if (save_after_ > 0) --save_after_;
-        }
-        busy_ = true;
-        lock.unlock();
-        bool snapshot = false;
-        std::string error;
+    }
+}
+
+void TrainWorker::drop_run_locked() {
+    drop_run_ = false;
+    run_.reset();
+    saved_dirs_.clear();
+    const std::uint64_t version = progress_.version + 1;
+    progress_ = TrainProgress{};  // a step that ended after Reset may have published
+    progress_.version = version;
+}
+
+void TrainWorker::set_up_run(std::unique_lock<std::mutex>& lock) {
+    const train::TrainingSetup setup = std::move(*pending_setup_);
+    pending_setup_.reset();
+    busy_ = true;
+    lock.unlock();
+    std::unique_ptr<train::TrainingRun> run;
+    std::string error;
+    try {
+        run = std::make_unique<train::TrainingRun>(setup);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    lock.lock();
+    busy_ = false;
+    if (pending_setup_ || drop_run_) return;  // replaced while it was built
+    run_ = std::move(run);
+    saved_dirs_.clear();
+    if (run_) ++run_id_;
+    if (!run_) {
+        running_ = false;
+        const std::uint64_t version = progress_.version + 1;
+        progress_ = TrainProgress{};
+        progress_.error = error;
+        progress_.version = version;
+        return;
+    }
+    busy_ = true;
+    lock.unlock();
+    TrainProgress fresh = snapshot_of_run();
+    // A text task whose vocabulary misses tokens of the text says so from the start.
+    const std::string note = run_->setup().task.text ? train::vocabulary_note(*run_->setup().task.text) : "";
+    lock.lock();
+    busy_ = false;
+    if (!note.empty()) progress_.notice = note;
+    if (!pending_setup_ && !drop_run_) publish_locked(std::move(fresh));
+}
+
+void TrainWorker::save_run(std::unique_lock<std::mutex>& lock) {
+    const std::string dir = std::move(save_dir_);
+    save_dir_.clear();
+    if (!run_) {
+        progress_.error = "nothing to save: start a run first";
+        ++progress_.version;
+        return;
+    }
+    // Outside the lock (busy meanwhile): a directory holding a model or other files is
+    // replaced only when asked, or when this run saved there before.
+    const bool replace = save_replaces_;
+    busy_ = true;
+    lock.unlock();
+    const std::string where = landing_path(dir);
+    const SaveTarget target = replace || saved_dirs_.count(where) ? SaveTarget::Free : save_target(dir);
+    std::string error;
+    if (target == SaveTarget::HoldsModel)
+        error = dir + " already holds a model (config.json): press Replace to put this checkpoint in its "
+                      "place, or type another directory";
+    else if (target == SaveTarget::HoldsOtherFiles)
+        error = dir + " is a directory that is not empty: press Replace to write the checkpoint there among "
+                      "its files, or type another directory";
+    else
         try {
-            snapshot = run_->step();
+            train::save_checkpoint(run_->trainer(), dir);
+            saved_dirs_.insert(where);
         } catch (const std::exception& e) {
             error = e.what();
         }
-        lock.lock();
-        if (!error.empty()) {
-            running_ = false;
-            progress_.error = "training stopped: " + error;
-        }
-        const auto now = std::chrono::steady_clock::now();
-        const bool publish =
-            snapshot || !error.empty() || run_->finished() || !running_ || now - last_publish >= kPublishEvery;
-        if (publish && !drop_run_ && !pending_setup_) {  // not after Reset or a new Start
-            lock.unlock();
-            TrainProgress fresh = snapshot_of_run();
-            lock.lock();
-            if (!drop_run_ && !pending_setup_) publish_locked(std::move(fresh));
-            last_publish = now;
-        }
-        busy_ = false;
+    lock.lock();
+    busy_ = false;
+    progress_.replace_dir = target == SaveTarget::Free ? "" : dir;
+    progress_.error = error;
+    progress_.notice = error.empty() ? "saved " + dir + " (a model directory: open it in the Model panel)" : "";
+    ++progress_.version;
+}
+
+void TrainWorker::step_run(std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point& last_publish) {
+    // One step, outside the lock: the UI reads the last publication meanwhile.
+    if (pending_steps_ > 0) {
+        --pending_steps_;
+        if (save_after_ > 0) --save_after_;
     }
+    busy_ = true;
+    lock.unlock();
+    bool snapshot = false;
+    std::string error;
+    try {
+        snapshot = run_->step();
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    lock.lock();
+    if (!error.empty()) {
+        running_ = false;
+        progress_.error = "training stopped: " + error;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    const bool publish =
+        snapshot || !error.empty() || run_->finished() || !running_ || now - last_publish >= kPublishEvery;
+    if (publish && !drop_run_ && !pending_setup_) {  // not after Reset or a new Start
+        lock.unlock();
+        TrainProgress fresh = snapshot_of_run();
+        lock.lock();
+        if (!drop_run_ && !pending_setup_) publish_locked(std::move(fresh));
+        last_publish = now;
+    }
+    busy_ = false;
 }
 
 }  // namespace hs

@@ -5,6 +5,7 @@
 // and never waits on a training step. Save writes a checkpoint between two steps.
 #include <condition_variable>
 #include <memory>
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -55,6 +56,13 @@ public:
 
 private:
     void loop();
+    // The loop's jobs, each called with mutex_ held through `lock` (released meanwhile
+    // around the work): forget the run (Reset); build the run of a pending setup; save the
+    // run to save_dir_; take one step and publish it when due.
+    void drop_run_locked();
+    void set_up_run(std::unique_lock<std::mutex>& lock);
+    void save_run(std::unique_lock<std::mutex>& lock);
+    void step_run(std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point& last_publish);
     TrainProgress snapshot_of_run() const;
     void publish_locked(TrainProgress fresh);
 

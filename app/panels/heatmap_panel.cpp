@@ -275,6 +275,174 @@ void draw_gold_legend(const ShownGold& gold) {
     }
 }
 
+// Where the map lies this frame: the panel's content origin, the map's corners and size
+// in pixels, the visible part (uv) of its rows × cols cells.
+struct MapPlacement {
+    ImVec2 origin, p0, p1, size;
+    float margin_x = 0.0f, fs = 0.0f, cell_px = 0.0f;
+    int rows = 0, cols = 0;
+    UvRect uv;
+};
+
+// Token labels left of the rows (queries) and above the columns (keys): every `step`-th
+// visible token so labels never overlap.
+void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace& qs, const StackTrace& ks) {
+    const ImVec2 p0 = m.p0, p1 = m.p1, size = m.size;
+    const UvRect& uv = m.uv;
+    const float fs = m.fs, cell_px = m.cell_px;
+    const int rows = m.rows, cols = m.cols;
+    const int step = std::max(1, static_cast<int>(std::ceil((fs + 1.0f) / cell_px)));
+    const ImU32 label_col = IM_COL32(215, 218, 225, 255);
+    const int r0 = std::max(0, static_cast<int>(std::floor(uv.v0 * rows)));
+    const int r1 = std::min(rows, static_cast<int>(std::ceil(uv.v1 * rows)));
+    // Labels at word starts where possible (core's thinned_labels); the clip reaches half a
+    // line past the map so the first and last labels are not cut.
+    list->PushClipRect(ImVec2(p0.x - m.margin_x, p0.y - fs * 0.6f), ImVec2(p0.x - 2, p1.y + fs * 0.6f), true);
+    for (int i : thinned_labels(qs.tokens, 0, rows, step)) {
+        if (i < r0 || i >= r1) continue;
+        const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
+        const std::string lab = token_label(qs.tokens[static_cast<std::size_t>(i)], 12);
+        const float tw = ImGui::CalcTextSize(lab.c_str()).x;
+        list->AddText(ImVec2(p0.x - 4 - tw, y - fs * 0.5f), label_col, lab.c_str());
+    }
+    list->PopClipRect();
+    const int c0 = std::max(0, static_cast<int>(std::floor(uv.u0 * cols)));
+    const int c1 = std::min(cols, static_cast<int>(std::ceil(uv.u1 * cols)));
+    list->PushClipRect(ImVec2(p0.x - fs * 0.6f, m.origin.y), ImVec2(p1.x + fs * 0.6f, p0.y - 2), true);
+    for (int j : thinned_labels(ks.tokens, 0, cols, step)) {
+        if (j < c0 || j >= c1) continue;
+        const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
+        const std::string token = visible_token(ks.tokens[static_cast<std::size_t>(j)]);
+        std::string lab = short_label(token, 12);
+        const float tw = ImGui::CalcTextSize(lab.c_str()).x;
+        if (tw <= cell_px * step - 2.0f) {  // fits across its column(s): keep it upright
+            list->AddText(ImVec2(x - tw * 0.5f, p0.y - 4 - fs), label_col, lab.c_str());
+            continue;
+        }
+        // Standing up, shortened (with "…") to the band above the map, whose height is
+        // capped at 8 lines: a longer label would run past the band's clip.
+        for (std::size_t n = 11; n >= 1 && ImGui::CalcTextSize(lab.c_str()).x > p0.y - 4 - m.origin.y; --n)
+            lab = short_label(token, n);
+        add_text_vertical(list, ImVec2(x - fs * 0.5f, p0.y - 4), label_col, lab.c_str());
+    }
+    list->PopClipRect();
+}
+
+// The colour bar right of the map, with its range (≥ top when larger values share the top
+// colour); at least two lines tall, so its two labels never overlap beside a small map.
+// Returns its height.
+float draw_colour_bar(AppContext& ctx, ImDrawList* list, const MapPlacement& m, const ColorScale& scale,
+                      float bar_w, float bar_gap) {
+    const AppState& s = ctx.state;
+    const float bar_h = std::max(m.size.y, 2.2f * m.fs);
+    const ImVec2 b0(m.p1.x + bar_gap, m.p0.y), b1(b0.x + bar_w, m.p0.y + bar_h);
+    ctx.renderer->draw_colorbar(list, b0, b1, s.colormap, true);
+    const ImU32 label_col = IM_COL32(215, 218, 225, 255);
+    char buf[64];
+    const bool clipped = (s.auto_range || s.show_scores) && ctx.view.main_max > scale.hi;
+    std::snprintf(buf, sizeof buf, clipped ? "≥%.3g" : "%.3g", scale.hi);
+    list->AddText(ImVec2(b1.x + 4, b0.y), label_col, buf);
+    std::snprintf(buf, sizeof buf, "%.3g", scale.lo);
+    list->AddText(ImVec2(b1.x + 4, b1.y - m.fs), label_col, buf);
+    return bar_h;
+}
+
+// The hovered cell outlined, and its readout: query token, key token, weight, scaled score.
+std::string hover_readout(ImDrawList* list, const MapPlacement& m, const Trace& t, const AppState& s,
+                          const StackTrace& qs, const StackTrace& ks, const Matrix& weights, const Matrix* scores) {
+    const UvRect& uv = m.uv;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const float u = uv.u0 + (mouse.x - m.p0.x) / m.size.x * (uv.u1 - uv.u0);
+    const float v = uv.v0 + (mouse.y - m.p0.y) / m.size.y * (uv.v1 - uv.v0);
+    const int j = std::clamp(static_cast<int>(u * m.cols), 0, m.cols - 1);
+    const int i = std::clamp(static_cast<int>(v * m.rows), 0, m.rows - 1);
+    const float cx = m.p0.x + (static_cast<float>(j) / m.cols - uv.u0) / (uv.u1 - uv.u0) * m.size.x;
+    const float cy = m.p0.y + (static_cast<float>(i) / m.rows - uv.v0) / (uv.v1 - uv.v0) * m.size.y;
+    list->AddRect(ImVec2(cx, cy), ImVec2(cx + m.cell_px, cy + m.cell_px), IM_COL32(255, 255, 255, 220), 0, 0, 2.0f);
+    const std::string q = visible_token(qs.tokens[static_cast<std::size_t>(i)]),
+                      k = visible_token(ks.tokens[static_cast<std::size_t>(j)]);
+    const std::string kv = kv_suffix(t, s);
+    return scores ? printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s"), i, q.c_str(), j,
+                                  k.c_str(), weights(i, j), (*scores)(i, j), kv.c_str())
+                  : printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s"),
+                                  i, q.c_str(), j, k.c_str(), weights(i, j), kv.c_str());
+}
+
+// The token labels' widest widths, measured again when the trace, the map kind or the
+// font size changes.
+void update_label_widths(AppContext& ctx, const StackTrace& qs, const StackTrace& ks, float fs) {
+    const std::string label_key =
+        std::to_string(ctx.view.generation) + "/" + std::to_string(int(ctx.state.map)) + "/" + std::to_string(fs);
+    if (label_key == ctx.heatmap.label_key) return;
+    ctx.heatmap.label_key = label_key;
+    auto widest = [](const std::vector<std::string>& tokens) {
+        float w = 0.0f;
+        for (const std::string& tok : tokens) w = std::max(w, ImGui::CalcTextSize(token_label(tok, 12).c_str()).x);
+        return w;
+    };
+    ctx.heatmap.row_label_w = widest(qs.tokens);
+    ctx.heatmap.col_label_w = widest(ks.tokens);
+}
+
+// The lines under the map: its caption (after the amber "untrained" note of a playground,
+// beside it when both fit, else on the next line) and what the relation probes found the
+// head does, each wrapped to the panel (the Analysis view's is ~350 px wide).
+struct MapCaption {
+    std::string caption;
+    const char* untrained = nullptr;
+    bool caption_beside = true;
+    std::string relation_lines;  // empty: no finding
+    float height = 0.0f;         // both, in pixels
+};
+
+MapCaption map_caption(AppContext& ctx, const Trace& t, const ShownGold& gold, int rows, int cols, float width) {
+    const AppState& s = ctx.state;
+    const float fs = ImGui::GetFontSize();
+    MapCaption c;
+    c.caption = printf_string(tr("%s · layer %d head %d%s · %d×%d"), tr(kMapNames[static_cast<int>(s.map)]), s.layer,
+                              s.head, kv_suffix(t, s).c_str(), rows, cols);
+    c.untrained = ctx.view.source_kind == "playground" ? tr("untrained: random weights") : nullptr;
+    c.caption_beside = !c.untrained || ImGui::CalcTextSize(c.untrained).x + ImGui::GetStyle().ItemSpacing.x +
+                                               ImGui::CalcTextSize(c.caption.c_str()).x <=
+                                           width;
+    c.height = ImGui::CalcTextSize(prose_lines(c.caption, width).c_str()).y +
+               (c.caption_beside ? 0.0f : ImGui::GetTextLineHeightWithSpacing());
+    // What the relation probes found this head does (in the language of the gold sample
+    // shown): named as the probes' finding, apart from the Heads table's role, which the
+    // attention-pattern metrics give. Broken by core's break_lines: ImGui's wrap would
+    // split "0.37" at its point.
+    const std::string relation =
+        s.map == MapKind::Self ? relation_caption(ctx, s.layer, s.head, gold.sentence ? gold.sentence->lang : "") : "";
+    if (!relation.empty()) {
+        c.relation_lines =
+            prose_lines(printf_string(tr("L%d.H%d, relation probes: %s"), s.layer, s.head, relation.c_str()), width);
+        c.height += ImGui::CalcTextSize(c.relation_lines.c_str()).y + fs * 0.4f;
+    }
+    return c;
+}
+
+// The readout replaces the caption where it fits on the line; in a narrow panel (the
+// Analysis view's) the caption stays and the readout is a tooltip, whole.
+void draw_map_caption(const MapCaption& c, const std::string& readout, float width) {
+    if (!readout.empty() && ImGui::CalcTextSize(readout.c_str()).x <= width) {
+        ImGui::TextUnformatted(readout.c_str());
+    } else {
+        if (!readout.empty()) ImGui::SetTooltip("%s", readout.c_str());
+        if (c.untrained) {  // the map's model, not the one being edited
+            ImGui::TextColored(kAmber, "%s", c.untrained);
+            if (c.caption_beside) ImGui::SameLine();
+        }
+        text_prose(c.caption, true);
+        if (readout.empty() && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", tr("wheel: zoom · drag: pan · ← → heads · ↑ ↓ layers (F1: help)"));
+    }
+    if (!c.relation_lines.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.85f, 1.0f, 1.0f));
+        ImGui::TextUnformatted(c.relation_lines.c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
 }  // namespace
 
 void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
@@ -317,18 +485,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
 
     // Geometry: label margins left/top, colour bar right, readout line below.
     const float fs = ImGui::GetFontSize();
-    const std::string label_key =
-        std::to_string(ctx.view.generation) + "/" + std::to_string(int(s.map)) + "/" + std::to_string(fs);
-    if (label_key != ctx.heatmap.label_key) {
-        ctx.heatmap.label_key = label_key;
-        auto widest = [](const std::vector<std::string>& tokens) {
-            float w = 0.0f;
-            for (const std::string& tok : tokens) w = std::max(w, ImGui::CalcTextSize(token_label(tok, 12).c_str()).x);
-            return w;
-        };
-        ctx.heatmap.row_label_w = widest(qs->tokens);
-        ctx.heatmap.col_label_w = widest(ks->tokens);
-    }
+    update_label_widths(ctx, *qs, *ks, fs);
     const float margin_x = std::min(ctx.heatmap.row_label_w + 8.0f, fs * 8.0f);
     const float margin_y = std::min(ctx.heatmap.col_label_w + 8.0f, fs * 8.0f);
     const float bar_w = 14.0f * ctx.ui_scale, bar_gap = 8.0f * ctx.ui_scale;
@@ -336,29 +493,8 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float area_w = avail.x - margin_x - bar_w - bar_gap - bar_text;
-    // What the relation probes found this head does (in the language of the gold sample
-    // shown): named as the probes' finding, apart from the Heads table's role, which the
-    // attention-pattern metrics give.
-    const std::string relation =
-        s.map == MapKind::Self ? relation_caption(ctx, s.layer, s.head, gold.sentence ? gold.sentence->lang : "") : "";
-    // Broken by core's break_lines: ImGui's wrap would split "0.37" at its point.
-    const std::string relation_lines =
-        relation.empty() ? ""
-                         : prose_lines(printf_string(tr("L%d.H%d, relation probes: %s"), s.layer, s.head, relation.c_str()),
-                                       avail.x);
-    const float relation_h = relation.empty() ? 0.0f : ImGui::CalcTextSize(relation_lines.c_str()).y + fs * 0.4f;
-    // The caption under the map, after the amber "untrained" note of a playground (beside
-    // it when both fit, else on the next line), wrapped to the panel (the Analysis view's
-    // is ~350 px wide).
-    const std::string caption = printf_string(tr("%s · layer %d head %d%s · %d×%d"),
-                                              tr(kMapNames[static_cast<int>(s.map)]), s.layer, s.head,
-                                              kv_suffix(*t, s).c_str(), rows, cols);
-    const char* untrained = ctx.view.source_kind == "playground" ? tr("untrained: random weights") : nullptr;
-    const bool caption_beside = !untrained || ImGui::CalcTextSize(untrained).x + ImGui::GetStyle().ItemSpacing.x +
-                                                      ImGui::CalcTextSize(caption.c_str()).x <= avail.x;
-    const float caption_h = ImGui::CalcTextSize(prose_lines(caption, avail.x).c_str()).y +
-                            (caption_beside ? 0.0f : ImGui::GetTextLineHeightWithSpacing());
-    const float area_h = avail.y - margin_y - caption_h - fs * (0.6f + (gold.sentence ? 1.4f : 0.0f)) - relation_h;
+    const MapCaption caption = map_caption(ctx, *t, gold, rows, cols, avail.x);
+    const float area_h = avail.y - margin_y - caption.height - fs * (0.6f + (gold.sentence ? 1.4f : 0.0f));
     ctx.heatmap.area_w = area_w;
     ctx.heatmap.area_h = area_h;
     ctx.heatmap.area_frame = ImGui::GetFrameCount();
@@ -386,97 +522,15 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     ctx.heatmap.drawn = true;
     list->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), IM_COL32(90, 90, 100, 255));
 
-    // Axis labels: every `step`-th visible token so labels never overlap.
-    const float cell_px = size.x / vis_cols;
-    draw_cell_values(list, s.show_scores && scores ? *scores : *weights, uv, p0, size, cell_px, scale, s.colormap);
+    const MapPlacement placed{origin, p0, p1, size, margin_x, fs, size.x / vis_cols, rows, cols, uv};
+    draw_cell_values(list, s.show_scores && scores ? *scores : *weights, uv, p0, size, placed.cell_px, scale,
+                     s.colormap);
     if (gold.sentence) draw_gold_arcs(list, gold, uv, p0, size, rows, cols);
-    const int step = std::max(1, static_cast<int>(std::ceil((fs + 1.0f) / cell_px)));
-    const ImU32 label_col = IM_COL32(215, 218, 225, 255);
-    const int r0 = std::max(0, static_cast<int>(std::floor(uv.v0 * rows)));
-    const int r1 = std::min(rows, static_cast<int>(std::ceil(uv.v1 * rows)));
-    // Labels at word starts where possible (core's thinned_labels); the clip reaches half a
-    // line past the map so the first and last labels are not cut.
-    list->PushClipRect(ImVec2(p0.x - margin_x, p0.y - fs * 0.6f), ImVec2(p0.x - 2, p1.y + fs * 0.6f), true);
-    for (int i : thinned_labels(qs->tokens, 0, rows, step)) {
-        if (i < r0 || i >= r1) continue;
-        const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
-        const std::string lab = token_label(qs->tokens[static_cast<std::size_t>(i)], 12);
-        const float tw = ImGui::CalcTextSize(lab.c_str()).x;
-        list->AddText(ImVec2(p0.x - 4 - tw, y - fs * 0.5f), label_col, lab.c_str());
-    }
-    list->PopClipRect();
-    const int c0 = std::max(0, static_cast<int>(std::floor(uv.u0 * cols)));
-    const int c1 = std::min(cols, static_cast<int>(std::ceil(uv.u1 * cols)));
-    list->PushClipRect(ImVec2(p0.x - fs * 0.6f, origin.y), ImVec2(p1.x + fs * 0.6f, p0.y - 2), true);
-    for (int j : thinned_labels(ks->tokens, 0, cols, step)) {
-        if (j < c0 || j >= c1) continue;
-        const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
-        const std::string token = visible_token(ks->tokens[static_cast<std::size_t>(j)]);
-        std::string lab = short_label(token, 12);
-        const float tw = ImGui::CalcTextSize(lab.c_str()).x;
-        if (tw <= cell_px * step - 2.0f) {  // fits across its column(s): keep it upright
-            list->AddText(ImVec2(x - tw * 0.5f, p0.y - 4 - fs), label_col, lab.c_str());
-            continue;
-        }
-        // Standing up, shortened (with "…") to the band above the map, whose height is
-        // capped at 8 lines: a longer label would run past the band's clip.
-        for (std::size_t n = 11; n >= 1 && ImGui::CalcTextSize(lab.c_str()).x > p0.y - 4 - origin.y; --n)
-            lab = short_label(token, n);
-        add_text_vertical(list, ImVec2(x - fs * 0.5f, p0.y - 4), label_col, lab.c_str());
-    }
-    list->PopClipRect();
-
-    // Colour bar with its range.
-    // At least two lines tall, so its two labels never overlap beside a small map.
-    const float bar_h = std::max(size.y, 2.2f * fs);
-    const ImVec2 b0(p1.x + bar_gap, p0.y), b1(b0.x + bar_w, p0.y + bar_h);
-    ctx.renderer->draw_colorbar(list, b0, b1, s.colormap, true);
-    char buf[64];
-    const bool clipped = (s.auto_range || s.show_scores) && ctx.view.main_max > scale.hi;
-    std::snprintf(buf, sizeof buf, clipped ? "≥%.3g" : "%.3g", scale.hi);  // larger values share the top colour
-    list->AddText(ImVec2(b1.x + 4, b0.y), label_col, buf);
-    std::snprintf(buf, sizeof buf, "%.3g", scale.lo);
-    list->AddText(ImVec2(b1.x + 4, b1.y - fs), label_col, buf);
-
-    // Hover readout: query token, key token, weight, scaled score.
+    draw_axis_labels(list, placed, *qs, *ks);
+    const float bar_h = draw_colour_bar(ctx, list, placed, scale, bar_w, bar_gap);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, p0.y + bar_h + 6.0f));
-    std::string readout;
-    if (hovered) {
-        const ImVec2 m = ImGui::GetIO().MousePos;
-        const float u = uv.u0 + (m.x - p0.x) / size.x * (uv.u1 - uv.u0);
-        const float v = uv.v0 + (m.y - p0.y) / size.y * (uv.v1 - uv.v0);
-        const int j = std::clamp(static_cast<int>(u * cols), 0, cols - 1);
-        const int i = std::clamp(static_cast<int>(v * rows), 0, rows - 1);
-        const float cx = p0.x + (static_cast<float>(j) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
-        const float cy = p0.y + (static_cast<float>(i) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
-        list->AddRect(ImVec2(cx, cy), ImVec2(cx + cell_px, cy + cell_px), IM_COL32(255, 255, 255, 220), 0, 0, 2.0f);
-        const std::string q = visible_token(qs->tokens[static_cast<std::size_t>(i)]),
-                          k = visible_token(ks->tokens[static_cast<std::size_t>(j)]);
-        const std::string kv = kv_suffix(*t, s);
-        readout = scores ? printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s"), i, q.c_str(), j,
-                                         k.c_str(), (*weights)(i, j), (*scores)(i, j), kv.c_str())
-                         : printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s"),
-                                         i, q.c_str(), j, k.c_str(), (*weights)(i, j), kv.c_str());
-    }
-    // The readout replaces the caption where it fits on the line; in a narrow panel (the
-    // Analysis view's) the caption stays and the readout is a tooltip, whole.
-    if (!readout.empty() && ImGui::CalcTextSize(readout.c_str()).x <= avail.x) {
-        ImGui::TextUnformatted(readout.c_str());
-    } else {
-        if (!readout.empty()) ImGui::SetTooltip("%s", readout.c_str());
-        if (untrained) {  // the map's model, not the one being edited
-            ImGui::TextColored(kAmber, "%s", untrained);
-            if (caption_beside) ImGui::SameLine();
-        }
-        text_prose(caption, true);
-        if (readout.empty() && ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", tr("wheel: zoom · drag: pan · ← → heads · ↑ ↓ layers (F1: help)"));
-    }
-    if (!relation.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.85f, 1.0f, 1.0f));
-        ImGui::TextUnformatted(relation_lines.c_str());
-        ImGui::PopStyleColor();
-    }
+    const std::string readout = hovered ? hover_readout(list, placed, *t, s, *qs, *ks, *weights, scores) : "";
+    draw_map_caption(caption, readout, avail.x);
     if (gold.sentence) draw_gold_legend(gold);
     ImGui::End();
 }
