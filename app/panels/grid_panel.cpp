@@ -23,6 +23,56 @@ const HeadLabels* label_of(const AppContext& ctx, int l, int h) {
     return n < a.analysis->labels.size() ? &a.analysis->labels[n] : nullptr;
 }
 
+// The tooltip of thumbnail (l, h): the head, the K/V head it reads (grouped-query
+// attention), its role, whether it is ablated and what ctrl-click does.
+std::string thumb_tooltip(AppContext& ctx, const Trace& trace, int l, int h, bool grouped, bool can_ablate) {
+    const Trace* t = &trace;
+    const AppState& s = ctx.state;
+    const bool ablated = can_ablate && s.is_ablated(l, h);
+    char tip_buf[256];
+    std::snprintf(tip_buf, sizeof tip_buf, tr("layer %d, head %d"), l, h);
+    std::string tip = tip_buf;
+    if (grouped) {
+        std::snprintf(tip_buf, sizeof tip_buf, tr(" (reads K/V head %d)"), kv_head_of(*t, h));
+        tip += tip_buf;
+    }
+    if (const HeadLabels* hl = label_of(ctx, l, h))
+        tip += "\n" + std::string(tr("role:")) + " " + label_list(*hl) + "  (" + tr_message(hl->primary.reason) + ")";
+    if (ablated) {
+        std::snprintf(tip_buf, sizeof tip_buf, tr("ABLATED (%s)"), tr(to_string(s.ablate_mode)));
+        tip += "\n" + std::string(tip_buf);
+    }
+    if (can_ablate)
+        tip += "\n" + std::string(ablated ? tr("ctrl-click: switch it back on") : tr("ctrl-click: switch this head off"));
+    return tip;
+}
+
+// Over and around thumbnail (l, h) at p0: an ablated head darkened and crossed out, the
+// role strip along its bottom edge, the frame (amber when selected).
+void draw_thumb_marks(AppContext& ctx, ImDrawList* list, ImVec2 p0, float thumb, int l, int h, bool can_ablate) {
+    const ImVec2 p1(p0.x + thumb, p0.y + thumb);
+    const float fs = ImGui::GetFontSize();
+    const AppState& s = ctx.state;
+    const bool ablated = can_ablate && s.is_ablated(l, h);
+    if (ablated) {
+        // Ablated: darkened, crossed out in red, "off" in the corner.
+        list->AddRectFilled(p0, p1, IM_COL32(0, 0, 0, 120));
+        list->AddLine(p0, p1, IM_COL32(235, 60, 60, 255), 2.5f);
+        list->AddLine(ImVec2(p1.x, p0.y), ImVec2(p0.x, p1.y), IM_COL32(235, 60, 60, 255), 2.5f);
+        const char* off = tr("off");
+        list->AddRectFilled(p0, ImVec2(p0.x + ImGui::CalcTextSize(off).x + 6, p0.y + fs + 2), IM_COL32(200, 40, 40, 255));
+        list->AddText(ImVec2(p0.x + 3, p0.y + 1), IM_COL32(255, 255, 255, 255), off);
+    }
+    if (const HeadLabels* hl = label_of(ctx, l, h)) {
+        // Role strip along the bottom edge (colours as in the Analysis legend).
+        list->AddRectFilled(ImVec2(p0.x, p1.y - 5.0f * ctx.ui_scale), p1, role_color(hl->primary.role));
+    }
+    const bool selected = l == s.layer && h == s.head;
+    list->AddRect(ImVec2(p0.x - 2, p0.y - 2), ImVec2(p1.x + 2, p1.y + 2),
+                  selected ? IM_COL32(255, 190, 60, 255) : IM_COL32(60, 64, 72, 255), 0, 0,
+                  selected ? 2.5f : 1.0f);
+}
+
 }  // namespace
 
 void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
@@ -98,25 +148,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
                         s.head = h;
                     }
                 }
-                const bool ablated = can_ablate && s.is_ablated(l, h);
-                if (ImGui::IsItemHovered()) {
-                    char tip_buf[256];
-                    std::snprintf(tip_buf, sizeof tip_buf, tr("layer %d, head %d"), l, h);
-                    std::string tip = tip_buf;
-                    if (grouped) {
-                        std::snprintf(tip_buf, sizeof tip_buf, tr(" (reads K/V head %d)"), kv_head_of(*t, h));
-                        tip += tip_buf;
-                    }
-                    if (const HeadLabels* hl = label_of(ctx, l, h))
-                        tip += "\n" + std::string(tr("role:")) + " " + label_list(*hl) + "  (" + tr_message(hl->primary.reason) + ")";
-                    if (ablated) {
-                        std::snprintf(tip_buf, sizeof tip_buf, tr("ABLATED (%s)"), tr(to_string(s.ablate_mode)));
-                        tip += "\n" + std::string(tip_buf);
-                    }
-                    if (can_ablate)
-                        tip += "\n" + std::string(ablated ? tr("ctrl-click: switch it back on") : tr("ctrl-click: switch this head off"));
-                    ImGui::SetTooltip("%s", tip.c_str());
-                }
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", thumb_tooltip(ctx, *t, l, h, grouped, can_ablate).c_str());
                 ImGui::PopID();
                 ctx.renderer->draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
                                    UvRect{}, ctx.view.grid_scale(s), s.colormap);
@@ -127,29 +159,9 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
     }
     // Marks over and around the thumbnails, after all of them: the quads above form one
     // run of draws (one switch to ImGui's GL state), and no mark overlaps another thumbnail.
-    for (int l = 0; l < n_layers; ++l) {
-        for (int h = 0; h < n_heads && h < static_cast<int>(thumbs[static_cast<std::size_t>(l)].size()); ++h) {
-            const ImVec2 p0 = at(l, h), p1(p0.x + thumb, p0.y + thumb);
-            const bool ablated = can_ablate && s.is_ablated(l, h);
-            if (ablated) {
-                // Ablated: darkened, crossed out in red, "off" in the corner.
-                list->AddRectFilled(p0, p1, IM_COL32(0, 0, 0, 120));
-                list->AddLine(p0, p1, IM_COL32(235, 60, 60, 255), 2.5f);
-                list->AddLine(ImVec2(p1.x, p0.y), ImVec2(p0.x, p1.y), IM_COL32(235, 60, 60, 255), 2.5f);
-                const char* off = tr("off");
-                list->AddRectFilled(p0, ImVec2(p0.x + ImGui::CalcTextSize(off).x + 6, p0.y + fs + 2), IM_COL32(200, 40, 40, 255));
-                list->AddText(ImVec2(p0.x + 3, p0.y + 1), IM_COL32(255, 255, 255, 255), off);
-            }
-            if (const HeadLabels* hl = label_of(ctx, l, h)) {
-                // Role strip along the bottom edge (colours as in the Analysis legend).
-                list->AddRectFilled(ImVec2(p0.x, p1.y - 5.0f * ctx.ui_scale), p1, role_color(hl->primary.role));
-            }
-            const bool selected = l == s.layer && h == s.head;
-            list->AddRect(ImVec2(p0.x - 2, p0.y - 2), ImVec2(p1.x + 2, p1.y + 2),
-                          selected ? IM_COL32(255, 190, 60, 255) : IM_COL32(60, 64, 72, 255), 0, 0,
-                          selected ? 2.5f : 1.0f);
-        }
-    }
+    for (int l = 0; l < n_layers; ++l)
+        for (int h = 0; h < n_heads && h < static_cast<int>(thumbs[static_cast<std::size_t>(l)].size()); ++h)
+            draw_thumb_marks(ctx, list, at(l, h), thumb, l, h, can_ablate);
     ImGui::Dummy(ImVec2(1, 1));
     ImGui::End();
 }

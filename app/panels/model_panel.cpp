@@ -285,12 +285,9 @@ void draw_trained(AppContext& ctx, const std::vector<int>& steps) {
                                                           : "<bos> <sep> #2 … #N");
 }
 
-}  // namespace
-
-void draw_model_panel(AppContext& ctx, const PanelRect& r) {
-    begin_fixed_window(tr("Model###model"), r);
-    AppState& s = ctx.state;
-    // One-line notices (corrupt settings ignored, file dropped, …) on top until dismissed.
+// One-line notices (corrupt settings ignored, file dropped, …) and a model that did not
+// open, on top until dismissed: the panel below is the model still shown.
+void draw_notices(AppState& s) {
     if (!s.notice.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
         ImGui::TextWrapped("%s", tr_message(s.notice).c_str());  // the state (and its dump) keep the English
@@ -309,6 +306,12 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         ImGui::PopID();
         ImGui::Separator();
     }
+}
+
+// The kind of model shown: default, playground, worked example, file / dir, and a run
+// trained in the Train view once there is one.
+void draw_source_choice(AppContext& ctx, const std::vector<int>& trained) {
+    AppState& s = ctx.state;
     int kind = static_cast<int>(s.source);
     // The choices wrap to the next line when the panel is too narrow for them.
     const auto next_radio = [](const char* label) {
@@ -328,7 +331,6 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     changed |= ImGui::RadioButton(tr("worked example"), &kind, 1);
     next_radio(tr("file / dir"));
     changed |= ImGui::RadioButton(tr("file / dir"), &kind, 2);
-    const std::vector<int> trained = trained_steps(ctx.train);
     if (!trained.empty() || s.source == SourceKind::Trained) {
         next_radio(tr("trained"));
         if (ImGui::RadioButton(tr("trained"), &kind, 3) && s.source != SourceKind::Trained && !trained.empty()) {
@@ -345,7 +347,12 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
         }
         s.dirty = true;
     }
-    ImGui::Separator();
+}
+
+// What the chosen kind shows and edits: the default model's description, the playground's
+// fields, the worked example's choice and notes, a trained run's steps, a path.
+void draw_source_body(AppContext& ctx, const std::vector<int>& trained) {
+    AppState& s = ctx.state;
     switch (s.source) {
         case SourceKind::Default:
             text_prose(tr("HeadScope's default model: 4 layers × 8 heads, trained by "
@@ -400,8 +407,10 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
             break;
         }
     }
-    if (s.source != SourceKind::Playground) draw_model_errors(ctx);
-    ImGui::Separator();
+}
+
+// The model shown: its name, layers × heads, parameters and timings.
+void draw_model_summary(AppContext& ctx) {
     if (const Trace* t = ctx.view.trace.get()) {
         const ModelInfo& info = ctx.view.info;  // a worked example is named by its title
         ImGui::TextWrapped("%s", t->model_name == info.example_title && !info.example_title.empty()
@@ -423,6 +432,21 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     } else if (ctx.worker.busy()) {
         ImGui::TextDisabled("%s", tr("computing…"));
     }
+}
+
+}  // namespace
+
+void draw_model_panel(AppContext& ctx, const PanelRect& r) {
+    begin_fixed_window(tr("Model###model"), r);
+    AppState& s = ctx.state;
+    draw_notices(s);
+    const std::vector<int> trained = trained_steps(ctx.train);
+    draw_source_choice(ctx, trained);
+    ImGui::Separator();
+    draw_source_body(ctx, trained);
+    if (s.source != SourceKind::Playground) draw_model_errors(ctx);
+    ImGui::Separator();
+    draw_model_summary(ctx);
     ImGui::End();
 }
 

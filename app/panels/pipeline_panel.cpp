@@ -128,37 +128,11 @@ void draw_numbers(AppContext& ctx, const Card& card, const NumbersFit& fit) {
     ImGui::EndTable();
 }
 
-}  // namespace
-
-void edit_worked_example_cell(AppState& s, Editable which, int r, int c, float value) {
-    if (s.source != SourceKind::WorkedExample) throw Error("only worked examples have editable cells.");
-    auto ex = std::make_shared<WorkedExample>(s.edited_example ? *s.edited_example
-                                                               : load_worked_example(s.example_path));
-    Matrix* target = which == Editable::X ? &ex->x
-                     : which == Editable::WIn ? &ex->weights.in_proj_weight
-                                              : &ex->weights.out_proj_weight;
-    if (r < 0 || c < 0 || r >= target->rows() || c >= target->cols())
-        throw Error("cell (" + std::to_string(r) + ", " + std::to_string(c) + ") is outside the " +
-                    std::to_string(target->rows()) + "×" + std::to_string(target->cols()) + " matrix.");
-    (*target)(r, c) = value;
-    s.edited_example = std::move(ex);
-    s.dirty = true;
-}
-
-void draw_pipeline_tab(AppContext& ctx) {
-    const Trace* t = ctx.view.trace.get();
-    if (!t) return;
-    const bool want_decoder = ctx.state.map != MapKind::Self;
-    const bool want_cross = ctx.state.map == MapKind::DecoderCross;
-    const bool matches = t->steps && t->steps_layer == ctx.state.layer &&
-                         (!t->decoder || (t->steps_in_decoder == want_decoder && t->steps_cross == want_cross));
-    if (!matches) {
-        ImGui::TextDisabled(ctx.worker.busy() ? tr("computing the steps of layer %d…")
-                                              : tr("steps of layer %d are requested…"), ctx.state.layer);
-        return;
-    }
-    const AttentionSteps& st = *t->steps;
-    const int h = std::clamp(ctx.state.head, 0, static_cast<int>(st.weights.size()) - 1);
+// The cards of head h's steps, left to right: X (and M), the projections (per head in the
+// textbook layout, fused otherwise), the scores, scale, mask, softmax, A·V, concat, W_O and
+// the output.
+std::vector<Card> pipeline_cards(const Trace& trace, const AttentionSteps& st, int h, bool textbook) {
+    const Trace* t = &trace;
     const std::size_t hs_ = static_cast<std::size_t>(h);
     char scale_title[64];
     std::snprintf(scale_title, sizeof scale_title, "÷√d_k (×%.3f)", st.scale);
@@ -168,9 +142,6 @@ void draw_pipeline_tab(AppContext& ctx) {
     const std::string rope_note = rotated ? " · RoPE" : "";
     const std::string hn = std::to_string(h);
     const int I = static_cast<int>(st.concat.cols()), Dh = I / std::max(1, static_cast<int>(st.weights.size()));
-    const bool textbook_available = st.w_q_heads.size() == st.weights.size();
-    const bool textbook = ctx.pipeline.textbook && textbook_available;
-    ctx.pipeline.textbook_shown = textbook;
     // "+ b" only where a bias is not all zeros; the output is the concatenation itself
     // when W_O is the identity (a worked example without an output projection).
     const auto plus_b = [](bool bias) { return std::string(bias ? " + b" : ""); };
@@ -234,7 +205,16 @@ void draw_pipeline_tab(AppContext& ctx) {
         cards.push_back({"W_o", &st.w_out, false, Editable::WOut});
         cards.push_back({output + " = " + concat + "·W_oᵀ" + plus_b_out + identity_note, &st.output, false, Editable::No});
     }
-    // Layout switch and what it means.
+    return cards;
+}
+
+// The layout switch (textbook or PyTorch's fused layout) and the lines that say what the
+// cards show: the layout, a large model without the textbook's copies, cross-attention,
+// grouped-query attention.
+void draw_layout_switch(AppContext& ctx, const Trace& trace, int h, bool textbook, bool textbook_available) {
+    const Trace* t = &trace;
+    const bool cross = t->steps_cross;
+    const int kv_head = kv_head_of(*t, h);
     ImGui::TextUnformatted(tr("layout:"));
     ImGui::SameLine();
     // The buttons show the layout drawn: fused when the textbook's copies are missing.
@@ -271,6 +251,97 @@ void draw_pipeline_tab(AppContext& ctx) {
                               "K_kv%d and V_kv%d below are the keys and values of K/V head %d"),
                            h, kv, kv * group, kv * group + group - 1, kv, kv, kv);
     }
+}
+
+// One card: its title and shape, then its numbers when they fit the strip (editable in a
+// worked example), else the matrix as a small heatmap. Returns where it was drawn.
+PipelineCardRect draw_card(AppContext& ctx, const Card& c, float map_h, float max_table_w, ImDrawList* list) {
+    const float fs = ImGui::GetFontSize();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(c.title.c_str());
+    ImGui::TextDisabled("%s", shape_string(*c.m).c_str());
+    PipelineCardRect rect{c.title};
+    const bool editable = c.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
+    if (c.m->rows() == 0 || c.m->cols() == 0) {
+        ImGui::TextDisabled("%s", tr("(empty)"));
+    } else if (const NumbersFit fit = c.m->size() > 1024 ? NumbersFit{}  // a map, not measured
+                                      : numbers_fit(*c.m, editable ? fs * 4.2f
+                                                                   : widest_value_w(ctx.pipeline, ctx.view.generation, *c.m));
+               c.m->size() <= 1024 && fit.height <= map_h + fs && (fit.width <= max_table_w || editable)) {
+        draw_numbers(ctx, c, fit);
+        rect.numbers = true;
+        rect.column_w = fit.column_w;
+        rect.widest_text_w = fit.widest_text_w;
+    } else {
+        const float aspect = static_cast<float>(c.m->cols()) / static_cast<float>(c.m->rows());
+        const float hh = std::min(map_h, map_h * std::max(0.25f, std::min(1.0f, 1.0f / aspect)));
+        const float ww = std::clamp(hh * aspect, 24.0f, map_h * 1.8f);
+        const ImVec2 p0 = ImGui::GetCursorScreenPos();
+        ImGui::Dummy(ImVec2(ww, hh));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", c.title.c_str(), shape_string(*c.m).c_str());
+        // Cards scrolled out of view get no texture (a live edit then uploads only
+        // what is on screen; W_in alone is 3 MB at d_model 512).
+        if (ImGui::IsItemVisible()) {
+            const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m, ctx.view.summaries.get());
+            const float px = ImGui::GetIO().DisplayFramebufferScale.x;
+            ColorScale scale = e.symmetric_when_drawn(std::max(static_cast<float>(c.m->cols()) / (ww * px),
+                                                               static_cast<float>(c.m->rows()) / (hh * px)));
+            if (c.weights) {
+                scale = ctx.state.scale;
+                if (ctx.state.auto_range) {
+                    scale.lo = e.min;
+                    scale.hi = e.max;
+                }
+            }
+            ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + ww, p0.y + hh), UvRect{}, scale,
+                               c.weights ? ctx.state.colormap : Colormap::RedBlue);
+        }
+    }
+    ImGui::EndGroup();
+    const ImVec2 r0 = ImGui::GetItemRectMin(), r1 = ImGui::GetItemRectMax();
+    rect.x0 = r0.x;
+    rect.y0 = r0.y;
+    rect.x1 = r1.x;
+    rect.y1 = r1.y;
+    return rect;
+}
+
+}  // namespace
+
+void edit_worked_example_cell(AppState& s, Editable which, int r, int c, float value) {
+    if (s.source != SourceKind::WorkedExample) throw Error("only worked examples have editable cells.");
+    auto ex = std::make_shared<WorkedExample>(s.edited_example ? *s.edited_example
+                                                               : load_worked_example(s.example_path));
+    Matrix* target = which == Editable::X ? &ex->x
+                     : which == Editable::WIn ? &ex->weights.in_proj_weight
+                                              : &ex->weights.out_proj_weight;
+    if (r < 0 || c < 0 || r >= target->rows() || c >= target->cols())
+        throw Error("cell (" + std::to_string(r) + ", " + std::to_string(c) + ") is outside the " +
+                    std::to_string(target->rows()) + "×" + std::to_string(target->cols()) + " matrix.");
+    (*target)(r, c) = value;
+    s.edited_example = std::move(ex);
+    s.dirty = true;
+}
+
+void draw_pipeline_tab(AppContext& ctx) {
+    const Trace* t = ctx.view.trace.get();
+    if (!t) return;
+    const bool want_decoder = ctx.state.map != MapKind::Self;
+    const bool want_cross = ctx.state.map == MapKind::DecoderCross;
+    const bool matches = t->steps && t->steps_layer == ctx.state.layer &&
+                         (!t->decoder || (t->steps_in_decoder == want_decoder && t->steps_cross == want_cross));
+    if (!matches) {
+        ImGui::TextDisabled(ctx.worker.busy() ? tr("computing the steps of layer %d…")
+                                              : tr("steps of layer %d are requested…"), ctx.state.layer);
+        return;
+    }
+    const AttentionSteps& st = *t->steps;
+    const int h = std::clamp(ctx.state.head, 0, static_cast<int>(st.weights.size()) - 1);
+    const bool textbook_available = st.w_q_heads.size() == st.weights.size();
+    const bool textbook = ctx.pipeline.textbook && textbook_available;
+    ctx.pipeline.textbook_shown = textbook;
+    const std::vector<Card> cards = pipeline_cards(*t, st, h, textbook);
+    draw_layout_switch(ctx, *t, h, textbook, textbook_available);
     ImGui::BeginChild("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     if (ctx.pipeline.scroll_to >= 0.0f) {
         ImGui::SetScrollX(ctx.pipeline.scroll_to);
@@ -286,59 +357,12 @@ void draw_pipeline_tab(AppContext& ctx) {
     const float max_table_w = std::max(fs * 20.0f, ImGui::GetContentRegionAvail().x * 0.34f);
     ImDrawList* list = ImGui::GetWindowDrawList();
     for (std::size_t i = 0; i < cards.size(); ++i) {
-        const Card& c = cards[i];
         if (i) {
             ImGui::SameLine();
             ImGui::TextDisabled("→");
             ImGui::SameLine();
         }
-        ImGui::BeginGroup();
-        ImGui::TextUnformatted(c.title.c_str());
-        ImGui::TextDisabled("%s", shape_string(*c.m).c_str());
-        PipelineCardRect rect{c.title};
-        const bool editable = c.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
-        if (c.m->rows() == 0 || c.m->cols() == 0) {
-            ImGui::TextDisabled("%s", tr("(empty)"));
-        } else if (const NumbersFit fit = c.m->size() > 1024 ? NumbersFit{}  // a map, not measured
-                                          : numbers_fit(*c.m, editable ? fs * 4.2f
-                                                                       : widest_value_w(ctx.pipeline, ctx.view.generation, *c.m));
-                   c.m->size() <= 1024 && fit.height <= map_h + fs && (fit.width <= max_table_w || editable)) {
-            draw_numbers(ctx, c, fit);
-            rect.numbers = true;
-            rect.column_w = fit.column_w;
-            rect.widest_text_w = fit.widest_text_w;
-        } else {
-            const float aspect = static_cast<float>(c.m->cols()) / static_cast<float>(c.m->rows());
-            const float hh = std::min(map_h, map_h * std::max(0.25f, std::min(1.0f, 1.0f / aspect)));
-            const float ww = std::clamp(hh * aspect, 24.0f, map_h * 1.8f);
-            const ImVec2 p0 = ImGui::GetCursorScreenPos();
-            ImGui::Dummy(ImVec2(ww, hh));
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", c.title.c_str(), shape_string(*c.m).c_str());
-            // Cards scrolled out of view get no texture (a live edit then uploads only
-            // what is on screen; W_in alone is 3 MB at d_model 512).
-            if (ImGui::IsItemVisible()) {
-                const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m, ctx.view.summaries.get());
-                const float px = ImGui::GetIO().DisplayFramebufferScale.x;
-                ColorScale scale = e.symmetric_when_drawn(std::max(static_cast<float>(c.m->cols()) / (ww * px),
-                                                                   static_cast<float>(c.m->rows()) / (hh * px)));
-                if (c.weights) {
-                    scale = ctx.state.scale;
-                    if (ctx.state.auto_range) {
-                        scale.lo = e.min;
-                        scale.hi = e.max;
-                    }
-                }
-                ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + ww, p0.y + hh), UvRect{}, scale,
-                                   c.weights ? ctx.state.colormap : Colormap::RedBlue);
-            }
-        }
-        ImGui::EndGroup();
-        const ImVec2 r0 = ImGui::GetItemRectMin(), r1 = ImGui::GetItemRectMax();
-        rect.x0 = r0.x;
-        rect.y0 = r0.y;
-        rect.x1 = r1.x;
-        rect.y1 = r1.y;
-        ctx.pipeline.cards.push_back(rect);
+        ctx.pipeline.cards.push_back(draw_card(ctx, cards[i], map_h, max_table_w, list));
     }
     ImGui::EndChild();
 }
