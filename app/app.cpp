@@ -503,6 +503,102 @@ void close_window(GLFWwindow* window) {
 
 }  // namespace
 
+namespace {
+
+// What the frame hooks ask of the loop: measuring (no pointer, settings untouched),
+// paced frames, drawing timed to the GPU's end, a trace to exist, played input.
+struct HookNeeds {
+    bool measuring = false, paced = false, time_drawing = false, trace = false, plays_input = false;
+};
+HookNeeds needs_of(const std::vector<std::unique_ptr<FrameHook>>& hooks) {
+    HookNeeds n;
+    n.measuring = any_hook(hooks, [](const FrameHook& h) { return h.measures(); });
+    n.paced = any_hook(hooks, [](const FrameHook& h) { return h.paced(); });
+    n.time_drawing = any_hook(hooks, [](const FrameHook& h) { return h.times_drawing(); });
+    n.trace = any_hook(hooks, [](const FrameHook& h) { return h.needs_trace(); });
+    n.plays_input = any_hook(hooks, [](const FrameHook& h) { return h.plays_input(); });
+    return n;
+}
+
+// What decides how long the loop may wait for an event before the next frame.
+FrameWaitInputs wait_inputs(AppContext& ctx, bool plays_input, bool continuous, bool last_frame_identical) {
+    FrameWaitInputs wait;
+    wait.plays_input = plays_input;
+    wait.continuous = continuous;
+    wait.last_frame_identical = last_frame_identical;
+    wait.workers_idle = workers_idle(ctx);
+    wait.trace_job_busy = ctx.worker.busy();
+    wait.trace_job_seconds = ctx.worker.busy_seconds();
+    wait.training = training(ctx);
+    return wait;
+}
+
+// The layer and head asked for on the command line, once the first trace is in: kept
+// within the model, with a notice when they had to move.
+void apply_wanted_selection(AppContext& ctx, const GuiOptions& options, int layer, int head,
+                            SelectionNoticeKeeper& note) {
+    ctx.state.layer = layer;
+    ctx.state.head = head;
+    clamp_selection(ctx.state, *ctx.view.trace);
+    if (const std::string n = selection_notice(options.layer, options.head, ctx.state); !n.empty())
+        note.show(ctx.state, n);
+}
+
+// The frame's UI, into ImGui's draw lists; hooks edit it as a user would.
+void draw_ui(AppContext& ctx, const std::vector<std::unique_ptr<FrameHook>>& hooks, const GuiOptions& options,
+             bool measuring, FrameRecord& f) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    // Unattended runs ignore the pointer (Xvfb parks it mid-screen: no hover).
+    if (measuring) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    for (const auto& h : hooks) h->pointer(ctx);
+    ImGui::NewFrame();
+    ctx.renderer->begin_frame();
+    for (const auto& h : hooks) h->in_ui(ctx, f);
+    draw_layout(ctx, options.bench_view);
+    draw_help_windows(ctx);
+    draw_progress_overlay(ctx);
+    ImGui::Render();
+}
+
+// Draws the frame's draw lists into the back buffer with ImGui's stock OpenGL3 backend
+// (the heatmaps are its callbacks), unless it is the frame on screen and may be skipped
+// (f.skipped). Returns whether it is identical to the frame on screen.
+bool render_frame(AppContext& ctx, GLFWwindow* window, bool skip_identical, std::uint64_t& shown_frame,
+                  FrameRecord& f) {
+    glfwGetFramebufferSize(window, &f.fb_width, &f.fb_height);
+    ImDrawData* draw = ImGui::GetDrawData();
+    const std::uint64_t signature = frame_signature(*draw, ctx.renderer->frame_signature());
+    const bool identical = signature != 0 && signature == shown_frame;
+    f.skipped = skip_identical && identical && !g_window_exposed;
+    if (!f.skipped) {
+        glViewport(0, 0, f.fb_width, f.fb_height);
+        glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(draw);
+        shown_frame = signature;
+        g_window_exposed = false;
+    }
+    return identical;
+}
+
+// The window's size and the state, for the next start.
+void save_window_settings(AppContext& ctx, GLFWwindow* window, WindowSize& size) {
+    glfwGetWindowSize(window, &size.width, &size.height);
+    const std::string err = save_settings(ctx.settings_path, ctx.state, size);
+    if (!err.empty()) std::fprintf(stderr, "headscope: %s\n", err.c_str());
+}
+
+// Textures and buffers go while the GL context is current.
+void release_gl_objects(AppContext& ctx) {
+    ctx.view = TraceView();
+    ctx.analysis = AnalysisView{};
+    ctx.train = TrainView{};
+    ctx.renderer.reset();
+}
+
+}  // namespace
+
 int run_gui(const GuiOptions& options) {
     AppContext ctx;
     WindowSize size{options.width, options.height};
@@ -510,11 +606,8 @@ int run_gui(const GuiOptions& options) {
     const int wanted_layer = ctx.state.layer, wanted_head = ctx.state.head;
     // Benchmarks, the script runner, screenshots and timing (app/hooks/).
     const std::vector<std::unique_ptr<FrameHook>> hooks = make_frame_hooks(options, ctx);
-    const bool measuring = any_hook(hooks, [](const FrameHook& h) { return h.measures(); });
-    const bool paced = any_hook(hooks, [](const FrameHook& h) { return h.paced(); });
-    const bool time_drawing = any_hook(hooks, [](const FrameHook& h) { return h.times_drawing(); });
-    const bool needs_trace = any_hook(hooks, [](const FrameHook& h) { return h.needs_trace(); });
-    const bool plays_input = any_hook(hooks, [](const FrameHook& h) { return h.plays_input(); });
+    const HookNeeds needs = needs_of(hooks);
+    const bool measuring = needs.measuring, paced = needs.paced;
     GLFWwindow* window = open_window(options, size, measuring);
     init_imgui(window, ctx);
     int status = 0;
@@ -536,15 +629,9 @@ int run_gui(const GuiOptions& options) {
             FrameRecord f;
             // 1. Events (the loop waits for one instead of drawing a frame that would show
             // nothing new: app/frame_wait.h), dropped files.
-            FrameWaitInputs wait;
-            wait.plays_input = plays_input;
-            wait.continuous = measuring || paced;
-            wait.last_frame_identical = last_frame_identical;
-            wait.workers_idle = workers_idle(ctx);
-            wait.trace_job_busy = ctx.worker.busy();
-            wait.trace_job_seconds = ctx.worker.busy_seconds();
-            wait.training = training(ctx);
-            if (const double seconds = frame_wait_seconds(wait); seconds > 0) glfwWaitEventsTimeout(seconds);
+            const double wait =
+                frame_wait_seconds(wait_inputs(ctx, needs.plays_input, measuring || paced, last_frame_identical));
+            if (wait > 0) glfwWaitEventsTimeout(wait);
             f.start = FrameClock::now();
             f.busy_at_start = ctx.worker.busy();
             f.ready_frames = ready_frames;
@@ -556,11 +643,7 @@ int run_gui(const GuiOptions& options) {
             // Model panel's "trained" source reads its snapshots).
             ctx.train.progress = ctx.train_worker.progress();
             if (ctx.view.trace && !selection_applied) {
-                ctx.state.layer = wanted_layer;  // the selection asked for on the command line
-                ctx.state.head = wanted_head;
-                clamp_selection(ctx.state, *ctx.view.trace);
-                if (const std::string n = selection_notice(options.layer, options.head, ctx.state); !n.empty())
-                    selection_note.show(ctx.state, n);
+                apply_wanted_selection(ctx, options, wanted_layer, wanted_head, selection_note);
                 selection_applied = true;
             }
             selection_note.drop_when_model_changes(ctx.state);
@@ -574,41 +657,18 @@ int run_gui(const GuiOptions& options) {
             ctx.fonts.rebuild_if_needed();
             f.synced = FrameClock::now();
             // 4. The frame's UI.
-            ImGui_ImplOpenGL3_NewFrame();
-            ImGui_ImplGlfw_NewFrame();
-            // Unattended runs ignore the pointer (Xvfb parks it mid-screen: no hover).
-            if (measuring) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-            for (const auto& h : hooks) h->pointer(ctx);
-            ImGui::NewFrame();
-            ctx.renderer->begin_frame();
-            for (const auto& h : hooks) h->in_ui(ctx, f);
-            draw_layout(ctx, options.bench_view);
-            draw_help_windows(ctx);
-            draw_progress_overlay(ctx);
-            ImGui::Render();
+            draw_ui(ctx, hooks, options, measuring, f);
             f.ui_done = FrameClock::now();
             // 5. Draw the frame into the back buffer with ImGui's stock OpenGL3 backend (the
             // heatmaps are its draw lists' callbacks), unless it is the frame on screen.
-            glfwGetFramebufferSize(window, &f.fb_width, &f.fb_height);
-            ImDrawData* draw = ImGui::GetDrawData();
-            const std::uint64_t signature = frame_signature(*draw, ctx.renderer->frame_signature());
-            last_frame_identical = signature != 0 && signature == shown_frame;
-            f.skipped = skip_identical_frames && last_frame_identical && !g_window_exposed;
-            if (!f.skipped) {
-                glViewport(0, 0, f.fb_width, f.fb_height);
-                glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
-                glClear(GL_COLOR_BUFFER_BIT);
-                ImGui_ImplOpenGL3_RenderDrawData(draw);
-                shown_frame = signature;
-                g_window_exposed = false;
-            }
+            last_frame_identical = render_frame(ctx, window, skip_identical_frames, shown_frame, f);
             // 6. Hooks see the finished frame (screenshots), then it is shown.
             f.settled = ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle() &&
                         ctx.mip_worker.idle() && !default_probe_due(ctx);
             f.ready = f.settled && ctx.view.trace;
             if (f.ready) f.ready_frames = ++ready_frames;
             for (const auto& h : hooks) h->before_swap(ctx, f);
-            if (time_drawing) glFinish();  // time the drawing, not just its submission
+            if (needs.time_drawing) glFinish();  // time the drawing, not just its submission
             f.drawn = FrameClock::now();
             if (!f.skipped) glfwSwapBuffers(window);
             // 7. Edits of this frame (widgets, scripts, benchmarks) -> worker, now that the
@@ -624,22 +684,15 @@ int run_gui(const GuiOptions& options) {
             }
             between_frames(ctx, f.start, paced, idle_memory);
             // A screenshot or benchmark that can never get a trace fails instead of hanging.
-            if (needs_trace && !ctx.view.trace && ctx.worker.idle() && !current_error(ctx).empty()) {
+            if (needs.trace && !ctx.view.trace && ctx.worker.idle() && !current_error(ctx).empty()) {
                 std::fprintf(stderr, "headscope: %s\n", current_error(ctx).c_str());
                 stop = 1;
             }
         }
         status = stop.value_or(0);
         for (const auto& h : hooks) h->report(ctx);
-        if (!options.no_settings && !measuring) {
-            glfwGetWindowSize(window, &size.width, &size.height);
-            const std::string err = save_settings(ctx.settings_path, ctx.state, size);
-            if (!err.empty()) std::fprintf(stderr, "headscope: %s\n", err.c_str());
-        }
-        ctx.view = TraceView();
-        ctx.analysis = AnalysisView{};
-        ctx.train = TrainView{};  // its textures, while the GL context is current
-        ctx.renderer.reset();
+        if (!options.no_settings && !measuring) save_window_settings(ctx, window, size);
+        release_gl_objects(ctx);
     }
     close_window(window);
     return status;
