@@ -53,31 +53,8 @@ void write_figures(const std::optional<std::string>& png, const std::optional<st
     }
 }
 
-}  // namespace
-
-// Says so when the maps were drawn as block means to fit the image (shrink_note).
-void print_note(const std::string& note) {
-    if (!note.empty()) std::fprintf(stderr, "note: %s; --csv and --json keep every value\n", note.c_str());
-}
-
-int cmd_export(int argc, char** argv) {
-    std::set<std::string> values = kInputOptions;
-    values.insert({"layer", "head", "png", "svg", "csv", "json", "colormap", "gamma", "map-budget", "scale"});
-    std::set<std::string> flags = kInputFlags;
-    flags.insert({"grid", "decoder", "cross", "log", "auto-range", "no-values"});
-    const Args args(argc, argv, 2, values, flags);
-    args.expect_at_most(1);
-    const auto source = open_source(args.positional(0, "MODEL"));
-    const bool grid = args.flag("grid");
-    const auto png = args.value("png"), svg = args.value("svg"), csv = args.value("csv"), json = args.value("json");
-    if (!png && !svg && !csv && !json) throw UsageError{"say where to write: --png, --svg, --csv or --json FILE"};
-    if (grid && (csv || json)) throw UsageError{"--grid writes figures only (--png FILE, --svg FILE)"};
-    if (png && *png == "-") throw UsageError{"--png needs a file name (--svg, --csv and --json can be '-' for stdout)"};
-    if (grid && (args.value("layer") || args.value("head")))
-        throw UsageError{"--grid draws every layer and head; --layer L --head H exports one map (without --grid)"};
-    if (!grid && (!args.value("layer") || !args.value("head")))
-        throw UsageError{"give --layer L and --head H, or --grid for all of them"};
-
+// The figure's look from --colormap, --gamma, --log, --auto-range, --scale, --no-values.
+HeatmapOptions heatmap_options_of(const Args& args) {
     HeatmapOptions options;
     if (const auto c = args.value("colormap")) options.colormap = parse_colormap(*c);
     if (const auto g = args.value("gamma")) {
@@ -99,6 +76,42 @@ int cmd_export(int argc, char** argv) {
     if (scale == 3) throw UsageError{"--scale takes 1, 2 or 4, got 3"};
     options.figure_scale = static_cast<int>(scale);
     options.cell_values = !args.flag("no-values");
+    return options;
+}
+
+// Usage errors of what to export and where: an output, figures only for --grid, a PNG file
+// (not stdout), and --layer with --head or --grid.
+void check_export_outputs(const Args& args, bool grid) {
+    const auto png = args.value("png"), svg = args.value("svg"), csv = args.value("csv"), json = args.value("json");
+    if (!png && !svg && !csv && !json) throw UsageError{"say where to write: --png, --svg, --csv or --json FILE"};
+    if (grid && (csv || json)) throw UsageError{"--grid writes figures only (--png FILE, --svg FILE)"};
+    if (png && *png == "-") throw UsageError{"--png needs a file name (--svg, --csv and --json can be '-' for stdout)"};
+    if (grid && (args.value("layer") || args.value("head")))
+        throw UsageError{"--grid draws every layer and head; --layer L --head H exports one map (without --grid)"};
+    if (!grid && (!args.value("layer") || !args.value("head")))
+        throw UsageError{"give --layer L and --head H, or --grid for all of them"};
+}
+
+}  // namespace
+
+// Says so when the maps were drawn as block means to fit the image (shrink_note).
+void print_note(const std::string& note) {
+    if (!note.empty()) std::fprintf(stderr, "note: %s; --csv and --json keep every value\n", note.c_str());
+}
+
+int cmd_export(int argc, char** argv) {
+    std::set<std::string> values = kInputOptions;
+    values.insert({"layer", "head", "png", "svg", "csv", "json", "colormap", "gamma", "map-budget", "scale"});
+    std::set<std::string> flags = kInputFlags;
+    flags.insert({"grid", "decoder", "cross", "log", "auto-range", "no-values"});
+    const Args args(argc, argv, 2, values, flags);
+    args.expect_at_most(1);
+    const auto source = open_source(args.positional(0, "MODEL"));
+    const bool grid = args.flag("grid");
+    const auto png = args.value("png"), svg = args.value("svg"), csv = args.value("csv"), json = args.value("json");
+    check_export_outputs(args, grid);
+
+    HeatmapOptions options = heatmap_options_of(args);
     // Every output checked first: one that cannot be written fails the export before any is.
     check_output_paths(args, {"png", "svg", "csv", "json"});
 
