@@ -164,6 +164,56 @@ nlohmann::json window_extents() {
     return out;
 }
 
+// The Pipeline strip as last drawn: each card's screen rectangle and, for tables of
+// numbers, a column's width beside its widest value (a sliver would be narrower).
+nlohmann::json pipeline_json(const AppContext& ctx) {
+    nlohmann::json cards = nlohmann::json::array();
+    for (const PipelineCardRect& c : ctx.pipeline.cards)
+        cards.push_back({{"title", c.title},
+                         {"rect", {c.x0, c.y0, c.x1, c.y1}},
+                         {"numbers", c.numbers},
+                         {"column_w", c.column_w},
+                         {"widest_text_w", c.widest_text_w}});
+    return {{"textbook", ctx.pipeline.textbook},
+            {"textbook_shown", ctx.pipeline.textbook_shown},
+            {"visible", {ctx.pipeline.visible_x0, ctx.pipeline.visible_x1}},
+            {"cards", cards}};
+}
+
+// Characters of the interface's Chinese strings the font atlas lacks (they would draw as
+// "?"): none when the language is Chinese and the CJK font was found.
+std::string missing_glyphs() {
+    std::string missing;
+    if (ui_lang() == UiLang::Chinese && ImGui::GetCurrentContext())
+        for (const auto* table : {&zh_cn_table(), &zh_cn_message_templates()})
+            for (const auto& [english, chinese] : *table)
+                for (char32_t cp : utf8_to_codepoints(chinese))
+                    if (cp >= 0x80 && cp <= 0xFFFF && !FontManager::has_glyph(static_cast<ImWchar>(cp)) &&
+                        missing.find(codepoints_to_utf8(std::u32string(1, cp))) == std::string::npos)
+                        missing += codepoints_to_utf8(std::u32string(1, cp));
+    return missing;
+}
+
+// The selected head's map as the heatmap shows it (a kept block, up to 64 × 64), or null.
+nlohmann::json shown_map_json(const Trace& trace, const AppState& s) {
+    const Trace* t = &trace;
+    const HeadRef block = block_of(s.map, s.layer);
+    const HeadMaps& maps = maps_of(*t, block);
+    if (maps.resident && s.head < static_cast<int>(maps.weights.size())) {
+        const Matrix& m = maps.weights[static_cast<std::size_t>(s.head)];
+        if (m.rows() <= 64 && m.cols() <= 64) {
+            nlohmann::json rows = nlohmann::json::array();
+            for (Eigen::Index r = 0; r < m.rows(); ++r) {
+                nlohmann::json row = nlohmann::json::array();
+                for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
+                rows.push_back(row);
+            }
+            return rows;
+        }
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 nlohmann::json dump_state(const AppContext& ctx) {
@@ -182,31 +232,9 @@ nlohmann::json dump_state(const AppContext& ctx) {
     if (ctx.heatmap.area_frame >= ImGui::GetFrameCount() - 1)  // the Heatmap panel is shown
         j["heatmap"] = {{"area", {ctx.heatmap.area_w, ctx.heatmap.area_h}},
                         {"scale_controls", ctx.heatmap.scale_behind_button ? "button" : "toolbar"}};
-    // The Pipeline strip as last drawn: each card's screen rectangle and, for tables of
-    // numbers, a column's width beside its widest value (a sliver would be narrower).
-    nlohmann::json cards = nlohmann::json::array();
-    for (const PipelineCardRect& c : ctx.pipeline.cards)
-        cards.push_back({{"title", c.title},
-                         {"rect", {c.x0, c.y0, c.x1, c.y1}},
-                         {"numbers", c.numbers},
-                         {"column_w", c.column_w},
-                         {"widest_text_w", c.widest_text_w}});
-    j["pipeline"] = {{"textbook", ctx.pipeline.textbook},
-                     {"textbook_shown", ctx.pipeline.textbook_shown},
-                     {"visible", {ctx.pipeline.visible_x0, ctx.pipeline.visible_x1}},
-                     {"cards", cards}};
+    j["pipeline"] = pipeline_json(ctx);
     j["ui_lang"] = to_string(ui_lang());
-    // Characters of the interface's Chinese strings the font atlas lacks (they would draw
-    // as "?"): none when the language is Chinese and the CJK font was found.
-    std::string missing;
-    if (ui_lang() == UiLang::Chinese && ImGui::GetCurrentContext())
-        for (const auto* table : {&zh_cn_table(), &zh_cn_message_templates()})
-            for (const auto& [english, chinese] : *table)
-                for (char32_t cp : utf8_to_codepoints(chinese))
-                    if (cp >= 0x80 && cp <= 0xFFFF && !FontManager::has_glyph(static_cast<ImWchar>(cp)) &&
-                        missing.find(codepoints_to_utf8(std::u32string(1, cp))) == std::string::npos)
-                        missing += codepoints_to_utf8(std::u32string(1, cp));
-    j["missing_glyphs"] = missing;
+    j["missing_glyphs"] = missing_glyphs();
     j["ui_scale"] = ctx.ui_scale;
     j["ui_zoom"] = s.ui_zoom;
     // Compare with the article: every printed number beside ours (worked examples).
@@ -262,21 +290,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["relation_caption"] = relation_caption(ctx, s.layer, s.head);
     j["untrained"] = ctx.view.source_kind == "playground";  // the "untrained: random weights" label
     j["map_kind"] = s.map == MapKind::Self ? "self" : s.map == MapKind::DecoderSelf ? "decoder-self" : "decoder-cross";
-    // The selected head's map as the heatmap shows it (a kept block, up to 64 × 64).
-    const HeadRef block = block_of(s.map, s.layer);
-    const HeadMaps& maps = maps_of(*t, block);
-    if (maps.resident && s.head < static_cast<int>(maps.weights.size())) {
-        const Matrix& m = maps.weights[static_cast<std::size_t>(s.head)];
-        if (m.rows() <= 64 && m.cols() <= 64) {
-            nlohmann::json rows = nlohmann::json::array();
-            for (Eigen::Index r = 0; r < m.rows(); ++r) {
-                nlohmann::json row = nlohmann::json::array();
-                for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
-                rows.push_back(row);
-            }
-            j["shown_map"] = rows;
-        }
-    }
+    if (const nlohmann::json map = shown_map_json(*t, s); !map.is_null()) j["shown_map"] = map;
     return j;
 }
 
