@@ -235,9 +235,9 @@ std::vector<std::pair<std::string, std::string>> ScriptRunner::action_usages() {
 }
 
 // The actions in docs/SCRIPTING.md's order. Each handler reads the rest of its line.
-const std::vector<ScriptRunner::Action>& ScriptRunner::actions() {
-    static const std::vector<Action> table = {
-        // Model and input
+// Actions on the model and its input: which model, its config, the text, worked-example cells, clicks.
+std::vector<ScriptRunner::Action> ScriptRunner::input_actions() {
+    return {
         {"model", "MODEL", [](ScriptRunner&, Line& l) { l.s.set_model_arg(l.rest); }},
         {"set", "KEY VALUE", [](ScriptRunner&, Line& l) {
              std::istringstream kv(l.rest);
@@ -289,7 +289,12 @@ const std::vector<ScriptRunner::Action>& ScriptRunner::actions() {
              run.expected_error_text_ = current_error(l.ctx);
              if (run.expected_error_text_.empty()) throw Error("expected a validation or compute error, but there is none");
          }},
-        // What is shown
+    };
+}
+
+// Actions on what is shown: selection, colours, views, help, zoom, the Pipeline, the language, tabs.
+std::vector<ScriptRunner::Action> ScriptRunner::view_actions() {
+    return {
         {"select", "layer N|head N|map self|decoder-self|cross", [](ScriptRunner&, Line& l) { select(l.ctx, l.rest); }},
         {"colormap", "NAME", [](ScriptRunner&, Line& l) { l.s.colormap = parse_colormap(l.rest); }},
         {"view", "attention|analysis|train", [](ScriptRunner& run, Line& l) {
@@ -343,7 +348,12 @@ const std::vector<ScriptRunner::Action>& ScriptRunner::actions() {
              l.s.view_mode = ViewMode::Analysis;
              l.s.select_analysis_tab = l.rest;
          }},
-        // Analysis
+    };
+}
+
+// Actions of the Analysis view: metrics, corpus, ablation, ranking, relations.
+std::vector<ScriptRunner::Action> ScriptRunner::analysis_actions() {
+    return {
         {"analyze", "", [](ScriptRunner&, Line& l) { request_analysis(l.ctx); }},
         {"corpus", "samples|FILE", [](ScriptRunner&, Line& l) {
              if (l.rest == "samples") request_corpus(l.ctx, sample_sentences(l.ctx, false), "samples (en)");
@@ -364,7 +374,12 @@ const std::vector<ScriptRunner::Action>& ScriptRunner::actions() {
              else request_relations(l.ctx, gold_samples(l.ctx), "samples with gold relations");
          }},
         {"relations-show", "RELATION LANG", [](ScriptRunner&, Line& l) { show_relation(l.ctx, l.rest); }},
-        // Training
+    };
+}
+
+// Actions of the Train view: settings, start, timeline, table, snapshots, save, experiments.
+std::vector<ScriptRunner::Action> ScriptRunner::training_actions() {
+    return {
         {"train", "KEY VALUE", [](ScriptRunner&, Line& l) { set_train_field(l.ctx.train, l.rest); }},
         {"train-start", "", [](ScriptRunner&, Line& l) {  // the script waits until the run has finished
              l.ctx.train_worker.start(training_setup(l.ctx.train), true);
@@ -388,16 +403,24 @@ const std::vector<ScriptRunner::Action>& ScriptRunner::actions() {
              l.ctx.train.select_experiment_tab = true;
              l.ctx.experiment_worker.start(experiment_setup(l.ctx.train));
          }},
-        // Output
+    };
+}
+
+// Output actions: screenshots, state dumps, exports, quit.
+std::vector<ScriptRunner::Action> ScriptRunner::output_actions() {
+    // export-png, export-grid, export-csv, export-json: the shown map (or grid) to PATH, in
+    // the format the action names.
+    const auto export_shown_map = [](ScriptRunner&, Line& l) { export_shown(l.ctx, l.name, l.rest); };
+    return {
         {"screenshot", "PATH", [](ScriptRunner& run, Line& l) {
              run.screenshot_ = l.rest;
              run.screenshot_delay_ = 3;
          }},
         {"dump-state", "PATH", [](ScriptRunner&, Line& l) { write_file_atomic(l.rest, dump_state(l.ctx).dump(2) + "\n"); }},
-        {"export-png", "PATH", [](ScriptRunner&, Line& l) { export_shown(l.ctx, l.name, l.rest); }},
-        {"export-grid", "PATH", [](ScriptRunner&, Line& l) { export_shown(l.ctx, l.name, l.rest); }},
-        {"export-csv", "PATH", [](ScriptRunner&, Line& l) { export_shown(l.ctx, l.name, l.rest); }},
-        {"export-json", "PATH", [](ScriptRunner&, Line& l) { export_shown(l.ctx, l.name, l.rest); }},
+        {"export-png", "PATH", export_shown_map},
+        {"export-grid", "PATH", export_shown_map},
+        {"export-csv", "PATH", export_shown_map},
+        {"export-json", "PATH", export_shown_map},
         {"export-metrics-csv", "PATH", [](ScriptRunner&, Line& l) {
              l.ctx.export_status.last_path = export_metrics_csv(l.ctx, l.rest);
          }},
@@ -409,6 +432,17 @@ const std::vector<ScriptRunner::Action>& ScriptRunner::actions() {
         {"export-experiment-png", "PATH", [](ScriptRunner&, Line& l) { export_experiment_png(l.ctx, l.rest); }},
         {"quit", "", [](ScriptRunner& run, Line&) { run.next_ = run.lines_.size(); }},
     };
+}
+
+const std::vector<ScriptRunner::Action>& ScriptRunner::actions() {
+    static const std::vector<Action> table = [] {
+        std::vector<Action> all;
+        for (std::vector<Action> (*group)() : {input_actions, view_actions, analysis_actions, training_actions, output_actions}) {
+            const std::vector<Action> part = group();
+            all.insert(all.end(), part.begin(), part.end());
+        }
+        return all;
+    }();
     return table;
 }
 

@@ -49,6 +49,12 @@ private:
         void (*run)(ScriptRunner& runner, Line& line);
     };
     static const std::vector<Action>& actions();
+    // The table's parts, in the order docs/SCRIPTING.md lists them.
+    static std::vector<Action> input_actions();
+    static std::vector<Action> view_actions();
+    static std::vector<Action> analysis_actions();
+    static std::vector<Action> training_actions();
+    static std::vector<Action> output_actions();
 
     std::vector<std::string> lines_;
     std::size_t next_ = 0;
