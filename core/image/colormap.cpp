@@ -54,16 +54,6 @@ Colormap parse_colormap(const std::string& name) {
 // t_lin = clamp((v − lo) / (hi − lo), 0, 1); lo == hi (or a NaN bound) gives the step
 // t = (v > lo ? 1 : 0); a NaN value gives 0. Then optional log, then gamma (≤ 0 or
 // non-finite gamma is treated as 1).
-void widen_single_value_range(float& lo, float& hi) {
-    if (lo != hi) return;
-    if (lo == 0.0f) {
-        hi = 1.0f;
-        return;
-    }
-    lo = std::min(lo, 0.0f);
-    hi = std::max(hi, 0.0f);
-}
-
 float ColorScale::normalized(float v) const {
     if (std::isnan(v)) return 0.0f;
     const float range = hi - lo;

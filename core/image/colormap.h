@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/model/robust_range.h"
+
 namespace hs {
 
 enum class Colormap { Viridis, Magma, Inferno, Greys, RedBlue };
@@ -38,12 +40,6 @@ struct ColorScale {
     float normalized(float v) const;  // t in [0, 1]
     float effective_gamma() const;    // gamma, or 1 when it is ≤ 0 or not finite
 };
-
-// An automatic range of a single value c (a one-token map's weight 1, a map of equal
-// scores) has no colours to spread: it becomes [min(c, 0), max(c, 0)], or [0, 1] for
-// c = 0, so that c draws at an end of the colour bar and the bar's two ends differ. A
-// range of two or more values is left as it is.
-void widen_single_value_range(float& lo, float& hi);
 
 int colormap_index(float v, const ColorScale& scale);
 int colormap_index_of(float t);  // the LUT index of t in [0, 1]: min(255, floor(t · 255 + 0.5))

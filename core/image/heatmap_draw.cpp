@@ -30,23 +30,6 @@ const Font* text_font(const HeatmapOptions& options) {
     return font.available() ? &font : nullptr;
 }
 
-void finite_min_max(const Matrix& m, float& lo, float& hi) {
-    if (m.size() == 0) return;
-    // Vectorised reductions first; only a NaN or ±inf among the values takes the loop.
-    const float min = m.minCoeff(), max = m.maxCoeff();
-    if (std::isfinite(min) && std::isfinite(max)) {
-        lo = std::min(lo, min);
-        hi = std::max(hi, max);
-        return;
-    }
-    for (Eigen::Index i = 0; i < m.size(); ++i) {
-        const float v = m.data()[i];
-        if (!std::isfinite(v)) continue;
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-    }
-}
-
 ColorScale resolve_scale(const HeatmapOptions& options, float data_min, float data_max) {
     ColorScale scale = options.scale;
     if (options.auto_range && data_min <= data_max) {

@@ -29,7 +29,6 @@ const Font* text_font(const HeatmapOptions& options);
 
 // lo/hi from the data (finite min, robust_high) when auto_range, else options.scale unchanged.
 ColorScale resolve_scale(const HeatmapOptions& options, float data_min, float data_max);
-void finite_min_max(const Matrix& m, float& lo, float& hi);  // widens lo/hi
 
 // A label as drawn: visible_token (a space token as ␣, control characters written out),
 // at most max_chars code points ("…" marks a cut).

@@ -15,19 +15,13 @@
 
 #include "core/image/colormap.h"
 #include "core/image/rgb_image.h"
+#include "core/model/robust_range.h"
 #include "core/tensor.h"
 
 namespace hs {
 
 class Font;
 
-// The top of an automatic colour range: the value that 99.9 % of m's finite values do
-// not exceed, read from a 4096-bin histogram over [lo, hi] (the upper edge of the bin
-// holding that rank; lo, hi = m's finite min and max). A few outliers — the 1.0 of a
-// token attending only to itself in a 2000-token map — then no longer darken every
-// other cell. Maps of fewer than kRobustMinValues finite values keep their max (hi).
-constexpr long long kRobustMinValues = 1000;
-float robust_high(const Matrix& m, float lo, float hi);
 
 struct HeatmapOptions {
     Colormap colormap = Colormap::Viridis;

@@ -61,7 +61,7 @@ struct AttentionSteps {
 };
 
 // One map's automatic colour range: lo = the finite minimum, hi = robust_high (the value
-// 99.9 % of the cells do not exceed; core/image/heatmap_image.h), max = the finite maximum.
+// 99.9 % of the cells do not exceed; core/model/robust_range.h), max = the finite maximum.
 struct MapRange {
     float lo = 0.0f, hi = 1.0f;
     float max = 1.0f;

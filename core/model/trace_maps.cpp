@@ -5,10 +5,8 @@
 #include <string>
 
 #include "core/error.h"
-#include "core/image/colormap.h"
-#include "core/image/heatmap_draw.h"
-#include "core/image/heatmap_image.h"
 #include "core/kernels/parallel.h"
+#include "core/model/robust_range.h"
 #include "core/model/trace.h"
 
 namespace hs {
