@@ -1,7 +1,7 @@
 #include "core/continuation.h"
 
 #include "core/error.h"
-#include "core/model/generate.h"
+#include "core/generate.h"
 #include "core/tokenize/byte_fallback.h"
 
 namespace hs {

@@ -18,7 +18,7 @@
 #include "core/continuation.h"
 #include "core/corpus/grammar.h"
 #include "core/error.h"
-#include "core/model/generate.h"
+#include "core/generate.h"
 #include "core/kernels/simd.h"
 #include "core/source.h"
 #include "core/train/checkpoint.h"

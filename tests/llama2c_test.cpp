@@ -15,7 +15,7 @@
 #include "tests/cli_runner.h"
 #include "tests/test_util.h"
 #include "core/error.h"
-#include "core/model/generate.h"
+#include "core/generate.h"
 #include "core/formats/llama2c.h"
 #include "core/pretrained_source.h"
 #include "core/source.h"

@@ -36,7 +36,7 @@
 #include "core/image/heatmap_image.h"
 #include "core/image/painter.h"
 #include "core/image/png.h"
-#include "core/model/generate.h"
+#include "core/generate.h"
 #include "core/pretrained_source.h"
 #include "core/source.h"
 #include "core/worked_example.h"

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "app/worker.h"
-#include "core/model/generate.h"
+#include "core/generate.h"
 #include "core/pretrained_source.h"
 
 namespace hs {

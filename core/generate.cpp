@@ -1,4 +1,4 @@
-#include "core/model/generate.h"
+#include "core/generate.h"
 
 #include "core/error.h"
 
