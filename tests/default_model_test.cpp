@@ -221,7 +221,16 @@ TEST(DefaultModel, TheDocumentedRoleHeadsKeepTheirLabels) {
 // decimals on a CPU of the SIMD level it was trained at, to 1e-4 on another level (the
 // kernels sum in another order). The log was written by a Debian 12 build (Eigen 3.4); a
 // build with Eigen 5 (Debian testing, g++ 16) orders some sums otherwise and repeats the
-// same level's losses to ~5e-6, so there the same level is held to 1e-5.
+// same level's losses to ~5e-6, so there the same level is held to 1e-5. So are the
+// sanitizer builds (scripts/sanitize.sh: -O1, no NDEBUG): since training runs the
+// runtime's forward they repeat the log to 5.3e-6 (the ASan/UBSan build, 2026-11-29),
+// where the trainer's own forward had matched the Release build; which of the forward's
+// sums the -O1 build orders otherwise is not yet known.
+#ifdef NDEBUG
+constexpr bool kOptimizedBuild = true;
+#else
+constexpr bool kOptimizedBuild = false;
+#endif
 TEST(DefaultModel, RetrainingRepeatsTheFirstStepsOfItsLog) {
     const std::string dir = default_model_dir();
     const train::TrainerState state = train::parse_trainer_state(read_all(dir + "/trainer.json"), "trainer.json");
@@ -239,7 +248,7 @@ TEST(DefaultModel, RetrainingRepeatsTheFirstStepsOfItsLog) {
     for (int s = 1; s <= 12; ++s) {
         const train::StepReport r = trainer.step();
         ASSERT_EQ(logged.count(s), 1u);
-        EXPECT_NEAR(r.loss, logged[s], !same_level ? 1e-4 : same_eigen ? 5.1e-7 : 1e-5) << "step " << s;
+        EXPECT_NEAR(r.loss, logged[s], !same_level ? 1e-4 : same_eigen && kOptimizedBuild ? 5.1e-7 : 1e-5) << "step " << s;
     }
 }
 
