@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/image/box_mean.h"
 #include "core/kernels/parallel.h"
+#include "core/model/recorder.h"
 #include "core/source.h"
 #include "core/tokenize/byte_fallback.h"
 
@@ -25,15 +26,15 @@ namespace {
 // Adds the thumbnails of one block's maps (as a forward computes them, before a block
 // the map budget drops is freed) and widens its kind's min/max by the maps' `ranges`.
 void add_block_thumbs(TraceThumbnails& thumbs, std::vector<bool>& seen, const HeadRef& block,
-                      const HeadMaps& maps, const std::vector<MapRange>& ranges) {
+                      const std::vector<Matrix>& weights, const std::vector<MapRange>& ranges) {
     const int kind = block.in_decoder ? (block.cross ? 2 : 1) : 0;
     std::vector<std::vector<Matrix>>& rows =
         kind == 0 ? thumbs.self : kind == 1 ? thumbs.decoder_self : thumbs.decoder_cross;
     if (static_cast<int>(rows.size()) <= block.layer) rows.resize(block.layer + 1);
     std::vector<Matrix>& heads = rows[block.layer];
     heads.clear();
-    for (std::size_t h = 0; h < maps.weights.size(); ++h) {
-        const Matrix& w = maps.weights[h];
+    for (std::size_t h = 0; h < weights.size(); ++h) {
+        const Matrix& w = weights[h];
         heads.push_back(downsample_map(w, TraceThumbnails::kThumbMax));
         if (w.size() == 0) continue;
         thumbs.lo[kind] = seen[kind] ? std::min(thumbs.lo[kind], ranges[h].lo) : ranges[h].lo;
@@ -78,8 +79,10 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 
 // Thumbnails and colour ranges of every block, taken as the forward computes each one
 // (issue 6: blocks over the map budget are freed right after), so the grid covers every
-// layer; one scan of each map serves the thumbnails' range and the heatmap's.
-struct Worker::MapCollector {
+// layer; one scan of each map serves the thumbnails' range and the heatmap's. A recorder
+// of the forward (core/model/recorder.h): it asks for every block's weights and reads the
+// scores of the blocks whose scores the trace keeps.
+struct Worker::MapCollector final : Recorder {
     struct BlockRanges {
         HeadRef block;
         std::vector<MapRange> weights, scores;
@@ -87,12 +90,24 @@ struct Worker::MapCollector {
     std::shared_ptr<TraceThumbnails> thumbs = std::make_shared<TraceThumbnails>();
     std::vector<bool> seen = std::vector<bool>(3, false);
     std::vector<BlockRanges> block_ranges;
+    bool head_weights = true;  // TraceOptions::head_weights
     bool from_forward = false;
 
-    void on_maps(const HeadRef& block, const HeadMaps& maps) {
+    bool wants(const TapPoint& point) const override {
+        return head_weights && point.layer >= 0 && point.part() == "weights";
+    }
+    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override {
+        if (point.layer < 0) return;
         from_forward = true;
-        block_ranges.push_back({block, map_ranges(maps.weights), map_ranges(maps.scores)});
-        add_block_thumbs(*thumbs, seen, block, maps, block_ranges.back().weights);
+        const HeadRef block{point.layer, 0, point.in_decoder(), point.block() == "cross"};
+        if (block_ranges.empty() || !(block_ranges.back().block == block)) block_ranges.push_back({block, {}, {}});
+        BlockRanges& ranges = block_ranges.back();
+        if (point.part() == "scores") {
+            ranges.scores = map_ranges(maps);
+        } else if (point.part() == "weights") {
+            ranges.weights = map_ranges(maps);
+            add_block_thumbs(*thumbs, seen, block, maps, ranges.weights);
+        }
     }
     // The ranges into the blocks the trace kept; a worked example's trace (no forward
     // callbacks: every map is in it) gets its ranges and thumbnails here.
@@ -102,13 +117,13 @@ struct Worker::MapCollector {
                 HeadMaps& m = maps_of(trace, r.block);
                 if (!m.resident) continue;  // dropped: its ranges come with its recomputation
                 m.weight_ranges = std::move(r.weights);
-                m.score_ranges = std::move(r.scores);
+                if (!m.scores.empty()) m.score_ranges = std::move(r.scores);
             }
             return;
         }
         fill_map_ranges(trace);
         const auto add = [&](const HeadRef& block, const HeadMaps& maps) {
-            add_block_thumbs(*thumbs, seen, block, maps, maps.weight_ranges);
+            add_block_thumbs(*thumbs, seen, block, maps.weights, maps.weight_ranges);
         };
         for (int l = 0; l < static_cast<int>(trace.main.layers.size()); ++l)
             add(HeadRef{l, 0, false, false}, trace.main.layers[static_cast<std::size_t>(l)].self_attn);
@@ -129,7 +144,8 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
     const ProgressFn progress = [&control](int done, int total) { return control.report(done, total); };
     MapCollector maps;
     TraceOptions options = request.options;
-    options.on_maps = [&maps](const HeadRef& block, const HeadMaps& m) { maps.on_maps(block, m); };
+    maps.head_weights = options.head_weights;
+    options.recorder = &maps;
     options.map_budget_bytes = std::min(options.map_budget_bytes, kAppMapBudgetBytes);
     // The ablation comparison reads every map of both runs: keep them all (up to the
     // 8 GB capture limit) rather than compare a partial set.
@@ -257,7 +273,7 @@ void Worker::add_ablation_effect(const ComputeRequest& request, const TraceOptio
                                  const ProgressFn& progress, ComputeResult& result) {
     TraceOptions plain = options;
     plain.ablate.clear();
-    plain.on_maps = nullptr;
+    plain.recorder = nullptr;
     const SourceInput& input = result.input;
     const std::string key = request.model_arg + '\x1f' + input.text + '\x1f' + input.decoder_text + '\x1f' +
                             std::to_string(plain.scores) + '\x1f' + std::to_string(plain.detail_layer) +

@@ -138,9 +138,10 @@ int cmd_bench(int argc, char** argv) {
     const HeadSplit split{config.heads, config.kv_head_count(), rope ? &*rope : nullptr};
     const auto run_once = [&] {
         if (attention_only) {
-            const AttentionResult r = multi_head_attention(model->weights().layers.at(0).self_attn, x, x,
-                {.split = split, .mask = mask, .weights = true});
-            return r.output(0, 0);
+            MapsKeeper maps;  // the per-head weights captured
+            const Matrix out = multi_head_attention(model->weights().layers.at(0).self_attn, x, x,
+                                                    {.split = split, .mask = mask, .recorder = &maps});
+            return out(0, 0);
         }
         // One full forward with the default trace capture (per-head weights, hidden states).
         return model->forward(in).main.final_output(0, 0);

@@ -20,6 +20,7 @@
 #include "core/pretrained_source.h"
 #include "core/rng.h"
 #include "core/source.h"
+#include "tests/attention_run.h"
 #include "tests/cli_runner.h"
 #include "tests/test_util.h"
 
@@ -130,8 +131,8 @@ TEST(AblationPlayground, AttentionWithAllHeadsAblatedOutputsTheBiasExactly) {
     const AttentionWeights& w = model.weights().layers[0].self_attn;
     Rng rng(4);
     const Matrix x = random_matrix(rng, 5, 12);
-    const AttentionResult r =
-        multi_head_attention(w, x, x, {.ablated = {0, 1, 2}});
+    const AttentionRun r =
+run_attention(w, x, x, {.ablated = {0, 1, 2}});
     for (Eigen::Index i = 0; i < r.output.rows(); ++i)
         EXPECT_EQ(max_abs_diff(r.output.row(i), w.out_proj_bias.transpose()), 0.0) << "row " << i;
 }
@@ -145,12 +146,12 @@ TEST(AblationPlayground, ZeroingOneHeadRemovesExactlyItsContribution) {
     AttentionMask mask;
     mask.causal = true;
     AttentionSteps steps;
-    const AttentionResult plain = multi_head_attention(w, x, x, {.mask = mask, .steps = &steps});
+    const AttentionRun plain = run_attention(w, x, x, {.mask = mask}, &steps);
     const int Dh = w.d_h();
     for (int h = 0; h < 4; ++h) {
         SCOPED_TRACE("head " + std::to_string(h));
-        const AttentionResult abl =
-            multi_head_attention(w, x, x, {.mask = mask, .ablated = {h}});
+        const AttentionRun abl =
+run_attention(w, x, x, {.mask = mask, .ablated = {h}});
         const Matrix contribution =
             steps.head_outputs[h] * w.out_proj_weight.middleCols(h * Dh, Dh).transpose();
         EXPECT_LT(max_abs_diff(plain.output - abl.output, contribution), 1e-5);
@@ -463,11 +464,11 @@ TEST(AblationStories260K, GqaAttentionAblatesOnlyTheNamedQueryHead) {
     AttentionMask causal;
     causal.causal = true;
     AttentionSteps plain, mean;
-    const AttentionResult r_plain = multi_head_attention(w, x, x,
-        {.mask = causal, .weights = true, .steps = &plain});
-    const AttentionResult r_mean =
-        multi_head_attention(w, x, x,
-            {.mask = causal, .weights = true, .steps = &mean, .ablated = {1}, .ablate_mode = AblationMode::Mean});
+    const AttentionRun r_plain = run_attention(w, x, x,
+        {.mask = causal}, &plain);
+    const AttentionRun r_mean =
+run_attention(w, x, x,
+            {.mask = causal, .ablated = {1}, .ablate_mode = AblationMode::Mean}, &mean);
     for (int h = 0; h < H; ++h) {
         EXPECT_EQ(max_abs_diff(r_plain.weights[h], r_mean.weights[h]), 0.0);
         const Matrix b = plain.concat.middleCols(h * Dh, Dh);

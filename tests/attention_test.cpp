@@ -7,6 +7,7 @@
 
 #include "core/model/attention.h"
 #include "core/rng.h"
+#include "tests/attention_run.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -54,7 +55,7 @@ TEST(MultiHeadAttention, FusedProjectionEqualsSeparatePerHeadProjections) {
         const Matrix x = random_input(c.T, c.D, 12);
         AttentionMask mask;
         mask.causal = c.causal;
-        const AttentionResult fast = multi_head_attention(w, x, x, {.mask = mask, .weights = true});
+        const AttentionRun fast = run_attention(w, x, x, {.mask = mask});
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
         // f32 sums in another order (BLAS or not): the bound scales with the output's size.
         const float scale = 1.0f + naive.output.cwiseAbs().maxCoeff();
@@ -71,7 +72,7 @@ TEST(MultiHeadAttention, FusedProjectionEqualsSeparatePerHeadProjections) {
 TEST(MultiHeadAttention, CrossAttentionTakesKeysAndValuesFromMemory) {
     const AttentionWeights w = random_attention(16, 4, 3);
     const Matrix x = random_input(5, 16, 4), memory = random_input(8, 16, 5);
-    const AttentionResult fast = multi_head_attention(w, x, memory, {.weights = true});
+    const AttentionRun fast = run_attention(w, x, memory, {});
     const AttentionResult naive = multi_head_attention_naive(w, x, memory, {});
     EXPECT_EQ(fast.weights[0].rows(), 5);
     EXPECT_EQ(fast.weights[0].cols(), 8);
@@ -81,7 +82,7 @@ TEST(MultiHeadAttention, CrossAttentionTakesKeysAndValuesFromMemory) {
 TEST(Softmax, RowsSumToOne) {
     const AttentionWeights w = random_attention(32, 4, 21);
     const Matrix x = random_input(17, 32, 22);
-    const AttentionResult r = multi_head_attention(w, x, x, {.weights = true});
+    const AttentionRun r = run_attention(w, x, x, {});
     for (const Matrix& a : r.weights)
         for (Eigen::Index i = 0; i < a.rows(); ++i) {
             EXPECT_NEAR(a.row(i).sum(), 1.0f, 1e-6f);
@@ -113,7 +114,7 @@ TEST(CausalMask, FutureKeysGetExactlyZeroWeight) {
     const Matrix x = random_input(12, 16, 32);
     AttentionMask mask;
     mask.causal = true;
-    const AttentionResult r = multi_head_attention(w, x, x, {.mask = mask, .weights = true});
+    const AttentionRun r = run_attention(w, x, x, {.mask = mask});
     for (const Matrix& a : r.weights)
         for (int i = 0; i < 12; ++i) {
             for (int j = i + 1; j < 12; ++j) EXPECT_EQ(a(i, j), 0.0f) << i << "," << j;
@@ -128,7 +129,7 @@ TEST(KeyPadding, PaddedKeysGetZeroWeightAndFullyMaskedRowIsZerosNotNaN) {
     const Matrix x = random_input(4, 8, 42);
     AttentionMask mask;
     mask.key_padding = {1, 3};
-    AttentionResult r = multi_head_attention(w, x, x, {.mask = mask, .weights = true});
+    AttentionRun r = run_attention(w, x, x, {.mask = mask});
     for (const Matrix& a : r.weights)
         for (int i = 0; i < 4; ++i) {
             EXPECT_EQ(a(i, 1), 0.0f);
@@ -137,7 +138,7 @@ TEST(KeyPadding, PaddedKeysGetZeroWeightAndFullyMaskedRowIsZerosNotNaN) {
         }
     // Every key masked: rows are zeros, the output is just the output bias.
     mask.key_padding = {0, 1, 2, 3};
-    r = multi_head_attention(w, x, x, {.mask = mask, .weights = true});
+    r = run_attention(w, x, x, {.mask = mask});
     for (const Matrix& a : r.weights) EXPECT_EQ(a.cwiseAbs().maxCoeff(), 0.0f);
     for (int i = 0; i < 4; ++i)
         for (int d = 0; d < 8; ++d) {
@@ -153,7 +154,7 @@ TEST(MultiHeadAttention, CrossAttentionStepsTakeKeysAndValuesFromTheMemory) {
     const AttentionWeights w = random_attention(D, H, 61);
     const Matrix x = random_input(T, D, 62), memory = random_input(S, D, 63);
     AttentionSteps s;
-    (void)multi_head_attention(w, x, memory, {.weights = true, .steps = &s});
+    (void)run_attention(w, x, memory, {}, &s);
     Matrix q = x * w.in_proj_weight.topRows(D).transpose();
     q.rowwise() += w.in_proj_bias.head(D).transpose();
     Matrix kv = memory * w.in_proj_weight.bottomRows(2 * D).transpose();
@@ -184,7 +185,7 @@ TEST(MultiHeadAttention, GroupedCrossAttentionStepsShareKeyValueHeadsOfTheMemory
     w.in_proj_bias << full.in_proj_bias.head(D), full.in_proj_bias.segment(D, Ikv), full.in_proj_bias.segment(2 * D, Ikv);
     const Matrix x = random_input(T, D, 72), memory = random_input(S, D, 73);
     AttentionSteps s;
-    const AttentionResult r = multi_head_attention(w, x, memory, {.weights = true, .steps = &s});
+    const AttentionRun r = run_attention(w, x, memory, {}, &s);
     Matrix q = x * w.in_proj_weight.topRows(D).transpose();
     q.rowwise() += w.in_proj_bias.head(D).transpose();
     Matrix kv = memory * w.in_proj_weight.bottomRows(2 * Ikv).transpose();
@@ -215,8 +216,8 @@ TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
     AttentionMask mask;
     mask.causal = true;
     AttentionSteps s;
-    const AttentionResult r = multi_head_attention(w, x, x,
-        {.mask = mask, .weights = true, .scores = true, .steps = &s});
+    const AttentionRun r = run_attention(w, x, x,
+        {.mask = mask}, &s);
     // qkv = X W_inᵀ + b, computed here independently
     Matrix qkv = x * w.in_proj_weight.transpose();
     qkv.rowwise() += w.in_proj_bias.transpose();
@@ -240,7 +241,7 @@ TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
     // The causal mask hides keys; without a mask the "+ mask" step changes nothing.
     EXPECT_TRUE(s.masked);
     AttentionSteps unmasked;
-    multi_head_attention(w, x, x, {.weights = true, .scores = true, .steps = &unmasked});
+    run_attention(w, x, x, {}, &unmasked);
     EXPECT_FALSE(unmasked.masked);
     EXPECT_EQ(max_abs_diff(unmasked.masked_scores[0], unmasked.scaled_scores[0]), 0.0f);
     Matrix out = s.concat * w.out_proj_weight.transpose();
@@ -262,7 +263,7 @@ TEST(MultiHeadAttention, HandComputedSingleHeadExample) {
     w.out_proj_bias = Vector::Zero(2);
     Matrix x(2, 2);
     x << 1, 0, 0, 1;
-    const AttentionResult r = multi_head_attention(w, x, x, {.weights = true});
+    const AttentionRun r = run_attention(w, x, x, {});
     const double sigma = 1.0 / (1.0 + std::exp(-1.0 / std::sqrt(2.0)));
     EXPECT_NEAR(r.weights[0](0, 0), sigma, 1e-6);
     EXPECT_NEAR(r.weights[0](0, 1), 1 - sigma, 1e-6);
@@ -273,7 +274,7 @@ TEST(MultiHeadAttention, HandComputedSingleHeadExample) {
 TEST(MultiHeadAttention, RejectsInputOfTheWrongWidth) {
     const AttentionWeights w = random_attention(8, 2, 61);
     const Matrix x = random_input(3, 6, 62);
-    EXPECT_EQ(error_of([&] { multi_head_attention(w, x, x, {.weights = true}); }),
+    EXPECT_EQ(error_of([&] { run_attention(w, x, x, {}); }),
               "attention input has 6 columns, expected d_model 8");
 }
 

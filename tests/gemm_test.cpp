@@ -19,6 +19,7 @@
 #include "core/rng.h"
 #include "core/model/weights.h"
 #include "core/kernels/matmul.h"
+#include "tests/attention_run.h"
 #include "tests/packed_weights.h"
 #include "tests/simd_levels.h"
 
@@ -224,22 +225,22 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
         mask.key_padding = c.padding;
         // The weights' first products pack their panels on the fly (no fused path yet).
         ASSERT_FALSE(kernels::attends_per_head(w.in_proj_weight, c.H, c.H, c.T, 2));
-        const AttentionResult first = multi_head_attention(w, x, x,
-            {.mask = mask, .weights = true, .scores = true});
+        const AttentionRun first = run_attention(w, x, x,
+            {.mask = mask});
         ASSERT_NE(test::pack_registered(w.in_proj_weight), nullptr);
         // With CTest's 2 threads (HEADSCOPE_THREADS) every case takes the fused per-head path.
         ASSERT_TRUE(kernels::attends_per_head(w.in_proj_weight, c.H, c.H, c.T, 2));
-        const AttentionResult fast = multi_head_attention(w, x, x,
-            {.mask = mask, .weights = true, .scores = true});
+        const AttentionRun fast = run_attention(w, x, x,
+            {.mask = mask});
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
         // The other two paths: unpacked weights (BLAS projections, per-head kernels) and
         // the step-by-step capture the Pipeline shows.
         const AttentionWeights plain = w;  // a copy the cache does not hold
         ASSERT_EQ(test::pack_registered(plain.in_proj_weight), nullptr);
         AttentionSteps steps;
-        const AttentionResult unpacked = multi_head_attention(plain, x, x, {.mask = mask, .weights = true});
-        const AttentionResult detailed = multi_head_attention(w, x, x,
-            {.mask = mask, .weights = true, .steps = &steps});
+        const AttentionRun unpacked = run_attention(plain, x, x, {.mask = mask});
+        const AttentionRun detailed = run_attention(w, x, x,
+            {.mask = mask}, &steps);
         EXPECT_LT((first.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
         EXPECT_LT((unpacked.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
         EXPECT_LT((detailed.output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
@@ -297,13 +298,13 @@ TEST_P(PackedAttention, GroupedQueryAttentionWithoutBiasesEqualsNaiveReference) 
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
         const AttentionWeights plain = w;  // a copy the cache does not hold
         AttentionSteps steps;
-        const AttentionResult first = multi_head_attention(w, x, x,
-            {.mask = mask, .weights = true});  // panels on the fly
+        const AttentionRun first = run_attention(w, x, x,
+            {.mask = mask});  // panels on the fly
         ASSERT_NE(test::pack_registered(w.in_proj_weight), nullptr);
-        const AttentionResult fast = multi_head_attention(w, x, x, {.mask = mask, .weights = true});
-        const AttentionResult unpacked = multi_head_attention(plain, x, x, {.mask = mask, .weights = true});
-        const AttentionResult detailed = multi_head_attention(w, x, x,
-            {.mask = mask, .weights = true, .steps = &steps});
+        const AttentionRun fast = run_attention(w, x, x, {.mask = mask});
+        const AttentionRun unpacked = run_attention(plain, x, x, {.mask = mask});
+        const AttentionRun detailed = run_attention(w, x, x,
+            {.mask = mask}, &steps);
         for (const AttentionResult* r : {&first, &fast, &unpacked, &detailed}) {
             EXPECT_LT((r->output - naive.output).cwiseAbs().maxCoeff(), 2e-4f);
             for (int h = 0; h < c.H; ++h)

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/formats/hf_loader.h"
+#include "core/model/recorder.h"
 #include "core/source.h"
 #include "core/model/trace.h"
 #include "tests/test_util.h"
@@ -180,19 +181,31 @@ TEST(MapBudget, Llama2cCheckpointRecomputesDroppedLayersThroughItsSource) {
                  {"has no decoder stack"});
 }
 
-TEST(MapBudget, OnMapsSeesEveryBlockBeforeItIsDropped) {
+// A recorder that asks for every block's weights sees the maps of every layer, the same as
+// a full capture, while the trace keeps only the budget's.
+struct CompareEveryBlock final : Recorder {
+    const Trace& full;
+    std::vector<int> seen;
+    explicit CompareEveryBlock(const Trace& t) : full(t) {}
+    bool wants(const TapPoint& point) const override { return point.part() == "weights"; }
+    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override {
+        if (point.part() != "weights") return;
+        seen.push_back(point.layer);
+        EXPECT_LE(max_abs_diff(maps, maps_of(full, HeadRef{point.layer, 0, false, false}).weights), 0.0f);
+    }
+};
+
+TEST(MapBudget, ARecorderSeesEveryBlockBeforeItIsDropped) {
     const auto source = open_source("random:d_model=16,heads=2,layers=3,seed=2");
     SourceInput in;
     in.text = "alpha beta gamma delta";
     const Trace full = source->run(in, TraceOptions{});
     TraceOptions opt;
     opt.map_budget_bytes = 0;
-    std::vector<int> seen;
-    opt.on_maps = [&](const HeadRef& block, const HeadMaps& maps) {
-        seen.push_back(block.layer);
-        EXPECT_LE(max_abs_diff(maps.weights, maps_of(full, block).weights), 0.0f);
-    };
+    CompareEveryBlock recorder(full);
+    opt.recorder = &recorder;
     const Trace t = source->run(in, opt);
+    const std::vector<int>& seen = recorder.seen;
     EXPECT_EQ(seen, (std::vector<int>{0, 1, 2}));
     EXPECT_TRUE(t.main.layers[0].self_attn.resident);
     EXPECT_FALSE(t.main.layers[2].self_attn.resident);

@@ -13,6 +13,7 @@
 #include "core/kernels/attend.h"
 #include "core/model/config.h"
 #include "core/model/model.h"
+#include "core/model/recorder.h"
 #include "core/model/taps.h"
 #include "tests/cli_runner.h"
 
@@ -48,13 +49,17 @@ ForwardInput input_of(int n, int first = 1) {
     return in;
 }
 
-// Every name the forward tapped, in order.
-std::vector<std::string> tapped_names(const Model& m, const ForwardInput& in) {
+// Every name the forward recorded, in order.
+struct NameRecorder final : Recorder {
     std::vector<std::string> names;
+    void record(const TapPoint& point, const Eigen::Ref<const Matrix>&) override { names.push_back(point.full_name()); }
+};
+std::vector<std::string> tapped_names(const Model& m, const ForwardInput& in) {
+    NameRecorder recorder;
     TraceOptions opt;
-    opt.on_tap = [&](const std::string& name, const Eigen::Ref<const Matrix>&) { names.push_back(name); };
+    opt.recorder = &recorder;
     (void)m.forward(in, opt);
-    return names;
+    return recorder.names;
 }
 
 // (A C string, not a std::string: a reference returned from a call with a temporary

@@ -25,6 +25,7 @@
 #include "core/io/safetensors.h"
 #include "core/model/model.h"
 #include "core/source.h"
+#include "tests/attention_run.h"
 
 namespace fs = std::filesystem;
 
@@ -333,8 +334,8 @@ TEST(TorchAgreement, MultiHeadAttentionMatchesNnMultiheadAttention) {
         mask.key_padding = j.at("key_padding").get<std::vector<int>>();
         const hs::Matrix xq = f->matrix("x_query"), xm = f->matrix("x_memory");
 
-        const hs::AttentionResult fused = hs::multi_head_attention(w, xq, xm,
-            {.mask = mask, .weights = true, .scores = true});
+        const hs::AttentionRun fused = hs::run_attention(w, xq, xm,
+            {.mask = mask});
         const float out_diff = max_abs_diff(fused.output, f->matrix("output"));
         EXPECT_LT(out_diff, kTolerance) << "fused output max abs diff " << out_diff;
         const float w_diff = heads_diff(*f, "weights", fused.weights);

@@ -11,11 +11,10 @@
 // before softmax (core/kernels/attention_mask.h); a row with every key masked gives zeros.
 // A missing bias is an empty Vector. The first three lines run in kernels::attend
 // (core/kernels/attend.h), the one entry point for their speed.
-#include <atomic>
-#include <functional>
 #include <vector>
 
 #include "core/kernels/attention_mask.h"
+#include "core/model/recorder.h"
 #include "core/model/rope.h"
 #include "core/tensor.h"
 #include "core/model/trace.h"
@@ -37,12 +36,6 @@ void ablate_heads(Eigen::Ref<Matrix> concat, const std::vector<int>& heads, int 
 void check_ablation(const std::vector<HeadRef>& ablate, int layers, int heads,
                     bool has_decoder);
 
-struct AttentionResult {
-    Matrix output;                 // (T, D)
-    std::vector<Matrix> weights;   // H × (T, S), filled when AttentionOptions::weights
-    std::vector<Matrix> scores;    // H × (T, S) scaled scores, filled when AttentionOptions::scores
-};
-
 // How one block splits Q, K and V into heads, and the rotation of Q and K (self-attention
 // with rotary positions; null otherwise). heads = 0: the weights' own (w.heads, w.kv_heads).
 struct HeadSplit {
@@ -50,10 +43,8 @@ struct HeadSplit {
     int kv_heads = 0;  // Hkv; H % Hkv == 0
     const Rotary* rope = nullptr;
 };
-
-// Sees the block's named intermediates (core/model/taps.h): "q", "k", "v" after any
-// rotation, "concat" after any ablation.
-using AttentionTap = std::function<void(const char* name, const Eigen::Ref<const Matrix>& value)>;
+// The split `given` asks for, or (heads = 0) the weights' own.
+HeadSplit split_of(const AttentionWeights& w, const HeadSplit& given);
 
 // Everything a call of multi_head_attention takes besides the weights and inputs.
 struct AttentionOptions {
@@ -63,20 +54,28 @@ struct AttentionOptions {
     // head counts.
     HeadSplit split{};
     AttentionMask mask{};
-    bool weights = false;            // A_h of every head into AttentionResult::weights
-    bool scores = false;             // the scaled pre-mask scores into AttentionResult::scores
-    AttentionSteps* steps = nullptr;  // non-null: every intermediate of the same computation
-                                      // (head_outputs before the ablation, concat after it)
-    std::vector<int> ablated{};       // heads replaced before W_o (ablate_heads)
+    std::vector<int> ablated{};  // heads replaced before W_o (ablate_heads)
     AblationMode ablate_mode = AblationMode::Zero;
-    const AttentionTap* tap = nullptr;
+    // Sees the block's named values (recorder.h) at `at` (its stack and layer; at.name is
+    // the block, "attn" or "cross"): "<block>_in", "<block>.q/.k/.v" after any rotation,
+    // "<block>.concat" after any ablation, "<block>_out", and the on-demand values
+    // (per-head weights and scores, qkv before rotation, heads before ablation, memory)
+    // when the recorder wants them.
+    Recorder* recorder = nullptr;
+    TapPoint at{"", -1, "attn"};
 };
 
 // Self-attention: pass the same object as x_query and x_memory (detected by address, so
-// the [Q|K|V] product runs once); cross-attention: keys/values from x_memory. Throws
-// hs::Error when the split does not fit the weights or the inputs' widths are not d_model.
-AttentionResult multi_head_attention(const AttentionWeights& w, const Matrix& x_query, const Matrix& x_memory,
-                                     const AttentionOptions& options = {});
+// the [Q|K|V] product runs once); cross-attention: keys/values from x_memory. Returns the
+// output (T, D). Throws hs::Error when the split does not fit the weights or the inputs'
+// widths are not d_model.
+Matrix multi_head_attention(const AttentionWeights& w, const Matrix& x_query, const Matrix& x_memory,
+                            const AttentionOptions& options = {});
+
+struct AttentionResult {
+    Matrix output;                // (T, D)
+    std::vector<Matrix> weights;  // H × (T, S)
+};
 
 // Reference implementation: h separate per-head projections with (D, Dh) matrices, no
 // fused GEMM, loops for the softmax, w.heads and w.kv_heads, no rotation. Tests compare

@@ -7,7 +7,10 @@
 #include "core/error.h"
 #include "core/kernels/parallel.h"
 #include "core/model/layers.h"
+#include "core/model/recorder.h"
 #include "core/model/rope.h"
+#include "core/model/steps_recorder.h"
+#include "core/model/trace_recorder.h"
 
 namespace hs {
 
@@ -42,16 +45,17 @@ std::vector<std::string> labels_or_ids(const std::vector<std::string>& tokens,
     return out;
 }
 
-// What layer `il` of a stack records, and which of its heads are ablated; steps are
-// attached by the caller.
-LayerCapture capture_for(const TraceOptions& opt, int il, bool in_decoder) {
-    LayerCapture cap;
-    cap.weights = opt.head_weights;
-    cap.scores = opt.scores;
-    cap.self_ablated = opt.ablated_heads(il, in_decoder, false);
-    if (in_decoder) cap.cross_ablated = opt.ablated_heads(il, true, true);
-    cap.ablate_mode = opt.ablate_mode;
-    return cap;
+// What layer `il` of a stack runs with besides its weights: its place for the recorder
+// and its ablated heads.
+LayerContext context_for(const TraceOptions& opt, Recorder* recorder, const char* stack, int il, bool in_decoder) {
+    LayerContext context;
+    context.recorder = recorder;
+    context.stack = stack;
+    context.layer = il;
+    context.self_ablated = opt.ablated_heads(il, in_decoder, false);
+    if (in_decoder) context.cross_ablated = opt.ablated_heads(il, true, true);
+    context.ablate_mode = opt.ablate_mode;
+    return context;
 }
 
 // The masks of Model::forward. Main stack: causal unless it is the encoder of an
@@ -74,6 +78,30 @@ AttentionMask cross_mask(const std::vector<int>& key_padding) {
     return m;
 }
 
+// Every mask of one forward.
+struct Masks {
+    AttentionMask main_self, decoder_self, cross;
+};
+
+// The Pipeline's recorder of the detail block (TraceOptions::detail_layer): a main-stack
+// layer's self-attention, or a decoder layer's self- or cross-attention; none when the
+// options name no block of this model.
+std::optional<StepsRecorder> steps_recorder_for(const ModelConfig& c, const ModelWeights& w, const TraceOptions& opt,
+                                                const Masks& masks) {
+    const int il = opt.detail_layer;
+    const bool enc_dec = c.arch == Arch::EncoderDecoder;
+    if (il < 0 || il >= c.layers || (opt.detail_in_decoder && !enc_dec) || (opt.detail_cross && !opt.detail_in_decoder))
+        return std::nullopt;
+    const HeadSplit split{c.heads, c.kv_head_count(), nullptr};
+    if (!opt.detail_in_decoder)
+        return std::optional<StepsRecorder>(std::in_place, w.layers[il].self_attn, split, masks.main_self,
+                                            TapPoint{enc_dec ? "encoder." : "", il, "attn"});
+    const DecoderLayerWeights& layer = w.decoder_layers[il];
+    return std::optional<StepsRecorder>(std::in_place, opt.detail_cross ? layer.cross_attn : layer.self_attn, split,
+                                        opt.detail_cross ? masks.cross : masks.decoder_self,
+                                        TapPoint{"decoder.", il, opt.detail_cross ? "cross" : "attn"});
+}
+
 // Resident flags for the main layers, then the decoder layers (see plan_resident_blocks).
 std::vector<bool> plan_model_blocks(const ModelConfig& c, const ForwardInput& in,
                                     const TraceOptions& opt) {
@@ -92,7 +120,7 @@ std::vector<bool> plan_model_blocks(const ModelConfig& c, const ForwardInput& in
 // Reading W_head (154 MB for GPT-2's 50257 × 768) bounds this, so it is split over the
 // thread pool by vocabulary blocks (matmul_nt) rather than one thread's GEMV.
 Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& final) {
-    const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;
+    const Matrix& head = lm_head_weight(c, w);
     Matrix logits(1, head.rows());
     matmul_nt(final.bottomRows(1), head, nullptr, logits);
     return logits.row(0).transpose();
@@ -119,7 +147,8 @@ ForwardInput first_tokens(const ForwardInput& in, int max_len, int& dropped, int
     return out;
 }
 
-// One run of the forward: what every stack reads, and the trace it fills.
+// One run of the forward: what every stack reads, the recorders it shows its values to,
+// and the trace it fills.
 struct Run {
     const ModelConfig& c;
     const ModelWeights& w;
@@ -127,49 +156,29 @@ struct Run {
     const TraceOptions& opt;
     const ProgressFn& progress;
     Trace& trace;
-    std::vector<bool> resident;  // per block: keeps its maps (TraceOptions::map_budget_bytes)
-    TapFn tap;                   // named intermediates (taps.h); empty when nobody listens
-    int done = 0, total = 0;     // layers run, of all stacks
+    Masks masks;
+    Recorder& recorder;       // options.recorder, the detail block's steps, the trace's own
+    int done = 0, total = 0;  // layers run, of all stacks
 
-    void emit(const std::string& name, const Eigen::Ref<const Matrix>& value) const {
-        if (tap) tap(name, value);
+    // A value outside the layers ("embed", "norm_in", "norm", "logits").
+    void record(const char* stack, const char* name, const Eigen::Ref<const Matrix>& value) const {
+        recorder.record(TapPoint{stack, -1, name}, value);
     }
     void report() {
         ++done;
         if (progress && !progress(done, total)) throw Cancelled{};
     }
-    // What layer il of a stack records: maps (unless the budget drops them and nobody
-    // watches), its ablated heads, rotation, taps under `prefix` and, for the detail
-    // layer, every step of its attention.
-    LayerCapture capture(int il, bool in_decoder, const std::optional<Rotary>& rope, const std::string& prefix) {
-        LayerCapture cap = capture_for(opt, il, in_decoder);
-        if (rope) cap.self_rope = &*rope;
-        if (!resident[static_cast<std::size_t>(il + (in_decoder ? c.layers : 0))] && !opt.on_maps) {
-            cap.weights = false;
-            cap.scores = false;
-        }
-        if (tap) {
-            cap.tap = &tap;
-            cap.tap_prefix = prefix + "layers." + std::to_string(il) + ".";
-        }
-        // The detail block: a main-stack layer's self-attention, or a decoder layer's
-        // self- or cross-attention.
-        const bool cross = in_decoder && opt.detail_cross;
-        if (opt.detail_layer == il && opt.detail_in_decoder == in_decoder && (in_decoder || !opt.detail_cross)) {
-            trace.steps.emplace();
-            (cross ? cap.cross_steps : cap.self_steps) = &*trace.steps;
-            trace.steps_layer = il;
-            trace.steps_in_decoder = in_decoder;
-            trace.steps_cross = cross;
-        }
-        return cap;
+    LayerContext context(const char* stack, int il, bool in_decoder, const std::optional<Rotary>& rope) const {
+        LayerContext context = context_for(opt, &recorder, stack, il, in_decoder);
+        if (rope) context.self_rope = &*rope;
+        return context;
     }
-    // The final norm of a stack, when the model has one: "<prefix>norm_in", "<prefix>norm".
-    void final_norm(const std::optional<LayerNormWeights>& norm, const std::string& prefix, Matrix& x) const {
+    // The final norm of a stack, when the model has one: "<stack>norm_in", "<stack>norm".
+    void final_norm(const std::optional<LayerNormWeights>& norm, const char* stack, Matrix& x) const {
         if (!norm) return;
-        emit(prefix + "norm_in", x);
+        record(stack, "norm_in", x);
         x = apply_norm(x, *norm, c.norm_kind, c.norm_eps);
-        emit(prefix + "norm", x);
+        record(stack, "norm", x);
     }
     // The LM head after the stack that predicts: the last position's logits and their
     // top 5, or (TraceOptions::all_logits) every position's.
@@ -177,7 +186,7 @@ struct Run {
         if (c.lm_head == LmHead::None) return;
         if (opt.all_logits) {
             // logits: (T, V) = final · W_headᵀ
-            const Matrix& head = c.lm_head == LmHead::Separate ? w.lm_head : w.embed;
+            const Matrix& head = lm_head_weight(c, w);
             trace.logits.resize(final.rows(), head.rows());
             matmul_nt(final, head, nullptr, trace.logits);
             trace.next_token_logits = trace.logits.bottomRows(1).transpose();
@@ -185,45 +194,25 @@ struct Run {
             trace.next_token_logits = lm_logits(c, w, final);
         }
         trace.next_tokens = top_k(trace.next_token_logits, 5);  // texts: whoever holds the tokenizer
-        emit("logits", trace.next_token_logits.transpose());
+        record("", "logits", trace.next_token_logits.transpose());
     }
 };
-
-// Named intermediates (taps.h): to on_tap, and copied into the trace when a kept pattern
-// matches.
-TapFn tap_for(const TraceOptions& opt, Trace& trace) {
-    if (!opt.on_tap && opt.taps.empty()) return {};
-    return [&opt, &trace](const std::string& name, const Eigen::Ref<const Matrix>& value) {
-        if (opt.on_tap) opt.on_tap(name, value);
-        for (const std::string& pattern : opt.taps)
-            if (tap_matches(pattern, name)) {
-                trace.taps.push_back({name, Matrix(value)});
-                break;
-            }
-    };
-}
 
 // The main stack (the encoder of an encoder-decoder): returns its final output (T, D).
 Matrix run_main_stack(Run& r) {
     const ModelConfig& c = r.c;
-    const std::string prefix = c.arch == Arch::EncoderDecoder ? "encoder." : "";
+    const char* stack = c.arch == Arch::EncoderDecoder ? "encoder." : "";
     StackTrace& main = r.trace.main;
     main.ids = r.in.ids;
     main.tokens = labels_or_ids(r.in.tokens, r.in.ids);
     Matrix x = r.in.embeddings.size() ? r.in.embeddings : embed_tokens(c, r.w, r.in.ids);
-    main.input = x;
-    r.emit(prefix + "embed", x);
-    const AttentionMask mask = main_self_mask(c, r.in.key_padding);
+    r.record(stack, "embed", x);
     const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(r.in.ids.size()));
     for (int il = 0; il < c.layers; ++il) {
-        LayerTrace lt;
-        x = encoder_layer(r.w.layers[il], c, x, mask, r.capture(il, false, rope, prefix), lt);
-        settle_maps(r.opt, HeadRef{il, 0, false, false}, r.resident[il], lt.self_attn);
-        if (r.opt.hidden_states) lt.output = x;
-        main.layers.push_back(std::move(lt));
+        x = encoder_layer(r.w.layers[il], c, x, r.masks.main_self, r.context(stack, il, false, rope));
         r.report();
     }
-    r.final_norm(r.w.final_norm, prefix, x);
+    r.final_norm(r.w.final_norm, stack, x);
     main.final_output = x;
     return x;
 }
@@ -232,27 +221,28 @@ Matrix run_main_stack(Run& r) {
 // over `memory` (T_enc, D), the encoder's final output.
 void run_decoder_stack(Run& r, const Matrix& memory) {
     const ModelConfig& c = r.c;
-    StackTrace& dec = r.trace.decoder.emplace();
+    StackTrace& dec = *r.trace.decoder;
     dec.ids = r.in.decoder_ids;
     dec.tokens = labels_or_ids(r.in.decoder_tokens, r.in.decoder_ids);
     Matrix y = embed_tokens(c, r.w, r.in.decoder_ids);
-    dec.input = y;
-    r.emit("decoder.embed", y);
-    const AttentionMask self_mask = decoder_self_mask(c), memory_mask = cross_mask(r.in.key_padding);
+    r.record("decoder.", "embed", y);
     const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(r.in.decoder_ids.size()));
     for (int il = 0; il < c.layers; ++il) {
-        LayerTrace lt;
-        y = decoder_layer(r.w.decoder_layers[il], c, y, memory, self_mask, memory_mask,
-                          r.capture(il, true, rope, "decoder."), lt);
-        const bool keep = r.resident[static_cast<std::size_t>(c.layers + il)];
-        settle_maps(r.opt, HeadRef{il, 0, true, false}, keep, lt.self_attn);
-        settle_maps(r.opt, HeadRef{il, 0, true, true}, keep, *lt.cross_attn);
-        if (r.opt.hidden_states) lt.output = y;
-        dec.layers.push_back(std::move(lt));
+        y = decoder_layer(r.w.decoder_layers[il], c, y, memory, r.masks.decoder_self, r.masks.cross,
+                          r.context("decoder.", il, true, rope));
         r.report();
     }
     r.final_norm(r.w.decoder_final_norm, "decoder.", y);
     dec.final_output = y;
+}
+
+// The trace's stacks with a LayerTrace per layer (cross-attention maps in the decoder's),
+// for the trace's recorder to fill.
+void make_stacks(const ModelConfig& c, Trace& trace) {
+    trace.main.layers.resize(static_cast<std::size_t>(c.layers));
+    if (c.arch != Arch::EncoderDecoder) return;
+    trace.decoder.emplace().layers.resize(static_cast<std::size_t>(c.layers));
+    for (LayerTrace& lt : trace.decoder->layers) lt.cross_attn.emplace();
 }
 
 // Throws hs::Error for what the forward cannot run: ids outside the vocabulary or past
@@ -292,11 +282,23 @@ Trace run_forward(const ModelConfig& c, const ModelWeights& w, const ForwardInpu
     trace.key_padding = in.key_padding;
     trace.ablate = opt.ablate;
     trace.ablate_mode = opt.ablate_mode;
-    Run run{c, w, in, opt, progress, trace, plan_model_blocks(c, in, opt), tap_for(opt, trace), 0,
-            c.layers * (enc_dec ? 2 : 1)};
+    make_stacks(c, trace);
+    const Masks masks{main_self_mask(c, in.key_padding), decoder_self_mask(c), cross_mask(in.key_padding)};
+    // The stream's recorders, in order: the caller's, the Pipeline's steps, then the trace's
+    // own, which keeps (moves) the maps of the blocks the budget keeps.
+    std::optional<StepsRecorder> steps = steps_recorder_for(c, w, opt, masks);
+    TraceRecorder keep(trace, opt, plan_model_blocks(c, in, opt));
+    Recorders recorders({opt.recorder, steps ? &*steps : nullptr, &keep});
+    Run run{c, w, in, opt, progress, trace, masks, recorders, 0, c.layers * (enc_dec ? 2 : 1)};
     const Matrix final = run_main_stack(run);
     if (enc_dec) run_decoder_stack(run, final);
     run.lm_head(enc_dec ? trace.decoder->final_output : final);
+    if (steps && steps->steps()) {
+        trace.steps = std::move(steps->steps());
+        trace.steps_layer = opt.detail_layer;
+        trace.steps_in_decoder = opt.detail_in_decoder;
+        trace.steps_cross = opt.detail_cross;
+    }
     return trace;
 }
 
@@ -317,25 +319,31 @@ HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const Head
     // The forward's own layer function on the stored layer input, with the trace's
     // ablation: the same maps by construction (stopped before the feed-forward).
     TraceOptions opt;
-    opt.scores = scores;
     opt.ablate = trace.ablate;
     opt.ablate_mode = trace.ablate_mode;
-    LayerCapture cap = capture_for(opt, block.layer, block.in_decoder);
-    cap.maps_only = true;
+    MapsKeeper maps(scores, block.cross ? "cross" : "attn");
+    const char* stack = block.in_decoder ? "decoder." : enc_dec ? "encoder." : "";
+    LayerContext context = context_for(opt, &maps, stack, block.layer, block.in_decoder);
+    context.maps_only = true;
     const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(x.rows()));
-    if (rope) cap.self_rope = &*rope;
-    LayerTrace lt;
+    if (rope) context.self_rope = &*rope;
+    const auto kept = [&maps] {
+        HeadMaps out;
+        out.weights = std::move(maps.weights);
+        out.scores = std::move(maps.scores);
+        return out;
+    };
     if (!block.in_decoder) {
-        encoder_layer(w.layers[block.layer], c, x, main_self_mask(c, trace.key_padding), cap, lt);
-        return std::move(lt.self_attn);
+        encoder_layer(w.layers[block.layer], c, x, main_self_mask(c, trace.key_padding), context);
+        return kept();
     }
     // memory: (T_enc, D) = the encoder's final output.
     const Matrix& memory = trace.main.final_output;
     if (memory.rows() != static_cast<Eigen::Index>(trace.main.ids.size()))
         throw Error("cannot recompute cross-attention: the trace holds no encoder output");
-    decoder_layer(w.decoder_layers[block.layer], c, x, memory, decoder_self_mask(c),
-                  cross_mask(trace.key_padding), cap, lt);
-    return block.cross ? std::move(*lt.cross_attn) : std::move(lt.self_attn);
+    decoder_layer(w.decoder_layers[block.layer], c, x, memory, decoder_self_mask(c), cross_mask(trace.key_padding),
+                  context);
+    return kept();
 }
 
 }  // namespace hs

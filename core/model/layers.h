@@ -5,7 +5,7 @@
 // and Llama (post-norm: x = norm(x + sublayer(x)); pre-norm: x = x + sublayer(norm(x))).
 #include "core/model/attention.h"
 #include "core/model/config.h"
-#include "core/model/taps.h"
+#include "core/model/recorder.h"
 #include "core/model/trace.h"
 #include "core/model/weights.h"
 
@@ -24,20 +24,20 @@ Matrix activate(const Matrix& x, Activation act);
 // (T, D) -> (T, d_ff) -> (T, D):
 //   linear2(act(linear1(x)))                     ReLU, GELU, GELU-tanh
 //   linear2(silu(gate(x)) ⊙ linear1(x))          SwiGLU
-// `tap`, when set, sees the named values (T, d_ff) of taps.h: "ffn_pre" = x·W1ᵀ + b1,
-// "ffn_gate" = x·W_gᵀ + b_g before its SiLU (SwiGLU only), "ffn_hidden" after the activation.
-using FeedForwardTap = std::function<void(const char* name, const Eigen::Ref<const Matrix>& value)>;
+// `recorder`, when set, sees the named values (T, d_ff) of taps.h at `at`'s stack and
+// layer: "ffn_pre" = x·W1ᵀ + b1, "ffn_gate" = x·W_gᵀ + b_g before its SiLU (SwiGLU only),
+// "ffn_hidden" after the activation.
 Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act,
-                    const FeedForwardTap& tap = {});
+                    Recorder* recorder = nullptr, const TapPoint& at = {});
 // Sinusoidal table (T, D): PE[p, 2i] = sin(p / 10000^(2i/D)), PE[p, 2i+1] = cos(same).
 Matrix sinusoidal_positions(int T, int D);
 
-// What one layer call should record, and where.
-struct LayerCapture {
-    bool weights = true;
-    bool scores = false;
-    AttentionSteps* self_steps = nullptr;   // non-null: capture self-attention steps
-    AttentionSteps* cross_steps = nullptr;  // non-null: capture cross-attention steps
+// What one layer call needs besides its weights and input.
+struct LayerContext {
+    // Sees every named value of the layer (recorder.h), at (stack, layer).
+    Recorder* recorder = nullptr;
+    const char* stack = "";  // "", "encoder." or "decoder."
+    int layer = 0;
     std::vector<int> self_ablated, cross_ablated;  // heads replaced before W_o (ablation)
     AblationMode ablate_mode = AblationMode::Zero;
     // The self-attention's rotation by position (rotary positions); null otherwise.
@@ -45,21 +45,15 @@ struct LayerCapture {
     // Recomputing maps only (recompute_layer_maps): stop after the attention blocks; the
     // feed-forward is skipped, so the returned matrix is not the layer's output.
     bool maps_only = false;
-    // Named intermediates (core/model/taps.h): when non-null, every value of the layer goes
-    // to `tap` as tap_prefix + its name ("layers.3." + "attn_out").
-    const TapFn* tap = nullptr;
-    std::string tap_prefix;
 };
 
-// One encoder layer; returns (T, D). `layer_trace` receives the head maps.
+// One encoder layer; returns (T, D).
 Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& config, const Matrix& x,
-                     const AttentionMask& mask, const LayerCapture& capture,
-                     LayerTrace& layer_trace);
+                     const AttentionMask& mask, const LayerContext& context);
 
 // One decoder layer: masked self-attention, cross-attention over `memory` (S, D), FFN.
 Matrix decoder_layer(const DecoderLayerWeights& w, const ModelConfig& config, const Matrix& x,
                      const Matrix& memory, const AttentionMask& self_mask,
-                     const AttentionMask& cross_mask, const LayerCapture& capture,
-                     LayerTrace& layer_trace);
+                     const AttentionMask& cross_mask, const LayerContext& context);
 
 }  // namespace hs

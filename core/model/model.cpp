@@ -168,12 +168,8 @@ std::vector<WeightRows> linear_weights(const ModelWeights& weights) {
     return list;
 }
 
-void settle_maps(const TraceOptions& opt, const HeadRef& block, bool keep, HeadMaps& maps) {
-    if (opt.on_maps && opt.head_weights) opt.on_maps(block, maps);
-    if (keep) return;
-    maps.weights = {};
-    maps.scores = {};
-    maps.resident = false;
+const Matrix& lm_head_weight(const ModelConfig& c, const ModelWeights& w) {
+    return c.lm_head == LmHead::Separate ? w.lm_head : w.embed;
 }
 
 Trace Model::forward(const ForwardInput& input, const TraceOptions& options,

@@ -119,16 +119,15 @@ HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const Head
 // Bytes of the maps of one attention block: H · cells · 4 (× 2 with scores).
 double map_block_bytes(double cells_per_head, int heads, bool scores);
 
-// After a block's maps are computed in a forward: shows them to options.on_maps, then
-// drops them (HeadMaps::resident = false) unless `keep`.
-void settle_maps(const TraceOptions& options, const HeadRef& block, bool keep, HeadMaps& maps);
-
 // The one forward (DESIGN §1): Model::forward runs it on its weights, training
 // (core/train/) on the weights it is changing, with the recorders it needs. Throws
 // hs::Error on bad input (see Model::forward), Cancelled when `progress` says stop.
 // Trace::model_name is left empty.
 Trace run_forward(const ModelConfig& config, const ModelWeights& weights, const ForwardInput& input,
                   const TraceOptions& options = {}, const ProgressFn& progress = nullptr);
+
+// The LM head's weight W_head (V, D): lm_head, or the token embedding when they are tied.
+const Matrix& lm_head_weight(const ModelConfig& config, const ModelWeights& weights);
 
 // Embeddings + positions entering layer 0: (T, D) = embed[ids] (· √D not applied) + PE
 // (sinusoidal or learned; rotary positions are applied in attention instead)

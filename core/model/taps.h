@@ -26,7 +26,6 @@
 //   logits                         (1, V) after the last position (models with an LM head)
 //
 // [S] is empty for a single stack, "encoder." / "decoder." for an encoder–decoder.
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,10 +33,6 @@
 #include "core/tensor.h"
 
 namespace hs {
-
-// Sees each named intermediate as the forward makes it; `value` is valid only during the
-// call (it may live in scratch that the next step reuses).
-using TapFn = std::function<void(const std::string& name, const Eigen::Ref<const Matrix>& value)>;
 
 // Every name a forward of `config` taps, in the order it taps them.
 std::vector<std::string> tap_names(const ModelConfig& config);

@@ -5,7 +5,6 @@
 // Dh = D / H, L layers. Attention maps are (T, S): rows = queries, cols = keys.
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -16,6 +15,8 @@
 #include "core/tensor.h"
 
 namespace hs {
+
+class Recorder;
 
 // Every intermediate of one multi-head attention block, in the order it is computed.
 // Captured for one chosen layer (TraceOptions::detail_layer) for the step-by-step view.
@@ -174,7 +175,8 @@ struct TraceOptions {
     AblationMode ablate_mode = AblationMode::Zero;
     // Memory budget for the captured maps (issue 6): full per-head maps (weights, plus
     // scores when asked) are kept for as many attention blocks as fit in this many bytes;
-    // the others are computed, shown to `on_maps`, then dropped (HeadMaps::resident false).
+    // the others are not kept (HeadMaps::resident false; computed only when `recorder`
+    // wants them).
     // The block of `resident_layer` (in the decoder stack when resident_in_decoder) is
     // always kept. Per block: H · T · S · 4 bytes (× 2 with scores).
     // Default: no budget (every map kept, up to ensure_maps_fit's 8 GB), because analysis
@@ -182,16 +184,15 @@ struct TraceOptions {
     std::int64_t map_budget_bytes = std::numeric_limits<std::int64_t>::max();
     int resident_layer = 0;
     bool resident_in_decoder = false;
-    // Called on the forward's thread right after each attention block's maps are
-    // computed (before a non-resident block drops them): block.head is 0. Lets the app
-    // build thumbnails of every layer without keeping every map.
-    std::function<void(const HeadRef& block, const HeadMaps& maps)> on_maps;
     // Named intermediates (core/model/taps.h): values whose name matches one of these
     // patterns ("layers.*.attn_out") are copied into Trace::taps; a pattern that matches no
-    // name of the model is an hs::Error before anything runs. `on_tap` sees every named
-    // value as it is made. Worked examples have none.
+    // name of the model is an hs::Error before anything runs. Worked examples have none.
     std::vector<std::string> taps;
-    TapFn on_tap;
+    // Sees the forward's whole stream (recorder.h) on the forward's thread, before the
+    // Trace's own recorder: every named value as it is made, and the per-head maps of
+    // every block it wants (a block the map budget drops too: the app builds thumbnails of
+    // every layer without keeping every map). Null: nobody else listens.
+    Recorder* recorder = nullptr;
     // Head indices of one attention block listed in `ablate` (ascending, no repeats).
     std::vector<int> ablated_heads(int layer, bool in_decoder, bool cross) const {
         std::vector<int> out;

@@ -1,8 +1,9 @@
 #include "core/train/activations.h"
 
-#include <charconv>
 #include <string_view>
 #include <utility>
+
+#include "core/model/recorder.h"
 
 namespace hs::train {
 
@@ -24,29 +25,30 @@ Matrix* layer_slot(LayerActivations& l, std::string_view name) {
     return nullptr;
 }
 
-// The slot of a full tap name: "[encoder.|decoder.]layers.N.<value>" or "[…]norm_in".
-Matrix* slot_of(Activations& a, std::string_view name) {
-    StackActivations* stack = &a.main;
-    if (name.starts_with("decoder.")) stack = &a.decoder;
-    if (name.starts_with("decoder.") || name.starts_with("encoder.")) name.remove_prefix(8);
-    if (name == "norm_in") return &stack->norm_in;
-    constexpr std::string_view kLayers = "layers.";
-    if (!name.starts_with(kLayers)) return nullptr;
-    name.remove_prefix(kLayers.size());
-    std::size_t layer = 0;
-    const auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), layer);
-    if (ec != std::errc() || end == name.data() + name.size() || *end != '.' || layer >= stack->layers.size())
-        return nullptr;
-    return layer_slot(stack->layers[layer], name.substr(static_cast<std::size_t>(end - name.data()) + 1));
-}
-
-// The maps of every layer, moved out of the trace (T, S per head).
-void take_maps(StackTrace& stack, StackActivations& out, bool cross) {
-    for (std::size_t l = 0; l < stack.layers.size(); ++l) {
-        out.layers[l].attn.probs = std::move(stack.layers[l].self_attn.weights);
-        if (cross) out.layers[l].cross.probs = std::move(stack.layers[l].cross_attn->weights);
+// Training's recorder (core/model/recorder.h): keeps what the backward reads, in place in
+// Activations, and takes every block's attention maps A_h without a copy.
+class ActivationRecorder final : public Recorder {
+public:
+    explicit ActivationRecorder(Activations& a) : a_(a) {}
+    bool wants(const TapPoint& point) const override { return point.layer >= 0 && point.part() == "weights"; }
+    void record(const TapPoint& point, const Eigen::Ref<const Matrix>& value) override {
+        StackActivations& stack = stack_of(point);
+        if (point.layer < 0) {
+            if (point.name == "norm_in") stack.norm_in = value;
+            return;
+        }
+        if (Matrix* slot = layer_slot(stack.layers[static_cast<std::size_t>(point.layer)], point.name)) *slot = value;
     }
-}
+    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override {
+        if (!wants(point)) return;
+        LayerActivations& layer = stack_of(point).layers[static_cast<std::size_t>(point.layer)];
+        (point.block() == "cross" ? layer.cross : layer.attn).probs = std::move(maps);
+    }
+
+private:
+    StackActivations& stack_of(const TapPoint& point) { return point.in_decoder() ? a_.decoder : a_.main; }
+    Activations& a_;
+};
 
 }  // namespace
 
@@ -55,19 +57,15 @@ Activations record_forward(const ModelConfig& c, const ModelWeights& w, const Fo
     Activations a;
     a.main.layers.resize(static_cast<std::size_t>(c.layers));
     if (enc_dec) a.decoder.layers.resize(static_cast<std::size_t>(c.layers));
+    ActivationRecorder recorder(a);
     TraceOptions options;
+    options.head_weights = false;  // the recorder takes the maps
     options.hidden_states = false;
     options.all_logits = true;
-    options.on_tap = [&a](const std::string& name, const Eigen::Ref<const Matrix>& value) {
-        if (Matrix* slot = slot_of(a, name)) *slot = value;
-    };
+    options.recorder = &recorder;
     Trace trace = run_forward(c, w, input, options);
-    take_maps(trace.main, a.main, false);
     a.main.output = std::move(trace.main.final_output);
-    if (enc_dec) {
-        take_maps(*trace.decoder, a.decoder, true);
-        a.decoder.output = std::move(trace.decoder->final_output);
-    }
+    if (enc_dec) a.decoder.output = std::move(trace.decoder->final_output);
     a.logits = std::move(trace.logits);
     return a;
 }

@@ -121,16 +121,10 @@ double cross_entropy(const Matrix& logits, std::span<const int> ids, int first_t
     return loss / n;
 }
 
-// The LM head: logits (T, V) = h·W_headᵀ, W_head (V, D) the separate head or the tied
-// token embedding.
-const Matrix& head_weight(const ModelConfig& c, const ModelWeights& w) {
-    return c.lm_head == LmHead::Separate ? w.lm_head : w.embed;
-}
-
 // Adds dW_head = dlogitsᵀ·h to g; returns dh = dlogits·W_head.
 Matrix head_backward(const ModelConfig& c, const ModelWeights& w, const Matrix& h, const Matrix& dlogits, ModelWeights& g) {
     Vector no_bias;
-    return linear_backward(dlogits, h, head_weight(c, w), c.lm_head == LmHead::Separate ? g.lm_head : g.embed, no_bias);
+    return linear_backward(dlogits, h, lm_head_weight(c, w), c.lm_head == LmHead::Separate ? g.lm_head : g.embed, no_bias);
 }
 
 void check_trainable(const ModelConfig& c, std::span<const int> ids, int first_target) {

@@ -16,6 +16,7 @@
 #include "core/kernels/gemm.h"
 #include "core/kernels/packed_cache.h"
 #include "core/model/model.h"
+#include "core/model/recorder.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/memory_policy.h"
 #include "core/model/weights.h"
@@ -39,8 +40,10 @@ void BM_Attention(benchmark::State& state) {
     const Matrix x = Matrix::Random(T, D);
     const AttentionWeights& w = model.weights().layers[0].self_attn;
     for (auto _ : state) {
-        AttentionResult r = multi_head_attention(w, x, x, {.weights = true});
-        benchmark::DoNotOptimize(r.weights.back().data());
+        MapsKeeper maps;
+        const Matrix out = multi_head_attention(w, x, x, {.recorder = &maps});
+        benchmark::DoNotOptimize(maps.weights.back().data());
+        benchmark::DoNotOptimize(out.data());
     }
     const double t = T, d = D;
     set_flops(state, 2 * t * d * 3 * d + 4 * t * t * d + 2 * t * d * d);
@@ -179,7 +182,18 @@ BENCHMARK(BM_ModelRandom)->Unit(benchmark::kMillisecond)->UseRealTime();
 // The forward of a live edit as the app asks for it (issue 6): 64 tokens, every map and
 // score captured, every intermediate of layer 0 for the Pipeline tab, thumbnails made
 // from each block's maps (here: each map read once). Arg 0: plain capture, 1: as the app.
+// Reads each block's maps once as the forward makes them (the app's thumbnails).
+struct ReadEveryMap final : Recorder {
+    bool wants(const TapPoint& point) const override { return point.layer >= 0 && point.part() == "weights"; }
+    void record_maps(const TapPoint&, std::vector<Matrix>& maps) override {
+        float sum = 0.0f;
+        for (const Matrix& w : maps) sum += w.sum();
+        benchmark::DoNotOptimize(sum);
+    }
+};
+
 void BM_LiveEditForward(benchmark::State& state) {
+    ReadEveryMap thumbnails;
     const Model m = Model::random(parse_playground_spec("random:d_model=512,heads=8,layers=6"));
     ForwardInput in;
     for (int i = 0; i < 64; ++i) in.ids.push_back(1 + i);
@@ -187,11 +201,7 @@ void BM_LiveEditForward(benchmark::State& state) {
     if (state.range(0) == 1) {
         options.scores = true;
         options.detail_layer = 0;
-        options.on_maps = [](const HeadRef&, const HeadMaps& maps) {
-            float sum = 0.0f;
-            for (const Matrix& w : maps.weights) sum += w.sum();
-            benchmark::DoNotOptimize(sum);
-        };
+        options.recorder = &thumbnails;
     }
     for (auto _ : state) {
         if (state.range(1) > 0) {  // idle between forwards, as between edits in the app
