@@ -20,7 +20,7 @@
 #include "app/train_view.h"
 #include "app/train_worker.h"
 #include "app/worker.h"
-#include "core/io/samples.h"
+#include "core/corpus/samples.h"
 
 namespace hs {
 

@@ -10,6 +10,7 @@
 #include "core/image/box_mean.h"
 #include "core/kernels/parallel.h"
 #include "core/model/recorder.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/tokenize/byte_fallback.h"
 
@@ -96,8 +97,8 @@ struct Worker::MapCollector final : Recorder {
     bool wants(const TapPoint& point) const override {
         return head_weights && point.layer >= 0 && point.part() == "weights";
     }
-    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override {
-        if (point.layer < 0) return;
+    void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override {
+        if (point.layer < 0 || (point.part() == "weights" && !wants(point))) return;
         from_forward = true;
         const HeadRef block{point.layer, 0, point.in_decoder(), point.block() == "cross"};
         if (block_ranges.empty() || !(block_ranges.back().block == block)) block_ranges.push_back({block, {}, {}});

@@ -15,6 +15,7 @@
 #include "app/latest_wins.h"
 #include "app/model_info.h"
 #include "core/analysis/ablation.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/tokenize/byte_fallback.h"
 #include "core/image/matrix_summary.h"

@@ -6,19 +6,13 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "core/io/model_dir.h"
 #include "core/io/state_dict.h"
-#include "core/formats/hf_config.h"
-#include "core/formats/hf_loader.h"
 #include "core/image/utf8.h"
-#include "core/formats/llama2c.h"
 #include "core/pretrained_source.h"
 #include "core/tokenize/byte_fallback.h"
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/playground_tokenizer.h"
 #include "core/tokenize/tokenizer.h"
-#include "core/train/checkpoint.h"
-#include "core/train/trained_source.h"
 #include "core/worked_example.h"
 
 namespace hs {
@@ -216,8 +210,8 @@ Tokens TraceSource::tokenize(const std::string& text) const {
     return tokenizer()->encode(text, true);
 }
 
-std::unique_ptr<TraceSource> make_model_source(Model model) {
-    return std::make_unique<ModelSource>(std::move(model), "playground");
+std::unique_ptr<TraceSource> make_model_source(Model model, std::string kind) {
+    return std::make_unique<ModelSource>(std::move(model), std::move(kind));
 }
 
 bool same_but_heads(const ModelConfig& a, const ModelConfig& b) {
@@ -236,62 +230,8 @@ std::unique_ptr<TraceSource> open_playground(const ModelConfig& config, const Tr
     return std::make_unique<ModelSource>(Model::random(config), "playground");
 }
 
-std::string default_model_dir() { return std::string(HEADSCOPE_ASSETS_DIR) + "/models/default"; }
-
-// Every kind of MODEL open_source takes, for the errors that say what was expected.
-constexpr const char* kModelKinds =
-    "default, a model directory, a llama2.c .bin checkpoint, a worked-example .json or a playground spec like "
-    "random:d_model=64,heads=4,layers=2";
-
-std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressFn& progress) {
-    namespace fs = std::filesystem;
-    if (arg.empty()) throw Error(std::string("no model given (expected ") + kModelKinds + ")");
-    if (arg == "default") {
-        std::error_code ec;
-        if (!fs::is_directory(default_model_dir(), ec))
-            throw Error("the default model is missing: " + default_model_dir() +
-                        " is not a directory (scripts/train_default_model.sh trains it)");
-        return open_source(default_model_dir(), progress);
-    }
-    if (is_playground_spec(arg)) return open_playground(parse_playground_spec(arg), nullptr);
-    std::error_code ec;
-    if (fs::is_directory(arg, ec)) {
-        if (is_hf_model_dir(arg)) {  // Hugging Face checkpoint: config.json names a model_type
-            if (load_hf_config(arg).playground_tokenizer)  // a playground model saved as HF Llama
-                return std::make_unique<ModelSource>(load_hf_model(arg, progress), "model directory");
-            auto tokenizer = load_hf_tokenizer(arg);  // cheap, so a missing file fails first
-            return make_pretrained_source(load_hf_model(arg, progress), std::move(tokenizer));
-        }
-        Model model = load_model_dir(arg);
-        const bool is_default = fs::equivalent(arg, default_model_dir(), ec);
-        const std::string name = is_default ? "default" : fs::path(arg).lexically_normal().string();
-        model.set_name(name);
-        // A training checkpoint reads its task's tokens; when its trainer.json or training
-        // text cannot be read, the model still opens, with hashed words, and says why.
-        if (fs::exists(fs::path(arg) / "trainer.json", ec)) {
-            std::optional<train::TaskSpec> task;
-            std::string why;
-            try {
-                task = train::checkpoint_task(arg);
-            } catch (const Error& e) {
-                why = e.what();
-            }
-            if (task) return train::make_trained_source(std::move(model), std::move(*task), name);
-            return std::make_unique<ModelSource>(std::move(model),
-                                                 "model directory; its task is unreadable, words are hashed: " + why);
-        }
-        return std::make_unique<ModelSource>(std::move(model), "model directory");
-    }
-    if (fs::is_regular_file(arg, ec)) {
-        if (fs::path(arg).extension() == ".json")
-            return std::make_unique<WorkedExampleSource>(load_worked_example(arg), arg);
-        if (fs::path(arg).extension() == ".bin") {  // llama2.c checkpoint + tokenizer beside it
-            Llama2cCheckpoint ckpt = load_llama2c(arg);
-            return make_pretrained_source(std::move(ckpt.model), std::move(ckpt.tokenizer));
-        }
-        throw Error("don't know how to open '" + arg + "' (expected " + kModelKinds + ")");
-    }
-    throw Error("'" + arg + "' does not exist (expected " + kModelKinds + ")");
+std::unique_ptr<TraceSource> make_worked_example_source(WorkedExample example, std::string path) {
+    return std::make_unique<WorkedExampleSource>(std::move(example), std::move(path));
 }
 
 }  // namespace hs

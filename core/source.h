@@ -90,15 +90,6 @@ bool reads_whole_text(const TraceSource& source, const std::string& text);
 const HeadMaps& kept_or_recomputed(const TraceSource& source, const Trace& trace, const HeadRef& block,
                                    bool scores, HeadMaps& recomputed);
 
-// Opens MODEL as in DESIGN §5: "default" (default_model_dir()), "random:…" spec, a directory with config.json (HeadScope's
-// nn.Transformer layout or a Hugging Face checkpoint), a llama2.c .bin or a .json worked
-// example. `progress(done, total)` is called per layer while a Hugging Face checkpoint
-// loads (returning false throws hs::Cancelled). Throws hs::Error saying what was wrong.
-std::unique_ptr<TraceSource> open_source(const std::string& model_arg,
-                                         const ProgressFn& progress = nullptr);
-// The model the project trains itself with scripts/train_default_model.sh
-// (docs/DEFAULT_MODEL.md): assets/models/default, what MODEL "default" names.
-std::string default_model_dir();
 // The playground model of `config` for a live edit: when `previous` holds a model whose
 // config differs from `config` only in heads (same seed, shapes, mask, norm, …), the
 // model is previous's with the new head count (Model::with_heads: the weights do not
@@ -107,7 +98,10 @@ std::string default_model_dir();
 std::unique_ptr<TraceSource> open_playground(const ModelConfig& config, const TraceSource* previous);
 // Whether two configs are equal in every field but heads.
 bool same_but_heads(const ModelConfig& a, const ModelConfig& b);
-// A source over an in-memory model (the app's playground edits).
-std::unique_ptr<TraceSource> make_model_source(Model model);
+// A source over an in-memory model, tokenised with the playground tokenizer; `kind` is
+// what TraceSource::kind says ("playground", "model directory").
+std::unique_ptr<TraceSource> make_model_source(Model model, std::string kind = "playground");
+// A source over a worked example read from `path`.
+std::unique_ptr<TraceSource> make_worked_example_source(WorkedExample example, std::string path);
 
 }  // namespace hs

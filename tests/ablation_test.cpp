@@ -19,6 +19,7 @@
 #include "core/model/model.h"
 #include "core/pretrained_source.h"
 #include "core/rng.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "tests/attention_run.h"
 #include "tests/cli_runner.h"
@@ -132,7 +133,7 @@ TEST(AblationPlayground, AttentionWithAllHeadsAblatedOutputsTheBiasExactly) {
     Rng rng(4);
     const Matrix x = random_matrix(rng, 5, 12);
     const AttentionRun r =
-run_attention(w, x, x, {.ablated = {0, 1, 2}});
+        run_attention(w, x, x, {.ablated = {0, 1, 2}});
     for (Eigen::Index i = 0; i < r.output.rows(); ++i)
         EXPECT_EQ(max_abs_diff(r.output.row(i), w.out_proj_bias.transpose()), 0.0) << "row " << i;
 }
@@ -151,7 +152,7 @@ TEST(AblationPlayground, ZeroingOneHeadRemovesExactlyItsContribution) {
     for (int h = 0; h < 4; ++h) {
         SCOPED_TRACE("head " + std::to_string(h));
         const AttentionRun abl =
-run_attention(w, x, x, {.mask = mask, .ablated = {h}});
+        run_attention(w, x, x, {.mask = mask, .ablated = {h}});
         const Matrix contribution =
             steps.head_outputs[h] * w.out_proj_weight.middleCols(h * Dh, Dh).transpose();
         EXPECT_LT(max_abs_diff(plain.output - abl.output, contribution), 1e-5);
@@ -467,7 +468,7 @@ TEST(AblationStories260K, GqaAttentionAblatesOnlyTheNamedQueryHead) {
     const AttentionRun r_plain = run_attention(w, x, x,
         {.mask = causal}, &plain);
     const AttentionRun r_mean =
-run_attention(w, x, x,
+        run_attention(w, x, x,
             {.mask = causal, .ablated = {1}, .ablate_mode = AblationMode::Mean}, &mean);
     for (int h = 0; h < H; ++h) {
         EXPECT_EQ(max_abs_diff(r_plain.weights[h], r_mean.weights[h]), 0.0);

@@ -8,6 +8,7 @@
 
 #include "core/analysis/relation_probe.h"
 #include "core/corpus/annotated_json.h"
+#include "core/open_source.h"
 #include "tests/cli_runner.h"
 
 namespace hs::cli_test {

@@ -11,6 +11,7 @@
 #include "core/analysis/head_labels.h"
 #include "core/analysis/trace_analysis.h"
 #include "core/model/model.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/train/tasks.h"
 #include "core/train/trained_source.h"

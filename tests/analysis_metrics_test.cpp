@@ -8,6 +8,7 @@
 
 #include "core/analysis/head_metrics.h"
 #include "core/analysis/induction.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "tests/test_util.h"
 

@@ -6,6 +6,7 @@
 
 #include "core/analysis/head_similarity.h"
 #include "core/analysis/rollout.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "tests/test_util.h"
 

@@ -16,10 +16,12 @@ struct AttentionRun : AttentionResult {
 };
 
 // options.recorder is replaced by the test's recorders; `steps`, when non-null, receives
-// every intermediate of the call.
+// every intermediate of the call; `scores`: keep the scaled scores too (without them a
+// causal row's unseen keys are skipped, a path of its own).
 inline AttentionRun run_attention(const AttentionWeights& w, const Matrix& x_query, const Matrix& x_memory,
-                                  AttentionOptions options = {}, AttentionSteps* steps = nullptr) {
-    MapsKeeper maps(/*scores=*/true, options.at.name);
+                                  AttentionOptions options = {}, AttentionSteps* steps = nullptr,
+                                  bool scores = false) {
+    MapsKeeper maps(scores, options.at.name);
     StepsRecorder step_recorder(w, options.split, options.mask, options.at);
     Recorders recorders({steps ? &step_recorder : nullptr, &maps});
     options.recorder = &recorders;

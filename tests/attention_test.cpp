@@ -216,8 +216,7 @@ TEST(MultiHeadAttention, StepsRecordEveryIntermediateConsistently) {
     AttentionMask mask;
     mask.causal = true;
     AttentionSteps s;
-    const AttentionRun r = run_attention(w, x, x,
-        {.mask = mask}, &s);
+    const AttentionRun r = run_attention(w, x, x, {.mask = mask}, &s, /*scores=*/true);
     // qkv = X W_inᵀ + b, computed here independently
     Matrix qkv = x * w.in_proj_weight.transpose();
     qkv.rowwise() += w.in_proj_bias.transpose();

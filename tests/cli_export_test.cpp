@@ -10,6 +10,7 @@
 #include "core/image/colormap.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/png.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "tests/cli_runner.h"
 

@@ -11,6 +11,7 @@
 #include "core/io/atomic_file.h"
 #include "core/model/config.h"
 #include "core/model/model.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "tests/cli_runner.h"
 #include "tests/test_util.h"

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "core/generate.h"
 #include "core/kernels/simd.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/train/checkpoint.h"
 #include "core/train/trainer.h"

@@ -230,8 +230,7 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
         ASSERT_NE(test::pack_registered(w.in_proj_weight), nullptr);
         // With CTest's 2 threads (HEADSCOPE_THREADS) every case takes the fused per-head path.
         ASSERT_TRUE(kernels::attends_per_head(w.in_proj_weight, c.H, c.H, c.T, 2));
-        const AttentionRun fast = run_attention(w, x, x,
-            {.mask = mask});
+        const AttentionRun fast = run_attention(w, x, x, {.mask = mask}, nullptr, /*scores=*/true);
         const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
         // The other two paths: unpacked weights (BLAS projections, per-head kernels) and
         // the step-by-step capture the Pipeline shows.

@@ -20,6 +20,7 @@
 #include "core/io/safetensors.h"
 #include "core/formats/hf_config.h"
 #include "core/formats/hf_loader.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "tests/test_util.h"
 

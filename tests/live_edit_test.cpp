@@ -17,6 +17,7 @@
 #include "core/kernels/packed_cache.h"
 #include "core/model/model.h"
 #include "core/rng.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/model/weights.h"
 #include "tests/packed_weights.h"

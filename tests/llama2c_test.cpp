@@ -18,6 +18,7 @@
 #include "core/generate.h"
 #include "core/formats/llama2c.h"
 #include "core/pretrained_source.h"
+#include "core/open_source.h"
 #include "core/source.h"
 
 namespace hs {

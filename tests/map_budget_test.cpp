@@ -9,6 +9,7 @@
 
 #include "core/formats/hf_loader.h"
 #include "core/model/recorder.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/model/trace.h"
 #include "tests/test_util.h"
@@ -188,7 +189,7 @@ struct CompareEveryBlock final : Recorder {
     std::vector<int> seen;
     explicit CompareEveryBlock(const Trace& t) : full(t) {}
     bool wants(const TapPoint& point) const override { return point.part() == "weights"; }
-    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override {
+    void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override {
         if (point.part() != "weights") return;
         seen.push_back(point.layer);
         EXPECT_LE(max_abs_diff(maps, maps_of(full, HeadRef{point.layer, 0, false, false}).weights), 0.0f);

@@ -22,6 +22,7 @@
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
 #include "core/model/model.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/model/weights.h"
 #include "tests/test_util.h"

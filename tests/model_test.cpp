@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/model/layers.h"
 #include "core/model/model.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/rng.h"
 

@@ -33,7 +33,7 @@ struct LayerWatcher final : Recorder {
         for (const auto& [name, slot] : slots)
             if (p.name == name) *slot = value;
     }
-    void record_maps(const TapPoint& p, std::vector<Matrix>& maps) override {
+    void record_maps(const TapPoint& p, const std::vector<Matrix>& maps) override {
         map_names.push_back(p.full_name());
         if (p.layer == layer && p.name == "attn.weights") weights = maps;
     }
@@ -92,6 +92,24 @@ TEST(Recorder, OnDemandValuesEqualWhatTheyAreMadeFrom) {
     EXPECT_TRUE(ablated.concat.middleCols(8, 4).isZero(0.0f));
     EXPECT_EQ(ablated.concat.leftCols(8), plain.concat.leftCols(8));
     EXPECT_FALSE(plain.heads.middleCols(8, 4).isZero(0.0f));
+}
+
+TEST(Recorder, MapsHandedToACallersKeeperStayInTheTraceToo) {
+    // Both the caller's MapsKeeper and the trace keep layer 0's maps: the trace (the last
+    // that wants them) takes them, the keeper copies; neither is left empty.
+    const Model m = Model::random(parse_playground_spec("random:d_model=16,heads=4,layers=1,seed=5"));
+    MapsKeeper keeper(/*scores=*/true);
+    TraceOptions opt;
+    opt.scores = true;
+    opt.recorder = &keeper;
+    const Trace t = m.forward(five_tokens(), opt);
+    ASSERT_EQ(keeper.weights.size(), 4u);
+    ASSERT_EQ(t.main.layers[0].self_attn.weights.size(), 4u);
+    ASSERT_EQ(t.main.layers[0].self_attn.scores.size(), 4u);
+    for (int h = 0; h < 4; ++h) {
+        EXPECT_EQ(keeper.weights[h], t.main.layers[0].self_attn.weights[h]);
+        EXPECT_EQ(keeper.scores[h], t.main.layers[0].self_attn.scores[h]);
+    }
 }
 
 }  // namespace

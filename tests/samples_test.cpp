@@ -1,11 +1,11 @@
-// Sample sentences (core/io/samples.*): the shipped file loads; wrong entries are named.
+// Sample sentences (core/corpus/samples.*): the shipped file loads; wrong entries are named.
 #include <map>
 #include <set>
 
 #include <gtest/gtest.h>
 
 #include "core/error.h"
-#include "core/io/samples.h"
+#include "core/corpus/samples.h"
 #include "tests/test_util.h"
 
 namespace hs {

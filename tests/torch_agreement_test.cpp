@@ -24,6 +24,7 @@
 #include "core/io/model_dir.h"
 #include "core/io/safetensors.h"
 #include "core/model/model.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "tests/attention_run.h"
 
@@ -334,8 +335,7 @@ TEST(TorchAgreement, MultiHeadAttentionMatchesNnMultiheadAttention) {
         mask.key_padding = j.at("key_padding").get<std::vector<int>>();
         const hs::Matrix xq = f->matrix("x_query"), xm = f->matrix("x_memory");
 
-        const hs::AttentionRun fused = hs::run_attention(w, xq, xm,
-            {.mask = mask});
+        const hs::AttentionRun fused = hs::run_attention(w, xq, xm, {.mask = mask}, nullptr, /*scores=*/true);
         const float out_diff = max_abs_diff(fused.output, f->matrix("output"));
         EXPECT_LT(out_diff, kTolerance) << "fused output max abs diff " << out_diff;
         const float w_diff = heads_diff(*f, "weights", fused.weights);

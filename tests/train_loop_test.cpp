@@ -12,6 +12,7 @@
 #include "core/model/weights.h"
 #include "core/io/model_dir.h"
 #include "core/model/model.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/train/checkpoint.h"
 #include "core/train/parameters.h"

@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "core/formats/hf_config.h"
 #include "core/io/atomic_file.h"
 #include "core/io/hf_llama_dir.h"
 #include "core/io/json_file.h"
@@ -88,12 +87,15 @@ Model load_model_dir(const std::string& dir) {
     // model_type (open_source sends those to the Hugging Face loader first, but a training
     // checkpoint is read here directly). A file with neither would otherwise load as the
     // default shape and fail on the tensors it lacks.
-    if (const std::string type = hf_model_type(j, config_path); !type.empty())
-        throw Error(config_path + " is a Hugging Face config (model_type \"" + type +
+    if (j.is_object() && j.contains("model_type")) {
+        if (!j.at("model_type").is_string())
+            throw Error(config_path + ": \"model_type\" must be a string (got " + j.at("model_type").dump() + ")");
+        throw Error(config_path + " is a Hugging Face config (model_type \"" + j.at("model_type").get<std::string>() +
                     "\"), not a HeadScope model directory (a config.json with d_model, as headscope train saves)");
+    }
     if (j.is_object() && !j.contains("d_model"))
-        throw Error(config_path + " describes no model: it has neither \"model_type\" (a Hugging Face checkpoint: " +
-                    supported_hf_model_types_text() + ") nor HeadScope's \"d_model\"");
+        throw Error(config_path + " describes no model: it has neither \"model_type\" (a Hugging Face checkpoint) "
+                    "nor HeadScope's \"d_model\"");
     ModelConfig config;
     try {
         config = config_from_json(j);

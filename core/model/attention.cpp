@@ -72,8 +72,8 @@ Matrix multi_head_attention(const AttentionWeights& w, const Matrix& x_query, co
     record(".q", qkv.q);
     record(".k", qkv.k);
     record(".v", qkv.v);
-    if (want_scores) rec->record_maps(at(".scores"), scores);
-    if (want_weights) rec->record_maps(at(".weights"), weights);
+    if (want_scores) rec->take_maps(at(".scores"), scores);
+    if (want_weights) rec->take_maps(at(".weights"), weights);
     if (want_heads) record(".heads", concat);
     // 4. Ablated heads replaced before W_o (ablate_heads).
     ablate_heads(concat, options.ablated, H, options.ablate_mode);

@@ -29,7 +29,8 @@ bool is_on_demand(const TapPoint& point) {
 
 bool Recorder::wants(const TapPoint&) const { return false; }
 void Recorder::record(const TapPoint&, const Eigen::Ref<const Matrix>&) {}
-void Recorder::record_maps(const TapPoint&, std::vector<Matrix>&) {}
+void Recorder::record_maps(const TapPoint&, const std::vector<Matrix>&) {}
+void Recorder::take_maps(const TapPoint& point, std::vector<Matrix>& maps) { record_maps(point, maps); }
 
 Recorders::Recorders(std::vector<Recorder*> list) : list_(std::move(list)) {
     std::erase(list_, nullptr);
@@ -45,8 +46,18 @@ void Recorders::record(const TapPoint& point, const Eigen::Ref<const Matrix>& va
     for (Recorder* r : list_) r->record(point, value);
 }
 
-void Recorders::record_maps(const TapPoint& point, std::vector<Matrix>& maps) {
+void Recorders::record_maps(const TapPoint& point, const std::vector<Matrix>& maps) {
     for (Recorder* r : list_) r->record_maps(point, maps);
+}
+
+void Recorders::take_maps(const TapPoint& point, std::vector<Matrix>& maps) {
+    // The owner: the last recorder that wants the maps; the others see them before it.
+    Recorder* owner = nullptr;
+    for (auto r = list_.rbegin(); r != list_.rend() && !owner; ++r)
+        if ((*r)->wants(point)) owner = *r;
+    for (Recorder* r : list_)
+        if (r != owner) r->record_maps(point, maps);
+    if (owner) owner->take_maps(point, maps);
 }
 
 MapsKeeper::MapsKeeper(bool scores, std::string block) : keep_scores_(scores), block_(std::move(block)) {}
@@ -55,9 +66,12 @@ bool MapsKeeper::wants(const TapPoint& point) const {
     return point.block() == block_ && (point.part() == "weights" || (keep_scores_ && point.part() == "scores"));
 }
 
-void MapsKeeper::record_maps(const TapPoint& point, std::vector<Matrix>& maps) {
-    if (!wants(point)) return;
-    (point.part() == "weights" ? weights : scores) = std::move(maps);
+void MapsKeeper::record_maps(const TapPoint& point, const std::vector<Matrix>& maps) {
+    if (wants(point)) (point.part() == "weights" ? weights : scores) = maps;
+}
+
+void MapsKeeper::take_maps(const TapPoint& point, std::vector<Matrix>& maps) {
+    if (wants(point)) (point.part() == "weights" ? weights : scores) = std::move(maps);
 }
 
 }  // namespace hs

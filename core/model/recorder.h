@@ -51,9 +51,12 @@ public:
     // the next step reuses).
     virtual void record(const TapPoint& point, const Eigen::Ref<const Matrix>& value);
     // One attention block's per-head maps, H × (T, S), at "<block>.weights" or
-    // "<block>.scores". A recorder that keeps them may move them out: the maps are shown
-    // to recorders in order (Recorders), so the one that keeps them goes last.
-    virtual void record_maps(const TapPoint& point, std::vector<Matrix>& maps);
+    // "<block>.scores", to look at (a recorder that keeps them copies them).
+    virtual void record_maps(const TapPoint& point, const std::vector<Matrix>& maps);
+    // The same maps handed over: the recorder may move them out. The forward hands each
+    // block's maps to one recorder; Recorders shows them to the others first and hands
+    // them to the last one that wants them. By default: record_maps.
+    virtual void take_maps(const TapPoint& point, std::vector<Matrix>& maps);
 };
 
 // Shows the stream to several recorders, in order; null entries are skipped.
@@ -62,20 +65,22 @@ public:
     explicit Recorders(std::vector<Recorder*> list);
     bool wants(const TapPoint& point) const override;
     void record(const TapPoint& point, const Eigen::Ref<const Matrix>& value) override;
-    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override;
+    void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override;
+    void take_maps(const TapPoint& point, std::vector<Matrix>& maps) override;
 
 private:
     std::vector<Recorder*> list_;
 };
 
 // Keeps the per-head maps of attention blocks named `block` ("attn" or "cross"): the last
-// block's weights, and its scores when asked. What recompute_layer_maps, the benchmarks and
+// such block's weights, and its scores when asked. What recompute_layer_maps, the benchmarks and
 // tests use to read one block's maps outside a Trace.
 class MapsKeeper final : public Recorder {
 public:
     explicit MapsKeeper(bool scores = false, std::string block = "attn");
     bool wants(const TapPoint& point) const override;
-    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override;
+    void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override;
+    void take_maps(const TapPoint& point, std::vector<Matrix>& maps) override;
 
     std::vector<Matrix> weights;  // H × (T, S)
     std::vector<Matrix> scores;   // H × (T, S), when constructed with scores

@@ -67,7 +67,7 @@ void StepsRecorder::record(const TapPoint& point, const Eigen::Ref<const Matrix>
     if (part == "memory") cross_ = true;
 }
 
-void StepsRecorder::record_maps(const TapPoint& point, std::vector<Matrix>& maps) {
+void StepsRecorder::record_maps(const TapPoint& point, const std::vector<Matrix>& maps) {
     if (!here(point)) return;
     if (point.part() == "weights") weights_ = maps;
     if (point.part() == "scores") scores_ = maps;

@@ -20,7 +20,7 @@ public:
                   TapPoint block);
     bool wants(const TapPoint& point) const override;
     void record(const TapPoint& point, const Eigen::Ref<const Matrix>& value) override;
-    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override;
+    void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override;
 
     // The steps, once the block's output was recorded; empty before.
     std::optional<AttentionSteps>& steps() { return steps_; }

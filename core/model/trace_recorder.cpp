@@ -47,11 +47,20 @@ void TraceRecorder::record(const TapPoint& point, const Eigen::Ref<const Matrix>
         }
 }
 
-void TraceRecorder::record_maps(const TapPoint& point, std::vector<Matrix>& maps) {
-    if (!wants(point)) return;
+// Where the trace keeps the maps at `point`, or null when it does not keep them.
+std::vector<Matrix>* TraceRecorder::slot(const TapPoint& point) {
+    if (!wants(point)) return nullptr;
     LayerTrace& lt = stack_of(point).layers[static_cast<std::size_t>(point.layer)];
     HeadMaps& block = point.block() == "cross" ? *lt.cross_attn : lt.self_attn;
-    (point.part() == "weights" ? block.weights : block.scores) = std::move(maps);
+    return point.part() == "weights" ? &block.weights : &block.scores;
+}
+
+void TraceRecorder::record_maps(const TapPoint& point, const std::vector<Matrix>& maps) {
+    if (std::vector<Matrix>* kept = slot(point)) *kept = maps;
+}
+
+void TraceRecorder::take_maps(const TapPoint& point, std::vector<Matrix>& maps) {
+    if (std::vector<Matrix>* kept = slot(point)) *kept = std::move(maps);
 }
 
 }  // namespace hs

@@ -17,11 +17,13 @@ public:
     TraceRecorder(Trace& trace, const TraceOptions& options, const std::vector<bool>& resident);
     bool wants(const TapPoint& point) const override;
     void record(const TapPoint& point, const Eigen::Ref<const Matrix>& value) override;
-    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override;
+    void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override;
+    void take_maps(const TapPoint& point, std::vector<Matrix>& maps) override;
 
 private:
     StackTrace& stack_of(const TapPoint& point);
     bool resident(const TapPoint& point) const;
+    std::vector<Matrix>* slot(const TapPoint& point);
 
     Trace& trace_;
     const TraceOptions& options_;

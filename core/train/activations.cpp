@@ -39,14 +39,19 @@ public:
         }
         if (Matrix* slot = layer_slot(stack.layers[static_cast<std::size_t>(point.layer)], point.name)) *slot = value;
     }
-    void record_maps(const TapPoint& point, std::vector<Matrix>& maps) override {
-        if (!wants(point)) return;
-        LayerActivations& layer = stack_of(point).layers[static_cast<std::size_t>(point.layer)];
-        (point.block() == "cross" ? layer.cross : layer.attn).probs = std::move(maps);
+    void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override {
+        if (wants(point)) probs(point) = maps;
+    }
+    void take_maps(const TapPoint& point, std::vector<Matrix>& maps) override {
+        if (wants(point)) probs(point) = std::move(maps);
     }
 
 private:
     StackActivations& stack_of(const TapPoint& point) { return point.in_decoder() ? a_.decoder : a_.main; }
+    std::vector<Matrix>& probs(const TapPoint& point) {
+        LayerActivations& layer = stack_of(point).layers[static_cast<std::size_t>(point.layer)];
+        return (point.block() == "cross" ? layer.cross : layer.attn).probs;
+    }
     Activations& a_;
 };
 
@@ -57,6 +62,10 @@ Activations record_forward(const ModelConfig& c, const ModelWeights& w, const Fo
     Activations a;
     a.main.layers.resize(static_cast<std::size_t>(c.layers));
     if (enc_dec) a.decoder.layers.resize(static_cast<std::size_t>(c.layers));
+    // The recorder keeps every block's maps: held to the forward's 8 GB limit on maps.
+    const double t = static_cast<double>(input.ids.size()), td = static_cast<double>(input.decoder_ids.size());
+    ensure_maps_fit(t * t + (enc_dec ? td * td + td * t : 0.0), static_cast<long long>(input.ids.size()), c.layers,
+                    c.heads, false);
     ActivationRecorder recorder(a);
     TraceOptions options;
     options.head_weights = false;  // the recorder takes the maps

@@ -185,7 +185,7 @@ BENCHMARK(BM_ModelRandom)->Unit(benchmark::kMillisecond)->UseRealTime();
 // Reads each block's maps once as the forward makes them (the app's thumbnails).
 struct ReadEveryMap final : Recorder {
     bool wants(const TapPoint& point) const override { return point.layer >= 0 && point.part() == "weights"; }
-    void record_maps(const TapPoint&, std::vector<Matrix>& maps) override {
+    void record_maps(const TapPoint&, const std::vector<Matrix>& maps) override {
         float sum = 0.0f;
         for (const Matrix& w : maps) sum += w.sum();
         benchmark::DoNotOptimize(sum);

@@ -1,6 +1,6 @@
 // Fuzz target: a samples file (assets/samples.json or one a user edits), parsed.
 #include "core/error.h"
-#include "core/io/samples.h"
+#include "core/corpus/samples.h"
 #include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -38,6 +38,7 @@
 #include "core/image/png.h"
 #include "core/generate.h"
 #include "core/pretrained_source.h"
+#include "core/open_source.h"
 #include "core/source.h"
 #include "core/worked_example.h"
 

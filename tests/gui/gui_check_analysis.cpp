@@ -21,6 +21,7 @@
 #include "core/analysis/analysis_export.h"
 #include "core/analysis/trace_analysis.h"
 #include "core/image/png.h"
+#include "core/open_source.h"
 #include "core/source.h"
 
 namespace {

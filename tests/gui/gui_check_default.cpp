@@ -21,7 +21,8 @@
 #include "core/analysis/relation_probe.h"
 #include "core/continuation.h"
 #include "core/corpus/grammar.h"
-#include "core/io/samples.h"
+#include "core/corpus/samples.h"
+#include "core/open_source.h"
 #include "core/source.h"
 
 namespace {

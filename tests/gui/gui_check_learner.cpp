@@ -11,6 +11,7 @@
 
 #include "core/image/png.h"
 #include "core/image/rgb_image.h"
+#include "core/open_source.h"
 #include "core/source.h"
 
 namespace hs::gui_check {

@@ -9,6 +9,7 @@
 #include "app/layer_maps_worker.h"
 #include "app/worker.h"
 #include "core/image/heatmap_image.h"
+#include "core/open_source.h"
 #include "core/source.h"
 
 namespace hs {

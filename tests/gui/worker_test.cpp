@@ -8,6 +8,7 @@
 
 #include "app/worker.h"
 #include "core/generate.h"
+#include "core/open_source.h"
 #include "core/pretrained_source.h"
 
 namespace hs {

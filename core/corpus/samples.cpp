@@ -1,4 +1,4 @@
-#include "core/io/samples.h"
+#include "core/corpus/samples.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,0 +1,20 @@
+#pragma once
+// Opening a MODEL argument (DESIGN §5): the one place that knows every reader.
+#include <memory>
+#include <string>
+
+#include "core/source.h"
+
+namespace hs {
+
+// Opens MODEL as in DESIGN §5: "default" (default_model_dir()), "random:…" spec, a directory with config.json (HeadScope's
+// nn.Transformer layout or a Hugging Face checkpoint), a llama2.c .bin or a .json worked
+// example. `progress(done, total)` is called per layer while a Hugging Face checkpoint
+// loads (returning false throws hs::Cancelled). Throws hs::Error saying what was wrong.
+std::unique_ptr<TraceSource> open_source(const std::string& model_arg,
+                                         const ProgressFn& progress = nullptr);
+// The model the project trains itself with scripts/train_default_model.sh
+// (docs/DEFAULT_MODEL.md): assets/models/default, what MODEL "default" names.
+std::string default_model_dir();
+
+}  // namespace hs
