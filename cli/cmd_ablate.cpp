@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/open_source.h"
 #include "core/analysis/ablation.h"
 #include "core/error.h"
 

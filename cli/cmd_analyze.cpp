@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/open_source.h"
 #include "core/analysis/analysis_export.h"
 #include "core/analysis/corpus.h"
 #include "core/analysis/relation_probe.h"

@@ -18,6 +18,7 @@
 #include "core/kernels/parallel.h"
 #include "core/kernels/simd.h"
 #include "core/model/rope.h"
+#include "core/open_source.h"
 #include "core/source.h"
 
 namespace hs {

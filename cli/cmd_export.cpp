@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/open_source.h"
 #include "core/error.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/png.h"

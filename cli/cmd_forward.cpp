@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/open_source.h"
 #include "core/error.h"
 #include "core/io/model_dir.h"
 #include "core/io/trace_export.h"

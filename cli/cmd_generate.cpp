@@ -6,6 +6,7 @@
 #include "cli/common.h"
 #include "core/continuation.h"
 #include "core/io/atomic_file.h"
+#include "core/open_source.h"
 #include "core/source.h"
 
 namespace hs {

@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/open_source.h"
 
 namespace hs {
 

@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "core/open_source.h"
 #include "core/error.h"
 #include "core/io/model_dir.h"
 
