@@ -25,6 +25,7 @@
 #include "app/i18n/messages.h"
 #include "app/i18n/use_lang.h"
 #include "app/settings.h"
+#include "app/panels/window_extents.h"
 #include "core/error.h"
 #include "core/io/atomic_file.h"
 #include "core/kernels/memory_policy.h"
@@ -173,7 +174,7 @@ void draw_progress_overlay(AppContext& ctx) {
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, 8.0f * ctx.ui_scale), ImGuiCond_Always,
                             ImVec2(0.5f, 0.0f));
     ImGui::SetNextWindowBgAlpha(0.9f);
-    ImGui::Begin("##progress", nullptr,
+    begin_window("##progress", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
     const int total = ctx.worker.progress_total(), done = ctx.worker.progress_done();
@@ -202,7 +203,7 @@ void draw_progress_overlay(AppContext& ctx) {
         else
             s.notice = cancelled;
     }
-    ImGui::End();
+    end_window();
 }
 
 // Keys that work everywhere: F1 help, F2 / F3 / F4 views, Ctrl + / − / 0 text size.
@@ -225,7 +226,7 @@ float draw_view_bar(AppContext& ctx) {
     AppState& s = ctx.state;
     handle_global_keys(ctx);
     float height = 0.0f;
-    if (ImGui::BeginMainMenuBar()) {
+    if (begin_main_menu_bar()) {
         ImGui::TextDisabled("HeadScope");
         if (ImGui::MenuItem(tr("Attention"), "F2", s.view_mode == ViewMode::Attention)) s.view_mode = ViewMode::Attention;
         if (ImGui::MenuItem(tr("Analysis"), "F3", s.view_mode == ViewMode::Analysis)) s.view_mode = ViewMode::Analysis;
@@ -252,7 +253,7 @@ float draw_view_bar(AppContext& ctx) {
         if (s.view_mode == ViewMode::Attention && ctx.analysis.analysis)
             ImGui::TextDisabled(tr("  analysis: %s"), tr_message(ctx.analysis.status).c_str());
         height = ImGui::GetWindowSize().y;
-        ImGui::EndMainMenuBar();
+        end_main_menu_bar();
     }
     return height;
 }
@@ -553,6 +554,7 @@ void draw_ui(AppContext& ctx, const std::vector<std::unique_ptr<FrameHook>>& hoo
     if (measuring) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
     for (const auto& h : hooks) h->pointer(ctx);
     ImGui::NewFrame();
+    start_window_extents();
     ctx.renderer->begin_frame();
     for (const auto& h : hooks) h->in_ui(ctx, f);
     draw_layout(ctx, options.bench_view);

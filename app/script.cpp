@@ -416,7 +416,16 @@ std::vector<ScriptRunner::Action> ScriptRunner::output_actions() {
              run.screenshot_ = l.rest;
              run.screenshot_delay_ = 3;
          }},
-        {"dump-state", "PATH", [](ScriptRunner&, Line& l) { write_file_atomic(l.rest, dump_state(l.ctx).dump(2) + "\n"); }},
+        {"dump-state", "PATH", [](ScriptRunner& run, Line& l) {
+             if (!run.dump_settled_) {  // this line again after three frames
+                 run.dump_settled_ = true;
+                 run.settle_frames_ = 3;
+                 --run.next_;
+                 return;
+             }
+             run.dump_settled_ = false;
+             write_file_atomic(l.rest, dump_state(l.ctx).dump(2) + "\n");
+         }},
         {"export-png", "PATH", export_shown_map},
         {"export-grid", "PATH", export_shown_map},
         {"export-csv", "PATH", export_shown_map},

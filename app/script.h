@@ -67,6 +67,9 @@ private:
     // Frames to wait before the next action after a view or tab switch: ImGui shows a tab
     // selected by flag one frame later, and a dump should see it drawn.
     int settle_frames_ = 0;
+    // dump-state describes a settled layout: it draws three frames, then dumps
+    // (ImGui measures a window's content a frame behind its layout).
+    bool dump_settled_ = false;
 };
 
 // One line per action: "name usage" (headscope --script-actions).

@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include <imgui_internal.h>
 
 #include "app/analysis_actions.h"
 #include "app/i18n/i18n.h"
 #include "app/i18n/messages.h"
+#include "app/panels/window_extents.h"
 #include "app/trace_view.h"
 #include "core/analysis/analysis_export.h"
 #include "core/image/utf8.h"
@@ -141,26 +141,19 @@ nlohmann::json experiment_json(const AppContext& ctx) {
 
 namespace {
 
-// Every visible top-level and child window as ImGui laid it out last frame: its rectangle,
-// the width its content needs and the width it has (ImGui internals, read-only). A window
-// whose content is wider than its inner width without a horizontal scrollbar clips
-// widgets ("clipped": true).
+// Every top-level and child window as the panels laid it out last frame
+// (app/panels/window_extents.h): its rectangle, the width its content needs and the width it
+// has. A window whose content is wider than its inner width without a horizontal scrollbar
+// clips widgets ("clipped": true).
 nlohmann::json window_extents() {
     nlohmann::json out = nlohmann::json::array();
-    if (!ImGui::GetCurrentContext()) return out;
-    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
-        if (!w->WasActive || w->Hidden || (w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup))) continue;
-        const float inner_w = w->InnerRect.GetWidth() - 2.0f * w->WindowPadding.x;
-        // What the last frame's widgets reached (ContentSize lags a frame behind it).
-        const float content_w = w->DC.CursorMaxPos.x - w->DC.CursorStartPos.x;
-        const bool clipped = content_w > inner_w + 1.0f && !w->ScrollbarX;
-        out.push_back({{"name", w->Name},
-                       {"child", (w->Flags & ImGuiWindowFlags_ChildWindow) != 0},
-                       {"rect", {w->Pos.x, w->Pos.y, w->Pos.x + w->Size.x, w->Pos.y + w->Size.y}},
-                       {"content_w", content_w},
-                       {"inner_w", inner_w},
-                       {"clipped", clipped}});
-    }
+    for (const WindowExtent& w : last_window_extents())
+        out.push_back({{"name", w.name},
+                       {"child", w.child},
+                       {"rect", {w.min.x, w.min.y, w.max.x, w.max.y}},
+                       {"content_w", w.content_w},
+                       {"inner_w", w.inner_w},
+                       {"clipped", w.clipped}});
     return out;
 }
 

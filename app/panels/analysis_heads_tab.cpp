@@ -12,6 +12,7 @@
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
 #include "app/panels/widgets.h"
+#include "app/panels/window_extents.h"
 #include "core/analysis/analysis_export.h"
 #include "core/io/atomic_file.h"
 
@@ -173,7 +174,7 @@ void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
         if (count == 0) continue;
         role_chip(role);
         ImGui::SameLine();
-        ImGui::TextDisabled("%s", tr(role_description(role)));
+        text_prose(tr(role_description(role)), /*disabled=*/true);  // wrapped beside the chip
         ImGui::Indent(16.0f * ctx.ui_scale);
         text_prose(printf_string(count == 1 ? tr("%d head: %s%s") : tr("%d heads: %s%s"), count, fired.c_str(),
                                  count > 12 ? ", …" : ""));
@@ -221,9 +222,9 @@ void draw_heads_tab(AppContext& ctx) {
     }
     const float avail = ImGui::GetContentRegionAvail().y;
     draw_table(ctx, metrics, *labels, std::max(120.0f, avail * 0.58f));
-    ImGui::BeginChild("##legend", ImVec2(0, 0), false);
+    begin_child("##legend", ImVec2(0, 0), false);
     draw_legend(ctx, *labels);
-    ImGui::EndChild();
+    end_child();
 }
 
 }  // namespace hs

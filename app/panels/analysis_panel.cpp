@@ -8,6 +8,7 @@
 #include "app/i18n/i18n.h"
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
+#include "app/panels/window_extents.h"
 
 namespace hs {
 namespace {
@@ -79,7 +80,7 @@ void draw_analysis_panel(AppContext& ctx, const PanelRect& r) {
         ImGui::EndTabBar();
     }
     ctx.state.select_analysis_tab.clear();
-    ImGui::End();
+    end_window();
 }
 
 }  // namespace hs

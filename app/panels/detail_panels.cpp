@@ -2,6 +2,7 @@
 // record their source's numbers) tabs in one fixed window.
 #include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
+#include "app/panels/window_extents.h"
 
 namespace hs {
 
@@ -33,7 +34,7 @@ void draw_detail_panels(AppContext& ctx, const PanelRect& r) {
     }
     ctx.state.select_tab.clear();
     ctx.state.pipeline_open = pipeline;
-    ImGui::End();
+    end_window();
 }
 
 }  // namespace hs

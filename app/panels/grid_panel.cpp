@@ -9,6 +9,7 @@
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
+#include "app/panels/window_extents.h"
 
 namespace hs {
 namespace {
@@ -80,7 +81,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
     const Trace* t = ctx.view.trace.get();
     if (!t) {
         ImGui::TextDisabled("%s", tr("no trace yet"));
-        ImGui::End();
+        end_window();
         return;
     }
     AppState& s = ctx.state;
@@ -91,7 +92,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
     const int n_heads = n_layers > 0 ? static_cast<int>(thumbs.front().size()) : 0;
     if (n_layers == 0 || n_heads == 0) {
         ImGui::TextDisabled("%s", tr("no maps"));
-        ImGui::End();
+        end_window();
         return;
     }
     const float fs = ImGui::GetFontSize();
@@ -163,7 +164,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
         for (int h = 0; h < n_heads && h < static_cast<int>(thumbs[static_cast<std::size_t>(l)].size()); ++h)
             draw_thumb_marks(ctx, list, at(l, h), thumb, l, h, can_ablate);
     ImGui::Dummy(ImVec2(1, 1));
-    ImGui::End();
+    end_window();
 }
 
 }  // namespace hs

@@ -12,6 +12,7 @@
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
+#include "app/panels/window_extents.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/label_thinning.h"
 #include "core/tokenize/visible_token.h"
@@ -450,7 +451,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const Trace* t = ctx.view.trace.get();
     if (!t) {
         ImGui::TextDisabled("%s", ctx.worker.busy() ? tr("computing…") : tr("no trace yet"));
-        ImGui::End();
+        end_window();
         return;
     }
     AppState& s = ctx.state;
@@ -468,7 +469,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
             ImGui::TextWrapped(tr("layer %d: %s"), s.layer, tr_message(ctx.view.layer_maps_error).c_str());
         else
             ImGui::TextDisabled("%s", tr("no map for this selection"));
-        ImGui::End();
+        end_window();
         return;
     }
     const StackTrace* qs = query_stack(*t, s.map);
@@ -500,7 +501,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     ctx.heatmap.area_frame = ImGui::GetFrameCount();
     update_scale_placement(ctx.heatmap, area_h);
     if (area_w < 20.0f || area_h < 20.0f) {
-        ImGui::End();
+        end_window();
         return;
     }
     const float vis_cols = (uv.u1 - uv.u0) * cols, vis_rows = (uv.v1 - uv.v0) * rows;
@@ -532,7 +533,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const std::string readout = hovered ? hover_readout(list, placed, *t, s, *qs, *ks, *weights, scores) : "";
     draw_map_caption(caption, readout, avail.x);
     if (gold.sentence) draw_gold_legend(gold);
-    ImGui::End();
+    end_window();
 }
 
 }  // namespace hs

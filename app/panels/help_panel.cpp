@@ -8,6 +8,7 @@
 #include "app/i18n/i18n.h"
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
+#include "app/panels/window_extents.h"
 #include "core/about.h"
 
 namespace hs {
@@ -19,7 +20,7 @@ bool begin_centered(const char* title, bool* open, float width_share, float heig
     ImGui::SetNextWindowPos(ImVec2(d.x * 0.5f, d.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSize(ImVec2(d.x * width_share, d.y * height_share), ImGuiCond_Always);
     ImGui::SetNextWindowFocus();
-    return ImGui::Begin(title, open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove);
+    return begin_window(title, open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove);
 }
 
 void bullet(const char* bold, const char* text) {  // both already in the interface language
@@ -31,7 +32,7 @@ void bullet(const char* bold, const char* text) {  // both already in the interf
 
 void draw_welcome(AppContext& ctx) {
     if (!begin_centered(tr("Welcome to HeadScope###welcome"), &ctx.help.welcome, 0.62f, 0.78f)) {
-        ImGui::End();
+        end_window();
         return;
     }
     text_prose(tr("HeadScope shows what each attention head of a transformer does, one matrix at a time. "
@@ -68,7 +69,7 @@ void draw_welcome(AppContext& ctx) {
         ctx.help.welcome = false;
         ctx.help.about = true;
     }
-    ImGui::End();
+    end_window();
 }
 
 // One row; every cell wraps within its column (long versions such as OpenBLAS's build
@@ -89,7 +90,7 @@ void component_row(const std::string& name, const std::string& version, const st
 
 void draw_about(AppContext& ctx) {
     if (!begin_centered(tr("About HeadScope###about"), &ctx.help.about, 0.66f, 0.7f)) {
-        ImGui::End();
+        end_window();
         return;
     }
     ImGui::Text("HeadScope %s", headscope_version().c_str());
@@ -124,7 +125,7 @@ void draw_about(AppContext& ctx) {
         ImGui::EndTable();
     }
     if (ImGui::Button(tr("Close"))) ctx.help.about = false;
-    ImGui::End();
+    end_window();
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
+#include "app/panels/window_extents.h"
 #include "core/tokenize/visible_token.h"
 
 namespace hs {
@@ -96,9 +97,9 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
 void draw_wrapped_text_box(AppContext& ctx, const char* id, std::string* text, TextBoxView& box, float height) {
     if (!box.editing) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyle().Colors[ImGuiCol_FrameBg]);
-        ImGui::BeginChild((std::string(id) + "_view").c_str(), ImVec2(-1, height), false);
+        begin_child((std::string(id) + "_view").c_str(), ImVec2(-1, height), false);
         ImGui::TextWrapped("%s", text->c_str());
-        ImGui::EndChild();
+        end_child();
         ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_TextInput);
         if (ImGui::IsItemClicked()) {
@@ -225,15 +226,15 @@ void draw_input_panel(AppContext& ctx, const PanelRect& r) {
         if (!t->next_tokens.empty() && s.source != SourceKind::Playground) draw_next_tokens(ctx, *t);
         ImGui::Separator();
         ImGui::Text(tr("%zu tokens"), t->main.tokens.size());
-        ImGui::BeginChild("##chips", ImVec2(0, 0), false);
+        begin_child("##chips", ImVec2(0, 0), false);
         draw_chips(t->main.tokens, t->main.ids, -1, 400);
         if (t->decoder) {
             ImGui::Text(tr("decoder: %zu tokens"), t->decoder->tokens.size());
             draw_chips(t->decoder->tokens, t->decoder->ids, -1, 400);
         }
-        ImGui::EndChild();
+        end_child();
     }
-    ImGui::End();
+    end_window();
 }
 
 }  // namespace hs

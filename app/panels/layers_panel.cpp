@@ -8,6 +8,7 @@
 #include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
+#include "app/panels/window_extents.h"
 
 namespace hs {
 void draw_layers_tab(AppContext& ctx) {
@@ -30,7 +31,7 @@ void draw_layers_tab(AppContext& ctx) {
     const HiddenNorms* norms = stack != &t->main ? ctx.view.decoder_norms.get() : ctx.view.main_norms.get();
     if (!norms || norms->norms.size() != mats.size()) return;
     const float max_norm = std::max(1e-6f, norms->max);
-    ImGui::BeginChild("##layers", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    begin_child("##layers", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const float h = std::max(60.0f, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 5.0f);
     const float w = std::max(120.0f * ctx.ui_scale, h * 0.8f);
     ImDrawList* list = ImGui::GetWindowDrawList();
@@ -65,7 +66,7 @@ void draw_layers_tab(AppContext& ctx) {
         ImGui::TextDisabled(tr("mean ‖h‖ %.2f"), norms->means[i]);
         ImGui::EndGroup();
     }
-    ImGui::EndChild();
+    end_child();
 }
 
 }  // namespace hs

@@ -10,6 +10,7 @@
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
+#include "app/panels/window_extents.h"
 #include "core/error.h"
 
 namespace hs {
@@ -447,7 +448,7 @@ void draw_model_panel(AppContext& ctx, const PanelRect& r) {
     if (s.source != SourceKind::Playground) draw_model_errors(ctx);
     ImGui::Separator();
     draw_model_summary(ctx);
-    ImGui::End();
+    end_window();
 }
 
 }  // namespace hs

@@ -9,6 +9,7 @@
 #include "app/keys.h"
 #include "app/panels/panels.h"
 #include "app/path_complete.h"
+#include "app/panels/window_extents.h"
 
 namespace hs {
 namespace {
@@ -93,7 +94,7 @@ void draw_model_path_field(AppContext& ctx) {
     if ((active || v.list_hovered) && !v.matches.empty() && !exact) {
         const float line = ImGui::GetTextLineHeightWithSpacing();
         const float h = line * static_cast<float>(std::min<std::size_t>(v.matches.size(), 8)) + 6.0f;
-        ImGui::BeginChild("##completions", ImVec2(0, h), true);
+        begin_child("##completions", ImVec2(0, h), true);
         for (std::size_t i = 0; i < v.matches.size(); ++i) {
             const PathMatch& m = v.matches[i];
             const std::string label = m.name + (m.directory ? "/" : "") + (m.model ? "   · " + std::string(tr("model")) : "");
@@ -105,7 +106,7 @@ void draw_model_path_field(AppContext& ctx) {
             }
         }
         v.list_hovered = ImGui::IsWindowHovered();
-        ImGui::EndChild();
+        end_child();
     } else {
         v.list_hovered = false;
     }

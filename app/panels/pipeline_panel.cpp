@@ -20,6 +20,7 @@
 #include "app/panels/panels.h"
 #include "app/i18n/i18n.h"
 #include "app/panels/widgets.h"
+#include "app/panels/window_extents.h"
 #include "core/error.h"
 
 namespace hs {
@@ -342,7 +343,7 @@ void draw_pipeline_tab(AppContext& ctx) {
     ctx.pipeline.textbook_shown = textbook;
     const std::vector<Card> cards = pipeline_cards(*t, st, h, textbook);
     draw_layout_switch(ctx, *t, h, textbook, textbook_available);
-    ImGui::BeginChild("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    begin_child("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     if (ctx.pipeline.scroll_to >= 0.0f) {
         ImGui::SetScrollX(ctx.pipeline.scroll_to);
         ctx.pipeline.scroll_to = -1.0f;
@@ -364,7 +365,7 @@ void draw_pipeline_tab(AppContext& ctx) {
         }
         ctx.pipeline.cards.push_back(draw_card(ctx, cards[i], map_h, max_table_w, list));
     }
-    ImGui::EndChild();
+    end_child();
 }
 
 }  // namespace hs

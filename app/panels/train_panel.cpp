@@ -16,6 +16,7 @@
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
+#include "app/panels/window_extents.h"
 #include "core/analysis/analysis_export.h"
 #include "core/error.h"
 
@@ -326,7 +327,7 @@ void draw_train_panel(AppContext& ctx, const PanelRect& r) {
     const float left_w = std::clamp(r.size.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
     begin_fixed_window(tr("Train###train_setup"), {r.pos, ImVec2(left_w, r.size.y)});
     draw_setup(ctx);
-    ImGui::End();
+    end_window();
     begin_fixed_window(tr("Training###training"), {ImVec2(r.pos.x + left_w, r.pos.y), ImVec2(r.size.x - left_w, r.size.y)});
     if (ImGui::BeginTabBar("##train_tabs")) {
         // "###…": the same windows and tabs in every language (switching it keeps the open one).
@@ -342,7 +343,7 @@ void draw_train_panel(AppContext& ctx, const PanelRect& r) {
         }
         ImGui::EndTabBar();
     }
-    ImGui::End();
+    end_window();
 }
 
 namespace {
@@ -366,7 +367,7 @@ void draw_run_tab(AppContext& ctx) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float chart_h = std::max(fs * 6, avail.y * 0.30f);
     const float band_h = chart_h + ImGui::GetFrameHeightWithSpacing() * 2 + fs * 3.2f;
-    ImGui::BeginChild("##curves", ImVec2(0, band_h), false, ImGuiWindowFlags_NoScrollbar);
+    begin_child("##curves", ImVec2(0, band_h), false, ImGuiWindowFlags_NoScrollbar);
     draw_status(p);
     const float half = (avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
     ImGui::BeginGroup();
@@ -376,7 +377,7 @@ void draw_run_tab(AppContext& ctx) {
     ImGui::BeginGroup();
     draw_trajectories(v, ImVec2(half, chart_h - ImGui::GetFrameHeightWithSpacing()), shown);
     ImGui::EndGroup();
-    ImGui::EndChild();
+    end_child();
     // Timeline: any snapshot; at the right end it follows the newest.
     int slider = shown;
     ImGui::SetNextItemWidth(avail.x - fs * 22);
@@ -398,10 +399,10 @@ void draw_run_tab(AppContext& ctx) {
                                          "the Model panel's slider then moves them through training.")
                                     : tr("Step %d's weights were not kept (long runs keep every other snapshot's)"),
                           s.step);
-    ImGui::BeginChild("##snapshot", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+    begin_child("##snapshot", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
     if (v.show_head_table) {
         draw_head_table(s, p.config.heads);
-        ImGui::EndChild();
+        end_child();
         return;
     }
     const float rest_h = ImGui::GetContentRegionAvail().y;
@@ -419,7 +420,7 @@ void draw_run_tab(AppContext& ctx) {
     ImGui::BeginGroup();
     draw_similarity(ctx, s, shown, std::max(fs * 4, sim_side));
     ImGui::EndGroup();
-    ImGui::EndChild();
+    end_child();
 }
 
 }  // namespace

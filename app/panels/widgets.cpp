@@ -9,6 +9,7 @@
 
 #include "app/i18n/i18n.h"
 #include "app/panels/panels.h"
+#include "app/panels/window_extents.h"
 #include "core/image/box_mean.h"
 #include "core/tokenize/visible_token.h"
 #include "core/image/line_break.h"
@@ -19,7 +20,7 @@ namespace hs {
 void begin_fixed_window(const char* name, const PanelRect& r, ImGuiWindowFlags extra) {
     ImGui::SetNextWindowPos(r.pos, ImGuiCond_Always);
     ImGui::SetNextWindowSize(r.size, ImGuiCond_Always);
-    ImGui::Begin(name, nullptr,
+    begin_window(name, nullptr,
                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
                      ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBringToFrontOnFocus | extra);
 }
