@@ -38,55 +38,54 @@ void note(const Open& w) {
     g_current.push_back(std::move(e));
 }
 
-// The open window's record, for its end (an unmatched end notes nothing).
-Open close_last() {
-    if (g_open.empty()) return {};
-    Open w = std::move(g_open.back());
+// Remembers a window just begun and opens the group that note() closes: the rectangle of
+// everything the window draws.
+void open_window(Open w) {
+    g_open.push_back(std::move(w));
+    ImGui::BeginGroup();
+}
+
+// Notes the innermost open window (an unmatched end notes nothing).
+void note_last() {
+    if (g_open.empty()) return;
+    const Open w = std::move(g_open.back());
     g_open.pop_back();
-    return w;
+    note(w);
 }
 
 }  // namespace
 
 bool begin_window(const char* name, bool* open, ImGuiWindowFlags flags) {
-    g_open.push_back({name, flags, false, false, true});
     const bool shown = ImGui::Begin(name, open, flags);
-    g_open.back().shown = shown;
-    ImGui::BeginGroup();  // closed by note: the rectangle of everything the window draws
+    open_window({name, flags, false, false, shown});
     return shown;
 }
 
 void end_window() {
-    const Open w = close_last();
-    if (!w.name.empty()) note(w);
+    note_last();
     ImGui::End();
 }
 
 bool begin_child(const char* id, const ImVec2& size, bool border, ImGuiWindowFlags flags) {
     const std::string parent = g_open.empty() ? std::string() : g_open.back().name + "/";
-    g_open.push_back({parent + id, flags, true, border, true});
     const bool shown = ImGui::BeginChild(id, size, border, flags);
-    g_open.back().shown = shown;
-    ImGui::BeginGroup();
+    open_window({parent + id, flags, true, border, shown});
     return shown;
 }
 
 void end_child() {
-    const Open w = close_last();
-    if (!w.name.empty()) note(w);
+    note_last();
     ImGui::EndChild();
 }
 
 bool begin_main_menu_bar() {
     if (!ImGui::BeginMainMenuBar()) return false;
-    g_open.push_back({"##MainMenuBar", ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_MenuBar, false, false, true});
-    ImGui::BeginGroup();
+    open_window({"##MainMenuBar", ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_MenuBar, false, false, true});
     return true;
 }
 
 void end_main_menu_bar() {
-    const Open w = close_last();
-    if (!w.name.empty()) note(w);
+    note_last();
     ImGui::EndMainMenuBar();
 }
 
