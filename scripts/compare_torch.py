@@ -16,10 +16,13 @@ Hugging Face checkpoint (d 768, 12 heads, 4 K/V heads, SwiGLU, RoPE, RMSNorm, vo
 playground; the checkpoints carry "headscope_tokenizer": "playground" so no tokenizer
 files are needed.
 
-Below the table it prints the multiply-add ceiling `headscope bench` measures at the same
-SIMD level and threads (twelve independent chains of vector multiply-adds, no memory
-traffic: the most FLOP/s any float kernel can reach), and for each MHA row the time the
-1.5× target asks for, as FLOP/s and as a share of that ceiling.
+Every row is judged against the machine (issue 38), not against PyTorch: its limit is its
+FLOPs / the GEMM peak `headscope bench` measures in the same process, and it passes at
+≤ 1.10× the limit (MHA rows) or ≤ 1.20× (12-layer forwards). A first row checks the packed
+kernel's 1024³ GEMM against the multiply-add ceiling measured at the same SIMD level and
+threads (twelve independent chains of vector multiply-adds, no memory traffic: the most
+FLOP/s any float kernel can reach): ≥ 85 %. PyTorch's times stay in the table for comparison,
+and below it each row's share of the ceiling, HeadScope's and PyTorch's.
 
 PyTorch is tuned as the issue describes: 2 threads, OMP_WAIT_POLICY=PASSIVE, glibc
 malloc keeping freed memory (MALLOC_MMAP_THRESHOLD_/MALLOC_TRIM_THRESHOLD_, and
@@ -76,8 +79,10 @@ GPT2_SPEC = ("random:d_model=768,heads=12,layers=12,d_ff=3072,act=gelu,mask=caus
              "pe=learned,norm=pre-ln,vocab=1000,max_len=1024,seed=1")
 LLAMA_SPEC = ("random:arch=decoder,d_model=768,heads=12,kv_heads=4,layers=12,d_ff=2048,"
               "pe=rope,norm=rmsnorm,act=swiglu,bias=0,lm_head=tied,vocab=32000,max_len=1024,seed=1")
-ATTENTION_TARGET = 1.5   # HeadScope at least 1.5× faster than tuned PyTorch
-LIMIT_TARGET = 1.3       # 12-layer forward within 1.3× of FLOPs / GEMM peak
+# The yardstick is the machine (issue 38): FLOPs / the GEMM peak measured in the same run.
+ATTENTION_LIMIT_TARGET = 1.10  # each MHA row within 1.10× of its limit
+FORWARD_LIMIT_TARGET = 1.20    # 12-layer forwards (playground and real layouts) within 1.20×
+GEMM_CEILING_TARGET = 0.85     # the packed kernel's 1024³ GEMM at ≥ 85 % of the multiply-add ceiling
 AVX2_ONLY_ENV = {
     "ATEN_CPU_CAPABILITY": "avx2",
     "DNNL_MAX_CPU_ISA": "AVX2",
@@ -339,9 +344,22 @@ def main():
     print(f"CPU: {cpu_model()}; headscope SIMD level: "
           f"{os.environ.get('HEADSCOPE_SIMD', 'best of this CPU')}; torch CPU capability: "
           f"{torch_cpu_capability(torch)}; OpenBLAS kernels: {openblas_core()}")
-    rows = []
-    needs = []  # (case, headscope ms, target ms, GFLOP/s needed, of the ceiling, headscope's share)
+    rows = []  # (case, torch ms, headscope ms, limit ms, ratio text, target text, verdict)
+    shares = []  # (case, headscope ms, share of the multiply-add ceiling, torch's share)
     ok = True
+
+    def limit_row(name, pt, runs, target):
+        """A row judged by ms / limit_ms, the median over rounds of each round's ratio."""
+        ratio = statistics.median(r["ms"] / r["limit_ms"] for r in runs)
+        hs_ms = statistics.median(r["ms"] for r in runs)
+        rows.append((name, pt, hs_ms, statistics.median(r["limit_ms"] for r in runs),
+                     f"{ratio:.2f}x limit", f"<= {target:.2f}x", "ok" if ratio <= target else "MISSED"))
+        ceiling = statistics.median(r["ceiling_gflops"] for r in runs)
+        flops = runs[0]["flops"]
+        shares.append((name, hs_ms, flops / (hs_ms * 1e6) / ceiling,
+                       flops / (pt * 1e6) / ceiling if pt == pt else float("nan")))
+        return ratio <= target
+
     with tempfile.TemporaryDirectory() as tmp:
         for d_model, heads, tokens in CONFIGS:
             model_dir = os.path.join(tmp, f"mha_{d_model}_{heads}_{tokens}")
@@ -356,24 +374,12 @@ def main():
                 mha.in_proj_bias.copy_(w["layers.0.self_attn.in_proj_bias"])
                 mha.out_proj.weight.copy_(w["layers.0.self_attn.out_proj.weight"])
                 mha.out_proj.bias.copy_(w["layers.0.self_attn.out_proj.bias"])
-            rounds = []  # (torch ms, headscope result), the two measured back to back
+            torch_ms, runs = [], []  # the two measured back to back in each round
             for _ in range(args.rounds):
-                hs = headscope_bench(args, model_dir, tokens, attention_only=True)
-                rounds.append((torch_attention_ms(mha, tokens, d_model, args.repeat), hs))
-            pt = statistics.median(r[0] for r in rounds)
-            hs_ms = statistics.median(r[1]["ms"] for r in rounds)
-            limit = statistics.median(r[1]["limit_ms"] for r in rounds)
-            speedup = statistics.median(r[0] / r[1]["ms"] for r in rounds)
-            ok &= speedup >= ATTENTION_TARGET
-            rows.append((f"MHA d={d_model} h={heads} T={tokens}", pt, hs_ms, limit,
-                         f"{speedup:.2f}x faster", f">= {ATTENTION_TARGET}x",
-                         "ok" if speedup >= ATTENTION_TARGET else "MISSED"))
-            # What the target asks of the arithmetic: the FLOP/s of running in
-            # torch ms / 1.5, against the multiply-add ceiling measured in the same round.
-            needed = statistics.median(r[1]["flops"] * ATTENTION_TARGET / (r[0] * 1e6) for r in rounds)
-            ceiling = statistics.median(r[1]["ceiling_gflops"] for r in rounds)
-            needs.append((f"MHA d={d_model} h={heads} T={tokens}", hs_ms, pt / ATTENTION_TARGET,
-                          needed, needed / ceiling, rounds[0][1]["flops"] / (hs_ms * 1e6) / ceiling))
+                runs.append(headscope_bench(args, model_dir, tokens, attention_only=True))
+                torch_ms.append(torch_attention_ms(mha, tokens, d_model, args.repeat))
+            ok &= limit_row(f"MHA d={d_model} h={heads} T={tokens}", statistics.median(torch_ms), runs,
+                            ATTENTION_LIMIT_TARGET)
         gpt2_dir = os.path.join(tmp, "gpt2_hf")
         write_gpt2_checkpoint(gpt2_dir)
         llama_dir = os.path.join(tmp, "llama_hf")
@@ -384,33 +390,32 @@ def main():
                             ("  Llama-shaped HF files", llama_dir)):
             # the limit comes from the GEMM peak measured in the same process as the forward
             runs = [headscope_bench(args, model, 128, attention_only=False) for _ in range(args.rounds)]
-            g = runs[-1]
-            ratio = statistics.median(r["ms"] / r["limit_ms"] for r in runs)
-            ok &= ratio <= LIMIT_TARGET
-            rows.append((name, float("nan"), statistics.median(r["ms"] for r in runs),
-                         statistics.median(r["limit_ms"] for r in runs), f"{ratio:.2f}x limit",
-                         f"<= {LIMIT_TARGET}x", "ok" if ratio <= LIMIT_TARGET else "MISSED"))
-        peak = g["peak_gflops"]
-        ceiling = g["ceiling_gflops"]
-        level = g.get("simd", "?")
+            ok &= limit_row(name, float("nan"), runs, FORWARD_LIMIT_TARGET)
+        g = runs[-1]
+        peak, ceiling, level = g["peak_gflops"], g["ceiling_gflops"], g.get("simd", "?")
+        kernel_share = statistics.median(r["kernel_gflops"] / r["ceiling_gflops"] for r in runs)
+        ok &= kernel_share >= GEMM_CEILING_TARGET
+        rows.insert(0, ("GEMM 1024^3, packed kernel", float("nan"), float("nan"), float("nan"),
+                        f"{100 * kernel_share:.0f} % ceiling", f">= {100 * GEMM_CEILING_TARGET:.0f} %",
+                        "ok" if kernel_share >= GEMM_CEILING_TARGET else "MISSED"))
     head = ("case", "torch ms", "headscope ms", "limit ms", "ratio", "target", "")
-    print(f"{head[0]:<26}{head[1]:>10}{head[2]:>14}{head[3]:>10}  {head[4]:<14}{head[5]:<10}")
+    print(f"{head[0]:<26}{head[1]:>10}{head[2]:>14}{head[3]:>10}  {head[4]:<16}{head[5]:<10}")
     for name, pt, hs_ms, lim, ratio_s, target, verdict in rows:
-        pt_s = "-" if pt != pt else f"{pt:.2f}"
-        print(f"{name:<26}{pt_s:>10}{hs_ms:>14.2f}{lim:>10.2f}  {ratio_s:<14}{target:<10}{verdict}")
+        fmt = lambda v: "-" if v != v else f"{v:.2f}"
+        print(f"{name:<26}{fmt(pt):>10}{fmt(hs_ms):>14}{fmt(lim):>10}  {ratio_s:<16}{target:<10}{verdict}")
     if args.rounds > 1:
         print(f"{args.rounds} rounds; times, limits and ratios are medians over rounds "
               "(a ratio's median is taken over its rounds, not computed from the median times); "
               "the peak below is the last round's")
     print(f"GEMM peak measured by headscope in this run: {peak:.1f} GFLOP/s "
-          f"(limit ms = FLOPs / peak); kernels ran at SIMD level {level}")
+          f"(BLAS {g['blas_gflops']:.1f}, packed kernel {g['kernel_gflops']:.1f}; limit ms = FLOPs / peak); "
+          f"kernels ran at SIMD level {level}")
     print(f"multiply-add ceiling (headscope bench, same threads, no memory traffic): "
           f"{ceiling:.1f} GFLOP/s, i.e. the GEMM peak is {100 * peak / ceiling:.0f} % of it")
-    print("what the MHA target asks: the time 1.5x faster than PyTorch, and the FLOP/s it takes "
-          "against the ceiling")
-    for name, hs_ms, target_ms, needed, share, ours in needs:
-        print(f"  {name:<24} needs {target_ms:6.2f} ms = {needed:6.1f} GFLOP/s = {100 * share:3.0f} % "
-              f"of the ceiling (headscope ran {hs_ms:.2f} ms = {100 * ours:.0f} %)")
+    print("share of the ceiling each row ran at (FLOPs / time / ceiling):")
+    for name, hs_ms, ours, theirs in shares:
+        torch_part = "" if theirs != theirs else f", torch {100 * theirs:.0f} %"
+        print(f"  {name.strip():<26} headscope {hs_ms:7.2f} ms = {100 * ours:3.0f} %{torch_part}")
     if args.app:
         with tempfile.TemporaryDirectory() as tmp:
             rows, app_ok = app_rows(args, tmp)

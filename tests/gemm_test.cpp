@@ -7,6 +7,7 @@
 // count fixed by CTest (HEADSCOPE_THREADS).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -342,7 +343,8 @@ TEST_P(Matmul, EveryTransposeOfBlocksEqualsTheDoubleProduct) {
         for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.uniform(-1.0f, 1.0f);
         return m;
     };
-    const int m = 13, n = 70, k = 37;  // tile edges at every level
+    const int n = 70, k = 37;  // tile edges at every level
+    for (const int m : {13, 3})  // 3: a·bᵀ takes gemm::nt_dots
     for (const Op op_a : {Op::Plain, Op::Transposed})
         for (const Op op_b : {Op::Plain, Op::Transposed}) {
             // a and b sit 3 columns into wider matrices (a row stride that is not their width).
@@ -361,6 +363,35 @@ TEST_P(Matmul, EveryTransposeOfBlocksEqualsTheDoubleProduct) {
             const Eigen::MatrixXd before = wide.middleCols(2, n).cast<double>();
             kernels::matmul(a, op_a, b, op_b, wide.middleCols(2, n), /*accumulate=*/true);
             EXPECT_LT((wide.middleCols(2, n).cast<double>() - before - want).cwiseAbs().maxCoeff(), 1e-5);
+        }
+}
+
+// gemm::nt_dots (a few rows against bᵀ, the LM head): every row count it takes, a column
+// count with a remainder past its blocks of four, k with a partial last vector at every
+// level, row strides wider than the rows and unaligned starts; plain and accumulating.
+TEST_P(GemmNn, FewRowsAgainstTransposedRowsAreDotProductsOfRows) {
+    for (int m = 1; m <= gemm::kDotRows; ++m)
+        for (const int k : {1, 7, 16, 37, 768}) {
+            SCOPED_TRACE("m " + std::to_string(m) + " k " + std::to_string(k));
+            const int n = 23;
+            Strided a(m, k, 3, 1, 40 + m), b(n, k, 5, 1, 50 + k);
+            Strided c(m, n, 2, 1, 60);
+            const std::vector<float> before = c.buf;
+            gemm::nt_dots(m, n, k, a.data(), a.ld, b.data(), b.ld, c.data(), c.ld);
+            Strided acc = c;
+            gemm::nt_dots(m, n, k, a.data(), a.ld, b.data(), b.ld, acc.data(), acc.ld, /*accumulate=*/true);
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < n; ++j) {
+                    double want = 0;
+                    for (int kk = 0; kk < k; ++kk) want += double(a.at(i, kk)) * b.at(j, kk);
+                    EXPECT_NEAR(c.at(i, j), want, 1e-5 * (1 + std::sqrt(double(k)))) << i << "," << j;
+                    EXPECT_NEAR(acc.at(i, j), 2 * want, 2e-5 * (1 + std::sqrt(double(k)))) << i << "," << j;
+                }
+            // Nothing outside c: the padding columns and the float past the last row are untouched.
+            for (int i = 0; i < m; ++i)
+                for (int j = n; j < c.ld; ++j) EXPECT_EQ(c.at(i, j), before[c.offset + std::size_t(i) * c.ld + j]);
+            EXPECT_EQ(c.buf.back(), before.back());
+            EXPECT_EQ(c.buf.front(), before.front());
         }
 }
 

@@ -15,6 +15,11 @@ void nn_block(int m, int n, int k, float alpha, const float* a, int lda, const f
               int ldb, const float* bias, float* c, int ldc, bool accumulate, bool stream_a = false,
               const float* next = nullptr, long next_floats = 0);
 
+// c (m, n) = a (m, k) · b (n, k)ᵀ (c += with `accumulate`) as dot products of contiguous
+// rows: for a few rows of a (gemm::kDotRows), b read once as it lies.
+void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+             bool accumulate);
+
 // bt (k, n) = b (n, k)ᵀ.
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt);
 

@@ -142,6 +142,11 @@ void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, in
     multiply_panels(m, a, lda, n, k, panel_at, panel0, panels, bias, c, ldc);
 }
 
+void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+             bool accumulate) {
+    kernels::dispatched::nt_dots(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+}
+
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {
     kernels::dispatched::transpose(n, k, b, ldb, bt, ldbt);
 }

@@ -56,6 +56,13 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep = nullptr);
 
+// c (m, n) = a (m, k) · b (n, k)ᵀ (c += with `accumulate`) for m ≤ kDotRows: each
+// element the dot product of a row of a and a row of b, both contiguous, so b is read as
+// it lies (the LM head: one row against the vocabulary), never transposed first.
+constexpr int kDotRows = 4;
+void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+             bool accumulate = false);
+
 // bt (k, n) = b (n, k)ᵀ (the Pipeline's per-head weights, matmul_nt's BLAS-free path).
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt);
 

@@ -181,6 +181,58 @@ void NnBlock(int m, int n, int k, float alpha, const float* a, int lda, const fl
         nn_tiles<false>(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, next, next_floats);
 }
 
+// c (m, n) (=|+=) a (m, k) · b (n, k)ᵀ for a few rows of a (m ≤ kDotRows): every c[i][j]
+// is the dot product of two contiguous rows, a_i and b_j, read as vectors along k. This is
+// the LM head's product (one row against the 50257 × 768 vocabulary): b is read once, as
+// it lies, where the tiles above would need it transposed first (one more pass over b
+// and a write of its size). kRows rows of a × kCols rows of b at a time, one accumulator
+// each (2 × 4 + 2 + 1 registers fit AVX2's 16), each summed across lanes at the end.
+template <int kRows, int kCols>
+HWY_INLINE void dot_block(int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+                          bool accumulate) {
+    const DF d;
+    const int N = static_cast<int>(hn::Lanes(d));
+    VF acc[kRows][kCols];
+    for (int i = 0; i < kRows; ++i)
+        for (int j = 0; j < kCols; ++j) acc[i][j] = hn::Zero(d);
+    for (int kk = 0; kk < k; kk += N) {
+        const int valid = k - kk;  // load_cols reads min(valid, N) floats, zero past them
+        VF x[kRows];
+        for (int i = 0; i < kRows; ++i) x[i] = load_cols(d, a + static_cast<long>(i) * lda + kk, valid);
+        for (int j = 0; j < kCols; ++j) {
+            const VF y = load_cols(d, b + static_cast<long>(j) * ldb + kk, valid);
+            for (int i = 0; i < kRows; ++i) acc[i][j] = hn::MulAdd(x[i], y, acc[i][j]);
+        }
+    }
+    for (int i = 0; i < kRows; ++i)
+        for (int j = 0; j < kCols; ++j) {
+            const float dot = hn::GetLane(hn::SumOfLanes(d, acc[i][j]));
+            float& out = c[static_cast<long>(i) * ldc + j];
+            out = accumulate ? out + dot : dot;
+        }
+}
+
+template <int kRows>
+HWY_INLINE void dot_rows(int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+                         bool accumulate) {
+    int j = 0;
+    for (; j + 4 <= n; j += 4)
+        dot_block<kRows, 4>(k, a, lda, b + static_cast<long>(j) * ldb, ldb, c + j, ldc, accumulate);
+    for (; j < n; ++j) dot_block<kRows, 1>(k, a, lda, b + static_cast<long>(j) * ldb, ldb, c + j, ldc, accumulate);
+}
+
+void NtDots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+            bool accumulate) {
+    for (int i = 0; i < m; i += 2) {  // pairs of rows: b is read once per pair
+        const float* a_i = a + static_cast<long>(i) * lda;
+        float* c_i = c + static_cast<long>(i) * ldc;
+        if (i + 1 < m)
+            dot_rows<2>(n, k, a_i, lda, b, ldb, c_i, ldc, accumulate);
+        else
+            dot_rows<1>(n, k, a_i, lda, b, ldb, c_i, ldc, accumulate);
+    }
+}
+
 // bt (k, n) = b (n, k)ᵀ in 16 × 16 blocks, each block's 16 source rows in L1 while its
 // output rows are written. Inside a block, 4 × 4 sub-blocks go through 128-bit registers
 // (all levels but generic): rows r0…r3 = (a b c d)ᵢ
@@ -241,6 +293,11 @@ void nn_block(int m, int n, int k, float alpha, const float* a, int lda, const f
               int ldb, const float* bias, float* c, int ldc, bool accumulate, bool stream_a,
               const float* next, long next_floats) {
     HS_KERNEL(NnBlock)(m, n, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, stream_a, next, next_floats);
+}
+
+void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
+             bool accumulate) {
+    HS_KERNEL(NtDots)(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {

@@ -60,14 +60,21 @@ void matmul(ConstMatrixView a, Op op_a, ConstMatrixView b, Op op_b, MatrixView c
         if (!accumulate) c.setZero();
         return;
     }
+    const int M = static_cast<int>(m), N = static_cast<int>(n), K = static_cast<int>(k);
+    const int ldc = static_cast<int>(c.outerStride());
+    if (op_a == Op::Plain && op_b == Op::Transposed && m <= gemm::kDotRows) {
+        // A few rows against bᵀ (the LM head's one row against the vocabulary): dot
+        // products of rows, b read once as it lies, at every level.
+        gemm::nt_dots(M, N, K, a.data(), static_cast<int>(a.outerStride()), b.data(),
+                      static_cast<int>(b.outerStride()), c.data(), ldc, accumulate);
+        return;
+    }
     if (blas_is_faster()) {
         blas_matmul(a, op_a, b, op_b, c, accumulate);
         return;
     }
     thread_local Scratch scratch_a, scratch_b;
     const Operand pa = laid_out(a, op_a, scratch_a), pb = laid_out(b, op_b, scratch_b);
-    const int M = static_cast<int>(m), N = static_cast<int>(n), K = static_cast<int>(k);
-    const int ldc = static_cast<int>(c.outerStride());
     if (accumulate) gemm::nn_accumulate(M, N, K, pa.data, pa.ld, pb.data, pb.ld, c.data(), ldc);
     else gemm::nn(M, N, K, 1.0f, pa.data, pa.ld, pb.data, pb.ld, nullptr, c.data(), ldc);
 }

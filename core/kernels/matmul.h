@@ -4,7 +4,8 @@
 // OpenBLAS through Eigen below it when linked; callers parallelise, as the trainer does over its
 // example groups; the forward's linear layers use parallel.h's matmul_nt, which splits
 // one product over the pool). Either operand may be read transposed; a transposed operand is laid out
-// once in this thread's scratch, so c = a·Wᵀ costs one pass over W before the product.
+// once in this thread's scratch, so c = a·Wᵀ costs one pass over W before the product
+// (except a few rows of a against Wᵀ, gemm::kDotRows: dot products of rows, W as it lies).
 //   c (m, n) = op(a) (m, k) · op(b) (k, n),   op(x) = x or xᵀ
 // or, with `accumulate`, c += op(a)·op(b). Views may be column blocks of a wider
 // row-major matrix (Q_h inside [Q | K | V]).

@@ -118,7 +118,8 @@ std::vector<bool> plan_model_blocks(const ModelConfig& c, const ForwardInput& in
 
 // logits: (V) = W_head · h_last, W_head = lm_head (V, D) or the tied token embedding.
 // Reading W_head (154 MB for GPT-2's 50257 × 768) bounds this, so it is split over the
-// thread pool by vocabulary blocks (matmul_nt) rather than one thread's GEMV.
+// thread pool by vocabulary blocks (matmul_nt), each block read once as it lies
+// (gemm::nt_dots: dot products of rows).
 Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& final) {
     const Matrix& head = lm_head_weight(c, w);
     Matrix logits(1, head.rows());
