@@ -12,6 +12,7 @@
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
 #include "core/kernels/softmax.h"
+#include "core/kernels/stream_copy.h"
 
 namespace hs::kernels {
 
@@ -65,17 +66,21 @@ void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dh, Eige
                  Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
     // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only (all keys when scores are kept).
     const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
+    // The block's A rows in this thread's scratch (in L2 while the softmax and A·V read
+    // them), then streamed into the map, which is read again only when shown: written
+    // into the map directly, each of its lines was first read from memory and pushed the
+    // block's K and V out of L2.
     thread_local Scratch scratch;
-    float* a = weights ? (*weights)[h].row(r0).data() : scratch.get(n, S).data();
+    float* a = scratch.get(n, S).data();
     const float* q_rows = q.data() + r0 * q.outerStride() + h * Dh;
     for (Eigen::Index j0 = 0; j0 < keys; j0 += gemm::kPanel)
         gemm::nn(int(n), int(std::min<Eigen::Index>(gemm::kPanel, keys - j0)), int(Dh), scale, q_rows,
                  int(q.outerStride()), kv.k_panels + j0 * Dh, gemm::kPanel, nullptr, a + j0, int(S));
-    if (scores)
-        (*scores)[h].middleRows(r0, n) = Eigen::Map<const Matrix>(a, n, S);
+    if (scores) stream_copy(a, static_cast<long>(n) * S, (*scores)[h].row(r0).data());  // rows r0… of S_h
     for (Eigen::Index r = 0; r < n; ++r) softmax_query_row(a + r * S, mask.visible(int(r0 + r), int(S)), S, mask.key_padding);
     gemm::nn(int(n), int(Dh), int(keys), 1.0f, a, int(S), kv.v, int(Dh), nullptr,
              concat.data() + r0 * concat.outerStride() + h * Dh, int(concat.outerStride()));
+    if (weights) stream_copy(a, static_cast<long>(n) * S, (*weights)[h].row(r0).data());  // rows r0… of A_h
 }
 
 void size_maps(std::vector<Matrix>* maps, int heads, Eigen::Index T, Eigen::Index S) {
