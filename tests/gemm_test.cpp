@@ -72,6 +72,8 @@ struct Shape {
 TEST_P(GemmNn, MatchesDoubleReferenceOnEveryTileEdge) {
     for (const Shape s : {Shape{1, 1, 1}, Shape{6, 64, 64}, Shape{7, 65, 3}, Shape{5, 17, 40},
                           Shape{13, 130, 64}, Shape{128, 64, 128}, Shape{2, 200, 1},
+                          // last tiles of 3 and 4 rows (a 4-row tile), of 1 and 2 (a 2-row tile)
+                          Shape{4, 33, 20}, Shape{9, 64, 50}, Shape{10, 80, 31},
                           // b wider than a tile at every level, as deep as the kernel
                           // copies strips of b and deeper (read in place)
                           Shape{7, 70, 4096}, Shape{13, 70, 4100}}) {

@@ -54,8 +54,8 @@ HWY_INLINE void store_cols(DF d, VF v, float* p, int valid) {
 // runs too short for the hardware prefetcher: fetch the next tile's rows a tile ahead.
 // next_block: `next_lines` cache lines requested into L2, one every k / next_lines steps
 // (a share of the block of b the caller's next call reads; see nn_tiles).
-// Rows past mr re-read a's last valid row and are not stored.
-template <bool kEdge, bool kStreamA>
+// kRows (6, 4 or 2) rows of registers; rows past mr re-read a's last valid row and are not stored.
+template <int kRows, bool kEdge, bool kStreamA>
 HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int lda,
                      const float* b, int ldb, const float* bias, float* c, int ldc,
                      bool accumulate, const float* next_block, long next_lines) {
@@ -63,15 +63,15 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
     const int N = static_cast<int>(hn::Lanes(d));
     int valid[kTileVecs];  // columns of each vector inside the tile
     for (int v = 0; v < kTileVecs; ++v) valid[v] = kEdge ? cols - v * N : N;
-    const float* ar[kTileRows];
-    for (int i = 0; i < kTileRows; ++i) ar[i] = a + static_cast<long>(std::min(i, mr - 1)) * lda;
+    const float* ar[kRows];
+    for (int i = 0; i < kRows; ++i) ar[i] = a + static_cast<long>(std::min(i, mr - 1)) * lda;
 
-    VF acc[kTileRows][kTileVecs];
-    for (int i = 0; i < kTileRows; ++i)
+    VF acc[kRows][kTileVecs];
+    for (int i = 0; i < kRows; ++i)
         for (int v = 0; v < kTileVecs; ++v)
             acc[i][v] = accumulate ? load_cols(d, c + static_cast<long>(std::min(i, mr - 1)) * ldc + v * N, valid[v])
                                    : hn::Zero(d);
-    const float* next_a = a + static_cast<long>(kTileRows) * lda;  // the next tile's rows of a
+    const float* next_a = a + static_cast<long>(kRows) * lda;  // the next tile's rows of a
     const int every = next_lines > 0 ? std::max(1, static_cast<int>(k / next_lines)) : k + 1;
     int countdown = every;
     // Unrolled four times: avx2 took 0.73–0.90× the time of the plain loop, avx512 the same
@@ -87,14 +87,14 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
             }
         }
         if (kStreamA && kk % 16 == 0)  // a line (16 floats) of each row
-            for (int i = 0; i < kTileRows; ++i) hwy::Prefetch(next_a + static_cast<long>(i) * lda + kk);
+            for (int i = 0; i < kRows; ++i) hwy::Prefetch(next_a + static_cast<long>(i) * lda + kk);
         const float* row = b + static_cast<long>(kk) * ldb;  // b[kk][0 … cols)
         const float* b_ahead = row + kPrefetchRows * ldb;  // weights stream from memory once (a copied strip is in L1 already)
         for (int v = 0; v < kTileVecs * N; v += 16) hwy::Prefetch(b_ahead + v);
         VF y[kTileVecs];
         for (int v = 0; v < kTileVecs; ++v)
             y[v] = kEdge ? load_cols(d, row + v * N, valid[v]) : hn::LoadU(d, row + v * N);
-        for (int i = 0; i < kTileRows; ++i) {
+        for (int i = 0; i < kRows; ++i) {
             const VF x = hn::Set(d, ar[i][kk]);
             for (int v = 0; v < kTileVecs; ++v) acc[i][v] = hn::MulAdd(x, y[v], acc[i][v]);
         }
@@ -105,7 +105,7 @@ HWY_INLINE void tile(int mr, int cols, int k, float alpha, const float* a, int l
     VF add[kTileVecs];
     for (int v = 0; v < kTileVecs; ++v)
         add[v] = bias && !accumulate ? load_cols(d, bias + v * N, valid[v]) : hn::Zero(d);
-    for (int i = 0; i < kTileRows && i < mr; ++i)
+    for (int i = 0; i < kRows && i < mr; ++i)
         for (int v = 0; v < kTileVecs; ++v)
             store_cols(d, hn::MulAdd(s, acc[i][v], add[v]), c + static_cast<long>(i) * ldc + v * N,
                        valid[v]);
@@ -135,6 +135,19 @@ HWY_INLINE void copy_strip(int k, int cols, const float* b, int ldb, float* stri
                       strip + (static_cast<long>(kk) * kTileVecs + v) * N);
 }
 
+// A tile of mr ≤ 6 rows runs with 6, 4 or 2 rows of registers (mr rounded up to even): the
+// last tile of 128 rows has 2, which a 6-row tile would compute three times over.
+template <bool kEdge, bool kStreamA>
+HWY_INLINE void tile_of(int mr, int cols, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+                        const float* bias, float* c, int ldc, bool accumulate, const float* next, long lines) {
+    if (mr > 4)
+        tile<kTileRows, kEdge, kStreamA>(mr, cols, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, next, lines);
+    else if (mr > 2)
+        tile<4, kEdge, kStreamA>(mr, cols, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, next, lines);
+    else
+        tile<2, kEdge, kStreamA>(mr, cols, k, alpha, a, lda, b, ldb, bias, c, ldc, accumulate, next, lines);
+}
+
 template <bool kStreamA>
 void nn_tiles(int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
               const float* bias, float* c, int ldc, bool accumulate, const float* next, long next_floats) {
@@ -161,11 +174,11 @@ void nn_tiles(int m, int n, int k, float alpha, const float* a, int lda, const f
             float* c_ij = c + static_cast<long>(i) * ldc + j;
             const long share = std::min(lines_per_tile, lines);  // of `next`, during this tile
             if (cols == width)
-                tile<false, kStreamA>(mr, cols, k, alpha, a_i, lda, b_j, ldb_j, bias_j, c_ij, ldc, accumulate, next,
-                                      share);
+                tile_of<false, kStreamA>(mr, cols, k, alpha, a_i, lda, b_j, ldb_j, bias_j, c_ij, ldc, accumulate, next,
+                                         share);
             else
-                tile<true, kStreamA>(mr, cols, k, alpha, a_i, lda, b_j, ldb_j, bias_j, c_ij, ldc, accumulate, next,
-                                     share);
+                tile_of<true, kStreamA>(mr, cols, k, alpha, a_i, lda, b_j, ldb_j, bias_j, c_ij, ldc, accumulate, next,
+                                        share);
             if (share > 0) next += share * 16;
             lines -= share;
         }
