@@ -348,8 +348,11 @@ def main():
     shares = []  # (case, headscope ms, share of the multiply-add ceiling, torch's share)
     ok = True
 
+    all_runs = []  # every headscope bench result: each measured the GEMM peak and the ceiling
+
     def limit_row(name, pt, runs, target):
         """A row judged by ms / limit_ms, the median over rounds of each round's ratio."""
+        all_runs.extend(runs)
         ratio = statistics.median(r["ms"] / r["limit_ms"] for r in runs)
         hs_ms = statistics.median(r["ms"] for r in runs)
         rows.append((name, pt, hs_ms, statistics.median(r["limit_ms"] for r in runs),
@@ -393,15 +396,17 @@ def main():
             ok &= limit_row(name, float("nan"), runs, FORWARD_LIMIT_TARGET)
         g = runs[-1]
         peak, ceiling, level = g["peak_gflops"], g["ceiling_gflops"], g.get("simd", "?")
-        kernel_share = statistics.median(r["kernel_gflops"] / r["ceiling_gflops"] for r in runs)
+        # the packed kernel's 1024³ GEMM against the ceiling, measured beside every row
+        kernel_share = statistics.median(r["kernel_gflops"] / r["ceiling_gflops"] for r in all_runs)
         ok &= kernel_share >= GEMM_CEILING_TARGET
         rows.insert(0, ("GEMM 1024^3, packed kernel", float("nan"), float("nan"), float("nan"),
                         f"{100 * kernel_share:.0f} % ceiling", f">= {100 * GEMM_CEILING_TARGET:.0f} %",
                         "ok" if kernel_share >= GEMM_CEILING_TARGET else "MISSED"))
     head = ("case", "torch ms", "headscope ms", "limit ms", "ratio", "target", "")
     print(f"{head[0]:<26}{head[1]:>10}{head[2]:>14}{head[3]:>10}  {head[4]:<16}{head[5]:<10}")
+    def fmt(v):
+        return "-" if v != v else f"{v:.2f}"
     for name, pt, hs_ms, lim, ratio_s, target, verdict in rows:
-        fmt = lambda v: "-" if v != v else f"{v:.2f}"
         print(f"{name:<26}{fmt(pt):>10}{fmt(hs_ms):>14}{fmt(lim):>10}  {ratio_s:<16}{target:<10}{verdict}")
     if args.rounds > 1:
         print(f"{args.rounds} rounds; times, limits and ratios are medians over rounds "

@@ -81,7 +81,9 @@ TEST_P(GemmNn, MatchesDoubleReferenceOnEveryTileEdge) {
             SCOPED_TRACE(testing::Message() << s.m << "×" << s.k << " · " << s.k << "×" << s.n
                                             << " offset " << offset);
             Strided a(s.m, s.k, 5, offset, 1), b(s.k, s.n, 3, offset, 2);
-            Strided c(s.m, s.n, 7, offset, 3);  // stride wider than the result
+            // Stride wider than the result, and two guard rows below it: a tile that stored a
+            // row past the last would write there.
+            Strided c(s.m + 2, s.n, 7, offset, 3);
             const std::vector<float> before = c.buf;
             std::vector<float> bias(s.n);
             Rng rng(4);
@@ -97,6 +99,8 @@ TEST_P(GemmNn, MatchesDoubleReferenceOnEveryTileEdge) {
                     else  // padding between rows is never written
                         ASSERT_EQ(c.buf[at], before[at]) << "padding (" << i << ", " << j << ")";
                 }
+            for (std::size_t at = offset + std::size_t(s.m) * c.ld; at < c.buf.size(); ++at)
+                ASSERT_EQ(c.buf[at], before[at]) << "past the last row, float " << at;
         }
     }
 }
@@ -257,13 +261,18 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
             EXPECT_LT((fast.weights[h] - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
             for (int j : c.padding) EXPECT_EQ(fast.weights[h].col(j).cwiseAbs().maxCoeff(), 0.0f);
         }
-        // Scores: the scaled pre-mask Q_h K_hᵀ / √Dh, checked at one cell by hand.
+        // Scores: the scaled pre-mask Q_h K_hᵀ / √Dh of every head, every cell (each row
+        // block lands in its own rows of the map).
         const int Dh = c.D / c.H, I = c.D;
         const Matrix qkv = (x * w.in_proj_weight.transpose()).rowwise() + w.in_proj_bias.transpose();
-        const int h = c.H - 1, i = c.T - 1, j = 0;
-        const float want = qkv.row(i).segment(h * Dh, Dh).dot(qkv.row(j).segment(I + h * Dh, Dh)) /
-                           std::sqrt(float(Dh));
-        EXPECT_NEAR(fast.scores[h](i, j), want, 1e-3f * (1 + std::abs(want)));
+        ASSERT_EQ(fast.scores.size(), std::size_t(c.H));
+        for (int h = 0; h < c.H; ++h) {
+            const Matrix want = qkv.middleCols(h * Dh, Dh) * qkv.middleCols(I + h * Dh, Dh).transpose() /
+                                std::sqrt(float(Dh));
+            ASSERT_EQ(fast.scores[h].rows(), want.rows());
+            EXPECT_LT((fast.scores[h] - want).cwiseAbs().maxCoeff(), 1e-3f * (1 + want.cwiseAbs().maxCoeff()))
+                << "head " << h;
+        }
     }
 }
 
@@ -391,7 +400,10 @@ TEST_P(GemmNn, FewRowsAgainstTransposedRowsAreDotProductsOfRows) {
                 }
             // Nothing outside c: the padding columns and the float past the last row are untouched.
             for (int i = 0; i < m; ++i)
-                for (int j = n; j < c.ld; ++j) EXPECT_EQ(c.at(i, j), before[c.offset + std::size_t(i) * c.ld + j]);
+                for (int j = n; j < c.ld; ++j) {
+                    EXPECT_EQ(c.at(i, j), before[c.offset + std::size_t(i) * c.ld + j]);
+                    EXPECT_EQ(acc.at(i, j), before[c.offset + std::size_t(i) * c.ld + j]);
+                }
             EXPECT_EQ(c.buf.back(), before.back());
             EXPECT_EQ(c.buf.front(), before.front());
         }

@@ -200,11 +200,13 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
     const int group = heads / kv_heads;  // query heads per key/value head
     size_maps(weights, heads, T, S);
     size_maps(scores, heads, T, S);
-    // Work items: (head, block of query rows). Row blocks give the second core work when
-    // there are few heads, and let causal attention skip the keys no row of a block sees.
+    // Work items: (head, block of at most kRowsPerBlock query rows). Row blocks give the
+    // second core work when there are few heads, keep a block's scores in L2 (and bound the
+    // thread's scratch they are computed in), and let causal attention skip the keys no row
+    // of a block sees.
     const int threads = thread_count();
     Eigen::Index blocks = heads >= 2 * threads ? 1 : (2 * threads + heads - 1) / heads;
-    if (mask.causal) blocks = std::max<Eigen::Index>(blocks, (T + kRowsPerBlock - 1) / kRowsPerBlock);
+    blocks = std::max<Eigen::Index>(blocks, (T + kRowsPerBlock - 1) / kRowsPerBlock);
     blocks = std::max<Eigen::Index>(1, std::min<Eigen::Index>(blocks, T / 16));
     const Eigen::Index rows_per_block = (T + blocks - 1) / blocks;
     blocks = (T + rows_per_block - 1) / rows_per_block;

@@ -1,6 +1,7 @@
 #include "core/kernels/gemm.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "core/kernels/dispatched.h"
 
@@ -144,6 +145,7 @@ void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, in
 
 void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
              bool accumulate) {
+    assert(m <= kDotRows);
     kernels::dispatched::nt_dots(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 

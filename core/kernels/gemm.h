@@ -56,9 +56,10 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep = nullptr);
 
-// c (m, n) = a (m, k) · b (n, k)ᵀ (c += with `accumulate`) for m ≤ kDotRows: each
-// element the dot product of a row of a and a row of b, both contiguous, so b is read as
-// it lies (the LM head: one row against the vocabulary), never transposed first.
+// c (m, n) = a (m, k) · b (n, k)ᵀ (c += with `accumulate`) for m ≤ kDotRows (asserted):
+// each element the dot product of a row of a and a row of b, both contiguous, so b is read
+// as it lies (the LM head: one row against the vocabulary), never transposed first; once
+// per pair of rows of a.
 constexpr int kDotRows = 4;
 void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
              bool accumulate = false);

@@ -196,8 +196,8 @@ void NnBlock(int m, int n, int k, float alpha, const float* a, int lda, const fl
 
 // c (m, n) (=|+=) a (m, k) · b (n, k)ᵀ for a few rows of a (m ≤ kDotRows): every c[i][j]
 // is the dot product of two contiguous rows, a_i and b_j, read as vectors along k. This is
-// the LM head's product (one row against the 50257 × 768 vocabulary): b is read once, as
-// it lies, where the tiles above would need it transposed first (one more pass over b
+// the LM head's product (one row against the 50257 × 768 vocabulary): b is read as it lies
+// (once per pair of rows of a), where the tiles above would need it transposed first (one more pass over b
 // and a write of its size). kRows rows of a × kCols rows of b at a time, one accumulator
 // each (2 × 4 + 2 + 1 registers fit AVX2's 16), each summed across lanes at the end.
 template <int kRows, int kCols>

@@ -64,7 +64,7 @@ void matmul(ConstMatrixView a, Op op_a, ConstMatrixView b, Op op_b, MatrixView c
     const int ldc = static_cast<int>(c.outerStride());
     if (op_a == Op::Plain && op_b == Op::Transposed && m <= gemm::kDotRows) {
         // A few rows against bᵀ (the LM head's one row against the vocabulary): dot
-        // products of rows, b read once as it lies, at every level.
+        // products of rows, b read as it lies (once per pair of rows), at every level.
         gemm::nt_dots(M, N, K, a.data(), static_cast<int>(a.outerStride()), b.data(),
                       static_cast<int>(b.outerStride()), c.data(), ldc, accumulate);
         return;
