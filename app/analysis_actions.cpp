@@ -11,15 +11,16 @@
 
 namespace hs {
 
-void try_action(AppContext& ctx, const std::function<void()>& action) {
+void try_action(std::string& error_line, const std::function<void()>& action) {
+    error_line.clear();
     try {
         action();
     } catch (const std::exception& e) {
-        ctx.analysis.error = e.what();
+        error_line = e.what();
     }
 }
 
-void request_analysis(AppContext& ctx) {
+void request_analysis(const AnalysisContext& ctx) {
     if (!ctx.view.trace) throw Error("there is no trace to analyze yet: wait for the forward pass to finish.");
     AnalysisJob job;
     job.kind = AnalysisJobKind::Analyze;
@@ -34,7 +35,7 @@ void request_analysis(AppContext& ctx) {
 namespace {
 
 // The shown model when it reads text; hs::Error saying that `what` needs one otherwise.
-std::shared_ptr<const TraceSource> text_source(const AppContext& ctx, const std::string& what) {
+std::shared_ptr<const TraceSource> text_source(const AnalysisContext& ctx, const std::string& what) {
     if (!ctx.view.source || !ctx.view.source->takes_text())
         throw Error(what + " needs a model that reads text (the default model, a playground or a model file); "
                     "a worked example has a fixed input.");
@@ -43,7 +44,7 @@ std::shared_ptr<const TraceSource> text_source(const AppContext& ctx, const std:
 
 }  // namespace
 
-void request_corpus(AppContext& ctx, std::vector<std::string> sentences, const std::string& name) {
+void request_corpus(const AnalysisContext& ctx, std::vector<std::string> sentences, const std::string& name) {
     AnalysisJob job;
     job.source = text_source(ctx, "corpus mode");
     if (sentences.empty()) throw Error("corpus mode needs at least one sentence; " + name + " has none.");
@@ -54,14 +55,14 @@ void request_corpus(AppContext& ctx, std::vector<std::string> sentences, const s
     ctx.analysis_worker.submit(std::move(job));
 }
 
-std::vector<std::string> sample_sentences(const AppContext& ctx, bool all_languages) {
+std::vector<std::string> sample_sentences(const std::vector<Sample>& samples, bool all_languages) {
     std::vector<std::string> out;
-    for (const Sample& s : ctx.samples)
+    for (const Sample& s : samples)
         if (all_languages || s.lang == "en") out.push_back(s.text);
     return out;
 }
 
-void request_rank_heads(AppContext& ctx) {
+void request_rank_heads(const AnalysisContext& ctx) {
     if (!ctx.view.source || !ctx.view.source->takes_text())
         throw Error("ranking heads needs a model (a playground or a model file); a worked example "
                     "has fixed weights.");
@@ -75,7 +76,7 @@ void request_rank_heads(AppContext& ctx) {
     ctx.analysis_worker.submit(std::move(job));
 }
 
-void request_relations(AppContext& ctx, std::vector<corpus::AnnotatedSentence> sentences, const std::string& name) {
+void request_relations(const AnalysisContext& ctx, std::vector<corpus::AnnotatedSentence> sentences, const std::string& name) {
     AnalysisJob job;
     job.source = text_source(ctx, "relation probes");
     if (sentences.empty()) throw Error("relation probes need sentences with gold relations; " + name + " has none.");
@@ -83,7 +84,7 @@ void request_relations(AppContext& ctx, std::vector<corpus::AnnotatedSentence> s
     job.annotated = std::move(sentences);
     job.corpus_name = name;
     job.model_arg = ctx.view.model_arg;
-    job.showcase_candidates = gold_samples(ctx);
+    job.showcase_candidates = gold_samples(ctx.samples);
     ctx.analysis.showcase_texts.clear();
     for (const Sample& s : ctx.samples)
         if (s.gold) ctx.analysis.showcase_texts.push_back(s.text);
@@ -91,14 +92,14 @@ void request_relations(AppContext& ctx, std::vector<corpus::AnnotatedSentence> s
     ctx.analysis_worker.submit(std::move(job));
 }
 
-std::vector<corpus::AnnotatedSentence> gold_samples(const AppContext& ctx) {
+std::vector<corpus::AnnotatedSentence> gold_samples(const std::vector<Sample>& samples) {
     std::vector<corpus::AnnotatedSentence> out;
-    for (const Sample& s : ctx.samples)
+    for (const Sample& s : samples)
         if (s.gold) out.push_back(*s.gold);
     return out;
 }
 
-void show_relation_head(AppContext& ctx, const RelationRun& run, const RelationScore& score) {
+void show_relation_head(const AnalysisContext& ctx, const RelationRun& run, const RelationScore& score) {
     AppState& s = ctx.state;
     if (score.best_head < 0 || run.heads <= 0) return;
     s.layer = score.best_head / run.heads;
@@ -127,9 +128,9 @@ void show_relation_head(AppContext& ctx, const RelationRun& run, const RelationS
     }
 }
 
-std::string relation_caption(const AppContext& ctx, int layer, int head, const std::string& lang) {
-    const AnalysisView& a = ctx.analysis;
-    if (!a.relations_of(ctx.view.model_arg)) return {};
+std::string relation_caption(const AnalysisView& a, const std::string& model_arg, int layer, int head,
+                             const std::string& lang) {
+    if (!a.relations_of(model_arg)) return {};
     std::string out;
     for (const RelationRun& run : *a.relations)
         for (const RelationScore& r : run.scores) {
@@ -142,12 +143,12 @@ std::string relation_caption(const AppContext& ctx, int layer, int head, const s
     return out;
 }
 
-bool default_probe_due(const AppContext& ctx) {
+bool default_probe_due(const AnalysisContext& ctx) {
     return ctx.state.source == SourceKind::Default && ctx.view.source && ctx.view.model_arg == "default" &&
            ctx.analysis.relations_requested != "default";
 }
 
-void poll_analysis(AppContext& ctx) {
+void poll_analysis(const AnalysisContext& ctx) {
     AnalysisView& a = ctx.analysis;
     if (auto r = ctx.analysis_worker.take_result()) {
         char ms[32];
@@ -203,15 +204,13 @@ void poll_analysis(AppContext& ctx) {
         request_analysis(ctx);
 }
 
-const std::vector<HeadLabels>* shown_labels(const AppContext& ctx) {
-    const AnalysisView& a = ctx.analysis;
+const std::vector<HeadLabels>* shown_labels(const AnalysisView& a) {
     if (a.table_source == MetricsSource::Corpus && a.corpus) return &a.corpus_labels;
     if (a.analysis) return &a.analysis->labels;
     return nullptr;
 }
 
-std::vector<HeadMetrics> shown_metrics(const AppContext& ctx) {
-    const AnalysisView& a = ctx.analysis;
+std::vector<HeadMetrics> shown_metrics(const AnalysisView& a) {
     if (a.table_source == MetricsSource::Corpus && a.corpus) {
         std::vector<HeadMetrics> out;
         for (const HeadStats& h : a.corpus->heads) out.push_back(h.means());
@@ -221,8 +220,7 @@ std::vector<HeadMetrics> shown_metrics(const AppContext& ctx) {
     return {};
 }
 
-int shown_heads(const AppContext& ctx) {
-    const AnalysisView& a = ctx.analysis;
+int shown_heads(const AnalysisView& a) {
     if (a.table_source == MetricsSource::Corpus && a.corpus) {
         int h = 0;
         for (const HeadStats& s : a.corpus->heads) h = std::max(h, s.head + 1);
@@ -231,8 +229,7 @@ int shown_heads(const AppContext& ctx) {
     return a.analysis ? a.analysis->heads : 0;
 }
 
-int shown_layers(const AppContext& ctx) {
-    const AnalysisView& a = ctx.analysis;
+int shown_layers(const AnalysisView& a) {
     if (a.table_source == MetricsSource::Corpus && a.corpus) {
         int l = 0;
         for (const HeadStats& s : a.corpus->heads) l = std::max(l, s.layer + 1);

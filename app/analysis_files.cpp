@@ -16,7 +16,7 @@ namespace hs {
 namespace {
 
 // Analysis plots keep their own range (metrics are not weights in [0, 1]).
-HeatmapOptions options(const AppContext& ctx, const std::string& title, const std::string& row_axis,
+HeatmapOptions options(const AnalysisContext& ctx, const std::string& title, const std::string& row_axis,
                        const std::string& col_axis) {
     HeatmapOptions o = figure_options(ctx.state, title, row_axis, col_axis);
     o.scale = ColorScale{};
@@ -25,11 +25,11 @@ HeatmapOptions options(const AppContext& ctx, const std::string& title, const st
 }
 
 // "<model> · " of the figures' titles ("" without a trace).
-std::string model_part(const AppContext& ctx) {
+std::string model_part(const AnalysisContext& ctx) {
     return ctx.view.trace ? figure_model_name(ctx.view.trace->model_name) + " · " : "";
 }
 
-const TraceAnalysis& need_analysis(const AppContext& ctx) {
+const TraceAnalysis& need_analysis(const AnalysisContext& ctx) {
     if (!ctx.analysis.analysis || !ctx.analysis.analysed_trace)
         throw Error("nothing to export: press Analyze first.");
     return *ctx.analysis.analysis;
@@ -43,8 +43,8 @@ std::vector<std::string> numbered(const char* prefix, int n) {
 
 }  // namespace
 
-std::string export_path(const AppContext& ctx, const std::string& stem, const std::string& ext) {
-    return unused_path(ctx.state.export_dir, stem, ext);
+std::string export_path(const std::string& export_dir, const std::string& stem, const std::string& ext) {
+    return unused_path(export_dir, stem, ext);
 }
 
 Matrix metric_matrix(const std::vector<HeadMetrics>& metrics, int layers, int heads, Metric metric) {
@@ -54,7 +54,7 @@ Matrix metric_matrix(const std::vector<HeadMetrics>& metrics, int layers, int he
     return m;
 }
 
-std::string export_metrics_csv(const AppContext& ctx, const std::string& path) {
+std::string export_metrics_csv(const AnalysisContext& ctx, const std::string& path) {
     const AnalysisView& a = ctx.analysis;
     if (a.table_source == MetricsSource::Corpus && a.corpus) {
         write_file_atomic(path, corpus_csv(*a.corpus, a.corpus_labels));
@@ -65,7 +65,7 @@ std::string export_metrics_csv(const AppContext& ctx, const std::string& path) {
     return path;
 }
 
-std::string export_analysis_json(const AppContext& ctx, const std::string& path) {
+std::string export_analysis_json(const AnalysisContext& ctx, const std::string& path) {
     const AnalysisView& a = ctx.analysis;
     if (a.table_source == MetricsSource::Corpus && a.corpus) {
         const std::string model = ctx.view.trace ? ctx.view.trace->model_name : "";
@@ -77,9 +77,9 @@ std::string export_analysis_json(const AppContext& ctx, const std::string& path)
     return path;
 }
 
-std::string export_metric_figure(const AppContext& ctx, Metric metric, const std::string& path) {
-    const std::vector<HeadMetrics> metrics = shown_metrics(ctx);
-    const int layers = shown_layers(ctx), heads = shown_heads(ctx);
+std::string export_metric_figure(const AnalysisContext& ctx, Metric metric, const std::string& path) {
+    const std::vector<HeadMetrics> metrics = shown_metrics(ctx.analysis);
+    const int layers = shown_layers(ctx.analysis), heads = shown_heads(ctx.analysis);
     if (metrics.empty() || layers == 0 || heads == 0) throw Error("nothing to export: press Analyze first.");
     const Matrix m = metric_matrix(metrics, layers, heads, metric);
     // Figures from the window speak the interface language (the CLI's stay English).
@@ -91,11 +91,11 @@ std::string export_metric_figure(const AppContext& ctx, Metric metric, const std
     return path;
 }
 
-std::string export_jsd_figure(const AppContext& ctx, const std::string& path) {
+std::string export_jsd_figure(const AnalysisContext& ctx, const std::string& path) {
     const AnalysisView& a = ctx.analysis;
     const bool corpus = a.table_source == MetricsSource::Corpus && a.corpus;
     const Eigen::MatrixXd& jsd = corpus ? a.corpus->mean_jsd : need_analysis(ctx).jsd;
-    const int heads = shown_heads(ctx);
+    const int heads = shown_heads(ctx.analysis);
     std::vector<std::string> names;
     for (int n = 0; n < static_cast<int>(jsd.rows()); ++n) names.push_back(head_name(n, heads));
     write_heatmap_figure(path, jsd.cast<float>(), names, names,
@@ -103,7 +103,7 @@ std::string export_jsd_figure(const AppContext& ctx, const std::string& path) {
     return path;
 }
 
-std::string export_rollout_figure(const AppContext& ctx, const std::string& path) {
+std::string export_rollout_figure(const AnalysisContext& ctx, const std::string& path) {
     const TraceAnalysis& t = need_analysis(ctx);
     const std::vector<std::string>& tokens = ctx.analysis.analysed_trace->main.tokens;
     const std::string title = figure_title(ctx.analysis.analysed_trace->model_name, tr("attention rollout R"), "");

@@ -263,39 +263,39 @@ float draw_view_bar(AppContext& ctx) {
 void draw_layout(AppContext& ctx, const std::string& bench_view) {
     const ImVec2 d = ImGui::GetIO().DisplaySize;
     if (bench_view == "grid") {
-        draw_grid_panel(ctx, {ImVec2(0, 0), d});
+        draw_grid_panel(grid_panel_context(ctx), {ImVec2(0, 0), d});
         return;
     }
     if (bench_view == "heatmap") {
-        draw_heatmap_panel(ctx, {ImVec2(0, 0), d});
+        draw_heatmap_panel(heatmap_panel_context(ctx), {ImVec2(0, 0), d});
         return;
     }
     const float bar_h = draw_view_bar(ctx);
     const float h = d.y - bar_h;
     if (ctx.state.view_mode == ViewMode::Train) {
-        draw_train_panel(ctx, {ImVec2(0, bar_h), ImVec2(d.x, h)});
+        draw_train_panel(train_panel_context(ctx), {ImVec2(0, bar_h), ImVec2(d.x, h)});
         return;
     }
     const float left_w = std::clamp(d.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
     const float model_h = std::floor(h * 0.56f);
-    draw_model_panel(ctx, {ImVec2(0, bar_h), ImVec2(left_w, model_h)});
-    draw_input_panel(ctx, {ImVec2(0, bar_h + model_h), ImVec2(left_w, h - model_h)});
+    draw_model_panel(model_panel_context(ctx), {ImVec2(0, bar_h), ImVec2(left_w, model_h)});
+    draw_input_panel(input_panel_context(ctx), {ImVec2(0, bar_h + model_h), ImVec2(left_w, h - model_h)});
     const float right_w = d.x - left_w;
     if (ctx.state.view_mode == ViewMode::Analysis) {
         // Analysis: the analysis window, and beside it the grid (ctrl-click ablates) over
         // the selected head's map, so an ablation's effect on later maps stays in view.
         const float analysis_w = std::floor(right_w * 0.62f);
         const float grid_h = std::floor(h * 0.5f);
-        draw_analysis_panel(ctx, {ImVec2(left_w, bar_h), ImVec2(analysis_w, h)});
-        draw_grid_panel(ctx, {ImVec2(left_w + analysis_w, bar_h), ImVec2(right_w - analysis_w, grid_h)});
-        draw_heatmap_panel(ctx, {ImVec2(left_w + analysis_w, bar_h + grid_h), ImVec2(right_w - analysis_w, h - grid_h)});
+        draw_analysis_panel(analysis_panel_context(ctx), {ImVec2(left_w, bar_h), ImVec2(analysis_w, h)});
+        draw_grid_panel(grid_panel_context(ctx), {ImVec2(left_w + analysis_w, bar_h), ImVec2(right_w - analysis_w, grid_h)});
+        draw_heatmap_panel(heatmap_panel_context(ctx), {ImVec2(left_w + analysis_w, bar_h + grid_h), ImVec2(right_w - analysis_w, h - grid_h)});
         return;
     }
     const float top_h = std::floor(h * 0.64f);
     const float heat_w = std::floor(right_w * 0.58f);
-    draw_heatmap_panel(ctx, {ImVec2(left_w, bar_h), ImVec2(heat_w, top_h)});
-    draw_grid_panel(ctx, {ImVec2(left_w + heat_w, bar_h), ImVec2(right_w - heat_w, top_h)});
-    draw_detail_panels(ctx, {ImVec2(left_w, bar_h + top_h), ImVec2(right_w, h - top_h)});
+    draw_heatmap_panel(heatmap_panel_context(ctx), {ImVec2(left_w, bar_h), ImVec2(heat_w, top_h)});
+    draw_grid_panel(grid_panel_context(ctx), {ImVec2(left_w + heat_w, bar_h), ImVec2(right_w - heat_w, top_h)});
+    draw_detail_panels(detail_panels_context(ctx), {ImVec2(left_w, bar_h + top_h), ImVec2(right_w, h - top_h)});
 }
 
 // Under Mesa's software rasteriser (llvmpipe, as under Xvfb) one thread more than the
@@ -558,7 +558,7 @@ void draw_ui(AppContext& ctx, const std::vector<std::unique_ptr<FrameHook>>& hoo
     ctx.renderer->begin_frame();
     for (const auto& h : hooks) h->in_ui(ctx, f);
     draw_layout(ctx, options.bench_view);
-    draw_help_windows(ctx);
+    draw_help_windows(ctx.help, ctx.fonts);
     draw_progress_overlay(ctx);
     ImGui::Render();
 }
@@ -649,7 +649,7 @@ int run_gui(const GuiOptions& options) {
                 selection_applied = true;
             }
             selection_note.drop_when_model_changes(ctx.state);
-            poll_analysis(ctx);
+            poll_analysis(analysis_context(ctx));
             // 3. Hooks make their edits (scripts, benchmarks) as a click polled now would.
             for (const auto& h : hooks) h->before_ui(ctx, f);
             f.accepted = FrameClock::now();
@@ -666,7 +666,7 @@ int run_gui(const GuiOptions& options) {
             last_frame_identical = render_frame(ctx, window, skip_identical_frames, shown_frame, f);
             // 6. Hooks see the finished frame (screenshots), then it is shown.
             f.settled = ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle() &&
-                        ctx.mip_worker.idle() && !default_probe_due(ctx);
+                        ctx.mip_worker.idle() && !default_probe_due(analysis_context(ctx));
             f.ready = f.settled && ctx.view.trace;
             if (f.ready) f.ready_frames = ++ready_frames;
             for (const auto& h : hooks) h->before_swap(ctx, f);

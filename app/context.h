@@ -1,6 +1,7 @@
 #pragma once
-// Everything the panels share: the user's choices, the newest trace and its textures,
-// the worker, the renderer, fonts and per-panel view state. Owned by the frame loop.
+// Everything the window holds: the user's choices, the newest trace and its textures,
+// the workers, the renderer, fonts and per-panel view state. Owned by the frame loop,
+// which hands each panel only its parts (the *_context functions below; app/panels/panels.h).
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -13,6 +14,8 @@
 #include "app/analysis_worker.h"
 #include "app/fonts.h"
 #include "app/gl/heatmap_renderer.h"
+#include "app/panels/panel_views.h"
+#include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 #include "app/path_complete.h"
 #include "app/state.h"
@@ -24,79 +27,6 @@
 
 namespace hs {
 
-// The Pipeline tab: its layout and where each card was drawn (state dump, GUI tests).
-struct PipelineCardRect {
-    std::string title;
-    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // screen pixels of the card (title to bottom)
-    bool numbers = false;                  // drawn as a table of numbers (else a heatmap)
-    float column_w = 0, widest_text_w = 0;  // numbers: a column's width and its widest value
-};
-struct PipelineView {
-    bool textbook = true;        // per-head W_Q^h … (the articles) vs PyTorch's fused W_in
-    bool article_errors_only = true;  // the Article tab lists the numbers the article got wrong first
-    // The layout of the last frame that drew the Pipeline tab: fused when the trace has no
-    // per-head copies (a model above d_model 1024), whatever `textbook` asks for.
-    bool textbook_shown = true;
-    float scroll_to = -1.0f;     // ≥ 0: scroll the strip there on the next frame (scripts)
-    float visible_x0 = 0, visible_x1 = 0;  // the strip's visible screen span
-    std::vector<PipelineCardRect> cards;  // of the last frame
-    // The widest printed value of each small matrix of one trace generation at one font
-    // size (measuring every value each frame cost ~80 ms a frame at d_model 512).
-    std::uint64_t widest_generation = 0;
-    float widest_font = 0.0f;
-    std::map<const Matrix*, float> widest_value_w;
-};
-
-// The Input panel's text box: shown wrapped while not edited; a click edits it (ImGui's
-// multi-line editor does not wrap).
-struct TextBoxView {
-    bool editing = false;
-    bool focus = false;  // give the editor the keyboard on its first frame
-};
-
-// Help windows: the welcome (first launch, F1) and About.
-struct HelpView {
-    bool welcome = false;
-    bool about = false;
-};
-
-// Heatmap panel view: zoom/pan in map cells, hover readout.
-struct HeatmapView {
-    UvRect uv;                 // visible part of the map
-    std::string uv_key;        // map shape the uv belongs to (reset when it changes)
-    // Where the map was drawn last frame (window pixels) and with which scale: written
-    // by --layout for the screenshot test.
-    ImVec2 last_p0, last_p1;
-    // Widest query / key label of the current trace and map (computed once per trace).
-    std::string label_key;
-    float row_label_w = 0.0f, col_label_w = 0.0f;
-    ColorScale last_scale;
-    bool drawn = false;
-    // The room the map had (pixels, after labels, colour bar and captions) and the frame it
-    // was drawn in; whether the colour-scale controls sit behind their button (too little
-    // room), and the height they took in the toolbar and the button took instead. The
-    // state dump's "heatmap", checked by gui_check fit.
-    float area_w = 0.0f, area_h = 0.0f;
-    int area_frame = -1;
-    bool scale_behind_button = false;
-    float toolbar_controls_h = 0.0f, button_h = 0.0f;
-};
-
-// Model panel: the path being typed (opened on Enter / "open") and its completions.
-struct ModelPanelView {
-    std::string path;                  // text of the path field
-    std::string synced_dir;            // state.model_dir last copied into `path`
-    std::vector<PathMatch> matches;    // completions of `path`
-    std::string matches_for;           // the text `matches` were listed for
-    int highlight = -1;                // match chosen with ↑/↓ (−1: none)
-    bool list_hovered = false;         // keep the list while the pointer is on it
-};
-
-struct ExportStatus {
-    std::string last_path;        // last file written
-    std::string last_error;       // last failure, shown in red
-    std::string last_note;        // what the last export changed (maps shrunk to fit)
-};
 
 struct AppContext {
     AppState state;
@@ -138,5 +68,16 @@ inline const std::string& current_error(const AppContext& ctx) {
            : !ctx.view.error.empty()        ? ctx.view.error
                                             : ctx.state.open_error;
 }
+
+// The parts each panel and the analysis actions receive (references into ctx, valid
+// while ctx lives; built each frame, so ui_scale is the frame's).
+AnalysisContext analysis_context(AppContext& ctx);
+AnalysisPanelContext analysis_panel_context(AppContext& ctx);
+ModelPanelContext model_panel_context(AppContext& ctx);
+InputPanelContext input_panel_context(AppContext& ctx);
+HeatmapPanelContext heatmap_panel_context(AppContext& ctx);
+GridPanelContext grid_panel_context(AppContext& ctx);
+DetailPanelsContext detail_panels_context(AppContext& ctx);
+TrainPanelContext train_panel_context(AppContext& ctx);
 
 }  // namespace hs

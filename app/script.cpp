@@ -116,7 +116,7 @@ void show_relation(AppContext& ctx, const std::string& rest) {
         return relation == corpus::relation_name(r.relation);
     });
     if (score == run->scores.end()) throw Error("relations-show: no arc of relation '" + relation + "' was probed");
-    show_relation_head(ctx, *run, *score);
+    show_relation_head(analysis_context(ctx), *run, *score);
 }
 
 // "train-show STEP|last": that snapshot's model in every view.
@@ -150,12 +150,12 @@ void export_analysis_png(AppContext& ctx, const std::string& rest) {
     std::istringstream kv(rest);
     std::string what, path;
     kv >> what >> path;
-    if (what == "jsd") ctx.export_status.last_path = export_jsd_figure(ctx, path);
-    else if (what == "rollout") ctx.export_status.last_path = export_rollout_figure(ctx, path);
+    if (what == "jsd") ctx.export_status.last_path = export_jsd_figure(analysis_context(ctx), path);
+    else if (what == "rollout") ctx.export_status.last_path = export_rollout_figure(analysis_context(ctx), path);
     else {
         for (Metric m : all_metrics())
             if (what == metric_name(m)) {
-                ctx.export_status.last_path = export_metric_figure(ctx, m, path);
+                ctx.export_status.last_path = export_metric_figure(analysis_context(ctx), m, path);
                 return;
             }
         throw Error("export-analysis-png needs jsd, rollout or a metric name, got '" + what + "'");
@@ -336,7 +336,7 @@ std::vector<ScriptRunner::Action> ScriptRunner::view_actions() {
              run.settle_frames_ = 2;
              if (l.rest != "pipeline" && l.rest != "layers" && l.rest != "export" && l.rest != "article")
                  throw Error("tab must be pipeline, layers, export or article");
-             if (l.rest == "article" && !article_tab_available(l.ctx))
+             if (l.rest == "article" && !article_tab_available(l.ctx.view))
                  throw Error("this model has no article to compare with (a worked example from an article has one)");
              l.s.select_tab = l.rest;
          }},
@@ -354,10 +354,10 @@ std::vector<ScriptRunner::Action> ScriptRunner::view_actions() {
 // Actions of the Analysis view: metrics, corpus, ablation, ranking, relations.
 std::vector<ScriptRunner::Action> ScriptRunner::analysis_actions() {
     return {
-        {"analyze", "", [](ScriptRunner&, Line& l) { request_analysis(l.ctx); }},
+        {"analyze", "", [](ScriptRunner&, Line& l) { request_analysis(analysis_context(l.ctx)); }},
         {"corpus", "samples|FILE", [](ScriptRunner&, Line& l) {
-             if (l.rest == "samples") request_corpus(l.ctx, sample_sentences(l.ctx, false), "samples (en)");
-             else request_corpus(l.ctx, split_lines(read_file(l.rest, kMaxTextBytes, "a text file")), l.rest);
+             if (l.rest == "samples") request_corpus(analysis_context(l.ctx), sample_sentences(l.ctx.samples, false), "samples (en)");
+             else request_corpus(analysis_context(l.ctx), split_lines(read_file(l.rest, kMaxTextBytes, "a text file")), l.rest);
          }},
         {"ablate", "L.H", [](ScriptRunner&, Line& l) { ablate_or_restore(l.ctx, true, l.rest); }},
         {"restore", "L.H|all", [](ScriptRunner&, Line& l) { ablate_or_restore(l.ctx, false, l.rest); }},
@@ -365,13 +365,13 @@ std::vector<ScriptRunner::Action> ScriptRunner::analysis_actions() {
              l.s.ablate_mode = parse_ablation_mode(l.rest);
              if (!l.s.ablated.empty()) l.s.dirty = true;
          }},
-        {"rank-heads", "", [](ScriptRunner&, Line& l) { request_rank_heads(l.ctx); }},
+        {"rank-heads", "", [](ScriptRunner&, Line& l) { request_rank_heads(analysis_context(l.ctx)); }},
         {"relations", "grammar|samples", [](ScriptRunner&, Line& l) {  // relation probes (waits for the result)
              if (l.rest != "grammar" && l.rest != "samples")
                  throw Error("relations takes grammar or samples, got '" + l.rest + "'");
              l.ctx.analysis.relations_corpus_choice = l.rest == "grammar" ? 0 : 1;  // as the tab's radio buttons
-             if (l.rest == "grammar") request_relations(l.ctx, corpus::probe_corpus(), "grammar sentences (600, seed 99)");
-             else request_relations(l.ctx, gold_samples(l.ctx), "samples with gold relations");
+             if (l.rest == "grammar") request_relations(analysis_context(l.ctx), corpus::probe_corpus(), "grammar sentences (600, seed 99)");
+             else request_relations(analysis_context(l.ctx), gold_samples(l.ctx.samples), "samples with gold relations");
          }},
         {"relations-show", "RELATION LANG", [](ScriptRunner&, Line& l) { show_relation(l.ctx, l.rest); }},
     };
@@ -431,14 +431,14 @@ std::vector<ScriptRunner::Action> ScriptRunner::output_actions() {
         {"export-csv", "PATH", export_shown_map},
         {"export-json", "PATH", export_shown_map},
         {"export-metrics-csv", "PATH", [](ScriptRunner&, Line& l) {
-             l.ctx.export_status.last_path = export_metrics_csv(l.ctx, l.rest);
+             l.ctx.export_status.last_path = export_metrics_csv(analysis_context(l.ctx), l.rest);
          }},
         {"export-analysis-json", "PATH", [](ScriptRunner&, Line& l) {
-             l.ctx.export_status.last_path = export_analysis_json(l.ctx, l.rest);
+             l.ctx.export_status.last_path = export_analysis_json(analysis_context(l.ctx), l.rest);
          }},
         {"export-analysis-png", "jsd|rollout|METRIC PATH", [](ScriptRunner&, Line& l) { export_analysis_png(l.ctx, l.rest); }},
-        {"export-experiment-csv", "PATH", [](ScriptRunner&, Line& l) { export_experiment_csv(l.ctx, l.rest); }},
-        {"export-experiment-png", "PATH", [](ScriptRunner&, Line& l) { export_experiment_png(l.ctx, l.rest); }},
+        {"export-experiment-csv", "PATH", [](ScriptRunner&, Line& l) { export_experiment_csv(l.ctx.experiment_worker, l.ctx.train, l.rest); }},
+        {"export-experiment-png", "PATH", [](ScriptRunner&, Line& l) { export_experiment_png(l.ctx.experiment_worker, l.ctx.train, l.rest); }},
         {"quit", "", [](ScriptRunner& run, Line&) { run.next_ = run.lines_.size(); }},
     };
 }

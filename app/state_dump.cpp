@@ -110,7 +110,8 @@ nlohmann::json analysis_json(const AppContext& ctx) {
 nlohmann::json train_json(const AppContext& ctx) {
     const TrainProgress p = ctx.train_worker.progress();
     nlohmann::json j = {{"error", p.error}, {"notice", p.notice}, {"replace_dir", p.replace_dir}, {"steps_taken", p.steps_taken},
-                        {"total_steps", p.total_steps}, {"timeline", ctx.train.timeline}};
+                        {"total_steps", p.total_steps}, {"timeline", ctx.train.timeline},
+                        {"train_error", ctx.train.train_error}, {"experiment_error", ctx.train.experiment_error}};
     if (!p.history) return j;
     j["spec"] = to_playground_spec(p.config);
     std::vector<double> loss;
@@ -280,7 +281,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["kv_head_of"] = kv;
     j["head_captions"] = captions;
     j["source_kind"] = ctx.view.source_kind;
-    j["relation_caption"] = relation_caption(ctx, s.layer, s.head);
+    j["relation_caption"] = relation_caption(ctx.analysis, ctx.view.model_arg, s.layer, s.head);
     j["untrained"] = ctx.view.source_kind == "playground";  // the "untrained: random weights" label
     j["map_kind"] = s.map == MapKind::Self ? "self" : s.map == MapKind::DecoderSelf ? "decoder-self" : "decoder-cross";
     if (const nlohmann::json map = shown_map_json(*t, s); !map.is_null()) j["shown_map"] = map;

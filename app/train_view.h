@@ -35,7 +35,10 @@ struct TrainView {
     int experiment_key = 0;  // 0 heads, 1 d_model
     std::string experiment_values = "1,2,4,8,16";
     ExperimentProgress experiment;  // newest publication, read once per frame
-    std::string experiment_status;  // what the last export wrote, or why it failed
+    std::string experiment_status;  // what the last export wrote
+    // Why the last Train / Step (train_error) or Run experiment / export (experiment_error)
+    // did not start: a bad setup, an unwritable folder. Shown in red where it was pressed.
+    std::string train_error, experiment_error;
     bool select_experiment_tab = false;  // a script asks for the tab
 };
 

@@ -17,9 +17,9 @@ namespace hs {
 namespace {
 
 // A worked example (fixed inputs and weights) has no heads to switch off or rank.
-bool fixed_weights(const AppContext& ctx) { return !ctx.view.source || !ctx.view.source->takes_text(); }
+bool fixed_weights(const AnalysisPanelContext& ctx) { return !ctx.view.source || !ctx.view.source->takes_text(); }
 
-void draw_controls(AppContext& ctx) {
+void draw_controls(const AnalysisPanelContext& ctx) {
     AppState& s = ctx.state;
     if (fixed_weights(ctx)) {
         ImGui::TextDisabled("%s", tr("A worked example has fixed inputs and weights: open a model to ablate heads."));
@@ -115,7 +115,7 @@ void draw_next_token_part(const Trace& t, const AblationEffect& e) {
     }
 }
 
-void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
+void draw_effect(const AnalysisPanelContext& ctx, const AblationEffect& e, float height) {
     const Trace& t = *ctx.view.trace;
     // The two plots share what the next-token part leaves when each still gets 10 em; in a
     // narrower panel the next-token part goes below them. Headings wrap inside their column.
@@ -154,7 +154,7 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
         scale.lo = 0.0f;
         scale.hi = std::max(ctx.analysis.effect_map.hi, 1e-6f);
         const float side = ImGui::GetContentRegionAvail().x;
-        const PlotHover hm = draw_matrix_plot(ctx, "##map_change", ctx.analysis.effect_map, layers, heads,
+        const PlotHover hm = draw_matrix_plot(ctx.canvas, "##map_change", ctx.analysis.effect_map, layers, heads,
                                               ImVec2(side, std::min(height, side)), Colormap::Magma, scale,
                                               [](int i) { return "L" + std::to_string(i); },
                                               [](int j) { return "H" + std::to_string(j); });
@@ -176,10 +176,10 @@ void draw_effect(AppContext& ctx, const AblationEffect& e, float height) {
     if (columns == 2) draw_next_token_part(t, e);
 }
 
-void draw_ranking(AppContext& ctx) {
+void draw_ranking(const AnalysisPanelContext& ctx) {
     AnalysisView& a = ctx.analysis;
     ImGui::BeginDisabled(fixed_weights(ctx) || !ctx.view.trace);
-    if (ImGui::Button(tr("Rank heads"))) try_action(ctx, [&] { request_rank_heads(ctx); });
+    if (ImGui::Button(tr("Rank heads"))) try_action(ctx.analysis.error, [&] { request_rank_heads(ctx); });
     ImGui::EndDisabled();
     ImGui::SameLine();
     text_disabled_wrapped(tr("ablate each head alone (%s) and sort by its effect on this input"),
@@ -244,7 +244,7 @@ void draw_ranking(AppContext& ctx) {
 
 }  // namespace
 
-void draw_ablation_tab(AppContext& ctx) {
+void draw_ablation_tab(const AnalysisPanelContext& ctx) {
     draw_controls(ctx);
     if (fixed_weights(ctx)) return;  // the controls' line says why: no hint, no Rank heads
     ImGui::Separator();

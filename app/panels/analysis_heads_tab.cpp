@@ -46,26 +46,26 @@ void metric_tooltip(Metric m) {
     else ImGui::SetTooltip("%s\n(%s)", tr(metric_description(m)), metric_name(m));
 }
 
-void draw_corpus_controls(AppContext& ctx) {
+void draw_corpus_controls(const AnalysisPanelContext& ctx) {
     AnalysisView& a = ctx.analysis;
     ImGui::TextUnformatted(tr("Corpus:"));
     ImGui::SameLine();
     const bool ok = ctx.view.source && ctx.view.source->takes_text();
     ImGui::BeginDisabled(!ok);
     if (ImGui::Button(tr("run the samples")))
-        try_action(ctx, [&] {
-            request_corpus(ctx, sample_sentences(ctx, a.corpus_all_languages),
+        try_action(ctx.analysis.error, [&] {
+            request_corpus(ctx, sample_sentences(ctx.samples, a.corpus_all_languages),
                            a.corpus_all_languages ? "samples (all)" : "samples (en)");
         });
     ImGui::SameLine();
     ImGui::Checkbox(tr("all languages"), &a.corpus_all_languages);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(std::max(120.0f, ImGui::GetContentRegionAvail().x - 110.0f * ctx.ui_scale));
+    ImGui::SetNextItemWidth(std::max(120.0f, ImGui::GetContentRegionAvail().x - 110.0f * ctx.canvas.ui_scale));
     input_path_string("##corpus_file", &a.corpus_file);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("a text file with one sentence per line"));
     ImGui::SameLine();
     if (ImGui::Button(tr("run file")))
-        try_action(ctx, [&] { request_corpus(ctx, split_lines(read_file(a.corpus_file, kMaxTextBytes, "a text file")), a.corpus_file); });
+        try_action(ctx.analysis.error, [&] { request_corpus(ctx, split_lines(read_file(a.corpus_file, kMaxTextBytes, "a text file")), a.corpus_file); });
     ImGui::EndDisabled();
     if (!ok) ImGui::TextDisabled("%s", tr("(corpus mode needs a model that reads text)"));
 }
@@ -92,11 +92,11 @@ void sort_rows(std::vector<int>& order, const ImGuiTableSortSpecs* specs, const 
     });
 }
 
-void draw_table(AppContext& ctx, const std::vector<HeadMetrics>& metrics, const std::vector<HeadLabels>& labels,
+void draw_table(const AnalysisPanelContext& ctx, const std::vector<HeadMetrics>& metrics, const std::vector<HeadLabels>& labels,
                 float height) {
     AnalysisView& a = ctx.analysis;
     const bool corpus = a.table_source == MetricsSource::Corpus && a.corpus;
-    const int heads = shown_heads(ctx);
+    const int heads = shown_heads(ctx.analysis);
     const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
                                   ImGuiTableFlags_SizingFixedFit;
@@ -157,8 +157,8 @@ void draw_table(AppContext& ctx, const std::vector<HeadMetrics>& metrics, const 
 }
 
 // Legend: each role present, its rule, and the heads it fired for with the numbers.
-void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
-    const int heads = std::max(1, shown_heads(ctx));
+void draw_legend(const AnalysisPanelContext& ctx, const std::vector<HeadLabels>& labels) {
+    const int heads = std::max(1, shown_heads(ctx.analysis));
     ImGui::TextUnformatted(tr("Legend: roles and what triggered them (thresholds in docs/ANALYSIS.md)"));
     for (int r = 0; r <= static_cast<int>(Role::Mixed); ++r) {
         const Role role = static_cast<Role>(r);
@@ -175,10 +175,10 @@ void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
         role_chip(role);
         ImGui::SameLine();
         text_prose(tr(role_description(role)), /*disabled=*/true);  // wrapped beside the chip
-        ImGui::Indent(16.0f * ctx.ui_scale);
+        ImGui::Indent(16.0f * ctx.canvas.ui_scale);
         text_prose(printf_string(count == 1 ? tr("%d head: %s%s") : tr("%d heads: %s%s"), count, fired.c_str(),
                                  count > 12 ? ", …" : ""));
-        ImGui::Unindent(16.0f * ctx.ui_scale);
+        ImGui::Unindent(16.0f * ctx.canvas.ui_scale);
     }
     const int sel = ctx.state.map == MapKind::Self ? ctx.state.layer * heads + ctx.state.head : -1;
     if (sel >= 0 && sel < static_cast<int>(labels.size())) {
@@ -196,7 +196,7 @@ void draw_legend(AppContext& ctx, const std::vector<HeadLabels>& labels) {
 
 }  // namespace
 
-void draw_heads_tab(AppContext& ctx) {
+void draw_heads_tab(const AnalysisPanelContext& ctx) {
     AnalysisView& a = ctx.analysis;
     draw_corpus_controls(ctx);
     if (a.corpus) {
@@ -214,8 +214,8 @@ void draw_heads_tab(AppContext& ctx) {
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.corpus->skipped.front().c_str());
         }
     }
-    const std::vector<HeadLabels>* labels = shown_labels(ctx);
-    const std::vector<HeadMetrics> metrics = shown_metrics(ctx);
+    const std::vector<HeadLabels>* labels = shown_labels(ctx.analysis);
+    const std::vector<HeadMetrics> metrics = shown_metrics(ctx.analysis);
     if (!labels || metrics.empty()) {
         ImGui::TextDisabled("%s", tr("No analysis yet: press Analyze (this text) or run a corpus."));
         return;

@@ -13,11 +13,11 @@
 namespace hs {
 namespace {
 
-void draw_toolbar(AppContext& ctx) {
+void draw_toolbar(const AnalysisPanelContext& ctx) {
     AnalysisView& a = ctx.analysis;
     AnalysisWorker& w = ctx.analysis_worker;
     ImGui::BeginDisabled(!ctx.view.trace);
-    if (ImGui::Button(tr("Analyze"))) try_action(ctx, [&] { request_analysis(ctx); });
+    if (ImGui::Button(tr("Analyze"))) try_action(ctx.analysis.error, [&] { request_analysis(ctx); });
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", tr("metrics, role labels, head similarity and rollout of every head for the current text"));
@@ -30,7 +30,7 @@ void draw_toolbar(AppContext& ctx) {
         char label[96];
         if (total > 0) std::snprintf(label, sizeof label, "%s %d/%d", tr(to_string(w.running_kind())), done, total);
         else std::snprintf(label, sizeof label, "%s…", tr(to_string(w.running_kind())));
-        ImGui::ProgressBar(total > 0 ? float(done) / float(total) : 0.0f, ImVec2(260.0f * ctx.ui_scale, 0.0f), label);
+        ImGui::ProgressBar(total > 0 ? float(done) / float(total) : 0.0f, ImVec2(260.0f * ctx.canvas.ui_scale, 0.0f), label);
         ImGui::SameLine();
         if (ImGui::Button(tr("cancel##analysis"))) {
             w.cancel();
@@ -51,7 +51,7 @@ void draw_toolbar(AppContext& ctx) {
 
 }  // namespace
 
-void draw_analysis_panel(AppContext& ctx, const PanelRect& r) {
+void draw_analysis_panel(const AnalysisPanelContext& ctx, const PanelRect& r) {
     begin_fixed_window(tr("Head analysis###analysis"), r);  // one window in every language
     draw_toolbar(ctx);
     auto flags = [&](const char* name) {
@@ -61,7 +61,7 @@ void draw_analysis_panel(AppContext& ctx, const PanelRect& r) {
         struct Tab {
             const char* label;
             const char* key;
-            void (*draw)(AppContext&);
+            void (*draw)(const AnalysisPanelContext&);
         };
         // "###key": the same tab in every language, so switching it keeps the tab open.
         const Tab tabs[] = {{"Heads###heads", "heads", draw_heads_tab},

@@ -45,7 +45,7 @@ bool metric_combo(const char* id, int* metric) {
     return changed;
 }
 
-void select_head(AppContext& ctx, int layer, int head, int heads) {
+void select_head(const AnalysisPanelContext& ctx, int layer, int head, int heads) {
     ctx.state.layer = layer;
     ctx.state.head = head;
     ctx.state.map = MapKind::Self;
@@ -108,11 +108,11 @@ void layer_chart(const char* id, const char* title, const Matrix& m, ImVec2 size
 
 }  // namespace
 
-void draw_plots_tab(AppContext& ctx) {
+void draw_plots_tab(const AnalysisPanelContext& ctx) {
     AnalysisView& a = ctx.analysis;
-    const std::vector<HeadMetrics> metrics = shown_metrics(ctx);
-    const std::vector<HeadLabels>* labels = shown_labels(ctx);
-    const int layers = shown_layers(ctx), heads = shown_heads(ctx);
+    const std::vector<HeadMetrics> metrics = shown_metrics(ctx.analysis);
+    const std::vector<HeadLabels>* labels = shown_labels(ctx.analysis);
+    const int layers = shown_layers(ctx.analysis), heads = shown_heads(ctx.analysis);
     if (metrics.empty() || !labels || layers == 0 || heads == 0) {
         ImGui::TextDisabled("%s", tr("No analysis yet: press Analyze."));
         return;
@@ -120,23 +120,23 @@ void draw_plots_tab(AppContext& ctx) {
     const bool corpus = a.table_source == MetricsSource::Corpus && a.corpus;
     const float fs = ImGui::GetFontSize();
     // 1. Layer × head map of the chosen metric.
-    ImGui::SetNextItemWidth(170.0f * ctx.ui_scale);
+    ImGui::SetNextItemWidth(170.0f * ctx.canvas.ui_scale);
     metric_combo(tr("map##metric"), &a.plot_metric);
     const Metric pm = static_cast<Metric>(a.plot_metric);
     ImGui::SameLine();
     for (const char* ext : {"png", "svg"}) {
         if (ext[0] == 's') ImGui::SameLine();
         if (ImGui::Button(ext[0] == 'p' ? "PNG##map" : "SVG##map"))
-            try_action(ctx, [&] {
-                a.set_status(wrote_status(export_metric_figure(ctx, pm, export_path(ctx, std::string("metric_") + metric_name(pm), ext))));
+            try_action(ctx.analysis.error, [&] {
+                a.set_status(wrote_status(export_metric_figure(ctx, pm, export_path(ctx.state.export_dir, std::string("metric_") + metric_name(pm), ext))));
             });
     }
     ImGui::SameLine();
     if (ImGui::Button("CSV##table"))
-        try_action(ctx, [&] { a.set_status(wrote_status(export_metrics_csv(ctx, export_path(ctx, "head_metrics", "csv")))); });
+        try_action(ctx.analysis.error, [&] { a.set_status(wrote_status(export_metrics_csv(ctx, export_path(ctx.state.export_dir, "head_metrics", "csv")))); });
     ImGui::SameLine();
     if (ImGui::Button("JSON##analysis"))
-        try_action(ctx, [&] { a.set_status(wrote_status(export_analysis_json(ctx, export_path(ctx, "analysis", "json")))); });
+        try_action(ctx.analysis.error, [&] { a.set_status(wrote_status(export_analysis_json(ctx, export_path(ctx.state.export_dir, "analysis", "json")))); });
     const Matrix m = metric_matrix(metrics, layers, heads, pm);
     const std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(labels)) + "/" +
                             std::to_string(a.analysed_generation) + "/" + std::to_string(corpus) + "/" +
@@ -148,7 +148,7 @@ void draw_plots_tab(AppContext& ctx) {
     const float avail_w = ImGui::GetContentRegionAvail().x;
     const float map_h = std::min(ImGui::GetContentRegionAvail().y * 0.42f, avail_w * 0.5f * layers / heads + fs * 2);
     ImGui::BeginGroup();
-    const PlotHover hm = draw_matrix_plot(ctx, "##metric_map", a.metric_map, layers, heads,
+    const PlotHover hm = draw_matrix_plot(ctx.canvas, "##metric_map", a.metric_map, layers, heads,
                                           ImVec2(avail_w * 0.5f, std::max(map_h, fs * 6)), ctx.state.colormap, scale,
                                           [](int i) { return "L" + std::to_string(i); },
                                           [](int j) { return "H" + std::to_string(j); });
@@ -171,7 +171,7 @@ void draw_plots_tab(AppContext& ctx) {
     ImGui::EndGroup();
     // 3. One bar per head.
     ImGui::Separator();
-    ImGui::SetNextItemWidth(170.0f * ctx.ui_scale);
+    ImGui::SetNextItemWidth(170.0f * ctx.canvas.ui_scale);
     metric_combo(tr("bars##metric"), &a.bar_metric);
     const Metric bm = static_cast<Metric>(a.bar_metric);
     ImGui::SameLine();

@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char* kGrammarCorpus = "grammar sentences (600, seed 99)";
 
-void draw_probe_controls(AppContext& ctx) {
+void draw_probe_controls(const AnalysisPanelContext& ctx) {
     AnalysisView& a = ctx.analysis;
     ImGui::RadioButton(tr(kGrammarCorpus), &a.relations_corpus_choice, 0);
     if (ImGui::IsItemHovered())
@@ -34,14 +34,14 @@ void draw_probe_controls(AppContext& ctx) {
     const bool reads_text = ctx.view.source && ctx.view.source->takes_text();
     ImGui::BeginDisabled(!reads_text);
     if (ImGui::Button(tr("Probe relations")))
-        try_action(ctx, [&] {
+        try_action(ctx.analysis.error, [&] {
             if (a.relations_corpus_choice == 0) request_relations(ctx, corpus::probe_corpus(), kGrammarCorpus);
-            else request_relations(ctx, gold_samples(ctx), "samples with gold relations");
+            else request_relations(ctx, gold_samples(ctx.samples), "samples with gold relations");
         });
     ImGui::EndDisabled();
 }
 
-void draw_relation_table(AppContext& ctx, const RelationRun& run) {
+void draw_relation_table(const AnalysisPanelContext& ctx, const RelationRun& run) {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
     if (!ImGui::BeginTable("##relations", 7, flags)) return;
     for (const char* h : {tr("relation"), tr("arcs"), tr("best head"), tr("accuracy"), tr("baseline"), tr("margin"), ""})
@@ -79,7 +79,7 @@ void draw_relation_table(AppContext& ctx, const RelationRun& run) {
 
 // Per relation, two bars: the best head's accuracy (coloured) and the baseline (grey);
 // a click shows the relation's head as "show" does.
-void draw_relation_bars(AppContext& ctx, const RelationRun& run) {
+void draw_relation_bars(const AnalysisPanelContext& ctx, const RelationRun& run) {
     std::vector<double> values;
     std::vector<ImU32> colours;
     for (const RelationScore& r : run.scores) {
@@ -111,7 +111,7 @@ void draw_relation_bars(AppContext& ctx, const RelationRun& run) {
 
 }  // namespace
 
-void draw_relations_tab(AppContext& ctx) {
+void draw_relations_tab(const AnalysisPanelContext& ctx) {
     AnalysisView& a = ctx.analysis;
     draw_probe_controls(ctx);
     if (ctx.view.source && !ctx.view.source->takes_text()) {

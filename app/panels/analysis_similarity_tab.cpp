@@ -22,7 +22,7 @@ std::string roles_text(const HeadLabels& labels) {
     return s;
 }
 
-void draw_mds(AppContext& ctx, const Eigen::MatrixXd& xy, const std::vector<HeadLabels>& labels, int heads,
+void draw_mds(const AnalysisPanelContext& ctx, const Eigen::MatrixXd& xy, const std::vector<HeadLabels>& labels, int heads,
               ImVec2 size) {
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("##mds", size);
@@ -97,24 +97,24 @@ void draw_mds(AppContext& ctx, const Eigen::MatrixXd& xy, const std::vector<Head
 
 }  // namespace
 
-void draw_similarity_tab(AppContext& ctx) {
+void draw_similarity_tab(const AnalysisPanelContext& ctx) {
     AnalysisView& a = ctx.analysis;
-    const std::vector<HeadLabels>* labels = shown_labels(ctx);
+    const std::vector<HeadLabels>* labels = shown_labels(ctx.analysis);
     const bool corpus = a.table_source == MetricsSource::Corpus && a.corpus;
     if (!labels || (!corpus && !a.analysis)) {
         ImGui::TextDisabled("%s", tr("No analysis yet: press Analyze."));
         return;
     }
     const Eigen::MatrixXd& jsd = corpus ? a.corpus->mean_jsd : a.analysis->jsd;
-    const int heads = shown_heads(ctx), n = static_cast<int>(jsd.rows());
+    const int heads = shown_heads(ctx.analysis), n = static_cast<int>(jsd.rows());
     if (n == 0) return;
     const std::vector<HeadPair> pairs = corpus ? a.corpus_pairs : a.analysis->redundant;
     const float fs = ImGui::GetFontSize();
     if (ImGui::Button("PNG##jsd"))
-        try_action(ctx, [&] { a.set_status(wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "png")))); });
+        try_action(ctx.analysis.error, [&] { a.set_status(wrote_status(export_jsd_figure(ctx, export_path(ctx.state.export_dir, "head_similarity", "png")))); });
     ImGui::SameLine();
     if (ImGui::Button("SVG##jsd"))
-        try_action(ctx, [&] { a.set_status(wrote_status(export_jsd_figure(ctx, export_path(ctx, "head_similarity", "svg")))); });
+        try_action(ctx.analysis.error, [&] { a.set_status(wrote_status(export_jsd_figure(ctx, export_path(ctx.state.export_dir, "head_similarity", "svg")))); });
     ImGui::SameLine();
     text_disabled_wrapped(tr("JSD between heads' rows, averaged over queries (0 = identical, ln 2 = disjoint)%s"),
                           corpus ? tr("; mean over the corpus") : "");
@@ -127,7 +127,7 @@ void draw_similarity_tab(AppContext& ctx) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float map_side = std::min(avail.x * 0.55f, avail.y * 0.62f);
     ImGui::BeginGroup();
-    const PlotHover h = draw_matrix_plot(ctx, "##jsd", a.jsd_map, n, n, ImVec2(map_side + fs * 6, map_side),
+    const PlotHover h = draw_matrix_plot(ctx.canvas, "##jsd", a.jsd_map, n, n, ImVec2(map_side + fs * 6, map_side),
                                          ctx.state.colormap, scale,
                                          [heads](int i) { return head_name(i, heads); },
                                          [heads](int j) { return head_name(j, heads); });

@@ -26,12 +26,12 @@ const char* step_title(const std::string& step) {
 
 }  // namespace
 
-bool article_tab_available(const AppContext& ctx) {
-    return !ctx.view.info.article.empty() || !ctx.view.info.article_error.empty();
+bool article_tab_available(const TraceView& view) {
+    return !view.info.article.empty() || !view.info.article_error.empty();
 }
 
-void draw_article_tab(AppContext& ctx) {
-    const ModelInfo& info = ctx.view.info;
+void draw_article_tab(PipelineView& pipeline, const TraceView& view) {
+    const ModelInfo& info = view.info;
     if (info.article_error == kEditedExampleNotCompared) {  // not an error: a reason
         ImGui::TextWrapped("%s", tr_message(info.article_error).c_str());
         return;
@@ -46,7 +46,7 @@ void draw_article_tab(AppContext& ctx) {
                           "not (red). Hover a number for its full value."),
                        info.article.size(), static_cast<int>(info.article.size()) - wrong, wrong);
     // The wrong numbers are what a student looks for; in step order they sat below the fold.
-    bool& errors_only = ctx.pipeline.article_errors_only;
+    bool& errors_only = pipeline.article_errors_only;
     if (wrong > 0) ImGui::Checkbox(printf_string(tr("only the %d numbers the article got wrong"), wrong).c_str(), &errors_only);
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV |
                                   ImGuiTableFlags_SizingFixedFit;

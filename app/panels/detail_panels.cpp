@@ -6,7 +6,7 @@
 
 namespace hs {
 
-void draw_detail_panels(AppContext& ctx, const PanelRect& r) {
+void draw_detail_panels(const DetailPanelsContext& ctx, const PanelRect& r) {
     begin_fixed_window("Details", r, ImGuiWindowFlags_NoTitleBar);
     bool pipeline = false;
     auto flags = [&](const char* name) {
@@ -26,8 +26,8 @@ void draw_detail_panels(AppContext& ctx, const PanelRect& r) {
             draw_export_tab(ctx);
             ImGui::EndTabItem();
         }
-        if (article_tab_available(ctx) && ImGui::BeginTabItem(tr("Compare with the article###article"), nullptr, flags("article"))) {
-            draw_article_tab(ctx);
+        if (article_tab_available(ctx.view) && ImGui::BeginTabItem(tr("Compare with the article###article"), nullptr, flags("article"))) {
+            draw_article_tab(ctx.pipeline, ctx.view);
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();

@@ -118,20 +118,20 @@ void draw_experiment_table(const ExperimentProgress& e) {
 
 }  // namespace
 
-void export_experiment_csv(AppContext& ctx, const std::string& path) {
-    const ExperimentProgress e = ctx.experiment_worker.progress();
+void export_experiment_csv(const ExperimentWorker& experiment, TrainView& train, const std::string& path) {
+    const ExperimentProgress e = experiment.progress();
     if (e.runs.empty()) throw Error(tr("the experiment has no finished run to export"));
     write_file_atomic(path, train::experiment_csv(e.key, e.runs));
-    ctx.train.experiment_status = wrote_status(path);
+    train.experiment_status = wrote_status(path);
 }
 
-void export_experiment_png(AppContext& ctx, const std::string& path) {
-    const ExperimentProgress e = ctx.experiment_worker.progress();
+void export_experiment_png(const ExperimentWorker& experiment, TrainView& train, const std::string& path) {
+    const ExperimentProgress e = experiment.progress();
     write_png(path, train::render_experiment(e.key, e.runs));
-    ctx.train.experiment_status = wrote_status(path);
+    train.experiment_status = wrote_status(path);
 }
 
-void draw_experiment_tab(AppContext& ctx) {
+void draw_experiment_tab(const TrainPanelContext& ctx) {
     TrainView& v = ctx.train;
     v.experiment = ctx.experiment_worker.progress();
     const ExperimentProgress& e = v.experiment;
@@ -145,16 +145,16 @@ void draw_experiment_tab(AppContext& ctx) {
     input_text_string("##exp_values", &v.experiment_values);
     ImGui::SameLine();
     if (!e.running) {
-        if (ImGui::Button(tr("Run experiment"))) try_action(ctx, [&] { ctx.experiment_worker.start(experiment_setup(v)); });
+        if (ImGui::Button(tr("Run experiment"))) try_action(v.experiment_error, [&] { ctx.experiment_worker.start(experiment_setup(v)); });
     } else if (ImGui::Button(tr("Cancel"))) {
         ctx.experiment_worker.cancel();
     }
     ImGui::SameLine();
     ImGui::BeginDisabled(e.runs.empty());
     const std::string stem = "experiment_" + (e.key.empty() ? std::string("heads") : e.key);
-    if (ImGui::Button("CSV")) try_action(ctx, [&] { export_experiment_csv(ctx, export_path(ctx, stem, "csv")); });
+    if (ImGui::Button("CSV")) try_action(v.experiment_error, [&] { export_experiment_csv(ctx.experiment_worker, v, export_path(ctx.state.export_dir, stem, "csv")); });
     ImGui::SameLine();
-    if (ImGui::Button("PNG")) try_action(ctx, [&] { export_experiment_png(ctx, export_path(ctx, stem, "png")); });
+    if (ImGui::Button("PNG")) try_action(v.experiment_error, [&] { export_experiment_png(ctx.experiment_worker, v, export_path(ctx.state.export_dir, stem, "png")); });
     ImGui::EndDisabled();
     if (e.total_steps > 0) {
         char overlay[160];
@@ -163,6 +163,7 @@ void draw_experiment_tab(AppContext& ctx) {
         ImGui::ProgressBar(static_cast<float>(e.done_steps) / static_cast<float>(e.total_steps), ImVec2(-1, 0), overlay);
     }
     if (!e.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", tr_message(e.error).c_str());
+    if (!v.experiment_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", tr_message(v.experiment_error).c_str());
     if (!v.experiment_status.empty()) ImGui::TextDisabled("%s", v.experiment_status.c_str());
     if (e.runs.empty()) {
         ImGui::TextDisabled("%s", e.running ? tr("the first run is training …")

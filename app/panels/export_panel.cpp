@@ -16,14 +16,14 @@ namespace {
 
 enum class ExportKind { HeadFigure, GridFigure, HeadCsv, TraceJson };
 
-void run_export(AppContext& ctx, ExportKind kind, const std::string& ext) {
+void run_export(const DetailPanelsContext& ctx, ExportKind kind, const std::string& ext) {
     ExportStatus& st = ctx.export_status;
     try {
         const Trace& t = *ctx.view.trace;
         const std::string stem = kind == ExportKind::GridFigure  ? file_stem_of(t) + "_grid"
                                  : kind == ExportKind::TraceJson ? file_stem_of(t) + "_trace"
                                                                  : export_stem(t, ctx.state);
-        const std::string path = export_path(ctx, stem, ext);
+        const std::string path = export_path(ctx.state.export_dir, stem, ext);
         st.last_note.clear();
         switch (kind) {
             case ExportKind::HeadFigure: st.last_path = export_head_figure(ctx.view, ctx.state, path, &st.last_note); break;
@@ -39,7 +39,7 @@ void run_export(AppContext& ctx, ExportKind kind, const std::string& ext) {
 
 }  // namespace
 
-void draw_export_tab(AppContext& ctx) {
+void draw_export_tab(const DetailPanelsContext& ctx) {
     ExportStatus& st = ctx.export_status;
     AppState& s = ctx.state;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);

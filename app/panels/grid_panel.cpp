@@ -15,7 +15,7 @@ namespace hs {
 namespace {
 
 // The role labels of head (l, h) when the shown analysis belongs to this model's shape.
-const HeadLabels* label_of(const AppContext& ctx, int l, int h) {
+const HeadLabels* label_of(const GridPanelContext& ctx, int l, int h) {
     const AnalysisView& a = ctx.analysis;
     if (!a.analysis || !ctx.view.trace || ctx.state.map != MapKind::Self) return nullptr;
     if (a.analysis->heads != heads_in(*ctx.view.trace, MapKind::Self) || a.analysis->layers != ctx.view.trace->n_layers())
@@ -26,7 +26,7 @@ const HeadLabels* label_of(const AppContext& ctx, int l, int h) {
 
 // The tooltip of thumbnail (l, h): the head, the K/V head it reads (grouped-query
 // attention), its role, whether it is ablated and what ctrl-click does.
-std::string thumb_tooltip(AppContext& ctx, const Trace& trace, int l, int h, bool grouped, bool can_ablate) {
+std::string thumb_tooltip(const GridPanelContext& ctx, const Trace& trace, int l, int h, bool grouped, bool can_ablate) {
     const Trace* t = &trace;
     const AppState& s = ctx.state;
     const bool ablated = can_ablate && s.is_ablated(l, h);
@@ -50,7 +50,7 @@ std::string thumb_tooltip(AppContext& ctx, const Trace& trace, int l, int h, boo
 
 // Over and around thumbnail (l, h) at p0: an ablated head darkened and crossed out, the
 // role strip along its bottom edge, the frame (amber when selected).
-void draw_thumb_marks(AppContext& ctx, ImDrawList* list, ImVec2 p0, float thumb, int l, int h, bool can_ablate) {
+void draw_thumb_marks(const GridPanelContext& ctx, ImDrawList* list, ImVec2 p0, float thumb, int l, int h, bool can_ablate) {
     const ImVec2 p1(p0.x + thumb, p0.y + thumb);
     const float fs = ImGui::GetFontSize();
     const AppState& s = ctx.state;
@@ -76,7 +76,7 @@ void draw_thumb_marks(AppContext& ctx, ImDrawList* list, ImVec2 p0, float thumb,
 
 }  // namespace
 
-void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
+void draw_grid_panel(const GridPanelContext& ctx, const PanelRect& r) {
     begin_fixed_window(tr("All layers × heads###grid"), r);
     const Trace* t = ctx.view.trace.get();
     if (!t) {
@@ -151,7 +151,7 @@ void draw_grid_panel(AppContext& ctx, const PanelRect& r) {
                 }
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", thumb_tooltip(ctx, *t, l, h, grouped, can_ablate).c_str());
                 ImGui::PopID();
-                ctx.renderer->draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
+                ctx.renderer.draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
                                    UvRect{}, ctx.view.grid_scale(s), s.colormap);
             }
             ImGui::SetCursorScreenPos(ImVec2(row.x, row.y + thumb + gap));

@@ -26,7 +26,7 @@ const char* kMapNames[] = {"self-attention", "decoder self-attention", "cross-at
 // toolbar they follow the selection and flow across the panel (`stacked` false); in a
 // short panel they open from a button, a few to a line. have_scores: the selected block
 // kept its scores (the checkbox is off without them).
-void draw_scale_controls(AppContext& ctx, bool stacked, bool have_scores) {
+void draw_scale_controls(const HeatmapPanelContext& ctx, bool stacked, bool have_scores) {
     AppState& s = ctx.state;
     const float w = 110.0f * ctx.ui_scale;
     const auto beside = [stacked](float width) {
@@ -72,7 +72,7 @@ void draw_scale_controls(AppContext& ctx, bool stacked, bool have_scores) {
 // Layer, head, which map (with a decoder) and colormap; then the colour-scale controls,
 // behind a "colour scale" button when the map had too little room (the Analysis view's
 // Heatmap at 1280×720: their three rows left the map ~50 px; see update_scale_placement).
-void draw_toolbar(AppContext& ctx, const Trace& t) {
+void draw_toolbar(const HeatmapPanelContext& ctx, const Trace& t) {
     AppState& s = ctx.state;
     const std::vector<LayerTrace>* layers = layers_of(t, s.map);
     const int n_layers = layers ? static_cast<int>(layers->size()) : 0;
@@ -228,7 +228,7 @@ struct ShownGold {
     const corpus::AnnotatedSentence* sentence = nullptr;
     int offset = 0;
 };
-ShownGold shown_gold(const AppContext& ctx, const StackTrace& queries) {
+ShownGold shown_gold(const HeatmapPanelContext& ctx, const StackTrace& queries) {
     for (const Sample& sample : ctx.samples) {
         if (!sample.gold || sample.text != ctx.view.input.text) continue;
         const std::vector<std::string>& gold = sample.gold->tokens;
@@ -332,12 +332,12 @@ void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace&
 // The colour bar right of the map, with its range (≥ top when larger values share the top
 // colour); at least two lines tall, so its two labels never overlap beside a small map.
 // Returns its height.
-float draw_colour_bar(AppContext& ctx, ImDrawList* list, const MapPlacement& m, const ColorScale& scale,
+float draw_colour_bar(const HeatmapPanelContext& ctx, ImDrawList* list, const MapPlacement& m, const ColorScale& scale,
                       float bar_w, float bar_gap) {
     const AppState& s = ctx.state;
     const float bar_h = std::max(m.size.y, 2.2f * m.fs);
     const ImVec2 b0(m.p1.x + bar_gap, m.p0.y), b1(b0.x + bar_w, m.p0.y + bar_h);
-    ctx.renderer->draw_colorbar(list, b0, b1, s.colormap, true);
+    ctx.renderer.draw_colorbar(list, b0, b1, s.colormap, true);
     const ImU32 label_col = IM_COL32(215, 218, 225, 255);
     char buf[64];
     const bool clipped = (s.auto_range || s.show_scores) && ctx.view.main_max > scale.hi;
@@ -371,7 +371,7 @@ std::string hover_readout(ImDrawList* list, const MapPlacement& m, const Trace& 
 
 // The token labels' widest widths, measured again when the trace, the map kind or the
 // font size changes.
-void update_label_widths(AppContext& ctx, const StackTrace& qs, const StackTrace& ks, float fs) {
+void update_label_widths(const HeatmapPanelContext& ctx, const StackTrace& qs, const StackTrace& ks, float fs) {
     const std::string label_key =
         std::to_string(ctx.view.generation) + "/" + std::to_string(int(ctx.state.map)) + "/" + std::to_string(fs);
     if (label_key == ctx.heatmap.label_key) return;
@@ -396,7 +396,7 @@ struct MapCaption {
     float height = 0.0f;         // both, in pixels
 };
 
-MapCaption map_caption(AppContext& ctx, const Trace& t, const ShownGold& gold, int rows, int cols, float width) {
+MapCaption map_caption(const HeatmapPanelContext& ctx, const Trace& t, const ShownGold& gold, int rows, int cols, float width) {
     const AppState& s = ctx.state;
     const float fs = ImGui::GetFontSize();
     MapCaption c;
@@ -413,7 +413,7 @@ MapCaption map_caption(AppContext& ctx, const Trace& t, const ShownGold& gold, i
     // attention-pattern metrics give. Broken by core's break_lines: ImGui's wrap would
     // split "0.37" at its point.
     const std::string relation =
-        s.map == MapKind::Self ? relation_caption(ctx, s.layer, s.head, gold.sentence ? gold.sentence->lang : "") : "";
+        s.map == MapKind::Self ? relation_caption(ctx.analysis, ctx.view.model_arg, s.layer, s.head, gold.sentence ? gold.sentence->lang : "") : "";
     if (!relation.empty()) {
         c.relation_lines =
             prose_lines(printf_string(tr("L%d.H%d, relation probes: %s"), s.layer, s.head, relation.c_str()), width);
@@ -446,7 +446,7 @@ void draw_map_caption(const MapCaption& c, const std::string& readout, float wid
 
 }  // namespace
 
-void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
+void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
     begin_fixed_window(tr("Heatmap###heatmap"), r, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const Trace* t = ctx.view.trace.get();
     if (!t) {
@@ -516,7 +516,7 @@ void draw_heatmap_panel(AppContext& ctx, const PanelRect& r) {
     const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
     zoom_and_pan(uv, p0, size, rows, cols, hovered, active);
     ImDrawList* list = ImGui::GetWindowDrawList();
-    ctx.renderer->draw(list, tex, p0, p1, uv, scale, s.colormap);
+    ctx.renderer.draw(list, tex, p0, p1, uv, scale, s.colormap);
     ctx.heatmap.last_p0 = p0;
     ctx.heatmap.last_p1 = p1;
     ctx.heatmap.last_scale = scale;

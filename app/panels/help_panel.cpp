@@ -30,8 +30,8 @@ void bullet(const char* bold, const char* text) {  // both already in the interf
     text_prose(text);
 }
 
-void draw_welcome(AppContext& ctx) {
-    if (!begin_centered(tr("Welcome to HeadScope###welcome"), &ctx.help.welcome, 0.62f, 0.78f)) {
+void draw_welcome(HelpView& help) {
+    if (!begin_centered(tr("Welcome to HeadScope###welcome"), &help.welcome, 0.62f, 0.78f)) {
         end_window();
         return;
     }
@@ -63,11 +63,11 @@ void draw_welcome(AppContext& ctx) {
     text_prose(tr("F1 this help · F2 / F3 / F4 Attention, Analysis, Train · ← → heads, ↑ ↓ layers · "
                                 "Ctrl + / Ctrl − / Ctrl 0 text size · drop a model folder or a text file on the window"));
     ImGui::Spacing();
-    if (ImGui::Button(tr("Start exploring"))) ctx.help.welcome = false;
+    if (ImGui::Button(tr("Start exploring"))) help.welcome = false;
     ImGui::SameLine();
     if (ImGui::Button(tr("About HeadScope"))) {
-        ctx.help.welcome = false;
-        ctx.help.about = true;
+        help.welcome = false;
+        help.about = true;
     }
     end_window();
 }
@@ -88,8 +88,8 @@ void component_row(const std::string& name, const std::string& version, const st
     text_prose(tr_message(role), /*disabled=*/true);
 }
 
-void draw_about(AppContext& ctx) {
-    if (!begin_centered(tr("About HeadScope###about"), &ctx.help.about, 0.66f, 0.7f)) {
+void draw_about(HelpView& help, const FontManager& fonts) {
+    if (!begin_centered(tr("About HeadScope###about"), &help.about, 0.66f, 0.7f)) {
         end_window();
         return;
     }
@@ -116,23 +116,23 @@ void draw_about(AppContext& ctx) {
         component_row("OpenGL", gl(GL_VERSION), "-", std::string(tr("heatmaps on the GPU:")) + " " + gl(GL_RENDERER));
         for (const Component& c : core_components()) component_row(c.name, c.version, c.licence, c.role);
         const auto file_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
-        if (!ctx.fonts.latin_font_path().empty())
-            component_row(std::string(tr("font")) + " " + file_name(ctx.fonts.latin_font_path()), "",
+        if (!fonts.latin_font_path().empty())
+            component_row(std::string(tr("font")) + " " + file_name(fonts.latin_font_path()), "",
                           tr("free (see the font's package)"), tr("window text"));
-        if (!ctx.fonts.cjk_font_path().empty())
-            component_row(std::string(tr("font")) + " " + file_name(ctx.fonts.cjk_font_path()), "",
+        if (!fonts.cjk_font_path().empty())
+            component_row(std::string(tr("font")) + " " + file_name(fonts.cjk_font_path()), "",
                           tr("free (see the font's package)"), tr("window text: Chinese"));
         ImGui::EndTable();
     }
-    if (ImGui::Button(tr("Close"))) ctx.help.about = false;
+    if (ImGui::Button(tr("Close"))) help.about = false;
     end_window();
 }
 
 }  // namespace
 
-void draw_help_windows(AppContext& ctx) {
-    if (ctx.help.welcome) draw_welcome(ctx);
-    if (ctx.help.about) draw_about(ctx);
+void draw_help_windows(HelpView& help, const FontManager& fonts) {
+    if (help.welcome) draw_welcome(help);
+    if (help.about) draw_about(help, fonts);
 }
 
 }  // namespace hs

@@ -56,7 +56,7 @@ void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& 
 
 // Top-k next-token predictions after the last position, with probability bars, and
 // the "continue" button.
-void draw_next_tokens(AppContext& ctx, const Trace& t) {
+void draw_next_tokens(const InputPanelContext& ctx, const Trace& t) {
     AppState& s = ctx.state;
     ImGui::Separator();
     ImGui::TextUnformatted(tr("next token"));
@@ -94,7 +94,7 @@ void draw_next_tokens(AppContext& ctx, const Trace& t) {
 // a box `height` tall while it is not being edited (ImGui's multi-line editor scrolls
 // sideways instead of wrapping); a click opens the editor, which closes again when it
 // loses the keyboard.
-void draw_wrapped_text_box(AppContext& ctx, const char* id, std::string* text, TextBoxView& box, float height) {
+void draw_wrapped_text_box(const InputPanelContext& ctx, const char* id, std::string* text, TextBoxView& box, float height) {
     if (!box.editing) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyle().Colors[ImGuiCol_FrameBg]);
         begin_child((std::string(id) + "_view").c_str(), ImVec2(-1, height), false);
@@ -115,7 +115,7 @@ void draw_wrapped_text_box(AppContext& ctx, const char* id, std::string* text, T
 }
 
 // The sample whose text is in the box, or null.
-const Sample* loaded_sample(const AppContext& ctx) {
+const Sample* loaded_sample(const InputPanelContext& ctx) {
     for (const Sample& sample : ctx.samples)
         if (sample.text == ctx.state.text && sample.decoder_text == ctx.state.decoder_text) return &sample;
     return nullptr;
@@ -123,7 +123,7 @@ const Sample* loaded_sample(const AppContext& ctx) {
 
 // Under the text box: its error (empty text, more tokens than the model reads, with the
 // choice to keep the first max_len), or that only the first max_len tokens are shown.
-void draw_text_status(AppContext& ctx) {
+void draw_text_status(const InputPanelContext& ctx) {
     AppState& s = ctx.state;
     const TraceView& v = ctx.view;
     if (v.input_error && !v.error.empty()) {
@@ -173,7 +173,7 @@ void draw_text_status(AppContext& ctx) {
 
 }  // namespace
 
-void draw_input_panel(AppContext& ctx, const PanelRect& r) {
+void draw_input_panel(const InputPanelContext& ctx, const PanelRect& r) {
     begin_fixed_window(tr("Input###input"), r);
     AppState& s = ctx.state;
     // A worked example carries its own X: no sample picker and no text box (a greyed

@@ -11,7 +11,7 @@
 #include "app/panels/window_extents.h"
 
 namespace hs {
-void draw_layers_tab(AppContext& ctx) {
+void draw_layers_tab(const DetailPanelsContext& ctx) {
     const Trace* t = ctx.view.trace.get();
     if (!t) return;
     const StackTrace* stack = query_stack(*t, ctx.state.map == MapKind::Self ? MapKind::Self : MapKind::DecoderSelf);
@@ -52,7 +52,7 @@ void draw_layers_tab(AppContext& ctx) {
         const float px = ImGui::GetIO().DisplayFramebufferScale.x;
         const ColorScale scale = e.symmetric_when_drawn(std::max(static_cast<float>(mats[i]->cols()) / (w * 0.7f * px),
                                                                  static_cast<float>(mats[i]->rows()) / (h * px)));
-        ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + w * 0.7f, p0.y + h), UvRect{}, scale, Colormap::RedBlue);
+        ctx.renderer.draw(list, e.texture, p0, ImVec2(p0.x + w * 0.7f, p0.y + h), UvRect{}, scale, Colormap::RedBlue);
         // ‖h_t‖ per token as horizontal bars to the right (rows aligned with the map).
         const Vector& n = norms->norms[i];
         const float bx = p0.x + w * 0.72f, bw = w * 0.28f;

@@ -111,7 +111,7 @@ void draw_example_notes(const ModelInfo& info) {
 
 // The model's validation and compute errors (the text's own show by the text box); the
 // old trace stays visible.
-void draw_model_errors(const AppContext& ctx) {
+void draw_model_errors(const ModelPanelContext& ctx) {
     const AppState& s = ctx.state;
     if (!s.config_errors.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
@@ -125,7 +125,7 @@ void draw_model_errors(const AppContext& ctx) {
     }
 }
 
-void draw_playground(AppContext& ctx) {
+void draw_playground(const ModelPanelContext& ctx) {
     ModelConfig& c = ctx.state.config;
     const ModelConfig before = c;
     bool changed = false;
@@ -252,7 +252,7 @@ void draw_model_info(const ModelInfo& info) {
 
 // A model the Train view trained, at one of its snapshots: a timeline over the steps that
 // kept their weights moves every view (heatmap, grid, pipeline, analysis) through training.
-void draw_trained(AppContext& ctx, const std::vector<int>& steps) {
+void draw_trained(const ModelPanelContext& ctx, const std::vector<int>& steps) {
     AppState& s = ctx.state;
     const TrainProgress& p = ctx.train.progress;
     // The task as the Train view's box names it (translated): "text" is its "text file".
@@ -311,7 +311,7 @@ void draw_notices(AppState& s) {
 
 // The kind of model shown: default, playground, worked example, file / dir, and a run
 // trained in the Train view once there is one.
-void draw_source_choice(AppContext& ctx, const std::vector<int>& trained) {
+void draw_source_choice(const ModelPanelContext& ctx, const std::vector<int>& trained) {
     AppState& s = ctx.state;
     int kind = static_cast<int>(s.source);
     // The choices wrap to the next line when the panel is too narrow for them.
@@ -352,7 +352,7 @@ void draw_source_choice(AppContext& ctx, const std::vector<int>& trained) {
 
 // What the chosen kind shows and edits: the default model's description, the playground's
 // fields, the worked example's choice and notes, a trained run's steps, a path.
-void draw_source_body(AppContext& ctx, const std::vector<int>& trained) {
+void draw_source_body(const ModelPanelContext& ctx, const std::vector<int>& trained) {
     AppState& s = ctx.state;
     switch (s.source) {
         case SourceKind::Default:
@@ -397,7 +397,7 @@ void draw_source_body(AppContext& ctx, const std::vector<int>& trained) {
         }
         case SourceKind::Trained: draw_trained(ctx, trained); break;
         case SourceKind::ModelDirectory: {
-            draw_model_path_field(ctx);
+            draw_model_path_field(ctx.state, ctx.path_field);
             if (ctx.view.trace && ctx.view.model_arg == s.model_dir && !s.model_dir.empty()) {
                 ImGui::Separator();
                 ImGui::TextDisabled("%s", tr_message(ctx.view.info.kind).c_str());
@@ -411,7 +411,7 @@ void draw_source_body(AppContext& ctx, const std::vector<int>& trained) {
 }
 
 // The model shown: its name, layers × heads, parameters and timings.
-void draw_model_summary(AppContext& ctx) {
+void draw_model_summary(const ModelPanelContext& ctx) {
     if (const Trace* t = ctx.view.trace.get()) {
         const ModelInfo& info = ctx.view.info;  // a worked example is named by its title
         ImGui::TextWrapped("%s", t->model_name == info.example_title && !info.example_title.empty()
@@ -437,7 +437,7 @@ void draw_model_summary(AppContext& ctx) {
 
 }  // namespace
 
-void draw_model_panel(AppContext& ctx, const PanelRect& r) {
+void draw_model_panel(const ModelPanelContext& ctx, const PanelRect& r) {
     begin_fixed_window(tr("Model###model"), r);
     AppState& s = ctx.state;
     draw_notices(s);

@@ -48,20 +48,18 @@ std::string without_trailing_slash(std::string p) {
     return p;
 }
 
-void open_path(AppContext& ctx, const std::string& path) {
+void open_path(AppState& state, ModelPanelView& field, const std::string& path) {
     const std::string p = without_trailing_slash(typed_path(path));
     if (p.empty()) return;
-    ctx.model_panel.path = p;
-    ctx.state.set_model_arg(p);
-    ctx.state.source = SourceKind::ModelDirectory;
-    ctx.state.model_dir = p;
+    field.path = p;
+    state.set_model_arg(p);
+    state.source = SourceKind::ModelDirectory;
+    state.model_dir = p;
 }
 
 }  // namespace
 
-void draw_model_path_field(AppContext& ctx) {
-    ModelPanelView& v = ctx.model_panel;
-    AppState& s = ctx.state;
+void draw_model_path_field(AppState& s, ModelPanelView& v) {
     if (v.synced_dir != s.model_dir) {  // opened elsewhere (drop, recent, script)
         v.path = s.model_dir;
         v.synced_dir = s.model_dir;
@@ -87,7 +85,7 @@ void draw_model_path_field(AppContext& ctx) {
     if (enter || open_clicked) {
         if (v.highlight >= 0 && v.highlight < static_cast<int>(v.matches.size()))
             v.path = v.matches[static_cast<std::size_t>(v.highlight)].path;
-        open_path(ctx, v.path);
+        open_path(s, v, v.path);
     }
     // Completions while typing (and while the pointer is on the list, so clicks land).
     const bool exact = v.matches.size() == 1 && v.matches.front().path == v.path;
@@ -101,7 +99,7 @@ void draw_model_path_field(AppContext& ctx) {
             const bool selected = static_cast<int>(i) == v.highlight;
             if (selected) ImGui::SetScrollHereY();
             if (ImGui::Selectable(label.c_str(), selected)) {
-                if (m.model) open_path(ctx, m.path);
+                if (m.model) open_path(s, v, m.path);
                 else v.path = m.path;
             }
         }
@@ -114,7 +112,7 @@ void draw_model_path_field(AppContext& ctx) {
         ImGui::SetNextItemWidth(-1);
         if (ImGui::BeginCombo("##recent", tr("recent models…"), ImGuiComboFlags_HeightLarge)) {
             for (const std::string& r : s.recent_models)
-                if (ImGui::Selectable(r.c_str(), r == s.model_dir)) open_path(ctx, r);
+                if (ImGui::Selectable(r.c_str(), r == s.model_dir)) open_path(s, v, r);
             ImGui::EndCombo();
         }
     }

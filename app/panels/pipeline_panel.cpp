@@ -81,7 +81,7 @@ NumbersFit numbers_fit(const Matrix& m, float widest) {
     return f;
 }
 
-void draw_numbers(AppContext& ctx, const Card& card, const NumbersFit& fit) {
+void draw_numbers(const DetailPanelsContext& ctx, const Card& card, const NumbersFit& fit) {
     const Matrix& m = *card.m;
     const bool editable = card.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
     // The table's own width, given outright: with the default (the space left in the
@@ -212,7 +212,7 @@ std::vector<Card> pipeline_cards(const Trace& trace, const AttentionSteps& st, i
 // The layout switch (textbook or PyTorch's fused layout) and the lines that say what the
 // cards show: the layout, a large model without the textbook's copies, cross-attention,
 // grouped-query attention.
-void draw_layout_switch(AppContext& ctx, const Trace& trace, int h, bool textbook, bool textbook_available) {
+void draw_layout_switch(const DetailPanelsContext& ctx, const Trace& trace, int h, bool textbook, bool textbook_available) {
     const Trace* t = &trace;
     const bool cross = t->steps_cross;
     const int kv_head = kv_head_of(*t, h);
@@ -256,7 +256,7 @@ void draw_layout_switch(AppContext& ctx, const Trace& trace, int h, bool textboo
 
 // One card: its title and shape, then its numbers when they fit the strip (editable in a
 // worked example), else the matrix as a small heatmap. Returns where it was drawn.
-PipelineCardRect draw_card(AppContext& ctx, const Card& c, float map_h, float max_table_w, ImDrawList* list) {
+PipelineCardRect draw_card(const DetailPanelsContext& ctx, const Card& c, float map_h, float max_table_w, ImDrawList* list) {
     const float fs = ImGui::GetFontSize();
     ImGui::BeginGroup();
     ImGui::TextUnformatted(c.title.c_str());
@@ -294,7 +294,7 @@ PipelineCardRect draw_card(AppContext& ctx, const Card& c, float map_h, float ma
                     scale.hi = e.max;
                 }
             }
-            ctx.renderer->draw(list, e.texture, p0, ImVec2(p0.x + ww, p0.y + hh), UvRect{}, scale,
+            ctx.renderer.draw(list, e.texture, p0, ImVec2(p0.x + ww, p0.y + hh), UvRect{}, scale,
                                c.weights ? ctx.state.colormap : Colormap::RedBlue);
         }
     }
@@ -324,7 +324,7 @@ void edit_worked_example_cell(AppState& s, Editable which, int r, int c, float v
     s.dirty = true;
 }
 
-void draw_pipeline_tab(AppContext& ctx) {
+void draw_pipeline_tab(const DetailPanelsContext& ctx) {
     const Trace* t = ctx.view.trace.get();
     if (!t) return;
     const bool want_decoder = ctx.state.map != MapKind::Self;

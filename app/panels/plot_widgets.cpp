@@ -67,7 +67,7 @@ void finite_range(const std::vector<double>& v, double& lo, double& hi) {
     }
 }
 
-PlotHover draw_matrix_plot(AppContext& ctx, const char* id, const KeyedTexture& tex, int rows, int cols,
+PlotHover draw_matrix_plot(const PlotCanvas& canvas, const char* id, const KeyedTexture& tex, int rows, int cols,
                            ImVec2 size, Colormap cmap, const ColorScale& scale, const AxisLabel& row_label,
                            const AxisLabel& col_label, bool square) {
     PlotHover out;
@@ -77,7 +77,7 @@ PlotHover draw_matrix_plot(AppContext& ctx, const char* id, const KeyedTexture& 
     for (int i = 0; i < rows && row_label; ++i) row_w = std::max(row_w, ImGui::CalcTextSize(row_label(i).c_str()).x);
     row_w = std::min(row_w + 6.0f, fs * 7.0f);
     const float col_h = col_label ? fs + 4.0f : 0.0f;
-    const float bar_w = 12.0f * ctx.ui_scale, bar_gap = 6.0f * ctx.ui_scale;
+    const float bar_w = 12.0f * canvas.ui_scale, bar_gap = 6.0f * canvas.ui_scale;
     // Room for the bar's two labels as they print ("0.0096" is wider than "-0.000" was).
     const std::string hi_text = number(scale.hi), lo_text = number(scale.lo);
     const float bar_text = std::max(ImGui::CalcTextSize(hi_text.c_str()).x, ImGui::CalcTextSize(lo_text.c_str()).x) + 6.0f;
@@ -92,7 +92,7 @@ PlotHover draw_matrix_plot(AppContext& ctx, const char* id, const KeyedTexture& 
     const bool hovered = ImGui::IsItemHovered();
     out.clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
     ImDrawList* list = ImGui::GetWindowDrawList();
-    ctx.renderer->draw(list, tex.texture, p0, p1, UvRect{}, scale, cmap);
+    canvas.renderer.draw(list, tex.texture, p0, p1, UvRect{}, scale, cmap);
     list->AddRect(ImVec2(p0.x - 1, p0.y - 1), ImVec2(p1.x + 1, p1.y + 1), kGrid);
     // Labels: every k-th so that text never overlaps.
     if (row_label) {
@@ -115,7 +115,7 @@ PlotHover draw_matrix_plot(AppContext& ctx, const char* id, const KeyedTexture& 
     }
     // Colour bar with its range.
     const ImVec2 b0(p1.x + bar_gap, p0.y), b1(b0.x + bar_w, std::max(p1.y, p0.y + 40.0f));
-    ctx.renderer->draw_colorbar(list, b0, b1, cmap, true);
+    canvas.renderer.draw_colorbar(list, b0, b1, cmap, true);
     list->AddText(ImVec2(b1.x + 3, b0.y), kText, hi_text.c_str());
     list->AddText(ImVec2(b1.x + 3, b1.y - fs), kText, lo_text.c_str());
     if (hovered) {

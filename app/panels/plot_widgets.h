@@ -10,7 +10,7 @@
 #include <imgui.h>
 
 #include "app/analysis_view.h"
-#include "app/context.h"
+#include "app/gl/heatmap_renderer.h"
 #include "core/analysis/head_labels.h"
 
 namespace hs {
@@ -28,10 +28,16 @@ struct PlotHover {
 // Label of row / column i of a matrix plot ("" draws nothing).
 using AxisLabel = std::function<std::string(int)>;
 
+// What a matrix plot draws with: the GPU heatmap renderer, at the UI's scale.
+struct PlotCanvas {
+    HeatmapRenderer& renderer;
+    float ui_scale = 1.0f;
+};
+
 // The (rows, cols) matrix in `tex` drawn into a box of `size` (square cells when
 // `square`), with row labels left, column labels above (every k-th so they never
 // overlap), a colour bar right, and a white frame around the hovered cell.
-PlotHover draw_matrix_plot(AppContext& ctx, const char* id, const KeyedTexture& tex, int rows, int cols,
+PlotHover draw_matrix_plot(const PlotCanvas& canvas, const char* id, const KeyedTexture& tex, int rows, int cols,
                            ImVec2 size, Colormap cmap, const ColorScale& scale, const AxisLabel& row_label,
                            const AxisLabel& col_label, bool square = true);
 

@@ -16,7 +16,7 @@ namespace {
 
 }  // namespace
 
-void draw_rollout_tab(AppContext& ctx) {
+void draw_rollout_tab(const AnalysisPanelContext& ctx) {
     AnalysisView& a = ctx.analysis;
     if (!a.analysis || !a.analysed_trace) {
         ImGui::TextDisabled("%s", tr("No analysis yet: press Analyze."));
@@ -28,10 +28,10 @@ void draw_rollout_tab(AppContext& ctx) {
     if (T == 0 || static_cast<int>(tokens.size()) != T) return;
     const bool last = r.bars.size() == r.last_row.size() && r.last_row.size() > 0 && r.bars.isApprox(r.last_row);
     if (ImGui::Button("PNG##rollout"))
-        try_action(ctx, [&] { a.set_status(wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "png")))); });
+        try_action(ctx.analysis.error, [&] { a.set_status(wrote_status(export_rollout_figure(ctx, export_path(ctx.state.export_dir, "rollout", "png")))); });
     ImGui::SameLine();
     if (ImGui::Button("SVG##rollout"))
-        try_action(ctx, [&] { a.set_status(wrote_status(export_rollout_figure(ctx, export_path(ctx, "rollout", "svg")))); });
+        try_action(ctx.analysis.error, [&] { a.set_status(wrote_status(export_rollout_figure(ctx, export_path(ctx.state.export_dir, "rollout", "svg")))); });
     // Below the buttons, not beside them: wrapped from beside them, its lines ran past the
     // panel (core's line breaker measures from the panel's left edge).
     text_disabled_wrapped("%s", tr("R = Â_L ⋯ Â_1, Â_l = rownorm(mean_h A_l + I): how much of input token j flows into "
@@ -45,7 +45,7 @@ void draw_rollout_tab(AppContext& ctx) {
     const float fs = ImGui::GetFontSize();
     const float side = std::max(fs * 6, std::min(avail.x - fs * 10, avail.y * 0.6f));
     auto label = [&](int i) { return token_label(tokens[static_cast<std::size_t>(i)], 8); };
-    const PlotHover h = draw_matrix_plot(ctx, "##rollout", a.rollout_map, T, T, ImVec2(side + fs * 10, side),
+    const PlotHover h = draw_matrix_plot(ctx.canvas, "##rollout", a.rollout_map, T, T, ImVec2(side + fs * 10, side),
                                          ctx.state.colormap, scale, label, nullptr);
     if (h.row >= 0)
         ImGui::SetTooltip(tr("position %d '%s' draws %.4f from input token %d '%s'"), h.row,

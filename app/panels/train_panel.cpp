@@ -23,7 +23,12 @@
 namespace hs {
 namespace {
 
-void draw_setup(AppContext& ctx) {
+// Train / Step without a run: a new run of the setup (paused after one step unless `run`).
+void start_training(const TrainPanelContext& ctx, bool run) {
+    try_action(ctx.train.train_error, [&] { ctx.train_worker.start(training_setup(ctx.train), run); });
+}
+
+void draw_setup(const TrainPanelContext& ctx) {
     TrainView& v = ctx.train;
     const TrainProgress& p = v.progress;
     ImGui::TextUnformatted(tr("Task"));
@@ -75,9 +80,12 @@ void draw_setup(AppContext& ctx) {
     ImGui::Separator();
     const bool has_run = p.history != nullptr;
     if (!p.running) {
-        if (ImGui::Button(has_run && p.steps_taken < p.total_steps ? tr("Train (continue)") : tr("Train"))) {
+        const bool train_clicked =
+            ImGui::Button(has_run && p.steps_taken < p.total_steps ? tr("Train (continue)") : tr("Train"));
+        ctx.click_targets.note("train");
+        if (train_clicked) {
             if (has_run && p.steps_taken < p.total_steps) ctx.train_worker.resume();
-            else try_action(ctx, [&] { ctx.train_worker.start(training_setup(v), true); });
+            else start_training(ctx, true);
         }
     } else if (ImGui::Button(tr("Pause"))) {
         ctx.train_worker.pause();
@@ -86,7 +94,7 @@ void draw_setup(AppContext& ctx) {
     ImGui::BeginDisabled(p.running);
     if (ImGui::Button(tr("Step"))) {
         if (has_run) ctx.train_worker.step_once();
-        else try_action(ctx, [&] { ctx.train_worker.start(training_setup(v), false); });
+        else start_training(ctx, false);
     }
     ImGui::EndDisabled();
     ImGui::SameLine();
@@ -110,6 +118,7 @@ void draw_setup(AppContext& ctx) {
         if (ImGui::Button(tr("Replace"))) ctx.train_worker.save(v.save_dir, /*replace=*/true);
         ImGui::EndDisabled();
     }
+    if (!v.train_error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", tr_message(v.train_error).c_str());
     if (p.error.empty() && !p.notice.empty()) ImGui::TextWrapped("%s", tr_message(p.notice).c_str());
     if (p.preparing) ImGui::TextDisabled("%s", tr("initialising the model and measuring step 0 …"));
     if (has_run) {  // static while training: the live numbers sit above the curves
@@ -234,7 +243,7 @@ void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
 }
 
 // The induction probe's map of every head at the shown snapshot, as a layer × head grid.
-void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot_index, float cell) {
+void draw_probe_maps(const TrainPanelContext& ctx, const train::HeadSnapshot& s, int snapshot_index, float cell) {
     TrainView& v = ctx.train;
     const int heads = v.progress.config.heads, n = static_cast<int>(s.probe_maps.size());
     v.probe_maps.resize(static_cast<std::size_t>(n));
@@ -259,8 +268,8 @@ void draw_probe_maps(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
         else ImGui::Text(tr("%s  ind %.2f"), name.c_str(), s.metrics[static_cast<std::size_t>(k)][Metric::Induction]);
         const std::string id = "##probe" + std::to_string(k);
         // The plot puts its colour bar right of the map: `cell` is the map's side.
-        const float bar = ImGui::CalcTextSize("-0.000").x + 26.0f * ctx.ui_scale;
-        const PlotHover h = draw_matrix_plot(ctx, id.c_str(), tex, static_cast<int>(m.rows()), static_cast<int>(m.cols()),
+        const float bar = ImGui::CalcTextSize("-0.000").x + 26.0f * ctx.canvas.ui_scale;
+        const PlotHover h = draw_matrix_plot(ctx.canvas, id.c_str(), tex, static_cast<int>(m.rows()), static_cast<int>(m.cols()),
                                              ImVec2(cell + bar, cell), ctx.state.colormap, scale, nullptr, nullptr);
         if (h.row >= 0 && h.col >= 0) {
             ctx.fonts.note_text(rows[static_cast<std::size_t>(h.row)]);  // a text task's CJK tokens
@@ -301,7 +310,7 @@ void draw_head_table(const train::HeadSnapshot& s, int heads) {
     ImGui::EndTable();
 }
 
-void draw_similarity(AppContext& ctx, const train::HeadSnapshot& s, int snapshot_index, float side) {
+void draw_similarity(const TrainPanelContext& ctx, const train::HeadSnapshot& s, int snapshot_index, float side) {
     TrainView& v = ctx.train;
     const int heads = v.progress.config.heads, n = static_cast<int>(s.similarity.rows());
     if (n == 0) return;
@@ -310,7 +319,7 @@ void draw_similarity(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
     ColorScale scale;
     scale.lo = v.similarity.lo;
     scale.hi = std::max(v.similarity.hi, v.similarity.lo + 1e-6f);
-    const PlotHover h = draw_matrix_plot(ctx, "##train_jsd", v.similarity, n, n, ImVec2(side + ImGui::GetFontSize() * 5, side),
+    const PlotHover h = draw_matrix_plot(ctx.canvas, "##train_jsd", v.similarity, n, n, ImVec2(side + ImGui::GetFontSize() * 5, side),
                                          ctx.state.colormap, scale, [heads](int i) { return head_name(i, heads); },
                                          [heads](int j) { return head_name(j, heads); });
     if (h.row >= 0 && h.col >= 0)
@@ -318,13 +327,13 @@ void draw_similarity(AppContext& ctx, const train::HeadSnapshot& s, int snapshot
                           s.similarity(h.row, h.col));
 }
 
-void draw_run_tab(AppContext& ctx);
+void draw_run_tab(const TrainPanelContext& ctx);
 
 }  // namespace
 
-void draw_train_panel(AppContext& ctx, const PanelRect& r) {
+void draw_train_panel(const TrainPanelContext& ctx, const PanelRect& r) {
     TrainView& v = ctx.train;
-    const float left_w = std::clamp(r.size.x * 0.24f, 300.0f * ctx.ui_scale, 440.0f * ctx.ui_scale);
+    const float left_w = std::clamp(r.size.x * 0.24f, 300.0f * ctx.canvas.ui_scale, 440.0f * ctx.canvas.ui_scale);
     begin_fixed_window(tr("Train###train_setup"), {r.pos, ImVec2(left_w, r.size.y)});
     draw_setup(ctx);
     end_window();
@@ -349,7 +358,7 @@ void draw_train_panel(AppContext& ctx, const PanelRect& r) {
 namespace {
 
 // The Run tab: the curves, the timeline and the shown snapshot's maps.
-void draw_run_tab(AppContext& ctx) {
+void draw_run_tab(const TrainPanelContext& ctx) {
     TrainView& v = ctx.train;
     const float fs = ImGui::GetFontSize();
     const TrainProgress& p = v.progress;

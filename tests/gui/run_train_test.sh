@@ -6,7 +6,8 @@
 # plots are drawn; shows the snapshot of step EVERY in the main views (train-show) and
 # checks the heatmap's map is that step's model's on the probe; a Save into a directory that
 # holds a model is refused (with Replace offered) and leaves it as it was, --replace writes
-# it; then runs the head-count experiment (heads 1, 2) from the Experiment tab
+# it; then runs the head-count experiment (heads 1, 2) from the Experiment tab; the Train
+# button on a setup that cannot train shows why in the Train view
 # and checks each run's summary and the exported CSV against core (gui_check train); gui_check fit
 # checks that no window runs past its edge.
 #   run_train_test.sh APP CHECKER OUTDIR
@@ -50,9 +51,13 @@ export-experiment-csv $out/experiment.csv
 export-experiment-png $out/experiment.png
 dump-state $out/experiment.json
 screenshot $out/experiment_tab.png
+train spec random:d_model=30,heads=4
+click train
+dump-state $out/bad_setup.json
+screenshot $out/bad_setup.png
 SCRIPT
 timeout 540 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --layer 0 --head 0 --size 1280x720 --script "$out/session.txt"
-for f in state.json train.png timeline.png shown.json shown.png refused.json refused.png replaced.json trained_attention.json experiment.csv experiment.png experiment.json experiment_tab.png; do
+for f in state.json train.png timeline.png shown.json shown.png refused.json refused.png replaced.json trained_attention.json experiment.csv experiment.png experiment.json experiment_tab.png bad_setup.json; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
 # Save never replaces a model silently: refused, Replace offered, the directory untouched
@@ -63,6 +68,10 @@ grep -q "already holds a model (config.json): press Replace" "$out/refused.json"
   || { echo "FAIL: the refused Save changed $out/existing"; exit 1; }
 grep -q '"replace_dir": ""' "$out/replaced.json" || { echo "FAIL: Replace was refused"; exit 1; }
 [[ -s "$out/replaced/trainer.json" ]] || { echo "FAIL: Replace did not write the checkpoint"; exit 1; }
+# The Train button on a setup that cannot train says why in the Train view (it once went
+# to the Analysis window's error line, unseen), and nothing starts.
+grep -q '"train_error": "d_model 30 is not divisible by 4 heads"' "$out/bad_setup.json" \
+  || { echo "FAIL: the Train button's error on d_model 30, 4 heads is not shown"; grep -o '"train_error": "[^"]*"' "$out/bad_setup.json"; exit 1; }
 "$checker" train "$out/state.json" "$out/train.png" 1280 720 $steps $every "$out/experiment.json" "$out/experiment.csv" \
   "$out/shown.json"
 # Nothing runs past a window's edge at 1280×720: the Train view, the experiment and the
