@@ -63,10 +63,11 @@ std::string detail_key(const AppState& s) {
 }
 
 // Turns pending edits into a worker request (validation errors keep the old trace).
-void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
+// Returns whether it submitted one.
+bool submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     AppState& s = ctx.state;
-    if (!s.dirty && detail_key(s) == submitted_detail) return;
-    if (!s.dirty && !s.pipeline_open) return;
+    if (!s.dirty && detail_key(s) == submitted_detail) return false;
+    if (!s.dirty && !s.pipeline_open) return false;
     s.dirty = false;
     // A model that did not open stays chosen in the Model panel (its path, its error) until
     // another is chosen; meanwhile the window computes with the model on screen.
@@ -77,14 +78,14 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
         c.source == SourceKind::Trained ? trained_snapshot(ctx.train, c.trained_run, c.trained_step) : nullptr;
     if (c.source == SourceKind::Playground) {
         s.config_errors = validate(c.config);
-        if (!s.config_errors.empty()) return;
+        if (!s.config_errors.empty()) return false;
     } else if (c.source == SourceKind::ModelDirectory && c.model_dir.empty()) {
         s.config_errors = {"Type the path of a model file or directory and press Enter (or drop one here)."};
-        return;
+        return false;
     } else if (c.source == SourceKind::Trained && !snapshot) {
         s.config_errors = {"That training run is gone (reset, replaced or its step thinned away): pick a step of the "
                            "current run, or another model."};
-        return;
+        return false;
     } else {
         s.config_errors.clear();
     }
@@ -137,6 +138,7 @@ void submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     }
     submitted_detail = detail_key(s);
     ctx.worker.submit(std::move(r));
+    return true;
 }
 
 void handle_drops(AppContext& ctx) {
@@ -584,6 +586,48 @@ bool render_frame(AppContext& ctx, GLFWwindow* window, bool skip_identical, std:
     return identical;
 }
 
+// What the frame loop keeps about the frames it shows, from one to the next.
+struct ShownFrames {
+    std::uint64_t signature = 0;  // of the frame on screen (app/gl/frame_signature.h)
+    // A window without hooks (a user's) skips frames identical to it; hooked runs
+    // (scripts, screenshots, benchmarks) draw every frame.
+    bool skip_identical = false;
+    bool last_identical = false, last_deferred = false;
+    int ready = 0;                        // ready frames so far
+    std::string submitted_detail = "-";  // the Pipeline's layer of the last request
+};
+
+// Steps 5–7 of the frame loop. A frame whose edits (widgets, scripts, benchmarks) start a
+// trace job sends them to the worker first and is not drawn: the job's result replaces it
+// within the job's time (the loop waits for it; the progress overlay shows from 0.1 s),
+// and drawing it first would hold the result back by a frame (a vsynced swap; on software
+// OpenGL the rasteriser on the forward's cores). Never two frames in a row, so typing into
+// a slow model still echoes each key. Any other frame is drawn into the back buffer by
+// ImGui's stock OpenGL3 backend (the heatmaps are its draw lists' callbacks) unless it is
+// the frame on screen, seen by the hooks (screenshots), swapped, and then its edits go to
+// the worker: the forward then has the cores to itself instead of sharing them with the
+// software rasteriser.
+void show_frame(AppContext& ctx, GLFWwindow* window, const std::vector<std::unique_ptr<FrameHook>>& hooks,
+                bool time_drawing, ShownFrames& shown, FrameRecord& f) {
+    f.deferred = !shown.last_deferred && submit_if_dirty(ctx, shown.submitted_detail);
+    shown.last_deferred = f.deferred;
+    if (f.deferred) {
+        shown.last_identical = false;
+        f.drawn = FrameClock::now();
+        return;
+    }
+    shown.last_identical = render_frame(ctx, window, shown.skip_identical, shown.signature, f);
+    f.settled = ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle() && ctx.mip_worker.idle() &&
+                !default_probe_due(analysis_context(ctx));
+    f.ready = f.settled && ctx.view.trace;
+    if (f.ready) f.ready_frames = ++shown.ready;
+    for (const auto& h : hooks) h->before_swap(ctx, f);
+    if (time_drawing) glFinish();  // time the drawing, not just its submission
+    f.drawn = FrameClock::now();
+    if (!f.skipped) glfwSwapBuffers(window);
+    submit_if_dirty(ctx, shown.submitted_detail);
+}
+
 // The window's size and the state, for the next start.
 void save_window_settings(AppContext& ctx, GLFWwindow* window, WindowSize& size) {
     glfwGetWindowSize(window, &size.width, &size.height);
@@ -615,16 +659,11 @@ int run_gui(const GuiOptions& options) {
     int status = 0;
     {
         ctx.renderer = std::make_unique<HeatmapRenderer>();
-        // The frame on screen (app/gl/frame_signature.h). A window without hooks (a user's)
-        // skips frames identical to it; hooked runs (scripts, screenshots, benchmarks) draw
-        // every frame.
-        std::uint64_t shown_frame = 0;
-        const bool skip_identical_frames = hooks.empty();
+        ShownFrames shown;
+        shown.skip_identical = hooks.empty();
         glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { g_window_exposed = true; });
-        bool last_frame_identical = false, selection_applied = false;
+        bool selection_applied = false;
         SelectionNoticeKeeper selection_note;
-        std::string submitted_detail = "-";
-        int ready_frames = 0;
         IdleMemory idle_memory;
         std::optional<int> stop;
         while (!glfwWindowShouldClose(window) && !stop) {
@@ -632,11 +671,11 @@ int run_gui(const GuiOptions& options) {
             // 1. Events (the loop waits for one instead of drawing a frame that would show
             // nothing new: app/frame_wait.h), dropped files.
             const double wait =
-                frame_wait_seconds(wait_inputs(ctx, needs.plays_input, measuring || paced, last_frame_identical));
+                frame_wait_seconds(wait_inputs(ctx, needs.plays_input, measuring || paced, shown.last_identical));
             if (wait > 0) glfwWaitEventsTimeout(wait);
             f.start = FrameClock::now();
             f.busy_at_start = ctx.worker.busy();
-            f.ready_frames = ready_frames;
+            f.ready_frames = shown.ready;
             glfwPollEvents();
             handle_drops(ctx);
             // 2. The newest finished trace replaces the old one; analysis results.
@@ -661,22 +700,8 @@ int run_gui(const GuiOptions& options) {
             // 4. The frame's UI.
             draw_ui(ctx, hooks, options, measuring, f);
             f.ui_done = FrameClock::now();
-            // 5. Draw the frame into the back buffer with ImGui's stock OpenGL3 backend (the
-            // heatmaps are its draw lists' callbacks), unless it is the frame on screen.
-            last_frame_identical = render_frame(ctx, window, skip_identical_frames, shown_frame, f);
-            // 6. Hooks see the finished frame (screenshots), then it is shown.
-            f.settled = ctx.worker.idle() && !ctx.state.dirty && ctx.analysis_worker.idle() &&
-                        ctx.mip_worker.idle() && !default_probe_due(analysis_context(ctx));
-            f.ready = f.settled && ctx.view.trace;
-            if (f.ready) f.ready_frames = ++ready_frames;
-            for (const auto& h : hooks) h->before_swap(ctx, f);
-            if (needs.time_drawing) glFinish();  // time the drawing, not just its submission
-            f.drawn = FrameClock::now();
-            if (!f.skipped) glfwSwapBuffers(window);
-            // 7. Edits of this frame (widgets, scripts, benchmarks) -> worker, now that the
-            // frame showing them is done: the forward then has the cores to itself instead
-            // of sharing them with the software rasteriser.
-            submit_if_dirty(ctx, submitted_detail);
+            // 5.–7. Edits to the worker; the frame drawn and shown, or deferred.
+            show_frame(ctx, window, hooks, needs.time_drawing, shown, f);
             for (const auto& h : hooks) h->after_submit(ctx);
             f.end = FrameClock::now();
             // 8. Hooks time the frame; any of them may end the run.

@@ -5,6 +5,7 @@
 //   edit jobs / loads / forwards 60  p50 …   the worker's share
 //   edit ui 60  p50 …    what the UI adds (frame boundary, upload, drawing)
 //   edit click frames 60  p50 …   of which the frame of the click itself, up to the submit
+//   edit click frames drawn 0 of 60   (a frame that starts a job is not drawn: app.cpp)
 //   edit frames between 60  p50 …  frames drawn between the click's and the result's
 //   edit frame phases accept … sync … ui … render … swap …   the frame that showed it
 #include <cstdio>
@@ -47,6 +48,7 @@ public:
         ++settled_frames_;
         if (edit_now_) {
             click_.push_back(ms_between(at_, f.end));  // the click's own frame, to the submit
+            clicks_drawn_ += !f.deferred;
             between_ = 0;
             return;
         }
@@ -82,6 +84,7 @@ public:
         print_bench(forward_, "edit forwards");
         print_bench(ui_, "edit ui");
         print_bench(click_, "edit click frames");
+        std::printf("edit click frames drawn %d of %zu\n", clicks_drawn_, click_.size());
         const Percentiles between = percentiles(between_frames_);
         std::printf("edit frames between %zu  p50 %.0f  p95 %.0f  max %.0f\n", between.count, between.p50,
                     between.p95, between.max);
@@ -108,6 +111,7 @@ private:
     FrameClock::time_point at_;
     int settled_frames_ = 0;  // frames drawn since the last edit landed
     int between_ = 0;         // frames drawn after the click's frame, before the result's
+    int clicks_drawn_ = 0;    // click frames drawn (not deferred)
     std::vector<double> latency_, job_, load_, forward_, ui_, click_, between_frames_;
     std::vector<double> accept_, sync_, frame_ui_, render_, swap_;
 };

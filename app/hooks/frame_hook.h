@@ -28,6 +28,7 @@ struct FrameRecord {
     int ready_frames = 0;        // ready frames so far, this one included
     int fb_width = 0, fb_height = 0;
     bool skipped = false;        // identical to the frame on screen: not drawn, not swapped
+    bool deferred = false;       // started a trace job: not drawn (its result will be); no before_swap
 };
 
 class FrameHook {
@@ -40,9 +41,10 @@ public:
     virtual void pointer(AppContext&) {}
     // Step 4, inside the ImGui frame before the panels are drawn.
     virtual void in_ui(AppContext&, const FrameRecord&) {}
-    // Step 6: the frame is in the back buffer, not yet swapped (screenshots).
+    // Step 6: the frame is in the back buffer, not yet swapped (screenshots); not called
+    // for a deferred frame (FrameRecord::deferred).
     virtual void before_swap(AppContext&, const FrameRecord&) {}
-    // Step 7: the frame's edits have gone to the worker.
+    // Step 5 or 7: the frame's edits have gone to the worker.
     virtual void after_submit(AppContext&) {}
     // Step 8: the whole frame, with its timings.
     virtual void after_frame(AppContext&, const FrameRecord&) {}

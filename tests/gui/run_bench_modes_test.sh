@@ -50,6 +50,10 @@ done
 # overlay's delay: app/frame_wait.h; a sanitizer build's slower jobs may show some).
 grep -Eq "^edit frames between 4  p50 [0-9]+  p95 [0-9]+  max [0-9]+$" "$out/edits.txt" \
   || { echo "FAIL: 'edit frames between' line"; cat "$out/edits.txt"; exit 1; }
+# The frame of each edit starts the job and is not drawn (app/app.cpp, show_frame): the
+# result's frame is the first to show the edit.
+grep -Eq "^edit click frames drawn 0 of 4$" "$out/edits.txt" \
+  || { echo "FAIL: a frame that started an edit's job was drawn"; cat "$out/edits.txt"; exit 1; }
 # Each edit's latency contains its worker job: the UI share is never negative.
 awk '/^edit ui 4 / { if ($4 + 0 < 0) exit 1; ok = 1 } END { exit !ok }' "$out/edits.txt" \
   || { echo "FAIL: edit latency shorter than its job"; cat "$out/edits.txt"; exit 1; }
