@@ -128,6 +128,15 @@ void show_relation_head(const AnalysisContext& ctx, const RelationRun& run, cons
     }
 }
 
+std::string baseline_phrase(const RelationScore& r) {
+    switch (r.best_baseline()) {
+        case Baseline::Offset: return printf_string(tr("offset −%d"), r.offset_baseline);
+        case Baseline::Position: return printf_string(tr("position %d"), r.position_baseline);
+        case Baseline::Candidate: return tr("nearest candidate");
+    }
+    return {};
+}
+
 std::string relation_caption(const AnalysisView& a, const std::string& model_arg, int layer, int head,
                              const std::string& lang) {
     if (!a.relations_of(model_arg)) return {};
@@ -135,10 +144,10 @@ std::string relation_caption(const AnalysisView& a, const std::string& model_arg
     for (const RelationRun& run : *a.relations)
         for (const RelationScore& r : run.scores) {
             if (!lang.empty() && run.lang != lang) continue;
-            if (r.best_head != layer * run.heads + head || r.best_accuracy - r.baseline_accuracy < kRelationMargin) continue;
+            if (r.best_head != layer * run.heads + head || !r.claimed()) continue;
             if (!out.empty()) out += tr(", ");
-            out += printf_string(tr("%s head (%s %.2f vs %.2f at offset −%d)"), tr(corpus::relation_name(r.relation)),
-                                 run.lang.c_str(), r.best_accuracy, r.baseline_accuracy, r.baseline_offset);
+            out += printf_string(tr("%s head (%s %.2f vs %.2f, %s)"), tr(corpus::relation_name(r.relation)),
+                                 run.lang.c_str(), r.best_accuracy, r.best_baseline_accuracy(), baseline_phrase(r).c_str());
         }
     return out;
 }
@@ -180,11 +189,13 @@ void poll_analysis(const AnalysisContext& ctx) {
             // The default model probes on opening: not news once another model is shown.
             a.set_status(printf_string("probed relations on %s in %s", a.relations_corpus.c_str(), ms), r->model_arg);
             if (!a.jump_to_relation.empty() && a.relations_of(ctx.view.model_arg)) {
-                // First launch: the learner lands on a named head, its sample and gold arcs.
+                // First launch: the learner lands on a claimed head (the wanted relation's when
+                // it is claimed), its sample and gold arcs.
+                const auto wanted = corpus::parse_relation(a.jump_to_relation);
                 for (const RelationRun& run : *a.relations)
-                    for (const RelationScore& score : run.scores)
-                        if (run.lang == "en" && a.jump_to_relation == corpus::relation_name(score.relation))
-                            show_relation_head(ctx, run, score);
+                    if (const RelationScore* score = wanted ? relation_to_show(run, *wanted) : nullptr;
+                        score && run.lang == "en")
+                        show_relation_head(ctx, run, *score);
                 a.jump_to_relation.clear();
             }
         } else {

@@ -45,13 +45,14 @@ std::vector<corpus::AnnotatedSentence> gold_samples(const std::vector<Sample>& s
 // that language on which the head gets the relation right (the probe's showcase; else the
 // first with an arc of the relation), its gold arcs drawn over the map.
 void show_relation_head(const AnalysisContext& ctx, const RelationRun& run, const RelationScore& score);
-// "coreference head (en 0.93 vs 0.41 at offset −2)": the relations whose best head, in
-// the newest probe of model `model_arg`, is layer.head and beats its baseline by ≥ 0.2
-// (of language `lang` only, when given); empty when none.
+// "coreference head (en 0.93 vs 0.41, offset −2)": the relations whose best head, in
+// the newest probe of model `model_arg`, is layer.head and is claimed (beats every
+// baseline by kRelationMargin; of language `lang` only, when given); empty when none.
 std::string relation_caption(const AnalysisView& analysis, const std::string& model_arg, int layer, int head,
                              const std::string& lang = "");
-// The margin over the positional baseline that makes a head a relation's head.
-constexpr double kRelationMargin = 0.2;
+// The strongest baseline of a relation in the window's language: "offset −2",
+// "position 5", "nearest candidate".
+std::string baseline_phrase(const RelationScore& r);
 
 // True while the default model is shown and its heads have not been probed yet (the
 // frame loop probes them; a script waits for it).

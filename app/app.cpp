@@ -375,8 +375,10 @@ void load_state(AppContext& ctx, const GuiOptions& options, WindowSize& size) {
         first_launch = !std::filesystem::exists(ctx.settings_path, ec);
         ctx.state.notice = load_settings(ctx.settings_path, ctx.state, size);
     }
-    // The first screen: the default model's coreference head on a pronoun sample, once
-    // its heads are probed (unless the command line chose what to show).
+    // The first screen: the default model's English coreference head on a pronoun sample,
+    // once its heads are probed, when the probe claims it (else its claimed relation head
+    // with the largest margin: core's relation_to_show), unless the command line chose
+    // what to show.
     if (first_launch && options.model.empty() && options.text.empty() && options.layer < 0 && options.head < 0)
         ctx.analysis.jump_to_relation = "coreference";
     // A new user meets the welcome (a session without settings is a scripted or clean one).

@@ -87,7 +87,10 @@ nlohmann::json analysis_json(const AppContext& ctx) {
             for (const RelationScore& r : run.scores)
                 scores.push_back({{"relation", corpus::relation_name(r.relation)}, {"arcs", r.arcs},
                                   {"best_head", r.best_head}, {"accuracy", r.best_accuracy},
-                                  {"baseline_offset", r.baseline_offset}, {"baseline_accuracy", r.baseline_accuracy}});
+                                  {"offset_baseline", r.offset_baseline}, {"offset_accuracy", r.offset_accuracy},
+                                  {"position_baseline", r.position_baseline}, {"position_accuracy", r.position_accuracy},
+                                  {"candidate_accuracy", r.has_candidate_baseline ? nlohmann::json(r.candidate_accuracy) : nlohmann::json()},
+                                  {"margin", r.margin()}, {"claimed", r.claimed()}});
             runs.push_back({{"lang", run.lang}, {"analysed", run.analysed}, {"scores", scores}});
         }
         j["relations"] = {{"model", a.relations_model}, {"corpus", a.relations_corpus}, {"runs", runs},

@@ -3,8 +3,9 @@
 // or with --corpus aggregated (mean ± std) over many sentences: the lines of --text-file,
 // or the English samples of assets/samples.json when no text is given.
 // With --relations FILE (a relations file: headscope corpus --json), each head's accuracy
-// at pointing from a dependent to its gold partner, per relation, against the best
-// fixed-offset baseline (core/analysis/relation_probe.h); --csv writes every head's.
+// at pointing from a dependent to its gold partner, per relation, against three
+// baselines (fixed offset, fixed position, nearest candidate word) and whether it is
+// claimed (core/analysis/relation_probe.h); --csv writes every head's.
 #include <cmath>
 #include <cstdio>
 
@@ -65,12 +66,17 @@ int analyze_relations(const TraceSource& source, const std::string& file, const 
     if (quiet) return 0;
     for (const RelationRun& run : runs) {
         std::printf("model: %s, language %s: %d sentences\n", source.name().c_str(), run.lang.c_str(), run.analysed);
-        std::printf("%-12s %6s  %-6s %8s  %-14s %8s  %7s\n", "relation", "arcs", "best", "accuracy", "baseline",
-                    "accuracy", "margin");
+        std::printf("%-12s %5s  %-6s %8s  %-16s %-16s %9s  %-20s %7s  %s\n", "relation", "arcs", "best", "accuracy",
+                    "offset", "position", "candidate", "best baseline", "margin", "claim");
         for (const RelationScore& s : run.scores) {
-            const std::string best = head_name(s.best_head, run.heads), offset = "offset -" + std::to_string(s.baseline_offset);
-            std::printf("%-12s %6d  %-6s %8.3f  %-14s %8.3f  %+7.3f\n", corpus::relation_name(s.relation), s.arcs,
-                        best.c_str(), s.best_accuracy, offset.c_str(), s.baseline_accuracy, s.best_accuracy - s.baseline_accuracy);
+            const std::string best = head_name(s.best_head, run.heads);
+            char offset[32], position[32], candidate[16] = "-";
+            std::snprintf(offset, sizeof offset, "%.3f (-%d)", s.offset_accuracy, s.offset_baseline);
+            std::snprintf(position, sizeof position, "%.3f (@%d)", s.position_accuracy, s.position_baseline);
+            if (s.has_candidate_baseline) std::snprintf(candidate, sizeof candidate, "%.3f", s.candidate_accuracy);
+            std::printf("%-12s %5d  %-6s %8.3f  %-16s %-16s %9s  %-20s %+7.3f  %s\n", corpus::relation_name(s.relation),
+                        s.arcs, best.c_str(), s.best_accuracy, offset, position, candidate,
+                        s.best_baseline_text().c_str(), s.margin(), s.claimed() ? "claimed" : "-");
         }
     }
     return 0;

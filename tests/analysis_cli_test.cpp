@@ -136,7 +136,26 @@ TEST(CliAnalyze, RelationsProbeTheHeadsOnACorpusFile) {
     EXPECT_EQ(lines_of(r.out).size(), 1 + (want[0].scores.size() + want[1].scores.size()) * 4);  // a row per relation and head
     r = run_headscope({"analyze", spec, "--relations", dir.file("rel.json")}, dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("relation       arcs  best   accuracy  baseline       accuracy   margin"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("relation      arcs  best   accuracy  offset           position         candidate  best baseline"),
+              std::string::npos) << r.out;
+    // Each relation's row: core's best head, its three baselines, the strongest, the
+    // margin over it and the claim.
+    for (const RelationScore& s : want[0].scores) {
+        char row[256], candidate[16] = "-";
+        if (s.has_candidate_baseline) std::snprintf(candidate, sizeof candidate, "%.3f", s.candidate_accuracy);
+        std::snprintf(row, sizeof row, "%-12s %5d  L%d.H%d  %8.3f  %.3f (-%d)", corpus::relation_name(s.relation), s.arcs,
+                      s.best_head / want[0].heads, s.best_head % want[0].heads, s.best_accuracy, s.offset_accuracy,
+                      s.offset_baseline);
+        const std::size_t at = r.out.find(row);
+        ASSERT_NE(at, std::string::npos) << row << "\n" << r.out;
+        const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+        char position[32], margin[16];
+        std::snprintf(position, sizeof position, "%.3f (@%d)", s.position_accuracy, s.position_baseline);
+        std::snprintf(margin, sizeof margin, "%+.3f", s.margin());
+        for (const std::string& part : {std::string(position), std::string(candidate), s.best_baseline_text(), std::string(margin),
+                                        std::string(s.claimed() ? "claimed" : "-")})
+            EXPECT_NE(line.find(part), std::string::npos) << part << " in " << line;
+    }
     EXPECT_NE(r.out.find("language en: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("language zh: "), std::string::npos) << r.out;
     // A file that is not one, and options that do not go with it.

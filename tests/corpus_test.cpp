@@ -11,6 +11,7 @@
 
 #include "core/analysis/relation_probe.h"
 #include "core/corpus/annotated.h"
+#include "core/corpus/candidates.h"
 #include "core/corpus/annotated_json.h"
 #include "core/corpus/grammar.h"
 #include "core/error.h"
@@ -218,8 +219,17 @@ TEST(RelationProbe, AccuracyOnHandBuiltMapsWithKnownAnswers) {
     EXPECT_EQ(r.head_accuracy, (std::vector<double>{0.5, 0.5, 0.5}));
     EXPECT_EQ(r.best_head, 0);
     // Offsets: d → b is 2 back, c → a is 2 back: offset 2 is right for both.
-    EXPECT_EQ(r.baseline_offset, 2);
-    EXPECT_DOUBLE_EQ(r.baseline_accuracy, 1.0);
+    EXPECT_EQ(r.offset_baseline, 2);
+    EXPECT_DOUBLE_EQ(r.offset_accuracy, 1.0);
+    // Positions: b (1) is right for d, a (0) for c: one each, position 0 first.
+    EXPECT_EQ(r.position_baseline, 0);
+    EXPECT_DOUBLE_EQ(r.position_accuracy, 0.5);
+    // No word of the grammar's lexicon: no candidate, never right.
+    EXPECT_TRUE(r.has_candidate_baseline);
+    EXPECT_DOUBLE_EQ(r.candidate_accuracy, 0.0);
+    EXPECT_EQ(r.best_baseline(), Baseline::Offset);
+    EXPECT_DOUBLE_EQ(r.margin(), -0.5);
+    EXPECT_FALSE(r.claimed());
     // With a BOS in front (offset 1) the same maps shifted give the same answers.
     std::vector<Matrix> shifted(3, Matrix::Zero(5, 5));
     for (int k = 0; k < 3; ++k) shifted[static_cast<std::size_t>(k)].bottomRightCorner(4, 4) = maps[static_cast<std::size_t>(k)];
@@ -240,12 +250,75 @@ TEST(RelationProbe, SpansCountAnyTokenOfThePartnerAndBadInputIsNamed) {
     RelationProbe probe(2, 1);
     probe.add(maps, s, 0);
     EXPECT_EQ(probe.scores()[0].head_accuracy, (std::vector<double>{1.0, 0.0}));
-    EXPECT_EQ(probe.scores()[0].baseline_offset, 2);  // offsets 2 and 3 are right; 2 first
+    EXPECT_EQ(probe.scores()[0].offset_baseline, 2);  // offsets 2 and 3 are right; 2 first
+    // 小明 is one candidate word (a name) spanning tokens 0 and 1, read as its last token.
+    EXPECT_DOUBLE_EQ(probe.scores()[0].candidate_accuracy, 1.0);
     RelationProbe wrong(1, 1);
     EXPECT_THROW(wrong.add(maps, s, 0), Error);  // two maps for one head
     s.arcs = {{Relation::Coreference, 2, 1, 3}};  // partner reaches the dependent
     RelationProbe bad(2, 1);
     EXPECT_THROW(bad.add(maps, s, 0), Error);
+}
+
+// Maps whose one head attends from each arc's dependent to key `key` of that arc.
+static std::vector<Matrix> one_head_at(const AnnotatedSentence& s, int key) {
+    const int n = static_cast<int>(s.tokens.size());
+    std::vector<Matrix> maps(1, Matrix::Zero(n, n));
+    for (const corpus::Arc& a : s.arcs) maps[0](a.dependent, key) = 1.0f;
+    return maps;
+}
+
+// Two pronouns, each resolved by a head that always gets it right. "Mary met John because
+// she sings": she (4) → Mary (0), and the nearest name is John (miss); "John saw Mary and
+// she sings": she (4) → Mary (2), the nearest name (hit). Offsets 4 and 2, positions 0
+// and 2, the nearest candidate: each right once (0.5); the head's 1.0 beats them by 0.5.
+TEST(RelationProbe, ThreeBaselinesOnHandBuiltPronouns) {
+    AnnotatedSentence a{"en", {"Mary", "met", "John", "because", "she", "sings"}, {{Relation::Coreference, 4, 0, 1}}};
+    AnnotatedSentence b{"en", {"John", "saw", "Mary", "and", "she", "sings"}, {{Relation::Coreference, 4, 2, 3}}};
+    EXPECT_EQ(corpus::candidate_words(a, Relation::Coreference), (std::vector<corpus::WordSpan>{{0, 1}, {2, 3}}));
+    RelationProbe probe(1, 1);
+    probe.add(one_head_at(a, 0), a, 0);
+    probe.add(one_head_at(b, 2), b, 0);
+    const RelationScore r = probe.scores().at(0);
+    EXPECT_DOUBLE_EQ(r.best_accuracy, 1.0);
+    EXPECT_EQ(r.offset_baseline, 2);
+    EXPECT_DOUBLE_EQ(r.offset_accuracy, 0.5);
+    EXPECT_EQ(r.position_baseline, 0);
+    EXPECT_DOUBLE_EQ(r.position_accuracy, 0.5);
+    EXPECT_DOUBLE_EQ(r.candidate_accuracy, 0.5);
+    EXPECT_EQ(r.best_baseline(), Baseline::Offset);  // a tie: the first of the three
+    EXPECT_DOUBLE_EQ(r.margin(), 0.5);
+    EXPECT_TRUE(r.claimed());
+}
+
+// "John x he" and "John x Tom he": the antecedent always stands first. Offsets 2 and 3
+// are right once each, the nearest name once (Tom is nearer in the second), position 0
+// always: a head that always attends the first word explains nothing beyond position.
+TEST(RelationProbe, AHeadOnAFixedPositionIsNotClaimed) {
+    AnnotatedSentence a{"en", {"John", "met", "he"}, {{Relation::Coreference, 2, 0, 1}}};
+    AnnotatedSentence b{"en", {"John", "met", "Tom", "he"}, {{Relation::Coreference, 3, 0, 1}}};
+    RelationProbe probe(1, 1);
+    probe.add(one_head_at(a, 0), a, 0);
+    probe.add(one_head_at(b, 0), b, 0);
+    const RelationScore r = probe.scores().at(0);
+    EXPECT_DOUBLE_EQ(r.best_accuracy, 1.0);
+    EXPECT_DOUBLE_EQ(r.offset_accuracy, 0.5);
+    EXPECT_DOUBLE_EQ(r.candidate_accuracy, 0.5);
+    EXPECT_EQ(r.best_baseline(), Baseline::Position);
+    EXPECT_EQ(r.best_baseline_text(), "position 0");
+    EXPECT_DOUBLE_EQ(r.margin(), 0.0);
+    EXPECT_FALSE(r.claimed());
+}
+
+TEST(CandidateWords, NamesAndNounsOfTheLexiconInBothLanguages) {
+    AnnotatedSentence en{"en", {"the", "keys", "near", "Mary", "are", "heavy"}, {}};
+    EXPECT_EQ(corpus::candidate_words(en, Relation::Agreement), (std::vector<corpus::WordSpan>{{1, 2}}));  // nouns only
+    EXPECT_EQ(corpus::candidate_words(en, Relation::Coreference), (std::vector<corpus::WordSpan>{{1, 2}, {3, 4}}));
+    EXPECT_TRUE(corpus::candidate_words(en, Relation::Modifier).empty());
+    EXPECT_FALSE(corpus::has_candidate_kind(Relation::Repetition));
+    AnnotatedSentence zh{"zh", {"那", "位", "老", "师", "和", "小", "红", "说", "她"}, {}};
+    EXPECT_EQ(corpus::candidate_words(zh, Relation::Coreference), (std::vector<corpus::WordSpan>{{2, 4}, {5, 7}}));
+    EXPECT_EQ(corpus::candidate_words(zh, Relation::Agreement), (std::vector<corpus::WordSpan>{{2, 4}}));
 }
 
 TEST(RelationsJson, RoundTripsAndNamesWhatIsWrong) {

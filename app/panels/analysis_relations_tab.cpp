@@ -1,8 +1,9 @@
 // Relations tab: each head's accuracy at pointing from a dependent to its gold partner
-// (core/analysis/relation_probe.h), per relation and language, against the best
-// fixed-offset baseline: a table, a bar plot (best head beside its baseline) and, per
-// relation, "show": its best head in the heatmap on a sample whose gold arcs the heatmap
-// draws over the map. Every number comes from the analysis worker's probe.
+// (core/analysis/relation_probe.h), per relation and language, against three baselines
+// (fixed offset, fixed position, nearest candidate word): a table whose best-head buttons
+// show that head in the heatmap on a sample whose gold arcs the heatmap draws over the
+// map, and a bar plot (best head beside the strongest baseline). Every number comes from
+// the analysis worker's probe.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -41,10 +42,17 @@ void draw_probe_controls(const AnalysisPanelContext& ctx) {
     ImGui::EndDisabled();
 }
 
+// One baseline's cell: its accuracy, amber when it is the one the best head must beat.
+void baseline_cell(const RelationScore& r, Baseline which, const char* text) {
+    if (r.best_baseline() == which) ImGui::TextColored(kAmber, "%s", text);
+    else ImGui::TextUnformatted(text);
+}
+
 void draw_relation_table(const AnalysisPanelContext& ctx, const RelationRun& run) {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("##relations", 7, flags)) return;
-    for (const char* h : {tr("relation"), tr("arcs"), tr("best head"), tr("accuracy"), tr("baseline"), tr("margin"), ""})
+    if (!ImGui::BeginTable("##relations", 8, flags)) return;
+    for (const char* h : {tr("relation"), tr("arcs"), tr("best head"), tr("accuracy"), tr("offset"), tr("position"),
+                          tr("candidate"), tr("margin")})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     for (const RelationScore& r : run.scores) {
@@ -53,38 +61,51 @@ void draw_relation_table(const AnalysisPanelContext& ctx, const RelationRun& run
         ImGui::TextUnformatted(tr(corpus::relation_name(r.relation)));
         ImGui::TableNextColumn();
         ImGui::Text("%d", r.arcs);
-        ImGui::TableNextColumn();
-        ImGui::Text("L%d.H%d", r.best_head / run.heads, r.best_head % run.heads);
-        ImGui::TableNextColumn();
-        ImGui::Text("%.3f", r.best_accuracy);
-        ImGui::TableNextColumn();
-        ImGui::Text(tr("%.3f (offset −%d)"), r.baseline_accuracy, r.baseline_offset);
-        ImGui::TableNextColumn();
-        const double margin = r.best_accuracy - r.baseline_accuracy;
-        const ImVec4 colour = margin >= kRelationMargin ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f) : ImVec4(0.7f, 0.7f, 0.7f, 1.0f);
-        ImGui::TextColored(colour, "%+.3f", margin);
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", margin >= kRelationMargin ? tr("a relation head: it beats every fixed offset by ≥ 0.2")
-                                                              : tr("within 0.2 of a fixed offset: position explains it as well"));
-        ImGui::TableNextColumn();
+        ImGui::TableNextColumn();  // the best head: a click shows it
         ImGui::PushID(static_cast<int>(r.relation));
-        if (ImGui::SmallButton(tr("show"))) show_relation_head(ctx, run, r);
+        if (ImGui::SmallButton(printf_string("L%d.H%d", r.best_head / run.heads, r.best_head % run.heads).c_str()))
+            show_relation_head(ctx, run, r);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip(tr("the heatmap shows L%d.H%d on a %s sample with its gold arcs outlined"), r.best_head / run.heads,
                               r.best_head % run.heads, run.lang.c_str());
         ImGui::PopID();
+        ImGui::TableNextColumn();
+        ImGui::Text("%.3f", r.best_accuracy);
+        ImGui::TableNextColumn();
+        baseline_cell(r, Baseline::Offset, printf_string("%.3f (−%d)", r.offset_accuracy, r.offset_baseline).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip(tr("always the token %d back"), r.offset_baseline);
+        ImGui::TableNextColumn();
+        baseline_cell(r, Baseline::Position, printf_string("%.3f (@%d)", r.position_accuracy, r.position_baseline).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip(tr("always token %d of the sentence"), r.position_baseline);
+        ImGui::TableNextColumn();
+        if (r.has_candidate_baseline) {
+            baseline_cell(r, Baseline::Candidate, printf_string("%.3f", r.candidate_accuracy).c_str());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s", tr("the nearest earlier name or noun (a pronoun), or noun (agreement)"));
+        } else {
+            ImGui::TextDisabled("—");
+        }
+        ImGui::TableNextColumn();
+        const ImVec4 colour = r.claimed() ? ImVec4(0.45f, 0.9f, 0.45f, 1.0f) : ImVec4(0.7f, 0.7f, 0.7f, 1.0f);
+        ImGui::TextColored(colour, "%+.3f", r.margin());
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", r.claimed() ? tr("a relation head: it beats every baseline (fixed offset, fixed "
+                                                     "position, nearest candidate word) by ≥ 0.2")
+                                                : printf_string(tr("within 0.2 of a baseline: %s explains it as well"),
+                                                                baseline_phrase(r).c_str())
+                                                      .c_str());
     }
     ImGui::EndTable();
 }
 
-// Per relation, two bars: the best head's accuracy (coloured) and the baseline (grey);
-// a click shows the relation's head as "show" does.
+// Per relation, two bars: the best head's accuracy (coloured) and the strongest baseline
+// (grey); a click shows the relation's head as its button in the table does.
 void draw_relation_bars(const AnalysisPanelContext& ctx, const RelationRun& run) {
     std::vector<double> values;
     std::vector<ImU32> colours;
     for (const RelationScore& r : run.scores) {
         values.push_back(r.best_accuracy);
-        values.push_back(r.baseline_accuracy);
+        values.push_back(r.best_baseline_accuracy());
         colours.push_back(series_color(static_cast<int>(r.relation)));
         colours.push_back(IM_COL32(120, 120, 130, 255));
     }
@@ -104,8 +125,8 @@ void draw_relation_bars(const AnalysisPanelContext& ctx, const RelationRun& run)
             ImGui::SetTooltip(tr("%s: best head L%d.H%d, accuracy %.3f over %d arcs (click: show it)"),
                               tr(corpus::relation_name(r.relation)), r.best_head / run.heads, r.best_head % run.heads, r.best_accuracy, r.arcs);
         else
-            ImGui::SetTooltip(tr("%s: baseline, always offset −%d: %.3f"), tr(corpus::relation_name(r.relation)),
-                              r.baseline_offset, r.baseline_accuracy);
+            ImGui::SetTooltip(tr("%s: strongest baseline, %s: %.3f"), tr(corpus::relation_name(r.relation)),
+                              baseline_phrase(r).c_str(), r.best_baseline_accuracy());
     }
 }
 
@@ -121,8 +142,9 @@ void draw_relations_tab(const AnalysisPanelContext& ctx) {
     if (!a.relations) {
         ImGui::TextWrapped("%s", tr("Probe relations: for sentences with gold relations (agreement, pronoun → antecedent, "
                                     "modifier, brackets, dates, negation, repeated names), each head's accuracy at "
-                                    "attending from the dependent word to its partner, against the best fixed offset "
-                                    "(Clark et al. 2019)."));
+                                    "attending from the dependent word to its partner (Clark et al. 2019), against three "
+                                    "baselines: the best fixed offset, the best fixed position and the nearest earlier "
+                                    "word of the partner's kind. A head is claimed when it beats all three by 0.2."));
         return;
     }
     if (!a.relations_of(ctx.view.model_arg)) {

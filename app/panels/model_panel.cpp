@@ -358,9 +358,10 @@ void draw_source_body(const ModelPanelContext& ctx, const std::vector<int>& trai
         case SourceKind::Default:
             text_prose(tr("HeadScope's default model: 4 layers × 8 heads, trained by "
                                         "scripts/train_default_model.sh on English and Chinese grammar sentences and "
-                                        "repeated sequences. Its heads track agreement, pronouns, modifiers, brackets, "
-                                        "dates and repeats: the Analysis view's Relations tab names them "
-                                        "(docs/DEFAULT_MODEL.md)."));
+                                        "repeated sequences. It has induction heads, and heads for agreement, modifiers "
+                                        "and negation that beat every simple baseline; its pronoun, bracket, date and "
+                                        "repeat heads do not (they follow the grammar's templates). The Analysis view's Relations tab "
+                                        "measures each (docs/DEFAULT_MODEL.md)."));
             break;
         case SourceKind::Playground:
             ImGui::PushStyleColor(ImGuiCol_Text, kAmber);

@@ -4,9 +4,45 @@
 #include <cstdio>
 #include <string>
 
+#include "core/corpus/candidates.h"
 #include "core/error.h"
 
 namespace hs {
+
+const char* baseline_name(Baseline b) {
+    switch (b) {
+        case Baseline::Offset: return "offset";
+        case Baseline::Position: return "position";
+        case Baseline::Candidate: return "candidate";
+    }
+    return "?";
+}
+
+Baseline RelationScore::best_baseline() const {
+    Baseline best = Baseline::Offset;
+    double acc = offset_accuracy;
+    if (position_accuracy > acc) best = Baseline::Position, acc = position_accuracy;
+    if (has_candidate_baseline && candidate_accuracy > acc) best = Baseline::Candidate;
+    return best;
+}
+
+double RelationScore::best_baseline_accuracy() const {
+    switch (best_baseline()) {
+        case Baseline::Offset: return offset_accuracy;
+        case Baseline::Position: return position_accuracy;
+        case Baseline::Candidate: return candidate_accuracy;
+    }
+    return offset_accuracy;
+}
+
+std::string RelationScore::best_baseline_text() const {
+    switch (best_baseline()) {
+        case Baseline::Offset: return "offset -" + std::to_string(offset_baseline);
+        case Baseline::Position: return "position " + std::to_string(position_baseline);
+        case Baseline::Candidate: return "nearest candidate";
+    }
+    return "";
+}
 
 void RelationProbe::add(const std::vector<Matrix>& maps, const corpus::AnnotatedSentence& sentence, int offset) {
     const int n_heads = layers_ * heads_, n = static_cast<int>(sentence.tokens.size());
@@ -17,6 +53,9 @@ void RelationProbe::add(const std::vector<Matrix>& maps, const corpus::Annotated
         if (m.rows() < offset + n || m.cols() < offset + n)
             throw Error("relation probe: a " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
                         " map cannot hold " + std::to_string(offset) + " + " + std::to_string(n) + " tokens");
+    std::vector<std::vector<corpus::WordSpan>> candidates(corpus::kRelationCount);
+    for (int r = 0; r < corpus::kRelationCount; ++r)
+        candidates[static_cast<std::size_t>(r)] = corpus::candidate_words(sentence, static_cast<corpus::Relation>(r));
     for (const corpus::Arc& arc : sentence.arcs) {
         if (arc.dependent < 1 || arc.dependent >= n || arc.partner_begin < 0 || arc.partner_end > arc.dependent ||
             arc.partner_begin >= arc.partner_end)
@@ -35,10 +74,18 @@ void RelationProbe::add(const std::vector<Matrix>& maps, const corpus::Annotated
                 if (m(row, offset + j) > m(row, offset + best)) best = j;
             if (best >= arc.partner_begin && best < arc.partner_end) ++t.head_hits[static_cast<std::size_t>(k)];
         }
-        // Baseline: offset k is right when dependent − k lies in the partner's span.
+        // Offset k is right when dependent − k lies in the partner's span; position p when
+        // p does (every p of the span lies before the dependent).
         if (static_cast<int>(t.offset_hits.size()) < arc.dependent + 1) t.offset_hits.resize(static_cast<std::size_t>(arc.dependent) + 1, 0);
         for (int k = arc.dependent - arc.partner_end + 1; k <= arc.dependent - arc.partner_begin; ++k)
             ++t.offset_hits[static_cast<std::size_t>(k)];
+        if (static_cast<int>(t.position_hits.size()) < arc.partner_end) t.position_hits.resize(static_cast<std::size_t>(arc.partner_end), 0);
+        for (int p = arc.partner_begin; p < arc.partner_end; ++p) ++t.position_hits[static_cast<std::size_t>(p)];
+        // The nearest candidate word ending before the dependent, read as its last token.
+        const corpus::WordSpan* nearest = nullptr;
+        for (const corpus::WordSpan& w : candidates[static_cast<std::size_t>(arc.relation)])
+            if (w.end <= arc.dependent) nearest = &w;
+        if (nearest && nearest->end - 1 >= arc.partner_begin && nearest->end - 1 < arc.partner_end) ++t.candidate_hits;
     }
 }
 
@@ -66,8 +113,14 @@ std::vector<RelationScore> RelationProbe::scores() const {
         }
         for (std::size_t k = 1; k < t.offset_hits.size(); ++k) {
             const double acc = static_cast<double>(t.offset_hits[k]) / t.arcs;
-            if (acc > s.baseline_accuracy) s.baseline_accuracy = acc, s.baseline_offset = static_cast<int>(k);
+            if (acc > s.offset_accuracy) s.offset_accuracy = acc, s.offset_baseline = static_cast<int>(k);
         }
+        for (std::size_t p = 0; p < t.position_hits.size(); ++p) {
+            const double acc = static_cast<double>(t.position_hits[p]) / t.arcs;
+            if (acc > s.position_accuracy) s.position_accuracy = acc, s.position_baseline = static_cast<int>(p);
+        }
+        s.has_candidate_baseline = corpus::has_candidate_kind(s.relation);
+        s.candidate_accuracy = static_cast<double>(t.candidate_hits) / t.arcs;
         out.push_back(std::move(s));
     }
     return out;
@@ -157,6 +210,17 @@ std::vector<RelationRun> probe_relations_by_language(const TraceSource& source,
     return runs;
 }
 
+const RelationScore* relation_to_show(const RelationRun& run, corpus::Relation preferred) {
+    const RelationScore* wanted = nullptr;
+    const RelationScore* widest = nullptr;  // the claimed relation with the largest margin
+    for (const RelationScore& s : run.scores) {
+        if (s.relation == preferred) wanted = &s;
+        if (s.claimed() && (!widest || s.margin() > widest->margin())) widest = &s;
+    }
+    if (wanted && wanted->claimed()) return wanted;
+    return widest ? widest : wanted;
+}
+
 std::vector<RelationShowcase> find_showcases(const TraceSource& source, const std::vector<RelationRun>& runs,
                                              const std::vector<corpus::AnnotatedSentence>& candidates) {
     std::vector<RelationShowcase> out;
@@ -183,16 +247,23 @@ std::vector<RelationShowcase> find_showcases(const TraceSource& source, const st
 }
 
 std::string relations_csv(const std::vector<RelationRun>& runs) {
-    std::string out = "lang,relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy\n";
-    char line[192];
+    std::string out = "lang,relation,arcs,layer,head,accuracy,offset_baseline,offset_accuracy,position_baseline,"
+                      "position_accuracy,candidate_accuracy,margin,claimed\n";
+    char line[256];
     for (const RelationRun& run : runs)
-        for (const RelationScore& s : run.scores)
+        for (const RelationScore& s : run.scores) {
+            char candidate[32] = "";
+            if (s.has_candidate_baseline) std::snprintf(candidate, sizeof candidate, "%.6f", s.candidate_accuracy);
             for (std::size_t k = 0; k < s.head_accuracy.size(); ++k) {
-                std::snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%.6f,%d,%.6f\n", run.lang.c_str(),
+                const bool claimed = s.claimed() && static_cast<int>(k) == s.best_head;
+                std::snprintf(line, sizeof line, "%s,%s,%d,%d,%d,%.6f,%d,%.6f,%d,%.6f,%s,%.6f,%d\n", run.lang.c_str(),
                               corpus::relation_name(s.relation), s.arcs, static_cast<int>(k) / run.heads,
-                              static_cast<int>(k) % run.heads, s.head_accuracy[k], s.baseline_offset, s.baseline_accuracy);
+                              static_cast<int>(k) % run.heads, s.head_accuracy[k], s.offset_baseline, s.offset_accuracy,
+                              s.position_baseline, s.position_accuracy, candidate,
+                              s.head_accuracy[k] - s.best_baseline_accuracy(), claimed ? 1 : 0);
                 out += line;
             }
+        }
     return out;
 }
 

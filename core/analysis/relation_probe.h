@@ -3,9 +3,14 @@
 // relations (core/corpus/annotated.h): a head "predicts" for a dependent token the key it
 // attends to most, among the sentence's tokens before the dependent; it is right when
 // that key lies in the gold partner's span. Per relation, each head's accuracy over every
-// arc, and the baseline a head without any learned relation could reach: always the
-// token a fixed offset back (the best offset for that relation). A head that beats the
-// baseline by a margin has learned the relation, not a position.
+// arc, and what a head without the relation could reach, three baselines:
+//   offset     always the token a fixed offset k back (the best k for that relation)
+//   position   always the token at a fixed position p of the sentence (the best p)
+//   candidate  the nearest earlier word of the partner's kind: the most recent name or
+//              noun for a pronoun, the most recent noun for agreement
+//              (core/corpus/candidates.h; only those two relations)
+// A head is claimed for a relation only when it beats the best of them by
+// kRelationMargin: it has learned the relation, not a position or a word class.
 #include <string>
 #include <vector>
 
@@ -17,14 +22,32 @@
 
 namespace hs {
 
+// How far a head must beat the best baseline to be claimed for a relation.
+constexpr double kRelationMargin = 0.2;
+
+enum class Baseline { Offset, Position, Candidate };
+const char* baseline_name(Baseline b);  // "offset", "position", "candidate"
+
 struct RelationScore {
     corpus::Relation relation = corpus::Relation::Agreement;
     int arcs = 0;                        // instances scored
     std::vector<double> head_accuracy;   // layer-major, L·H
     int best_head = -1;                  // index into head_accuracy (layer · H + head)
     double best_accuracy = 0.0;
-    int baseline_offset = 1;             // the best fixed offset (dependent − k)
-    double baseline_accuracy = 0.0;
+    int offset_baseline = 1;             // the best fixed offset k (dependent − k)
+    double offset_accuracy = 0.0;
+    int position_baseline = 0;           // the best fixed position p (token p of the sentence)
+    double position_accuracy = 0.0;
+    bool has_candidate_baseline = false;  // coreference, agreement
+    double candidate_accuracy = 0.0;     // of the nearest earlier candidate word
+    // The strongest baseline (the first of offset, position, candidate on a tie), its
+    // accuracy, and the best head's margin over it.
+    Baseline best_baseline() const;
+    double best_baseline_accuracy() const;
+    double margin() const { return best_accuracy - best_baseline_accuracy(); }
+    bool claimed() const { return best_head >= 0 && margin() >= kRelationMargin; }
+    // "offset −2", "position 5", "nearest candidate": the strongest baseline in words.
+    std::string best_baseline_text() const;
 };
 
 class RelationProbe {
@@ -42,8 +65,10 @@ public:
 private:
     struct Tally {
         int arcs = 0;
-        std::vector<int> head_hits;    // L·H
-        std::vector<int> offset_hits;  // by offset k = 1 …
+        std::vector<int> head_hits;      // L·H
+        std::vector<int> offset_hits;    // by offset k = 1 …
+        std::vector<int> position_hits;  // by position p = 0 …
+        int candidate_hits = 0;
     };
     int layers_, heads_;
     std::vector<Tally> tallies_ = std::vector<Tally>(corpus::kRelationCount);
@@ -71,6 +96,11 @@ std::vector<RelationRun> probe_relations_by_language(const TraceSource& source,
                                                      std::vector<std::string>& skipped,
                                                      const ProgressFn& progress = nullptr);
 
+// The relation a window shows first of a run: `preferred` when its best head is claimed,
+// else the claimed relation with the largest margin, else `preferred` (null when the run
+// scored no arc of it). A learner lands on a head that holds up when there is one.
+const RelationScore* relation_to_show(const RelationRun& run, corpus::Relation preferred);
+
 // A sentence that shows a relation's best head at work: for each (language, relation) of
 // `runs`, the first of `candidates` of that language with an arc of the relation on which
 // that best head points every such arc into its partner (what the app puts on screen when
@@ -85,8 +115,9 @@ struct RelationShowcase {
 std::vector<RelationShowcase> find_showcases(const TraceSource& source, const std::vector<RelationRun>& runs,
                                              const std::vector<corpus::AnnotatedSentence>& candidates);
 
-// lang,relation,arcs,layer,head,accuracy,baseline_offset,baseline_accuracy: a row per
-// language, relation and head.
+// lang,relation,arcs,layer,head,accuracy,offset_baseline,offset_accuracy,position_baseline,
+// position_accuracy,candidate_accuracy (empty without one),margin,claimed: a row per
+// language, relation and head (margin: this head's accuracy over the best baseline).
 std::string relations_csv(const std::vector<RelationRun>& runs);
 
 }  // namespace hs

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -484,6 +485,27 @@ std::vector<std::string> grammar_vocabulary() {
     std::vector<std::string> sorted(tokens.begin(), tokens.end());
     std::sort(sorted.begin(), sorted.end());
     return sorted;
+}
+
+std::vector<std::string> grammar_names(const std::string& lang) {
+    std::vector<std::string> out;
+    if (lang == "en") {
+        out.insert(out.end(), std::begin(kMaleNames), std::end(kMaleNames));
+        out.insert(out.end(), std::begin(kFemaleNames), std::end(kFemaleNames));
+    } else if (lang == "zh") {
+        out.insert(out.end(), std::begin(kZhMaleNames), std::end(kZhMaleNames));
+        out.insert(out.end(), std::begin(kZhFemaleNames), std::end(kZhFemaleNames));
+    }
+    return out;
+}
+
+std::vector<std::string> grammar_nouns(const std::string& lang) {
+    std::vector<std::string> out;
+    if (lang == "en")
+        for (const Noun& n : kNouns) out.insert(out.end(), {n.singular, n.plural});
+    else if (lang == "zh")
+        for (const ZhNoun& n : kZhNouns) out.emplace_back(n.noun);
+    return out;
 }
 
 }  // namespace hs::corpus

@@ -30,4 +30,9 @@ std::vector<AnnotatedSentence> probe_corpus();
 // Every token the grammar can write, both languages, sorted and unique.
 std::vector<std::string> grammar_vocabulary();
 
+// The grammar's names and nouns (both numbers in English) of `lang` ("en", "zh"; none for
+// another), as words: a Chinese one spans several tokens, a character each.
+std::vector<std::string> grammar_names(const std::string& lang);
+std::vector<std::string> grammar_nouns(const std::string& lang);
+
 }  // namespace hs::corpus

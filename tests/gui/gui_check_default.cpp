@@ -1,9 +1,10 @@
 // gui_check default FIRST.json ZH.json PLAYGROUND.json CONTINUED.json
 //   The first launch (no settings, no command-line model) against core computed here:
 //   - the window opened on the default model, probed its heads on the probe corpus and
-//     shows its best English coreference head (core's probe_relations_by_language) on the
-//     pronoun sample, captioned as a coreference head, the shown map being that head's
-//     map in core's forward pass of the sample;
+//     shows the English relation head core's relation_to_show picks (coreference when it
+//     is claimed, else the claimed relation with the largest margin) on a sample with a
+//     gold arc of that relation, captioned as that relation's head, the shown map being
+//     that head's map in core's forward pass of the sample;
 //   - `relations-show coreference zh` shows the Chinese best head on a Chinese sample;
 //   - "continue 3" extends the Chinese sample by core's continue_text;
 //   - a playground says it is untrained.
@@ -76,13 +77,27 @@ int check_default(char** argv) {
     check(first["analysis"]["relations"]["shown"] == true, "the Relations tab shows them");
     check(playground["analysis"]["relations"]["shown"] == false,
           "after opening a playground the Relations tab no longer shows the default model's heads");
-    const int en = best_head(runs, "en", Relation::Coreference);
+    // The English relation core says to show first: coreference when the probe claims
+    // it, else the claimed relation with the largest margin.
+    const hs::RelationRun* en_run = nullptr;
+    for (const hs::RelationRun& run : runs)
+        if (run.lang == "en") en_run = &run;
+    check(en_run != nullptr, "the probe has an English run");
+    if (!en_run) return 1;
+    const hs::RelationScore* shown = hs::relation_to_show(*en_run, Relation::Coreference);
+    check(shown != nullptr && shown->claimed(), "core claims an English relation head to show");
+    if (!shown) return 1;
+    const std::string relation = hs::corpus::relation_name(shown->relation);
+    const int en = shown->best_head;
     check(first.at("layer").get<int>() * heads + first.at("head").get<int>() == en,
-          "it shows the best English coreference head, L" + std::to_string(en / heads) + ".H" + std::to_string(en % heads));
-    check(first.at("text").get<std::string>().find(" she ") != std::string::npos ||
-              first.at("text").get<std::string>().find(" he ") != std::string::npos,
-          "on a pronoun sample: " + first.at("text").get<std::string>());
-    check(first.at("relation_caption").get<std::string>().find("coreference head (en") != std::string::npos,
+          "it shows the best English " + relation + " head, L" + std::to_string(en / heads) + ".H" + std::to_string(en % heads));
+    const std::vector<hs::Sample> gold_samples = hs::load_samples(HEADSCOPE_SOURCE_DIR "/assets/samples.json");
+    bool on_a_sample_of_it = false;
+    for (const hs::Sample& sample : gold_samples)
+        if (sample.text == first.at("text").get<std::string>() && sample.gold)
+            for (const hs::corpus::Arc& arc : sample.gold->arcs) on_a_sample_of_it |= arc.relation == shown->relation;
+    check(on_a_sample_of_it, "on a sample with a gold " + relation + " arc: " + first.at("text").get<std::string>());
+    check(first.at("relation_caption").get<std::string>().find(relation + " head (en") != std::string::npos,
           "the caption names it: " + first.at("relation_caption").get<std::string>());
     check_shown_map(*source, first, "first screen");
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The first launch: no settings, no model on the command line. The window opens on the
 # default model (assets/models/default), probes its heads against gold relations and
-# shows its coreference head on a pronoun sample with the gold arcs; then the Chinese
+# shows a claimed relation head (coreference when claimed) on a sample with the gold arcs;
+# then the Chinese
 # coreference head, the Relations tab, "continue" of the Chinese sample by three tokens, and
 # a playground (marked untrained). Screenshots
 # at 1280×720; gui_check default compares what was shown with core.

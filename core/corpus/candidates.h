@@ -1,0 +1,29 @@
+#pragma once
+// The words a relation's dependent could point back to by their kind alone, for the
+// relation probe's nearest-candidate baseline (core/analysis/relation_probe.h): a head
+// that only attends "the most recent name" has learned a word class, not coreference.
+//   coreference  names and nouns (he / she / it / 他 / 她 / 它 → a person, animal or thing)
+//   agreement    nouns (a verb or predicate → its subject noun)
+// Other relations have no candidate kind. Words are the grammar's lexicon
+// (core/corpus/grammar.h): a word outside it is no candidate.
+#include <vector>
+
+#include "core/corpus/annotated.h"
+
+namespace hs::corpus {
+
+// Token span [begin, end) of one candidate word (a Chinese word spans its characters).
+struct WordSpan {
+    int begin = 0, end = 0;
+    bool operator==(const WordSpan&) const = default;
+};
+
+// Whether `relation` has a candidate kind (coreference, agreement).
+bool has_candidate_kind(Relation relation);
+
+// The sentence's candidate words for `relation`, in order, not overlapping (the longest
+// word at each token wins: 老师 over a one-character noun inside it); empty when the
+// relation has no candidate kind.
+std::vector<WordSpan> candidate_words(const AnnotatedSentence& sentence, Relation relation);
+
+}  // namespace hs::corpus
