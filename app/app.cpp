@@ -30,6 +30,7 @@
 #include "core/io/atomic_file.h"
 #include "core/kernels/memory_policy.h"
 #include "core/train/trained_source.h"
+#include "core/assets.h"
 
 namespace hs {
 namespace {
@@ -393,7 +394,7 @@ void load_state(AppContext& ctx, const GuiOptions& options, WindowSize& size) {
     set_ui_lang(parse_ui_lang(ctx.state.ui_lang));
     if (options.size_given) size = {options.width, options.height};
     try {
-        ctx.samples = load_samples(std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json");
+        ctx.samples = load_samples(assets_dir() + "/samples.json");
         auto texts = std::make_shared<std::vector<std::string>>();
         for (const Sample& sample : ctx.samples) texts->push_back(sample.text);
         ctx.sample_texts = std::move(texts);

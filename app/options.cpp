@@ -22,7 +22,8 @@ int parse_int(const std::string& option, const std::string& value) {
 }  // namespace
 
 std::string gui_usage() {
-    return "headscope [OPTIONS]: the window (no command). Options:\n"
+    return "headscope [OPTIONS] [PATH]: the window (no command); PATH, an existing model file or\n"
+           "directory, is opened as --model PATH would (what \"Open with\" in a file manager passes). Options:\n"
            "  --model MODEL         what to open: default (the learned bilingual model), random:…, a model\n"
            "                        directory, a .bin or a worked example .json (see MODEL below)\n"
            "  --text TEXT           the input text      --decoder-text TEXT   an encoder-decoder's decoder input\n"
@@ -82,6 +83,11 @@ GuiOptions parse_gui_options(int argc, char** argv) {
             if (o.width < 320 || o.height < 240 || o.width > 16384 || o.height > 16384)
                 throw Error("option --size must be between 320x240 and 16384x16384, got '" + v + "'.");
             o.size_given = true;
+        } else if (!arg.empty() && arg[0] != '-') {
+            // A model file or directory to open, as "Open with" and a file manager pass it.
+            if (!o.model.empty())
+                throw Error("give one model to open: '" + o.model + "' and '" + arg + "' (or --model once).");
+            o.model = arg;
         } else {
             throw Error("unknown option '" + arg + "'; run 'headscope --help' for the options.");
         }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <string>
 
 #include "cli/args.h"
@@ -231,7 +232,7 @@ int run_help(int argc, char** argv) {
 }
 
 int print_version() {
-    std::printf("headscope %s\n", headscope_version().c_str());
+    std::printf("headscope %s (git %s)\n", headscope_version().c_str(), headscope_revision().c_str());
     for (const Component& c : core_components())
         std::printf("  %-24s %-12s %s\n", c.name.c_str(), c.version.empty() ? "-" : c.version.c_str(),
                     c.licence.c_str());
@@ -276,9 +277,12 @@ bool is_cli_command(int argc, char** argv) {
     if (argc < 2) return false;
     const std::string first = argv[1];
     if (is_help(first) || first == "version" || first == "--version" || find_command(first)) return true;
-    // The window takes only --options, so a bare word is a mistyped command: run_cli
-    // reports it as an unknown command instead of starting the window.
-    return !first.empty() && first[0] != '-';
+    // The window takes --options and one existing file or directory to open ("Open with"
+    // from a file manager, a path on the command line), so any other bare word is a
+    // mistyped command: run_cli reports it as an unknown command instead of starting the
+    // window.
+    std::error_code ec;
+    return !first.empty() && first[0] != '-' && !std::filesystem::exists(first, ec);
 }
 
 int run_cli(int argc, char** argv) {

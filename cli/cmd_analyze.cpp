@@ -21,6 +21,7 @@
 #include "core/analysis/trace_analysis.h"
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/assets.h"
 
 namespace hs {
 
@@ -113,7 +114,7 @@ int cmd_analyze(int argc, char** argv) {
             throw UsageError{"give the sentences with --text-file, or one with --text, not both"};
         if (const auto f = args.value("text-file")) sentences = split_lines(read_text_file(*f));
         else if (const auto t = args.value("text")) sentences = {*t};
-        else sentences = load_sample_texts(std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json", "en");
+        else sentences = load_sample_texts(assets_dir() + "/samples.json", "en");
         if (sentences.empty()) throw Error("the corpus has no non-empty lines");
         CorpusOptions corpus_options;
         corpus_options.induction = options.induction;

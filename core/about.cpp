@@ -22,6 +22,7 @@ std::string dotted(int major, int minor, int patch) {
 }  // namespace
 
 std::string headscope_version() { return HEADSCOPE_VERSION; }
+std::string headscope_revision() { return HEADSCOPE_GIT_REVISION; }
 
 std::vector<Component> core_components() {
     std::vector<Component> out{

@@ -14,6 +14,7 @@ struct Component {
 };
 
 std::string headscope_version();  // "0.1.0" (CMake's project version)
+std::string headscope_revision();  // "c2f303b1a2" (git describe of the build; "unknown" outside git)
 // Eigen, nlohmann/json, libpng, Highway, stb, OpenBLAS (when linked), the figure fonts found.
 std::vector<Component> core_components();
 

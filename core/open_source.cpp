@@ -17,10 +17,11 @@
 #include "core/train/checkpoint.h"
 #include "core/train/trained_source.h"
 #include "core/worked_example.h"
+#include "core/assets.h"
 
 namespace hs {
 
-std::string default_model_dir() { return std::string(HEADSCOPE_ASSETS_DIR) + "/models/default"; }
+std::string default_model_dir() { return assets_dir() + "/models/default"; }
 
 // Every kind of MODEL open_source takes, for the errors that say what was expected.
 constexpr const char* kModelKinds =

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/cli.h"
 #include "core/model/config.h"
 #include "core/model/model.h"
 #include "core/open_source.h"
@@ -131,6 +132,35 @@ TEST(CliHelp, DashHAsAnOptionValueIsAValue) {
     const RunResult r = run_headscope({"forward", kCausalSpec, "--text", "-h", "--quiet"}, dir);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out, "");
+}
+
+// A bare word runs the CLI (an unknown command is reported), unless it names an existing
+// file or directory: that is a model for the window to open ("Open with").
+TEST(CliCommand, ABareWordIsACommandUnlessItIsAnExistingPath) {
+    TempDir dir;
+    const std::string existing = dir.file("model.gguf");
+    test::write_text(existing, "x");
+    const auto cli = [](std::vector<std::string> args) {
+        args.insert(args.begin(), "headscope");
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        return is_cli_command(static_cast<int>(argv.size()), argv.data());
+    };
+    EXPECT_TRUE(cli({"forward", "default"}));
+    EXPECT_TRUE(cli({"frobnicate"}));
+    EXPECT_TRUE(cli({"--version"}));
+    EXPECT_FALSE(cli({existing}));
+    EXPECT_FALSE(cli({dir.str()}));
+    EXPECT_FALSE(cli({"--model", "default"}));
+    EXPECT_FALSE(cli({}));
+}
+
+// --version names the version and the git revision of the build.
+TEST(CliHelp, VersionNamesTheVersionAndTheRevision) {
+    TempDir dir;
+    const RunResult r = run_headscope({"--version"}, dir);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(std::regex_search(r.out, std::regex("^headscope [0-9]+\\.[0-9]+\\.[0-9]+ \\(git [0-9a-z.-]+\\)\n"))) << r.out;
 }
 
 TEST(CliHelp, HelpForAnUnknownCommandIsAUsageError) {

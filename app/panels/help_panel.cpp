@@ -93,7 +93,7 @@ void draw_about(HelpView& help, const FontManager& fonts) {
         end_window();
         return;
     }
-    ImGui::Text("HeadScope %s", headscope_version().c_str());
+    ImGui::Text("HeadScope %s (git %s)", headscope_version().c_str(), headscope_revision().c_str());
     text_prose(tr("A native explorer of multi-head attention: build, edit, train and measure the model "
                                 "you are looking at, head by head."));
     ImGui::Spacing();

@@ -12,6 +12,7 @@
 #include "app/panels/widgets.h"
 #include "app/panels/window_extents.h"
 #include "core/error.h"
+#include "core/assets.h"
 
 namespace hs {
 namespace {
@@ -35,7 +36,7 @@ bool enum_combo(const char* label, E* value, std::initializer_list<E> choices) {
 std::vector<std::string> list_examples() {
     std::vector<std::string> out;
     std::error_code ec;
-    const std::filesystem::path dir = std::filesystem::path(HEADSCOPE_ASSETS_DIR) / "examples";
+    const std::filesystem::path dir = std::filesystem::path(assets_dir()) / "examples";
     for (const auto& e : std::filesystem::directory_iterator(dir, ec))
         if (e.path().extension() == ".json") out.push_back(e.path().string());
     std::sort(out.begin(), out.end());

@@ -152,5 +152,18 @@ TEST(GuiOptionsSize, AcceptsUsableSizesAndNamesTheRangeOtherwise) {
     }
 }
 
+// "Open with" in a file manager passes the path alone: the window opens it as --model would;
+// a second model is refused, naming both.
+TEST(GuiOptionsPath, APathArgumentIsTheModelToOpen) {
+    EXPECT_EQ(parse({"/models/tiny.gguf"}).model, "/models/tiny.gguf");
+    EXPECT_EQ(parse({"--size", "1280x720", "some dir"}).model, "some dir");
+    try {
+        parse({"--model", "default", "/models/tiny.gguf"});
+        ADD_FAILURE() << "accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "give one model to open: 'default' and '/models/tiny.gguf' (or --model once).");
+    }
+}
+
 }  // namespace
 }  // namespace hs
