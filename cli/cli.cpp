@@ -10,6 +10,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "core/about.h"
+#include "core/assets.h"
 #include "core/error.h"
 
 namespace hs {
@@ -233,6 +234,7 @@ int run_help(int argc, char** argv) {
 
 int print_version() {
     std::printf("headscope %s (git %s)\n", headscope_version().c_str(), headscope_revision().c_str());
+    std::printf("  %-24s %s\n", "assets", assets_dir().c_str());
     for (const Component& c : core_components())
         std::printf("  %-24s %-12s %s\n", c.name.c_str(), c.version.empty() ? "-" : c.version.c_str(),
                     c.licence.c_str());

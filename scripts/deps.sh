@@ -4,6 +4,7 @@
 #   scripts/deps.sh            build + app + tests
 #   scripts/deps.sh --fixtures also python3-torch/numpy, to regenerate test fixtures
 #   scripts/deps.sh --fuzz     also clang and its libFuzzer runtime (scripts/fuzz.sh)
+#   scripts/deps.sh --package  also what scripts/package.sh and check_package.sh use
 set -euo pipefail
 
 packages=(
@@ -23,6 +24,9 @@ packages=(
 )
 if [[ "${1:-}" == "--fixtures" ]]; then
   packages+=(python3-torch python3-numpy)
+fi
+if [[ "${1:-}" == "--package" ]]; then  # the .deb: icons, man page, checks, chroots
+  packages+=(dpkg-dev librsvg2-bin help2man lintian desktop-file-utils appstream debootstrap)
 fi
 if [[ "${1:-}" == "--fuzz" ]]; then  # scripts/fuzz.sh: clang's libFuzzer and sanitizer runtimes
   packages+=(clang libclang-rt-14-dev)

@@ -28,9 +28,9 @@ struct RunResult {
     std::string out, err;
 };
 
-// `headscope args...` with the working directory set to `dir`.
-inline RunResult run_headscope(const std::vector<std::string>& args, const TempDir& dir) {
-    std::vector<std::string> argv_storage{HEADSCOPE_CLI_BINARY};
+// `program args...` with the working directory set to `dir`.
+inline RunResult run_program(const std::string& program, const std::vector<std::string>& args, const TempDir& dir) {
+    std::vector<std::string> argv_storage{program};
     argv_storage.insert(argv_storage.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& a : argv_storage) argv.push_back(a.data());
@@ -58,6 +58,11 @@ inline RunResult run_headscope(const std::vector<std::string>& args, const TempD
     r.out = read_text(out_path);
     r.err = read_text(err_path);
     return r;
+}
+
+// `headscope args...` (the build's binary) with the working directory set to `dir`.
+inline RunResult run_headscope(const std::vector<std::string>& args, const TempDir& dir) {
+    return run_program(HEADSCOPE_CLI_BINARY, args, dir);
 }
 
 // Runs a command that must succeed and returns the parsed JSON it wrote to `json_path`.
