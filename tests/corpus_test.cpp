@@ -268,6 +268,14 @@ static std::vector<Matrix> one_head_at(const AnnotatedSentence& s, int key) {
     return maps;
 }
 
+// The one relation's score of a one-head model that attends key_a in sentence a, key_b in b.
+static RelationScore score_of_one_head(const AnnotatedSentence& a, int key_a, const AnnotatedSentence& b, int key_b) {
+    RelationProbe probe(1, 1);
+    probe.add(one_head_at(a, key_a), a, 0);
+    probe.add(one_head_at(b, key_b), b, 0);
+    return probe.scores().at(0);
+}
+
 // Two pronouns, each resolved by a head that always gets it right. "Mary met John because
 // she sings": she (4) → Mary (0), and the nearest name is John (miss); "John saw Mary and
 // she sings": she (4) → Mary (2), the nearest name (hit). Offsets 4 and 2, positions 0
@@ -276,10 +284,7 @@ TEST(RelationProbe, ThreeBaselinesOnHandBuiltPronouns) {
     AnnotatedSentence a{"en", {"Mary", "met", "John", "because", "she", "sings"}, {{Relation::Coreference, 4, 0, 1}}};
     AnnotatedSentence b{"en", {"John", "saw", "Mary", "and", "she", "sings"}, {{Relation::Coreference, 4, 2, 3}}};
     EXPECT_EQ(corpus::candidate_words(a, Relation::Coreference), (std::vector<corpus::WordSpan>{{0, 1}, {2, 3}}));
-    RelationProbe probe(1, 1);
-    probe.add(one_head_at(a, 0), a, 0);
-    probe.add(one_head_at(b, 2), b, 0);
-    const RelationScore r = probe.scores().at(0);
+    const RelationScore r = score_of_one_head(a, 0, b, 2);
     EXPECT_DOUBLE_EQ(r.best_accuracy, 1.0);
     EXPECT_EQ(r.offset_baseline, 2);
     EXPECT_DOUBLE_EQ(r.offset_accuracy, 0.5);
@@ -297,10 +302,7 @@ TEST(RelationProbe, ThreeBaselinesOnHandBuiltPronouns) {
 TEST(RelationProbe, AHeadOnAFixedPositionIsNotClaimed) {
     AnnotatedSentence a{"en", {"John", "met", "he"}, {{Relation::Coreference, 2, 0, 1}}};
     AnnotatedSentence b{"en", {"John", "met", "Tom", "he"}, {{Relation::Coreference, 3, 0, 1}}};
-    RelationProbe probe(1, 1);
-    probe.add(one_head_at(a, 0), a, 0);
-    probe.add(one_head_at(b, 0), b, 0);
-    const RelationScore r = probe.scores().at(0);
+    const RelationScore r = score_of_one_head(a, 0, b, 0);
     EXPECT_DOUBLE_EQ(r.best_accuracy, 1.0);
     EXPECT_DOUBLE_EQ(r.offset_accuracy, 0.5);
     EXPECT_DOUBLE_EQ(r.candidate_accuracy, 0.5);

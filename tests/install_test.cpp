@@ -21,7 +21,7 @@ TEST(Install, LaysOutTheDesktopFilesAndRunsFromAnywhere) {
                              "share/headscope/assets/examples/article_two_heads.json",
                              "share/applications/headscope.desktop", "share/metainfo/org.headscope.HeadScope.metainfo.xml",
                              "share/icons/hicolor/scalable/apps/headscope.svg", "share/mime/packages/headscope.xml",
-                             "share/doc/headscope/copyright", "share/doc/headscope/changelog.Debian.gz"})
+                             "share/doc/headscope/copyright", "share/doc/headscope/changelog.gz"})
         EXPECT_TRUE(std::filesystem::is_regular_file(prefix + "/" + file)) << file;
 
     // Run from an unrelated directory: the assets are the installed ones.
