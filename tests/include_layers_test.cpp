@@ -20,7 +20,7 @@ const std::map<std::string, int>& layer_ranks() {
         {"kernels", 1},                                                   // the seam for speed
         {"rng", 2},                                                       // seeded fills (kernels' counter fills)
         {"model", 3},                                                     // the one runtime
-        {"io", 4},                                                        // our own files
+        {"io", 4},       {"assets", 4},                                  // our own files; where they are installed
         {"tokenize", 5},                                                  // text to ids (reads vocab files)
         {"image", 6},                                                     // pictures of traces
         {"formats", 7},  {"corpus", 7},                                   // other people's files; corpora
