@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Opens a real llama2.c checkpoint (stories260K, referenced in place) under Xvfb, selects a
+# Opens a real llama2.c checkpoint (stories260K, referenced in place) under Xvfb, given as a
+# bare path as a file manager's "Open with" passes it (headscope FILE), selects a
 # head, dumps the app state, takes a screenshot, presses "continue 6", dumps again; then
 # checks the heatmap pixels against core's exporter, the Model panel / next-token / KV-head
 # state against core, and the continuation against core's greedy generate.
@@ -21,7 +22,7 @@ screenshot $out/shot.png
 continue 6
 dump-state $out/after.json
 SCRIPT
-timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
+timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" "$model" --no-settings --text "$text" \
   --layer $layer --head $head --size 1400x900 --layout "$out/layout.json" --script "$out/session.txt"
 for f in state.json shot.png layout.json after.json; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
