@@ -312,6 +312,16 @@ TEST(RelationProbe, AHeadOnAFixedPositionIsNotClaimed) {
     EXPECT_FALSE(r.claimed());
 }
 
+// A language the lexicon does not know has no candidate baseline (not a 0 every head beats).
+TEST(RelationProbe, NoCandidateBaselineOutsideTheLexiconsLanguages) {
+    AnnotatedSentence a{"de", {"Maria", "traf", "Hans", "weil", "sie", "singt"}, {{Relation::Coreference, 4, 0, 1}}};
+    AnnotatedSentence b{"de", {"Hans", "sah", "Maria", "und", "sie", "singt"}, {{Relation::Coreference, 4, 2, 3}}};
+    const RelationScore r = score_of_one_head(a, 0, b, 2);
+    EXPECT_FALSE(r.has_candidate_baseline);
+    EXPECT_EQ(r.best_baseline(), Baseline::Offset);
+    EXPECT_DOUBLE_EQ(r.margin(), 0.5);
+}
+
 TEST(CandidateWords, NamesAndNounsOfTheLexiconInBothLanguages) {
     AnnotatedSentence en{"en", {"the", "keys", "near", "Mary", "are", "heavy"}, {}};
     EXPECT_EQ(corpus::candidate_words(en, Relation::Agreement), (std::vector<corpus::WordSpan>{{1, 2}}));  // nouns only

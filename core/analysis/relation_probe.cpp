@@ -86,6 +86,7 @@ void RelationProbe::add(const std::vector<Matrix>& maps, const corpus::Annotated
         for (const corpus::WordSpan& w : candidates[static_cast<std::size_t>(arc.relation)])
             if (w.end <= arc.dependent) nearest = &w;
         if (nearest && nearest->end - 1 >= arc.partner_begin && nearest->end - 1 < arc.partner_end) ++t.candidate_hits;
+        t.lexicon_arcs += corpus::has_lexicon(sentence.lang);
     }
 }
 
@@ -119,7 +120,9 @@ std::vector<RelationScore> RelationProbe::scores() const {
             const double acc = static_cast<double>(t.position_hits[p]) / t.arcs;
             if (acc > s.position_accuracy) s.position_accuracy = acc, s.position_baseline = static_cast<int>(p);
         }
-        s.has_candidate_baseline = corpus::has_candidate_kind(s.relation);
+        // Only when every arc's language has the lexicon: elsewhere no word is a candidate,
+        // and 0 would read as a baseline every head beats.
+        s.has_candidate_baseline = corpus::has_candidate_kind(s.relation) && t.lexicon_arcs == t.arcs;
         s.candidate_accuracy = static_cast<double>(t.candidate_hits) / t.arcs;
         out.push_back(std::move(s));
     }

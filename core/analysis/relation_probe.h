@@ -38,7 +38,7 @@ struct RelationScore {
     double offset_accuracy = 0.0;
     int position_baseline = 0;           // the best fixed position p (token p of the sentence)
     double position_accuracy = 0.0;
-    bool has_candidate_baseline = false;  // coreference, agreement
+    bool has_candidate_baseline = false;  // coreference, agreement, in a language of the lexicon
     double candidate_accuracy = 0.0;     // of the nearest earlier candidate word
     // The strongest baseline (the first of offset, position, candidate on a tie), its
     // accuracy, and the best head's margin over it.
@@ -69,6 +69,7 @@ private:
         std::vector<int> offset_hits;    // by offset k = 1 …
         std::vector<int> position_hits;  // by position p = 0 …
         int candidate_hits = 0;
+        int lexicon_arcs = 0;            // arcs of sentences whose language the lexicon knows
     };
     int layers_, heads_;
     std::vector<Tally> tallies_ = std::vector<Tally>(corpus::kRelationCount);

@@ -11,6 +11,8 @@ bool has_candidate_kind(Relation relation) {
     return relation == Relation::Coreference || relation == Relation::Agreement;
 }
 
+bool has_lexicon(const std::string& lang) { return lang == "en" || lang == "zh"; }
+
 std::vector<WordSpan> candidate_words(const AnnotatedSentence& sentence, Relation relation) {
     if (!has_candidate_kind(relation)) return {};
     std::vector<std::string> words = grammar_nouns(sentence.lang);

@@ -6,6 +6,7 @@
 //   agreement    nouns (a verb or predicate → its subject noun)
 // Other relations have no candidate kind. Words are the grammar's lexicon
 // (core/corpus/grammar.h): a word outside it is no candidate.
+#include <string>
 #include <vector>
 
 #include "core/corpus/annotated.h"
@@ -20,6 +21,9 @@ struct WordSpan {
 
 // Whether `relation` has a candidate kind (coreference, agreement).
 bool has_candidate_kind(Relation relation);
+// Whether the lexicon knows the words of language `lang` ("en", "zh"): in another
+// language no word is a candidate, so the baseline says nothing there.
+bool has_lexicon(const std::string& lang);
 
 // The sentence's candidate words for `relation`, in order, not overlapping (the longest
 // word at each token wins: 老师 over a one-character noun inside it); empty when the
