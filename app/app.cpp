@@ -27,6 +27,7 @@
 #include "app/settings.h"
 #include "app/panels/window_extents.h"
 #include "core/error.h"
+#include "core/formats/gguf.h"
 #include "core/io/atomic_file.h"
 #include "core/kernels/memory_policy.h"
 #include "core/train/trained_source.h"
@@ -150,7 +151,8 @@ void handle_drops(AppContext& ctx) {
         const std::string name = p.filename().string();
         // A model's config.json or a .safetensors file stands for its directory.
         const bool model_file = name == "config.json" || p.extension() == ".safetensors";
-        if (fs::is_directory(path, ec) || p.extension() == ".bin" || model_file ||
+        const bool checkpoint = p.extension() == ".bin" || p.extension() == ".gguf" || looks_like_gguf(path);
+        if (fs::is_directory(path, ec) || checkpoint || model_file ||
             (path.size() > 5 && path.ends_with(".json"))) {
             const std::string model = model_file ? p.parent_path().string() : path;
             ctx.state.set_model_arg(model);

@@ -33,9 +33,9 @@ std::vector<PathMatch> complete_path(const std::string& typed, std::size_t limit
         if (m.directory) {
             m.path = dir_text + name + "/";
             m.model = fs::is_regular_file(it->path() / "config.json", e2);
-        } else if (ext == ".bin" || ext == ".json") {
+        } else if (ext == ".bin" || ext == ".gguf" || ext == ".json") {
             m.path = dir_text + name;
-            m.model = ext == ".bin";
+            m.model = ext != ".json";
         } else {
             continue;
         }

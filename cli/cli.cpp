@@ -49,6 +49,8 @@ constexpr const char* kModelHelp = R"(MODEL is one of
                      pe=rope,norm=rmsnorm,act=swiglu,bias=0
   DIR          a model directory (config.json + model.safetensors)
   FILE.json    a worked example (assets/examples/)
+  FILE.gguf    a GGUF file (llama.cpp, ollama): llama architecture, SentencePiece tokenizer;
+               weights F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K…Q6_K, IQ4_NL
   FILE.bin     a llama2.c checkpoint (tokenizer.bin or tok*.bin beside it)
 )";
 

@@ -1,5 +1,5 @@
 // The composition root of core/: turns a MODEL argument into a TraceSource by asking every
-// reader (model directories, Hugging Face checkpoints, llama2.c files, training
+// reader (model directories, Hugging Face checkpoints, GGUF and llama2.c files, training
 // checkpoints, worked examples, playground specs). It sits above every layer it reads, so
 // the layers below never include each other upwards.
 #include "core/open_source.h"
@@ -10,6 +10,8 @@
 #include "core/error.h"
 #include "core/formats/hf_config.h"
 #include "core/formats/hf_loader.h"
+#include "core/formats/gguf.h"
+#include "core/formats/gguf_model.h"
 #include "core/formats/llama2c.h"
 #include "core/io/model_dir.h"
 #include "core/pretrained_source.h"
@@ -25,7 +27,7 @@ std::string default_model_dir() { return assets_dir() + "/models/default"; }
 
 // Every kind of MODEL open_source takes, for the errors that say what was expected.
 constexpr const char* kModelKinds =
-    "default, a model directory, a llama2.c .bin checkpoint, a worked-example .json or a playground spec like "
+    "default, a model directory, a GGUF file, a llama2.c .bin checkpoint, a worked-example .json or a playground spec like "
     "random:d_model=64,heads=4,layers=2";
 
 std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressFn& progress) {
@@ -70,6 +72,10 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressF
     if (fs::is_regular_file(arg, ec)) {
         if (fs::path(arg).extension() == ".json")
             return make_worked_example_source(load_worked_example(arg), arg);
+        if (fs::path(arg).extension() == ".gguf" || looks_like_gguf(arg)) {
+            GgufCheckpoint ckpt = load_gguf(arg);
+            return make_pretrained_source(std::move(ckpt.model), std::move(ckpt.tokenizer));
+        }
         if (fs::path(arg).extension() == ".bin") {  // llama2.c checkpoint + tokenizer beside it
             Llama2cCheckpoint ckpt = load_llama2c(arg);
             return make_pretrained_source(std::move(ckpt.model), std::move(ckpt.tokenizer));

@@ -69,9 +69,9 @@ void draw_model_path_field(AppState& s, ModelPanelView& v) {
         v.matches_for = v.path;
         v.highlight = -1;
     }
-    text_disabled_wrapped("%s", tr("llama2.c .bin or model directory (Hugging Face / HeadScope)"));
+    text_disabled_wrapped("%s", tr("GGUF, llama2.c .bin or model directory (Hugging Face / HeadScope)"));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s", tr("Tab completes, ↑/↓ choose, Enter opens; or drop a .bin or directory on the window."));
+        ImGui::SetTooltip("%s", tr("Tab completes, ↑/↓ choose, Enter opens; or drop a .gguf, .bin or directory on the window."));
     PathFieldData data{&v.path, &v};
     const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize | ImGuiInputTextFlags_CallbackCompletion |
                                       ImGuiInputTextFlags_CallbackHistory;

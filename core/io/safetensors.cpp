@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -17,14 +16,12 @@
 #include <limits>
 #include <sstream>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/io/read_only_file.h"
+#include "core/kernels/little_endian.h"
 
 namespace hs {
 
@@ -40,19 +37,6 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
     return out.str();
 }
 
-// Little-endian loads from possibly unaligned bytes.
-std::uint16_t load_u16(const std::uint8_t* p) {
-    return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
-}
-std::uint32_t load_u32(const std::uint8_t* p) {
-    return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
-           (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
-}
-std::uint64_t load_u64(const std::uint8_t* p) {
-    return static_cast<std::uint64_t>(load_u32(p)) |
-           (static_cast<std::uint64_t>(load_u32(p + 4)) << 32);
-}
-
 // n elements of `dtype` at `src` -> f32 at `dst`.
 void convert_to_f32(DType dtype, const std::uint8_t* src, std::int64_t n, float* dst) {
     if (n == 0) return;  // an empty tensor: dst (and src) may be null, which memcpy forbids
@@ -62,14 +46,14 @@ void convert_to_f32(DType dtype, const std::uint8_t* src, std::int64_t n, float*
                 std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);
             } else {
                 for (std::int64_t i = 0; i < n; ++i)
-                    dst[i] = std::bit_cast<float>(load_u32(src + 4 * i));
+                    dst[i] = std::bit_cast<float>(load_le_u32(src + 4 * i));
             }
             return;
         case DType::F16:
-            for (std::int64_t i = 0; i < n; ++i) dst[i] = f16_to_f32(load_u16(src + 2 * i));
+            for (std::int64_t i = 0; i < n; ++i) dst[i] = f16_to_f32(load_le_u16(src + 2 * i));
             return;
         case DType::BF16:
-            for (std::int64_t i = 0; i < n; ++i) dst[i] = bf16_to_f32(load_u16(src + 2 * i));
+            for (std::int64_t i = 0; i < n; ++i) dst[i] = bf16_to_f32(load_le_u16(src + 2 * i));
             return;
         default:
             return;  // callers check dtype_is_readable first
@@ -190,64 +174,6 @@ std::int64_t TensorInfo::numel() const {
     return n;
 }
 
-// f16: sign 1 | exponent 5 (bias 15) | mantissa 10.
-//   exp = 0:  (−1)^s · m · 2^−24            (zero and subnormals)
-//   exp = 31: ±inf (m = 0) or NaN (m ≠ 0)
-//   else:     (−1)^s · (1 + m/1024) · 2^(exp−15)
-float f16_to_f32(std::uint16_t h) {
-    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-    const std::uint32_t exp = (h >> 10) & 0x1Fu;
-    const std::uint32_t mant = h & 0x3FFu;
-    if (exp == 0) {
-        const float magnitude = std::ldexp(static_cast<float>(mant), -24);
-        return sign ? -magnitude : magnitude;
-    }
-    if (exp == 31) return std::bit_cast<float>(sign | 0x7F800000u | (mant << 13));
-    return std::bit_cast<float>(sign | ((exp - 15 + 127) << 23) | (mant << 13));
-}
-
-// bf16 is the top half of an f32.
-float bf16_to_f32(std::uint16_t b) {
-    return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
-}
-
-// Round to nearest, ties to even; overflow -> ±inf; NaN stays NaN (quiet).
-std::uint16_t f32_to_f16(float f) {
-    const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
-    const auto sign = static_cast<std::uint16_t>((x >> 16) & 0x8000u);
-    const std::uint32_t exp32 = (x >> 23) & 0xFFu;
-    const std::uint32_t mant32 = x & 0x7FFFFFu;
-    if (exp32 == 0xFF)  // inf or NaN
-        return static_cast<std::uint16_t>(sign | 0x7C00u | (mant32 ? 0x200u | (mant32 >> 13) : 0u));
-    const int e = static_cast<int>(exp32) - 127 + 15;  // f16 biased exponent
-    if (e >= 31) return static_cast<std::uint16_t>(sign | 0x7C00u);
-    if (e <= 0) {
-        // Subnormal result: value = (1.m) · 2^(e−15) expressed in units of 2^−24.
-        if (e < -10) return sign;  // below half the smallest subnormal: ±0
-        const std::uint32_t m = mant32 | 0x800000u;
-        const int shift = 14 - e;  // 14..24
-        std::uint32_t h = m >> shift;
-        const std::uint32_t rem = m & ((1u << shift) - 1);
-        const std::uint32_t half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1u))) ++h;  // may carry into the exponent: fine
-        return static_cast<std::uint16_t>(sign | h);
-    }
-    std::uint32_t h = (static_cast<std::uint32_t>(e) << 10) | (mant32 >> 13);
-    const std::uint32_t rem = mant32 & 0x1FFFu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;  // carry up to 0x7C00 = inf
-    return static_cast<std::uint16_t>(sign | h);
-}
-
-std::uint16_t f32_to_bf16(float f) {
-    const std::uint32_t x = std::bit_cast<std::uint32_t>(f);
-    if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu))  // NaN: keep it quiet
-        return static_cast<std::uint16_t>((x >> 16) | 0x40u);
-    const std::uint32_t lower = x & 0xFFFFu;
-    std::uint32_t upper = x >> 16;
-    if (lower > 0x8000u || (lower == 0x8000u && (upper & 1u))) ++upper;
-    return static_cast<std::uint16_t>(upper);
-}
-
 // ---------------------------------------------------------------------------------------
 // Reader
 
@@ -255,14 +181,8 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path) 
     std::shared_ptr<SafetensorsFile> file(new SafetensorsFile());
     file->path_ = path;
 
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
-    file->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (file->fd_ < 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(file->fd_, &st) != 0) throw Error("cannot stat " + path + ": " + std::strerror(errno));
-    if (const std::string kind = file_kind(st.st_mode); !kind.empty())
-        throw Error(path + " is " + kind + ", not a safetensors file");
-    const auto size = static_cast<std::uint64_t>(st.st_size);
+    file->file_ = std::make_unique<ReadOnlyFile>(path, "safetensors file");
+    const std::uint64_t size = file->file_->size();
     if (size < 8)
         throw Error(path + " is too small to be a safetensors file: " + std::to_string(size) +
                     " bytes, but the header length alone takes 8");
@@ -270,7 +190,7 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path) 
     // 1. Header length N, and the header must fit in the file.
     std::uint8_t len_bytes[8];
     file->read_bytes(0, 8, len_bytes, "the header length");
-    const std::uint64_t header_len = load_u64(len_bytes);
+    const std::uint64_t header_len = load_le_u64(len_bytes);
     if (header_len > size - 8)
         throw Error(path + ": header length " + std::to_string(header_len) +
                     " runs past the end of the file (" + std::to_string(size) +
@@ -336,23 +256,10 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path) 
     return file;
 }
 
-SafetensorsFile::~SafetensorsFile() {
-    if (fd_ >= 0) ::close(fd_);
-}
+SafetensorsFile::~SafetensorsFile() = default;
 
 void SafetensorsFile::read_bytes(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const {
-    auto* p = static_cast<char*>(out);
-    while (n > 0) {
-        const ssize_t got = ::pread(fd_, p, n, static_cast<off_t>(offset));
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) throw Error("cannot read " + what + " of " + path_ + ": " + std::strerror(errno));
-        if (got == 0)
-            throw Error(path_ + " changed while it was read: it ends before " + what +
-                        " (another program truncated or rewrote it; open it again)");
-        p += got;
-        offset += static_cast<std::uint64_t>(got);
-        n -= static_cast<std::size_t>(got);
-    }
+    file_->read(offset, n, out, what);
 }
 
 void SafetensorsFile::read_f32(const TensorInfo& t, float* dst) const {

@@ -9,9 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "core/kernels/half_float.h"  // f16/bf16 conversions, which the reader uses
 #include "core/tensor.h"
 
 namespace hs {
+
+class ReadOnlyFile;
 
 // Readable as weights: F32, F16, BF16. The others are recognised so a checkpoint holding
 // e.g. an I64 `position_ids` buffer still opens; reading them as weights is an error.
@@ -62,7 +65,7 @@ private:
     // A tensor's values as f32 into dst (t.numel() floats).
     void read_f32(const TensorInfo& t, float* dst) const;
     std::string path_;
-    int fd_ = -1;  // open for the object's lifetime
+    std::unique_ptr<ReadOnlyFile> file_;  // open for the object's lifetime
     std::size_t data_start_ = 0;
     std::map<std::string, TensorInfo> tensors_;
     std::map<std::string, std::string> metadata_;
@@ -79,11 +82,5 @@ struct NamedTensor {
 // the same directory, then rename. Throws hs::Error if the path is not writable.
 void write_safetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
                        const std::map<std::string, std::string>& metadata = {});
-
-// f16 / bf16 -> f32 conversions (exposed for tests).
-float f16_to_f32(std::uint16_t h);
-float bf16_to_f32(std::uint16_t b);
-std::uint16_t f32_to_f16(float f);
-std::uint16_t f32_to_bf16(float f);
 
 }  // namespace hs

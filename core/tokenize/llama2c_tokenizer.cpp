@@ -4,9 +4,9 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <queue>
 
 #include "core/error.h"
+#include "core/tokenize/score_merge.h"
 
 namespace hs {
 
@@ -90,53 +90,21 @@ int Llama2cTokenizer::byte_of(int id) const {
     return value;
 }
 
-// llama2.c's rule: merge the best-scoring adjacent pair whose concatenation is in the
-// vocabulary (the leftmost among equal scores) until none is. Rescanning every pair after
-// each merge is quadratic (50 KB of text took 24 s); here the candidate pairs wait in a
-// heap ordered by (score, position), symbols form a linked list, and a pair whose symbols
-// changed since it was pushed is skipped when it comes up: O(n log n), same merges.
+// llama2.c's rule (core/tokenize/score_merge.h) over the pieces of the initial ids.
 std::vector<int> Llama2cTokenizer::merge_pairs(std::vector<int> ids) const {
-    const std::size_t n = ids.size();
-    std::vector<std::size_t> prev(n), next(n);  // neighbours; n = none
-    std::vector<unsigned> version(n, 0);        // bumped whenever symbol i changes or dies
-    std::vector<bool> alive(n, true);           // false once merged into its left neighbour
-    for (std::size_t i = 0; i < n; ++i) {
-        prev[i] = i == 0 ? n : i - 1;
-        next[i] = i + 1;
-    }
-    struct Pair {
-        float score;
-        std::size_t left, right;
-        unsigned left_version, right_version;
-        int merged;
-        bool operator<(const Pair& o) const {  // max-heap: higher score, then further left
-            return score != o.score ? score < o.score : left > o.left;
-        }
+    std::vector<std::string> symbols;
+    symbols.reserve(ids.size());
+    for (int id : ids) symbols.push_back(piece(id));
+    const auto score_of = [this](const std::string& text) -> std::optional<float> {
+        const int id = find(text);
+        if (id < 0) return std::nullopt;
+        return scores_[static_cast<std::size_t>(id)];
     };
-    std::priority_queue<Pair> heap;
-    const auto push = [&](std::size_t left, std::size_t right) {
-        if (left >= n || right >= n) return;
-        const int id = find(pieces_[static_cast<std::size_t>(ids[left])] + pieces_[static_cast<std::size_t>(ids[right])]);
-        if (id >= 0) heap.push({scores_[static_cast<std::size_t>(id)], left, right, version[left], version[right], id});
-    };
-    for (std::size_t i = 0; i + 1 < n; ++i) push(i, i + 1);
-    while (!heap.empty()) {
-        const Pair p = heap.top();
-        heap.pop();
-        if (version[p.left] != p.left_version || version[p.right] != p.right_version)
-            continue;  // stale: one of its symbols changed or died since
-        ids[p.left] = p.merged;
-        ++version[p.left];
-        alive[p.right] = false;
-        ++version[p.right];
-        next[p.left] = next[p.right];
-        if (next[p.left] < n) prev[next[p.left]] = p.left;
-        push(prev[p.left], p.left);
-        push(p.left, next[p.left]);
-    }
     std::vector<int> out;
-    for (std::size_t i = 0; i < n; ++i)
-        if (alive[i]) out.push_back(ids[i]);
+    for (const std::string& merged : merge_by_score(std::move(symbols), score_of)) {
+        const int id = find(merged);
+        out.push_back(id);
+    }
     return out;
 }
 

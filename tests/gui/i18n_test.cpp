@@ -185,10 +185,10 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
               "没有句子可以探测：这个模型的分词器把标注的词切成了更小的片段（第 0 句：17 个词元对应 6 个词）；"
               "关系探测需要按整词读入的模型，例如默认模型");
     // A path with spaces and quotes stays as it is.
-    EXPECT_EQ(in_chinese("'/tmp/a b/c' does not exist (expected default, a model directory, a llama2.c .bin "
+    EXPECT_EQ(in_chinese("'/tmp/a b/c' does not exist (expected default, a model directory, a GGUF file, a llama2.c .bin "
                          "checkpoint, a worked-example .json or a playground spec like "
                          "random:d_model=64,heads=4,layers=2)"),
-              "“/tmp/a b/c”不存在（需要 default、模型目录、llama2.c .bin 检查点、算例 .json，或形如 "
+              "“/tmp/a b/c”不存在（需要 default、模型目录、GGUF 文件、llama2.c .bin 检查点、算例 .json，或形如 "
               "random:d_model=64,heads=4,layers=2 的试验场规格）");
     EXPECT_EQ(in_chinese("model directory /m has no config.json; it holds the llama2.c checkpoint /m/a.bin: open "
                          "that file instead"),

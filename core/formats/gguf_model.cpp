@@ -1,0 +1,203 @@
+#include "core/formats/gguf_model.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/formats/gguf.h"
+#include "core/io/state_dict.h"
+#include "core/tokenize/sentencepiece_bpe.h"
+
+namespace hs {
+
+namespace {
+
+constexpr const char* kArchitectures = "llama";
+constexpr std::int64_t kMaxDim = 1 << 24;  // far above any real model; guards overflow
+
+// {arch}.KEY as a positive int, within 1..kMaxDim.
+int dimension(const GgufFile& file, const std::string& key, std::int64_t fallback = -1) {
+    const std::int64_t v = fallback < 0 ? file.integer(key) : file.integer(key, fallback);
+    if (v < 1 || v > kMaxDim)
+        throw Error(file.path() + ": metadata '" + key + "' is " + std::to_string(v) +
+                    " (expected 1.." + std::to_string(kMaxDim) + ")");
+    return static_cast<int>(v);
+}
+
+std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
+    return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+}
+
+// Reads tensors by GGUF name, checking each against the shape the config implies.
+class TensorReader {
+public:
+    explicit TensorReader(const GgufFile& file) : file_(file) {}
+    Matrix matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
+        require(name);
+        Matrix m = file_.matrix(name);
+        if (m.rows() != rows || m.cols() != cols)
+            throw Error(file_.path() + ": tensor '" + name + "' is " + shape_text(m.rows(), m.cols()) +
+                        " (out, in), but the metadata implies " + shape_text(rows, cols));
+        return m;
+    }
+    Vector vector(const std::string& name, Eigen::Index n) {
+        require(name);
+        Vector v = file_.vector(name);
+        if (v.size() != n)
+            throw Error(file_.path() + ": tensor '" + name + "' has " + std::to_string(v.size()) +
+                        " values, but the metadata implies " + std::to_string(n));
+        return v;
+    }
+    bool has(const std::string& name) const { return file_.find_tensor(name) != nullptr; }
+    // After every read: a tensor the model did not use would be silently ignored, so the
+    // file is refused naming it (a bias, rope_freqs of Llama-3.1, …).
+    void require_all_used() const {
+        for (const GgufTensor& t : file_.tensors())
+            if (std::find(used_.begin(), used_.end(), t.name) == used_.end())
+                throw Error(file_.path() + " holds tensor '" + t.name +
+                            "', which HeadScope's llama model has no place for (not supported yet)");
+    }
+
+private:
+    void require(const std::string& name) {
+        if (!has(name)) throw Error(file_.path() + " has no tensor '" + name + "', which a llama model needs");
+        used_.push_back(name);
+    }
+    const GgufFile& file_;
+    std::vector<std::string> used_;
+};
+
+}  // namespace
+
+ModelConfig gguf_config(const GgufFile& file) {
+    const std::string arch = file.string("general.architecture");
+    if (arch != "llama")
+        throw Error(file.path() + " holds a '" + arch + "' model; HeadScope opens GGUF architectures " +
+                    kArchitectures + " so far");
+    const std::string p = arch + ".";
+    for (const char* key : {"rope.scaling.type"})
+        if (file.has(p + key) && file.string(p + key) != "none")
+            throw Error(file.path() + ": " + p + key + " '" + file.string(p + key) +
+                        "' (rope scaling) is not supported yet");
+
+    ModelConfig c;
+    c.family = arch;
+    c.arch = Arch::DecoderOnly;
+    c.mask = MaskKind::Causal;
+    c.d_model = dimension(file, p + "embedding_length");
+    c.layers = dimension(file, p + "block_count");
+    c.d_ff = dimension(file, p + "feed_forward_length");
+    c.heads = dimension(file, p + "attention.head_count");
+    const int kv = dimension(file, p + "attention.head_count_kv", c.heads);
+    if (c.heads % kv != 0)
+        throw Error(file.path() + ": " + std::to_string(c.heads) + " query heads cannot share " +
+                    std::to_string(kv) + " key/value heads evenly");
+    c.kv_heads = kv == c.heads ? 0 : kv;
+    const int key_length = dimension(file, p + "attention.key_length", c.heads > 0 ? c.d_model / c.heads : 1);
+    if (dimension(file, p + "attention.value_length", key_length) != key_length)
+        throw Error(file.path() + ": attention.value_length differs from attention.key_length (not supported)");
+    if (key_length * c.heads != c.d_model || c.d_model % c.heads != 0) c.head_dim = key_length;
+    const int rope_dims = dimension(file, p + "rope.dimension_count", c.d_h());
+    if (rope_dims != c.d_h())
+        throw Error(file.path() + ": rotary on " + std::to_string(rope_dims) + " of each head's " +
+                    std::to_string(c.d_h()) + " dimensions (partial rotary) is not supported for llama yet");
+    c.max_len = std::min(dimension(file, p + "context_length", 4096), 65536);
+    c.norm = NormPlacement::PreLN;
+    c.norm_kind = NormKind::RMSNorm;
+    c.norm_eps = static_cast<float>(file.number(p + "attention.layer_norm_rms_epsilon", 1e-5));
+    c.activation = Activation::SwiGLU;
+    c.pe = PosEncoding::Rotary;
+    c.rope_layout = RopeLayout::Interleaved;
+    c.rope_theta = static_cast<float>(file.number(p + "rope.freq_base", 10000.0));
+    c.qkv_bias = c.out_bias = c.mlp_bias = false;
+    const GgufTensor* embed = file.find_tensor("token_embd.weight");
+    if (!embed) throw Error(file.path() + " has no tensor 'token_embd.weight', which a llama model needs");
+    if (embed->ne.size() != 2 || embed->ne[1] < 1 || embed->ne[1] > kMaxDim)
+        throw Error(file.path() + ": tensor 'token_embd.weight' is not a (vocab, d_model) matrix");
+    c.vocab = static_cast<int>(embed->ne[1]);
+    c.lm_head = file.find_tensor("output.weight") ? LmHead::Separate : LmHead::Tied;
+    if (const std::vector<std::string> problems = validate(c); !problems.empty())
+        throw Error(file.path() + ": " + problems.front());
+    return c;
+}
+
+Model gguf_model(const GgufFile& file) {
+    ModelConfig c = gguf_config(file);
+    const Eigen::Index D = c.d_model, F = c.d_ff, V = c.vocab, I = c.inner(),
+                       Ikv = static_cast<Eigen::Index>(c.kv_head_count()) * c.d_h();
+    TensorReader r(file);
+    ModelWeights w;
+    w.embed = r.matrix("token_embd.weight", V, D);
+    w.layers.resize(static_cast<std::size_t>(c.layers));
+    for (std::size_t il = 0; il < w.layers.size(); ++il) {
+        const std::string b = "blk." + std::to_string(il) + ".";
+        EncoderLayerWeights& l = w.layers[il];
+        l.norm1.weight = r.vector(b + "attn_norm.weight", D);
+        AttentionWeights& a = l.self_attn;
+        a.heads = c.heads;
+        a.kv_heads = c.kv_heads;
+        // Each read checks its shape against the file before the stack is allocated.
+        const Matrix q = r.matrix(b + "attn_q.weight", I, D);
+        const Matrix k = r.matrix(b + "attn_k.weight", Ikv, D);
+        const Matrix v = r.matrix(b + "attn_v.weight", Ikv, D);
+        a.in_proj_weight.resize(I + 2 * Ikv, D);  // rows [W_Q; W_K; W_V]
+        a.in_proj_weight << q, k, v;
+        a.out_proj_weight = r.matrix(b + "attn_output.weight", D, I);
+        l.norm2.weight = r.vector(b + "ffn_norm.weight", D);
+        l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);    // silu(gate x)
+        l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);   // ⊙ up x
+        l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F); // down
+    }
+    w.final_norm = LayerNormWeights{r.vector("output_norm.weight", D), Vector()};
+    if (c.lm_head == LmHead::Separate) w.lm_head = r.matrix("output.weight", V, D);
+    r.require_all_used();
+    require_finite_weights(c, w, "GGUF file '" + file.path() + "'");
+    return Model(std::move(c), std::move(w), file.path());
+}
+
+std::unique_ptr<Tokenizer> gguf_tokenizer(const GgufFile& file) {
+    const std::string t = "tokenizer.ggml.";
+    if (!file.has(t + "model"))
+        throw Error(file.path() + " holds no tokenizer (no tokenizer.ggml.model)");
+    const std::string kind = file.string(t + "model");
+    if (kind != "llama")
+        throw Error(file.path() + ": its tokenizer is '" + kind +
+                    "'; HeadScope reads GGUF tokenizers of type llama (SentencePiece) so far");
+    SentencePieceVocab v;
+    v.pieces = file.strings(t + "tokens");
+    const std::size_t n = v.pieces.size();
+    const auto scores = file.has(t + "scores") ? file.numbers(t + "scores") : std::vector<double>(n, 0.0);
+    const auto types = file.has(t + "token_type") ? file.integers(t + "token_type")
+                                                  : std::vector<std::int64_t>(n, 1);
+    if (scores.size() != n || types.size() != n)
+        throw Error(file.path() + ": " + std::to_string(n) + " tokens but " + std::to_string(scores.size()) +
+                    " scores and " + std::to_string(types.size()) + " token types");
+    for (std::size_t i = 0; i < n; ++i) {
+        v.scores.push_back(static_cast<float>(scores[i]));
+        const std::int64_t type = types[i];
+        if (type < 1 || type > 6)
+            throw Error(file.path() + ": token " + std::to_string(i) + " has type " + std::to_string(type) +
+                        " (SentencePiece types are 1..6)");
+        v.types.push_back(static_cast<PieceType>(type));
+    }
+    // A special id outside the vocabulary (converters write 4294967295 for "none") is none.
+    const auto special = [&](const char* key, int fallback) {
+        const std::int64_t id = file.integer(t + key, fallback);
+        return id >= 0 && id < static_cast<std::int64_t>(n) ? static_cast<int>(id) : -1;
+    };
+    v.bos_id = special("bos_token_id", 1);
+    v.eos_id = special("eos_token_id", 2);
+    v.unk_id = special("unknown_token_id", 0);
+    v.add_bos = file.boolean(t + "add_bos_token", true);
+    v.add_eos = file.boolean(t + "add_eos_token", false);
+    v.add_space_prefix = file.boolean(t + "add_space_prefix", true);
+    return std::make_unique<SentencePieceBpe>(std::move(v));
+}
+
+GgufCheckpoint load_gguf(const std::string& path) {
+    const auto file = GgufFile::open(path);
+    auto tokenizer = gguf_tokenizer(*file);  // cheap: a missing or unknown tokenizer fails first
+    Model model = gguf_model(*file);
+    return GgufCheckpoint{std::move(model), std::move(tokenizer)};
+}
+
+}  // namespace hs

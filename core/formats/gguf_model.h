@@ -1,0 +1,45 @@
+#pragma once
+// A GGUF file as a model and its tokenizer (format: core/formats/gguf.h).
+//
+// Architectures (general.architecture): llama — Llama-2/3-style decoders, including files
+// converted from llama2.c (stories260K) and from Hugging Face Llama checkpoints. GGUF's
+// llama rotary pairs adjacent dimensions (llama.cpp's "normal" RoPE mode); converters from
+// Hugging Face permute the attn_q / attn_k rows into that order, so the file's rows are
+// used as they are, with RopeLayout::Interleaved. The keys read ({arch}. prefix):
+//   embedding_length D, block_count L, feed_forward_length F, attention.head_count H,
+//   attention.head_count_kv Hkv (default H), attention.layer_norm_rms_epsilon,
+//   rope.freq_base (default 10000), rope.dimension_count (must be Dh), context_length.
+// Tensors (GGUF ne = [in, out] is the (out, in) matrix): token_embd (V, D), per layer
+// blk.N.{attn_norm (D), attn_q (H·Dh, D), attn_k (Hkv·Dh, D), attn_v (Hkv·Dh, D),
+// attn_output (D, H·Dh), ffn_norm (D), ffn_gate (F, D), ffn_up (F, D), ffn_down (D, F)},
+// output_norm (D), and output (V, D) unless the head is tied to token_embd.
+//
+// Tokenizers (tokenizer.ggml.model): llama — SentencePiece BPE with scores
+// (tokenizer.ggml.tokens, .scores, .token_type, .bos/.eos/.unknown_token_id,
+// .add_bos_token, .add_eos_token, .add_space_prefix).
+//
+// Weights are converted to f32 as the model opens (the kernels do not yet run on stored
+// blocks). Every failure throws hs::Error naming the file and the key or tensor.
+#include <memory>
+#include <string>
+
+#include "core/model/model.h"
+#include "core/tokenize/tokenizer.h"
+
+namespace hs {
+
+class GgufFile;
+
+struct GgufCheckpoint {
+    Model model;
+    std::unique_ptr<Tokenizer> tokenizer;
+};
+
+GgufCheckpoint load_gguf(const std::string& path);
+
+// The parts on their own (tests, `inspect`, tokenizer-only files).
+ModelConfig gguf_config(const GgufFile& file);
+Model gguf_model(const GgufFile& file);
+std::unique_ptr<Tokenizer> gguf_tokenizer(const GgufFile& file);
+
+}  // namespace hs

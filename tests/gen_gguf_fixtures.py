@@ -1,0 +1,527 @@
+#!/usr/bin/python3
+"""GGUF fixtures and an independent reference for HeadScope's GGUF reader (issue 40).
+
+Written from ggml's docs/gguf.md and the block layouts of ggml-common.h, in numpy and
+torch, sharing no code with core/formats/gguf.cpp or core/kernels/stored_types.cpp:
+
+1. tests/fixtures/gguf/blocks.gguf: one tensor per readable stored type (F32, F16, BF16,
+   Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K, IQ4_NL), shape (2, 256),
+   whose blocks are random bytes with finite f16 scales (every bit of every field is
+   exercised), plus metadata of every value type; tests/fixtures/gguf/blocks_expected.json
+   holds each tensor dequantised by the vectorised numpy decoders below.
+2. tests/fixtures/gguf/tiny_llama.gguf: a 2-layer llama (d 32, 4 heads, 2 key/value
+   heads, F16 and Q8_0 weights, a 300-piece SentencePiece vocabulary with byte pieces),
+   the file the malformed-input tests damage; tiny_llama_expected.json holds its next-token
+   logits for one prompt from the torch forward below.
+3. tests/fixtures/gguf/shared_reference.json: greedy continuations and last-position
+   logits of the real files in ../shared/models/gguf, from the torch forward over the
+   numpy-dequantised weights (float32 throughout, like HeadScope).
+
+The torch forward is Meta's llama as llama.cpp runs GGUF "llama": pre-norm RMSNorm,
+rotary on adjacent pairs (x_2i, x_2i+1) rotated by p·θ_i, θ_i = base^(−2i/Dh), grouped
+K/V heads, SwiGLU down(silu(gate x) ⊙ up x), final RMSNorm, output (or token_embd).
+
+Regenerate:   /usr/bin/python3 tests/gen_gguf_fixtures.py
+Verify only:  /usr/bin/python3 tests/gen_gguf_fixtures.py --check
+"""
+import argparse
+import json
+import os
+import struct
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "fixtures", "gguf")
+SHARED = os.path.join(HERE, "..", "..", "shared", "models", "gguf")
+
+# ---------------------------------------------------------------------------------------
+# GGUF reading and writing
+
+VALUE_FORMATS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
+STRING, ARRAY = 8, 9
+
+# name: (ggml type number, values per block, bytes per block)
+TYPES = {
+    "F32": (0, 1, 4), "F16": (1, 1, 2), "BF16": (30, 1, 2),
+    "Q4_0": (2, 32, 18), "Q4_1": (3, 32, 20), "Q5_0": (6, 32, 22), "Q5_1": (7, 32, 24),
+    "Q8_0": (8, 32, 34), "Q2_K": (10, 256, 84), "Q3_K": (11, 256, 110), "Q4_K": (12, 256, 144),
+    "Q5_K": (13, 256, 176), "Q6_K": (14, 256, 210), "IQ4_NL": (20, 32, 18),
+}
+TYPE_NAMES = {number: name for name, (number, _, _) in TYPES.items()}
+
+
+class Reader:
+    def __init__(self, path):
+        self.data = open(path, "rb").read()
+        self.at = 0
+
+    def take(self, fmt):
+        value = struct.unpack_from("<" + fmt, self.data, self.at)
+        self.at += struct.calcsize("<" + fmt)
+        return value[0]
+
+    def string(self):
+        n = self.take("Q")
+        s = self.data[self.at:self.at + n].decode("utf-8")
+        self.at += n
+        return s
+
+    def value(self, kind):
+        if kind == STRING:
+            return self.string()
+        if kind == ARRAY:
+            element, count = self.take("I"), self.take("Q")
+            return [self.value(element) for _ in range(count)]
+        return self.take(VALUE_FORMATS[kind])
+
+
+def read_gguf(path):
+    """(metadata dict, {name: float32 array shaped (ne[-1], …, ne[0])})."""
+    r = Reader(path)
+    assert r.data[:4] == b"GGUF", path
+    r.at = 4
+    version, n_tensors, n_kv = r.take("I"), r.take("Q"), r.take("Q")
+    assert version in (2, 3)
+    meta = {}
+    for _ in range(n_kv):
+        key = r.string()
+        meta[key] = r.value(r.take("I"))
+    infos = []
+    for _ in range(n_tensors):
+        name = r.string()
+        ne = [r.take("Q") for _ in range(r.take("I"))]
+        infos.append((name, ne, r.take("I"), r.take("Q")))
+    align = meta.get("general.alignment", 32)
+    start = (r.at + align - 1) // align * align
+    tensors = {}
+    for name, ne, number, offset in infos:
+        type_name = TYPE_NAMES[number]
+        _, per_block, block_bytes = TYPES[type_name]
+        count = int(np.prod(ne))
+        raw = np.frombuffer(r.data, np.uint8, count // per_block * block_bytes, start + offset)
+        tensors[name] = dequantize(type_name, raw, count).reshape(list(reversed(ne)))
+    return meta, tensors
+
+
+class Writer:
+    def __init__(self):
+        self.meta = []
+        self.tensors = []  # (name, ne, type number, raw bytes)
+
+    def add(self, key, kind, value, element=None):
+        self.meta.append((key, kind, value, element))
+
+    def tensor(self, name, ne, type_name, raw):
+        self.tensors.append((name, ne, TYPES[type_name][0], bytes(raw)))
+
+    @staticmethod
+    def pack_value(kind, value, element=None):
+        if kind == STRING:
+            b = value.encode("utf-8")
+            return struct.pack("<Q", len(b)) + b
+        if kind == ARRAY:  # an array of arrays holds arrays of u32
+            inner = 4 if element == ARRAY else None
+            return struct.pack("<IQ", element, len(value)) + b"".join(Writer.pack_value(element, v, inner) for v in value)
+        return struct.pack("<" + VALUE_FORMATS[kind], value)
+
+    def write(self, path, align=32):
+        head = b"GGUF" + struct.pack("<IQQ", 3, len(self.tensors), len(self.meta))
+        for key, kind, value, element in self.meta:
+            head += self.pack_value(STRING, key) + struct.pack("<I", kind) + self.pack_value(kind, value, element)
+        offset, body = 0, b""
+        for name, ne, number, raw in self.tensors:
+            head += self.pack_value(STRING, name) + struct.pack("<I", len(ne))
+            head += b"".join(struct.pack("<Q", n) for n in ne) + struct.pack("<IQ", number, offset)
+            padded = raw + b"\0" * (-len(raw) % align)
+            body += padded
+            offset += len(padded)
+        head += b"\0" * (-len(head) % align)
+        with open(path, "wb") as f:
+            f.write(head + body)
+
+
+# ---------------------------------------------------------------------------------------
+# Block decoders, vectorised over blocks (rows of `b`, one block per row).
+
+IQ4_LEVELS = np.array([-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113], np.float32)
+
+
+def f16(b, at):
+    return b[:, at:at + 2].copy().view(np.float16).astype(np.float32)  # (blocks, 1)
+
+
+def nibbles(qs):
+    """Byte j: value j in the low nibble, value j + 16 (j + half) in the high one."""
+    return np.concatenate([qs & 15, qs >> 4], axis=1).astype(np.int32)
+
+
+def fifth_bits(qh_bytes):
+    qh = qh_bytes.copy().view("<u4").astype(np.int64)  # (blocks, 1)
+    return ((qh >> np.arange(32)) & 1).astype(np.int32)  # bit j → value j
+
+
+def scale_min_k4(p):
+    """Q4_K / Q5_K: 8 six-bit (scale, min) pairs from 12 bytes, each (blocks, 8)."""
+    p = p.astype(np.int32)
+    sc = np.concatenate([p[:, 0:4] & 63, (p[:, 8:12] & 15) | ((p[:, 0:4] >> 6) << 4)], axis=1)
+    mn = np.concatenate([p[:, 4:8] & 63, (p[:, 8:12] >> 4) | ((p[:, 4:8] >> 6) << 4)], axis=1)
+    return sc.astype(np.float32), mn.astype(np.float32)
+
+
+def decode_q2_k(b):
+    scales, qs = b[:, 0:16].astype(np.int32), b[:, 16:80].astype(np.int32)
+    d, dmin = f16(b, 80), f16(b, 82)
+    q = qs.reshape(-1, 2, 1, 2, 16) >> (2 * np.arange(4)).reshape(1, 1, 4, 1, 1) & 3  # half, shift, side, l
+    g = scales.reshape(-1, 2, 4, 2, 1)
+    dl = (d[:, :, None, None, None] * (g & 15).astype(np.float32))
+    ml = (dmin[:, :, None, None, None] * (g >> 4).astype(np.float32))
+    return (dl * q.astype(np.float32) - ml).reshape(-1, 256)
+
+
+def decode_q3_k(b):
+    hmask, qs, p = b[:, 0:32].astype(np.int32), b[:, 32:96].astype(np.int32), b[:, 96:108].astype(np.int32)
+    d = f16(b, 108)
+    s = np.arange(16)
+    low = np.where(s < 8, p[:, s % 8] & 15, p[:, s % 8] >> 4)
+    high = (p[:, 8 + s % 4] >> (2 * (s // 4))) & 3
+    scale = ((low | (high << 4)) - 32).reshape(-1, 2, 4, 2, 1).astype(np.float32)
+    shift = np.arange(4).reshape(1, 1, 4, 1, 1)
+    q = qs.reshape(-1, 2, 1, 2, 16) >> (2 * shift) & 3
+    bit = 1 << (4 * np.arange(2).reshape(1, 2, 1, 1, 1) + shift)
+    h = hmask.reshape(-1, 1, 1, 2, 16) & bit
+    v = q - np.where(h != 0, 0, 4)
+    return ((d[:, :, None, None, None] * scale) * v.astype(np.float32)).reshape(-1, 256)
+
+
+def decode_k4_k5(b, five):
+    d, dmin = f16(b, 0), f16(b, 2)
+    sc, mn = scale_min_k4(b[:, 4:16])
+    qs = b[:, 48:176] if five else b[:, 16:144]
+    qs = qs.astype(np.int32).reshape(-1, 4, 1, 32)
+    q = np.concatenate([qs & 15, qs >> 4], axis=2)  # (blocks, chunk, nibble, 32)
+    if five:
+        qh = b[:, 16:48].astype(np.int32).reshape(-1, 1, 1, 32)
+        bit = 1 << (2 * np.arange(4).reshape(1, 4, 1, 1) + np.arange(2).reshape(1, 1, 2, 1))
+        q = q + np.where(qh & bit, 16, 0)
+    ds = (d * sc).reshape(-1, 4, 2, 1)
+    dm = (dmin * mn).reshape(-1, 4, 2, 1)
+    return (ds * q.astype(np.float32) - dm).reshape(-1, 256)
+
+
+def decode_q6_k(b):
+    ql, qh = b[:, 0:128].astype(np.int32), b[:, 128:192].astype(np.int32)
+    sc = b[:, 192:208].copy().view(np.int8).astype(np.float32)
+    d = f16(b, 208)
+    out = np.zeros((b.shape[0], 256), np.float32)
+    for half in range(2):
+        lo = ql[:, 64 * half:64 * half + 64]
+        hi = qh[:, 32 * half:32 * half + 32]
+        parts = [(lo[:, :32] & 15), (lo[:, 32:] & 15), (lo[:, :32] >> 4), (lo[:, 32:] >> 4)]
+        for k in range(4):
+            q = (parts[k] | (((hi >> (2 * k)) & 3) << 4)) - 32
+            scale = np.repeat(sc[:, 8 * half + 2 * k:8 * half + 2 * k + 2], 16, axis=1)
+            out[:, 128 * half + 32 * k:128 * half + 32 * k + 32] = (d * scale) * q.astype(np.float32)
+    return out
+
+
+def dequantize(type_name, raw, count):
+    if type_name == "F32":
+        return raw.view(np.float32).copy()
+    if type_name == "F16":
+        return raw.view(np.float16).astype(np.float32)
+    if type_name == "BF16":
+        return (raw.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    _, per_block, block_bytes = TYPES[type_name]
+    b = raw.reshape(-1, block_bytes)
+    if type_name == "Q8_0":
+        y = f16(b, 0) * b[:, 2:].copy().view(np.int8).astype(np.float32)
+    elif type_name == "Q4_0":
+        y = (nibbles(b[:, 2:]) - 8).astype(np.float32) * f16(b, 0)
+    elif type_name == "Q4_1":
+        y = nibbles(b[:, 4:]).astype(np.float32) * f16(b, 0) + f16(b, 2)
+    elif type_name == "Q5_0":
+        y = ((nibbles(b[:, 6:]) | (fifth_bits(b[:, 2:6]) << 4)) - 16).astype(np.float32) * f16(b, 0)
+    elif type_name == "Q5_1":
+        y = (nibbles(b[:, 8:]) | (fifth_bits(b[:, 4:8]) << 4)).astype(np.float32) * f16(b, 0) + f16(b, 2)
+    elif type_name == "IQ4_NL":
+        y = f16(b, 0) * IQ4_LEVELS[nibbles(b[:, 2:])]
+    elif type_name == "Q2_K":
+        y = decode_q2_k(b)
+    elif type_name == "Q3_K":
+        y = decode_q3_k(b)
+    elif type_name in ("Q4_K", "Q5_K"):
+        y = decode_k4_k5(b, type_name == "Q5_K")
+    elif type_name == "Q6_K":
+        y = decode_q6_k(b)
+    else:
+        raise ValueError(type_name)
+    return y.reshape(-1)[:count].astype(np.float32)
+
+
+# Where each type keeps its f16 scales (byte offsets in a block), set to finite values.
+SCALE_OFFSETS = {"Q4_0": [0], "Q4_1": [0, 2], "Q5_0": [0], "Q5_1": [0, 2], "Q8_0": [0], "IQ4_NL": [0],
+                 "Q2_K": [80, 82], "Q3_K": [108], "Q4_K": [0, 2], "Q5_K": [0, 2], "Q6_K": [208]}
+
+
+def random_blocks(rng, type_name, count):
+    """Raw bytes of `count` values: random bits, finite scales in ±[1e-3, 1)."""
+    if type_name == "F32":
+        return rng.standard_normal(count).astype(np.float32).view(np.uint8)
+    if type_name == "F16":
+        return rng.standard_normal(count).astype(np.float16).view(np.uint8)
+    if type_name == "BF16":
+        return (rng.standard_normal(count).astype(np.float32).view(np.uint32) >> 16).astype(np.uint16).view(np.uint8)
+    _, per_block, block_bytes = TYPES[type_name]
+    b = rng.integers(0, 256, (count // per_block, block_bytes), dtype=np.uint8)
+    for at in SCALE_OFFSETS[type_name]:
+        scale = (rng.uniform(1e-3, 1.0, b.shape[0]) * rng.choice([-1, 1], b.shape[0])).astype(np.float16)
+        b[:, at:at + 2] = scale.view(np.uint8).reshape(-1, 2)
+    return b.reshape(-1)
+
+
+# ---------------------------------------------------------------------------------------
+# The llama forward (torch, float32)
+
+def rms_norm(x, w, eps):
+    return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps) * w
+
+
+def rope_adjacent(x, base):
+    """x: (heads, T, Dh); pairs (2i, 2i+1) rotated by position · base^(−2i/Dh)."""
+    heads, T, Dh = x.shape
+    theta = base ** (-torch.arange(0, Dh, 2, dtype=torch.float64) / Dh)
+    angle = torch.arange(T, dtype=torch.float64)[:, None] * theta[None, :]
+    cos, sin = torch.cos(angle).float(), torch.sin(angle).float()
+    a, b = x[..., 0::2], x[..., 1::2]
+    out = torch.empty_like(x)
+    out[..., 0::2] = a * cos - b * sin
+    out[..., 1::2] = a * sin + b * cos
+    return out
+
+
+def llama_logits(meta, w, ids):
+    """Logits (T, V) of a GGUF llama for token ids."""
+    arch = meta["general.architecture"]
+    D, L = meta[f"{arch}.embedding_length"], meta[f"{arch}.block_count"]
+    H = meta[f"{arch}.attention.head_count"]
+    Hkv = meta.get(f"{arch}.attention.head_count_kv", H)
+    eps = meta[f"{arch}.attention.layer_norm_rms_epsilon"]
+    base = meta.get(f"{arch}.rope.freq_base", 10000.0)
+    Dh = D // H
+    t = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in w.items()}
+    x = t["token_embd.weight"][ids]
+    T = len(ids)
+    mask = torch.full((T, T), float("-inf")).triu(1)
+    for il in range(L):
+        p = f"blk.{il}."
+        h = rms_norm(x, t[p + "attn_norm.weight"], eps)
+        q = (h @ t[p + "attn_q.weight"].T).view(T, H, Dh).transpose(0, 1)
+        k = (h @ t[p + "attn_k.weight"].T).view(T, Hkv, Dh).transpose(0, 1)
+        v = (h @ t[p + "attn_v.weight"].T).view(T, Hkv, Dh).transpose(0, 1)
+        q, k = rope_adjacent(q, base), rope_adjacent(k, base)
+        k, v = k.repeat_interleave(H // Hkv, 0), v.repeat_interleave(H // Hkv, 0)
+        a = torch.softmax(q @ k.transpose(1, 2) / Dh ** 0.5 + mask, -1)
+        x = x + (a @ v).transpose(0, 1).reshape(T, H * Dh) @ t[p + "attn_output.weight"].T
+        h = rms_norm(x, t[p + "ffn_norm.weight"], eps)
+        g = torch.nn.functional.silu(h @ t[p + "ffn_gate.weight"].T) * (h @ t[p + "ffn_up.weight"].T)
+        x = x + g @ t[p + "ffn_down.weight"].T
+    x = rms_norm(x, t["output_norm.weight"], eps)
+    head = t.get("output.weight", t["token_embd.weight"])
+    return x @ head.T
+
+
+def greedy(meta, w, ids, n):
+    ids = list(ids)
+    for _ in range(n):
+        ids.append(int(llama_logits(meta, w, ids)[-1].argmax()))
+    return ids
+
+
+# ---------------------------------------------------------------------------------------
+# Fixtures
+
+def blocks_fixture():
+    rng = np.random.default_rng(40)
+    writer = Writer()
+    writer.add("general.architecture", STRING, "blocks")
+    for number, fmt in VALUE_FORMATS.items():  # one metadata value of every scalar type
+        value = {"f": 0.5, "d": -2.25, "?": True, "b": -7, "h": -300, "i": -70000, "q": -(1 << 40)}.get(fmt, 7)
+        writer.add(f"test.{fmt}_{number}", number, value)
+    writer.add("test.string", STRING, "héllo ▁wörld")
+    writer.add("test.floats", ARRAY, [0.5, -1.0, 3.0], 6)
+    writer.add("test.strings", ARRAY, ["a", "", "▁b"], STRING)
+    writer.add("test.nested", ARRAY, [[1, 2], [3]], ARRAY)  # arrays of u32
+    expected = {}
+    rows, cols = 2, 256
+    for name in TYPES:
+        raw = random_blocks(rng, name, rows * cols)
+        writer.tensor(name.lower(), [cols, rows], name, raw)
+        expected[name.lower()] = dequantize(name, raw, rows * cols).tolist()
+    return writer, expected
+
+
+VOCAB_WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", "and", "then", "she", "he",
+               "was", "happy", "big", "red", "ball", "Lily", "Tom", "park"]
+
+
+def tiny_vocab():
+    """SentencePiece-like pieces: <unk> <s> </s>, 256 byte pieces, characters, ▁words."""
+    pieces, scores, types = ["<unk>", "<s>", "</s>"], [0.0, 0.0, 0.0], [2, 3, 3]
+    for b in range(256):
+        pieces.append(f"<0x{b:02X}>")
+        scores.append(0.0)
+        types.append(6)
+    chars = sorted(set("".join(VOCAB_WORDS)) | set(".,!") | {"▁"})
+    merged = []
+    for word in VOCAB_WORDS:
+        for end in range(2, len(word) + 1):
+            merged.append(word[:end])
+        merged.append("▁" + word)
+    for piece in chars + sorted(set(merged), key=lambda p: (len(p), p)):
+        if piece not in pieces and len(pieces) < 400:
+            pieces.append(piece)
+            scores.append(-float(len(pieces)) if len(piece) > 1 else 0.0)
+            types.append(1)
+    return pieces, scores, types
+
+
+def spm_encode(pieces, scores, types, text):
+    """SentencePiece BPE the slow way: BOS, " " + text with spaces as ▁, one symbol per
+    character; while some adjacent pair joins into a piece, join the pair with the best
+    score (the leftmost of equals); symbols that are no piece become <0xNN> pieces."""
+    index = {p: i for i, p in enumerate(pieces)}
+    symbols = list(("▁" + text).replace(" ", "▁"))
+    while True:
+        best = None
+        for i in range(len(symbols) - 1):
+            joined = symbols[i] + symbols[i + 1]
+            if joined in index and (best is None or scores[index[joined]] > best[0]):
+                best = (scores[index[joined]], i)
+        if best is None:
+            break
+        i = best[1]
+        symbols[i:i + 2] = [symbols[i] + symbols[i + 1]]
+    ids = [1]
+    for sym in symbols:
+        if sym in index:
+            ids.append(index[sym])
+        else:
+            ids.extend(index[f"<0x{b:02X}>"] for b in sym.encode("utf-8"))
+    return ids
+
+
+def tiny_llama_fixture():
+    rng = np.random.default_rng(41)
+    D, L, H, Hkv, F, = 32, 2, 4, 2, 64
+    pieces, scores, types = tiny_vocab()
+    V = len(pieces)
+    writer = Writer()
+    writer.add("general.architecture", STRING, "llama")
+    writer.add("general.name", STRING, "tiny llama (HeadScope test fixture)")
+    for key, value in [("context_length", 64), ("embedding_length", D), ("block_count", L),
+                       ("feed_forward_length", F), ("attention.head_count", H),
+                       ("attention.head_count_kv", Hkv), ("rope.dimension_count", D // H)]:
+        writer.add("llama." + key, 4, value)
+    writer.add("llama.attention.layer_norm_rms_epsilon", 6, 1e-5)
+    writer.add("llama.rope.freq_base", 6, 10000.0)
+    writer.add("tokenizer.ggml.model", STRING, "llama")
+    writer.add("tokenizer.ggml.tokens", ARRAY, pieces, STRING)
+    writer.add("tokenizer.ggml.scores", ARRAY, scores, 6)
+    writer.add("tokenizer.ggml.token_type", ARRAY, types, 5)
+    writer.add("tokenizer.ggml.bos_token_id", 4, 1)
+    writer.add("tokenizer.ggml.eos_token_id", 4, 2)
+    writer.add("tokenizer.ggml.unknown_token_id", 4, 0)
+    w = {}
+
+    def tensor(name, rows, cols, type_name, scale):
+        count = rows * cols
+        values = (rng.standard_normal(count) * scale).astype(np.float32)
+        if type_name == "F32":
+            raw = values.view(np.uint8)
+        elif type_name == "F16":
+            raw = values.astype(np.float16).view(np.uint8)
+        else:  # Q8_0: per block of 32, d = max|x| / 127, q = round(x / d)
+            blocks = values.reshape(-1, 32)
+            d = (np.abs(blocks).max(1) / 127).astype(np.float16)
+            q = np.round(blocks / np.where(d == 0, 1, d.astype(np.float32))[:, None]).clip(-127, 127).astype(np.int8)
+            raw = np.concatenate([d.view(np.uint8).reshape(-1, 2), q.view(np.uint8)], axis=1).reshape(-1)
+        ne = [cols] if rows == 1 else [cols, rows]
+        writer.tensor(name, ne, type_name, raw)
+        w[name] = dequantize(type_name, np.asarray(raw, np.uint8), count).reshape(list(reversed(ne)))
+
+    tensor("token_embd.weight", V, D, "F16", 0.5)
+    for il in range(L):
+        p = f"blk.{il}."
+        tensor(p + "attn_norm.weight", 1, D, "F32", 1.0)
+        tensor(p + "attn_q.weight", D, D, "Q8_0", 0.3)
+        tensor(p + "attn_k.weight", Hkv * D // H, D, "Q8_0", 0.3)
+        tensor(p + "attn_v.weight", Hkv * D // H, D, "F16", 0.3)
+        tensor(p + "attn_output.weight", D, D, "Q8_0", 0.3)
+        tensor(p + "ffn_norm.weight", 1, D, "F32", 1.0)
+        tensor(p + "ffn_gate.weight", F, D, "Q8_0", 0.3)
+        tensor(p + "ffn_up.weight", F, D, "F16", 0.3)
+        tensor(p + "ffn_down.weight", D, F, "Q8_0", 0.3)
+    tensor("output_norm.weight", 1, D, "F32", 1.0)
+    meta = {k: v for k, _, v, _ in writer.meta}
+    text = "the cat sat on the mat"
+    ids = spm_encode(pieces, scores, types, text)
+    logits = llama_logits(meta, w, ids)
+    expected = {"text": text, "ids": ids,
+                "unknown_text": "Lily ate 猫 pie!", "unknown_ids": spm_encode(pieces, scores, types, "Lily ate 猫 pie!"),
+                "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
+    return writer, expected
+
+
+def shared_reference():
+    prompt = "Once upon a time"
+    out = {}
+    for name in ["stories260K-F32.gguf", "TinyStories-656K-Q8_0.gguf"]:
+        meta, w = read_gguf(os.path.join(SHARED, name))
+        prompt_ids = spm_encode(meta["tokenizer.ggml.tokens"], meta["tokenizer.ggml.scores"],
+                                meta["tokenizer.ggml.token_type"], prompt)
+        ids = greedy(meta, w, prompt_ids, 32)
+        out[name] = {"prompt": prompt, "prompt_ids": prompt_ids, "greedy_ids": ids,
+                     "prompt_logits": llama_logits(meta, w, prompt_ids)[-1].tolist()}
+    return out
+
+
+def dump(path, obj):
+    with open(path, "w") as f:
+        json.dump(obj, f, separators=(",", ":"))
+        f.write("\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--check", action="store_true", help="verify the committed fixtures; exit 1 on drift")
+    args = ap.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    blocks, blocks_expected = blocks_fixture()
+    tiny, tiny_expected = tiny_llama_fixture()
+    shared = shared_reference()
+    if args.check:
+        drift = False
+        for name, want in [("blocks_expected.json", blocks_expected), ("tiny_llama_expected.json", tiny_expected),
+                           ("shared_reference.json", shared)]:
+            got = json.load(open(os.path.join(OUT, name)))
+            if json.dumps(got, sort_keys=True) != json.dumps(json.loads(json.dumps(want)), sort_keys=True):
+                print("drift:", name)
+                drift = True
+        sys.exit(1 if drift else 0)
+    blocks.write(os.path.join(OUT, "blocks.gguf"))
+    tiny.write(os.path.join(OUT, "tiny_llama.gguf"))
+    dump(os.path.join(OUT, "blocks_expected.json"), blocks_expected)
+    dump(os.path.join(OUT, "tiny_llama_expected.json"), tiny_expected)
+    dump(os.path.join(OUT, "shared_reference.json"), shared)
+    # The reader reads back what the writer wrote (a check of the script itself).
+    meta, tensors = read_gguf(os.path.join(OUT, "tiny_llama.gguf"))
+    assert meta["llama.block_count"] == 2 and tensors["token_embd.weight"].shape[1] == 32
+    for name, info in shared.items():
+        print(name, "greedy ids:", info["greedy_ids"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,330 @@
+// GGUF: the reader, every readable block type, the llama model and SentencePiece tokenizer
+// from a file, the real files in ../shared/models/gguf (llama.cpp's conversions), and
+// damaged or hostile files. References: tests/gen_gguf_fixtures.py (numpy block decoders,
+// a slow SentencePiece encoder and a torch llama forward, none sharing code with core/),
+// and llama.cpp's own outputs in ../shared/models/README.md.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/formats/gguf.h"
+#include "core/formats/gguf_model.h"
+#include "core/formats/llama2c.h"
+#include "core/generate.h"
+#include "core/open_source.h"
+#include "tests/test_util.h"
+
+namespace hs {
+namespace {
+
+namespace fs = std::filesystem;
+using test::expect_error;
+
+const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
+const std::string kShared = std::string(HEADSCOPE_SHARED_DIR) + "/models/gguf";
+const std::string kStories = kShared + "/stories260K-F32.gguf";
+const std::string kTiny656 = kShared + "/TinyStories-656K-Q8_0.gguf";
+// ../shared/models/README.md: llama.cpp's token ids for this sentence on both files.
+const std::string kSentence = "Once upon a time, there was a little girl named Lily. She loved to play outside.";
+
+nlohmann::json json_file(const std::string& path) {
+    std::ifstream in(path);
+    EXPECT_TRUE(in.good()) << path << " is missing: run tests/gen_gguf_fixtures.py";
+    return nlohmann::json::parse(in);
+}
+
+// ---- blocks and metadata ------------------------------------------------------------------
+
+TEST(GgufBlocks, EveryReadableTypeDequantisesAsTheNumpyReference) {
+    const auto file = GgufFile::open(kFixtures + "/blocks.gguf");
+    const nlohmann::json expected = json_file(kFixtures + "/blocks_expected.json");
+    ASSERT_EQ(expected.size(), 14u);
+    for (const auto& [name, values] : expected.items()) {
+        SCOPED_TRACE(name);
+        const Matrix m = file->matrix(name);
+        ASSERT_EQ(m.rows(), 2);
+        ASSERT_EQ(m.cols(), 256);
+        const auto want = values.get<std::vector<float>>();
+        int wrong = 0;
+        for (Eigen::Index i = 0; i < m.size(); ++i) {
+            const float w = want[static_cast<std::size_t>(i)];
+            if (std::abs(m.data()[i] - w) > 1e-6f * std::max(1.0f, std::abs(w)) && ++wrong <= 3)
+                ADD_FAILURE() << name << " value " << i << ": " << m.data()[i] << " != " << w;
+        }
+        EXPECT_EQ(wrong, 0);
+    }
+}
+
+TEST(GgufBlocks, TensorTableGivesTypesShapesAndOffsets) {
+    const auto file = GgufFile::open(kFixtures + "/blocks.gguf");
+    EXPECT_EQ(file->version(), 3);
+    ASSERT_EQ(file->tensors().size(), 14u);
+    const GgufTensor* q4k = file->find_tensor("q4_k");
+    ASSERT_NE(q4k, nullptr);
+    EXPECT_EQ(q4k->type, StoredType::Q4_K);
+    EXPECT_EQ(q4k->ne, (std::vector<std::int64_t>{256, 2}));
+    EXPECT_EQ(q4k->bytes, 2u * 144);  // 2 rows of one 256-value super-block
+    EXPECT_EQ(q4k->offset % 32, 0u);
+    EXPECT_EQ(file->find_tensor("nope"), nullptr);
+}
+
+TEST(GgufMetadata, EveryValueTypeReadsBack) {
+    const auto file = GgufFile::open(kFixtures + "/blocks.gguf");
+    EXPECT_EQ(file->integer("test.B_0"), 7);            // u8
+    EXPECT_EQ(file->integer("test.b_1"), -7);           // i8
+    EXPECT_EQ(file->integer("test.H_2"), 7);            // u16
+    EXPECT_EQ(file->integer("test.h_3"), -300);         // i16
+    EXPECT_EQ(file->integer("test.I_4"), 7);            // u32
+    EXPECT_EQ(file->integer("test.i_5"), -70000);       // i32
+    EXPECT_EQ(file->number("test.f_6"), 0.5);           // f32
+    EXPECT_TRUE(file->boolean("test.?_7", false));      // bool
+    EXPECT_EQ(file->integer("test.Q_10"), 7);           // u64
+    EXPECT_EQ(file->integer("test.q_11"), -(std::int64_t{1} << 40));  // i64
+    EXPECT_EQ(file->number("test.d_12"), -2.25);        // f64
+    EXPECT_EQ(file->string("test.string"), "héllo ▁wörld");
+    EXPECT_EQ(file->numbers("test.floats"), (std::vector<double>{0.5, -1.0, 3.0}));
+    EXPECT_EQ(file->strings("test.strings"), (std::vector<std::string>{"a", "", "▁b"}));
+    EXPECT_EQ(file->metadata().at("test.nested").type_name, "array of arrays (not read)");
+    EXPECT_EQ(file->integer("missing.key", 12), 12);
+    expect_error([&] { file->integer("test.string"); }, {"test.string", "is string", "expected an integer"});
+    expect_error([&] { file->strings("test.floats"); }, {"array of f32", "expected an array of strings"});
+    expect_error([&] { file->string("missing.key"); }, {"no metadata 'missing.key'"});
+}
+
+// ---- the tiny llama fixture ---------------------------------------------------------------
+
+TEST(GgufTinyLlama, ConfigComesFromTheMetadata) {
+    const auto file = GgufFile::open(kFixtures + "/tiny_llama.gguf");
+    const ModelConfig c = gguf_config(*file);
+    EXPECT_EQ(c.family, "llama");
+    EXPECT_EQ(c.d_model, 32);
+    EXPECT_EQ(c.layers, 2);
+    EXPECT_EQ(c.heads, 4);
+    EXPECT_EQ(c.kv_head_count(), 2);
+    EXPECT_EQ(c.d_ff, 64);
+    EXPECT_EQ(c.max_len, 64);
+    EXPECT_EQ(c.vocab, static_cast<int>(file->strings("tokenizer.ggml.tokens").size()));
+    EXPECT_EQ(c.lm_head, LmHead::Tied);  // no output.weight
+    EXPECT_EQ(c.rope_layout, RopeLayout::Interleaved);
+    EXPECT_EQ(c.norm_kind, NormKind::RMSNorm);
+}
+
+TEST(GgufTinyLlama, TokenizerMatchesTheSlowReferenceEncoder) {
+    const nlohmann::json ref = json_file(kFixtures + "/tiny_llama_expected.json");
+    const GgufCheckpoint ckpt = load_gguf(kFixtures + "/tiny_llama.gguf");
+    const Tokens t = ckpt.tokenizer->encode(ref["text"].get<std::string>());
+    EXPECT_EQ(t.ids, ref["ids"].get<std::vector<int>>());
+    EXPECT_EQ(t.text.at(1), " the");  // "▁the" shown with a space
+    // A character no piece spells (猫) as its three byte pieces, which decode puts back.
+    const Tokens u = ckpt.tokenizer->encode(ref["unknown_text"].get<std::string>());
+    EXPECT_EQ(u.ids, ref["unknown_ids"].get<std::vector<int>>());
+    EXPECT_EQ(ckpt.tokenizer->decode(u.ids), ref["unknown_text"].get<std::string>());
+}
+
+TEST(GgufTinyLlama, LogitsMatchTheTorchForward) {
+    const nlohmann::json ref = json_file(kFixtures + "/tiny_llama_expected.json");
+    const GgufCheckpoint ckpt = load_gguf(kFixtures + "/tiny_llama.gguf");
+    const Vector logits = ckpt.model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
+    const auto want = ref["next_token_logits"].get<std::vector<float>>();
+    ASSERT_EQ(logits.size(), static_cast<Eigen::Index>(want.size()));
+    for (Eigen::Index i = 0; i < logits.size(); ++i)
+        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+}
+
+// ---- the real files -----------------------------------------------------------------------
+
+TEST(GgufShared, FilesArePresentBesideTheProject) {
+    EXPECT_TRUE(fs::exists(kStories)) << kStories << " is missing (see ../shared/models/README.md)";
+    EXPECT_TRUE(fs::exists(kTiny656)) << kTiny656 << " is missing";
+}
+
+TEST(GgufShared, TokenIdsAreLlamaCppsOnBothFiles) {
+    EXPECT_EQ(load_gguf(kStories).tokenizer->encode(kSentence).ids,
+              (std::vector<int>{1, 403, 407, 261, 378, 432, 383, 286, 261, 376, 298, 315, 421, 395, 317, 426,
+                                338, 401, 396, 267, 337, 410, 408, 419, 292, 411, 426}));
+    EXPECT_EQ(load_gguf(kTiny656).tokenizer->encode(kSentence).ids,
+              (std::vector<int>{1, 80, 147, 201, 282, 215, 286, 158, 420, 177, 1168, 1662, 887, 610, 57, 10}));
+}
+
+TEST(GgufShared, Stories260KGreedyTextIsLlamaCpps) {
+    const GgufCheckpoint s = load_gguf(kStories);
+    const std::vector<int> prompt = s.tokenizer->encode("Once upon a time").ids;
+    const std::vector<int> generated = generate(s.model, *s.tokenizer, prompt, 32);
+    // llama.cpp: "<s> Once upon a time, there was a little girl named Lily. She loved to play
+    // outside in the park. One day, she saw|" (| a newline, where its 32 tokens end).
+    EXPECT_EQ(s.tokenizer->decode(generated),
+              ", there was a little girl named Lily. She loved to play outside in the park. One day, she saw");
+    const nlohmann::json ref = json_file(kFixtures + "/shared_reference.json")["stories260K-F32.gguf"];
+    std::vector<int> all = prompt;
+    all.insert(all.end(), generated.begin(), generated.end());
+    EXPECT_EQ(all, ref["greedy_ids"].get<std::vector<int>>());
+}
+
+TEST(GgufShared, Stories260KGgufRunsExactlyAsTheLlama2cCheckpoint) {
+    // The same weights, converted by llama.cpp: the two readers must give one model.
+    const GgufCheckpoint g = load_gguf(kStories);
+    const Model bin = load_llama2c_model(std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin");
+    const ForwardInput in = ForwardInput::of(g.tokenizer->encode(kSentence).ids);
+    EXPECT_EQ(g.model.next_token_logits(in), bin.next_token_logits(in));
+}
+
+TEST(GgufShared, TinyStories656KQ8MatchesTheFloatTorchForward) {
+    const GgufCheckpoint s = load_gguf(kTiny656);
+    const nlohmann::json ref = json_file(kFixtures + "/shared_reference.json")["TinyStories-656K-Q8_0.gguf"];
+    const std::vector<int> prompt = s.tokenizer->encode("Once upon a time").ids;
+    EXPECT_EQ(prompt, ref["prompt_ids"].get<std::vector<int>>());
+    const Vector logits = s.model.next_token_logits(ForwardInput::of(prompt));
+    const auto want = ref["prompt_logits"].get<std::vector<float>>();
+    for (Eigen::Index i = 0; i < logits.size(); ++i)
+        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 2e-4f) << "logit " << i;
+    std::vector<int> all = prompt;
+    const std::vector<int> generated = generate(s.model, *s.tokenizer, prompt, 32);
+    all.insert(all.end(), generated.begin(), generated.end());
+    EXPECT_EQ(all, ref["greedy_ids"].get<std::vector<int>>());
+    // llama.cpp (8-bit activations) continues "…lived in a small house with her mom.": the
+    // float forward's top two logits after "hou" differ by 0.017, "se" before "se▁".
+    EXPECT_EQ(s.tokenizer->decode(generated).rfind(", a little girl named Lily lived in a small house", 0), 0u);
+}
+
+TEST(GgufShared, OpensThroughOpenSourceByExtensionAndByMagic) {
+    const auto by_extension = open_source(kStories);
+    EXPECT_EQ(by_extension->config().family, "llama");
+    test::TempDir dir;
+    const std::string renamed = dir.file("stories");  // no extension: found by its magic
+    fs::copy_file(kStories, renamed);
+    const auto by_magic = open_source(renamed);
+    EXPECT_EQ(by_magic->config().d_model, 64);
+    EXPECT_EQ(by_magic->tokenize("Once").ids, by_extension->tokenize("Once").ids);
+}
+
+// ---- damaged and hostile files ------------------------------------------------------------
+
+// A GGUF byte stream written field by field (little-endian), for files the generator would
+// never write.
+class GgufBytes {
+public:
+    GgufBytes& raw(const void* p, std::size_t n) { bytes.append(static_cast<const char*>(p), n); return *this; }
+    GgufBytes& u32(std::uint32_t v) { return raw(&v, 4); }
+    GgufBytes& u64(std::uint64_t v) { return raw(&v, 8); }
+    GgufBytes& str(const std::string& s) { u64(s.size()); return raw(s.data(), s.size()); }
+    GgufBytes& header(std::uint32_t version, std::uint64_t tensors, std::uint64_t kv) {
+        return raw("GGUF", 4).u32(version).u64(tensors).u64(kv);
+    }
+    GgufBytes& kv_u32(const std::string& key, std::uint32_t v) { return str(key).u32(4).u32(v); }
+    GgufBytes& kv_str(const std::string& key, const std::string& v) { return str(key).u32(8).str(v); }
+    GgufBytes& tensor(const std::string& name, std::vector<std::uint64_t> ne, std::uint32_t type, std::uint64_t offset) {
+        str(name).u32(static_cast<std::uint32_t>(ne.size()));
+        for (std::uint64_t n : ne) u64(n);
+        return u32(type).u64(offset);
+    }
+    GgufBytes& pad(std::size_t align = 32) { bytes.append((align - bytes.size() % align) % align, '\0'); return *this; }
+    GgufBytes& zeros(std::size_t n) { bytes.append(n, '\0'); return *this; }
+    std::string bytes;
+};
+
+std::string open_error(const std::string& bytes) {
+    test::TempDir dir;
+    const std::string path = dir.file("bad.gguf");
+    test::write_text(path, bytes);
+    return test::error_of([&] { (void)load_gguf(path); });
+}
+
+TEST(GgufDamaged, HeaderProblemsAreNamed) {
+    test::expect_contains(open_error("GGU"), {"the magic number", "file ends"});
+    test::expect_contains(open_error("GGML" + std::string(28, '\0')), {"not a GGUF file"});
+    test::expect_contains(open_error(GgufBytes().header(1, 0, 0).bytes), {"version 1", "convert it again"});
+    test::expect_contains(open_error(GgufBytes().header(4, 0, 0).bytes), {"version 4", "versions 2 and 3"});
+    test::expect_contains(open_error(GgufBytes().header(3, 0, 1u << 30).bytes), {"1073741824 metadata entries"});
+    test::expect_contains(open_error(GgufBytes().header(3, 0, 1).str("k").u32(8).u64(1ull << 40).bytes),
+                          {"metadata 'k'", "bytes long"});
+    test::expect_contains(open_error(GgufBytes().header(3, 0, 1).str("k").u32(9).u32(4).u64(1ull << 40).bytes),
+                          {"metadata 'k'", "1099511627776 elements", "bytes left"});
+    test::expect_contains(open_error(GgufBytes().header(3, 0, 1).str("k").u32(13).u32(0).bytes),
+                          {"value type 13", "does not define"});
+    test::expect_contains(open_error(GgufBytes().header(3, 0, 2).kv_u32("k", 1).kv_u32("k", 2).bytes),
+                          {"'k' appears twice"});
+    test::expect_contains(open_error(GgufBytes().header(3, 0, 1).str("b").u32(7).raw("\x02", 1).bytes),
+                          {"bool holding 2"});
+    test::expect_contains(open_error(GgufBytes().header(3, 0, 1).kv_u32("general.alignment", 24).bytes),
+                          {"general.alignment is 24", "power of two"});
+}
+
+TEST(GgufDamaged, TensorTableProblemsAreNamed) {
+    const auto one_tensor = [](std::vector<std::uint64_t> ne, std::uint32_t type, std::uint64_t offset,
+                               std::size_t data) {
+        return GgufBytes().header(3, 1, 0).tensor("w", std::move(ne), type, offset).pad().zeros(data).bytes;
+    };
+    test::expect_contains(open_error(one_tensor({4, 4, 4, 4, 4}, 0, 0, 64)), {"tensor 'w'", "5 dimensions"});
+    test::expect_contains(open_error(one_tensor({4}, 99, 0, 64)), {"type number 99"});
+    {  // a known type HeadScope does not convert: the file opens (inspect lists it), reading names it
+        test::TempDir dir;
+        test::write_text(dir.file("iq2.gguf"), one_tensor({256}, 16, 0, 66));
+        const auto file = GgufFile::open(dir.file("iq2.gguf"));
+        EXPECT_EQ(file->tensors().at(0).type, StoredType::IQ2_XXS);
+        expect_error([&] { file->matrix("w"); }, {"tensor 'w' is stored as IQ2_XXS", "cannot read yet", "Q8_0"});
+    }
+    test::expect_contains(open_error(one_tensor({48}, 8, 0, 64)), {"rows of 48", "32-value blocks"});
+    test::expect_contains(open_error(one_tensor({4}, 0, 8, 64)), {"offset 8", "not a multiple of the alignment 32"});
+    test::expect_contains(open_error(one_tensor({64}, 0, 0, 100)), {"256 bytes at offset 0", "runs past the end"});
+    test::expect_contains(open_error(one_tensor({1ull << 62, 1ull << 62}, 0, 0, 64)), {"overflows 64 bits"});
+    test::expect_contains(open_error(GgufBytes().header(3, 2, 0).tensor("a", {16}, 0, 0).tensor("b", {16}, 0, 32)
+                                         .pad().zeros(96).bytes),
+                          {"'a' and 'b' overlap"});
+    test::expect_contains(open_error(GgufBytes().header(3, 2, 0).tensor("a", {8}, 0, 0).tensor("a", {8}, 0, 32)
+                                         .pad().zeros(64).bytes),
+                          {"two tensors are named 'a'"});
+}
+
+TEST(GgufDamaged, ModelProblemsAreNamed) {
+    const auto with_arch = [](const std::string& arch) {
+        return GgufBytes().header(3, 0, 3).kv_str("general.architecture", arch)
+            .kv_str("tokenizer.ggml.model", "llama").str("tokenizer.ggml.tokens").u32(9).u32(8).u64(0).bytes;
+    };
+    test::expect_contains(open_error(with_arch("mamba")), {"'mamba' model", "architectures llama"});
+    test::expect_contains(open_error(with_arch("llama")), {"llama.embedding_length"});
+    test::expect_contains(open_error(GgufBytes().header(3, 0, 1).kv_str("general.architecture", "llama").bytes),
+                          {"holds no tokenizer"});
+    test::expect_contains(open_error(GgufBytes().header(3, 0, 2).kv_str("general.architecture", "llama")
+                                         .kv_str("tokenizer.ggml.model", "gpt2").bytes),
+                          {"tokenizer is 'gpt2'"});
+}
+
+TEST(GgufDamaged, EveryTruncationOfARealFileIsAnErrorNotACrash) {
+    const std::string whole = test::read_text(kFixtures + "/tiny_llama.gguf");
+    ASSERT_GT(whole.size(), 10000u);
+    test::TempDir dir;
+    const std::string path = dir.file("cut.gguf");
+    // Every length inside the header and tensor table, then a spread through the data.
+    std::vector<std::size_t> lengths;
+    for (std::size_t n = 0; n < 8000 && n < whole.size(); n += 7) lengths.push_back(n);
+    for (std::size_t n = 8000; n < whole.size(); n += 997) lengths.push_back(n);
+    for (std::size_t n : lengths) {
+        test::write_text(path, whole.substr(0, n));
+        const std::string message = test::error_of([&] { (void)load_gguf(path); });
+        ASSERT_FALSE(message.empty()) << "cut at " << n;
+    }
+}
+
+TEST(GgufDamaged, AMissingTensorIsNamed) {
+    // tiny_llama.gguf with one tensor renamed in place (same length, so every offset holds).
+    std::string bytes = test::read_text(kFixtures + "/tiny_llama.gguf");
+    const std::size_t at = bytes.find("blk.1.ffn_up.weight");
+    ASSERT_NE(at, std::string::npos);
+    bytes.replace(at, 19, "blk.1.ffn_xx.weight");
+    test::expect_contains(open_error(bytes), {"no tensor 'blk.1.ffn_up.weight'"});
+}
+
+TEST(GgufDamaged, SpecialFilesAreRefusedBeforeOpenCouldBlock) {
+    test::expect_error([] { (void)GgufFile::open("/dev/null"); }, {"/dev/null", "not a GGUF file"});
+    test::TempDir dir;
+    test::expect_error([&] { (void)GgufFile::open(dir.str()); }, {"a directory, not a GGUF file"});
+    EXPECT_FALSE(looks_like_gguf(dir.str()));
+    EXPECT_TRUE(looks_like_gguf(kFixtures + "/blocks.gguf"));
+}
+
+}  // namespace
+}  // namespace hs
