@@ -152,6 +152,16 @@ unless --force, or it is the checkpoint --resume continues.
   --tokens N          tokens to generate (default 32)
 )",
      true, false},
+    {"tokenize", cmd_tokenize, "the token ids (or --pieces) MODEL's tokenizer gives a text",
+     "  headscope tokenize MODEL (--text \"...\" | --text-file F) [--no-special] [--pieces] [--json F]\n",
+     R"(  MODEL               any model, or a tokenizer alone: a GGUF file (vocab-only too) or a
+                      tokenizer.json (no weights are read)
+  --text "...", --text-file F   the text
+  --no-special        without special tokens (BOS, [CLS] … [SEP])
+  --pieces            the pieces, quoted, instead of the ids
+  --json F            text, ids and pieces as JSON
+)",
+     true, false},
     {"ablate", cmd_ablate, "switch heads off (--head L.H) and show what changes; --rank",
      R"(  headscope ablate  MODEL --text "..." --head L.H [--head L.H ...] [--mode zero|mean]
                     [--rank] [--json f]   (dec:L.H / cross:L.H for a decoder's heads)

@@ -9,6 +9,7 @@ int cmd_inspect(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_save(int argc, char** argv);
 int cmd_generate(int argc, char** argv);
+int cmd_tokenize(int argc, char** argv);
 int cmd_ablate(int argc, char** argv);
 int cmd_analyze(int argc, char** argv);
 int cmd_train(int argc, char** argv);

@@ -16,6 +16,7 @@
 #include "core/io/model_dir.h"
 #include "core/pretrained_source.h"
 #include "core/tokenize/hf_tokenizer.h"
+#include "core/tokenize/hf_tokenizer_json.h"
 #include "core/train/checkpoint.h"
 #include "core/train/trained_source.h"
 #include "core/worked_example.h"
@@ -83,6 +84,18 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressF
         throw Error("don't know how to open '" + arg + "' (expected " + kModelKinds + ")");
     }
     throw Error("'" + arg + "' does not exist (expected " + kModelKinds + ")");
+}
+
+std::unique_ptr<Tokenizer> open_tokenizer_file(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return nullptr;
+    if (fs::path(path).extension() == ".gguf" || looks_like_gguf(path)) return gguf_tokenizer(*GgufFile::open(path));
+    if (fs::path(path).filename() == "tokenizer.json") {
+        const fs::path config = fs::path(path).parent_path() / "tokenizer_config.json";
+        return load_tokenizer_json(path, fs::exists(config, ec) ? config.string() : "");
+    }
+    return nullptr;
 }
 
 }  // namespace hs

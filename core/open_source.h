@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/source.h"
+#include "core/tokenize/tokenizer.h"
 
 namespace hs {
 
@@ -13,6 +14,11 @@ namespace hs {
 // loads (returning false throws hs::Cancelled). Throws hs::Error saying what was wrong.
 std::unique_ptr<TraceSource> open_source(const std::string& model_arg,
                                          const ProgressFn& progress = nullptr);
+// The tokenizer of a tokenizer-only file, read without any weights: a GGUF file (a
+// vocab-only one too) or a tokenizer.json. nullptr for any other path (open MODEL with
+// open_source and use its tokenizer). Throws hs::Error for a file of those kinds that
+// cannot be read.
+std::unique_ptr<Tokenizer> open_tokenizer_file(const std::string& path);
 // The model the project trains itself with scripts/train_default_model.sh
 // (docs/DEFAULT_MODEL.md): assets/models/default, what MODEL "default" names.
 std::string default_model_dir();

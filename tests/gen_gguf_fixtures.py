@@ -12,7 +12,8 @@ torch, sharing no code with core/formats/gguf.cpp or core/kernels/stored_types.c
 2. tests/fixtures/gguf/tiny_llama.gguf: a 2-layer llama (d 32, 4 heads, 2 key/value
    heads, F16 and Q8_0 weights, a 300-piece SentencePiece vocabulary with byte pieces),
    the file the malformed-input tests damage; tiny_llama_expected.json holds its next-token
-   logits for one prompt from the torch forward below.
+   logits for one prompt from the torch forward below; tiny_vocab_only.gguf has its
+   metadata and no tensors (a tokenizer-only file, as llama.cpp's vocab files are).
 3. tests/fixtures/gguf/shared_reference.json: greedy continuations and last-position
    logits of the real files in ../shared/models/gguf, from the torch forward over the
    numpy-dequantised weights (float32 throughout, like HeadScope).
@@ -465,6 +466,8 @@ def tiny_llama_fixture():
         tensor(p + "ffn_up.weight", F, D, "F16", 0.3)
         tensor(p + "ffn_down.weight", D, F, "Q8_0", 0.3)
     tensor("output_norm.weight", 1, D, "F32", 1.0)
+    vocab_only = Writer()  # the same metadata and no tensors: what `tokenize` needs
+    vocab_only.meta = list(writer.meta)
     meta = {k: v for k, _, v, _ in writer.meta}
     text = "the cat sat on the mat"
     ids = spm_encode(pieces, scores, types, text)
@@ -472,7 +475,7 @@ def tiny_llama_fixture():
     expected = {"text": text, "ids": ids,
                 "unknown_text": "Lily ate 猫 pie!", "unknown_ids": spm_encode(pieces, scores, types, "Lily ate 猫 pie!"),
                 "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
-    return writer, expected
+    return writer, vocab_only, expected
 
 
 def shared_reference():
@@ -500,7 +503,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     blocks, blocks_expected = blocks_fixture()
-    tiny, tiny_expected = tiny_llama_fixture()
+    tiny, tiny_vocab_only, tiny_expected = tiny_llama_fixture()
     shared = shared_reference()
     if args.check:
         drift = False
@@ -513,6 +516,7 @@ def main():
         sys.exit(1 if drift else 0)
     blocks.write(os.path.join(OUT, "blocks.gguf"))
     tiny.write(os.path.join(OUT, "tiny_llama.gguf"))
+    tiny_vocab_only.write(os.path.join(OUT, "tiny_vocab_only.gguf"))
     dump(os.path.join(OUT, "blocks_expected.json"), blocks_expected)
     dump(os.path.join(OUT, "tiny_llama_expected.json"), tiny_expected)
     dump(os.path.join(OUT, "shared_reference.json"), shared)

@@ -1,0 +1,77 @@
+// `headscope tokenize` and the CLI on GGUF files, run as a user would (tests/cli_runner.h).
+// References: llama.cpp's token ids and greedy text (../shared/models/README.md) and the
+// slow SentencePiece encoder of tests/gen_gguf_fixtures.py.
+#include <gtest/gtest.h>
+
+#include "tests/cli_runner.h"
+
+namespace hs::cli_test {
+namespace {
+
+const std::string kShared = std::string(HEADSCOPE_SHARED_DIR) + "/models/gguf";
+const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
+
+TEST(CliTokenize, PrintsLlamaCppsIdsForAGgufFile) {
+    TempDir dir;
+    const RunResult r = run_headscope({"tokenize", kShared + "/TinyStories-656K-Q8_0.gguf", "--text",
+                                       "Once upon a time, there was a little girl named Lily. She loved to play outside."},
+                                      dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "1 80 147 201 282 215 286 158 420 177 1168 1662 887 610 57 10\n");
+}
+
+TEST(CliTokenize, PiecesAreQuotedAndSpecialTokensCanBeLeftOut) {
+    TempDir dir;
+    const RunResult r = run_headscope(
+        {"tokenize", kShared + "/stories260K-F32.gguf", "--text", "Once upon a 猫", "--pieces", "--no-special"}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    // 猫 has no piece in this 512-token vocabulary: its three UTF-8 bytes.
+    EXPECT_EQ(r.out, "\" Once\" \" upon\" \" a\" \" \" \"<0xE7>\" \"<0x8C>\" \"<0xAB>\"\n");
+}
+
+TEST(CliTokenize, AVocabOnlyGgufNeedsNoWeightsAndJsonHoldsIdsAndPieces) {
+    TempDir dir;
+    const RunResult r = run_headscope({"tokenize", kFixtures + "/tiny_vocab_only.gguf", "--text",
+                                       "the cat sat on the mat", "--json", dir.file("t.json")},
+                                      dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto ref = nlohmann::json::parse(read_text(kFixtures + "/tiny_llama_expected.json"));
+    std::string want;
+    for (int id : ref["ids"].get<std::vector<int>>()) want += (want.empty() ? "" : " ") + std::to_string(id);
+    EXPECT_EQ(r.out, want + "\n");
+    const auto j = nlohmann::json::parse(read_text(dir.file("t.json")));
+    EXPECT_EQ(j["ids"], ref["ids"]);
+    EXPECT_EQ(j["pieces"][1], " the");
+    EXPECT_EQ(j["text"], "the cat sat on the mat");
+}
+
+TEST(CliTokenize, MistakesAreUsageErrorsAndNothingIsWritten) {
+    TempDir dir;
+    const RunResult no_text = run_headscope({"tokenize", kShared + "/stories260K-F32.gguf"}, dir);
+    EXPECT_EQ(no_text.status, 2);
+    EXPECT_NE(no_text.err.find("give the text to tokenize with --text or --text-file"), std::string::npos) << no_text.err;
+    const RunResult bad_out = run_headscope(
+        {"tokenize", kShared + "/stories260K-F32.gguf", "--text", "hi", "--json", "/nonexistent/dir/t.json"}, dir);
+    EXPECT_EQ(bad_out.status, 1);
+    EXPECT_EQ(bad_out.out, "");  // refused before any output
+    EXPECT_NE(bad_out.err.find("/nonexistent/dir/t.json"), std::string::npos) << bad_out.err;
+    const RunResult playground = run_headscope({"tokenize", "random:d_model=8,heads=2", "--text", "a b", "--no-special"}, dir);
+    EXPECT_EQ(playground.status, 1);
+    EXPECT_NE(playground.err.find("no special tokens to leave out"), std::string::npos) << playground.err;
+}
+
+TEST(CliGguf, GenerateAndInspectOpenAGgufFile) {
+    TempDir dir;
+    const RunResult g = run_headscope(
+        {"generate", kShared + "/stories260K-F32.gguf", "--text", "Once upon a time", "--tokens", "32"}, dir);
+    ASSERT_EQ(g.status, 0) << g.err;
+    // llama.cpp's greedy continuation of the same prompt (32 tokens).
+    EXPECT_EQ(g.out, ", there was a little girl named Lily. She loved to play outside in the park. One day, she saw\n");
+    const RunResult i = run_headscope({"inspect", kShared + "/TinyStories-656K-Q8_0.gguf"}, dir);
+    ASSERT_EQ(i.status, 0) << i.err;
+    EXPECT_NE(i.out.find("heads:      8 query, 4 key/value (head size 16)"), std::string::npos) << i.out;
+    EXPECT_NE(i.out.find("vocab:      2048 (tokenizer 2048)"), std::string::npos) << i.out;
+}
+
+}  // namespace
+}  // namespace hs::cli_test
