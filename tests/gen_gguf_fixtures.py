@@ -21,6 +21,13 @@ torch, sharing no code with core/formats/gguf.cpp or core/kernels/stored_types.c
 The torch forward is Meta's llama as llama.cpp runs GGUF "llama": pre-norm RMSNorm,
 rotary on adjacent pairs (x_2i, x_2i+1) rotated by p·θ_i, θ_i = base^(−2i/Dh), grouped
 K/V heads, SwiGLU down(silu(gate x) ⊙ up x), final RMSNorm, output (or token_embd).
+For "qwen2" the q/k/v projections add their biases and rotary pairs dimension i with
+i + Dh/2 (llama.cpp's NEOX mode, Hugging Face's rotate_half).
+
+4. tests/fixtures/gguf/tiny_qwen2.gguf: a 2-layer qwen2 (q/k/v biases) whose tokenizer is
+   the byte-level BPE of tests/fixtures/tokenizers/qwen2_tiny/tokenizer.json written the
+   GGUF way (tokens, merges "a b", token types, pre "qwen2"); tiny_qwen2_expected.json
+   holds its logits for fixed ids.
 
 Regenerate:   /usr/bin/python3 tests/gen_gguf_fixtures.py
 Verify only:  /usr/bin/python3 tests/gen_gguf_fixtures.py --check
@@ -290,6 +297,16 @@ def rms_norm(x, w, eps):
     return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps) * w
 
 
+def rope_halves(x, base):
+    """x: (heads, T, Dh); dimension i paired with i + Dh/2 (HF's rotate_half, llama.cpp's NEOX)."""
+    heads, T, Dh = x.shape
+    theta = base ** (-torch.arange(0, Dh, 2, dtype=torch.float64) / Dh)
+    angle = torch.arange(T, dtype=torch.float64)[:, None] * theta[None, :]
+    cos, sin = torch.cos(angle).float(), torch.sin(angle).float()
+    a, b = x[..., :Dh // 2], x[..., Dh // 2:]
+    return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1)
+
+
 def rope_adjacent(x, base):
     """x: (heads, T, Dh); pairs (2i, 2i+1) rotated by position · base^(−2i/Dh)."""
     heads, T, Dh = x.shape
@@ -319,10 +336,12 @@ def llama_logits(meta, w, ids):
     for il in range(L):
         p = f"blk.{il}."
         h = rms_norm(x, t[p + "attn_norm.weight"], eps)
-        q = (h @ t[p + "attn_q.weight"].T).view(T, H, Dh).transpose(0, 1)
-        k = (h @ t[p + "attn_k.weight"].T).view(T, Hkv, Dh).transpose(0, 1)
-        v = (h @ t[p + "attn_v.weight"].T).view(T, Hkv, Dh).transpose(0, 1)
-        q, k = rope_adjacent(q, base), rope_adjacent(k, base)
+        bias = (lambda name: t[p + name + ".bias"]) if arch == "qwen2" else (lambda name: 0)
+        q = (h @ t[p + "attn_q.weight"].T + bias("attn_q")).view(T, H, Dh).transpose(0, 1)
+        k = (h @ t[p + "attn_k.weight"].T + bias("attn_k")).view(T, Hkv, Dh).transpose(0, 1)
+        v = (h @ t[p + "attn_v.weight"].T + bias("attn_v")).view(T, Hkv, Dh).transpose(0, 1)
+        rope = rope_halves if arch == "qwen2" else rope_adjacent
+        q, k = rope(q, base), rope(k, base)
         k, v = k.repeat_interleave(H // Hkv, 0), v.repeat_interleave(H // Hkv, 0)
         a = torch.softmax(q @ k.transpose(1, 2) / Dh ** 0.5 + mask, -1)
         x = x + (a @ v).transpose(0, 1).reshape(T, H * Dh) @ t[p + "attn_output.weight"].T
@@ -478,6 +497,51 @@ def tiny_llama_fixture():
     return writer, vocab_only, expected
 
 
+def tiny_qwen2_fixture():
+    rng = np.random.default_rng(42)
+    D, L, H, Hkv, F = 32, 2, 4, 2, 48
+    tj = json.load(open(os.path.join(HERE, "fixtures", "tokenizers", "qwen2_tiny", "tokenizer.json")))
+    by_id = {i: t for t, i in tj["model"]["vocab"].items()}
+    for a in tj["added_tokens"]:
+        by_id[a["id"]] = a["content"]
+    tokens = [by_id[i] for i in range(len(by_id))]
+    types = [3 if any(a["id"] == i for a in tj["added_tokens"]) else 1 for i in range(len(tokens))]
+    merges = [" ".join(m) if isinstance(m, list) else m for m in tj["model"]["merges"]]
+    V = len(tokens)
+    writer = Writer()
+    writer.add("general.architecture", STRING, "qwen2")
+    for key, value in [("context_length", 128), ("embedding_length", D), ("block_count", L),
+                       ("feed_forward_length", F), ("attention.head_count", H), ("attention.head_count_kv", Hkv)]:
+        writer.add("qwen2." + key, 4, value)
+    writer.add("qwen2.attention.layer_norm_rms_epsilon", 6, 1e-6)
+    writer.add("qwen2.rope.freq_base", 6, 1000000.0)
+    writer.add("tokenizer.ggml.model", STRING, "gpt2")
+    writer.add("tokenizer.ggml.pre", STRING, "qwen2")
+    writer.add("tokenizer.ggml.tokens", ARRAY, tokens, STRING)
+    writer.add("tokenizer.ggml.token_type", ARRAY, types, 5)
+    writer.add("tokenizer.ggml.merges", ARRAY, merges, STRING)
+    writer.add("tokenizer.ggml.eos_token_id", 4, 31)
+    writer.add("tokenizer.ggml.bos_token_id", 4, 31)
+    writer.add("tokenizer.ggml.add_bos_token", 7, False)
+    w = {}
+    for name, shape in [("token_embd.weight", (V, D)), ("output_norm.weight", (D,))] + [
+            (f"blk.{il}.{n}", s) for il in range(L) for n, s in [
+                ("attn_norm.weight", (D,)), ("attn_q.weight", (D, D)), ("attn_q.bias", (D,)),
+                ("attn_k.weight", (Hkv * D // H, D)), ("attn_k.bias", (Hkv * D // H,)),
+                ("attn_v.weight", (Hkv * D // H, D)), ("attn_v.bias", (Hkv * D // H,)),
+                ("attn_output.weight", (D, D)), ("ffn_norm.weight", (D,)), ("ffn_gate.weight", (F, D)),
+                ("ffn_up.weight", (F, D)), ("ffn_down.weight", (D, F))]]:
+        values = (rng.standard_normal(shape) * (1.0 if name.endswith("norm.weight") else 0.3)).astype(np.float32)
+        type_name = "F32" if len(shape) == 1 else "F16"
+        raw = values.view(np.uint8) if type_name == "F32" else values.astype(np.float16).view(np.uint8)
+        writer.tensor(name, list(reversed(shape)), type_name, raw.reshape(-1))
+        w[name] = dequantize(type_name, raw.reshape(-1), values.size).reshape(shape)
+    meta = {k: v for k, _, v, _ in writer.meta}
+    ids = [7, 3, 12, 25, 30, 9, 18]
+    logits = llama_logits(meta, w, ids)
+    return writer, {"ids": ids, "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
+
+
 def shared_reference():
     prompt = "Once upon a time"
     out = {}
@@ -504,11 +568,12 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     blocks, blocks_expected = blocks_fixture()
     tiny, tiny_vocab_only, tiny_expected = tiny_llama_fixture()
+    qwen2, qwen2_expected = tiny_qwen2_fixture()
     shared = shared_reference()
     if args.check:
         drift = False
         for name, want in [("blocks_expected.json", blocks_expected), ("tiny_llama_expected.json", tiny_expected),
-                           ("shared_reference.json", shared)]:
+                           ("tiny_qwen2_expected.json", qwen2_expected), ("shared_reference.json", shared)]:
             got = json.load(open(os.path.join(OUT, name)))
             if json.dumps(got, sort_keys=True) != json.dumps(json.loads(json.dumps(want)), sort_keys=True):
                 print("drift:", name)
@@ -517,6 +582,8 @@ def main():
     blocks.write(os.path.join(OUT, "blocks.gguf"))
     tiny.write(os.path.join(OUT, "tiny_llama.gguf"))
     tiny_vocab_only.write(os.path.join(OUT, "tiny_vocab_only.gguf"))
+    qwen2.write(os.path.join(OUT, "tiny_qwen2.gguf"))
+    dump(os.path.join(OUT, "tiny_qwen2_expected.json"), qwen2_expected)
     dump(os.path.join(OUT, "blocks_expected.json"), blocks_expected)
     dump(os.path.join(OUT, "tiny_llama_expected.json"), tiny_expected)
     dump(os.path.join(OUT, "shared_reference.json"), shared)

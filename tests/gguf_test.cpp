@@ -16,6 +16,7 @@
 #include "core/formats/llama2c.h"
 #include "core/generate.h"
 #include "core/open_source.h"
+#include "tests/gguf_bytes.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -203,29 +204,6 @@ TEST(GgufShared, OpensThroughOpenSourceByExtensionAndByMagic) {
 
 // ---- damaged and hostile files ------------------------------------------------------------
 
-// A GGUF byte stream written field by field (little-endian), for files the generator would
-// never write.
-class GgufBytes {
-public:
-    GgufBytes& raw(const void* p, std::size_t n) { bytes.append(static_cast<const char*>(p), n); return *this; }
-    GgufBytes& u32(std::uint32_t v) { return raw(&v, 4); }
-    GgufBytes& u64(std::uint64_t v) { return raw(&v, 8); }
-    GgufBytes& str(const std::string& s) { u64(s.size()); return raw(s.data(), s.size()); }
-    GgufBytes& header(std::uint32_t version, std::uint64_t tensors, std::uint64_t kv) {
-        return raw("GGUF", 4).u32(version).u64(tensors).u64(kv);
-    }
-    GgufBytes& kv_u32(const std::string& key, std::uint32_t v) { return str(key).u32(4).u32(v); }
-    GgufBytes& kv_str(const std::string& key, const std::string& v) { return str(key).u32(8).str(v); }
-    GgufBytes& tensor(const std::string& name, std::vector<std::uint64_t> ne, std::uint32_t type, std::uint64_t offset) {
-        str(name).u32(static_cast<std::uint32_t>(ne.size()));
-        for (std::uint64_t n : ne) u64(n);
-        return u32(type).u64(offset);
-    }
-    GgufBytes& pad(std::size_t align = 32) { bytes.append((align - bytes.size() % align) % align, '\0'); return *this; }
-    GgufBytes& zeros(std::size_t n) { bytes.append(n, '\0'); return *this; }
-    std::string bytes;
-};
-
 std::string open_error(const std::string& bytes) {
     test::TempDir dir;
     const std::string path = dir.file("bad.gguf");
@@ -289,8 +267,8 @@ TEST(GgufDamaged, ModelProblemsAreNamed) {
     test::expect_contains(open_error(GgufBytes().header(3, 0, 1).kv_str("general.architecture", "llama").bytes),
                           {"holds no tokenizer"});
     test::expect_contains(open_error(GgufBytes().header(3, 0, 2).kv_str("general.architecture", "llama")
-                                         .kv_str("tokenizer.ggml.model", "gpt2").bytes),
-                          {"tokenizer is 'gpt2'"});
+                                         .kv_str("tokenizer.ggml.model", "t5").bytes),
+                          {"tokenizer is 't5'", "llama (SentencePiece) and gpt2"});
 }
 
 TEST(GgufDamaged, EveryTruncationOfARealFileIsAnErrorNotACrash) {

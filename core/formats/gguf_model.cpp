@@ -5,13 +5,30 @@
 #include "core/error.h"
 #include "core/formats/gguf.h"
 #include "core/io/state_dict.h"
-#include "core/tokenize/sentencepiece_bpe.h"
 
 namespace hs {
 
 namespace {
 
-constexpr const char* kArchitectures = "llama";
+// What each architecture adds to the llama block (the shared key and tensor names).
+struct ArchTraits {
+    const char* name;
+    bool qkv_bias;           // attn_q/k/v.bias tensors
+    RopeLayout rope_layout;  // llama.cpp's rope mode: "normal" adjacent pairs, or NEOX halves
+};
+constexpr ArchTraits kArchs[] = {
+    {"llama", false, RopeLayout::Interleaved},
+    {"qwen2", true, RopeLayout::RotateHalf},
+};
+constexpr const char* kArchitectures = "llama, qwen2";
+
+const ArchTraits& arch_traits(const GgufFile& file) {
+    const std::string arch = file.string("general.architecture");
+    for (const ArchTraits& a : kArchs)
+        if (arch == a.name) return a;
+    throw Error(file.path() + " holds a '" + arch + "' model; HeadScope opens GGUF architectures " + kArchitectures +
+                " so far");
+}
 constexpr std::int64_t kMaxDim = 1 << 24;  // far above any real model; guards overflow
 
 // {arch}.KEY as a positive int, within 1..kMaxDim.
@@ -54,12 +71,15 @@ public:
         for (const GgufTensor& t : file_.tensors())
             if (std::find(used_.begin(), used_.end(), t.name) == used_.end())
                 throw Error(file_.path() + " holds tensor '" + t.name +
-                            "', which HeadScope's llama model has no place for (not supported yet)");
+                            "', which HeadScope's " + file_.string("general.architecture") +
+                            " model has no place for (not supported yet)");
     }
 
 private:
     void require(const std::string& name) {
-        if (!has(name)) throw Error(file_.path() + " has no tensor '" + name + "', which a llama model needs");
+        if (!has(name))
+            throw Error(file_.path() + " has no tensor '" + name + "', which a " + file_.string("general.architecture") +
+                        " model needs");
         used_.push_back(name);
     }
     const GgufFile& file_;
@@ -69,10 +89,8 @@ private:
 }  // namespace
 
 ModelConfig gguf_config(const GgufFile& file) {
-    const std::string arch = file.string("general.architecture");
-    if (arch != "llama")
-        throw Error(file.path() + " holds a '" + arch + "' model; HeadScope opens GGUF architectures " +
-                    kArchitectures + " so far");
+    const ArchTraits& traits = arch_traits(file);
+    const std::string arch = traits.name;
     const std::string p = arch + ".";
     for (const char* key : {"rope.scaling.type"})
         if (file.has(p + key) && file.string(p + key) != "none")
@@ -99,18 +117,19 @@ ModelConfig gguf_config(const GgufFile& file) {
     const int rope_dims = dimension(file, p + "rope.dimension_count", c.d_h());
     if (rope_dims != c.d_h())
         throw Error(file.path() + ": rotary on " + std::to_string(rope_dims) + " of each head's " +
-                    std::to_string(c.d_h()) + " dimensions (partial rotary) is not supported for llama yet");
+                    std::to_string(c.d_h()) + " dimensions (partial rotary) is not supported for " + arch + " yet");
     c.max_len = std::min(dimension(file, p + "context_length", 4096), 65536);
     c.norm = NormPlacement::PreLN;
     c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = static_cast<float>(file.number(p + "attention.layer_norm_rms_epsilon", 1e-5));
     c.activation = Activation::SwiGLU;
     c.pe = PosEncoding::Rotary;
-    c.rope_layout = RopeLayout::Interleaved;
+    c.rope_layout = traits.rope_layout;
     c.rope_theta = static_cast<float>(file.number(p + "rope.freq_base", 10000.0));
-    c.qkv_bias = c.out_bias = c.mlp_bias = false;
+    c.qkv_bias = traits.qkv_bias;
+    c.out_bias = c.mlp_bias = false;
     const GgufTensor* embed = file.find_tensor("token_embd.weight");
-    if (!embed) throw Error(file.path() + " has no tensor 'token_embd.weight', which a llama model needs");
+    if (!embed) throw Error(file.path() + " has no tensor 'token_embd.weight', which a " + arch + " model needs");
     if (embed->ne.size() != 2 || embed->ne[1] < 1 || embed->ne[1] > kMaxDim)
         throw Error(file.path() + ": tensor 'token_embd.weight' is not a (vocab, d_model) matrix");
     c.vocab = static_cast<int>(embed->ne[1]);
@@ -141,6 +160,12 @@ Model gguf_model(const GgufFile& file) {
         const Matrix v = r.matrix(b + "attn_v.weight", Ikv, D);
         a.in_proj_weight.resize(I + 2 * Ikv, D);  // rows [W_Q; W_K; W_V]
         a.in_proj_weight << q, k, v;
+        if (c.qkv_bias) {
+            const Vector bq = r.vector(b + "attn_q.bias", I), bk = r.vector(b + "attn_k.bias", Ikv),
+                         bv = r.vector(b + "attn_v.bias", Ikv);
+            a.in_proj_bias.resize(I + 2 * Ikv);
+            a.in_proj_bias << bq, bk, bv;
+        }
         a.out_proj_weight = r.matrix(b + "attn_output.weight", D, I);
         l.norm2.weight = r.vector(b + "ffn_norm.weight", D);
         l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);    // silu(gate x)
@@ -152,45 +177,6 @@ Model gguf_model(const GgufFile& file) {
     r.require_all_used();
     require_finite_weights(c, w, "GGUF file '" + file.path() + "'");
     return Model(std::move(c), std::move(w), file.path());
-}
-
-std::unique_ptr<Tokenizer> gguf_tokenizer(const GgufFile& file) {
-    const std::string t = "tokenizer.ggml.";
-    if (!file.has(t + "model"))
-        throw Error(file.path() + " holds no tokenizer (no tokenizer.ggml.model)");
-    const std::string kind = file.string(t + "model");
-    if (kind != "llama")
-        throw Error(file.path() + ": its tokenizer is '" + kind +
-                    "'; HeadScope reads GGUF tokenizers of type llama (SentencePiece) so far");
-    SentencePieceVocab v;
-    v.pieces = file.strings(t + "tokens");
-    const std::size_t n = v.pieces.size();
-    const auto scores = file.has(t + "scores") ? file.numbers(t + "scores") : std::vector<double>(n, 0.0);
-    const auto types = file.has(t + "token_type") ? file.integers(t + "token_type")
-                                                  : std::vector<std::int64_t>(n, 1);
-    if (scores.size() != n || types.size() != n)
-        throw Error(file.path() + ": " + std::to_string(n) + " tokens but " + std::to_string(scores.size()) +
-                    " scores and " + std::to_string(types.size()) + " token types");
-    for (std::size_t i = 0; i < n; ++i) {
-        v.scores.push_back(static_cast<float>(scores[i]));
-        const std::int64_t type = types[i];
-        if (type < 1 || type > 6)
-            throw Error(file.path() + ": token " + std::to_string(i) + " has type " + std::to_string(type) +
-                        " (SentencePiece types are 1..6)");
-        v.types.push_back(static_cast<PieceType>(type));
-    }
-    // A special id outside the vocabulary (converters write 4294967295 for "none") is none.
-    const auto special = [&](const char* key, int fallback) {
-        const std::int64_t id = file.integer(t + key, fallback);
-        return id >= 0 && id < static_cast<std::int64_t>(n) ? static_cast<int>(id) : -1;
-    };
-    v.bos_id = special("bos_token_id", 1);
-    v.eos_id = special("eos_token_id", 2);
-    v.unk_id = special("unknown_token_id", 0);
-    v.add_bos = file.boolean(t + "add_bos_token", true);
-    v.add_eos = file.boolean(t + "add_eos_token", false);
-    v.add_space_prefix = file.boolean(t + "add_space_prefix", true);
-    return std::make_unique<SentencePieceBpe>(std::move(v));
 }
 
 GgufCheckpoint load_gguf(const std::string& path) {

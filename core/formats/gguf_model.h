@@ -1,11 +1,16 @@
 #pragma once
 // A GGUF file as a model and its tokenizer (format: core/formats/gguf.h).
 //
-// Architectures (general.architecture): llama — Llama-2/3-style decoders, including files
-// converted from llama2.c (stories260K) and from Hugging Face Llama checkpoints. GGUF's
-// llama rotary pairs adjacent dimensions (llama.cpp's "normal" RoPE mode); converters from
-// Hugging Face permute the attn_q / attn_k rows into that order, so the file's rows are
-// used as they are, with RopeLayout::Interleaved. The keys read ({arch}. prefix):
+// Architectures (general.architecture):
+//   llama — Llama-2/3-style decoders, including files converted from llama2.c (stories260K)
+//           and from Hugging Face Llama checkpoints. Its rotary pairs adjacent dimensions
+//           (llama.cpp's "normal" RoPE mode); converters from Hugging Face permute the
+//           attn_q / attn_k rows into that order, so the rows are used as they are, with
+//           RopeLayout::Interleaved.
+//   qwen2 — the llama block with q/k/v biases (blk.N.attn_{q,k,v}.bias) and rotary on the
+//           two halves of each head (llama.cpp's NEOX mode, RopeLayout::RotateHalf; the
+//           converter leaves the rows as Hugging Face stores them).
+// The keys read ({arch}. prefix):
 //   embedding_length D, block_count L, feed_forward_length F, attention.head_count H,
 //   attention.head_count_kv Hkv (default H), attention.layer_norm_rms_epsilon,
 //   rope.freq_base (default 10000), rope.dimension_count (must be Dh), context_length.
@@ -14,9 +19,8 @@
 // attn_output (D, H·Dh), ffn_norm (D), ffn_gate (F, D), ffn_up (F, D), ffn_down (D, F)},
 // output_norm (D), and output (V, D) unless the head is tied to token_embd.
 //
-// Tokenizers (tokenizer.ggml.model): llama — SentencePiece BPE with scores
-// (tokenizer.ggml.tokens, .scores, .token_type, .bos/.eos/.unknown_token_id,
-// .add_bos_token, .add_eos_token, .add_space_prefix).
+// Tokenizers (tokenizer.ggml.model; gguf_tokenizer.cpp): llama — SentencePiece BPE with
+// scores; gpt2 — byte-level BPE with merges and the pre-tokenizer tokenizer.ggml.pre names.
 //
 // Weights are converted to f32 as the model opens (the kernels do not yet run on stored
 // blocks). Every failure throws hs::Error naming the file and the key or tensor.

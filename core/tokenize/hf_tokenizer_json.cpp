@@ -182,6 +182,15 @@ std::unique_ptr<Tokenizer> make_wordpiece(const json& tj, const json& config, co
 
 }  // namespace
 
+std::string split_regex(SplitPattern pattern) {
+    switch (pattern) {
+        case SplitPattern::Gpt2: return kGpt2Regex;
+        case SplitPattern::Qwen2: return kQwen2Regex;
+        case SplitPattern::Llama3: return kLlama3Regex;
+    }
+    return kGpt2Regex;
+}
+
 HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source)
     : source_(source) {
     const json& model = tj.at("model");

@@ -32,6 +32,8 @@ namespace hs {
 
 // A tokenizer.json Split regex HeadScope implements by hand (pretokenize.h).
 enum class SplitPattern { Gpt2, Qwen2, Llama3 };
+// The regex as tokenizer.json writes it (the strings a Split pre-tokenizer is matched by).
+std::string split_regex(SplitPattern pattern);
 
 class HfBpeTokenizer : public ByteLevelBpeTokenizer {
 public:

