@@ -8,8 +8,10 @@
 
 #include "core/error.h"
 #include "core/io/json_file.h"
+#include "core/tokenize/byte_fallback.h"
 #include "core/tokenize/byte_level.h"
 #include "core/tokenize/pretokenize.h"
+#include "core/tokenize/sentencepiece_bpe.h"
 #include "core/tokenize/unicode_classes.h"
 #include "core/tokenize/wordpiece.h"
 
@@ -180,6 +182,81 @@ std::unique_ptr<Tokenizer> make_wordpiece(const json& tj, const json& config, co
     return std::make_unique<WordPieceTokenizer>(vocab_by_id(read_vocab_object(model, source)), o);
 }
 
+// SentencePiece-style BPE (Llama-2, Mistral, TinyLlama): byte_fallback, spaces as "▁" by
+// a Prepend + Replace normalizer or a Metaspace pre-tokenizer, merges by rank.
+std::unique_ptr<Tokenizer> make_sentencepiece_bpe(const json& tj, const json& config, const std::string& source) {
+    const std::string where = "tokenizer.json '" + source + "'";
+    const json& model = tj["model"];
+    SentencePieceVocab v;
+    v.pieces = vocab_by_id(read_vocab_object(model, source));
+    const std::size_t n = v.pieces.size();
+    v.scores.assign(n, 0.0f);
+    v.types.assign(n, PieceType::Normal);
+    for (std::size_t id = 0; id < n; ++id)
+        if (is_byte_token(v.pieces[id])) v.types[id] = PieceType::Byte;
+        else if (v.pieces[id].empty()) v.types[id] = PieceType::Unused;  // an id the vocabulary skips
+    if (tj.contains("added_tokens") && tj["added_tokens"].is_array())
+        for (const json& a : tj["added_tokens"]) {
+            const int id = token_id_from_json(a.at("id"), where + ": the id of an added token");
+            if (id >= static_cast<int>(n)) {  // beyond the vocabulary: grows it
+                v.pieces.resize(static_cast<std::size_t>(id) + 1);
+                v.scores.resize(v.pieces.size(), 0.0f);
+                v.types.resize(v.pieces.size(), PieceType::Unused);
+            }
+            v.pieces[static_cast<std::size_t>(id)] = a.at("content").get<std::string>();
+            v.types[static_cast<std::size_t>(id)] = flag(a, "special", false) ? PieceType::Control : PieceType::UserDefined;
+        }
+    v.merges = read_merges(model, source);
+    const std::string unk = model.contains("unk_token") && model["unk_token"].is_string() ? model["unk_token"].get<std::string>() : "";
+    for (std::size_t id = 0; id < v.pieces.size(); ++id)
+        if (!unk.empty() && v.pieces[id] == unk) {
+            v.unk_id = static_cast<int>(id);
+            v.types[id] = PieceType::Unknown;
+        }
+
+    // Where the spaces become "▁": a Prepend/Replace normalizer, or a Metaspace pre-tokenizer.
+    const json& norm = tj.contains("normalizer") ? tj["normalizer"] : json();
+    std::vector<json> steps;
+    if (type_of(norm) == "Sequence" && norm.contains("normalizers")) steps.assign(norm["normalizers"].begin(), norm["normalizers"].end());
+    else if (!norm.is_null()) steps.push_back(norm);
+    bool replaces_spaces = false;
+    v.add_space_prefix = false;
+    for (const json& step : steps) {
+        const std::string type = type_of(step);
+        if (type == "Prepend" && step.value("prepend", "") == "\xE2\x96\x81") v.add_space_prefix = true;
+        else if (type == "Replace" && step.value("content", "") == "\xE2\x96\x81") replaces_spaces = true;
+        else throw Error(where + ": normalizer '" + type + "' is not supported for SentencePiece-style BPE yet "
+                         "(Prepend and Replace of \"▁\" are)");
+    }
+    const json& pre = tj.contains("pre_tokenizer") ? tj["pre_tokenizer"] : json();
+    if (type_of(pre) == "Metaspace") {
+        replaces_spaces = true;
+        const std::string scheme = pre.value("prepend_scheme", flag(pre, "add_prefix_space", true) ? "always" : "never");
+        v.add_space_prefix = scheme != "never";
+        v.split_words = flag(pre, "split", true);
+    } else if (!pre.is_null()) {
+        throw Error(where + ": pre-tokenizer '" + type_of(pre) + "' is not supported for SentencePiece-style BPE "
+                    "(none or Metaspace)");
+    }
+    if (!replaces_spaces)
+        throw Error(where + ": BPE with byte_fallback whose spaces never become \"▁\" (no Replace normalizer, no "
+                    "Metaspace) is not supported");
+
+    std::vector<int> prefix, suffix;
+    if (tj.contains("post_processor")) read_template(tj["post_processor"], prefix, suffix, source);
+    const auto id_of = [&](const std::string& piece) {
+        for (std::size_t id = 0; id < v.pieces.size(); ++id)
+            if (v.pieces[id] == piece) return static_cast<int>(id);
+        return -1;
+    };
+    const std::string bos = config_token(config, "bos_token"), eos = config_token(config, "eos_token");
+    v.bos_id = !bos.empty() ? id_of(bos) : !prefix.empty() ? prefix.front() : id_of("<s>");
+    v.eos_id = !eos.empty() ? id_of(eos) : !suffix.empty() ? suffix.back() : id_of("</s>");
+    v.add_bos = !prefix.empty();
+    v.add_eos = !suffix.empty();
+    return std::make_unique<SentencePieceBpe>(std::move(v));
+}
+
 }  // namespace
 
 std::string split_regex(SplitPattern pattern) {
@@ -199,8 +276,7 @@ HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::st
                     "' is not a BPE model.");
     if (flag(model, "byte_fallback", false))
         throw Error("tokenizer.json '" + source +
-                    "': BPE with byte_fallback (SentencePiece-style, e.g. Llama-2) is not supported; "
-                    "only byte-level BPE is.");
+                    "': BPE with byte_fallback (SentencePiece-style, e.g. Llama-2) is not byte-level BPE.");
     for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"})
         if (model.contains(key) && model[key].is_string() && !model[key].get<std::string>().empty())
             throw Error("tokenizer.json '" + source + "': BPE " + key +
@@ -325,13 +401,14 @@ std::unique_ptr<Tokenizer> load_tokenizer_json(const std::string& path, const st
         throw Error("tokenizer.json '" + path + "' has no \"model\" object.");
     const std::string type = type_of(tj["model"]);
     try {
+        if (type == "BPE" && flag(tj["model"], "byte_fallback", false)) return make_sentencepiece_bpe(tj, config, path);
         if (type == "BPE") return std::make_unique<HfBpeTokenizer>(tj, config, path);
         if (type == "WordPiece") return make_wordpiece(tj, config, path);
     } catch (const json::exception& e) {  // a field missing or of the wrong type
         throw Error("tokenizer.json '" + path + "' is not as Hugging Face writes it: " + e.what());
     }
     throw Error("tokenizer.json '" + path + "': model type '" + type +
-                "' is not supported (HeadScope reads byte-level BPE and WordPiece).");
+                "' is not supported (HeadScope reads byte-level BPE, SentencePiece-style BPE and WordPiece).");
 }
 
 }  // namespace hs

@@ -1,6 +1,9 @@
 #pragma once
 // Hugging Face tokenizer.json with a byte-level BPE model (GPT-2, Qwen2, Llama-3), and
-// the dispatcher that also accepts WordPiece tokenizer.json files (BERT).
+// the dispatcher that also accepts WordPiece tokenizer.json files (BERT) and
+// SentencePiece-style BPE (Llama-2, Mistral, TinyLlama: byte_fallback, spaces as "▁" by a
+// Prepend + Replace normalizer or a Metaspace pre-tokenizer, merges by rank; built as a
+// SentencePieceBpe, core/tokenize/sentencepiece_bpe.h).
 //
 // Supported pieces of a tokenizer.json (anything else is an hs::Error naming it):
 //   model          {"type": "BPE", vocab, merges as "a b" strings or ["a", "b"] pairs,

@@ -95,8 +95,8 @@ std::vector<int> Llama2cTokenizer::merge_pairs(std::vector<int> ids) const {
     std::vector<std::string> symbols;
     symbols.reserve(ids.size());
     for (int id : ids) symbols.push_back(piece(id));
-    const auto score_of = [this](const std::string& text) -> std::optional<float> {
-        const int id = find(text);
+    const auto score_of = [this](const std::string& left, const std::string& right) -> std::optional<float> {
+        const int id = find(left + right);
         if (id < 0) return std::nullopt;
         return scores_[static_cast<std::size_t>(id)];
     };

@@ -4,7 +4,7 @@
 
 namespace hs {
 
-std::vector<std::string> merge_by_score(std::vector<std::string> symbols, const PieceScore& score_of) {
+std::vector<std::string> merge_by_score(std::vector<std::string> symbols, const PairScore& score_of) {
     const std::size_t n = symbols.size();
     std::vector<std::size_t> prev(n), next(n);  // neighbours in a linked list; n = none
     std::vector<unsigned> version(n, 0);        // bumped whenever symbol i changes or dies
@@ -24,7 +24,7 @@ std::vector<std::string> merge_by_score(std::vector<std::string> symbols, const 
     std::priority_queue<Pair> heap;
     const auto push = [&](std::size_t left, std::size_t right) {
         if (left >= n || right >= n) return;
-        if (const auto score = score_of(symbols[left] + symbols[right]))
+        if (const auto score = score_of(symbols[left], symbols[right]))
             heap.push({*score, left, right, version[left], version[right]});
     };
     for (std::size_t i = 0; i + 1 < n; ++i) push(i, i + 1);

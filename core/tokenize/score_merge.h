@@ -1,8 +1,8 @@
 #pragma once
-// SentencePiece-style BPE by score, the merge rule llama2.c and llama.cpp share: among all
-// adjacent symbol pairs whose concatenation is a piece of the vocabulary, merge the one
-// whose piece has the highest score (the leftmost among equal scores); repeat until no
-// pair is a piece.
+// The merge loop of SentencePiece-style BPE: among all adjacent symbol pairs that may
+// merge, merge the one with the highest score (the leftmost among equal scores); repeat
+// until no pair may. llama2.c and llama.cpp score a pair by the score of the piece it
+// spells; Hugging Face's BPE by its merge's rank (score −rank: earlier merges first).
 #include <functional>
 #include <optional>
 #include <string>
@@ -10,12 +10,12 @@
 
 namespace hs {
 
-// The score of the piece spelled `text`, or nothing when the vocabulary has no such piece.
-using PieceScore = std::function<std::optional<float>(const std::string& text)>;
+// The score of merging `left` and `right`, or nothing when they may not merge.
+using PairScore = std::function<std::optional<float>(const std::string& left, const std::string& right)>;
 
 // `symbols` (usually one per character) merged by the rule above. O(n log n): candidate
 // pairs wait in a heap ordered by (score, position) and a pair whose symbols changed
 // since it was pushed is skipped when it comes up.
-std::vector<std::string> merge_by_score(std::vector<std::string> symbols, const PieceScore& score_of);
+std::vector<std::string> merge_by_score(std::vector<std::string> symbols, const PairScore& score_of);
 
 }  // namespace hs

@@ -40,6 +40,21 @@ SentencePieceBpe::SentencePieceBpe(SentencePieceVocab vocab) : vocab_(std::move(
             throw Error(std::string("SentencePiece vocabulary: the ") + name + " id " +
                         std::to_string(id) + " is outside its " + std::to_string(n) + " pieces");
     for (std::size_t id = 0; id < n; ++id) index_[vocab_.pieces[id]] = static_cast<int>(id);
+    for (std::size_t rank = 0; rank < vocab_.merges.size(); ++rank)
+        merge_rank_.emplace(pair_key(vocab_.merges[rank].first, vocab_.merges[rank].second), static_cast<int>(rank));
+    // Control, user-defined and unknown pieces written in the text are one token each.
+    for (std::size_t id = 0; id < n; ++id) {
+        const PieceType t = vocab_.types[id];
+        const std::string& p = vocab_.pieces[id];
+        if ((t == PieceType::Control || t == PieceType::UserDefined || t == PieceType::Unknown) && !p.empty() &&
+            index_.at(p) == static_cast<int>(id)) {
+            specials_.push_back(static_cast<int>(id));
+            special_first_bytes_[static_cast<unsigned char>(p[0])] = true;
+        }
+    }
+    std::stable_sort(specials_.begin(), specials_.end(), [this](int a, int b) {  // longest first
+        return vocab_.pieces[static_cast<std::size_t>(a)].size() > vocab_.pieces[static_cast<std::size_t>(b)].size();
+    });
 }
 
 const std::string& SentencePieceBpe::piece(int id) const {
@@ -77,29 +92,74 @@ void SentencePieceBpe::spell_bytes(const std::string& symbol, std::vector<int>& 
     }
 }
 
-Tokens SentencePieceBpe::encode(const std::string& text, bool add_special) const {
-    std::vector<int> ids;
-    if (add_special && vocab_.add_bos && vocab_.bos_id >= 0) ids.push_back(vocab_.bos_id);
-    if (!text.empty()) {
-        const std::string escaped = replace_all((vocab_.add_space_prefix ? " " : "") + text, " ", kSpaceMark);
-        std::vector<std::string> symbols;
-        for (std::size_t at = 0; at < escaped.size();) {
-            const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(escaped[at])), escaped.size() - at);
-            symbols.push_back(escaped.substr(at, n));
-            at += n;
+std::string SentencePieceBpe::pair_key(const std::string& left, const std::string& right) {
+    std::string key = left;
+    key += '\0';  // no piece holds a NUL
+    return key + right;
+}
+
+std::vector<SentencePieceBpe::Segment> SentencePieceBpe::split_specials(const std::string& text) const {
+    std::vector<Segment> out;
+    std::size_t start = 0;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        if (!special_first_bytes_[static_cast<unsigned char>(text[at])]) continue;
+        for (int id : specials_) {
+            const std::string& p = vocab_.pieces[static_cast<std::size_t>(id)];
+            if (text.compare(at, p.size(), p) != 0) continue;
+            if (at > start) out.push_back({text.substr(start, at - start), -1});
+            out.push_back({"", id});
+            at += p.size() - 1;
+            start = at + 1;
+            break;
         }
-        const auto score_of = [this](const std::string& piece_text) -> std::optional<float> {
-            const int id = find(piece_text);
-            if (id < 0) return std::nullopt;
-            return vocab_.scores[static_cast<std::size_t>(id)];
-        };
-        for (const std::string& symbol : merge_by_score(std::move(symbols), score_of)) {
+    }
+    if (start < text.size()) out.push_back({text.substr(start), -1});
+    return out;
+}
+
+void SentencePieceBpe::encode_text(const std::string& text, bool space_prefix, std::vector<int>& ids) const {
+    const std::string escaped = replace_all((space_prefix ? " " : "") + text, " ", kSpaceMark);
+    // One symbol per UTF-8 character; words (Metaspace split) start at each "▁".
+    std::vector<std::vector<std::string>> words(1);
+    for (std::size_t at = 0; at < escaped.size();) {
+        const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(escaped[at])), escaped.size() - at);
+        std::string symbol = escaped.substr(at, n);
+        if (vocab_.split_words && symbol == kSpaceMark && !words.back().empty()) words.emplace_back();
+        words.back().push_back(std::move(symbol));
+        at += n;
+    }
+    const PairScore score_of = [this](const std::string& left, const std::string& right) -> std::optional<float> {
+        if (!merge_rank_.empty()) {  // Hugging Face BPE: the earlier merge first
+            const auto it = merge_rank_.find(pair_key(left, right));
+            if (it == merge_rank_.end()) return std::nullopt;
+            return -static_cast<float>(it->second);
+        }
+        const int id = find(left + right);  // SentencePiece: the better-scored piece first
+        if (id < 0) return std::nullopt;
+        return vocab_.scores[static_cast<std::size_t>(id)];
+    };
+    for (std::vector<std::string>& word : words)
+        for (const std::string& symbol : merge_by_score(std::move(word), score_of)) {
             const int id = find(symbol);
             if (id >= 0)
                 ids.push_back(id);
             else
                 spell_bytes(symbol, ids);
         }
+}
+
+Tokens SentencePieceBpe::encode(const std::string& text, bool add_special) const {
+    std::vector<int> ids;
+    if (add_special && vocab_.add_bos && vocab_.bos_id >= 0) ids.push_back(vocab_.bos_id);
+    bool after_special = true;  // the text's start counts as one, as in llama.cpp
+    for (const Segment& segment : split_specials(text)) {
+        if (segment.special_id >= 0) {
+            ids.push_back(segment.special_id);
+            after_special = true;
+            continue;
+        }
+        encode_text(segment.text, vocab_.add_space_prefix && after_special, ids);
+        after_special = false;
     }
     if (add_special && vocab_.add_eos && vocab_.eos_id >= 0) ids.push_back(vocab_.eos_id);
     Tokens out;

@@ -3,6 +3,7 @@
 // Llama-2, Mistral, TinyLlama and most TinyStories models): pieces with scores and types,
 // spaces written as "▁" (U+2581), merges by score (core/tokenize/score_merge.h), and
 // characters no piece spells written as <0xNN> byte pieces when the vocabulary has them.
+#include <array>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -22,6 +23,10 @@ struct SentencePieceVocab {
     bool add_bos = true;            // encode(…, add_special) starts with BOS
     bool add_eos = false;           // … and ends with EOS
     bool add_space_prefix = true;   // text is encoded as if it began with a space
+    // Hugging Face's form (tokenizer.json, BPE with byte_fallback): merges in rank order,
+    // which replace the scores as the merge rule; empty: merge by score.
+    std::vector<std::pair<std::string, std::string>> merges;
+    bool split_words = false;       // Metaspace split: no merge across a "▁" that starts a word
 };
 
 class SentencePieceBpe : public Tokenizer {
@@ -29,10 +34,12 @@ public:
     // Throws hs::Error when the lists differ in length or a special id is outside them.
     explicit SentencePieceBpe(SentencePieceVocab vocab);
 
-    // As llama.cpp: BOS (when add_special and add_bos); the text with a space in front
-    // (add_space_prefix) and every ' ' as "▁"; one symbol per UTF-8 character; merged by
-    // score; each symbol left that is not a piece becomes its bytes' <0xNN> pieces, or
-    // the unknown piece when the vocabulary has no byte pieces.
+    // As llama.cpp: BOS (when add_special and add_bos); control, user-defined and unknown
+    // pieces written in the text ("<s>") as one token each; every other run of text with
+    // a space in front (add_space_prefix; at the start and after a special piece) and
+    // every ' ' as "▁", one symbol per UTF-8 character, merged by score (or by merge rank);
+    // each symbol left that is not a piece becomes its bytes' <0xNN> pieces, or the
+    // unknown piece when the vocabulary has no byte pieces.
     Tokens encode(const std::string& text, bool add_special = true) const override;
     // Pieces with "▁" as ' ', byte pieces as their bytes, control pieces (BOS, EOS) left
     // out, and the space encode put in front of the text removed.
@@ -50,6 +57,13 @@ public:
     int find(const std::string& piece) const;
 
 private:
+    struct Segment {
+        std::string text;    // a run of text, or
+        int special_id = -1; // a special piece found in it
+    };
+    std::vector<Segment> split_specials(const std::string& text) const;
+    void encode_text(const std::string& text, bool space_prefix, std::vector<int>& ids) const;
+    static std::string pair_key(const std::string& left, const std::string& right);
     const std::string& piece(int id) const;  // throws for ids outside the vocabulary
     // The byte a <0xNN> piece stands for, −1 if `id` is not a byte piece.
     int byte_of(int id) const;
@@ -58,6 +72,9 @@ private:
 
     SentencePieceVocab vocab_;
     std::unordered_map<std::string, int> index_;
+    std::unordered_map<std::string, int> merge_rank_;  // pair_key(left, right) → rank
+    std::vector<int> specials_;                        // longest piece first
+    std::array<bool, 256> special_first_bytes_{};      // bytes a special piece starts with
 };
 
 }  // namespace hs

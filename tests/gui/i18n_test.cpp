@@ -184,6 +184,11 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
                          "such as the default model"),
               "没有句子可以探测：这个模型的分词器把标注的词切成了更小的片段（第 0 句：17 个词元对应 6 个词）；"
               "关系探测需要按整词读入的模型，例如默认模型");
+    // GGUF: the words of the message move, the path, tensor and architecture keep their order.
+    EXPECT_EQ(in_chinese("/m.gguf has no tensor 'blk.1.ffn_up.weight', which a llama model needs"),
+              "/m.gguf 中没有张量“blk.1.ffn_up.weight”，而 llama 模型需要它");
+    EXPECT_EQ(in_chinese("/m.gguf: tensor 'w' is stored as IQ2_XXS, which HeadScope cannot read yet (it reads F32, Q8_0)"),
+              "/m.gguf：张量“w”以 IQ2_XXS 存储，HeadScope 暂时读不了（它能读 F32, Q8_0）");
     // A path with spaces and quotes stays as it is.
     EXPECT_EQ(in_chinese("'/tmp/a b/c' does not exist (expected default, a model directory, a GGUF file, a llama2.c .bin "
                          "checkpoint, a worked-example .json or a playground spec like "
