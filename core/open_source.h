@@ -9,7 +9,7 @@
 namespace hs {
 
 // Opens MODEL as in DESIGN §5: "default" (default_model_dir()), "random:…" spec, a directory with config.json (HeadScope's
-// nn.Transformer layout or a Hugging Face checkpoint), a llama2.c .bin or a .json worked
+// nn.Transformer layout or a Hugging Face checkpoint), a GGUF file, a llama2.c .bin or a .json worked
 // example. `progress(done, total)` is called per layer while a Hugging Face checkpoint
 // loads (returning false throws hs::Cancelled). Throws hs::Error saying what was wrong.
 std::unique_ptr<TraceSource> open_source(const std::string& model_arg,
