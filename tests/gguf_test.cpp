@@ -151,6 +151,16 @@ TEST(GgufShared, TokenIdsAreLlamaCppsOnBothFiles) {
               (std::vector<int>{1, 80, 147, 201, 282, 215, 286, 158, 420, 177, 1168, 1662, 887, 610, 57, 10}));
 }
 
+TEST(GgufShared, ACharacterNoPieceSpellsIsTheUnknownTokenShownAsItself) {
+    // TinyStories-656K's vocabulary has no byte pieces: 猫 becomes <unk> (id 0), and its
+    // label stays 猫 so that the heatmap and the notes can name it.
+    const Tokens t = load_gguf(kTiny656).tokenizer->encode("我 cat", false);
+    ASSERT_GE(t.ids.size(), 2u);
+    EXPECT_EQ(t.ids[1], 0);
+    EXPECT_EQ(t.text[1], "我");
+    EXPECT_EQ(t.text.size(), t.ids.size());
+}
+
 TEST(GgufShared, Stories260KGreedyTextIsLlamaCpps) {
     const GgufCheckpoint s = load_gguf(kStories);
     const std::vector<int> prompt = s.tokenizer->encode("Once upon a time").ids;

@@ -149,9 +149,13 @@ void draw_text_status(const InputPanelContext& ctx) {
                                   v.byte_tokens.count, v.byte_tokens.first.c_str()));
     if (!v.input_error && v.trace && !v.unknown_words.empty()) {
         const std::string words = bracketed_words(v.unknown_words);
-        amber_prose(printf_string(tr("%zu words are not in this model's vocabulary: it reads each as its unknown "
-                                     "token and cannot tell them apart (%s)."),
-                                  v.unknown_words.size(), words.c_str()));
+        if (v.unknown_words.size() == 1)
+            amber_prose(printf_string(tr("1 word is not in this model's vocabulary: it reads it as its unknown token (%s)."),
+                                      words.c_str()));
+        else
+            amber_prose(printf_string(tr("%zu words are not in this model's vocabulary: it reads each as its unknown "
+                                         "token and cannot tell them apart (%s)."),
+                                      v.unknown_words.size(), words.c_str()));
     }
     if (!v.input_error && v.trace && (v.trace->dropped_tokens > 0 || v.trace->dropped_decoder_tokens > 0)) {
         // Wrapped, and the button beside the last line only when it fits (the panel is

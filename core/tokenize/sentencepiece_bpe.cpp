@@ -80,16 +80,25 @@ int SentencePieceBpe::byte_of(int id) const {
     }
 }
 
-void SentencePieceBpe::spell_bytes(const std::string& symbol, std::vector<int>& out) const {
+void SentencePieceBpe::spell_bytes(const std::string& symbol, Tokens& out) const {
     static const char* kHex = "0123456789ABCDEF";
+    std::vector<int> ids;
     for (unsigned char b : symbol) {
         const std::string name{'<', '0', 'x', kHex[b >> 4], kHex[b & 15], '>'};
         int id = find(name);
         if (id < 0) id = find(std::string(1, static_cast<char>(b)));  // a vocabulary of raw bytes
-        if (id < 0) id = vocab_.unk_id;
-        if (id >= 0) out.push_back(id);
-        if (id == vocab_.unk_id) return;  // one <unk> for the whole character
+        if (id < 0) {  // no way to spell it: one unknown token, shown as the text it stands for
+            if (vocab_.unk_id >= 0) push(out, vocab_.unk_id, replace_all(symbol, kSpaceMark, " "));
+            return;
+        }
+        ids.push_back(id);
     }
+    for (int id : ids) push(out, id, display(id));
+}
+
+void SentencePieceBpe::push(Tokens& out, int id, std::string shown) {
+    out.ids.push_back(id);
+    out.text.push_back(std::move(shown));
 }
 
 std::string SentencePieceBpe::pair_key(const std::string& left, const std::string& right) {
@@ -117,7 +126,7 @@ std::vector<SentencePieceBpe::Segment> SentencePieceBpe::split_specials(const st
     return out;
 }
 
-void SentencePieceBpe::encode_text(const std::string& text, bool space_prefix, std::vector<int>& ids) const {
+void SentencePieceBpe::encode_text(const std::string& text, bool space_prefix, Tokens& out) const {
     const std::string escaped = replace_all((space_prefix ? " " : "") + text, " ", kSpaceMark);
     // One symbol per UTF-8 character; words (Metaspace split) start at each "▁".
     std::vector<std::vector<std::string>> words(1);
@@ -142,29 +151,26 @@ void SentencePieceBpe::encode_text(const std::string& text, bool space_prefix, s
         for (const std::string& symbol : merge_by_score(std::move(word), score_of)) {
             const int id = find(symbol);
             if (id >= 0)
-                ids.push_back(id);
+                push(out, id, display(id));
             else
-                spell_bytes(symbol, ids);
+                spell_bytes(symbol, out);
         }
 }
 
 Tokens SentencePieceBpe::encode(const std::string& text, bool add_special) const {
-    std::vector<int> ids;
-    if (add_special && vocab_.add_bos && vocab_.bos_id >= 0) ids.push_back(vocab_.bos_id);
+    Tokens out;
+    if (add_special && vocab_.add_bos && vocab_.bos_id >= 0) push(out, vocab_.bos_id, display(vocab_.bos_id));
     bool after_special = true;  // the text's start counts as one, as in llama.cpp
     for (const Segment& segment : split_specials(text)) {
         if (segment.special_id >= 0) {
-            ids.push_back(segment.special_id);
+            push(out, segment.special_id, display(segment.special_id));
             after_special = true;
             continue;
         }
-        encode_text(segment.text, vocab_.add_space_prefix && after_special, ids);
+        encode_text(segment.text, vocab_.add_space_prefix && after_special, out);
         after_special = false;
     }
-    if (add_special && vocab_.add_eos && vocab_.eos_id >= 0) ids.push_back(vocab_.eos_id);
-    Tokens out;
-    out.ids = std::move(ids);
-    for (int id : out.ids) out.text.push_back(display(id));
+    if (add_special && vocab_.add_eos && vocab_.eos_id >= 0) push(out, vocab_.eos_id, display(vocab_.eos_id));
     return out;
 }
 

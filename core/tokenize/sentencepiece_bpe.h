@@ -39,7 +39,8 @@ public:
     // a space in front (add_space_prefix; at the start and after a special piece) and
     // every ' ' as "▁", one symbol per UTF-8 character, merged by score (or by merge rank);
     // each symbol left that is not a piece becomes its bytes' <0xNN> pieces, or the
-    // unknown piece when the vocabulary has no byte pieces.
+    // unknown piece when the vocabulary has no byte pieces (its display string is then the
+    // character it stands for, so "猫" stays readable and the notes can name it).
     Tokens encode(const std::string& text, bool add_special = true) const override;
     // Pieces with "▁" as ' ', byte pieces as their bytes, control pieces (BOS, EOS) left
     // out, and the space encode put in front of the text removed.
@@ -62,13 +63,14 @@ private:
         int special_id = -1; // a special piece found in it
     };
     std::vector<Segment> split_specials(const std::string& text) const;
-    void encode_text(const std::string& text, bool space_prefix, std::vector<int>& ids) const;
+    void encode_text(const std::string& text, bool space_prefix, Tokens& out) const;
+    static void push(Tokens& out, int id, std::string shown);
     static std::string pair_key(const std::string& left, const std::string& right);
     const std::string& piece(int id) const;  // throws for ids outside the vocabulary
     // The byte a <0xNN> piece stands for, −1 if `id` is not a byte piece.
     int byte_of(int id) const;
-    // The ids of a symbol no piece spells.
-    void spell_bytes(const std::string& symbol, std::vector<int>& out) const;
+    // A symbol no piece spells: its bytes' pieces, or one unknown token shown as the symbol.
+    void spell_bytes(const std::string& symbol, Tokens& out) const;
 
     SentencePieceVocab vocab_;
     std::unordered_map<std::string, int> index_;
