@@ -10,8 +10,7 @@ namespace hs {
 int cmd_inspect(int argc, char** argv) {
     const Args args(argc, argv, 2, {}, {});
     args.expect_at_most(1);
-    const auto source = open_source(args.positional(0, "MODEL"));
-    std::fputs(source->describe().c_str(), stdout);
+    std::fputs(inspect_model(args.positional(0, "MODEL")).c_str(), stdout);
     return 0;
 }
 

@@ -86,6 +86,14 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressF
     throw Error("'" + arg + "' does not exist (expected " + kModelKinds + ")");
 }
 
+std::string inspect_model(const std::string& arg) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_regular_file(arg, ec) && (fs::path(arg).extension() == ".gguf" || looks_like_gguf(arg)))
+        return describe_gguf(*GgufFile::open(arg));
+    return open_source(arg)->describe();
+}
+
 std::unique_ptr<Tokenizer> open_tokenizer_file(const std::string& path) {
     namespace fs = std::filesystem;
     std::error_code ec;

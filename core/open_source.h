@@ -14,6 +14,9 @@ namespace hs {
 // loads (returning false throws hs::Cancelled). Throws hs::Error saying what was wrong.
 std::unique_ptr<TraceSource> open_source(const std::string& model_arg,
                                          const ProgressFn& progress = nullptr);
+// What `headscope inspect MODEL` prints: for a GGUF file its header alone (no weight read,
+// no tokenizer needed), for anything else open_source(MODEL)->describe().
+std::string inspect_model(const std::string& model_arg);
 // The tokenizer of a tokenizer-only file, read without any weights: a GGUF file (a
 // vocab-only one too) or a tokenizer.json. nullptr for any other path (open MODEL with
 // open_source and use its tokenizer). Throws hs::Error for a file of those kinds that

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/model/config_summary.h"
 
 namespace hs {
 
@@ -23,36 +24,9 @@ std::string PretrainedSource::kind() const {
 std::string PretrainedSource::describe() const {
     const ModelConfig& c = model_.config();
     const long long params = model_.parameter_count();
-    const bool causal = c.mask == MaskKind::Causal;
     std::ostringstream out;
     out << "model:      " << model_.name() << " (" << kind() << ")\n"
-        << "arch:       " << (causal ? "decoder (causal)" : "encoder") << "\n"
-        << "d_model:    " << c.d_model << "\n"
-        << "heads:      " << c.heads << " query, " << c.kv_head_count() << " key/value (head size "
-        << c.d_h() << ")\n"
-        << "layers:     " << c.layers << "\n"
-        << "d_ff:       " << c.d_ff << "\n"
-        << "vocab:      " << c.vocab << " (tokenizer " << tokenizer_->vocab_size() << ")\n"
-        << "max_len:    " << c.max_len << "\n"
-        << "norm:       " << (c.norm_kind == NormKind::RMSNorm ? "RMSNorm" : "LayerNorm") << ", "
-        << (c.norm == NormPlacement::PreLN ? "pre-norm" : "post-norm") << " (eps " << c.norm_eps
-        << ")\n"
-        << "positions:  "
-        << (c.pe != PosEncoding::Rotary
-                ? to_string(c.pe)
-                : std::string("rotary, theta ") + std::to_string(c.rope_theta).substr(0, 7) +
-                      (c.rope_layout == RopeLayout::Interleaved ? ", adjacent pairs"
-                                                                : ", rotate-half"))
-        << "\n"
-        << "mlp:        "
-        << (c.activation == Activation::SwiGLU     ? "SwiGLU"
-            : c.activation == Activation::GELUTanh ? "GELU (tanh)"
-            : c.activation == Activation::GELU     ? "GELU (erf)"
-                                                   : "ReLU")
-        << "\n"
-        << "lm head:    "
-        << (c.lm_head == LmHead::None ? "none" : c.lm_head == LmHead::Tied ? "tied to embedding" : "separate")
-        << "\n"
+        << describe_architecture(c, tokenizer_->vocab_size())
         << "dtype:      " << model_.stored_dtype() << " (f32 in memory)\n"
         << "parameters: " << params << "\n"
         << "memory:     " << (params * 4 + (1 << 19)) / (1 << 20) << " MiB\n";

@@ -71,6 +71,15 @@ TEST(CliGguf, GenerateAndInspectOpenAGgufFile) {
     ASSERT_EQ(i.status, 0) << i.err;
     EXPECT_NE(i.out.find("heads:      8 query, 4 key/value (head size 16)"), std::string::npos) << i.out;
     EXPECT_NE(i.out.find("vocab:      2048 (tokenizer 2048)"), std::string::npos) << i.out;
+    // From the header alone: the stored types, and what the model takes once open.
+    EXPECT_NE(i.out.find("tensors:    21 (Q8_0 ×16, F32 ×5)"), std::string::npos) << i.out;
+    EXPECT_NE(i.out.find("parameters: 918144"), std::string::npos) << i.out;
+    EXPECT_NE(i.out.find("memory:     3.5 MiB once open"), std::string::npos) << i.out;
+    // A file HeadScope cannot open as a model still shows its header.
+    const RunResult b = run_headscope({"inspect", kFixtures + "/blocks.gguf"}, dir);
+    ASSERT_EQ(b.status, 0) << b.err;
+    EXPECT_NE(b.out.find("opens:      no — "), std::string::npos) << b.out;
+    EXPECT_NE(b.out.find("Q6_K ×1, IQ4_NL ×1"), std::string::npos) << b.out;
 }
 
 }  // namespace

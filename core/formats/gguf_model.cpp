@@ -1,10 +1,13 @@
 #include "core/formats/gguf_model.h"
 
 #include <algorithm>
+#include <iomanip>
+#include <sstream>
 
 #include "core/error.h"
 #include "core/formats/gguf.h"
 #include "core/io/state_dict.h"
+#include "core/model/config_summary.h"
 
 namespace hs {
 
@@ -86,7 +89,62 @@ private:
     std::vector<std::string> used_;
 };
 
+// "Q8_0 ×16, F32 ×5": the stored types of the tensors, most frequent first.
+std::string stored_types_summary(const GgufFile& file) {
+    std::vector<std::pair<std::string, int>> counts;
+    for (const GgufTensor& t : file.tensors()) {
+        const std::string name = stored_type_info(t.type).name;
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == name; });
+        if (it == counts.end()) counts.emplace_back(name, 1);
+        else ++it->second;
+    }
+    std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string out;
+    for (const auto& [name, n] : counts) out += (out.empty() ? "" : ", ") + name + " ×" + std::to_string(n);
+    return out.empty() ? "no tensors" : out;
+}
+
+std::string mib(double bytes) {
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(bytes < 10.0 * (1 << 20) ? 1 : 0) << bytes / (1 << 20) << " MiB";
+    return out.str();
+}
+
 }  // namespace
+
+std::string describe_gguf(const GgufFile& file) {
+    std::ostringstream out;
+    const std::string name = file.string("general.name", "");
+    out << "model:      " << file.path() << " (GGUF v" << file.version() << ", "
+        << file.string("general.architecture", "no architecture") << (name.empty() ? "" : ": " + name) << ")\n";
+    std::string tokenizer = "none in the file";
+    int tokenizer_vocab = -1;
+    if (file.has("tokenizer.ggml.model")) {
+        const std::string kind = file.string("tokenizer.ggml.model");
+        tokenizer_vocab = file.has("tokenizer.ggml.tokens") ? static_cast<int>(file.strings("tokenizer.ggml.tokens").size()) : 0;
+        tokenizer = kind + (kind == "llama" ? " (SentencePiece BPE)" : kind == "gpt2" ? " (byte-level BPE)" : "") + ", " +
+                    std::to_string(tokenizer_vocab) + " tokens";
+    }
+    if (!file.tensors().empty()) {
+        try {
+            out << describe_architecture(gguf_config(file), tokenizer_vocab);
+        } catch (const Error& e) {  // the header is still worth reading
+            out << "opens:      no — " << e.what() << "\n";
+        }
+    }
+    std::uint64_t stored = 0;
+    long long params = 0;
+    for (const GgufTensor& t : file.tensors()) {
+        stored += t.bytes;
+        params += t.numel();
+    }
+    out << "tokenizer:  " << tokenizer << "\n"
+        << "tensors:    " << file.tensors().size() << " (" << stored_types_summary(file) << ")\n"
+        << "parameters: " << params << "\n"
+        << "on disk:    " << mib(static_cast<double>(stored)) << " of weights as stored\n"
+        << "memory:     " << mib(4.0 * static_cast<double>(params)) << " once open (every weight as f32)\n";
+    return out.str();
+}
 
 ModelConfig gguf_config(const GgufFile& file) {
     const ArchTraits& traits = arch_traits(file);
@@ -176,7 +234,9 @@ Model gguf_model(const GgufFile& file) {
     if (c.lm_head == LmHead::Separate) w.lm_head = r.matrix("output.weight", V, D);
     r.require_all_used();
     require_finite_weights(c, w, "GGUF file '" + file.path() + "'");
-    return Model(std::move(c), std::move(w), file.path());
+    Model model(std::move(c), std::move(w), file.path());
+    model.set_stored_dtype(stored_types_summary(file) + " in GGUF");
+    return model;
 }
 
 GgufCheckpoint load_gguf(const std::string& path) {

@@ -41,6 +41,10 @@ struct GgufCheckpoint {
 
 GgufCheckpoint load_gguf(const std::string& path);
 
+// What `headscope inspect` prints for a GGUF file, from its header alone (no weight is
+// read, no tokenizer needed): the architecture, the tokenizer, the stored types, the bytes
+// on disk and the memory the model takes once open.
+std::string describe_gguf(const GgufFile& file);
 // The parts on their own (tests, `inspect`, tokenizer-only files).
 ModelConfig gguf_config(const GgufFile& file);
 Model gguf_model(const GgufFile& file);

@@ -1,0 +1,38 @@
+#include "core/model/config_summary.h"
+
+#include <sstream>
+
+namespace hs {
+
+std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
+    std::ostringstream out;
+    out << "arch:       " << (c.mask == MaskKind::Causal ? "decoder (causal)" : "encoder") << "\n"
+        << "d_model:    " << c.d_model << "\n"
+        << "heads:      " << c.heads << " query, " << c.kv_head_count() << " key/value (head size " << c.d_h()
+        << ")\n"
+        << "layers:     " << c.layers << "\n"
+        << "d_ff:       " << c.d_ff << "\n"
+        << "vocab:      " << c.vocab;
+    if (tokenizer_vocab >= 0) out << " (tokenizer " << tokenizer_vocab << ")";
+    out << "\n"
+        << "max_len:    " << c.max_len << "\n"
+        << "norm:       " << (c.norm_kind == NormKind::RMSNorm ? "RMSNorm" : "LayerNorm") << ", "
+        << (c.norm == NormPlacement::PreLN ? "pre-norm" : "post-norm") << " (eps " << c.norm_eps << ")\n"
+        << "positions:  "
+        << (c.pe != PosEncoding::Rotary ? to_string(c.pe)
+                                        : std::string("rotary, theta ") + std::to_string(c.rope_theta).substr(0, 7) +
+                                              (c.rope_layout == RopeLayout::Interleaved ? ", adjacent pairs"
+                                                                                        : ", rotate-half"))
+        << "\n"
+        << "mlp:        "
+        << (c.activation == Activation::SwiGLU     ? "SwiGLU"
+            : c.activation == Activation::GELUTanh ? "GELU (tanh)"
+            : c.activation == Activation::GELU     ? "GELU (erf)"
+                                                   : "ReLU")
+        << "\n"
+        << "lm head:    "
+        << (c.lm_head == LmHead::None ? "none" : c.lm_head == LmHead::Tied ? "tied to embedding" : "separate") << "\n";
+    return out.str();
+}
+
+}  // namespace hs
