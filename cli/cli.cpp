@@ -146,10 +146,15 @@ Every output path is checked before any file is written.
 unless --force, or it is the checkpoint --resume continues.
 )",
      false, false},
-    {"generate", cmd_generate, "greedy continuation of --text by a decoder language MODEL (a checkpoint or a model HeadScope trained)",
-     "  headscope generate MODEL [--text \"...\"] [--tokens N]   (no text: start from BOS)\n",
-     R"(  --text "...", --text-file F   the prompt
+    {"generate", cmd_generate, "continuation of --text by a decoder language MODEL (a checkpoint or a model HeadScope trained); greedy unless --temperature",
+     "  headscope generate MODEL [--text \"...\"] [--tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n",
+     R"(  --text "...", --text-file F   the prompt (no text: start from BOS)
   --tokens N          tokens to generate (default 32)
+  --temperature T     0 (default): greedy, the most likely token each time; above 0: tokens drawn
+                      from softmax(logits / T)
+  --top-k K           draw among the K most likely tokens only (default 0: all)
+  --top-p P           draw among the fewest most likely tokens whose probability reaches P (default 1)
+  --seed S            the draws' seed (default 0): the same tokens for a seed on every machine
 )",
      true, false},
     {"tokenize", cmd_tokenize, "the token ids (or --pieces) MODEL's tokenizer gives a text",

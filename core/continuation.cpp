@@ -25,7 +25,8 @@ std::string why_not(const TraceSource& source) {
 bool can_continue(const TraceSource& source) { return why_not(source).empty(); }
 
 Continuation continue_text(const TraceSource& source, const std::string& text, int n,
-                           const ProgressFn& progress) {
+                           const ProgressFn& progress, const Sampling& sampling) {
+    check_sampling(sampling);
     if (const std::string why = why_not(source); !why.empty())
         throw Error("'" + source.name() + "' (" + source.kind() + ") cannot continue a text: " + why +
                     " (that needs a causal decoder language model whose tokens read back as text: a llama2.c "
@@ -47,9 +48,10 @@ Continuation continue_text(const TraceSource& source, const std::string& text, i
     Continuation out;
     out.unknown_words = unknown_words(source, tokens.ids, tokens.text);
     out.byte_tokens = byte_tokens_of(tokens.text);
+    Rng rng(sampling.seed);
     for (int i = 0; i < n; ++i) {
         if (progress && !progress(i, n)) throw Cancelled{};
-        const std::vector<int> next = generate(model, tokenizer, ids, 1);
+        const std::vector<int> next = generate(model, tokenizer, ids, 1, sampling, rng);
         if (next.empty()) {  // BOS / EOS or the model's max_len
             out.stopped_because = static_cast<int>(ids.size()) >= max_len
                                       ? "the model's max_len (" + std::to_string(max_len) + " tokens)"

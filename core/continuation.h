@@ -1,11 +1,13 @@
 #pragma once
-// Greedy continuation of a source's text: "continue" in the window, `headscope generate`.
+// Continuation of a source's text: "continue" in the window (greedy), `headscope generate`
+// (greedy unless sampling is asked for: core/generate.h).
 // Works for every source whose model is a causal decoder with a language-model head and
 // whose ids read back as text (TraceSource::continuation_tokenizer): real checkpoints and
 // models HeadScope trained; not playground models (hashed word ids) or worked examples.
 #include <string>
 #include <vector>
 
+#include "core/generate.h"
 #include "core/source.h"
 #include "core/tokenize/byte_fallback.h"
 
@@ -24,11 +26,12 @@ struct Continuation {
     ByteTokens byte_tokens;                  // the text's tokens that are raw bytes such as <0xE5>
 };
 
-// Appends up to n argmax tokens to `text`, one forward per token, calling progress(i, n)
-// before each (false cancels: throws hs::Cancelled). An empty text starts from BOS.
+// Appends up to n tokens to `text` (argmax, or drawn as `sampling` says), one forward per
+// token, calling progress(i, n) before each (false cancels: throws hs::Cancelled). An
+// empty text starts from BOS.
 // Throws hs::Error, naming the source's kind, when !can_continue(source), and
 // hs::InputError when the text is longer than the model's max_len (nothing to generate).
 Continuation continue_text(const TraceSource& source, const std::string& text, int n,
-                           const ProgressFn& progress = nullptr);
+                           const ProgressFn& progress = nullptr, const Sampling& sampling = {});
 
 }  // namespace hs

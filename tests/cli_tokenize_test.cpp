@@ -67,6 +67,17 @@ TEST(CliGguf, GenerateAndInspectOpenAGgufFile) {
     ASSERT_EQ(g.status, 0) << g.err;
     // llama.cpp's greedy continuation of the same prompt (32 tokens).
     EXPECT_EQ(g.out, ", there was a little girl named Lily. She loved to play outside in the park. One day, she saw\n");
+    // Sampled: the same seed, the same story; sampling options without a temperature are a usage error.
+    const std::vector<std::string> sampled = {"generate", kShared + "/stories260K-F32.gguf", "--text", "Once upon a time",
+                                              "--temperature", "0.8", "--top-k", "40", "--top-p", "0.95", "--seed", "3"};
+    const RunResult s1 = run_headscope(sampled, dir), s2 = run_headscope(sampled, dir);
+    ASSERT_EQ(s1.status, 0) << s1.err;
+    EXPECT_EQ(s1.out, s2.out);
+    EXPECT_GT(s1.out.size(), 20u);
+    const RunResult no_temperature = run_headscope(
+        {"generate", kShared + "/stories260K-F32.gguf", "--text", "Once", "--seed", "3"}, dir);
+    EXPECT_EQ(no_temperature.status, 2);
+    EXPECT_NE(no_temperature.err.find("give a --temperature above 0 too"), std::string::npos) << no_temperature.err;
     const RunResult i = run_headscope({"inspect", kShared + "/TinyStories-656K-Q8_0.gguf"}, dir);
     ASSERT_EQ(i.status, 0) << i.err;
     EXPECT_NE(i.out.find("heads:      8 query, 4 key/value (head size 16)"), std::string::npos) << i.out;
