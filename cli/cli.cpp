@@ -159,8 +159,8 @@ unless --force, or it is the checkpoint --resume continues.
      true, false},
     {"tokenize", cmd_tokenize, "the token ids (or --pieces) MODEL's tokenizer gives a text",
      "  headscope tokenize MODEL (--text \"...\" | --text-file F) [--no-special] [--pieces] [--json F]\n",
-     R"(  MODEL               any model, or a tokenizer alone: a GGUF file (vocab-only too) or a
-                      tokenizer.json (no weights are read)
+     R"(  MODEL               any model, or a tokenizer alone: a GGUF file (vocab-only too), a
+                      tokenizer.json or a SentencePiece tokenizer.model (no weights are read)
   --text "...", --text-file F   the text
   --no-special        without special tokens (BOS, [CLS] … [SEP])
   --pieces            the pieces, quoted, instead of the ids

@@ -34,6 +34,7 @@ std::vector<Component> core_components() {
         {"Highway", dotted(HWY_MAJOR, HWY_MINOR, HWY_PATCH), "Apache-2.0 or BSD-3-Clause",
          "SIMD kernels chosen at run time"},
         {"stb_truetype, stb_image", "", "MIT or public domain", "text in exported figures, PNG reading"},
+        {"SentencePiece", "", "Apache-2.0", "tokenizer.model files"},
     };
 #ifdef HEADSCOPE_HAVE_OPENBLAS
     out.push_back({"OpenBLAS", openblas_get_config(), "BSD-3-Clause", "matrix products behind Eigen"});

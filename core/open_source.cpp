@@ -17,6 +17,7 @@
 #include "core/pretrained_source.h"
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/hf_tokenizer_json.h"
+#include "core/tokenize/sentencepiece_model.h"
 #include "core/train/checkpoint.h"
 #include "core/train/trained_source.h"
 #include "core/worked_example.h"
@@ -99,6 +100,7 @@ std::unique_ptr<Tokenizer> open_tokenizer_file(const std::string& path) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) return nullptr;
     if (fs::path(path).extension() == ".gguf" || looks_like_gguf(path)) return gguf_tokenizer(*GgufFile::open(path));
+    if (fs::path(path).extension() == ".model") return std::make_unique<SentencePieceModel>(path);
     if (fs::path(path).filename() == "tokenizer.json") {
         const fs::path config = fs::path(path).parent_path() / "tokenizer_config.json";
         return load_tokenizer_json(path, fs::exists(config, ec) ? config.string() : "");

@@ -18,7 +18,7 @@ std::unique_ptr<TraceSource> open_source(const std::string& model_arg,
 // no tokenizer needed), for anything else open_source(MODEL)->describe().
 std::string inspect_model(const std::string& model_arg);
 // The tokenizer of a tokenizer-only file, read without any weights: a GGUF file (a
-// vocab-only one too) or a tokenizer.json. nullptr for any other path (open MODEL with
+// vocab-only one too), a tokenizer.json or a SentencePiece .model file. nullptr for any other path (open MODEL with
 // open_source and use its tokenizer). Throws hs::Error for a file of those kinds that
 // cannot be read.
 std::unique_ptr<Tokenizer> open_tokenizer_file(const std::string& path);

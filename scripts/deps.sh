@@ -12,6 +12,7 @@ packages=(
   build-essential cmake pkg-config
   libimgui-dev libglfw3-dev libeigen3-dev nlohmann-json3-dev libstb-dev libhwy-dev
   libpng-dev  # PNG export streamed row by row (images over 2 GiB)
+  libsentencepiece-dev  # SentencePiece's tokenizer.model files
   libgl-dev
   # speed: OpenBLAS behind Eigen's matrix products (docs/PERFORMANCE.md)
   libopenblas-dev

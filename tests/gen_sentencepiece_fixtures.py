@@ -16,6 +16,11 @@ with Debian's python3-sentencepiece. Writes into tests/fixtures/tokenizers/spm_b
   expected.json          for each test string, SentencePiece's own ids (BOS first) and its
                          decoded text
 
+and into tests/fixtures/tokenizers/spm_unigram/ a Unigram model with SentencePiece's default
+normalization (nmt_nfkc: full-width letters, ligatures and compatibility characters folded,
+runs of spaces squeezed), tokenizer.model and expected.json, for the library-backed reader
+of tokenizer.model files (T5, ALBERT and XLNet use Unigram).
+
 Regenerate: /usr/bin/python3 tests/gen_sentencepiece_fixtures.py  (scripts/deps.sh --fixtures)
 """
 import io
@@ -108,6 +113,24 @@ def main():
         f.write("\n")
     for c in cases:
         print(c["text"][:30], c["pieces"])
+    unigram_dir = os.path.join(HERE, "fixtures", "tokenizers", "spm_unigram")
+    os.makedirs(unigram_dir, exist_ok=True)
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(CORPUS.splitlines()), model_writer=model, model_type="unigram", vocab_size=100,
+        character_coverage=1.0, num_threads=1, minloglevel=2)
+    with open(os.path.join(unigram_dir, "tokenizer.model"), "wb") as f:
+        f.write(model.getvalue())
+    sp = spm.SentencePieceProcessor(model_proto=model.getvalue())
+    tests = TESTS + ["Ｆｕｌｌ ｗｉｄｔｈ ﬁne ①", "many     spaces   here"]
+    cases = [{"text": t, "ids": [sp.bos_id()] + sp.encode(t), "pieces": [sp.id_to_piece(i) for i in sp.encode(t)],
+              "decoded": sp.decode(sp.encode(t))} for t in tests]
+    with open(os.path.join(unigram_dir, "expected.json"), "w", encoding="utf-8") as f:
+        json.dump({"generator": "tests/gen_sentencepiece_fixtures.py",
+                   "reference": f"python3-sentencepiece {spm.__version__}", "cases": cases},
+                  f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    print("unigram:", cases[-2]["pieces"], cases[-1]["pieces"])
 
 
 if __name__ == "__main__":
