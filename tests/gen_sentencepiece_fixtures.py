@@ -89,6 +89,18 @@ def tokenizer_json(sp, metaspace):
     return tj
 
 
+def write_expected(directory, sp, texts):
+    """expected.json: SentencePiece's ids (BOS first), pieces and decoded text per string."""
+    cases = [{"text": t, "ids": [sp.bos_id()] + sp.encode(t), "pieces": [sp.id_to_piece(i) for i in sp.encode(t)],
+              "decoded": sp.decode(sp.encode(t))} for t in texts]
+    with open(os.path.join(directory, "expected.json"), "w", encoding="utf-8") as f:
+        json.dump({"generator": "tests/gen_sentencepiece_fixtures.py",
+                   "reference": f"python3-sentencepiece {spm.__version__}", "cases": cases},
+                  f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    return cases
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     model = io.BytesIO()
@@ -104,13 +116,7 @@ def main():
         with open(os.path.join(OUT, name), "w", encoding="utf-8") as f:
             json.dump(tokenizer_json(sp, metaspace), f, ensure_ascii=False, indent=1)
             f.write("\n")
-    cases = [{"text": t, "ids": [1] + sp.encode(t), "pieces": [sp.id_to_piece(i) for i in sp.encode(t)],
-              "decoded": sp.decode(sp.encode(t))} for t in TESTS]
-    with open(os.path.join(OUT, "expected.json"), "w", encoding="utf-8") as f:
-        json.dump({"generator": "tests/gen_sentencepiece_fixtures.py",
-                   "reference": f"python3-sentencepiece {spm.__version__}", "cases": cases},
-                  f, ensure_ascii=False, indent=1)
-        f.write("\n")
+    cases = write_expected(OUT, sp, TESTS)
     for c in cases:
         print(c["text"][:30], c["pieces"])
     unigram_dir = os.path.join(HERE, "fixtures", "tokenizers", "spm_unigram")
@@ -122,14 +128,7 @@ def main():
     with open(os.path.join(unigram_dir, "tokenizer.model"), "wb") as f:
         f.write(model.getvalue())
     sp = spm.SentencePieceProcessor(model_proto=model.getvalue())
-    tests = TESTS + ["Ｆｕｌｌ ｗｉｄｔｈ ﬁne ①", "many     spaces   here"]
-    cases = [{"text": t, "ids": [sp.bos_id()] + sp.encode(t), "pieces": [sp.id_to_piece(i) for i in sp.encode(t)],
-              "decoded": sp.decode(sp.encode(t))} for t in tests]
-    with open(os.path.join(unigram_dir, "expected.json"), "w", encoding="utf-8") as f:
-        json.dump({"generator": "tests/gen_sentencepiece_fixtures.py",
-                   "reference": f"python3-sentencepiece {spm.__version__}", "cases": cases},
-                  f, ensure_ascii=False, indent=1)
-        f.write("\n")
+    cases = write_expected(unigram_dir, sp, TESTS + ["Ｆｕｌｌ ｗｉｄｔｈ ﬁne ①", "many     spaces   here"])
     print("unigram:", cases[-2]["pieces"], cases[-1]["pieces"])
 
 

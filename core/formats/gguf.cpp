@@ -277,13 +277,18 @@ std::shared_ptr<GgufFile> GgufFile::open(const std::string& path) {
     }
 
     const auto align = static_cast<std::uint64_t>(alignment);
-    const std::uint64_t header_end = in.position();
-    file->data_start_ = (header_end + align - 1) / align * align;
-    const std::uint64_t size = file->file_->size();
-    const std::uint64_t data_size = size > file->data_start_ ? size - file->data_start_ : 0;
+    file->data_start_ = (in.position() + align - 1) / align * align;
+    file->check_tensor_extents(align);
+    return file;
+}
 
+// Every tensor aligned, inside the data block, and no two sharing a byte.
+void GgufFile::check_tensor_extents(std::uint64_t align) const {
+    const std::string& path = path_;
+    const std::uint64_t size = file_->size();
+    const std::uint64_t data_size = size > data_start_ ? size - data_start_ : 0;
     std::vector<const GgufTensor*> by_offset;
-    for (const GgufTensor& t : file->tensors_) {
+    for (const GgufTensor& t : tensors_) {
         const std::string where = path + ": tensor '" + t.name + "'";
         if (t.offset % align != 0)
             throw Error(where + " starts at offset " + std::to_string(t.offset) +
@@ -300,7 +305,6 @@ std::shared_ptr<GgufFile> GgufFile::open(const std::string& path) {
     for (std::size_t i = 1; i < by_offset.size(); ++i)
         if (by_offset[i]->offset < by_offset[i - 1]->offset + by_offset[i - 1]->bytes)
             throw Error(path + ": tensors '" + by_offset[i - 1]->name + "' and '" + by_offset[i]->name + "' overlap");
-    return file;
 }
 
 GgufFile::~GgufFile() = default;

@@ -83,6 +83,7 @@ private:
     const GgufValue& value(const std::string& key) const;  // throws if absent
     [[noreturn]] void wrong_type(const std::string& key, const char* expected) const;
     void read_f32(const GgufTensor& t, float* dst) const;
+    void check_tensor_extents(std::uint64_t align) const;
 
     std::string path_;
     std::unique_ptr<ReadOnlyFile> file_;

@@ -22,6 +22,7 @@
 #include "core/io/atomic_file.h"
 #include "core/io/read_only_file.h"
 #include "core/kernels/little_endian.h"
+#include "core/kernels/stored_types.h"
 
 namespace hs {
 
@@ -37,26 +38,15 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
     return out.str();
 }
 
-// n elements of `dtype` at `src` -> f32 at `dst`.
+// n elements of a readable `dtype` at `src` -> f32 at `dst` (the kernels' conversion of
+// stored types, core/kernels/stored_types.h).
 void convert_to_f32(DType dtype, const std::uint8_t* src, std::int64_t n, float* dst) {
     if (n == 0) return;  // an empty tensor: dst (and src) may be null, which memcpy forbids
     switch (dtype) {
-        case DType::F32:
-            if constexpr (std::endian::native == std::endian::little) {
-                std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);
-            } else {
-                for (std::int64_t i = 0; i < n; ++i)
-                    dst[i] = std::bit_cast<float>(load_le_u32(src + 4 * i));
-            }
-            return;
-        case DType::F16:
-            for (std::int64_t i = 0; i < n; ++i) dst[i] = f16_to_f32(load_le_u16(src + 2 * i));
-            return;
-        case DType::BF16:
-            for (std::int64_t i = 0; i < n; ++i) dst[i] = bf16_to_f32(load_le_u16(src + 2 * i));
-            return;
-        default:
-            return;  // callers check dtype_is_readable first
+        case DType::F32: return dequantize(StoredType::F32, src, n, dst);
+        case DType::F16: return dequantize(StoredType::F16, src, n, dst);
+        case DType::BF16: return dequantize(StoredType::BF16, src, n, dst);
+        default: return;  // callers check dtype_is_readable first
     }
 }
 

@@ -18,6 +18,7 @@
 #include "core/kernels/stored_types.h"
 
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include "core/kernels/half_float.h"
@@ -250,7 +251,11 @@ void dequantize(StoredType type, const std::uint8_t* src, std::int64_t n, float*
     if (n <= 0) return;
     switch (type) {
         case StoredType::F32:
-            std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);  // little-endian hosts only
+            if constexpr (std::endian::native == std::endian::little) {
+                std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);  // the bytes are the floats
+            } else {
+                for (std::int64_t i = 0; i < n; ++i) dst[i] = std::bit_cast<float>(load_le_u32(src + 4 * i));
+            }
             return;
         case StoredType::F16:
             for (std::int64_t i = 0; i < n; ++i) dst[i] = f16_to_f32(load_le_u16(src + 2 * i));

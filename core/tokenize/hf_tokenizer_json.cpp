@@ -182,9 +182,10 @@ std::unique_ptr<Tokenizer> make_wordpiece(const json& tj, const json& config, co
     return std::make_unique<WordPieceTokenizer>(vocab_by_id(read_vocab_object(model, source)), o);
 }
 
-// SentencePiece-style BPE (Llama-2, Mistral, TinyLlama): byte_fallback, spaces as "▁" by
-// a Prepend + Replace normalizer or a Metaspace pre-tokenizer, merges by rank.
-std::unique_ptr<Tokenizer> make_sentencepiece_bpe(const json& tj, const json& config, const std::string& source) {
+// The pieces of a SentencePiece-style tokenizer.json: the vocabulary by id (byte pieces
+// typed Byte), the added tokens (special: Control, else UserDefined), the unknown token,
+// the merges in rank order.
+SentencePieceVocab read_sentencepiece_pieces(const json& tj, const std::string& source) {
     const std::string where = "tokenizer.json '" + source + "'";
     const json& model = tj["model"];
     SentencePieceVocab v;
@@ -213,8 +214,12 @@ std::unique_ptr<Tokenizer> make_sentencepiece_bpe(const json& tj, const json& co
             v.unk_id = static_cast<int>(id);
             v.types[id] = PieceType::Unknown;
         }
+    return v;
+}
 
-    // Where the spaces become "▁": a Prepend/Replace normalizer, or a Metaspace pre-tokenizer.
+// Where the spaces become "▁": a Prepend/Replace normalizer, or a Metaspace pre-tokenizer.
+void read_sentencepiece_spaces(const json& tj, SentencePieceVocab& v, const std::string& source) {
+    const std::string where = "tokenizer.json '" + source + "'";
     const json& norm = tj.contains("normalizer") ? tj["normalizer"] : json();
     std::vector<json> steps;
     if (type_of(norm) == "Sequence" && norm.contains("normalizers")) steps.assign(norm["normalizers"].begin(), norm["normalizers"].end());
@@ -241,6 +246,13 @@ std::unique_ptr<Tokenizer> make_sentencepiece_bpe(const json& tj, const json& co
     if (!replaces_spaces)
         throw Error(where + ": BPE with byte_fallback whose spaces never become \"▁\" (no Replace normalizer, no "
                     "Metaspace) is not supported");
+}
+
+// SentencePiece-style BPE (Llama-2, Mistral, TinyLlama): byte_fallback, spaces as "▁" by
+// a Prepend + Replace normalizer or a Metaspace pre-tokenizer, merges by rank.
+std::unique_ptr<Tokenizer> make_sentencepiece_bpe(const json& tj, const json& config, const std::string& source) {
+    SentencePieceVocab v = read_sentencepiece_pieces(tj, source);
+    read_sentencepiece_spaces(tj, v, source);
 
     std::vector<int> prefix, suffix;
     if (tj.contains("post_processor")) read_template(tj["post_processor"], prefix, suffix, source);
