@@ -75,7 +75,7 @@ std::unique_ptr<TraceSource> open_source(const std::string& arg, const ProgressF
         if (fs::path(arg).extension() == ".json")
             return make_worked_example_source(load_worked_example(arg), arg);
         if (fs::path(arg).extension() == ".gguf" || looks_like_gguf(arg)) {
-            GgufCheckpoint ckpt = load_gguf(arg);
+            GgufCheckpoint ckpt = load_gguf(arg, progress);
             return make_pretrained_source(std::move(ckpt.model), std::move(ckpt.tokenizer));
         }
         if (fs::path(arg).extension() == ".bin") {  // llama2.c checkpoint + tokenizer beside it

@@ -201,6 +201,17 @@ TEST(GgufShared, TinyStories656KQ8MatchesTheFloatTorchForward) {
     EXPECT_EQ(s.tokenizer->decode(generated).rfind(", a little girl named Lily lived in a small house", 0), 0u);
 }
 
+TEST(GgufShared, LoadingReportsEachLayerAndCanBeCancelled) {
+    std::vector<int> done;
+    (void)load_gguf(kStories, [&](int d, int total) {
+        EXPECT_EQ(total, 5);
+        done.push_back(d);
+        return true;
+    });
+    EXPECT_EQ(done, (std::vector<int>{1, 2, 3, 4, 5}));
+    EXPECT_THROW((void)open_source(kStories, [](int d, int) { return d < 2; }), Cancelled);
+}
+
 TEST(GgufShared, OpensThroughOpenSourceByExtensionAndByMagic) {
     const auto by_extension = open_source(kStories);
     EXPECT_EQ(by_extension->config().family, "llama");

@@ -197,7 +197,7 @@ ModelConfig gguf_config(const GgufFile& file) {
     return c;
 }
 
-Model gguf_model(const GgufFile& file) {
+Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
     ModelConfig c = gguf_config(file);
     const Eigen::Index D = c.d_model, F = c.d_ff, V = c.vocab, I = c.inner(),
                        Ikv = static_cast<Eigen::Index>(c.kv_head_count()) * c.d_h();
@@ -229,6 +229,7 @@ Model gguf_model(const GgufFile& file) {
         l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);    // silu(gate x)
         l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);   // ⊙ up x
         l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F); // down
+        if (progress && !progress(static_cast<int>(il) + 1, c.layers)) throw Cancelled{};
     }
     w.final_norm = LayerNormWeights{r.vector("output_norm.weight", D), Vector()};
     if (c.lm_head == LmHead::Separate) w.lm_head = r.matrix("output.weight", V, D);
@@ -239,10 +240,10 @@ Model gguf_model(const GgufFile& file) {
     return model;
 }
 
-GgufCheckpoint load_gguf(const std::string& path) {
+GgufCheckpoint load_gguf(const std::string& path, const ProgressFn& progress) {
     const auto file = GgufFile::open(path);
     auto tokenizer = gguf_tokenizer(*file);  // cheap: a missing or unknown tokenizer fails first
-    Model model = gguf_model(*file);
+    Model model = gguf_model(*file, progress);
     return GgufCheckpoint{std::move(model), std::move(tokenizer)};
 }
 

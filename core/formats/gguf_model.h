@@ -39,7 +39,9 @@ struct GgufCheckpoint {
     std::unique_ptr<Tokenizer> tokenizer;
 };
 
-GgufCheckpoint load_gguf(const std::string& path);
+// `progress(done, total)` is called after each layer's weights are read (false cancels:
+// throws hs::Cancelled), as the window shows a big file loading.
+GgufCheckpoint load_gguf(const std::string& path, const ProgressFn& progress = nullptr);
 
 // What `headscope inspect` prints for a GGUF file, from its header alone (no weight is
 // read, no tokenizer needed): the architecture, the tokenizer, the stored types, the bytes
@@ -47,7 +49,7 @@ GgufCheckpoint load_gguf(const std::string& path);
 std::string describe_gguf(const GgufFile& file);
 // The parts on their own (tests, `inspect`, tokenizer-only files).
 ModelConfig gguf_config(const GgufFile& file);
-Model gguf_model(const GgufFile& file);
+Model gguf_model(const GgufFile& file, const ProgressFn& progress = nullptr);
 std::unique_ptr<Tokenizer> gguf_tokenizer(const GgufFile& file);
 
 }  // namespace hs
