@@ -28,6 +28,8 @@ i + Dh/2 (llama.cpp's NEOX mode, Hugging Face's rotate_half).
    the byte-level BPE of tests/fixtures/tokenizers/qwen2_tiny/tokenizer.json written the
    GGUF way (tokens, merges "a b", token types, pre "qwen2"); tiny_qwen2_expected.json
    holds its logits for fixed ids.
+5. tests/fixtures/gguf/tiny_llama_rope_freqs.gguf: tiny_llama.gguf plus a rope_freqs tensor
+   (Llama-3.1's rope scaling, θ_i divided by rope_freqs[i]) and its torch logits.
 
 Regenerate:   /usr/bin/python3 tests/gen_gguf_fixtures.py
 Verify only:  /usr/bin/python3 tests/gen_gguf_fixtures.py --check
@@ -297,20 +299,25 @@ def rms_norm(x, w, eps):
     return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps) * w
 
 
-def rope_halves(x, base):
+def rope_halves(x, base, divisors=None):
     """x: (heads, T, Dh); dimension i paired with i + Dh/2 (HF's rotate_half, llama.cpp's NEOX)."""
     heads, T, Dh = x.shape
     theta = base ** (-torch.arange(0, Dh, 2, dtype=torch.float64) / Dh)
+    if divisors is not None:
+        theta = theta / torch.as_tensor(divisors, dtype=torch.float64)
     angle = torch.arange(T, dtype=torch.float64)[:, None] * theta[None, :]
     cos, sin = torch.cos(angle).float(), torch.sin(angle).float()
     a, b = x[..., :Dh // 2], x[..., Dh // 2:]
     return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1)
 
 
-def rope_adjacent(x, base):
-    """x: (heads, T, Dh); pairs (2i, 2i+1) rotated by position · base^(−2i/Dh)."""
+def rope_adjacent(x, base, divisors=None):
+    """x: (heads, T, Dh); pairs (2i, 2i+1) rotated by position · base^(−2i/Dh) / divisors[i]
+    (llama.cpp's rope_freqs, Llama-3.1's scaling)."""
     heads, T, Dh = x.shape
     theta = base ** (-torch.arange(0, Dh, 2, dtype=torch.float64) / Dh)
+    if divisors is not None:
+        theta = theta / torch.as_tensor(divisors, dtype=torch.float64)
     angle = torch.arange(T, dtype=torch.float64)[:, None] * theta[None, :]
     cos, sin = torch.cos(angle).float(), torch.sin(angle).float()
     a, b = x[..., 0::2], x[..., 1::2]
@@ -341,7 +348,8 @@ def llama_logits(meta, w, ids):
         k = (h @ t[p + "attn_k.weight"].T + bias("attn_k")).view(T, Hkv, Dh).transpose(0, 1)
         v = (h @ t[p + "attn_v.weight"].T + bias("attn_v")).view(T, Hkv, Dh).transpose(0, 1)
         rope = rope_halves if arch == "qwen2" else rope_adjacent
-        q, k = rope(q, base), rope(k, base)
+        divisors = w.get("rope_freqs.weight")
+        q, k = rope(q, base, divisors), rope(k, base, divisors)
         k, v = k.repeat_interleave(H // Hkv, 0), v.repeat_interleave(H // Hkv, 0)
         a = torch.softmax(q @ k.transpose(1, 2) / Dh ** 0.5 + mask, -1)
         x = x + (a @ v).transpose(0, 1).reshape(T, H * Dh) @ t[p + "attn_output.weight"].T
@@ -433,7 +441,7 @@ def spm_encode(pieces, scores, types, text):
     return ids
 
 
-def tiny_llama_fixture():
+def tiny_llama_fixture(rope_divisors=None):
     rng = np.random.default_rng(41)
     D, L, H, Hkv, F, = 32, 2, 4, 2, 64
     pieces, scores, types = tiny_vocab()
@@ -485,6 +493,9 @@ def tiny_llama_fixture():
         tensor(p + "ffn_up.weight", F, D, "F16", 0.3)
         tensor(p + "ffn_down.weight", D, F, "Q8_0", 0.3)
     tensor("output_norm.weight", 1, D, "F32", 1.0)
+    if rope_divisors is not None:
+        writer.tensor("rope_freqs.weight", [len(rope_divisors)], "F32", np.asarray(rope_divisors, np.float32).view(np.uint8))
+        w["rope_freqs.weight"] = np.asarray(rope_divisors, np.float32)
     vocab_only = Writer()  # the same metadata and no tensors: what `tokenize` needs
     vocab_only.meta = list(writer.meta)
     meta = {k: v for k, _, v, _ in writer.meta}
@@ -569,11 +580,14 @@ def main():
     blocks, blocks_expected = blocks_fixture()
     tiny, tiny_vocab_only, tiny_expected = tiny_llama_fixture()
     qwen2, qwen2_expected = tiny_qwen2_fixture()
+    # Llama-3.1-style rope scaling: the short wavelengths kept, the long ones stretched.
+    scaled, _, scaled_expected = tiny_llama_fixture(rope_divisors=[1.0, 1.0, 2.5, 8.0])
     shared = shared_reference()
     if args.check:
         drift = False
         for name, want in [("blocks_expected.json", blocks_expected), ("tiny_llama_expected.json", tiny_expected),
-                           ("tiny_qwen2_expected.json", qwen2_expected), ("shared_reference.json", shared)]:
+                           ("tiny_qwen2_expected.json", qwen2_expected),
+                           ("tiny_llama_rope_freqs_expected.json", scaled_expected), ("shared_reference.json", shared)]:
             got = json.load(open(os.path.join(OUT, name)))
             if json.dumps(got, sort_keys=True) != json.dumps(json.loads(json.dumps(want)), sort_keys=True):
                 print("drift:", name)
@@ -583,6 +597,8 @@ def main():
     tiny.write(os.path.join(OUT, "tiny_llama.gguf"))
     tiny_vocab_only.write(os.path.join(OUT, "tiny_vocab_only.gguf"))
     qwen2.write(os.path.join(OUT, "tiny_qwen2.gguf"))
+    scaled.write(os.path.join(OUT, "tiny_llama_rope_freqs.gguf"))
+    dump(os.path.join(OUT, "tiny_llama_rope_freqs_expected.json"), scaled_expected)
     dump(os.path.join(OUT, "tiny_qwen2_expected.json"), qwen2_expected)
     dump(os.path.join(OUT, "blocks_expected.json"), blocks_expected)
     dump(os.path.join(OUT, "tiny_llama_expected.json"), tiny_expected)

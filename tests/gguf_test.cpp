@@ -136,6 +136,25 @@ TEST(GgufTinyLlama, LogitsMatchTheTorchForward) {
         ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
 }
 
+TEST(GgufTinyLlama, RopeFreqsScaleTheRotaryAsLlama31) {
+    // The same weights with a rope_freqs tensor (1, 1, 2.5, 8): θ_i / rope_freqs[i].
+    const nlohmann::json ref = json_file(kFixtures + "/tiny_llama_rope_freqs_expected.json");
+    const GgufCheckpoint scaled = load_gguf(kFixtures + "/tiny_llama_rope_freqs.gguf");
+    EXPECT_EQ(scaled.model.config().rope_freq_divisors, (std::vector<float>{1.0f, 1.0f, 2.5f, 8.0f}));
+    const ForwardInput in = ForwardInput::of(ref["ids"].get<std::vector<int>>());
+    const Vector logits = scaled.model.next_token_logits(in);
+    const auto want = ref["next_token_logits"].get<std::vector<float>>();
+    for (Eigen::Index i = 0; i < logits.size(); ++i)
+        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+    const Vector plain = load_gguf(kFixtures + "/tiny_llama.gguf").model.next_token_logits(in);
+    EXPECT_GT((logits - plain).cwiseAbs().maxCoeff(), 1e-3f);  // the scaling changes the answer
+    // The divisors travel with the config (a trace's JSON, a saved config).
+    EXPECT_EQ(config_from_json(config_to_json(scaled.model.config())), scaled.model.config());
+    ModelConfig wrong = scaled.model.config();
+    wrong.rope_freq_divisors.pop_back();
+    EXPECT_FALSE(validate(wrong).empty());
+}
+
 // ---- the real files -----------------------------------------------------------------------
 
 TEST(GgufShared, FilesArePresentBesideTheProject) {

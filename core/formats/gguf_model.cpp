@@ -199,9 +199,15 @@ ModelConfig gguf_config(const GgufFile& file) {
 
 Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
     ModelConfig c = gguf_config(file);
+    TensorReader r(file);
+    if (r.has("rope_freqs.weight")) {  // Llama-3.1 rope scaling: θ_i / rope_freqs[i]
+        const Vector divisors = r.vector("rope_freqs.weight", c.d_h() / 2);
+        c.rope_freq_divisors.assign(divisors.data(), divisors.data() + divisors.size());
+        if (const std::vector<std::string> problems = validate(c); !problems.empty())
+            throw Error(file.path() + ": tensor 'rope_freqs.weight': " + problems.front());
+    }
     const Eigen::Index D = c.d_model, F = c.d_ff, V = c.vocab, I = c.inner(),
                        Ikv = static_cast<Eigen::Index>(c.kv_head_count()) * c.d_h();
-    TensorReader r(file);
     ModelWeights w;
     w.embed = r.matrix("token_embd.weight", V, D);
     w.layers.resize(static_cast<std::size_t>(c.layers));

@@ -17,7 +17,8 @@
 // Tensors (GGUF ne = [in, out] is the (out, in) matrix): token_embd (V, D), per layer
 // blk.N.{attn_norm (D), attn_q (H·Dh, D), attn_k (Hkv·Dh, D), attn_v (Hkv·Dh, D),
 // attn_output (D, H·Dh), ffn_norm (D), ffn_gate (F, D), ffn_up (F, D), ffn_down (D, F)},
-// output_norm (D), and output (V, D) unless the head is tied to token_embd.
+// output_norm (D), output (V, D) unless the head is tied to token_embd, and rope_freqs
+// (Dh/2) when the file scales its rotary as Llama-3.1 does (θ_i divided by rope_freqs[i]).
 //
 // Tokenizers (tokenizer.ggml.model; gguf_tokenizer.cpp): llama — SentencePiece BPE with
 // scores; gpt2 — byte-level BPE with merges and the pre-tokenizer tokenizer.ggml.pre names.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <sstream>
@@ -116,6 +117,17 @@ std::vector<std::string> validate(const ModelConfig& c) {
                                  std::to_string(c.d_h()));
     if (c.pe == PosEncoding::Rotary && !(c.rope_theta > 1.0f))
         add("rope theta must be greater than 1");
+    if (!c.rope_freq_divisors.empty()) {
+        if (c.pe != PosEncoding::Rotary || static_cast<int>(c.rope_freq_divisors.size()) * 2 != c.d_h())
+            add("rope frequency divisors: " + std::to_string(c.rope_freq_divisors.size()) +
+                " given, a rotary model with head size " + std::to_string(c.d_h()) + " needs " +
+                std::to_string(c.d_h() / 2));
+        for (float d : c.rope_freq_divisors)
+            if (!(d > 0.0f) || !std::isfinite(d)) {
+                add("rope frequency divisors must be positive and finite");
+                break;
+            }
+    }
     if (c.type_vocab < 0 || c.type_vocab > 1024)
         add("type_vocab " + std::to_string(c.type_vocab) + " must be between 0 and 1024");
     if (c.layers < 1 || c.layers > kMaxLayers)
@@ -211,6 +223,11 @@ nlohmann::json config_to_json(const ModelConfig& c) {
     if (c.pe == PosEncoding::Rotary) {
         j["rope_layout"] = to_string(c.rope_layout);
         j["rope_theta"] = float_for_json(c.rope_theta);
+        if (!c.rope_freq_divisors.empty()) {
+            nlohmann::json divisors = nlohmann::json::array();
+            for (float d : c.rope_freq_divisors) divisors.push_back(float_for_json(d));
+            j["rope_freq_divisors"] = divisors;
+        }
     }
     if (c.qkv_bias != d.qkv_bias) j["qkv_bias"] = c.qkv_bias;
     if (c.out_bias != d.out_bias) j["out_bias"] = c.out_bias;
@@ -263,6 +280,14 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     if (j.contains("rope_theta")) {
         if (!j["rope_theta"].is_number()) throw Error("config.json: 'rope_theta' must be a number");
         c.rope_theta = j["rope_theta"].get<float>();
+    }
+    if (j.contains("rope_freq_divisors")) {
+        const auto& divisors = j["rope_freq_divisors"];
+        if (!divisors.is_array()) throw Error("config.json: 'rope_freq_divisors' must be an array of numbers");
+        for (const auto& d : divisors) {
+            if (!d.is_number()) throw Error("config.json: 'rope_freq_divisors' must be an array of numbers");
+            c.rope_freq_divisors.push_back(d.get<float>());
+        }
     }
     auto get_bool = [&](const char* key, bool& out) {
         if (!j.contains(key)) return;

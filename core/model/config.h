@@ -49,6 +49,9 @@ struct ModelConfig {
     int head_dim = 0;        // Dh; 0: d_model / heads
     RopeLayout rope_layout = RopeLayout::RotateHalf;  // PosEncoding::Rotary only
     float rope_theta = 10000.0f;                      // θ_i = theta^(−2i/Dh)
+    // Llama-3.1's rope scaling: θ_i divided by rope_freq_divisors[i] (Dh/2 values, ≥ 1 for
+    // the long wavelengths it stretches); empty: plain RoPE. Real models only.
+    std::vector<float> rope_freq_divisors;
     // Biases of the q/k/v projections, the attention output projection and the
     // feed-forward's linear layers (nn.Transformer has all; Llama none; Qwen2 q/k/v only).
     bool qkv_bias = true, out_bias = true, mlp_bias = true;

@@ -6,14 +6,15 @@
 
 namespace hs {
 
-RopeTable make_rope_table(int T, int head_dim, float theta) {
+RopeTable make_rope_table(int T, int head_dim, float theta, const std::vector<float>& divisors) {
     if (head_dim % 2 != 0)
         throw Error("rotary embeddings need an even head size, got " + std::to_string(head_dim));
     const int half = head_dim / 2;
     RopeTable table{Matrix(T, half), Matrix(T, half)};
     for (int i = 0; i < half; ++i) {
         // θ_i = theta^(−2i/Dh), angles in double so long positions keep their precision
-        const double freq = std::pow(static_cast<double>(theta), -2.0 * i / head_dim);
+        double freq = std::pow(static_cast<double>(theta), -2.0 * i / head_dim);
+        if (!divisors.empty()) freq /= divisors.at(static_cast<std::size_t>(i));
         for (int p = 0; p < T; ++p) {
             table.cos(p, i) = static_cast<float>(std::cos(p * freq));
             table.sin(p, i) = static_cast<float>(std::sin(p * freq));
@@ -24,7 +25,7 @@ RopeTable make_rope_table(int T, int head_dim, float theta) {
 
 std::optional<Rotary> rotary_for(const ModelConfig& c, int T) {
     if (c.pe != PosEncoding::Rotary) return std::nullopt;
-    return Rotary{make_rope_table(T, c.d_h(), c.rope_theta), c.rope_layout};
+    return Rotary{make_rope_table(T, c.d_h(), c.rope_theta, c.rope_freq_divisors), c.rope_layout};
 }
 
 void apply_rope(Eigen::Ref<Matrix> x, int n_heads, const RopeTable& table, RopeLayout layout) {

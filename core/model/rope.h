@@ -12,11 +12,12 @@
 
 namespace hs {
 
-// cos / sin of p·θ_i for positions 0..T−1: both (T, Dh/2).
+// cos / sin of p·θ_i for positions 0..T−1: both (T, Dh/2). With `divisors` (Dh/2 values,
+// Llama-3.1's rope scaling) θ_i is divided by divisors[i].
 struct RopeTable {
     Matrix cos, sin;
 };
-RopeTable make_rope_table(int T, int head_dim, float theta);
+RopeTable make_rope_table(int T, int head_dim, float theta, const std::vector<float>& divisors = {});
 
 // The rotation one attention applies: the table and the pair layout.
 struct Rotary {
