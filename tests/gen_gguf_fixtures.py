@@ -299,27 +299,28 @@ def rms_norm(x, w, eps):
     return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + eps) * w
 
 
-def rope_halves(x, base, divisors=None):
-    """x: (heads, T, Dh); dimension i paired with i + Dh/2 (HF's rotate_half, llama.cpp's NEOX)."""
-    heads, T, Dh = x.shape
+def rope_cos_sin(T, Dh, base, divisors):
+    """cos, sin of position · base^(−2i/Dh) / divisors[i] (llama.cpp's rope_freqs, Llama-3.1's
+    scaling), each (T, Dh/2), computed in double."""
     theta = base ** (-torch.arange(0, Dh, 2, dtype=torch.float64) / Dh)
     if divisors is not None:
         theta = theta / torch.as_tensor(divisors, dtype=torch.float64)
     angle = torch.arange(T, dtype=torch.float64)[:, None] * theta[None, :]
-    cos, sin = torch.cos(angle).float(), torch.sin(angle).float()
+    return torch.cos(angle).float(), torch.sin(angle).float()
+
+
+def rope_halves(x, base, divisors=None):
+    """x: (heads, T, Dh); dimension i paired with i + Dh/2 (HF's rotate_half, llama.cpp's NEOX)."""
+    heads, T, Dh = x.shape
+    cos, sin = rope_cos_sin(T, Dh, base, divisors)
     a, b = x[..., :Dh // 2], x[..., Dh // 2:]
     return torch.cat([a * cos - b * sin, a * sin + b * cos], dim=-1)
 
 
 def rope_adjacent(x, base, divisors=None):
-    """x: (heads, T, Dh); pairs (2i, 2i+1) rotated by position · base^(−2i/Dh) / divisors[i]
-    (llama.cpp's rope_freqs, Llama-3.1's scaling)."""
+    """x: (heads, T, Dh); pairs (2i, 2i+1) rotated (meta's llama, llama.cpp's "normal" mode)."""
     heads, T, Dh = x.shape
-    theta = base ** (-torch.arange(0, Dh, 2, dtype=torch.float64) / Dh)
-    if divisors is not None:
-        theta = theta / torch.as_tensor(divisors, dtype=torch.float64)
-    angle = torch.arange(T, dtype=torch.float64)[:, None] * theta[None, :]
-    cos, sin = torch.cos(angle).float(), torch.sin(angle).float()
+    cos, sin = rope_cos_sin(T, Dh, base, divisors)
     a, b = x[..., 0::2], x[..., 1::2]
     out = torch.empty_like(x)
     out[..., 0::2] = a * cos - b * sin

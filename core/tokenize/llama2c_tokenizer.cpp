@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "core/error.h"
+#include "core/tokenize/byte_fallback.h"
 #include "core/tokenize/score_merge.h"
 
 namespace hs {
@@ -74,21 +75,7 @@ int Llama2cTokenizer::find(const std::string& p) const {
     return it == index_.end() ? -1 : it->second;
 }
 
-int Llama2cTokenizer::byte_of(int id) const {
-    const std::string& p = piece(id);
-    // "<0xNN>": six characters, two hex digits
-    if (p.size() != 6 || p.compare(0, 3, "<0x") != 0 || p[5] != '>') return -1;
-    int value = 0;
-    for (int i = 3; i < 5; ++i) {
-        const char c = p[static_cast<std::size_t>(i)];
-        const int digit = c >= '0' && c <= '9' ? c - '0'
-                          : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                          : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-        if (digit < 0) return -1;
-        value = value * 16 + digit;
-    }
-    return value;
-}
+int Llama2cTokenizer::byte_of(int id) const { return byte_of_piece(piece(id)); }
 
 // llama2.c's rule (core/tokenize/score_merge.h) over the pieces of the initial ids.
 std::vector<int> Llama2cTokenizer::merge_pairs(std::vector<int> ids) const {
@@ -158,12 +145,7 @@ std::string Llama2cTokenizer::decode(const std::vector<int>& ids) const {
 std::string Llama2cTokenizer::display(int id) const {
     if (id == bos_id()) return "<s>";
     if (id == eos_id()) return "</s>";
-    const int byte = byte_of(id);
-    if (byte < 0) return piece(id);
-    if (byte == '\n') return "\\n";
-    if (byte == '\t') return "\\t";
-    if (byte >= 0x20 && byte < 0x7F) return std::string(1, static_cast<char>(byte));
-    return piece(id);
+    return byte_piece_label(piece(id));
 }
 
 }  // namespace hs

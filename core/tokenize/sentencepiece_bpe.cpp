@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/tokenize/byte_fallback.h"
 #include "core/tokenize/score_merge.h"
 
 namespace hs {
@@ -70,14 +71,7 @@ int SentencePieceBpe::find(const std::string& p) const {
 }
 
 int SentencePieceBpe::byte_of(int id) const {
-    if (vocab_.types[static_cast<std::size_t>(id)] != PieceType::Byte) return -1;
-    const std::string& p = piece(id);  // "<0xNN>"
-    if (p.size() != 6 || p.compare(0, 3, "<0x") != 0 || p[5] != '>') return -1;
-    try {
-        return std::stoi(p.substr(3, 2), nullptr, 16);
-    } catch (const std::exception&) {
-        return -1;
-    }
+    return vocab_.types[static_cast<std::size_t>(id)] == PieceType::Byte ? byte_of_piece(piece(id)) : -1;
 }
 
 void SentencePieceBpe::spell_bytes(const std::string& symbol, Tokens& out) const {
@@ -88,7 +82,7 @@ void SentencePieceBpe::spell_bytes(const std::string& symbol, Tokens& out) const
         int id = find(name);
         if (id < 0) id = find(std::string(1, static_cast<char>(b)));  // a vocabulary of raw bytes
         if (id < 0) {  // no way to spell it: one unknown token, shown as the text it stands for
-            if (vocab_.unk_id >= 0) push(out, vocab_.unk_id, replace_all(symbol, kSpaceMark, " "));
+            if (vocab_.unk_id >= 0) push(out, vocab_.unk_id, spaces_from_marks(symbol));
             return;
         }
         ids.push_back(id);
@@ -182,7 +176,7 @@ std::string SentencePieceBpe::decode(const std::vector<int>& ids) const {
         const PieceType type = vocab_.types[static_cast<std::size_t>(id)];
         if (type == PieceType::Control || type == PieceType::Unused) continue;
         const int byte = byte_of(id);
-        std::string text = byte >= 0 ? std::string(1, static_cast<char>(byte)) : replace_all(piece(id), kSpaceMark, " ");
+        std::string text = byte >= 0 ? std::string(1, static_cast<char>(byte)) : spaces_from_marks(piece(id));
         if (first_piece && vocab_.add_space_prefix && !text.empty() && text[0] == ' ') text.erase(0, 1);
         out += text;
         first_piece = false;
@@ -192,12 +186,8 @@ std::string SentencePieceBpe::decode(const std::vector<int>& ids) const {
 
 std::string SentencePieceBpe::display(int id) const {
     const std::string& p = piece(id);
-    const int byte = byte_of(id);
-    if (byte < 0) return vocab_.types[static_cast<std::size_t>(id)] == PieceType::Control ? p : replace_all(p, kSpaceMark, " ");
-    if (byte == '\n') return "\\n";
-    if (byte == '\t') return "\\t";
-    if (byte >= 0x20 && byte < 0x7F) return std::string(1, static_cast<char>(byte));
-    return p;
+    if (byte_of(id) >= 0) return byte_piece_label(p);
+    return vocab_.types[static_cast<std::size_t>(id)] == PieceType::Control ? p : spaces_from_marks(p);
 }
 
 }  // namespace hs

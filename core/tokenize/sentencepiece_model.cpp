@@ -4,17 +4,24 @@
 
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/tokenize/byte_fallback.h"
 
 namespace hs {
 
 namespace {
 
-constexpr const char* kSpaceMark = "\xE2\x96\x81";  // "▁"
-
-std::string spaces_shown(std::string piece) {
-    for (std::size_t at = piece.find(kSpaceMark); at != std::string::npos; at = piece.find(kSpaceMark, at + 1))
-        piece.replace(at, 3, " ");
-    return piece;
+// The library reports most problems as a status, but some malformed models make it throw
+// (a zero-length piece: Darts' "failed to insert key"): both become hs::Error naming the file.
+template <typename Call>
+void call_library(const std::string& path, const char* doing, Call call) {
+    try {
+        const auto status = call();
+        if (!status.ok()) throw Error("SentencePiece model '" + path + "' " + doing + ": " + status.ToString());
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error("SentencePiece model '" + path + "' " + doing + ": " + e.what());
+    }
 }
 
 }  // namespace
@@ -25,9 +32,7 @@ struct SentencePieceModel::Library {
 
 SentencePieceModel::SentencePieceModel(const std::string& path) : lib_(std::make_unique<Library>()), path_(path) {
     const std::string bytes = read_file(path);
-    const auto status = lib_->processor.LoadFromSerializedProto(bytes);
-    if (!status.ok())
-        throw Error("SentencePiece model '" + path + "' cannot be read: " + status.ToString());
+    call_library(path, "cannot be read", [&] { return lib_->processor.LoadFromSerializedProto(bytes); });
     if (lib_->processor.GetPieceSize() < 1) throw Error("SentencePiece model '" + path + "' has no pieces");
 }
 
@@ -37,8 +42,7 @@ Tokens SentencePieceModel::encode(const std::string& text, bool add_special) con
     Tokens out;
     if (add_special && bos_id() >= 0) out.ids.push_back(bos_id());
     std::vector<int> ids;
-    const auto status = lib_->processor.Encode(text, &ids);
-    if (!status.ok()) throw Error("SentencePiece model '" + path_ + "' cannot encode the text: " + status.ToString());
+    call_library(path_, "cannot encode the text", [&] { return lib_->processor.Encode(text, &ids); });
     out.ids.insert(out.ids.end(), ids.begin(), ids.end());
     for (int id : out.ids) out.text.push_back(display(id));
     return out;
@@ -50,8 +54,7 @@ std::string SentencePieceModel::decode(const std::vector<int>& ids) const {
             throw Error("token id " + std::to_string(id) + " is outside the vocabulary of " +
                         std::to_string(vocab_size()) + " tokens");
     std::string text;
-    const auto status = lib_->processor.Decode(ids, &text);
-    if (!status.ok()) throw Error("SentencePiece model '" + path_ + "' cannot decode: " + status.ToString());
+    call_library(path_, "cannot decode", [&] { return lib_->processor.Decode(ids, &text); });
     return text;
 }
 
@@ -60,12 +63,8 @@ std::string SentencePieceModel::display(int id) const {
         throw Error("token id " + std::to_string(id) + " is outside the vocabulary of " + std::to_string(vocab_size()) +
                     " tokens");
     const std::string& piece = lib_->processor.IdToPiece(id);
-    if (!lib_->processor.IsByte(id)) return lib_->processor.IsControl(id) ? piece : spaces_shown(piece);
-    const int byte = static_cast<int>(std::stoul(piece.substr(3, 2), nullptr, 16));  // "<0xNN>"
-    if (byte == '\n') return "\\n";
-    if (byte == '\t') return "\\t";
-    if (byte >= 0x20 && byte < 0x7F) return std::string(1, static_cast<char>(byte));
-    return piece;
+    if (lib_->processor.IsByte(id)) return byte_piece_label(piece);
+    return lib_->processor.IsControl(id) ? piece : spaces_from_marks(piece);
 }
 
 int SentencePieceModel::vocab_size() const { return lib_->processor.GetPieceSize(); }
