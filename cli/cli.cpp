@@ -44,7 +44,8 @@ constexpr const char* kModelHelp = R"(MODEL is one of
       vocab max_len seed mask=none|causal arch=encoder|decoder|encoder-decoder
       pe=sinusoidal|learned|rope|none rope=rotate-half|interleaved theta=10000
       norm=post-ln|pre-ln|rmsnorm|post-rmsnorm act=relu|gelu|gelu-tanh|swiglu
-      kv_heads=K bias=0|1 lm_head=tied|separate|none)
+      kv_heads=K bias=0|1 lm_head=tied|separate|none
+      window=W: sliding-window attention as Mistral, each causal query sees the last W keys)
       a Llama block: random:d_model=256,heads=8,kv_heads=2,layers=4,arch=decoder,
                      pe=rope,norm=rmsnorm,act=swiglu,bias=0
   DIR          a model directory (config.json + model.safetensors)

@@ -17,6 +17,7 @@
 #include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/simd.h"
+#include "core/model/model_masks.h"
 #include "core/model/rope.h"
 #include "core/open_source.h"
 #include "core/source.h"
@@ -133,7 +134,7 @@ int cmd_bench(int argc, char** argv) {
     AttentionMask mask;
     if (attention_only) {
         x = Matrix::Random(T, config.d_model);
-        mask.causal = config.mask == MaskKind::Causal && config.arch != Arch::EncoderDecoder;
+        mask = main_self_mask(config, {});
     }
     const std::optional<Rotary> rope = rotary_for(config, T);
     const HeadSplit split{config.heads, config.kv_head_count(), rope ? &*rope : nullptr};

@@ -124,6 +124,55 @@ TEST(CausalMask, FutureKeysGetExactlyZeroWeight) {
     EXPECT_EQ(r.weights[0](0, 0), 1.0f);
 }
 
+// A window of 3 keys: query i sees keys i − 2 … i only, each row a softmax over those
+// (row 0 over key 0 alone), the same weights as the naive reference's; with a padded key
+// inside the window the row spreads over the other two. The mask's own counts agree.
+TEST(SlidingWindow, KeysBehindTheWindowGetExactlyZeroWeight) {
+    const AttentionWeights w = random_attention(16, 4, 33);
+    const Matrix x = random_input(12, 16, 34);
+    AttentionMask mask;
+    mask.causal = true;
+    mask.window = 3;
+    const AttentionRun r = run_attention(w, x, x, {.mask = mask});
+    const AttentionResult naive = multi_head_attention_naive(w, x, x, mask);
+    for (std::size_t h = 0; h < r.weights.size(); ++h) {
+        const Matrix& a = r.weights[h];
+        for (int i = 0; i < 12; ++i) {
+            for (int j = 0; j < 12; ++j) {
+                if (j > i || j < i - 2) {
+                    EXPECT_EQ(a(i, j), 0.0f) << i << "," << j;
+                }
+            }
+            EXPECT_NEAR(a.row(i).sum(), 1.0f, 1e-6f);
+        }
+        EXPECT_LT((a - naive.weights[h]).cwiseAbs().maxCoeff(), 1e-6f);
+    }
+    EXPECT_LT((r.output - naive.output).cwiseAbs().maxCoeff(), 1e-5f);
+    EXPECT_EQ(mask.first(0), 0);
+    EXPECT_EQ(mask.first(7), 5);
+    EXPECT_EQ(mask.seen(7, 12), 3);
+    EXPECT_EQ(mask.seen(1, 12), 2);
+    EXPECT_FALSE(mask.allowed(7, 4));
+    EXPECT_TRUE(mask.allowed(7, 5));
+    // hides_any: a window as long as the text hides nothing beyond the causal mask
+    AttentionMask wide;
+    wide.window = 4;
+    EXPECT_FALSE(wide.hides_any(4, 4));
+    EXPECT_TRUE(wide.hides_any(5, 5));
+    // the Pipeline's "+ mask" step: −∞ exactly where the weights are 0
+    Matrix scores = Matrix::Zero(6, 6);
+    mask.apply(scores);
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j) EXPECT_EQ(std::isinf(scores(i, j)), j > i || j < i - 2) << i << "," << j;
+    mask.key_padding = {6};
+    const AttentionRun padded = run_attention(w, x, x, {.mask = mask});
+    for (const Matrix& a : padded.weights) {
+        EXPECT_EQ(a(7, 6), 0.0f);
+        EXPECT_NEAR(a(7, 5) + a(7, 7), 1.0f, 1e-6f);
+        EXPECT_EQ(mask.seen(7, 12), 2);
+    }
+}
+
 TEST(KeyPadding, PaddedKeysGetZeroWeightAndFullyMaskedRowIsZerosNotNaN) {
     const AttentionWeights w = random_attention(8, 2, 41);
     const Matrix x = random_input(4, 8, 42);

@@ -351,5 +351,29 @@ TEST(FollowEdit, ArchitectureSetsItsMaskAndDModelCarriesADefaultDff) {
     EXPECT_EQ(custom_small.d_ff, 100);
 }
 
+// Sliding-window attention (window=W): a spec key, a config.json key, a causal mask only;
+// a mask that stops being causal drops it.
+TEST(PlaygroundSpec, SlidingWindowNeedsTheCausalMaskAndRoundTrips) {
+    const ModelConfig c = parse_playground_spec("random:arch=decoder,d_model=32,heads=4,window=3");
+    EXPECT_EQ(c.window, 3);
+    EXPECT_TRUE(validate(c).empty());
+    EXPECT_EQ(parse_playground_spec(to_playground_spec(c)), c);
+    EXPECT_EQ(config_from_json(config_to_json(c)), c);
+    EXPECT_EQ(config_to_json(c).at("window"), 3);
+    EXPECT_FALSE(config_to_json(ModelConfig{}).contains("window"));  // older configs read the same
+    ModelConfig encoder = parse_playground_spec("random:d_model=32,heads=4,window=3");
+    ASSERT_EQ(encoder.mask, MaskKind::None);
+    EXPECT_EQ(validate(encoder), std::vector<std::string>{
+        "a sliding attention window needs the causal mask (each query sees the window of keys before it)"});
+    ModelConfig negative = c;
+    negative.window = -2;
+    EXPECT_EQ(validate(negative), std::vector<std::string>{"the attention window -2 must be at least 1 (or 0: no window)"});
+    ModelConfig unmasked = c;
+    unmasked.mask = MaskKind::None;
+    follow_edit(c, unmasked);
+    EXPECT_EQ(unmasked.window, 0);
+    EXPECT_TRUE(validate(unmasked).empty());
+}
+
 }  // namespace
 }  // namespace hs

@@ -218,9 +218,11 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
         int T, D, H;
         bool causal;
         std::vector<int> padding;
+        int window = 0;
     };
     for (const Case& c : {Case{9, 256, 4, false, {}}, Case{130, 512, 4, true, {}},
-                          Case{20, 512, 8, false, {3, 19}}, Case{40, 1024, 8, true, {0}}}) {
+                          Case{20, 512, 8, false, {3, 19}}, Case{40, 1024, 8, true, {0}},
+                          Case{150, 512, 4, true, {}, 20}}) {
         SCOPED_TRACE(testing::Message() << "T=" << c.T << " D=" << c.D << " H=" << c.H);
         const AttentionWeights w = random_attention(c.D, c.H, 21);
         const PackedPanels cached(nullptr, {WeightRows::of(w.in_proj_weight), WeightRows::of(w.out_proj_weight)});
@@ -230,6 +232,7 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
         AttentionMask mask;
         mask.causal = c.causal;
         mask.key_padding = c.padding;
+        mask.window = c.window;
         // The weights' first products pack their panels on the fly (no fused path yet).
         ASSERT_FALSE(kernels::attends_per_head(w.in_proj_weight, c.H, c.H, c.T, 2));
         const AttentionRun first = run_attention(w, x, x,

@@ -3,7 +3,8 @@
 
 No `transformers` package exists on this machine, so this script carries its own small
 reference implementation of each family, following the published HF modelling code
-(modeling_gpt2.py, modeling_bert.py, modeling_llama.py, modeling_qwen2.py), and writes
+(modeling_gpt2.py, modeling_bert.py, modeling_llama.py, modeling_qwen2.py,
+modeling_mistral.py, modeling_qwen3.py, modeling_rope_utils.py), and writes
 checkpoints in the exact layout and file names HF's save_pretrained produces.
 
 Regenerate (Debian's python3-torch + python3-numpy, hence /usr/bin/python3):
@@ -26,6 +27,11 @@ Cases (tests/fixtures/hf/<case>/)
   llama_f16         same shapes in F16
   llama_sharded     model.safetensors.index.json + 2 shards, explicit head_dim 12 (≠ D/H)
   qwen2             q/k/v biases, tied embeddings (no lm_head tensor), rope_theta 1e6
+  mistral           Llama with sliding_window 3 (< the 7 tokens): keys i−2 … i
+  llama31           rope_scaling "llama3" (Llama 3.1), head_dim 16 (≠ D/H), frequencies
+                    in all three bands
+  qwen3             q_norm / k_norm (RMSNorm of each head's q and k before RoPE), head_dim
+                    16, tied embeddings
 
 Each case directory holds config.json, the weights, and expected.safetensors (F32):
   ids                    (T)       token ids (exact small integers stored as f32)
@@ -143,9 +149,11 @@ def gelu_erf(x):  # HF "gelu"
     return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
 
 
-def attention(q, k, v, H, Hkv, causal):
+def attention(q, k, v, H, Hkv, causal, window=None):
     """q (T, H·Dh), k/v (T, Hkv·Dh) -> out (T, H·Dh), probs (H, T, T).
-    Query head h reads KV head h // (H / Hkv) (HF repeat_kv)."""
+    Query head h reads KV head h // (H / Hkv) (HF repeat_kv). window (Mistral's
+    sliding_window): query i also hides keys j <= i - window (HF's sliding-window causal
+    mask keeps kv_idx > q_idx - sliding_window)."""
     T = q.shape[0]
     Dh = q.shape[1] // H
     qh = q.view(T, H, Dh).transpose(0, 1)                      # (H, T, Dh)
@@ -155,14 +163,36 @@ def attention(q, k, v, H, Hkv, causal):
     if causal:
         scores = scores.masked_fill(torch.triu(torch.ones(T, T, dtype=torch.bool), 1),
                                     float("-inf"))
+    if window is not None:
+        i, j = torch.arange(T)[:, None], torch.arange(T)[None, :]
+        scores = scores.masked_fill(j <= i - window, float("-inf"))
     probs = torch.softmax(scores, dim=-1)
     out = (probs @ vh).transpose(0, 1).reshape(T, H * Dh)      # concat heads
     return out, probs
 
 
-def rope_cos_sin(T, Dh, theta):
-    # HF LlamaRotaryEmbedding: inv_freq_i = θ^(−2i/Dh); emb = [freqs, freqs]
+def llama3_inv_freq(inv_freq, scaling):
+    """HF _compute_llama3_parameters: wavelengths above old_ctx / low_freq_factor are
+    divided by factor, below old_ctx / high_freq_factor kept, smoothly in between."""
+    factor, low, high = scaling["factor"], scaling["low_freq_factor"], scaling["high_freq_factor"]
+    old = scaling["original_max_position_embeddings"]
+    wavelen = 2 * math.pi / inv_freq
+    scaled = torch.where(wavelen > old / low, inv_freq / factor, inv_freq)
+    smooth = (old / wavelen - low) / (high - low)
+    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+    medium = (wavelen >= old / high) & (wavelen <= old / low)
+    return torch.where(medium, smoothed, scaled)
+
+
+def rope_inv_freq(Dh, theta, scaling=None):
+    # HF LlamaRotaryEmbedding: inv_freq_i = θ^(−2i/Dh), rope_scaling "llama3" applied
     inv_freq = 1.0 / (theta ** (torch.arange(0, Dh, 2, dtype=torch.float64) / Dh))
+    return llama3_inv_freq(inv_freq, scaling) if scaling else inv_freq
+
+
+def rope_cos_sin(T, Dh, theta, scaling=None):
+    # emb = [freqs, freqs]
+    inv_freq = rope_inv_freq(Dh, theta, scaling)
     freqs = torch.outer(torch.arange(T, dtype=torch.float64), inv_freq)  # (T, Dh/2)
     emb = torch.cat([freqs, freqs], dim=-1)                               # (T, Dh)
     return emb.cos(), emb.sin()
@@ -401,6 +431,7 @@ def llama_case(name, cfg, dtype, seed):
     Fdim, V = cfg["intermediate_size"], cfg["vocab_size"]
     eps, theta, tied = cfg["rms_norm_eps"], cfg["rope_theta"], cfg["tie_word_embeddings"]
     qkv_bias = model_type == "qwen2"
+    qk_norm = model_type == "qwen3"  # RMSNorm of each head's q and k over its Dh
     r = Init(seed)
     sd = {}
     sd["model.embed_tokens.weight"] = r.normal(V, D)
@@ -414,6 +445,9 @@ def llama_case(name, cfg, dtype, seed):
             sd[m + "self_attn.q_proj.bias"] = r.normal(H * Dh, std=0.2)
             sd[m + "self_attn.k_proj.bias"] = r.normal(Hkv * Dh, std=0.2)
             sd[m + "self_attn.v_proj.bias"] = r.normal(Hkv * Dh, std=0.2)
+        if qk_norm:
+            sd[m + "self_attn.q_norm.weight"] = r.normal(Dh, std=0.1, mean=1.0)
+            sd[m + "self_attn.k_norm.weight"] = r.normal(Dh, std=0.1, mean=1.0)
         sd[m + "self_attn.o_proj.weight"] = r.normal(D, H * Dh, std=0.2)
         sd[m + "post_attention_layernorm.weight"] = r.normal(D, std=0.1, mean=1.0)
         sd[m + "mlp.gate_proj.weight"] = r.normal(Fdim, D, std=0.2)
@@ -430,16 +464,21 @@ def llama_case(name, cfg, dtype, seed):
 
     ids = torch.tensor(IDS)
     T = len(IDS)
-    cos, sin = rope_cos_sin(T, Dh, theta)
+    scaling = cfg.get("rope_scaling")
+    window = cfg.get("sliding_window") if model_type == "mistral" else None
+    cos, sin = rope_cos_sin(T, Dh, theta, scaling)
     x = sd["model.embed_tokens.weight"][ids]
     exp = {"ids": ids.double(), "input": x.clone()}
     for i in range(L):
         m = f"model.layers.{i}."
         a = rms_norm(x, sd[m + "input_layernorm.weight"], eps)
         q, k, v = (lin(a, m + f"self_attn.{n}_proj") for n in ("q", "k", "v"))
+        if qk_norm:  # Qwen3: q_norm(q_proj(x).view(T, H, Dh)), before the rotation
+            q = rms_norm(q.view(T, H, Dh), sd[m + "self_attn.q_norm.weight"], eps).reshape(T, H * Dh)
+            k = rms_norm(k.view(T, Hkv, Dh), sd[m + "self_attn.k_norm.weight"], eps).reshape(T, Hkv * Dh)
         q_rot, k_rot = apply_rope(q, H, cos, sin), apply_rope(k, Hkv, cos, sin)
-        att, probs = attention(q_rot, k_rot, v, H, Hkv, causal=True)
-        check_llama_attention(q, k, v, probs, att, H, Hkv, theta)
+        att, probs = attention(q_rot, k_rot, v, H, Hkv, causal=True, window=window)
+        check_llama_attention(q, k, v, probs, att, H, Hkv, rope_inv_freq(Dh, theta, scaling), window)
         x = x + lin(att, m + "self_attn.o_proj")
         b = rms_norm(x, sd[m + "post_attention_layernorm.weight"], eps)
         x = x + lin(F.silu(lin(b, m + "mlp.gate_proj")) * lin(b, m + "mlp.up_proj"), m + "mlp.down_proj")
@@ -455,15 +494,17 @@ def llama_case(name, cfg, dtype, seed):
                 "loaded.wv": sd[m + "self_attn.v_proj.weight"], "loaded.wo": sd[m + "self_attn.o_proj.weight"],
                 "loaded.w_gate": sd[m + "mlp.gate_proj.weight"], "loaded.w_up": sd[m + "mlp.up_proj.weight"],
                 "loaded.w_down": sd[m + "mlp.down_proj.weight"]})
-    arch = "Qwen2ForCausalLM" if model_type == "qwen2" else "LlamaForCausalLM"
+    arch = {"qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM",
+            "mistral": "MistralForCausalLM"}.get(model_type, "LlamaForCausalLM")
     config = {"architectures": [arch], "attention_dropout": 0.0, "bos_token_id": 1,
               "eos_token_id": 2, "hidden_act": "silu", "initializer_range": 0.02,
               "torch_dtype": torch_dtype_name(dtype), "use_cache": True, **cfg}
     return config, sd, exp
 
 
-def check_llama_attention(q, k, v, probs, att, H, Hkv, theta):
-    """Per-head loop: rotate pairs (j, j + Dh/2) by angle pos·θ^(−2j/Dh), KV head h // (H/Hkv)."""
+def check_llama_attention(q, k, v, probs, att, H, Hkv, inv_freq, window):
+    """Per-head loop: rotate pairs (j, j + Dh/2) by angle pos·inv_freq[j], KV head
+    h // (H/Hkv); query t sees keys max(0, t − window + 1) … t."""
     T = q.shape[0]
     Dh = q.shape[1] // H
     half = Dh // 2
@@ -471,7 +512,7 @@ def check_llama_attention(q, k, v, probs, att, H, Hkv, theta):
     def rotate(vec, pos):
         out = vec.clone()
         for j in range(half):
-            ang = pos * theta ** (-2.0 * j / Dh)
+            ang = pos * inv_freq[j].item()
             c, s = math.cos(ang), math.sin(ang)
             out[j] = vec[j] * c - vec[j + half] * s
             out[j + half] = vec[j] * s + vec[j + half] * c
@@ -484,8 +525,9 @@ def check_llama_attention(q, k, v, probs, att, H, Hkv, theta):
         vh = v[:, g * Dh:(g + 1) * Dh]
         p = torch.zeros(T, T)
         for t in range(T):
-            s = torch.stack([qh[t] @ kh[u] for u in range(t + 1)]) / math.sqrt(Dh)
-            p[t, :t + 1] = torch.softmax(s, dim=0)
+            first = max(0, t - window + 1) if window else 0
+            s = torch.stack([qh[t] @ kh[u] for u in range(first, t + 1)]) / math.sqrt(Dh)
+            p[t, first:t + 1] = torch.softmax(s, dim=0)
         assert_close(p, probs[h], f"llama head {h} weights vs per-head loop")
         assert_close(p @ vh, att[:, h * Dh:(h + 1) * Dh], f"llama head {h} output vs per-head loop")
 
@@ -555,6 +597,26 @@ def generate(root):
              "rope_theta": 1000000.0, "sliding_window": 32, "use_sliding_window": False,
              "tie_word_embeddings": True, "vocab_size": 64}
     write_case(root, "qwen2", *llama_case("qwen2", qwen2, "F32", 8), "F32")
+
+    # Mistral: Llama with a sliding window of 3 keys (shorter than the 7 tokens)
+    mistral = {"model_type": "mistral", "hidden_size": 32, "num_attention_heads": 4,
+               "num_key_value_heads": 2, "num_hidden_layers": 2, "intermediate_size": 64,
+               "max_position_embeddings": 32, "rms_norm_eps": 1e-5, "rope_theta": 1000000.0,
+               "sliding_window": 3, "tie_word_embeddings": False, "vocab_size": 64}
+    write_case(root, "mistral", *llama_case("mistral", mistral, "F32", 9), "F32")
+    # Llama 3.1's rope scaling; original_max_position_embeddings 64 puts the 8 frequencies
+    # of Dh 16 in all three bands (kept, smoothed, divided by factor)
+    llama31 = dict(llama, rope_theta=10000.0, head_dim=16,
+                   rope_scaling={"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                                 "high_freq_factor": 4.0, "original_max_position_embeddings": 64})
+    write_case(root, "llama31", *llama_case("llama31", llama31, "F32", 10), "F32")
+    # Qwen3: q/k RMSNorm per head (q_norm, k_norm of head_dim), no biases, head_dim 16 ≠ D/H
+    qwen3 = {"model_type": "qwen3", "hidden_size": 32, "num_attention_heads": 4,
+             "num_key_value_heads": 2, "head_dim": 16, "num_hidden_layers": 2,
+             "intermediate_size": 64, "max_position_embeddings": 32, "rms_norm_eps": 1e-6,
+             "rope_theta": 1000000.0, "attention_bias": False, "use_sliding_window": False,
+             "sliding_window": None, "tie_word_embeddings": True, "vocab_size": 64}
+    write_case(root, "qwen3", *llama_case("qwen3", qwen3, "F32", 11), "F32")
 
 
 def bytes_to_unicode():

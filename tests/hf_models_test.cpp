@@ -81,7 +81,8 @@ struct Expected {
 
 const std::vector<std::string>& all_cases() {
     static const std::vector<std::string> cases = {"gpt2", "gpt2_bf16", "bert", "bert_prefixed",
-                                                   "llama", "llama_f16", "llama_sharded", "qwen2"};
+                                                   "llama", "llama_f16", "llama_sharded", "qwen2",
+                                                   "mistral", "llama31"};
     return cases;
 }
 
@@ -177,7 +178,7 @@ TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
 
 TEST(HfConfig, UnknownModelTypeIsNamedWithTheSupportedOnes) {
     expect_error([] { parse_hf_config(json::parse(R"({"model_type": "t5"})"), "x/config.json"); },
-                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, llama, qwen2"});
+                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, llama, mistral, qwen2"});
 }
 
 TEST(HfConfig, MissingRequiredKeyIsNamed) {
@@ -190,17 +191,61 @@ TEST(HfConfig, MissingRequiredKeyIsNamed) {
         {"missing the required key \"n_head\"", "gpt2"});
 }
 
-TEST(HfConfig, RejectsRopeScalingAndIndivisibleHeads) {
+TEST(HfConfig, MistralAttendsItsSlidingWindow) {
+    const HfConfig hf = parse_hf_config(
+        json::parse(R"({"model_type": "mistral", "hidden_size": 64, "num_attention_heads": 8,
+                        "num_key_value_heads": 2, "num_hidden_layers": 2,
+                        "intermediate_size": 128, "vocab_size": 32, "sliding_window": 4096})"),
+        "config.json");
+    EXPECT_EQ(hf.config.window, 4096);
+    EXPECT_EQ(hf.config.family, "mistral");
+    EXPECT_FALSE(hf.config.qkv_bias);
+    // Mistral 7B v0.2 on: "sliding_window": null, full attention
+    const HfConfig full = parse_hf_config(
+        json::parse(R"({"model_type": "mistral", "hidden_size": 64, "num_attention_heads": 8,
+                        "num_hidden_layers": 2, "intermediate_size": 128, "vocab_size": 32,
+                        "sliding_window": null})"),
+        "config.json");
+    EXPECT_EQ(full.config.window, 0);
+}
+
+// Llama 3.1 8B's rope_scaling with head_dim 128, theta 500000: HF's
+// _compute_llama3_parameters by hand for three frequencies, one per band (wavelength
+// 2π/θ_i against 8192/4 = 2048 and 8192/1 = 8192).
+TEST(HfConfig, Llama3RopeScalingDividesTheLongWavelengths) {
+    const HfConfig hf = parse_hf_config(
+        json::parse(R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                        "num_key_value_heads": 8, "num_hidden_layers": 2, "intermediate_size": 128,
+                        "vocab_size": 32, "rope_theta": 500000.0,
+                        "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                         "original_max_position_embeddings": 8192, "rope_type": "llama3"}})"),
+        "config.json");
+    const std::vector<float>& d = hf.config.rope_freq_divisors;
+    ASSERT_EQ(d.size(), 64u);
+    // i = 0: wavelength 2π, short: kept
+    EXPECT_FLOAT_EQ(d[0], 1.0f);
+    // i = 63: θ = 500000^(−126/128) = 2.4367e-6, wavelength 2.578e6 > 8192: ÷ 8
+    EXPECT_FLOAT_EQ(d[63], 8.0f);
+    // i = 30: θ = 500000^(−60/128) = 2.1311e-3, wavelength 2948.3: between;
+    // t = (8192/2948.3 − 1)/3 = 0.59285, divisor 1/((1 − t)/8 + t) = 1.5534
+    const double theta = std::pow(500000.0, -60.0 / 128.0), wavelength = 2 * M_PI / theta;
+    const double t = (8192.0 / wavelength - 1.0) / 3.0;
+    EXPECT_NEAR(t, 0.59285, 1e-4);
+    EXPECT_NEAR(d[30], 1.0 / ((1 - t) / 8 + t), 1e-5);
+    EXPECT_NEAR(d[30], 1.5534, 1e-3);
+}
+
+TEST(HfConfig, RejectsOtherRopeScalingAndIndivisibleHeads) {
     expect_error(
         [] {
             parse_hf_config(
                 json::parse(R"({"model_type": "llama", "hidden_size": 64,
                                 "num_attention_heads": 8, "num_hidden_layers": 2,
                                 "intermediate_size": 128, "vocab_size": 32,
-                                "rope_scaling": {"rope_type": "llama3", "factor": 8.0}})"),
+                                "rope_scaling": {"rope_type": "yarn", "factor": 8.0}})"),
                 "config.json");
         },
-        {"rope_scaling", "llama3", "not supported"});
+        {"rope_scaling", "yarn", "not supported", "llama3"});
     expect_error(
         [] {
             parse_hf_config(json::parse(R"({"model_type": "gpt2", "n_embd": 30, "n_head": 4,
@@ -285,7 +330,7 @@ TEST(HfLoader, UnknownModelTypeIsNamed) {
     TempDir dir;
     write_text(dir.file("config.json"), R"({"model_type": "mamba"})");
     expect_error([&] { load_hf_model(dir.str()); },
-                 {"model_type \"mamba\" is not supported", "gpt2, bert, llama, qwen2"});
+                 {"model_type \"mamba\" is not supported", "gpt2, bert, llama, mistral, qwen2"});
 }
 
 TEST(HfLoader, MissingTensorIsNamed) {

@@ -335,18 +335,26 @@ TEST_F(ModelDir, SaveThenLoadGivesIdenticalWeightsAndForwardOutput) {
 // (model_type llama, HF tensor names) and reopens as a real model with the same trace:
 // every head's map, every hidden state, the next-token logits. Interleaved RoPE pairs are
 // saved with W_q / W_k rows permuted for HF's rotate-half, so the maps must still agree.
+// With a sliding window it is a Mistral (model_type mistral, sliding_window).
 TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameTrace) {
     for (const char* spec :
          {"random:arch=decoder,d_model=32,heads=4,kv_heads=2,layers=2,pe=rope,rope=interleaved,"
           "norm=rmsnorm,act=swiglu,bias=0,lm_head=separate,vocab=40,max_len=16,seed=9",
           "random:arch=decoder,d_model=24,heads=3,layers=2,pe=rope,norm=rmsnorm,act=swiglu,"
-          "bias=0,vocab=40,max_len=16,seed=10"}) {
+          "bias=0,vocab=40,max_len=16,seed=10",
+          // a sliding window of 3 keys: a Mistral
+          "random:arch=decoder,d_model=32,heads=4,kv_heads=2,layers=2,pe=rope,norm=rmsnorm,act=swiglu,"
+          "bias=0,window=3,vocab=40,max_len=16,seed=11"}) {
         SCOPED_TRACE(spec);
         const hs::Model original = hs::Model::random(hs::parse_playground_spec(spec));
         const std::string dir = path(std::to_string(original.config().seed));
         hs::save_model_dir(original, dir);
         const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
-        EXPECT_EQ(j.at("model_type"), "llama");
+        const bool mistral = original.config().window > 0;
+        EXPECT_EQ(j.at("model_type"), mistral ? "mistral" : "llama");
+        if (mistral) {
+            EXPECT_EQ(j.at("sliding_window"), 3);
+        }
         EXPECT_EQ(j.at("num_key_value_heads"), original.config().kv_head_count());
         const auto names = hs::SafetensorsFile::open(dir + "/model.safetensors");
         EXPECT_TRUE(names->has("model.layers.1.self_attn.k_proj.weight"));
@@ -355,7 +363,7 @@ TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameT
         const auto reopened = hs::open_source(dir);
         ASSERT_NE(reopened->model(), nullptr);
         hs::ModelConfig want = original.config();
-        want.family = "llama";
+        want.family = mistral ? "mistral" : "llama";
         want.rope_layout = hs::RopeLayout::RotateHalf;  // the saved rows are permuted
         want.seed = 0;
         EXPECT_EQ(reopened->config(), want);
@@ -384,6 +392,24 @@ TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameT
         text.text = "the cat sat";
         EXPECT_EQ(reopened->run(text, {}).main.ids, hs::make_model_source(original)->run(text, {}).main.ids);
     }
+}
+
+// A windowed decoder with biases is no Mistral (which has none): it saves in HeadScope's
+// own layout, its config.json keeping the window, and reopens with it.
+TEST_F(ModelDir, AWindowedDecoderWithBiasesKeepsItsWindowInHeadScopesLayout) {
+    const hs::Model original = hs::Model::random(hs::parse_playground_spec(
+        "random:arch=decoder,d_model=16,heads=2,layers=1,pe=rope,norm=rmsnorm,act=swiglu,bias=1,window=2,"
+        "vocab=30,max_len=16,seed=12"));
+    const std::string dir = path("windowed");
+    hs::save_model_dir(original, dir);
+    const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
+    EXPECT_EQ(j.at("format"), "headscope-playground");
+    EXPECT_EQ(j.at("window"), 2);
+    const auto reopened = hs::open_source(dir);
+    EXPECT_EQ(reopened->config().window, 2);
+    const hs::Trace t = reopened->model()->forward(hs::ForwardInput::of({1, 2, 3, 4}), {});
+    EXPECT_EQ(t.main.layers[0].self_attn.weights[0](3, 1), 0.0f);  // key 1 is behind query 3's window
+    EXPECT_GT(t.main.layers[0].self_attn.weights[0](3, 2), 0.0f);
 }
 
 // Weights that are not finite numbers are refused when a model opens, naming the tensor

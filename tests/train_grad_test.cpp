@@ -122,6 +122,10 @@ std::vector<GradCase> grad_cases() {
         // encoder–decoder: cross-attention, three norms per decoder layer, both final norms
         {"arch=encoder-decoder,norm=pre-ln,pe=learned,act=gelu,lm_head=tied", {}},
         {"arch=encoder-decoder,norm=post-rmsnorm,pe=rope,act=swiglu,kv_heads=1,lm_head=separate", {3}},
+        // a sliding window of 2 keys (Mistral's): each query sees itself and the key before
+        {"norm=rmsnorm,pe=rope,act=swiglu,bias=0,window=2,lm_head=separate", {}},
+        {"norm=pre-ln,pe=learned,act=gelu,window=3,lm_head=tied", {1}},
+        {"arch=encoder-decoder,norm=pre-ln,pe=rope,act=relu,window=2,lm_head=tied", {}},
     };
 }
 

@@ -66,7 +66,8 @@ void rotate(Mat& x, int heads, const ModelConfig& c) {
 }
 
 // Multi-head attention: queries from x, keys and values from m (= x for self-attention);
-// query t sees key j unless causal and j > t, or j is a padded key.
+// query t sees key j unless causal and j > t, causal with a window and j ≤ t − window,
+// or j is a padded key.
 Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const ModelConfig& c, bool causal, bool rope,
               const std::vector<int>& padded, const Reader& r) {
     const int H = c.heads, Hkv = c.kv_head_count(), dh = c.d_h(), I = H * dh, Ikv = Hkv * dh;
@@ -86,7 +87,8 @@ Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const Model
         Mat s = q.middleCols(h * dh, dh) * k.middleCols(g * dh, dh).transpose() / std::sqrt(static_cast<double>(dh));
         for (Eigen::Index t = 0; t < s.rows(); ++t) {
             const auto sees = [&](Eigen::Index j) {
-                return !(causal && j > t) && std::find(padded.begin(), padded.end(), j) == padded.end();
+                return !(causal && (j > t || (c.window > 0 && j <= t - c.window))) &&
+                       std::find(padded.begin(), padded.end(), j) == padded.end();
             };
             double top = -INFINITY;
             for (Eigen::Index j = 0; j < s.cols(); ++j)

@@ -139,6 +139,15 @@ void draw_playground(const ModelPanelContext& ctx) {
     changed |= ImGui::InputInt(tr("layers"), &c.layers, 1, 1);
     changed |= ImGui::InputInt("d_ff", &c.d_ff, 64, 512);
     changed |= enum_combo(tr("mask"), &c.mask, {MaskKind::None, MaskKind::Causal});
+    if (c.mask == MaskKind::Causal) {  // sliding-window attention: the last W keys only
+        if (ImGui::InputInt(tr("attention window"), &c.window, 1, 8)) {
+            c.window = std::max(0, c.window);
+            changed = true;
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", tr("sliding-window attention (Mistral): each query sees only the last W keys, "
+                                       "itself included; 0: every earlier key"));
+    }
     changed |= enum_combo(tr("positions"), &c.pe,
                           {PosEncoding::Sinusoidal, PosEncoding::Learned, PosEncoding::Rotary,
                            PosEncoding::None});

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/model/model_masks.h"
 #include "core/tokenize/unicode_classes.h"
 
 namespace hs {
@@ -154,12 +155,7 @@ HeadMetrics compute_head_metrics(const Matrix& A, const TokenKinds& kinds, const
     return m;
 }
 
-AttentionMask mask_of(const Trace& trace) {
-    AttentionMask mask;
-    mask.causal = trace.config.arch != Arch::EncoderDecoder && trace.config.mask == MaskKind::Causal;
-    mask.key_padding = trace.key_padding;
-    return mask;
-}
+AttentionMask mask_of(const Trace& trace) { return main_self_mask(trace.config, trace.key_padding); }
 
 std::vector<HeadMetrics> compute_trace_metrics(const Trace& trace) {
     const StackTrace& stack = trace.main;

@@ -1,7 +1,7 @@
 // config.json of a Hugging Face checkpoint -> ModelConfig.
 //
 // Key names and defaults follow the HF configuration classes (GPT2Config, BertConfig,
-// LlamaConfig, Qwen2Config). Keys that fix tensor shapes are required, so a truncated
+// LlamaConfig, MistralConfig, Qwen2Config). Keys that fix tensor shapes are required, so a truncated
 // config fails here with the key's name instead of later as a puzzling shape mismatch;
 // numerical details (eps, theta, activation) fall back to the HF defaults.
 #include "core/formats/hf_config.h"
@@ -16,6 +16,7 @@
 
 #include "core/error.h"
 #include "core/io/json_file.h"
+#include "core/model/rope.h"
 
 namespace hs {
 
@@ -50,6 +51,13 @@ public:
     std::string optional_string(const char* key, const std::string& fallback) const {
         return optional<std::string>(key, fallback, &json::is_string, "a string");
     }
+    // The object under `key` (rope_scaling); an error naming the key for anything else.
+    const json& object(const char* key) const {
+        if (!has(key) || !j_.at(key).is_object())
+            throw Error(where_ + ": \"" + key + "\" must be an object (got " + dump(key) + ")");
+        return j_.at(key);
+    }
+    const std::string& where() const { return where_; }
     [[noreturn]] void fail(const std::string& what) const {
         throw Error(where_ + ": " + what);
     }
@@ -171,7 +179,27 @@ HfConfig parse_bert(const Keys& k) {
     return out;
 }
 
-// Llama / Qwen2: x += attn(rms(x)) with RoPE on q, k; x += down(silu(gate) ⊙ up)(rms(x)).
+// rope_scaling {"rope_type": "llama3", factor, low_freq_factor, high_freq_factor,
+// original_max_position_embeddings} (Llama 3.1/3.2) as the divisor of each θ_i
+// (llama3_rope_divisors); other kinds are refused by name.
+std::vector<float> read_rope_scaling(const Keys& k, const ModelConfig& c) {
+    const json& s = k.object("rope_scaling");
+    const Keys scaling(s, k.where() + " rope_scaling", "llama");
+    const std::string type = scaling.optional_string("rope_type", scaling.optional_string("type", ""));
+    if (type != "llama3")
+        k.fail("rope_scaling of type \"" + type + "\" is not supported (only \"llama3\", Llama 3.1's)");
+    Llama3RopeScaling r;
+    r.factor = scaling.optional_float("factor", 8.0f);
+    r.low_freq_factor = scaling.optional_float("low_freq_factor", 1.0f);
+    r.high_freq_factor = scaling.optional_float("high_freq_factor", 4.0f);
+    r.original_max_positions = scaling.optional_int("original_max_position_embeddings", 8192);
+    if (!(r.factor >= 1.0f) || !(r.low_freq_factor > 0.0f) || !(r.high_freq_factor > r.low_freq_factor))
+        k.fail("rope_scaling " + k.dump("rope_scaling") +
+               " needs factor ≥ 1 and high_freq_factor > low_freq_factor > 0");
+    return llama3_rope_divisors(r, c.d_h(), c.rope_theta);
+}
+
+// Llama / Qwen2 / Mistral: x += attn(rms(x)) with RoPE on q, k; x += down(silu(gate) ⊙ up)(rms(x)).
 HfConfig parse_llama_like(const Keys& k, const std::string& type) {
     HfConfig out;
     ModelConfig& c = out.config;
@@ -203,11 +231,13 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
     c.pe = PosEncoding::Rotary;
     c.rope_layout = RopeLayout::RotateHalf;
     c.rope_theta = k.optional_float("rope_theta", 10000.0f);
-    if (k.has("rope_scaling"))
-        k.fail("rope_scaling " + k.dump("rope_scaling") +
-               " is not supported; only plain RoPE with rope_theta is implemented");
-    if (k.optional_bool("use_sliding_window", false))
-        k.fail("use_sliding_window true is not supported (full attention only)");
+    if (k.has("rope_scaling")) c.rope_freq_divisors = read_rope_scaling(k, c);
+    // Mistral attends a sliding window of keys in every layer; Qwen2's window covers only
+    // the layers from max_window_layers on, which one window for all layers cannot say.
+    if (type == "mistral" && k.has("sliding_window")) c.window = k.optional_int("sliding_window", 0);
+    if (type != "mistral" && k.optional_bool("use_sliding_window", false))
+        k.fail("use_sliding_window true is not supported (Qwen2's window skips its first max_window_layers "
+               "layers; HeadScope's window covers every layer)");
     if (k.optional_bool("mlp_bias", false)) k.fail("mlp_bias true is not supported");
     c.arch = Arch::DecoderOnly;
     c.mask = MaskKind::Causal;
@@ -225,7 +255,7 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
 }  // namespace
 
 const std::vector<std::string>& supported_hf_model_types() {
-    static const std::vector<std::string> types = {"gpt2", "bert", "llama", "qwen2"};
+    static const std::vector<std::string> types = {"gpt2", "bert", "llama", "mistral", "qwen2"};
     return types;
 }
 
@@ -255,7 +285,7 @@ HfConfig parse_hf_config(const json& config, const std::string& where) {
         out = parse_gpt2(keys);
     else if (type == "bert")
         out = parse_bert(keys);
-    else if (type == "llama" || type == "qwen2")
+    else if (type == "llama" || type == "qwen2" || type == "mistral")
         out = parse_llama_like(keys, type);
     else
         throw Error(where + ": model_type \"" + type + "\" is not supported (supported: " +

@@ -64,6 +64,13 @@ nlohmann::json llama_config(const ModelConfig& c) {
                         {"mlp_bias", false},
                         {"tie_word_embeddings", c.lm_head != LmHead::Separate},
                         {"torch_dtype", "float32"}};
+    if (c.window > 0) {  // Mistral: Llama with a sliding window of keys in every layer
+        j["architectures"] = {"MistralForCausalLM"};
+        j["model_type"] = "mistral";
+        j["sliding_window"] = c.window;
+        j.erase("attention_bias");
+        j.erase("mlp_bias");
+    }
     if (c.family.empty()) j["headscope_tokenizer"] = "playground";
     if (c.lm_head == LmHead::None) j["headscope_lm_head"] = "none";
     return j;
@@ -75,7 +82,8 @@ bool is_llama_shaped(const ModelConfig& c) {
     return c.arch == Arch::DecoderOnly && c.mask == MaskKind::Causal &&
            c.norm == NormPlacement::PreLN && c.norm_kind == NormKind::RMSNorm &&
            c.pe == PosEncoding::Rotary && c.activation == Activation::SwiGLU && !c.mlp_bias &&
-           c.qkv_bias == c.out_bias && !c.embed_norm && c.type_vocab == 0;
+           c.qkv_bias == c.out_bias && !c.embed_norm && c.type_vocab == 0 &&
+           !(c.window > 0 && c.qkv_bias);  // with a window it is a Mistral, which has no biases
 }
 
 void save_hf_llama_dir(const Model& model, const std::string& dir) {

@@ -20,12 +20,15 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-// One query row of A: softmax over the first n_visible keys (causal prefix), the padded
-// keys −∞ → exactly 0, the keys from n_visible on set to 0 (core/kernels/softmax.h).
-void softmax_query_row(float* row, Eigen::Index n_visible, Eigen::Index S, const std::vector<int>& key_padding) {
-    for (int j : key_padding)
+// Query row i of A: softmax over the keys the mask lets it see, the keys behind its
+// window and the padded keys −∞ → exactly 0, the keys from visible(i) on (causal) set to 0
+// (core/kernels/softmax.h).
+void softmax_query_row(float* row, int i, Eigen::Index S, const AttentionMask& mask) {
+    const int n_visible = mask.visible(i, int(S));
+    std::fill(row, row + std::min(mask.first(i), n_visible), kNegInf);
+    for (int j : mask.key_padding)
         if (j >= 0 && j < n_visible) row[j] = kNegInf;
-    kernels::softmax_row(row, int(n_visible), int(S));
+    kernels::softmax_row(row, n_visible, int(S));
 }
 
 // K_g and V_g of one key/value head, laid out contiguously for the kernel:
@@ -77,7 +80,7 @@ void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dh, Eige
         gemm::nn(int(n), int(std::min<Eigen::Index>(gemm::kPanel, keys - j0)), int(Dh), scale, q_rows,
                  int(q.outerStride()), kv.k_panels + j0 * Dh, gemm::kPanel, nullptr, a + j0, int(S));
     if (scores) stream_copy(a, static_cast<long>(n) * S, (*scores)[h].row(r0).data());  // rows r0… of S_h
-    for (Eigen::Index r = 0; r < n; ++r) softmax_query_row(a + r * S, mask.visible(int(r0 + r), int(S)), S, mask.key_padding);
+    for (Eigen::Index r = 0; r < n; ++r) softmax_query_row(a + r * S, int(r0 + r), S, mask);
     gemm::nn(int(n), int(Dh), int(keys), 1.0f, a, int(S), kv.v, int(Dh), nullptr,
              concat.data() + r0 * concat.outerStride() + h * Dh, int(concat.outerStride()));
     if (weights) stream_copy(a, static_cast<long>(n) * S, (*weights)[h].row(r0).data());  // rows r0… of A_h

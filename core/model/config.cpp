@@ -74,6 +74,7 @@ ModelConfig ModelConfig::defaults_for(Arch arch) {
 
 void follow_edit(const ModelConfig& before, ModelConfig& after) {
     if (after.arch != before.arch) after.mask = ModelConfig::defaults_for(after.arch).mask;
+    if (after.mask != MaskKind::Causal) after.window = 0;  // a window only narrows a causal mask
     if (after.d_model != before.d_model && after.d_ff == before.d_ff && before.d_ff == default_d_ff(before.d_model))
         after.d_ff = default_d_ff(after.d_model);
 }
@@ -117,6 +118,10 @@ std::vector<std::string> validate(const ModelConfig& c) {
                                  std::to_string(c.d_h()));
     if (c.pe == PosEncoding::Rotary && !(c.rope_theta > 1.0f))
         add("rope theta must be greater than 1");
+    if (c.window < 0)
+        add("the attention window " + std::to_string(c.window) + " must be at least 1 (or 0: no window)");
+    else if (c.window > 0 && c.mask != MaskKind::Causal)
+        add("a sliding attention window needs the causal mask (each query sees the window of keys before it)");
     if (!c.rope_freq_divisors.empty()) {
         if (c.pe != PosEncoding::Rotary || static_cast<int>(c.rope_freq_divisors.size()) * 2 != c.d_h())
             add("rope frequency divisors: " + std::to_string(c.rope_freq_divisors.size()) +
@@ -219,6 +224,7 @@ nlohmann::json config_to_json(const ModelConfig& c) {
     const ModelConfig d;
     if (c.norm_kind != d.norm_kind) j["norm_kind"] = to_string(c.norm_kind);
     if (c.kv_heads != d.kv_heads) j["kv_heads"] = c.kv_heads;
+    if (c.window != d.window) j["window"] = c.window;
     if (c.head_dim != d.head_dim) j["head_dim"] = c.head_dim;
     if (c.pe == PosEncoding::Rotary) {
         j["rope_layout"] = to_string(c.rope_layout);
@@ -274,6 +280,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     }
     if (j.contains("norm_kind")) c.norm_kind = parse_norm_kind(get_str("norm_kind"));
     get_int("kv_heads", c.kv_heads);
+    get_int("window", c.window);
     get_int("head_dim", c.head_dim);
     get_int("type_vocab", c.type_vocab);
     if (j.contains("rope_layout")) c.rope_layout = parse_rope_layout(get_str("rope_layout"));
@@ -429,10 +436,11 @@ void set_spec_key(ModelConfig& c, const std::string& k, const std::string& v) {
     else if (k == "rope") c.rope_layout = parse_rope_layout(v);
     else if (k == "theta") c.rope_theta = static_cast<float>(parse_number(k, v));
     else if (k == "lm_head") c.lm_head = parse_lm_head(v);
+    else if (k == "window") c.window = num();
     else
         throw Error("playground spec: unknown key '" + k +
                     "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
-                    "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head)");
+                    "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head, window)");
 }
 
 ModelConfig parse_playground_spec(const std::string& spec) {
@@ -477,6 +485,7 @@ std::string to_playground_spec(const ModelConfig& c) {
     if (c.pe == PosEncoding::Rotary && c.rope_theta != d.rope_theta)
         s += ",theta=" + std::to_string(static_cast<long long>(c.rope_theta));
     if (c.lm_head != d.lm_head) s += ",lm_head=" + to_string(c.lm_head);
+    if (c.window != d.window) s += ",window=" + std::to_string(c.window);
     return s;
 }
 

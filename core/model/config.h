@@ -41,6 +41,9 @@ struct ModelConfig {
     // Self-attention mask of the main stack (encoder-only / decoder-only) and of the
     // decoder stack of an encoder-decoder. The encoder of an encoder-decoder is never masked.
     MaskKind mask = MaskKind::None;
+    // Sliding-window attention (Mistral): a causal self-attention's query i sees only the
+    // `window` keys i − window + 1 … i; 0: every earlier key. Causal masks only.
+    int window = 0;
     float norm_eps = 1e-5f;
     std::uint64_t seed = 0;  // initialisation seed (playground)
 
@@ -91,6 +94,7 @@ int default_d_ff(int d_model);
 // fields the user did not touch, from `before` to `after`:
 //   another architecture takes its default mask (a decoder and an encoder–decoder's
 //   decoder are causal, an encoder sees every token: defaults_for);
+//   a mask that is not causal drops the sliding window;
 //   another d_model takes d_ff along when d_ff was the default 4·d_model (a d_ff the user
 //   chose stays).
 void follow_edit(const ModelConfig& before, ModelConfig& after);
@@ -135,8 +139,8 @@ ModelConfig config_from_json(const nlohmann::json& j);  // missing keys keep def
 // Playground spec "random:d_model=512,heads=8,layers=2,seed=7,mask=causal,arch=decoder,pe=learned".
 // Keys: d_model heads layers d_ff vocab max_len seed mask arch pe norm act, and the modern
 // options kv_heads (K), bias (0|1: every linear layer), rope (rotate-half|interleaved),
-// theta, lm_head (none|tied|separate). norm takes post-ln, pre-ln, rmsnorm (= pre-norm
-// RMSNorm, as Llama) or post-rmsnorm; act relu, gelu, gelu-tanh, swiglu; pe sinusoidal,
+// theta, lm_head (none|tied|separate), window (W: sliding-window attention, 0 = off).
+// norm takes post-ln, pre-ln, rmsnorm (= pre-norm RMSNorm, as Llama) or post-rmsnorm; act relu, gelu, gelu-tanh, swiglu; pe sinusoidal,
 // learned, rope, none. Unknown keys, bad numbers and bad values throw hs::Error naming the
 // key. Does not validate.
 ModelConfig parse_playground_spec(const std::string& spec);

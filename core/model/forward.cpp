@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/kernels/parallel.h"
 #include "core/model/layers.h"
+#include "core/model/model_masks.h"
 #include "core/model/recorder.h"
 #include "core/model/rope.h"
 #include "core/model/steps_recorder.h"
@@ -56,26 +57,6 @@ LayerContext context_for(const TraceOptions& opt, Recorder* recorder, const char
     if (in_decoder) context.cross_ablated = opt.ablated_heads(il, true, true);
     context.ablate_mode = opt.ablate_mode;
     return context;
-}
-
-// The masks of Model::forward. Main stack: causal unless it is the encoder of an
-// encoder-decoder, plus the key padding; decoder self-attention: causal per config;
-// cross-attention: the encoder's key padding.
-AttentionMask main_self_mask(const ModelConfig& c, const std::vector<int>& key_padding) {
-    AttentionMask m;
-    m.causal = c.arch != Arch::EncoderDecoder && c.mask == MaskKind::Causal;
-    m.key_padding = key_padding;
-    return m;
-}
-AttentionMask decoder_self_mask(const ModelConfig& c) {
-    AttentionMask m;
-    m.causal = c.mask == MaskKind::Causal;
-    return m;
-}
-AttentionMask cross_mask(const std::vector<int>& key_padding) {
-    AttentionMask m;
-    m.key_padding = key_padding;
-    return m;
 }
 
 // Every mask of one forward.

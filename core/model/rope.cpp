@@ -23,6 +23,27 @@ RopeTable make_rope_table(int T, int head_dim, float theta, const std::vector<fl
     return table;
 }
 
+std::vector<float> llama3_rope_divisors(const Llama3RopeScaling& s, int head_dim, float theta) {
+    const double pi = std::acos(-1.0);
+    const double low_wavelength = s.original_max_positions / double(s.low_freq_factor);    // longer: ÷ factor
+    const double high_wavelength = s.original_max_positions / double(s.high_freq_factor);  // shorter: kept
+    std::vector<float> divisors;
+    for (int i = 0; i < head_dim / 2; ++i) {
+        const double freq = std::pow(static_cast<double>(theta), -2.0 * i / head_dim);  // θ_i
+        const double wavelength = 2.0 * pi / freq;
+        double divisor = 1.0;
+        if (wavelength > low_wavelength) {
+            divisor = s.factor;
+        } else if (wavelength >= high_wavelength) {  // between: θ_i·((1 − t)/factor + t)
+            const double t = (s.original_max_positions / wavelength - s.low_freq_factor) /
+                             (s.high_freq_factor - s.low_freq_factor);
+            divisor = 1.0 / ((1.0 - t) / s.factor + t);
+        }
+        divisors.push_back(static_cast<float>(divisor));
+    }
+    return divisors;
+}
+
 std::optional<Rotary> rotary_for(const ModelConfig& c, int T) {
     if (c.pe != PosEncoding::Rotary) return std::nullopt;
     return Rotary{make_rope_table(T, c.d_h(), c.rope_theta, c.rope_freq_divisors), c.rope_layout};

@@ -19,6 +19,18 @@ struct RopeTable {
 };
 RopeTable make_rope_table(int T, int head_dim, float theta, const std::vector<float>& divisors = {});
 
+// Llama 3.1's rope scaling (HF rope_scaling with rope_type "llama3"): wavelengths 2π/θ_i
+// shorter than original_max_positions / high_freq_factor keep θ_i, those longer than
+// original_max_positions / low_freq_factor are divided by factor, and between the two
+// the divisor moves smoothly: 1 / ((1 − s)/factor + s), s = (original_max_positions /
+// wavelength − low_freq_factor) / (high_freq_factor − low_freq_factor).
+struct Llama3RopeScaling {
+    float factor = 8.0f, low_freq_factor = 1.0f, high_freq_factor = 4.0f;
+    int original_max_positions = 8192;
+};
+// The Dh/2 divisors of θ_i (ModelConfig::rope_freq_divisors) for head size Dh and theta.
+std::vector<float> llama3_rope_divisors(const Llama3RopeScaling& s, int head_dim, float theta);
+
 // The rotation one attention applies: the table and the pair layout.
 struct Rotary {
     RopeTable table;

@@ -209,6 +209,14 @@ int check_script(char** argv) {
             for (int c = r + 1; c < m.cols(); ++c) above = std::max(above, std::fabs(w.at(r).at(c).get<float>()));
         check(above == 0.0f, "causal mask: every future key has weight 0 in trace.json");
     }
+    if (trace.config.window > 0) {  // query r sees keys r − window + 1 … r only
+        const int window = trace.config.window;
+        float behind = 0.0f;
+        for (int r = window; r < m.rows(); ++r)
+            for (int c = 0; c <= r - window; ++c) behind = std::max(behind, std::fabs(w.at(r).at(c).get<float>()));
+        check(cfg.value("window", 0) == window && behind == 0.0f,
+              "sliding window " + std::to_string(window) + ": trace.json's config has it and every key behind it has weight 0");
+    }
 
     // head.png is the exporter's image of exactly this map (pixel for pixel): values in
     // the cells and axis titles, as the Export tab draws by default.

@@ -492,6 +492,7 @@ void hf_errors(Hostile& h) {
           edited(bert, "/position_embedding_type", "relative_key"), edited(llama, "/num_key_value_heads", 3),
           edited(llama, "/head_dim", 3), edited(llama, "/hidden_act", "gelu"),
           edited(llama, "/rope_scaling", json{{"type", "linear"}}), edited(llama, "/use_sliding_window", true),
+          edited(llama, "/rope_scaling", 2), edited(llama, "/rope_scaling", json{{"rope_type", "llama3"}, {"factor", 0.5}}),
           edited(llama, "/mlp_bias", true)})
         h.error([&] { parse_hf_config(config, "/m/config.json"); });
     h.error([&] { load_hf_config(h.fresh_dir("hf/empty")); });
