@@ -45,12 +45,14 @@ constexpr const char* kModelHelp = R"(MODEL is one of
       pe=sinusoidal|learned|rope|none rope=rotate-half|interleaved theta=10000
       norm=post-ln|pre-ln|rmsnorm|post-rmsnorm act=relu|gelu|gelu-tanh|swiglu
       kv_heads=K bias=0|1 lm_head=tied|separate|none
-      window=W: sliding-window attention as Mistral, each causal query sees the last W keys)
+      window=W: sliding-window attention as Mistral, each causal query sees the last W keys
+      qk_norm=0|1: Qwen3's RMSNorm of every head's q and k before the rotation)
       a Llama block: random:d_model=256,heads=8,kv_heads=2,layers=4,arch=decoder,
                      pe=rope,norm=rmsnorm,act=swiglu,bias=0
   DIR          a model directory (config.json + model.safetensors)
   FILE.json    a worked example (assets/examples/)
-  FILE.gguf    a GGUF file (llama.cpp, ollama): llama architecture, SentencePiece tokenizer;
+  FILE.gguf    a GGUF file (llama.cpp, ollama): llama, qwen2 or qwen3 architecture,
+               SentencePiece or byte-level BPE tokenizer;
                weights F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K…Q6_K, IQ4_NL
   FILE.bin     a llama2.c checkpoint (tokenizer.bin or tok*.bin beside it)
 )";

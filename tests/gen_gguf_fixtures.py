@@ -30,6 +30,10 @@ i + Dh/2 (llama.cpp's NEOX mode, Hugging Face's rotate_half).
    holds its logits for fixed ids.
 5. tests/fixtures/gguf/tiny_llama_rope_freqs.gguf: tiny_llama.gguf plus a rope_freqs tensor
    (Llama-3.1's rope scaling, θ_i divided by rope_freqs[i]) and its torch logits.
+6. tests/fixtures/gguf/tiny_qwen3.gguf: a 2-layer qwen3: no biases, attn_q_norm /
+   attn_k_norm (an RMSNorm of every head's q and k over its Dh, before the rotation), and
+   a head size of 16 set by attention.key_length (4 heads × 16 = 64 ≠ d_model 32), the
+   qwen2 fixture's tokenizer; tiny_qwen3_expected.json holds its logits.
 
 Regenerate:   /usr/bin/python3 tests/gen_gguf_fixtures.py
 Verify only:  /usr/bin/python3 tests/gen_gguf_fixtures.py --check
@@ -336,7 +340,7 @@ def llama_logits(meta, w, ids):
     Hkv = meta.get(f"{arch}.attention.head_count_kv", H)
     eps = meta[f"{arch}.attention.layer_norm_rms_epsilon"]
     base = meta.get(f"{arch}.rope.freq_base", 10000.0)
-    Dh = D // H
+    Dh = meta.get(f"{arch}.attention.key_length", D // H)
     t = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in w.items()}
     x = t["token_embd.weight"][ids]
     T = len(ids)
@@ -348,7 +352,9 @@ def llama_logits(meta, w, ids):
         q = (h @ t[p + "attn_q.weight"].T + bias("attn_q")).view(T, H, Dh).transpose(0, 1)
         k = (h @ t[p + "attn_k.weight"].T + bias("attn_k")).view(T, Hkv, Dh).transpose(0, 1)
         v = (h @ t[p + "attn_v.weight"].T + bias("attn_v")).view(T, Hkv, Dh).transpose(0, 1)
-        rope = rope_halves if arch == "qwen2" else rope_adjacent
+        if arch == "qwen3":  # each head's q and k RMS-normalised over Dh, before the rotation
+            q, k = rms_norm(q, t[p + "attn_q_norm.weight"], eps), rms_norm(k, t[p + "attn_k_norm.weight"], eps)
+        rope = rope_halves if arch in ("qwen2", "qwen3") else rope_adjacent
         divisors = w.get("rope_freqs.weight")
         q, k = rope(q, base, divisors), rope(k, base, divisors)
         k, v = k.repeat_interleave(H // Hkv, 0), v.repeat_interleave(H // Hkv, 0)
@@ -509,9 +515,11 @@ def tiny_llama_fixture(rope_divisors=None):
     return writer, vocab_only, expected
 
 
-def tiny_qwen2_fixture():
-    rng = np.random.default_rng(42)
+def tiny_qwen_fixture(arch="qwen2"):
+    rng = np.random.default_rng(42 if arch == "qwen2" else 43)
     D, L, H, Hkv, F = 32, 2, 4, 2, 48
+    Dh = D // H if arch == "qwen2" else 16  # qwen3: attention.key_length 16, I = 64 ≠ D
+    I, Ikv = H * Dh, Hkv * Dh
     tj = json.load(open(os.path.join(HERE, "fixtures", "tokenizers", "qwen2_tiny", "tokenizer.json")))
     by_id = {i: t for t, i in tj["model"]["vocab"].items()}
     for a in tj["added_tokens"]:
@@ -521,12 +529,15 @@ def tiny_qwen2_fixture():
     merges = [" ".join(m) if isinstance(m, list) else m for m in tj["model"]["merges"]]
     V = len(tokens)
     writer = Writer()
-    writer.add("general.architecture", STRING, "qwen2")
+    writer.add("general.architecture", STRING, arch)
     for key, value in [("context_length", 128), ("embedding_length", D), ("block_count", L),
                        ("feed_forward_length", F), ("attention.head_count", H), ("attention.head_count_kv", Hkv)]:
-        writer.add("qwen2." + key, 4, value)
-    writer.add("qwen2.attention.layer_norm_rms_epsilon", 6, 1e-6)
-    writer.add("qwen2.rope.freq_base", 6, 1000000.0)
+        writer.add(arch + "." + key, 4, value)
+    if arch == "qwen3":
+        writer.add("qwen3.attention.key_length", 4, Dh)
+        writer.add("qwen3.attention.value_length", 4, Dh)
+    writer.add(arch + ".attention.layer_norm_rms_epsilon", 6, 1e-6)
+    writer.add(arch + ".rope.freq_base", 6, 1000000.0)
     writer.add("tokenizer.ggml.model", STRING, "gpt2")
     writer.add("tokenizer.ggml.pre", STRING, "qwen2")
     writer.add("tokenizer.ggml.tokens", ARRAY, tokens, STRING)
@@ -536,12 +547,15 @@ def tiny_qwen2_fixture():
     writer.add("tokenizer.ggml.bos_token_id", 4, 31)
     writer.add("tokenizer.ggml.add_bos_token", 7, False)
     w = {}
+    if arch == "qwen2":  # (this order fixes the draws of the committed qwen2 fixture)
+        attention = [("attn_q.weight", (I, D)), ("attn_q.bias", (I,)), ("attn_k.weight", (Ikv, D)),
+                     ("attn_k.bias", (Ikv,)), ("attn_v.weight", (Ikv, D)), ("attn_v.bias", (Ikv,))]
+    else:
+        attention = [("attn_q.weight", (I, D)), ("attn_k.weight", (Ikv, D)), ("attn_v.weight", (Ikv, D)),
+                     ("attn_q_norm.weight", (Dh,)), ("attn_k_norm.weight", (Dh,))]
     for name, shape in [("token_embd.weight", (V, D)), ("output_norm.weight", (D,))] + [
-            (f"blk.{il}.{n}", s) for il in range(L) for n, s in [
-                ("attn_norm.weight", (D,)), ("attn_q.weight", (D, D)), ("attn_q.bias", (D,)),
-                ("attn_k.weight", (Hkv * D // H, D)), ("attn_k.bias", (Hkv * D // H,)),
-                ("attn_v.weight", (Hkv * D // H, D)), ("attn_v.bias", (Hkv * D // H,)),
-                ("attn_output.weight", (D, D)), ("ffn_norm.weight", (D,)), ("ffn_gate.weight", (F, D)),
+            (f"blk.{il}.{n}", s) for il in range(L) for n, s in [("attn_norm.weight", (D,))] + attention + [
+                ("attn_output.weight", (D, I)), ("ffn_norm.weight", (D,)), ("ffn_gate.weight", (F, D)),
                 ("ffn_up.weight", (F, D)), ("ffn_down.weight", (D, F))]]:
         values = (rng.standard_normal(shape) * (1.0 if name.endswith("norm.weight") else 0.3)).astype(np.float32)
         type_name = "F32" if len(shape) == 1 else "F16"
@@ -580,14 +594,15 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     blocks, blocks_expected = blocks_fixture()
     tiny, tiny_vocab_only, tiny_expected = tiny_llama_fixture()
-    qwen2, qwen2_expected = tiny_qwen2_fixture()
+    qwen2, qwen2_expected = tiny_qwen_fixture("qwen2")
+    qwen3, qwen3_expected = tiny_qwen_fixture("qwen3")
     # Llama-3.1-style rope scaling: the short wavelengths kept, the long ones stretched.
     scaled, _, scaled_expected = tiny_llama_fixture(rope_divisors=[1.0, 1.0, 2.5, 8.0])
     shared = shared_reference()
     if args.check:
         drift = False
         for name, want in [("blocks_expected.json", blocks_expected), ("tiny_llama_expected.json", tiny_expected),
-                           ("tiny_qwen2_expected.json", qwen2_expected),
+                           ("tiny_qwen2_expected.json", qwen2_expected), ("tiny_qwen3_expected.json", qwen3_expected),
                            ("tiny_llama_rope_freqs_expected.json", scaled_expected), ("shared_reference.json", shared)]:
             got = json.load(open(os.path.join(OUT, name)))
             if json.dumps(got, sort_keys=True) != json.dumps(json.loads(json.dumps(want)), sort_keys=True):
@@ -598,6 +613,8 @@ def main():
     tiny.write(os.path.join(OUT, "tiny_llama.gguf"))
     tiny_vocab_only.write(os.path.join(OUT, "tiny_vocab_only.gguf"))
     qwen2.write(os.path.join(OUT, "tiny_qwen2.gguf"))
+    qwen3.write(os.path.join(OUT, "tiny_qwen3.gguf"))
+    dump(os.path.join(OUT, "tiny_qwen3_expected.json"), qwen3_expected)
     scaled.write(os.path.join(OUT, "tiny_llama_rope_freqs.gguf"))
     dump(os.path.join(OUT, "tiny_llama_rope_freqs_expected.json"), scaled_expected)
     dump(os.path.join(OUT, "tiny_qwen2_expected.json"), qwen2_expected)

@@ -104,5 +104,24 @@ TEST(GgufQwen2, BiasesAndHalfRotaryMatchTheTorchForward) {
         ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
 }
 
+// qwen3: attn_q_norm / attn_k_norm (an RMSNorm of every head's q and k before the
+// rotation) and a head size from attention.key_length (4 × 16 = 64 ≠ d_model 32).
+TEST(GgufQwen3, QkNormAndAWiderHeadSizeMatchTheTorchForward) {
+    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_qwen3.gguf");
+    const ModelConfig& c = ckpt.model.config();
+    EXPECT_EQ(c.family, "qwen3");
+    EXPECT_TRUE(c.qk_norm);
+    EXPECT_FALSE(c.qkv_bias);
+    EXPECT_EQ(c.d_h(), 16);
+    EXPECT_EQ(c.inner(), 64);
+    EXPECT_EQ(ckpt.model.weights().layers[1].self_attn.k_norm.size(), 16);
+    const json ref = json_file(kFixtures + "/gguf/tiny_qwen3_expected.json");
+    const Vector logits = ckpt.model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
+    const auto want = ref["next_token_logits"].get<std::vector<float>>();
+    ASSERT_EQ(logits.size(), static_cast<Eigen::Index>(want.size()));
+    for (Eigen::Index i = 0; i < logits.size(); ++i)
+        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+}
+
 }  // namespace
 }  // namespace hs

@@ -82,7 +82,7 @@ struct Expected {
 const std::vector<std::string>& all_cases() {
     static const std::vector<std::string> cases = {"gpt2", "gpt2_bf16", "bert", "bert_prefixed",
                                                    "llama", "llama_f16", "llama_sharded", "qwen2",
-                                                   "mistral", "llama31"};
+                                                   "mistral", "llama31", "qwen3"};
     return cases;
 }
 
@@ -178,7 +178,7 @@ TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
 
 TEST(HfConfig, UnknownModelTypeIsNamedWithTheSupportedOnes) {
     expect_error([] { parse_hf_config(json::parse(R"({"model_type": "t5"})"), "x/config.json"); },
-                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, llama, mistral, qwen2"});
+                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, llama, mistral, qwen2, qwen3"});
 }
 
 TEST(HfConfig, MissingRequiredKeyIsNamed) {
@@ -189,6 +189,19 @@ TEST(HfConfig, MissingRequiredKeyIsNamed) {
                             "config.json");
         },
         {"missing the required key \"n_head\"", "gpt2"});
+}
+
+TEST(HfConfig, Qwen3NormalisesQueriesAndKeysAndHasNoBiases) {
+    const HfConfig hf = parse_hf_config(
+        json::parse(R"({"model_type": "qwen3", "hidden_size": 1024, "num_attention_heads": 16,
+                        "num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 2,
+                        "intermediate_size": 128, "vocab_size": 32, "tie_word_embeddings": true})"),
+        "config.json");
+    EXPECT_TRUE(hf.config.qk_norm);
+    EXPECT_FALSE(hf.config.qkv_bias || hf.config.out_bias || hf.config.mlp_bias);
+    EXPECT_EQ(hf.config.d_h(), 128);
+    EXPECT_EQ(hf.config.inner(), 2048);
+    EXPECT_EQ(hf.config.max_len, 32768);
 }
 
 TEST(HfConfig, MistralAttendsItsSlidingWindow) {
@@ -330,7 +343,7 @@ TEST(HfLoader, UnknownModelTypeIsNamed) {
     TempDir dir;
     write_text(dir.file("config.json"), R"({"model_type": "mamba"})");
     expect_error([&] { load_hf_model(dir.str()); },
-                 {"model_type \"mamba\" is not supported", "gpt2, bert, llama, mistral, qwen2"});
+                 {"model_type \"mamba\" is not supported", "gpt2, bert, llama, mistral, qwen2, qwen3"});
 }
 
 TEST(HfLoader, MissingTensorIsNamed) {

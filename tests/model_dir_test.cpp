@@ -344,14 +344,20 @@ TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameT
           "bias=0,vocab=40,max_len=16,seed=10",
           // a sliding window of 3 keys: a Mistral
           "random:arch=decoder,d_model=32,heads=4,kv_heads=2,layers=2,pe=rope,norm=rmsnorm,act=swiglu,"
-          "bias=0,window=3,vocab=40,max_len=16,seed=11"}) {
+          "bias=0,window=3,vocab=40,max_len=16,seed=11",
+          // qk-norm: a Qwen3 (interleaved pairs: γ permuted with the rows)
+          "random:arch=decoder,d_model=32,heads=4,layers=2,pe=rope,rope=interleaved,norm=rmsnorm,act=swiglu,"
+          "bias=0,qk_norm=1,vocab=40,max_len=16,seed=13"}) {
         SCOPED_TRACE(spec);
-        const hs::Model original = hs::Model::random(hs::parse_playground_spec(spec));
+        hs::Model original = hs::Model::random(hs::parse_playground_spec(spec));
+        for (hs::EncoderLayerWeights& l : original.mutable_weights().layers)  // an uneven γ, so its order shows
+            for (hs::Vector* gamma : {&l.self_attn.q_norm, &l.self_attn.k_norm})
+                for (Eigen::Index i = 0; i < gamma->size(); ++i) (*gamma)(i) = 0.5f + 0.1f * static_cast<float>(i);
         const std::string dir = path(std::to_string(original.config().seed));
         hs::save_model_dir(original, dir);
         const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
-        const bool mistral = original.config().window > 0;
-        EXPECT_EQ(j.at("model_type"), mistral ? "mistral" : "llama");
+        const bool mistral = original.config().window > 0, qwen3 = original.config().qk_norm;
+        EXPECT_EQ(j.at("model_type"), mistral ? "mistral" : qwen3 ? "qwen3" : "llama");
         if (mistral) {
             EXPECT_EQ(j.at("sliding_window"), 3);
         }
@@ -363,7 +369,7 @@ TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameT
         const auto reopened = hs::open_source(dir);
         ASSERT_NE(reopened->model(), nullptr);
         hs::ModelConfig want = original.config();
-        want.family = mistral ? "mistral" : "llama";
+        want.family = mistral ? "mistral" : qwen3 ? "qwen3" : "llama";
         want.rope_layout = hs::RopeLayout::RotateHalf;  // the saved rows are permuted
         want.seed = 0;
         EXPECT_EQ(reopened->config(), want);

@@ -126,6 +126,9 @@ std::vector<GradCase> grad_cases() {
         {"norm=rmsnorm,pe=rope,act=swiglu,bias=0,window=2,lm_head=separate", {}},
         {"norm=pre-ln,pe=learned,act=gelu,window=3,lm_head=tied", {1}},
         {"arch=encoder-decoder,norm=pre-ln,pe=rope,act=relu,window=2,lm_head=tied", {}},
+        // qk-norm (Qwen3): each head's q and k RMS-normalised with γ before the rotation
+        {"norm=rmsnorm,pe=rope,act=swiglu,bias=0,qk_norm=1,kv_heads=1,lm_head=separate", {}},
+        {"arch=encoder-decoder,norm=post-ln,pe=learned,act=gelu,qk_norm=1,lm_head=tied", {2}},
     };
 }
 
@@ -144,13 +147,31 @@ ModelConfig config_of(const GradCase& option) {
 
 const std::vector<int> kGradIds = {0, 5, 9, 2, 5, 9, 7}, kGradSource = {0, 3, 8, 10, 1};
 
+// The case's weights; qk-norm's γ, ones as initialised, made uneven (0.8 … 1.2) so that a
+// backward that forgot γ misses.
+ModelWeights weights_of(const ModelConfig& c) {
+    ModelWeights w = init_weights(c);
+    const auto vary = [](Vector& gamma, float shift) {
+        for (Eigen::Index i = 0; i < gamma.size(); ++i) gamma(i) = 0.8f + 0.1f * static_cast<float>((i + 1) % 5) + shift;
+    };
+    for (EncoderLayerWeights& l : w.layers) {
+        vary(l.self_attn.q_norm, 0.0f);
+        vary(l.self_attn.k_norm, 0.05f);
+    }
+    for (DecoderLayerWeights& l : w.decoder_layers) {
+        vary(l.self_attn.q_norm, 0.02f);
+        vary(l.self_attn.k_norm, -0.03f);
+    }
+    return w;
+}
+
 TEST(TrainGrad, EveryGradientEntryMatchesDoublePrecisionCentralDifferences) {
     const std::vector<int>& ids = kGradIds;
     const std::vector<int>& source = kGradSource;
     for (const GradCase& option : grad_cases()) {
         SCOPED_TRACE(std::string(option.spec) + (option.bert_embedding ? " + BERT embedding" : ""));
         const ModelConfig c = config_of(option);
-        ModelWeights w = init_weights(c);
+        ModelWeights w = weights_of(c);
         const bool enc_dec = c.arch == Arch::EncoderDecoder;
         const std::vector<int>& pad = option.key_padding;
         const train::LossAndGrads r = enc_dec ? train::seq2seq_loss(c, w, source, ids, 1, pad)
@@ -184,7 +205,7 @@ TEST(TrainGrad, TheTrainingForwardIsTheRuntimesForwardForEveryOption) {
     for (const GradCase& option : grad_cases()) {
         SCOPED_TRACE(std::string(option.spec) + (option.bert_embedding ? " + BERT embedding" : ""));
         const ModelConfig c = config_of(option);
-        const Model model(c, init_weights(c));
+        const Model model(c, weights_of(c));
         const bool enc_dec = c.arch == Arch::EncoderDecoder;
         const std::vector<int>& pad = option.key_padding;
         const train::LossAndGrads r = enc_dec ? train::seq2seq_loss(c, model.weights(), kGradSource, kGradIds, 1, pad)

@@ -50,6 +50,17 @@ Mat norm(const Mat& x, const LayerNormWeights& n, const ModelConfig& c, const Re
     return y;
 }
 
+// QK-norm: every head's row of x (T, n·Dh) divided by its RMS over Dh, times γ (Dh).
+void normalize_heads(Mat& x, int heads, const Vec& gamma, const ModelConfig& c) {
+    const int dh = static_cast<int>(x.cols()) / heads;
+    for (Eigen::Index t = 0; t < x.rows(); ++t)
+        for (int h = 0; h < heads; ++h) {
+            auto head = x.row(t).segment(h * dh, dh);
+            const double rms = std::sqrt(head.squaredNorm() / dh + static_cast<double>(c.norm_eps));
+            head = (head / rms).cwiseProduct(gamma.transpose());
+        }
+}
+
 // RoPE on every head of x (T, n·Dh): pair i of position p turns by p·theta^(−2i/Dh).
 void rotate(Mat& x, int heads, const ModelConfig& c) {
     const int dh = static_cast<int>(x.cols()) / heads;
@@ -77,6 +88,10 @@ Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const Model
     Mat q = linear(x, win.topRows(I), bias(0, I));
     Mat k = linear(m, win.middleRows(I, Ikv), bias(I, Ikv));
     const Mat v = linear(m, win.bottomRows(Ikv), bias(I + Ikv, Ikv));
+    if (w.q_norm.size() > 0) {
+        normalize_heads(q, H, r(w.q_norm), c);
+        normalize_heads(k, Hkv, r(w.k_norm), c);
+    }
     if (rope) {
         rotate(q, H, c);
         rotate(k, Hkv, c);

@@ -171,6 +171,10 @@ void draw_playground(const ModelPanelContext& ctx) {
         c.qkv_bias = c.out_bias = c.mlp_bias = bias;
         changed = true;
     }
+    if (ImGui::Checkbox(tr("qk-norm"), &c.qk_norm)) changed = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("QK-norm (Qwen3, Gemma 3): each head's q and k are RMS-normalised over its Dh "
+                                   "dimensions and scaled by a learned γ, before the rotation"));
     changed |= enum_combo(tr("lm head"), &c.lm_head, {LmHead::None, LmHead::Tied, LmHead::Separate});
     int seed = static_cast<int>(c.seed);
     if (ImGui::InputInt(tr("seed"), &seed)) {

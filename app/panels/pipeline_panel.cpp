@@ -137,10 +137,11 @@ std::vector<Card> pipeline_cards(const Trace& trace, const AttentionSteps& st, i
     const std::size_t hs_ = static_cast<std::size_t>(h);
     char scale_title[64];
     std::snprintf(scale_title, sizeof scale_title, "÷√d_k (×%.3f)", st.scale);
-    // Rotary positions: Q_h and K_h are shown after their rotation by position (the
-    // scores use them); QKV is before it.
+    // QK-norm and rotary positions: Q_h and K_h are shown after the norm and the rotation
+    // by position (the scores use them); QKV is before them.
     const bool rotated = t->config.pe == PosEncoding::Rotary && !t->steps_cross;
-    const std::string rope_note = rotated ? " · RoPE" : "";
+    const bool qk_normed = t->config.qk_norm && !t->steps_cross;
+    const std::string qk_note = std::string(qk_normed ? " · QK-norm" : "") + (rotated ? " · RoPE" : "");
     const std::string hn = std::to_string(h);
     const int I = static_cast<int>(st.concat.cols()), Dh = I / std::max(1, static_cast<int>(st.weights.size()));
     // "+ b" only where a bias is not all zeros; the output is the concatenation itself
@@ -167,9 +168,9 @@ std::vector<Card> pipeline_cards(const Trace& trace, const AttentionSteps& st, i
     if (cross) cards.push_back({"M", &st.x_memory, false, Editable::No});
     if (textbook) {
         cards.push_back({"W_Q^" + hn, &st.w_q_heads[hs_], false, Editable::WIn, true, h * Dh});
-        cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + plus_b(st.q_bias) + rope_note, &st.q_heads[hs_], false, Editable::No});
+        cards.push_back({"Q_" + hn + " = X·W_Q^" + hn + plus_b(st.q_bias) + qk_note, &st.q_heads[hs_], false, Editable::No});
         cards.push_back({"W_K^" + kn, &st.w_k_heads[hs_], false, Editable::WIn, true, I + g * Dh});
-        cards.push_back({"K_" + kn + " = " + kv_from + "·W_K^" + kn + plus_b(st.k_bias) + rope_note, &st.k_heads[hs_], false,
+        cards.push_back({"K_" + kn + " = " + kv_from + "·W_K^" + kn + plus_b(st.k_bias) + qk_note, &st.k_heads[hs_], false,
                          Editable::No});
         cards.push_back({"W_V^" + kn, &st.w_v_heads[hs_], false, Editable::WIn, true, I + Ikv + g * Dh});
         cards.push_back({"V_" + kn + " = " + kv_from + "·W_V^" + kn + plus_b(st.v_bias), &st.v_heads[hs_], false,
@@ -184,8 +185,8 @@ std::vector<Card> pipeline_cards(const Trace& trace, const AttentionSteps& st, i
     } else {
         cards.push_back({"W_in = [W_Q; W_K; W_V]", &st.w_in, false, Editable::WIn});
         cards.push_back({"QKV = X·W_inᵀ" + plus_b(st.q_bias || st.k_bias || st.v_bias), &st.qkv, false, Editable::No});
-        cards.push_back({"Q_h" + hn + rope_note, &st.q_heads[hs_], false, Editable::No});
-        cards.push_back({"K_" + kh + rope_note, &st.k_heads[hs_], false, Editable::No});
+        cards.push_back({"Q_h" + hn + qk_note, &st.q_heads[hs_], false, Editable::No});
+        cards.push_back({"K_" + kh + qk_note, &st.k_heads[hs_], false, Editable::No});
         cards.push_back({"V_" + kh, &st.v_heads[hs_], false, Editable::No});
     }
     cards.push_back({kv_head >= 0 ? "Q_h K_kvᵀ" : "Q_h K_hᵀ", &st.raw_scores[hs_], false, Editable::No});

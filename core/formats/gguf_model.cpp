@@ -18,12 +18,14 @@ struct ArchTraits {
     const char* name;
     bool qkv_bias;           // attn_q/k/v.bias tensors
     RopeLayout rope_layout;  // llama.cpp's rope mode: "normal" adjacent pairs, or NEOX halves
+    bool qk_norm;            // attn_q_norm / attn_k_norm tensors (Dh): RMSNorm of each head's q, k
 };
 constexpr ArchTraits kArchs[] = {
-    {"llama", false, RopeLayout::Interleaved},
-    {"qwen2", true, RopeLayout::RotateHalf},
+    {"llama", false, RopeLayout::Interleaved, false},
+    {"qwen2", true, RopeLayout::RotateHalf, false},
+    {"qwen3", false, RopeLayout::RotateHalf, true},
 };
-constexpr const char* kArchitectures = "llama, qwen2";
+constexpr const char* kArchitectures = "llama, qwen2, qwen3";
 
 const ArchTraits& arch_traits(const GgufFile& file) {
     const std::string arch = file.string("general.architecture");
@@ -186,6 +188,7 @@ ModelConfig gguf_config(const GgufFile& file) {
     c.rope_theta = static_cast<float>(file.number(p + "rope.freq_base", 10000.0));
     c.qkv_bias = traits.qkv_bias;
     c.out_bias = c.mlp_bias = false;
+    c.qk_norm = traits.qk_norm;
     const GgufTensor* embed = file.find_tensor("token_embd.weight");
     if (!embed) throw Error(file.path() + " has no tensor 'token_embd.weight', which a " + arch + " model needs");
     if (embed->ne.size() != 2 || embed->ne[1] < 1 || embed->ne[1] > kMaxDim)
@@ -229,6 +232,10 @@ Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
                          bv = r.vector(b + "attn_v.bias", Ikv);
             a.in_proj_bias.resize(I + 2 * Ikv);
             a.in_proj_bias << bq, bk, bv;
+        }
+        if (c.qk_norm) {
+            a.q_norm = r.vector(b + "attn_q_norm.weight", c.d_h());
+            a.k_norm = r.vector(b + "attn_k_norm.weight", c.d_h());
         }
         a.out_proj_weight = r.matrix(b + "attn_output.weight", D, I);
         l.norm2.weight = r.vector(b + "ffn_norm.weight", D);

@@ -1,7 +1,7 @@
 // config.json of a Hugging Face checkpoint -> ModelConfig.
 //
 // Key names and defaults follow the HF configuration classes (GPT2Config, BertConfig,
-// LlamaConfig, MistralConfig, Qwen2Config). Keys that fix tensor shapes are required, so a truncated
+// LlamaConfig, MistralConfig, Qwen2Config, Qwen3Config). Keys that fix tensor shapes are required, so a truncated
 // config fails here with the key's name instead of later as a puzzling shape mismatch;
 // numerical details (eps, theta, activation) fall back to the HF defaults.
 #include "core/formats/hf_config.h"
@@ -199,7 +199,7 @@ std::vector<float> read_rope_scaling(const Keys& k, const ModelConfig& c) {
     return llama3_rope_divisors(r, c.d_h(), c.rope_theta);
 }
 
-// Llama / Qwen2 / Mistral: x += attn(rms(x)) with RoPE on q, k; x += down(silu(gate) ⊙ up)(rms(x)).
+// Llama / Qwen2 / Qwen3 / Mistral: x += attn(rms(x)) with RoPE on q, k; x += down(silu(gate) ⊙ up)(rms(x)).
 HfConfig parse_llama_like(const Keys& k, const std::string& type) {
     HfConfig out;
     ModelConfig& c = out.config;
@@ -220,7 +220,7 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
     if (c.head_dim == c.d_model / c.heads && c.d_model % c.heads == 0) c.head_dim = 0;  // the usual
     if (c.d_h() % 2 != 0)
         k.fail("head_dim " + std::to_string(c.d_h()) + " is odd; rotary embeddings need it even");
-    c.max_len = k.optional_int("max_position_embeddings", type == "qwen2" ? 32768 : 2048);
+    c.max_len = k.optional_int("max_position_embeddings", type == "qwen2" || type == "qwen3" ? 32768 : 2048);
     c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = k.optional_float("rms_norm_eps", 1e-6f);
     c.norm = NormPlacement::PreLN;
@@ -246,6 +246,9 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
     if (type == "qwen2") {
         c.qkv_bias = true;
         c.out_bias = false;
+    } else if (type == "qwen3") {  // Qwen3: q_norm / k_norm of head_dim on every layer
+        c.qk_norm = true;
+        c.qkv_bias = c.out_bias = k.optional_bool("attention_bias", false);
     } else {
         c.qkv_bias = c.out_bias = k.optional_bool("attention_bias", false);
     }
@@ -255,7 +258,7 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
 }  // namespace
 
 const std::vector<std::string>& supported_hf_model_types() {
-    static const std::vector<std::string> types = {"gpt2", "bert", "llama", "mistral", "qwen2"};
+    static const std::vector<std::string> types = {"gpt2", "bert", "llama", "mistral", "qwen2", "qwen3"};
     return types;
 }
 
@@ -285,7 +288,7 @@ HfConfig parse_hf_config(const json& config, const std::string& where) {
         out = parse_gpt2(keys);
     else if (type == "bert")
         out = parse_bert(keys);
-    else if (type == "llama" || type == "qwen2" || type == "mistral")
+    else if (type == "llama" || type == "qwen2" || type == "qwen3" || type == "mistral")
         out = parse_llama_like(keys, type);
     else
         throw Error(where + ": model_type \"" + type + "\" is not supported (supported: " +

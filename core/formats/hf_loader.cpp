@@ -250,7 +250,7 @@ ModelWeights load_bert(TensorStore& t, const ModelConfig& c, const ProgressFn& p
 }
 
 // ---------------------------------------------------------------------------------------
-// Llama / Qwen2
+// Llama / Qwen2 / Qwen3 / Mistral
 // ---------------------------------------------------------------------------------------
 
 ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
@@ -273,6 +273,10 @@ ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& 
             a.in_proj_bias = stack(t.vector(m + "self_attn.q_proj.bias", Q),
                                    t.vector(m + "self_attn.k_proj.bias", KV),
                                    t.vector(m + "self_attn.v_proj.bias", KV));
+        if (c.qk_norm) {  // Qwen3: RMSNorm γ of head_dim for every head's q and k
+            a.q_norm = t.vector(m + "self_attn.q_norm.weight", c.d_h());
+            a.k_norm = t.vector(m + "self_attn.k_norm.weight", c.d_h());
+        }
         a.out_proj_weight = t.matrix(m + "self_attn.o_proj.weight", D, Q);
         if (c.out_bias) a.out_proj_bias = t.vector(m + "self_attn.o_proj.bias", D);
         l.norm2 = {t.vector(m + "post_attention_layernorm.weight", D), Vector()};

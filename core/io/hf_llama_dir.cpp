@@ -64,6 +64,10 @@ nlohmann::json llama_config(const ModelConfig& c) {
                         {"mlp_bias", false},
                         {"tie_word_embeddings", c.lm_head != LmHead::Separate},
                         {"torch_dtype", "float32"}};
+    if (c.qk_norm) {  // Qwen3: Llama with q_norm / k_norm
+        j["architectures"] = {"Qwen3ForCausalLM"};
+        j["model_type"] = "qwen3";
+    }
     if (c.window > 0) {  // Mistral: Llama with a sliding window of keys in every layer
         j["architectures"] = {"MistralForCausalLM"};
         j["model_type"] = "mistral";
@@ -83,7 +87,7 @@ bool is_llama_shaped(const ModelConfig& c) {
            c.norm == NormPlacement::PreLN && c.norm_kind == NormKind::RMSNorm &&
            c.pe == PosEncoding::Rotary && c.activation == Activation::SwiGLU && !c.mlp_bias &&
            c.qkv_bias == c.out_bias && !c.embed_norm && c.type_vocab == 0 &&
-           !(c.window > 0 && c.qkv_bias);  // with a window it is a Mistral, which has no biases
+           !(c.window > 0 && (c.qkv_bias || c.qk_norm));  // with a window a Mistral: no biases, no qk-norm
 }
 
 void save_hf_llama_dir(const Model& model, const std::string& dir) {
@@ -113,6 +117,10 @@ void save_hf_llama_dir(const Model& model, const std::string& dir) {
                                  permute_heads<Vector>(b.segment(I, Ikv), Hkv, Dh, order)));
             out.push_back(tensor(p + "self_attn.v_proj.bias", Vector(b.tail(Ikv))));
             out.push_back(tensor(p + "self_attn.o_proj.bias", l.self_attn.out_proj_bias));
+        }
+        if (c.qk_norm) {  // γ of a head's Dh entries, in the rows' order
+            out.push_back(tensor(p + "self_attn.q_norm.weight", permute_heads<Vector>(l.self_attn.q_norm, 1, Dh, order)));
+            out.push_back(tensor(p + "self_attn.k_norm.weight", permute_heads<Vector>(l.self_attn.k_norm, 1, Dh, order)));
         }
         out.push_back(tensor(p + "self_attn.o_proj.weight", l.self_attn.out_proj_weight));
         out.push_back(tensor(p + "post_attention_layernorm.weight", l.norm2.weight));

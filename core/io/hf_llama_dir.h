@@ -16,7 +16,8 @@
 // (2i, 2i+1) is saved with the rows of each head of W_q and W_k permuted
 // (2i -> i, 2i+1 -> i + Dh/2), which gives the same scores under rotate-half, as Meta's
 // conversion script does; it reopens with rope_layout rotate-half. A model with a sliding
-// attention window saves as model_type "mistral" (the same names, plus sliding_window).
+// attention window saves as model_type "mistral" (the same names, plus sliding_window), one
+// with qk-norm as "qwen3" (plus self_attn.q_norm.weight / k_norm.weight (Dh)).
 #include <string>
 
 #include "core/model/config.h"
@@ -27,7 +28,7 @@ namespace hs {
 // Whether a config is a Llama decoder: decoder-only, causal, pre-norm RMSNorm, rotary
 // positions, SwiGLU, no feed-forward biases, q/k/v and output biases both present or
 // both absent, no embedding norm or token types; with a sliding window (a Mistral) no
-// biases at all.
+// biases and no qk-norm.
 bool is_llama_shaped(const ModelConfig& config);
 
 // Writes DIR/config.json and DIR/model.safetensors (creating DIR; atomic per file).

@@ -41,7 +41,8 @@ std::string first_names(const std::vector<std::string>& names, std::size_t shown
 // grouped-query attention or a set head_dim); absent biases (ModelConfig::*_bias) and
 // RMSNorm's β are not listed:
 //   attention: in_proj_weight (I + 2·Ikv, D), in_proj_bias (I + 2·Ikv),
-//              out_proj.weight (D, I), .bias (D)
+//              out_proj.weight (D, I), .bias (D),
+//              qk-norm (self-attention): q_norm.weight (Dh), k_norm.weight (Dh)
 //   FFN:       linear1.weight (F, D), .bias (F), linear2.weight (D, F), .bias (D),
 //              SwiGLU: gate.weight (F, D), .bias (F)
 //   norms:     weight (D), bias (D)
@@ -55,6 +56,10 @@ void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
         if (c.qkv_bias) fn(p + "in_proj_bias", Shape{R}, a.in_proj_bias);
         fn(p + "out_proj.weight", Shape{D, I}, a.out_proj_weight);
         if (c.out_bias) fn(p + "out_proj.bias", Shape{D}, a.out_proj_bias);
+        if (c.qk_norm && p.ends_with("self_attn.")) {
+            fn(p + "q_norm.weight", Shape{c.d_h()}, a.q_norm);
+            fn(p + "k_norm.weight", Shape{c.d_h()}, a.k_norm);
+        }
     };
     auto ffn = [&](const std::string& p, auto& f) {
         fn(p + "linear1.weight", Shape{F, D}, f.linear1_weight);

@@ -130,9 +130,9 @@ void attend_per_head(const AttendInput& in, const gemm::PackedWeights& w_in, Eig
         if (qkv_unrotated)
             for (int part = 0; part < 3; ++part)
                 qkv_unrotated->middleCols(part * I + h * Dh, Dh) = qkv.middleCols(part * I + h * Dh, Dh);
-        if (in.rotate) {  // this head's Q_h and K_h turned by position
-            in.rotate(qkv.middleCols(h * Dh, Dh), 1);
-            in.rotate(qkv.middleCols(I + h * Dh, Dh), 1);
+        if (in.prepare_qk) {  // this head's Q_h and K_h normalised and turned by position
+            in.prepare_qk(qkv.middleCols(h * Dh, Dh), 1, false);
+            in.prepare_qk(qkv.middleCols(I + h * Dh, Dh), 1, true);
         }
         thread_local Scratch k_scratch, v_scratch;  // this head's K_h and V_h, laid out
         const HeadKeysValues kv{k_scratch.get(1, key_panel_floats(T, Dh)).data(), v_scratch.get(T, Dh).data()};
@@ -186,9 +186,9 @@ Attended attend(const AttendInput& in, Eigen::Ref<Matrix> concat, std::vector<Ma
     Attended p = project(in, I, Ikv, q_buf, kv_buf_view);
     if (qkv_unrotated) *qkv_unrotated = q_buf;
     // 2. rotary positions
-    if (in.rotate) {
-        in.rotate(p.q, H);
-        in.rotate(p.k, Hkv);
+    if (in.prepare_qk) {
+        in.prepare_qk(p.q, H, false);
+        in.prepare_qk(p.k, Hkv, true);
     }
     // 3. every head's A_h and A_h V_g
     attend_heads(p.q, p.k, p.v, H, Hkv, 1.0f / std::sqrt(static_cast<float>(Dh)), in.mask, concat, weights, scores);

@@ -5,7 +5,8 @@
 // M = X for self-attention:
 //   1. Q = X·W_Qᵀ + b_Q (T, I); [K | V] = M·[W_K; W_V]ᵀ + b_KV (S, Ikv) each
 //      (self-attention: one product [Q|K|V] = X·W_inᵀ + b_in, W_in = [W_Q; W_K; W_V])
-//   2. Q and K rotated by position (rotary positions; the caller's `rotate`)
+//   2. Q and K prepared per head (the caller's `prepare_qk`: qk-norm, then the rotation
+//      by position)
 //   3. per query head h, g = h / (H / Hkv) its K/V head:
 //        A_h = softmax(Q_h K_gᵀ / √Dh + mask): (T, S);  concat[:, h] = A_h V_g: (T, Dh)
 // How it runs is this file's detail: every K_g and V_g laid out once for the GEMM kernel,
@@ -22,8 +23,9 @@
 
 namespace hs::kernels {
 
-// Turns every head of a column block (T, n·Dh) of Q or K by position, in place.
-using RotateFn = std::function<void(Eigen::Ref<Matrix> block, int n_heads)>;
+// Prepares every head of a column block (T, n·Dh) of Q (is_key false) or K in place:
+// normalises each head's row (qk-norm), then turns it by position (rotary positions).
+using PrepareQkFn = std::function<void(Eigen::Ref<Matrix> block, int n_heads, bool is_key)>;
 
 struct AttendInput {
     const Matrix& x_query;   // X (T, D)
@@ -32,7 +34,7 @@ struct AttendInput {
     const Vector& b_in;      // (I + 2·Ikv), or empty: no bias
     int heads = 1, kv_heads = 1;
     const AttentionMask& mask;
-    RotateFn rotate;         // null: no rotation
+    PrepareQkFn prepare_qk;  // null: Q and K as projected
 };
 
 // Q (T, I), K and V (S, Ikv) as steps 1–2 left them: views into this thread's scratch,
@@ -44,7 +46,7 @@ struct Attended {
 // Steps 1–3 into concat (T, I). `weights` / `scores`, when non-null, are resized to
 // H × (T, S) and receive A_h and the scaled pre-mask scores Q_h K_gᵀ / √Dh; otherwise A_h
 // lives in per-thread scratch (and a causal row's unseen keys are not computed).
-// `qkv_unrotated`, when non-null, receives step 1's product before the rotation
+// `qkv_unrotated`, when non-null, receives step 1's product before step 2
 // (self-attention (T, I + 2·Ikv), cross-attention Q (T, I)).
 Attended attend(const AttendInput& in, Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights,
                 std::vector<Matrix>* scores, Matrix* qkv_unrotated);

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/kernels/attend.h"
+#include "core/kernels/norms.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
 #include "core/kernels/softmax.h"
@@ -55,17 +56,21 @@ Matrix multi_head_attention(const AttentionWeights& w, const Matrix& x_query, co
 
     // 1. [Q|K|V] = X · W_inᵀ + b_in: (T, I + 2·Ikv), one GEMM for all heads (self-attention);
     //    cross-attention: Q from the queries, [K|V] from memory.
-    // 2. Rotary positions: Q and K rotated by position (rope.h).
+    // 2. QK-norm (w.q_norm, w.k_norm): every head's row of Q, of K, RMS-normalised over Dh
+    //    and scaled by γ; then rotary positions: Q and K rotated by position (rope.h).
     // 3. Per head h, with g = h / (H / Hkv) its K/V head:
     //    scores_h = Q_h K_gᵀ / √Dh: (T, S); + mask (−∞ where hidden);
     //    A_h = softmax(scores_h) per row;  head_h = A_h V_g: (T, Dh) into concat.
-    kernels::RotateFn rotate;
-    if (split.rope)
-        rotate = [rope = split.rope](Eigen::Ref<Matrix> block, int n_heads) {
-            apply_rope(block, n_heads, rope->table, rope->layout);
+    kernels::PrepareQkFn prepare_qk;
+    const bool qk_norm = w.q_norm.size() > 0;
+    if (split.rope || qk_norm)
+        prepare_qk = [&w, qk_norm, eps = options.qk_norm_eps, rope = split.rope](Eigen::Ref<Matrix> block,
+                                                                                int n_heads, bool is_key) {
+            if (qk_norm) normalize_heads(block, n_heads, is_key ? w.k_norm : w.q_norm, eps);
+            if (rope) apply_rope(block, n_heads, rope->table, rope->layout);
         };
     const kernels::AttendInput in{x_query, x_memory, w.in_proj_weight, w.in_proj_bias, split.heads, split.kv_heads,
-                                  options.mask, rotate};
+                                  options.mask, prepare_qk};
     const kernels::Attended qkv = kernels::attend(in, concat, want_weights ? &weights : nullptr,
                                                   want_scores ? &scores : nullptr, want_qkv ? &qkv_unrotated : nullptr);
     if (want_qkv) record(".qkv", qkv_unrotated);
@@ -115,6 +120,17 @@ void check_shapes(const AttentionWeights& w, const HeadSplit& split, const Matri
 }
 
 }  // namespace
+
+void normalize_heads(Eigen::Ref<Matrix> block, int n_heads, const Vector& gamma, float eps) {
+    const int Dh = static_cast<int>(block.cols()) / n_heads;
+    if (gamma.size() != Dh)
+        throw Error("qk-norm: γ has " + std::to_string(gamma.size()) + " entries, the heads " + std::to_string(Dh));
+    for (Eigen::Index t = 0; t < block.rows(); ++t)
+        for (int n = 0; n < n_heads; ++n) {
+            float* head = &block(t, n * Dh);  // row-major: the head's Dh entries are contiguous
+            kernels::rms_norm_row(head, head, gamma.data(), Dh, eps);
+        }
+}
 
 // softmax(s)_j = exp(s_j − max_k s_k) / Σ_k exp(s_k − max_k s_k); exp(−∞) = 0 exactly.
 void softmax_rows(Matrix& m) {

@@ -2,6 +2,7 @@
 // Multi-head attention exactly as PyTorch nn.MultiheadAttention computes it (DESIGN §3),
 // with grouped-query attention and rotary positions for the real-model families:
 //   [Q|K|V] = X · W_inᵀ + b_in            one GEMM for all heads, W_in (I + 2·Ikv, D)
+//   Q_h ← Q_h / √(mean(Q_h²) + ε) ⊙ γ_q   per row, likewise K_g with γ_k: qk-norm only
 //   Q, K rotated by position               rotary positions only (core/rope.h)
 //   Q_h = column block h of Q; K_g, V_g = column block g = h / (H/Hkv) of K, V   (views)
 //   A_h = softmax(Q_h K_gᵀ / √Dh + mask)  (T, S)
@@ -21,6 +22,10 @@
 #include "core/model/weights.h"
 
 namespace hs {
+
+// QK-norm of a column block (T, n_heads·Dh) of Q or K, in place: each head's row
+// x ← x / √(mean(x²) + eps) ⊙ γ, γ: (Dh). Throws hs::Error when γ is not Dh long.
+void normalize_heads(Eigen::Ref<Matrix> block, int n_heads, const Vector& gamma, float eps);
 
 // Row-wise softmax that maps −∞ to exactly 0 and a fully masked row to zeros.
 void softmax_rows(Matrix& m);
@@ -54,12 +59,14 @@ struct AttentionOptions {
     // head counts.
     HeadSplit split{};
     AttentionMask mask{};
+    float qk_norm_eps = 1e-6f;   // ε of qk-norm (w.q_norm / w.k_norm set): the config's norm_eps
     std::vector<int> ablated{};  // heads replaced before W_o (ablate_heads)
     AblationMode ablate_mode = AblationMode::Zero;
     // Sees the block's named values (recorder.h) at `at` (its stack and layer; at.name is
     // the block, "attn" or "cross"): "<block>_in", "<block>.q/.k/.v" after any rotation,
     // "<block>.concat" after any ablation, "<block>_out", and the on-demand values
-    // (per-head weights and scores, qkv before rotation, heads before ablation, memory)
+    // (per-head weights and scores, qkv before qk-norm and rotation, heads before
+    // ablation, memory)
     // when the recorder wants them.
     Recorder* recorder = nullptr;
     TapPoint at{"", -1, "attn"};

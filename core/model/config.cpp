@@ -238,6 +238,7 @@ nlohmann::json config_to_json(const ModelConfig& c) {
     if (c.qkv_bias != d.qkv_bias) j["qkv_bias"] = c.qkv_bias;
     if (c.out_bias != d.out_bias) j["out_bias"] = c.out_bias;
     if (c.mlp_bias != d.mlp_bias) j["mlp_bias"] = c.mlp_bias;
+    if (c.qk_norm != d.qk_norm) j["qk_norm"] = c.qk_norm;
     if (c.embed_norm != d.embed_norm) j["embed_norm"] = c.embed_norm;
     if (c.type_vocab != d.type_vocab) j["type_vocab"] = c.type_vocab;
     if (c.lm_head != d.lm_head) j["lm_head"] = to_string(c.lm_head);
@@ -305,6 +306,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     get_bool("qkv_bias", c.qkv_bias);
     get_bool("out_bias", c.out_bias);
     get_bool("mlp_bias", c.mlp_bias);
+    get_bool("qk_norm", c.qk_norm);
     get_bool("embed_norm", c.embed_norm);
     if (j.contains("lm_head")) c.lm_head = parse_lm_head(get_str("lm_head"));
     if (j.contains("family")) c.family = get_str("family");
@@ -437,10 +439,11 @@ void set_spec_key(ModelConfig& c, const std::string& k, const std::string& v) {
     else if (k == "theta") c.rope_theta = static_cast<float>(parse_number(k, v));
     else if (k == "lm_head") c.lm_head = parse_lm_head(v);
     else if (k == "window") c.window = num();
+    else if (k == "qk_norm") c.qk_norm = parse_flag(k, v);
     else
         throw Error("playground spec: unknown key '" + k +
                     "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
-                    "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head, window)");
+                    "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head, window, qk_norm)");
 }
 
 ModelConfig parse_playground_spec(const std::string& spec) {
@@ -486,6 +489,7 @@ std::string to_playground_spec(const ModelConfig& c) {
         s += ",theta=" + std::to_string(static_cast<long long>(c.rope_theta));
     if (c.lm_head != d.lm_head) s += ",lm_head=" + to_string(c.lm_head);
     if (c.window != d.window) s += ",window=" + std::to_string(c.window);
+    if (c.qk_norm) s += ",qk_norm=1";
     return s;
 }
 

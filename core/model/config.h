@@ -58,6 +58,10 @@ struct ModelConfig {
     // Biases of the q/k/v projections, the attention output projection and the
     // feed-forward's linear layers (nn.Transformer has all; Llama none; Qwen2 q/k/v only).
     bool qkv_bias = true, out_bias = true, mlp_bias = true;
+    // QK-norm (Qwen3, Gemma 3, OLMo 2): each head's row of Q and of K divided by its RMS
+    // over Dh and scaled by a γ of Dh (one for Q, one for K, shared by the heads), before
+    // the rotation; self-attention blocks only. ε is norm_eps.
+    bool qk_norm = false;
     bool embed_norm = false;  // BERT: a norm after word + position + token-type embeddings
     int type_vocab = 0;       // BERT token types (segment 0 is used); 0: none
     LmHead lm_head = LmHead::None;
@@ -75,9 +79,10 @@ struct ModelConfig {
     int kv_head_count() const { return kv_heads > 0 ? kv_heads : heads; }
     // Q columns I = H · Dh (may differ from d_model in real models with a set head_dim).
     int inner() const { return heads * d_h(); }
-    // Whether heads alone decide the split of Q, K and V (no kv_heads or head_dim fixed),
-    // so that another head count keeps every weight's shape (Model::with_heads).
-    bool heads_only_split() const { return kv_heads == 0 && head_dim == 0; }
+    // Whether heads alone decide the split of Q, K and V (no kv_heads or head_dim fixed,
+    // no qk-norm γ of Dh), so that another head count keeps every weight's shape
+    // (Model::with_heads).
+    bool heads_only_split() const { return kv_heads == 0 && head_dim == 0 && !qk_norm; }
     bool has_decoder_stack() const { return arch == Arch::EncoderDecoder; }
     // Defaults per architecture: decoder-only is causal.
     static ModelConfig defaults_for(Arch arch);
@@ -139,7 +144,8 @@ ModelConfig config_from_json(const nlohmann::json& j);  // missing keys keep def
 // Playground spec "random:d_model=512,heads=8,layers=2,seed=7,mask=causal,arch=decoder,pe=learned".
 // Keys: d_model heads layers d_ff vocab max_len seed mask arch pe norm act, and the modern
 // options kv_heads (K), bias (0|1: every linear layer), rope (rotate-half|interleaved),
-// theta, lm_head (none|tied|separate), window (W: sliding-window attention, 0 = off).
+// theta, lm_head (none|tied|separate), window (W: sliding-window attention, 0 = off),
+// qk_norm (0|1).
 // norm takes post-ln, pre-ln, rmsnorm (= pre-norm RMSNorm, as Llama) or post-rmsnorm; act relu, gelu, gelu-tanh, swiglu; pe sinusoidal,
 // learned, rope, none. Unknown keys, bad numbers and bad values throw hs::Error naming the
 // key. Does not validate.

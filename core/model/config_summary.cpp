@@ -10,8 +10,10 @@ std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
         << "d_model:    " << c.d_model << "\n"
         << "heads:      " << c.heads << " query, " << c.kv_head_count() << " key/value (head size " << c.d_h()
         << ")\n"
-        << "layers:     " << c.layers << "\n"
-        << "d_ff:       " << c.d_ff << "\n"
+        << "layers:     " << c.layers << "\n";
+    if (c.window > 0) out << "window:     " << c.window << " keys (sliding-window attention)\n";
+    if (c.qk_norm) out << "qk-norm:    RMSNorm of every head's q and k\n";
+    out << "d_ff:       " << c.d_ff << "\n"
         << "vocab:      " << c.vocab;
     if (tokenizer_vocab >= 0) out << " (tokenizer " << tokenizer_vocab << ")";
     out << "\n"

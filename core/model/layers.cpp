@@ -120,6 +120,7 @@ Matrix attend(const AttentionWeights& w, const ModelConfig& c, const Matrix& q_i
     AttentionOptions options;
     options.split = HeadSplit{c.heads, c.kv_head_count(), memory ? nullptr : context.self_rope};
     options.mask = mask;
+    options.qk_norm_eps = c.norm_eps;
     options.ablated = memory ? context.cross_ablated : context.self_ablated;
     options.ablate_mode = context.ablate_mode;
     options.recorder = context.recorder;

@@ -19,7 +19,7 @@ long long count(const Matrix& m) { return static_cast<long long>(m.size()); }
 long long count(const Vector& v) { return static_cast<long long>(v.size()); }
 long long count(const AttentionWeights& a) {
     return count(a.in_proj_weight) + count(a.in_proj_bias) + count(a.out_proj_weight) +
-           count(a.out_proj_bias);
+           count(a.out_proj_bias) + count(a.q_norm) + count(a.k_norm);
 }
 long long count(const FeedForwardWeights& f) {
     return count(f.linear1_weight) + count(f.linear1_bias) + count(f.linear2_weight) +

@@ -96,6 +96,13 @@ void init_attention(Jobs& jobs, const ModelConfig& c, const std::string& prefix,
     w.out_proj_bias = c.out_bias ? Vector(Vector::Zero(D)) : Vector();
 }
 
+// QK-norm's γ of a self-attention block: ones, as an RMSNorm starts.
+void init_qk_norm(const ModelConfig& c, AttentionWeights& w) {
+    if (!c.qk_norm) return;
+    w.q_norm = Vector::Ones(c.d_h());
+    w.k_norm = Vector::Ones(c.d_h());
+}
+
 // nn.Linear: weight and bias uniform in ±1/√in_features. SwiGLU adds the gate, a Linear
 // of the same shape as linear1.
 void init_ffn(Jobs& jobs, const ModelConfig& c, const std::string& prefix, FeedForwardWeights& w) {
@@ -139,6 +146,7 @@ ModelWeights init_weights(const ModelConfig& c) {
         const std::string p = enc_prefix + std::to_string(il) + ".";
         EncoderLayerWeights& l = w.layers[static_cast<std::size_t>(il)];
         init_attention(jobs, c, p + "self_attn.", l.self_attn);
+        init_qk_norm(c, l.self_attn);
         init_ffn(jobs, c, p, l.ffn);
         l.norm1 = init_norm(c);
         l.norm2 = init_norm(c);
@@ -149,6 +157,7 @@ ModelWeights init_weights(const ModelConfig& c) {
             const std::string p = "decoder.layers." + std::to_string(il) + ".";
             DecoderLayerWeights& l = w.decoder_layers[static_cast<std::size_t>(il)];
             init_attention(jobs, c, p + "self_attn.", l.self_attn);
+            init_qk_norm(c, l.self_attn);
             init_attention(jobs, c, p + "multihead_attn.", l.cross_attn);
             init_ffn(jobs, c, p, l.ffn);
             l.norm1 = init_norm(c);

@@ -27,6 +27,9 @@ struct AttentionWeights {
     Vector in_proj_bias;     // (I + 2·Ikv), or empty
     Matrix out_proj_weight;  // (D_out, I)
     Vector out_proj_bias;    // (D_out), or empty
+    // QK-norm's γ (ModelConfig::qk_norm): each head's row of Q, of K, is RMS-normalised
+    // over its Dh entries and scaled by these, before the rotation; empty: none.
+    Vector q_norm, k_norm;   // (Dh) each
     int inner() const { return static_cast<int>(out_proj_weight.cols()); }        // I
     int kv_inner() const { return (static_cast<int>(in_proj_weight.rows()) - inner()) / 2; }  // Ikv
     int d_h() const { return inner() / heads; }  // Dh

@@ -15,7 +15,8 @@ Matrix* layer_slot(LayerActivations& l, std::string_view name) {
     const std::pair<std::string_view, Matrix*> slots[] = {
         {"norm1_in", &l.norm1_in},    {"norm2_in", &l.norm2_in},       {"norm3_in", &l.norm3_in},
         {"attn_in", &l.attn.x},       {"attn.q", &l.attn.q},           {"attn.k", &l.attn.k},
-        {"attn.v", &l.attn.v},        {"attn.concat", &l.attn.concat}, {"cross_in", &l.cross.x},
+        {"attn.v", &l.attn.v},        {"attn.concat", &l.attn.concat}, {"attn.qkv", &l.attn.qkv},
+        {"cross_in", &l.cross.x},
         {"cross.q", &l.cross.q},      {"cross.k", &l.cross.k},         {"cross.v", &l.cross.v},
         {"cross.concat", &l.cross.concat}, {"ffn_in", &l.ffn.x},       {"ffn_pre", &l.ffn.pre},
         {"ffn_gate", &l.ffn.gate},    {"ffn_hidden", &l.ffn.hidden},
@@ -29,8 +30,11 @@ Matrix* layer_slot(LayerActivations& l, std::string_view name) {
 // Activations, and takes every block's attention maps A_h without a copy.
 class ActivationRecorder final : public Recorder {
 public:
-    explicit ActivationRecorder(Activations& a) : a_(a) {}
-    bool wants(const TapPoint& point) const override { return point.layer >= 0 && point.part() == "weights"; }
+    // keep_qkv: qk-norm's backward reads self-attention's Q and K before the norm.
+    ActivationRecorder(Activations& a, bool keep_qkv) : a_(a), keep_qkv_(keep_qkv) {}
+    bool wants(const TapPoint& point) const override {
+        return point.layer >= 0 && (point.part() == "weights" || (keep_qkv_ && point.name == "attn.qkv"));
+    }
     void record(const TapPoint& point, const Eigen::Ref<const Matrix>& value) override {
         StackActivations& stack = stack_of(point);
         if (point.layer < 0) {
@@ -40,10 +44,10 @@ public:
         if (Matrix* slot = layer_slot(stack.layers[static_cast<std::size_t>(point.layer)], point.name)) *slot = value;
     }
     void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override {
-        if (wants(point)) probs(point) = maps;
+        if (point.layer >= 0 && point.part() == "weights") probs(point) = maps;
     }
     void take_maps(const TapPoint& point, std::vector<Matrix>& maps) override {
-        if (wants(point)) probs(point) = std::move(maps);
+        if (point.layer >= 0 && point.part() == "weights") probs(point) = std::move(maps);
     }
 
 private:
@@ -53,6 +57,7 @@ private:
         return (point.block() == "cross" ? layer.cross : layer.attn).probs;
     }
     Activations& a_;
+    bool keep_qkv_;
 };
 
 }  // namespace
@@ -66,7 +71,7 @@ Activations record_forward(const ModelConfig& c, const ModelWeights& w, const Fo
     const double t = static_cast<double>(input.ids.size()), td = static_cast<double>(input.decoder_ids.size());
     ensure_maps_fit(t * t + (enc_dec ? td * td + td * t : 0.0), static_cast<long long>(input.ids.size()), c.layers,
                     c.heads, false);
-    ActivationRecorder recorder(a);
+    ActivationRecorder recorder(a, c.qk_norm);
     TraceOptions options;
     options.head_weights = false;  // the recorder takes the maps
     options.hidden_states = false;

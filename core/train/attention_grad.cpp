@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "core/train/linear_grad.h"
+#include "core/train/norm_grad.h"
 
 namespace hs::train {
 
@@ -21,6 +22,26 @@ Shape shape_of(const ModelConfig& c) {
 // Entries [start, start + n) of a bias, or the empty bias of a model without biases.
 VectorView part(Vector& b, Eigen::Index start, Eigen::Index n) {
     return b.size() > 0 ? VectorView(b.segment(start, n)) : VectorView(b);
+}
+
+// QK-norm's backward: every head's row of Q and K went through an RMSNorm over its Dh
+// entries with γ_q, γ_k (the same for every head), so each (T, Dh) block of dQ and dK goes
+// back through norm_backward with the block's input, the projection before the norm
+// (qkv: (T, I + 2·Ikv)); dγ sums over the heads.
+void qk_norm_backward(const AttentionWeights& w, const ModelConfig& config, const Shape& s, const Matrix& qkv,
+                      Eigen::Ref<Matrix> dq, Eigen::Ref<Matrix> dk, AttentionWeights& grad) {
+    ModelConfig rms = config;
+    rms.norm_kind = NormKind::RMSNorm;
+    const LayerNormWeights gamma_q{w.q_norm, Vector()}, gamma_k{w.k_norm, Vector()};
+    LayerNormWeights dgamma_q{Vector::Zero(s.Dh), Vector()}, dgamma_k{Vector::Zero(s.Dh), Vector()};
+    for (int h = 0; h < s.H; ++h)
+        dq.middleCols(h * s.Dh, s.Dh) = norm_backward(Matrix(dq.middleCols(h * s.Dh, s.Dh)), gamma_q, rms,
+                                                      Matrix(qkv.middleCols(h * s.Dh, s.Dh)), dgamma_q);
+    for (int g = 0; g < s.Hkv; ++g)
+        dk.middleCols(g * s.Dh, s.Dh) = norm_backward(Matrix(dk.middleCols(g * s.Dh, s.Dh)), gamma_k, rms,
+                                                      Matrix(qkv.middleCols(s.I + g * s.Dh, s.Dh)), dgamma_k);
+    grad.q_norm += dgamma_q.weight;
+    grad.k_norm += dgamma_k.weight;
 }
 
 }  // namespace
@@ -56,6 +77,7 @@ Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const M
         apply_rope(dq, s.H, back, rope->layout);
         apply_rope(dk, s.Hkv, back, rope->layout);
     }
+    if (w.q_norm.size() && !cross) qk_norm_backward(w, config, s, saved.qkv, dq, dk, grad);
     // Q = X·W_Qᵀ + b_Q, [K | V] = M·[W_K; W_V]ᵀ + b_KV (M = X for self-attention)
     const Matrix& kv_in = cross ? *memory : saved.x;
     Matrix dx = linear_backward(dq, saved.x, w.in_proj_weight.topRows(s.I), grad.in_proj_weight.topRows(s.I),

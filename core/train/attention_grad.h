@@ -11,7 +11,7 @@
 //   out = concat·W_oᵀ + b_o              (T, D)
 // Backward, per head: dP = dO_h V_gᵀ; dS = P ⊙ (dP − rowsum(dP ⊙ P)) / √Dh;
 //   dQ_h = dS K_g, dK_g += dSᵀ Q_h, dV_g += P_hᵀ dO_h; RoPE's backward is the inverse
-//   rotation; then dX = dQ·W_Q (+ [dK | dV]·[W_K; W_V] for self-attention) and, for
+//   rotation; qk-norm's (self-attention) each head's RMSNorm backward; then dX = dQ·W_Q (+ [dK | dV]·[W_K; W_V] for self-attention) and, for
 //   cross-attention, dM = [dK | dV]·[W_K; W_V].
 #include <optional>
 #include <vector>

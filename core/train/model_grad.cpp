@@ -152,6 +152,8 @@ ModelWeights zeros_like(const ModelWeights& w) {
         zero(l.self_attn.in_proj_bias);
         zero(l.self_attn.out_proj_weight);
         zero(l.self_attn.out_proj_bias);
+        zero(l.self_attn.q_norm);
+        zero(l.self_attn.k_norm);
         for (Matrix* m : {&l.ffn.linear1_weight, &l.ffn.linear2_weight, &l.ffn.gate_weight}) zero(*m);
         for (Vector* v : {&l.ffn.linear1_bias, &l.ffn.linear2_bias, &l.ffn.gate_bias}) zero(*v);
         zero(l.norm1);
@@ -163,6 +165,8 @@ ModelWeights zeros_like(const ModelWeights& w) {
             zero(a->in_proj_bias);
             zero(a->out_proj_weight);
             zero(a->out_proj_bias);
+            zero(a->q_norm);
+            zero(a->k_norm);
         }
         for (Matrix* m : {&l.ffn.linear1_weight, &l.ffn.linear2_weight, &l.ffn.gate_weight}) zero(*m);
         for (Vector* v : {&l.ffn.linear1_bias, &l.ffn.linear2_bias, &l.ffn.gate_bias}) zero(*v);

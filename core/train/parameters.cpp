@@ -21,6 +21,8 @@ void add(std::vector<Parameter>& out, AttentionWeights& a) {
     add(out, a.in_proj_bias);
     add(out, a.out_proj_weight);
     add(out, a.out_proj_bias);
+    add(out, a.q_norm);
+    add(out, a.k_norm);
 }
 void add(std::vector<Parameter>& out, FeedForwardWeights& f) {
     add(out, f.linear1_weight);
