@@ -46,7 +46,9 @@ constexpr const char* kModelHelp = R"(MODEL is one of
       norm=post-ln|pre-ln|rmsnorm|post-rmsnorm act=relu|gelu|gelu-tanh|swiglu
       kv_heads=K bias=0|1 lm_head=tied|separate|none
       window=W: sliding-window attention as Mistral, each causal query sees the last W keys
-      qk_norm=0|1: Qwen3's RMSNorm of every head's q and k before the rotation)
+      qk_norm=0|1: Qwen3's RMSNorm of every head's q and k before the rotation
+      rotary_dims=R: rotate only the first R dims of each head (GPT-NeoX)
+      parallel=0|1: attention and feed-forward side by side on the layer's input (Pythia))
       a Llama block: random:d_model=256,heads=8,kv_heads=2,layers=4,arch=decoder,
                      pe=rope,norm=rmsnorm,act=swiglu,bias=0
   DIR          a model directory (config.json + model.safetensors)

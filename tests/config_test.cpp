@@ -375,5 +375,34 @@ TEST(PlaygroundSpec, SlidingWindowNeedsTheCausalMaskAndRoundTrips) {
     EXPECT_TRUE(validate(unmasked).empty());
 }
 
+// The GPT-NeoX and Qwen3 options (parallel=1, rotary_dims=R, qk_norm=1): spec and
+// config.json keys, each problem named, and what an edit of another field implies.
+TEST(PlaygroundSpec, NeoxAndQkNormOptionsRoundTripAndAreChecked) {
+    const ModelConfig c =
+        parse_playground_spec("random:arch=decoder,d_model=32,heads=4,pe=rope,norm=pre-ln,rotary_dims=4,parallel=1,qk_norm=1");
+    EXPECT_EQ(c.rotary_dims, 4);
+    EXPECT_EQ(c.rotary_dim_count(), 4);
+    EXPECT_TRUE(c.parallel_block);
+    EXPECT_TRUE(c.qk_norm);
+    EXPECT_FALSE(c.heads_only_split());  // γ of Dh: another head count needs new weights
+    EXPECT_TRUE(validate(c).empty());
+    EXPECT_EQ(parse_playground_spec(to_playground_spec(c)), c);
+    EXPECT_EQ(config_from_json(config_to_json(c)), c);
+    ModelConfig odd = c;
+    odd.rotary_dims = 3;
+    EXPECT_EQ(validate(odd), std::vector<std::string>{"rotary dims 3 must be even and at most the head size 8 (or 0: all of it)"});
+    ModelConfig post = c;
+    post.norm = NormPlacement::PostLN;
+    EXPECT_EQ(validate(post), std::vector<std::string>{
+        "attention and feed-forward side by side (parallel) need pre-norm layers in a single stack"});
+    follow_edit(c, post);
+    EXPECT_FALSE(post.parallel_block);
+    ModelConfig many_heads = c;  // Dh 32/16 = 2 < rotary_dims 4: the whole head turns
+    many_heads.heads = 16;
+    follow_edit(c, many_heads);
+    EXPECT_EQ(many_heads.rotary_dims, 0);
+    EXPECT_TRUE(validate(many_heads).empty());
+}
+
 }  // namespace
 }  // namespace hs

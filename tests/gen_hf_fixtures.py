@@ -3,7 +3,7 @@
 
 No `transformers` package exists on this machine, so this script carries its own small
 reference implementation of each family, following the published HF modelling code
-(modeling_gpt2.py, modeling_bert.py, modeling_llama.py, modeling_qwen2.py,
+(modeling_gpt2.py, modeling_bert.py, modeling_gpt_neox.py, modeling_llama.py, modeling_qwen2.py,
 modeling_mistral.py, modeling_qwen3.py, modeling_rope_utils.py), and writes
 checkpoints in the exact layout and file names HF's save_pretrained produces.
 
@@ -30,6 +30,9 @@ Cases (tests/fixtures/hf/<case>/)
   mistral           Llama with sliding_window 3 (< the 7 tokens): keys i−2 … i
   llama31           rope_scaling "llama3" (Llama 3.1), head_dim 16 (≠ D/H), frequencies
                     in all three bands
+  gpt_neox          Pythia: query_key_value interleaved per head, parallel attention + MLP,
+                    rotary_pct 0.5 (4 of 8 dims), LayerNorm with biases, untied embed_out
+  gpt_neox_sequential  use_parallel_residual false, rotary_pct 0.25
   qwen3             q_norm / k_norm (RMSNorm of each head's q and k before RoPE), head_dim
                     16, tied embeddings
 
@@ -502,12 +505,12 @@ def llama_case(name, cfg, dtype, seed):
     return config, sd, exp
 
 
-def check_llama_attention(q, k, v, probs, att, H, Hkv, inv_freq, window):
-    """Per-head loop: rotate pairs (j, j + Dh/2) by angle pos·inv_freq[j], KV head
-    h // (H/Hkv); query t sees keys max(0, t − window + 1) … t."""
+def check_llama_attention(q, k, v, probs, att, H, Hkv, inv_freq, window, rotary=None):
+    """Per-head loop: rotate pairs (j, j + R/2) of the first R = rotary (or Dh) dims by
+    angle pos·inv_freq[j], KV head h // (H/Hkv); query t sees keys max(0, t − window + 1) … t."""
     T = q.shape[0]
     Dh = q.shape[1] // H
-    half = Dh // 2
+    half = (rotary or Dh) // 2
 
     def rotate(vec, pos):
         out = vec.clone()
@@ -530,6 +533,81 @@ def check_llama_attention(q, k, v, probs, att, H, Hkv, inv_freq, window):
             p[t, first:t + 1] = torch.softmax(s, dim=0)
         assert_close(p, probs[h], f"llama head {h} weights vs per-head loop")
         assert_close(p @ vh, att[:, h * Dh:(h + 1) * Dh], f"llama head {h} output vs per-head loop")
+
+
+# ---------------------------------------------------------------------------------------
+# GPT-NeoX (Pythia)
+# ---------------------------------------------------------------------------------------
+def gpt_neox_case(name, cfg, seed):
+    D, H, L, V = cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_hidden_layers"], cfg["vocab_size"]
+    Fdim, eps, theta = cfg["intermediate_size"], cfg["layer_norm_eps"], cfg["rotary_emb_base"]
+    Dh = D // H
+    R = int(Dh * cfg["rotary_pct"])  # HF: rotary_ndims = int(head_size · rotary_pct)
+    parallel = cfg["use_parallel_residual"]
+    r = Init(seed)
+    sd = {"gpt_neox.embed_in.weight": r.normal(V, D)}
+    for i in range(L):
+        m = f"gpt_neox.layers.{i}."
+        for n in ("input_layernorm", "post_attention_layernorm"):
+            sd[m + n + ".weight"] = r.normal(D, std=0.1, mean=1.0)
+            sd[m + n + ".bias"] = r.normal(D, std=0.1)
+        sd[m + "attention.query_key_value.weight"] = r.normal(3 * D, D, std=0.3)
+        sd[m + "attention.query_key_value.bias"] = r.normal(3 * D, std=0.2)
+        sd[m + "attention.dense.weight"] = r.normal(D, D, std=0.2)
+        sd[m + "attention.dense.bias"] = r.normal(D, std=0.1)
+        sd[m + "mlp.dense_h_to_4h.weight"] = r.normal(Fdim, D, std=0.2)
+        sd[m + "mlp.dense_h_to_4h.bias"] = r.normal(Fdim, std=0.1)
+        sd[m + "mlp.dense_4h_to_h.weight"] = r.normal(D, Fdim, std=0.15)
+        sd[m + "mlp.dense_4h_to_h.bias"] = r.normal(D, std=0.1)
+    sd["gpt_neox.final_layer_norm.weight"] = r.normal(D, std=0.1, mean=1.0)
+    sd["gpt_neox.final_layer_norm.bias"] = r.normal(D, std=0.1)
+    sd["embed_out.weight"] = r.normal(V, D, std=0.5)
+
+    def lin(t, n):
+        return t @ sd[n + ".weight"].T + sd[n + ".bias"]
+
+    ids = torch.tensor(IDS)
+    T = len(IDS)
+    cos, sin = rope_cos_sin(T, R, theta)  # (T, R): inv_freq over the rotary dims only
+    x = sd["gpt_neox.embed_in.weight"][ids]
+    exp = {"ids": ids.double(), "input": x.clone()}
+    for i in range(L):
+        m = f"gpt_neox.layers.{i}."
+        a = layer_norm(x, sd[m + "input_layernorm.weight"], sd[m + "input_layernorm.bias"], eps)
+        qkv = lin(a, m + "attention.query_key_value").view(T, H, 3 * Dh)  # (T, H, 3·Dh): q | k | v per head
+        q, k, v = (qkv[..., j * Dh:(j + 1) * Dh].reshape(T, H * Dh) for j in range(3))
+
+        def rotate(t):  # rotate_half on each head's first R dims, the rest passes
+            th = t.view(T, H, Dh)
+            rot = th[..., :R] * cos[:, None, :] + rotate_half(th[..., :R]) * sin[:, None, :]
+            return torch.cat([rot, th[..., R:]], dim=-1).reshape(T, H * Dh)
+
+        att, probs = attention(rotate(q), rotate(k), v, H, H, causal=True)
+        check_llama_attention(q, k, v, probs, att, H, H, rope_inv_freq(R, theta), None, rotary=R)
+        attn_out = lin(att, m + "attention.dense")
+        mlp = lambda t: lin(gelu_erf(lin(t, m + "mlp.dense_h_to_4h")), m + "mlp.dense_4h_to_h")
+        ln2 = lambda t: layer_norm(t, sd[m + "post_attention_layernorm.weight"], sd[m + "post_attention_layernorm.bias"], eps)
+        if parallel:  # x + attn(ln1(x)) + mlp(ln2(x))
+            x = x + attn_out + mlp(ln2(x))
+        else:
+            x = x + attn_out
+            x = x + mlp(ln2(x))
+        for hh in range(H):
+            exp[f"layers.{i}.heads.{hh}"] = probs[hh]
+        exp[f"layers.{i}.output"] = x.clone()
+    x = layer_norm(x, sd["gpt_neox.final_layer_norm.weight"], sd["gpt_neox.final_layer_norm.bias"], eps)
+    exp["final_output"] = x.clone()
+    exp["logits"] = x[-1] @ sd["embed_out.weight"].T
+    m = "gpt_neox.layers.0."
+    fused = sd[m + "attention.query_key_value.weight"].view(H, 3, Dh, D)
+    exp.update({"loaded.wq": fused[:, 0].reshape(D, D), "loaded.wk": fused[:, 1].reshape(D, D),
+                "loaded.wv": fused[:, 2].reshape(D, D), "loaded.wo": sd[m + "attention.dense.weight"],
+                "loaded.w_up": sd[m + "mlp.dense_h_to_4h.weight"], "loaded.w_down": sd[m + "mlp.dense_4h_to_h.weight"]})
+    config = {"architectures": ["GPTNeoXForCausalLM"], "model_type": "gpt_neox", "hidden_act": "gelu",
+              "attention_dropout": 0.0, "hidden_dropout": 0.0, "bos_token_id": 0, "eos_token_id": 0,
+              "initializer_range": 0.02, "torch_dtype": "float32", "use_cache": True,
+              "tie_word_embeddings": False, "attention_bias": True, **cfg}
+    return config, sd, exp
 
 
 # ---------------------------------------------------------------------------------------
@@ -617,6 +695,14 @@ def generate(root):
              "rope_theta": 1000000.0, "attention_bias": False, "use_sliding_window": False,
              "sliding_window": None, "tie_word_embeddings": True, "vocab_size": 64}
     write_case(root, "qwen3", *llama_case("qwen3", qwen3, "F32", 11), "F32")
+    # GPT-NeoX (Pythia): parallel attention + MLP, rotary on half of each head's 8 dims;
+    # and the sequential form with rotary on a quarter
+    neox = {"hidden_size": 32, "num_attention_heads": 4, "num_hidden_layers": 2, "intermediate_size": 64,
+            "max_position_embeddings": 16, "layer_norm_eps": 1e-5, "rotary_emb_base": 10000,
+            "rotary_pct": 0.5, "use_parallel_residual": True, "vocab_size": 64}
+    write_case(root, "gpt_neox", *gpt_neox_case("gpt_neox", neox, 12), "F32")
+    neox_seq = dict(neox, rotary_pct=0.25, use_parallel_residual=False)
+    write_case(root, "gpt_neox_sequential", *gpt_neox_case("gpt_neox_sequential", neox_seq, 13), "F32")
 
 
 def bytes_to_unicode():

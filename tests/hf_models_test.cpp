@@ -82,7 +82,8 @@ struct Expected {
 const std::vector<std::string>& all_cases() {
     static const std::vector<std::string> cases = {"gpt2", "gpt2_bf16", "bert", "bert_prefixed",
                                                    "llama", "llama_f16", "llama_sharded", "qwen2",
-                                                   "mistral", "llama31", "qwen3"};
+                                                   "mistral", "llama31", "qwen3", "gpt_neox",
+                                                   "gpt_neox_sequential"};
     return cases;
 }
 
@@ -178,7 +179,7 @@ TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
 
 TEST(HfConfig, UnknownModelTypeIsNamedWithTheSupportedOnes) {
     expect_error([] { parse_hf_config(json::parse(R"({"model_type": "t5"})"), "x/config.json"); },
-                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, llama, mistral, qwen2, qwen3"});
+                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, gpt_neox, llama, mistral, qwen2, qwen3"});
 }
 
 TEST(HfConfig, MissingRequiredKeyIsNamed) {
@@ -343,7 +344,7 @@ TEST(HfLoader, UnknownModelTypeIsNamed) {
     TempDir dir;
     write_text(dir.file("config.json"), R"({"model_type": "mamba"})");
     expect_error([&] { load_hf_model(dir.str()); },
-                 {"model_type \"mamba\" is not supported", "gpt2, bert, llama, mistral, qwen2, qwen3"});
+                 {"model_type \"mamba\" is not supported", "gpt2, bert, gpt_neox, llama, mistral, qwen2, qwen3"});
 }
 
 TEST(HfLoader, MissingTensorIsNamed) {

@@ -18,6 +18,7 @@
 #include "core/model/config.h"
 #include "core/error.h"
 #include "core/io/directory_writer.h"
+#include "core/io/hf_llama_dir.h"
 #include "core/io/model_dir.h"
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
@@ -398,6 +399,24 @@ TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameT
         text.text = "the cat sat";
         EXPECT_EQ(reopened->run(text, {}).main.ids, hs::make_model_source(original)->run(text, {}).main.ids);
     }
+}
+
+// A Llama-shaped decoder with GPT-NeoX's options (parallel block, partial rotary) has no
+// Llama names for them: it saves in HeadScope's own layout and reopens with the same maps.
+TEST_F(ModelDir, NeoxOptionsKeepHeadScopesLayoutAndTheirMaps) {
+    const hs::Model original = hs::Model::random(hs::parse_playground_spec(
+        "random:arch=decoder,d_model=16,heads=2,layers=2,pe=rope,norm=rmsnorm,act=swiglu,bias=0,rotary_dims=4,"
+        "parallel=1,vocab=30,max_len=16,seed=14"));
+    ASSERT_FALSE(hs::is_llama_shaped(original.config()));
+    const std::string dir = path("neox");
+    hs::save_model_dir(original, dir);
+    const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
+    EXPECT_EQ(j.at("format"), "headscope-playground");
+    const auto reopened = hs::open_source(dir);
+    EXPECT_EQ(reopened->config(), original.config());
+    const hs::ForwardInput in = hs::ForwardInput::of({1, 2, 3, 4, 5});
+    const hs::Trace a = original.forward(in, {}), b = reopened->model()->forward(in, {});
+    EXPECT_EQ(a.main.layers[1].output, b.main.layers[1].output);
 }
 
 // A windowed decoder with biases is no Mistral (which has none): it saves in HeadScope's

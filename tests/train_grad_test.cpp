@@ -129,6 +129,9 @@ std::vector<GradCase> grad_cases() {
         // qk-norm (Qwen3): each head's q and k RMS-normalised with γ before the rotation
         {"norm=rmsnorm,pe=rope,act=swiglu,bias=0,qk_norm=1,kv_heads=1,lm_head=separate", {}},
         {"arch=encoder-decoder,norm=post-ln,pe=learned,act=gelu,qk_norm=1,lm_head=tied", {2}},
+        // GPT-NeoX (Pythia): attention and feed-forward side by side, rotary on 2 of 4 dims
+        {"norm=pre-ln,pe=rope,rotary_dims=2,parallel=1,act=gelu,lm_head=separate", {}},
+        {"norm=pre-ln,pe=rope,rotary_dims=2,rope=interleaved,parallel=1,act=swiglu,lm_head=tied", {3}},
     };
 }
 

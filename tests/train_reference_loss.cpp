@@ -61,15 +61,16 @@ void normalize_heads(Mat& x, int heads, const Vec& gamma, const ModelConfig& c) 
         }
 }
 
-// RoPE on every head of x (T, n·Dh): pair i of position p turns by p·theta^(−2i/Dh).
+// RoPE on every head of x (T, n·Dh): pair i (of the first R dims, R = rotary dims or Dh)
+// of position p turns by p·theta^(−2i/R).
 void rotate(Mat& x, int heads, const ModelConfig& c) {
-    const int dh = static_cast<int>(x.cols()) / heads;
+    const int dh = static_cast<int>(x.cols()) / heads, rd = c.rotary_dims > 0 ? c.rotary_dims : dh;
     for (Eigen::Index p = 0; p < x.rows(); ++p)
         for (int h = 0; h < heads; ++h)
-            for (int i = 0; i < dh / 2; ++i) {
-                const double angle = static_cast<double>(p) * std::pow(static_cast<double>(c.rope_theta), -2.0 * i / dh);
+            for (int i = 0; i < rd / 2; ++i) {
+                const double angle = static_cast<double>(p) * std::pow(static_cast<double>(c.rope_theta), -2.0 * i / rd);
                 const int ia = h * dh + (c.rope_layout == RopeLayout::Interleaved ? 2 * i : i);
-                const int ib = h * dh + (c.rope_layout == RopeLayout::Interleaved ? 2 * i + 1 : i + dh / 2);
+                const int ib = h * dh + (c.rope_layout == RopeLayout::Interleaved ? 2 * i + 1 : i + rd / 2);
                 const double a = x(p, ia), b = x(p, ib);
                 x(p, ia) = a * std::cos(angle) - b * std::sin(angle);
                 x(p, ib) = a * std::sin(angle) + b * std::cos(angle);
@@ -161,6 +162,7 @@ Mat encoder_layer(const Mat& x, const EncoderLayerWeights& w, const ModelConfig&
     if (c.norm == NormPlacement::PreLN) {
         const Mat n1 = norm(x, w.norm1, c, r);
         const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, rope, padded, r);
+        if (c.parallel_block) return x2 + feed_forward(norm(x, w.norm2, c, r), w.ffn, c, r);  // both from x
         return x2 + feed_forward(norm(x2, w.norm2, c, r), w.ffn, c, r);
     }
     const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, rope, padded, r), w.norm1, c, r);

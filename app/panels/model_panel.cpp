@@ -159,6 +159,13 @@ void draw_playground(const ModelPanelContext& ctx) {
             c.rope_theta = static_cast<float>(std::max(2, theta));
             changed = true;
         }
+        if (ImGui::InputInt(tr("rotary dims"), &c.rotary_dims, 2, 8)) {
+            c.rotary_dims = std::max(0, c.rotary_dims);
+            changed = true;
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", tr("partial rotary (GPT-NeoX, Pythia): only the first R dimensions of each head "
+                                       "turn by position; 0: all of them"));
     }
     changed |= enum_combo(tr("norm"), &c.norm, {NormPlacement::PostLN, NormPlacement::PreLN});
     changed |= enum_combo(tr("norm type"), &c.norm_kind, {NormKind::LayerNorm, NormKind::RMSNorm});
@@ -170,6 +177,12 @@ void draw_playground(const ModelPanelContext& ctx) {
     if (ImGui::Checkbox(tr("biases"), &bias)) {
         c.qkv_bias = c.out_bias = c.mlp_bias = bias;
         changed = true;
+    }
+    if (c.norm == NormPlacement::PreLN && c.arch != Arch::EncoderDecoder) {
+        if (ImGui::Checkbox(tr("parallel attention + MLP"), &c.parallel_block)) changed = true;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", tr("GPT-NeoX (Pythia), GPT-J: attention and feed-forward both read the layer's "
+                                       "input, x + attn(norm1(x)) + ffn(norm2(x))"));
     }
     if (ImGui::Checkbox(tr("qk-norm"), &c.qk_norm)) changed = true;
     if (ImGui::IsItemHovered())

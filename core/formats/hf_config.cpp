@@ -1,7 +1,7 @@
 // config.json of a Hugging Face checkpoint -> ModelConfig.
 //
 // Key names and defaults follow the HF configuration classes (GPT2Config, BertConfig,
-// LlamaConfig, MistralConfig, Qwen2Config, Qwen3Config). Keys that fix tensor shapes are required, so a truncated
+// GPTNeoXConfig, LlamaConfig, MistralConfig, Qwen2Config, Qwen3Config). Keys that fix tensor shapes are required, so a truncated
 // config fails here with the key's name instead of later as a puzzling shape mismatch;
 // numerical details (eps, theta, activation) fall back to the HF defaults.
 #include "core/formats/hf_config.h"
@@ -179,6 +179,46 @@ HfConfig parse_bert(const Keys& k) {
     return out;
 }
 
+// GPT-NeoX (Pythia): per layer x + attn(ln1(x)) + mlp(ln2(x)) (use_parallel_residual, else
+// one after the other), LayerNorm with biases, GELU, RoPE on the first rotary_pct of each
+// head (rotate-half pairs), untied embed_out.
+HfConfig parse_gpt_neox(const Keys& k) {
+    HfConfig out;
+    ModelConfig& c = out.config;
+    c.family = "gpt_neox";
+    read_mha_shape(k, {"hidden_size", "num_attention_heads", "num_hidden_layers"}, c);
+    c.d_ff = k.required_int("intermediate_size");
+    c.max_len = k.optional_int("max_position_embeddings", 2048);
+    c.norm_kind = NormKind::LayerNorm;
+    c.norm_eps = k.optional_float("layer_norm_eps", 1e-5f);
+    c.norm = NormPlacement::PreLN;
+    c.parallel_block = k.optional_bool("use_parallel_residual", true);
+    const std::string act = k.optional_string("hidden_act", "gelu");
+    if (act == "gelu")
+        c.activation = Activation::GELU;
+    else if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast")
+        c.activation = Activation::GELUTanh;
+    else
+        k.fail("hidden_act \"" + act + "\" is not supported (supported: gelu, gelu_new)");
+    c.pe = PosEncoding::Rotary;
+    c.rope_layout = RopeLayout::RotateHalf;
+    c.rope_theta = k.optional_float("rotary_emb_base", k.optional_float("rope_theta", 10000.0f));
+    const float pct = k.optional_float("rotary_pct", k.optional_float("partial_rotary_factor", 0.25f));
+    if (!(pct > 0.0f && pct <= 1.0f)) k.fail("rotary_pct " + k.dump("rotary_pct") + " must be in (0, 1]");
+    const int rotary = static_cast<int>(static_cast<float>(c.d_h()) * pct);  // HF: int(head_size · rotary_pct)
+    if (rotary < 2 || rotary % 2 != 0)
+        k.fail("rotary_pct gives " + std::to_string(rotary) + " rotary dims of a head of " + std::to_string(c.d_h()) +
+               "; they must be even and at least 2");
+    c.rotary_dims = rotary == c.d_h() ? 0 : rotary;
+    if (k.has("rope_scaling")) k.fail("rope_scaling " + k.dump("rope_scaling") + " is not supported for gpt_neox");
+    c.arch = Arch::DecoderOnly;
+    c.mask = MaskKind::Causal;
+    c.qkv_bias = c.out_bias = k.optional_bool("attention_bias", true);
+    c.mlp_bias = true;
+    c.lm_head = k.optional_bool("tie_word_embeddings", false) ? LmHead::Tied : LmHead::Separate;
+    return out;
+}
+
 // rope_scaling {"rope_type": "llama3", factor, low_freq_factor, high_freq_factor,
 // original_max_position_embeddings} (Llama 3.1/3.2) as the divisor of each θ_i
 // (llama3_rope_divisors); other kinds are refused by name.
@@ -258,7 +298,7 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
 }  // namespace
 
 const std::vector<std::string>& supported_hf_model_types() {
-    static const std::vector<std::string> types = {"gpt2", "bert", "llama", "mistral", "qwen2", "qwen3"};
+    static const std::vector<std::string> types = {"gpt2", "bert", "gpt_neox", "llama", "mistral", "qwen2", "qwen3"};
     return types;
 }
 
@@ -288,6 +328,8 @@ HfConfig parse_hf_config(const json& config, const std::string& where) {
         out = parse_gpt2(keys);
     else if (type == "bert")
         out = parse_bert(keys);
+    else if (type == "gpt_neox")
+        out = parse_gpt_neox(keys);
     else if (type == "llama" || type == "qwen2" || type == "qwen3" || type == "mistral")
         out = parse_llama_like(keys, type);
     else

@@ -250,6 +250,54 @@ ModelWeights load_bert(TensorStore& t, const ModelConfig& c, const ProgressFn& p
 }
 
 // ---------------------------------------------------------------------------------------
+// GPT-NeoX (Pythia)
+// ---------------------------------------------------------------------------------------
+
+// query_key_value (3D, D) holds each head's q, k and v rows together: output row
+// h·3·Dh + j·Dh + d is part j (q, k, v) of head h, dim d (HF views the product as
+// (T, H, 3·Dh)). Reordered into [W_Q; W_K; W_V], row j·D + h·Dh + d; the bias alike.
+template <typename M>
+M neox_qkv_to_stacked(const M& fused, int H, int Dh) {
+    M out = fused;
+    for (int h = 0; h < H; ++h)
+        for (int j = 0; j < 3; ++j)
+            for (int d = 0; d < Dh; ++d) out.row(j * H * Dh + h * Dh + d) = fused.row(h * 3 * Dh + j * Dh + d);
+    return out;
+}
+
+ModelWeights load_gpt_neox(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
+    const std::int64_t D = c.d_model, F = c.d_ff, V = c.vocab;
+    const int H = c.heads, Dh = c.d_h();
+    ModelWeights w;
+    w.embed = t.matrix("gpt_neox.embed_in.weight", V, D);
+    for (int il = 0; il < c.layers; ++il) {
+        const std::string m = "gpt_neox.layers." + std::to_string(il) + ".";
+        EncoderLayerWeights l;
+        l.norm1 = {t.vector(m + "input_layernorm.weight", D), t.vector(m + "input_layernorm.bias", D)};
+        l.norm2 = {t.vector(m + "post_attention_layernorm.weight", D), t.vector(m + "post_attention_layernorm.bias", D)};
+        AttentionWeights& a = l.self_attn;
+        a.heads = c.heads;
+        a.in_proj_weight = neox_qkv_to_stacked(t.matrix(m + "attention.query_key_value.weight", 3 * D, D), H, Dh);
+        a.out_proj_weight = t.matrix(m + "attention.dense.weight", D, D);
+        if (c.qkv_bias) {
+            const Matrix b = neox_qkv_to_stacked(t.matrix(m + "attention.query_key_value.bias", Shape{3 * D}).transpose().eval(), H, Dh);
+            a.in_proj_bias = Eigen::Map<const Vector>(b.data(), 3 * D);
+            a.out_proj_bias = t.vector(m + "attention.dense.bias", D);
+        }
+        l.ffn.linear1_weight = t.matrix(m + "mlp.dense_h_to_4h.weight", F, D);
+        l.ffn.linear1_bias = t.vector(m + "mlp.dense_h_to_4h.bias", F);
+        l.ffn.linear2_weight = t.matrix(m + "mlp.dense_4h_to_h.weight", D, F);
+        l.ffn.linear2_bias = t.vector(m + "mlp.dense_4h_to_h.bias", D);
+        w.layers.push_back(std::move(l));
+        report(progress, il + 1, c.layers);
+    }
+    w.final_norm = LayerNormWeights{t.vector("gpt_neox.final_layer_norm.weight", D),
+                                    t.vector("gpt_neox.final_layer_norm.bias", D)};
+    if (c.lm_head == LmHead::Separate) w.lm_head = t.matrix("embed_out.weight", V, D);
+    return w;
+}
+
+// ---------------------------------------------------------------------------------------
 // Llama / Qwen2 / Qwen3 / Mistral
 // ---------------------------------------------------------------------------------------
 
@@ -304,6 +352,8 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress) {
         weights = load_gpt2(tensors, c, progress);
     else if (c.family == "bert")
         weights = load_bert(tensors, c, progress);
+    else if (c.family == "gpt_neox")
+        weights = load_gpt_neox(tensors, c, progress);
     else
         weights = load_llama(tensors, c, progress);
     std::string name = fs::path(dir).lexically_normal().string();

@@ -28,7 +28,7 @@ namespace hs {
 // Whether a config is a Llama decoder: decoder-only, causal, pre-norm RMSNorm, rotary
 // positions, SwiGLU, no feed-forward biases, q/k/v and output biases both present or
 // both absent, no embedding norm or token types; with a sliding window (a Mistral) no
-// biases and no qk-norm.
+// biases and no qk-norm; never a parallel block or partial rotary.
 bool is_llama_shaped(const ModelConfig& config);
 
 // Writes DIR/config.json and DIR/model.safetensors (creating DIR; atomic per file).

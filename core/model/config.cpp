@@ -75,6 +75,9 @@ ModelConfig ModelConfig::defaults_for(Arch arch) {
 void follow_edit(const ModelConfig& before, ModelConfig& after) {
     if (after.arch != before.arch) after.mask = ModelConfig::defaults_for(after.arch).mask;
     if (after.mask != MaskKind::Causal) after.window = 0;  // a window only narrows a causal mask
+    // side by side needs pre-norm in a single stack; a head smaller than the rotary dims turns whole
+    if (after.norm != NormPlacement::PreLN || after.arch == Arch::EncoderDecoder) after.parallel_block = false;
+    if (after.rotary_dims > after.d_h()) after.rotary_dims = 0;
     if (after.d_model != before.d_model && after.d_ff == before.d_ff && before.d_ff == default_d_ff(before.d_model))
         after.d_ff = default_d_ff(after.d_model);
 }
@@ -122,11 +125,16 @@ std::vector<std::string> validate(const ModelConfig& c) {
         add("the attention window " + std::to_string(c.window) + " must be at least 1 (or 0: no window)");
     else if (c.window > 0 && c.mask != MaskKind::Causal)
         add("a sliding attention window needs the causal mask (each query sees the window of keys before it)");
+    if (c.rotary_dims < 0 || c.rotary_dims % 2 != 0 || (whole_head && c.rotary_dims > c.d_h()))
+        add("rotary dims " + std::to_string(c.rotary_dims) + " must be even and at most the head size " +
+            std::to_string(c.d_h()) + " (or 0: all of it)");
+    if (c.parallel_block && (c.norm != NormPlacement::PreLN || c.arch == Arch::EncoderDecoder))
+        add("attention and feed-forward side by side (parallel) need pre-norm layers in a single stack");
     if (!c.rope_freq_divisors.empty()) {
-        if (c.pe != PosEncoding::Rotary || static_cast<int>(c.rope_freq_divisors.size()) * 2 != c.d_h())
+        if (c.pe != PosEncoding::Rotary || static_cast<int>(c.rope_freq_divisors.size()) * 2 != c.rotary_dim_count())
             add("rope frequency divisors: " + std::to_string(c.rope_freq_divisors.size()) +
-                " given, a rotary model with head size " + std::to_string(c.d_h()) + " needs " +
-                std::to_string(c.d_h() / 2));
+                " given, a rotary model with head size " + std::to_string(c.rotary_dim_count()) + " needs " +
+                std::to_string(c.rotary_dim_count() / 2));
         for (float d : c.rope_freq_divisors)
             if (!(d > 0.0f) || !std::isfinite(d)) {
                 add("rope frequency divisors must be positive and finite");
@@ -229,6 +237,7 @@ nlohmann::json config_to_json(const ModelConfig& c) {
     if (c.pe == PosEncoding::Rotary) {
         j["rope_layout"] = to_string(c.rope_layout);
         j["rope_theta"] = float_for_json(c.rope_theta);
+        if (c.rotary_dims != d.rotary_dims) j["rotary_dims"] = c.rotary_dims;
         if (!c.rope_freq_divisors.empty()) {
             nlohmann::json divisors = nlohmann::json::array();
             for (float d : c.rope_freq_divisors) divisors.push_back(float_for_json(d));
@@ -239,6 +248,7 @@ nlohmann::json config_to_json(const ModelConfig& c) {
     if (c.out_bias != d.out_bias) j["out_bias"] = c.out_bias;
     if (c.mlp_bias != d.mlp_bias) j["mlp_bias"] = c.mlp_bias;
     if (c.qk_norm != d.qk_norm) j["qk_norm"] = c.qk_norm;
+    if (c.parallel_block != d.parallel_block) j["parallel_block"] = c.parallel_block;
     if (c.embed_norm != d.embed_norm) j["embed_norm"] = c.embed_norm;
     if (c.type_vocab != d.type_vocab) j["type_vocab"] = c.type_vocab;
     if (c.lm_head != d.lm_head) j["lm_head"] = to_string(c.lm_head);
@@ -282,6 +292,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     if (j.contains("norm_kind")) c.norm_kind = parse_norm_kind(get_str("norm_kind"));
     get_int("kv_heads", c.kv_heads);
     get_int("window", c.window);
+    get_int("rotary_dims", c.rotary_dims);
     get_int("head_dim", c.head_dim);
     get_int("type_vocab", c.type_vocab);
     if (j.contains("rope_layout")) c.rope_layout = parse_rope_layout(get_str("rope_layout"));
@@ -307,6 +318,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     get_bool("out_bias", c.out_bias);
     get_bool("mlp_bias", c.mlp_bias);
     get_bool("qk_norm", c.qk_norm);
+    get_bool("parallel_block", c.parallel_block);
     get_bool("embed_norm", c.embed_norm);
     if (j.contains("lm_head")) c.lm_head = parse_lm_head(get_str("lm_head"));
     if (j.contains("family")) c.family = get_str("family");
@@ -440,10 +452,12 @@ void set_spec_key(ModelConfig& c, const std::string& k, const std::string& v) {
     else if (k == "lm_head") c.lm_head = parse_lm_head(v);
     else if (k == "window") c.window = num();
     else if (k == "qk_norm") c.qk_norm = parse_flag(k, v);
+    else if (k == "rotary_dims") c.rotary_dims = num();
+    else if (k == "parallel") c.parallel_block = parse_flag(k, v);
     else
         throw Error("playground spec: unknown key '" + k +
                     "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
-                    "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head, window, qk_norm)");
+                    "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head, window, qk_norm, rotary_dims, parallel)");
 }
 
 ModelConfig parse_playground_spec(const std::string& spec) {
@@ -490,6 +504,8 @@ std::string to_playground_spec(const ModelConfig& c) {
     if (c.lm_head != d.lm_head) s += ",lm_head=" + to_string(c.lm_head);
     if (c.window != d.window) s += ",window=" + std::to_string(c.window);
     if (c.qk_norm) s += ",qk_norm=1";
+    if (c.pe == PosEncoding::Rotary && c.rotary_dims != d.rotary_dims) s += ",rotary_dims=" + std::to_string(c.rotary_dims);
+    if (c.parallel_block) s += ",parallel=1";
     return s;
 }
 

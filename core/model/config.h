@@ -51,8 +51,11 @@ struct ModelConfig {
     int kv_heads = 0;        // key/value heads (grouped-query attention); 0: one per query head
     int head_dim = 0;        // Dh; 0: d_model / heads
     RopeLayout rope_layout = RopeLayout::RotateHalf;  // PosEncoding::Rotary only
+    // Partial rotary (GPT-NeoX's rotary_pct): only the first rotary_dims dims of each head
+    // turn, θ_i = theta^(−2i/rotary_dims); 0: all Dh.
+    int rotary_dims = 0;
     float rope_theta = 10000.0f;                      // θ_i = theta^(−2i/Dh)
-    // Llama-3.1's rope scaling: θ_i divided by rope_freq_divisors[i] (Dh/2 values, ≥ 1 for
+    // Llama-3.1's rope scaling: θ_i divided by rope_freq_divisors[i] (R/2 values, ≥ 1 for
     // the long wavelengths it stretches); empty: plain RoPE. Real models only.
     std::vector<float> rope_freq_divisors;
     // Biases of the q/k/v projections, the attention output projection and the
@@ -62,6 +65,9 @@ struct ModelConfig {
     // over Dh and scaled by a γ of Dh (one for Q, one for K, shared by the heads), before
     // the rotation; self-attention blocks only. ε is norm_eps.
     bool qk_norm = false;
+    // GPT-NeoX (Pythia) / GPT-J: attention and feed-forward side by side on the same
+    // input, x + attn(norm1(x)) + ffn(norm2(x)); pre-norm single stacks only.
+    bool parallel_block = false;
     bool embed_norm = false;  // BERT: a norm after word + position + token-type embeddings
     int type_vocab = 0;       // BERT token types (segment 0 is used); 0: none
     LmHead lm_head = LmHead::None;
@@ -77,6 +83,8 @@ struct ModelConfig {
     int d_h() const { return head_dim > 0 ? head_dim : heads > 0 ? d_model / heads : 0; }
     // Hkv: the key/value heads; query head h reads K/V head h / (H / Hkv).
     int kv_head_count() const { return kv_heads > 0 ? kv_heads : heads; }
+    // R: the dims of each head that rotary positions turn (rotary_dims, or all Dh).
+    int rotary_dim_count() const { return rotary_dims > 0 ? rotary_dims : d_h(); }
     // Q columns I = H · Dh (may differ from d_model in real models with a set head_dim).
     int inner() const { return heads * d_h(); }
     // Whether heads alone decide the split of Q, K and V (no kv_heads or head_dim fixed,
@@ -99,7 +107,8 @@ int default_d_ff(int d_model);
 // fields the user did not touch, from `before` to `after`:
 //   another architecture takes its default mask (a decoder and an encoder–decoder's
 //   decoder are causal, an encoder sees every token: defaults_for);
-//   a mask that is not causal drops the sliding window;
+//   a mask that is not causal drops the sliding window; post-norm or an encoder–decoder
+//   drops the parallel block; a head size below rotary_dims turns whole heads (0);
 //   another d_model takes d_ff along when d_ff was the default 4·d_model (a d_ff the user
 //   chose stays).
 void follow_edit(const ModelConfig& before, ModelConfig& after);
@@ -145,7 +154,8 @@ ModelConfig config_from_json(const nlohmann::json& j);  // missing keys keep def
 // Keys: d_model heads layers d_ff vocab max_len seed mask arch pe norm act, and the modern
 // options kv_heads (K), bias (0|1: every linear layer), rope (rotate-half|interleaved),
 // theta, lm_head (none|tied|separate), window (W: sliding-window attention, 0 = off),
-// qk_norm (0|1).
+// qk_norm (0|1), rotary_dims (R: partial rotary, 0 = all), parallel (0|1: attention and
+// feed-forward side by side).
 // norm takes post-ln, pre-ln, rmsnorm (= pre-norm RMSNorm, as Llama) or post-rmsnorm; act relu, gelu, gelu-tanh, swiglu; pe sinusoidal,
 // learned, rope, none. Unknown keys, bad numbers and bad values throw hs::Error naming the
 // key. Does not validate.

@@ -13,6 +13,9 @@ std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
         << "layers:     " << c.layers << "\n";
     if (c.window > 0) out << "window:     " << c.window << " keys (sliding-window attention)\n";
     if (c.qk_norm) out << "qk-norm:    RMSNorm of every head's q and k\n";
+    if (c.parallel_block) out << "block:      attention and feed-forward side by side (parallel)\n";
+    if (c.pe == PosEncoding::Rotary && c.rotary_dims > 0)
+        out << "rotary:     the first " << c.rotary_dims << " of each head's " << c.d_h() << " dims\n";
     out << "d_ff:       " << c.d_ff << "\n"
         << "vocab:      " << c.vocab;
     if (tokenizer_vocab >= 0) out << " (tokenizer " << tokenizer_vocab << ")";

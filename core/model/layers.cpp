@@ -159,6 +159,12 @@ Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const M
         if (context.maps_only) return h;
         return layer_output(norm(w.norm2, c, "norm2", h + ffn(w.ffn, c, h, context), context), context);
     }
+    if (c.parallel_block) {
+        // GPT-NeoX: x = x + SA(norm1(x)) + FF(norm2(x)), both from the layer's input
+        const Matrix h = x + self_attention(norm(w.norm1, c, "norm1", x, context));
+        if (context.maps_only) return h;
+        return layer_output(h + ffn(w.ffn, c, norm(w.norm2, c, "norm2", x, context), context), context);
+    }
     // pre-LN: x = x + SA(norm1(x)); x = x + FF(norm2(x))
     const Matrix h = x + self_attention(norm(w.norm1, c, "norm1", x, context));
     if (context.maps_only) return h;

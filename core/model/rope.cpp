@@ -46,20 +46,23 @@ std::vector<float> llama3_rope_divisors(const Llama3RopeScaling& s, int head_dim
 
 std::optional<Rotary> rotary_for(const ModelConfig& c, int T) {
     if (c.pe != PosEncoding::Rotary) return std::nullopt;
-    return Rotary{make_rope_table(T, c.d_h(), c.rope_theta, c.rope_freq_divisors), c.rope_layout};
+    return Rotary{make_rope_table(T, c.rotary_dim_count(), c.rope_theta, c.rope_freq_divisors), c.rope_layout};
 }
 
 void apply_rope(Eigen::Ref<Matrix> x, int n_heads, const RopeTable& table, RopeLayout layout) {
-    const int half = static_cast<int>(table.cos.cols()), Dh = 2 * half;
-    if (x.cols() != static_cast<Eigen::Index>(n_heads) * Dh || x.rows() > table.cos.rows())
+    // The table's R = 2·half dims of each head turn; R < Dh: the rest pass (partial rotary).
+    const int half = static_cast<int>(table.cos.cols());
+    const int Dh = n_heads > 0 ? static_cast<int>(x.cols()) / n_heads : 0;
+    if (n_heads < 1 || x.cols() != static_cast<Eigen::Index>(n_heads) * Dh || 2 * half > Dh ||
+        x.rows() > table.cos.rows())
         throw Error("rotary embeddings: input (" + std::to_string(x.rows()) + ", " +
-                    std::to_string(x.cols()) + ") does not match " + std::to_string(n_heads) +
-                    " heads of size " + std::to_string(Dh));
+                    std::to_string(x.cols()) + ") does not split into " + std::to_string(n_heads) +
+                    " heads of at least " + std::to_string(2 * half) + " dimensions");
     for (Eigen::Index p = 0; p < x.rows(); ++p)
         for (int h = 0; h < n_heads; ++h) {
             float* head = x.row(p).data() + h * Dh;  // row-major: a head is contiguous
             for (int i = 0; i < half; ++i) {
-                // (a, b) = dims (2i, 2i+1) or (i, i + Dh/2) of this head
+                // (a, b) = dims (2i, 2i+1) or (i, i + R/2) of this head
                 float& a = layout == RopeLayout::Interleaved ? head[2 * i] : head[i];
                 float& b = layout == RopeLayout::Interleaved ? head[2 * i + 1] : head[i + half];
                 const float c = table.cos(p, i), s = table.sin(p, i);

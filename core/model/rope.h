@@ -12,7 +12,8 @@
 
 namespace hs {
 
-// cos / sin of p·θ_i for positions 0..T−1: both (T, Dh/2). With `divisors` (Dh/2 values,
+// cos / sin of p·θ_i for positions 0..T−1: both (T, R/2), R = head_dim, the rotated
+// dims of a head (θ_i = theta^(−2i/R)). With `divisors` (Dh/2 values,
 // Llama-3.1's rope scaling) θ_i is divided by divisors[i].
 struct RopeTable {
     Matrix cos, sin;
@@ -40,7 +41,8 @@ struct Rotary {
 std::optional<Rotary> rotary_for(const ModelConfig& config, int T);
 
 // Rotates every head of x: (T, n_heads·Dh) in place (a column block of a wider matrix
-// too); row t is position t.
+// too); row t is position t. The table's R = 2·cols dims of each head turn (pairs within
+// them); R < Dh is GPT-NeoX's partial rotary, the last Dh − R dims pass unchanged.
 void apply_rope(Eigen::Ref<Matrix> x, int n_heads, const RopeTable& table, RopeLayout layout);
 
 }  // namespace hs

@@ -28,6 +28,11 @@ void zero(LayerNormWeights& n) {
 // dy → dx through one layer of a single stack or an encoder, adding its weight gradients to g.
 Matrix layer_backward(const EncoderLayerWeights& w, const ModelConfig& c, const std::optional<Rotary>& rope,
                       const Matrix& dy, const LayerActivations& a, EncoderLayerWeights& g) {
+    if (c.parallel_block) {
+        // y = x + attn(norm1(x)) + ffn(norm2(x)): both branches read x
+        return dy + norm_backward(feed_forward_backward(dy, w.ffn, c.activation, a.ffn, g.ffn), w.norm2, c, a.norm2_in, g.norm2) +
+               norm_backward(attention_backward(dy, w.self_attn, c, rope, a.attn, g.self_attn), w.norm1, c, a.norm1_in, g.norm1);
+    }
     if (c.norm == NormPlacement::PreLN) {
         // y = x2 + ffn(norm2(x2)), x2 = x + attn(norm1(x))
         const Matrix dx2 =

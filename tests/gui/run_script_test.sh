@@ -18,6 +18,7 @@ set heads 4
 set mask causal
 set window 4
 set norm rmsnorm
+set parallel 1
 set kv_heads 2
 select layer 1
 select head 3
@@ -33,7 +34,7 @@ timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000
 for f in trace.json head.png head.svg grid.png head.csv after.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
-"$checker" script "$out" "random:d_model=48,heads=4,layers=2,d_ff=192,seed=3,mask=causal,window=4,norm=rmsnorm,kv_heads=2" "$text" 1 3
+"$checker" script "$out" "random:d_model=48,heads=4,layers=2,d_ff=192,seed=3,mask=causal,window=4,norm=rmsnorm,parallel=1,kv_heads=2" "$text" 1 3
 # A script that is a directory, or holds no commands, is refused with its reason.
 : > "$out/empty.txt"
 for bad in "$out" "$out/empty.txt"; do
