@@ -88,6 +88,15 @@ TEST(GgufQwen2, TokenizerAgreesWithTheSameVocabularyAsTokenizerJson) {
         EXPECT_EQ(gguf.tokenizer->encode(text, true).ids, json_tokenizer->encode(text, true).ids) << text;
 }
 
+// The model's next-token logits for the fixture's ids equal the torch forward's to 1e-4.
+void expect_torch_logits(const Model& model, const json& ref) {
+    const Vector logits = model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
+    const auto want = ref["next_token_logits"].get<std::vector<float>>();
+    ASSERT_EQ(logits.size(), static_cast<Eigen::Index>(want.size()));
+    for (Eigen::Index i = 0; i < logits.size(); ++i)
+        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+}
+
 TEST(GgufQwen2, BiasesAndHalfRotaryMatchTheTorchForward) {
     const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_qwen2.gguf");
     const ModelConfig& c = ckpt.model.config();
@@ -97,11 +106,7 @@ TEST(GgufQwen2, BiasesAndHalfRotaryMatchTheTorchForward) {
     EXPECT_EQ(c.rope_layout, RopeLayout::RotateHalf);
     EXPECT_FLOAT_EQ(c.rope_theta, 1e6f);
     const json ref = json_file(kFixtures + "/gguf/tiny_qwen2_expected.json");
-    const Vector logits = ckpt.model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
-    const auto want = ref["next_token_logits"].get<std::vector<float>>();
-    ASSERT_EQ(logits.size(), static_cast<Eigen::Index>(want.size()));
-    for (Eigen::Index i = 0; i < logits.size(); ++i)
-        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+    expect_torch_logits(ckpt.model, ref);
 }
 
 // qwen3: attn_q_norm / attn_k_norm (an RMSNorm of every head's q and k before the
@@ -116,11 +121,7 @@ TEST(GgufQwen3, QkNormAndAWiderHeadSizeMatchTheTorchForward) {
     EXPECT_EQ(c.inner(), 64);
     EXPECT_EQ(ckpt.model.weights().layers[1].self_attn.k_norm.size(), 16);
     const json ref = json_file(kFixtures + "/gguf/tiny_qwen3_expected.json");
-    const Vector logits = ckpt.model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
-    const auto want = ref["next_token_logits"].get<std::vector<float>>();
-    ASSERT_EQ(logits.size(), static_cast<Eigen::Index>(want.size()));
-    for (Eigen::Index i = 0; i < logits.size(); ++i)
-        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+    expect_torch_logits(ckpt.model, ref);
 }
 
 }  // namespace

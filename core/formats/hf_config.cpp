@@ -119,6 +119,15 @@ void read_mha_shape(const Keys& k, const MhaKeys& names, ModelConfig& c) {
     require_divisible(k, c.d_model, c.heads, names.d_model, names.heads);
 }
 
+// The GELU a GPT-2, BERT or GPT-NeoX config names under `key`: "gelu" is erf's, the
+// tanh approximations (gelu_new, gelu_pytorch_tanh, gelu_fast) are GELUTanh.
+Activation read_gelu(const Keys& k, const char* key, const char* fallback) {
+    const std::string act = k.optional_string(key, fallback);
+    if (act == "gelu") return Activation::GELU;
+    if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast") return Activation::GELUTanh;
+    k.fail(std::string(key) + " \"" + act + "\" is not supported (supported: gelu, gelu_new, gelu_pytorch_tanh, gelu_fast)");
+}
+
 // GPT-2: x += attn(ln_1(x)); x += mlp(ln_2(x)); ln_f; logits = x · wteᵀ.
 HfConfig parse_gpt2(const Keys& k) {
     HfConfig out;
@@ -130,14 +139,7 @@ HfConfig parse_gpt2(const Keys& k) {
     c.norm_kind = NormKind::LayerNorm;
     c.norm_eps = k.optional_float("layer_norm_epsilon", 1e-5f);
     c.norm = NormPlacement::PreLN;
-    const std::string act = k.optional_string("activation_function", "gelu_new");
-    if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast")
-        c.activation = Activation::GELUTanh;
-    else if (act == "gelu")
-        c.activation = Activation::GELU;
-    else
-        k.fail("activation_function \"" + act +
-               "\" is not supported (supported: gelu_new, gelu_pytorch_tanh, gelu_fast, gelu)");
+    c.activation = read_gelu(k, "activation_function", "gelu_new");
     if (!k.optional_bool("scale_attn_weights", true))
         k.fail("scale_attn_weights false is not supported (scores are always scaled by 1/√Dh)");
     if (k.optional_bool("scale_attn_by_inverse_layer_idx", false))
@@ -161,13 +163,7 @@ HfConfig parse_bert(const Keys& k) {
     c.norm_kind = NormKind::LayerNorm;
     c.norm_eps = k.optional_float("layer_norm_eps", 1e-12f);
     c.norm = NormPlacement::PostLN;
-    const std::string act = k.optional_string("hidden_act", "gelu");
-    if (act == "gelu")
-        c.activation = Activation::GELU;
-    else if (act == "gelu_new" || act == "gelu_pytorch_tanh")
-        c.activation = Activation::GELUTanh;
-    else
-        k.fail("hidden_act \"" + act + "\" is not supported (supported: gelu, gelu_new)");
+    c.activation = read_gelu(k, "hidden_act", "gelu");
     const std::string pos = k.optional_string("position_embedding_type", "absolute");
     if (pos != "absolute")
         k.fail("position_embedding_type \"" + pos + "\" is not supported (only \"absolute\")");
@@ -193,13 +189,7 @@ HfConfig parse_gpt_neox(const Keys& k) {
     c.norm_eps = k.optional_float("layer_norm_eps", 1e-5f);
     c.norm = NormPlacement::PreLN;
     c.parallel_block = k.optional_bool("use_parallel_residual", true);
-    const std::string act = k.optional_string("hidden_act", "gelu");
-    if (act == "gelu")
-        c.activation = Activation::GELU;
-    else if (act == "gelu_new" || act == "gelu_pytorch_tanh" || act == "gelu_fast")
-        c.activation = Activation::GELUTanh;
-    else
-        k.fail("hidden_act \"" + act + "\" is not supported (supported: gelu, gelu_new)");
+    c.activation = read_gelu(k, "hidden_act", "gelu");
     c.pe = PosEncoding::Rotary;
     c.rope_layout = RopeLayout::RotateHalf;
     c.rope_theta = k.optional_float("rotary_emb_base", k.optional_float("rope_theta", 10000.0f));
