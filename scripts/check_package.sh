@@ -43,7 +43,11 @@ deb_for() {
   rm -rf "$root/work/main"
   mkdir -p "$root/work/main"
   tar -C "$src" --exclude=./.git --exclude='./build*' -cf - . | tar -C "$root/work/main" -xf -
+  # the copy has no .git: its revision comes along in the environment (core/CMakeLists.txt)
+  local revision
+  revision=$(git -C "$src" describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
   chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+    HEADSCOPE_GIT_REVISION="$revision" \
     bash -c "apt-get update -qq && bash /work/main/scripts/deps.sh >/dev/null &&
              rm -rf /var/tmp/headscope-package && bash /work/main/scripts/package.sh /var/tmp/headscope-package" >&2
   unmount_all
