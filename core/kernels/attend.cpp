@@ -67,8 +67,12 @@ void lay_out_keys_values(const Eigen::Ref<const Matrix>& k, const Eigen::Ref<con
 void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dh, Eigen::Index r0, Eigen::Index n,
                  Eigen::Index S, const HeadKeysValues& kv, float scale, const AttentionMask& mask,
                  Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
-    // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only (all keys when scores are kept).
+    // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only; a sliding window: none before
+    // first(r0), from the panel holding it on (all keys when scores are kept). The skipped
+    // keys' entries of A are set to −∞ → 0 by the softmax.
     const Eigen::Index keys = mask.causal && !scores ? std::min(S, r0 + n) : S;
+    const Eigen::Index k0 =
+        scores ? 0 : std::min<Eigen::Index>(mask.first(int(r0)), keys) / gemm::kPanel * gemm::kPanel;
     // The block's A rows in this thread's scratch (in L2 while the softmax and A·V read
     // them), then streamed into the map, which is read again only when shown: written
     // into the map directly, each of its lines was first read from memory and pushed the
@@ -76,12 +80,12 @@ void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dh, Eige
     thread_local Scratch scratch;
     float* a = scratch.get(n, S).data();
     const float* q_rows = q.data() + r0 * q.outerStride() + h * Dh;
-    for (Eigen::Index j0 = 0; j0 < keys; j0 += gemm::kPanel)
+    for (Eigen::Index j0 = k0; j0 < keys; j0 += gemm::kPanel)
         gemm::nn(int(n), int(std::min<Eigen::Index>(gemm::kPanel, keys - j0)), int(Dh), scale, q_rows,
                  int(q.outerStride()), kv.k_panels + j0 * Dh, gemm::kPanel, nullptr, a + j0, int(S));
     if (scores) stream_copy(a, static_cast<long>(n) * S, (*scores)[h].row(r0).data());  // rows r0… of S_h
     for (Eigen::Index r = 0; r < n; ++r) softmax_query_row(a + r * S, int(r0 + r), S, mask);
-    gemm::nn(int(n), int(Dh), int(keys), 1.0f, a, int(S), kv.v, int(Dh), nullptr,
+    gemm::nn(int(n), int(Dh), int(keys - k0), 1.0f, a + k0, int(S), kv.v + k0 * Dh, int(Dh), nullptr,
              concat.data() + r0 * concat.outerStride() + h * Dh, int(concat.outerStride()));
     if (weights) stream_copy(a, static_cast<long>(n) * S, (*weights)[h].row(r0).data());  // rows r0… of A_h
 }

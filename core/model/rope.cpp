@@ -6,14 +6,23 @@
 
 namespace hs {
 
+namespace {
+
+// θ_i = theta^(−2i/R) for the pair i of R rotated dims, in double so long positions keep
+// their precision.
+double rope_frequency(int i, int rotated_dims, float theta) {
+    return std::pow(static_cast<double>(theta), -2.0 * i / rotated_dims);
+}
+
+}  // namespace
+
 RopeTable make_rope_table(int T, int head_dim, float theta, const std::vector<float>& divisors) {
     if (head_dim % 2 != 0)
         throw Error("rotary embeddings need an even head size, got " + std::to_string(head_dim));
     const int half = head_dim / 2;
     RopeTable table{Matrix(T, half), Matrix(T, half)};
     for (int i = 0; i < half; ++i) {
-        // θ_i = theta^(−2i/Dh), angles in double so long positions keep their precision
-        double freq = std::pow(static_cast<double>(theta), -2.0 * i / head_dim);
+        double freq = rope_frequency(i, head_dim, theta);
         if (!divisors.empty()) freq /= divisors.at(static_cast<std::size_t>(i));
         for (int p = 0; p < T; ++p) {
             table.cos(p, i) = static_cast<float>(std::cos(p * freq));
@@ -29,7 +38,7 @@ std::vector<float> llama3_rope_divisors(const Llama3RopeScaling& s, int head_dim
     const double high_wavelength = s.original_max_positions / double(s.high_freq_factor);  // shorter: kept
     std::vector<float> divisors;
     for (int i = 0; i < head_dim / 2; ++i) {
-        const double freq = std::pow(static_cast<double>(theta), -2.0 * i / head_dim);  // θ_i
+        const double freq = rope_frequency(i, head_dim, theta);
         const double wavelength = 2.0 * pi / freq;
         double divisor = 1.0;
         if (wavelength > low_wavelength) {

@@ -33,7 +33,7 @@ public:
     // keep_qkv: qk-norm's backward reads self-attention's Q and K before the norm.
     ActivationRecorder(Activations& a, bool keep_qkv) : a_(a), keep_qkv_(keep_qkv) {}
     bool wants(const TapPoint& point) const override {
-        return point.layer >= 0 && (point.part() == "weights" || (keep_qkv_ && point.name == "attn.qkv"));
+        return is_map(point) || (keep_qkv_ && point.layer >= 0 && point.name == "attn.qkv");
     }
     void record(const TapPoint& point, const Eigen::Ref<const Matrix>& value) override {
         StackActivations& stack = stack_of(point);
@@ -44,13 +44,15 @@ public:
         if (Matrix* slot = layer_slot(stack.layers[static_cast<std::size_t>(point.layer)], point.name)) *slot = value;
     }
     void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override {
-        if (point.layer >= 0 && point.part() == "weights") probs(point) = maps;
+        if (is_map(point)) probs(point) = maps;
     }
     void take_maps(const TapPoint& point, std::vector<Matrix>& maps) override {
-        if (point.layer >= 0 && point.part() == "weights") probs(point) = std::move(maps);
+        if (is_map(point)) probs(point) = std::move(maps);
     }
 
 private:
+    // a layer's attention maps A_h ("attn.weights", "cross.weights")
+    static bool is_map(const TapPoint& point) { return point.layer >= 0 && point.part() == "weights"; }
     StackActivations& stack_of(const TapPoint& point) { return point.in_decoder() ? a_.decoder : a_.main; }
     std::vector<Matrix>& probs(const TapPoint& point) {
         LayerActivations& layer = stack_of(point).layers[static_cast<std::size_t>(point.layer)];

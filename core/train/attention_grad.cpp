@@ -32,16 +32,18 @@ void qk_norm_backward(const AttentionWeights& w, const ModelConfig& config, cons
                       Eigen::Ref<Matrix> dq, Eigen::Ref<Matrix> dk, AttentionWeights& grad) {
     ModelConfig rms = config;
     rms.norm_kind = NormKind::RMSNorm;
-    const LayerNormWeights gamma_q{w.q_norm, Vector()}, gamma_k{w.k_norm, Vector()};
-    LayerNormWeights dgamma_q{Vector::Zero(s.Dh), Vector()}, dgamma_k{Vector::Zero(s.Dh), Vector()};
-    for (int h = 0; h < s.H; ++h)
-        dq.middleCols(h * s.Dh, s.Dh) = norm_backward(Matrix(dq.middleCols(h * s.Dh, s.Dh)), gamma_q, rms,
-                                                      Matrix(qkv.middleCols(h * s.Dh, s.Dh)), dgamma_q);
-    for (int g = 0; g < s.Hkv; ++g)
-        dk.middleCols(g * s.Dh, s.Dh) = norm_backward(Matrix(dk.middleCols(g * s.Dh, s.Dh)), gamma_k, rms,
-                                                      Matrix(qkv.middleCols(s.I + g * s.Dh, s.Dh)), dgamma_k);
-    grad.q_norm += dgamma_q.weight;
-    grad.k_norm += dgamma_k.weight;
+    // one projection: its heads' (T, Dh) blocks start at column first_col of qkv
+    auto backward_heads = [&](Eigen::Ref<Matrix> d, int heads, Eigen::Index first_col, const Vector& gamma,
+                              Vector& dgamma) {
+        const LayerNormWeights norm{gamma, Vector()};
+        LayerNormWeights dnorm{Vector::Zero(s.Dh), Vector()};
+        for (int h = 0; h < heads; ++h)
+            d.middleCols(h * s.Dh, s.Dh) = norm_backward(Matrix(d.middleCols(h * s.Dh, s.Dh)), norm, rms,
+                                                         Matrix(qkv.middleCols(first_col + h * s.Dh, s.Dh)), dnorm);
+        dgamma += dnorm.weight;
+    };
+    backward_heads(dq, s.H, 0, w.q_norm, grad.q_norm);
+    backward_heads(dk, s.Hkv, s.I, w.k_norm, grad.k_norm);
 }
 
 }  // namespace

@@ -24,6 +24,14 @@ void zero(LayerNormWeights& n) {
     zero(n.weight);
     zero(n.bias);
 }
+void zero(AttentionWeights& a) {
+    for (Matrix* m : {&a.in_proj_weight, &a.out_proj_weight}) zero(*m);
+    for (Vector* v : {&a.in_proj_bias, &a.out_proj_bias, &a.q_norm, &a.k_norm}) zero(*v);
+}
+void zero(FeedForwardWeights& f) {
+    for (Matrix* m : {&f.linear1_weight, &f.linear2_weight, &f.gate_weight}) zero(*m);
+    for (Vector* v : {&f.linear1_bias, &f.linear2_bias, &f.gate_bias}) zero(*v);
+}
 
 // dy → dx through one layer of a single stack or an encoder, adding its weight gradients to g.
 Matrix layer_backward(const EncoderLayerWeights& w, const ModelConfig& c, const std::optional<Rotary>& rope,
@@ -153,28 +161,15 @@ ModelWeights zeros_like(const ModelWeights& w) {
     if (g.final_norm) zero(*g.final_norm);
     if (g.decoder_final_norm) zero(*g.decoder_final_norm);
     for (EncoderLayerWeights& l : g.layers) {
-        zero(l.self_attn.in_proj_weight);
-        zero(l.self_attn.in_proj_bias);
-        zero(l.self_attn.out_proj_weight);
-        zero(l.self_attn.out_proj_bias);
-        zero(l.self_attn.q_norm);
-        zero(l.self_attn.k_norm);
-        for (Matrix* m : {&l.ffn.linear1_weight, &l.ffn.linear2_weight, &l.ffn.gate_weight}) zero(*m);
-        for (Vector* v : {&l.ffn.linear1_bias, &l.ffn.linear2_bias, &l.ffn.gate_bias}) zero(*v);
+        zero(l.self_attn);
+        zero(l.ffn);
         zero(l.norm1);
         zero(l.norm2);
     }
     for (DecoderLayerWeights& l : g.decoder_layers) {
-        for (AttentionWeights* a : {&l.self_attn, &l.cross_attn}) {
-            zero(a->in_proj_weight);
-            zero(a->in_proj_bias);
-            zero(a->out_proj_weight);
-            zero(a->out_proj_bias);
-            zero(a->q_norm);
-            zero(a->k_norm);
-        }
-        for (Matrix* m : {&l.ffn.linear1_weight, &l.ffn.linear2_weight, &l.ffn.gate_weight}) zero(*m);
-        for (Vector* v : {&l.ffn.linear1_bias, &l.ffn.linear2_bias, &l.ffn.gate_bias}) zero(*v);
+        zero(l.self_attn);
+        zero(l.cross_attn);
+        zero(l.ffn);
         for (LayerNormWeights* n : {&l.norm1, &l.norm2, &l.norm3}) zero(*n);
     }
     return g;
