@@ -134,7 +134,7 @@ int cmd_bench(int argc, char** argv) {
     AttentionMask mask;
     if (attention_only) {
         x = Matrix::Random(T, config.d_model);
-        mask = main_self_mask(config, {});
+        mask = main_self_mask(config, {}, 0);
     }
     const std::optional<Rotary> rope = rotary_for(config, T);
     const HeadSplit split{config.heads, config.kv_head_count(), rope ? &*rope : nullptr};
@@ -142,7 +142,8 @@ int cmd_bench(int argc, char** argv) {
         if (attention_only) {
             MapsKeeper maps;  // the per-head weights captured
             const Matrix out = multi_head_attention(model->weights().layers.at(0).self_attn, x, x,
-                                                    {.split = split, .mask = mask, .recorder = &maps});
+                                                    {.split = split, .mask = mask, .score_scale = config.score_scale(),
+                                                     .recorder = &maps});
             return out(0, 0);
         }
         // One full forward with the default trace capture (per-head weights, hidden states).

@@ -12,7 +12,7 @@
 namespace hs {
 
 struct AttentionRun : AttentionResult {
-    std::vector<Matrix> scores;  // H × (T, S) = Q_h K_gᵀ / √Dh
+    std::vector<Matrix> scores;  // H × (T, S) = Q_h K_gᵀ · scale (1/√Dh unless options say)
 };
 
 // options.recorder is replaced by the test's recorders; `steps`, when non-null, receives
@@ -22,7 +22,9 @@ inline AttentionRun run_attention(const AttentionWeights& w, const Matrix& x_que
                                   AttentionOptions options = {}, AttentionSteps* steps = nullptr,
                                   bool scores = false) {
     MapsKeeper maps(scores, options.at.name);
-    StepsRecorder step_recorder(w, options.split, options.mask, options.at);
+    StepsRecorder step_recorder(w, options.split, options.mask,
+                                resolved_score_scale(options.score_scale, w.inner() / split_of(w, options.split).heads),
+                                options.at);
     Recorders recorders({steps ? &step_recorder : nullptr, &maps});
     options.recorder = &recorders;
     AttentionRun run;

@@ -173,6 +173,38 @@ TEST(SlidingWindow, KeysBehindTheWindowGetExactlyZeroWeight) {
     }
 }
 
+// A model's own scale (GPT-Neo's 1: unscaled): A_h = softmax(Q_h K_hᵀ · scale), computed
+// here with Eigen from the projection, and the scores the recorder keeps are Q_h K_hᵀ · scale.
+TEST(ScoreScale, ScoresAreQueryKeyProductsTimesTheGivenScale) {
+    const int D = 16, H = 4, Dh = 4, T = 5;
+    const AttentionWeights w = random_attention(D, H, 35);
+    const Matrix x = random_input(T, D, 36);
+    const Matrix qkv = (x * w.in_proj_weight.transpose()).rowwise() + w.in_proj_bias.transpose();
+    for (const float scale : {1.0f, 0.125f, 2.0f}) {
+        SCOPED_TRACE(scale);
+        const AttentionRun r = run_attention(w, x, x, {.score_scale = scale}, nullptr, /*scores=*/true);
+        AttentionSteps steps;
+        run_attention(w, x, x, {.score_scale = scale}, &steps);
+        EXPECT_EQ(steps.scale, scale);
+        for (int h = 0; h < H; ++h) {
+            const Matrix s = qkv.middleCols(h * Dh, Dh) * qkv.middleCols(D + h * Dh, Dh).transpose() * scale;
+            Matrix a(T, T);
+            for (int i = 0; i < T; ++i) {
+                const Eigen::RowVectorXf e = (s.row(i).array() - s.row(i).maxCoeff()).exp();
+                a.row(i) = e / e.sum();
+            }
+            EXPECT_LT((r.scores[h] - s).cwiseAbs().maxCoeff(), 1e-5f) << "head " << h;
+            EXPECT_LT((r.weights[h] - a).cwiseAbs().maxCoeff(), 1e-6f) << "head " << h;
+        }
+    }
+    // 0 is the paper's 1/√Dh
+    AttentionSteps steps;
+    run_attention(w, x, x, {}, &steps);
+    EXPECT_EQ(steps.scale, 0.5f);
+    EXPECT_EQ(resolved_score_scale(0.0f, 16), 0.25f);
+    EXPECT_EQ(resolved_score_scale(3.0f, 16), 3.0f);
+}
+
 TEST(KeyPadding, PaddedKeysGetZeroWeightAndFullyMaskedRowIsZerosNotNaN) {
     const AttentionWeights w = random_attention(8, 2, 41);
     const Matrix x = random_input(4, 8, 42);

@@ -1,13 +1,18 @@
 // ModelConfig validation, names, playground specs and config.json.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "core/model/config.h"
 #include "core/error.h"
+#include "tests/test_util.h"
 
 namespace hs {
 namespace {
+
+using test::expect_error;
 
 TEST(ConfigValidation, DefaultConfigIsValid) { EXPECT_TRUE(validate(ModelConfig{}).empty()); }
 
@@ -373,6 +378,45 @@ TEST(PlaygroundSpec, SlidingWindowNeedsTheCausalMaskAndRoundTrips) {
     follow_edit(c, unmasked);
     EXPECT_EQ(unmasked.window, 0);
     EXPECT_TRUE(validate(unmasked).empty());
+}
+
+// GPT-Neo's options: window_layers=GL (a repeating pattern of global and local layers) and
+// scale=S (the scores' factor; 0 is 1/√Dh): spec and config.json keys, each problem named.
+TEST(PlaygroundSpec, LocalGlobalLayersAndScoreScaleRoundTripAndAreChecked) {
+    const ModelConfig c =
+        parse_playground_spec("random:arch=decoder,d_model=32,heads=4,layers=3,window=4,window_layers=GL,scale=1");
+    EXPECT_EQ(c.window_layers, "GL");
+    EXPECT_EQ(c.attn_scale, 1.0f);
+    EXPECT_TRUE(validate(c).empty());
+    EXPECT_EQ(c.window_of(0), 0);
+    EXPECT_EQ(c.window_of(1), 4);
+    EXPECT_EQ(c.window_of(2), 0);  // the pattern repeats
+    EXPECT_EQ(parse_playground_spec(to_playground_spec(c)), c);
+    EXPECT_EQ(config_from_json(config_to_json(c)), c);
+    EXPECT_EQ(config_to_json(c).at("window_layers"), "GL");
+    EXPECT_EQ(config_to_json(c).at("attn_scale"), 1.0);
+    EXPECT_FALSE(config_to_json(ModelConfig{}).contains("attn_scale"));
+    // The default scale is the paper's 1/√Dh (Dh = 8 here); a fraction round-trips exactly.
+    EXPECT_EQ(parse_playground_spec("random:d_model=32,heads=4").score_scale(), 1.0f / std::sqrt(8.0f));
+    const ModelConfig eighth = parse_playground_spec("random:d_model=32,heads=4,scale=0.125");
+    EXPECT_NE(to_playground_spec(eighth).find(",scale=0.125"), std::string::npos);
+    EXPECT_EQ(eighth.score_scale(), 0.125f);
+    expect_error([] { parse_playground_spec("random:scale=-1"); }, {"'scale' needs a number of at least 0, got '-1'"});
+    expect_error([] { parse_playground_spec("random:scale=x"); }, {"'scale' needs a number"});
+    ModelConfig bad = c;
+    bad.window_layers = "GLX";
+    EXPECT_EQ(validate(bad), std::vector<std::string>{"the window's layer pattern \"GLX\" must be at most 1024 letters, "
+                                                      "each L (local: the window) or G (global)"});
+    bad = c;
+    bad.attn_scale = 2000.0f;
+    EXPECT_EQ(validate(bad), std::vector<std::string>{"the attention scale must be between 0 and 1000 (0: 1/√d_k)"});
+    // A pattern without a window is named; turning the window off drops the pattern.
+    bad = c;
+    bad.window = 0;
+    EXPECT_EQ(validate(bad), std::vector<std::string>{"a pattern of local and global layers needs an attention window"});
+    follow_edit(c, bad);
+    EXPECT_EQ(bad.window_layers, "");
+    EXPECT_TRUE(validate(bad).empty());
 }
 
 // The GPT-NeoX and Qwen3 options (parallel=1, rotary_dims=R, qk_norm=1): spec and

@@ -3,7 +3,7 @@
 
 No `transformers` package exists on this machine, so this script carries its own small
 reference implementation of each family, following the published HF modelling code
-(modeling_gpt2.py, modeling_bert.py, modeling_gpt_neox.py, modeling_llama.py, modeling_qwen2.py,
+(modeling_gpt2.py, modeling_bert.py, modeling_gpt_neo.py, modeling_gpt_neox.py, modeling_llama.py, modeling_qwen2.py,
 modeling_mistral.py, modeling_qwen3.py, modeling_rope_utils.py), and writes
 checkpoints in the exact layout and file names HF's save_pretrained produces.
 
@@ -33,6 +33,8 @@ Cases (tests/fixtures/hf/<case>/)
   gpt_neox          Pythia: query_key_value interleaved per head, parallel attention + MLP,
                     rotary_pct 0.5 (4 of 8 dims), LayerNorm with biases, untied embed_out
   gpt_neox_sequential  use_parallel_residual false, rotary_pct 0.25
+  gpt_neo           GPT-Neo: unscaled scores, global/local layers (window_size 3), no q/k/v
+                    biases, nn.Linear MLP, tied head, the bool attn.attention.bias buffers
   qwen3             q_norm / k_norm (RMSNorm of each head's q and k before RoPE), head_dim
                     16, tied embeddings
 
@@ -152,17 +154,17 @@ def gelu_erf(x):  # HF "gelu"
     return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
 
 
-def attention(q, k, v, H, Hkv, causal, window=None):
+def attention(q, k, v, H, Hkv, causal, window=None, scale=None):
     """q (T, H·Dh), k/v (T, Hkv·Dh) -> out (T, H·Dh), probs (H, T, T).
     Query head h reads KV head h // (H / Hkv) (HF repeat_kv). window (Mistral's
     sliding_window): query i also hides keys j <= i - window (HF's sliding-window causal
-    mask keeps kv_idx > q_idx - sliding_window)."""
+    mask keeps kv_idx > q_idx - sliding_window). scale: the scores' factor, 1/√Dh when None."""
     T = q.shape[0]
     Dh = q.shape[1] // H
     qh = q.view(T, H, Dh).transpose(0, 1)                      # (H, T, Dh)
     kh = k.view(T, Hkv, Dh).transpose(0, 1).repeat_interleave(H // Hkv, dim=0)
     vh = v.view(T, Hkv, Dh).transpose(0, 1).repeat_interleave(H // Hkv, dim=0)
-    scores = qh @ kh.transpose(1, 2) / math.sqrt(Dh)           # (H, T, T)
+    scores = qh @ kh.transpose(1, 2) * (1 / math.sqrt(Dh) if scale is None else scale)  # (H, T, T)
     if causal:
         scores = scores.masked_fill(torch.triu(torch.ones(T, T, dtype=torch.bool), 1),
                                     float("-inf"))
@@ -536,6 +538,97 @@ def check_llama_attention(q, k, v, probs, att, H, Hkv, inv_freq, window, rotary=
 
 
 # ---------------------------------------------------------------------------------------
+# GPT-Neo
+# ---------------------------------------------------------------------------------------
+def gpt_neo_case(name, cfg, seed):
+    D, H, L, V = cfg["hidden_size"], cfg["num_heads"], cfg["num_layers"], cfg["vocab_size"]
+    P, eps, window = cfg["max_position_embeddings"], cfg["layer_norm_epsilon"], cfg["window_size"]
+    Fdim = cfg["intermediate_size"] or 4 * D
+    # HF GPTNeoConfig.expand_attention_types_params
+    kinds = [k for pattern, n in cfg["attention_types"] for _ in range(n) for k in pattern]
+    assert len(kinds) == L
+    r = Init(seed)
+    sd = {"transformer.wte.weight": r.normal(V, D), "transformer.wpe.weight": r.normal(P, D, std=0.5)}
+    for i in range(L):
+        h = f"transformer.h.{i}."
+        a = h + "attn.attention."
+        for n in ("ln_1", "ln_2"):
+            sd[h + n + ".weight"] = r.normal(D, std=0.1, mean=1.0)
+            sd[h + n + ".bias"] = r.normal(D, std=0.1)
+        for n in ("q_proj", "k_proj", "v_proj"):  # no biases
+            sd[a + n + ".weight"] = r.normal(D, D, std=0.12)
+        sd[a + "out_proj.weight"] = r.normal(D, D, std=0.2)
+        sd[a + "out_proj.bias"] = r.normal(D, std=0.1)
+        sd[h + "mlp.c_fc.weight"] = r.normal(Fdim, D, std=0.2)  # nn.Linear: (out, in)
+        sd[h + "mlp.c_fc.bias"] = r.normal(Fdim, std=0.1)
+        sd[h + "mlp.c_proj.weight"] = r.normal(D, Fdim, std=0.15)
+        sd[h + "mlp.c_proj.bias"] = r.normal(D, std=0.1)
+    sd["transformer.ln_f.weight"] = r.normal(D, std=0.1, mean=1.0)
+    sd["transformer.ln_f.bias"] = r.normal(D, std=0.1)
+
+    def lin(t, n, bias=True):
+        return t @ sd[n + ".weight"].T + (sd[n + ".bias"] if bias else 0)
+
+    ids = torch.tensor(IDS)
+    T = len(IDS)
+    x = sd["transformer.wte.weight"][ids] + sd["transformer.wpe.weight"][:T]
+    exp = {"ids": ids.double(), "input": x.clone()}
+    for i in range(L):
+        h = f"transformer.h.{i}."
+        a = h + "attn.attention."
+        ln1 = layer_norm(x, sd[h + "ln_1.weight"], sd[h + "ln_1.bias"], eps)
+        q, k, v = (lin(ln1, a + n, bias=False) for n in ("q_proj", "k_proj", "v_proj"))
+        local = window if kinds[i] == "local" else None
+        att, probs = attention(q, k, v, H, H, causal=True, window=local, scale=1.0)  # unscaled
+        check_gpt_neo_attention(q, k, v, probs, att, H, local)
+        x = x + lin(att, a + "out_proj")
+        ln2 = layer_norm(x, sd[h + "ln_2.weight"], sd[h + "ln_2.bias"], eps)
+        x = x + lin(gelu_tanh(lin(ln2, h + "mlp.c_fc")), h + "mlp.c_proj")
+        for hh in range(H):
+            exp[f"layers.{i}.heads.{hh}"] = probs[hh]
+        exp[f"layers.{i}.output"] = x.clone()
+    x = layer_norm(x, sd["transformer.ln_f.weight"], sd["transformer.ln_f.bias"], eps)
+    exp["final_output"] = x.clone()
+    exp["logits"] = x[-1] @ sd["transformer.wte.weight"].T  # tied
+    a = "transformer.h.0.attn.attention."
+    exp.update({"loaded.wq": sd[a + "q_proj.weight"], "loaded.wk": sd[a + "k_proj.weight"],
+                "loaded.wv": sd[a + "v_proj.weight"], "loaded.wo": sd[a + "out_proj.weight"],
+                "loaded.w_up": sd["transformer.h.0.mlp.c_fc.weight"],
+                "loaded.w_down": sd["transformer.h.0.mlp.c_proj.weight"]})
+    # The mask buffers older GPT-Neo checkpoints carry (bool causal / local bias, masked_bias);
+    # the loader must ignore them.
+    files = dict(sd)
+    for i in range(L):
+        causal = torch.tril(torch.ones(P, P, dtype=torch.bool))
+        if kinds[i] == "local":
+            causal = causal ^ torch.tril(causal, -window)
+        files[f"transformer.h.{i}.attn.attention.bias"] = causal.double().view(1, 1, P, P)
+        files[f"transformer.h.{i}.attn.attention.masked_bias"] = torch.tensor(-1e9, dtype=torch.float64)
+    config = {"architectures": ["GPTNeoForCausalLM"], "model_type": "gpt_neo", "activation_function": "gelu_new",
+              "attention_dropout": 0.0, "embed_dropout": 0.0, "resid_dropout": 0.0, "bos_token_id": V - 1,
+              "eos_token_id": V - 1, "initializer_range": 0.02, "torch_dtype": "float32", "use_cache": True,
+              "attention_layers": kinds, **cfg}
+    return config, files, exp
+
+
+def check_gpt_neo_attention(q, k, v, probs, att, H, window):
+    """HF GPTNeoSelfAttention._attn per head: scores q·kᵀ with no scaling, the causal bias
+    (tril, and for a local layer tril XOR tril(·, −window)) as torch.where(bias, s, finfo.min)."""
+    T = q.shape[0]
+    Dh = q.shape[1] // H
+    bias = torch.tril(torch.ones(T, T, dtype=torch.bool))
+    if window:
+        bias = bias ^ torch.tril(bias, -window)
+    for h in range(H):
+        sl = slice(h * Dh, (h + 1) * Dh)
+        s = q[:, sl] @ k[:, sl].T
+        s = torch.where(bias, s, torch.tensor(torch.finfo(torch.float32).min, dtype=torch.float64))
+        p = torch.softmax(s, dim=-1)
+        assert_close(p, probs[h], f"gpt_neo head {h} weights vs HF's masking")
+        assert_close(p @ v[:, sl], att[:, sl], f"gpt_neo head {h} output vs HF's masking")
+
+
+# ---------------------------------------------------------------------------------------
 # GPT-NeoX (Pythia)
 # ---------------------------------------------------------------------------------------
 def gpt_neox_case(name, cfg, seed):
@@ -703,6 +796,12 @@ def generate(root):
     write_case(root, "gpt_neox", *gpt_neox_case("gpt_neox", neox, 12), "F32")
     neox_seq = dict(neox, rotary_pct=0.25, use_parallel_residual=False)
     write_case(root, "gpt_neox_sequential", *gpt_neox_case("gpt_neox_sequential", neox_seq, 13), "F32")
+    # GPT-Neo (TinyStories-1M…33M): unscaled scores, global and local layers alternating,
+    # the local ones seeing 3 keys (< the 7 tokens), intermediate_size null (= 4·hidden)
+    neo = {"hidden_size": 32, "num_heads": 4, "num_layers": 4, "intermediate_size": None,
+           "max_position_embeddings": 16, "layer_norm_epsilon": 1e-5, "window_size": 3,
+           "attention_types": [[["global", "local"], 2]], "vocab_size": 64}
+    write_case(root, "gpt_neo", *gpt_neo_case("gpt_neo", neo, 14), "F32")
 
 
 def bytes_to_unicode():

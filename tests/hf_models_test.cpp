@@ -83,13 +83,23 @@ const std::vector<std::string>& all_cases() {
     static const std::vector<std::string> cases = {"gpt2", "gpt2_bf16", "bert", "bert_prefixed",
                                                    "llama", "llama_f16", "llama_sharded", "qwen2",
                                                    "mistral", "llama31", "qwen3", "gpt_neox",
-                                                   "gpt_neox_sequential"};
+                                                   "gpt_neox_sequential", "gpt_neo"};
     return cases;
 }
 
 // ---------------------------------------------------------------------------------------
 // config.json
 // ---------------------------------------------------------------------------------------
+// scale_attn_weights false: GPT-2's scores are Q·Kᵀ, unscaled.
+TEST(HfConfig, Gpt2WithoutScaledAttentionHasUnitScale) {
+    const json gpt2 = json::parse(R"({"model_type": "gpt2", "n_embd": 64, "n_head": 4, "n_layer": 1,
+                                      "vocab_size": 8, "n_positions": 8})");
+    EXPECT_EQ(parse_hf_config(gpt2, "config.json").config.score_scale(), 0.25f);  // 1/√16
+    json unscaled = gpt2;
+    unscaled["scale_attn_weights"] = false;
+    EXPECT_EQ(parse_hf_config(unscaled, "config.json").config.score_scale(), 1.0f);
+}
+
 TEST(HfConfig, Gpt2DefaultsInnerToFourTimesEmbedAndUsesTanhGelu) {
     const HfConfig hf = parse_hf_config(
         json::parse(R"({"model_type": "gpt2", "n_embd": 48, "n_head": 6, "n_layer": 3,
@@ -179,7 +189,7 @@ TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
 
 TEST(HfConfig, UnknownModelTypeIsNamedWithTheSupportedOnes) {
     expect_error([] { parse_hf_config(json::parse(R"({"model_type": "t5"})"), "x/config.json"); },
-                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, gpt_neox, llama, mistral, qwen2, qwen3"});
+                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, llama, mistral, qwen2, qwen3"});
 }
 
 TEST(HfConfig, MissingRequiredKeyIsNamed) {
@@ -221,6 +231,50 @@ TEST(HfConfig, MistralAttendsItsSlidingWindow) {
                         "sliding_window": null})"),
         "config.json");
     EXPECT_EQ(full.config.window, 0);
+}
+
+// TinyStories-33M's config.json (as published, the keys that matter): GPT-Neo with
+// attention_types expanded to alternating global/local layers, unscaled scores,
+// intermediate_size null = 4·hidden_size.
+TEST(HfConfig, GptNeoAlternatesGlobalAndLocalLayersWithUnscaledScores) {
+    const HfConfig hf = parse_hf_config(
+        json::parse(R"({"model_type": "gpt_neo", "hidden_size": 768, "num_heads": 16, "num_layers": 4,
+                        "intermediate_size": null, "max_position_embeddings": 2048, "window_size": 256,
+                        "attention_types": [[["global", "local"], 2]], "vocab_size": 50257,
+                        "activation_function": "gelu_new", "layer_norm_epsilon": 1e-05})"),
+        "config.json");
+    const ModelConfig& c = hf.config;
+    EXPECT_EQ(c.family, "gpt_neo");
+    EXPECT_EQ(c.d_ff, 3072);
+    EXPECT_EQ(c.window, 256);
+    EXPECT_EQ(c.window_layers, "GL");
+    EXPECT_EQ(c.window_of(0), 0);    // global
+    EXPECT_EQ(c.window_of(1), 256);  // local
+    EXPECT_EQ(c.window_of(3), 256);
+    EXPECT_EQ(c.score_scale(), 1.0f);
+    EXPECT_EQ(c.activation, Activation::GELUTanh);
+    EXPECT_EQ(c.pe, PosEncoding::Learned);
+    EXPECT_FALSE(c.qkv_bias);
+    EXPECT_TRUE(c.out_bias && c.mlp_bias);
+    EXPECT_EQ(c.lm_head, LmHead::Tied);
+    EXPECT_TRUE(validate(c).empty());
+    // Patterns that do not repeat a shorter one are kept whole; all global: no window.
+    const auto kinds = [](const char* types, int layers) {
+        return parse_hf_config(json::parse(std::string(R"({"model_type": "gpt_neo", "hidden_size": 64,
+            "num_heads": 4, "vocab_size": 32, "num_layers": )") + std::to_string(layers) +
+                                            R"(, "attention_types": )" + types + "}"),
+                               "config.json")
+            .config;
+    };
+    EXPECT_EQ(kinds(R"([[["global", "local"], 1], [["local"], 1]])", 3).window_layers, "GLL");
+    EXPECT_EQ(kinds(R"([[["global"], 2]])", 2).window, 0);
+    const ModelConfig all_local = kinds(R"([[["local"], 3]])", 3);
+    EXPECT_EQ(all_local.window, 256);
+    EXPECT_EQ(all_local.window_layers, "");
+    expect_error([&] { kinds(R"([[["global", "local"], 2]])", 3); },
+                 {"attention_types gives 4 layers, but num_layers is 3"});
+    expect_error([&] { kinds(R"([[["global", "sparse"], 1]])", 2); }, {"attention_types", "must be a list of"});
+    expect_error([&] { kinds(R"({"global": 1})", 2); }, {"attention_types", "must be a list of"});
 }
 
 // Llama 3.1 8B's rope_scaling with head_dim 128, theta 500000: HF's
@@ -344,7 +398,7 @@ TEST(HfLoader, UnknownModelTypeIsNamed) {
     TempDir dir;
     write_text(dir.file("config.json"), R"({"model_type": "mamba"})");
     expect_error([&] { load_hf_model(dir.str()); },
-                 {"model_type \"mamba\" is not supported", "gpt2, bert, gpt_neox, llama, mistral, qwen2, qwen3"});
+                 {"model_type \"mamba\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, llama, mistral, qwen2, qwen3"});
 }
 
 TEST(HfLoader, MissingTensorIsNamed) {

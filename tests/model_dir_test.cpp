@@ -401,22 +401,27 @@ TEST_F(ModelDir, LlamaShapedDecoderSavesAsHuggingFaceLlamaAndReopensWithTheSameT
     }
 }
 
-// A Llama-shaped decoder with GPT-NeoX's options (parallel block, partial rotary) has no
-// Llama names for them: it saves in HeadScope's own layout and reopens with the same maps.
-TEST_F(ModelDir, NeoxOptionsKeepHeadScopesLayoutAndTheirMaps) {
-    const hs::Model original = hs::Model::random(hs::parse_playground_spec(
-        "random:arch=decoder,d_model=16,heads=2,layers=2,pe=rope,norm=rmsnorm,act=swiglu,bias=0,rotary_dims=4,"
-        "parallel=1,vocab=30,max_len=16,seed=14"));
-    ASSERT_FALSE(hs::is_llama_shaped(original.config()));
-    const std::string dir = path("neox");
-    hs::save_model_dir(original, dir);
-    const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
-    EXPECT_EQ(j.at("format"), "headscope-playground");
-    const auto reopened = hs::open_source(dir);
-    EXPECT_EQ(reopened->config(), original.config());
-    const hs::ForwardInput in = hs::ForwardInput::of({1, 2, 3, 4, 5});
-    const hs::Trace a = original.forward(in, {}), b = reopened->model()->forward(in, {});
-    EXPECT_EQ(a.main.layers[1].output, b.main.layers[1].output);
+// A Llama-shaped decoder with GPT-NeoX's options (parallel block, partial rotary) or
+// GPT-Neo's (local/global layers, unscaled scores) has no Llama names for them: it saves in
+// HeadScope's own layout and reopens with the same maps.
+TEST_F(ModelDir, NeoxAndNeoOptionsKeepHeadScopesLayoutAndTheirMaps) {
+    const std::string llama =
+        "random:arch=decoder,d_model=16,heads=2,layers=2,pe=rope,norm=rmsnorm,act=swiglu,bias=0,vocab=30,max_len=16,"
+        "seed=14,";
+    for (const char* options : {"rotary_dims=4,parallel=1", "window=2,window_layers=LG,scale=1"}) {
+        SCOPED_TRACE(options);
+        const hs::Model original = hs::Model::random(hs::parse_playground_spec(llama + options));
+        ASSERT_FALSE(hs::is_llama_shaped(original.config()));
+        const std::string dir = path("neox_" + std::to_string(std::string(options).size()));
+        hs::save_model_dir(original, dir);
+        const nlohmann::json j = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
+        EXPECT_EQ(j.at("format"), "headscope-playground");
+        const auto reopened = hs::open_source(dir);
+        EXPECT_EQ(reopened->config(), original.config());
+        const hs::ForwardInput in = hs::ForwardInput::of({1, 2, 3, 4, 5});
+        const hs::Trace a = original.forward(in, {}), b = reopened->model()->forward(in, {});
+        EXPECT_EQ(a.main.layers[1].output, b.main.layers[1].output);
+    }
 }
 
 // A windowed decoder with biases is no Mistral (which has none): it saves in HeadScope's

@@ -149,6 +149,34 @@ TEST(ModelForward, DetailLayerCapturesStepsOfThatLayerOnly) {
     EXPECT_EQ(t.steps->weights[1], t.decoder->layers[1].cross_attn->weights[1]);
 }
 
+// window=2, window_layers=GL: layer 0 is global (query 5 weighs every earlier key), layer 1
+// local (query 5 sees keys 4 and 5 only); the Pipeline's steps and the maps recomputed for
+// the heatmap's scores take each layer's own mask.
+TEST(ModelForward, LocalAndGlobalLayersEachAttendWithTheirOwnMask) {
+    const Model m = Model::random(
+        parse_playground_spec("random:arch=decoder,d_model=16,heads=2,layers=2,window=2,window_layers=GL"));
+    ForwardInput in;
+    in.ids = {1, 2, 3, 4, 5, 6};
+    for (const int detail : {0, 1}) {
+        TraceOptions opt;
+        opt.detail_layer = detail;
+        const Trace t = m.forward(in, opt);
+        ASSERT_TRUE(t.steps.has_value());
+        for (int h = 0; h < 2; ++h) {
+            const Matrix& global = t.main.layers[0].self_attn.weights[h];
+            const Matrix& local = t.main.layers[1].self_attn.weights[h];
+            for (int j = 0; j < 4; ++j) {
+                EXPECT_GT(global(5, j), 0.0f) << "head " << h << " key " << j;
+                EXPECT_EQ(local(5, j), 0.0f) << "head " << h << " key " << j;
+            }
+            EXPECT_NEAR(local(5, 4) + local(5, 5), 1.0f, 1e-6f);
+            EXPECT_EQ(std::isinf(t.steps->masked_scores[h](5, 0)), detail == 1);
+            const HeadMaps again = recompute_layer_maps(m, t, HeadRef{1, h, false, false}, false);
+            EXPECT_EQ(again.weights[h], local);
+        }
+    }
+}
+
 TEST(ModelForward, BadInputGivesSpecificErrors) {
     const Model m = Model::random(parse_playground_spec("random:d_model=8,heads=2,layers=1,vocab=10,max_len=4"));
     auto message = [&](ForwardInput in) -> std::string {

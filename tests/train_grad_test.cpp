@@ -132,6 +132,9 @@ std::vector<GradCase> grad_cases() {
         // GPT-NeoX (Pythia): attention and feed-forward side by side, rotary on 2 of 4 dims
         {"norm=pre-ln,pe=rope,rotary_dims=2,parallel=1,act=gelu,lm_head=separate", {}},
         {"norm=pre-ln,pe=rope,rotary_dims=2,rope=interleaved,parallel=1,act=swiglu,lm_head=tied", {3}},
+        // GPT-Neo: unscaled scores, a global layer then a local one (window 2)
+        {"norm=pre-ln,pe=learned,act=gelu-tanh,scale=1,window=2,window_layers=GL,lm_head=tied", {}},
+        {"arch=encoder-decoder,norm=pre-ln,pe=rope,act=relu,scale=0.75,window=2,window_layers=LG,lm_head=tied", {1}},
     };
 }
 

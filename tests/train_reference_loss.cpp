@@ -79,9 +79,9 @@ void rotate(Mat& x, int heads, const ModelConfig& c) {
 
 // Multi-head attention: queries from x, keys and values from m (= x for self-attention);
 // query t sees key j unless causal and j > t, causal with a window and j ≤ t − window,
-// or j is a padded key.
-Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const ModelConfig& c, bool causal, bool rope,
-              const std::vector<int>& padded, const Reader& r) {
+// or j is a padded key. Scores are scaled by attn_scale, or 1/√dh when it is 0.
+Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const ModelConfig& c, bool causal, int window,
+              bool rope, const std::vector<int>& padded, const Reader& r) {
     const int H = c.heads, Hkv = c.kv_head_count(), dh = c.d_h(), I = H * dh, Ikv = Hkv * dh;
     const Mat win = r(w.in_proj_weight);
     const Vec bin = r(w.in_proj_bias);
@@ -100,10 +100,11 @@ Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const Model
     Mat concat(x.rows(), I);
     for (int h = 0; h < H; ++h) {
         const int g = h / (H / Hkv);
-        Mat s = q.middleCols(h * dh, dh) * k.middleCols(g * dh, dh).transpose() / std::sqrt(static_cast<double>(dh));
+        const double scale = c.attn_scale > 0.0f ? double(c.attn_scale) : 1.0 / std::sqrt(static_cast<double>(dh));
+        Mat s = q.middleCols(h * dh, dh) * k.middleCols(g * dh, dh).transpose() * scale;
         for (Eigen::Index t = 0; t < s.rows(); ++t) {
             const auto sees = [&](Eigen::Index j) {
-                return !(causal && (j > t || (c.window > 0 && j <= t - c.window))) &&
+                return !(causal && (j > t || (window > 0 && j <= t - window))) &&
                        std::find(padded.begin(), padded.end(), j) == padded.end();
             };
             double top = -INFINITY;
@@ -156,33 +157,40 @@ Mat embed(const std::vector<int>& ids, const ModelConfig& c, const ModelWeights&
     return x;
 }
 
-Mat encoder_layer(const Mat& x, const EncoderLayerWeights& w, const ModelConfig& c, bool causal,
+Mat encoder_layer(const Mat& x, const EncoderLayerWeights& w, const ModelConfig& c, bool causal, int window,
                   const std::vector<int>& padded, const Reader& r) {
     const bool rope = c.pe == PosEncoding::Rotary;
     if (c.norm == NormPlacement::PreLN) {
         const Mat n1 = norm(x, w.norm1, c, r);
-        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, rope, padded, r);
+        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, window, rope, padded, r);
         if (c.parallel_block) return x2 + feed_forward(norm(x, w.norm2, c, r), w.ffn, c, r);  // both from x
         return x2 + feed_forward(norm(x2, w.norm2, c, r), w.ffn, c, r);
     }
-    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, rope, padded, r), w.norm1, c, r);
+    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, window, rope, padded, r), w.norm1, c, r);
     return norm(x2 + feed_forward(x2, w.ffn, c, r), w.norm2, c, r);
 }
 
 // Cross-attention skips the source's padded keys.
-Mat decoder_layer(const Mat& x, const Mat& memory, const DecoderLayerWeights& w, const ModelConfig& c,
+Mat decoder_layer(const Mat& x, const Mat& memory, const DecoderLayerWeights& w, const ModelConfig& c, int window,
                   const std::vector<int>& source_padded, const Reader& r) {
     const bool rope = c.pe == PosEncoding::Rotary, causal = c.mask == MaskKind::Causal;
     if (c.norm == NormPlacement::PreLN) {
         const Mat n1 = norm(x, w.norm1, c, r);
-        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, rope, {}, r);
+        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, window, rope, {}, r);
         const Mat x3 =
-            x2 + attention(norm(x2, w.norm2, c, r), memory, w.cross_attn, c, false, false, source_padded, r);
+            x2 + attention(norm(x2, w.norm2, c, r), memory, w.cross_attn, c, false, 0, false, source_padded, r);
         return x3 + feed_forward(norm(x3, w.norm3, c, r), w.ffn, c, r);
     }
-    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, rope, {}, r), w.norm1, c, r);
-    const Mat x3 = norm(x2 + attention(x2, memory, w.cross_attn, c, false, false, source_padded, r), w.norm2, c, r);
+    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, window, rope, {}, r), w.norm1, c, r);
+    const Mat x3 = norm(x2 + attention(x2, memory, w.cross_attn, c, false, 0, false, source_padded, r), w.norm2, c, r);
     return norm(x3 + feed_forward(x3, w.ffn, c, r), w.norm3, c, r);
+}
+
+// Layer il's window: the config's, unless its letter in the repeating window_layers
+// pattern is G (global).
+int window_of_layer(const ModelConfig& c, std::size_t il) {
+    if (c.window_layers.empty()) return c.window;
+    return c.window_layers[il % c.window_layers.size()] == 'G' ? 0 : c.window;
 }
 
 }  // namespace
@@ -193,15 +201,16 @@ double reference_loss(const ModelConfig& c, const ModelWeights& w, const std::ve
     Mat h;
     if (c.arch == Arch::EncoderDecoder) {
         Mat m = embed(source, c, w, r);
-        for (const EncoderLayerWeights& l : w.layers) m = encoder_layer(m, l, c, false, key_padding, r);
+        for (const EncoderLayerWeights& l : w.layers) m = encoder_layer(m, l, c, false, 0, key_padding, r);
         if (w.final_norm) m = norm(m, *w.final_norm, c, r);
         h = embed(target, c, w, r);
-        for (const DecoderLayerWeights& l : w.decoder_layers) h = decoder_layer(h, m, l, c, key_padding, r);
+        for (std::size_t il = 0; il < w.decoder_layers.size(); ++il)
+            h = decoder_layer(h, m, w.decoder_layers[il], c, window_of_layer(c, il), key_padding, r);
         if (w.decoder_final_norm) h = norm(h, *w.decoder_final_norm, c, r);
     } else {
         h = embed(target, c, w, r);
-        for (const EncoderLayerWeights& l : w.layers)
-            h = encoder_layer(h, l, c, c.mask == MaskKind::Causal, key_padding, r);
+        for (std::size_t il = 0; il < w.layers.size(); ++il)
+            h = encoder_layer(h, w.layers[il], c, c.mask == MaskKind::Causal, window_of_layer(c, il), key_padding, r);
         if (w.final_norm) h = norm(h, *w.final_norm, c, r);
     }
     const Mat logits = h * r(c.lm_head == LmHead::Separate ? w.lm_head : w.embed).transpose();

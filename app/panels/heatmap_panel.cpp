@@ -15,6 +15,7 @@
 #include "app/panels/window_extents.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/label_thinning.h"
+#include "core/model/model_masks.h"
 #include "core/tokenize/visible_token.h"
 
 namespace hs {
@@ -150,6 +151,15 @@ std::string kv_suffix(const Trace& t, const AppState& s) {
     char buf[64];
     std::snprintf(buf, sizeof buf, tr(" · reads K/V head %d"), kv);
     return buf;
+}
+
+// " · window of 4 keys" when the shown self-attention block attends a sliding window (every
+// layer, or a local one of a local/global pattern), else "".
+std::string window_suffix(const Trace& t, const AppState& s) {
+    if (s.map == MapKind::DecoderCross) return "";
+    const AttentionMask mask =
+        s.map == MapKind::Self ? main_self_mask(t.config, {}, s.layer) : decoder_self_mask(t.config, s.layer);
+    return mask.window > 0 ? printf_string(tr(" · window of %d keys"), mask.window) : std::string();
 }
 
 void handle_keys(AppState& s, const Trace& t) {
@@ -401,7 +411,7 @@ MapCaption map_caption(const HeatmapPanelContext& ctx, const Trace& t, const Sho
     const float fs = ImGui::GetFontSize();
     MapCaption c;
     c.caption = printf_string(tr("%s · layer %d head %d%s · %d×%d"), tr(kMapNames[static_cast<int>(s.map)]), s.layer,
-                              s.head, kv_suffix(t, s).c_str(), rows, cols);
+                              s.head, (kv_suffix(t, s) + window_suffix(t, s)).c_str(), rows, cols);
     c.untrained = ctx.view.source_kind == "playground" ? tr("untrained: random weights") : nullptr;
     c.caption_beside = !c.untrained || ImGui::CalcTextSize(c.untrained).x + ImGui::GetStyle().ItemSpacing.x +
                                                ImGui::CalcTextSize(c.caption.c_str()).x <=

@@ -126,6 +126,39 @@ void draw_model_errors(const ModelPanelContext& ctx) {
     }
 }
 
+// Which layers the window narrows: a pattern of L (local) and G (global) repeated over the
+// layers; empty: all of them. Core's validate names any other letter.
+bool window_layers_field(ModelConfig& c) {
+    char pattern[1025];
+    std::snprintf(pattern, sizeof pattern, "%s", c.window_layers.c_str());
+    const bool edited = ImGui::InputTextWithHint(tr("local/global layers"), tr("every layer"), pattern, sizeof pattern,
+                                                 ImGuiInputTextFlags_CharsUppercase | ImGuiInputTextFlags_CharsNoBlank);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("which layers use the window, repeated over the layers: L local (the window), "
+                                   "G global (every earlier key). GL: GPT-Neo, LG: Gemma 2, LLLLLG: Gemma 3; "
+                                   "empty: every layer (Mistral)"));
+    if (edited) c.window_layers = pattern;
+    return edited;
+}
+
+// The scores' scale: 1/√d_k (the paper's), or a number of the user's (GPT-Neo: 1, unscaled).
+bool score_scale_field(ModelConfig& c) {
+    bool changed = false;
+    bool by_root = c.attn_scale == 0.0f;
+    if (ImGui::Checkbox(tr("scale scores by 1/√d_k"), &by_root)) {
+        c.attn_scale = by_root ? 0.0f : 1.0f;
+        changed = true;
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("off: the scores Q·Kᵀ are multiplied by a scale of your choice instead "
+                                   "(GPT-Neo: 1, unscaled; larger scales give sharper maps)"));
+    if (!by_root && ImGui::InputFloat(tr("score scale"), &c.attn_scale, 0.125f, 1.0f, "%.4g")) {
+        c.attn_scale = std::max(0.0f, c.attn_scale);
+        changed = true;
+    }
+    return changed;
+}
+
 void draw_playground(const ModelPanelContext& ctx) {
     ModelConfig& c = ctx.state.config;
     const ModelConfig before = c;
@@ -147,6 +180,7 @@ void draw_playground(const ModelPanelContext& ctx) {
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", tr("sliding-window attention (Mistral): each query sees only the last W keys, "
                                        "itself included; 0: every earlier key"));
+        if (c.window > 0) changed |= window_layers_field(c);
     }
     changed |= enum_combo(tr("positions"), &c.pe,
                           {PosEncoding::Sinusoidal, PosEncoding::Learned, PosEncoding::Rotary,
@@ -184,6 +218,7 @@ void draw_playground(const ModelPanelContext& ctx) {
             ImGui::SetTooltip("%s", tr("GPT-NeoX (Pythia), GPT-J: attention and feed-forward both read the layer's "
                                        "input, x + attn(norm1(x)) + ffn(norm2(x))"));
     }
+    changed |= score_scale_field(c);
     if (ImGui::Checkbox(tr("qk-norm"), &c.qk_norm)) changed = true;
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr("QK-norm (Qwen3, Gemma 3): each head's q and k are RMS-normalised over its Dh "

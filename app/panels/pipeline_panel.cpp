@@ -136,7 +136,10 @@ std::vector<Card> pipeline_cards(const Trace& trace, const AttentionSteps& st, i
     const Trace* t = &trace;
     const std::size_t hs_ = static_cast<std::size_t>(h);
     char scale_title[64];
-    std::snprintf(scale_title, sizeof scale_title, "÷√d_k (×%.3f)", st.scale);
+    if (trace.config.attn_scale > 0.0f)  // the model's own scale (GPT-Neo's 1: unscaled)
+        std::snprintf(scale_title, sizeof scale_title, "×%.4g", st.scale);
+    else
+        std::snprintf(scale_title, sizeof scale_title, "÷√d_k (×%.3f)", st.scale);
     // QK-norm and rotary positions: Q_h and K_h are shown after the norm and the rotation
     // by position (the scores use them); QKV is before them.
     const bool rotated = t->config.pe == PosEncoding::Rotary && !t->steps_cross;

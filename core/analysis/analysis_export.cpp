@@ -125,7 +125,7 @@ nlohmann::json analysis_to_json(const Trace& trace, const TraceAnalysis& a) {
     j["jsd"] = matrix_json(a.jsd);
     j["redundant_pairs"] = pairs_json(a.redundant, a.heads);
     j["mds"] = matrix_json(a.mds);
-    const bool last = mask_of(trace).causal;
+    const bool last = mask_of(trace, 0).causal;
     j["rollout"] = {{"joint", matrix_json(a.rollout.joint.cast<double>())},
                     {"bars", std::vector<float>(a.rollout.bars.data(), a.rollout.bars.data() + a.rollout.bars.size())},
                     {"bars_from", last ? "last_row" : "mean_row"}};

@@ -155,7 +155,9 @@ HeadMetrics compute_head_metrics(const Matrix& A, const TokenKinds& kinds, const
     return m;
 }
 
-AttentionMask mask_of(const Trace& trace) { return main_self_mask(trace.config, trace.key_padding); }
+AttentionMask mask_of(const Trace& trace, int layer) {
+    return main_self_mask(trace.config, trace.key_padding, layer);
+}
 
 std::vector<HeadMetrics> compute_trace_metrics(const Trace& trace) {
     const StackTrace& stack = trace.main;
@@ -163,9 +165,9 @@ std::vector<HeadMetrics> compute_trace_metrics(const Trace& trace) {
         throw Error("the trace of '" + trace.model_name +
                     "' has no per-head attention weights to analyse (run with head weights on)");
     const TokenKinds kinds = classify_tokens(stack.tokens, stack.ids);
-    const AttentionMask mask = mask_of(trace);
     std::vector<HeadMetrics> out;
     for (int il = 0; il < static_cast<int>(stack.layers.size()); ++il) {
+        const AttentionMask mask = mask_of(trace, il);
         const auto& maps = stack.layers[il].self_attn.weights;
         for (int h = 0; h < static_cast<int>(maps.size()); ++h) {
             HeadMetrics m = compute_head_metrics(maps[h], kinds, mask);

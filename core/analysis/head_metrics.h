@@ -71,9 +71,9 @@ bool is_punctuation_token(const std::string& token);
 // positional metrics are NaN). Induction is left NaN (see induction.h).
 HeadMetrics compute_head_metrics(const Matrix& A, const TokenKinds& kinds, const AttentionMask& mask);
 
-// The mask of the main stack of a trace: causal for decoder-only models (and pretrained
-// decoder LMs), plus trace.key_padding.
-AttentionMask mask_of(const Trace& trace);
+// The mask of the main stack's layer `layer` in a trace: causal for decoder-only models
+// (and pretrained decoder LMs), the layer's window, plus trace.key_padding.
+AttentionMask mask_of(const Trace& trace, int layer);
 
 // Every head of the main stack's self-attention, layer-major (index = layer·H + head).
 // Throws hs::Error when the trace carries no per-head weights.

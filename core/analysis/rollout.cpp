@@ -37,7 +37,7 @@ Rollout attention_rollout(const Trace& trace, int up_to) {
     out.joint = R.cast<float>();
     out.last_row = R.row(T - 1).transpose().cast<float>();
     out.mean_row = R.colwise().mean().transpose().cast<float>();
-    out.bars = mask_of(trace).causal ? out.last_row : out.mean_row;
+    out.bars = mask_of(trace, 0).causal ? out.last_row : out.mean_row;
     return out;
 }
 

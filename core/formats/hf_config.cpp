@@ -1,7 +1,7 @@
 // config.json of a Hugging Face checkpoint -> ModelConfig.
 //
 // Key names and defaults follow the HF configuration classes (GPT2Config, BertConfig,
-// GPTNeoXConfig, LlamaConfig, MistralConfig, Qwen2Config, Qwen3Config). Keys that fix tensor shapes are required, so a truncated
+// GPTNeoConfig, GPTNeoXConfig, LlamaConfig, MistralConfig, Qwen2Config, Qwen3Config). Keys that fix tensor shapes are required, so a truncated
 // config fails here with the key's name instead of later as a puzzling shape mismatch;
 // numerical details (eps, theta, activation) fall back to the HF defaults.
 #include "core/formats/hf_config.h"
@@ -140,8 +140,7 @@ HfConfig parse_gpt2(const Keys& k) {
     c.norm_eps = k.optional_float("layer_norm_epsilon", 1e-5f);
     c.norm = NormPlacement::PreLN;
     c.activation = read_gelu(k, "activation_function", "gelu_new");
-    if (!k.optional_bool("scale_attn_weights", true))
-        k.fail("scale_attn_weights false is not supported (scores are always scaled by 1/√Dh)");
+    if (!k.optional_bool("scale_attn_weights", true)) c.attn_scale = 1.0f;  // Q·Kᵀ unscaled
     if (k.optional_bool("scale_attn_by_inverse_layer_idx", false))
         k.fail("scale_attn_by_inverse_layer_idx true is not supported");
     c.pe = PosEncoding::Learned;
@@ -206,6 +205,72 @@ HfConfig parse_gpt_neox(const Keys& k) {
     c.qkv_bias = c.out_bias = k.optional_bool("attention_bias", true);
     c.mlp_bias = true;
     c.lm_head = k.optional_bool("tie_word_embeddings", false) ? LmHead::Tied : LmHead::Separate;
+    return out;
+}
+
+// The shortest pattern that, repeated, gives `kinds` (one letter per layer): "GLGLGL" → "GL".
+std::string shortest_period(const std::string& kinds) {
+    for (std::size_t p = 1; p < kinds.size(); ++p) {
+        bool repeats = true;
+        for (std::size_t i = p; i < kinds.size() && repeats; ++i) repeats = kinds[i] == kinds[i % p];
+        if (repeats) return kinds.substr(0, p);
+    }
+    return kinds;
+}
+
+// GPT-Neo's layer kinds: attention_types [[["global", "local"], n], …] lists patterns and
+// how often each repeats (HF expands it into attention_layers, one per layer, and so do
+// we); "global" or "local" per layer, as many as num_layers. One letter per layer.
+std::string read_gpt_neo_layers(const Keys& k, const json& types, int layers) {
+    const std::string bad = "attention_types " + k.dump("attention_types") +
+                            " must be a list of [[\"global\" or \"local\", …], repeats]";
+    if (!types.is_array()) k.fail(bad);
+    std::string kinds;
+    for (const json& item : types) {
+        if (!item.is_array() || item.size() != 2 || !item[0].is_array() || !item[1].is_number_integer() ||
+            item[1].get<long long>() < 1 || item[1].get<long long>() > layers)
+            k.fail(bad);
+        for (long long r = 0; r < item[1].get<long long>() && int(kinds.size()) <= layers; ++r)
+            for (const json& kind : item[0]) {
+                if (!kind.is_string() || (kind != "global" && kind != "local")) k.fail(bad);
+                kinds += kind == "local" ? 'L' : 'G';
+            }
+    }
+    if (static_cast<int>(kinds.size()) != layers)
+        k.fail("attention_types gives " + std::to_string(kinds.size()) + " layers, but num_layers is " +
+               std::to_string(layers));
+    return kinds;
+}
+
+// GPT-Neo (TinyStories-1M…33M, GPT-Neo 125M…2.7B): x += attn(ln_1(x)); x += mlp(ln_2(x));
+// ln_f; logits = x · wteᵀ. Learned positions, unscaled scores (Q·Kᵀ, no 1/√Dh), q/k/v
+// without biases; local layers see the window_size keys up to the query, global ones all.
+HfConfig parse_gpt_neo(const Keys& k, const json& config) {
+    HfConfig out;
+    ModelConfig& c = out.config;
+    c.family = "gpt_neo";
+    read_mha_shape(k, {"hidden_size", "num_heads", "num_layers"}, c);
+    c.d_ff = k.optional_int("intermediate_size", default_d_ff(c.d_model));
+    c.max_len = k.optional_int("max_position_embeddings", 2048);
+    c.norm_kind = NormKind::LayerNorm;
+    c.norm_eps = k.optional_float("layer_norm_epsilon", 1e-5f);
+    c.norm = NormPlacement::PreLN;
+    c.activation = read_gelu(k, "activation_function", "gelu_new");
+    c.pe = PosEncoding::Learned;
+    c.arch = Arch::DecoderOnly;
+    c.mask = MaskKind::Causal;
+    c.attn_scale = 1.0f;
+    c.qkv_bias = false;
+    c.out_bias = c.mlp_bias = true;
+    const std::string kinds = k.has("attention_types")
+                                  ? read_gpt_neo_layers(k, config.at("attention_types"), c.layers)
+                                  : std::string(static_cast<std::size_t>(c.layers), 'G');  // HF's default is for 24 layers
+    if (kinds.find('L') != std::string::npos) {
+        c.window = k.optional_int("window_size", 256);
+        const std::string pattern = shortest_period(kinds);
+        if (pattern != "L") c.window_layers = pattern;
+    }
+    c.lm_head = k.optional_bool("tie_word_embeddings", true) ? LmHead::Tied : LmHead::Separate;
     return out;
 }
 
@@ -288,7 +353,8 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
 }  // namespace
 
 const std::vector<std::string>& supported_hf_model_types() {
-    static const std::vector<std::string> types = {"gpt2", "bert", "gpt_neox", "llama", "mistral", "qwen2", "qwen3"};
+    static const std::vector<std::string> types = {"gpt2",  "bert",    "gpt_neo", "gpt_neox",
+                                                   "llama", "mistral", "qwen2",   "qwen3"};
     return types;
 }
 
@@ -318,6 +384,8 @@ HfConfig parse_hf_config(const json& config, const std::string& where) {
         out = parse_gpt2(keys);
     else if (type == "bert")
         out = parse_bert(keys);
+    else if (type == "gpt_neo")
+        out = parse_gpt_neo(keys, config);
     else if (type == "gpt_neox")
         out = parse_gpt_neox(keys);
     else if (type == "llama" || type == "qwen2" || type == "qwen3" || type == "mistral")

@@ -250,6 +250,41 @@ ModelWeights load_bert(TensorStore& t, const ModelConfig& c, const ProgressFn& p
 }
 
 // ---------------------------------------------------------------------------------------
+// GPT-Neo
+// ---------------------------------------------------------------------------------------
+
+// nn.Linear throughout (no Conv1D): q/k/v_proj without biases, out_proj and the MLP with.
+// Checkpoints may also hold the causal-mask buffers attn.attention.bias / masked_bias,
+// which are not weights and are not read.
+ModelWeights load_gpt_neo(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
+    const std::int64_t D = c.d_model, F = c.d_ff, V = c.vocab, P = c.max_len;
+    ModelWeights w;
+    w.embed = t.matrix("transformer.wte.weight", V, D);
+    w.pos_embed = t.matrix("transformer.wpe.weight", P, D);
+    for (int il = 0; il < c.layers; ++il) {
+        const std::string h = "transformer.h." + std::to_string(il) + ".";
+        const std::string a = h + "attn.attention.";
+        EncoderLayerWeights l;
+        l.norm1 = {t.vector(h + "ln_1.weight", D), t.vector(h + "ln_1.bias", D)};
+        l.self_attn.heads = c.heads;
+        l.self_attn.in_proj_weight = stack_rows(t.matrix(a + "q_proj.weight", D, D), t.matrix(a + "k_proj.weight", D, D),
+                                                t.matrix(a + "v_proj.weight", D, D));
+        l.self_attn.out_proj_weight = t.matrix(a + "out_proj.weight", D, D);
+        l.self_attn.out_proj_bias = t.vector(a + "out_proj.bias", D);
+        l.norm2 = {t.vector(h + "ln_2.weight", D), t.vector(h + "ln_2.bias", D)};
+        l.ffn.linear1_weight = t.matrix(h + "mlp.c_fc.weight", F, D);
+        l.ffn.linear1_bias = t.vector(h + "mlp.c_fc.bias", F);
+        l.ffn.linear2_weight = t.matrix(h + "mlp.c_proj.weight", D, F);
+        l.ffn.linear2_bias = t.vector(h + "mlp.c_proj.bias", D);
+        w.layers.push_back(std::move(l));
+        report(progress, il + 1, c.layers);
+    }
+    w.final_norm = LayerNormWeights{t.vector("transformer.ln_f.weight", D), t.vector("transformer.ln_f.bias", D)};
+    if (c.lm_head == LmHead::Separate) w.lm_head = t.matrix("lm_head.weight", V, D);
+    return w;
+}
+
+// ---------------------------------------------------------------------------------------
 // GPT-NeoX (Pythia)
 // ---------------------------------------------------------------------------------------
 
@@ -352,6 +387,8 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress) {
         weights = load_gpt2(tensors, c, progress);
     else if (c.family == "bert")
         weights = load_bert(tensors, c, progress);
+    else if (c.family == "gpt_neo")
+        weights = load_gpt_neo(tensors, c, progress);
     else if (c.family == "gpt_neox")
         weights = load_gpt_neox(tensors, c, progress);
     else

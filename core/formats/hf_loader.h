@@ -11,9 +11,16 @@
 //          encoder.layer.{i}.attention.self.{query,key,value}, attention.output.dense,
 //          attention.output.LayerNorm, intermediate.dense, output.dense, output.LayerNorm
 //          (LayerNorm .weight/.bias or the legacy .gamma/.beta); pooler and cls.* ignored
-//   llama, qwen2  model.embed_tokens, model.layers.{i}.input_layernorm,
-//          self_attn.{q,k,v,o}_proj (+ q/k/v biases for qwen2), post_attention_layernorm,
-//          mlp.{gate,up,down}_proj, model.norm, lm_head (unless tie_word_embeddings)
+//   gpt_neo  transformer.wte, wpe, h.{i}.ln_1, h.{i}.attn.attention.{q,k,v}_proj (no biases),
+//          attn.attention.out_proj, h.{i}.ln_2, h.{i}.mlp.c_fc, mlp.c_proj (nn.Linear), ln_f;
+//          lm_head only when not tied; mask buffers ignored
+//   gpt_neox  gpt_neox.embed_in, gpt_neox.layers.{i}.{input,post_attention}_layernorm,
+//          attention.query_key_value (each head's q, k, v rows together, reordered),
+//          attention.dense, mlp.dense_h_to_4h, mlp.dense_4h_to_h, final_layer_norm, embed_out
+//   llama, mistral, qwen2, qwen3  model.embed_tokens, model.layers.{i}.input_layernorm,
+//          self_attn.{q,k,v,o}_proj (+ q/k/v biases for qwen2, q_norm/k_norm for qwen3),
+//          post_attention_layernorm, mlp.{gate,up,down}_proj, model.norm, lm_head (unless
+//          tie_word_embeddings)
 // q/k/v (query/key/value) are stacked into one in_proj_weight (and bias), as
 // nn.MultiheadAttention holds them. Tensors are converted to f32; Model::stored_dtype
 // records what the file stored ("f32", "f16", "bf16", or e.g. "bf16+f32" when mixed).

@@ -120,7 +120,7 @@ void attend_per_head(const AttendInput& in, const gemm::PackedWeights& w_in, Eig
     const Matrix& x = in.x_query;
     const Eigen::Index T = x.rows();
     const int H = in.heads, I = static_cast<int>(concat.cols()), Dh = I / H, per_head = Dh / gemm::kPanel;
-    const float scale = 1.0f / std::sqrt(static_cast<float>(Dh));
+    const float scale = in.scale;
     size_maps(weights, H, T, T);
     size_maps(scores, H, T, T);
     const auto Q = qkv.leftCols(I), K = qkv.middleCols(I, I), V = qkv.rightCols(I);
@@ -195,7 +195,7 @@ Attended attend(const AttendInput& in, Eigen::Ref<Matrix> concat, std::vector<Ma
         in.prepare_qk(p.k, Hkv, true);
     }
     // 3. every head's A_h and A_h V_g
-    attend_heads(p.q, p.k, p.v, H, Hkv, 1.0f / std::sqrt(static_cast<float>(Dh)), in.mask, concat, weights, scores);
+    attend_heads(p.q, p.k, p.v, H, Hkv, in.scale, in.mask, concat, weights, scores);
     return p;
 }
 

@@ -34,6 +34,7 @@ struct AttendInput {
     const Vector& b_in;      // (I + 2·Ikv), or empty: no bias
     int heads = 1, kv_heads = 1;
     const AttentionMask& mask;
+    float scale = 1.0f;      // scores = Q_h K_gᵀ · scale (1/√Dh in the paper)
     PrepareQkFn prepare_qk;  // null: Q and K as projected
 };
 
@@ -44,14 +45,14 @@ struct Attended {
 };
 
 // Steps 1–3 into concat (T, I). `weights` / `scores`, when non-null, are resized to
-// H × (T, S) and receive A_h and the scaled pre-mask scores Q_h K_gᵀ / √Dh; otherwise A_h
+// H × (T, S) and receive A_h and the scaled pre-mask scores Q_h K_gᵀ · scale; otherwise A_h
 // lives in per-thread scratch (and a causal row's unseen keys are not computed).
 // `qkv_unrotated`, when non-null, receives step 1's product before step 2
 // (self-attention (T, I + 2·Ikv), cross-attention Q (T, I)).
 Attended attend(const AttendInput& in, Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights,
                 std::vector<Matrix>* scores, Matrix* qkv_unrotated);
 
-// Step 3 alone, from given Q (T, H·Dh), K and V (S, Hkv·Dh); scale is 1/√Dh.
+// Step 3 alone, from given Q (T, H·Dh), K and V (S, Hkv·Dh); scores = Q_h K_gᵀ · scale.
 void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& k,
                   const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, float scale,
                   const AttentionMask& mask, Eigen::Ref<Matrix> concat,

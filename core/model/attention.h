@@ -60,6 +60,7 @@ struct AttentionOptions {
     HeadSplit split{};
     AttentionMask mask{};
     float qk_norm_eps = 1e-6f;   // ε of qk-norm (w.q_norm / w.k_norm set): the config's norm_eps
+    float score_scale = 0.0f;    // scores = Q_h K_gᵀ · score_scale; 0: 1/√Dh
     std::vector<int> ablated{};  // heads replaced before W_o (ablate_heads)
     AblationMode ablate_mode = AblationMode::Zero;
     // Sees the block's named values (recorder.h) at `at` (its stack and layer; at.name is
@@ -71,6 +72,9 @@ struct AttentionOptions {
     Recorder* recorder = nullptr;
     TapPoint at{"", -1, "attn"};
 };
+
+// The scale of the scores: score_scale, or 1/√Dh when it is 0.
+float resolved_score_scale(float score_scale, int head_dim);
 
 // Self-attention: pass the same object as x_query and x_memory (detected by address, so
 // the [Q|K|V] product runs once); cross-attention: keys/values from x_memory. Returns the

@@ -63,6 +63,13 @@ Enum parse_name(const Names<Enum> (&table)[N], const std::string& s, const char*
     throw Error("unknown " + std::string(what) + " '" + s + "' (choose " + choices + ")");
 }
 
+// The shortest decimal that reads back as x ("0.125").
+std::string decimal_text(float x) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, x);
+    return std::string(buf, res.ptr);
+}
+
 }  // namespace
 
 ModelConfig ModelConfig::defaults_for(Arch arch) {
@@ -72,9 +79,19 @@ ModelConfig ModelConfig::defaults_for(Arch arch) {
     return c;
 }
 
+int ModelConfig::window_of(int layer) const {
+    if (window_layers.empty()) return window;
+    return window_layers[static_cast<std::size_t>(layer) % window_layers.size()] == 'L' ? window : 0;
+}
+
+float ModelConfig::score_scale() const {
+    return attn_scale > 0.0f ? attn_scale : 1.0f / std::sqrt(static_cast<float>(d_h()));  // as resolved_score_scale
+}
+
 void follow_edit(const ModelConfig& before, ModelConfig& after) {
     if (after.arch != before.arch) after.mask = ModelConfig::defaults_for(after.arch).mask;
     if (after.mask != MaskKind::Causal) after.window = 0;  // a window only narrows a causal mask
+    if (after.window == 0) after.window_layers.clear();
     // side by side needs pre-norm in a single stack; a head smaller than the rotary dims turns whole
     if (after.norm != NormPlacement::PreLN || after.arch == Arch::EncoderDecoder) after.parallel_block = false;
     if (after.rotary_dims > after.d_h()) after.rotary_dims = 0;
@@ -125,6 +142,13 @@ std::vector<std::string> validate(const ModelConfig& c) {
         add("the attention window " + std::to_string(c.window) + " must be at least 1 (or 0: no window)");
     else if (c.window > 0 && c.mask != MaskKind::Causal)
         add("a sliding attention window needs the causal mask (each query sees the window of keys before it)");
+    if (c.window_layers.size() > 1024 || c.window_layers.find_first_not_of("LG") != std::string::npos)
+        add("the window's layer pattern \"" + c.window_layers.substr(0, 64) +
+            "\" must be at most 1024 letters, each L (local: the window) or G (global)");
+    else if (!c.window_layers.empty() && c.window <= 0)
+        add("a pattern of local and global layers needs an attention window");
+    if (!(c.attn_scale >= 0.0f && c.attn_scale <= 1000.0f))
+        add("the attention scale must be between 0 and 1000 (0: 1/√d_k)");
     if (c.rotary_dims < 0 || c.rotary_dims % 2 != 0 || (whole_head && c.rotary_dims > c.d_h()))
         add("rotary dims " + std::to_string(c.rotary_dims) + " must be even and at most the head size " +
             std::to_string(c.d_h()) + " (or 0: all of it)");
@@ -206,11 +230,7 @@ Activation parse_activation(const std::string& s) {
 }
 MaskKind parse_mask(const std::string& s) { return parse_name(kMaskNames, s, "mask"); }
 
-double float_for_json(float x) {
-    char buf[32];
-    const auto res = std::to_chars(buf, buf + sizeof buf, x);
-    return std::strtod(std::string(buf, res.ptr).c_str(), nullptr);
-}
+double float_for_json(float x) { return std::strtod(decimal_text(x).c_str(), nullptr); }
 
 nlohmann::json config_to_json(const ModelConfig& c) {
     nlohmann::json j{{"format", "headscope-playground"},
@@ -233,6 +253,8 @@ nlohmann::json config_to_json(const ModelConfig& c) {
     if (c.norm_kind != d.norm_kind) j["norm_kind"] = to_string(c.norm_kind);
     if (c.kv_heads != d.kv_heads) j["kv_heads"] = c.kv_heads;
     if (c.window != d.window) j["window"] = c.window;
+    if (c.window_layers != d.window_layers) j["window_layers"] = c.window_layers;
+    if (c.attn_scale != d.attn_scale) j["attn_scale"] = float_for_json(c.attn_scale);
     if (c.head_dim != d.head_dim) j["head_dim"] = c.head_dim;
     if (c.pe == PosEncoding::Rotary) {
         j["rope_layout"] = to_string(c.rope_layout);
@@ -292,6 +314,11 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     if (j.contains("norm_kind")) c.norm_kind = parse_norm_kind(get_str("norm_kind"));
     get_int("kv_heads", c.kv_heads);
     get_int("window", c.window);
+    if (j.contains("window_layers")) c.window_layers = get_str("window_layers");
+    if (j.contains("attn_scale")) {
+        if (!j["attn_scale"].is_number()) throw Error("config.json: 'attn_scale' must be a number");
+        c.attn_scale = j["attn_scale"].get<float>();
+    }
     get_int("rotary_dims", c.rotary_dims);
     get_int("head_dim", c.head_dim);
     get_int("type_vocab", c.type_vocab);
@@ -341,6 +368,16 @@ long long parse_number(const std::string& key, const std::string& value) {
         throw Error("playground spec: '" + key + "' needs a whole number, got '" + value + "'");
     if (out < 0 || out > std::numeric_limits<int>::max())
         throw Error("playground spec: '" + key + "' = " + value + " is out of range");
+    return out;
+}
+
+// A decimal like 1, 0.125 or 6.25e-2, finite and not negative.
+float parse_decimal(const std::string& key, const std::string& value) {
+    float out = 0.0f;
+    const char* end = value.data() + value.size();
+    auto [ptr, ec] = std::from_chars(value.data(), end, out);
+    if (ec != std::errc() || ptr != end || !std::isfinite(out) || out < 0.0f)
+        throw Error("playground spec: '" + key + "' needs a number of at least 0, got '" + value + "'");
     return out;
 }
 
@@ -454,10 +491,13 @@ void set_spec_key(ModelConfig& c, const std::string& k, const std::string& v) {
     else if (k == "qk_norm") c.qk_norm = parse_flag(k, v);
     else if (k == "rotary_dims") c.rotary_dims = num();
     else if (k == "parallel") c.parallel_block = parse_flag(k, v);
+    else if (k == "window_layers") c.window_layers = v;
+    else if (k == "scale") c.attn_scale = parse_decimal(k, v);
     else
         throw Error("playground spec: unknown key '" + k +
-                    "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, "
-                    "arch, pe, norm, act, kv_heads, bias, rope, theta, lm_head, window, qk_norm, rotary_dims, parallel)");
+                    "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, arch, pe, norm, act, "
+                    "kv_heads, bias, rope, theta, lm_head, window, window_layers, scale, qk_norm, rotary_dims, "
+                    "parallel)");
 }
 
 ModelConfig parse_playground_spec(const std::string& spec) {
@@ -503,6 +543,8 @@ std::string to_playground_spec(const ModelConfig& c) {
         s += ",theta=" + std::to_string(static_cast<long long>(c.rope_theta));
     if (c.lm_head != d.lm_head) s += ",lm_head=" + to_string(c.lm_head);
     if (c.window != d.window) s += ",window=" + std::to_string(c.window);
+    if (!c.window_layers.empty()) s += ",window_layers=" + c.window_layers;
+    if (c.attn_scale != d.attn_scale) s += ",scale=" + decimal_text(c.attn_scale);
     if (c.qk_norm) s += ",qk_norm=1";
     if (c.pe == PosEncoding::Rotary && c.rotary_dims != d.rotary_dims) s += ",rotary_dims=" + std::to_string(c.rotary_dims);
     if (c.parallel_block) s += ",parallel=1";

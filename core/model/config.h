@@ -44,6 +44,13 @@ struct ModelConfig {
     // Sliding-window attention (Mistral): a causal self-attention's query i sees only the
     // `window` keys i − window + 1 … i; 0: every earlier key. Causal masks only.
     int window = 0;
+    // Local and global layers (GPT-Neo, Gemma 2/3): which layers the window narrows, as a
+    // pattern repeated over the layers, 'L' local (the window) and 'G' global (every
+    // earlier key): "GL" alternates from a global layer 0. Empty: every layer (Mistral).
+    std::string window_layers;
+    // Scores are Q_h K_gᵀ · attn_scale; 0: 1/√Dh, the paper's. GPT-Neo leaves them unscaled
+    // (1); Gemma 2 scales by query_pre_attn_scalar^(−1/2).
+    float attn_scale = 0.0f;
     float norm_eps = 1e-5f;
     std::uint64_t seed = 0;  // initialisation seed (playground)
 
@@ -83,6 +90,10 @@ struct ModelConfig {
     int d_h() const { return head_dim > 0 ? head_dim : heads > 0 ? d_model / heads : 0; }
     // Hkv: the key/value heads; query head h reads K/V head h / (H / Hkv).
     int kv_head_count() const { return kv_heads > 0 ? kv_heads : heads; }
+    // The window of layer il's causal self-attention: `window`, or 0 in a global layer.
+    int window_of(int layer) const;
+    // The scale of every head's scores: attn_scale, or 1/√Dh.
+    float score_scale() const;
     // R: the dims of each head that rotary positions turn (rotary_dims, or all Dh).
     int rotary_dim_count() const { return rotary_dims > 0 ? rotary_dims : d_h(); }
     // Q columns I = H · Dh (may differ from d_model in real models with a set head_dim).
@@ -107,7 +118,8 @@ int default_d_ff(int d_model);
 // fields the user did not touch, from `before` to `after`:
 //   another architecture takes its default mask (a decoder and an encoder–decoder's
 //   decoder are causal, an encoder sees every token: defaults_for);
-//   a mask that is not causal drops the sliding window; post-norm or an encoder–decoder
+//   a mask that is not causal drops the sliding window, and no window its local/global
+//   layer pattern; post-norm or an encoder–decoder
 //   drops the parallel block; a head size below rotary_dims turns whole heads (0);
 //   another d_model takes d_ff along when d_ff was the default 4·d_model (a d_ff the user
 //   chose stays).

@@ -11,7 +11,10 @@ std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
         << "heads:      " << c.heads << " query, " << c.kv_head_count() << " key/value (head size " << c.d_h()
         << ")\n"
         << "layers:     " << c.layers << "\n";
-    if (c.window > 0) out << "window:     " << c.window << " keys (sliding-window attention)\n";
+    if (c.window > 0)
+        out << "window:     " << c.window << " keys (sliding-window attention"
+            << (c.window_layers.empty() ? "" : "; layers " + c.window_layers + " repeated, L local, G global") << ")\n";
+    if (c.attn_scale > 0.0f) out << "scores:     Q·Kᵀ × " << c.attn_scale << " (not 1/√d_k)\n";
     if (c.qk_norm) out << "qk-norm:    RMSNorm of every head's q and k\n";
     if (c.parallel_block) out << "block:      attention and feed-forward side by side (parallel)\n";
     if (c.pe == PosEncoding::Rotary && c.rotary_dims > 0)

@@ -59,27 +59,24 @@ LayerContext context_for(const TraceOptions& opt, Recorder* recorder, const char
     return context;
 }
 
-// Every mask of one forward.
-struct Masks {
-    AttentionMask main_self, decoder_self, cross;
-};
-
 // The Pipeline's recorder of the detail block (TraceOptions::detail_layer): a main-stack
 // layer's self-attention, or a decoder layer's self- or cross-attention; none when the
 // options name no block of this model.
 std::optional<StepsRecorder> steps_recorder_for(const ModelConfig& c, const ModelWeights& w, const TraceOptions& opt,
-                                                const Masks& masks) {
+                                                const std::vector<int>& key_padding) {
     const int il = opt.detail_layer;
     const bool enc_dec = c.arch == Arch::EncoderDecoder;
     if (il < 0 || il >= c.layers || (opt.detail_in_decoder && !enc_dec) || (opt.detail_cross && !opt.detail_in_decoder))
         return std::nullopt;
     const HeadSplit split{c.heads, c.kv_head_count(), nullptr};
     if (!opt.detail_in_decoder)
-        return std::optional<StepsRecorder>(std::in_place, w.layers[il].self_attn, split, masks.main_self,
+        return std::optional<StepsRecorder>(std::in_place, w.layers[il].self_attn, split,
+                                            main_self_mask(c, key_padding, il), c.score_scale(),
                                             TapPoint{enc_dec ? "encoder." : "", il, "attn"});
     const DecoderLayerWeights& layer = w.decoder_layers[il];
     return std::optional<StepsRecorder>(std::in_place, opt.detail_cross ? layer.cross_attn : layer.self_attn, split,
-                                        opt.detail_cross ? masks.cross : masks.decoder_self,
+                                        opt.detail_cross ? cross_mask(key_padding) : decoder_self_mask(c, il),
+                                        c.score_scale(),
                                         TapPoint{"decoder.", il, opt.detail_cross ? "cross" : "attn"});
 }
 
@@ -138,7 +135,6 @@ struct Run {
     const TraceOptions& opt;
     const ProgressFn& progress;
     Trace& trace;
-    Masks masks;
     Recorder& recorder;       // options.recorder, the detail block's steps, the trace's own
     int done = 0, total = 0;  // layers run, of all stacks
 
@@ -191,7 +187,8 @@ Matrix run_main_stack(Run& r) {
     r.record(stack, "embed", x);
     const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(r.in.ids.size()));
     for (int il = 0; il < c.layers; ++il) {
-        x = encoder_layer(r.w.layers[il], c, x, r.masks.main_self, r.context(stack, il, false, rope));
+        x = encoder_layer(r.w.layers[il], c, x, main_self_mask(c, r.in.key_padding, il),
+                          r.context(stack, il, false, rope));
         r.report();
     }
     r.final_norm(r.w.final_norm, stack, x);
@@ -210,7 +207,7 @@ void run_decoder_stack(Run& r, const Matrix& memory) {
     r.record("decoder.", "embed", y);
     const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(r.in.decoder_ids.size()));
     for (int il = 0; il < c.layers; ++il) {
-        y = decoder_layer(r.w.decoder_layers[il], c, y, memory, r.masks.decoder_self, r.masks.cross,
+        y = decoder_layer(r.w.decoder_layers[il], c, y, memory, decoder_self_mask(c, il), cross_mask(r.in.key_padding),
                           r.context("decoder.", il, true, rope));
         r.report();
     }
@@ -265,13 +262,12 @@ Trace run_forward(const ModelConfig& c, const ModelWeights& w, const ForwardInpu
     trace.ablate = opt.ablate;
     trace.ablate_mode = opt.ablate_mode;
     make_stacks(c, trace);
-    const Masks masks{main_self_mask(c, in.key_padding), decoder_self_mask(c), cross_mask(in.key_padding)};
     // The stream's recorders, in order: the caller's, the Pipeline's steps, then the trace's
     // own, which keeps (moves) the maps of the blocks the budget keeps.
-    std::optional<StepsRecorder> steps = steps_recorder_for(c, w, opt, masks);
+    std::optional<StepsRecorder> steps = steps_recorder_for(c, w, opt, in.key_padding);
     TraceRecorder keep(trace, opt, plan_model_blocks(c, in, opt));
     Recorders recorders({opt.recorder, steps ? &*steps : nullptr, &keep});
-    Run run{c, w, in, opt, progress, trace, masks, recorders, 0, c.layers * (enc_dec ? 2 : 1)};
+    Run run{c, w, in, opt, progress, trace, recorders, 0, c.layers * (enc_dec ? 2 : 1)};
     const Matrix final = run_main_stack(run);
     if (enc_dec) run_decoder_stack(run, final);
     run.lm_head(enc_dec ? trace.decoder->final_output : final);
@@ -316,14 +312,15 @@ HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const Head
         return out;
     };
     if (!block.in_decoder) {
-        encoder_layer(w.layers[block.layer], c, x, main_self_mask(c, trace.key_padding), context);
+        encoder_layer(w.layers[block.layer], c, x, main_self_mask(c, trace.key_padding, block.layer), context);
         return kept();
     }
     // memory: (T_enc, D) = the encoder's final output.
     const Matrix& memory = trace.main.final_output;
     if (memory.rows() != static_cast<Eigen::Index>(trace.main.ids.size()))
         throw Error("cannot recompute cross-attention: the trace holds no encoder output");
-    decoder_layer(w.decoder_layers[block.layer], c, x, memory, decoder_self_mask(c), cross_mask(trace.key_padding),
+    decoder_layer(w.decoder_layers[block.layer], c, x, memory, decoder_self_mask(c, block.layer),
+                  cross_mask(trace.key_padding),
                   context);
     return kept();
 }

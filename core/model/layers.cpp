@@ -121,6 +121,7 @@ Matrix attend(const AttentionWeights& w, const ModelConfig& c, const Matrix& q_i
     options.split = HeadSplit{c.heads, c.kv_head_count(), memory ? nullptr : context.self_rope};
     options.mask = mask;
     options.qk_norm_eps = c.norm_eps;
+    options.score_scale = c.score_scale();
     options.ablated = memory ? context.cross_ablated : context.self_ablated;
     options.ablate_mode = context.ablate_mode;
     options.recorder = context.recorder;

@@ -9,11 +9,13 @@
 
 namespace hs {
 
-// The main stack's self-attention: causal per config unless it is the encoder of an
-// encoder-decoder, the config's sliding window when causal, and the key padding.
-AttentionMask main_self_mask(const ModelConfig& c, const std::vector<int>& key_padding);
-// An encoder-decoder's decoder self-attention: causal per config, with its window.
-AttentionMask decoder_self_mask(const ModelConfig& c);
+// The main stack's self-attention in `layer`: causal per config unless it is the encoder of
+// an encoder-decoder, the layer's sliding window when causal (ModelConfig::window_of), and
+// the key padding.
+AttentionMask main_self_mask(const ModelConfig& c, const std::vector<int>& key_padding, int layer);
+// An encoder-decoder's decoder self-attention in `layer`: causal per config, with the
+// layer's window.
+AttentionMask decoder_self_mask(const ModelConfig& c, int layer);
 // Cross-attention: every encoder position but the padded ones.
 AttentionMask cross_mask(const std::vector<int>& key_padding);
 

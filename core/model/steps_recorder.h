@@ -15,8 +15,8 @@ namespace hs {
 class StepsRecorder final : public Recorder {
 public:
     // The block at `block` (its stack, layer and name "attn" or "cross"), with the weights,
-    // head split and mask it runs with; the weights must outlive the recorder.
-    StepsRecorder(const AttentionWeights& weights, const HeadSplit& split, const AttentionMask& mask,
+    // head split, mask and score scale it runs with; the weights must outlive the recorder.
+    StepsRecorder(const AttentionWeights& weights, const HeadSplit& split, const AttentionMask& mask, float scale,
                   TapPoint block);
     bool wants(const TapPoint& point) const override;
     void record(const TapPoint& point, const Eigen::Ref<const Matrix>& value) override;
@@ -32,6 +32,7 @@ private:
     const AttentionWeights& w_;
     HeadSplit split_;
     AttentionMask mask_;
+    float scale_;
     TapPoint block_;
     // What the block showed so far, until its output completes the steps.
     Matrix x_query_, x_memory_, qkv_, q_, k_, v_, heads_, concat_;

@@ -42,7 +42,7 @@ struct AttentionSteps {
     // Pipeline shows the fused layout instead.
     std::vector<Matrix> w_q_heads, w_k_heads, w_v_heads;
     std::vector<Matrix> raw_scores;     // H × (T, S) = Q_h K_hᵀ
-    std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ / √Dh
+    std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ · scale
     std::vector<Matrix> masked_scores;  // H × (T, S) = scaled + mask (−inf where masked)
     std::vector<Matrix> weights;        // H × (T, S) = softmax over each row
     std::vector<Matrix> head_outputs;   // H × (T, Dh) = A_h · V_h
@@ -51,7 +51,7 @@ struct AttentionSteps {
     Matrix w_o;        // (I, D)  textbook W_O = W_outᵀ: output = concat · W_O + b_o
     Vector b_out;      // (D)
     Matrix output;     // (T, D) = concat · W_oᵀ + b_o
-    float scale = 1.0f;  // 1/√Dh
+    float scale = 1.0f;  // 1/√Dh, or the model's own (ModelConfig::score_scale)
     // What the formulas need to say: a bias that is not all zeros (the "+ b" of
     // Q = X·W_Q + b, K, V — Whisper's K has none — and of the output), and an output
     // projection that is the identity (a worked example without W_O: output = concat).

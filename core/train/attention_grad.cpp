@@ -55,7 +55,7 @@ Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const M
     const bool cross = memory != nullptr;
     if (cross && !dmemory) throw Error("attention_backward: cross-attention needs somewhere to put dM");
     const Eigen::Index T = dout.rows(), S = saved.k.rows();
-    const float scale = 1.0f / std::sqrt(static_cast<float>(s.Dh));
+    const float scale = config.score_scale();
     // out = concat·W_oᵀ + b_o
     const Matrix dconcat =
         linear_backward(dout, saved.concat, w.out_proj_weight, grad.out_proj_weight, grad.out_proj_bias);  // (T, I)

@@ -209,13 +209,21 @@ int check_script(char** argv) {
             for (int c = r + 1; c < m.cols(); ++c) above = std::max(above, std::fabs(w.at(r).at(c).get<float>()));
         check(above == 0.0f, "causal mask: every future key has weight 0 in trace.json");
     }
-    if (trace.config.window > 0) {  // query r sees keys r − window + 1 … r only
+    if (trace.config.window > 0) {
+        // A local layer's query r sees keys r − window + 1 … r only; a global layer's (L/G
+        // pattern) weighs keys behind the window too.
         const int window = trace.config.window;
-        float behind = 0.0f;
-        for (int r = window; r < m.rows(); ++r)
-            for (int c = 0; c <= r - window; ++c) behind = std::max(behind, std::fabs(w.at(r).at(c).get<float>()));
-        check(cfg.value("window", 0) == window && behind == 0.0f,
-              "sliding window " + std::to_string(window) + ": trace.json's config has it and every key behind it has weight 0");
+        bool held = cfg.value("window", 0) == window && cfg.value("window_layers", "") == trace.config.window_layers;
+        for (std::size_t il = 0; il < j.at("layers").size(); ++il) {
+            const auto& head_w = j.at("layers").at(il).at("heads").at(0).at("weights");
+            float behind = 0.0f;
+            for (int r = window; r < m.rows(); ++r)
+                for (int c = 0; c <= r - window; ++c) behind = std::max(behind, std::fabs(head_w.at(r).at(c).get<float>()));
+            held &= trace.config.window_of(static_cast<int>(il)) > 0 ? behind == 0.0f : behind > 0.0f;
+        }
+        check(held, "sliding window " + std::to_string(window) + " in layers '" + trace.config.window_layers +
+                        "': trace.json's config has it, every key behind it has weight 0 in a local layer and "
+                        "not in a global one");
     }
 
     // head.png is the exporter's image of exactly this map (pixel for pixel): values in
