@@ -4,7 +4,7 @@
 No `transformers` package exists on this machine, so this script carries its own small
 reference implementation of each family, following the published HF modelling code
 (modeling_gpt2.py, modeling_bert.py, modeling_gpt_neo.py, modeling_gpt_neox.py, modeling_llama.py, modeling_qwen2.py,
-modeling_mistral.py, modeling_qwen3.py, modeling_rope_utils.py), and writes
+modeling_mistral.py, modeling_qwen3.py, modeling_phi3.py, modeling_rope_utils.py), and writes
 checkpoints in the exact layout and file names HF's save_pretrained produces.
 
 Regenerate (Debian's python3-torch + python3-numpy, hence /usr/bin/python3):
@@ -35,6 +35,9 @@ Cases (tests/fixtures/hf/<case>/)
   gpt_neox_sequential  use_parallel_residual false, rotary_pct 0.25
   gpt_neo           GPT-Neo: unscaled scores, global/local layers (window_size 3), no q/k/v
                     biases, nn.Linear MLP, tied head, the bool attn.attention.bias buffers
+  qwen2_window      use_sliding_window: layer 0 global, layer 1 (≥ max_window_layers) sees 3 keys
+  phi3              Phi-3: qkv_proj and gate_up_proj fused, partial_rotary_factor 0.75, a
+                    sliding_window of 4 in every layer
   qwen3             q_norm / k_norm (RMSNorm of each head's q and k before RoPE), head_dim
                     16, tied embeddings
 
@@ -470,8 +473,22 @@ def llama_case(name, cfg, dtype, seed):
     ids = torch.tensor(IDS)
     T = len(IDS)
     scaling = cfg.get("rope_scaling")
-    window = cfg.get("sliding_window") if model_type == "mistral" else None
-    cos, sin = rope_cos_sin(T, Dh, theta, scaling)
+    R = int(Dh * cfg.get("partial_rotary_factor", 1.0))  # Phi-3: rotary on the first R dims
+    cos, sin = rope_cos_sin(T, R, theta, scaling)
+
+    def rope(t, heads):  # rotate_half on each head's first R dims, the rest passes
+        th = t.view(T, heads, Dh)
+        rot = th[..., :R] * cos[:, None, :] + rotate_half(th[..., :R]) * sin[:, None, :]
+        return torch.cat([rot, th[..., R:]], dim=-1).reshape(T, heads * Dh)
+
+    # Which layers see a sliding window: Mistral and Phi-3 every layer; Qwen2/3 with
+    # use_sliding_window the layers from max_window_layers on (HF Qwen2Attention).
+    def window_of(i):
+        if model_type in ("mistral", "phi3"):
+            return cfg.get("sliding_window")
+        if cfg.get("use_sliding_window") and i >= cfg["max_window_layers"]:
+            return cfg["sliding_window"]
+        return None
     x = sd["model.embed_tokens.weight"][ids]
     exp = {"ids": ids.double(), "input": x.clone()}
     for i in range(L):
@@ -481,9 +498,10 @@ def llama_case(name, cfg, dtype, seed):
         if qk_norm:  # Qwen3: q_norm(q_proj(x).view(T, H, Dh)), before the rotation
             q = rms_norm(q.view(T, H, Dh), sd[m + "self_attn.q_norm.weight"], eps).reshape(T, H * Dh)
             k = rms_norm(k.view(T, Hkv, Dh), sd[m + "self_attn.k_norm.weight"], eps).reshape(T, Hkv * Dh)
-        q_rot, k_rot = apply_rope(q, H, cos, sin), apply_rope(k, Hkv, cos, sin)
+        q_rot, k_rot = rope(q, H), rope(k, Hkv)
+        window = window_of(i)
         att, probs = attention(q_rot, k_rot, v, H, Hkv, causal=True, window=window)
-        check_llama_attention(q, k, v, probs, att, H, Hkv, rope_inv_freq(Dh, theta, scaling), window)
+        check_llama_attention(q, k, v, probs, att, H, Hkv, rope_inv_freq(R, theta, scaling), window, rotary=R)
         x = x + lin(att, m + "self_attn.o_proj")
         b = rms_norm(x, sd[m + "post_attention_layernorm.weight"], eps)
         x = x + lin(F.silu(lin(b, m + "mlp.gate_proj")) * lin(b, m + "mlp.up_proj"), m + "mlp.down_proj")
@@ -499,12 +517,26 @@ def llama_case(name, cfg, dtype, seed):
                 "loaded.wv": sd[m + "self_attn.v_proj.weight"], "loaded.wo": sd[m + "self_attn.o_proj.weight"],
                 "loaded.w_gate": sd[m + "mlp.gate_proj.weight"], "loaded.w_up": sd[m + "mlp.up_proj.weight"],
                 "loaded.w_down": sd[m + "mlp.down_proj.weight"]})
-    arch = {"qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM",
-            "mistral": "MistralForCausalLM"}.get(model_type, "LlamaForCausalLM")
+    arch = {"qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM", "mistral": "MistralForCausalLM",
+            "phi3": "Phi3ForCausalLM"}.get(model_type, "LlamaForCausalLM")
     config = {"architectures": [arch], "attention_dropout": 0.0, "bos_token_id": 1,
               "eos_token_id": 2, "hidden_act": "silu", "initializer_range": 0.02,
               "torch_dtype": torch_dtype_name(dtype), "use_cache": True, **cfg}
-    return config, sd, exp
+    files = sd
+    if model_type == "phi3":  # Phi-3 stores [q; k; v] as qkv_proj and [gate; up] as gate_up_proj
+        files = {}
+        for name, t in sd.items():
+            if name.endswith(("self_attn.k_proj.weight", "self_attn.v_proj.weight", "mlp.up_proj.weight")):
+                continue
+            m = name.rsplit("self_attn.", 1)[0].rsplit("mlp.", 1)[0]
+            if name.endswith("self_attn.q_proj.weight"):
+                files[m + "self_attn.qkv_proj.weight"] = torch.cat(
+                    [t, sd[m + "self_attn.k_proj.weight"], sd[m + "self_attn.v_proj.weight"]])
+            elif name.endswith("mlp.gate_proj.weight"):
+                files[m + "mlp.gate_up_proj.weight"] = torch.cat([t, sd[m + "mlp.up_proj.weight"]])
+            else:
+                files[name] = t
+    return config, files, exp
 
 
 def check_llama_attention(q, k, v, probs, att, H, Hkv, inv_freq, window, rotary=None):
@@ -788,6 +820,17 @@ def generate(root):
              "rope_theta": 1000000.0, "attention_bias": False, "use_sliding_window": False,
              "sliding_window": None, "tie_word_embeddings": True, "vocab_size": 64}
     write_case(root, "qwen3", *llama_case("qwen3", qwen3, "F32", 11), "F32")
+    # Qwen2 with use_sliding_window: layers from max_window_layers (1) on see 3 keys
+    qwen2_window = dict(qwen2, use_sliding_window=True, sliding_window=3, max_window_layers=1)
+    write_case(root, "qwen2_window", *llama_case("qwen2_window", qwen2_window, "F32", 15), "F32")
+    # Phi-3: fused qkv_proj and gate_up_proj, rotary on 3/4 of each 8-dim head (6 dims),
+    # a sliding window of 4 keys in every layer, untied head
+    phi3 = {"model_type": "phi3", "hidden_size": 32, "num_attention_heads": 4, "num_key_value_heads": 2,
+            "num_hidden_layers": 2, "intermediate_size": 64, "max_position_embeddings": 32,
+            "original_max_position_embeddings": 32, "rms_norm_eps": 1e-5, "rope_theta": 10000.0,
+            "rope_scaling": None, "partial_rotary_factor": 0.75, "sliding_window": 4,
+            "tie_word_embeddings": False, "vocab_size": 64, "attention_bias": False}
+    write_case(root, "phi3", *llama_case("phi3", phi3, "F32", 16), "F32")
     # GPT-NeoX (Pythia): parallel attention + MLP, rotary on half of each head's 8 dims;
     # and the sequential form with rotary on a quarter
     neox = {"hidden_size": 32, "num_attention_heads": 4, "num_hidden_layers": 2, "intermediate_size": 64,

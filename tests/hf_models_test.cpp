@@ -83,7 +83,8 @@ const std::vector<std::string>& all_cases() {
     static const std::vector<std::string> cases = {"gpt2", "gpt2_bf16", "bert", "bert_prefixed",
                                                    "llama", "llama_f16", "llama_sharded", "qwen2",
                                                    "mistral", "llama31", "qwen3", "gpt_neox",
-                                                   "gpt_neox_sequential", "gpt_neo"};
+                                                   "gpt_neox_sequential", "gpt_neo", "qwen2_window",
+                                                   "phi3"};
     return cases;
 }
 
@@ -189,7 +190,7 @@ TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
 
 TEST(HfConfig, UnknownModelTypeIsNamedWithTheSupportedOnes) {
     expect_error([] { parse_hf_config(json::parse(R"({"model_type": "t5"})"), "x/config.json"); },
-                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, llama, mistral, qwen2, qwen3"});
+                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, llama, mistral, phi3, qwen2, qwen3"});
 }
 
 TEST(HfConfig, MissingRequiredKeyIsNamed) {
@@ -231,6 +232,42 @@ TEST(HfConfig, MistralAttendsItsSlidingWindow) {
                         "sliding_window": null})"),
         "config.json");
     EXPECT_EQ(full.config.window, 0);
+}
+
+// Sliding windows of the Llama-shaped families: Qwen2's use_sliding_window covers the
+// layers from max_window_layers on, a layer_types list names each layer, Phi-3's window
+// covers every layer and partial_rotary_factor turns 3/4 of each head.
+TEST(HfConfig, SlidingWindowLayersOfQwenPhi3AndLayerTypes) {
+    const auto parse = [](const std::string& keys) {
+        return parse_hf_config(json::parse(R"({"hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 4,
+            "intermediate_size": 128, "vocab_size": 32, )" + keys + "}"),
+                               "config.json")
+            .config;
+    };
+    const ModelConfig qwen =
+        parse(R"("model_type": "qwen2", "use_sliding_window": true, "sliding_window": 8, "max_window_layers": 3)");
+    EXPECT_EQ(qwen.window, 8);
+    EXPECT_EQ(qwen.window_layers, "GGGL");
+    EXPECT_EQ(qwen.window_of(2), 0);
+    EXPECT_EQ(qwen.window_of(3), 8);
+    EXPECT_EQ(parse(R"("model_type": "qwen2", "use_sliding_window": false, "sliding_window": 8)").window, 0);
+    EXPECT_EQ(parse(R"("model_type": "qwen3", "use_sliding_window": true, "sliding_window": 8, "max_window_layers": 4)")
+                  .window, 0);  // no layer from 4 on
+    const ModelConfig typed = parse(R"("model_type": "qwen3", "sliding_window": 16, "layer_types":
+        ["sliding_attention", "full_attention", "sliding_attention", "full_attention"])");
+    EXPECT_EQ(typed.window, 16);
+    EXPECT_EQ(typed.window_layers, "LG");
+    const ModelConfig phi3 = parse(R"("model_type": "phi3", "sliding_window": 2047, "partial_rotary_factor": 0.75)");
+    EXPECT_EQ(phi3.family, "phi3");
+    EXPECT_EQ(phi3.window, 2047);
+    EXPECT_EQ(phi3.window_layers, "");  // every layer
+    EXPECT_EQ(phi3.rotary_dims, 12);    // 3/4 of 16
+    EXPECT_EQ(phi3.activation, Activation::SwiGLU);
+    EXPECT_TRUE(validate(phi3).empty());
+    expect_error([&] { parse(R"("model_type": "llama", "layer_types": ["full_attention"])"); },
+                 {"layer_types", "for each of the 4 layers"});
+    expect_error([&] { parse(R"("model_type": "phi3", "partial_rotary_factor": 0.1)"); },
+                 {"partial_rotary_factor 0.1 gives 1 rotary dims of a head of 16"});
 }
 
 // TinyStories-33M's config.json (as published, the keys that matter): GPT-Neo with
@@ -398,7 +435,7 @@ TEST(HfLoader, UnknownModelTypeIsNamed) {
     TempDir dir;
     write_text(dir.file("config.json"), R"({"model_type": "mamba"})");
     expect_error([&] { load_hf_model(dir.str()); },
-                 {"model_type \"mamba\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, llama, mistral, qwen2, qwen3"});
+                 {"model_type \"mamba\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, llama, mistral, phi3, qwen2, qwen3"});
 }
 
 TEST(HfLoader, MissingTensorIsNamed) {

@@ -1,11 +1,12 @@
 // config.json of a Hugging Face checkpoint -> ModelConfig.
 //
 // Key names and defaults follow the HF configuration classes (GPT2Config, BertConfig,
-// GPTNeoConfig, GPTNeoXConfig, LlamaConfig, MistralConfig, Qwen2Config, Qwen3Config). Keys that fix tensor shapes are required, so a truncated
+// GPTNeoConfig, GPTNeoXConfig, LlamaConfig, MistralConfig, Phi3Config, Qwen2Config, Qwen3Config). Keys that fix tensor shapes are required, so a truncated
 // config fails here with the key's name instead of later as a puzzling shape mismatch;
 // numerical details (eps, theta, activation) fall back to the HF defaults.
 #include "core/formats/hf_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -294,8 +295,35 @@ std::vector<float> read_rope_scaling(const Keys& k, const ModelConfig& c) {
     return llama3_rope_divisors(r, c.d_h(), c.rope_theta);
 }
 
-// Llama / Qwen2 / Qwen3 / Mistral: x += attn(rms(x)) with RoPE on q, k; x += down(silu(gate) ⊙ up)(rms(x)).
-HfConfig parse_llama_like(const Keys& k, const std::string& type) {
+// Which layers attend a sliding window of `sliding_window` keys: those layer_types names
+// "sliding_attention" (newer configs list every layer); else Mistral's and Phi-3's every
+// layer, Qwen2's and Qwen3's with use_sliding_window the layers from max_window_layers on.
+void read_sliding_window(const Keys& k, const json& config, const std::string& type, ModelConfig& c) {
+    std::string kinds;  // one letter per layer, L local (the window), G global
+    if (k.has("layer_types")) {
+        const json& types = config.at("layer_types");
+        if (!types.is_array() || static_cast<int>(types.size()) != c.layers)
+            k.fail("layer_types " + k.dump("layer_types") + " must list one of \"full_attention\" or "
+                   "\"sliding_attention\" for each of the " + std::to_string(c.layers) + " layers");
+        for (const json& t : types) {
+            if (t != "full_attention" && t != "sliding_attention")
+                k.fail("layer_types holds " + t.dump() + " (supported: \"full_attention\", \"sliding_attention\")");
+            kinds += t == "sliding_attention" ? 'L' : 'G';
+        }
+    } else if (type == "mistral" || type == "phi3") {
+        kinds = std::string(static_cast<std::size_t>(c.layers), 'L');
+    } else if (k.optional_bool("use_sliding_window", false)) {
+        const int global = std::min(c.layers, k.optional_int("max_window_layers", c.layers));
+        kinds = std::string(static_cast<std::size_t>(global), 'G') + std::string(std::size_t(c.layers - global), 'L');
+    }
+    if (kinds.find('L') == std::string::npos || !k.has("sliding_window")) return;  // null: full attention
+    c.window = k.optional_int("sliding_window", 0);
+    if (kinds.find('G') != std::string::npos) c.window_layers = shortest_period(kinds);
+}
+
+// Llama / Qwen2 / Qwen3 / Mistral / Phi-3: x += attn(rms(x)) with RoPE on q, k;
+// x += down(silu(gate) ⊙ up)(rms(x)).
+HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& type) {
     HfConfig out;
     ModelConfig& c = out.config;
     c.family = type;
@@ -327,12 +355,15 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
     c.rope_layout = RopeLayout::RotateHalf;
     c.rope_theta = k.optional_float("rope_theta", 10000.0f);
     if (k.has("rope_scaling")) c.rope_freq_divisors = read_rope_scaling(k, c);
-    // Mistral attends a sliding window of keys in every layer; Qwen2's window covers only
-    // the layers from max_window_layers on, which one window for all layers cannot say.
-    if (type == "mistral" && k.has("sliding_window")) c.window = k.optional_int("sliding_window", 0);
-    if (type != "mistral" && k.optional_bool("use_sliding_window", false))
-        k.fail("use_sliding_window true is not supported (Qwen2's window skips its first max_window_layers "
-               "layers; HeadScope's window covers every layer)");
+    read_sliding_window(k, config, type, c);
+    if (type == "phi3") {  // Phi-4-mini: rotary on the first 3/4 of each head
+        const float pct = k.optional_float("partial_rotary_factor", 1.0f);
+        const int rotary = static_cast<int>(static_cast<float>(c.d_h()) * pct);
+        if (!(pct > 0.0f && pct <= 1.0f) || rotary < 2 || rotary % 2 != 0)
+            k.fail("partial_rotary_factor " + k.dump("partial_rotary_factor") + " gives " + std::to_string(rotary) +
+                   " rotary dims of a head of " + std::to_string(c.d_h()) + "; they must be even and at least 2");
+        c.rotary_dims = rotary == c.d_h() ? 0 : rotary;
+    }
     if (k.optional_bool("mlp_bias", false)) k.fail("mlp_bias true is not supported");
     c.arch = Arch::DecoderOnly;
     c.mask = MaskKind::Causal;
@@ -353,8 +384,8 @@ HfConfig parse_llama_like(const Keys& k, const std::string& type) {
 }  // namespace
 
 const std::vector<std::string>& supported_hf_model_types() {
-    static const std::vector<std::string> types = {"gpt2",  "bert",    "gpt_neo", "gpt_neox",
-                                                   "llama", "mistral", "qwen2",   "qwen3"};
+    static const std::vector<std::string> types = {"gpt2",    "bert", "gpt_neo", "gpt_neox", "llama",
+                                                   "mistral", "phi3", "qwen2",   "qwen3"};
     return types;
 }
 
@@ -388,8 +419,8 @@ HfConfig parse_hf_config(const json& config, const std::string& where) {
         out = parse_gpt_neo(keys, config);
     else if (type == "gpt_neox")
         out = parse_gpt_neox(keys);
-    else if (type == "llama" || type == "qwen2" || type == "qwen3" || type == "mistral")
-        out = parse_llama_like(keys, type);
+    else if (type == "llama" || type == "qwen2" || type == "qwen3" || type == "mistral" || type == "phi3")
+        out = parse_llama_like(keys, config, type);
     else
         throw Error(where + ": model_type \"" + type + "\" is not supported (supported: " +
                     supported_hf_model_types_text() + ")");

@@ -172,6 +172,18 @@ Vector stack(const Vector& a, const Vector& b, const Vector& c) {
     return out;
 }
 
+// A feed-forward of two nn.Linear layers with biases: up (F, D) then down (D, F), under
+// `up` and `down` (".weight" / ".bias" appended).
+FeedForwardWeights linear_mlp(TensorStore& t, const std::string& up, const std::string& down, std::int64_t F,
+                              std::int64_t D) {
+    FeedForwardWeights f;
+    f.linear1_weight = t.matrix(up + ".weight", F, D);
+    f.linear1_bias = t.vector(up + ".bias", F);
+    f.linear2_weight = t.matrix(down + ".weight", D, F);
+    f.linear2_bias = t.vector(down + ".bias", D);
+    return f;
+}
+
 // ---------------------------------------------------------------------------------------
 // GPT-2
 // ---------------------------------------------------------------------------------------
@@ -238,10 +250,7 @@ ModelWeights load_bert(TensorStore& t, const ModelConfig& c, const ProgressFn& p
         l.self_attn.out_proj_bias = t.vector(e + "attention.output.dense.bias", D);
         // Post-LN: norm1 follows the attention residual add, norm2 the MLP's.
         l.norm1 = load_layer_norm(t, e + "attention.output.LayerNorm", D);
-        l.ffn.linear1_weight = t.matrix(e + "intermediate.dense.weight", F, D);
-        l.ffn.linear1_bias = t.vector(e + "intermediate.dense.bias", F);
-        l.ffn.linear2_weight = t.matrix(e + "output.dense.weight", D, F);
-        l.ffn.linear2_bias = t.vector(e + "output.dense.bias", D);
+        l.ffn = linear_mlp(t, e + "intermediate.dense", e + "output.dense", F, D);
         l.norm2 = load_layer_norm(t, e + "output.LayerNorm", D);
         w.layers.push_back(std::move(l));
         report(progress, il + 1, c.layers);
@@ -272,10 +281,7 @@ ModelWeights load_gpt_neo(TensorStore& t, const ModelConfig& c, const ProgressFn
         l.self_attn.out_proj_weight = t.matrix(a + "out_proj.weight", D, D);
         l.self_attn.out_proj_bias = t.vector(a + "out_proj.bias", D);
         l.norm2 = {t.vector(h + "ln_2.weight", D), t.vector(h + "ln_2.bias", D)};
-        l.ffn.linear1_weight = t.matrix(h + "mlp.c_fc.weight", F, D);
-        l.ffn.linear1_bias = t.vector(h + "mlp.c_fc.bias", F);
-        l.ffn.linear2_weight = t.matrix(h + "mlp.c_proj.weight", D, F);
-        l.ffn.linear2_bias = t.vector(h + "mlp.c_proj.bias", D);
+        l.ffn = linear_mlp(t, h + "mlp.c_fc", h + "mlp.c_proj", F, D);
         w.layers.push_back(std::move(l));
         report(progress, il + 1, c.layers);
     }
@@ -319,10 +325,7 @@ ModelWeights load_gpt_neox(TensorStore& t, const ModelConfig& c, const ProgressF
             a.in_proj_bias = Eigen::Map<const Vector>(b.data(), 3 * D);
             a.out_proj_bias = t.vector(m + "attention.dense.bias", D);
         }
-        l.ffn.linear1_weight = t.matrix(m + "mlp.dense_h_to_4h.weight", F, D);
-        l.ffn.linear1_bias = t.vector(m + "mlp.dense_h_to_4h.bias", F);
-        l.ffn.linear2_weight = t.matrix(m + "mlp.dense_4h_to_h.weight", D, F);
-        l.ffn.linear2_bias = t.vector(m + "mlp.dense_4h_to_h.bias", D);
+        l.ffn = linear_mlp(t, m + "mlp.dense_h_to_4h", m + "mlp.dense_4h_to_h", F, D);
         w.layers.push_back(std::move(l));
         report(progress, il + 1, c.layers);
     }
@@ -333,13 +336,14 @@ ModelWeights load_gpt_neox(TensorStore& t, const ModelConfig& c, const ProgressF
 }
 
 // ---------------------------------------------------------------------------------------
-// Llama / Qwen2 / Qwen3 / Mistral
+// Llama / Qwen2 / Qwen3 / Mistral / Phi-3
 // ---------------------------------------------------------------------------------------
 
 ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
     const std::int64_t D = c.d_model, F = c.d_ff, V = c.vocab;
     const std::int64_t Q = c.inner();                                       // H·Dh
     const std::int64_t KV = std::int64_t{c.kv_head_count()} * c.d_h();      // Hkv·Dh
+    const bool phi3 = c.family == "phi3";                                   // fused q/k/v and gate/up
     ModelWeights w;
     w.embed = t.matrix("model.embed_tokens.weight", V, D);
     for (int il = 0; il < c.layers; ++il) {
@@ -349,9 +353,10 @@ ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& 
         AttentionWeights& a = l.self_attn;
         a.heads = c.heads;
         a.kv_heads = c.kv_heads;
-        a.in_proj_weight = stack_rows(t.matrix(m + "self_attn.q_proj.weight", Q, D),
-                                      t.matrix(m + "self_attn.k_proj.weight", KV, D),
-                                      t.matrix(m + "self_attn.v_proj.weight", KV, D));
+        a.in_proj_weight = phi3 ? t.matrix(m + "self_attn.qkv_proj.weight", Q + 2 * KV, D)  // [q; k; v] as stored
+                                : stack_rows(t.matrix(m + "self_attn.q_proj.weight", Q, D),
+                                             t.matrix(m + "self_attn.k_proj.weight", KV, D),
+                                             t.matrix(m + "self_attn.v_proj.weight", KV, D));
         if (c.qkv_bias)
             a.in_proj_bias = stack(t.vector(m + "self_attn.q_proj.bias", Q),
                                    t.vector(m + "self_attn.k_proj.bias", KV),
@@ -364,8 +369,14 @@ ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& 
         if (c.out_bias) a.out_proj_bias = t.vector(m + "self_attn.o_proj.bias", D);
         l.norm2 = {t.vector(m + "post_attention_layernorm.weight", D), Vector()};
         // SwiGLU: down(silu(gate(x)) ⊙ up(x)) with up = linear1, down = linear2.
-        l.ffn.gate_weight = t.matrix(m + "mlp.gate_proj.weight", F, D);
-        l.ffn.linear1_weight = t.matrix(m + "mlp.up_proj.weight", F, D);
+        if (phi3) {  // gate_up_proj: (2F, D) = [gate; up]
+            const Matrix gate_up = t.matrix(m + "mlp.gate_up_proj.weight", 2 * F, D);
+            l.ffn.gate_weight = gate_up.topRows(F);
+            l.ffn.linear1_weight = gate_up.bottomRows(F);
+        } else {
+            l.ffn.gate_weight = t.matrix(m + "mlp.gate_proj.weight", F, D);
+            l.ffn.linear1_weight = t.matrix(m + "mlp.up_proj.weight", F, D);
+        }
         l.ffn.linear2_weight = t.matrix(m + "mlp.down_proj.weight", D, F);
         w.layers.push_back(std::move(l));
         report(progress, il + 1, c.layers);

@@ -20,7 +20,8 @@
 //   llama, mistral, qwen2, qwen3  model.embed_tokens, model.layers.{i}.input_layernorm,
 //          self_attn.{q,k,v,o}_proj (+ q/k/v biases for qwen2, q_norm/k_norm for qwen3),
 //          post_attention_layernorm, mlp.{gate,up,down}_proj, model.norm, lm_head (unless
-//          tie_word_embeddings)
+//          tie_word_embeddings); phi3 the same with self_attn.qkv_proj ([q; k; v]) and
+//          mlp.gate_up_proj ([gate; up]) fused
 // q/k/v (query/key/value) are stacked into one in_proj_weight (and bias), as
 // nn.MultiheadAttention holds them. Tensors are converted to f32; Model::stored_dtype
 // records what the file stored ("f32", "f16", "bf16", or e.g. "bf16+f32" when mixed).
