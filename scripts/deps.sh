@@ -33,20 +33,29 @@ if [[ "${1:-}" == "--fuzz" ]]; then  # scripts/fuzz.sh: clang's libFuzzer and sa
   packages+=(clang libclang-rt-14-dev)
 fi
 
-missing=()
-for p in "${packages[@]}"; do
-  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-  [[ "$status" == "install ok installed" ]] || missing+=("$p")
-done
-
-if [[ ${#missing[@]} -eq 0 ]]; then
-  echo "deps: all ${#packages[@]} packages present"
-  exit 0
-fi
-
 sudo_cmd=()
 if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
-echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# Installs those of the given packages that are not installed yet.
+install_missing() {
+  local missing=() p status
+  for p in "$@"; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    [[ "$status" == "install ok installed" ]] || missing+=("$p")
+  done
+  if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "deps: all $# packages present"
+    return 0
+  fi
+  echo "deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+install_missing "${packages[@]}"
+# SentencePiece 0.2's header (Debian 13's successors) includes Abseil headers that its -dev
+# package does not pull in.
+if grep -qs '#include <absl/' /usr/include/sentencepiece_processor.h; then
+  install_missing libabsl-dev
+fi
