@@ -45,7 +45,7 @@ double forward_flops(const ModelConfig& c, int T) {
     const double D = c.d_model, F = c.d_ff, t = T, q = c.inner(),
                  kv = double(c.kv_head_count()) * c.d_h();
     const auto attn = [&](double s) { return 2 * t * D * (q + 2 * kv) + 2 * t * s * q * 2 + 2 * t * q * D; };
-    const double ffn = 2 * t * D * F * (c.activation == Activation::SwiGLU ? 3 : 2);
+    const double ffn = 2 * t * D * F * (is_gated(c.activation) ? 3 : 2);
     double total = (attn(t) + ffn) * c.layers;
     if (c.arch == Arch::EncoderDecoder) total += (2 * attn(t) + ffn) * c.layers;
     if (c.lm_head != LmHead::None) total += 2 * D * c.vocab;

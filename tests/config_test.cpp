@@ -261,7 +261,7 @@ TEST(PlaygroundSpec, BadModernValuesNameTheKeyAndTheChoices) {
     EXPECT_EQ(error("random:norm=batchnorm"),
               "unknown norm 'batchnorm' (choose post-ln, pre-ln, rmsnorm, post-rmsnorm)");
     EXPECT_EQ(error("random:act=swish"),
-              "unknown activation 'swish' (choose relu, gelu, gelu-tanh, swiglu)");
+              "unknown activation 'swish' (choose relu, gelu, gelu-tanh, swiglu, geglu)");
     EXPECT_EQ(error("random:pe=alibi"),
               "unknown positional encoding 'alibi' (choose sinusoidal, learned, rope, none)");
 }
@@ -417,6 +417,23 @@ TEST(PlaygroundSpec, LocalGlobalLayersAndScoreScaleRoundTripAndAreChecked) {
     follow_edit(c, bad);
     EXPECT_EQ(bad.window_layers, "");
     EXPECT_TRUE(validate(bad).empty());
+}
+
+// Gemma's options: act=geglu (a gated feed-forward: it has the gate projection, 3 d·d_ff
+// matrices) and embed_scale=1, as spec and config.json keys.
+TEST(PlaygroundSpec, GemmaOptionsRoundTrip) {
+    const ModelConfig c =
+        parse_playground_spec("random:arch=decoder,d_model=32,heads=4,norm=rmsnorm,pe=rope,act=geglu,embed_scale=1");
+    EXPECT_EQ(c.activation, Activation::GeGLU);
+    EXPECT_TRUE(is_gated(c.activation));
+    EXPECT_FALSE(is_gated(Activation::GELUTanh));
+    EXPECT_TRUE(c.embed_scale);
+    EXPECT_TRUE(validate(c).empty());
+    EXPECT_EQ(parse_playground_spec(to_playground_spec(c)), c);
+    EXPECT_EQ(config_from_json(config_to_json(c)), c);
+    EXPECT_EQ(config_to_json(c).at("activation"), "geglu");
+    EXPECT_EQ(config_to_json(c).at("embed_scale"), true);
+    EXPECT_FALSE(config_to_json(ModelConfig{}).contains("embed_scale"));
 }
 
 // The GPT-NeoX and Qwen3 options (parallel=1, rotary_dims=R, qk_norm=1): spec and

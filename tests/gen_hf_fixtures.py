@@ -4,7 +4,7 @@
 No `transformers` package exists on this machine, so this script carries its own small
 reference implementation of each family, following the published HF modelling code
 (modeling_gpt2.py, modeling_bert.py, modeling_gpt_neo.py, modeling_gpt_neox.py, modeling_llama.py, modeling_qwen2.py,
-modeling_mistral.py, modeling_qwen3.py, modeling_phi3.py, modeling_rope_utils.py), and writes
+modeling_mistral.py, modeling_qwen3.py, modeling_phi3.py, modeling_gemma.py, modeling_rope_utils.py), and writes
 checkpoints in the exact layout and file names HF's save_pretrained produces.
 
 Regenerate (Debian's python3-torch + python3-numpy, hence /usr/bin/python3):
@@ -38,6 +38,7 @@ Cases (tests/fixtures/hf/<case>/)
   qwen2_window      use_sliding_window: layer 0 global, layer 1 (≥ max_window_layers) sees 3 keys
   phi3              Phi-3: qkv_proj and gate_up_proj fused, partial_rotary_factor 0.75, a
                     sliding_window of 4 in every layer
+  gemma             Gemma: GeGLU, embeddings × √D, RMSNorm (1 + w) weights, MQA, head_dim 16
   qwen3             q_norm / k_norm (RMSNorm of each head's q and k before RoPE), head_dim
                     16, tied embeddings
 
@@ -440,12 +441,14 @@ def llama_case(name, cfg, dtype, seed):
     eps, theta, tied = cfg["rms_norm_eps"], cfg["rope_theta"], cfg["tie_word_embeddings"]
     qkv_bias = model_type == "qwen2"
     qk_norm = model_type == "qwen3"  # RMSNorm of each head's q and k over its Dh
+    gemma = model_type == "gemma"    # GeGLU, embeddings × √D, RMSNorm scaled by (1 + w)
+    norm_mean = 0.0 if gemma else 1.0
     r = Init(seed)
     sd = {}
     sd["model.embed_tokens.weight"] = r.normal(V, D)
     for i in range(L):
         m = f"model.layers.{i}."
-        sd[m + "input_layernorm.weight"] = r.normal(D, std=0.1, mean=1.0)
+        sd[m + "input_layernorm.weight"] = r.normal(D, std=0.1, mean=norm_mean)
         sd[m + "self_attn.q_proj.weight"] = r.normal(H * Dh, D, std=0.3)
         sd[m + "self_attn.k_proj.weight"] = r.normal(Hkv * Dh, D, std=0.3)
         sd[m + "self_attn.v_proj.weight"] = r.normal(Hkv * Dh, D, std=0.3)
@@ -457,11 +460,11 @@ def llama_case(name, cfg, dtype, seed):
             sd[m + "self_attn.q_norm.weight"] = r.normal(Dh, std=0.1, mean=1.0)
             sd[m + "self_attn.k_norm.weight"] = r.normal(Dh, std=0.1, mean=1.0)
         sd[m + "self_attn.o_proj.weight"] = r.normal(D, H * Dh, std=0.2)
-        sd[m + "post_attention_layernorm.weight"] = r.normal(D, std=0.1, mean=1.0)
+        sd[m + "post_attention_layernorm.weight"] = r.normal(D, std=0.1, mean=norm_mean)
         sd[m + "mlp.gate_proj.weight"] = r.normal(Fdim, D, std=0.2)
         sd[m + "mlp.up_proj.weight"] = r.normal(Fdim, D, std=0.2)
         sd[m + "mlp.down_proj.weight"] = r.normal(D, Fdim, std=0.15)
-    sd["model.norm.weight"] = r.normal(D, std=0.1, mean=1.0)
+    sd["model.norm.weight"] = r.normal(D, std=0.1, mean=norm_mean)
     if not tied:
         sd["lm_head.weight"] = r.normal(V, D, std=0.5)
     sd = {k: round_to(v, dtype) for k, v in sd.items()}
@@ -490,10 +493,17 @@ def llama_case(name, cfg, dtype, seed):
             return cfg["sliding_window"]
         return None
     x = sd["model.embed_tokens.weight"][ids]
+    if gemma:  # GemmaModel: inputs_embeds * hidden_size ** 0.5
+        x = x * math.sqrt(D)
     exp = {"ids": ids.double(), "input": x.clone()}
+
+    def rms(t, w):  # GemmaRMSNorm: x · rsqrt(mean(x²) + eps) · (1 + w)
+        return rms_norm(t, 1 + w if gemma else w, eps)
+
+    gate_act = gelu_tanh if gemma else F.silu
     for i in range(L):
         m = f"model.layers.{i}."
-        a = rms_norm(x, sd[m + "input_layernorm.weight"], eps)
+        a = rms(x, sd[m + "input_layernorm.weight"])
         q, k, v = (lin(a, m + f"self_attn.{n}_proj") for n in ("q", "k", "v"))
         if qk_norm:  # Qwen3: q_norm(q_proj(x).view(T, H, Dh)), before the rotation
             q = rms_norm(q.view(T, H, Dh), sd[m + "self_attn.q_norm.weight"], eps).reshape(T, H * Dh)
@@ -503,12 +513,12 @@ def llama_case(name, cfg, dtype, seed):
         att, probs = attention(q_rot, k_rot, v, H, Hkv, causal=True, window=window)
         check_llama_attention(q, k, v, probs, att, H, Hkv, rope_inv_freq(R, theta, scaling), window, rotary=R)
         x = x + lin(att, m + "self_attn.o_proj")
-        b = rms_norm(x, sd[m + "post_attention_layernorm.weight"], eps)
-        x = x + lin(F.silu(lin(b, m + "mlp.gate_proj")) * lin(b, m + "mlp.up_proj"), m + "mlp.down_proj")
+        b = rms(x, sd[m + "post_attention_layernorm.weight"])
+        x = x + lin(gate_act(lin(b, m + "mlp.gate_proj")) * lin(b, m + "mlp.up_proj"), m + "mlp.down_proj")
         for hh in range(H):
             exp[f"layers.{i}.heads.{hh}"] = probs[hh]
         exp[f"layers.{i}.output"] = x.clone()
-    x = rms_norm(x, sd["model.norm.weight"], eps)
+    x = rms(x, sd["model.norm.weight"])
     exp["final_output"] = x.clone()
     head = sd["model.embed_tokens.weight"] if tied else sd["lm_head.weight"]
     exp["logits"] = x[-1] @ head.T
@@ -518,9 +528,9 @@ def llama_case(name, cfg, dtype, seed):
                 "loaded.w_gate": sd[m + "mlp.gate_proj.weight"], "loaded.w_up": sd[m + "mlp.up_proj.weight"],
                 "loaded.w_down": sd[m + "mlp.down_proj.weight"]})
     arch = {"qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM", "mistral": "MistralForCausalLM",
-            "phi3": "Phi3ForCausalLM"}.get(model_type, "LlamaForCausalLM")
+            "phi3": "Phi3ForCausalLM", "gemma": "GemmaForCausalLM"}.get(model_type, "LlamaForCausalLM")
     config = {"architectures": [arch], "attention_dropout": 0.0, "bos_token_id": 1,
-              "eos_token_id": 2, "hidden_act": "silu", "initializer_range": 0.02,
+              "eos_token_id": 2, "hidden_act": "gelu" if gemma else "silu", "initializer_range": 0.02,
               "torch_dtype": torch_dtype_name(dtype), "use_cache": True, **cfg}
     files = sd
     if model_type == "phi3":  # Phi-3 stores [q; k; v] as qkv_proj and [gate; up] as gate_up_proj
@@ -831,6 +841,13 @@ def generate(root):
             "rope_scaling": None, "partial_rotary_factor": 0.75, "sliding_window": 4,
             "tie_word_embeddings": False, "vocab_size": 64, "attention_bias": False}
     write_case(root, "phi3", *llama_case("phi3", phi3, "F32", 16), "F32")
+    # Gemma: GeGLU (gelu_pytorch_tanh), embeddings × √32, RMSNorm (1 + w), multi-query
+    # attention, head_dim 16 ≠ D/H, tied head
+    gemma = {"model_type": "gemma", "hidden_size": 32, "num_attention_heads": 4, "num_key_value_heads": 1,
+             "head_dim": 16, "num_hidden_layers": 2, "intermediate_size": 64, "max_position_embeddings": 32,
+             "rms_norm_eps": 1e-6, "rope_theta": 10000.0, "hidden_activation": "gelu_pytorch_tanh",
+             "attention_bias": False, "tie_word_embeddings": True, "vocab_size": 64}
+    write_case(root, "gemma", *llama_case("gemma", gemma, "F32", 17), "F32")
     # GPT-NeoX (Pythia): parallel attention + MLP, rotary on half of each head's 8 dims;
     # and the sequential form with rotary on a quarter
     neox = {"hidden_size": 32, "num_attention_heads": 4, "num_hidden_layers": 2, "intermediate_size": 64,

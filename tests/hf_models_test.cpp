@@ -84,7 +84,7 @@ const std::vector<std::string>& all_cases() {
                                                    "llama", "llama_f16", "llama_sharded", "qwen2",
                                                    "mistral", "llama31", "qwen3", "gpt_neox",
                                                    "gpt_neox_sequential", "gpt_neo", "qwen2_window",
-                                                   "phi3"};
+                                                   "phi3", "gemma"};
     return cases;
 }
 
@@ -190,7 +190,7 @@ TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
 
 TEST(HfConfig, UnknownModelTypeIsNamedWithTheSupportedOnes) {
     expect_error([] { parse_hf_config(json::parse(R"({"model_type": "t5"})"), "x/config.json"); },
-                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, llama, mistral, phi3, qwen2, qwen3"});
+                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, gemma, llama, mistral, phi3, qwen2, qwen3"});
 }
 
 TEST(HfConfig, MissingRequiredKeyIsNamed) {
@@ -268,6 +268,27 @@ TEST(HfConfig, SlidingWindowLayersOfQwenPhi3AndLayerTypes) {
                  {"layer_types", "for each of the 4 layers"});
     expect_error([&] { parse(R"("model_type": "phi3", "partial_rotary_factor": 0.1)"); },
                  {"partial_rotary_factor 0.1 gives 1 rotary dims of a head of 16"});
+}
+
+// Gemma 2B's config.json (the keys that shape the model): GeGLU, embeddings × √D, head_dim
+// 256 with one key/value head, a tied head by default; an erf GELU is refused by name.
+TEST(HfConfig, GemmaIsGeGluWithScaledEmbeddings) {
+    const json gemma = json::parse(R"({"model_type": "gemma", "hidden_size": 2048, "num_attention_heads": 8,
+        "num_key_value_heads": 1, "head_dim": 256, "num_hidden_layers": 18, "intermediate_size": 16384,
+        "vocab_size": 256000, "hidden_act": "gelu", "hidden_activation": "gelu_pytorch_tanh",
+        "rms_norm_eps": 1e-06})");
+    const ModelConfig c = parse_hf_config(gemma, "config.json").config;
+    EXPECT_EQ(c.family, "gemma");
+    EXPECT_EQ(c.activation, Activation::GeGLU);
+    EXPECT_TRUE(c.embed_scale);
+    EXPECT_EQ(c.kv_heads, 1);
+    EXPECT_EQ(c.d_h(), 256);
+    EXPECT_EQ(c.lm_head, LmHead::Tied);
+    EXPECT_EQ(c.max_len, 8192);
+    json erf = gemma;
+    erf["hidden_activation"] = "gelu";
+    expect_error([&] { parse_hf_config(erf, "config.json"); },
+                 {"hidden_activation \"gelu\" is not supported for gemma (only the tanh GELU: gelu_pytorch_tanh)"});
 }
 
 // TinyStories-33M's config.json (as published, the keys that matter): GPT-Neo with
@@ -435,7 +456,7 @@ TEST(HfLoader, UnknownModelTypeIsNamed) {
     TempDir dir;
     write_text(dir.file("config.json"), R"({"model_type": "mamba"})");
     expect_error([&] { load_hf_model(dir.str()); },
-                 {"model_type \"mamba\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, llama, mistral, phi3, qwen2, qwen3"});
+                 {"model_type \"mamba\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, gemma, llama, mistral, phi3, qwen2, qwen3"});
 }
 
 TEST(HfLoader, MissingTensorIsNamed) {

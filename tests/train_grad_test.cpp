@@ -135,6 +135,9 @@ std::vector<GradCase> grad_cases() {
         // GPT-Neo: unscaled scores, a global layer then a local one (window 2)
         {"norm=pre-ln,pe=learned,act=gelu-tanh,scale=1,window=2,window_layers=GL,lm_head=tied", {}},
         {"arch=encoder-decoder,norm=pre-ln,pe=rope,act=relu,scale=0.75,window=2,window_layers=LG,lm_head=tied", {1}},
+        // Gemma: GeGLU, token embeddings × √d_model read by a tied head
+        {"norm=rmsnorm,pe=rope,act=geglu,bias=0,embed_scale=1,kv_heads=1,lm_head=tied", {}},
+        {"norm=post-ln,pe=learned,act=geglu,embed_scale=1,lm_head=separate", {2}, true},
     };
 }
 

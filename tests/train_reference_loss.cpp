@@ -131,6 +131,9 @@ Mat feed_forward(const Mat& x, const FeedForwardWeights& w, const ModelConfig& c
     if (c.activation == Activation::SwiGLU) {
         const Mat gate = linear(x, r(w.gate_weight), r(w.gate_bias));
         hidden = gate.unaryExpr(silu).cwiseProduct(pre);
+    } else if (c.activation == Activation::GeGLU) {  // Gemma: the gate through GELU-tanh
+        const Mat gate = linear(x, r(w.gate_weight), r(w.gate_bias));
+        hidden = gate.unaryExpr(gelu_tanh).cwiseProduct(pre);
     } else if (c.activation == Activation::ReLU) {
         hidden = pre.cwiseMax(0.0);
     } else if (c.activation == Activation::GELU) {
@@ -145,6 +148,7 @@ Mat embed(const std::vector<int>& ids, const ModelConfig& c, const ModelWeights&
     const Mat e = r(w.embed);
     Mat x(static_cast<Eigen::Index>(ids.size()), c.d_model);
     for (std::size_t t = 0; t < ids.size(); ++t) x.row(static_cast<Eigen::Index>(t)) = e.row(ids[t]);
+    if (c.embed_scale) x *= std::sqrt(static_cast<double>(c.d_model));  // Gemma
     if (c.pe == PosEncoding::Learned) x += r(w.pos_embed).topRows(x.rows());
     if (c.pe == PosEncoding::Sinusoidal)
         for (Eigen::Index p = 0; p < x.rows(); ++p)

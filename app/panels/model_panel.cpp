@@ -204,7 +204,8 @@ void draw_playground(const ModelPanelContext& ctx) {
     changed |= enum_combo(tr("norm"), &c.norm, {NormPlacement::PostLN, NormPlacement::PreLN});
     changed |= enum_combo(tr("norm type"), &c.norm_kind, {NormKind::LayerNorm, NormKind::RMSNorm});
     changed |= enum_combo(tr("activation"), &c.activation,
-                          {Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SwiGLU});
+                          {Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SwiGLU,
+                           Activation::GeGLU});
     // K < heads shares each K/V head among heads / K query heads (grouped-query attention).
     changed |= kv_heads_field(c, ctx.click_targets);
     bool bias = c.qkv_bias && c.out_bias && c.mlp_bias;
@@ -219,6 +220,10 @@ void draw_playground(const ModelPanelContext& ctx) {
                                        "input, x + attn(norm1(x)) + ffn(norm2(x))"));
     }
     changed |= score_scale_field(c);
+    if (ImGui::Checkbox(tr("embeddings × √d_model"), &c.embed_scale)) changed = true;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("Gemma: each token's embedding is multiplied by √d_model before the first layer "
+                                   "(the tied LM head reads the embedding as it is)"));
     if (ImGui::Checkbox(tr("qk-norm"), &c.qk_norm)) changed = true;
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr("QK-norm (Qwen3, Gemma 3): each head's q and k are RMS-normalised over its Dh "

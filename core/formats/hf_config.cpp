@@ -1,7 +1,7 @@
 // config.json of a Hugging Face checkpoint -> ModelConfig.
 //
 // Key names and defaults follow the HF configuration classes (GPT2Config, BertConfig,
-// GPTNeoConfig, GPTNeoXConfig, LlamaConfig, MistralConfig, Phi3Config, Qwen2Config, Qwen3Config). Keys that fix tensor shapes are required, so a truncated
+// GPTNeoConfig, GPTNeoXConfig, GemmaConfig, LlamaConfig, MistralConfig, Phi3Config, Qwen2Config, Qwen3Config). Keys that fix tensor shapes are required, so a truncated
 // config fails here with the key's name instead of later as a puzzling shape mismatch;
 // numerical details (eps, theta, activation) fall back to the HF defaults.
 #include "core/formats/hf_config.h"
@@ -321,8 +321,8 @@ void read_sliding_window(const Keys& k, const json& config, const std::string& t
     if (kinds.find('G') != std::string::npos) c.window_layers = shortest_period(kinds);
 }
 
-// Llama / Qwen2 / Qwen3 / Mistral / Phi-3: x += attn(rms(x)) with RoPE on q, k;
-// x += down(silu(gate) ⊙ up)(rms(x)).
+// Llama / Qwen2 / Qwen3 / Mistral / Phi-3 / Gemma: x += attn(rms(x)) with RoPE on q, k;
+// x += down(silu(gate) ⊙ up)(rms(x)); Gemma: GELU-tanh for silu, embeddings × √D.
 HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& type) {
     HfConfig out;
     ModelConfig& c = out.config;
@@ -343,14 +343,24 @@ HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& 
     if (c.head_dim == c.d_model / c.heads && c.d_model % c.heads == 0) c.head_dim = 0;  // the usual
     if (c.d_h() % 2 != 0)
         k.fail("head_dim " + std::to_string(c.d_h()) + " is odd; rotary embeddings need it even");
-    c.max_len = k.optional_int("max_position_embeddings", type == "qwen2" || type == "qwen3" ? 32768 : 2048);
+    c.max_len = k.optional_int("max_position_embeddings", type == "qwen2" || type == "qwen3" ? 32768
+                                                          : type == "gemma"                  ? 8192
+                                                                                             : 2048);
     c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = k.optional_float("rms_norm_eps", 1e-6f);
     c.norm = NormPlacement::PreLN;
-    const std::string act = k.optional_string("hidden_act", "silu");
-    if (act != "silu")
-        k.fail("hidden_act \"" + act + "\" is not supported (only \"silu\", i.e. SwiGLU)");
-    c.activation = Activation::SwiGLU;
+    if (type == "gemma") {  // GeGLU: the gate through GELU-tanh (HF reads hidden_activation)
+        if (read_gelu(k, "hidden_activation", "gelu_pytorch_tanh") != Activation::GELUTanh)
+            k.fail("hidden_activation " + k.dump("hidden_activation") +
+                   " is not supported for gemma (only the tanh GELU: gelu_pytorch_tanh)");
+        c.activation = Activation::GeGLU;
+        c.embed_scale = true;  // inputs_embeds × √hidden_size
+    } else {
+        const std::string act = k.optional_string("hidden_act", "silu");
+        if (act != "silu")
+            k.fail("hidden_act \"" + act + "\" is not supported (only \"silu\", i.e. SwiGLU)");
+        c.activation = Activation::SwiGLU;
+    }
     c.pe = PosEncoding::Rotary;
     c.rope_layout = RopeLayout::RotateHalf;
     c.rope_theta = k.optional_float("rope_theta", 10000.0f);
@@ -367,7 +377,7 @@ HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& 
     if (k.optional_bool("mlp_bias", false)) k.fail("mlp_bias true is not supported");
     c.arch = Arch::DecoderOnly;
     c.mask = MaskKind::Causal;
-    c.lm_head = k.optional_bool("tie_word_embeddings", false) ? LmHead::Tied : LmHead::Separate;
+    c.lm_head = k.optional_bool("tie_word_embeddings", type == "gemma") ? LmHead::Tied : LmHead::Separate;
     c.mlp_bias = false;
     if (type == "qwen2") {
         c.qkv_bias = true;
@@ -384,8 +394,8 @@ HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& 
 }  // namespace
 
 const std::vector<std::string>& supported_hf_model_types() {
-    static const std::vector<std::string> types = {"gpt2",    "bert", "gpt_neo", "gpt_neox", "llama",
-                                                   "mistral", "phi3", "qwen2",   "qwen3"};
+    static const std::vector<std::string> types = {"gpt2",  "bert",    "gpt_neo", "gpt_neox", "gemma",
+                                                   "llama", "mistral", "phi3",    "qwen2",    "qwen3"};
     return types;
 }
 
@@ -419,7 +429,8 @@ HfConfig parse_hf_config(const json& config, const std::string& where) {
         out = parse_gpt_neo(keys, config);
     else if (type == "gpt_neox")
         out = parse_gpt_neox(keys);
-    else if (type == "llama" || type == "qwen2" || type == "qwen3" || type == "mistral" || type == "phi3")
+    else if (type == "llama" || type == "qwen2" || type == "qwen3" || type == "mistral" || type == "phi3" ||
+             type == "gemma")
         out = parse_llama_like(keys, config, type);
     else
         throw Error(where + ": model_type \"" + type + "\" is not supported (supported: " +

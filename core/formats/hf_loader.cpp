@@ -336,7 +336,7 @@ ModelWeights load_gpt_neox(TensorStore& t, const ModelConfig& c, const ProgressF
 }
 
 // ---------------------------------------------------------------------------------------
-// Llama / Qwen2 / Qwen3 / Mistral / Phi-3
+// Llama / Qwen2 / Qwen3 / Mistral / Phi-3 / Gemma
 // ---------------------------------------------------------------------------------------
 
 ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
@@ -383,6 +383,11 @@ ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& 
     }
     w.final_norm = LayerNormWeights{t.vector("model.norm.weight", D), Vector()};
     if (c.lm_head == LmHead::Separate) w.lm_head = t.matrix("lm_head.weight", V, D);
+    if (c.family == "gemma") {  // GemmaRMSNorm scales by (1 + w): γ = 1 + the stored w
+        for (EncoderLayerWeights& l : w.layers)
+            for (LayerNormWeights* n : {&l.norm1, &l.norm2}) n->weight.array() += 1.0f;
+        w.final_norm->weight.array() += 1.0f;
+    }
     return w;
 }
 

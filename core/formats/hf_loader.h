@@ -21,7 +21,8 @@
 //          self_attn.{q,k,v,o}_proj (+ q/k/v biases for qwen2, q_norm/k_norm for qwen3),
 //          post_attention_layernorm, mlp.{gate,up,down}_proj, model.norm, lm_head (unless
 //          tie_word_embeddings); phi3 the same with self_attn.qkv_proj ([q; k; v]) and
-//          mlp.gate_up_proj ([gate; up]) fused
+//          mlp.gate_up_proj ([gate; up]) fused; gemma the Llama names, its RMSNorm weights w
+//          read as γ = 1 + w
 // q/k/v (query/key/value) are stacked into one in_proj_weight (and bias), as
 // nn.MultiheadAttention holds them. Tensors are converted to f32; Model::stored_dtype
 // records what the file stored ("f32", "f16", "bf16", or e.g. "bf16+f32" when mixed).

@@ -66,7 +66,7 @@ void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
         if (c.mlp_bias) fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
         fn(p + "linear2.weight", Shape{D, F}, f.linear2_weight);
         if (c.mlp_bias) fn(p + "linear2.bias", Shape{D}, f.linear2_bias);
-        if (c.activation != Activation::SwiGLU) return;
+        if (!is_gated(c.activation)) return;
         fn(p + "gate.weight", Shape{F, D}, f.gate_weight);
         if (c.mlp_bias) fn(p + "gate.bias", Shape{F}, f.gate_bias);
     };

@@ -42,7 +42,8 @@ constexpr Names<NormKind> kNormKindNames[] = {{NormKind::LayerNorm, "layernorm"}
 constexpr Names<Activation> kActNames[] = {{Activation::ReLU, "relu"},
                                            {Activation::GELU, "gelu"},
                                            {Activation::GELUTanh, "gelu-tanh"},
-                                           {Activation::SwiGLU, "swiglu"}};
+                                           {Activation::SwiGLU, "swiglu"},
+                                           {Activation::GeGLU, "geglu"}};
 constexpr Names<MaskKind> kMaskNames[] = {{MaskKind::None, "none"}, {MaskKind::Causal, "causal"}};
 constexpr Names<LmHead> kLmHeadNames[] = {
     {LmHead::None, "none"}, {LmHead::Tied, "tied"}, {LmHead::Separate, "separate"}};
@@ -186,7 +187,7 @@ std::vector<std::string> validate(const ModelConfig& c) {
     if (problems.empty()) {
         const double d = c.d_model, f = c.d_ff;
         const double inner = double(c.heads) * c.d_h();
-        const double per_layer = 4 * d * inner + (c.activation == Activation::SwiGLU ? 3 : 2) * d * f;
+        const double per_layer = 4 * d * inner + (is_gated(c.activation) ? 3 : 2) * d * f;
         const double stacks = c.arch == Arch::EncoderDecoder ? 2.5 : 1.0;
         const double params = per_layer * c.layers * stacks + double(c.vocab) * d +
                               (c.pe == PosEncoding::Learned ? double(c.max_len) * d : 0.0);
@@ -272,6 +273,7 @@ nlohmann::json config_to_json(const ModelConfig& c) {
     if (c.qk_norm != d.qk_norm) j["qk_norm"] = c.qk_norm;
     if (c.parallel_block != d.parallel_block) j["parallel_block"] = c.parallel_block;
     if (c.embed_norm != d.embed_norm) j["embed_norm"] = c.embed_norm;
+    if (c.embed_scale != d.embed_scale) j["embed_scale"] = c.embed_scale;
     if (c.type_vocab != d.type_vocab) j["type_vocab"] = c.type_vocab;
     if (c.lm_head != d.lm_head) j["lm_head"] = to_string(c.lm_head);
     if (!c.family.empty()) j["family"] = c.family;
@@ -347,6 +349,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     get_bool("qk_norm", c.qk_norm);
     get_bool("parallel_block", c.parallel_block);
     get_bool("embed_norm", c.embed_norm);
+    get_bool("embed_scale", c.embed_scale);
     if (j.contains("lm_head")) c.lm_head = parse_lm_head(get_str("lm_head"));
     if (j.contains("family")) c.family = get_str("family");
     if (j.contains("seed")) {
@@ -493,11 +496,12 @@ void set_spec_key(ModelConfig& c, const std::string& k, const std::string& v) {
     else if (k == "parallel") c.parallel_block = parse_flag(k, v);
     else if (k == "window_layers") c.window_layers = v;
     else if (k == "scale") c.attn_scale = parse_decimal(k, v);
+    else if (k == "embed_scale") c.embed_scale = parse_flag(k, v);
     else
         throw Error("playground spec: unknown key '" + k +
                     "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, arch, pe, norm, act, "
                     "kv_heads, bias, rope, theta, lm_head, window, window_layers, scale, qk_norm, rotary_dims, "
-                    "parallel)");
+                    "parallel, embed_scale)");
 }
 
 ModelConfig parse_playground_spec(const std::string& spec) {
@@ -548,6 +552,7 @@ std::string to_playground_spec(const ModelConfig& c) {
     if (c.qk_norm) s += ",qk_norm=1";
     if (c.pe == PosEncoding::Rotary && c.rotary_dims != d.rotary_dims) s += ",rotary_dims=" + std::to_string(c.rotary_dims);
     if (c.parallel_block) s += ",parallel=1";
+    if (c.embed_scale) s += ",embed_scale=1";
     return s;
 }
 

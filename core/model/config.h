@@ -21,8 +21,10 @@ enum class NormPlacement { PostLN, PreLN };
 // LayerNorm: (x − μ)/√(σ² + eps)·γ + β; RMSNorm: x/√(mean(x²) + eps)·γ (no β).
 enum class NormKind { LayerNorm, RMSNorm };
 // The feed-forward: ReLU and GELU (erf) as nn.Transformer, GELUTanh as GPT-2 ("gelu_new"),
-// SwiGLU as Llama: down(silu(gate(x)) ⊙ up(x)).
-enum class Activation { ReLU, GELU, GELUTanh, SwiGLU };
+// SwiGLU as Llama: down(silu(gate(x)) ⊙ up(x)); GeGLU as Gemma: down(gelu_tanh(gate(x)) ⊙ up(x)).
+enum class Activation { ReLU, GELU, GELUTanh, SwiGLU, GeGLU };
+// Whether the feed-forward has a gate projection (SwiGLU, GeGLU).
+inline bool is_gated(Activation a) { return a == Activation::SwiGLU || a == Activation::GeGLU; }
 enum class MaskKind { None, Causal };
 // Next-token logits: none, the token embedding reused (tied), or a separate (V, D) matrix.
 enum class LmHead { None, Tied, Separate };
@@ -76,6 +78,7 @@ struct ModelConfig {
     // input, x + attn(norm1(x)) + ffn(norm2(x)); pre-norm single stacks only.
     bool parallel_block = false;
     bool embed_norm = false;  // BERT: a norm after word + position + token-type embeddings
+    bool embed_scale = false; // Gemma: token embeddings multiplied by √d_model
     int type_vocab = 0;       // BERT token types (segment 0 is used); 0: none
     LmHead lm_head = LmHead::None;
     // A layer is its self-attention block alone, out = MHA(x): no norm, residual or
@@ -135,7 +138,7 @@ void ensure_valid(const ModelConfig& config);
 
 // Names used in JSON, specs and the UI: "encoder", "decoder", "encoder-decoder";
 // "sinusoidal", "learned", "rope", "none"; "rotate-half", "interleaved"; "post-ln",
-// "pre-ln"; "layernorm", "rmsnorm"; "relu", "gelu", "gelu-tanh", "swiglu"; "none",
+// "pre-ln"; "layernorm", "rmsnorm"; "relu", "gelu", "gelu-tanh", "swiglu", "geglu"; "none",
 // "causal"; "none", "tied", "separate".
 std::string to_string(Arch v);
 std::string to_string(PosEncoding v);

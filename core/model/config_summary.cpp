@@ -17,6 +17,7 @@ std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
     if (c.attn_scale > 0.0f) out << "scores:     Q·Kᵀ × " << c.attn_scale << " (not 1/√d_k)\n";
     if (c.qk_norm) out << "qk-norm:    RMSNorm of every head's q and k\n";
     if (c.parallel_block) out << "block:      attention and feed-forward side by side (parallel)\n";
+    if (c.embed_scale) out << "embedding:  token embeddings × √d_model\n";
     if (c.pe == PosEncoding::Rotary && c.rotary_dims > 0)
         out << "rotary:     the first " << c.rotary_dims << " of each head's " << c.d_h() << " dims\n";
     out << "d_ff:       " << c.d_ff << "\n"
@@ -34,6 +35,7 @@ std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
         << "\n"
         << "mlp:        "
         << (c.activation == Activation::SwiGLU     ? "SwiGLU"
+            : c.activation == Activation::GeGLU    ? "GeGLU (tanh)"
             : c.activation == Activation::GELUTanh ? "GELU (tanh)"
             : c.activation == Activation::GELU     ? "GELU (erf)"
                                                    : "ReLU")

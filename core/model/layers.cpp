@@ -35,7 +35,8 @@ Matrix apply_norm(const Matrix& x, const LayerNormWeights& w, NormKind kind, flo
 namespace {
 
 // In place over a contiguous matrix (core/kernels/activations.h): GELU(x) = ½ x (1 +
-// erf(x / √2)), GELU-tanh, SiLU(x) = x·σ(x) (SwiGLU's gate), or ReLU(x) = max(0, x).
+// erf(x / √2)), GELU-tanh (also GeGLU's gate), SiLU(x) = x·σ(x) (SwiGLU's gate), or
+// ReLU(x) = max(0, x).
 // Large blocks (the FFN's hidden layer) are split into one contiguous part per thread.
 template <typename Block>
 void activate_in_place(Block&& x, Activation act) {
@@ -43,9 +44,9 @@ void activate_in_place(Block&& x, Activation act) {
         x = x.cwiseMax(0.0f);
         return;
     }
-    const auto kernel = act == Activation::GELU       ? kernels::gelu_erf
-                        : act == Activation::GELUTanh ? kernels::gelu_tanh
-                                                      : kernels::silu;
+    const auto kernel = act == Activation::GELU                                     ? kernels::gelu_erf
+                        : act == Activation::GELUTanh || act == Activation::GeGLU ? kernels::gelu_tanh
+                                                                                    : kernels::silu;
     const long n = static_cast<long>(x.size());
     const int parts = n < (1 << 16) ? 1 : thread_count();
     parallel_for(parts, [&](int p) {
@@ -70,7 +71,7 @@ Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act
         if (recorder) recorder->record(TapPoint{at.stack, at.layer, name}, value);
     };
     // pre: (T, d_ff) = x · W1ᵀ + b1; hidden = act(pre)
-    //   SwiGLU: hidden = silu(x · W_gateᵀ + b_g) ⊙ (x · W1ᵀ + b1)
+    //   SwiGLU: hidden = silu(x · W_gateᵀ + b_g) ⊙ (x · W1ᵀ + b1); GeGLU: gelu_tanh for silu
     // out: (T, D) = hidden · W2ᵀ + b2
     // hidden (and the gate) live in per-thread scratch reused across layers and calls.
     thread_local Scratch hidden_buf, gate_buf;
@@ -79,7 +80,7 @@ Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act
     Eigen::Map<Matrix> hidden = hidden_buf.get(T, F);
     matmul_nt(x, w.linear1_weight, bias_or_null(w.linear1_bias), hidden);
     record("ffn_pre", hidden);
-    if (act == Activation::SwiGLU) {
+    if (is_gated(act)) {
         Eigen::Map<Matrix> gate = gate_buf.get(T, F);
         matmul_nt(x, w.gate_weight, bias_or_null(w.gate_bias), gate);
         record("ffn_gate", gate);

@@ -102,9 +102,10 @@ Matrix embed_tokens(const Model& model, const std::vector<int>& ids) {
 
 Matrix embed_tokens(const ModelConfig& c, const ModelWeights& w, const std::vector<int>& ids) {
     const int T = static_cast<int>(ids.size());
-    // x: (T, D) = embed[ids] + positions (+ type_embed[0]), then the embedding norm
+    // x: (T, D) = embed[ids] (× √D: Gemma) + positions (+ type_embed[0]), then the embedding norm
     Matrix x(T, c.d_model);
     for (int t = 0; t < T; ++t) x.row(t) = w.embed.row(ids[t]);
+    if (c.embed_scale) x *= std::sqrt(static_cast<float>(c.d_model));
     if (c.pe == PosEncoding::Sinusoidal) x += sinusoidal_positions(T, c.d_model);
     if (c.pe == PosEncoding::Learned) x += w.pos_embed.topRows(T);
     if (w.type_embed.rows() > 0) x.rowwise() += w.type_embed.row(0);  // segment 0

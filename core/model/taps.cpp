@@ -28,7 +28,7 @@ void add_layer(std::vector<std::string>& names, const std::string& p, const Mode
     }
     sub_layer("norm1_in", {"attn_in", "attn.q", "attn.k", "attn.v", "attn.concat", "attn_out"});
     if (cross) sub_layer("norm2_in", {"cross_in", "cross.q", "cross.k", "cross.v", "cross.concat", "cross_out"});
-    if (c.activation == Activation::SwiGLU)
+    if (is_gated(c.activation))
         sub_layer(cross ? "norm3_in" : "norm2_in", {"ffn_in", "ffn_pre", "ffn_gate", "ffn_hidden", "ffn_out"});
     else
         sub_layer(cross ? "norm3_in" : "norm2_in", {"ffn_in", "ffn_pre", "ffn_hidden", "ffn_out"});

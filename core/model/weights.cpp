@@ -103,7 +103,7 @@ void init_qk_norm(const ModelConfig& c, AttentionWeights& w) {
     w.k_norm = Vector::Ones(c.d_h());
 }
 
-// nn.Linear: weight and bias uniform in ±1/√in_features. SwiGLU adds the gate, a Linear
+// nn.Linear: weight and bias uniform in ±1/√in_features. SwiGLU and GeGLU add the gate, a Linear
 // of the same shape as linear1.
 void init_ffn(Jobs& jobs, const ModelConfig& c, const std::string& prefix, FeedForwardWeights& w) {
     const int D = c.d_model, F = c.d_ff;
@@ -114,7 +114,7 @@ void init_ffn(Jobs& jobs, const ModelConfig& c, const std::string& prefix, FeedF
         uniform_vector(jobs, c.seed, prefix + "linear1.bias", w.linear1_bias, F, b1);
         uniform_vector(jobs, c.seed, prefix + "linear2.bias", w.linear2_bias, D, b2);
     }
-    if (c.activation != Activation::SwiGLU) return;
+    if (!is_gated(c.activation)) return;
     uniform_matrix(jobs, c.seed, prefix + "gate.weight", w.gate_weight, F, D, b1);
     if (c.mlp_bias) uniform_vector(jobs, c.seed, prefix + "gate.bias", w.gate_bias, F, b1);
 }

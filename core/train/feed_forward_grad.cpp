@@ -23,7 +23,8 @@ Matrix activation_derivative(const Matrix& z, Activation act) {
                 return v > 0.0f ? 1.0f : 0.0f;
             case Activation::GELU:  // Φ(v) + v·φ(v)
                 return 0.5f * (1.0f + std::erf(v * kInvSqrt2)) + v * kInvSqrt2Pi * std::exp(-0.5f * v * v);
-            case Activation::GELUTanh: {  // u = √(2/π)(v + 0.044715 v³)
+            case Activation::GELUTanh:  // u = √(2/π)(v + 0.044715 v³)
+            case Activation::GeGLU: {   // its gate is GELU-tanh
                 const float u = kSqrt2OverPi * (v + 0.044715f * v * v * v);
                 const float th = std::tanh(u);
                 return 0.5f * (1.0f + th) + 0.5f * v * (1.0f - th * th) * kSqrt2OverPi * (1.0f + 3.0f * 0.044715f * v * v);
@@ -40,11 +41,11 @@ Matrix activation_derivative(const Matrix& z, Activation act) {
 Matrix feed_forward_backward(const Matrix& dout, const FeedForwardWeights& w, Activation act,
                              const FeedForwardActivations& saved, FeedForwardWeights& grad) {
     const Matrix dhidden = linear_backward(dout, saved.hidden, w.linear2_weight, grad.linear2_weight, grad.linear2_bias);
-    if (act != Activation::SwiGLU) {
+    if (!is_gated(act)) {
         const Matrix dpre = dhidden.cwiseProduct(activation_derivative(saved.pre, act));
         return linear_backward(dpre, saved.x, w.linear1_weight, grad.linear1_weight, grad.linear1_bias);
     }
-    const Matrix dpre = dhidden.cwiseProduct(activate(saved.gate, Activation::SwiGLU));
+    const Matrix dpre = dhidden.cwiseProduct(activate(saved.gate, act));
     const Matrix dgate = dhidden.cwiseProduct(saved.pre).cwiseProduct(activation_derivative(saved.gate, act));
     Matrix dx = linear_backward(dpre, saved.x, w.linear1_weight, grad.linear1_weight, grad.linear1_bias);
     dx += linear_backward(dgate, saved.x, w.gate_weight, grad.gate_weight, grad.gate_bias);

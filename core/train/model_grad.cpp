@@ -90,14 +90,16 @@ void embed_backward(const ModelConfig& c, const ModelWeights& w, std::span<const
         // The norm's input, rebuilt: E[ids] + positions + type_embed[0]
         Matrix e(T, c.d_model);
         for (int t = 0; t < T; ++t) e.row(t) = w.embed.row(ids[static_cast<std::size_t>(t)]);
+        if (c.embed_scale) e *= std::sqrt(static_cast<float>(c.d_model));
         if (c.pe == PosEncoding::Sinusoidal) e += sinusoidal_positions(T, c.d_model);
         if (c.pe == PosEncoding::Learned) e += w.pos_embed.topRows(T);
         if (w.type_embed.rows() > 0) e.rowwise() += w.type_embed.row(0);
         dx = norm_backward(dx, *w.embed_norm, c, e, *g.embed_norm);
     }
-    for (int t = 0; t < T; ++t) g.embed.row(ids[static_cast<std::size_t>(t)]) += dx.row(t);
     if (c.pe == PosEncoding::Learned) g.pos_embed.topRows(T) += dx;
     if (w.type_embed.rows() > 0) g.type_embed.row(0) += dx.colwise().sum();
+    if (c.embed_scale) dx *= std::sqrt(static_cast<float>(c.d_model));  // x = E[ids]·√D + …
+    for (int t = 0; t < T; ++t) g.embed.row(ids[static_cast<std::size_t>(t)]) += dx.row(t);
 }
 
 // dy → d(stack input) through a stack's final norm and layers (reverse order). Decoder

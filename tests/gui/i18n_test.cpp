@@ -494,6 +494,7 @@ void hf_errors(Hostile& h) {
           edited(bert, "/position_embedding_type", "relative_key"), edited(llama, "/num_key_value_heads", 3),
           edited(llama, "/head_dim", 3), edited(llama, "/hidden_act", "gelu"),
           edited(llama, "/rope_scaling", json{{"type", "linear"}}), edited(llama, "/layer_types", json::array({"full_attention", "full_attention"})),
+          edited(edited(llama, "/model_type", "gemma"), "/hidden_activation", "gelu"),
           edited(llama, "/layer_types", json::array({"chunked_attention"})), edited(edited(llama, "/model_type", "phi3"),
           "/partial_rotary_factor", 0.1),
           edited(llama, "/rope_scaling", 2), edited(llama, "/rope_scaling", json{{"rope_type", "llama3"}, {"factor", 0.5}}),
