@@ -43,12 +43,15 @@ constexpr const char* kModelHelp = R"(MODEL is one of
       a playground model with seeded random weights, untrained (keys: d_model heads layers d_ff
       vocab max_len seed mask=none|causal arch=encoder|decoder|encoder-decoder
       pe=sinusoidal|learned|rope|none rope=rotate-half|interleaved theta=10000
-      norm=post-ln|pre-ln|rmsnorm|post-rmsnorm act=relu|gelu|gelu-tanh|swiglu
+      norm=post-ln|pre-ln|rmsnorm|post-rmsnorm act=relu|gelu|gelu-tanh|swiglu|geglu
       kv_heads=K bias=0|1 lm_head=tied|separate|none
       window=W: sliding-window attention as Mistral, each causal query sees the last W keys
+      window_layers=GL: the layers the window narrows, L local and G global, repeated (GPT-Neo)
+      scale=S: scores = Q·Kᵀ × S instead of 1/√d_k (GPT-Neo: 1)
       qk_norm=0|1: Qwen3's RMSNorm of every head's q and k before the rotation
       rotary_dims=R: rotate only the first R dims of each head (GPT-NeoX)
-      parallel=0|1: attention and feed-forward side by side on the layer's input (Pythia))
+      parallel=0|1: attention and feed-forward side by side on the layer's input (Pythia)
+      embed_scale=0|1: token embeddings × √d_model (Gemma))
       a Llama block: random:d_model=256,heads=8,kv_heads=2,layers=4,arch=decoder,
                      pe=rope,norm=rmsnorm,act=swiglu,bias=0
   DIR          a model directory (config.json + model.safetensors)

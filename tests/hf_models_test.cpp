@@ -253,6 +253,17 @@ TEST(HfConfig, SlidingWindowLayersOfQwenPhi3AndLayerTypes) {
     EXPECT_EQ(parse(R"("model_type": "qwen2", "use_sliding_window": false, "sliding_window": 8)").window, 0);
     EXPECT_EQ(parse(R"("model_type": "qwen3", "use_sliding_window": true, "sliding_window": 8, "max_window_layers": 4)")
                   .window, 0);  // no layer from 4 on
+    EXPECT_EQ(parse(R"("model_type": "qwen2", "use_sliding_window": true, "sliding_window": 8)").window,
+              0);  // HF's max_window_layers 28: none of the 4 layers
+    const ModelConfig all = parse(R"("model_type": "qwen2", "use_sliding_window": true, "sliding_window": 8,
+                                     "max_window_layers": 0)");
+    EXPECT_EQ(all.window, 8);
+    EXPECT_EQ(all.window_layers, "");
+    // A hostile layer count fails before any per-layer pattern is built.
+    expect_error([] { parse_hf_config(json::parse(R"({"model_type": "qwen2", "hidden_size": 64, "num_attention_heads": 4,
+        "num_hidden_layers": 1073741823, "intermediate_size": 128, "vocab_size": 32, "use_sliding_window": true,
+        "sliding_window": 4, "max_window_layers": 1073741822})"), "config.json"); },
+                 {"a model of 1073741823 layers has more than the 1024 layers"});
     const ModelConfig typed = parse(R"("model_type": "qwen3", "sliding_window": 16, "layer_types":
         ["sliding_attention", "full_attention", "sliding_attention", "full_attention"])");
     EXPECT_EQ(typed.window, 16);
@@ -289,6 +300,11 @@ TEST(HfConfig, GemmaIsGeGluWithScaledEmbeddings) {
     erf["hidden_activation"] = "gelu";
     expect_error([&] { parse_hf_config(erf, "config.json"); },
                  {"hidden_activation \"gelu\" is not supported for gemma (only the tanh GELU: gelu_pytorch_tanh)"});
+    json act_only = gemma;  // without hidden_activation, hidden_act decides
+    act_only.erase("hidden_activation");
+    expect_error([&] { parse_hf_config(act_only, "config.json"); }, {"hidden_act \"gelu\" is not supported for gemma"});
+    act_only["hidden_act"] = "gelu_pytorch_tanh";
+    EXPECT_EQ(parse_hf_config(act_only, "config.json").config.activation, Activation::GeGLU);
 }
 
 // TinyStories-33M's config.json (as published, the keys that matter): GPT-Neo with
@@ -326,6 +342,14 @@ TEST(HfConfig, GptNeoAlternatesGlobalAndLocalLayersWithUnscaledScores) {
     };
     EXPECT_EQ(kinds(R"([[["global", "local"], 1], [["local"], 1]])", 3).window_layers, "GLL");
     EXPECT_EQ(kinds(R"([[["global"], 2]])", 2).window, 0);
+    expect_error([&] { kinds(R"([[[], 2]])", 2); }, {"attention_types", "must be a list of"});
+    // Without attention_types, HF's default: 12 × (global, local), which only 24 layers fit
+    const auto no_types = [](int layers) {
+        return parse_hf_config(json::parse(R"({"model_type": "gpt_neo", "hidden_size": 64, "num_heads": 4,
+            "vocab_size": 32, "num_layers": )" + std::to_string(layers) + "}"), "config.json").config;
+    };
+    EXPECT_EQ(no_types(24).window_layers, "GL");
+    expect_error([&] { no_types(4); }, {"attention_types gives 24 layers, but num_layers is 4"});
     const ModelConfig all_local = kinds(R"([[["local"], 3]])", 3);
     EXPECT_EQ(all_local.window, 256);
     EXPECT_EQ(all_local.window_layers, "");

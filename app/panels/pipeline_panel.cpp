@@ -1,7 +1,7 @@
 // Pipeline tab: the selected layer's multi-head attention for the selected head, step by
 // step, in one of two layouts of the same numbers:
 //   textbook (the articles):  X (T, D) → W_Q^h (D, Dh) → Q_h = X·W_Q^h + b (T, Dh) → W_K^h → K_h
-//     → W_V^h → V_h → Q_h K_hᵀ (T, S) → ÷√Dh → + mask → softmax → A_h·V_h (T, Dh)
+//     → W_V^h → V_h → Q_h K_hᵀ (T, S) → ÷√Dh (or the model's scale) → + mask → softmax → A_h·V_h (T, Dh)
 //     → concat (T, I) → W_O (I, D) → output = concat·W_O + b (T, D)
 //   PyTorch (fused):  X → W_in (I + 2·Ikv, D) → QKV = X·W_inᵀ + b_in (T, I + 2·Ikv) → Q_h, K_h,
 //     V_h → … → W_o (D, I) → output = concat·W_oᵀ + b_o

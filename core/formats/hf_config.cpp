@@ -209,6 +209,16 @@ HfConfig parse_gpt_neox(const Keys& k) {
     return out;
 }
 
+// Layer counts the per-layer readers below accept (real models have at most a few hundred
+// layers); a hostile count fails here instead of building a pattern of 2³⁰ letters.
+constexpr int kMaxPatternLayers = 1024;
+
+void check_pattern_layers(const Keys& k, int layers) {
+    if (layers > kMaxPatternLayers)
+        k.fail("a model of " + std::to_string(layers) + " layers has more than the " +
+               std::to_string(kMaxPatternLayers) + " layers HeadScope reads attention kinds for");
+}
+
 // The shortest pattern that, repeated, gives `kinds` (one letter per layer): "GLGLGL" → "GL".
 std::string shortest_period(const std::string& kinds) {
     for (std::size_t p = 1; p < kinds.size(); ++p) {
@@ -223,23 +233,27 @@ std::string shortest_period(const std::string& kinds) {
 // how often each repeats (HF expands it into attention_layers, one per layer, and so do
 // we); "global" or "local" per layer, as many as num_layers. One letter per layer.
 std::string read_gpt_neo_layers(const Keys& k, const json& types, int layers) {
-    const std::string bad = "attention_types " + k.dump("attention_types") +
+    check_pattern_layers(k, layers);
+    const std::string bad = "attention_types " + types.dump() +
                             " must be a list of [[\"global\" or \"local\", …], repeats]";
     if (!types.is_array()) k.fail(bad);
-    std::string kinds;
+    long long total = 0;  // Σ pattern length × repeats, counted before anything is expanded
     for (const json& item : types) {
-        if (!item.is_array() || item.size() != 2 || !item[0].is_array() || !item[1].is_number_integer() ||
-            item[1].get<long long>() < 1 || item[1].get<long long>() > layers)
+        if (!item.is_array() || item.size() != 2 || !item[0].is_array() || item[0].empty() ||
+            !item[1].is_number_integer() || item[1].get<long long>() < 1 ||
+            item[1].get<long long>() > kMaxPatternLayers)
             k.fail(bad);
-        for (long long r = 0; r < item[1].get<long long>() && int(kinds.size()) <= layers; ++r)
-            for (const json& kind : item[0]) {
-                if (!kind.is_string() || (kind != "global" && kind != "local")) k.fail(bad);
-                kinds += kind == "local" ? 'L' : 'G';
-            }
+        for (const json& kind : item[0])
+            if (!kind.is_string() || (kind != "global" && kind != "local")) k.fail(bad);
+        total += static_cast<long long>(item[0].size()) * item[1].get<long long>();
+        if (total > kMaxPatternLayers) break;
     }
-    if (static_cast<int>(kinds.size()) != layers)
-        k.fail("attention_types gives " + std::to_string(kinds.size()) + " layers, but num_layers is " +
-               std::to_string(layers));
+    if (total != layers)
+        k.fail("attention_types gives " + std::to_string(total) + " layers, but num_layers is " + std::to_string(layers));
+    std::string kinds;
+    for (const json& item : types)
+        for (long long r = 0; r < item[1].get<long long>(); ++r)
+            for (const json& kind : item[0]) kinds += kind == "local" ? 'L' : 'G';
     return kinds;
 }
 
@@ -263,9 +277,10 @@ HfConfig parse_gpt_neo(const Keys& k, const json& config) {
     c.attn_scale = 1.0f;
     c.qkv_bias = false;
     c.out_bias = c.mlp_bias = true;
-    const std::string kinds = k.has("attention_types")
-                                  ? read_gpt_neo_layers(k, config.at("attention_types"), c.layers)
-                                  : std::string(static_cast<std::size_t>(c.layers), 'G');  // HF's default is for 24 layers
+    // HF's default attention_types alternates 12 × (global, local): 24 layers, else an error
+    static const json kDefaultTypes = json::parse(R"([[["global", "local"], 12]])");
+    const std::string kinds =
+        read_gpt_neo_layers(k, k.has("attention_types") ? config.at("attention_types") : kDefaultTypes, c.layers);
     if (kinds.find('L') != std::string::npos) {
         c.window = k.optional_int("window_size", 256);
         const std::string pattern = shortest_period(kinds);
@@ -300,6 +315,7 @@ std::vector<float> read_rope_scaling(const Keys& k, const ModelConfig& c) {
 // layer, Qwen2's and Qwen3's with use_sliding_window the layers from max_window_layers on.
 void read_sliding_window(const Keys& k, const json& config, const std::string& type, ModelConfig& c) {
     std::string kinds;  // one letter per layer, L local (the window), G global
+    check_pattern_layers(k, c.layers);
     if (k.has("layer_types")) {
         const json& types = config.at("layer_types");
         if (!types.is_array() || static_cast<int>(types.size()) != c.layers)
@@ -313,7 +329,9 @@ void read_sliding_window(const Keys& k, const json& config, const std::string& t
     } else if (type == "mistral" || type == "phi3") {
         kinds = std::string(static_cast<std::size_t>(c.layers), 'L');
     } else if (k.optional_bool("use_sliding_window", false)) {
-        const int global = std::min(c.layers, k.optional_int("max_window_layers", c.layers));
+        // Qwen2Config / Qwen3Config: max_window_layers 28 unless given (0: every layer)
+        const bool zero = k.has("max_window_layers") && config.at("max_window_layers") == 0;
+        const int global = zero ? 0 : std::min(c.layers, k.optional_int("max_window_layers", 28));
         kinds = std::string(static_cast<std::size_t>(global), 'G') + std::string(std::size_t(c.layers - global), 'L');
     }
     if (kinds.find('L') == std::string::npos || !k.has("sliding_window")) return;  // null: full attention
@@ -349,9 +367,13 @@ HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& 
     c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = k.optional_float("rms_norm_eps", 1e-6f);
     c.norm = NormPlacement::PreLN;
-    if (type == "gemma") {  // GeGLU: the gate through GELU-tanh (HF reads hidden_activation)
-        if (read_gelu(k, "hidden_activation", "gelu_pytorch_tanh") != Activation::GELUTanh)
-            k.fail("hidden_activation " + k.dump("hidden_activation") +
+    if (type == "gemma") {
+        // GeGLU: the gate through GELU-tanh. Gemma's configs name it in hidden_activation
+        // (read first, as HF's Gemma code did when it was added) or hidden_act (read by
+        // today's); the erf GELU is refused rather than guessed.
+        const char* key = k.has("hidden_activation") ? "hidden_activation" : "hidden_act";
+        if (read_gelu(k, key, "gelu_pytorch_tanh") != Activation::GELUTanh)
+            k.fail(std::string(key) + " " + k.dump(key) +
                    " is not supported for gemma (only the tanh GELU: gelu_pytorch_tanh)");
         c.activation = Activation::GeGLU;
         c.embed_scale = true;  // inputs_embeds × √hidden_size

@@ -3,8 +3,12 @@
 //   gpt2        pre-LN, learned positions, GELU-tanh ("gelu_new"), Conv1D weights, tied head
 //   bert        post-LN, learned positions + token types, embedding LayerNorm, GELU-erf,
 //               bidirectional, no LM head
-//   llama/qwen2 pre-RMSNorm, RoPE rotate-half with rope_theta, SwiGLU ("silu"), GQA,
-//               causal; qwen2 adds q/k/v biases; tied or separate lm_head
+//   gpt_neo     pre-LN, learned positions, unscaled scores, global/local layers, tied head
+//   gpt_neox    parallel attention + MLP, partial rotary, LayerNorm with biases
+//   llama, mistral, qwen2, qwen3, phi3, gemma  pre-RMSNorm, RoPE rotate-half with
+//               rope_theta, SwiGLU ("silu"; gemma GeGLU and embeddings × √D), GQA, causal;
+//               qwen2 adds q/k/v biases, qwen3 qk-norm, mistral/phi3 (and qwen's
+//               use_sliding_window, any layer_types) sliding windows; tied or separate lm_head
 // Every failure throws hs::Error naming the file and the key (or the unknown model_type
 // together with the supported ones).
 #include <string>

@@ -368,7 +368,7 @@ ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& 
         a.out_proj_weight = t.matrix(m + "self_attn.o_proj.weight", D, Q);
         if (c.out_bias) a.out_proj_bias = t.vector(m + "self_attn.o_proj.bias", D);
         l.norm2 = {t.vector(m + "post_attention_layernorm.weight", D), Vector()};
-        // SwiGLU: down(silu(gate(x)) ⊙ up(x)) with up = linear1, down = linear2.
+        // SwiGLU (Gemma: GeGLU): down(act(gate(x)) ⊙ up(x)) with up = linear1, down = linear2.
         if (phi3) {  // gate_up_proj: (2F, D) = [gate; up]
             const Matrix gate_up = t.matrix(m + "mlp.gate_up_proj.weight", 2 * F, D);
             l.ffn.gate_weight = gate_up.topRows(F);

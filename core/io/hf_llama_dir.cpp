@@ -89,7 +89,8 @@ bool is_llama_shaped(const ModelConfig& c) {
            c.qkv_bias == c.out_bias && !c.embed_norm && c.type_vocab == 0 &&
            !(c.window > 0 && (c.qkv_bias || c.qk_norm)) &&  // with a window a Mistral: no biases, no qk-norm
            !c.parallel_block && c.rotary_dims == 0 &&        // GPT-NeoX's options have no Llama names
-           c.window_layers.empty() && c.attn_scale == 0.0f;  // nor GPT-Neo's
+           c.window_layers.empty() && c.attn_scale == 0.0f &&  // nor GPT-Neo's
+           !c.embed_scale;                                      // nor Gemma's
 }
 
 void save_hf_llama_dir(const Model& model, const std::string& dir) {

@@ -44,7 +44,7 @@ std::string first_names(const std::vector<std::string>& names, std::size_t shown
 //              out_proj.weight (D, I), .bias (D),
 //              qk-norm (self-attention): q_norm.weight (Dh), k_norm.weight (Dh)
 //   FFN:       linear1.weight (F, D), .bias (F), linear2.weight (D, F), .bias (D),
-//              SwiGLU: gate.weight (F, D), .bias (F)
+//              SwiGLU, GeGLU: gate.weight (F, D), .bias (F)
 //   norms:     weight (D), bias (D)
 template <class W, class Fn>
 void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {

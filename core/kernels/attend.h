@@ -8,7 +8,7 @@
 //   2. Q and K prepared per head (the caller's `prepare_qk`: qk-norm, then the rotation
 //      by position)
 //   3. per query head h, g = h / (H / Hkv) its K/V head:
-//        A_h = softmax(Q_h K_gᵀ / √Dh + mask): (T, S);  concat[:, h] = A_h V_g: (T, Dh)
+//        A_h = softmax(Q_h K_gᵀ · scale + mask): (T, S);  concat[:, h] = A_h V_g: (T, Dh)
 // How it runs is this file's detail: every K_g and V_g laid out once for the GEMM kernel,
 // then one work item per (head, block of query rows) on the pool; or, for self-attention
 // whose W_in the packed-weight cache holds, with enough heads per thread and Dh a multiple

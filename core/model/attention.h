@@ -5,7 +5,7 @@
 //   Q_h ← Q_h / √(mean(Q_h²) + ε) ⊙ γ_q   per row, likewise K_g with γ_k: qk-norm only
 //   Q, K rotated by position               rotary positions only (core/rope.h)
 //   Q_h = column block h of Q; K_g, V_g = column block g = h / (H/Hkv) of K, V   (views)
-//   A_h = softmax(Q_h K_gᵀ / √Dh + mask)  (T, S)
+//   A_h = softmax(Q_h K_gᵀ · scale + mask)  (T, S), scale = 1/√Dh unless score_scale
 //   head_h = A_h V_g                      (T, Dh)
 //   out = [head_1 … head_H] · W_oᵀ + b_o  (T, D)
 // I = H·Dh, Ikv = Hkv·Dh (= I without grouped-query attention). Masked positions are −∞

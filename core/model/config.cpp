@@ -92,7 +92,7 @@ float ModelConfig::score_scale() const {
 void follow_edit(const ModelConfig& before, ModelConfig& after) {
     if (after.arch != before.arch) after.mask = ModelConfig::defaults_for(after.arch).mask;
     if (after.mask != MaskKind::Causal) after.window = 0;  // a window only narrows a causal mask
-    if (after.window == 0) after.window_layers.clear();
+    if (before.window > 0 && after.window == 0) after.window_layers.clear();  // a pattern set first waits
     // side by side needs pre-norm in a single stack; a head smaller than the rotary dims turns whole
     if (after.norm != NormPlacement::PreLN || after.arch == Arch::EncoderDecoder) after.parallel_block = false;
     if (after.rotary_dims > after.d_h()) after.rotary_dims = 0;

@@ -19,13 +19,13 @@ Matrix rms_norm(const Matrix& x, const LayerNormWeights& w, float eps);
 // The config's norm: layer_norm or rms_norm.
 Matrix apply_norm(const Matrix& x, const LayerNormWeights& w, NormKind kind, float eps);
 // Element-wise: ReLU = max(0, x); GELU with erf (PyTorch's default "gelu"); GELU-tanh
-// (GPT-2's "gelu_new"); for SwiGLU the gate's SiLU x·σ(x).
+// (GPT-2's "gelu_new"; also GeGLU's gate); for SwiGLU the gate's SiLU x·σ(x).
 Matrix activate(const Matrix& x, Activation act);
 // (T, D) -> (T, d_ff) -> (T, D):
 //   linear2(act(linear1(x)))                     ReLU, GELU, GELU-tanh
-//   linear2(silu(gate(x)) ⊙ linear1(x))          SwiGLU
+//   linear2(silu(gate(x)) ⊙ linear1(x))          SwiGLU (GeGLU: gelu_tanh for silu)
 // `recorder`, when set, sees the named values (T, d_ff) of taps.h at `at`'s stack and
-// layer: "ffn_pre" = x·W1ᵀ + b1, "ffn_gate" = x·W_gᵀ + b_g before its SiLU (SwiGLU only),
+// layer: "ffn_pre" = x·W1ᵀ + b1, "ffn_gate" = x·W_gᵀ + b_g before its SiLU or GELU (gated only),
 // "ffn_hidden" after the activation.
 Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act,
                     Recorder* recorder = nullptr, const TapPoint& at = {});

@@ -17,8 +17,8 @@
 //                                  encoder–decoder; k, v: (S, Ikv) from the encoder)
 //   [S]layers.N.ffn_in             (T, D) what the feed-forward reads
 //   [S]layers.N.ffn_pre            (T, F) x·W1ᵀ + b1
-//   [S]layers.N.ffn_gate           (T, F) x·W_gᵀ + b_g before its SiLU (SwiGLU only)
-//   [S]layers.N.ffn_hidden         (T, F) act(pre) (SwiGLU: silu(gate) ⊙ pre)
+//   [S]layers.N.ffn_gate           (T, F) x·W_gᵀ + b_g before its SiLU / GELU (SwiGLU, GeGLU)
+//   [S]layers.N.ffn_hidden         (T, F) act(pre) (SwiGLU: silu(gate) ⊙ pre; GeGLU: gelu_tanh(gate) ⊙ pre)
 //   [S]layers.N.ffn_out            (T, D) hidden · W2ᵀ + b2
 //   [S]layers.N.out                (T, D) the layer's output
 //   [S]norm_in, [S]norm            (T, D) the final norm's input and output (models that

@@ -43,14 +43,14 @@ struct LayerNormWeights {
 
 // Position-wise feed-forward: linear2(act(linear1(x))), or with SwiGLU
 // linear2(silu(gate(x)) ⊙ linear1(x)) (Llama's up_proj = linear1, gate_proj = gate,
-// down_proj = linear2).
+// down_proj = linear2), GeGLU with gelu_tanh for silu (Gemma).
 struct FeedForwardWeights {
     Matrix linear1_weight;  // (d_ff, D)
     Vector linear1_bias;    // (d_ff), or empty
     Matrix linear2_weight;  // (D, d_ff)
     Vector linear2_bias;    // (D), or empty
-    Matrix gate_weight;     // (d_ff, D), SwiGLU only
-    Vector gate_bias;       // (d_ff), SwiGLU with biases only
+    Matrix gate_weight;     // (d_ff, D), gated (SwiGLU, GeGLU) only
+    Vector gate_bias;       // (d_ff), gated with biases only
     bool gated() const { return gate_weight.size() > 0; }
     int d_ff() const { return static_cast<int>(linear1_weight.rows()); }
     int d_model() const { return static_cast<int>(linear1_weight.cols()); }

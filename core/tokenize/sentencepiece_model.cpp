@@ -1,5 +1,7 @@
 #include "core/tokenize/sentencepiece_model.h"
 
+#include <span>
+
 #include <sentencepiece_processor.h>
 
 #include "core/error.h"
@@ -22,6 +24,17 @@ void call_library(const std::string& path, const char* doing, Call call) {
     } catch (const std::exception& e) {
         throw Error("SentencePiece model '" + path + "' " + doing + ": " + e.what());
     }
+}
+
+// ids → text. SentencePiece 0.2.2 (Debian testing) deprecates Decode(const std::vector<int>&)
+// for an absl::Span overload, which a std::span converts to; 0.1.x (Debian 12) has only the
+// vector one.
+template <typename Processor>
+auto decode_ids(const Processor& processor, const std::vector<int>& ids, std::string* text) {
+    if constexpr (requires { processor.Decode(std::span<const int>(ids), text); })
+        return processor.Decode(std::span<const int>(ids), text);
+    else
+        return processor.Decode(ids, text);
 }
 
 }  // namespace
@@ -54,7 +67,7 @@ std::string SentencePieceModel::decode(const std::vector<int>& ids) const {
             throw Error("token id " + std::to_string(id) + " is outside the vocabulary of " +
                         std::to_string(vocab_size()) + " tokens");
     std::string text;
-    call_library(path_, "cannot decode", [&] { return lib_->processor.Decode(ids, &text); });
+    call_library(path_, "cannot decode", [&] { return decode_ids(lib_->processor, ids, &text); });
     return text;
 }
 

@@ -17,14 +17,14 @@ struct AttentionActivations {
     Matrix x;                   // (T, D)  attn_in / cross_in: what the queries are made from
     Matrix q, k, v;             // (T, I), (S, Ikv), (S, Ikv)  .q, .k, .v (Q and K rotated)
     Matrix qkv;                 // (T, I + 2·Ikv)  .qkv: before qk-norm and rotation (qk-norm only)
-    std::vector<Matrix> probs;  // H × (T, S)  softmax(Q_h K_gᵀ / √Dh + mask): the maps
+    std::vector<Matrix> probs;  // H × (T, S)  softmax(Q_h K_gᵀ · scale + mask): the maps
     Matrix concat;              // (T, I)  .concat = [head_1 | … | head_H]
 };
 
 struct FeedForwardActivations {
     Matrix x;       // (T, D)  ffn_in
     Matrix pre;     // (T, F)  ffn_pre = x·W1ᵀ + b1
-    Matrix gate;    // (T, F)  ffn_gate = x·W_gᵀ + b_g (SwiGLU only)
+    Matrix gate;    // (T, F)  ffn_gate = x·W_gᵀ + b_g (SwiGLU, GeGLU)
     Matrix hidden;  // (T, F)  ffn_hidden: what linear2 reads
 };
 
