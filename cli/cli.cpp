@@ -51,12 +51,15 @@ constexpr const char* kModelHelp = R"(MODEL is one of
       qk_norm=0|1: Qwen3's RMSNorm of every head's q and k before the rotation
       rotary_dims=R: rotate only the first R dims of each head (GPT-NeoX)
       parallel=0|1: attention and feed-forward side by side on the layer's input (Pythia)
-      embed_scale=0|1: token embeddings × √d_model (Gemma))
+      embed_scale=0|1: token embeddings × √d_model (Gemma)
+      sandwich=0|1: each sub-layer's output normalised before the residual (Gemma 2, 3)
+      softcap=C, logit_softcap=C: scores, logits → C·tanh(x / C) (Gemma 2: 50, 30)
+      local_theta=B: the local layers' rope base (Gemma 3: 10000; 0: theta))
       a Llama block: random:d_model=256,heads=8,kv_heads=2,layers=4,arch=decoder,
                      pe=rope,norm=rmsnorm,act=swiglu,bias=0
   DIR          a model directory (config.json + model.safetensors)
   FILE.json    a worked example (assets/examples/)
-  FILE.gguf    a GGUF file (llama.cpp, ollama): llama, qwen2 or qwen3 architecture,
+  FILE.gguf    a GGUF file (llama.cpp, ollama): llama, qwen2, qwen3, gemma, gemma2 or gemma3,
                SentencePiece or byte-level BPE tokenizer;
                weights F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K…Q6_K, IQ4_NL
   FILE.bin     a llama2.c checkpoint (tokenizer.bin or tok*.bin beside it)

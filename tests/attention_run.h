@@ -22,9 +22,8 @@ inline AttentionRun run_attention(const AttentionWeights& w, const Matrix& x_que
                                   AttentionOptions options = {}, AttentionSteps* steps = nullptr,
                                   bool scores = false) {
     MapsKeeper maps(scores, options.at.name);
-    StepsRecorder step_recorder(w, options.split, options.mask,
-                                resolved_score_scale(options.score_scale, w.inner() / split_of(w, options.split).heads),
-                                options.at);
+    const float scale = resolved_score_scale(options.score_scale, w.inner() / split_of(w, options.split).heads);
+    StepsRecorder step_recorder(w, options.split, options.mask, {scale, options.softcap}, options.at);
     Recorders recorders({steps ? &step_recorder : nullptr, &maps});
     options.recorder = &recorders;
     AttentionRun run;

@@ -436,6 +436,49 @@ TEST(PlaygroundSpec, GemmaOptionsRoundTrip) {
     EXPECT_FALSE(config_to_json(ModelConfig{}).contains("embed_scale"));
 }
 
+// Gemma 2 and 3's options (sandwich=1, softcap=C, logit_softcap=C, local_theta=B): spec
+// and config.json keys, each problem named, and sandwich norms against the parallel block
+// in an edit (the later choice wins).
+TEST(PlaygroundSpec, Gemma2And3OptionsRoundTripAndAreChecked) {
+    const ModelConfig c = parse_playground_spec(
+        "random:arch=decoder,d_model=32,heads=4,norm=rmsnorm,pe=rope,act=geglu,sandwich=1,softcap=50,"
+        "logit_softcap=30,window=4,window_layers=LLG,local_theta=10000,theta=1000000");
+    EXPECT_TRUE(c.sandwich_norm);
+    EXPECT_EQ(c.attn_softcap, 50.0f);
+    EXPECT_EQ(c.logit_softcap, 30.0f);
+    EXPECT_EQ(c.rope_local_theta, 10000.0f);
+    EXPECT_TRUE(c.local_rope(0));
+    EXPECT_FALSE(c.local_rope(2));
+    EXPECT_TRUE(validate(c).empty());
+    EXPECT_EQ(parse_playground_spec(to_playground_spec(c)), c);
+    EXPECT_EQ(config_from_json(config_to_json(c)), c);
+    EXPECT_EQ(config_to_json(c).at("attn_softcap"), 50.0);
+    EXPECT_FALSE(config_to_json(ModelConfig{}).contains("sandwich_norm"));
+    ModelConfig bad = c;
+    bad.norm = NormPlacement::PostLN;
+    bad.attn_softcap = -1.0f;
+    bad.rope_local_theta = 0.5f;
+    EXPECT_EQ(validate(bad), (std::vector<std::string>{
+                                 "sandwich norms need pre-norm layers in a single stack, one sub-layer after the "
+                                 "other (not parallel)",
+                                 "soft-caps must be between 0 and 1000000 (0: none)",
+                                 "the local layers' rope theta must be greater than 1 (or 0: rope theta)"}));
+    ModelConfig edited = c;  // parallel chosen after sandwich: sandwich goes
+    edited.parallel_block = true;
+    follow_edit(c, edited);
+    EXPECT_TRUE(edited.parallel_block);
+    EXPECT_FALSE(edited.sandwich_norm);
+    ModelConfig back = edited;  // sandwich chosen again: parallel goes
+    back.sandwich_norm = true;
+    follow_edit(edited, back);
+    EXPECT_TRUE(back.sandwich_norm);
+    EXPECT_FALSE(back.parallel_block);
+    ModelConfig post = c;  // post-norm drops the sandwich
+    post.norm = NormPlacement::PostLN;
+    follow_edit(c, post);
+    EXPECT_FALSE(post.sandwich_norm);
+}
+
 // The GPT-NeoX and Qwen3 options (parallel=1, rotary_dims=R, qk_norm=1): spec and
 // config.json keys, each problem named, and what an edit of another field implies.
 TEST(PlaygroundSpec, NeoxAndQkNormOptionsRoundTripAndAreChecked) {

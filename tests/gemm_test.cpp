@@ -279,6 +279,47 @@ TEST_P(PackedAttention, EveryPathEqualsNaiveReference) {
     }
 }
 
+// Gemma 2's soft-capped scores, S_h = c·tanh(Q_h K_hᵀ / √Dh / c) with c = 0.5 (tight: most
+// scores bend), on the per-head path (packed weights, scores kept and not) and the all-heads
+// path (unpacked), against a hand loop in double: the scores and the causal softmax of them.
+TEST_P(PackedAttention, SoftCappedScoresOnEveryPathEqualAHandLoop) {
+    const int T = 130, D = 512, H = 4, Dh = D / H;
+    const float cap = 0.5f;
+    const AttentionWeights w = random_attention(D, H, 23);
+    const PackedPanels cached(nullptr, {WeightRows::of(w.in_proj_weight), WeightRows::of(w.out_proj_weight)});
+    Rng rng(24);
+    Matrix x(T, D);
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal();
+    AttentionMask mask;
+    mask.causal = true;
+    const AttentionOptions options{.mask = mask, .softcap = cap};
+    ASSERT_NE(test::pack_registered(w.in_proj_weight), nullptr);
+    ASSERT_TRUE(kernels::attends_per_head(w.in_proj_weight, H, H, T, 2));
+    const AttentionWeights plain = w;  // not in the cache: the all-heads path
+    const AttentionRun per_head = run_attention(w, x, x, options, nullptr, /*scores=*/true);
+    const AttentionRun per_head_skipping = run_attention(w, x, x, options);  // unseen keys skipped
+    const AttentionRun all_heads = run_attention(plain, x, x, options, nullptr, /*scores=*/true);
+    const Eigen::MatrixXd qkv =
+        ((x * w.in_proj_weight.transpose()).rowwise() + w.in_proj_bias.transpose()).cast<double>();
+    for (int h = 0; h < H; ++h) {
+        SCOPED_TRACE(testing::Message() << "head " << h);
+        const Eigen::MatrixXd raw =
+            qkv.middleCols(h * Dh, Dh) * qkv.middleCols(D + h * Dh, Dh).transpose() / std::sqrt(double(Dh));
+        const Eigen::MatrixXd capped = raw.unaryExpr([&](double s) { return cap * std::tanh(s / cap); });
+        Eigen::MatrixXd probs = Eigen::MatrixXd::Zero(T, T);
+        for (int i = 0; i < T; ++i) {
+            const double top = capped.row(i).head(i + 1).maxCoeff();
+            const Eigen::ArrayXd e = (capped.row(i).head(i + 1).array() - top).exp();
+            probs.row(i).head(i + 1) = e / e.sum();
+        }
+        EXPECT_GT((raw - capped).cwiseAbs().maxCoeff(), 1.0);  // the cap bends these scores
+        for (const AttentionRun* run : {&per_head, &all_heads})
+            EXPECT_LT((run->scores[h].cast<double>() - capped).cwiseAbs().maxCoeff(), 2e-5);
+        for (const AttentionRun* run : {&per_head, &per_head_skipping, &all_heads})
+            EXPECT_LT((run->weights[h].cast<double>() - probs).cwiseAbs().maxCoeff(), 1e-5);
+    }
+}
+
 // Grouped-query attention (query head h reads K/V head h / (H/Hkv)) without biases, as
 // Llama runs it: the packed path, the unpacked path and the step-by-step capture against
 // the naive reference, which builds per-head matrices from W_in's rows by hand.

@@ -34,12 +34,17 @@ i + Dh/2 (llama.cpp's NEOX mode, Hugging Face's rotate_half).
    attn_k_norm (an RMSNorm of every head's q and k over its Dh, before the rotation), and
    a head size of 16 set by attention.key_length (4 heads × 16 = 64 ≠ d_model 32), the
    qwen2 fixture's tokenizer; tiny_qwen3_expected.json holds its logits.
+7. tests/fixtures/gguf/tiny_gemma.gguf, tiny_gemma2.gguf, tiny_gemma3.gguf (tiny_gemma_fixture):
+   Gemma's GeGLU and scaled embeddings; Gemma 2's sandwich norms, soft-caps and local
+   layers; Gemma 3's qk-norm, L L G layers with their own rope base and linear scaling;
+   tiny_<arch>_expected.json holds their logits from gemma_logits below.
 
 Regenerate:   /usr/bin/python3 tests/gen_gguf_fixtures.py
 Verify only:  /usr/bin/python3 tests/gen_gguf_fixtures.py --check
 """
 import argparse
 import json
+import math
 import os
 import struct
 import sys
@@ -368,6 +373,64 @@ def llama_logits(meta, w, ids):
     return x @ head.T
 
 
+def gemma_logits(meta, w, ids):
+    """Logits (T, V) of a GGUF gemma / gemma2 / gemma3 as llama.cpp runs them, written from
+    Hugging Face's Gemma modelling code: token embeddings × √D; RMSNorm weights used as
+    stored (llama.cpp's converter stores Gemma's 1 + w); q and k (Gemma 3: each head
+    RMS-normalised first) rotated in halves (NEOX); scores × 1/√Dh, Gemma 2's soft-cap
+    c·tanh(s/c); causal, and in a local layer only the last `sliding_window` keys (Gemma 2:
+    even layers; Gemma 3: all but every pattern-th); Gemma 3's local layers rotate with base
+    10000, its global ones with freq_base and the linear rope scaling; GELU-tanh gate; Gemma
+    2/3 normalise the attention's and the feed-forward's outputs before the residual; tied
+    head; Gemma 2's final soft-cap."""
+    arch = meta["general.architecture"]
+    D, L = meta[f"{arch}.embedding_length"], meta[f"{arch}.block_count"]
+    H = meta[f"{arch}.attention.head_count"]
+    Hkv = meta.get(f"{arch}.attention.head_count_kv", H)
+    eps = meta[f"{arch}.attention.layer_norm_rms_epsilon"]
+    base = meta.get(f"{arch}.rope.freq_base", 10000.0)
+    Dh = meta.get(f"{arch}.attention.key_length", D // H)
+    sandwich = arch in ("gemma2", "gemma3")
+    cap = meta.get(f"{arch}.attn_logit_softcapping") if arch == "gemma2" else None
+    final_cap = meta.get(f"{arch}.final_logit_softcapping") if arch == "gemma2" else None
+    window = meta.get(f"{arch}.attention.sliding_window")
+    pattern = 2 if arch == "gemma2" else meta.get(f"{arch}.attention.sliding_window_pattern", 6)
+    factor = meta.get(f"{arch}.rope.scaling.factor", 1.0)
+    t = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in w.items()}
+    x = t["token_embd.weight"][ids] * math.sqrt(D)
+    T = len(ids)
+    i, j = torch.arange(T)[:, None], torch.arange(T)[None, :]
+    gelu_tanh = lambda v: torch.nn.functional.gelu(v, approximate="tanh")
+    for il in range(L):
+        p = f"blk.{il}."
+        local = sandwich and (il + 1) % pattern != 0
+        hidden = (j > i) | ((j <= i - window) if local else torch.zeros(T, T, dtype=torch.bool))
+        h = rms_norm(x, t[p + "attn_norm.weight"], eps)
+        q = (h @ t[p + "attn_q.weight"].T).view(T, H, Dh).transpose(0, 1)
+        k = (h @ t[p + "attn_k.weight"].T).view(T, Hkv, Dh).transpose(0, 1)
+        v = (h @ t[p + "attn_v.weight"].T).view(T, Hkv, Dh).transpose(0, 1)
+        if arch == "gemma3":
+            q, k = rms_norm(q, t[p + "attn_q_norm.weight"], eps), rms_norm(k, t[p + "attn_k_norm.weight"], eps)
+        if arch == "gemma3" and local:
+            q, k = rope_halves(q, 10000.0), rope_halves(k, 10000.0)
+        else:
+            divisors = [factor] * (Dh // 2) if arch == "gemma3" else None
+            q, k = rope_halves(q, base, divisors), rope_halves(k, base, divisors)
+        k, v = k.repeat_interleave(H // Hkv, 0), v.repeat_interleave(H // Hkv, 0)
+        s = q @ k.transpose(1, 2) / Dh ** 0.5
+        if cap:
+            s = torch.tanh(s / cap) * cap
+        a = torch.softmax(s.masked_fill(hidden, float("-inf")), -1)
+        o = (a @ v).transpose(0, 1).reshape(T, H * Dh) @ t[p + "attn_output.weight"].T
+        x = x + (rms_norm(o, t[p + "post_attention_norm.weight"], eps) if sandwich else o)
+        h = rms_norm(x, t[p + "ffn_norm.weight"], eps)
+        f = (gelu_tanh(h @ t[p + "ffn_gate.weight"].T) * (h @ t[p + "ffn_up.weight"].T)) @ t[p + "ffn_down.weight"].T
+        x = x + (rms_norm(f, t[p + "post_ffw_norm.weight"], eps) if sandwich else f)
+    x = rms_norm(x, t["output_norm.weight"], eps)
+    logits = x @ t["token_embd.weight"].T
+    return torch.tanh(logits / final_cap) * final_cap if final_cap else logits
+
+
 def greedy(meta, w, ids, n):
     ids = list(ids)
     for _ in range(n):
@@ -568,6 +631,71 @@ def tiny_qwen_fixture(arch="qwen2"):
     return writer, {"ids": ids, "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
 
 
+def tiny_gemma_fixture(arch):
+    """A gemma / gemma2 / gemma3 file in llama.cpp's layout: its SentencePiece vocabulary
+    (tiny_vocab), norm weights stored as 1 + w (near 1), F16 matrices. gemma2: 2 layers,
+    soft-caps 2 (scores) and 5 (logits), a window of 3 keys in layer 0; gemma3: 3 layers
+    L L G (sliding_window_pattern 3), qk-norm, key_length 16 (4 × 16 = 64 ≠ D 32), one
+    key/value head, freq_base 1e6 with linear rope scaling 4 in the global layer."""
+    rng = np.random.default_rng({"gemma": 44, "gemma2": 45, "gemma3": 46}[arch])
+    D, H, F = 32, 4, 48
+    L = 3 if arch == "gemma3" else 2
+    Hkv = 1 if arch == "gemma3" else 2
+    Dh = 16 if arch == "gemma3" else D // H
+    I, Ikv = H * Dh, Hkv * Dh
+    pieces, scores, types = tiny_vocab()
+    V = len(pieces)
+    writer = Writer()
+    writer.add("general.architecture", STRING, arch)
+    for key, value in [("context_length", 64), ("embedding_length", D), ("block_count", L),
+                       ("feed_forward_length", F), ("attention.head_count", H), ("attention.head_count_kv", Hkv),
+                       ("attention.key_length", Dh), ("attention.value_length", Dh)]:
+        writer.add(arch + "." + key, 4, value)
+    writer.add(arch + ".attention.layer_norm_rms_epsilon", 6, 1e-6)
+    writer.add(arch + ".rope.freq_base", 6, 1000000.0 if arch == "gemma3" else 10000.0)
+    if arch == "gemma2":
+        writer.add("gemma2.attn_logit_softcapping", 6, 2.0)
+        writer.add("gemma2.final_logit_softcapping", 6, 5.0)
+        writer.add("gemma2.attention.sliding_window", 4, 3)
+    if arch == "gemma3":
+        writer.add("gemma3.attention.sliding_window", 4, 3)
+        writer.add("gemma3.attention.sliding_window_pattern", 4, 3)
+        writer.add("gemma3.rope.scaling.type", STRING, "linear")
+        writer.add("gemma3.rope.scaling.factor", 6, 4.0)
+    writer.add("tokenizer.ggml.model", STRING, "llama")
+    writer.add("tokenizer.ggml.tokens", ARRAY, pieces, STRING)
+    writer.add("tokenizer.ggml.scores", ARRAY, scores, 6)
+    writer.add("tokenizer.ggml.token_type", ARRAY, types, 5)
+    writer.add("tokenizer.ggml.bos_token_id", 4, 1)
+    writer.add("tokenizer.ggml.eos_token_id", 4, 2)
+    layer = [("attn_norm.weight", (D,)), ("attn_q.weight", (I, D)), ("attn_k.weight", (Ikv, D)),
+             ("attn_v.weight", (Ikv, D))]
+    if arch == "gemma3":
+        layer += [("attn_q_norm.weight", (Dh,)), ("attn_k_norm.weight", (Dh,))]
+    layer += [("attn_output.weight", (D, I))]
+    if arch != "gemma":
+        layer += [("post_attention_norm.weight", (D,))]
+    layer += [("ffn_norm.weight", (D,)), ("ffn_gate.weight", (F, D)), ("ffn_up.weight", (F, D)),
+              ("ffn_down.weight", (D, F))]
+    if arch != "gemma":
+        layer += [("post_ffw_norm.weight", (D,))]
+    w = {}
+    for name, shape in [("token_embd.weight", (V, D)), ("output_norm.weight", (D,))] + [
+            (f"blk.{il}.{n}", s) for il in range(L) for n, s in layer]:
+        if name.endswith("norm.weight"):  # 1 + w, as the converter stores them
+            values = (1.0 + 0.1 * rng.standard_normal(shape)).astype(np.float32)
+        else:
+            values = (rng.standard_normal(shape) * (0.5 if name == "token_embd.weight" else 0.3)).astype(np.float32)
+        type_name = "F32" if len(shape) == 1 else "F16"
+        raw = values.view(np.uint8) if type_name == "F32" else values.astype(np.float16).view(np.uint8)
+        writer.tensor(name, list(reversed(shape)), type_name, raw.reshape(-1))
+        w[name] = dequantize(type_name, raw.reshape(-1), values.size).reshape(shape)
+    meta = {k: v for k, _, v, _ in writer.meta}
+    ids = spm_encode(pieces, scores, types, "the cat sat on the mat and then she ran")
+    logits = gemma_logits(meta, w, ids)
+    return writer, {"ids": ids, "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
+
+
 def shared_reference():
     prompt = "Once upon a time"
     out = {}
@@ -598,12 +726,14 @@ def main():
     qwen3, qwen3_expected = tiny_qwen_fixture("qwen3")
     # Llama-3.1-style rope scaling: the short wavelengths kept, the long ones stretched.
     scaled, _, scaled_expected = tiny_llama_fixture(rope_divisors=[1.0, 1.0, 2.5, 8.0])
+    gemmas = {arch: tiny_gemma_fixture(arch) for arch in ("gemma", "gemma2", "gemma3")}
     shared = shared_reference()
     if args.check:
         drift = False
         for name, want in [("blocks_expected.json", blocks_expected), ("tiny_llama_expected.json", tiny_expected),
                            ("tiny_qwen2_expected.json", qwen2_expected), ("tiny_qwen3_expected.json", qwen3_expected),
-                           ("tiny_llama_rope_freqs_expected.json", scaled_expected), ("shared_reference.json", shared)]:
+                           ("tiny_llama_rope_freqs_expected.json", scaled_expected), ("shared_reference.json", shared)] + [
+                               (f"tiny_{arch}_expected.json", expected) for arch, (_, expected) in gemmas.items()]:
             got = json.load(open(os.path.join(OUT, name)))
             if json.dumps(got, sort_keys=True) != json.dumps(json.loads(json.dumps(want)), sort_keys=True):
                 print("drift:", name)
@@ -621,6 +751,9 @@ def main():
     dump(os.path.join(OUT, "blocks_expected.json"), blocks_expected)
     dump(os.path.join(OUT, "tiny_llama_expected.json"), tiny_expected)
     dump(os.path.join(OUT, "shared_reference.json"), shared)
+    for arch, (gemma, expected) in gemmas.items():
+        gemma.write(os.path.join(OUT, f"tiny_{arch}.gguf"))
+        dump(os.path.join(OUT, f"tiny_{arch}_expected.json"), expected)
     # The reader reads back what the writer wrote (a check of the script itself).
     meta, tensors = read_gguf(os.path.join(OUT, "tiny_llama.gguf"))
     assert meta["llama.block_count"] == 2 and tensors["token_embd.weight"].shape[1] == 32

@@ -4,7 +4,8 @@
 No `transformers` package exists on this machine, so this script carries its own small
 reference implementation of each family, following the published HF modelling code
 (modeling_gpt2.py, modeling_bert.py, modeling_gpt_neo.py, modeling_gpt_neox.py, modeling_llama.py, modeling_qwen2.py,
-modeling_mistral.py, modeling_qwen3.py, modeling_phi3.py, modeling_gemma.py, modeling_rope_utils.py), and writes
+modeling_mistral.py, modeling_qwen3.py, modeling_phi3.py, modeling_gemma.py, modeling_gemma2.py,
+modeling_gemma3.py, modeling_rope_utils.py), and writes
 checkpoints in the exact layout and file names HF's save_pretrained produces.
 
 Regenerate (Debian's python3-torch + python3-numpy, hence /usr/bin/python3):
@@ -39,6 +40,10 @@ Cases (tests/fixtures/hf/<case>/)
   phi3              Phi-3: qkv_proj and gate_up_proj fused, partial_rotary_factor 0.75, a
                     sliding_window of 4 in every layer
   gemma             Gemma: GeGLU, embeddings × √D, RMSNorm (1 + w) weights, MQA, head_dim 16
+  gemma2            Gemma 2: sandwich norms, query_pre_attn_scalar 8, scores soft-capped at 2,
+                    logits at 5, local (window 3) and global layers
+  gemma3            Gemma 3 text: sandwich norms, qk-norm (1 + w), layers L L G, local rope
+                    base 100, global rope_theta with linear rope_scaling 4
   qwen3             q_norm / k_norm (RMSNorm of each head's q and k before RoPE), head_dim
                     16, tied embeddings
 
@@ -158,17 +163,21 @@ def gelu_erf(x):  # HF "gelu"
     return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
 
 
-def attention(q, k, v, H, Hkv, causal, window=None, scale=None):
+def attention(q, k, v, H, Hkv, causal, window=None, scale=None, softcap=None):
     """q (T, H·Dh), k/v (T, Hkv·Dh) -> out (T, H·Dh), probs (H, T, T).
     Query head h reads KV head h // (H / Hkv) (HF repeat_kv). window (Mistral's
     sliding_window): query i also hides keys j <= i - window (HF's sliding-window causal
-    mask keeps kv_idx > q_idx - sliding_window). scale: the scores' factor, 1/√Dh when None."""
+    mask keeps kv_idx > q_idx - sliding_window). scale: the scores' factor, 1/√Dh when None.
+    softcap (Gemma 2's attn_logit_softcapping): scores → softcap · tanh(scores / softcap)
+    before the mask."""
     T = q.shape[0]
     Dh = q.shape[1] // H
     qh = q.view(T, H, Dh).transpose(0, 1)                      # (H, T, Dh)
     kh = k.view(T, Hkv, Dh).transpose(0, 1).repeat_interleave(H // Hkv, dim=0)
     vh = v.view(T, Hkv, Dh).transpose(0, 1).repeat_interleave(H // Hkv, dim=0)
     scores = qh @ kh.transpose(1, 2) * (1 / math.sqrt(Dh) if scale is None else scale)  # (H, T, T)
+    if softcap is not None:
+        scores = torch.tanh(scores / softcap) * softcap
     if causal:
         scores = scores.masked_fill(torch.triu(torch.ones(T, T, dtype=torch.bool), 1),
                                     float("-inf"))
@@ -194,8 +203,11 @@ def llama3_inv_freq(inv_freq, scaling):
 
 
 def rope_inv_freq(Dh, theta, scaling=None):
-    # HF LlamaRotaryEmbedding: inv_freq_i = θ^(−2i/Dh), rope_scaling "llama3" applied
+    # HF LlamaRotaryEmbedding: inv_freq_i = θ^(−2i/Dh), rope_scaling "llama3" applied, or
+    # "linear" (_compute_linear_scaling_rope_parameters: inv_freq / factor)
     inv_freq = 1.0 / (theta ** (torch.arange(0, Dh, 2, dtype=torch.float64) / Dh))
+    if scaling and scaling.get("rope_type") == "linear":
+        return inv_freq / scaling["factor"]
     return llama3_inv_freq(inv_freq, scaling) if scaling else inv_freq
 
 
@@ -441,7 +453,11 @@ def llama_case(name, cfg, dtype, seed):
     eps, theta, tied = cfg["rms_norm_eps"], cfg["rope_theta"], cfg["tie_word_embeddings"]
     qkv_bias = model_type == "qwen2"
     qk_norm = model_type == "qwen3"  # RMSNorm of each head's q and k over its Dh
-    gemma = model_type == "gemma"    # GeGLU, embeddings × √D, RMSNorm scaled by (1 + w)
+    # Gemma 1–3: GeGLU, embeddings × √D, RMSNorm scaled by (1 + w)
+    gemma = model_type in ("gemma", "gemma2", "gemma3_text")
+    # Gemma 2/3: sandwich norms, scores × query_pre_attn_scalar^(−1/2); Gemma 3 qk-norm too
+    sandwich = model_type in ("gemma2", "gemma3_text")
+    qk_norm = qk_norm or model_type == "gemma3_text"
     norm_mean = 0.0 if gemma else 1.0
     r = Init(seed)
     sd = {}
@@ -457,10 +473,13 @@ def llama_case(name, cfg, dtype, seed):
             sd[m + "self_attn.k_proj.bias"] = r.normal(Hkv * Dh, std=0.2)
             sd[m + "self_attn.v_proj.bias"] = r.normal(Hkv * Dh, std=0.2)
         if qk_norm:
-            sd[m + "self_attn.q_norm.weight"] = r.normal(Dh, std=0.1, mean=1.0)
-            sd[m + "self_attn.k_norm.weight"] = r.normal(Dh, std=0.1, mean=1.0)
+            sd[m + "self_attn.q_norm.weight"] = r.normal(Dh, std=0.1, mean=norm_mean)
+            sd[m + "self_attn.k_norm.weight"] = r.normal(Dh, std=0.1, mean=norm_mean)
         sd[m + "self_attn.o_proj.weight"] = r.normal(D, H * Dh, std=0.2)
         sd[m + "post_attention_layernorm.weight"] = r.normal(D, std=0.1, mean=norm_mean)
+        if sandwich:
+            sd[m + "pre_feedforward_layernorm.weight"] = r.normal(D, std=0.1, mean=norm_mean)
+            sd[m + "post_feedforward_layernorm.weight"] = r.normal(D, std=0.1, mean=norm_mean)
         sd[m + "mlp.gate_proj.weight"] = r.normal(Fdim, D, std=0.2)
         sd[m + "mlp.up_proj.weight"] = r.normal(Fdim, D, std=0.2)
         sd[m + "mlp.down_proj.weight"] = r.normal(D, Fdim, std=0.15)
@@ -477,21 +496,35 @@ def llama_case(name, cfg, dtype, seed):
     T = len(IDS)
     scaling = cfg.get("rope_scaling")
     R = int(Dh * cfg.get("partial_rotary_factor", 1.0))  # Phi-3: rotary on the first R dims
-    cos, sin = rope_cos_sin(T, R, theta, scaling)
-
-    def rope(t, heads):  # rotate_half on each head's first R dims, the rest passes
-        th = t.view(T, heads, Dh)
-        rot = th[..., :R] * cos[:, None, :] + rotate_half(th[..., :R]) * sin[:, None, :]
-        return torch.cat([rot, th[..., R:]], dim=-1).reshape(T, heads * Dh)
 
     # Which layers see a sliding window: Mistral and Phi-3 every layer; Qwen2/3 with
-    # use_sliding_window the layers from max_window_layers on (HF Qwen2Attention).
+    # use_sliding_window the layers from max_window_layers on (HF Qwen2Attention); Gemma 2
+    # the even layers, Gemma 3 all but every sliding_window_pattern-th (HF's layer_types
+    # default: sliding when (i + 1) % pattern != 0).
     def window_of(i):
         if model_type in ("mistral", "phi3"):
             return cfg.get("sliding_window")
         if cfg.get("use_sliding_window") and i >= cfg["max_window_layers"]:
             return cfg["sliding_window"]
+        if model_type in ("gemma2", "gemma3_text"):
+            pattern = 2 if model_type == "gemma2" else cfg["sliding_window_pattern"]
+            return cfg["sliding_window"] if (i + 1) % pattern != 0 else None
         return None
+
+    # Each layer's rotation: Gemma 3's local layers turn with rope_local_base_freq and no
+    # scaling (HF Gemma3's rotary_emb_local), every other layer with rope_theta and scaling.
+    def rope_of(i):
+        if model_type == "gemma3_text" and window_of(i) is not None:
+            return cfg["rope_local_base_freq"], None
+        return theta, scaling
+
+    def rope(t, heads, i):  # rotate_half on each head's first R dims, the rest passes
+        cos, sin = rope_cos_sin(T, R, *rope_of(i))
+        th = t.view(T, heads, Dh)
+        rot = th[..., :R] * cos[:, None, :] + rotate_half(th[..., :R]) * sin[:, None, :]
+        return torch.cat([rot, th[..., R:]], dim=-1).reshape(T, heads * Dh)
+    scale = cfg["query_pre_attn_scalar"] ** -0.5 if sandwich else None
+    softcap = cfg.get("attn_logit_softcapping")
     x = sd["model.embed_tokens.weight"][ids]
     if gemma:  # GemmaModel: inputs_embeds * hidden_size ** 0.5
         x = x * math.sqrt(D)
@@ -505,16 +538,24 @@ def llama_case(name, cfg, dtype, seed):
         m = f"model.layers.{i}."
         a = rms(x, sd[m + "input_layernorm.weight"])
         q, k, v = (lin(a, m + f"self_attn.{n}_proj") for n in ("q", "k", "v"))
-        if qk_norm:  # Qwen3: q_norm(q_proj(x).view(T, H, Dh)), before the rotation
-            q = rms_norm(q.view(T, H, Dh), sd[m + "self_attn.q_norm.weight"], eps).reshape(T, H * Dh)
-            k = rms_norm(k.view(T, Hkv, Dh), sd[m + "self_attn.k_norm.weight"], eps).reshape(T, Hkv * Dh)
-        q_rot, k_rot = rope(q, H), rope(k, Hkv)
+        if qk_norm:  # Qwen3, Gemma 3: q_norm(q_proj(x).view(T, H, Dh)), before the rotation
+            q = rms(q.view(T, H, Dh), sd[m + "self_attn.q_norm.weight"]).reshape(T, H * Dh)
+            k = rms(k.view(T, Hkv, Dh), sd[m + "self_attn.k_norm.weight"]).reshape(T, Hkv * Dh)
+        q_rot, k_rot = rope(q, H, i), rope(k, Hkv, i)
         window = window_of(i)
-        att, probs = attention(q_rot, k_rot, v, H, Hkv, causal=True, window=window)
-        check_llama_attention(q, k, v, probs, att, H, Hkv, rope_inv_freq(R, theta, scaling), window, rotary=R)
-        x = x + lin(att, m + "self_attn.o_proj")
-        b = rms(x, sd[m + "post_attention_layernorm.weight"])
-        x = x + lin(gate_act(lin(b, m + "mlp.gate_proj")) * lin(b, m + "mlp.up_proj"), m + "mlp.down_proj")
+        att, probs = attention(q_rot, k_rot, v, H, Hkv, causal=True, window=window, scale=scale, softcap=softcap)
+        check_llama_attention(q, k, v, probs, att, H, Hkv, rope_inv_freq(R, *rope_of(i)), window, rotary=R,
+                              scale=scale, softcap=softcap)
+        o = lin(att, m + "self_attn.o_proj")
+        if sandwich:  # Gemma2DecoderLayer: post_attention_layernorm on the attention's output
+            x = x + rms(o, sd[m + "post_attention_layernorm.weight"])
+            b = rms(x, sd[m + "pre_feedforward_layernorm.weight"])
+            f = lin(gate_act(lin(b, m + "mlp.gate_proj")) * lin(b, m + "mlp.up_proj"), m + "mlp.down_proj")
+            x = x + rms(f, sd[m + "post_feedforward_layernorm.weight"])
+        else:
+            x = x + o
+            b = rms(x, sd[m + "post_attention_layernorm.weight"])
+            x = x + lin(gate_act(lin(b, m + "mlp.gate_proj")) * lin(b, m + "mlp.up_proj"), m + "mlp.down_proj")
         for hh in range(H):
             exp[f"layers.{i}.heads.{hh}"] = probs[hh]
         exp[f"layers.{i}.output"] = x.clone()
@@ -522,13 +563,17 @@ def llama_case(name, cfg, dtype, seed):
     exp["final_output"] = x.clone()
     head = sd["model.embed_tokens.weight"] if tied else sd["lm_head.weight"]
     exp["logits"] = x[-1] @ head.T
+    if cfg.get("final_logit_softcapping"):  # Gemma 2: logits → cap · tanh(logits / cap)
+        cap = cfg["final_logit_softcapping"]
+        exp["logits"] = torch.tanh(exp["logits"] / cap) * cap
     m = "model.layers.0."
     exp.update({"loaded.wq": sd[m + "self_attn.q_proj.weight"], "loaded.wk": sd[m + "self_attn.k_proj.weight"],
                 "loaded.wv": sd[m + "self_attn.v_proj.weight"], "loaded.wo": sd[m + "self_attn.o_proj.weight"],
                 "loaded.w_gate": sd[m + "mlp.gate_proj.weight"], "loaded.w_up": sd[m + "mlp.up_proj.weight"],
                 "loaded.w_down": sd[m + "mlp.down_proj.weight"]})
     arch = {"qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM", "mistral": "MistralForCausalLM",
-            "phi3": "Phi3ForCausalLM", "gemma": "GemmaForCausalLM"}.get(model_type, "LlamaForCausalLM")
+            "phi3": "Phi3ForCausalLM", "gemma": "GemmaForCausalLM", "gemma2": "Gemma2ForCausalLM",
+            "gemma3_text": "Gemma3ForCausalLM"}.get(model_type, "LlamaForCausalLM")
     config = {"architectures": [arch], "attention_dropout": 0.0, "bos_token_id": 1,
               "eos_token_id": 2, "hidden_act": "gelu" if gemma else "silu", "initializer_range": 0.02,
               "torch_dtype": torch_dtype_name(dtype), "use_cache": True, **cfg}
@@ -549,9 +594,10 @@ def llama_case(name, cfg, dtype, seed):
     return config, files, exp
 
 
-def check_llama_attention(q, k, v, probs, att, H, Hkv, inv_freq, window, rotary=None):
+def check_llama_attention(q, k, v, probs, att, H, Hkv, inv_freq, window, rotary=None, scale=None, softcap=None):
     """Per-head loop: rotate pairs (j, j + R/2) of the first R = rotary (or Dh) dims by
-    angle pos·inv_freq[j], KV head h // (H/Hkv); query t sees keys max(0, t − window + 1) … t."""
+    angle pos·inv_freq[j], KV head h // (H/Hkv); query t sees keys max(0, t − window + 1) … t;
+    scores · scale (1/√Dh when None), then c·tanh(s / c) with c = softcap when given."""
     T = q.shape[0]
     Dh = q.shape[1] // H
     half = (rotary or Dh) // 2
@@ -573,7 +619,9 @@ def check_llama_attention(q, k, v, probs, att, H, Hkv, inv_freq, window, rotary=
         p = torch.zeros(T, T)
         for t in range(T):
             first = max(0, t - window + 1) if window else 0
-            s = torch.stack([qh[t] @ kh[u] for u in range(first, t + 1)]) / math.sqrt(Dh)
+            s = torch.stack([qh[t] @ kh[u] for u in range(first, t + 1)]) * (scale or 1 / math.sqrt(Dh))
+            if softcap:
+                s = softcap * torch.tanh(s / softcap)
             p[t, first:t + 1] = torch.softmax(s, dim=0)
         assert_close(p, probs[h], f"llama head {h} weights vs per-head loop")
         assert_close(p @ vh, att[:, h * Dh:(h + 1) * Dh], f"llama head {h} output vs per-head loop")
@@ -848,6 +896,20 @@ def generate(root):
              "rms_norm_eps": 1e-6, "rope_theta": 10000.0, "hidden_activation": "gelu_pytorch_tanh",
              "attention_bias": False, "tie_word_embeddings": True, "vocab_size": 64}
     write_case(root, "gemma", *llama_case("gemma", gemma, "F32", 17), "F32")
+    # Gemma 2: sandwich norms, scores × 8^(−1/2) (query_pre_attn_scalar ≠ head_dim) soft-capped
+    # at 2 (tight enough to bend most scores), logits soft-capped at 5, layer 0 local
+    # (sliding_window 3), layer 1 global
+    gemma2 = dict(gemma, model_type="gemma2", num_key_value_heads=2, query_pre_attn_scalar=8,
+                  attn_logit_softcapping=2.0, final_logit_softcapping=5.0, sliding_window=3)
+    write_case(root, "gemma2", *llama_case("gemma2", gemma2, "F32", 18), "F32")
+    # Gemma 3 (text): sandwich norms, qk-norm with (1 + w) weights, no soft-caps, layers
+    # L L G (sliding_window_pattern 3) where the local ones turn with base 100 and the global
+    # one with rope_theta 10000 stretched by a linear rope_scaling of 4
+    gemma3 = dict(gemma, model_type="gemma3_text", num_hidden_layers=3, query_pre_attn_scalar=16,
+                  attn_logit_softcapping=None, final_logit_softcapping=None, sliding_window=3,
+                  sliding_window_pattern=3, rope_local_base_freq=100.0,
+                  rope_scaling={"rope_type": "linear", "factor": 4.0})
+    write_case(root, "gemma3", *llama_case("gemma3", gemma3, "F32", 19), "F32")
     # GPT-NeoX (Pythia): parallel attention + MLP, rotary on half of each head's 8 dims;
     # and the sequential form with rotary on a quarter
     neox = {"hidden_size": 32, "num_attention_heads": 4, "num_hidden_layers": 2, "intermediate_size": 64,

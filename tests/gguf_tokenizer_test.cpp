@@ -3,6 +3,7 @@
 // gpt2_reference.json), the tokenizer.json of the same vocabulary (hand-worked ids in
 // tests/hf_tokenizer_json_test.cpp), and the torch qwen2 forward of tests/gen_gguf_fixtures.py.
 #include <fstream>
+#include <cmath>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -122,6 +123,52 @@ TEST(GgufQwen3, QkNormAndAWiderHeadSizeMatchTheTorchForward) {
     EXPECT_EQ(ckpt.model.weights().layers[1].self_attn.k_norm.size(), 16);
     const json ref = json_file(kFixtures + "/gguf/tiny_qwen3_expected.json");
     expect_torch_logits(ckpt.model, ref);
+}
+
+// gemma: GeGLU and token embeddings × √d_model; the file's norm weights are Gemma's 1 + w
+// already (llama.cpp's converter adds the 1), so they are read as stored.
+TEST(GgufGemma, GeGluAndScaledEmbeddingsMatchTheTorchForward) {
+    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gemma.gguf");
+    const ModelConfig& c = ckpt.model.config();
+    EXPECT_EQ(c.family, "gemma");
+    EXPECT_EQ(c.activation, Activation::GeGLU);
+    EXPECT_TRUE(c.embed_scale);
+    EXPECT_FALSE(c.sandwich_norm);
+    EXPECT_EQ(c.lm_head, LmHead::Tied);
+    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_gemma_expected.json"));
+}
+
+// gemma2: sandwich norms (post_attention_norm, post_ffw_norm), the file's soft-caps (2 on
+// the scores, 5 on the logits), layer 0 local with 3 keys, layer 1 global.
+TEST(GgufGemma2, SandwichNormsSoftCapsAndALocalLayerMatchTheTorchForward) {
+    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gemma2.gguf");
+    const ModelConfig& c = ckpt.model.config();
+    EXPECT_EQ(c.family, "gemma2");
+    EXPECT_TRUE(c.sandwich_norm);
+    EXPECT_EQ(c.attn_softcap, 2.0f);
+    EXPECT_EQ(c.logit_softcap, 5.0f);
+    EXPECT_EQ(c.window, 3);
+    EXPECT_EQ(c.window_layers, "LG");
+    EXPECT_FLOAT_EQ(c.score_scale(), 1.0f / std::sqrt(8.0f));
+    ASSERT_TRUE(ckpt.model.weights().layers[1].post_ffn_norm);
+    const json ref = json_file(kFixtures + "/gguf/tiny_gemma2_expected.json");
+    expect_torch_logits(ckpt.model, ref);
+    for (float logit : ref["next_token_logits"].get<std::vector<float>>()) ASSERT_LT(std::abs(logit), 5.0f);
+}
+
+// gemma3: qk-norm, layers L L G (sliding_window_pattern 3) where the local ones turn with
+// base 10000 and the global one with freq_base 1e6 stretched by linear rope scaling 4.
+TEST(GgufGemma3, LocalLayersWithTheirOwnRopeBaseMatchTheTorchForward) {
+    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gemma3.gguf");
+    const ModelConfig& c = ckpt.model.config();
+    EXPECT_EQ(c.family, "gemma3");
+    EXPECT_TRUE(c.qk_norm);
+    EXPECT_TRUE(c.sandwich_norm);
+    EXPECT_EQ(c.window_layers, "LLG");
+    EXPECT_EQ(c.rope_local_theta, 10000.0f);
+    EXPECT_EQ(c.rope_freq_divisors, std::vector<float>(8, 4.0f));
+    EXPECT_EQ(c.attn_softcap, 0.0f);
+    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_gemma3_expected.json"));
 }
 
 }  // namespace

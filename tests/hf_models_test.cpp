@@ -84,7 +84,7 @@ const std::vector<std::string>& all_cases() {
                                                    "llama", "llama_f16", "llama_sharded", "qwen2",
                                                    "mistral", "llama31", "qwen3", "gpt_neox",
                                                    "gpt_neox_sequential", "gpt_neo", "qwen2_window",
-                                                   "phi3", "gemma"};
+                                                   "phi3", "gemma", "gemma2", "gemma3"};
     return cases;
 }
 
@@ -190,7 +190,8 @@ TEST(HfConfig, Qwen2HasQkvBiasesButNoOutputBias) {
 
 TEST(HfConfig, UnknownModelTypeIsNamedWithTheSupportedOnes) {
     expect_error([] { parse_hf_config(json::parse(R"({"model_type": "t5"})"), "x/config.json"); },
-                 {"x/config.json", "model_type \"t5\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, gemma, llama, mistral, phi3, qwen2, qwen3"});
+                 {"x/config.json", "model_type \"t5\" is not supported",
+                  "gpt2, bert, gpt_neo, gpt_neox, gemma, gemma2, gemma3_text, llama, mistral, phi3, qwen2, qwen3"});
 }
 
 TEST(HfConfig, MissingRequiredKeyIsNamed) {
@@ -279,6 +280,12 @@ TEST(HfConfig, SlidingWindowLayersOfQwenPhi3AndLayerTypes) {
                  {"layer_types", "for each of the 4 layers"});
     expect_error([&] { parse(R"("model_type": "phi3", "partial_rotary_factor": 0.1)"); },
                  {"partial_rotary_factor 0.1 gives 1 rotary dims of a head of 16"});
+    // GPT-NeoX reads the same fraction as rotary_pct: 0.5 of 16 is 8 dims, 1.5 is refused
+    const std::string neox = R"("model_type": "gpt_neox")";
+    EXPECT_EQ(parse(neox + R"(, "rotary_pct": 0.5)").rotary_dims, 8);
+    EXPECT_EQ(parse(neox + R"(, "rotary_pct": 1.0)").rotary_dims, 0);  // all of Dh
+    expect_error([&] { parse(neox + R"(, "rotary_pct": 1.5)"); },
+                 {"rotary_pct 1.5 gives 0 rotary dims of a head of 16"});
 }
 
 // Gemma 2B's config.json (the keys that shape the model): GeGLU, embeddings × √D, head_dim
@@ -305,6 +312,77 @@ TEST(HfConfig, GemmaIsGeGluWithScaledEmbeddings) {
     expect_error([&] { parse_hf_config(act_only, "config.json"); }, {"hidden_act \"gelu\" is not supported for gemma"});
     act_only["hidden_act"] = "gelu_pytorch_tanh";
     EXPECT_EQ(parse_hf_config(act_only, "config.json").config.activation, Activation::GeGLU);
+}
+
+// gemma-2-2b's config.json (the keys that shape the model): Gemma with sandwich norms,
+// scores × 256^(−1/2) soft-capped at 50, logits at 30, even layers local (4096 keys); a
+// null cap is none, an absent one Gemma 2's default.
+TEST(HfConfig, Gemma2HasSandwichNormsSoftCapsAndLocalEvenLayers) {
+    const json gemma2 = json::parse(R"({"model_type": "gemma2", "attention_bias": false,
+        "attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0, "head_dim": 256,
+        "hidden_act": "gelu_pytorch_tanh", "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 2304,
+        "intermediate_size": 9216, "max_position_embeddings": 8192, "num_attention_heads": 8,
+        "num_hidden_layers": 26, "num_key_value_heads": 4, "query_pre_attn_scalar": 256, "rms_norm_eps": 1e-06,
+        "rope_theta": 10000.0, "sliding_window": 4096, "vocab_size": 256000})");
+    const ModelConfig c = parse_hf_config(gemma2, "config.json").config;
+    EXPECT_EQ(c.family, "gemma2");
+    EXPECT_TRUE(c.sandwich_norm);
+    EXPECT_FLOAT_EQ(c.score_scale(), 1.0f / 16.0f);
+    EXPECT_EQ(c.attn_softcap, 50.0f);
+    EXPECT_EQ(c.logit_softcap, 30.0f);
+    EXPECT_EQ(c.window, 4096);
+    EXPECT_EQ(c.window_layers, "LG");
+    EXPECT_EQ(c.window_of(0), 4096);
+    EXPECT_EQ(c.window_of(25), 0);
+    EXPECT_FALSE(c.qk_norm);
+    EXPECT_EQ(c.rope_local_theta, 0.0f);
+    EXPECT_EQ(c.activation, Activation::GeGLU);
+    EXPECT_EQ(c.lm_head, LmHead::Tied);
+    // 2.6 B parameters pass the playground's 1000 million: nothing else is wrong
+    for (const std::string& problem : validate(c)) EXPECT_NE(problem.find("million parameters"), std::string::npos) << problem;
+    json uncapped = gemma2;
+    uncapped["attn_logit_softcapping"] = nullptr;  // null: none
+    uncapped.erase("final_logit_softcapping");     // absent: Gemma 2's 30
+    const ModelConfig u = parse_hf_config(uncapped, "config.json").config;
+    EXPECT_EQ(u.attn_softcap, 0.0f);
+    EXPECT_EQ(u.logit_softcap, 30.0f);
+    json bad = gemma2;
+    bad["attn_logit_softcapping"] = -1.0;
+    expect_error([&] { parse_hf_config(bad, "config.json"); },
+                 {"attn_logit_softcapping -1.0 must be positive (or null: none)"});
+    bad = gemma2;
+    bad["model_type"] = "gemma3";
+    expect_error([&] { parse_hf_config(bad, "config.json"); }, {"model_type \"gemma3_text\", e.g. gemma-3-1b"});
+}
+
+// gemma-3-1b's config.json: Gemma 2's sandwich norms without soft-caps, qk-norm, five local
+// layers (512 keys, rope base 10000) to one global (rope_theta 1e6) repeated over 26 layers.
+TEST(HfConfig, Gemma3TextHasQkNormAndLocalLayersWithTheirOwnRopeBase) {
+    const json gemma3 = json::parse(R"({"model_type": "gemma3_text", "attention_bias": false,
+        "attn_logit_softcapping": null, "final_logit_softcapping": null, "head_dim": 256,
+        "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 1152, "intermediate_size": 6912,
+        "max_position_embeddings": 32768, "num_attention_heads": 4, "num_hidden_layers": 26,
+        "num_key_value_heads": 1, "query_pre_attn_scalar": 256, "rms_norm_eps": 1e-06,
+        "rope_local_base_freq": 10000, "rope_scaling": null, "rope_theta": 1000000, "sliding_window": 512,
+        "sliding_window_pattern": 6, "vocab_size": 262144})");
+    const ModelConfig c = parse_hf_config(gemma3, "config.json").config;
+    EXPECT_EQ(c.family, "gemma3_text");
+    EXPECT_TRUE(c.sandwich_norm);
+    EXPECT_TRUE(c.qk_norm);
+    EXPECT_EQ(c.attn_softcap, 0.0f);
+    EXPECT_EQ(c.logit_softcap, 0.0f);
+    EXPECT_EQ(c.window, 512);
+    EXPECT_EQ(c.window_layers, "LLLLLG");
+    EXPECT_EQ(c.rope_theta, 1e6f);
+    EXPECT_EQ(c.rope_local_theta, 10000.0f);
+    EXPECT_TRUE(c.local_rope(0));
+    EXPECT_FALSE(c.local_rope(5));
+    EXPECT_TRUE(c.local_rope(24));
+    for (const std::string& problem : validate(c)) EXPECT_NE(problem.find("million parameters"), std::string::npos) << problem;
+    json scaled = gemma3;  // gemma-3-4b's text model: the global layers' θ_i divided by 8
+    scaled["rope_scaling"] = json{{"rope_type", "linear"}, {"factor", 8.0}};
+    const ModelConfig s = parse_hf_config(scaled, "config.json").config;
+    EXPECT_EQ(s.rope_freq_divisors, std::vector<float>(128, 8.0f));
 }
 
 // TinyStories-33M's config.json (as published, the keys that matter): GPT-Neo with
@@ -480,7 +558,8 @@ TEST(HfLoader, UnknownModelTypeIsNamed) {
     TempDir dir;
     write_text(dir.file("config.json"), R"({"model_type": "mamba"})");
     expect_error([&] { load_hf_model(dir.str()); },
-                 {"model_type \"mamba\" is not supported", "gpt2, bert, gpt_neo, gpt_neox, gemma, llama, mistral, phi3, qwen2, qwen3"});
+                 {"model_type \"mamba\" is not supported",
+                  "gpt2, bert, gpt_neo, gpt_neox, gemma, gemma2, gemma3_text, llama, mistral, phi3, qwen2, qwen3"});
 }
 
 TEST(HfLoader, MissingTensorIsNamed) {

@@ -109,6 +109,31 @@ std::vector<float> activation_inputs() {
     return x;
 }
 
+// Soft-capping, cap·tanh(s / cap) against the C library's tanh in double over 203 inputs
+// (whole vectors and a tail at every width): 0 stays 0, every value stays within ±cap, and
+// the elements past n are untouched.
+TEST_P(SoftmaxRow, SoftcapFollowsCapTimesTanhAndStaysWithinTheCap) {
+    std::vector<float> x = activation_inputs();
+    for (float& v : x) v *= 10.0f;  // −120 … 120 around a cap of 50
+    const std::vector<float> in = x;
+    for (int n : {1, 7, 16, 17, 202}) {
+        std::vector<float> row = in;
+        kernels::softcap_row(row.data(), n, 50.0f);
+        for (int i = 0; i < 203; ++i) {
+            if (i >= n) {
+                ASSERT_EQ(row[i], in[i]) << "element " << i << " past n " << n;
+                continue;
+            }
+            const double want = 50.0 * std::tanh(static_cast<double>(in[i]) / 50.0);
+            ASSERT_NEAR(row[i], want, 2e-6 * (1 + std::abs(want))) << "softcap(" << in[i] << ")";
+            ASSERT_LE(std::abs(row[i]), 50.0f);
+        }
+    }
+    std::vector<float> zero{0.0f};
+    kernels::softcap_row(zero.data(), 1, 2.0f);
+    EXPECT_EQ(zero[0], 0.0f);
+}
+
 TEST_P(Activations, GeluErfMatchesTheFormulaInDouble) {
     std::vector<float> x = activation_inputs();
     const std::vector<float> in = x;

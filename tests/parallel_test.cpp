@@ -80,7 +80,7 @@ void expect_heads_match_reference(int T, int S, int H, int Hkv, int Dh, bool cau
     mask.key_padding = {0, 77};
     Matrix concat(T, H * Dh);
     std::vector<Matrix> weights, scores;
-    kernels::attend_heads(q, k, v, H, Hkv, 0.25f, mask, concat, &weights, keep_scores ? &scores : nullptr);
+    kernels::attend_heads(q, k, v, H, Hkv, {0.25f}, mask, concat, &weights, keep_scores ? &scores : nullptr);
     ASSERT_EQ(weights.size(), size_t(H));
     for (int h = 0; h < H; ++h) {
         const int g = h / (H / Hkv);

@@ -107,7 +107,7 @@ TEST(GqaAttention, EachQueryHeadEqualsAttentionWithItsKeyValueHead) {
         Matrix concat;
     } r;
     r.concat.resize(T, H * Dh);
-    kernels::attend_heads(q, k, v, H, Hkv, scale, causal, r.concat, &r.weights, nullptr);
+    kernels::attend_heads(q, k, v, H, Hkv, {scale}, causal, r.concat, &r.weights, nullptr);
     ASSERT_EQ(r.weights.size(), 4u);
     for (int h = 0; h < H; ++h) {
         SCOPED_TRACE(testing::Message() << "head " << h);
@@ -136,7 +136,7 @@ TEST(GqaAttention, EachQueryHeadEqualsAttentionWithItsKeyValueHead) {
     Matrix q_same = q;
     q_same.middleCols(Dh, Dh) = q.middleCols(0, Dh);
     std::vector<Matrix> same;
-    kernels::attend_heads(q_same, k, v, H, Hkv, scale, causal, r.concat, &same, nullptr);
+    kernels::attend_heads(q_same, k, v, H, Hkv, {scale}, causal, r.concat, &same, nullptr);
     EXPECT_TRUE(same[0].isApprox(same[1]));
 }
 

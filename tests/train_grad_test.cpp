@@ -138,6 +138,14 @@ std::vector<GradCase> grad_cases() {
         // Gemma: GeGLU, token embeddings × √d_model read by a tied head
         {"norm=rmsnorm,pe=rope,act=geglu,bias=0,embed_scale=1,kv_heads=1,lm_head=tied", {}},
         {"norm=post-ln,pe=learned,act=geglu,embed_scale=1,lm_head=separate", {2}, true},
+        // Gemma 2: sandwich norms, soft-capped scores (cap 1.5) and logits (cap 2), its own
+        // score scale, a local layer then a global one
+        {"norm=rmsnorm,pe=rope,act=geglu,bias=0,embed_scale=1,sandwich=1,softcap=1.5,logit_softcap=2,scale=0.4,"
+         "window=2,window_layers=LG,kv_heads=1,lm_head=tied", {}},
+        {"norm=pre-ln,pe=learned,act=gelu,softcap=0.8,logit_softcap=1.5,lm_head=separate", {3}},
+        // Gemma 3: sandwich norms, qk-norm, the local layer's rope base 100, the global's 10000
+        {"norm=rmsnorm,pe=rope,act=geglu,bias=0,sandwich=1,qk_norm=1,window=2,window_layers=LG,local_theta=100,"
+         "lm_head=tied", {}},
     };
 }
 
@@ -156,8 +164,8 @@ ModelConfig config_of(const GradCase& option) {
 
 const std::vector<int> kGradIds = {0, 5, 9, 2, 5, 9, 7}, kGradSource = {0, 3, 8, 10, 1};
 
-// The case's weights; qk-norm's γ, ones as initialised, made uneven (0.8 … 1.2) so that a
-// backward that forgot γ misses.
+// The case's weights; qk-norm's and the sandwich norms' γ, ones as initialised, made uneven
+// (0.8 … 1.2) so that a backward that forgot γ misses.
 ModelWeights weights_of(const ModelConfig& c) {
     ModelWeights w = init_weights(c);
     const auto vary = [](Vector& gamma, float shift) {
@@ -166,6 +174,8 @@ ModelWeights weights_of(const ModelConfig& c) {
     for (EncoderLayerWeights& l : w.layers) {
         vary(l.self_attn.q_norm, 0.0f);
         vary(l.self_attn.k_norm, 0.05f);
+        if (l.post_attn_norm) vary(l.post_attn_norm->weight, -0.05f);
+        if (l.post_ffn_norm) vary(l.post_ffn_norm->weight, 0.03f);
     }
     for (DecoderLayerWeights& l : w.decoder_layers) {
         vary(l.self_attn.q_norm, 0.02f);

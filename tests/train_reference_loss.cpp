@@ -63,12 +63,12 @@ void normalize_heads(Mat& x, int heads, const Vec& gamma, const ModelConfig& c) 
 
 // RoPE on every head of x (T, n·Dh): pair i (of the first R dims, R = rotary dims or Dh)
 // of position p turns by p·theta^(−2i/R).
-void rotate(Mat& x, int heads, const ModelConfig& c) {
+void rotate(Mat& x, int heads, const ModelConfig& c, double theta) {
     const int dh = static_cast<int>(x.cols()) / heads, rd = c.rotary_dims > 0 ? c.rotary_dims : dh;
     for (Eigen::Index p = 0; p < x.rows(); ++p)
         for (int h = 0; h < heads; ++h)
             for (int i = 0; i < rd / 2; ++i) {
-                const double angle = static_cast<double>(p) * std::pow(static_cast<double>(c.rope_theta), -2.0 * i / rd);
+                const double angle = static_cast<double>(p) * std::pow(theta, -2.0 * i / rd);
                 const int ia = h * dh + (c.rope_layout == RopeLayout::Interleaved ? 2 * i : i);
                 const int ib = h * dh + (c.rope_layout == RopeLayout::Interleaved ? 2 * i + 1 : i + rd / 2);
                 const double a = x(p, ia), b = x(p, ib);
@@ -79,9 +79,11 @@ void rotate(Mat& x, int heads, const ModelConfig& c) {
 
 // Multi-head attention: queries from x, keys and values from m (= x for self-attention);
 // query t sees key j unless causal and j > t, causal with a window and j ≤ t − window,
-// or j is a padded key. Scores are scaled by attn_scale, or 1/√dh when it is 0.
+// or j is a padded key. Scores are scaled by attn_scale, or 1/√dh when it is 0, then
+// soft-capped to cap·tanh(s / cap) when attn_softcap is set. q and k turn by positions of
+// base `theta` (0: no rotation).
 Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const ModelConfig& c, bool causal, int window,
-              bool rope, const std::vector<int>& padded, const Reader& r) {
+              double theta, const std::vector<int>& padded, const Reader& r) {
     const int H = c.heads, Hkv = c.kv_head_count(), dh = c.d_h(), I = H * dh, Ikv = Hkv * dh;
     const Mat win = r(w.in_proj_weight);
     const Vec bin = r(w.in_proj_bias);
@@ -93,15 +95,17 @@ Mat attention(const Mat& x, const Mat& m, const AttentionWeights& w, const Model
         normalize_heads(q, H, r(w.q_norm), c);
         normalize_heads(k, Hkv, r(w.k_norm), c);
     }
-    if (rope) {
-        rotate(q, H, c);
-        rotate(k, Hkv, c);
+    if (theta > 0.0) {
+        rotate(q, H, c, theta);
+        rotate(k, Hkv, c, theta);
     }
     Mat concat(x.rows(), I);
     for (int h = 0; h < H; ++h) {
         const int g = h / (H / Hkv);
         const double scale = c.attn_scale > 0.0f ? double(c.attn_scale) : 1.0 / std::sqrt(static_cast<double>(dh));
         Mat s = q.middleCols(h * dh, dh) * k.middleCols(g * dh, dh).transpose() * scale;
+        const double cap = c.attn_softcap;
+        if (cap > 0.0) s = s.unaryExpr([cap](double v) { return cap * std::tanh(v / cap); });
         for (Eigen::Index t = 0; t < s.rows(); ++t) {
             const auto sees = [&](Eigen::Index j) {
                 return !(causal && (j > t || (window > 0 && j <= t - window))) &&
@@ -161,32 +165,38 @@ Mat embed(const std::vector<int>& ids, const ModelConfig& c, const ModelWeights&
     return x;
 }
 
+// Sandwich norms: x2 = x + n(attn(norm1(x))), y = x2 + n(ffn(norm2(x2))) with the layer's
+// post-attention and post-feed-forward norms.
 Mat encoder_layer(const Mat& x, const EncoderLayerWeights& w, const ModelConfig& c, bool causal, int window,
-                  const std::vector<int>& padded, const Reader& r) {
-    const bool rope = c.pe == PosEncoding::Rotary;
+                  double theta, const std::vector<int>& padded, const Reader& r) {
+    if (c.sandwich_norm) {
+        const Mat n1 = norm(x, w.norm1, c, r);
+        const Mat x2 = x + norm(attention(n1, n1, w.self_attn, c, causal, window, theta, padded, r), *w.post_attn_norm, c, r);
+        return x2 + norm(feed_forward(norm(x2, w.norm2, c, r), w.ffn, c, r), *w.post_ffn_norm, c, r);
+    }
     if (c.norm == NormPlacement::PreLN) {
         const Mat n1 = norm(x, w.norm1, c, r);
-        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, window, rope, padded, r);
+        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, window, theta, padded, r);
         if (c.parallel_block) return x2 + feed_forward(norm(x, w.norm2, c, r), w.ffn, c, r);  // both from x
         return x2 + feed_forward(norm(x2, w.norm2, c, r), w.ffn, c, r);
     }
-    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, window, rope, padded, r), w.norm1, c, r);
+    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, window, theta, padded, r), w.norm1, c, r);
     return norm(x2 + feed_forward(x2, w.ffn, c, r), w.norm2, c, r);
 }
 
 // Cross-attention skips the source's padded keys.
 Mat decoder_layer(const Mat& x, const Mat& memory, const DecoderLayerWeights& w, const ModelConfig& c, int window,
-                  const std::vector<int>& source_padded, const Reader& r) {
-    const bool rope = c.pe == PosEncoding::Rotary, causal = c.mask == MaskKind::Causal;
+                  double theta, const std::vector<int>& source_padded, const Reader& r) {
+    const bool causal = c.mask == MaskKind::Causal;
     if (c.norm == NormPlacement::PreLN) {
         const Mat n1 = norm(x, w.norm1, c, r);
-        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, window, rope, {}, r);
+        const Mat x2 = x + attention(n1, n1, w.self_attn, c, causal, window, theta, {}, r);
         const Mat x3 =
-            x2 + attention(norm(x2, w.norm2, c, r), memory, w.cross_attn, c, false, 0, false, source_padded, r);
+            x2 + attention(norm(x2, w.norm2, c, r), memory, w.cross_attn, c, false, 0, 0.0, source_padded, r);
         return x3 + feed_forward(norm(x3, w.norm3, c, r), w.ffn, c, r);
     }
-    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, window, rope, {}, r), w.norm1, c, r);
-    const Mat x3 = norm(x2 + attention(x2, memory, w.cross_attn, c, false, 0, false, source_padded, r), w.norm2, c, r);
+    const Mat x2 = norm(x + attention(x, x, w.self_attn, c, causal, window, theta, {}, r), w.norm1, c, r);
+    const Mat x3 = norm(x2 + attention(x2, memory, w.cross_attn, c, false, 0, 0.0, source_padded, r), w.norm2, c, r);
     return norm(x3 + feed_forward(x3, w.ffn, c, r), w.norm3, c, r);
 }
 
@@ -197,6 +207,13 @@ int window_of_layer(const ModelConfig& c, std::size_t il) {
     return c.window_layers[il % c.window_layers.size()] == 'G' ? 0 : c.window;
 }
 
+// Layer il's rope base: rope_local_theta in a local layer when set (Gemma 3), else
+// rope_theta; 0 without rotary positions.
+double theta_of_layer(const ModelConfig& c, std::size_t il) {
+    if (c.pe != PosEncoding::Rotary) return 0.0;
+    return c.rope_local_theta > 0.0f && window_of_layer(c, il) > 0 ? c.rope_local_theta : c.rope_theta;
+}
+
 }  // namespace
 
 double reference_loss(const ModelConfig& c, const ModelWeights& w, const std::vector<int>& source,
@@ -205,19 +222,23 @@ double reference_loss(const ModelConfig& c, const ModelWeights& w, const std::ve
     Mat h;
     if (c.arch == Arch::EncoderDecoder) {
         Mat m = embed(source, c, w, r);
-        for (const EncoderLayerWeights& l : w.layers) m = encoder_layer(m, l, c, false, 0, key_padding, r);
+        for (std::size_t il = 0; il < w.layers.size(); ++il)
+            m = encoder_layer(m, w.layers[il], c, false, 0, theta_of_layer(c, il), key_padding, r);
         if (w.final_norm) m = norm(m, *w.final_norm, c, r);
         h = embed(target, c, w, r);
         for (std::size_t il = 0; il < w.decoder_layers.size(); ++il)
-            h = decoder_layer(h, m, w.decoder_layers[il], c, window_of_layer(c, il), key_padding, r);
+            h = decoder_layer(h, m, w.decoder_layers[il], c, window_of_layer(c, il), theta_of_layer(c, il), key_padding, r);
         if (w.decoder_final_norm) h = norm(h, *w.decoder_final_norm, c, r);
     } else {
         h = embed(target, c, w, r);
         for (std::size_t il = 0; il < w.layers.size(); ++il)
-            h = encoder_layer(h, w.layers[il], c, c.mask == MaskKind::Causal, window_of_layer(c, il), key_padding, r);
+            h = encoder_layer(h, w.layers[il], c, c.mask == MaskKind::Causal, window_of_layer(c, il),
+                              theta_of_layer(c, il), key_padding, r);
         if (w.final_norm) h = norm(h, *w.final_norm, c, r);
     }
-    const Mat logits = h * r(c.lm_head == LmHead::Separate ? w.lm_head : w.embed).transpose();
+    Mat logits = h * r(c.lm_head == LmHead::Separate ? w.lm_head : w.embed).transpose();
+    const double cap = c.logit_softcap;  // Gemma 2: logits → cap·tanh(logits / cap)
+    if (cap > 0.0) logits = logits.unaryExpr([cap](double v) { return cap * std::tanh(v / cap); });
     double loss = 0.0;
     for (std::size_t t = 0; t + 1 < target.size(); ++t) {
         const Eigen::RowVectorXd row = logits.row(static_cast<Eigen::Index>(t));

@@ -3,8 +3,9 @@
 // model_grad.h), written from the math for the finite-difference gradient check: every
 // option the playground offers (LayerNorm / RMSNorm pre or post, sinusoidal / learned /
 // rotary positions in both layouts, GQA, the four activations, biases or none, tied or
-// separate head, key padding, BERT's token type and embedding norm) for a single stack,
-// and the encoder–decoder with cross-attention.
+// separate head, key padding, BERT's token type and embedding norm, Gemma's sandwich
+// norms, soft-caps and local rope base) for a single stack, and the encoder–decoder with
+// cross-attention.
 // Every weight is read in double, and one entry can be moved by `delta` in double, so a
 // central difference (L(w + ε) − L(w − ε)) / 2ε with ε = 1e-5 errs by ~1e-10, not by the
 // ~1e-4 a float32 loss allows.

@@ -159,88 +159,103 @@ bool score_scale_field(ModelConfig& c) {
     return changed;
 }
 
-void draw_playground(const ModelPanelContext& ctx) {
-    ModelConfig& c = ctx.state.config;
-    const ModelConfig before = c;
+// Sliding-window attention (a causal mask's last W keys) and the layers it narrows.
+bool window_fields(ModelConfig& c) {
     bool changed = false;
-    ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
-    changed |= enum_combo(tr("architecture"), &c.arch,
-                          {Arch::EncoderOnly, Arch::DecoderOnly, Arch::EncoderDecoder});
-    changed |= ImGui::InputInt("d_model", &c.d_model, 8, 64);
-    changed |= divisor_field("heads", tr("heads"), c.heads, c.d_model, tr("fewer heads: the next smaller divisor of d_model"),
-                             tr("more heads: the next larger divisor of d_model"), ctx.click_targets);
-    changed |= ImGui::InputInt(tr("layers"), &c.layers, 1, 1);
-    changed |= ImGui::InputInt("d_ff", &c.d_ff, 64, 512);
-    changed |= enum_combo(tr("mask"), &c.mask, {MaskKind::None, MaskKind::Causal});
-    if (c.mask == MaskKind::Causal) {  // sliding-window attention: the last W keys only
-        if (ImGui::InputInt(tr("attention window"), &c.window, 1, 8)) {
-            c.window = std::max(0, c.window);
+    if (ImGui::InputInt(tr("attention window"), &c.window, 1, 8)) {
+        c.window = std::max(0, c.window);
+        changed = true;
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("sliding-window attention (Mistral): each query sees only the last W keys, "
+                                   "itself included; 0: every earlier key"));
+    if (c.window > 0) changed |= window_layers_field(c);
+    return changed;
+}
+
+// The rotation of rotary positions: pair layout, base θ and how many dims of a head turn.
+bool rope_fields(ModelConfig& c) {
+    bool changed = enum_combo(tr("rope pairs"), &c.rope_layout, {RopeLayout::RotateHalf, RopeLayout::Interleaved});
+    int theta = static_cast<int>(c.rope_theta);
+    if (ImGui::InputInt(tr("rope theta"), &theta, 1000, 10000)) {
+        c.rope_theta = static_cast<float>(std::max(2, theta));
+        changed = true;
+    }
+    if (ImGui::InputInt(tr("rotary dims"), &c.rotary_dims, 2, 8)) {
+        c.rotary_dims = std::max(0, c.rotary_dims);
+        changed = true;
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("partial rotary (GPT-NeoX, Pythia): only the first R dimensions of each head "
+                                   "turn by position; 0: all of them"));
+    if (c.window > 0 && !c.window_layers.empty()) {  // Gemma 3: local layers turn with their own base
+        int local = static_cast<int>(c.rope_local_theta);
+        if (ImGui::InputInt(tr("local rope theta"), &local, 1000, 10000)) {
+            c.rope_local_theta = local <= 1 ? 0.0f : static_cast<float>(local);
             changed = true;
         }
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", tr("sliding-window attention (Mistral): each query sees only the last W keys, "
-                                       "itself included; 0: every earlier key"));
-        if (c.window > 0) changed |= window_layers_field(c);
+            ImGui::SetTooltip("%s", tr("Gemma 3: the local (windowed) layers rotate with this base θ, the global "
+                                       "ones with rope theta; 0: rope theta everywhere"));
     }
-    changed |= enum_combo(tr("positions"), &c.pe,
-                          {PosEncoding::Sinusoidal, PosEncoding::Learned, PosEncoding::Rotary,
-                           PosEncoding::None});
-    if (c.pe == PosEncoding::Rotary) {  // the rotation: pair layout and base θ
-        changed |= enum_combo(tr("rope pairs"), &c.rope_layout,
-                              {RopeLayout::RotateHalf, RopeLayout::Interleaved});
-        int theta = static_cast<int>(c.rope_theta);
-        if (ImGui::InputInt(tr("rope theta"), &theta, 1000, 10000)) {
-            c.rope_theta = static_cast<float>(std::max(2, theta));
-            changed = true;
-        }
-        if (ImGui::InputInt(tr("rotary dims"), &c.rotary_dims, 2, 8)) {
-            c.rotary_dims = std::max(0, c.rotary_dims);
-            changed = true;
-        }
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", tr("partial rotary (GPT-NeoX, Pythia): only the first R dimensions of each head "
-                                       "turn by position; 0: all of them"));
-    }
-    changed |= enum_combo(tr("norm"), &c.norm, {NormPlacement::PostLN, NormPlacement::PreLN});
-    changed |= enum_combo(tr("norm type"), &c.norm_kind, {NormKind::LayerNorm, NormKind::RMSNorm});
-    changed |= enum_combo(tr("activation"), &c.activation,
-                          {Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SwiGLU,
-                           Activation::GeGLU});
-    // K < heads shares each K/V head among heads / K query heads (grouped-query attention).
-    changed |= kv_heads_field(c, ctx.click_targets);
+    return changed;
+}
+
+// A soft-cap (Gemma 2): values x become cap · tanh(x / cap); 0: none.
+bool softcap_field(const char* label, float& cap, const char* tip) {
+    const bool changed = ImGui::InputFloat(label, &cap, 5.0f, 25.0f, "%.4g");
+    if (changed) cap = std::max(0.0f, cap);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+    return changed;
+}
+
+// The block's switches: biases, parallel attention + MLP or sandwich norms, the score scale
+// and soft-caps, scaled embeddings and qk-norm.
+bool block_option_fields(ModelConfig& c) {
+    bool changed = false;
     bool bias = c.qkv_bias && c.out_bias && c.mlp_bias;
     if (ImGui::Checkbox(tr("biases"), &bias)) {
         c.qkv_bias = c.out_bias = c.mlp_bias = bias;
         changed = true;
     }
     if (c.norm == NormPlacement::PreLN && c.arch != Arch::EncoderDecoder) {
-        if (ImGui::Checkbox(tr("parallel attention + MLP"), &c.parallel_block)) changed = true;
+        changed |= ImGui::Checkbox(tr("parallel attention + MLP"), &c.parallel_block);
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", tr("GPT-NeoX (Pythia), GPT-J: attention and feed-forward both read the layer's "
                                        "input, x + attn(norm1(x)) + ffn(norm2(x))"));
+        changed |= ImGui::Checkbox(tr("sandwich norms"), &c.sandwich_norm);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s", tr("Gemma 2, Gemma 3: each sub-layer's output is normalised too before it joins "
+                                       "the residual, x + norm(attn(norm1(x))), then x + norm(ffn(norm2(x)))"));
     }
     changed |= score_scale_field(c);
-    if (ImGui::Checkbox(tr("embeddings × √d_model"), &c.embed_scale)) changed = true;
+    changed |= softcap_field(tr("score soft-cap"), c.attn_softcap,
+                             tr("Gemma 2: the scaled scores s become cap · tanh(s / cap) before the mask, so no score "
+                                "passes ±cap (50 in Gemma 2); 0: none"));
+    if (c.lm_head != LmHead::None)
+        changed |= softcap_field(tr("logit soft-cap"), c.logit_softcap,
+                                 tr("Gemma 2: the LM head's logits z become cap · tanh(z / cap) (30 in Gemma 2); "
+                                    "0: none"));
+    changed |= ImGui::Checkbox(tr("embeddings × √d_model"), &c.embed_scale);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr("Gemma: each token's embedding is multiplied by √d_model before the first layer "
                                    "(the tied LM head reads the embedding as it is)"));
-    if (ImGui::Checkbox(tr("qk-norm"), &c.qk_norm)) changed = true;
+    changed |= ImGui::Checkbox(tr("qk-norm"), &c.qk_norm);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr("QK-norm (Qwen3, Gemma 3): each head's q and k are RMS-normalised over its Dh "
                                    "dimensions and scaled by a learned γ, before the rotation"));
-    changed |= enum_combo(tr("lm head"), &c.lm_head, {LmHead::None, LmHead::Tied, LmHead::Separate});
-    int seed = static_cast<int>(c.seed);
-    if (ImGui::InputInt(tr("seed"), &seed)) {
-        c.seed = static_cast<std::uint64_t>(std::max(0, seed));
-        changed = true;
-    }
-    ImGui::PopItemWidth();
+    return changed;
+}
+
+// d_ff = 4·d_model; nn.Transformer block → Llama block in one step (each option also
+// changes alone); the architecture's defaults (the seed kept).
+bool preset_buttons(ModelConfig& c) {
+    bool changed = false;
     if (ImGui::Button("d_ff = 4·d_model")) {
         c.d_ff = default_d_ff(c.d_model);
         changed = true;
     }
     same_line_if_fits(button_width(tr("Llama block")));
-    // nn.Transformer block -> Llama block in one step (each option also changes alone).
     if (ImGui::Button(tr("Llama block"))) {
         c.arch = Arch::DecoderOnly;
         c.mask = MaskKind::Causal;
@@ -260,6 +275,43 @@ void draw_playground(const ModelPanelContext& ctx) {
         c.seed = keep_seed;
         changed = true;
     }
+    return changed;
+}
+
+void draw_playground(const ModelPanelContext& ctx) {
+    ModelConfig& c = ctx.state.config;
+    const ModelConfig before = c;
+    bool changed = false;
+    ImGui::PushItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    changed |= enum_combo(tr("architecture"), &c.arch,
+                          {Arch::EncoderOnly, Arch::DecoderOnly, Arch::EncoderDecoder});
+    changed |= ImGui::InputInt("d_model", &c.d_model, 8, 64);
+    changed |= divisor_field("heads", tr("heads"), c.heads, c.d_model, tr("fewer heads: the next smaller divisor of d_model"),
+                             tr("more heads: the next larger divisor of d_model"), ctx.click_targets);
+    changed |= ImGui::InputInt(tr("layers"), &c.layers, 1, 1);
+    changed |= ImGui::InputInt("d_ff", &c.d_ff, 64, 512);
+    changed |= enum_combo(tr("mask"), &c.mask, {MaskKind::None, MaskKind::Causal});
+    if (c.mask == MaskKind::Causal) changed |= window_fields(c);
+    changed |= enum_combo(tr("positions"), &c.pe,
+                          {PosEncoding::Sinusoidal, PosEncoding::Learned, PosEncoding::Rotary,
+                           PosEncoding::None});
+    if (c.pe == PosEncoding::Rotary) changed |= rope_fields(c);
+    changed |= enum_combo(tr("norm"), &c.norm, {NormPlacement::PostLN, NormPlacement::PreLN});
+    changed |= enum_combo(tr("norm type"), &c.norm_kind, {NormKind::LayerNorm, NormKind::RMSNorm});
+    changed |= enum_combo(tr("activation"), &c.activation,
+                          {Activation::ReLU, Activation::GELU, Activation::GELUTanh, Activation::SwiGLU,
+                           Activation::GeGLU});
+    // K < heads shares each K/V head among heads / K query heads (grouped-query attention).
+    changed |= kv_heads_field(c, ctx.click_targets);
+    changed |= block_option_fields(c);
+    changed |= enum_combo(tr("lm head"), &c.lm_head, {LmHead::None, LmHead::Tied, LmHead::Separate});
+    int seed = static_cast<int>(c.seed);
+    if (ImGui::InputInt(tr("seed"), &seed)) {
+        c.seed = static_cast<std::uint64_t>(std::max(0, seed));
+        changed = true;
+    }
+    ImGui::PopItemWidth();
+    changed |= preset_buttons(c);
     if (changed) {
         follow_edit(before, c);  // another architecture → its mask; d_model → d_ff when it was 4·d_model
         ctx.state.dirty = true;

@@ -135,11 +135,13 @@ void draw_numbers(const DetailPanelsContext& ctx, const Card& card, const Number
 std::vector<Card> pipeline_cards(const Trace& trace, const AttentionSteps& st, int h, bool textbook) {
     const Trace* t = &trace;
     const std::size_t hs_ = static_cast<std::size_t>(h);
-    char scale_title[64];
-    if (trace.config.attn_scale > 0.0f)  // the model's own scale (GPT-Neo's 1: unscaled)
-        std::snprintf(scale_title, sizeof scale_title, "×%.4g", st.scale);
-    else
-        std::snprintf(scale_title, sizeof scale_title, "÷√d_k (×%.3f)", st.scale);
+    char scale_title[96];
+    const int n = trace.config.attn_scale > 0.0f  // the model's own scale (GPT-Neo's 1: unscaled)
+                      ? std::snprintf(scale_title, sizeof scale_title, "×%.4g", st.scale)
+                      : std::snprintf(scale_title, sizeof scale_title, "÷√d_k (×%.3f)", st.scale);
+    if (st.softcap > 0.0f)  // Gemma 2: the scaled scores s soft-capped to c·tanh(s / c)
+        std::snprintf(scale_title + n, sizeof scale_title - static_cast<std::size_t>(n), " → %g·tanh(s/%g)",
+                      st.softcap, st.softcap);
     // QK-norm and rotary positions: Q_h and K_h are shown after the norm and the rotation
     // by position (the scores use them); QKV is before them.
     const bool rotated = t->config.pe == PosEncoding::Rotary && !t->steps_cross;

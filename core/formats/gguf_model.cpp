@@ -1,6 +1,7 @@
 #include "core/formats/gguf_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 
@@ -19,13 +20,20 @@ struct ArchTraits {
     bool qkv_bias;           // attn_q/k/v.bias tensors
     RopeLayout rope_layout;  // llama.cpp's rope mode: "normal" adjacent pairs, or NEOX halves
     bool qk_norm;            // attn_q_norm / attn_k_norm tensors (Dh): RMSNorm of each head's q, k
+    // Gemma: GeGLU for SwiGLU and token embeddings × √d_model (llama.cpp's converter stores
+    // Gemma's RMSNorm weights as 1 + w already); sandwich: Gemma 2/3's post_attention_norm
+    // and post_ffw_norm tensors.
+    bool gemma = false, sandwich = false;
 };
 constexpr ArchTraits kArchs[] = {
     {"llama", false, RopeLayout::Interleaved, false},
     {"qwen2", true, RopeLayout::RotateHalf, false},
     {"qwen3", false, RopeLayout::RotateHalf, true},
+    {"gemma", false, RopeLayout::RotateHalf, false, true},
+    {"gemma2", false, RopeLayout::RotateHalf, false, true, true},
+    {"gemma3", false, RopeLayout::RotateHalf, true, true, true},
 };
-constexpr const char* kArchitectures = "llama, qwen2, qwen3";
+constexpr const char* kArchitectures = "llama, qwen2, qwen3, gemma, gemma2, gemma3";
 
 const ArchTraits& arch_traits(const GgufFile& file) {
     const std::string arch = file.string("general.architecture");
@@ -148,14 +156,57 @@ std::string describe_gguf(const GgufFile& file) {
     return out.str();
 }
 
+namespace {
+
+// A positive number of metadata key `key` (`fallback` when absent).
+float positive_number(const GgufFile& file, const std::string& key, double fallback) {
+    const double v = file.number(key, fallback);
+    if (!(v > 0.0 && v <= 1e12))
+        throw Error(file.path() + ": metadata '" + key + "' is " + std::to_string(v) + " (expected a positive number)");
+    return static_cast<float>(v);
+}
+
+// Gemma 2 and 3 as llama.cpp runs them: every other layer (Gemma 2, from layer 0) or five
+// in six (Gemma 3, sliding_window_pattern) local with attention.sliding_window keys
+// (4096 / 512 by default); scores × 1/√key_length, or × 1/√(d_model / heads) in the 27B
+// models (46 and 62 layers), where query_pre_attn_scalar is that; Gemma 2's soft-caps
+// (50 and 30 unless given); Gemma 3's local layers turn with base 10000.
+void read_gemma2_and_3(const GgufFile& file, const std::string& arch, ModelConfig& c) {
+    const std::string p = arch + ".";
+    const bool gemma2 = arch == "gemma2";
+    c.sandwich_norm = true;
+    c.window = dimension(file, p + "attention.sliding_window", gemma2 ? 4096 : 512);
+    const int pattern = gemma2 ? 2 : dimension(file, p + "attention.sliding_window_pattern", 6);
+    std::string kinds;
+    for (int il = 0; il < std::min(c.layers, pattern); ++il) kinds += (il + 1) % pattern != 0 ? 'L' : 'G';
+    c.window_layers = kinds.find('G') == std::string::npos ? "" : kinds;
+    const bool big = c.layers == (gemma2 ? 46 : 62);
+    c.attn_scale = 1.0f / std::sqrt(static_cast<float>(big ? c.d_model / c.heads : c.d_h()));
+    if (gemma2) {
+        c.attn_softcap = positive_number(file, p + "attn_logit_softcapping", 50.0);
+        c.logit_softcap = positive_number(file, p + "final_logit_softcapping", 30.0);
+    } else {
+        c.rope_local_theta = 10000.0f;
+    }
+}
+
+// rope.scaling.type: none, or linear (Gemma 3's global layers: every θ_i divided by
+// rope.scaling.factor); the rest are refused by name.
+void read_rope_scaling(const GgufFile& file, const std::string& p, ModelConfig& c) {
+    const std::string key = p + "rope.scaling.type";
+    if (!file.has(key) || file.string(key) == "none") return;
+    if (file.string(key) != "linear")
+        throw Error(file.path() + ": " + key + " '" + file.string(key) + "' (rope scaling) is not supported yet");
+    const float factor = positive_number(file, p + "rope.scaling.factor", 1.0);
+    if (factor != 1.0f) c.rope_freq_divisors.assign(static_cast<std::size_t>(c.rotary_dim_count() / 2), factor);
+}
+
+}  // namespace
+
 ModelConfig gguf_config(const GgufFile& file) {
     const ArchTraits& traits = arch_traits(file);
     const std::string arch = traits.name;
     const std::string p = arch + ".";
-    for (const char* key : {"rope.scaling.type"})
-        if (file.has(p + key) && file.string(p + key) != "none")
-            throw Error(file.path() + ": " + p + key + " '" + file.string(p + key) +
-                        "' (rope scaling) is not supported yet");
 
     ModelConfig c;
     c.family = arch;
@@ -182,13 +233,16 @@ ModelConfig gguf_config(const GgufFile& file) {
     c.norm = NormPlacement::PreLN;
     c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = static_cast<float>(file.number(p + "attention.layer_norm_rms_epsilon", 1e-5));
-    c.activation = Activation::SwiGLU;
+    c.activation = traits.gemma ? Activation::GeGLU : Activation::SwiGLU;
+    c.embed_scale = traits.gemma;
     c.pe = PosEncoding::Rotary;
     c.rope_layout = traits.rope_layout;
     c.rope_theta = static_cast<float>(file.number(p + "rope.freq_base", 10000.0));
+    read_rope_scaling(file, p, c);
     c.qkv_bias = traits.qkv_bias;
     c.out_bias = c.mlp_bias = false;
     c.qk_norm = traits.qk_norm;
+    if (traits.sandwich) read_gemma2_and_3(file, arch, c);
     const GgufTensor* embed = file.find_tensor("token_embd.weight");
     if (!embed) throw Error(file.path() + " has no tensor 'token_embd.weight', which a " + arch + " model needs");
     if (embed->ne.size() != 2 || embed->ne[1] < 1 || embed->ne[1] > kMaxDim)
@@ -238,8 +292,10 @@ Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
             a.k_norm = r.vector(b + "attn_k_norm.weight", c.d_h());
         }
         a.out_proj_weight = r.matrix(b + "attn_output.weight", D, I);
+        if (c.sandwich_norm) l.post_attn_norm = LayerNormWeights{r.vector(b + "post_attention_norm.weight", D), Vector()};
         l.norm2.weight = r.vector(b + "ffn_norm.weight", D);
-        l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);    // silu(gate x)
+        if (c.sandwich_norm) l.post_ffn_norm = LayerNormWeights{r.vector(b + "post_ffw_norm.weight", D), Vector()};
+        l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);    // silu(gate x), Gemma gelu_tanh
         l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);   // ⊙ up x
         l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F); // down
         if (progress && !progress(static_cast<int>(il) + 1, c.layers)) throw Cancelled{};

@@ -175,6 +175,18 @@ HfConfig parse_bert(const Keys& k) {
     return out;
 }
 
+// The rotary dims R of each head from the fraction under `key` (GPT-NeoX's rotary_pct,
+// Phi-3's partial_rotary_factor; `fallback` when absent): HF's int(Dh · fraction), even and
+// at least 2. Returns rotary_dims: R, or 0 when R is all of Dh.
+int read_rotary_dims(const Keys& k, const char* key, float fallback, const ModelConfig& c) {
+    const float fraction = k.optional_float(key, fallback);
+    const int rotary = fraction > 0.0f && fraction <= 1.0f ? static_cast<int>(static_cast<float>(c.d_h()) * fraction) : 0;
+    if (rotary < 2 || rotary % 2 != 0)
+        k.fail(std::string(key) + " " + k.dump(key) + " gives " + std::to_string(rotary) + " rotary dims of a head of " +
+               std::to_string(c.d_h()) + "; they must be even and at least 2");
+    return rotary == c.d_h() ? 0 : rotary;
+}
+
 // GPT-NeoX (Pythia): per layer x + attn(ln1(x)) + mlp(ln2(x)) (use_parallel_residual, else
 // one after the other), LayerNorm with biases, GELU, RoPE on the first rotary_pct of each
 // head (rotate-half pairs), untied embed_out.
@@ -193,13 +205,7 @@ HfConfig parse_gpt_neox(const Keys& k) {
     c.pe = PosEncoding::Rotary;
     c.rope_layout = RopeLayout::RotateHalf;
     c.rope_theta = k.optional_float("rotary_emb_base", k.optional_float("rope_theta", 10000.0f));
-    const float pct = k.optional_float("rotary_pct", k.optional_float("partial_rotary_factor", 0.25f));
-    if (!(pct > 0.0f && pct <= 1.0f)) k.fail("rotary_pct " + k.dump("rotary_pct") + " must be in (0, 1]");
-    const int rotary = static_cast<int>(static_cast<float>(c.d_h()) * pct);  // HF: int(head_size · rotary_pct)
-    if (rotary < 2 || rotary % 2 != 0)
-        k.fail("rotary_pct gives " + std::to_string(rotary) + " rotary dims of a head of " + std::to_string(c.d_h()) +
-               "; they must be even and at least 2");
-    c.rotary_dims = rotary == c.d_h() ? 0 : rotary;
+    c.rotary_dims = read_rotary_dims(k, k.has("rotary_pct") ? "rotary_pct" : "partial_rotary_factor", 0.25f, c);
     if (k.has("rope_scaling")) k.fail("rope_scaling " + k.dump("rope_scaling") + " is not supported for gpt_neox");
     c.arch = Arch::DecoderOnly;
     c.mask = MaskKind::Causal;
@@ -219,8 +225,11 @@ void check_pattern_layers(const Keys& k, int layers) {
                std::to_string(kMaxPatternLayers) + " layers HeadScope reads attention kinds for");
 }
 
-// The shortest pattern that, repeated, gives `kinds` (one letter per layer): "GLGLGL" → "GL".
-std::string shortest_period(const std::string& kinds) {
+// ModelConfig::window_layers for `kinds` (one letter per layer, L local, G global): the
+// shortest pattern that, repeated, gives it ("GLGLGL" → "GL"), or empty when every layer
+// is local (the window alone says that).
+std::string window_pattern_of(const std::string& kinds) {
+    if (kinds.find('G') == std::string::npos) return "";
     for (std::size_t p = 1; p < kinds.size(); ++p) {
         bool repeats = true;
         for (std::size_t i = p; i < kinds.size() && repeats; ++i) repeats = kinds[i] == kinds[i % p];
@@ -283,8 +292,7 @@ HfConfig parse_gpt_neo(const Keys& k, const json& config) {
         read_gpt_neo_layers(k, k.has("attention_types") ? config.at("attention_types") : kDefaultTypes, c.layers);
     if (kinds.find('L') != std::string::npos) {
         c.window = k.optional_int("window_size", 256);
-        const std::string pattern = shortest_period(kinds);
-        if (pattern != "L") c.window_layers = pattern;
+        c.window_layers = window_pattern_of(kinds);
     }
     c.lm_head = k.optional_bool("tie_word_embeddings", true) ? LmHead::Tied : LmHead::Separate;
     return out;
@@ -292,13 +300,19 @@ HfConfig parse_gpt_neo(const Keys& k, const json& config) {
 
 // rope_scaling {"rope_type": "llama3", factor, low_freq_factor, high_freq_factor,
 // original_max_position_embeddings} (Llama 3.1/3.2) as the divisor of each θ_i
-// (llama3_rope_divisors); other kinds are refused by name.
+// (llama3_rope_divisors), or {"rope_type": "linear", factor} (Gemma 3's global layers:
+// every θ_i divided by factor, positions stretched); other kinds are refused by name.
 std::vector<float> read_rope_scaling(const Keys& k, const ModelConfig& c) {
     const json& s = k.object("rope_scaling");
     const Keys scaling(s, k.where() + " rope_scaling", "llama");
     const std::string type = scaling.optional_string("rope_type", scaling.optional_string("type", ""));
+    if (type == "linear") {
+        const float factor = scaling.optional_float("factor", 1.0f);
+        if (!(factor >= 1.0f && factor <= 1e6f)) k.fail("rope_scaling " + k.dump("rope_scaling") + " needs factor ≥ 1");
+        return std::vector<float>(static_cast<std::size_t>(c.rotary_dim_count() / 2), factor);
+    }
     if (type != "llama3")
-        k.fail("rope_scaling of type \"" + type + "\" is not supported (only \"llama3\", Llama 3.1's)");
+        k.fail("rope_scaling of type \"" + type + "\" is not supported (only \"llama3\", Llama 3.1's, and \"linear\")");
     Llama3RopeScaling r;
     r.factor = scaling.optional_float("factor", 8.0f);
     r.low_freq_factor = scaling.optional_float("low_freq_factor", 1.0f);
@@ -328,6 +342,17 @@ void read_sliding_window(const Keys& k, const json& config, const std::string& t
         }
     } else if (type == "mistral" || type == "phi3") {
         kinds = std::string(static_cast<std::size_t>(c.layers), 'L');
+    } else if (type == "gemma2" || type == "gemma3_text") {
+        // Gemma 2: even layers local (from layer 0); Gemma 3: every sliding_window_pattern-th
+        // layer global, the others local ((il + 1) % pattern != 0), 6 by default
+        const int pattern = type == "gemma2" ? 2 : k.optional_int("sliding_window_pattern", 6);
+        if (pattern < 1) k.fail("sliding_window_pattern " + k.dump("sliding_window_pattern") + " must be at least 1");
+        for (int il = 0; il < c.layers; ++il) kinds += (il + 1) % pattern != 0 ? 'L' : 'G';
+        if (!k.has("sliding_window")) {  // their configs' default window
+            c.window = 4096;
+            c.window_layers = window_pattern_of(kinds);
+            return;
+        }
     } else if (k.optional_bool("use_sliding_window", false)) {
         // Qwen2Config / Qwen3Config: max_window_layers 28 unless given (0: every layer)
         const bool zero = k.has("max_window_layers") && config.at("max_window_layers") == 0;
@@ -336,11 +361,37 @@ void read_sliding_window(const Keys& k, const json& config, const std::string& t
     }
     if (kinds.find('L') == std::string::npos || !k.has("sliding_window")) return;  // null: full attention
     c.window = k.optional_int("sliding_window", 0);
-    if (kinds.find('G') != std::string::npos) c.window_layers = shortest_period(kinds);
+    c.window_layers = window_pattern_of(kinds);
 }
 
-// Llama / Qwen2 / Qwen3 / Mistral / Phi-3 / Gemma: x += attn(rms(x)) with RoPE on q, k;
-// x += down(silu(gate) ⊙ up)(rms(x)); Gemma: GELU-tanh for silu, embeddings × √D.
+// A soft-cap of Gemma 2's: `fallback` when the key is absent, none (0) when it is null.
+float read_softcap(const Keys& k, const json& config, const char* key, float fallback) {
+    if (config.contains(key) && config.at(key).is_null()) return 0.0f;
+    const float cap = k.optional_float(key, fallback);
+    if (!(cap > 0.0f && cap <= 1e6f)) k.fail(std::string(key) + " " + k.dump(key) + " must be positive (or null: none)");
+    return cap;
+}
+
+// What Gemma 2 and Gemma 3 add to Gemma: sandwich norms, scores scaled by
+// query_pre_attn_scalar^(−1/2), soft-capped scores and logits (Gemma 2 by default, Gemma 3
+// when set); Gemma 3: qk-norm and the local layers' own rope base.
+void read_gemma2_and_3(const Keys& k, const json& config, const std::string& type, ModelConfig& c) {
+    c.sandwich_norm = true;
+    const float scalar = k.optional_float("query_pre_attn_scalar", 256.0f);
+    if (!(scalar > 0.0f)) k.fail("query_pre_attn_scalar " + k.dump("query_pre_attn_scalar") + " must be positive");
+    c.attn_scale = 1.0f / std::sqrt(scalar);
+    const bool gemma2 = type == "gemma2";
+    c.attn_softcap = read_softcap(k, config, "attn_logit_softcapping", gemma2 ? 50.0f : 0.0f);
+    c.logit_softcap = read_softcap(k, config, "final_logit_softcapping", gemma2 ? 30.0f : 0.0f);
+    if (gemma2) return;
+    c.qk_norm = true;
+    c.rope_local_theta = k.optional_float("rope_local_base_freq", 10000.0f);
+    if (!(c.rope_local_theta > 1.0f)) k.fail("rope_local_base_freq " + k.dump("rope_local_base_freq") + " must be greater than 1");
+}
+
+// Llama / Qwen2 / Qwen3 / Mistral / Phi-3 / Gemma 1–3: x += attn(rms(x)) with RoPE on q, k;
+// x += down(silu(gate) ⊙ up)(rms(x)); Gemma: GELU-tanh for silu, embeddings × √D (Gemma 2
+// and 3 more: read_gemma2_and_3).
 HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& type) {
     HfConfig out;
     ModelConfig& c = out.config;
@@ -361,20 +412,22 @@ HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& 
     if (c.head_dim == c.d_model / c.heads && c.d_model % c.heads == 0) c.head_dim = 0;  // the usual
     if (c.d_h() % 2 != 0)
         k.fail("head_dim " + std::to_string(c.d_h()) + " is odd; rotary embeddings need it even");
+    const bool gemma = type == "gemma" || type == "gemma2" || type == "gemma3_text";
     c.max_len = k.optional_int("max_position_embeddings", type == "qwen2" || type == "qwen3" ? 32768
-                                                          : type == "gemma"                  ? 8192
+                                                          : type == "gemma3_text"            ? 131072
+                                                          : gemma                            ? 8192
                                                                                              : 2048);
     c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = k.optional_float("rms_norm_eps", 1e-6f);
     c.norm = NormPlacement::PreLN;
-    if (type == "gemma") {
+    if (gemma) {
         // GeGLU: the gate through GELU-tanh. Gemma's configs name it in hidden_activation
         // (read first, as HF's Gemma code did when it was added) or hidden_act (read by
         // today's); the erf GELU is refused rather than guessed.
         const char* key = k.has("hidden_activation") ? "hidden_activation" : "hidden_act";
         if (read_gelu(k, key, "gelu_pytorch_tanh") != Activation::GELUTanh)
-            k.fail(std::string(key) + " " + k.dump(key) +
-                   " is not supported for gemma (only the tanh GELU: gelu_pytorch_tanh)");
+            k.fail(std::string(key) + " " + k.dump(key) + " is not supported for " + type +
+                   " (only the tanh GELU: gelu_pytorch_tanh)");
         c.activation = Activation::GeGLU;
         c.embed_scale = true;  // inputs_embeds × √hidden_size
     } else {
@@ -385,26 +438,20 @@ HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& 
     }
     c.pe = PosEncoding::Rotary;
     c.rope_layout = RopeLayout::RotateHalf;
-    c.rope_theta = k.optional_float("rope_theta", 10000.0f);
+    c.rope_theta = k.optional_float("rope_theta", type == "gemma3_text" ? 1e6f : 10000.0f);
     if (k.has("rope_scaling")) c.rope_freq_divisors = read_rope_scaling(k, c);
     read_sliding_window(k, config, type, c);
-    if (type == "phi3") {  // Phi-4-mini: rotary on the first 3/4 of each head
-        const float pct = k.optional_float("partial_rotary_factor", 1.0f);
-        const int rotary = static_cast<int>(static_cast<float>(c.d_h()) * pct);
-        if (!(pct > 0.0f && pct <= 1.0f) || rotary < 2 || rotary % 2 != 0)
-            k.fail("partial_rotary_factor " + k.dump("partial_rotary_factor") + " gives " + std::to_string(rotary) +
-                   " rotary dims of a head of " + std::to_string(c.d_h()) + "; they must be even and at least 2");
-        c.rotary_dims = rotary == c.d_h() ? 0 : rotary;
-    }
+    if (type == "gemma2" || type == "gemma3_text") read_gemma2_and_3(k, config, type, c);
+    if (type == "phi3") c.rotary_dims = read_rotary_dims(k, "partial_rotary_factor", 1.0f, c);  // Phi-4-mini: 3/4
     if (k.optional_bool("mlp_bias", false)) k.fail("mlp_bias true is not supported");
     c.arch = Arch::DecoderOnly;
     c.mask = MaskKind::Causal;
-    c.lm_head = k.optional_bool("tie_word_embeddings", type == "gemma") ? LmHead::Tied : LmHead::Separate;
+    c.lm_head = k.optional_bool("tie_word_embeddings", gemma) ? LmHead::Tied : LmHead::Separate;
     c.mlp_bias = false;
     if (type == "qwen2") {
         c.qkv_bias = true;
         c.out_bias = false;
-    } else if (type == "qwen3") {  // Qwen3: q_norm / k_norm of head_dim on every layer
+    } else if (type == "qwen3") {  // Qwen3: q_norm / k_norm of head_dim on every layer (Gemma 3's above)
         c.qk_norm = true;
         c.qkv_bias = c.out_bias = k.optional_bool("attention_bias", false);
     } else {
@@ -416,8 +463,9 @@ HfConfig parse_llama_like(const Keys& k, const json& config, const std::string& 
 }  // namespace
 
 const std::vector<std::string>& supported_hf_model_types() {
-    static const std::vector<std::string> types = {"gpt2",  "bert",    "gpt_neo", "gpt_neox", "gemma",
-                                                   "llama", "mistral", "phi3",    "qwen2",    "qwen3"};
+    static const std::vector<std::string> types = {"gpt2",    "bert",  "gpt_neo", "gpt_neox", "gemma",
+                                                   "gemma2",  "gemma3_text", "llama", "mistral",  "phi3",
+                                                   "qwen2",   "qwen3"};
     return types;
 }
 
@@ -452,8 +500,11 @@ HfConfig parse_hf_config(const json& config, const std::string& where) {
     else if (type == "gpt_neox")
         out = parse_gpt_neox(keys);
     else if (type == "llama" || type == "qwen2" || type == "qwen3" || type == "mistral" || type == "phi3" ||
-             type == "gemma")
+             type == "gemma" || type == "gemma2" || type == "gemma3_text")
         out = parse_llama_like(keys, config, type);
+    else if (type == "gemma3")
+        throw Error(where + ": model_type \"gemma3\" is Gemma 3's image-and-text model; HeadScope opens its text "
+                    "model (model_type \"gemma3_text\", e.g. gemma-3-1b)");
     else
         throw Error(where + ": model_type \"" + type + "\" is not supported (supported: " +
                     supported_hf_model_types_text() + ")");

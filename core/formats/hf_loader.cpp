@@ -336,7 +336,7 @@ ModelWeights load_gpt_neox(TensorStore& t, const ModelConfig& c, const ProgressF
 }
 
 // ---------------------------------------------------------------------------------------
-// Llama / Qwen2 / Qwen3 / Mistral / Phi-3 / Gemma
+// Llama / Qwen2 / Qwen3 / Mistral / Phi-3 / Gemma 1–3
 // ---------------------------------------------------------------------------------------
 
 ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& progress) {
@@ -367,7 +367,13 @@ ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& 
         }
         a.out_proj_weight = t.matrix(m + "self_attn.o_proj.weight", D, Q);
         if (c.out_bias) a.out_proj_bias = t.vector(m + "self_attn.o_proj.bias", D);
-        l.norm2 = {t.vector(m + "post_attention_layernorm.weight", D), Vector()};
+        if (c.sandwich_norm) {  // Gemma 2/3: post_attention_layernorm is the attention's output norm
+            l.post_attn_norm = LayerNormWeights{t.vector(m + "post_attention_layernorm.weight", D), Vector()};
+            l.norm2 = {t.vector(m + "pre_feedforward_layernorm.weight", D), Vector()};
+            l.post_ffn_norm = LayerNormWeights{t.vector(m + "post_feedforward_layernorm.weight", D), Vector()};
+        } else {
+            l.norm2 = {t.vector(m + "post_attention_layernorm.weight", D), Vector()};
+        }
         // SwiGLU (Gemma: GeGLU): down(act(gate(x)) ⊙ up(x)) with up = linear1, down = linear2.
         if (phi3) {  // gate_up_proj: (2F, D) = [gate; up]
             const Matrix gate_up = t.matrix(m + "mlp.gate_up_proj.weight", 2 * F, D);
@@ -383,9 +389,13 @@ ModelWeights load_llama(TensorStore& t, const ModelConfig& c, const ProgressFn& 
     }
     w.final_norm = LayerNormWeights{t.vector("model.norm.weight", D), Vector()};
     if (c.lm_head == LmHead::Separate) w.lm_head = t.matrix("lm_head.weight", V, D);
-    if (c.family == "gemma") {  // GemmaRMSNorm scales by (1 + w): γ = 1 + the stored w
-        for (EncoderLayerWeights& l : w.layers)
+    if (c.family.starts_with("gemma")) {  // GemmaRMSNorm scales by (1 + w): γ = 1 + the stored w
+        for (EncoderLayerWeights& l : w.layers) {
             for (LayerNormWeights* n : {&l.norm1, &l.norm2}) n->weight.array() += 1.0f;
+            for (auto* n : {&l.post_attn_norm, &l.post_ffn_norm})
+                if (*n) (*n)->weight.array() += 1.0f;
+            for (Vector* g : {&l.self_attn.q_norm, &l.self_attn.k_norm}) g->array() += 1.0f;  // Gemma 3 (empty: none)
+        }
         w.final_norm->weight.array() += 1.0f;
     }
     return w;

@@ -90,7 +90,8 @@ bool is_llama_shaped(const ModelConfig& c) {
            !(c.window > 0 && (c.qkv_bias || c.qk_norm)) &&  // with a window a Mistral: no biases, no qk-norm
            !c.parallel_block && c.rotary_dims == 0 &&        // GPT-NeoX's options have no Llama names
            c.window_layers.empty() && c.attn_scale == 0.0f &&  // nor GPT-Neo's
-           !c.embed_scale;                                      // nor Gemma's
+           !c.embed_scale && !c.sandwich_norm &&                // nor Gemma's
+           c.attn_softcap == 0.0f && c.logit_softcap == 0.0f && c.rope_local_theta == 0.0f;
 }
 
 void save_hf_llama_dir(const Model& model, const std::string& dir) {

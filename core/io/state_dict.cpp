@@ -89,6 +89,8 @@ void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
         ffn(p, layer.ffn);
         norm(p + "norm1.", layer.norm1);
         norm(p + "norm2.", layer.norm2);
+        if (layer.post_attn_norm) norm(p + "post_attn_norm.", *layer.post_attn_norm);
+        if (layer.post_ffn_norm) norm(p + "post_ffn_norm.", *layer.post_ffn_norm);
     }
     if (w.final_norm) norm(stack + "norm.", *w.final_norm);
 
@@ -114,6 +116,10 @@ ModelWeights skeleton(const ModelConfig& c) {
     for (auto& layer : w.layers) {
         layer.self_attn.heads = c.heads;
         layer.self_attn.kv_heads = c.kv_heads;
+        if (c.sandwich_norm) {
+            layer.post_attn_norm.emplace();
+            layer.post_ffn_norm.emplace();
+        }
     }
     if (has_final_norm(c)) w.final_norm.emplace();
     if (c.embed_norm) w.embed_norm.emplace();

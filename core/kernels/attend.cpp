@@ -60,12 +60,13 @@ void lay_out_keys_values(const Eigen::Ref<const Matrix>& k, const Eigen::Ref<con
 
 // Query head h over query rows [r0, r0 + n), after the projections:
 //   a: (n, keys) = Q_h[r0:r0+n] K_gᵀ · scale, written into rows r0… of A_h (or scratch),
-//      64 keys at a time (one panel of kv.k_panels stays in L1 for every row)
+//      64 keys at a time (one panel of kv.k_panels stays in L1 for every row); soft-capped
+//      a ← cap · tanh(a / cap) when score.softcap > 0
 //   softmax per row (causal: row r sees keys ≤ r; padded keys → exactly 0)
 //   concat[r0:r0+n, h·Dh : (h+1)·Dh] = a · V_g[:keys]
 // kv holds K_g and V_g (lay_out_keys_values).
 void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dh, Eigen::Index r0, Eigen::Index n,
-                 Eigen::Index S, const HeadKeysValues& kv, float scale, const AttentionMask& mask,
+                 Eigen::Index S, const HeadKeysValues& kv, ScoreMath score, const AttentionMask& mask,
                  Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
     // Causal: rows r0…r0+n−1 see keys 0…r0+n−1 only; a sliding window: none before
     // first(r0), from the panel holding it on (all keys when scores are kept). The skipped
@@ -81,8 +82,10 @@ void attend_rows(const Eigen::Ref<const Matrix>& q, int h, Eigen::Index Dh, Eige
     float* a = scratch.get(n, S).data();
     const float* q_rows = q.data() + r0 * q.outerStride() + h * Dh;
     for (Eigen::Index j0 = k0; j0 < keys; j0 += gemm::kPanel)
-        gemm::nn(int(n), int(std::min<Eigen::Index>(gemm::kPanel, keys - j0)), int(Dh), scale, q_rows,
+        gemm::nn(int(n), int(std::min<Eigen::Index>(gemm::kPanel, keys - j0)), int(Dh), score.scale, q_rows,
                  int(q.outerStride()), kv.k_panels + j0 * Dh, gemm::kPanel, nullptr, a + j0, int(S));
+    if (score.softcap > 0.0f)
+        for (Eigen::Index r = 0; r < n; ++r) softcap_row(a + r * S + k0, int(keys - k0), score.softcap);
     if (scores) stream_copy(a, static_cast<long>(n) * S, (*scores)[h].row(r0).data());  // rows r0… of S_h
     for (Eigen::Index r = 0; r < n; ++r) softmax_query_row(a + r * S, int(r0 + r), S, mask);
     gemm::nn(int(n), int(Dh), int(keys - k0), 1.0f, a + k0, int(S), kv.v + k0 * Dh, int(Dh), nullptr,
@@ -120,7 +123,6 @@ void attend_per_head(const AttendInput& in, const gemm::PackedWeights& w_in, Eig
     const Matrix& x = in.x_query;
     const Eigen::Index T = x.rows();
     const int H = in.heads, I = static_cast<int>(concat.cols()), Dh = I / H, per_head = Dh / gemm::kPanel;
-    const float scale = in.scale;
     size_maps(weights, H, T, T);
     size_maps(scores, H, T, T);
     const auto Q = qkv.leftCols(I), K = qkv.middleCols(I, I), V = qkv.rightCols(I);
@@ -143,7 +145,7 @@ void attend_per_head(const AttendInput& in, const gemm::PackedWeights& w_in, Eig
         lay_out_keys_values(K, V, h, Dh, kv);
         for (Eigen::Index r0 = 0; r0 < T; r0 += kRowsPerBlock) {
             const Eigen::Index n = std::min(T, r0 + kRowsPerBlock) - r0;
-            attend_rows(Q, h, Dh, r0, n, T, kv, scale, in.mask, concat, weights, scores);
+            attend_rows(Q, h, Dh, r0, n, T, kv, in.score, in.mask, concat, weights, scores);
         }
     });
 }
@@ -195,12 +197,12 @@ Attended attend(const AttendInput& in, Eigen::Ref<Matrix> concat, std::vector<Ma
         in.prepare_qk(p.k, Hkv, true);
     }
     // 3. every head's A_h and A_h V_g
-    attend_heads(p.q, p.k, p.v, H, Hkv, in.scale, in.mask, concat, weights, scores);
+    attend_heads(p.q, p.k, p.v, H, Hkv, in.score, in.mask, concat, weights, scores);
     return p;
 }
 
 void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& k,
-                  const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, float scale,
+                  const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, ScoreMath score,
                   const AttentionMask& mask, Eigen::Ref<Matrix> concat,
                   std::vector<Matrix>* weights, std::vector<Matrix>* scores) {
     const Eigen::Index T = q.rows(), S = k.rows(), Dh = q.cols() / heads;
@@ -231,7 +233,7 @@ void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matr
         const int h = static_cast<int>(i / blocks);
         const Eigen::Index r0 = (i % blocks) * rows_per_block;
         const Eigen::Index n = std::min(T, r0 + rows_per_block) - r0;
-        attend_rows(q, h, Dh, r0, n, S, laid_out(h / group), scale, mask, concat, weights, scores);
+        attend_rows(q, h, Dh, r0, n, S, laid_out(h / group), score, mask, concat, weights, scores);
     };
     const int n_items = static_cast<int>(heads * blocks);
     if (double(heads) * double(T) * double(S) * double(Dh) < 1e5) {  // too small to be worth a wake-up

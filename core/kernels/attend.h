@@ -8,7 +8,8 @@
 //   2. Q and K prepared per head (the caller's `prepare_qk`: qk-norm, then the rotation
 //      by position)
 //   3. per query head h, g = h / (H / Hkv) its K/V head:
-//        A_h = softmax(Q_h K_gᵀ · scale + mask): (T, S);  concat[:, h] = A_h V_g: (T, Dh)
+//        S_h = Q_h K_gᵀ · scale (T, S), soft-capped to cap · tanh(S_h / cap) when cap > 0
+//        A_h = softmax(S_h + mask): (T, S);  concat[:, h] = A_h V_g: (T, Dh)
 // How it runs is this file's detail: every K_g and V_g laid out once for the GEMM kernel,
 // then one work item per (head, block of query rows) on the pool; or, for self-attention
 // whose W_in the packed-weight cache holds, with enough heads per thread and Dh a multiple
@@ -27,6 +28,14 @@ namespace hs::kernels {
 // normalises each head's row (qk-norm), then turns it by position (rotary positions).
 using PrepareQkFn = std::function<void(Eigen::Ref<Matrix> block, int n_heads, bool is_key)>;
 
+// How the scores S_h come from Q_h K_gᵀ: S_h = Q_h K_gᵀ · scale (1/√Dh in the paper), then,
+// when softcap > 0, S_h ← softcap · tanh(S_h / softcap) (Gemma 2's soft-capping, which
+// keeps every score within ±softcap).
+struct ScoreMath {
+    float scale = 1.0f;
+    float softcap = 0.0f;
+};
+
 struct AttendInput {
     const Matrix& x_query;   // X (T, D)
     const Matrix& x_memory;  // M (S, D): the same object as x_query for self-attention
@@ -34,7 +43,7 @@ struct AttendInput {
     const Vector& b_in;      // (I + 2·Ikv), or empty: no bias
     int heads = 1, kv_heads = 1;
     const AttentionMask& mask;
-    float scale = 1.0f;      // scores = Q_h K_gᵀ · scale (1/√Dh in the paper)
+    ScoreMath score;         // scores = Q_h K_gᵀ · scale, soft-capped
     PrepareQkFn prepare_qk;  // null: Q and K as projected
 };
 
@@ -45,16 +54,16 @@ struct Attended {
 };
 
 // Steps 1–3 into concat (T, I). `weights` / `scores`, when non-null, are resized to
-// H × (T, S) and receive A_h and the scaled pre-mask scores Q_h K_gᵀ · scale; otherwise A_h
+// H × (T, S) and receive A_h and the pre-mask scores S_h (scaled, soft-capped); otherwise A_h
 // lives in per-thread scratch (and a causal row's unseen keys are not computed).
 // `qkv_unrotated`, when non-null, receives step 1's product before step 2
 // (self-attention (T, I + 2·Ikv), cross-attention Q (T, I)).
 Attended attend(const AttendInput& in, Eigen::Ref<Matrix> concat, std::vector<Matrix>* weights,
                 std::vector<Matrix>* scores, Matrix* qkv_unrotated);
 
-// Step 3 alone, from given Q (T, H·Dh), K and V (S, Hkv·Dh); scores = Q_h K_gᵀ · scale.
+// Step 3 alone, from given Q (T, H·Dh), K and V (S, Hkv·Dh); scores as `score` says.
 void attend_heads(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& k,
-                  const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, float scale,
+                  const Eigen::Ref<const Matrix>& v, int heads, int kv_heads, ScoreMath score,
                   const AttentionMask& mask, Eigen::Ref<Matrix> concat,
                   std::vector<Matrix>* weights, std::vector<Matrix>* scores);
 

@@ -49,6 +49,19 @@ void SoftmaxRow(float* row, int n_allowed, int n) {
     std::fill(row + n_allowed, row + n, 0.0f);
 }
 
+void SoftcapRow(float* row, int n, float cap) {
+    const hn::ScalableTag<float> d;
+    const int N = static_cast<int>(hn::Lanes(d));
+    const auto c = hn::Set(d, cap), inv = hn::Set(d, 1.0f / cap);
+    int i = 0;
+    for (; i + N <= n; i += N) hn::StoreU(hn::Mul(c, hn::Tanh(d, hn::Mul(hn::LoadU(d, row + i), inv))), d, row + i);
+    if (i < n) {
+        const auto m = hn::FirstN(d, static_cast<size_t>(n - i));
+        const auto x = hn::MaskedLoad(m, d, row + i);
+        hn::BlendedStore(hn::Mul(c, hn::Tanh(d, hn::Mul(x, inv))), m, d, row + i);
+    }
+}
+
 }  // namespace hs::kernels::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -61,6 +74,10 @@ namespace hs::kernels {
 
 void softmax_row(float* row, int n_allowed, int n) {
     HS_KERNEL(SoftmaxRow)(row, n_allowed, n);
+}
+
+void softcap_row(float* row, int n, float cap) {
+    HS_KERNEL(SoftcapRow)(row, n, cap);
 }
 
 }  // namespace hs::kernels

@@ -25,10 +25,6 @@ void check_shapes(const AttentionWeights& w, const HeadSplit& split, const Matri
 
 }  // namespace
 
-float resolved_score_scale(float score_scale, int head_dim) {
-    return score_scale > 0.0f ? score_scale : 1.0f / std::sqrt(static_cast<float>(head_dim));
-}
-
 HeadSplit split_of(const AttentionWeights& w, const HeadSplit& given) {
     if (given.heads > 0) return given;
     return HeadSplit{w.heads, w.kv_heads > 0 ? w.kv_heads : w.heads, given.rope};
@@ -63,7 +59,8 @@ Matrix multi_head_attention(const AttentionWeights& w, const Matrix& x_query, co
     // 2. QK-norm (w.q_norm, w.k_norm): every head's row of Q, of K, RMS-normalised over Dh
     //    and scaled by γ; then rotary positions: Q and K rotated by position (rope.h).
     // 3. Per head h, with g = h / (H / Hkv) its K/V head:
-    //    scores_h = Q_h K_gᵀ · scale (1/√Dh unless the model says): (T, S); + mask (−∞ where hidden);
+    //    scores_h = Q_h K_gᵀ · scale (1/√Dh unless the model says): (T, S), soft-capped
+    //    (cap · tanh(scores_h / cap)) when options.softcap > 0; + mask (−∞ where hidden);
     //    A_h = softmax(scores_h) per row;  head_h = A_h V_g: (T, Dh) into concat.
     kernels::PrepareQkFn prepare_qk;
     const bool qk_norm = w.q_norm.size() > 0;
@@ -73,9 +70,9 @@ Matrix multi_head_attention(const AttentionWeights& w, const Matrix& x_query, co
             if (qk_norm) normalize_heads(block, n_heads, is_key ? w.k_norm : w.q_norm, eps);
             if (rope) apply_rope(block, n_heads, rope->table, rope->layout);
         };
-    const float scale = resolved_score_scale(options.score_scale, I / H);
+    const kernels::ScoreMath score{resolved_score_scale(options.score_scale, I / H), options.softcap};
     const kernels::AttendInput in{x_query, x_memory, w.in_proj_weight, w.in_proj_bias, split.heads, split.kv_heads,
-                                  options.mask, scale, prepare_qk};
+                                  options.mask, score, prepare_qk};
     const kernels::Attended qkv = kernels::attend(in, concat, want_weights ? &weights : nullptr,
                                                   want_scores ? &scores : nullptr, want_qkv ? &qkv_unrotated : nullptr);
     if (want_qkv) record(".qkv", qkv_unrotated);

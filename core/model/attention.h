@@ -5,7 +5,9 @@
 //   Q_h ← Q_h / √(mean(Q_h²) + ε) ⊙ γ_q   per row, likewise K_g with γ_k: qk-norm only
 //   Q, K rotated by position               rotary positions only (core/rope.h)
 //   Q_h = column block h of Q; K_g, V_g = column block g = h / (H/Hkv) of K, V   (views)
-//   A_h = softmax(Q_h K_gᵀ · scale + mask)  (T, S), scale = 1/√Dh unless score_scale
+//   S_h = Q_h K_gᵀ · scale                 (T, S), scale = 1/√Dh unless score_scale
+//   S_h ← cap · tanh(S_h / cap)            soft-capping (Gemma 2) only
+//   A_h = softmax(S_h + mask)              (T, S)
 //   head_h = A_h V_g                      (T, Dh)
 //   out = [head_1 … head_H] · W_oᵀ + b_o  (T, D)
 // I = H·Dh, Ikv = Hkv·Dh (= I without grouped-query attention). Masked positions are −∞
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "core/kernels/attention_mask.h"
+#include "core/model/config.h"  // resolved_score_scale
 #include "core/model/recorder.h"
 #include "core/model/rope.h"
 #include "core/tensor.h"
@@ -61,6 +64,7 @@ struct AttentionOptions {
     AttentionMask mask{};
     float qk_norm_eps = 1e-6f;   // ε of qk-norm (w.q_norm / w.k_norm set): the config's norm_eps
     float score_scale = 0.0f;    // scores = Q_h K_gᵀ · score_scale; 0: 1/√Dh
+    float softcap = 0.0f;        // scores → softcap · tanh(scores / softcap); 0: none
     std::vector<int> ablated{};  // heads replaced before W_o (ablate_heads)
     AblationMode ablate_mode = AblationMode::Zero;
     // Sees the block's named values (recorder.h) at `at` (its stack and layer; at.name is
@@ -72,9 +76,6 @@ struct AttentionOptions {
     Recorder* recorder = nullptr;
     TapPoint at{"", -1, "attn"};
 };
-
-// The scale of the scores: score_scale, or 1/√Dh when it is 0.
-float resolved_score_scale(float score_scale, int head_dim);
 
 // Self-attention: pass the same object as x_query and x_memory (detected by address, so
 // the [Q|K|V] product runs once); cross-attention: keys/values from x_memory. Returns the

@@ -85,9 +85,11 @@ int ModelConfig::window_of(int layer) const {
     return window_layers[static_cast<std::size_t>(layer) % window_layers.size()] == 'L' ? window : 0;
 }
 
-float ModelConfig::score_scale() const {
-    return attn_scale > 0.0f ? attn_scale : 1.0f / std::sqrt(static_cast<float>(d_h()));  // as resolved_score_scale
+float resolved_score_scale(float score_scale, int head_dim) {
+    return score_scale > 0.0f ? score_scale : 1.0f / std::sqrt(static_cast<float>(head_dim));
 }
+
+float ModelConfig::score_scale() const { return resolved_score_scale(attn_scale, d_h()); }
 
 void follow_edit(const ModelConfig& before, ModelConfig& after) {
     if (after.arch != before.arch) after.mask = ModelConfig::defaults_for(after.arch).mask;
@@ -95,6 +97,12 @@ void follow_edit(const ModelConfig& before, ModelConfig& after) {
     if (before.window > 0 && after.window == 0) after.window_layers.clear();  // a pattern set first waits
     // side by side needs pre-norm in a single stack; a head smaller than the rotary dims turns whole
     if (after.norm != NormPlacement::PreLN || after.arch == Arch::EncoderDecoder) after.parallel_block = false;
+    // sandwich norms: pre-norm single stacks, and not side by side (the latest choice wins)
+    if (after.norm != NormPlacement::PreLN || after.arch == Arch::EncoderDecoder) after.sandwich_norm = false;
+    if (after.parallel_block && after.sandwich_norm) {
+        if (before.sandwich_norm) after.sandwich_norm = false;
+        else after.parallel_block = false;
+    }
     if (after.rotary_dims > after.d_h()) after.rotary_dims = 0;
     if (after.d_model != before.d_model && after.d_ff == before.d_ff && before.d_ff == default_d_ff(before.d_model))
         after.d_ff = default_d_ff(after.d_model);
@@ -155,6 +163,12 @@ std::vector<std::string> validate(const ModelConfig& c) {
             std::to_string(c.d_h()) + " (or 0: all of it)");
     if (c.parallel_block && (c.norm != NormPlacement::PreLN || c.arch == Arch::EncoderDecoder))
         add("attention and feed-forward side by side (parallel) need pre-norm layers in a single stack");
+    if (c.sandwich_norm && (c.norm != NormPlacement::PreLN || c.arch == Arch::EncoderDecoder || c.parallel_block))
+        add("sandwich norms need pre-norm layers in a single stack, one sub-layer after the other (not parallel)");
+    if (!(c.attn_softcap >= 0.0f && c.attn_softcap <= 1e6f) || !(c.logit_softcap >= 0.0f && c.logit_softcap <= 1e6f))
+        add("soft-caps must be between 0 and 1000000 (0: none)");
+    if (!(c.rope_local_theta == 0.0f || (c.rope_local_theta > 1.0f && c.rope_local_theta <= 1e12f)))
+        add("the local layers' rope theta must be greater than 1 (or 0: rope theta)");
     if (!c.rope_freq_divisors.empty()) {
         if (c.pe != PosEncoding::Rotary || static_cast<int>(c.rope_freq_divisors.size()) * 2 != c.rotary_dim_count())
             add("rope frequency divisors: " + std::to_string(c.rope_freq_divisors.size()) +
@@ -274,6 +288,10 @@ nlohmann::json config_to_json(const ModelConfig& c) {
     if (c.parallel_block != d.parallel_block) j["parallel_block"] = c.parallel_block;
     if (c.embed_norm != d.embed_norm) j["embed_norm"] = c.embed_norm;
     if (c.embed_scale != d.embed_scale) j["embed_scale"] = c.embed_scale;
+    if (c.sandwich_norm != d.sandwich_norm) j["sandwich_norm"] = c.sandwich_norm;
+    if (c.attn_softcap != d.attn_softcap) j["attn_softcap"] = float_for_json(c.attn_softcap);
+    if (c.logit_softcap != d.logit_softcap) j["logit_softcap"] = float_for_json(c.logit_softcap);
+    if (c.rope_local_theta != d.rope_local_theta) j["rope_local_theta"] = float_for_json(c.rope_local_theta);
     if (c.type_vocab != d.type_vocab) j["type_vocab"] = c.type_vocab;
     if (c.lm_head != d.lm_head) j["lm_head"] = to_string(c.lm_head);
     if (!c.family.empty()) j["family"] = c.family;
@@ -298,6 +316,11 @@ ModelConfig config_from_json(const nlohmann::json& j) {
             throw Error(std::string("config.json: '") + key + "' must be a string");
         return j[key].get<std::string>();
     };
+    auto get_float = [&](const char* key, float& out) {
+        if (!j.contains(key)) return;
+        if (!j[key].is_number()) throw Error(std::string("config.json: '") + key + "' must be a number");
+        out = j[key].get<float>();
+    };
     if (j.contains("arch")) c = ModelConfig::defaults_for(parse_arch(get_str("arch")));
     get_int("d_model", c.d_model);
     get_int("heads", c.heads);
@@ -309,26 +332,20 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     if (j.contains("norm")) c.norm = parse_norm_placement(get_str("norm"));
     if (j.contains("activation")) c.activation = parse_activation(get_str("activation"));
     if (j.contains("mask")) c.mask = parse_mask(get_str("mask"));
-    if (j.contains("norm_eps")) {
-        if (!j["norm_eps"].is_number()) throw Error("config.json: 'norm_eps' must be a number");
-        c.norm_eps = j["norm_eps"].get<float>();
-    }
+    get_float("norm_eps", c.norm_eps);
     if (j.contains("norm_kind")) c.norm_kind = parse_norm_kind(get_str("norm_kind"));
     get_int("kv_heads", c.kv_heads);
     get_int("window", c.window);
     if (j.contains("window_layers")) c.window_layers = get_str("window_layers");
-    if (j.contains("attn_scale")) {
-        if (!j["attn_scale"].is_number()) throw Error("config.json: 'attn_scale' must be a number");
-        c.attn_scale = j["attn_scale"].get<float>();
-    }
+    get_float("attn_scale", c.attn_scale);
+    get_float("attn_softcap", c.attn_softcap);
+    get_float("logit_softcap", c.logit_softcap);
+    get_float("rope_local_theta", c.rope_local_theta);
     get_int("rotary_dims", c.rotary_dims);
     get_int("head_dim", c.head_dim);
     get_int("type_vocab", c.type_vocab);
     if (j.contains("rope_layout")) c.rope_layout = parse_rope_layout(get_str("rope_layout"));
-    if (j.contains("rope_theta")) {
-        if (!j["rope_theta"].is_number()) throw Error("config.json: 'rope_theta' must be a number");
-        c.rope_theta = j["rope_theta"].get<float>();
-    }
+    get_float("rope_theta", c.rope_theta);
     if (j.contains("rope_freq_divisors")) {
         const auto& divisors = j["rope_freq_divisors"];
         if (!divisors.is_array()) throw Error("config.json: 'rope_freq_divisors' must be an array of numbers");
@@ -350,6 +367,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     get_bool("parallel_block", c.parallel_block);
     get_bool("embed_norm", c.embed_norm);
     get_bool("embed_scale", c.embed_scale);
+    get_bool("sandwich_norm", c.sandwich_norm);
     if (j.contains("lm_head")) c.lm_head = parse_lm_head(get_str("lm_head"));
     if (j.contains("family")) c.family = get_str("family");
     if (j.contains("seed")) {
@@ -497,11 +515,15 @@ void set_spec_key(ModelConfig& c, const std::string& k, const std::string& v) {
     else if (k == "window_layers") c.window_layers = v;
     else if (k == "scale") c.attn_scale = parse_decimal(k, v);
     else if (k == "embed_scale") c.embed_scale = parse_flag(k, v);
+    else if (k == "sandwich") c.sandwich_norm = parse_flag(k, v);
+    else if (k == "softcap") c.attn_softcap = parse_decimal(k, v);
+    else if (k == "logit_softcap") c.logit_softcap = parse_decimal(k, v);
+    else if (k == "local_theta") c.rope_local_theta = static_cast<float>(parse_number(k, v));
     else
         throw Error("playground spec: unknown key '" + k +
                     "' (keys: d_model, heads, layers, d_ff, vocab, max_len, seed, mask, arch, pe, norm, act, "
-                    "kv_heads, bias, rope, theta, lm_head, window, window_layers, scale, qk_norm, rotary_dims, "
-                    "parallel, embed_scale)");
+                    "kv_heads, bias, rope, theta, local_theta, lm_head, window, window_layers, scale, softcap, "
+                    "logit_softcap, qk_norm, rotary_dims, parallel, sandwich, embed_scale)");
 }
 
 ModelConfig parse_playground_spec(const std::string& spec) {
@@ -553,6 +575,11 @@ std::string to_playground_spec(const ModelConfig& c) {
     if (c.pe == PosEncoding::Rotary && c.rotary_dims != d.rotary_dims) s += ",rotary_dims=" + std::to_string(c.rotary_dims);
     if (c.parallel_block) s += ",parallel=1";
     if (c.embed_scale) s += ",embed_scale=1";
+    if (c.sandwich_norm) s += ",sandwich=1";
+    if (c.attn_softcap != d.attn_softcap) s += ",softcap=" + decimal_text(c.attn_softcap);
+    if (c.logit_softcap != d.logit_softcap) s += ",logit_softcap=" + decimal_text(c.logit_softcap);
+    if (c.pe == PosEncoding::Rotary && c.rope_local_theta != d.rope_local_theta)
+        s += ",local_theta=" + std::to_string(static_cast<long long>(c.rope_local_theta));
     return s;
 }
 

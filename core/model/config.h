@@ -29,6 +29,9 @@ enum class MaskKind { None, Causal };
 // Next-token logits: none, the token embedding reused (tied), or a separate (V, D) matrix.
 enum class LmHead { None, Tied, Separate };
 
+// The scale of the scores Q_h K_gᵀ · s: score_scale, or 1/√Dh when it is 0.
+float resolved_score_scale(float score_scale, int head_dim);
+
 struct ModelConfig {
     Arch arch = Arch::EncoderOnly;
     int d_model = 512;
@@ -53,6 +56,11 @@ struct ModelConfig {
     // Scores are Q_h K_gᵀ · attn_scale; 0: 1/√Dh, the paper's. GPT-Neo leaves them unscaled
     // (1); Gemma 2 scales by query_pre_attn_scalar^(−1/2).
     float attn_scale = 0.0f;
+    // Soft-capping (Gemma 2): the scaled scores s become attn_softcap · tanh(s / attn_softcap)
+    // before the mask and softmax, the LM head's logits z logit_softcap · tanh(z /
+    // logit_softcap); 0: none.
+    float attn_softcap = 0.0f;
+    float logit_softcap = 0.0f;
     float norm_eps = 1e-5f;
     std::uint64_t seed = 0;  // initialisation seed (playground)
 
@@ -64,6 +72,9 @@ struct ModelConfig {
     // turn, θ_i = theta^(−2i/rotary_dims); 0: all Dh.
     int rotary_dims = 0;
     float rope_theta = 10000.0f;                      // θ_i = theta^(−2i/Dh)
+    // Gemma 3: the local layers' (window_of(layer) > 0) own base θ, without the global
+    // layers' rope_freq_divisors; 0: rope_theta in every layer.
+    float rope_local_theta = 0.0f;
     // Llama-3.1's rope scaling: θ_i divided by rope_freq_divisors[i] (R/2 values, ≥ 1 for
     // the long wavelengths it stretches); empty: plain RoPE. Real models only.
     std::vector<float> rope_freq_divisors;
@@ -77,6 +88,10 @@ struct ModelConfig {
     // GPT-NeoX (Pythia) / GPT-J: attention and feed-forward side by side on the same
     // input, x + attn(norm1(x)) + ffn(norm2(x)); pre-norm single stacks only.
     bool parallel_block = false;
+    // Sandwich norms (Gemma 2/3): pre-norm layers whose sub-layer outputs are normalised
+    // too, x + norm_post_attn(attn(norm1(x))), then x + norm_post_ffn(ffn(norm2(x))); pre-norm
+    // single stacks only, not parallel.
+    bool sandwich_norm = false;
     bool embed_norm = false;  // BERT: a norm after word + position + token-type embeddings
     bool embed_scale = false; // Gemma: token embeddings multiplied by √d_model
     int type_vocab = 0;       // BERT token types (segment 0 is used); 0: none
@@ -97,6 +112,9 @@ struct ModelConfig {
     int window_of(int layer) const;
     // The scale of every head's scores: attn_scale, or 1/√Dh.
     float score_scale() const;
+    // The base θ of layer il's rotation: rope_local_theta in a local layer when set, else
+    // rope_theta.
+    bool local_rope(int layer) const { return rope_local_theta > 0.0f && window_of(layer) > 0; }
     // R: the dims of each head that rotary positions turn (rotary_dims, or all Dh).
     int rotary_dim_count() const { return rotary_dims > 0 ? rotary_dims : d_h(); }
     // Q columns I = H · Dh (may differ from d_model in real models with a set head_dim).

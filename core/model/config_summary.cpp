@@ -18,6 +18,12 @@ std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
     if (c.qk_norm) out << "qk-norm:    RMSNorm of every head's q and k\n";
     if (c.parallel_block) out << "block:      attention and feed-forward side by side (parallel)\n";
     if (c.embed_scale) out << "embedding:  token embeddings × √d_model\n";
+    if (c.sandwich_norm) out << "sandwich:   each sub-layer's output normalised before the residual\n";
+    if (c.attn_softcap > 0.0f) out << "soft-cap:   scores " << c.attn_softcap << "·tanh(s / " << c.attn_softcap << ")\n";
+    if (c.logit_softcap > 0.0f)
+        out << "soft-cap:   logits " << c.logit_softcap << "·tanh(z / " << c.logit_softcap << ")\n";
+    if (c.pe == PosEncoding::Rotary && c.rope_local_theta > 0.0f)
+        out << "rope:       θ base " << c.rope_local_theta << " in local layers, " << c.rope_theta << " in global\n";
     if (c.pe == PosEncoding::Rotary && c.rotary_dims > 0)
         out << "rotary:     the first " << c.rotary_dims << " of each head's " << c.d_h() << " dims\n";
     out << "d_ff:       " << c.d_ff << "\n"

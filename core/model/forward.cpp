@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/kernels/parallel.h"
+#include "core/kernels/softmax.h"
 #include "core/model/layers.h"
 #include "core/model/model_masks.h"
 #include "core/model/recorder.h"
@@ -59,6 +60,8 @@ LayerContext context_for(const TraceOptions& opt, Recorder* recorder, const char
     return context;
 }
 
+kernels::ScoreMath score_math(const ModelConfig& c) { return {c.score_scale(), c.attn_softcap}; }
+
 // The Pipeline's recorder of the detail block (TraceOptions::detail_layer): a main-stack
 // layer's self-attention, or a decoder layer's self- or cross-attention; none when the
 // options name no block of this model.
@@ -71,12 +74,12 @@ std::optional<StepsRecorder> steps_recorder_for(const ModelConfig& c, const Mode
     const HeadSplit split{c.heads, c.kv_head_count(), nullptr};
     if (!opt.detail_in_decoder)
         return std::optional<StepsRecorder>(std::in_place, w.layers[il].self_attn, split,
-                                            main_self_mask(c, key_padding, il), c.score_scale(),
+                                            main_self_mask(c, key_padding, il), score_math(c),
                                             TapPoint{enc_dec ? "encoder." : "", il, "attn"});
     const DecoderLayerWeights& layer = w.decoder_layers[il];
     return std::optional<StepsRecorder>(std::in_place, opt.detail_cross ? layer.cross_attn : layer.self_attn, split,
                                         opt.detail_cross ? cross_mask(key_padding) : decoder_self_mask(c, il),
-                                        c.score_scale(),
+                                        score_math(c),
                                         TapPoint{"decoder.", il, opt.detail_cross ? "cross" : "attn"});
 }
 
@@ -98,10 +101,12 @@ std::vector<bool> plan_model_blocks(const ModelConfig& c, const ForwardInput& in
 // Reading W_head (154 MB for GPT-2's 50257 × 768) bounds this, so it is split over the
 // thread pool by vocabulary blocks (matmul_nt), each block read once as it lies
 // (gemm::nt_dots: dot products of rows).
+// Gemma 2's soft-cap then bounds them: logits ← cap · tanh(logits / cap).
 Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& final) {
     const Matrix& head = lm_head_weight(c, w);
     Matrix logits(1, head.rows());
     matmul_nt(final.bottomRows(1), head, nullptr, logits);
+    if (c.logit_softcap > 0.0f) kernels::softcap_row(logits.data(), int(logits.size()), c.logit_softcap);
     return logits.row(0).transpose();
 }
 
@@ -146,9 +151,10 @@ struct Run {
         ++done;
         if (progress && !progress(done, total)) throw Cancelled{};
     }
-    LayerContext context(const char* stack, int il, bool in_decoder, const std::optional<Rotary>& rope) const {
+    // Layer il's context, its self-attention turned by its layer's rotation of `rope`.
+    LayerContext context(const char* stack, int il, bool in_decoder, const StackRotary& rope) const {
         LayerContext context = context_for(opt, &recorder, stack, il, in_decoder);
-        if (rope) context.self_rope = &*rope;
+        if (const std::optional<Rotary>& layer_rope = rope.of_layer(c, il)) context.self_rope = &*layer_rope;
         return context;
     }
     // The final norm of a stack, when the model has one: "<stack>norm_in", "<stack>norm".
@@ -163,10 +169,13 @@ struct Run {
     void lm_head(const Matrix& final) {
         if (c.lm_head == LmHead::None) return;
         if (opt.all_logits) {
-            // logits: (T, V) = final · W_headᵀ
+            // logits: (T, V) = final · W_headᵀ, soft-capped as lm_logits
             const Matrix& head = lm_head_weight(c, w);
             trace.logits.resize(final.rows(), head.rows());
             matmul_nt(final, head, nullptr, trace.logits);
+            if (c.logit_softcap > 0.0f)
+                for (Eigen::Index t = 0; t < trace.logits.rows(); ++t)
+                    kernels::softcap_row(trace.logits.row(t).data(), int(trace.logits.cols()), c.logit_softcap);
             trace.next_token_logits = trace.logits.bottomRows(1).transpose();
         } else {
             trace.next_token_logits = lm_logits(c, w, final);
@@ -185,7 +194,7 @@ Matrix run_main_stack(Run& r) {
     main.tokens = labels_or_ids(r.in.tokens, r.in.ids);
     Matrix x = r.in.embeddings.size() ? r.in.embeddings : embed_tokens(c, r.w, r.in.ids);
     r.record(stack, "embed", x);
-    const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(r.in.ids.size()));
+    const StackRotary rope = stack_rotary(c, static_cast<int>(r.in.ids.size()));
     for (int il = 0; il < c.layers; ++il) {
         x = encoder_layer(r.w.layers[il], c, x, main_self_mask(c, r.in.key_padding, il),
                           r.context(stack, il, false, rope));
@@ -205,7 +214,7 @@ void run_decoder_stack(Run& r, const Matrix& memory) {
     dec.tokens = labels_or_ids(r.in.decoder_tokens, r.in.decoder_ids);
     Matrix y = embed_tokens(c, r.w, r.in.decoder_ids);
     r.record("decoder.", "embed", y);
-    const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(r.in.decoder_ids.size()));
+    const StackRotary rope = stack_rotary(c, static_cast<int>(r.in.decoder_ids.size()));
     for (int il = 0; il < c.layers; ++il) {
         y = decoder_layer(r.w.decoder_layers[il], c, y, memory, decoder_self_mask(c, il), cross_mask(r.in.key_padding),
                           r.context("decoder.", il, true, rope));
@@ -303,8 +312,8 @@ HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const Head
     const char* stack = block.in_decoder ? "decoder." : enc_dec ? "encoder." : "";
     LayerContext context = context_for(opt, &maps, stack, block.layer, block.in_decoder);
     context.maps_only = true;
-    const std::optional<Rotary> rope = rotary_for(c, static_cast<int>(x.rows()));
-    if (rope) context.self_rope = &*rope;
+    const StackRotary rope = stack_rotary(c, static_cast<int>(x.rows()));
+    if (const std::optional<Rotary>& layer_rope = rope.of_layer(c, block.layer)) context.self_rope = &*layer_rope;
     const auto kept = [&maps] {
         HeadMaps out;
         out.weights = std::move(maps.weights);

@@ -123,6 +123,7 @@ Matrix attend(const AttentionWeights& w, const ModelConfig& c, const Matrix& q_i
     options.mask = mask;
     options.qk_norm_eps = c.norm_eps;
     options.score_scale = c.score_scale();
+    options.softcap = c.attn_softcap;
     options.ablated = memory ? context.cross_ablated : context.self_ablated;
     options.ablate_mode = context.ablate_mode;
     options.recorder = context.recorder;
@@ -166,6 +167,15 @@ Matrix encoder_layer(const EncoderLayerWeights& w, const ModelConfig& c, const M
         const Matrix h = x + self_attention(norm(w.norm1, c, "norm1", x, context));
         if (context.maps_only) return h;
         return layer_output(h + ffn(w.ffn, c, norm(w.norm2, c, "norm2", x, context), context), context);
+    }
+    if (c.sandwich_norm) {
+        // Gemma 2/3: x = x + post_attn(SA(norm1(x))); x = x + post_ffn(FF(norm2(x))), the
+        // post norms reading attn_out and ffn_out
+        const Matrix h =
+            x + apply_norm(self_attention(norm(w.norm1, c, "norm1", x, context)), *w.post_attn_norm, c.norm_kind, c.norm_eps);
+        if (context.maps_only) return h;
+        const Matrix f = ffn(w.ffn, c, norm(w.norm2, c, "norm2", h, context), context);
+        return layer_output(h + apply_norm(f, *w.post_ffn_norm, c.norm_kind, c.norm_eps), context);
     }
     // pre-LN: x = x + SA(norm1(x)); x = x + FF(norm2(x))
     const Matrix h = x + self_attention(norm(w.norm1, c, "norm1", x, context));

@@ -86,8 +86,11 @@ long long Model::parameter_count() const {
     long long n = count(weights_->embed) + count(weights_->pos_embed) +
                   count(weights_->type_embed) + count(weights_->lm_head);
     if (weights_->embed_norm) n += count(*weights_->embed_norm);
-    for (const auto& l : weights_->layers)
+    for (const auto& l : weights_->layers) {
         n += count(l.self_attn) + count(l.ffn) + count(l.norm1) + count(l.norm2);
+        for (const auto* norm : {&l.post_attn_norm, &l.post_ffn_norm})
+            if (*norm) n += count(**norm);
+    }
     for (const auto& l : weights_->decoder_layers)
         n += count(l.self_attn) + count(l.cross_attn) + count(l.ffn) + count(l.norm1) +
              count(l.norm2) + count(l.norm3);

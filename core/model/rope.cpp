@@ -58,6 +58,13 @@ std::optional<Rotary> rotary_for(const ModelConfig& c, int T) {
     return Rotary{make_rope_table(T, c.rotary_dim_count(), c.rope_theta, c.rope_freq_divisors), c.rope_layout};
 }
 
+StackRotary stack_rotary(const ModelConfig& c, int T) {
+    StackRotary out{rotary_for(c, T), std::nullopt};
+    if (out.global && c.rope_local_theta > 0.0f)
+        out.local = Rotary{make_rope_table(T, c.rotary_dim_count(), c.rope_local_theta), c.rope_layout};
+    return out;
+}
+
 void apply_rope(Eigen::Ref<Matrix> x, int n_heads, const RopeTable& table, RopeLayout layout) {
     // The table's R = 2·half dims of each head turn; R < Dh: the rest pass (partial rotary).
     const int half = static_cast<int>(table.cos.cols());

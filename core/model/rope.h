@@ -40,6 +40,17 @@ struct Rotary {
 // For a config with rotary positions: the rotation of T positions; otherwise none.
 std::optional<Rotary> rotary_for(const ModelConfig& config, int T);
 
+// The rotations of one stack's T positions, per layer: `global` (rotary_for), and for
+// Gemma 3's local layers (ModelConfig::local_rope) `local`, of base rope_local_theta and
+// without the global layers' frequency divisors.
+struct StackRotary {
+    std::optional<Rotary> global, local;
+    const std::optional<Rotary>& of_layer(const ModelConfig& c, int layer) const {
+        return c.local_rope(layer) ? local : global;
+    }
+};
+StackRotary stack_rotary(const ModelConfig& config, int T);
+
 // Rotates every head of x: (T, n_heads·Dh) in place (a column block of a wider matrix
 // too); row t is position t. The table's R = 2·cols dims of each head turn (pairs within
 // them); R < Dh is GPT-NeoX's partial rotary, the last Dh − R dims pass unchanged.

@@ -38,8 +38,8 @@ void textbook_weights(const Matrix& w_in, int H, int Hkv, int I, int Ikv, Attent
 }  // namespace
 
 StepsRecorder::StepsRecorder(const AttentionWeights& weights, const HeadSplit& split, const AttentionMask& mask,
-                             float scale, TapPoint block)
-    : w_(weights), split_(split_of(weights, split)), mask_(mask), scale_(scale), block_(std::move(block)) {}
+                             kernels::ScoreMath score, TapPoint block)
+    : w_(weights), split_(split_of(weights, split)), mask_(mask), score_(score), block_(std::move(block)) {}
 
 bool StepsRecorder::here(const TapPoint& point) const {
     return std::string_view(point.stack) == block_.stack && point.layer == block_.layer &&
@@ -108,7 +108,7 @@ void StepsRecorder::finish(const Eigen::Ref<const Matrix>& output) {
         steps.k_heads.push_back(k_.middleCols(g * Dh, Dh));
         steps.v_heads.push_back(v_.middleCols(g * Dh, Dh));
         steps.raw_scores.push_back(steps.q_heads.back() * steps.k_heads.back().transpose());  // Q_h K_gᵀ
-        steps.scaled_scores.push_back(scores_[hh]);                                          // · scale
+        steps.scaled_scores.push_back(scores_[hh]);  // · scale, soft-capped
         Matrix masked = scores_[hh];
         mask_.apply(masked);
         steps.masked_scores.push_back(std::move(masked));
@@ -124,7 +124,8 @@ void StepsRecorder::finish(const Eigen::Ref<const Matrix>& output) {
                         static_cast<int>(w_.out_proj_weight.rows()));
     steps.b_out = w_.out_proj_bias.size() ? w_.out_proj_bias : Vector(Vector::Zero(w_.out_proj_weight.rows()));
     steps.output = output;
-    steps.scale = scale_;
+    steps.scale = score_.scale;
+    steps.softcap = score_.softcap;
     steps.q_bias = !steps.b_in.head(I).isZero(0.0f);
     steps.k_bias = !steps.b_in.segment(I, Ikv).isZero(0.0f);
     steps.v_bias = !steps.b_in.tail(Ikv).isZero(0.0f);

@@ -4,6 +4,7 @@
 // multi_head_attention computed, not a second computation.
 #include <optional>
 
+#include "core/kernels/attend.h"
 #include "core/kernels/attention_mask.h"
 #include "core/model/attention.h"
 #include "core/model/recorder.h"
@@ -15,9 +16,10 @@ namespace hs {
 class StepsRecorder final : public Recorder {
 public:
     // The block at `block` (its stack, layer and name "attn" or "cross"), with the weights,
-    // head split, mask and score scale it runs with; the weights must outlive the recorder.
-    StepsRecorder(const AttentionWeights& weights, const HeadSplit& split, const AttentionMask& mask, float scale,
-                  TapPoint block);
+    // head split, mask and score scale and soft-cap it runs with; the weights must outlive
+    // the recorder.
+    StepsRecorder(const AttentionWeights& weights, const HeadSplit& split, const AttentionMask& mask,
+                  kernels::ScoreMath score, TapPoint block);
     bool wants(const TapPoint& point) const override;
     void record(const TapPoint& point, const Eigen::Ref<const Matrix>& value) override;
     void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override;
@@ -32,7 +34,7 @@ private:
     const AttentionWeights& w_;
     HeadSplit split_;
     AttentionMask mask_;
-    float scale_;
+    kernels::ScoreMath score_;
     TapPoint block_;
     // What the block showed so far, until its output completes the steps.
     Matrix x_query_, x_memory_, qkv_, q_, k_, v_, heads_, concat_;

@@ -42,7 +42,7 @@ struct AttentionSteps {
     // Pipeline shows the fused layout instead.
     std::vector<Matrix> w_q_heads, w_k_heads, w_v_heads;
     std::vector<Matrix> raw_scores;     // H × (T, S) = Q_h K_hᵀ
-    std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ · scale
+    std::vector<Matrix> scaled_scores;  // H × (T, S) = Q_h K_hᵀ · scale (soft-capped when softcap > 0)
     std::vector<Matrix> masked_scores;  // H × (T, S) = scaled + mask (−inf where masked)
     std::vector<Matrix> weights;        // H × (T, S) = softmax over each row
     std::vector<Matrix> head_outputs;   // H × (T, Dh) = A_h · V_h
@@ -52,6 +52,7 @@ struct AttentionSteps {
     Vector b_out;      // (D)
     Matrix output;     // (T, D) = concat · W_oᵀ + b_o
     float scale = 1.0f;  // 1/√Dh, or the model's own (ModelConfig::score_scale)
+    float softcap = 0.0f;  // scaled scores s → softcap · tanh(s / softcap); 0: none
     // What the formulas need to say: a bias that is not all zeros (the "+ b" of
     // Q = X·W_Q + b, K, V — Whisper's K has none — and of the output), and an output
     // projection that is the identity (a worked example without W_O: output = concat).

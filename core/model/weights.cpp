@@ -150,6 +150,10 @@ ModelWeights init_weights(const ModelConfig& c) {
         init_ffn(jobs, c, p, l.ffn);
         l.norm1 = init_norm(c);
         l.norm2 = init_norm(c);
+        if (c.sandwich_norm) {
+            l.post_attn_norm = init_norm(c);
+            l.post_ffn_norm = init_norm(c);
+        }
     }
     if (enc_dec) {
         w.decoder_layers.resize(static_cast<std::size_t>(c.layers));

@@ -61,6 +61,9 @@ struct EncoderLayerWeights {
     AttentionWeights self_attn;
     FeedForwardWeights ffn;
     LayerNormWeights norm1, norm2;
+    // Sandwich norms (ModelConfig::sandwich_norm, Gemma 2/3) of the attention's and the
+    // feed-forward's outputs, before each joins the residual; absent otherwise.
+    std::optional<LayerNormWeights> post_attn_norm, post_ffn_norm;
 };
 
 // nn.TransformerDecoderLayer: masked self-attention, cross-attention ("multihead_attn"),

@@ -10,8 +10,11 @@ namespace hs::train {
 namespace {
 
 // The slot of `name` in a layer ("norm1_in", "attn.q", "ffn_pre", …), or null for a value
-// the backward does not read (attn_out, ffn_out, out: sums it recomputes from others).
-Matrix* layer_slot(LayerActivations& l, std::string_view name) {
+// the backward does not read (out, a sum; attn_out and ffn_out unless sandwich norms read
+// them: `sandwich`).
+Matrix* layer_slot(LayerActivations& l, std::string_view name, bool sandwich) {
+    if (sandwich && name == "attn_out") return &l.attn_out;
+    if (sandwich && name == "ffn_out") return &l.ffn_out;
     const std::pair<std::string_view, Matrix*> slots[] = {
         {"norm1_in", &l.norm1_in},    {"norm2_in", &l.norm2_in},       {"norm3_in", &l.norm3_in},
         {"attn_in", &l.attn.x},       {"attn.q", &l.attn.q},           {"attn.k", &l.attn.k},
@@ -30,8 +33,9 @@ Matrix* layer_slot(LayerActivations& l, std::string_view name) {
 // Activations, and takes every block's attention maps A_h without a copy.
 class ActivationRecorder final : public Recorder {
 public:
-    // keep_qkv: qk-norm's backward reads self-attention's Q and K before the norm.
-    ActivationRecorder(Activations& a, bool keep_qkv) : a_(a), keep_qkv_(keep_qkv) {}
+    // keep_qkv: qk-norm's backward reads self-attention's Q and K before the norm;
+    // sandwich: the sandwich norms' backward reads attn_out and ffn_out.
+    ActivationRecorder(Activations& a, bool keep_qkv, bool sandwich) : a_(a), keep_qkv_(keep_qkv), sandwich_(sandwich) {}
     bool wants(const TapPoint& point) const override {
         return is_map(point) || (keep_qkv_ && point.layer >= 0 && point.name == "attn.qkv");
     }
@@ -41,7 +45,8 @@ public:
             if (point.name == "norm_in") stack.norm_in = value;
             return;
         }
-        if (Matrix* slot = layer_slot(stack.layers[static_cast<std::size_t>(point.layer)], point.name)) *slot = value;
+        if (Matrix* slot = layer_slot(stack.layers[static_cast<std::size_t>(point.layer)], point.name, sandwich_))
+            *slot = value;
     }
     void record_maps(const TapPoint& point, const std::vector<Matrix>& maps) override {
         if (is_map(point)) probs(point) = maps;
@@ -59,7 +64,7 @@ private:
         return (point.block() == "cross" ? layer.cross : layer.attn).probs;
     }
     Activations& a_;
-    bool keep_qkv_;
+    bool keep_qkv_, sandwich_;
 };
 
 }  // namespace
@@ -73,7 +78,7 @@ Activations record_forward(const ModelConfig& c, const ModelWeights& w, const Fo
     const double t = static_cast<double>(input.ids.size()), td = static_cast<double>(input.decoder_ids.size());
     ensure_maps_fit(t * t + (enc_dec ? td * td + td * t : 0.0), static_cast<long long>(input.ids.size()), c.layers,
                     c.heads, false);
-    ActivationRecorder recorder(a, c.qk_norm);
+    ActivationRecorder recorder(a, c.qk_norm, c.sandwich_norm);
     TraceOptions options;
     options.head_weights = false;  // the recorder takes the maps
     options.hidden_states = false;

@@ -30,6 +30,7 @@ struct FeedForwardActivations {
 
 struct LayerActivations {
     Matrix norm1_in, norm2_in, norm3_in;  // (T, D)  each norm's input (norm3: decoder layers)
+    Matrix attn_out, ffn_out;             // (T, D)  the sandwich norms' inputs (sandwich_norm only)
     AttentionActivations attn;            // self-attention
     AttentionActivations cross;           // cross-attention over the encoder (decoder layers)
     FeedForwardActivations ffn;

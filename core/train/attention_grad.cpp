@@ -55,7 +55,7 @@ Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const M
     const bool cross = memory != nullptr;
     if (cross && !dmemory) throw Error("attention_backward: cross-attention needs somewhere to put dM");
     const Eigen::Index T = dout.rows(), S = saved.k.rows();
-    const float scale = config.score_scale();
+    const float scale = config.score_scale(), cap = config.attn_softcap;
     // out = concat·W_oᵀ + b_o
     const Matrix dconcat =
         linear_backward(dout, saved.concat, w.out_proj_weight, grad.out_proj_weight, grad.out_proj_bias);  // (T, I)
@@ -70,7 +70,14 @@ Matrix attention_backward(const Matrix& dout, const AttentionWeights& w, const M
         const Matrix dp = d_head * saved.v.middleCols(g * s.Dh, s.Dh).transpose();  // (T, S)
         // softmax backward per row; masked entries have p = 0 and get 0
         const Vector dot = (dp.array() * p.array()).rowwise().sum();
-        const Matrix ds = (p.array() * (dp.array().colwise() - dot.array())).matrix() * scale;
+        Matrix ds = (p.array() * (dp.array().colwise() - dot.array())).matrix();  // d(capped scores)
+        if (cap > 0.0f) {
+            // S = cap · tanh(u), u = Q_h K_gᵀ · scale / cap (recomputed): dS/du = cap · (1 − tanh²u)
+            const Matrix u = saved.q.middleCols(h * s.Dh, s.Dh) * saved.k.middleCols(g * s.Dh, s.Dh).transpose() *
+                             (scale / cap);
+            ds.array() *= 1.0f - u.array().tanh().square();
+        }
+        ds *= scale;
         dq.middleCols(h * s.Dh, s.Dh).noalias() += ds * saved.k.middleCols(g * s.Dh, s.Dh);
         dk.middleCols(g * s.Dh, s.Dh).noalias() += ds.transpose() * saved.q.middleCols(h * s.Dh, s.Dh);
     }

@@ -6,11 +6,13 @@
 // (cross-attention). W_in = [W_Q; W_K; W_V] (I + 2·Ikv, D):
 //   Q = X·W_Qᵀ + b_Q                     (T, I); RoPE turns Q and K (self-attention only)
 //   [K | V] = M·[W_K; W_V]ᵀ + b_KV       (S, Ikv) each; M = X for self-attention
-//   P_h = softmax(Q_h K_gᵀ · s + Mask) (T, S), s = score_scale() (1/√Dh unless the model's),
+//   P_h = softmax(C(Q_h K_gᵀ · s) + Mask) (T, S), s = score_scale() (1/√Dh unless the model's),
+//   C(x) = cap · tanh(x / cap) with cap = attn_softcap (Gemma 2), else C(x) = x,
 //   Mask = −∞ above the diagonal when causal and behind a local layer's window
 //   concat[:, h] = P_h V_g               (T, I)
 //   out = concat·W_oᵀ + b_o              (T, D)
-// Backward, per head: dP = dO_h V_gᵀ; dS = P ⊙ (dP − rowsum(dP ⊙ P)) · s;
+// Backward, per head: dP = dO_h V_gᵀ; dS = P ⊙ (dP − rowsum(dP ⊙ P)) ⊙ C′ · s, with
+//   C′ = 1 − tanh²(Q_h K_gᵀ · s / cap) recomputed from the saved Q and K (1 without a cap);
 //   dQ_h = dS K_g, dK_g += dSᵀ Q_h, dV_g += P_hᵀ dO_h; RoPE's backward is the inverse
 //   rotation; qk-norm's (self-attention) each head's RMSNorm backward; then dX = dQ·W_Q (+ [dK | dV]·[W_K; W_V] for self-attention) and, for
 //   cross-attention, dM = [dK | dV]·[W_K; W_V].

@@ -41,6 +41,15 @@ Matrix layer_backward(const EncoderLayerWeights& w, const ModelConfig& c, const 
         return dy + norm_backward(feed_forward_backward(dy, w.ffn, c.activation, a.ffn, g.ffn), w.norm2, c, a.norm2_in, g.norm2) +
                norm_backward(attention_backward(dy, w.self_attn, c, rope, a.attn, g.self_attn), w.norm1, c, a.norm1_in, g.norm1);
     }
+    if (c.sandwich_norm) {
+        // y = x2 + post_ffn(ffn(norm2(x2))), x2 = x + post_attn(attn(norm1(x)))
+        const Matrix df = norm_backward(dy, *w.post_ffn_norm, c, a.ffn_out, *g.post_ffn_norm);
+        const Matrix dx2 =
+            dy + norm_backward(feed_forward_backward(df, w.ffn, c.activation, a.ffn, g.ffn), w.norm2, c, a.norm2_in, g.norm2);
+        const Matrix da = norm_backward(dx2, *w.post_attn_norm, c, a.attn_out, *g.post_attn_norm);
+        return dx2 + norm_backward(attention_backward(da, w.self_attn, c, rope, a.attn, g.self_attn), w.norm1, c,
+                                   a.norm1_in, g.norm1);
+    }
     if (c.norm == NormPlacement::PreLN) {
         // y = x2 + ffn(norm2(x2)), x2 = x + attn(norm1(x))
         const Matrix dx2 =
@@ -105,14 +114,14 @@ void embed_backward(const ModelConfig& c, const ModelWeights& w, std::span<const
 // dy → d(stack input) through a stack's final norm and layers (reverse order). Decoder
 // stacks also pass the encoder's output and collect dM.
 Matrix stack_backward(const ModelConfig& c, const ModelWeights& w, const StackActivations& a, bool decoder,
-                      std::optional<Rotary> rope, Matrix dy, ModelWeights& g, const Matrix* memory = nullptr,
+                      const StackRotary& rope, Matrix dy, ModelWeights& g, const Matrix* memory = nullptr,
                       Matrix* dmemory = nullptr) {
     const std::optional<LayerNormWeights>& norm = decoder ? w.decoder_final_norm : w.final_norm;
     if (norm) dy = norm_backward(dy, *norm, c, a.norm_in, decoder ? *g.decoder_final_norm : *g.final_norm);
     for (std::size_t l = a.layers.size(); l-- > 0;)
-        dy = decoder ? decoder_layer_backward(w.decoder_layers[l], c, rope, dy, a.layers[l], *memory, g.decoder_layers[l],
-                                              *dmemory)
-                     : layer_backward(w.layers[l], c, rope, dy, a.layers[l], g.layers[l]);
+        dy = decoder ? decoder_layer_backward(w.decoder_layers[l], c, rope.of_layer(c, int(l)), dy, a.layers[l], *memory,
+                                              g.decoder_layers[l], *dmemory)
+                     : layer_backward(w.layers[l], c, rope.of_layer(c, int(l)), dy, a.layers[l], g.layers[l]);
     return dy;
 }
 
@@ -136,10 +145,15 @@ double cross_entropy(const Matrix& logits, std::span<const int> ids, int first_t
     return loss / n;
 }
 
-// Adds dW_head = dlogitsᵀ·h to g; returns dh = dlogits·W_head.
-Matrix head_backward(const ModelConfig& c, const ModelWeights& w, const Matrix& h, const Matrix& dlogits, ModelWeights& g) {
+// logits = cap · tanh(z / cap), z = h·W_headᵀ (cap = logit_softcap; none when 0): adds
+// dW_head = dzᵀ·h to g and returns dh = dz·W_head, dz = dlogits ⊙ (1 − (logits / cap)²).
+Matrix head_backward(const ModelConfig& c, const ModelWeights& w, const Matrix& h, const Matrix& logits,
+                     const Matrix& dlogits, ModelWeights& g) {
     Vector no_bias;
-    return linear_backward(dlogits, h, lm_head_weight(c, w), c.lm_head == LmHead::Separate ? g.lm_head : g.embed, no_bias);
+    Matrix& dw = c.lm_head == LmHead::Separate ? g.lm_head : g.embed;
+    if (c.logit_softcap <= 0.0f) return linear_backward(dlogits, h, lm_head_weight(c, w), dw, no_bias);
+    const Matrix dz = (dlogits.array() * (1.0f - (logits.array() / c.logit_softcap).square())).matrix();
+    return linear_backward(dz, h, lm_head_weight(c, w), dw, no_bias);
 }
 
 void check_trainable(const ModelConfig& c, std::span<const int> ids, int first_target) {
@@ -167,6 +181,8 @@ ModelWeights zeros_like(const ModelWeights& w) {
         zero(l.ffn);
         zero(l.norm1);
         zero(l.norm2);
+        for (auto* norm : {&l.post_attn_norm, &l.post_ffn_norm})
+            if (*norm) zero(**norm);
     }
     for (DecoderLayerWeights& l : g.decoder_layers) {
         zero(l.self_attn);
@@ -192,8 +208,8 @@ LossAndGrads next_token_loss(const ModelConfig& c, const ModelWeights& w, std::s
     out.loss = cross_entropy(out.logits, ids, first_target, dlogits);
 
     // Backward: logits = h·W_headᵀ, the final norm and the layers, the embedding
-    const Matrix dh = head_backward(c, w, a.main.output, dlogits, out.grads);
-    const Matrix dx = stack_backward(c, w, a.main, false, rotary_for(c, static_cast<int>(ids.size())), dh, out.grads);
+    const Matrix dh = head_backward(c, w, a.main.output, out.logits, dlogits, out.grads);
+    const Matrix dx = stack_backward(c, w, a.main, false, stack_rotary(c, static_cast<int>(ids.size())), dh, out.grads);
     embed_backward(c, w, ids, dx, out.grads);
     return out;
 }
@@ -217,11 +233,11 @@ LossAndGrads seq2seq_loss(const ModelConfig& c, const ModelWeights& w, std::span
     // cross-attention, then through the encoder.
     const Matrix& memory = a.main.output;
     Matrix dmemory = Matrix::Zero(memory.rows(), c.d_model);
-    const Matrix dh = head_backward(c, w, a.decoder.output, dlogits, out.grads);
-    const Matrix dy = stack_backward(c, w, a.decoder, true, rotary_for(c, static_cast<int>(target.size())), dh,
+    const Matrix dh = head_backward(c, w, a.decoder.output, out.logits, dlogits, out.grads);
+    const Matrix dy = stack_backward(c, w, a.decoder, true, stack_rotary(c, static_cast<int>(target.size())), dh,
                                      out.grads, &memory, &dmemory);
     embed_backward(c, w, target, dy, out.grads);
-    const Matrix dx = stack_backward(c, w, a.main, false, rotary_for(c, static_cast<int>(source.size())), dmemory,
+    const Matrix dx = stack_backward(c, w, a.main, false, stack_rotary(c, static_cast<int>(source.size())), dmemory,
                                      out.grads);
     embed_backward(c, w, source, dx, out.grads);
     return out;

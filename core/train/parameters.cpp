@@ -47,6 +47,8 @@ std::vector<Parameter> parameters_of(ModelWeights& w) {
         add(out, l.ffn);
         add(out, l.norm1);
         add(out, l.norm2);
+        for (auto* norm : {&l.post_attn_norm, &l.post_ffn_norm})
+            if (*norm) add(out, **norm);
     }
     for (DecoderLayerWeights& l : w.decoder_layers) {
         add(out, l.self_attn);

@@ -493,10 +493,11 @@ void hf_errors(Hostile& h) {
           edited(gpt2, "/scale_attn_by_inverse_layer_idx", true), edited(bert, "/hidden_act", "relu"),
           edited(bert, "/position_embedding_type", "relative_key"), edited(llama, "/num_key_value_heads", 3),
           edited(llama, "/head_dim", 3), edited(llama, "/hidden_act", "gelu"),
-          edited(llama, "/rope_scaling", json{{"type", "linear"}}), edited(llama, "/layer_types", json::array({"full_attention", "full_attention"})),
+          edited(llama, "/rope_scaling", json{{"type", "dynamic"}}),
+          edited(llama, "/rope_scaling", json{{"type", "linear"}, {"factor", 0.5}}), edited(llama, "/layer_types", json::array({"full_attention", "full_attention"})),
           edited(edited(llama, "/model_type", "gemma"), "/hidden_activation", "gelu"),
           edited(llama, "/layer_types", json::array({"chunked_attention"})), edited(edited(llama, "/model_type", "phi3"),
-          "/partial_rotary_factor", 0.1),
+          "/partial_rotary_factor", 0.1), edited(edited(llama, "/model_type", "gpt_neox"), "/rotary_pct", 1.5),
           edited(llama, "/rope_scaling", 2), edited(llama, "/rope_scaling", json{{"rope_type", "llama3"}, {"factor", 0.5}}),
           edited(llama, "/mlp_bias", true)})
         h.error([&] { parse_hf_config(config, "/m/config.json"); });
