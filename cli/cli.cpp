@@ -59,7 +59,8 @@ constexpr const char* kModelHelp = R"(MODEL is one of
                      pe=rope,norm=rmsnorm,act=swiglu,bias=0
   DIR          a model directory (config.json + model.safetensors)
   FILE.json    a worked example (assets/examples/)
-  FILE.gguf    a GGUF file (llama.cpp, ollama): llama, qwen2, qwen3, gemma, gemma2 or gemma3,
+  FILE.gguf    a GGUF file (llama.cpp, ollama): llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3,
+               gpt2 or gptneox,
                SentencePiece or byte-level BPE tokenizer;
                weights F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K…Q6_K, IQ4_NL
   FILE.bin     a llama2.c checkpoint (tokenizer.bin or tok*.bin beside it)

@@ -38,6 +38,10 @@ i + Dh/2 (llama.cpp's NEOX mode, Hugging Face's rotate_half).
    Gemma's GeGLU and scaled embeddings; Gemma 2's sandwich norms, soft-caps and local
    layers; Gemma 3's qk-norm, L L G layers with their own rope base and linear scaling;
    tiny_<arch>_expected.json holds their logits from gemma_logits below.
+8. tests/fixtures/gguf/tiny_gpt2.gguf, tiny_gptneox.gguf, tiny_phi3.gguf (tiny_fused_fixture):
+   one attn_qkv tensor each; GPT-2's learned positions, GPT-NeoX's partial rotary and
+   parallel block, Phi-3's [gate; up] ffn_up, partial rotary and window; logits from
+   fused_logits below.
 
 Regenerate:   /usr/bin/python3 tests/gen_gguf_fixtures.py
 Verify only:  /usr/bin/python3 tests/gen_gguf_fixtures.py --check
@@ -431,6 +435,70 @@ def gemma_logits(meta, w, ids):
     return torch.tanh(logits / final_cap) * final_cap if final_cap else logits
 
 
+def rope_partial_halves(x, R, base):
+    """x: (heads, T, Dh); the first R dims rotated in halves (i with i + R/2), the rest pass
+    (GPT-NeoX's rotary_pct, Phi-4-mini's partial_rotary_factor)."""
+    return torch.cat([rope_halves(x[..., :R], base), x[..., R:]], dim=-1)
+
+
+def fused_logits(meta, w, ids):
+    """Logits (T, V) of a GGUF gpt2, gptneox or phi3 (one attn_qkv tensor [q; k; v]), written
+    from Hugging Face's modelling code: gpt2 adds position_embd and uses GELU-tanh; gptneox
+    turns the first rope.dimension_count dims of each head (halves) and runs attention and
+    feed-forward side by side (use_parallel_residual), GELU with erf; both LayerNorm with
+    biases everywhere. phi3: RMSNorm, rotary (halves) on rope.dimension_count dims, a sliding
+    window of attention.sliding_window keys, ffn_up = [gate; up] through SiLU."""
+    arch = meta["general.architecture"]
+    D, L = meta[f"{arch}.embedding_length"], meta[f"{arch}.block_count"]
+    H = meta[f"{arch}.attention.head_count"]
+    Hkv = meta.get(f"{arch}.attention.head_count_kv", H)
+    Dh = D // H
+    R = meta.get(f"{arch}.rope.dimension_count", Dh)
+    base = meta.get(f"{arch}.rope.freq_base", 10000.0)
+    window = meta.get(f"{arch}.attention.sliding_window")
+    t = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in w.items()}
+    T = len(ids)
+    if arch == "phi3":
+        eps = meta[f"{arch}.attention.layer_norm_rms_epsilon"]
+        norm = lambda x, name: rms_norm(x, t[name + ".weight"], eps)
+    else:
+        eps = meta[f"{arch}.attention.layer_norm_epsilon"]
+        norm = lambda x, name: torch.nn.functional.layer_norm(x, (D,), t[name + ".weight"], t[name + ".bias"], eps)
+    lin = lambda x, name: x @ t[name + ".weight"].T + (t[name + ".bias"] if name + ".bias" in t else 0)
+    x = t["token_embd.weight"][ids]
+    if arch == "gpt2":
+        x = x + t["position_embd.weight"][:T]
+    i, j = torch.arange(T)[:, None], torch.arange(T)[None, :]
+    hidden = (j > i) | ((j <= i - window) if window else torch.zeros(T, T, dtype=torch.bool))
+    F_ = meta[f"{arch}.feed_forward_length"]
+    for il in range(L):
+        p = f"blk.{il}."
+        h = norm(x, p + "attn_norm")
+        qkv = lin(h, p + "attn_qkv")
+        q = qkv[:, :H * Dh].reshape(T, H, Dh).transpose(0, 1)
+        k = qkv[:, H * Dh:(H + Hkv) * Dh].reshape(T, Hkv, Dh).transpose(0, 1)
+        v = qkv[:, (H + Hkv) * Dh:].reshape(T, Hkv, Dh).transpose(0, 1)
+        if arch != "gpt2":
+            q, k = rope_partial_halves(q, R, base), rope_partial_halves(k, R, base)
+        k, v = k.repeat_interleave(H // Hkv, 0), v.repeat_interleave(H // Hkv, 0)
+        a = torch.softmax((q @ k.transpose(1, 2) / Dh ** 0.5).masked_fill(hidden, float("-inf")), -1)
+        o = lin((a @ v).transpose(0, 1).reshape(T, H * Dh), p + "attn_output")
+        if arch == "phi3":
+            x = x + o
+            up = lin(norm(x, p + "ffn_norm"), p + "ffn_up")
+            x = x + lin(torch.nn.functional.silu(up[:, :F_]) * up[:, F_:], p + "ffn_down")
+            continue
+        gelu = (lambda v_: torch.nn.functional.gelu(v_, approximate="tanh")) if arch == "gpt2" else torch.nn.functional.gelu
+        mlp = lambda y: lin(gelu(lin(norm(y, p + "ffn_norm"), p + "ffn_up")), p + "ffn_down")
+        if arch == "gptneox" and meta.get("gptneox.use_parallel_residual", True):
+            x = x + o + mlp(x)
+        else:
+            x = x + o
+            x = x + mlp(x)
+    x = norm(x, "output_norm")
+    return x @ t.get("output.weight", t["token_embd.weight"]).T
+
+
 def greedy(meta, w, ids, n):
     ids = list(ids)
     for _ in range(n):
@@ -696,6 +764,83 @@ def tiny_gemma_fixture(arch):
     return writer, {"ids": ids, "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
 
 
+def tiny_fused_fixture(arch):
+    """gpt2 (learned positions, tied head), gptneox (partial rotary 4 of 8 dims, parallel
+    attention + MLP, separate output) or phi3 (fused attn_qkv with 2 key/value heads, ffn_up
+    = [gate; up], rotary on 6 of 8 dims, a window of 3 keys), each 2 layers of D 32 with
+    F16 matrices; gpt2 and gptneox with the qwen2 fixture's byte-level BPE vocabulary
+    (pre "gpt-2"), phi3 with the SentencePiece one (tiny_vocab)."""
+    rng = np.random.default_rng({"gpt2": 47, "gptneox": 48, "phi3": 49}[arch])
+    D, L, H, F, T_max = 32, 2, 4, 48, 64
+    Hkv = 2 if arch == "phi3" else H
+    Dh = D // H
+    writer = Writer()
+    writer.add("general.architecture", STRING, arch)
+    for key, value in [("context_length", T_max), ("embedding_length", D), ("block_count", L),
+                       ("feed_forward_length", F), ("attention.head_count", H)]:
+        writer.add(arch + "." + key, 4, value)
+    if arch == "phi3":
+        writer.add("phi3.attention.head_count_kv", 4, Hkv)
+        writer.add("phi3.attention.layer_norm_rms_epsilon", 6, 1e-5)
+        writer.add("phi3.rope.dimension_count", 4, 6)
+        writer.add("phi3.rope.freq_base", 6, 10000.0)
+        writer.add("phi3.attention.sliding_window", 4, 3)
+    else:
+        writer.add(arch + ".attention.layer_norm_epsilon", 6, 1e-5)
+    if arch == "gptneox":
+        writer.add("gptneox.rope.dimension_count", 4, 4)
+        writer.add("gptneox.use_parallel_residual", 7, True)
+    if arch == "phi3":
+        pieces, scores, types = tiny_vocab()
+        writer.add("tokenizer.ggml.model", STRING, "llama")
+        writer.add("tokenizer.ggml.tokens", ARRAY, pieces, STRING)
+        writer.add("tokenizer.ggml.scores", ARRAY, scores, 6)
+        writer.add("tokenizer.ggml.token_type", ARRAY, types, 5)
+        writer.add("tokenizer.ggml.bos_token_id", 4, 1)
+        ids = spm_encode(pieces, scores, types, "the cat sat on the mat and then she ran")
+        V = len(pieces)
+    else:
+        tj = json.load(open(os.path.join(HERE, "fixtures", "tokenizers", "qwen2_tiny", "tokenizer.json")))
+        by_id = {i: tok for tok, i in tj["model"]["vocab"].items()}
+        for added in tj["added_tokens"]:
+            by_id[added["id"]] = added["content"]
+        tokens = [by_id[i] for i in range(len(by_id))]
+        merges = [" ".join(m) if isinstance(m, list) else m for m in tj["model"]["merges"]]
+        writer.add("tokenizer.ggml.model", STRING, "gpt2")
+        writer.add("tokenizer.ggml.pre", STRING, "gpt-2")
+        writer.add("tokenizer.ggml.tokens", ARRAY, tokens, STRING)
+        writer.add("tokenizer.ggml.merges", ARRAY, merges, STRING)
+        ids = [7, 3, 12, 25, 30, 9, 18]
+        V = len(tokens)
+    lnorm = [] if arch == "phi3" else ["bias"]
+    layer = [("attn_norm.weight", (D,))] + [("attn_norm.bias", (D,))] * bool(lnorm)
+    layer += [("attn_qkv.weight", ((H + 2 * Hkv) * Dh, D))] + ([("attn_qkv.bias", (3 * D,))] if lnorm else [])
+    layer += [("attn_output.weight", (D, D))] + ([("attn_output.bias", (D,))] if lnorm else [])
+    layer += [("ffn_norm.weight", (D,))] + ([("ffn_norm.bias", (D,))] if lnorm else [])
+    layer += [("ffn_up.weight", ((2 * F if arch == "phi3" else F), D))] + ([("ffn_up.bias", (F,))] if lnorm else [])
+    layer += [("ffn_down.weight", (D, F))] + ([("ffn_down.bias", (D,))] if lnorm else [])
+    tensors = [("token_embd.weight", (V, D))]
+    if arch == "gpt2":
+        tensors.append(("position_embd.weight", (T_max, D)))
+    tensors += [(f"blk.{il}.{n}", s) for il in range(L) for n, s in layer]
+    tensors += [("output_norm.weight", (D,))] + ([("output_norm.bias", (D,))] if lnorm else [])
+    if arch != "gpt2":
+        tensors.append(("output.weight", (V, D)))
+    w = {}
+    for name, shape in tensors:
+        if name.endswith("norm.weight"):
+            values = (1.0 + 0.1 * rng.standard_normal(shape)).astype(np.float32)
+        else:
+            values = (rng.standard_normal(shape) * (0.2 if name.endswith("bias") else 0.3)).astype(np.float32)
+        type_name = "F32" if len(shape) == 1 else "F16"
+        raw = values.view(np.uint8) if type_name == "F32" else values.astype(np.float16).view(np.uint8)
+        writer.tensor(name, list(reversed(shape)), type_name, raw.reshape(-1))
+        w[name] = dequantize(type_name, raw.reshape(-1), values.size).reshape(shape)
+    meta = {k: v for k, _, v, _ in writer.meta}
+    logits = fused_logits(meta, w, ids)
+    return writer, {"ids": ids, "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
+
+
 def shared_reference():
     prompt = "Once upon a time"
     out = {}
@@ -726,14 +871,15 @@ def main():
     qwen3, qwen3_expected = tiny_qwen_fixture("qwen3")
     # Llama-3.1-style rope scaling: the short wavelengths kept, the long ones stretched.
     scaled, _, scaled_expected = tiny_llama_fixture(rope_divisors=[1.0, 1.0, 2.5, 8.0])
-    gemmas = {arch: tiny_gemma_fixture(arch) for arch in ("gemma", "gemma2", "gemma3")}
+    tiny_models = {arch: tiny_gemma_fixture(arch) for arch in ("gemma", "gemma2", "gemma3")}
+    tiny_models.update({arch: tiny_fused_fixture(arch) for arch in ("gpt2", "gptneox", "phi3")})
     shared = shared_reference()
     if args.check:
         drift = False
         for name, want in [("blocks_expected.json", blocks_expected), ("tiny_llama_expected.json", tiny_expected),
                            ("tiny_qwen2_expected.json", qwen2_expected), ("tiny_qwen3_expected.json", qwen3_expected),
                            ("tiny_llama_rope_freqs_expected.json", scaled_expected), ("shared_reference.json", shared)] + [
-                               (f"tiny_{arch}_expected.json", expected) for arch, (_, expected) in gemmas.items()]:
+                               (f"tiny_{arch}_expected.json", expected) for arch, (_, expected) in tiny_models.items()]:
             got = json.load(open(os.path.join(OUT, name)))
             if json.dumps(got, sort_keys=True) != json.dumps(json.loads(json.dumps(want)), sort_keys=True):
                 print("drift:", name)
@@ -751,8 +897,8 @@ def main():
     dump(os.path.join(OUT, "blocks_expected.json"), blocks_expected)
     dump(os.path.join(OUT, "tiny_llama_expected.json"), tiny_expected)
     dump(os.path.join(OUT, "shared_reference.json"), shared)
-    for arch, (gemma, expected) in gemmas.items():
-        gemma.write(os.path.join(OUT, f"tiny_{arch}.gguf"))
+    for arch, (model, expected) in tiny_models.items():
+        model.write(os.path.join(OUT, f"tiny_{arch}.gguf"))
         dump(os.path.join(OUT, f"tiny_{arch}_expected.json"), expected)
     # The reader reads back what the writer wrote (a check of the script itself).
     meta, tensors = read_gguf(os.path.join(OUT, "tiny_llama.gguf"))

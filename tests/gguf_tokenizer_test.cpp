@@ -171,5 +171,46 @@ TEST(GgufGemma3, LocalLayersWithTheirOwnRopeBaseMatchTheTorchForward) {
     expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_gemma3_expected.json"));
 }
 
+// gpt2: one attn_qkv tensor with biases, learned positions (position_embd), LayerNorm with
+// biases, GELU-tanh, the head tied to token_embd.
+TEST(GgufGpt2, FusedQkvAndLearnedPositionsMatchTheTorchForward) {
+    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gpt2.gguf");
+    const ModelConfig& c = ckpt.model.config();
+    EXPECT_EQ(c.family, "gpt2");
+    EXPECT_EQ(c.pe, PosEncoding::Learned);
+    EXPECT_EQ(c.norm_kind, NormKind::LayerNorm);
+    EXPECT_EQ(c.activation, Activation::GELUTanh);
+    EXPECT_EQ(c.lm_head, LmHead::Tied);
+    EXPECT_EQ(ckpt.model.weights().pos_embed.rows(), 64);
+    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_gpt2_expected.json"));
+}
+
+// gptneox (Pythia): rotary on 4 of each head's 8 dims, attention and feed-forward side by
+// side, GELU with erf, a separate output.
+TEST(GgufGptNeox, PartialRotaryAndTheParallelBlockMatchTheTorchForward) {
+    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gptneox.gguf");
+    const ModelConfig& c = ckpt.model.config();
+    EXPECT_EQ(c.family, "gptneox");
+    EXPECT_EQ(c.rotary_dims, 4);
+    EXPECT_TRUE(c.parallel_block);
+    EXPECT_EQ(c.activation, Activation::GELU);
+    EXPECT_EQ(c.lm_head, LmHead::Separate);
+    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_gptneox_expected.json"));
+}
+
+// phi3: attn_qkv with 2 key/value heads, ffn_up holding [gate; up], rotary on 6 of 8 dims,
+// a sliding window of 3 keys in every layer.
+TEST(GgufPhi3, FusedGateUpPartialRotaryAndWindowMatchTheTorchForward) {
+    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_phi3.gguf");
+    const ModelConfig& c = ckpt.model.config();
+    EXPECT_EQ(c.family, "phi3");
+    EXPECT_EQ(c.kv_heads, 2);
+    EXPECT_EQ(c.rotary_dims, 6);
+    EXPECT_EQ(c.window, 3);
+    EXPECT_EQ(c.window_layers, "");
+    EXPECT_EQ(c.activation, Activation::SwiGLU);
+    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_phi3_expected.json"));
+}
+
 }  // namespace
 }  // namespace hs

@@ -7,6 +7,8 @@
 
 #include "core/error.h"
 #include "core/formats/gguf.h"
+#include "core/formats/gguf_layernorm_models.h"
+#include "core/formats/gguf_tensor_reader.h"
 #include "core/io/state_dict.h"
 #include "core/model/config_summary.h"
 
@@ -24,6 +26,9 @@ struct ArchTraits {
     // Gemma's RMSNorm weights as 1 + w already); sandwich: Gemma 2/3's post_attention_norm
     // and post_ffw_norm tensors.
     bool gemma = false, sandwich = false;
+    // Phi-3: [q; k; v] in one attn_qkv tensor (or three, as llama), [gate; up] in one
+    // ffn_up of 2F rows, a sliding window (attention.sliding_window) in every layer.
+    bool phi3 = false;
 };
 constexpr ArchTraits kArchs[] = {
     {"llama", false, RopeLayout::Interleaved, false},
@@ -32,8 +37,9 @@ constexpr ArchTraits kArchs[] = {
     {"gemma", false, RopeLayout::RotateHalf, false, true},
     {"gemma2", false, RopeLayout::RotateHalf, false, true, true},
     {"gemma3", false, RopeLayout::RotateHalf, true, true, true},
+    {"phi3", false, RopeLayout::RotateHalf, false, false, false, true},
 };
-constexpr const char* kArchitectures = "llama, qwen2, qwen3, gemma, gemma2, gemma3";
+constexpr const char* kArchitectures = "llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, gpt2, gptneox";
 
 const ArchTraits& arch_traits(const GgufFile& file) {
     const std::string arch = file.string("general.architecture");
@@ -42,63 +48,6 @@ const ArchTraits& arch_traits(const GgufFile& file) {
     throw Error(file.path() + " holds a '" + arch + "' model; HeadScope opens GGUF architectures " + kArchitectures +
                 " so far");
 }
-constexpr std::int64_t kMaxDim = 1 << 24;  // far above any real model; guards overflow
-
-// {arch}.KEY as a positive int, within 1..kMaxDim.
-int dimension(const GgufFile& file, const std::string& key, std::int64_t fallback = -1) {
-    const std::int64_t v = fallback < 0 ? file.integer(key) : file.integer(key, fallback);
-    if (v < 1 || v > kMaxDim)
-        throw Error(file.path() + ": metadata '" + key + "' is " + std::to_string(v) +
-                    " (expected 1.." + std::to_string(kMaxDim) + ")");
-    return static_cast<int>(v);
-}
-
-std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
-    return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
-}
-
-// Reads tensors by GGUF name, checking each against the shape the config implies.
-class TensorReader {
-public:
-    explicit TensorReader(const GgufFile& file) : file_(file) {}
-    Matrix matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
-        require(name);
-        Matrix m = file_.matrix(name);
-        if (m.rows() != rows || m.cols() != cols)
-            throw Error(file_.path() + ": tensor '" + name + "' is " + shape_text(m.rows(), m.cols()) +
-                        " (out, in), but the metadata implies " + shape_text(rows, cols));
-        return m;
-    }
-    Vector vector(const std::string& name, Eigen::Index n) {
-        require(name);
-        Vector v = file_.vector(name);
-        if (v.size() != n)
-            throw Error(file_.path() + ": tensor '" + name + "' has " + std::to_string(v.size()) +
-                        " values, but the metadata implies " + std::to_string(n));
-        return v;
-    }
-    bool has(const std::string& name) const { return file_.find_tensor(name) != nullptr; }
-    // After every read: a tensor the model did not use would be silently ignored, so the
-    // file is refused naming it (a bias, rope_freqs of Llama-3.1, …).
-    void require_all_used() const {
-        for (const GgufTensor& t : file_.tensors())
-            if (std::find(used_.begin(), used_.end(), t.name) == used_.end())
-                throw Error(file_.path() + " holds tensor '" + t.name +
-                            "', which HeadScope's " + file_.string("general.architecture") +
-                            " model has no place for (not supported yet)");
-    }
-
-private:
-    void require(const std::string& name) {
-        if (!has(name))
-            throw Error(file_.path() + " has no tensor '" + name + "', which a " + file_.string("general.architecture") +
-                        " model needs");
-        used_.push_back(name);
-    }
-    const GgufFile& file_;
-    std::vector<std::string> used_;
-};
-
 // "Q8_0 ×16, F32 ×5": the stored types of the tensors, most frequent first.
 std::string stored_types_summary(const GgufFile& file) {
     std::vector<std::pair<std::string, int>> counts;
@@ -158,14 +107,6 @@ std::string describe_gguf(const GgufFile& file) {
 
 namespace {
 
-// A positive number of metadata key `key` (`fallback` when absent).
-float positive_number(const GgufFile& file, const std::string& key, double fallback) {
-    const double v = file.number(key, fallback);
-    if (!(v > 0.0 && v <= 1e12))
-        throw Error(file.path() + ": metadata '" + key + "' is " + std::to_string(v) + " (expected a positive number)");
-    return static_cast<float>(v);
-}
-
 // Gemma 2 and 3 as llama.cpp runs them: every other layer (Gemma 2, from layer 0) or five
 // in six (Gemma 3, sliding_window_pattern) local with attention.sliding_window keys
 // (4096 / 512 by default); scores × 1/√key_length, or × 1/√(d_model / heads) in the 27B
@@ -175,16 +116,16 @@ void read_gemma2_and_3(const GgufFile& file, const std::string& arch, ModelConfi
     const std::string p = arch + ".";
     const bool gemma2 = arch == "gemma2";
     c.sandwich_norm = true;
-    c.window = dimension(file, p + "attention.sliding_window", gemma2 ? 4096 : 512);
-    const int pattern = gemma2 ? 2 : dimension(file, p + "attention.sliding_window_pattern", 6);
+    c.window = gguf_dimension(file, p + "attention.sliding_window", gemma2 ? 4096 : 512);
+    const int pattern = gemma2 ? 2 : gguf_dimension(file, p + "attention.sliding_window_pattern", 6);
     std::string kinds;
     for (int il = 0; il < std::min(c.layers, pattern); ++il) kinds += (il + 1) % pattern != 0 ? 'L' : 'G';
     c.window_layers = kinds.find('G') == std::string::npos ? "" : kinds;
     const bool big = c.layers == (gemma2 ? 46 : 62);
     c.attn_scale = 1.0f / std::sqrt(static_cast<float>(big ? c.d_model / c.heads : c.d_h()));
     if (gemma2) {
-        c.attn_softcap = positive_number(file, p + "attn_logit_softcapping", 50.0);
-        c.logit_softcap = positive_number(file, p + "final_logit_softcapping", 30.0);
+        c.attn_softcap = gguf_positive_number(file, p + "attn_logit_softcapping", 50.0);
+        c.logit_softcap = gguf_positive_number(file, p + "final_logit_softcapping", 30.0);
     } else {
         c.rope_local_theta = 10000.0f;
     }
@@ -197,14 +138,12 @@ void read_rope_scaling(const GgufFile& file, const std::string& p, ModelConfig& 
     if (!file.has(key) || file.string(key) == "none") return;
     if (file.string(key) != "linear")
         throw Error(file.path() + ": " + key + " '" + file.string(key) + "' (rope scaling) is not supported yet");
-    const float factor = positive_number(file, p + "rope.scaling.factor", 1.0);
+    const float factor = gguf_positive_number(file, p + "rope.scaling.factor", 1.0);
     if (factor != 1.0f) c.rope_freq_divisors.assign(static_cast<std::size_t>(c.rotary_dim_count() / 2), factor);
 }
 
-}  // namespace
-
-ModelConfig gguf_config(const GgufFile& file) {
-    const ArchTraits& traits = arch_traits(file);
+// The llama-shaped architectures (kArchs): RMSNorm, rotary positions, gated feed-forward.
+ModelConfig llama_like_config(const GgufFile& file, const ArchTraits& traits) {
     const std::string arch = traits.name;
     const std::string p = arch + ".";
 
@@ -212,24 +151,18 @@ ModelConfig gguf_config(const GgufFile& file) {
     c.family = arch;
     c.arch = Arch::DecoderOnly;
     c.mask = MaskKind::Causal;
-    c.d_model = dimension(file, p + "embedding_length");
-    c.layers = dimension(file, p + "block_count");
-    c.d_ff = dimension(file, p + "feed_forward_length");
-    c.heads = dimension(file, p + "attention.head_count");
-    const int kv = dimension(file, p + "attention.head_count_kv", c.heads);
+    read_gguf_block_shape(file, p, c);
+    const int kv = gguf_dimension(file, p + "attention.head_count_kv", c.heads);
     if (c.heads % kv != 0)
         throw Error(file.path() + ": " + std::to_string(c.heads) + " query heads cannot share " +
                     std::to_string(kv) + " key/value heads evenly");
     c.kv_heads = kv == c.heads ? 0 : kv;
-    const int key_length = dimension(file, p + "attention.key_length", c.heads > 0 ? c.d_model / c.heads : 1);
-    if (dimension(file, p + "attention.value_length", key_length) != key_length)
+    const int key_length = gguf_dimension(file, p + "attention.key_length", c.heads > 0 ? c.d_model / c.heads : 1);
+    if (gguf_dimension(file, p + "attention.value_length", key_length) != key_length)
         throw Error(file.path() + ": attention.value_length differs from attention.key_length (not supported)");
     if (key_length * c.heads != c.d_model || c.d_model % c.heads != 0) c.head_dim = key_length;
-    const int rope_dims = dimension(file, p + "rope.dimension_count", c.d_h());
-    if (rope_dims != c.d_h())
-        throw Error(file.path() + ": rotary on " + std::to_string(rope_dims) + " of each head's " +
-                    std::to_string(c.d_h()) + " dimensions (partial rotary) is not supported for " + arch + " yet");
-    c.max_len = std::min(dimension(file, p + "context_length", 4096), 65536);
+    const int rope_dims = gguf_dimension(file, p + "rope.dimension_count", c.d_h());
+    c.rotary_dims = rope_dims == c.d_h() ? 0 : rope_dims;  // partial rotary (Phi-4-mini): validate checks it
     c.norm = NormPlacement::PreLN;
     c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = static_cast<float>(file.number(p + "attention.layer_norm_rms_epsilon", 1e-5));
@@ -243,26 +176,24 @@ ModelConfig gguf_config(const GgufFile& file) {
     c.out_bias = c.mlp_bias = false;
     c.qk_norm = traits.qk_norm;
     if (traits.sandwich) read_gemma2_and_3(file, arch, c);
-    const GgufTensor* embed = file.find_tensor("token_embd.weight");
-    if (!embed) throw Error(file.path() + " has no tensor 'token_embd.weight', which a " + arch + " model needs");
-    if (embed->ne.size() != 2 || embed->ne[1] < 1 || embed->ne[1] > kMaxDim)
-        throw Error(file.path() + ": tensor 'token_embd.weight' is not a (vocab, d_model) matrix");
-    c.vocab = static_cast<int>(embed->ne[1]);
-    c.lm_head = file.find_tensor("output.weight") ? LmHead::Separate : LmHead::Tied;
-    if (const std::vector<std::string> problems = validate(c); !problems.empty())
-        throw Error(file.path() + ": " + problems.front());
+    if (traits.phi3 && file.has(p + "attention.sliding_window"))  // every layer
+        c.window = gguf_dimension(file, p + "attention.sliding_window");
     return c;
 }
 
-Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
-    ModelConfig c = gguf_config(file);
-    TensorReader r(file);
-    if (r.has("rope_freqs.weight")) {  // Llama-3.1 rope scaling: θ_i / rope_freqs[i]
-        const Vector divisors = r.vector("rope_freqs.weight", c.d_h() / 2);
-        c.rope_freq_divisors.assign(divisors.data(), divisors.data() + divisors.size());
-        if (const std::vector<std::string> problems = validate(c); !problems.empty())
-            throw Error(file.path() + ": tensor 'rope_freqs.weight': " + problems.front());
-    }
+// [q; k; v] (I + 2·Ikv, D) from attn_qkv, or attn_q, attn_k and attn_v.
+Matrix read_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Eigen::Index D) {
+    if (r.has(b + "attn_qkv.weight")) return r.matrix(b + "attn_qkv.weight", I + 2 * Ikv, D);
+    // Each read checks its shape against the file before the stack is allocated.
+    const Matrix q = r.matrix(b + "attn_q.weight", I, D);
+    const Matrix k = r.matrix(b + "attn_k.weight", Ikv, D);
+    const Matrix v = r.matrix(b + "attn_v.weight", Ikv, D);
+    Matrix qkv(I + 2 * Ikv, D);
+    qkv << q, k, v;
+    return qkv;
+}
+
+ModelWeights llama_like_weights(const ModelConfig& c, GgufTensorReader& r, const ProgressFn& progress) {
     const Eigen::Index D = c.d_model, F = c.d_ff, V = c.vocab, I = c.inner(),
                        Ikv = static_cast<Eigen::Index>(c.kv_head_count()) * c.d_h();
     ModelWeights w;
@@ -275,12 +206,7 @@ Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
         AttentionWeights& a = l.self_attn;
         a.heads = c.heads;
         a.kv_heads = c.kv_heads;
-        // Each read checks its shape against the file before the stack is allocated.
-        const Matrix q = r.matrix(b + "attn_q.weight", I, D);
-        const Matrix k = r.matrix(b + "attn_k.weight", Ikv, D);
-        const Matrix v = r.matrix(b + "attn_v.weight", Ikv, D);
-        a.in_proj_weight.resize(I + 2 * Ikv, D);  // rows [W_Q; W_K; W_V]
-        a.in_proj_weight << q, k, v;
+        a.in_proj_weight = read_qkv(r, b, I, Ikv, D);  // rows [W_Q; W_K; W_V]
         if (c.qkv_bias) {
             const Vector bq = r.vector(b + "attn_q.bias", I), bk = r.vector(b + "attn_k.bias", Ikv),
                          bv = r.vector(b + "attn_v.bias", Ikv);
@@ -295,13 +221,44 @@ Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
         if (c.sandwich_norm) l.post_attn_norm = LayerNormWeights{r.vector(b + "post_attention_norm.weight", D), Vector()};
         l.norm2.weight = r.vector(b + "ffn_norm.weight", D);
         if (c.sandwich_norm) l.post_ffn_norm = LayerNormWeights{r.vector(b + "post_ffw_norm.weight", D), Vector()};
-        l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);    // silu(gate x), Gemma gelu_tanh
-        l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);   // ⊙ up x
-        l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F); // down
+        if (c.family == "phi3") {  // ffn_up: (2F, D) = [gate; up]
+            const Matrix gate_up = r.matrix(b + "ffn_up.weight", 2 * F, D);
+            l.ffn.gate_weight = gate_up.topRows(F);
+            l.ffn.linear1_weight = gate_up.bottomRows(F);
+        } else {
+            l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);   // silu(gate x), Gemma gelu_tanh
+            l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);  // ⊙ up x
+        }
+        l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F);   // down
         if (progress && !progress(static_cast<int>(il) + 1, c.layers)) throw Cancelled{};
     }
     w.final_norm = LayerNormWeights{r.vector("output_norm.weight", D), Vector()};
     if (c.lm_head == LmHead::Separate) w.lm_head = r.matrix("output.weight", V, D);
+    return w;
+}
+
+}  // namespace
+
+ModelConfig gguf_config(const GgufFile& file) {
+    const std::string arch = file.string("general.architecture");
+    ModelConfig c = is_gguf_layernorm_arch(arch) ? gguf_layernorm_config(file, arch) : llama_like_config(file, arch_traits(file));
+    read_gguf_vocab_and_head(file, arch, c);
+    if (const std::vector<std::string> problems = validate(c); !problems.empty())
+        throw Error(file.path() + ": " + problems.front());
+    return c;
+}
+
+Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
+    ModelConfig c = gguf_config(file);
+    GgufTensorReader r(file);
+    if (r.has("rope_freqs.weight")) {  // Llama-3.1 rope scaling: θ_i / rope_freqs[i]
+        const Vector divisors = r.vector("rope_freqs.weight", c.rotary_dim_count() / 2);
+        c.rope_freq_divisors.assign(divisors.data(), divisors.data() + divisors.size());
+        if (const std::vector<std::string> problems = validate(c); !problems.empty())
+            throw Error(file.path() + ": tensor 'rope_freqs.weight': " + problems.front());
+    }
+    ModelWeights w = is_gguf_layernorm_arch(c.family) ? gguf_layernorm_weights(c, r, progress)
+                                                       : llama_like_weights(c, r, progress);
     r.require_all_used();
     require_finite_weights(c, w, "GGUF file '" + file.path() + "'");
     Model model(std::move(c), std::move(w), file.path());

@@ -10,10 +10,21 @@
 //   qwen2 — the llama block with q/k/v biases (blk.N.attn_{q,k,v}.bias) and rotary on the
 //           two halves of each head (llama.cpp's NEOX mode, RopeLayout::RotateHalf; the
 //           converter leaves the rows as Hugging Face stores them).
+//   qwen3 — no biases, attn_q_norm / attn_k_norm (qk-norm), NEOX rotary.
+//   gemma, gemma2, gemma3 — GeGLU, embeddings × √D, NEOX rotary, RMSNorm weights stored as
+//           1 + w by the converter; gemma2/3 add post_attention_norm and post_ffw_norm
+//           (sandwich norms) and local layers (attention.sliding_window; gemma3 every
+//           sliding_window_pattern-th layer global, the local ones with rope base 10000);
+//           gemma2 its soft-caps (attn_logit_softcapping, final_logit_softcapping); gemma3
+//           qk-norm and rope.scaling.type linear.
+//   phi3  — attn_qkv [q; k; v] (or attn_q/k/v), ffn_up = [gate; up] (2F rows), NEOX rotary
+//           on rope.dimension_count dims, attention.sliding_window in every layer.
+//   gpt2, gptneox — LayerNorm families with one attn_qkv (gguf_layernorm_models.h).
 // The keys read ({arch}. prefix):
 //   embedding_length D, block_count L, feed_forward_length F, attention.head_count H,
 //   attention.head_count_kv Hkv (default H), attention.layer_norm_rms_epsilon,
-//   rope.freq_base (default 10000), rope.dimension_count (must be Dh), context_length.
+//   rope.freq_base (default 10000), rope.dimension_count (R ≤ Dh: partial rotary when
+//   smaller), context_length.
 // Tensors (GGUF ne = [in, out] is the (out, in) matrix): token_embd (V, D), per layer
 // blk.N.{attn_norm (D), attn_q (H·Dh, D), attn_k (Hkv·Dh, D), attn_v (Hkv·Dh, D),
 // attn_output (D, H·Dh), ffn_norm (D), ffn_gate (F, D), ffn_up (F, D), ffn_down (D, F)},

@@ -185,6 +185,10 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
               "没有句子可以探测：这个模型的分词器把标注的词切成了更小的片段（第 0 句：17 个词元对应 6 个词）；"
               "关系探测需要按整词读入的模型，例如默认模型");
     // GGUF: the words of the message move, the path, tensor and architecture keep their order.
+    EXPECT_EQ(in_chinese("/m.gguf holds a 'mamba' model; HeadScope opens GGUF architectures llama, qwen2, qwen3, gemma, "
+                         "gemma2, gemma3, phi3, gpt2, gptneox so far"),
+              "/m.gguf 是“mamba”模型；HeadScope 目前能打开的 GGUF 架构是 llama、qwen2、qwen3、gemma、gemma2、gemma3、phi3、"
+              "gpt2、gptneox");
     EXPECT_EQ(in_chinese("/m.gguf has no tensor 'blk.1.ffn_up.weight', which a llama model needs"),
               "/m.gguf 中没有张量“blk.1.ffn_up.weight”，而 llama 模型需要它");
     EXPECT_EQ(in_chinese("/m.gguf: tensor 'w' is stored as IQ2_XXS, which HeadScope cannot read yet (it reads F32, Q8_0)"),

@@ -1,0 +1,78 @@
+#include "core/formats/gguf_layernorm_models.h"
+
+#include "core/error.h"
+#include "core/formats/gguf.h"
+#include "core/formats/gguf_tensor_reader.h"
+
+namespace hs {
+
+namespace {
+
+// LayerNorm (γ, β) of D from "<name>.weight" and "<name>.bias".
+LayerNormWeights layer_norm(GgufTensorReader& r, const std::string& name, Eigen::Index D) {
+    return {r.vector(name + ".weight", D), r.vector(name + ".bias", D)};
+}
+
+}  // namespace
+
+bool is_gguf_layernorm_arch(const std::string& arch) { return arch == "gpt2" || arch == "gptneox"; }
+
+ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch) {
+    const std::string p = arch + ".";
+    ModelConfig c;
+    c.family = arch;
+    c.arch = Arch::DecoderOnly;
+    c.mask = MaskKind::Causal;
+    read_gguf_block_shape(file, p, c);
+    if (c.d_model % c.heads != 0)
+        throw Error(file.path() + ": embedding_length " + std::to_string(c.d_model) + " does not split into " +
+                    std::to_string(c.heads) + " heads");
+    c.norm = NormPlacement::PreLN;
+    c.norm_kind = NormKind::LayerNorm;
+    c.norm_eps = static_cast<float>(file.number(p + "attention.layer_norm_epsilon", 1e-5));
+    c.qkv_bias = c.out_bias = c.mlp_bias = true;
+    if (arch == "gpt2") {
+        c.pe = PosEncoding::Learned;
+        c.activation = Activation::GELUTanh;  // GPT-2's gelu_new
+        return c;
+    }
+    // gptneox (Pythia): rotary on the first rope.dimension_count dims, NEOX halves
+    c.pe = PosEncoding::Rotary;
+    c.rope_layout = RopeLayout::RotateHalf;
+    c.rope_theta = gguf_positive_number(file, p + "rope.freq_base", 10000.0);
+    const int rope_dims = gguf_dimension(file, p + "rope.dimension_count", c.d_h());
+    c.rotary_dims = rope_dims == c.d_h() ? 0 : rope_dims;
+    c.parallel_block = file.boolean(p + "use_parallel_residual", true);
+    c.activation = Activation::GELU;  // Pythia's hidden_act "gelu" (erf)
+    return c;
+}
+
+ModelWeights gguf_layernorm_weights(const ModelConfig& c, GgufTensorReader& r, const ProgressFn& progress) {
+    const Eigen::Index D = c.d_model, F = c.d_ff, V = c.vocab;
+    ModelWeights w;
+    w.embed = r.matrix("token_embd.weight", V, D);
+    if (c.pe == PosEncoding::Learned) w.pos_embed = r.matrix("position_embd.weight", c.max_len, D);
+    w.layers.resize(static_cast<std::size_t>(c.layers));
+    for (std::size_t il = 0; il < w.layers.size(); ++il) {
+        const std::string b = "blk." + std::to_string(il) + ".";
+        EncoderLayerWeights& l = w.layers[il];
+        l.norm1 = layer_norm(r, b + "attn_norm", D);
+        AttentionWeights& a = l.self_attn;
+        a.heads = c.heads;
+        a.in_proj_weight = r.matrix(b + "attn_qkv.weight", 3 * D, D);  // rows [W_Q; W_K; W_V]
+        a.in_proj_bias = r.vector(b + "attn_qkv.bias", 3 * D);
+        a.out_proj_weight = r.matrix(b + "attn_output.weight", D, D);
+        a.out_proj_bias = r.vector(b + "attn_output.bias", D);
+        l.norm2 = layer_norm(r, b + "ffn_norm", D);
+        l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);
+        l.ffn.linear1_bias = r.vector(b + "ffn_up.bias", F);
+        l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F);
+        l.ffn.linear2_bias = r.vector(b + "ffn_down.bias", D);
+        if (progress && !progress(static_cast<int>(il) + 1, c.layers)) throw Cancelled{};
+    }
+    w.final_norm = layer_norm(r, "output_norm", D);
+    if (c.lm_head == LmHead::Separate) w.lm_head = r.matrix("output.weight", V, D);
+    return w;
+}
+
+}  // namespace hs

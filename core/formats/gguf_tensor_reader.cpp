@@ -1,0 +1,82 @@
+#include "core/formats/gguf_tensor_reader.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+
+namespace hs {
+
+namespace {
+
+std::string shape_text(Eigen::Index rows, Eigen::Index cols) {
+    return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+}
+
+}  // namespace
+
+int gguf_dimension(const GgufFile& file, const std::string& key, std::int64_t fallback) {
+    const std::int64_t v = fallback < 0 ? file.integer(key) : file.integer(key, fallback);
+    if (v < 1 || v > kGgufMaxDim)
+        throw Error(file.path() + ": metadata '" + key + "' is " + std::to_string(v) + " (expected 1.." +
+                    std::to_string(kGgufMaxDim) + ")");
+    return static_cast<int>(v);
+}
+
+float gguf_positive_number(const GgufFile& file, const std::string& key, double fallback) {
+    const double v = file.number(key, fallback);
+    if (!(v > 0.0 && v <= 1e12))
+        throw Error(file.path() + ": metadata '" + key + "' is " + std::to_string(v) + " (expected a positive number)");
+    return static_cast<float>(v);
+}
+
+void read_gguf_block_shape(const GgufFile& file, const std::string& p, ModelConfig& c) {
+    c.d_model = gguf_dimension(file, p + "embedding_length");
+    c.layers = gguf_dimension(file, p + "block_count");
+    c.d_ff = gguf_dimension(file, p + "feed_forward_length");
+    c.heads = gguf_dimension(file, p + "attention.head_count");
+    c.max_len = std::min(gguf_dimension(file, p + "context_length", 4096), 65536);
+}
+
+void read_gguf_vocab_and_head(const GgufFile& file, const std::string& arch, ModelConfig& c) {
+    const GgufTensor* embed = file.find_tensor("token_embd.weight");
+    if (!embed) throw Error(file.path() + " has no tensor 'token_embd.weight', which a " + arch + " model needs");
+    if (embed->ne.size() != 2 || embed->ne[1] < 1 || embed->ne[1] > kGgufMaxDim)
+        throw Error(file.path() + ": tensor 'token_embd.weight' is not a (vocab, d_model) matrix");
+    c.vocab = static_cast<int>(embed->ne[1]);
+    c.lm_head = file.find_tensor("output.weight") ? LmHead::Separate : LmHead::Tied;
+}
+
+Matrix GgufTensorReader::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
+    require(name);
+    Matrix m = file_.matrix(name);
+    if (m.rows() != rows || m.cols() != cols)
+        throw Error(file_.path() + ": tensor '" + name + "' is " + shape_text(m.rows(), m.cols()) +
+                    " (out, in), but the metadata implies " + shape_text(rows, cols));
+    return m;
+}
+
+Vector GgufTensorReader::vector(const std::string& name, Eigen::Index n) {
+    require(name);
+    Vector v = file_.vector(name);
+    if (v.size() != n)
+        throw Error(file_.path() + ": tensor '" + name + "' has " + std::to_string(v.size()) +
+                    " values, but the metadata implies " + std::to_string(n));
+    return v;
+}
+
+void GgufTensorReader::require_all_used() const {
+    for (const GgufTensor& t : file_.tensors())
+        if (std::find(used_.begin(), used_.end(), t.name) == used_.end())
+            throw Error(file_.path() + " holds tensor '" + t.name + "', which HeadScope's " +
+                        file_.string("general.architecture") + " model has no place for (not supported yet)");
+}
+
+void GgufTensorReader::require(const std::string& name) {
+    if (!has(name))
+        throw Error(file_.path() + " has no tensor '" + name + "', which a " + file_.string("general.architecture") +
+                    " model needs");
+    used_.push_back(name);
+}
+
+}  // namespace hs

@@ -1,0 +1,47 @@
+#pragma once
+// What every GGUF architecture reader (gguf_model.cpp, gguf_layernorm_models.cpp) reads a
+// file with: metadata numbers checked into range, and tensors read by name and checked
+// against the shape the config implies, with a record of which tensors were used so that
+// a tensor no reader placed is refused by name instead of silently ignored.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/formats/gguf.h"
+#include "core/model/config.h"
+#include "core/tensor.h"
+
+namespace hs {
+
+constexpr std::int64_t kGgufMaxDim = 1 << 24;  // far above any real model; guards overflow
+
+// Metadata `key` as an int within 1..kGgufMaxDim (`fallback` when absent and ≥ 0).
+int gguf_dimension(const GgufFile& file, const std::string& key, std::int64_t fallback = -1);
+// Metadata `key` as a positive finite number (`fallback` when absent).
+float gguf_positive_number(const GgufFile& file, const std::string& key, double fallback);
+// Every architecture's block shape, from `p` = "{arch}.": embedding_length (d_model),
+// block_count (layers), feed_forward_length (d_ff), attention.head_count (heads) and
+// context_length (max_len, 4096 when absent, at most 65536).
+void read_gguf_block_shape(const GgufFile& file, const std::string& p, ModelConfig& c);
+// The vocabulary from token_embd (V, D) and the head: `output` (V, D) when stored, else
+// tied to token_embd.
+void read_gguf_vocab_and_head(const GgufFile& file, const std::string& arch, ModelConfig& c);
+
+class GgufTensorReader {
+public:
+    explicit GgufTensorReader(const GgufFile& file) : file_(file) {}
+    // Tensor `name` as an (out, in) = (rows, cols) matrix, or a vector of n values.
+    Matrix matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols);
+    Vector vector(const std::string& name, Eigen::Index n);
+    bool has(const std::string& name) const { return file_.find_tensor(name) != nullptr; }
+    // After every read: a tensor the model did not use would be silently ignored, so the
+    // file is refused naming it (a bias, rope_freqs of Llama-3.1, …).
+    void require_all_used() const;
+
+private:
+    void require(const std::string& name);
+    const GgufFile& file_;
+    std::vector<std::string> used_;
+};
+
+}  // namespace hs
