@@ -1,5 +1,6 @@
 // Fuzz target: a GGUF file (header, metadata, tensor table, blocks of every type), read as
-// a file, then as a llama model with its SentencePiece tokenizer, which encodes a text.
+// a file, then as a model of any architecture (seeds: llama, qwen3, gemma2, gemma3, phi3,
+// gpt2, gptneox) with its tokenizer, which encodes a text.
 #include "core/error.h"
 #include "core/formats/gguf.h"
 #include "core/formats/gguf_model.h"
