@@ -415,6 +415,15 @@ GLFWwindow* open_window(const GuiOptions& options, WindowSize size, bool measuri
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
     glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
     if (options.hidden) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    // The default or remembered size shrinks to the monitor (a laptop's 1366×768 cannot show
+    // 1600×1000); a size asked for with --size is kept.
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor(); monitor && !options.size_given) {
+        int x = 0, y = 0, width = 0, height = 0;
+        float scale_x = 1.0f, scale_y = 1.0f;
+        glfwGetMonitorWorkarea(monitor, &x, &y, &width, &height);
+        glfwGetMonitorContentScale(monitor, &scale_x, &scale_y);
+        size = fit_to_work_area(size, width, height, std::max(scale_x, scale_y));
+    }
     GLFWwindow* window = glfwCreateWindow(size.width, size.height, "HeadScope", nullptr, nullptr);
     if (!window) {
         glfwTerminate();

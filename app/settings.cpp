@@ -126,6 +126,15 @@ std::string load_settings(std::string& path, AppState& state, WindowSize& size) 
     }
 }
 
+WindowSize fit_to_work_area(WindowSize wanted, int work_width, int work_height, float content_scale) {
+    if (work_width <= 0 || work_height <= 0) return wanted;
+    const float scale = content_scale > 0.0f ? content_scale : 1.0f;
+    constexpr int kTitleBar = 40;
+    const int max_width = std::max(kMinWindowWidth, static_cast<int>(static_cast<float>(work_width) / scale));
+    const int max_height = std::max(kMinWindowHeight, static_cast<int>(static_cast<float>(work_height) / scale) - kTitleBar);
+    return {std::clamp(wanted.width, kMinWindowWidth, max_width), std::clamp(wanted.height, kMinWindowHeight, max_height)};
+}
+
 std::string save_settings(const std::string& path, const AppState& state, const WindowSize& size) {
     if (path.empty()) return {};
     nlohmann::json j;

@@ -27,4 +27,11 @@ std::string load_settings(std::string& path, AppState& state, WindowSize& size);
 // Writes atomically (temp + rename); returns an error sentence or "".
 std::string save_settings(const std::string& path, const AppState& state, const WindowSize& size);
 
+// The window size to open with on a monitor whose work area (the screen less its panels
+// and docks) is work_width × work_height pixels at `content_scale` pixels per window unit
+// (the window is scaled to the monitor): `wanted`, shrunk so that it and a title bar of
+// 40 units fit the work area; never below the minimum size. An unknown work area (0)
+// keeps `wanted`.
+WindowSize fit_to_work_area(WindowSize wanted, int work_width, int work_height, float content_scale);
+
 }  // namespace hs

@@ -136,14 +136,15 @@ int cmd_bench(int argc, char** argv) {
         x = Matrix::Random(T, config.d_model);
         mask = main_self_mask(config, {}, 0);
     }
-    const std::optional<Rotary> rope = rotary_for(config, T);
+    const StackRotary rotary = stack_rotary(config, T);
+    const std::optional<Rotary>& rope = rotary.of_layer(config, 0);  // layer 0's rotation
     const HeadSplit split{config.heads, config.kv_head_count(), rope ? &*rope : nullptr};
     const auto run_once = [&] {
         if (attention_only) {
             MapsKeeper maps;  // the per-head weights captured
             const Matrix out = multi_head_attention(model->weights().layers.at(0).self_attn, x, x,
                                                     {.split = split, .mask = mask, .score_scale = config.score_scale(),
-                                                     .recorder = &maps});
+                                                     .softcap = config.attn_softcap, .recorder = &maps});
             return out(0, 0);
         }
         // One full forward with the default trace capture (per-head weights, hidden states).

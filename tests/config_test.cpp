@@ -461,8 +461,16 @@ TEST(PlaygroundSpec, Gemma2And3OptionsRoundTripAndAreChecked) {
     EXPECT_EQ(validate(bad), (std::vector<std::string>{
                                  "sandwich norms need pre-norm layers in a single stack, one sub-layer after the "
                                  "other (not parallel)",
-                                 "soft-caps must be between 0 and 1000000 (0: none)",
+                                 "soft-caps must be between 0.001 and 1000000 (or 0: none)",
                                  "the local layers' rope theta must be greater than 1 (or 0: rope theta)"}));
+    ModelConfig tiny = c;  // a cap of 1e-40 would make 1 / cap infinite: refused
+    tiny.logit_softcap = 1e-40f;
+    EXPECT_EQ(validate(tiny), std::vector<std::string>{"soft-caps must be between 0.001 and 1000000 (or 0: none)"});
+    ModelConfig enc_dec = c;  // an encoder's layers have no window: no local rope base
+    enc_dec.arch = Arch::EncoderDecoder;
+    enc_dec.sandwich_norm = false;
+    EXPECT_EQ(validate(enc_dec), std::vector<std::string>{
+                                     "a local layers' rope theta needs a single stack (an encoder's layers have no window)"});
     ModelConfig edited = c;  // parallel chosen after sandwich: sandwich goes
     edited.parallel_block = true;
     follow_edit(c, edited);

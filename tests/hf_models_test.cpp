@@ -349,7 +349,7 @@ TEST(HfConfig, Gemma2HasSandwichNormsSoftCapsAndLocalEvenLayers) {
     json bad = gemma2;
     bad["attn_logit_softcapping"] = -1.0;
     expect_error([&] { parse_hf_config(bad, "config.json"); },
-                 {"attn_logit_softcapping -1.0 must be positive (or null: none)"});
+                 {"attn_logit_softcapping -1.0 must be between 0.001 and 1000000 (or null: none)"});
     bad = gemma2;
     bad["model_type"] = "gemma3";
     expect_error([&] { parse_hf_config(bad, "config.json"); }, {"model_type \"gemma3_text\", e.g. gemma-3-1b"});
@@ -379,6 +379,12 @@ TEST(HfConfig, Gemma3TextHasQkNormAndLocalLayersWithTheirOwnRopeBase) {
     EXPECT_FALSE(c.local_rope(5));
     EXPECT_TRUE(c.local_rope(24));
     for (const std::string& problem : validate(c)) EXPECT_NE(problem.find("million parameters"), std::string::npos) << problem;
+    json no_caps = gemma3;  // Gemma 3's caps absent (HF's default None): none, not an error
+    no_caps.erase("attn_logit_softcapping");
+    no_caps.erase("final_logit_softcapping");
+    const ModelConfig n = parse_hf_config(no_caps, "config.json").config;
+    EXPECT_EQ(n.attn_softcap, 0.0f);
+    EXPECT_EQ(n.logit_softcap, 0.0f);
     json scaled = gemma3;  // gemma-3-4b's text model: the global layers' θ_i divided by 8
     scaled["rope_scaling"] = json{{"rope_type", "linear"}, {"factor", 8.0}};
     const ModelConfig s = parse_hf_config(scaled, "config.json").config;

@@ -143,6 +143,8 @@ std::vector<GradCase> grad_cases() {
         {"norm=rmsnorm,pe=rope,act=geglu,bias=0,embed_scale=1,sandwich=1,softcap=1.5,logit_softcap=2,scale=0.4,"
          "window=2,window_layers=LG,kv_heads=1,lm_head=tied", {}},
         {"norm=pre-ln,pe=learned,act=gelu,softcap=0.8,logit_softcap=1.5,lm_head=separate", {3}},
+        {"norm=pre-ln,pe=learned,act=gelu,sandwich=1,lm_head=tied", {}},  // sandwich LayerNorms (γ, β)
+        {"arch=encoder-decoder,norm=pre-ln,pe=learned,act=relu,softcap=0.9,lm_head=tied", {2}},  // capped cross-attention
         // Gemma 3: sandwich norms, qk-norm, the local layer's rope base 100, the global's 10000
         {"norm=rmsnorm,pe=rope,act=geglu,bias=0,sandwich=1,qk_norm=1,window=2,window_layers=LG,local_theta=100,"
          "lm_head=tied", {}},

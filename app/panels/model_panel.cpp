@@ -188,7 +188,7 @@ bool rope_fields(ModelConfig& c) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", tr("partial rotary (GPT-NeoX, Pythia): only the first R dimensions of each head "
                                    "turn by position; 0: all of them"));
-    if (c.window > 0 && !c.window_layers.empty()) {  // Gemma 3: local layers turn with their own base
+    if (c.window > 0 || c.rope_local_theta > 0.0f) {  // Gemma 3: local layers turn with their own base
         int local = static_cast<int>(c.rope_local_theta);
         if (ImGui::InputInt(tr("local rope theta"), &local, 1000, 10000)) {
             c.rope_local_theta = local <= 1 ? 0.0f : static_cast<float>(local);

@@ -40,8 +40,7 @@ ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch)
     c.pe = PosEncoding::Rotary;
     c.rope_layout = RopeLayout::RotateHalf;
     c.rope_theta = gguf_positive_number(file, p + "rope.freq_base", 10000.0);
-    const int rope_dims = gguf_dimension(file, p + "rope.dimension_count", c.d_h());
-    c.rotary_dims = rope_dims == c.d_h() ? 0 : rope_dims;
+    c.rotary_dims = read_gguf_rotary_dims(file, p, c.d_h());
     c.parallel_block = file.boolean(p + "use_parallel_residual", true);
     c.activation = Activation::GELU;  // Pythia's hidden_act "gelu" (erf)
     return c;

@@ -107,38 +107,38 @@ std::string describe_gguf(const GgufFile& file) {
 
 namespace {
 
-// Gemma 2 and 3 as llama.cpp runs them: every other layer (Gemma 2, from layer 0) or five
-// in six (Gemma 3, sliding_window_pattern) local with attention.sliding_window keys
-// (4096 / 512 by default); scores × 1/√key_length, or × 1/√(d_model / heads) in the 27B
-// models (46 and 62 layers), where query_pre_attn_scalar is that; Gemma 2's soft-caps
-// (50 and 30 unless given); Gemma 3's local layers turn with base 10000.
-void read_gemma2_and_3(const GgufFile& file, const std::string& arch, ModelConfig& c) {
+// Gemma 2 and 3: every other layer (Gemma 2, from layer 0) or five in six (Gemma 3,
+// sliding_window_pattern) local with attention.sliding_window keys (4096, their Hugging
+// Face configs' default, when absent); scores × 1/√key_length, or × 1/√(d_model / heads) in
+// the 27B models (46 and 62 layers), as llama.cpp scales them (the file does not store
+// query_pre_attn_scalar; this is what the 27B configs say); soft-caps when stored (Gemma
+// 2's default 50 and 30); Gemma 3's local layers turn with base 10000.
+void read_gguf_gemma2_and_3(const GgufFile& file, const std::string& arch, ModelConfig& c) {
     const std::string p = arch + ".";
     const bool gemma2 = arch == "gemma2";
     c.sandwich_norm = true;
-    c.window = gguf_dimension(file, p + "attention.sliding_window", gemma2 ? 4096 : 512);
+    c.window = gguf_dimension(file, p + "attention.sliding_window", 4096);
     const int pattern = gemma2 ? 2 : gguf_dimension(file, p + "attention.sliding_window_pattern", 6);
-    std::string kinds;
-    for (int il = 0; il < std::min(c.layers, pattern); ++il) kinds += (il + 1) % pattern != 0 ? 'L' : 'G';
-    c.window_layers = kinds.find('G') == std::string::npos ? "" : kinds;
+    c.window_layers = window_pattern_of(layer_kinds_every_nth_global(std::min(c.layers, pattern), pattern));
     const bool big = c.layers == (gemma2 ? 46 : 62);
     c.attn_scale = 1.0f / std::sqrt(static_cast<float>(big ? c.d_model / c.heads : c.d_h()));
-    if (gemma2) {
-        c.attn_softcap = gguf_positive_number(file, p + "attn_logit_softcapping", 50.0);
-        c.logit_softcap = gguf_positive_number(file, p + "final_logit_softcapping", 30.0);
-    } else {
-        c.rope_local_theta = 10000.0f;
-    }
+    const auto cap = [&](const char* key, double fallback) {
+        return file.has(p + key) || fallback > 0.0 ? gguf_positive_number(file, p + key, fallback) : 0.0f;
+    };
+    c.attn_softcap = cap("attn_logit_softcapping", gemma2 ? 50.0 : 0.0);
+    c.logit_softcap = cap("final_logit_softcapping", gemma2 ? 30.0 : 0.0);
+    if (!gemma2) c.rope_local_theta = 10000.0f;
 }
 
-// rope.scaling.type: none, or linear (Gemma 3's global layers: every θ_i divided by
-// rope.scaling.factor); the rest are refused by name.
+// Linear rope scaling as llama.cpp reads it: every θ_i divided by rope.scaling.factor (or
+// the older rope.scale_linear) whether rope.scaling.type says linear, none or nothing
+// (Gemma 3's global layers: 8); the other types (yarn, longrope, …) are refused by name.
 void read_rope_scaling(const GgufFile& file, const std::string& p, ModelConfig& c) {
-    const std::string key = p + "rope.scaling.type";
-    if (!file.has(key) || file.string(key) == "none") return;
-    if (file.string(key) != "linear")
-        throw Error(file.path() + ": " + key + " '" + file.string(key) + "' (rope scaling) is not supported yet");
-    const float factor = gguf_positive_number(file, p + "rope.scaling.factor", 1.0);
+    const std::string type = file.string(p + "rope.scaling.type", "linear");
+    if (type != "linear" && type != "none")
+        throw Error(file.path() + ": " + p + "rope.scaling.type '" + type + "' (rope scaling) is not supported yet");
+    const float factor = gguf_positive_number(file, p + "rope.scaling.factor",
+                                              file.number(p + "rope.scale_linear", 1.0));
     if (factor != 1.0f) c.rope_freq_divisors.assign(static_cast<std::size_t>(c.rotary_dim_count() / 2), factor);
 }
 
@@ -161,8 +161,7 @@ ModelConfig llama_like_config(const GgufFile& file, const ArchTraits& traits) {
     if (gguf_dimension(file, p + "attention.value_length", key_length) != key_length)
         throw Error(file.path() + ": attention.value_length differs from attention.key_length (not supported)");
     if (key_length * c.heads != c.d_model || c.d_model % c.heads != 0) c.head_dim = key_length;
-    const int rope_dims = gguf_dimension(file, p + "rope.dimension_count", c.d_h());
-    c.rotary_dims = rope_dims == c.d_h() ? 0 : rope_dims;  // partial rotary (Phi-4-mini): validate checks it
+    c.rotary_dims = read_gguf_rotary_dims(file, p, c.d_h());  // partial rotary: Phi-4-mini
     c.norm = NormPlacement::PreLN;
     c.norm_kind = NormKind::RMSNorm;
     c.norm_eps = static_cast<float>(file.number(p + "attention.layer_norm_rms_epsilon", 1e-5));
@@ -175,8 +174,10 @@ ModelConfig llama_like_config(const GgufFile& file, const ArchTraits& traits) {
     c.qkv_bias = traits.qkv_bias;
     c.out_bias = c.mlp_bias = false;
     c.qk_norm = traits.qk_norm;
-    if (traits.sandwich) read_gemma2_and_3(file, arch, c);
-    if (traits.phi3 && file.has(p + "attention.sliding_window"))  // every layer
+    if (traits.sandwich) read_gguf_gemma2_and_3(file, arch, c);
+    // Phi-3's window in every layer, as Hugging Face runs it (llama.cpp ignores it since 2025;
+    // the two differ only past it: 2047 tokens in Phi-3-mini-4k)
+    if (traits.phi3 && file.has(p + "attention.sliding_window"))
         c.window = gguf_dimension(file, p + "attention.sliding_window");
     return c;
 }

@@ -38,6 +38,11 @@ void read_gguf_block_shape(const GgufFile& file, const std::string& p, ModelConf
     c.max_len = std::min(gguf_dimension(file, p + "context_length", 4096), 65536);
 }
 
+int read_gguf_rotary_dims(const GgufFile& file, const std::string& p, int head_dim) {
+    const int rope_dims = gguf_dimension(file, p + "rope.dimension_count", head_dim);
+    return rope_dims == head_dim ? 0 : rope_dims;
+}
+
 void read_gguf_vocab_and_head(const GgufFile& file, const std::string& arch, ModelConfig& c) {
     const GgufTensor* embed = file.find_tensor("token_embd.weight");
     if (!embed) throw Error(file.path() + " has no tensor 'token_embd.weight', which a " + arch + " model needs");

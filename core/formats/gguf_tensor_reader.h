@@ -23,6 +23,9 @@ float gguf_positive_number(const GgufFile& file, const std::string& key, double 
 // block_count (layers), feed_forward_length (d_ff), attention.head_count (heads) and
 // context_length (max_len, 4096 when absent, at most 65536).
 void read_gguf_block_shape(const GgufFile& file, const std::string& p, ModelConfig& c);
+// ModelConfig::rotary_dims from rope.dimension_count R (default: the head size Dh): 0
+// when R is all of Dh, else R (partial rotary; validate checks it is even and ≤ Dh).
+int read_gguf_rotary_dims(const GgufFile& file, const std::string& p, int head_dim);
 // The vocabulary from token_embd (V, D) and the head: `output` (V, D) when stored, else
 // tied to token_embd.
 void read_gguf_vocab_and_head(const GgufFile& file, const std::string& arch, ModelConfig& c);

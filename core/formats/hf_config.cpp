@@ -225,19 +225,6 @@ void check_pattern_layers(const Keys& k, int layers) {
                std::to_string(kMaxPatternLayers) + " layers HeadScope reads attention kinds for");
 }
 
-// ModelConfig::window_layers for `kinds` (one letter per layer, L local, G global): the
-// shortest pattern that, repeated, gives it ("GLGLGL" → "GL"), or empty when every layer
-// is local (the window alone says that).
-std::string window_pattern_of(const std::string& kinds) {
-    if (kinds.find('G') == std::string::npos) return "";
-    for (std::size_t p = 1; p < kinds.size(); ++p) {
-        bool repeats = true;
-        for (std::size_t i = p; i < kinds.size() && repeats; ++i) repeats = kinds[i] == kinds[i % p];
-        if (repeats) return kinds.substr(0, p);
-    }
-    return kinds;
-}
-
 // GPT-Neo's layer kinds: attention_types [[["global", "local"], n], …] lists patterns and
 // how often each repeats (HF expands it into attention_layers, one per layer, and so do
 // we); "global" or "local" per layer, as many as num_layers. One letter per layer.
@@ -303,6 +290,8 @@ HfConfig parse_gpt_neo(const Keys& k, const json& config) {
 // (llama3_rope_divisors), or {"rope_type": "linear", factor} (Gemma 3's global layers:
 // every θ_i divided by factor, positions stretched); other kinds are refused by name.
 std::vector<float> read_rope_scaling(const Keys& k, const ModelConfig& c) {
+    if (c.rotary_dim_count() > kMaxPatternLayers * 64)  // one divisor per pair: no allocation from a typo
+        k.fail("head_dim " + std::to_string(c.d_h()) + " is too large for rope_scaling");
     const json& s = k.object("rope_scaling");
     const Keys scaling(s, k.where() + " rope_scaling", "llama");
     const std::string type = scaling.optional_string("rope_type", scaling.optional_string("type", ""));
@@ -345,30 +334,28 @@ void read_sliding_window(const Keys& k, const json& config, const std::string& t
     } else if (type == "gemma2" || type == "gemma3_text") {
         // Gemma 2: even layers local (from layer 0); Gemma 3: every sliding_window_pattern-th
         // layer global, the others local ((il + 1) % pattern != 0), 6 by default
-        const int pattern = type == "gemma2" ? 2 : k.optional_int("sliding_window_pattern", 6);
-        if (pattern < 1) k.fail("sliding_window_pattern " + k.dump("sliding_window_pattern") + " must be at least 1");
-        for (int il = 0; il < c.layers; ++il) kinds += (il + 1) % pattern != 0 ? 'L' : 'G';
-        if (!k.has("sliding_window")) {  // their configs' default window
-            c.window = 4096;
-            c.window_layers = window_pattern_of(kinds);
-            return;
-        }
+        const int pattern = type == "gemma2" ? 2 : k.optional_int("sliding_window_pattern", 6);  // ≥ 1
+        kinds = layer_kinds_every_nth_global(c.layers, pattern);
     } else if (k.optional_bool("use_sliding_window", false)) {
         // Qwen2Config / Qwen3Config: max_window_layers 28 unless given (0: every layer)
         const bool zero = k.has("max_window_layers") && config.at("max_window_layers") == 0;
         const int global = zero ? 0 : std::min(c.layers, k.optional_int("max_window_layers", 28));
         kinds = std::string(static_cast<std::size_t>(global), 'G') + std::string(std::size_t(c.layers - global), 'L');
     }
-    if (kinds.find('L') == std::string::npos || !k.has("sliding_window")) return;  // null: full attention
-    c.window = k.optional_int("sliding_window", 0);
+    // Gemma 2/3's configs default to 4096 keys; elsewhere an absent or null window is none
+    const bool gemma = type == "gemma2" || type == "gemma3_text";
+    if (kinds.find('L') == std::string::npos || (!k.has("sliding_window") && !gemma)) return;
+    c.window = k.optional_int("sliding_window", 4096);
     c.window_layers = window_pattern_of(kinds);
 }
 
-// A soft-cap of Gemma 2's: `fallback` when the key is absent, none (0) when it is null.
-float read_softcap(const Keys& k, const json& config, const char* key, float fallback) {
-    if (config.contains(key) && config.at(key).is_null()) return 0.0f;
+// A soft-cap of Gemma 2's: `fallback` when the key is absent (0: none), none when it is
+// null; a given cap must lie in [0.001, 1e6] (ModelConfig's bounds).
+float read_softcap(const Keys& k, const char* key, float fallback) {
+    if (!k.has(key)) return fallback;  // absent or null
     const float cap = k.optional_float(key, fallback);
-    if (!(cap > 0.0f && cap <= 1e6f)) k.fail(std::string(key) + " " + k.dump(key) + " must be positive (or null: none)");
+    if (!(cap >= 1e-3f && cap <= 1e6f))
+        k.fail(std::string(key) + " " + k.dump(key) + " must be between 0.001 and 1000000 (or null: none)");
     return cap;
 }
 
@@ -381,8 +368,11 @@ void read_gemma2_and_3(const Keys& k, const json& config, const std::string& typ
     if (!(scalar > 0.0f)) k.fail("query_pre_attn_scalar " + k.dump("query_pre_attn_scalar") + " must be positive");
     c.attn_scale = 1.0f / std::sqrt(scalar);
     const bool gemma2 = type == "gemma2";
-    c.attn_softcap = read_softcap(k, config, "attn_logit_softcapping", gemma2 ? 50.0f : 0.0f);
-    c.logit_softcap = read_softcap(k, config, "final_logit_softcapping", gemma2 ? 30.0f : 0.0f);
+    // Gemma 2's defaults are 50 and 30; a null (or, for Gemma 3, absent) cap is none
+    const bool null_attn = config.contains("attn_logit_softcapping") && config.at("attn_logit_softcapping").is_null();
+    const bool null_final = config.contains("final_logit_softcapping") && config.at("final_logit_softcapping").is_null();
+    c.attn_softcap = read_softcap(k, "attn_logit_softcapping", gemma2 && !null_attn ? 50.0f : 0.0f);
+    c.logit_softcap = read_softcap(k, "final_logit_softcapping", gemma2 && !null_final ? 30.0f : 0.0f);
     if (gemma2) return;
     c.qk_norm = true;
     c.rope_local_theta = k.optional_float("rope_local_base_freq", 10000.0f);

@@ -89,8 +89,10 @@ void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
         ffn(p, layer.ffn);
         norm(p + "norm1.", layer.norm1);
         norm(p + "norm2.", layer.norm2);
-        if (layer.post_attn_norm) norm(p + "post_attn_norm.", *layer.post_attn_norm);
-        if (layer.post_ffn_norm) norm(p + "post_ffn_norm.", *layer.post_ffn_norm);
+        if (c.sandwich_norm) {  // the structure check (to_state_dict) or skeleton made them
+            norm(p + "post_attn_norm.", *layer.post_attn_norm);
+            norm(p + "post_ffn_norm.", *layer.post_ffn_norm);
+        }
     }
     if (w.final_norm) norm(stack + "norm.", *w.final_norm);
 
@@ -155,6 +157,10 @@ std::vector<std::pair<std::string, std::vector<std::int64_t>>> expected_tensors(
 std::vector<NamedTensor> to_state_dict(const ModelConfig& config, const ModelWeights& weights) {
     // The structure must be the one the config implies, or names would be wrong.
     const ModelWeights expected = skeleton(config);
+    for (const EncoderLayerWeights& l : weights.layers)
+        if (l.post_attn_norm.has_value() != config.sandwich_norm || l.post_ffn_norm.has_value() != config.sandwich_norm)
+            throw Error(std::string("The weights do not match the config: sandwich norms ") +
+                        (config.sandwich_norm ? "missing" : "present, but the config has none"));
     if (weights.layers.size() != expected.layers.size() ||
         weights.decoder_layers.size() != expected.decoder_layers.size() ||
         weights.final_norm.has_value() != expected.final_norm.has_value() ||

@@ -11,7 +11,8 @@
 //   modern options (ModelConfig): absent biases and RMSNorm's β are not stored; SwiGLU adds
 //                   layers.{i}.gate.weight (d_ff, D) (+ .bias); grouped-query attention
 //                   makes in_proj_weight (I + 2·Ikv, D); type_embed.weight (type_vocab, D),
-//                   embed_norm.*, lm_head.weight (vocab, D) when the config has them
+//                   embed_norm.*, lm_head.weight (vocab, D) when the config has them;
+//                   sandwich norms add layers.{i}.post_attn_norm.* and post_ffn_norm.*
 #include <map>
 #include <string>
 #include <vector>

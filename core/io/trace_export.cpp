@@ -56,6 +56,7 @@ nlohmann::json steps_to_json(const AttentionSteps& s) {
                      {"v", matrix_to_json(s.v)},             {"scale", s.scale},
                      {"heads", std::move(heads)},            {"concat", matrix_to_json(s.concat)},
                      {"w_out", matrix_to_json(s.w_out)},     {"output", matrix_to_json(s.output)}};
+    if (s.softcap > 0.0f) j["softcap"] = s.softcap;  // scaled_scores are soft-capped (Gemma 2)
     // Cross-attention only: [K|V] of the memory, (S, 2·I_kv); self-attention has it in qkv.
     if (s.kv_memory.size() > 0) j["kv_memory"] = matrix_to_json(s.kv_memory);
     return j;

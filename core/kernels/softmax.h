@@ -9,7 +9,8 @@ namespace hs::kernels {
 void softmax_row(float* row, int n_allowed, int n);
 
 // Soft-capping of n scores in place: s ← cap · tanh(s / cap), cap > 0 (Gemma 2's attention
-// and final logits; every score then lies within ±cap, and −∞ stays −∞).
+// and final logits; every score then lies within ±cap). Finite scores only: −∞ would
+// become −cap, so the mask comes after the cap.
 void softcap_row(float* row, int n, float cap);
 
 }  // namespace hs::kernels

@@ -80,6 +80,22 @@ ModelConfig ModelConfig::defaults_for(Arch arch) {
     return c;
 }
 
+std::string layer_kinds_every_nth_global(int layers, int period) {
+    std::string kinds;
+    for (int il = 0; il < layers; ++il) kinds += period > 0 && (il + 1) % period == 0 ? 'G' : 'L';
+    return kinds;
+}
+
+std::string window_pattern_of(const std::string& kinds) {
+    if (kinds.find('G') == std::string::npos) return "";
+    for (std::size_t p = 1; p < kinds.size(); ++p) {
+        bool repeats = true;
+        for (std::size_t i = p; i < kinds.size() && repeats; ++i) repeats = kinds[i] == kinds[i % p];
+        if (repeats) return kinds.substr(0, p);
+    }
+    return kinds;
+}
+
 int ModelConfig::window_of(int layer) const {
     if (window_layers.empty()) return window;
     return window_layers[static_cast<std::size_t>(layer) % window_layers.size()] == 'L' ? window : 0;
@@ -165,10 +181,13 @@ std::vector<std::string> validate(const ModelConfig& c) {
         add("attention and feed-forward side by side (parallel) need pre-norm layers in a single stack");
     if (c.sandwich_norm && (c.norm != NormPlacement::PreLN || c.arch == Arch::EncoderDecoder || c.parallel_block))
         add("sandwich norms need pre-norm layers in a single stack, one sub-layer after the other (not parallel)");
-    if (!(c.attn_softcap >= 0.0f && c.attn_softcap <= 1e6f) || !(c.logit_softcap >= 0.0f && c.logit_softcap <= 1e6f))
-        add("soft-caps must be between 0 and 1000000 (0: none)");
+    const auto cap_ok = [](float cap) { return cap == 0.0f || (cap >= 1e-3f && cap <= 1e6f); };
+    if (!cap_ok(c.attn_softcap) || !cap_ok(c.logit_softcap))
+        add("soft-caps must be between 0.001 and 1000000 (or 0: none)");
     if (!(c.rope_local_theta == 0.0f || (c.rope_local_theta > 1.0f && c.rope_local_theta <= 1e12f)))
         add("the local layers' rope theta must be greater than 1 (or 0: rope theta)");
+    else if (c.rope_local_theta > 0.0f && c.arch == Arch::EncoderDecoder)
+        add("a local layers' rope theta needs a single stack (an encoder's layers have no window)");
     if (!c.rope_freq_divisors.empty()) {
         if (c.pe != PosEncoding::Rotary || static_cast<int>(c.rope_freq_divisors.size()) * 2 != c.rotary_dim_count())
             add("rope frequency divisors: " + std::to_string(c.rope_freq_divisors.size()) +
@@ -197,8 +216,9 @@ std::vector<std::string> validate(const ModelConfig& c) {
         add("max_len " + std::to_string(c.max_len) + " must be between 1 and " +
             std::to_string(kMaxLen));
     if (!(c.norm_eps > 0.0f) || c.norm_eps > 1.0f) add("norm_eps must be in (0, 1]");
-    // Parameters stay below ~4 GB of f32 so a typo like d_model=81920 cannot exhaust memory.
-    if (problems.empty()) {
+    // A playground's parameters stay below ~4 GB of f32 so a typo like d_model=81920 cannot
+    // exhaust memory (a real model's, family set, are what its file holds).
+    if (problems.empty() && c.family.empty()) {
         const double d = c.d_model, f = c.d_ff;
         const double inner = double(c.heads) * c.d_h();
         const double per_layer = 4 * d * inner + (is_gated(c.activation) ? 3 : 2) * d * f;

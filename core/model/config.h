@@ -112,8 +112,8 @@ struct ModelConfig {
     int window_of(int layer) const;
     // The scale of every head's scores: attn_scale, or 1/√Dh.
     float score_scale() const;
-    // The base θ of layer il's rotation: rope_local_theta in a local layer when set, else
-    // rope_theta.
+    // Whether layer il turns with rope_local_theta (a local layer when it is set) rather
+    // than rope_theta (StackRotary::of_layer).
     bool local_rope(int layer) const { return rope_local_theta > 0.0f && window_of(layer) > 0; }
     // R: the dims of each head that rotary positions turn (rotary_dims, or all Dh).
     int rotary_dim_count() const { return rotary_dims > 0 ? rotary_dims : d_h(); }
@@ -128,6 +128,14 @@ struct ModelConfig {
     static ModelConfig defaults_for(Arch arch);
     bool operator==(const ModelConfig&) const = default;
 };
+
+// Local and global layers as one letter per layer (L local, G global): `layers` letters of
+// which every `period`-th is G (layer il with (il + 1) % period == 0): Gemma 2 (period 2,
+// "LGLG…") and Gemma 3 (6, "LLLLLG…").
+std::string layer_kinds_every_nth_global(int layers, int period);
+// ModelConfig::window_layers for one letter per layer: its shortest repeating pattern
+// ("GLGLGL" → "GL"), or empty when every layer is local (the window alone says that).
+std::string window_pattern_of(const std::string& kinds);
 
 // Every problem with the config, each a full sentence; empty when valid.
 std::vector<std::string> validate(const ModelConfig& config);

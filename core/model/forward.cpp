@@ -97,16 +97,23 @@ std::vector<bool> plan_model_blocks(const ModelConfig& c, const ForwardInput& in
     return plan_resident_blocks(bytes, static_cast<double>(opt.map_budget_bytes), wanted);
 }
 
+// Gemma 2: every row of logits (·, V) ← cap · tanh(logits / cap), cap = logit_softcap.
+void soft_cap_logits(const ModelConfig& c, Matrix& logits) {
+    if (c.logit_softcap <= 0.0f) return;
+    for (Eigen::Index t = 0; t < logits.rows(); ++t)
+        kernels::softcap_row(logits.row(t).data(), int(logits.cols()), c.logit_softcap);
+}
+
 // logits: (V) = W_head · h_last, W_head = lm_head (V, D) or the tied token embedding.
 // Reading W_head (154 MB for GPT-2's 50257 × 768) bounds this, so it is split over the
 // thread pool by vocabulary blocks (matmul_nt), each block read once as it lies
 // (gemm::nt_dots: dot products of rows).
-// Gemma 2's soft-cap then bounds them: logits ← cap · tanh(logits / cap).
+// Gemma 2's soft-cap then bounds them (soft_cap_logits).
 Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& final) {
     const Matrix& head = lm_head_weight(c, w);
     Matrix logits(1, head.rows());
     matmul_nt(final.bottomRows(1), head, nullptr, logits);
-    if (c.logit_softcap > 0.0f) kernels::softcap_row(logits.data(), int(logits.size()), c.logit_softcap);
+    soft_cap_logits(c, logits);
     return logits.row(0).transpose();
 }
 
@@ -173,9 +180,7 @@ struct Run {
             const Matrix& head = lm_head_weight(c, w);
             trace.logits.resize(final.rows(), head.rows());
             matmul_nt(final, head, nullptr, trace.logits);
-            if (c.logit_softcap > 0.0f)
-                for (Eigen::Index t = 0; t < trace.logits.rows(); ++t)
-                    kernels::softcap_row(trace.logits.row(t).data(), int(trace.logits.cols()), c.logit_softcap);
+            soft_cap_logits(c, trace.logits);
             trace.next_token_logits = trace.logits.bottomRows(1).transpose();
         } else {
             trace.next_token_logits = lm_logits(c, w, final);

@@ -34,7 +34,8 @@ struct TapPoint {
 // Values the forward makes only when a recorder wants them, because they cost work or
 // memory the forward otherwise skips (they are not in tap_names):
 //   <block>.weights   H × (T, S) A_h, one map per head (record_maps)
-//   <block>.scores    H × (T, S) scaled pre-mask scores Q_h K_gᵀ · scale (record_maps)
+//   <block>.scores    H × (T, S) pre-mask scores Q_h K_gᵀ · scale, soft-capped if the model
+//                     caps them (record_maps)
 //   <block>.qkv       self: [Q|K|V] (T, I + 2·Ikv) before any rotation; cross: Q (T, I)
 //   <block>.heads     (T, I) [head_1 | … | head_H] before any ablation
 //   <block>.memory    (S, D) what cross-attention's keys and values come from

@@ -72,7 +72,7 @@ struct MapRange {
 // One attention block's per-head maps for the overview (always captured by default).
 struct HeadMaps {
     std::vector<Matrix> weights;  // H × (T, S), softmax output
-    std::vector<Matrix> scores;   // H × (T, S), scaled (pre-mask) scores; only when
+    std::vector<Matrix> scores;   // H × (T, S), scaled (soft-capped, pre-mask) scores; only when
                                   // TraceOptions::scores is set (hover readout)
     // False when the forward dropped these maps to stay within
     // TraceOptions::map_budget_bytes: weights and scores are then empty, and

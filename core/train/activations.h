@@ -17,7 +17,7 @@ struct AttentionActivations {
     Matrix x;                   // (T, D)  attn_in / cross_in: what the queries are made from
     Matrix q, k, v;             // (T, I), (S, Ikv), (S, Ikv)  .q, .k, .v (Q and K rotated)
     Matrix qkv;                 // (T, I + 2·Ikv)  .qkv: before qk-norm and rotation (qk-norm only)
-    std::vector<Matrix> probs;  // H × (T, S)  softmax(Q_h K_gᵀ · scale + mask): the maps
+    std::vector<Matrix> probs;  // H × (T, S)  softmax(C(Q_h K_gᵀ · scale) + mask), C the soft-cap (if any)
     Matrix concat;              // (T, I)  .concat = [head_1 | … | head_H]
 };
 

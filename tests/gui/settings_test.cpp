@@ -13,6 +13,22 @@
 namespace hs {
 namespace {
 
+// 1600×1000 on a 1366×768 laptop (work area 1366×740 under a 28-pixel panel) opens as
+// 1366×700; at content scale 2 on a 2560×1440 screen (work area 2560×1400) the window
+// units halve the room (1280×660); a window that fits stays; an unknown work area keeps
+// the size; a tiny work area never pushes the window below 320×240.
+TEST(Settings, WindowSizeShrinksToTheMonitorsWorkArea) {
+    const auto fit = [](WindowSize w, int ww, int wh, float s) {
+        const WindowSize f = fit_to_work_area(w, ww, wh, s);
+        return std::pair{f.width, f.height};
+    };
+    EXPECT_EQ(fit({1600, 1000}, 1366, 740, 1.0f), std::pair(1366, 700));
+    EXPECT_EQ(fit({1600, 1000}, 2560, 1400, 2.0f), std::pair(1280, 660));
+    EXPECT_EQ(fit({1280, 720}, 1920, 1040, 1.0f), std::pair(1280, 720));
+    EXPECT_EQ(fit({1600, 1000}, 0, 0, 1.0f), std::pair(1600, 1000));
+    EXPECT_EQ(fit({1600, 1000}, 200, 100, 1.0f), std::pair(320, 240));
+}
+
 TEST(Settings, RecentModelsRoundTripNewestFirst) {
     std::string path =
         (std::filesystem::temp_directory_path() / ("hs_settings_" + std::to_string(::getpid())) / "s.json").string();
