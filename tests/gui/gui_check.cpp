@@ -194,6 +194,10 @@ int check_script(char** argv) {
           "trace.json has the edited config (heads " + std::to_string(trace.config.heads) + ", d_model " +
               std::to_string(trace.config.d_model) + ", mask " + hs::to_string(trace.config.mask) + ")");
     check(j.at("layers").size() == trace.main.layers.size(), "trace.json has every layer");
+    check(cfg.value("attn_scale", 0.0) == double(trace.config.attn_scale) &&
+              cfg.value("attn_softcap", 0.0) == double(trace.config.attn_softcap),
+          "trace.json has the edited score scale " + std::to_string(trace.config.attn_scale) + " and soft-cap " +
+              std::to_string(trace.config.attn_softcap));
     check(j.at("layers").at(0).at("heads").size() == static_cast<std::size_t>(trace.config.heads),
           "trace.json layer 0 has one map per head");
     const auto& w = j.at("layers").at(layer).at("heads").at(head).at("weights");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives headscope through a scripted session under Xvfb (heads 8 -> 4, d_model change,
 # an invalid edit that must show an error, causal mask with a sliding window of 4 keys in
-# layer 0 only (layer 1 global) and scores scaled by 0.5, RMSNorm with 2 key/value heads, select layer/head, exports),
+# layer 0 only (layer 1 global) and scores scaled by 0.5 and soft-capped at 0.75, RMSNorm with 2 key/value heads,
+# select layer/head, exports),
 # then checks the files against an independent forward pass (gui_check script).
 #   run_script_test.sh APP CHECKER OUTDIR
 set -euo pipefail
@@ -20,6 +21,7 @@ set mask causal
 set window 4
 set window_layers LG
 set scale 0.5
+set softcap 0.75
 set norm rmsnorm
 set parallel 1
 set kv_heads 2
@@ -37,7 +39,7 @@ timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000
 for f in trace.json head.png head.svg grid.png head.csv after.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
 done
-"$checker" script "$out" "random:d_model=48,heads=4,layers=2,d_ff=192,seed=3,mask=causal,window=4,window_layers=LG,scale=0.5,norm=rmsnorm,parallel=1,kv_heads=2" "$text" 1 3
+"$checker" script "$out" "random:d_model=48,heads=4,layers=2,d_ff=192,seed=3,mask=causal,window=4,window_layers=LG,scale=0.5,softcap=0.75,norm=rmsnorm,parallel=1,kv_heads=2" "$text" 1 3
 # A script that is a directory, or holds no commands, is refused with its reason.
 : > "$out/empty.txt"
 for bad in "$out" "$out/empty.txt"; do
