@@ -341,15 +341,18 @@ def rope_adjacent(x, base, divisors=None):
     return out
 
 
+def rms_block_shape(meta):
+    """arch, D, L, H, Hkv, RMSNorm ε, rope base and head size Dh from an RMSNorm file's keys."""
+    arch = meta["general.architecture"]
+    D, H = meta[f"{arch}.embedding_length"], meta[f"{arch}.attention.head_count"]
+    return (arch, D, meta[f"{arch}.block_count"], H, meta.get(f"{arch}.attention.head_count_kv", H),
+            meta[f"{arch}.attention.layer_norm_rms_epsilon"], meta.get(f"{arch}.rope.freq_base", 10000.0),
+            meta.get(f"{arch}.attention.key_length", D // H))
+
+
 def llama_logits(meta, w, ids):
     """Logits (T, V) of a GGUF llama for token ids."""
-    arch = meta["general.architecture"]
-    D, L = meta[f"{arch}.embedding_length"], meta[f"{arch}.block_count"]
-    H = meta[f"{arch}.attention.head_count"]
-    Hkv = meta.get(f"{arch}.attention.head_count_kv", H)
-    eps = meta[f"{arch}.attention.layer_norm_rms_epsilon"]
-    base = meta.get(f"{arch}.rope.freq_base", 10000.0)
-    Dh = meta.get(f"{arch}.attention.key_length", D // H)
+    arch, D, L, H, Hkv, eps, base, Dh = rms_block_shape(meta)
     t = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in w.items()}
     x = t["token_embd.weight"][ids]
     T = len(ids)
@@ -387,13 +390,7 @@ def gemma_logits(meta, w, ids):
     10000, its global ones with freq_base and the linear rope scaling; GELU-tanh gate; Gemma
     2/3 normalise the attention's and the feed-forward's outputs before the residual; tied
     head; Gemma 2's final soft-cap."""
-    arch = meta["general.architecture"]
-    D, L = meta[f"{arch}.embedding_length"], meta[f"{arch}.block_count"]
-    H = meta[f"{arch}.attention.head_count"]
-    Hkv = meta.get(f"{arch}.attention.head_count_kv", H)
-    eps = meta[f"{arch}.attention.layer_norm_rms_epsilon"]
-    base = meta.get(f"{arch}.rope.freq_base", 10000.0)
-    Dh = meta.get(f"{arch}.attention.key_length", D // H)
+    arch, D, L, H, Hkv, eps, base, Dh = rms_block_shape(meta)
     sandwich = arch in ("gemma2", "gemma3")
     cap = meta.get(f"{arch}.attn_logit_softcapping") if arch == "gemma2" else None
     final_cap = meta.get(f"{arch}.final_logit_softcapping") if arch == "gemma2" else None

@@ -19,11 +19,7 @@ bool is_gguf_layernorm_arch(const std::string& arch) { return arch == "gpt2" || 
 
 ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch) {
     const std::string p = arch + ".";
-    ModelConfig c;
-    c.family = arch;
-    c.arch = Arch::DecoderOnly;
-    c.mask = MaskKind::Causal;
-    read_gguf_block_shape(file, p, c);
+    ModelConfig c = gguf_decoder_config(file, arch);
     if (c.d_model % c.heads != 0)
         throw Error(file.path() + ": embedding_length " + std::to_string(c.d_model) + " does not split into " +
                     std::to_string(c.heads) + " heads");

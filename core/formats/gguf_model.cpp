@@ -146,12 +146,7 @@ void read_rope_scaling(const GgufFile& file, const std::string& p, ModelConfig& 
 ModelConfig llama_like_config(const GgufFile& file, const ArchTraits& traits) {
     const std::string arch = traits.name;
     const std::string p = arch + ".";
-
-    ModelConfig c;
-    c.family = arch;
-    c.arch = Arch::DecoderOnly;
-    c.mask = MaskKind::Causal;
-    read_gguf_block_shape(file, p, c);
+    ModelConfig c = gguf_decoder_config(file, arch);
     const int kv = gguf_dimension(file, p + "attention.head_count_kv", c.heads);
     if (c.heads % kv != 0)
         throw Error(file.path() + ": " + std::to_string(c.heads) + " query heads cannot share " +

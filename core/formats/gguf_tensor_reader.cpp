@@ -30,12 +30,18 @@ float gguf_positive_number(const GgufFile& file, const std::string& key, double 
     return static_cast<float>(v);
 }
 
-void read_gguf_block_shape(const GgufFile& file, const std::string& p, ModelConfig& c) {
+ModelConfig gguf_decoder_config(const GgufFile& file, const std::string& arch) {
+    const std::string p = arch + ".";
+    ModelConfig c;
+    c.family = arch;
+    c.arch = Arch::DecoderOnly;
+    c.mask = MaskKind::Causal;
     c.d_model = gguf_dimension(file, p + "embedding_length");
     c.layers = gguf_dimension(file, p + "block_count");
     c.d_ff = gguf_dimension(file, p + "feed_forward_length");
     c.heads = gguf_dimension(file, p + "attention.head_count");
     c.max_len = std::min(gguf_dimension(file, p + "context_length", 4096), 65536);
+    return c;
 }
 
 int read_gguf_rotary_dims(const GgufFile& file, const std::string& p, int head_dim) {

@@ -19,10 +19,11 @@ constexpr std::int64_t kGgufMaxDim = 1 << 24;  // far above any real model; guar
 int gguf_dimension(const GgufFile& file, const std::string& key, std::int64_t fallback = -1);
 // Metadata `key` as a positive finite number (`fallback` when absent).
 float gguf_positive_number(const GgufFile& file, const std::string& key, double fallback);
-// Every architecture's block shape, from `p` = "{arch}.": embedding_length (d_model),
-// block_count (layers), feed_forward_length (d_ff), attention.head_count (heads) and
-// context_length (max_len, 4096 when absent, at most 65536).
-void read_gguf_block_shape(const GgufFile& file, const std::string& p, ModelConfig& c);
+// What every GGUF architecture `arch` starts from: a causal decoder of family `arch` whose
+// shape comes from the "{arch}." keys embedding_length (d_model), block_count (layers),
+// feed_forward_length (d_ff), attention.head_count (heads) and context_length (max_len,
+// 4096 when absent, at most 65536).
+ModelConfig gguf_decoder_config(const GgufFile& file, const std::string& arch);
 // ModelConfig::rotary_dims from rope.dimension_count R (default: the head size Dh): 0
 // when R is all of Dh, else R (partial rotary; validate checks it is even and ≤ Dh).
 int read_gguf_rotary_dims(const GgufFile& file, const std::string& p, int head_dim);
