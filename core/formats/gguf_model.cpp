@@ -9,6 +9,7 @@
 #include "core/formats/gguf.h"
 #include "core/formats/gguf_layernorm_models.h"
 #include "core/formats/gguf_tensor_reader.h"
+#include "core/io/memory_budget.h"
 #include "core/io/state_dict.h"
 #include "core/model/config_summary.h"
 
@@ -246,6 +247,9 @@ ModelConfig gguf_config(const GgufFile& file) {
 
 Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
     ModelConfig c = gguf_config(file);
+    double params = 0.0;
+    for (const GgufTensor& t : file.tensors()) params += static_cast<double>(t.numel());
+    ensure_weights_fit(params, available_memory_bytes(), "GGUF file '" + file.path() + "'");
     GgufTensorReader r(file);
     if (r.has("rope_freqs.weight")) {  // Llama-3.1 rope scaling: θ_i / rope_freqs[i]
         const Vector divisors = r.vector("rope_freqs.weight", c.rotary_dim_count() / 2);

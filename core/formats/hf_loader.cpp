@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/io/json_file.h"
+#include "core/io/memory_budget.h"
 #include "core/io/safetensors.h"
 #include "core/io/state_dict.h"
 #include "core/formats/hf_config.h"
@@ -407,6 +408,7 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw Error(dir + " is not a directory");
     const ModelConfig c = load_hf_config(dir).config;
+    ensure_weights_fit(approximate_parameter_count(c), available_memory_bytes(), "the model in " + dir);
     TensorStore tensors(dir, c.family);
     ModelWeights weights;
     if (c.family == "gpt2")

@@ -219,17 +219,21 @@ std::vector<std::string> validate(const ModelConfig& c) {
     // A playground's parameters stay below ~4 GB of f32 so a typo like d_model=81920 cannot
     // exhaust memory (a real model's, family set, are what its file holds).
     if (problems.empty() && c.family.empty()) {
-        const double d = c.d_model, f = c.d_ff;
-        const double inner = double(c.heads) * c.d_h();
-        const double per_layer = 4 * d * inner + (is_gated(c.activation) ? 3 : 2) * d * f;
-        const double stacks = c.arch == Arch::EncoderDecoder ? 2.5 : 1.0;
-        const double params = per_layer * c.layers * stacks + double(c.vocab) * d +
-                              (c.pe == PosEncoding::Learned ? double(c.max_len) * d : 0.0);
+        const double params = approximate_parameter_count(c);
         if (params > 1e9)
             add("this model would have " + std::to_string(static_cast<long long>(params / 1e6)) +
                 " million parameters; the playground allows at most 1000 million");
     }
     return problems;
+}
+
+double approximate_parameter_count(const ModelConfig& c) {
+    const double d = c.d_model, f = c.d_ff;
+    const double inner = double(c.heads) * c.d_h();
+    const double per_layer = 4 * d * inner + (is_gated(c.activation) ? 3 : 2) * d * f;
+    const double stacks = c.arch == Arch::EncoderDecoder ? 2.5 : 1.0;
+    return per_layer * c.layers * stacks + double(c.vocab) * d +
+           (c.pe == PosEncoding::Learned ? double(c.max_len) * d : 0.0);
 }
 
 void ensure_valid(const ModelConfig& config) {

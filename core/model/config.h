@@ -137,6 +137,11 @@ std::string layer_kinds_every_nth_global(int layers, int period);
 // ("GLGLGL" → "GL"), or empty when every layer is local (the window alone says that).
 std::string window_pattern_of(const std::string& kinds);
 
+// The parameters a model of this config holds, nearly: attention (4·D·I per layer, as if
+// K/V were as wide as Q), feed-forward and the token embeddings; norms, biases and a
+// separate head left out.
+double approximate_parameter_count(const ModelConfig& config);
+
 // Every problem with the config, each a full sentence; empty when valid.
 std::vector<std::string> validate(const ModelConfig& config);
 // The d_ff a spec without one gets: 4·d_model, saturated to int's range (an absurd d_model

@@ -189,6 +189,11 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
                          "gemma2, gemma3, phi3, gpt2, gptneox so far"),
               "/m.gguf 是“mamba”模型；HeadScope 目前能打开的 GGUF 架构是 llama、qwen2、qwen3、gemma、gemma2、gemma3、phi3、"
               "gpt2、gptneox");
+    EXPECT_EQ(in_chinese("GGUF file '/m.gguf' has 8000 million parameters: about 59.6 GiB once open (f32 weights and "
+                         "their packed copies), but this machine has 24.0 GiB available; close other programs or open "
+                         "a smaller model"),
+              "GGUF file '/m.gguf' 有 8000 百万个参数：打开后约需 59.6 GiB（f32 权重及其打包副本），但本机只有 24.0 GiB "
+              "可用；请关闭其他程序或打开更小的模型");
     EXPECT_EQ(in_chinese("/m.gguf has no tensor 'blk.1.ffn_up.weight', which a llama model needs"),
               "/m.gguf 中没有张量“blk.1.ffn_up.weight”，而 llama 模型需要它");
     EXPECT_EQ(in_chinese("/m.gguf: tensor 'w' is stored as IQ2_XXS, which HeadScope cannot read yet (it reads F32, Q8_0)"),
