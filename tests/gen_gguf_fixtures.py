@@ -551,6 +551,20 @@ def tiny_vocab():
     return pieces, scores, types
 
 
+def add_spm_vocab(writer, pieces, scores, types, eos=None, unk=None):
+    """tokenizer.ggml.* of a SentencePiece vocabulary (model "llama"): pieces, scores, types,
+    <s> = 1 and, when given, the end and unknown ids."""
+    writer.add("tokenizer.ggml.model", STRING, "llama")
+    writer.add("tokenizer.ggml.tokens", ARRAY, pieces, STRING)
+    writer.add("tokenizer.ggml.scores", ARRAY, scores, 6)
+    writer.add("tokenizer.ggml.token_type", ARRAY, types, 5)
+    writer.add("tokenizer.ggml.bos_token_id", 4, 1)
+    if eos is not None:
+        writer.add("tokenizer.ggml.eos_token_id", 4, eos)
+    if unk is not None:
+        writer.add("tokenizer.ggml.unknown_token_id", 4, unk)
+
+
 def spm_encode(pieces, scores, types, text):
     """SentencePiece BPE the slow way: BOS, " " + text with spaces as ▁, one symbol per
     character; while some adjacent pair joins into a piece, join the pair with the best
@@ -590,13 +604,7 @@ def tiny_llama_fixture(rope_divisors=None):
         writer.add("llama." + key, 4, value)
     writer.add("llama.attention.layer_norm_rms_epsilon", 6, 1e-5)
     writer.add("llama.rope.freq_base", 6, 10000.0)
-    writer.add("tokenizer.ggml.model", STRING, "llama")
-    writer.add("tokenizer.ggml.tokens", ARRAY, pieces, STRING)
-    writer.add("tokenizer.ggml.scores", ARRAY, scores, 6)
-    writer.add("tokenizer.ggml.token_type", ARRAY, types, 5)
-    writer.add("tokenizer.ggml.bos_token_id", 4, 1)
-    writer.add("tokenizer.ggml.eos_token_id", 4, 2)
-    writer.add("tokenizer.ggml.unknown_token_id", 4, 0)
+    add_spm_vocab(writer, pieces, scores, types, eos=2, unk=0)
     w = {}
 
     def tensor(name, rows, cols, type_name, scale):
@@ -727,12 +735,7 @@ def tiny_gemma_fixture(arch):
         writer.add("gemma3.attention.sliding_window_pattern", 4, 3)
         writer.add("gemma3.rope.scaling.type", STRING, "linear")
         writer.add("gemma3.rope.scaling.factor", 6, 4.0)
-    writer.add("tokenizer.ggml.model", STRING, "llama")
-    writer.add("tokenizer.ggml.tokens", ARRAY, pieces, STRING)
-    writer.add("tokenizer.ggml.scores", ARRAY, scores, 6)
-    writer.add("tokenizer.ggml.token_type", ARRAY, types, 5)
-    writer.add("tokenizer.ggml.bos_token_id", 4, 1)
-    writer.add("tokenizer.ggml.eos_token_id", 4, 2)
+    add_spm_vocab(writer, pieces, scores, types, eos=2)
     layer = [("attn_norm.weight", (D,)), ("attn_q.weight", (I, D)), ("attn_k.weight", (Ikv, D)),
              ("attn_v.weight", (Ikv, D))]
     if arch == "gemma3":
@@ -789,11 +792,7 @@ def tiny_fused_fixture(arch):
         writer.add("gptneox.use_parallel_residual", 7, True)
     if arch == "phi3":
         pieces, scores, types = tiny_vocab()
-        writer.add("tokenizer.ggml.model", STRING, "llama")
-        writer.add("tokenizer.ggml.tokens", ARRAY, pieces, STRING)
-        writer.add("tokenizer.ggml.scores", ARRAY, scores, 6)
-        writer.add("tokenizer.ggml.token_type", ARRAY, types, 5)
-        writer.add("tokenizer.ggml.bos_token_id", 4, 1)
+        add_spm_vocab(writer, pieces, scores, types)
         ids = spm_encode(pieces, scores, types, "the cat sat on the mat and then she ran")
         V = len(pieces)
     else:

@@ -15,8 +15,6 @@ LayerNormWeights layer_norm(GgufTensorReader& r, const std::string& name, Eigen:
 
 }  // namespace
 
-bool is_gguf_layernorm_arch(const std::string& arch) { return arch == "gpt2" || arch == "gptneox"; }
-
 ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch) {
     const std::string p = arch + ".";
     ModelConfig c = gguf_decoder_config(file, arch);

@@ -26,7 +26,6 @@ namespace hs {
 class GgufFile;
 class GgufTensorReader;
 
-bool is_gguf_layernorm_arch(const std::string& arch);
 // The config from the file's metadata (vocab and head from token_embd and output).
 ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch);
 // Every weight, read and shape-checked through r; progress after each layer.

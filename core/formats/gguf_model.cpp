@@ -17,8 +17,8 @@ namespace hs {
 
 namespace {
 
-// What each architecture adds to the llama block (the shared key and tensor names).
-struct ArchTraits {
+// What each llama-shaped architecture adds to the llama block (the shared key and tensor names).
+struct LlamaTraits {
     const char* name;
     bool qkv_bias;           // attn_q/k/v.bias tensors
     RopeLayout rope_layout;  // llama.cpp's rope mode: "normal" adjacent pairs, or NEOX halves
@@ -31,7 +31,7 @@ struct ArchTraits {
     // ffn_up of 2F rows, a sliding window (attention.sliding_window) in every layer.
     bool phi3 = false;
 };
-constexpr ArchTraits kArchs[] = {
+constexpr LlamaTraits kLlamaShaped[] = {
     {"llama", false, RopeLayout::Interleaved, false},
     {"qwen2", true, RopeLayout::RotateHalf, false},
     {"qwen3", false, RopeLayout::RotateHalf, true},
@@ -40,15 +40,7 @@ constexpr ArchTraits kArchs[] = {
     {"gemma3", false, RopeLayout::RotateHalf, true, true, true},
     {"phi3", false, RopeLayout::RotateHalf, false, false, false, true},
 };
-constexpr const char* kArchitectures = "llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, gpt2, gptneox";
 
-const ArchTraits& arch_traits(const GgufFile& file) {
-    const std::string arch = file.string("general.architecture");
-    for (const ArchTraits& a : kArchs)
-        if (arch == a.name) return a;
-    throw Error(file.path() + " holds a '" + arch + "' model; HeadScope opens GGUF architectures " + kArchitectures +
-                " so far");
-}
 // "Q8_0 ×16, F32 ×5": the stored types of the tensors, most frequent first.
 std::string stored_types_summary(const GgufFile& file) {
     std::vector<std::pair<std::string, int>> counts;
@@ -143,9 +135,12 @@ void read_rope_scaling(const GgufFile& file, const std::string& p, ModelConfig& 
     if (factor != 1.0f) c.rope_freq_divisors.assign(static_cast<std::size_t>(c.rotary_dim_count() / 2), factor);
 }
 
-// The llama-shaped architectures (kArchs): RMSNorm, rotary positions, gated feed-forward.
-ModelConfig llama_like_config(const GgufFile& file, const ArchTraits& traits) {
-    const std::string arch = traits.name;
+// The llama-shaped architectures (kLlamaShaped): RMSNorm, rotary positions, gated feed-forward.
+ModelConfig llama_like_config(const GgufFile& file, const std::string& arch) {
+    const auto* it = std::find_if(std::begin(kLlamaShaped), std::end(kLlamaShaped),
+                                  [&](const LlamaTraits& t) { return arch == t.name; });
+    if (it == std::end(kLlamaShaped)) throw Error("GGUF architecture '" + arch + "' is not llama-shaped");
+    const LlamaTraits& traits = *it;
     const std::string p = arch + ".";
     ModelConfig c = gguf_decoder_config(file, arch);
     const int kv = gguf_dimension(file, p + "attention.head_count_kv", c.heads);
@@ -234,11 +229,33 @@ ModelWeights llama_like_weights(const ModelConfig& c, GgufTensorReader& r, const
     return w;
 }
 
+// Every architecture HeadScope opens: how its config and its weights are read.
+struct GgufArchitecture {
+    const char* name;
+    ModelConfig (*config)(const GgufFile& file, const std::string& arch);
+    ModelWeights (*weights)(const ModelConfig& c, GgufTensorReader& r, const ProgressFn& progress);
+};
+constexpr GgufArchitecture kArchitectures[] = {
+    {"llama", llama_like_config, llama_like_weights},   {"qwen2", llama_like_config, llama_like_weights},
+    {"qwen3", llama_like_config, llama_like_weights},   {"gemma", llama_like_config, llama_like_weights},
+    {"gemma2", llama_like_config, llama_like_weights},  {"gemma3", llama_like_config, llama_like_weights},
+    {"phi3", llama_like_config, llama_like_weights},    {"gpt2", gguf_layernorm_config, gguf_layernorm_weights},
+    {"gptneox", gguf_layernorm_config, gguf_layernorm_weights},
+};
+
+const GgufArchitecture& architecture_of(const GgufFile& file, const std::string& arch) {
+    for (const GgufArchitecture& a : kArchitectures)
+        if (arch == a.name) return a;
+    std::string names;
+    for (const GgufArchitecture& a : kArchitectures) names += (names.empty() ? "" : ", ") + std::string(a.name);
+    throw Error(file.path() + " holds a '" + arch + "' model; HeadScope opens GGUF architectures " + names + " so far");
+}
+
 }  // namespace
 
 ModelConfig gguf_config(const GgufFile& file) {
     const std::string arch = file.string("general.architecture");
-    ModelConfig c = is_gguf_layernorm_arch(arch) ? gguf_layernorm_config(file, arch) : llama_like_config(file, arch_traits(file));
+    ModelConfig c = architecture_of(file, arch).config(file, arch);
     read_gguf_vocab_and_head(file, arch, c);
     if (const std::vector<std::string> problems = validate(c); !problems.empty())
         throw Error(file.path() + ": " + problems.front());
@@ -257,8 +274,7 @@ Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
         if (const std::vector<std::string> problems = validate(c); !problems.empty())
             throw Error(file.path() + ": tensor 'rope_freqs.weight': " + problems.front());
     }
-    ModelWeights w = is_gguf_layernorm_arch(c.family) ? gguf_layernorm_weights(c, r, progress)
-                                                       : llama_like_weights(c, r, progress);
+    ModelWeights w = architecture_of(file, c.family).weights(c, r, progress);
     r.require_all_used();
     require_finite_weights(c, w, "GGUF file '" + file.path() + "'");
     Model model(std::move(c), std::move(w), file.path());

@@ -349,11 +349,12 @@ void read_sliding_window(const Keys& k, const json& config, const std::string& t
     c.window_layers = window_pattern_of(kinds);
 }
 
-// A soft-cap of Gemma 2's: `fallback` when the key is absent (0: none), none when it is
-// null; a given cap must lie in [0.001, 1e6] (ModelConfig's bounds).
-float read_softcap(const Keys& k, const char* key, float fallback) {
-    if (!k.has(key)) return fallback;  // absent or null
-    const float cap = k.optional_float(key, fallback);
+// A soft-cap of Gemma 2's: `absent_fallback` when the key is absent (0: none), none when it
+// is null; a given cap must lie in [0.001, 1e6] (ModelConfig's bounds).
+float read_softcap(const Keys& k, const json& config, const char* key, float absent_fallback) {
+    if (!config.contains(key)) return absent_fallback;
+    if (!k.has(key)) return 0.0f;  // null
+    const float cap = k.optional_float(key, 0.0f);
     if (!(cap >= 1e-3f && cap <= 1e6f))
         k.fail(std::string(key) + " " + k.dump(key) + " must be between 0.001 and 1000000 (or null: none)");
     return cap;
@@ -369,10 +370,8 @@ void read_gemma2_and_3(const Keys& k, const json& config, const std::string& typ
     c.attn_scale = 1.0f / std::sqrt(scalar);
     const bool gemma2 = type == "gemma2";
     // Gemma 2's defaults are 50 and 30; a null (or, for Gemma 3, absent) cap is none
-    const bool null_attn = config.contains("attn_logit_softcapping") && config.at("attn_logit_softcapping").is_null();
-    const bool null_final = config.contains("final_logit_softcapping") && config.at("final_logit_softcapping").is_null();
-    c.attn_softcap = read_softcap(k, "attn_logit_softcapping", gemma2 && !null_attn ? 50.0f : 0.0f);
-    c.logit_softcap = read_softcap(k, "final_logit_softcapping", gemma2 && !null_final ? 30.0f : 0.0f);
+    c.attn_softcap = read_softcap(k, config, "attn_logit_softcapping", gemma2 ? 50.0f : 0.0f);
+    c.logit_softcap = read_softcap(k, config, "final_logit_softcapping", gemma2 ? 30.0f : 0.0f);
     if (gemma2) return;
     c.qk_norm = true;
     c.rope_local_theta = k.optional_float("rope_local_base_freq", 10000.0f);
