@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/io/read_only_file.h"
+#include "core/kernels/parallel.h"
 #include "core/kernels/little_endian.h"
 
 namespace hs {
@@ -381,14 +382,26 @@ std::vector<std::int64_t> GgufFile::integers(const std::string& key) const {
 
 // ---- tensors ----------------------------------------------------------------------------
 
-void GgufFile::read_f32(const GgufTensor& t, float* dst) const {
+void GgufFile::require_readable(const GgufTensor& t) const {
     const StoredTypeInfo& info = stored_type_info(t.type);
     if (!info.readable)
         throw Error(path_ + ": tensor '" + t.name + "' is stored as " + info.name +
                     ", which HeadScope cannot read yet (it reads " + readable_stored_types() + ")");
+}
+
+void GgufFile::read_f32(const GgufTensor& t, float* dst) const {
+    require_readable(t);
     std::vector<std::uint8_t> raw(static_cast<std::size_t>(t.bytes));
     file_->read(data_start_ + t.offset, raw.size(), raw.data(), "tensor '" + t.name + "'");
-    dequantize(t.type, raw.data(), t.numel(), dst);
+    // Whole rows (ne[0] values, whole blocks) per task; a big tensor's rows split over the
+    // thread pool, each row converted alike whatever the split.
+    const std::int64_t row_values = t.ne.empty() ? 1 : t.ne[0], rows = t.numel() / std::max<std::int64_t>(row_values, 1);
+    const std::int64_t row_bytes = rows > 0 ? static_cast<std::int64_t>(t.bytes) / rows : 0;
+    const int tasks = t.numel() < (1 << 20) || rows < 2 ? 1 : static_cast<int>(std::min<std::int64_t>(rows, 64));
+    parallel_for(tasks, [&](int task) {
+        const std::int64_t first = rows * task / tasks, end = rows * (task + 1) / tasks;
+        dequantize(t.type, raw.data() + first * row_bytes, (end - first) * row_values, dst + first * row_values);
+    });
 }
 
 Matrix GgufFile::matrix(const std::string& name) const {

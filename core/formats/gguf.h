@@ -77,6 +77,8 @@ public:
     // (ne1, ne0), row-major. Throws naming the tensor if it is missing or of higher rank.
     Matrix matrix(const std::string& name) const;
     Vector vector(const std::string& name) const;  // 1-D tensors only
+    // Throws hs::Error naming the tensor and its type when HeadScope cannot convert it.
+    void require_readable(const GgufTensor& t) const;
 
 private:
     GgufFile() = default;

@@ -40,32 +40,33 @@ ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch)
     return c;
 }
 
-ModelWeights gguf_layernorm_weights(const ModelConfig& c, GgufTensorReader& r, const ProgressFn& progress) {
-    const Eigen::Index D = c.d_model, F = c.d_ff, V = c.vocab;
+ModelWeights gguf_layernorm_outside(const ModelConfig& c, GgufTensorReader& r) {
+    const Eigen::Index D = c.d_model, V = c.vocab;
     ModelWeights w;
     w.embed = r.matrix("token_embd.weight", V, D);
     if (c.pe == PosEncoding::Learned) w.pos_embed = r.matrix("position_embd.weight", c.max_len, D);
-    w.layers.resize(static_cast<std::size_t>(c.layers));
-    for (std::size_t il = 0; il < w.layers.size(); ++il) {
-        const std::string b = "blk." + std::to_string(il) + ".";
-        EncoderLayerWeights& l = w.layers[il];
-        l.norm1 = layer_norm(r, b + "attn_norm", D);
-        AttentionWeights& a = l.self_attn;
-        a.heads = c.heads;
-        a.in_proj_weight = r.matrix(b + "attn_qkv.weight", 3 * D, D);  // rows [W_Q; W_K; W_V]
-        a.in_proj_bias = r.vector(b + "attn_qkv.bias", 3 * D);
-        a.out_proj_weight = r.matrix(b + "attn_output.weight", D, D);
-        a.out_proj_bias = r.vector(b + "attn_output.bias", D);
-        l.norm2 = layer_norm(r, b + "ffn_norm", D);
-        l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);
-        l.ffn.linear1_bias = r.vector(b + "ffn_up.bias", F);
-        l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F);
-        l.ffn.linear2_bias = r.vector(b + "ffn_down.bias", D);
-        if (progress && !progress(static_cast<int>(il) + 1, c.layers)) throw Cancelled{};
-    }
     w.final_norm = layer_norm(r, "output_norm", D);
     if (c.lm_head == LmHead::Separate) w.lm_head = r.matrix("output.weight", V, D);
     return w;
+}
+
+EncoderLayerWeights gguf_layernorm_layer(const ModelConfig& c, GgufTensorReader& r, int il) {
+    const Eigen::Index D = c.d_model, F = c.d_ff;
+    const std::string b = "blk." + std::to_string(il) + ".";
+    EncoderLayerWeights l;
+    l.norm1 = layer_norm(r, b + "attn_norm", D);
+    AttentionWeights& a = l.self_attn;
+    a.heads = c.heads;
+    a.in_proj_weight = r.matrix(b + "attn_qkv.weight", 3 * D, D);  // rows [W_Q; W_K; W_V]
+    a.in_proj_bias = r.vector(b + "attn_qkv.bias", 3 * D);
+    a.out_proj_weight = r.matrix(b + "attn_output.weight", D, D);
+    a.out_proj_bias = r.vector(b + "attn_output.bias", D);
+    l.norm2 = layer_norm(r, b + "ffn_norm", D);
+    l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);
+    l.ffn.linear1_bias = r.vector(b + "ffn_up.bias", F);
+    l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F);
+    l.ffn.linear2_bias = r.vector(b + "ffn_down.bias", D);
+    return l;
 }
 
 }  // namespace hs

@@ -28,7 +28,10 @@ class GgufTensorReader;
 
 // The config from the file's metadata (vocab and head from token_embd and output).
 ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch);
-// Every weight, read and shape-checked through r; progress after each layer.
-ModelWeights gguf_layernorm_weights(const ModelConfig& c, GgufTensorReader& r, const ProgressFn& progress);
+// Every weight outside the layers (embeddings, final norm, head), read and shape-checked
+// through r; `layers` left empty.
+ModelWeights gguf_layernorm_outside(const ModelConfig& c, GgufTensorReader& r);
+// Layer il's weights, read and shape-checked through r.
+EncoderLayerWeights gguf_layernorm_layer(const ModelConfig& c, GgufTensorReader& r, int il);
 
 }  // namespace hs

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <sstream>
 
 #include "core/error.h"
 #include "core/formats/gguf.h"
+#include "core/formats/gguf_layer_source.h"
 #include "core/formats/gguf_layernorm_models.h"
 #include "core/formats/gguf_tensor_reader.h"
 #include "core/io/memory_budget.h"
@@ -56,11 +56,6 @@ std::string stored_types_summary(const GgufFile& file) {
     return out.empty() ? "no tensors" : out;
 }
 
-std::string mib(double bytes) {
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(bytes < 10.0 * (1 << 20) ? 1 : 0) << bytes / (1 << 20) << " MiB";
-    return out.str();
-}
 
 }  // namespace
 
@@ -77,9 +72,12 @@ std::string describe_gguf(const GgufFile& file) {
         tokenizer = kind + (kind == "llama" ? " (SentencePiece BPE)" : kind == "gpt2" ? " (byte-level BPE)" : "") + ", " +
                     std::to_string(tokenizer_vocab) + " tokens";
     }
+    int layers = 0;
     if (!file.tensors().empty()) {
         try {
-            out << describe_architecture(gguf_config(file), tokenizer_vocab);
+            const ModelConfig c = gguf_config(file);
+            layers = c.layers;
+            out << describe_architecture(c, tokenizer_vocab);
         } catch (const Error& e) {  // the header is still worth reading
             out << "opens:      no — " << e.what() << "\n";
         }
@@ -93,8 +91,8 @@ std::string describe_gguf(const GgufFile& file) {
     out << "tokenizer:  " << tokenizer << "\n"
         << "tensors:    " << file.tensors().size() << " (" << stored_types_summary(file) << ")\n"
         << "parameters: " << params << "\n"
-        << "on disk:    " << mib(static_cast<double>(stored)) << " of weights as stored\n"
-        << "memory:     " << mib(4.0 * static_cast<double>(params)) << " once open (every weight as f32)\n";
+        << "on disk:    " << memory_text(static_cast<double>(stored)) << " of weights as stored\n"
+        << describe_memory_plan(gguf_footprint(file, layers), available_memory_bytes(), layers > 0);
     return out.str();
 }
 
@@ -185,62 +183,70 @@ Matrix read_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen
     return qkv;
 }
 
-ModelWeights llama_like_weights(const ModelConfig& c, GgufTensorReader& r, const ProgressFn& progress) {
-    const Eigen::Index D = c.d_model, F = c.d_ff, V = c.vocab, I = c.inner(),
-                       Ikv = static_cast<Eigen::Index>(c.kv_head_count()) * c.d_h();
+ModelWeights llama_like_outside(const ModelConfig& c, GgufTensorReader& r) {
+    const Eigen::Index D = c.d_model, V = c.vocab;
     ModelWeights w;
     w.embed = r.matrix("token_embd.weight", V, D);
-    w.layers.resize(static_cast<std::size_t>(c.layers));
-    for (std::size_t il = 0; il < w.layers.size(); ++il) {
-        const std::string b = "blk." + std::to_string(il) + ".";
-        EncoderLayerWeights& l = w.layers[il];
-        l.norm1.weight = r.vector(b + "attn_norm.weight", D);
-        AttentionWeights& a = l.self_attn;
-        a.heads = c.heads;
-        a.kv_heads = c.kv_heads;
-        a.in_proj_weight = read_qkv(r, b, I, Ikv, D);  // rows [W_Q; W_K; W_V]
-        if (c.qkv_bias) {
-            const Vector bq = r.vector(b + "attn_q.bias", I), bk = r.vector(b + "attn_k.bias", Ikv),
-                         bv = r.vector(b + "attn_v.bias", Ikv);
-            a.in_proj_bias.resize(I + 2 * Ikv);
-            a.in_proj_bias << bq, bk, bv;
-        }
-        if (c.qk_norm) {
-            a.q_norm = r.vector(b + "attn_q_norm.weight", c.d_h());
-            a.k_norm = r.vector(b + "attn_k_norm.weight", c.d_h());
-        }
-        a.out_proj_weight = r.matrix(b + "attn_output.weight", D, I);
-        if (c.sandwich_norm) l.post_attn_norm = LayerNormWeights{r.vector(b + "post_attention_norm.weight", D), Vector()};
-        l.norm2.weight = r.vector(b + "ffn_norm.weight", D);
-        if (c.sandwich_norm) l.post_ffn_norm = LayerNormWeights{r.vector(b + "post_ffw_norm.weight", D), Vector()};
-        if (c.family == "phi3") {  // ffn_up: (2F, D) = [gate; up]
-            const Matrix gate_up = r.matrix(b + "ffn_up.weight", 2 * F, D);
-            l.ffn.gate_weight = gate_up.topRows(F);
-            l.ffn.linear1_weight = gate_up.bottomRows(F);
-        } else {
-            l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);   // silu(gate x), Gemma gelu_tanh
-            l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);  // ⊙ up x
-        }
-        l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F);   // down
-        if (progress && !progress(static_cast<int>(il) + 1, c.layers)) throw Cancelled{};
-    }
     w.final_norm = LayerNormWeights{r.vector("output_norm.weight", D), Vector()};
     if (c.lm_head == LmHead::Separate) w.lm_head = r.matrix("output.weight", V, D);
     return w;
 }
 
+EncoderLayerWeights llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il) {
+    const Eigen::Index D = c.d_model, F = c.d_ff, I = c.inner(),
+                       Ikv = static_cast<Eigen::Index>(c.kv_head_count()) * c.d_h();
+    const std::string b = "blk." + std::to_string(il) + ".";
+    EncoderLayerWeights l;
+    l.norm1.weight = r.vector(b + "attn_norm.weight", D);
+    AttentionWeights& a = l.self_attn;
+    a.heads = c.heads;
+    a.kv_heads = c.kv_heads;
+    a.in_proj_weight = read_qkv(r, b, I, Ikv, D);  // rows [W_Q; W_K; W_V]
+    if (c.qkv_bias) {
+        const Vector bq = r.vector(b + "attn_q.bias", I), bk = r.vector(b + "attn_k.bias", Ikv),
+                     bv = r.vector(b + "attn_v.bias", Ikv);
+        a.in_proj_bias.resize(I + 2 * Ikv);
+        a.in_proj_bias << bq, bk, bv;
+    }
+    if (c.qk_norm) {
+        a.q_norm = r.vector(b + "attn_q_norm.weight", c.d_h());
+        a.k_norm = r.vector(b + "attn_k_norm.weight", c.d_h());
+    }
+    a.out_proj_weight = r.matrix(b + "attn_output.weight", D, I);
+    if (c.sandwich_norm) l.post_attn_norm = LayerNormWeights{r.vector(b + "post_attention_norm.weight", D), Vector()};
+    l.norm2.weight = r.vector(b + "ffn_norm.weight", D);
+    if (c.sandwich_norm) l.post_ffn_norm = LayerNormWeights{r.vector(b + "post_ffw_norm.weight", D), Vector()};
+    if (c.family == "phi3") {  // ffn_up: (2F, D) = [gate; up]
+        const Matrix gate_up = r.matrix(b + "ffn_up.weight", 2 * F, D);
+        l.ffn.gate_weight = gate_up.topRows(F);
+        l.ffn.linear1_weight = gate_up.bottomRows(F);
+    } else {
+        l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);   // silu(gate x), Gemma gelu_tanh
+        l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);  // ⊙ up x
+    }
+    l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F);   // down
+    return l;
+}
+
 // Every architecture HeadScope opens: how its config and its weights are read.
+// The readers take a GgufTensorReader, which checks each tensor's shape and records it as
+// used: `outside` reads every weight but the layers, `layer` one layer's.
 struct GgufArchitecture {
     const char* name;
     ModelConfig (*config)(const GgufFile& file, const std::string& arch);
-    ModelWeights (*weights)(const ModelConfig& c, GgufTensorReader& r, const ProgressFn& progress);
+    ModelWeights (*outside)(const ModelConfig& c, GgufTensorReader& r);
+    EncoderLayerWeights (*layer)(const ModelConfig& c, GgufTensorReader& r, int il);
 };
 constexpr GgufArchitecture kArchitectures[] = {
-    {"llama", llama_like_config, llama_like_weights},   {"qwen2", llama_like_config, llama_like_weights},
-    {"qwen3", llama_like_config, llama_like_weights},   {"gemma", llama_like_config, llama_like_weights},
-    {"gemma2", llama_like_config, llama_like_weights},  {"gemma3", llama_like_config, llama_like_weights},
-    {"phi3", llama_like_config, llama_like_weights},    {"gpt2", gguf_layernorm_config, gguf_layernorm_weights},
-    {"gptneox", gguf_layernorm_config, gguf_layernorm_weights},
+    {"llama", llama_like_config, llama_like_outside, llama_like_layer},
+    {"qwen2", llama_like_config, llama_like_outside, llama_like_layer},
+    {"qwen3", llama_like_config, llama_like_outside, llama_like_layer},
+    {"gemma", llama_like_config, llama_like_outside, llama_like_layer},
+    {"gemma2", llama_like_config, llama_like_outside, llama_like_layer},
+    {"gemma3", llama_like_config, llama_like_outside, llama_like_layer},
+    {"phi3", llama_like_config, llama_like_outside, llama_like_layer},
+    {"gpt2", gguf_layernorm_config, gguf_layernorm_outside, gguf_layernorm_layer},
+    {"gptneox", gguf_layernorm_config, gguf_layernorm_outside, gguf_layernorm_layer},
 };
 
 const GgufArchitecture& architecture_of(const GgufFile& file, const std::string& arch) {
@@ -262,30 +268,52 @@ ModelConfig gguf_config(const GgufFile& file) {
     return c;
 }
 
-Model gguf_model(const GgufFile& file, const ProgressFn& progress) {
-    ModelConfig c = gguf_config(file);
-    double params = 0.0;
-    for (const GgufTensor& t : file.tensors()) params += static_cast<double>(t.numel());
-    ensure_weights_fit(params, available_memory_bytes(), "GGUF file '" + file.path() + "'");
-    GgufTensorReader r(file);
+Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& progress,
+                 std::optional<WeightResidency> residency) {
+    ModelConfig c = gguf_config(*file);
+    const std::string what = "GGUF file '" + file->path() + "'";
+    if (!residency)
+        residency = plan_weight_residency(gguf_footprint(*file, c.layers), available_memory_bytes(), true, what);
+    GgufTensorReader r(*file);
     if (r.has("rope_freqs.weight")) {  // Llama-3.1 rope scaling: θ_i / rope_freqs[i]
         const Vector divisors = r.vector("rope_freqs.weight", c.rotary_dim_count() / 2);
         c.rope_freq_divisors.assign(divisors.data(), divisors.data() + divisors.size());
         if (const std::vector<std::string> problems = validate(c); !problems.empty())
-            throw Error(file.path() + ": tensor 'rope_freqs.weight': " + problems.front());
+            throw Error(file->path() + ": tensor 'rope_freqs.weight': " + problems.front());
     }
-    ModelWeights w = architecture_of(file, c.family).weights(c, r, progress);
+    const GgufArchitecture& arch = architecture_of(*file, c.family);
+    ModelWeights w = arch.outside(c, r);
+    require_finite_weights(c, w, what);  // the layers: each as it is read
+    const auto report = [&](int done) {
+        if (progress && !progress(done, c.layers)) throw Cancelled{};
+    };
+    if (*residency == WeightResidency::PerLayer) {
+        // layer 0 read now (its shapes and values checked), the others' tensors checked
+        // against it; each read again as the forward reaches it
+        require_finite_layer(c, arch.layer(c, r, 0), 0, what);
+        report(1);
+        check_layers_like_first(*file, r, c.layers, progress);
+        r.require_all_used();
+        auto layers = std::make_shared<const GgufLayerSource>(file, c, arch.layer);
+        Model model(std::move(c), std::move(w), std::move(layers), file->path());
+        model.set_stored_dtype(stored_types_summary(*file) + " in GGUF, read one layer at a time");
+        return model;
+    }
+    for (int il = 0; il < c.layers; ++il) {
+        w.layers.push_back(arch.layer(c, r, il));
+        require_finite_layer(c, w.layers.back(), il, what);
+        report(il + 1);
+    }
     r.require_all_used();
-    require_finite_weights(c, w, "GGUF file '" + file.path() + "'");
-    Model model(std::move(c), std::move(w), file.path());
-    model.set_stored_dtype(stored_types_summary(file) + " in GGUF");
+    Model model(std::move(c), std::move(w), file->path());
+    model.set_stored_dtype(stored_types_summary(*file) + " in GGUF");
     return model;
 }
 
-GgufCheckpoint load_gguf(const std::string& path, const ProgressFn& progress) {
+GgufCheckpoint load_gguf(const std::string& path, const ProgressFn& progress, std::optional<WeightResidency> residency) {
     const auto file = GgufFile::open(path);
     auto tokenizer = gguf_tokenizer(*file);  // cheap: a missing or unknown tokenizer fails first
-    Model model = gguf_model(*file, progress);
+    Model model = gguf_model(file, progress, residency);
     return GgufCheckpoint{std::move(model), std::move(tokenizer)};
 }
 

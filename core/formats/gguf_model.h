@@ -34,11 +34,15 @@
 // Tokenizers (tokenizer.ggml.model; gguf_tokenizer.cpp): llama — SentencePiece BPE with
 // scores; gpt2 — byte-level BPE with merges and the pre-tokenizer tokenizer.ggml.pre names.
 //
-// Weights are converted to f32 as the model opens (the kernels do not yet run on stored
-// blocks). Every failure throws hs::Error naming the file and the key or tensor.
+// Weights are converted to f32 as the model opens when they fit in memory that way
+// (core/io/memory_budget.h); otherwise the layers stay in the file and each is converted
+// as the forward reaches it (gguf_layer_source.h). Every failure throws hs::Error naming
+// the file and the key or tensor.
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "core/io/memory_budget.h"
 #include "core/model/model.h"
 #include "core/tokenize/tokenizer.h"
 
@@ -52,8 +56,10 @@ struct GgufCheckpoint {
 };
 
 // `progress(done, total)` is called after each layer's weights are read (false cancels:
-// throws hs::Cancelled), as the window shows a big file loading.
-GgufCheckpoint load_gguf(const std::string& path, const ProgressFn& progress = nullptr);
+// throws hs::Cancelled), as the window shows a big file loading. `residency` decides how
+// the weights are held (tests); by default plan_weight_residency with this machine's memory.
+GgufCheckpoint load_gguf(const std::string& path, const ProgressFn& progress = nullptr,
+                         std::optional<WeightResidency> residency = std::nullopt);
 
 // What `headscope inspect` prints for a GGUF file, from its header alone (no weight is
 // read, no tokenizer needed): the architecture, the tokenizer, the stored types, the bytes
@@ -61,7 +67,8 @@ GgufCheckpoint load_gguf(const std::string& path, const ProgressFn& progress = n
 std::string describe_gguf(const GgufFile& file);
 // The parts on their own (tests, `inspect`, tokenizer-only files).
 ModelConfig gguf_config(const GgufFile& file);
-Model gguf_model(const GgufFile& file, const ProgressFn& progress = nullptr);
+Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& progress = nullptr,
+                 std::optional<WeightResidency> residency = std::nullopt);
 std::unique_ptr<Tokenizer> gguf_tokenizer(const GgufFile& file);
 
 }  // namespace hs

@@ -41,6 +41,10 @@ public:
     // After every read: a tensor the model did not use would be silently ignored, so the
     // file is refused naming it (a bias, rope_freqs of Llama-3.1, …).
     void require_all_used() const;
+    // Records tensor `name` as used without reading it (throws when the file lacks it), and
+    // the names recorded so far.
+    void mark_used(const std::string& name) { require(name); }
+    const std::vector<std::string>& used() const { return used_; }
 
 private:
     void require(const std::string& name);

@@ -408,7 +408,9 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw Error(dir + " is not a directory");
     const ModelConfig c = load_hf_config(dir).config;
-    ensure_weights_fit(approximate_parameter_count(c), available_memory_bytes(), "the model in " + dir);
+    WeightFootprint footprint;
+    footprint.params = approximate_parameter_count(c);
+    (void)plan_weight_residency(footprint, available_memory_bytes(), false, "the model in " + dir);
     TensorStore tensors(dir, c.family);
     ModelWeights weights;
     if (c.family == "gpt2")

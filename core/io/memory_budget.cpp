@@ -1,6 +1,9 @@
 #include "core/io/memory_budget.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -10,15 +13,10 @@ namespace hs {
 
 namespace {
 
-std::string gib(double bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-    return text;
-}
+constexpr double kInMemoryBytesPerParameter = 8.0;  // f32 weights + packed panels of the linear ones
+constexpr double kF32 = 4.0;
 
-}  // namespace
-
-long long available_memory_bytes() {
+long long meminfo_available() {
     std::ifstream meminfo("/proc/meminfo");
     std::string line;
     while (std::getline(meminfo, line)) {
@@ -31,14 +29,82 @@ long long available_memory_bytes() {
     return -1;
 }
 
-void ensure_weights_fit(double params, long long available, const std::string& what) {
-    constexpr double kBytesPerParameter = 8.0;  // f32 weights + packed panels of the linear ones
-    const double needed = params * kBytesPerParameter;
-    if (available < 0 || needed <= static_cast<double>(available)) return;
-    throw Error(what + " has " + std::to_string(static_cast<long long>(params / 1e6)) +
-                " million parameters: about " + gib(needed) + " once open (f32 weights and their packed copies), " +
-                "but this machine has " + gib(static_cast<double>(available)) +
-                " available; close other programs or open a smaller model");
+std::string millions(double params) { return std::to_string(static_cast<long long>(params / 1e6)); }
+
+}  // namespace
+
+std::string gib_text(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+    return text;
+}
+
+std::string memory_text(double bytes) {
+    constexpr double kMiB = 1024.0 * 1024.0;
+    if (bytes >= 1024.0 * kMiB) return gib_text(bytes);
+    char text[32];
+    std::snprintf(text, sizeof text, bytes < 10.0 * kMiB ? "%.1f MiB" : "%.0f MiB", bytes / kMiB);
+    return text;
+}
+
+long long parse_memory_size(const std::string& text) {
+    std::size_t digits = 0;
+    while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+    if (digits == 0 || digits > 15) return -1;
+    const std::string suffix = text.substr(digits);
+    long long unit = 1;
+    if (suffix == "K" || suffix == "k") unit = 1LL << 10;
+    else if (suffix == "M" || suffix == "m") unit = 1LL << 20;
+    else if (suffix == "G" || suffix == "g") unit = 1LL << 30;
+    else if (!suffix.empty()) return -1;
+    const long long value = std::stoll(text.substr(0, digits));
+    if (value <= 0 || value > (1LL << 62) / unit) return -1;
+    return value * unit;
+}
+
+long long available_memory_bytes() {
+    const long long system = meminfo_available();
+    const char* limit_text = std::getenv("HEADSCOPE_MEMORY_LIMIT");
+    if (!limit_text || !*limit_text) return system;
+    const long long limit = parse_memory_size(limit_text);
+    if (limit < 0)
+        throw Error(std::string("HEADSCOPE_MEMORY_LIMIT '") + limit_text +
+                    "' is not a size (a positive number of bytes, or with K, M or G: 8G)");
+    return system < 0 ? limit : std::min(system, limit);
+}
+
+double in_memory_bytes(const WeightFootprint& f) { return f.params * kInMemoryBytesPerParameter; }
+
+double per_layer_bytes(const WeightFootprint& f) {
+    // outside the layers: f32; one layer at a time: its f32 and its stored bytes
+    const double outside = std::max(0.0, f.params - f.layer_params * f.layers);
+    return outside * kF32 + f.layer_params * kF32 + f.layer_stored_bytes;
+}
+
+WeightResidency plan_weight_residency(const WeightFootprint& f, long long available, bool per_layer_possible,
+                                      const std::string& what) {
+    const double memory = static_cast<double>(available);
+    if (available < 0 || in_memory_bytes(f) <= memory) return WeightResidency::InMemory;
+    const double layered = per_layer_bytes(f);
+    if (per_layer_possible && layered <= memory) return WeightResidency::PerLayer;
+    throw Error(what + " has " + millions(f.params) + " million parameters: about " + gib_text(in_memory_bytes(f)) +
+                " once open (f32 weights and their packed copies)" +
+                (per_layer_possible ? ", " + gib_text(layered) + " even read one layer at a time" : std::string()) +
+                ", but this machine has " + gib_text(memory) + " available; close other programs or open a smaller model");
+}
+
+std::string describe_memory_plan(const WeightFootprint& f, long long available, bool per_layer_possible) {
+    std::string out = "memory:     " + memory_text(in_memory_bytes(f)) + " once open (f32 weights and their packed copies)";
+    if (per_layer_possible) out += ", " + memory_text(per_layer_bytes(f)) + " read one layer at a time";
+    out += "\nthis machine: ";
+    if (available < 0) return out + "available memory unknown\n";
+    out += memory_text(static_cast<double>(available)) + " available: ";
+    try {
+        const WeightResidency plan = plan_weight_residency(f, available, per_layer_possible, "the model");
+        return out + (plan == WeightResidency::InMemory ? "opens in memory\n" : "opens reading one layer at a time\n");
+    } catch (const Error&) {
+        return out + "does not open\n";
+    }
 }
 
 }  // namespace hs

@@ -46,34 +46,54 @@ std::string first_names(const std::vector<std::string>& names, std::size_t shown
 //   FFN:       linear1.weight (F, D), .bias (F), linear2.weight (D, F), .bias (D),
 //              SwiGLU, GeGLU: gate.weight (F, D), .bias (F)
 //   norms:     weight (D), bias (D)
+template <class A, class Fn>
+void visit_attention(const ModelConfig& c, const std::string& p, A& a, Fn&& fn) {
+    const std::int64_t D = c.d_model, I = c.inner(), R = I + 2 * std::int64_t{c.kv_head_count()} * c.d_h();
+    fn(p + "in_proj_weight", Shape{R, D}, a.in_proj_weight);
+    if (c.qkv_bias) fn(p + "in_proj_bias", Shape{R}, a.in_proj_bias);
+    fn(p + "out_proj.weight", Shape{D, I}, a.out_proj_weight);
+    if (c.out_bias) fn(p + "out_proj.bias", Shape{D}, a.out_proj_bias);
+    if (c.qk_norm && p.ends_with("self_attn.")) {
+        fn(p + "q_norm.weight", Shape{c.d_h()}, a.q_norm);
+        fn(p + "k_norm.weight", Shape{c.d_h()}, a.k_norm);
+    }
+}
+
+template <class F, class Fn>
+void visit_ffn(const ModelConfig& c, const std::string& p, F& f, Fn&& fn) {
+    const std::int64_t D = c.d_model, Ff = c.d_ff;
+    fn(p + "linear1.weight", Shape{Ff, D}, f.linear1_weight);
+    if (c.mlp_bias) fn(p + "linear1.bias", Shape{Ff}, f.linear1_bias);
+    fn(p + "linear2.weight", Shape{D, Ff}, f.linear2_weight);
+    if (c.mlp_bias) fn(p + "linear2.bias", Shape{D}, f.linear2_bias);
+    if (!is_gated(c.activation)) return;
+    fn(p + "gate.weight", Shape{Ff, D}, f.gate_weight);
+    if (c.mlp_bias) fn(p + "gate.bias", Shape{Ff}, f.gate_bias);
+}
+
+template <class N, class Fn>
+void visit_norm(const ModelConfig& c, const std::string& p, N& n, Fn&& fn) {
+    fn(p + "weight", Shape{c.d_model}, n.weight);
+    if (c.norm_kind == NormKind::LayerNorm) fn(p + "bias", Shape{c.d_model}, n.bias);
+}
+
+// One layer of the main stack under prefix p ("layers.3.").
+template <class L, class Fn>
+void visit_encoder_layer(const ModelConfig& c, const std::string& p, L& layer, Fn&& fn) {
+    visit_attention(c, p + "self_attn.", layer.self_attn, fn);
+    visit_ffn(c, p, layer.ffn, fn);
+    visit_norm(c, p + "norm1.", layer.norm1, fn);
+    visit_norm(c, p + "norm2.", layer.norm2, fn);
+    if (c.sandwich_norm) {  // the structure check (to_state_dict) or skeleton made them
+        visit_norm(c, p + "post_attn_norm.", *layer.post_attn_norm, fn);
+        visit_norm(c, p + "post_ffn_norm.", *layer.post_ffn_norm, fn);
+    }
+}
+
 template <class W, class Fn>
 void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
-    const std::int64_t D = c.d_model, F = c.d_ff, I = c.inner(),
-                       R = I + 2 * std::int64_t{c.kv_head_count()} * c.d_h();
-
-    auto attention = [&](const std::string& p, auto& a) {
-        fn(p + "in_proj_weight", Shape{R, D}, a.in_proj_weight);
-        if (c.qkv_bias) fn(p + "in_proj_bias", Shape{R}, a.in_proj_bias);
-        fn(p + "out_proj.weight", Shape{D, I}, a.out_proj_weight);
-        if (c.out_bias) fn(p + "out_proj.bias", Shape{D}, a.out_proj_bias);
-        if (c.qk_norm && p.ends_with("self_attn.")) {
-            fn(p + "q_norm.weight", Shape{c.d_h()}, a.q_norm);
-            fn(p + "k_norm.weight", Shape{c.d_h()}, a.k_norm);
-        }
-    };
-    auto ffn = [&](const std::string& p, auto& f) {
-        fn(p + "linear1.weight", Shape{F, D}, f.linear1_weight);
-        if (c.mlp_bias) fn(p + "linear1.bias", Shape{F}, f.linear1_bias);
-        fn(p + "linear2.weight", Shape{D, F}, f.linear2_weight);
-        if (c.mlp_bias) fn(p + "linear2.bias", Shape{D}, f.linear2_bias);
-        if (!is_gated(c.activation)) return;
-        fn(p + "gate.weight", Shape{F, D}, f.gate_weight);
-        if (c.mlp_bias) fn(p + "gate.bias", Shape{F}, f.gate_bias);
-    };
-    auto norm = [&](const std::string& p, auto& n) {
-        fn(p + "weight", Shape{D}, n.weight);
-        if (c.norm_kind == NormKind::LayerNorm) fn(p + "bias", Shape{D}, n.bias);
-    };
+    const std::int64_t D = c.d_model;
+    auto norm = [&](const std::string& p, auto& n) { visit_norm(c, p, n, fn); };
 
     fn("embed.weight", Shape{c.vocab, D}, w.embed);
     if (c.pe == PosEncoding::Learned) fn("pos_embed.weight", Shape{c.max_len, D}, w.pos_embed);
@@ -82,26 +102,16 @@ void visit_tensors(const ModelConfig& c, W& w, Fn&& fn) {
 
     const bool enc_dec = c.arch == Arch::EncoderDecoder;
     const std::string stack = enc_dec ? "encoder." : "";
-    for (std::size_t il = 0; il < w.layers.size(); ++il) {
-        auto& layer = w.layers[il];
-        const std::string p = stack + "layers." + std::to_string(il) + ".";
-        attention(p + "self_attn.", layer.self_attn);
-        ffn(p, layer.ffn);
-        norm(p + "norm1.", layer.norm1);
-        norm(p + "norm2.", layer.norm2);
-        if (c.sandwich_norm) {  // the structure check (to_state_dict) or skeleton made them
-            norm(p + "post_attn_norm.", *layer.post_attn_norm);
-            norm(p + "post_ffn_norm.", *layer.post_ffn_norm);
-        }
-    }
+    for (std::size_t il = 0; il < w.layers.size(); ++il)
+        visit_encoder_layer(c, stack + "layers." + std::to_string(il) + ".", w.layers[il], fn);
     if (w.final_norm) norm(stack + "norm.", *w.final_norm);
 
     for (std::size_t il = 0; il < w.decoder_layers.size(); ++il) {
         auto& layer = w.decoder_layers[il];
         const std::string p = "decoder.layers." + std::to_string(il) + ".";
-        attention(p + "self_attn.", layer.self_attn);
-        attention(p + "multihead_attn.", layer.cross_attn);
-        ffn(p, layer.ffn);
+        visit_attention(c, p + "self_attn.", layer.self_attn, fn);
+        visit_attention(c, p + "multihead_attn.", layer.cross_attn, fn);
+        visit_ffn(c, p, layer.ffn, fn);
         norm(p + "norm1.", layer.norm1);
         norm(p + "norm2.", layer.norm2);
         norm(p + "norm3.", layer.norm3);
@@ -204,6 +214,14 @@ void require_finite_weights(const ModelConfig& config, const ModelWeights& weigh
     visit_tensors(config, weights, [&](const std::string& name, const Shape& shape, const auto& t) {
         require_finite_tensor(t.data(), t.size(), shape, name, what);
     });
+}
+
+void require_finite_layer(const ModelConfig& config, const EncoderLayerWeights& layer, int il, const std::string& what) {
+    const std::string stack = config.arch == Arch::EncoderDecoder ? "encoder." : "";
+    visit_encoder_layer(config, stack + "layers." + std::to_string(il) + ".", layer,
+                        [&](const std::string& name, const Shape& shape, const auto& t) {
+                            require_finite_tensor(t.data(), t.size(), shape, name, what);
+                        });
 }
 
 ModelWeights from_safetensors(const ModelConfig& config, const SafetensorsFile& file) {

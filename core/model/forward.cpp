@@ -65,7 +65,8 @@ kernels::ScoreMath score_math(const ModelConfig& c) { return {c.score_scale(), c
 // The Pipeline's recorder of the detail block (TraceOptions::detail_layer): a main-stack
 // layer's self-attention, or a decoder layer's self- or cross-attention; none when the
 // options name no block of this model.
-std::optional<StepsRecorder> steps_recorder_for(const ModelConfig& c, const ModelWeights& w, const TraceOptions& opt,
+std::optional<StepsRecorder> steps_recorder_for(const ModelConfig& c, const ModelWeights& w,
+                                                const AttentionWeights* main_detail, const TraceOptions& opt,
                                                 const std::vector<int>& key_padding) {
     const int il = opt.detail_layer;
     const bool enc_dec = c.arch == Arch::EncoderDecoder;
@@ -73,7 +74,7 @@ std::optional<StepsRecorder> steps_recorder_for(const ModelConfig& c, const Mode
         return std::nullopt;
     const HeadSplit split{c.heads, c.kv_head_count(), nullptr};
     if (!opt.detail_in_decoder)
-        return std::optional<StepsRecorder>(std::in_place, w.layers[il].self_attn, split,
+        return std::optional<StepsRecorder>(std::in_place, *main_detail, split,
                                             main_self_mask(c, key_padding, il), score_math(c),
                                             TapPoint{enc_dec ? "encoder." : "", il, "attn"});
     const DecoderLayerWeights& layer = w.decoder_layers[il];
@@ -142,13 +143,15 @@ ForwardInput first_tokens(const ForwardInput& in, int max_len, int& dropped, int
 // and the trace it fills.
 struct Run {
     const ModelConfig& c;
-    const ModelWeights& w;
+    const ModelWeights& w;    // all weights, or all but the main layers when `layers` is set
     const ForwardInput& in;
     const TraceOptions& opt;
     const ProgressFn& progress;
     Trace& trace;
     Recorder& recorder;       // options.recorder, the detail block's steps, the trace's own
     int done = 0, total = 0;  // layers run, of all stacks
+    const LayerSource* layers = nullptr;  // the main stack's layers, when not in w
+    EncoderLayerWeights layer_slot;       // the one layer read from `layers`
 
     // A value outside the layers ("embed", "norm_in", "norm", "logits").
     void record(const char* stack, const char* name, const Eigen::Ref<const Matrix>& value) const {
@@ -201,7 +204,7 @@ Matrix run_main_stack(Run& r) {
     r.record(stack, "embed", x);
     const StackRotary rope = stack_rotary(c, static_cast<int>(r.in.ids.size()));
     for (int il = 0; il < c.layers; ++il) {
-        x = encoder_layer(r.w.layers[il], c, x, main_self_mask(c, r.in.key_padding, il),
+        x = encoder_layer(main_stack_layer(r.w, r.layers, il, r.layer_slot), c, x, main_self_mask(c, r.in.key_padding, il),
                           r.context(stack, il, false, rope));
         r.report();
     }
@@ -263,6 +266,11 @@ void check_input(const ModelConfig& c, const ForwardInput& in, const TraceOption
 
 Trace run_forward(const ModelConfig& c, const ModelWeights& w, const ForwardInput& full_input,
                   const TraceOptions& options, const ProgressFn& progress) {
+    return run_forward(c, w, nullptr, full_input, options, progress);
+}
+
+Trace run_forward(const ModelConfig& c, const ModelWeights& w, const LayerSource* layers,
+                  const ForwardInput& full_input, const TraceOptions& options, const ProgressFn& progress) {
     Trace trace;
     const ForwardInput in = first_tokens(full_input, c.max_len, trace.dropped_tokens, trace.dropped_decoder_tokens);
     const bool enc_dec = c.arch == Arch::EncoderDecoder;
@@ -278,10 +286,17 @@ Trace run_forward(const ModelConfig& c, const ModelWeights& w, const ForwardInpu
     make_stacks(c, trace);
     // The stream's recorders, in order: the caller's, the Pipeline's steps, then the trace's
     // own, which keeps (moves) the maps of the blocks the budget keeps.
-    std::optional<StepsRecorder> steps = steps_recorder_for(c, w, opt, in.key_padding);
+    // The Pipeline's block reads its weights as the layers run: a layer read from the file
+    // is read once more for it, and kept for the whole forward.
+    std::optional<EncoderLayerWeights> detail_layer;
+    const bool main_detail = opt.detail_layer >= 0 && opt.detail_layer < c.layers && !opt.detail_in_decoder;
+    if (main_detail && layers) detail_layer = layers->read_layer(opt.detail_layer);
+    const AttentionWeights* detail_attn =
+        !main_detail ? nullptr : layers ? &detail_layer->self_attn : &w.layers[opt.detail_layer].self_attn;
+    std::optional<StepsRecorder> steps = steps_recorder_for(c, w, detail_attn, opt, in.key_padding);
     TraceRecorder keep(trace, opt, plan_model_blocks(c, in, opt));
     Recorders recorders({opt.recorder, steps ? &*steps : nullptr, &keep});
-    Run run{c, w, in, opt, progress, trace, recorders, 0, c.layers * (enc_dec ? 2 : 1)};
+    Run run{c, w, in, opt, progress, trace, recorders, 0, c.layers * (enc_dec ? 2 : 1), layers, {}};
     const Matrix final = run_main_stack(run);
     if (enc_dec) run_decoder_stack(run, final);
     run.lm_head(enc_dec ? trace.decoder->final_output : final);
@@ -297,7 +312,7 @@ Trace run_forward(const ModelConfig& c, const ModelWeights& w, const ForwardInpu
 HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const HeadRef& block,
                               bool scores) {
     const ModelConfig& c = model.config();
-    const ModelWeights& w = model.weights();
+    const ModelWeights& w = model.resident_weights();
     const bool enc_dec = c.arch == Arch::EncoderDecoder;
     if (block.in_decoder && !enc_dec)
         throw Error("this model has no decoder stack (it is " + to_string(c.arch) + ")");
@@ -326,7 +341,8 @@ HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const Head
         return out;
     };
     if (!block.in_decoder) {
-        encoder_layer(w.layers[block.layer], c, x, main_self_mask(c, trace.key_padding, block.layer), context);
+        EncoderLayerWeights slot;
+        encoder_layer(model.layer(block.layer, slot), c, x, main_self_mask(c, trace.key_padding, block.layer), context);
         return kept();
     }
     // memory: (T_enc, D) = the encoder's final output.

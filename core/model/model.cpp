@@ -58,14 +58,38 @@ Model Model::random(const ModelConfig& config) {
     return Model(config, init_weights(config), to_playground_spec(config));
 }
 
+Model::Model(ModelConfig config, ModelWeights outside, std::shared_ptr<const LayerSource> layers, std::string name)
+    : config_(std::move(config)),
+      weights_(std::make_shared<ModelWeights>(std::move(outside))),
+      packed_(std::make_shared<const PackedPanels>(weights_, linear_weights(*weights_))),
+      layer_source_(std::move(layers)),
+      name_(std::move(name)) {
+    if (config_.arch == Arch::EncoderDecoder || !weights_->layers.empty() || !layer_source_ ||
+        layer_source_->layers() != config_.layers)
+        throw Error("a model read layer by layer has one stack, all of whose layers come from its file");
+}
+
 Model::Model(ModelConfig config, std::shared_ptr<ModelWeights> weights,
-             std::shared_ptr<const PackedPanels> packed, std::string name)
+             std::shared_ptr<const PackedPanels> packed, std::shared_ptr<const LayerSource> layers, std::string name)
     : config_(std::move(config)),
       weights_(std::move(weights)),
       packed_(std::move(packed)),
+      layer_source_(std::move(layers)),
       name_(std::move(name)) {}
 
+const ModelWeights& Model::weights() const {
+    if (layer_source_)
+        throw Error("'" + name_ + "' is read from its file one layer at a time (it does not fit in memory as f32), " +
+                    "so it cannot be saved, edited or trained");
+    return *weights_;
+}
+
+const EncoderLayerWeights& Model::layer(int il, EncoderLayerWeights& slot) const {
+    return main_stack_layer(*weights_, layer_source_.get(), il, slot);
+}
+
 ModelWeights& Model::mutable_weights() {
+    (void)weights();  // throws for a model read layer by layer
     packed_.reset();  // the caller may edit a matrix: its packed copy would be stale
     if (weights_.use_count() > 1) weights_ = std::make_shared<ModelWeights>(*weights_);
     return *weights_;
@@ -79,7 +103,7 @@ Model Model::with_heads(int heads) const {
     c.heads = heads;
     ensure_valid(c);
     const std::string name = name_ == to_playground_spec(config_) ? to_playground_spec(c) : name_;
-    return Model(std::move(c), weights_, packed_, name);
+    return Model(std::move(c), weights_, packed_, layer_source_, name);
 }
 
 long long Model::parameter_count() const {
@@ -96,11 +120,12 @@ long long Model::parameter_count() const {
              count(l.norm2) + count(l.norm3);
     if (weights_->final_norm) n += count(*weights_->final_norm);
     if (weights_->decoder_final_norm) n += count(*weights_->decoder_final_norm);
+    if (layer_source_) n += layer_source_->layer_parameters();
     return n;
 }
 
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids) {
-    return embed_tokens(model.config(), model.weights(), ids);
+    return embed_tokens(model.config(), model.resident_weights(), ids);
 }
 
 Matrix embed_tokens(const ModelConfig& c, const ModelWeights& w, const std::vector<int>& ids) {
@@ -178,7 +203,7 @@ const Matrix& lm_head_weight(const ModelConfig& c, const ModelWeights& w) {
 
 Trace Model::forward(const ForwardInput& input, const TraceOptions& options,
                      const ProgressFn& progress) const {
-    Trace trace = run_forward(config_, *weights_, input, options, progress);
+    Trace trace = run_forward(config_, *weights_, layer_source_.get(), input, options, progress);
     trace.model_name = name_;
     return trace;
 }

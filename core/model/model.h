@@ -10,6 +10,7 @@
 #include "core/model/config.h"
 #include "core/model/trace.h"
 #include "core/kernels/packed_cache.h"
+#include "core/model/layer_source.h"
 #include "core/model/weights.h"
 
 namespace hs {
@@ -41,6 +42,10 @@ struct Cancelled {};
 class Model {
 public:
     Model(ModelConfig config, ModelWeights weights, std::string name = "");
+    // A model whose main-stack layers stay in its file (core/model/layer_source.h), read
+    // one at a time as the forward reaches them: `outside` holds every other weight (its
+    // `layers` is empty). For single-stack models only.
+    Model(ModelConfig config, ModelWeights outside, std::shared_ptr<const LayerSource> layers, std::string name = "");
     // A playground model: validates config (throws hs::Error) and initialises from its seed.
     static Model random(const ModelConfig& config);
     // This model with another head count (a live heads edit): config().heads set to
@@ -55,7 +60,16 @@ public:
     // The layers run with config().heads. Weights may be shared with the models that
     // with_heads made from this one (or this one from), so AttentionWeights::heads in
     // here is the head count the weights were first made for.
-    const ModelWeights& weights() const { return *weights_; }
+    // Throws hs::Error for a model that reads its layers from its file (saving, editing and
+    // training need every weight in memory).
+    const ModelWeights& weights() const;
+    // The weights in memory: all of them, or all but the main stack's layers when they are
+    // read from the file (reads_layers_from_file(); ModelWeights::layers is empty then).
+    const ModelWeights& resident_weights() const { return *weights_; }
+    // Whether the layers are read from the file as the forward reaches them.
+    bool reads_layers_from_file() const { return layer_source_ != nullptr; }
+    // Main-stack layer il: the resident one, or the file's converted into `slot`.
+    const EncoderLayerWeights& layer(int il, EncoderLayerWeights& slot) const;
     // For editing: unshares first (copy on write, the other models keep their weights)
     // and drops this model's packed panels, which an edit would leave stale (the forward
     // then reads the matrices themselves).
@@ -73,7 +87,7 @@ public:
     Vector next_token_logits(const ForwardInput& input) const;
 
     // The precision the weights were stored in ("f32", "bf16", "f16+f32", …); they are f32
-    // in memory.
+    // in memory (one layer at a time when reads_layers_from_file()).
     const std::string& stored_dtype() const { return stored_dtype_; }
     void set_stored_dtype(std::string dtype) { stored_dtype_ = std::move(dtype); }
 
@@ -83,13 +97,14 @@ public:
 private:
     // Shares `weights` and their packed panels.
     Model(ModelConfig config, std::shared_ptr<ModelWeights> weights,
-          std::shared_ptr<const PackedPanels> packed, std::string name);
+          std::shared_ptr<const PackedPanels> packed, std::shared_ptr<const LayerSource> layers, std::string name);
 
     ModelConfig config_;
     std::shared_ptr<ModelWeights> weights_;  // null only in a moved-from Model
     // The kernel layer's packed copies of weights_'s linear layers (core/kernels/
     // packed_cache.h); null after mutable_weights(). It holds weights_ alive itself.
     std::shared_ptr<const PackedPanels> packed_;
+    std::shared_ptr<const LayerSource> layer_source_;  // null: the layers are in weights_
     std::string name_;
     std::string stored_dtype_ = "f32";
 };
@@ -125,6 +140,10 @@ double map_block_bytes(double cells_per_head, int heads, bool scores);
 // Trace::model_name is left empty.
 Trace run_forward(const ModelConfig& config, const ModelWeights& weights, const ForwardInput& input,
                   const TraceOptions& options = {}, const ProgressFn& progress = nullptr);
+// The same forward with the main stack's layers read from `layers` one at a time (the
+// other weights from `outside`), or from `outside` when `layers` is null.
+Trace run_forward(const ModelConfig& config, const ModelWeights& outside, const LayerSource* layers,
+                  const ForwardInput& input, const TraceOptions& options, const ProgressFn& progress);
 
 // The LM head's weight W_head (V, D): lm_head, or the token embedding when they are tied.
 const Matrix& lm_head_weight(const ModelConfig& config, const ModelWeights& weights);

@@ -1,0 +1,82 @@
+#include "core/formats/gguf_layer_source.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "core/formats/gguf_tensor_reader.h"
+#include "core/io/state_dict.h"
+
+namespace hs {
+
+namespace {
+
+// The layer a tensor belongs to ("blk.12.attn_q.weight" → 12), or -1.
+int layer_of(const std::string& name) {
+    if (name.rfind("blk.", 0) != 0) return -1;
+    const std::size_t dot = name.find('.', 4);
+    if (dot == std::string::npos || dot == 4 || dot > 12) return -1;
+    int il = 0;
+    for (std::size_t i = 4; i < dot; ++i) {
+        if (name[i] < '0' || name[i] > '9') return -1;
+        il = il * 10 + (name[i] - '0');
+    }
+    return il;
+}
+
+}  // namespace
+
+GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read)
+    : file_(std::move(file)), config_(std::move(config)), read_(read) {}
+
+EncoderLayerWeights GgufLayerSource::read_layer(int il) const {
+    if (il < 0 || il >= config_.layers)
+        throw Error(where() + " has no layer " + std::to_string(il) + " (it has " + std::to_string(config_.layers) + ")");
+    GgufTensorReader r(*file_);
+    EncoderLayerWeights layer = read_(config_, r, il);
+    require_finite_layer(config_, layer, il, where());
+    return layer;
+}
+
+long long GgufLayerSource::layer_parameters() const {
+    long long n = 0;
+    for (const GgufTensor& t : file_->tensors())
+        if (layer_of(t.name) >= 0) n += t.numel();
+    return n;
+}
+
+WeightFootprint gguf_footprint(const GgufFile& file, int layers) {
+    WeightFootprint f;
+    f.layers = layers;
+    std::vector<double> params(static_cast<std::size_t>(std::max(layers, 0)), 0.0), bytes(params.size(), 0.0);
+    for (const GgufTensor& t : file.tensors()) {
+        f.params += static_cast<double>(t.numel());
+        const int il = layer_of(t.name);
+        if (il < 0 || il >= layers) continue;
+        params[static_cast<std::size_t>(il)] += static_cast<double>(t.numel());
+        bytes[static_cast<std::size_t>(il)] += static_cast<double>(t.bytes);
+    }
+    for (std::size_t il = 0; il < params.size(); ++il) {
+        f.layer_params = std::max(f.layer_params, params[il]);
+        f.layer_stored_bytes = std::max(f.layer_stored_bytes, bytes[il]);
+    }
+    return f;
+}
+
+void check_layers_like_first(const GgufFile& file, GgufTensorReader& r, int layers, const ProgressFn& progress) {
+    std::vector<const GgufTensor*> first;
+    for (const std::string& name : r.used())
+        if (layer_of(name) == 0) first.push_back(file.find_tensor(name));
+    for (int il = 1; il < layers; ++il) {
+        const std::string prefix = "blk." + std::to_string(il) + ".";
+        for (const GgufTensor* t0 : first) {
+            const std::string name = prefix + t0->name.substr(6);  // after "blk.0."
+            r.mark_used(name);  // throws when the file lacks it
+            const GgufTensor& t = *file.find_tensor(name);
+            if (t.ne != t0->ne) throw Error(file.path() + ": tensor '" + name + "' is not shaped as '" + t0->name + "'");
+            file.require_readable(t);
+        }
+        if (progress && !progress(il + 1, layers)) throw Cancelled{};
+    }
+}
+
+}  // namespace hs

@@ -1,0 +1,45 @@
+#pragma once
+// A GGUF model's layers read from its file as the forward reaches them (core/model/
+// layer_source.h), for a model whose f32 weights do not fit in memory: each layer's
+// tensors are read as stored (pread, so the system's page cache holds the file, not this
+// process), converted to f32, checked finite, and dropped after the layer has run.
+#include <memory>
+#include <string>
+
+#include "core/formats/gguf.h"
+#include "core/io/memory_budget.h"
+#include "core/model/layer_source.h"
+#include "core/model/model.h"
+
+namespace hs {
+
+class GgufTensorReader;
+
+// One layer's weights from a GGUF file, read and shape-checked through r.
+using GgufLayerReader = EncoderLayerWeights (*)(const ModelConfig& c, GgufTensorReader& r, int il);
+
+class GgufLayerSource final : public LayerSource {
+public:
+    GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read);
+    EncoderLayerWeights read_layer(int il) const override;
+    int layers() const override { return config_.layers; }
+    long long layer_parameters() const override;
+    std::string where() const override { return "GGUF file '" + file_->path() + "'"; }
+
+private:
+    std::shared_ptr<const GgufFile> file_;
+    ModelConfig config_;
+    GgufLayerReader read_;
+};
+
+// The parameters of the file's tensors, of its largest layer (the "blk.N." tensors), and
+// that layer's bytes as stored, for the memory plan.
+WeightFootprint gguf_footprint(const GgufFile& file, int layers);
+
+// For a model whose layers are not read at open: layer 0 has been read through r; every
+// other layer must hold the same tensors ("blk.N." for "blk.0.") of the same shapes, each
+// of a type HeadScope reads. Marks them used in r; throws hs::Error naming the first that
+// is missing or differs. progress(il + 1, layers) after each layer (false: Cancelled).
+void check_layers_like_first(const GgufFile& file, GgufTensorReader& r, int layers, const ProgressFn& progress);
+
+}  // namespace hs

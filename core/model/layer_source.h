@@ -1,0 +1,31 @@
+#pragma once
+// Where a model too large to hold as f32 keeps its layers: in its file, as stored (bf16,
+// Q8_0, Q4_K, …). The forward asks for each layer just before it runs it and drops it
+// after, so only one layer is f32 at a time (core/io/memory_budget.h decides when a model
+// is read this way). A reader of a file format implements it (GGUF: formats/gguf_model.cpp).
+#include <string>
+
+#include "core/model/weights.h"
+
+namespace hs {
+
+class LayerSource {
+public:
+    virtual ~LayerSource() = default;
+    // Layer il (0 ≤ il < layers) of the main stack, read from the file and converted to
+    // f32: the weights a resident model would hold in ModelWeights::layers[il]. Throws
+    // hs::Error naming the file and tensor when the file no longer holds what it held at
+    // open (it was truncated or rewritten) or a weight is not finite.
+    virtual EncoderLayerWeights read_layer(int il) const = 0;
+    virtual int layers() const = 0;
+    virtual long long layer_parameters() const = 0;  // of all layers together
+    // "the file" in messages: "GGUF file 'x.gguf'"
+    virtual std::string where() const = 0;
+};
+
+// Main-stack layer il: resident.layers[il] when `layers` is null, else read from `layers`
+// into `slot` (its previous layer freed first, so one layer is f32 at a time).
+const EncoderLayerWeights& main_stack_layer(const ModelWeights& resident, const LayerSource* layers, int il,
+                                            EncoderLayerWeights& slot);
+
+}  // namespace hs

@@ -1,0 +1,126 @@
+// A GGUF model too large for memory as f32 reads its layers from the file as the forward
+// reaches them (core/formats/gguf_layer_source.h). On every architecture's fixture the
+// model read that way gives the torch reference's logits (tests/gen_gguf_fixtures.py) and
+// the same maps, hidden states and Pipeline steps as the model held in memory; what it
+// cannot do (save, edit, train) and a file that changes under it are refused by name.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/formats/gguf.h"
+#include "core/formats/gguf_model.h"
+#include "tests/test_util.h"
+
+namespace hs {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
+
+nlohmann::json json_file(const std::string& path) {
+    std::ifstream in(path);
+    EXPECT_TRUE(in.good()) << path << " is missing: run tests/gen_gguf_fixtures.py";
+    return nlohmann::json::parse(in);
+}
+
+TraceOptions with_steps(int layer) {
+    TraceOptions opt;
+    opt.scores = true;
+    opt.detail_layer = layer;
+    return opt;
+}
+
+void expect_same_matrix(const Matrix& a, const Matrix& b, const std::string& what) {
+    ASSERT_EQ(a.rows(), b.rows()) << what;
+    ASSERT_EQ(a.cols(), b.cols()) << what;
+    if (a.size() > 0) {
+        EXPECT_LE((a - b).cwiseAbs().maxCoeff(), 1e-5f) << what;
+    }
+}
+
+class EveryArchitecture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryArchitecture, LayersReadFromTheFileGiveTheTorchLogitsAndTheInMemoryTrace) {
+    const std::string path = kFixtures + "/" + GetParam() + ".gguf";
+    const nlohmann::json ref = json_file(kFixtures + "/" + GetParam() + "_expected.json");
+    const GgufCheckpoint held = load_gguf(path, nullptr, WeightResidency::InMemory);
+    const GgufCheckpoint read = load_gguf(path, nullptr, WeightResidency::PerLayer);
+    EXPECT_FALSE(held.model.reads_layers_from_file());
+    ASSERT_TRUE(read.model.reads_layers_from_file());
+    EXPECT_EQ(read.model.parameter_count(), held.model.parameter_count());
+    EXPECT_NE(read.model.stored_dtype().find("read one layer at a time"), std::string::npos);
+
+    const ForwardInput in = ForwardInput::of(ref["ids"].get<std::vector<int>>());
+    const int last = read.model.config().layers - 1;
+    const Trace a = held.model.forward(in, with_steps(last));
+    const Trace b = read.model.forward(in, with_steps(last));
+    const auto want = ref["next_token_logits"].get<std::vector<float>>();
+    ASSERT_EQ(b.next_token_logits.size(), static_cast<Eigen::Index>(want.size()));
+    for (Eigen::Index i = 0; i < b.next_token_logits.size(); ++i)
+        ASSERT_NEAR(b.next_token_logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+    for (std::size_t il = 0; il < a.main.layers.size(); ++il) {
+        const std::string where = "layer " + std::to_string(il);
+        expect_same_matrix(a.main.layers[il].output, b.main.layers[il].output, where + " output");
+        ASSERT_EQ(a.main.layers[il].self_attn.weights.size(), b.main.layers[il].self_attn.weights.size());
+        for (std::size_t h = 0; h < a.main.layers[il].self_attn.weights.size(); ++h)
+            expect_same_matrix(a.main.layers[il].self_attn.weights[h], b.main.layers[il].self_attn.weights[h],
+                               where + " head " + std::to_string(h));
+    }
+    // The Pipeline's block reads the same weights as the layer that ran.
+    ASSERT_TRUE(a.steps && b.steps);
+    expect_same_matrix(a.steps->w_in, b.steps->w_in, "steps W_in");
+    expect_same_matrix(a.steps->qkv, b.steps->qkv, "steps QKV");
+    // A block's maps recomputed from the trace read the layer again.
+    const HeadMaps again = recompute_layer_maps(read.model, b, HeadRef{last, 0, false, false}, true);
+    ASSERT_EQ(again.weights.size(), b.main.layers[last].self_attn.weights.size());
+    expect_same_matrix(again.weights[0], b.main.layers[last].self_attn.weights[0], "recomputed head 0");
+}
+
+INSTANTIATE_TEST_SUITE_P(GgufLayerSource, EveryArchitecture,
+                         ::testing::Values("tiny_llama", "tiny_qwen2", "tiny_qwen3", "tiny_gemma", "tiny_gemma2",
+                                           "tiny_gemma3", "tiny_phi3", "tiny_gpt2", "tiny_gptneox"));
+
+TEST(GgufLayerSource, AModelReadLayerByLayerCannotBeSavedEditedOrTrained) {
+    GgufCheckpoint read = load_gguf(kFixtures + "/tiny_llama.gguf", nullptr, WeightResidency::PerLayer);
+    const std::string why = "is read from its file one layer at a time (it does not fit in memory as f32), "
+                            "so it cannot be saved, edited or trained";
+    test::expect_error([&] { (void)read.model.weights(); }, {"tiny_llama.gguf'", why});
+    test::expect_error([&] { (void)read.model.mutable_weights(); }, {why});
+    // A heads edit is refused as for the model in memory (grouped-query heads are fixed);
+    // the layers stay in the file either way.
+    EXPECT_THROW((void)read.model.with_heads(2), Error);
+}
+
+TEST(GgufLayerSource, LoadingChecksEveryLayerAndReportsEach) {
+    std::vector<int> done;
+    (void)load_gguf(kFixtures + "/tiny_gemma3.gguf", [&](int d, int total) {
+        EXPECT_EQ(total, 3);
+        done.push_back(d);
+        return true;
+    }, WeightResidency::PerLayer);
+    EXPECT_EQ(done, (std::vector<int>{1, 2, 3}));
+    EXPECT_THROW((void)load_gguf(kFixtures + "/tiny_gemma3.gguf", [](int d, int) { return d < 2; },
+                                 WeightResidency::PerLayer),
+                 Cancelled);
+}
+
+// The file is cut short after it opened: the forward that reaches the missing bytes
+// stops with the file and the tensor named, never a crash or a stale layer.
+TEST(GgufLayerSource, AFileTruncatedAfterOpeningIsAnErrorNamingTheTensor) {
+    test::TempDir dir;
+    const std::string path = dir.file("cut.gguf");
+    fs::copy_file(kFixtures + "/tiny_llama.gguf", path);
+    const GgufCheckpoint read = load_gguf(path, nullptr, WeightResidency::PerLayer);
+    const auto file = GgufFile::open(path);
+    const GgufTensor* layer1 = file->find_tensor("blk.1.ffn_down.weight");
+    ASSERT_NE(layer1, nullptr);
+    fs::resize_file(path, fs::file_size(path) - 2 * layer1->bytes);  // the last tensors are layer 1's
+    test::expect_error([&] { (void)read.model.next_token_logits(ForwardInput::of({1, 5, 9})); },
+                       {"cut.gguf", "tensor 'blk.1."});
+}
+
+}  // namespace
+}  // namespace hs
