@@ -194,6 +194,18 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
                          "a smaller model"),
               "GGUF file '/m.gguf' 有 8000 百万个参数：打开后约需 59.6 GiB（f32 权重及其打包副本），但本机只有 24.0 GiB "
               "可用；请关闭其他程序或打开更小的模型");
+    EXPECT_EQ(in_chinese("GGUF file '/m.gguf' has 8030 million parameters: about 59.8 GiB once open (f32 weights and "
+                         "their packed copies), 5.1 GiB even read one layer at a time, but this machine has 4.0 GiB "
+                         "available; close other programs or open a smaller model"),
+              "GGUF file '/m.gguf' 有 8030 百万个参数：打开后约需 59.8 GiB（f32 权重及其打包副本），即使逐层读取也需 "
+              "5.1 GiB，但本机只有 4.0 GiB 可用；请关闭其他程序或打开更小的模型");
+    EXPECT_EQ(in_chinese("'/m.gguf' is read from its file one layer at a time (it does not fit in memory as f32), so it "
+                         "cannot be saved, edited or trained"),
+              "“/m.gguf”是逐层从文件读取的（按 f32 放不进内存），所以不能保存、编辑或训练");
+    EXPECT_EQ(in_chinese("HEADSCOPE_MEMORY_LIMIT 'lots' is not a size (a positive number of bytes, or with K, M or G: 8G)"),
+              "HEADSCOPE_MEMORY_LIMIT“lots”不是一个大小（应为正的字节数，或带 K、M、G：8G）");
+    EXPECT_EQ(in_chinese("/m.gguf: tensor 'blk.3.attn_q.weight' is not shaped as 'blk.0.attn_q.weight'"),
+              "/m.gguf：张量“blk.3.attn_q.weight”的形状与“blk.0.attn_q.weight”不同");
     EXPECT_EQ(in_chinese("/m.gguf has no tensor 'blk.1.ffn_up.weight', which a llama model needs"),
               "/m.gguf 中没有张量“blk.1.ffn_up.weight”，而 llama 模型需要它");
     EXPECT_EQ(in_chinese("/m.gguf: tensor 'w' is stored as IQ2_XXS, which HeadScope cannot read yet (it reads F32, Q8_0)"),
