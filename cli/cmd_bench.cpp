@@ -172,6 +172,7 @@ int cmd_bench(int argc, char** argv) {
     const char* label = attention_only ? "attention:" : "forward:";
     std::printf("model:     %s\n", source->name().c_str());
     std::printf("load:      %.2f ms (%s)\n", load_ms, source->kind().c_str());
+    std::printf("weights:   %s\n", model->stored_dtype().c_str());
     std::printf("tokens:    %d, repeats: %d (after 1 warm-up), threads: %d\n", T, repeat,
                 thread_count());
     std::printf("simd:      %s (kernels chosen at run time; HEADSCOPE_SIMD=avx512|avx2|generic forces one)\n",

@@ -389,19 +389,29 @@ void GgufFile::require_readable(const GgufTensor& t) const {
                     ", which HeadScope cannot read yet (it reads " + readable_stored_types() + ")");
 }
 
-void GgufFile::read_f32(const GgufTensor& t, float* dst) const {
+void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
+                         std::vector<std::uint8_t>& scratch) const {
     require_readable(t);
-    std::vector<std::uint8_t> raw(static_cast<std::size_t>(t.bytes));
-    file_->read(data_start_ + t.offset, raw.size(), raw.data(), "tensor '" + t.name + "'");
-    // Whole rows (ne[0] values, whole blocks) per task; a big tensor's rows split over the
-    // thread pool, each row converted alike whatever the split.
-    const std::int64_t row_values = t.ne.empty() ? 1 : t.ne[0], rows = t.numel() / std::max<std::int64_t>(row_values, 1);
+    const std::int64_t row_values = t.ne.empty() ? 1 : t.ne[0];
+    const std::int64_t rows = row_values > 0 ? t.numel() / row_values : 0;
     const std::int64_t row_bytes = rows > 0 ? static_cast<std::int64_t>(t.bytes) / rows : 0;
-    const int tasks = t.numel() < (1 << 20) || rows < 2 ? 1 : static_cast<int>(std::min<std::int64_t>(rows, 64));
+    const auto bytes = static_cast<std::size_t>(count * row_bytes);
+    if (scratch.size() < bytes) scratch.resize(bytes);
+    file_->read(data_start_ + t.offset + static_cast<std::uint64_t>(first * row_bytes), bytes, scratch.data(),
+                "tensor '" + t.name + "'");
+    // Whole rows per task; a big block of rows splits over the thread pool, each row
+    // converted alike whatever the split.
+    const int tasks = count * row_values < (1 << 20) || count < 2 ? 1 : static_cast<int>(std::min<std::int64_t>(count, 64));
     parallel_for(tasks, [&](int task) {
-        const std::int64_t first = rows * task / tasks, end = rows * (task + 1) / tasks;
-        dequantize(t.type, raw.data() + first * row_bytes, (end - first) * row_values, dst + first * row_values);
+        const std::int64_t begin = count * task / tasks, end = count * (task + 1) / tasks;
+        dequantize(t.type, scratch.data() + begin * row_bytes, (end - begin) * row_values, dst + begin * row_values);
     });
+}
+
+void GgufFile::read_f32(const GgufTensor& t, float* dst) const {
+    std::vector<std::uint8_t> scratch;
+    const std::int64_t row_values = t.ne.empty() ? 1 : t.ne[0];
+    read_rows(t, 0, row_values > 0 ? t.numel() / row_values : 0, dst, scratch);
 }
 
 Matrix GgufFile::matrix(const std::string& name) const {

@@ -79,6 +79,11 @@ public:
     Vector vector(const std::string& name) const;  // 1-D tensors only
     // Throws hs::Error naming the tensor and its type when HeadScope cannot convert it.
     void require_readable(const GgufTensor& t) const;
+    // Rows [first, first + count) of tensor t (a row: its ne[0] values, whole blocks) as f32
+    // into dst; the stored bytes pass through `scratch`, which grows and is kept, so a caller
+    // reading many tensors allocates it once. The caller checks the range.
+    void read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
+                   std::vector<std::uint8_t>& scratch) const;
 
 private:
     GgufFile() = default;

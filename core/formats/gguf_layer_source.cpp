@@ -28,13 +28,13 @@ int layer_of(const std::string& name) {
 GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read)
     : file_(std::move(file)), config_(std::move(config)), read_(read) {}
 
-EncoderLayerWeights GgufLayerSource::read_layer(int il) const {
+void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
     if (il < 0 || il >= config_.layers)
         throw Error(where() + " has no layer " + std::to_string(il) + " (it has " + std::to_string(config_.layers) + ")");
-    GgufTensorReader r(*file_);
-    EncoderLayerWeights layer = read_(config_, r, il);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    GgufTensorReader r(*file_, &scratch_);
+    read_(config_, r, il, layer);
     require_finite_layer(config_, layer, il, where());
-    return layer;
 }
 
 long long GgufLayerSource::layer_parameters() const {

@@ -3,8 +3,11 @@
 // layer_source.h), for a model whose f32 weights do not fit in memory: each layer's
 // tensors are read as stored (pread, so the system's page cache holds the file, not this
 // process), converted to f32, checked finite, and dropped after the layer has run.
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/formats/gguf.h"
 #include "core/io/memory_budget.h"
@@ -15,13 +18,14 @@ namespace hs {
 
 class GgufTensorReader;
 
-// One layer's weights from a GGUF file, read and shape-checked through r.
-using GgufLayerReader = EncoderLayerWeights (*)(const ModelConfig& c, GgufTensorReader& r, int il);
+// One layer's weights from a GGUF file into `layer` (GgufTensorReader::matrix_into: its
+// matrices reused when their shape matches), read and shape-checked through r.
+using GgufLayerReader = void (*)(const ModelConfig& c, GgufTensorReader& r, int il, EncoderLayerWeights& layer);
 
 class GgufLayerSource final : public LayerSource {
 public:
     GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read);
-    EncoderLayerWeights read_layer(int il) const override;
+    void read_layer(int il, EncoderLayerWeights& layer) const override;
     int layers() const override { return config_.layers; }
     long long layer_parameters() const override;
     std::string where() const override { return "GGUF file '" + file_->path() + "'"; }
@@ -30,6 +34,8 @@ private:
     std::shared_ptr<const GgufFile> file_;
     ModelConfig config_;
     GgufLayerReader read_;
+    mutable std::mutex mutex_;                   // one read at a time through scratch_
+    mutable std::vector<std::uint8_t> scratch_;  // the stored bytes of the tensor being read
 };
 
 // The parameters of the file's tensors, of its largest layer (the "blk.N." tensors), and

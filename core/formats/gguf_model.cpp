@@ -171,17 +171,22 @@ ModelConfig llama_like_config(const GgufFile& file, const std::string& arch) {
     return c;
 }
 
-// [q; k; v] (I + 2·Ikv, D) from attn_qkv, or attn_q, attn_k and attn_v.
-Matrix read_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Eigen::Index D) {
-    if (r.has(b + "attn_qkv.weight")) return r.matrix(b + "attn_qkv.weight", I + 2 * Ikv, D);
-    // Each read checks its shape against the file before the stack is allocated.
-    const Matrix q = r.matrix(b + "attn_q.weight", I, D);
-    const Matrix k = r.matrix(b + "attn_k.weight", Ikv, D);
-    const Matrix v = r.matrix(b + "attn_v.weight", Ikv, D);
-    Matrix qkv(I + 2 * Ikv, D);
-    qkv << q, k, v;
-    return qkv;
+// [q; k; v] (I + 2·Ikv, D) into qkv from attn_qkv, or attn_q, attn_k and attn_v stacked as read.
+void read_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Eigen::Index D, Matrix& qkv) {
+    if (r.has(b + "attn_qkv.weight")) return r.matrix_into(b + "attn_qkv.weight", I + 2 * Ikv, D, qkv);
+    ensure_shape(qkv, I + 2 * Ikv, D);
+    r.rows_into(b + "attn_q.weight", I, D, 0, I, qkv, 0);
+    r.rows_into(b + "attn_k.weight", Ikv, D, 0, Ikv, qkv, I);
+    r.rows_into(b + "attn_v.weight", Ikv, D, 0, Ikv, qkv, I + Ikv);
 }
+
+// RMSNorm γ of D from `name` into norm.
+void rms_norm_into(GgufTensorReader& r, const std::string& name, Eigen::Index D, LayerNormWeights& norm) {
+    r.vector_into(name, D, norm.weight);
+}
+
+// The norm an optional holds, made first when it holds none (Gemma's sandwich norms).
+LayerNormWeights& emplaced(std::optional<LayerNormWeights>& norm) { return norm ? *norm : norm.emplace(); }
 
 ModelWeights llama_like_outside(const ModelConfig& c, GgufTensorReader& r) {
     const Eigen::Index D = c.d_model, V = c.vocab;
@@ -192,40 +197,39 @@ ModelWeights llama_like_outside(const ModelConfig& c, GgufTensorReader& r) {
     return w;
 }
 
-EncoderLayerWeights llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il) {
+void llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il, EncoderLayerWeights& l) {
     const Eigen::Index D = c.d_model, F = c.d_ff, I = c.inner(),
                        Ikv = static_cast<Eigen::Index>(c.kv_head_count()) * c.d_h();
     const std::string b = "blk." + std::to_string(il) + ".";
-    EncoderLayerWeights l;
-    l.norm1.weight = r.vector(b + "attn_norm.weight", D);
+    rms_norm_into(r, b + "attn_norm.weight", D, l.norm1);
     AttentionWeights& a = l.self_attn;
     a.heads = c.heads;
     a.kv_heads = c.kv_heads;
-    a.in_proj_weight = read_qkv(r, b, I, Ikv, D);  // rows [W_Q; W_K; W_V]
+    read_qkv(r, b, I, Ikv, D, a.in_proj_weight);  // rows [W_Q; W_K; W_V]
     if (c.qkv_bias) {
+        a.in_proj_bias.resize(I + 2 * Ikv);  // no-op when it has that size
         const Vector bq = r.vector(b + "attn_q.bias", I), bk = r.vector(b + "attn_k.bias", Ikv),
                      bv = r.vector(b + "attn_v.bias", Ikv);
-        a.in_proj_bias.resize(I + 2 * Ikv);
         a.in_proj_bias << bq, bk, bv;
     }
     if (c.qk_norm) {
-        a.q_norm = r.vector(b + "attn_q_norm.weight", c.d_h());
-        a.k_norm = r.vector(b + "attn_k_norm.weight", c.d_h());
+        r.vector_into(b + "attn_q_norm.weight", c.d_h(), a.q_norm);
+        r.vector_into(b + "attn_k_norm.weight", c.d_h(), a.k_norm);
     }
-    a.out_proj_weight = r.matrix(b + "attn_output.weight", D, I);
-    if (c.sandwich_norm) l.post_attn_norm = LayerNormWeights{r.vector(b + "post_attention_norm.weight", D), Vector()};
-    l.norm2.weight = r.vector(b + "ffn_norm.weight", D);
-    if (c.sandwich_norm) l.post_ffn_norm = LayerNormWeights{r.vector(b + "post_ffw_norm.weight", D), Vector()};
+    r.matrix_into(b + "attn_output.weight", D, I, a.out_proj_weight);
+    if (c.sandwich_norm) rms_norm_into(r, b + "post_attention_norm.weight", D, emplaced(l.post_attn_norm));
+    rms_norm_into(r, b + "ffn_norm.weight", D, l.norm2);
+    if (c.sandwich_norm) rms_norm_into(r, b + "post_ffw_norm.weight", D, emplaced(l.post_ffn_norm));
     if (c.family == "phi3") {  // ffn_up: (2F, D) = [gate; up]
-        const Matrix gate_up = r.matrix(b + "ffn_up.weight", 2 * F, D);
-        l.ffn.gate_weight = gate_up.topRows(F);
-        l.ffn.linear1_weight = gate_up.bottomRows(F);
+        ensure_shape(l.ffn.gate_weight, F, D);
+        ensure_shape(l.ffn.linear1_weight, F, D);
+        r.rows_into(b + "ffn_up.weight", 2 * F, D, 0, F, l.ffn.gate_weight, 0);
+        r.rows_into(b + "ffn_up.weight", 2 * F, D, F, F, l.ffn.linear1_weight, 0);
     } else {
-        l.ffn.gate_weight = r.matrix(b + "ffn_gate.weight", F, D);   // silu(gate x), Gemma gelu_tanh
-        l.ffn.linear1_weight = r.matrix(b + "ffn_up.weight", F, D);  // ⊙ up x
+        r.matrix_into(b + "ffn_gate.weight", F, D, l.ffn.gate_weight);   // silu(gate x), Gemma gelu_tanh
+        r.matrix_into(b + "ffn_up.weight", F, D, l.ffn.linear1_weight);  // ⊙ up x
     }
-    l.ffn.linear2_weight = r.matrix(b + "ffn_down.weight", D, F);   // down
-    return l;
+    r.matrix_into(b + "ffn_down.weight", D, F, l.ffn.linear2_weight);   // down
 }
 
 // Every architecture HeadScope opens: how its config and its weights are read.
@@ -235,7 +239,7 @@ struct GgufArchitecture {
     const char* name;
     ModelConfig (*config)(const GgufFile& file, const std::string& arch);
     ModelWeights (*outside)(const ModelConfig& c, GgufTensorReader& r);
-    EncoderLayerWeights (*layer)(const ModelConfig& c, GgufTensorReader& r, int il);
+    GgufLayerReader layer;
 };
 constexpr GgufArchitecture kArchitectures[] = {
     {"llama", llama_like_config, llama_like_outside, llama_like_layer},
@@ -290,7 +294,9 @@ Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& 
     if (*residency == WeightResidency::PerLayer) {
         // layer 0 read now (its shapes and values checked), the others' tensors checked
         // against it; each read again as the forward reaches it
-        require_finite_layer(c, arch.layer(c, r, 0), 0, what);
+        EncoderLayerWeights first;
+        arch.layer(c, r, 0, first);
+        require_finite_layer(c, first, 0, what);
         report(1);
         check_layers_like_first(*file, r, c.layers, progress);
         r.require_all_used();
@@ -300,7 +306,7 @@ Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& 
         return model;
     }
     for (int il = 0; il < c.layers; ++il) {
-        w.layers.push_back(arch.layer(c, r, il));
+        arch.layer(c, r, il, w.layers.emplace_back());
         require_finite_layer(c, w.layers.back(), il, what);
         report(il + 1);
     }

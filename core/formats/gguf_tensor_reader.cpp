@@ -59,21 +59,48 @@ void read_gguf_vocab_and_head(const GgufFile& file, const std::string& arch, Mod
 }
 
 Matrix GgufTensorReader::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
-    require(name);
-    Matrix m = file_.matrix(name);
-    if (m.rows() != rows || m.cols() != cols)
-        throw Error(file_.path() + ": tensor '" + name + "' is " + shape_text(m.rows(), m.cols()) +
-                    " (out, in), but the metadata implies " + shape_text(rows, cols));
+    Matrix m;
+    matrix_into(name, rows, cols, m);
     return m;
 }
 
 Vector GgufTensorReader::vector(const std::string& name, Eigen::Index n) {
-    require(name);
-    Vector v = file_.vector(name);
-    if (v.size() != n)
-        throw Error(file_.path() + ": tensor '" + name + "' has " + std::to_string(v.size()) +
-                    " values, but the metadata implies " + std::to_string(n));
+    Vector v;
+    vector_into(name, n, v);
     return v;
+}
+
+void GgufTensorReader::matrix_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Matrix& out) {
+    const GgufTensor& t = require_shape(name, rows, cols);
+    ensure_shape(out, rows, cols);
+    file_.read_rows(t, 0, rows, out.data(), *scratch_);
+}
+
+void GgufTensorReader::vector_into(const std::string& name, Eigen::Index n, Vector& out) {
+    const GgufTensor& t = require(name);
+    if (t.ne.size() != 1 || t.ne[0] != n)
+        throw Error(file_.path() + ": tensor '" + name + "' has " + std::to_string(t.numel()) +
+                    " values, but the metadata implies " + std::to_string(n));
+    if (out.size() != n) out.resize(n);
+    file_.read_rows(t, 0, 1, out.data(), *scratch_);
+}
+
+void GgufTensorReader::rows_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Eigen::Index first,
+                                 Eigen::Index count, Matrix& out, Eigen::Index at) {
+    const GgufTensor& t = require_shape(name, rows, cols);
+    file_.read_rows(t, first, count, out.data() + at * out.cols(), *scratch_);
+}
+
+const GgufTensor& GgufTensorReader::require_shape(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
+    const GgufTensor& t = require(name);
+    if (t.ne.size() > 2)
+        throw Error(file_.path() + ": tensor '" + name + "' has " + std::to_string(t.ne.size()) +
+                    " dimensions; only 1-D and 2-D tensors are matrices");
+    const std::int64_t t_rows = t.ne.size() == 2 ? t.ne[1] : 1, t_cols = t.ne[0];
+    if (t_rows != rows || t_cols != cols)
+        throw Error(file_.path() + ": tensor '" + name + "' is " + shape_text(t_rows, t_cols) +
+                    " (out, in), but the metadata implies " + shape_text(rows, cols));
+    return t;
 }
 
 void GgufTensorReader::require_all_used() const {
@@ -83,11 +110,13 @@ void GgufTensorReader::require_all_used() const {
                         file_.string("general.architecture") + " model has no place for (not supported yet)");
 }
 
-void GgufTensorReader::require(const std::string& name) {
-    if (!has(name))
+const GgufTensor& GgufTensorReader::require(const std::string& name) {
+    const GgufTensor* t = file_.find_tensor(name);
+    if (!t)
         throw Error(file_.path() + " has no tensor '" + name + "', which a " + file_.string("general.architecture") +
                     " model needs");
     used_.push_back(name);
+    return *t;
 }
 
 }  // namespace hs

@@ -31,24 +31,43 @@ int read_gguf_rotary_dims(const GgufFile& file, const std::string& p, int head_d
 // tied to token_embd.
 void read_gguf_vocab_and_head(const GgufFile& file, const std::string& arch, ModelConfig& c);
 
+// m resized to (rows, cols) unless it has that shape already (its memory then reused).
+inline void ensure_shape(Matrix& m, Eigen::Index rows, Eigen::Index cols) {
+    if (m.rows() != rows || m.cols() != cols) m.resize(rows, cols);
+}
+
 class GgufTensorReader {
 public:
-    explicit GgufTensorReader(const GgufFile& file) : file_(file) {}
+    // The stored bytes of each read pass through `scratch` (kept by a caller that reads
+    // layer after layer), else through the reader's own buffer.
+    explicit GgufTensorReader(const GgufFile& file, std::vector<std::uint8_t>* scratch = nullptr)
+        : file_(file), scratch_(scratch ? scratch : &own_scratch_) {}
     // Tensor `name` as an (out, in) = (rows, cols) matrix, or a vector of n values.
     Matrix matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols);
     Vector vector(const std::string& name, Eigen::Index n);
+    // The same into `out`, resized only when its shape differs: a layer read into the
+    // previous layer's matrices reuses their memory.
+    void matrix_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Matrix& out);
+    void vector_into(const std::string& name, Eigen::Index n, Vector& out);
+    // Rows [first, first + count) of tensor `name`, which must be (rows, cols), into rows
+    // [at, at + count) of `out` (cols columns, room for them): [q; k; v] stacked as read.
+    void rows_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Eigen::Index first,
+                   Eigen::Index count, Matrix& out, Eigen::Index at);
     bool has(const std::string& name) const { return file_.find_tensor(name) != nullptr; }
     // After every read: a tensor the model did not use would be silently ignored, so the
     // file is refused naming it (a bias, rope_freqs of Llama-3.1, …).
     void require_all_used() const;
     // Records tensor `name` as used without reading it (throws when the file lacks it), and
     // the names recorded so far.
-    void mark_used(const std::string& name) { require(name); }
+    void mark_used(const std::string& name) { (void)require(name); }
     const std::vector<std::string>& used() const { return used_; }
 
 private:
-    void require(const std::string& name);
+    const GgufTensor& require(const std::string& name);
+    const GgufTensor& require_shape(const std::string& name, Eigen::Index rows, Eigen::Index cols);
     const GgufFile& file_;
+    std::vector<std::uint8_t> own_scratch_;
+    std::vector<std::uint8_t>* scratch_;
     std::vector<std::string> used_;
 };
 

@@ -1,8 +1,21 @@
 #include "core/model/config_summary.h"
 
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace hs {
+
+namespace {
+
+// 10000, 500000, 1000000 as they are written in configs; other numbers in %g (0.25).
+std::string plain_number(float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, v == std::floor(v) && std::fabs(v) < 1e12f ? "%.0f" : "%g", static_cast<double>(v));
+    return text;
+}
+
+}  // namespace
 
 std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
     std::ostringstream out;
@@ -23,7 +36,8 @@ std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
     if (c.logit_softcap > 0.0f)
         out << "soft-cap:   logits " << c.logit_softcap << "·tanh(z / " << c.logit_softcap << ")\n";
     if (c.pe == PosEncoding::Rotary && c.rope_local_theta > 0.0f)
-        out << "rope:       θ base " << c.rope_local_theta << " in local layers, " << c.rope_theta << " in global\n";
+        out << "rope:       θ base " << plain_number(c.rope_local_theta) << " in local layers, " << plain_number(c.rope_theta)
+            << " in global\n";
     if (c.pe == PosEncoding::Rotary && c.rotary_dims > 0)
         out << "rotary:     the first " << c.rotary_dims << " of each head's " << c.d_h() << " dims\n";
     out << "d_ff:       " << c.d_ff << "\n"
@@ -35,7 +49,7 @@ std::string describe_architecture(const ModelConfig& c, int tokenizer_vocab) {
         << (c.norm == NormPlacement::PreLN ? "pre-norm" : "post-norm") << " (eps " << c.norm_eps << ")\n"
         << "positions:  "
         << (c.pe != PosEncoding::Rotary ? to_string(c.pe)
-                                        : std::string("rotary, theta ") + std::to_string(c.rope_theta).substr(0, 7) +
+                                        : "rotary, theta " + plain_number(c.rope_theta) +
                                               (c.rope_layout == RopeLayout::Interleaved ? ", adjacent pairs"
                                                                                         : ", rotate-half"))
         << "\n"

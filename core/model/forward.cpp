@@ -290,7 +290,7 @@ Trace run_forward(const ModelConfig& c, const ModelWeights& w, const LayerSource
     // is read once more for it, and kept for the whole forward.
     std::optional<EncoderLayerWeights> detail_layer;
     const bool main_detail = opt.detail_layer >= 0 && opt.detail_layer < c.layers && !opt.detail_in_decoder;
-    if (main_detail && layers) detail_layer = layers->read_layer(opt.detail_layer);
+    if (main_detail && layers) layers->read_layer(opt.detail_layer, detail_layer.emplace());
     const AttentionWeights* detail_attn =
         !main_detail ? nullptr : layers ? &detail_layer->self_attn : &w.layers[opt.detail_layer].self_attn;
     std::optional<StepsRecorder> steps = steps_recorder_for(c, w, detail_attn, opt, in.key_padding);

@@ -13,10 +13,12 @@ class LayerSource {
 public:
     virtual ~LayerSource() = default;
     // Layer il (0 ≤ il < layers) of the main stack, read from the file and converted to
-    // f32: the weights a resident model would hold in ModelWeights::layers[il]. Throws
-    // hs::Error naming the file and tensor when the file no longer holds what it held at
-    // open (it was truncated or rewritten) or a weight is not finite.
-    virtual EncoderLayerWeights read_layer(int il) const = 0;
+    // f32 into `layer`: the weights a resident model would hold in ModelWeights::layers[il].
+    // Matrices already of the right shape (the previous layer's) are overwritten in place,
+    // so reading layer after layer allocates nothing. Throws hs::Error naming the file and
+    // tensor when the file no longer holds what it held at open (it was truncated or
+    // rewritten) or a weight is not finite. Safe to call from several threads.
+    virtual void read_layer(int il, EncoderLayerWeights& layer) const = 0;
     virtual int layers() const = 0;
     virtual long long layer_parameters() const = 0;  // of all layers together
     // "the file" in messages: "GGUF file 'x.gguf'"
@@ -24,7 +26,7 @@ public:
 };
 
 // Main-stack layer il: resident.layers[il] when `layers` is null, else read from `layers`
-// into `slot` (its previous layer freed first, so one layer is f32 at a time).
+// into `slot` (over the layer it held, so one layer is f32 at a time).
 const EncoderLayerWeights& main_stack_layer(const ModelWeights& resident, const LayerSource* layers, int il,
                                             EncoderLayerWeights& slot);
 

@@ -204,6 +204,10 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
               "“/m.gguf”是逐层从文件读取的（按 f32 放不进内存），所以不能保存、编辑或训练");
     EXPECT_EQ(in_chinese("HEADSCOPE_MEMORY_LIMIT 'lots' is not a size (a positive number of bytes, or with K, M or G: 8G)"),
               "HEADSCOPE_MEMORY_LIMIT“lots”不是一个大小（应为正的字节数，或带 K、M、G：8G）");
+    EXPECT_EQ(in_chinese("/m.gguf: tensor 'output.weight' is (300, 16) (out, in), but the metadata implies (300, 32)"),
+              "/m.gguf：张量“output.weight”是 (300, 16)（输出, 输入），但元数据要求 (300, 32)");
+    EXPECT_EQ(in_chinese("/m.gguf: tensor 'blk.0.attn_norm.weight' has 16 values, but the metadata implies 32"),
+              "/m.gguf：张量“blk.0.attn_norm.weight”有 16 个值，但元数据要求 32 个");
     EXPECT_EQ(in_chinese("/m.gguf: tensor 'blk.3.attn_q.weight' is not shaped as 'blk.0.attn_q.weight'"),
               "/m.gguf：张量“blk.3.attn_q.weight”的形状与“blk.0.attn_q.weight”不同");
     EXPECT_EQ(in_chinese("/m.gguf has no tensor 'blk.1.ffn_up.weight', which a llama model needs"),
