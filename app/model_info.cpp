@@ -38,7 +38,10 @@ ModelInfo describe_model(const TraceSource& source) {
     info.vocab = c.vocab;
     info.max_len = c.max_len;
     if (source.tokenizer() && info.pretrained) info.tokenizer_vocab = source.tokenizer()->vocab_size();
-    if (source.model()) info.dtype = source.model()->stored_dtype();
+    if (const Model* model = source.model()) {
+        info.dtype = model->stored_dtype();
+        info.memory_bytes = static_cast<long long>(model->f32_weight_bytes());  // one layer when read from the file
+    }
     info.decoder_lm = can_continue(source);
     if (const WorkedExample* e = source.worked_example()) copy_example_notes(*e, info);
     return info;

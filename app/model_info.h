@@ -18,7 +18,7 @@ struct ModelInfo {
     int vocab = 0, max_len = 0, tokenizer_vocab = 0;
     long long parameters = 0;
     std::string dtype = "f32";      // as stored in the file
-    long long memory_bytes = 0;     // weights in memory (f32: 4 bytes per parameter)
+    long long memory_bytes = 0;     // f32 weights in memory (Model::f32_weight_bytes)
     bool decoder_lm = false;        // can "continue" its text (core can_continue)
     // A worked example's title, description (what it shows, where the article it comes
     // from is wrong) and source.

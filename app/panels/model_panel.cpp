@@ -364,7 +364,7 @@ void draw_model_info(const ModelInfo& info) {
     ImGui::EndDisabled();
     // Wrapped: at 1280 × 720 the panel is ~290 px wide.
     text_prose(printf_string(tr("%s parameters · %s · %s in memory"), format_count(info.parameters).c_str(),
-                             info.dtype.c_str(), format_bytes(info.memory_bytes).c_str()));
+                             tr_message(info.dtype).c_str(), format_bytes(info.memory_bytes).c_str()));
     if (info.grouped())
         text_disabled_wrapped(tr("grouped-query attention: %d query heads share %d K/V heads"), info.heads, info.kv_heads);
 }

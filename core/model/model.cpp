@@ -124,6 +124,13 @@ long long Model::parameter_count() const {
     return n;
 }
 
+double Model::f32_weight_bytes() const {
+    const double all = static_cast<double>(parameter_count());
+    if (!layer_source_) return 4.0 * all;
+    const double layers = static_cast<double>(layer_source_->layer_parameters());
+    return 4.0 * (all - layers + layers / std::max(1, layer_source_->layers()));
+}
+
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids) {
     return embed_tokens(model.config(), model.resident_weights(), ids);
 }

@@ -93,6 +93,9 @@ public:
 
     // Total number of parameters.
     long long parameter_count() const;
+    // Bytes of f32 weights this model holds at most: 4 per parameter, or, when it reads its
+    // layers from its file, 4 per parameter outside the layers plus one layer's.
+    double f32_weight_bytes() const;
 
 private:
     // Shares `weights` and their packed panels.
