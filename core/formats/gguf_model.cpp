@@ -174,6 +174,9 @@ ModelConfig llama_like_config(const GgufFile& file, const std::string& arch) {
 // [q; k; v] (I + 2·Ikv, D) into qkv from attn_qkv, or attn_q, attn_k and attn_v stacked as read.
 void read_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Eigen::Index D, Matrix& qkv) {
     if (r.has(b + "attn_qkv.weight")) return r.matrix_into(b + "attn_qkv.weight", I + 2 * Ikv, D, qkv);
+    r.expect_matrix(b + "attn_q.weight", I, D);  // the file's shapes before the stack is allocated
+    r.expect_matrix(b + "attn_k.weight", Ikv, D);
+    r.expect_matrix(b + "attn_v.weight", Ikv, D);
     ensure_shape(qkv, I + 2 * Ikv, D);
     r.rows_into(b + "attn_q.weight", I, D, 0, I, qkv, 0);
     r.rows_into(b + "attn_k.weight", Ikv, D, 0, Ikv, qkv, I);
@@ -207,9 +210,9 @@ void llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il, Encoder
     a.kv_heads = c.kv_heads;
     read_qkv(r, b, I, Ikv, D, a.in_proj_weight);  // rows [W_Q; W_K; W_V]
     if (c.qkv_bias) {
-        a.in_proj_bias.resize(I + 2 * Ikv);  // no-op when it has that size
         const Vector bq = r.vector(b + "attn_q.bias", I), bk = r.vector(b + "attn_k.bias", Ikv),
                      bv = r.vector(b + "attn_v.bias", Ikv);
+        a.in_proj_bias.resize(I + 2 * Ikv);  // no-op when it has that size
         a.in_proj_bias << bq, bk, bv;
     }
     if (c.qk_norm) {
@@ -221,6 +224,7 @@ void llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il, Encoder
     rms_norm_into(r, b + "ffn_norm.weight", D, l.norm2);
     if (c.sandwich_norm) rms_norm_into(r, b + "post_ffw_norm.weight", D, emplaced(l.post_ffn_norm));
     if (c.family == "phi3") {  // ffn_up: (2F, D) = [gate; up]
+        r.expect_matrix(b + "ffn_up.weight", 2 * F, D);  // before the two halves are allocated
         ensure_shape(l.ffn.gate_weight, F, D);
         ensure_shape(l.ffn.linear1_weight, F, D);
         r.rows_into(b + "ffn_up.weight", 2 * F, D, 0, F, l.ffn.gate_weight, 0);

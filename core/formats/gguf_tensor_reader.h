@@ -49,6 +49,11 @@ public:
     // previous layer's matrices reuses their memory.
     void matrix_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Matrix& out);
     void vector_into(const std::string& name, Eigen::Index n, Vector& out);
+    // Throws unless tensor `name` is an (rows, cols) matrix; records it as used. Check
+    // before allocating what a read fills: the metadata alone may imply gigabytes.
+    void expect_matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
+        (void)require_shape(name, rows, cols);
+    }
     // Rows [first, first + count) of tensor `name`, which must be (rows, cols), into rows
     // [at, at + count) of `out` (cols columns, room for them): [q; k; v] stacked as read.
     void rows_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Eigen::Index first,
