@@ -11,6 +11,7 @@
 
 #include "core/formats/gguf.h"
 #include "core/formats/gguf_model.h"
+#include "tests/json_fixture.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -20,11 +21,7 @@ namespace fs = std::filesystem;
 
 const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
 
-nlohmann::json json_file(const std::string& path) {
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << path << " is missing: run tests/gen_gguf_fixtures.py";
-    return nlohmann::json::parse(in);
-}
+using hs::test::json_file;
 
 TraceOptions with_steps(int layer) {
     TraceOptions opt;
@@ -52,6 +49,17 @@ TEST_P(EveryArchitecture, LayersReadFromTheFileGiveTheTorchLogitsAndTheInMemoryT
     ASSERT_TRUE(read.model.reads_layers_from_file());
     EXPECT_EQ(read.model.parameter_count(), held.model.parameter_count());
     EXPECT_NE(read.model.stored_dtype().find("read one layer at a time"), std::string::npos);
+    // f32 held: everything in memory, or all but the layers and one layer (the fixtures'
+    // layers are alike, so "one layer" is blk.0's tensors summed from the file).
+    const auto file = GgufFile::open(path);
+    double all = 0, layers = 0, layer0 = 0;
+    for (const GgufTensor& t : file->tensors()) {
+        all += static_cast<double>(t.numel());
+        if (t.name.rfind("blk.", 0) == 0) layers += static_cast<double>(t.numel());
+        if (t.name.rfind("blk.0.", 0) == 0) layer0 += static_cast<double>(t.numel());
+    }
+    EXPECT_DOUBLE_EQ(held.model.f32_weight_bytes(), 4 * all);
+    EXPECT_DOUBLE_EQ(read.model.f32_weight_bytes(), 4 * (all - layers + layer0));
 
     const ForwardInput in = ForwardInput::of(ref["ids"].get<std::vector<int>>());
     const int last = read.model.config().layers - 1;

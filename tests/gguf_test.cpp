@@ -17,6 +17,7 @@
 #include "core/generate.h"
 #include "core/open_source.h"
 #include "tests/gguf_bytes.h"
+#include "tests/json_fixture.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -32,11 +33,7 @@ const std::string kTiny656 = kShared + "/TinyStories-656K-Q8_0.gguf";
 // ../shared/models/README.md: llama.cpp's token ids for this sentence on both files.
 const std::string kSentence = "Once upon a time, there was a little girl named Lily. She loved to play outside.";
 
-nlohmann::json json_file(const std::string& path) {
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << path << " is missing: run tests/gen_gguf_fixtures.py";
-    return nlohmann::json::parse(in);
-}
+using hs::test::json_file;
 
 // ---- blocks and metadata ------------------------------------------------------------------
 
@@ -71,6 +68,20 @@ TEST(GgufBlocks, TensorTableGivesTypesShapesAndOffsets) {
     EXPECT_EQ(q4k->bytes, 2u * 144);  // 2 rows of one 256-value super-block
     EXPECT_EQ(q4k->offset % 32, 0u);
     EXPECT_EQ(file->find_tensor("nope"), nullptr);
+}
+
+TEST(GgufBlocks, ARowRangeReadsThoseRowsAndOnlyRangesWithinTheTensor) {
+    const auto file = GgufFile::open(kFixtures + "/blocks.gguf");
+    const GgufTensor& q4k = *file->find_tensor("q4_k");
+    EXPECT_EQ(q4k.rows(), 2);
+    const Matrix whole = file->matrix("q4_k");
+    std::vector<std::uint8_t> scratch;
+    std::vector<float> row(256);
+    file->read_rows(q4k, 1, 1, row.data(), scratch);
+    EXPECT_EQ(Eigen::Map<const Vector>(row.data(), 256), whole.row(1).transpose());
+    test::expect_error([&] { file->read_rows(q4k, 1, 2, row.data(), scratch); },
+                       {"rows [1, 3) of tensor 'q4_k', which has 2"});
+    test::expect_error([&] { file->read_rows(q4k, -1, 1, row.data(), scratch); }, {"tensor 'q4_k'"});
 }
 
 TEST(GgufMetadata, EveryValueTypeReadsBack) {

@@ -13,6 +13,7 @@
 #include "core/open_source.h"
 #include "core/tokenize/hf_tokenizer.h"
 #include "tests/gguf_bytes.h"
+#include "tests/json_fixture.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -22,11 +23,7 @@ using nlohmann::json;
 
 const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR);
 
-json json_file(const std::string& path) {
-    std::ifstream in(path);
-    EXPECT_TRUE(in.good()) << path << " is missing";
-    return json::parse(in);
-}
+using hs::test::json_file;
 
 // GPT-2's encoder.json + vocab.bpe as a vocab-only GGUF file (tokenizer.ggml.model gpt2,
 // pre `pre`), the way llama.cpp's converter writes them.

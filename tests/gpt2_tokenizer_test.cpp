@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/tokenize/gpt2_bpe.h"
 #include "core/tokenize/pretokenize.h"
+#include "tests/json_fixture.h"
 #include "tests/test_util.h"
 
 namespace {
@@ -25,8 +26,7 @@ const hs::Gpt2BpeTokenizer& gpt2() {
 }
 
 nlohmann::json reference_cases() {
-    std::ifstream in(kDir + "/gpt2_reference.json");
-    return nlohmann::json::parse(in).at("cases");
+    return hs::test::json_file(kDir + "/gpt2_reference.json").at("cases");
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/hf_tokenizer_json.h"
 #include "core/tokenize/pretokenize.h"
+#include "tests/json_fixture.h"
 #include "tests/test_util.h"
 
 namespace {
@@ -35,10 +36,7 @@ using hs::test::expect_error;
 
 const std::string kDir = std::string(HEADSCOPE_FIXTURES_DIR) + "/tokenizers";
 
-json read_json(const std::string& path) {
-    std::ifstream in(path);
-    return json::parse(in);
-}
+json read_json(const std::string& path) { return hs::test::json_file(path); }
 
 const hs::Tokenizer& qwen() {
     static const auto tok = hs::load_hf_tokenizer(kDir + "/qwen2_tiny");

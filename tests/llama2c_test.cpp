@@ -12,14 +12,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "tests/cli_runner.h"
-#include "tests/test_util.h"
 #include "core/error.h"
-#include "core/generate.h"
 #include "core/formats/llama2c.h"
-#include "core/pretrained_source.h"
+#include "core/generate.h"
 #include "core/open_source.h"
+#include "core/pretrained_source.h"
 #include "core/source.h"
+#include "tests/cli_runner.h"
+#include "tests/json_fixture.h"
+#include "tests/test_util.h"
 
 namespace hs {
 namespace {
@@ -44,9 +45,7 @@ const Llama2cCheckpoint& stories() {
 }
 
 nlohmann::json reference() {
-    std::ifstream in(std::string(HEADSCOPE_FIXTURES_DIR) + "/stories260k_layer_ref.json");
-    EXPECT_TRUE(in.good()) << "run tests/gen_llama2c_reference.py to create the fixture";
-    return nlohmann::json::parse(in);
+    return hs::test::json_file(std::string(HEADSCOPE_FIXTURES_DIR) + "/stories260k_layer_ref.json");
 }
 
 TEST(Llama2cStories260K, ModelFilesArePresentBesideTheProject) {

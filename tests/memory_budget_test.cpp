@@ -48,6 +48,8 @@ TEST(MemoryBudget, ExactlyEnoughFits) {
     f.params = 1e6;
     EXPECT_EQ(plan_weight_residency(f, 8'000'000, false, "m"), WeightResidency::InMemory);
     EXPECT_THROW((void)plan_weight_residency(f, 7'999'999, false, "m"), Error);
+    EXPECT_EQ(choose_weight_residency(f, 8'000'000, false), WeightResidency::InMemory);
+    EXPECT_EQ(choose_weight_residency(f, 7'999'999, false), std::nullopt);
 }
 
 TEST(MemoryBudget, InspectSaysHowTheModelWouldOpen) {

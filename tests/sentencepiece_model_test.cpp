@@ -11,6 +11,7 @@
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/hf_tokenizer_json.h"
 #include "core/tokenize/sentencepiece_model.h"
+#include "tests/json_fixture.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -19,9 +20,7 @@ namespace {
 const std::string kTokenizers = std::string(HEADSCOPE_FIXTURES_DIR) + "/tokenizers";
 
 nlohmann::json expected(const std::string& dir) {
-    std::ifstream in(kTokenizers + "/" + dir + "/expected.json");
-    EXPECT_TRUE(in.good()) << "run tests/gen_sentencepiece_fixtures.py";
-    return nlohmann::json::parse(in);
+    return hs::test::json_file(kTokenizers + "/" + dir + "/expected.json");
 }
 
 void expect_reference_ids(const Tokenizer& tokenizer, const std::string& dir, std::size_t cases) {

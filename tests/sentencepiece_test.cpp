@@ -9,6 +9,7 @@
 #include "core/tokenize/hf_tokenizer.h"
 #include "core/tokenize/hf_tokenizer_json.h"
 #include "core/tokenize/sentencepiece_bpe.h"
+#include "tests/json_fixture.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -17,9 +18,7 @@ namespace {
 const std::string kDir = std::string(HEADSCOPE_FIXTURES_DIR) + "/tokenizers/spm_bpe";
 
 nlohmann::json expected() {
-    std::ifstream in(kDir + "/expected.json");
-    EXPECT_TRUE(in.good()) << "run tests/gen_sentencepiece_fixtures.py";
-    return nlohmann::json::parse(in);
+    return hs::test::json_file(kDir + "/expected.json");
 }
 
 class SentencePieceJson : public ::testing::TestWithParam<const char*> {};

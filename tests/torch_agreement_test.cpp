@@ -19,14 +19,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "core/model/attention.h"
-#include "core/model/config.h"
 #include "core/io/model_dir.h"
 #include "core/io/safetensors.h"
+#include "core/model/attention.h"
+#include "core/model/config.h"
 #include "core/model/model.h"
 #include "core/open_source.h"
 #include "core/source.h"
 #include "tests/attention_run.h"
+#include "tests/json_fixture.h"
 
 namespace fs = std::filesystem;
 
@@ -50,11 +51,7 @@ std::vector<fs::path> case_dirs(const fs::path& root, const std::string& marker)
     return out;
 }
 
-nlohmann::json read_json(const fs::path& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open " + path.string());
-    return nlohmann::json::parse(in);
-}
+nlohmann::json read_json(const fs::path& path) { return hs::test::json_file(path.string()); }
 
 // max |a − b|; +inf when shapes differ or either side is not finite (a missing trace
 // entry is an empty matrix, so it fails too).

@@ -235,6 +235,11 @@ std::int64_t GgufTensor::numel() const {
     return n;
 }
 
+std::int64_t GgufTensor::rows() const {
+    const std::int64_t row_values = ne.empty() ? 1 : ne[0];
+    return row_values > 0 ? numel() / row_values : 0;
+}
+
 std::shared_ptr<GgufFile> GgufFile::open(const std::string& path) {
     std::shared_ptr<GgufFile> file(new GgufFile());
     file->path_ = path;
@@ -392,8 +397,10 @@ void GgufFile::require_readable(const GgufTensor& t) const {
 void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
                          std::vector<std::uint8_t>& scratch) const {
     require_readable(t);
-    const std::int64_t row_values = t.ne.empty() ? 1 : t.ne[0];
-    const std::int64_t rows = row_values > 0 ? t.numel() / row_values : 0;
+    const std::int64_t row_values = t.ne.empty() ? 1 : t.ne[0], rows = t.rows();
+    if (first < 0 || count < 0 || first + count > rows)
+        throw Error(path_ + ": rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                    ") of tensor '" + t.name + "', which has " + std::to_string(rows));
     const std::int64_t row_bytes = rows > 0 ? static_cast<std::int64_t>(t.bytes) / rows : 0;
     const auto bytes = static_cast<std::size_t>(count * row_bytes);
     if (scratch.size() < bytes) scratch.resize(bytes);
@@ -410,8 +417,7 @@ void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t c
 
 void GgufFile::read_f32(const GgufTensor& t, float* dst) const {
     std::vector<std::uint8_t> scratch;
-    const std::int64_t row_values = t.ne.empty() ? 1 : t.ne[0];
-    read_rows(t, 0, row_values > 0 ? t.numel() / row_values : 0, dst, scratch);
+    read_rows(t, 0, t.rows(), dst, scratch);
 }
 
 Matrix GgufFile::matrix(const std::string& name) const {

@@ -44,6 +44,7 @@ struct GgufTensor {
     std::uint64_t offset = 0;      // within the data block
     std::uint64_t bytes = 0;
     std::int64_t numel() const;
+    std::int64_t rows() const;  // of ne[0] values each: numel / ne[0]
 };
 
 class GgufFile {
@@ -81,7 +82,8 @@ public:
     void require_readable(const GgufTensor& t) const;
     // Rows [first, first + count) of tensor t (a row: its ne[0] values, whole blocks) as f32
     // into dst; the stored bytes pass through `scratch`, which grows and is kept, so a caller
-    // reading many tensors allocates it once. The caller checks the range.
+    // reading many tensors allocates it once. Throws hs::Error when the range is not within
+    // the tensor's rows.
     void read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
                    std::vector<std::uint8_t>& scratch) const;
 

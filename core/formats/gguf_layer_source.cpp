@@ -26,7 +26,15 @@ int layer_of(const std::string& name) {
 }  // namespace
 
 GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read)
-    : file_(std::move(file)), config_(std::move(config)), read_(read) {}
+    : file_(std::move(file)), config_(std::move(config)), read_(read) {
+    std::vector<long long> params(static_cast<std::size_t>(std::max(config_.layers, 0)), 0);
+    for (const GgufTensor& t : file_->tensors())
+        if (const int il = layer_of(t.name); il >= 0 && il < config_.layers) params[static_cast<std::size_t>(il)] += t.numel();
+    for (const long long n : params) {
+        layer_parameters_ += n;
+        largest_layer_parameters_ = std::max(largest_layer_parameters_, n);
+    }
+}
 
 void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
     if (il < 0 || il >= config_.layers)
@@ -35,13 +43,6 @@ void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
     GgufTensorReader r(*file_, &scratch_);
     read_(config_, r, il, layer);
     require_finite_layer(config_, layer, il, where());
-}
-
-long long GgufLayerSource::layer_parameters() const {
-    long long n = 0;
-    for (const GgufTensor& t : file_->tensors())
-        if (layer_of(t.name) >= 0) n += t.numel();
-    return n;
 }
 
 WeightFootprint gguf_footprint(const GgufFile& file, int layers) {

@@ -27,13 +27,16 @@ public:
     GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read);
     void read_layer(int il, EncoderLayerWeights& layer) const override;
     int layers() const override { return config_.layers; }
-    long long layer_parameters() const override;
-    std::string where() const override { return "GGUF file '" + file_->path() + "'"; }
+    long long layer_parameters() const override { return layer_parameters_; }
+    long long largest_layer_parameters() const override { return largest_layer_parameters_; }
 
 private:
+    std::string where() const { return "GGUF file '" + file_->path() + "'"; }
+
     std::shared_ptr<const GgufFile> file_;
     ModelConfig config_;
     GgufLayerReader read_;
+    long long layer_parameters_ = 0, largest_layer_parameters_ = 0;
     mutable std::mutex mutex_;                   // one read at a time through scratch_
     mutable std::vector<std::uint8_t> scratch_;  // the stored bytes of the tensor being read
 };

@@ -174,13 +174,14 @@ ModelConfig llama_like_config(const GgufFile& file, const std::string& arch) {
 // [q; k; v] (I + 2·Ikv, D) into qkv from attn_qkv, or attn_q, attn_k and attn_v stacked as read.
 void read_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Eigen::Index D, Matrix& qkv) {
     if (r.has(b + "attn_qkv.weight")) return r.matrix_into(b + "attn_qkv.weight", I + 2 * Ikv, D, qkv);
-    r.expect_matrix(b + "attn_q.weight", I, D);  // the file's shapes before the stack is allocated
-    r.expect_matrix(b + "attn_k.weight", Ikv, D);
-    r.expect_matrix(b + "attn_v.weight", Ikv, D);
+    // the file's shapes checked before the stack is allocated
+    const GgufTensor& q = r.expect_matrix(b + "attn_q.weight", I, D);
+    const GgufTensor& k = r.expect_matrix(b + "attn_k.weight", Ikv, D);
+    const GgufTensor& v = r.expect_matrix(b + "attn_v.weight", Ikv, D);
     ensure_shape(qkv, I + 2 * Ikv, D);
-    r.rows_into(b + "attn_q.weight", I, D, 0, I, qkv, 0);
-    r.rows_into(b + "attn_k.weight", Ikv, D, 0, Ikv, qkv, I);
-    r.rows_into(b + "attn_v.weight", Ikv, D, 0, Ikv, qkv, I + Ikv);
+    r.rows_into(q, 0, I, qkv, 0);
+    r.rows_into(k, 0, Ikv, qkv, I);
+    r.rows_into(v, 0, Ikv, qkv, I + Ikv);
 }
 
 // RMSNorm γ of D from `name` into norm.
@@ -224,11 +225,11 @@ void llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il, Encoder
     rms_norm_into(r, b + "ffn_norm.weight", D, l.norm2);
     if (c.sandwich_norm) rms_norm_into(r, b + "post_ffw_norm.weight", D, emplaced(l.post_ffn_norm));
     if (c.family == "phi3") {  // ffn_up: (2F, D) = [gate; up]
-        r.expect_matrix(b + "ffn_up.weight", 2 * F, D);  // before the two halves are allocated
+        const GgufTensor& gate_up = r.expect_matrix(b + "ffn_up.weight", 2 * F, D);  // before the halves are allocated
         ensure_shape(l.ffn.gate_weight, F, D);
         ensure_shape(l.ffn.linear1_weight, F, D);
-        r.rows_into(b + "ffn_up.weight", 2 * F, D, 0, F, l.ffn.gate_weight, 0);
-        r.rows_into(b + "ffn_up.weight", 2 * F, D, F, F, l.ffn.linear1_weight, 0);
+        r.rows_into(gate_up, 0, F, l.ffn.gate_weight, 0);
+        r.rows_into(gate_up, F, F, l.ffn.linear1_weight, 0);
     } else {
         r.matrix_into(b + "ffn_gate.weight", F, D, l.ffn.gate_weight);   // silu(gate x), Gemma gelu_tanh
         r.matrix_into(b + "ffn_up.weight", F, D, l.ffn.linear1_weight);  // ⊙ up x

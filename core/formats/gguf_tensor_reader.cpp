@@ -85,9 +85,10 @@ void GgufTensorReader::vector_into(const std::string& name, Eigen::Index n, Vect
     file_.read_rows(t, 0, 1, out.data(), *scratch_);
 }
 
-void GgufTensorReader::rows_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Eigen::Index first,
-                                 Eigen::Index count, Matrix& out, Eigen::Index at) {
-    const GgufTensor& t = require_shape(name, rows, cols);
+void GgufTensorReader::rows_into(const GgufTensor& t, Eigen::Index first, Eigen::Index count, Matrix& out,
+                                 Eigen::Index at) {
+    if (out.cols() != t.ne[0] || at < 0 || at + count > out.rows())
+        throw Error(file_.path() + ": rows of tensor '" + t.name + "' do not fit where they are read to");
     file_.read_rows(t, first, count, out.data() + at * out.cols(), *scratch_);
 }
 

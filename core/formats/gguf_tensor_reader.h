@@ -49,15 +49,14 @@ public:
     // previous layer's matrices reuses their memory.
     void matrix_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Matrix& out);
     void vector_into(const std::string& name, Eigen::Index n, Vector& out);
-    // Throws unless tensor `name` is an (rows, cols) matrix; records it as used. Check
+    // Tensor `name`, recorded as used; throws unless it is an (rows, cols) matrix. Check
     // before allocating what a read fills: the metadata alone may imply gigabytes.
-    void expect_matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
-        (void)require_shape(name, rows, cols);
+    const GgufTensor& expect_matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
+        return require_shape(name, rows, cols);
     }
-    // Rows [first, first + count) of tensor `name`, which must be (rows, cols), into rows
-    // [at, at + count) of `out` (cols columns, room for them): [q; k; v] stacked as read.
-    void rows_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Eigen::Index first,
-                   Eigen::Index count, Matrix& out, Eigen::Index at);
+    // Rows [first, first + count) of t (from expect_matrix) into rows [at, at + count) of
+    // `out`, which has t's columns and room for them: [q; k; v] stacked as read.
+    void rows_into(const GgufTensor& t, Eigen::Index first, Eigen::Index count, Matrix& out, Eigen::Index at);
     bool has(const std::string& name) const { return file_.find_tensor(name) != nullptr; }
     // After every read: a tensor the model did not use would be silently ignored, so the
     // file is refused naming it (a bias, rope_freqs of Llama-3.1, …).

@@ -81,16 +81,23 @@ double per_layer_bytes(const WeightFootprint& f) {
     return outside * kF32 + f.layer_params * kF32 + f.layer_stored_bytes;
 }
 
-WeightResidency plan_weight_residency(const WeightFootprint& f, long long available, bool per_layer_possible,
-                                      const std::string& what) {
+std::optional<WeightResidency> choose_weight_residency(const WeightFootprint& f, long long available,
+                                                      bool per_layer_possible) {
     const double memory = static_cast<double>(available);
     if (available < 0 || in_memory_bytes(f) <= memory) return WeightResidency::InMemory;
-    const double layered = per_layer_bytes(f);
-    if (per_layer_possible && layered <= memory) return WeightResidency::PerLayer;
+    if (per_layer_possible && per_layer_bytes(f) <= memory) return WeightResidency::PerLayer;
+    return std::nullopt;
+}
+
+WeightResidency plan_weight_residency(const WeightFootprint& f, long long available, bool per_layer_possible,
+                                      const std::string& what) {
+    if (const auto plan = choose_weight_residency(f, available, per_layer_possible)) return *plan;
     throw Error(what + " has " + millions(f.params) + " million parameters: about " + gib_text(in_memory_bytes(f)) +
                 " once open (f32 weights and their packed copies)" +
-                (per_layer_possible ? ", " + gib_text(layered) + " even read one layer at a time" : std::string()) +
-                ", but this machine has " + gib_text(memory) + " available; close other programs or open a smaller model");
+                (per_layer_possible ? ", " + gib_text(per_layer_bytes(f)) + " even read one layer at a time"
+                                    : std::string()) +
+                ", but this machine has " + gib_text(static_cast<double>(available)) +
+                " available; close other programs or open a smaller model");
 }
 
 std::string describe_memory_plan(const WeightFootprint& f, long long available, bool per_layer_possible) {
@@ -99,12 +106,9 @@ std::string describe_memory_plan(const WeightFootprint& f, long long available, 
     out += "\nthis machine: ";
     if (available < 0) return out + "available memory unknown\n";
     out += memory_text(static_cast<double>(available)) + " available: ";
-    try {
-        const WeightResidency plan = plan_weight_residency(f, available, per_layer_possible, "the model");
-        return out + (plan == WeightResidency::InMemory ? "opens in memory\n" : "opens reading one layer at a time\n");
-    } catch (const Error&) {
-        return out + "does not open\n";
-    }
+    const auto plan = choose_weight_residency(f, available, per_layer_possible);
+    if (!plan) return out + "does not open\n";
+    return out + (*plan == WeightResidency::InMemory ? "opens in memory\n" : "opens reading one layer at a time\n");
 }
 
 }  // namespace hs

@@ -10,6 +10,7 @@
 //              system may drop, not in this process.
 // A model that fits neither way is refused with the sizes named instead of being killed
 // by the system half-way through reading it.
+#include <optional>
 #include <string>
 
 namespace hs {
@@ -34,8 +35,10 @@ enum class WeightResidency { InMemory, PerLayer };
 
 // InMemory when 8 bytes per parameter fit in `available` (unknown, -1: always); else
 // PerLayer when 4 bytes per parameter outside the layers plus one layer's f32 and stored
-// bytes fit and `per_layer_possible` (the reader can read layers on demand); else throws
-// hs::Error naming `what`, both sizes and the memory available.
+// bytes fit and `per_layer_possible` (the reader can read layers on demand); else nothing.
+std::optional<WeightResidency> choose_weight_residency(const WeightFootprint& f, long long available,
+                                                      bool per_layer_possible);
+// choose_weight_residency, or hs::Error naming `what`, both sizes and the memory available.
 WeightResidency plan_weight_residency(const WeightFootprint& f, long long available, bool per_layer_possible,
                                       const std::string& what);
 // The bytes each way needs.

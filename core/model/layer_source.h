@@ -3,8 +3,6 @@
 // Q8_0, Q4_K, …). The forward asks for each layer just before it runs it and drops it
 // after, so only one layer is f32 at a time (core/io/memory_budget.h decides when a model
 // is read this way). A reader of a file format implements it (GGUF: formats/gguf_model.cpp).
-#include <string>
-
 #include "core/model/weights.h"
 
 namespace hs {
@@ -20,9 +18,8 @@ public:
     // rewritten) or a weight is not finite. Safe to call from several threads.
     virtual void read_layer(int il, EncoderLayerWeights& layer) const = 0;
     virtual int layers() const = 0;
-    virtual long long layer_parameters() const = 0;  // of all layers together
-    // "the file" in messages: "GGUF file 'x.gguf'"
-    virtual std::string where() const = 0;
+    virtual long long layer_parameters() const = 0;          // of all layers together
+    virtual long long largest_layer_parameters() const = 0;  // of the largest one
 };
 
 // Main-stack layer il: resident.layers[il] when `layers` is null, else read from `layers`

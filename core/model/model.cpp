@@ -127,8 +127,9 @@ long long Model::parameter_count() const {
 double Model::f32_weight_bytes() const {
     const double all = static_cast<double>(parameter_count());
     if (!layer_source_) return 4.0 * all;
-    const double layers = static_cast<double>(layer_source_->layer_parameters());
-    return 4.0 * (all - layers + layers / std::max(1, layer_source_->layers()));
+    // outside the layers, and the one layer f32 at a time
+    return 4.0 * (all - static_cast<double>(layer_source_->layer_parameters()) +
+                  static_cast<double>(layer_source_->largest_layer_parameters()));
 }
 
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids) {
