@@ -140,7 +140,8 @@ int cmd_bench(int argc, char** argv) {
     const std::optional<Rotary>& rope = rotary.of_layer(config, 0);  // layer 0's rotation
     const HeadSplit split{config.heads, config.kv_head_count(), rope ? &*rope : nullptr};
     EncoderLayerWeights layer0_slot;
-    const EncoderLayerWeights& layer0 = model->layer(0, layer0_slot);  // read once, also from a file
+    const StackLayer layer0_in_use = model->layer(0, layer0_slot);  // read once, also from a file
+    const EncoderLayerWeights& layer0 = *layer0_in_use;
     const auto run_once = [&] {
         if (attention_only) {
             MapsKeeper maps;  // the per-head weights captured

@@ -84,7 +84,7 @@ const ModelWeights& Model::weights() const {
     return *weights_;
 }
 
-const EncoderLayerWeights& Model::layer(int il, EncoderLayerWeights& slot) const {
+StackLayer Model::layer(int il, EncoderLayerWeights& slot) const {
     return main_stack_layer(*weights_, layer_source_.get(), il, slot);
 }
 
@@ -176,31 +176,39 @@ double map_block_bytes(double cells_per_head, int heads, bool scores) {
     return cells_per_head * heads * (scores ? 2.0 : 1.0) * sizeof(float);
 }
 
+namespace {
+
+void append_self_attention(const AttentionWeights& a, std::vector<WeightRows>& list) {
+    list.push_back(WeightRows::of(a.in_proj_weight));
+    list.push_back(WeightRows::of(a.out_proj_weight));
+}
+
+void append_feed_forward(const FeedForwardWeights& f, std::vector<WeightRows>& list) {
+    list.push_back(WeightRows::of(f.linear1_weight));
+    list.push_back(WeightRows::of(f.linear2_weight));
+    if (f.gated()) list.push_back(WeightRows::of(f.gate_weight));
+}
+
+}  // namespace
+
+void append_linear_weights(const EncoderLayerWeights& layer, std::vector<WeightRows>& list) {
+    append_self_attention(layer.self_attn, list);
+    append_feed_forward(layer.ffn, list);
+}
+
 std::vector<WeightRows> linear_weights(const ModelWeights& weights) {
     std::vector<WeightRows> list;
-    const auto self_attention = [&](const AttentionWeights& a) {
-        list.push_back(WeightRows::of(a.in_proj_weight));
-        list.push_back(WeightRows::of(a.out_proj_weight));
-    };
     const auto cross_attention = [&](const AttentionWeights& a) {
         const int I = a.inner(), Ikv = a.kv_inner();
         list.push_back(WeightRows::of(a.in_proj_weight, 0, I));
         list.push_back(WeightRows::of(a.in_proj_weight, I, 2 * Ikv));
         list.push_back(WeightRows::of(a.out_proj_weight));
     };
-    const auto ffn = [&](const FeedForwardWeights& f) {
-        list.push_back(WeightRows::of(f.linear1_weight));
-        list.push_back(WeightRows::of(f.linear2_weight));
-        if (f.gated()) list.push_back(WeightRows::of(f.gate_weight));
-    };
-    for (const auto& l : weights.layers) {
-        self_attention(l.self_attn);
-        ffn(l.ffn);
-    }
+    for (const auto& l : weights.layers) append_linear_weights(l, list);
     for (const auto& l : weights.decoder_layers) {
-        self_attention(l.self_attn);
+        append_self_attention(l.self_attn, list);
         cross_attention(l.cross_attn);
-        ffn(l.ffn);
+        append_feed_forward(l.ffn, list);
     }
     return list;
 }

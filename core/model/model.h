@@ -69,7 +69,7 @@ public:
     // Whether the layers are read from the file as the forward reaches them.
     bool reads_layers_from_file() const { return layer_source_ != nullptr; }
     // Main-stack layer il: the resident one, or the file's converted into `slot`.
-    const EncoderLayerWeights& layer(int il, EncoderLayerWeights& slot) const;
+    StackLayer layer(int il, EncoderLayerWeights& slot) const;
     // For editing: unshares first (copy on write, the other models keep their weights)
     // and drops this model's packed panels, which an edit would leave stale (the forward
     // then reads the matrices themselves).
@@ -116,6 +116,8 @@ private:
 // them: W_in and W_o of every self-attention; cross-attention's W_in as its two row blocks
 // (W_Q for the queries, [W_K; W_V] for the memory); the FFN's linear1, linear2 and gate.
 std::vector<WeightRows> linear_weights(const ModelWeights& weights);
+// Those of one main-stack layer (W_in, W_o, linear1, linear2, gate), appended to list.
+void append_linear_weights(const EncoderLayerWeights& layer, std::vector<WeightRows>& list);
 
 // Top-k next-token probabilities from logits (softmax over all V, in double); ties go to
 // the lower id.
