@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages HeadScope needs to build, run and test.
 # Skips packages that are already installed; uses sudo when not root.
 #   scripts/deps.sh            build + app + tests
-#   scripts/deps.sh --fixtures also python3-torch/numpy/sentencepiece, to regenerate test fixtures
+#   scripts/deps.sh --fixtures also python3-torch/numpy/sentencepiece/regex, to regenerate test fixtures
 #   scripts/deps.sh --fuzz     also clang and its libFuzzer runtime (scripts/fuzz.sh)
 #   scripts/deps.sh --package  also what scripts/package.sh and check_package.sh use
 set -euo pipefail
@@ -24,7 +24,7 @@ packages=(
   fonts-dejavu-core fonts-wqy-microhei
 )
 if [[ "${1:-}" == "--fixtures" ]]; then
-  packages+=(python3-torch python3-numpy python3-sentencepiece)
+  packages+=(python3-torch python3-numpy python3-sentencepiece python3-regex)
 fi
 if [[ "${1:-}" == "--package" ]]; then  # the .deb: icons, man page, checks, chroots
   packages+=(dpkg-dev librsvg2-bin help2man lintian desktop-file-utils appstream debootstrap)

@@ -18,7 +18,7 @@ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=cl
 targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
   targets=(safetensors model_config playground_spec tokenizer_json gpt2_vocab wordpiece_vocab llama2c_tokenizer worked_example samples settings
-           trainer_state text_corpus relations messages gguf sentencepiece_model)
+           trainer_state text_corpus relations messages gguf sentencepiece_model pre_splits)
 fi
 cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}" "${targets[@]/#/replay_fuzz_}"
 

@@ -73,9 +73,30 @@ TEST(GgufBpeTokenizer, GptTwoVocabularyGivesTheNpmReferenceIds) {
 
 TEST(GgufBpeTokenizer, AnUnknownPreTokenizerIsNamed) {
     test::TempDir dir;
-    test::write_text(dir.file("v.gguf"), gpt2_vocab_gguf("deepseek-coder"));
+    test::write_text(dir.file("v.gguf"), gpt2_vocab_gguf("bloom"));
     test::expect_error([&] { (void)open_tokenizer_file(dir.file("v.gguf")); },
-                       {"pre-tokenizer 'deepseek-coder'", "gpt-2, llama-bpe and qwen2"});
+                       {"pre-tokenizer 'bloom'", "HeadScope reads default, gpt-2, llama-bpe", "starcoder, refact"});
+}
+
+// The pre-tokenizer type decides the pieces BPE sees (split_stages_test.cpp checks the
+// splits themselves): with GPT-2's vocabulary, starcoder and deepseek-coder give digits
+// one at a time (GPT-2's ids: "x" 87, "Ġ" 220, "1" 16, "2" 17, "Ġ12" 1105), falcon and
+// default cut numbers into threes ("123" 10163, "4" 19).
+TEST(GgufBpeTokenizer, ThePreTokenizerTypeChoosesThePieces) {
+    test::TempDir dir;
+    const auto ids = [&](const std::string& pre, const std::string& text) {
+        test::write_text(dir.file(pre + ".gguf"), gpt2_vocab_gguf(pre));
+        const auto tokenizer = open_tokenizer_file(dir.file(pre + ".gguf"));
+        const std::vector<int> out = tokenizer->encode(text, false).ids;
+        EXPECT_EQ(tokenizer->decode(out), text) << pre;
+        return out;
+    };
+    EXPECT_EQ(ids("gpt-2", "x 12"), (std::vector<int>{87, 1105}));
+    EXPECT_EQ(ids("starcoder", "x 12"), (std::vector<int>{87, 220, 16, 17}));
+    EXPECT_EQ(ids("deepseek-coder", "x 12"), (std::vector<int>{87, 220, 16, 17}));
+    EXPECT_EQ(ids("falcon", "1234"), (std::vector<int>{10163, 19}));
+    EXPECT_EQ(ids("default", "1234"), (std::vector<int>{10163, 19}));
+    EXPECT_EQ(ids("deepseek-llm", "1234"), ids("gpt-2", "1234"));  // \p{N}+ keeps the number whole
 }
 
 TEST(GgufQwen2, TokenizerAgreesWithTheSameVocabularyAsTokenizerJson) {

@@ -2,8 +2,10 @@
 //   model "llama": SentencePiece BPE — tokens, scores, token_type; BOS/EOS/unknown ids;
 //                  add_bos_token, add_eos_token, add_space_prefix (core/tokenize/sentencepiece_bpe.h)
 //   model "gpt2":  byte-level BPE — tokens in byte-symbol form ("Ġthe"), merges "a b", and
-//                  the pre-tokenizer named by tokenizer.ggml.pre: "gpt-2" (GPT-2's regex),
-//                  "llama-bpe" (Llama-3's), "qwen2" (Qwen2's); control and user-defined
+//                  the pre-tokenizer named by tokenizer.ggml.pre: llama.cpp's regex splits for
+//                  that type (core/tokenize/split_stages.h: gpt-2, llama-bpe, qwen2,
+//                  deepseek-llm, deepseek-coder, falcon, mpt, starcoder, refact, default, the
+//                  default when the key is absent); control and user-defined
 //                  tokens (token_type 3, 4) are matched whole in the text. It is built as
 //                  the tokenizer.json Hugging Face would write for the same vocabulary.
 #include <unordered_set>
@@ -15,6 +17,7 @@
 #include "core/formats/gguf_model.h"
 #include "core/tokenize/hf_tokenizer_json.h"
 #include "core/tokenize/sentencepiece_bpe.h"
+#include "core/tokenize/split_stages.h"
 
 namespace hs {
 
@@ -60,21 +63,22 @@ std::unique_ptr<Tokenizer> sentencepiece_tokenizer(const GgufFile& file) {
     return std::make_unique<SentencePieceBpe>(std::move(v));
 }
 
-// tokenizer.ggml.pre → the Split regex of the equivalent tokenizer.json.
-SplitPattern split_pattern_of(const GgufFile& file) {
+// tokenizer.ggml.pre → the Split regexes of the equivalent tokenizer.json.
+std::vector<SplitPattern> pre_splits_of(const GgufFile& file) {
     const std::string pre = file.string(kKey + "pre", "default");
-    if (pre == "gpt-2") return SplitPattern::Gpt2;
-    if (pre == "llama-bpe" || pre == "llama3") return SplitPattern::Llama3;
-    if (pre == "qwen2") return SplitPattern::Qwen2;
+    if (std::optional<std::vector<SplitPattern>> splits = gguf_pre_splits(pre)) return std::move(*splits);
     throw Error(file.path() + ": its byte-level BPE pre-tokenizer '" + pre +
-                "' (tokenizer.ggml.pre) is not supported yet (gpt-2, llama-bpe and qwen2 are)");
+                "' (tokenizer.ggml.pre) is not supported yet (HeadScope reads " + gguf_pre_names() + ")");
 }
 
 std::unique_ptr<Tokenizer> byte_level_tokenizer(const GgufFile& file) {
     const std::vector<std::string>& tokens = file.strings(kKey + "tokens");
     const std::size_t n = tokens.size();
     const std::vector<std::int64_t> types = token_types(file, n);
-    const SplitPattern pattern = split_pattern_of(file);
+    json splits = json::array();
+    for (const SplitPattern p : pre_splits_of(file))
+        splits.push_back({{"type", "Split"}, {"pattern", {{"Regex", split_regex(p)}}}, {"behavior", "Isolated"}});
+    splits.push_back({{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}});
     json vocab = json::object(), added = json::array();
     for (std::size_t i = 0; i < n; ++i) {
         vocab[tokens[i]] = i;
@@ -83,10 +87,7 @@ std::unique_ptr<Tokenizer> byte_level_tokenizer(const GgufFile& file) {
     json tj;
     tj["model"] = {{"type", "BPE"}, {"vocab", std::move(vocab)},
                    {"merges", file.has(kKey + "merges") ? json(file.strings(kKey + "merges")) : json::array()}};
-    tj["pre_tokenizer"] = {{"type", "Sequence"},
-                           {"pretokenizers", {{{"type", "Split"}, {"pattern", {{"Regex", split_regex(pattern)}}},
-                                               {"behavior", "Isolated"}},
-                                              {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}}}}};
+    tj["pre_tokenizer"] = {{"type", "Sequence"}, {"pretokenizers", std::move(splits)}};
     tj["added_tokens"] = std::move(added);
     const int bos = special_id(file, "bos_token_id", -1, n), eos = special_id(file, "eos_token_id", -1, n);
     json config = json::object();

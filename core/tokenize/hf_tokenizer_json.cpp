@@ -10,8 +10,8 @@
 #include "core/io/json_file.h"
 #include "core/tokenize/byte_fallback.h"
 #include "core/tokenize/byte_level.h"
-#include "core/tokenize/pretokenize.h"
 #include "core/tokenize/sentencepiece_bpe.h"
+#include "core/tokenize/split_stages.h"
 #include "core/tokenize/unicode_classes.h"
 #include "core/tokenize/wordpiece.h"
 
@@ -20,13 +20,6 @@ namespace hs {
 namespace {
 
 using nlohmann::json;
-
-const char* const kGpt2Regex =
-    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
-const char* const kQwen2Regex =
-    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
-const char* const kLlama3Regex =
-    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 
 std::string type_of(const json& j) {
     return j.is_object() && j.contains("type") && j["type"].is_string() ? j["type"].get<std::string>()
@@ -88,26 +81,16 @@ SplitPattern split_pattern(const json& split, const std::string& source) {
     const json& p = split.contains("pattern") ? split["pattern"] : json();
     if (!p.is_object() || !p.contains("Regex") || !p["Regex"].is_string())
         throw Error("tokenizer.json '" + source + "': Split pre-tokenizer pattern " + p.dump() +
-                    " is not supported (only the GPT-2, Qwen2 and Llama-3 regexes are).");
+                    " is not supported (only a Regex pattern is).");
     const std::string regex = p["Regex"].get<std::string>();
     const std::string behavior = split.value("behavior", std::string("Isolated"));
     if (behavior != "Isolated" || flag(split, "invert", false))
         throw Error("tokenizer.json '" + source + "': Split behavior '" + behavior +
                     "' (or invert) is not supported; only Isolated without invert is.");
-    if (regex == kGpt2Regex) return SplitPattern::Gpt2;
-    if (regex == kQwen2Regex) return SplitPattern::Qwen2;
-    if (regex == kLlama3Regex) return SplitPattern::Llama3;
+    if (const std::optional<SplitPattern> known = split_pattern_of_regex(regex)) return *known;
     throw Error("tokenizer.json '" + source + "': Split regex '" + regex +
-                "' is not one HeadScope implements (GPT-2, Qwen2, Llama-3).");
-}
-
-std::vector<std::string> apply_split(SplitPattern p, const std::string& text) {
-    switch (p) {
-        case SplitPattern::Gpt2: return gpt2_pretokenize(text);
-        case SplitPattern::Qwen2: return llama3_pretokenize(text, 1);
-        case SplitPattern::Llama3: return llama3_pretokenize(text, 3);
-    }
-    return {text};
+                "' is not one HeadScope implements (those of GPT-2, Qwen2, Llama-3 and llama.cpp's pre-tokenizers " +
+                gguf_pre_names() + ").");
 }
 
 void check_normalizer(const json& n, const std::string& source) {
@@ -271,15 +254,6 @@ std::unique_ptr<Tokenizer> make_sentencepiece_bpe(const json& tj, const json& co
 
 }  // namespace
 
-std::string split_regex(SplitPattern pattern) {
-    switch (pattern) {
-        case SplitPattern::Gpt2: return kGpt2Regex;
-        case SplitPattern::Qwen2: return kQwen2Regex;
-        case SplitPattern::Llama3: return kLlama3Regex;
-    }
-    return kGpt2Regex;
-}
-
 HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source)
     : source_(source) {
     const json& model = tj.at("model");
@@ -308,11 +282,11 @@ HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::st
     for (const json& step : steps) {
         const std::string type = type_of(step);
         if (type == "Split") {
-            stages_.push_back(Stage{true, split_pattern(step, source)});
+            stages_.push_back(split_pattern(step, source));
         } else if (type == "ByteLevel") {
             byte_level = true;
             add_prefix_space_ = flag(step, "add_prefix_space", true);
-            if (flag(step, "use_regex", true)) stages_.push_back(Stage{true, SplitPattern::Gpt2});
+            if (flag(step, "use_regex", true)) stages_.push_back(SplitPattern::Gpt2);
         } else {
             throw Error("tokenizer.json '" + source + "': pre-tokenizer type '" + type +
                         "' is not supported (byte-level BPE needs ByteLevel, optionally after a Split).");
@@ -362,14 +336,8 @@ std::string HfBpeTokenizer::token_bytes(int id) const {
 // Pre-tokenise (each stage splits every piece of the previous one), then BPE each piece.
 void HfBpeTokenizer::encode_segment(const std::string& text, std::vector<int>& ids) const {
     if (text.empty()) return;
-    std::vector<std::string> pieces{text};
-    if (add_prefix_space_ && text.front() != ' ') pieces.front() = " " + text;
-    for (const Stage& stage : stages_) {
-        std::vector<std::string> next;
-        for (const std::string& p : pieces)
-            for (std::string& q : apply_split(stage.pattern, p)) next.push_back(std::move(q));
-        pieces = std::move(next);
-    }
+    const bool prefix_space = add_prefix_space_ && text.front() != ' ';
+    const std::vector<std::string> pieces = split_in_stages(stages_, prefix_space ? " " + text : text);
     for (const std::string& p : pieces) {
         const std::vector<int> piece_ids = model_->encode_piece(byte_level::bytes_to_symbols(p));
         ids.insert(ids.end(), piece_ids.begin(), piece_ids.end());

@@ -10,7 +10,8 @@
 //                   ignore_merges}; byte_fallback, continuing_subword_prefix and
 //                   end_of_word_suffix must be unset (they belong to non-byte-level BPE)
 //   pre_tokenizer  ByteLevel (GPT-2 regex when use_regex, add_prefix_space), or a
-//                  Sequence of Split (the GPT-2, Qwen2 or Llama-3 regex, behavior
+//                  Sequence of Split (regexes of split_stages.h: GPT-2's, Qwen2's,
+//                  Llama-3's and those of llama.cpp's pre-tokenizer types; behavior
 //                  "Isolated") and ByteLevel
 //   normalizer     null, or NFC — treated as the identity: text is assumed to be NFC
 //                  already (what keyboards and most files produce)
@@ -29,14 +30,10 @@
 #include <nlohmann/json.hpp>
 
 #include "core/tokenize/gpt2_bpe.h"
+#include "core/tokenize/split_stages.h"
 #include "core/tokenize/tokenizer.h"
 
 namespace hs {
-
-// A tokenizer.json Split regex HeadScope implements by hand (pretokenize.h).
-enum class SplitPattern { Gpt2, Qwen2, Llama3 };
-// The regex as tokenizer.json writes it (the strings a Split pre-tokenizer is matched by).
-std::string split_regex(SplitPattern pattern);
 
 class HfBpeTokenizer : public ByteLevelBpeTokenizer {
 public:
@@ -55,10 +52,6 @@ private:
         std::string content;
         int id;
     };
-    struct Stage {  // one splitting step of the pre-tokenizer
-        bool regex_split;  // false: keep the piece whole
-        SplitPattern pattern;
-    };
 
     void encode_segment(const std::string& text, std::vector<int>& ids) const;
     std::string token_bytes(int id) const override;
@@ -67,7 +60,7 @@ private:
     std::unique_ptr<BpeModel> model_;
     std::vector<AddedToken> added_;  // longest content first
     std::unordered_map<int, std::string> added_by_id_;
-    std::vector<Stage> stages_;
+    std::vector<SplitPattern> stages_;  // the pre-tokenizer's splits, in order
     bool add_prefix_space_ = false;
     std::vector<int> prefix_ids_, suffix_ids_;  // TemplateProcessing "single"
     int vocab_size_ = 0;

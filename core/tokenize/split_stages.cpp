@@ -1,0 +1,271 @@
+// Isolated regex splits as scanners (see split_stages.h). Each one-class scanner returns,
+// at unit i, the end of the regex's match starting there, or i when none starts there;
+// split_isolated then finds the leftmost match as a regex search does.
+#include "core/tokenize/split_stages.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "core/tokenize/pretokenize.h"
+#include "core/tokenize/unicode_classes.h"
+
+namespace hs {
+
+namespace {
+
+using unicode::CodeRange;
+using unicode::Utf8Unit;
+
+const char* const kGpt2Regex = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+const char* const kGpt2RegexWithoutLastSpaces =
+    R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S))";
+const char* const kQwen2Regex =
+    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+const char* const kLlama3Regex =
+    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+
+// DeepSeek-LLM's letter class [A-Za-zµÀ-ÖØ-öø-ƺ…𞤀-𞥃]: the cased letters of Latin, Greek,
+// Coptic, Cyrillic, Armenian, Georgian, Cherokee, Glagolitic, Deseret, Osage, Old
+// Hungarian, Warang Citi, Adlam and the letter-like symbols, as code point ranges.
+constexpr CodeRange kCasedLetters[] = {
+    {0x0041, 0x005A}, {0x0061, 0x007A}, {0x00B5, 0x00B5}, {0x00C0, 0x00D6}, {0x00D8, 0x00F6}, {0x00F8, 0x01BA},
+    {0x01BC, 0x01BF}, {0x01C4, 0x0293}, {0x0295, 0x02AF}, {0x0370, 0x0373}, {0x0376, 0x0377}, {0x037B, 0x037D},
+    {0x037F, 0x037F}, {0x0386, 0x0386}, {0x0388, 0x038A}, {0x038C, 0x038C}, {0x038E, 0x03A1}, {0x03A3, 0x03F5},
+    {0x03F7, 0x0481}, {0x048A, 0x052F}, {0x0531, 0x0556}, {0x10A0, 0x10C5}, {0x13A0, 0x13F5}, {0x13F8, 0x13FD},
+    {0x1C90, 0x1CBA}, {0x1CBD, 0x1CBF}, {0x1D00, 0x1D2B}, {0x1D6B, 0x1D77}, {0x1D79, 0x1D9A}, {0x1E00, 0x1F15},
+    {0x1F18, 0x1F1D}, {0x1F20, 0x1F45}, {0x1F48, 0x1F4D}, {0x1F50, 0x1F57}, {0x1F59, 0x1F59}, {0x1F5B, 0x1F5B},
+    {0x1F5D, 0x1F5D}, {0x1F5F, 0x1F7D}, {0x1F80, 0x1FB4}, {0x1FB6, 0x1FBC}, {0x1FBE, 0x1FBE}, {0x1FC2, 0x1FC4},
+    {0x1FC6, 0x1FCC}, {0x1FD0, 0x1FD3}, {0x1FD6, 0x1FDB}, {0x1FE0, 0x1FEC}, {0x1FF2, 0x1FF4}, {0x1FF6, 0x1FFC},
+    {0x2102, 0x2102}, {0x2107, 0x2107}, {0x210A, 0x2113}, {0x2115, 0x2115}, {0x2119, 0x211D}, {0x2124, 0x2124},
+    {0x2126, 0x2126}, {0x2128, 0x2128}, {0x212A, 0x212D}, {0x212F, 0x2134}, {0x2139, 0x2139}, {0x213C, 0x213F},
+    {0x2145, 0x2149}, {0x214E, 0x214E}, {0x2183, 0x2184}, {0x2C00, 0x2C7B}, {0x2C7E, 0x2CE4}, {0x2CEB, 0x2CEE},
+    {0x2CF2, 0x2CF3}, {0xA640, 0xA66D}, {0xA680, 0xA69B}, {0xA722, 0xA76F}, {0xA771, 0xA787}, {0xA78B, 0xA78E},
+    {0xAB70, 0xABBF}, {0xFB00, 0xFB06}, {0xFB13, 0xFB17}, {0xFF21, 0xFF3A}, {0xFF41, 0xFF5A}, {0x10400, 0x1044F},
+    {0x104B0, 0x104D3}, {0x104D8, 0x104FB}, {0x10C80, 0x10CB2}, {0x10CC0, 0x10CF2}, {0x118A0, 0x118DF},
+    {0x1E900, 0x1E943},
+};
+// [!-/:-~！-／：-～‘-‟　-。]: ASCII punctuation and symbols, their full-width forms, curly
+// quotes, the ideographic space, comma and full stop.
+constexpr CodeRange kAsciiAndCjkPunctuation[] = {
+    {0x0021, 0x002F}, {0x003A, 0x007E}, {0x2018, 0x201F}, {0x3000, 0x3002}, {0xFF01, 0xFF0F}, {0xFF1A, 0xFF5E},
+};
+// [一-龥ࠀ-一가-퟿]: Samaritan to the CJK ideographs (U+0800–U+9FA5) and Hangul syllables.
+constexpr CodeRange kCjkAndHangul[] = {{0x0800, 0x9FA5}, {0xAC00, 0xD7FF}};
+
+template <std::size_t N>
+bool in_ranges(const Utf8Unit& u, const CodeRange (&ranges)[N]) {
+    if (!u.valid) return false;
+    const auto* it = std::upper_bound(std::begin(ranges), std::end(ranges), u.cp,
+                                      [](char32_t cp, const CodeRange& r) { return cp < r.lo; });
+    return it != std::begin(ranges) && u.cp <= std::prev(it)->hi;
+}
+
+// "[" + the ranges as a regex class body + "]"
+template <std::size_t N>
+std::string class_text(const CodeRange (&ranges)[N]) {
+    std::string out = "[";
+    for (const CodeRange& r : ranges) {
+        unicode::append_utf8(out, r.lo);
+        if (r.hi != r.lo) {
+            out += '-';
+            unicode::append_utf8(out, r.hi);
+        }
+    }
+    return out + "]";
+}
+
+bool is_space(const Utf8Unit& u) { return u.valid && unicode::is_white_space(u.cp); }
+bool is_letter(const Utf8Unit& u) { return u.valid && unicode::is_letter(u.cp); }
+bool is_number(const Utf8Unit& u) { return u.valid && unicode::is_number(u.cp); }
+bool is_punctuation(const Utf8Unit& u) { return u.valid && unicode::is_punctuation(u.cp); }
+bool is_ascii_digit(const Utf8Unit& u) { return u.valid && u.cp >= '0' && u.cp <= '9'; }
+bool is_line_break(const Utf8Unit& u) { return u.valid && (u.cp == '\r' || u.cp == '\n'); }
+bool is_cased_letter(const Utf8Unit& u) { return in_ranges(u, kCasedLetters); }
+bool is_ascii_or_cjk_punctuation(const Utf8Unit& u) { return in_ranges(u, kAsciiAndCjkPunctuation); }
+bool is_cjk_or_hangul(const Utf8Unit& u) { return in_ranges(u, kCjkAndHangul); }
+// [\p{P}\$\+<=>\^~\|] (and ` with the backtick)
+bool is_punctuation_or_symbol(const Utf8Unit& u, bool backtick) {
+    if (is_punctuation(u)) return true;
+    if (!u.valid) return false;
+    switch (u.cp) {
+        case '$': case '+': case '<': case '=': case '>': case '^': case '~': case '|': return true;
+        case '`': return backtick;
+        default: return false;
+    }
+}
+
+template <typename In>
+std::size_t run_end(const std::vector<Utf8Unit>& u, std::size_t i, In in) {
+    while (i < u.size() && in(u[i])) ++i;
+    return i;
+}
+
+// X+ at i
+template <typename In>
+std::size_t match_run(const std::vector<Utf8Unit>& u, std::size_t i, In in) {
+    return in(u[i]) ? run_end(u, i, in) : i;
+}
+
+// \s?X+ at i: the optional space taken when X follows it, else X+ from i itself (a
+// space that is also in X, as U+3000 in DeepSeek's punctuation, starts the run).
+template <typename In>
+std::size_t match_spaced_run(const std::vector<Utf8Unit>& u, std::size_t i, In in) {
+    if (is_space(u[i]) && i + 1 < u.size() && in(u[i + 1])) return run_end(u, i + 1, in);
+    return match_run(u, i, in);
+}
+
+// Where the text's final run of whitespace starts (u.size() when it ends otherwise):
+// \s+$ matches from there to the end, and nowhere before.
+std::size_t trailing_space_start(const std::vector<Utf8Unit>& u) {
+    std::size_t t = u.size();
+    while (t > 0 && is_space(u[t - 1])) --t;
+    return t;
+}
+
+// The end of the match of a one-class pattern at unit i, or i.
+std::size_t match_at(SplitPattern p, const std::vector<Utf8Unit>& u, std::size_t i, std::size_t trailing_space) {
+    switch (p) {
+        case SplitPattern::LineBreak: return is_line_break(u[i]) ? i + 1 : i;
+        case SplitPattern::CasedLetters: return match_spaced_run(u, i, is_cased_letter);
+        case SplitPattern::AsciiAndCjkPunctuation: return match_spaced_run(u, i, is_ascii_or_cjk_punctuation);
+        case SplitPattern::TrailingSpace: return i >= trailing_space ? u.size() : i;
+        case SplitPattern::CjkAndHangul: return match_run(u, i, is_cjk_or_hangul);
+        case SplitPattern::Numbers: return match_run(u, i, is_number);
+        case SplitPattern::Digit: return is_number(u[i]) ? i + 1 : i;
+        case SplitPattern::SpacedLetters: return match_spaced_run(u, i, is_letter);
+        case SplitPattern::SpacedPunctuation: return match_spaced_run(u, i, is_punctuation);
+        case SplitPattern::PunctuationAndSymbols:
+            return match_run(u, i, [](const Utf8Unit& c) { return is_punctuation_or_symbol(c, false); });
+        case SplitPattern::PunctuationSymbolsAndBacktick:
+            return match_run(u, i, [](const Utf8Unit& c) { return is_punctuation_or_symbol(c, true); });
+        case SplitPattern::ThreeDigits:
+            return i + 2 < u.size() && is_ascii_digit(u[i]) && is_ascii_digit(u[i + 1]) && is_ascii_digit(u[i + 2])
+                       ? i + 3
+                       : i;
+        case SplitPattern::Gpt2:
+        case SplitPattern::Qwen2:
+        case SplitPattern::Llama3: break;  // whole-text scanners
+    }
+    return i;
+}
+
+constexpr SplitPattern kAllPatterns[] = {
+    SplitPattern::Gpt2,          SplitPattern::Qwen2,
+    SplitPattern::Llama3,        SplitPattern::LineBreak,
+    SplitPattern::CasedLetters,  SplitPattern::AsciiAndCjkPunctuation,
+    SplitPattern::TrailingSpace, SplitPattern::CjkAndHangul,
+    SplitPattern::Numbers,       SplitPattern::Digit,
+    SplitPattern::SpacedLetters, SplitPattern::SpacedPunctuation,
+    SplitPattern::PunctuationAndSymbols, SplitPattern::PunctuationSymbolsAndBacktick,
+    SplitPattern::ThreeDigits,
+};
+
+struct GgufPre {
+    const char* name;
+    std::vector<SplitPattern> splits;
+};
+
+// llama.cpp's pre-tokenizer types (llama-vocab.cpp) that HeadScope reads.
+const std::vector<GgufPre>& gguf_pres() {
+    using P = SplitPattern;
+    static const std::vector<GgufPre> pres = {
+        {"default", {P::PunctuationAndSymbols, P::Gpt2, P::Numbers, P::ThreeDigits}},
+        {"gpt-2", {P::Gpt2}},
+        {"llama-bpe", {P::Llama3}},
+        {"llama3", {P::Llama3}},
+        {"qwen2", {P::Qwen2}},
+        {"deepseek-llm",
+         {P::LineBreak, P::CasedLetters, P::AsciiAndCjkPunctuation, P::TrailingSpace, P::CjkAndHangul, P::Numbers}},
+        {"deepseek-coder", {P::LineBreak, P::SpacedLetters, P::SpacedPunctuation, P::CjkAndHangul, P::Digit}},
+        {"falcon", {P::PunctuationSymbolsAndBacktick, P::Gpt2, P::ThreeDigits}},
+        {"mpt", {P::Gpt2}},
+        {"starcoder", {P::Digit, P::Gpt2}},
+        {"refact", {P::Digit, P::Gpt2}},
+    };
+    return pres;
+}
+
+}  // namespace
+
+std::string split_regex(SplitPattern pattern) {
+    switch (pattern) {
+        case SplitPattern::Gpt2: return kGpt2Regex;
+        case SplitPattern::Qwen2: return kQwen2Regex;
+        case SplitPattern::Llama3: return kLlama3Regex;
+        case SplitPattern::LineBreak: return "[\r\n]";
+        case SplitPattern::CasedLetters: return R"(\s?)" + class_text(kCasedLetters) + "+";
+        case SplitPattern::AsciiAndCjkPunctuation: return R"(\s?)" + class_text(kAsciiAndCjkPunctuation) + "+";
+        case SplitPattern::TrailingSpace: return R"(\s+$)";
+        case SplitPattern::CjkAndHangul: return class_text(kCjkAndHangul) + "+";
+        case SplitPattern::Numbers: return R"(\p{N}+)";
+        case SplitPattern::Digit: return R"(\p{N})";
+        case SplitPattern::SpacedLetters: return R"(\s?\p{L}+)";
+        case SplitPattern::SpacedPunctuation: return R"(\s?\p{P}+)";
+        case SplitPattern::PunctuationAndSymbols: return R"([\p{P}\$\+<=>\^~\|]+)";
+        case SplitPattern::PunctuationSymbolsAndBacktick: return R"([\p{P}\$\+<=>\^~\|`]+)";
+        case SplitPattern::ThreeDigits: return "[0-9][0-9][0-9]";
+    }
+    return kGpt2Regex;
+}
+
+std::optional<SplitPattern> split_pattern_of_regex(const std::string& regex) {
+    if (regex == kGpt2RegexWithoutLastSpaces) return SplitPattern::Gpt2;
+    for (const SplitPattern p : kAllPatterns)
+        if (regex == split_regex(p)) return p;
+    return std::nullopt;
+}
+
+std::vector<std::string> split_isolated(SplitPattern pattern, const std::string& text) {
+    switch (pattern) {
+        case SplitPattern::Gpt2: return gpt2_pretokenize(text);
+        case SplitPattern::Qwen2: return llama3_pretokenize(text, 1);
+        case SplitPattern::Llama3: return llama3_pretokenize(text, 3);
+        default: break;
+    }
+    const std::vector<Utf8Unit> u = unicode::decode_utf8(text);
+    const std::size_t n = u.size();
+    const std::size_t trailing = pattern == SplitPattern::TrailingSpace ? trailing_space_start(u) : n;
+    const auto offset = [&](std::size_t k) { return k < n ? u[k].offset : text.size(); };
+    std::vector<std::string> pieces;
+    const auto piece = [&](std::size_t from, std::size_t to) {
+        pieces.push_back(text.substr(offset(from), offset(to) - offset(from)));
+    };
+    std::size_t gap = 0;  // start of the text no match has taken
+    for (std::size_t i = 0; i < n;) {
+        const std::size_t end = match_at(pattern, u, i, trailing);
+        if (end == i) {
+            ++i;
+            continue;
+        }
+        if (gap < i) piece(gap, i);
+        piece(i, end);
+        i = gap = end;
+    }
+    if (gap < n) piece(gap, n);
+    return pieces;
+}
+
+std::vector<std::string> split_in_stages(const std::vector<SplitPattern>& stages, const std::string& text) {
+    std::vector<std::string> pieces{text};
+    for (const SplitPattern stage : stages) {
+        std::vector<std::string> next;
+        for (const std::string& p : pieces)
+            for (std::string& q : split_isolated(stage, p)) next.push_back(std::move(q));
+        pieces = std::move(next);
+    }
+    return pieces;
+}
+
+std::optional<std::vector<SplitPattern>> gguf_pre_splits(const std::string& pre) {
+    for (const GgufPre& p : gguf_pres())
+        if (pre == p.name) return p.splits;
+    return std::nullopt;
+}
+
+std::string gguf_pre_names() {
+    std::string out;
+    for (const GgufPre& p : gguf_pres()) out += (out.empty() ? "" : ", ") + std::string(p.name);
+    return out;
+}
+
+}  // namespace hs
