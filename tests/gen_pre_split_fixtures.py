@@ -90,7 +90,7 @@ def split(stages, text):
 
 
 def main():
-    out = {"texts": TEXTS, "pieces": {}}
+    out = {"texts": TEXTS, "regexes": PRES, "pieces": {}}
     for name, stages in PRES.items():
         out["pieces"][name] = [[p for p in split(stages, t) if p] for t in TEXTS]
         for t, ps in zip(TEXTS, out["pieces"][name]):

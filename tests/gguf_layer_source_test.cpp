@@ -4,7 +4,6 @@
 // the same maps, hidden states and Pipeline steps as the model held in memory; what it
 // cannot do (save, edit, train) and a file that changes under it are refused by name.
 #include <filesystem>
-#include <fstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -36,8 +36,6 @@ using hs::test::expect_error;
 
 const std::string kDir = std::string(HEADSCOPE_FIXTURES_DIR) + "/tokenizers";
 
-json read_json(const std::string& path) { return hs::test::json_file(path); }
-
 const hs::Tokenizer& qwen() {
     static const auto tok = hs::load_hf_tokenizer(kDir + "/qwen2_tiny");
     return *tok;
@@ -110,7 +108,7 @@ TEST(HfBpeTokenizer, Llama3TemplateDigitsAndIgnoreMerges) {
 }
 
 TEST(HfBpeTokenizer, ByteLevelPreTokenizerUsesGpt2Regex) {
-    json tj = read_json(kDir + "/qwen2_tiny/tokenizer.json");
+    json tj = hs::test::json_file(kDir + "/qwen2_tiny/tokenizer.json");
     tj["pre_tokenizer"] = {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", true}};
     const hs::HfBpeTokenizer gpt2_style(tj, json(), "in-memory");
     // " ?\p{N}+" keeps "123" whole -> 12 3; newlines: \s+(?!\S) takes the first "\n",
@@ -130,7 +128,7 @@ TEST(HfBpeTokenizer, UnknownByteAfterMergesIsAnError) {
 }
 
 TEST(HfBpeTokenizer, UnsupportedPartsAreNamed) {
-    const json base = read_json(kDir + "/qwen2_tiny/tokenizer.json");
+    const json base = hs::test::json_file(kDir + "/qwen2_tiny/tokenizer.json");
     {
         json tj = base;
         tj["pre_tokenizer"] = {{"type", "Metaspace"}, {"replacement", "▁"}};
@@ -164,7 +162,7 @@ TEST(HfBpeTokenizer, UnsupportedPartsAreNamed) {
 // Ids that would size a table of billions of strings, or overflow int, are refused by
 // value before anything is allocated (issue 12: 9.4 GB for a 1.7 KB file).
 TEST(HfBpeTokenizer, HugeOrNegativeIdsAreRefusedBeforeAllocating) {
-    const json base = read_json(kDir + "/qwen2_tiny/tokenizer.json");
+    const json base = hs::test::json_file(kDir + "/qwen2_tiny/tokenizer.json");
     for (const long long id : {300000000LL, 2147483647LL, 4294967296LL}) {
         json tj = base;
         tj["model"]["vocab"]["zzz"] = id;
@@ -182,7 +180,7 @@ TEST(HfBpeTokenizer, HugeOrNegativeIdsAreRefusedBeforeAllocating) {
 // A field missing where Hugging Face always writes one is a sentence naming the file, not
 // nlohmann's bare exception.
 TEST(HfBpeTokenizer, AMissingFieldNamesTheFile) {
-    json tj = read_json(kDir + "/qwen2_tiny/tokenizer.json");
+    json tj = hs::test::json_file(kDir + "/qwen2_tiny/tokenizer.json");
     tj["added_tokens"] = json::array({{{"content", "<x>"}}});  // no "id"
     const hs::test::TempDir dir;
     const std::string path = dir.file("tokenizer.json");
@@ -248,7 +246,7 @@ TEST(LoadHfTokenizer, MissingFilesAreListed) {
 TEST(Pretokenize, MatchesJavaScriptRegexOnReferenceStrings) {
     // pretokenize_reference.json: the GPT-2 strings plus 300 random ones, split by
     // Node's RegExp (u flag) under the three patterns (tests/gen_gpt2_tokenizer_reference.js).
-    const json cases = read_json(kDir + "/pretokenize_reference.json").at("cases");
+    const json cases = hs::test::json_file(kDir + "/pretokenize_reference.json").at("cases");
     ASSERT_GE(cases.size(), 500u);
     int mismatches = 0;
     for (const json& c : cases) {
@@ -278,11 +276,11 @@ TEST(HfBpeTokenizer, Gpt2TokenizerJsonMatchesJavaScriptReference) {
         {"normalizer", nullptr},
         {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", true}}},
         {"post_processor", {{"type", "ByteLevel"}}},
-        {"model", {{"type", "BPE"}, {"vocab", read_json(kDir + "/gpt2/encoder.json")}, {"merges", merges}}}};
+        {"model", {{"type", "BPE"}, {"vocab", hs::test::json_file(kDir + "/gpt2/encoder.json")}, {"merges", merges}}}};
     const hs::HfBpeTokenizer tok(tj, json(), "gpt2 tokenizer.json");
     EXPECT_EQ(tok.vocab_size(), 50257);
     int compared = 0;
-    const json cases = read_json(kDir + "/gpt2_reference.json").at("cases");
+    const json cases = hs::test::json_file(kDir + "/gpt2_reference.json").at("cases");
     for (const json& c : cases) {
         const std::string text = c.at("text");
         if (text.find("<|endoftext|>") != std::string::npos) continue;

@@ -2,7 +2,6 @@
 // sentencepiece_model.h): the ids python3-sentencepiece gives (tests/gen_sentencepiece_fixtures.py)
 // for a BPE and a Unigram model, and the same ids as HeadScope's own SentencePiece BPE
 // reading that BPE vocabulary from tokenizer.json.
-#include <fstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -30,6 +30,7 @@ TEST(SplitStages, EveryGgufPreTokenizerSplitsAsTheRegexesDo) {
         ++pres;
     }
     EXPECT_EQ(pres, 10);
+    EXPECT_EQ(static_cast<int>(gguf_pre_types().size()), pres + 1);  // and llama3, llama-bpe's other name
     EXPECT_EQ(gguf_pre_names(),
               "default, gpt-2, llama-bpe, llama3, qwen2, deepseek-llm, deepseek-coder, falcon, mpt, starcoder, refact");
     EXPECT_FALSE(gguf_pre_splits("bloom").has_value());
@@ -53,23 +54,26 @@ TEST(SplitStages, AnIsolatedSplitKeepsTheTextBetweenMatches) {
 // the text.
 TEST(SplitStages, BytesThatAreNotUtf8AreKept) {
     const std::string text = "ab\xff\xfe 12\xc3";
-    for (const auto& pre : {"default", "deepseek-llm", "deepseek-coder", "falcon", "starcoder"}) {
+    for (const std::string& pre : gguf_pre_types()) {
         std::string joined;
         for (const std::string& p : split_in_stages(*gguf_pre_splits(pre), text)) joined += p;
         EXPECT_EQ(joined, text) << pre;
     }
 }
 
-// A tokenizer.json names its splits by their regexes: each pattern's regex reads back as
-// that pattern, and GPT-2's without its last "|\s+" as GPT-2's.
+// A tokenizer.json names its splits by their regexes: each regex llama.cpp lists for a
+// pre-tokenizer type (as the generator ran them) reads back as that type's split, GPT-2's
+// without its last "|\s+" as GPT-2's; and every pattern's own regex reads back as itself.
 TEST(SplitStages, EveryRegexReadsBackAsItsPattern) {
-    for (const auto& pre : {"default", "deepseek-llm", "deepseek-coder", "falcon", "starcoder", "qwen2", "llama-bpe"})
-    {
+    const nlohmann::json ref = test::json_file(kReference);
+    for (const auto& [pre, regexes] : ref.at("regexes").items()) {
         const std::vector<SplitPattern> splits = gguf_pre_splits(pre).value();
-        for (const SplitPattern p : splits) EXPECT_EQ(split_pattern_of_regex(split_regex(p)), p) << pre;
+        ASSERT_EQ(regexes.size(), splits.size()) << pre;
+        for (std::size_t k = 0; k < splits.size(); ++k) {
+            EXPECT_EQ(split_pattern_of_regex(regexes[k].get<std::string>()), splits[k]) << pre << " regex " << k;
+            EXPECT_EQ(split_pattern_of_regex(split_regex(splits[k])), splits[k]) << pre << " regex " << k;
+        }
     }
-    EXPECT_EQ(split_pattern_of_regex(R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S))"),
-              SplitPattern::Gpt2);
     EXPECT_EQ(split_pattern_of_regex(R"(\w+)"), std::nullopt);
 }
 

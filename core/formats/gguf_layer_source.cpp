@@ -23,14 +23,27 @@ int layer_of(const std::string& name) {
     return il;
 }
 
+// Each layer's parameters and stored bytes: the "blk.N." tensors of N < layers.
+struct LayerSizes {
+    std::vector<long long> params;
+    std::vector<double> stored_bytes;
+};
+LayerSizes layer_sizes(const GgufFile& file, int layers) {
+    LayerSizes sizes{std::vector<long long>(static_cast<std::size_t>(std::max(layers, 0)), 0),
+                     std::vector<double>(static_cast<std::size_t>(std::max(layers, 0)), 0.0)};
+    for (const GgufTensor& t : file.tensors())
+        if (const int il = layer_of(t.name); il >= 0 && il < layers) {
+            sizes.params[static_cast<std::size_t>(il)] += t.numel();
+            sizes.stored_bytes[static_cast<std::size_t>(il)] += static_cast<double>(t.bytes);
+        }
+    return sizes;
+}
+
 }  // namespace
 
 GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read)
     : file_(std::move(file)), config_(std::move(config)), read_(read) {
-    std::vector<long long> params(static_cast<std::size_t>(std::max(config_.layers, 0)), 0);
-    for (const GgufTensor& t : file_->tensors())
-        if (const int il = layer_of(t.name); il >= 0 && il < config_.layers) params[static_cast<std::size_t>(il)] += t.numel();
-    for (const long long n : params) {
+    for (const long long n : layer_sizes(*file_, config_.layers).params) {
         layer_parameters_ += n;
         largest_layer_parameters_ = std::max(largest_layer_parameters_, n);
     }
@@ -48,17 +61,11 @@ void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
 WeightFootprint gguf_footprint(const GgufFile& file, int layers) {
     WeightFootprint f;
     f.layers = layers;
-    std::vector<double> params(static_cast<std::size_t>(std::max(layers, 0)), 0.0), bytes(params.size(), 0.0);
-    for (const GgufTensor& t : file.tensors()) {
-        f.params += static_cast<double>(t.numel());
-        const int il = layer_of(t.name);
-        if (il < 0 || il >= layers) continue;
-        params[static_cast<std::size_t>(il)] += static_cast<double>(t.numel());
-        bytes[static_cast<std::size_t>(il)] += static_cast<double>(t.bytes);
-    }
-    for (std::size_t il = 0; il < params.size(); ++il) {
-        f.layer_params = std::max(f.layer_params, params[il]);
-        f.layer_stored_bytes = std::max(f.layer_stored_bytes, bytes[il]);
+    for (const GgufTensor& t : file.tensors()) f.params += static_cast<double>(t.numel());
+    const LayerSizes sizes = layer_sizes(file, layers);
+    for (std::size_t il = 0; il < sizes.params.size(); ++il) {
+        f.layer_params = std::max(f.layer_params, static_cast<double>(sizes.params[il]));
+        f.layer_stored_bytes = std::max(f.layer_stored_bytes, sizes.stored_bytes[il]);
     }
     return f;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Hugging Face tokenizer.json with a byte-level BPE model (GPT-2, Qwen2, Llama-3), and
+// Hugging Face tokenizer.json with a byte-level BPE model (GPT-2, Qwen2, Llama-3, DeepSeek, …), and
 // the dispatcher that also accepts WordPiece tokenizer.json files (BERT) and
 // SentencePiece-style BPE (Llama-2, Mistral, TinyLlama: byte_fallback, spaces as "▁" by a
 // Prepend + Replace normalizer or a Metaspace pre-tokenizer, merges by rank; built as a

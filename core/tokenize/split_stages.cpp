@@ -24,6 +24,24 @@ const char* const kQwen2Regex =
 const char* const kLlama3Regex =
     R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 
+// The one-class regexes as llama.cpp (and DeepSeek's tokenizer.json) write them, escaped
+// so that no editor or copy normalises the compatibility characters (U+1F7D, U+1FBE,
+// U+1FD3, U+1FDB, U+2126, U+212A) into their canonical equivalents.
+const char* const kCasedLettersRegex =
+    "\\s?[A-Za-z\u00B5\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u01BA\u01BC-\u01BF\u01C4-\u0293\u0295-\u02AF"
+    "\u0370-\u0373\u0376\u0377\u037B-\u037D\u037F\u0386\u0388-\u038A\u038C\u038E-\u03A1\u03A3-\u03F5"
+    "\u03F7-\u0481\u048A-\u052F\u0531-\u0556\u10A0-\u10C5\u13A0-\u13F5\u13F8-\u13FD\u1C90-\u1CBA\u1CBD-"
+    "\u1CBF\u1D00-\u1D2B\u1D6B-\u1D77\u1D79-\u1D9A\u1E00-\u1F15\u1F18-\u1F1D\u1F20-\u1F45\u1F48-\u1F4D"
+    "\u1F50-\u1F57\u1F59\u1F5B\u1F5D\u1F5F-\u1F7D\u1F80-\u1FB4\u1FB6-\u1FBC\u1FBE\u1FC2-\u1FC4\u1FC6-"
+    "\u1FCC\u1FD0-\u1FD3\u1FD6-\u1FDB\u1FE0-\u1FEC\u1FF2-\u1FF4\u1FF6-\u1FFC\u2102\u2107\u210A-\u2113"
+    "\u2115\u2119-\u211D\u2124\u2126\u2128\u212A-\u212D\u212F-\u2134\u2139\u213C-\u213F\u2145-\u2149"
+    "\u214E\u2183\u2184\u2C00-\u2C7B\u2C7E-\u2CE4\u2CEB-\u2CEE\u2CF2\u2CF3\uA640-\uA66D\uA680-\uA69B"
+    "\uA722-\uA76F\uA771-\uA787\uA78B-\uA78E\uAB70-\uABBF\uFB00-\uFB06\uFB13-\uFB17\uFF21-\uFF3A\uFF41-"
+    "\uFF5A\U00010400-\U0001044F\U000104B0-\U000104D3\U000104D8-\U000104FB\U00010C80-\U00010CB2\U00010CC0"
+    "-\U00010CF2\U000118A0-\U000118DF\U0001E900-\U0001E943]+";
+const char* const kAsciiAndCjkPunctuationRegex = "\\s?[!-/:-~\uFF01-\uFF0F\uFF1A-\uFF5E\u2018-\u201F\u3000-\u3002]+";
+const char* const kCjkAndHangulRegex = "[\u4E00-\u9FA5\u0800-\u4E00\uAC00-\uD7FF]+";
+
 // DeepSeek-LLM's letter class [A-Za-zµÀ-ÖØ-öø-ƺ…𞤀-𞥃]: the cased letters of Latin, Greek,
 // Coptic, Cyrillic, Armenian, Georgian, Cherokee, Glagolitic, Deseret, Osage, Old
 // Hungarian, Warang Citi, Adlam and the letter-like symbols, as code point ranges.
@@ -58,20 +76,6 @@ bool in_ranges(const Utf8Unit& u, const CodeRange (&ranges)[N]) {
     const auto* it = std::upper_bound(std::begin(ranges), std::end(ranges), u.cp,
                                       [](char32_t cp, const CodeRange& r) { return cp < r.lo; });
     return it != std::begin(ranges) && u.cp <= std::prev(it)->hi;
-}
-
-// "[" + the ranges as a regex class body + "]"
-template <std::size_t N>
-std::string class_text(const CodeRange (&ranges)[N]) {
-    std::string out = "[";
-    for (const CodeRange& r : ranges) {
-        unicode::append_utf8(out, r.lo);
-        if (r.hi != r.lo) {
-            out += '-';
-            unicode::append_utf8(out, r.hi);
-        }
-    }
-    return out + "]";
 }
 
 bool is_space(const Utf8Unit& u) { return u.valid && unicode::is_white_space(u.cp); }
@@ -193,10 +197,10 @@ std::string split_regex(SplitPattern pattern) {
         case SplitPattern::Qwen2: return kQwen2Regex;
         case SplitPattern::Llama3: return kLlama3Regex;
         case SplitPattern::LineBreak: return "[\r\n]";
-        case SplitPattern::CasedLetters: return R"(\s?)" + class_text(kCasedLetters) + "+";
-        case SplitPattern::AsciiAndCjkPunctuation: return R"(\s?)" + class_text(kAsciiAndCjkPunctuation) + "+";
+        case SplitPattern::CasedLetters: return kCasedLettersRegex;
+        case SplitPattern::AsciiAndCjkPunctuation: return kAsciiAndCjkPunctuationRegex;
         case SplitPattern::TrailingSpace: return R"(\s+$)";
-        case SplitPattern::CjkAndHangul: return class_text(kCjkAndHangul) + "+";
+        case SplitPattern::CjkAndHangul: return kCjkAndHangulRegex;
         case SplitPattern::Numbers: return R"(\p{N}+)";
         case SplitPattern::Digit: return R"(\p{N})";
         case SplitPattern::SpacedLetters: return R"(\s?\p{L}+)";
@@ -262,9 +266,18 @@ std::optional<std::vector<SplitPattern>> gguf_pre_splits(const std::string& pre)
     return std::nullopt;
 }
 
+const std::vector<std::string>& gguf_pre_types() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const GgufPre& p : gguf_pres()) out.emplace_back(p.name);
+        return out;
+    }();
+    return names;
+}
+
 std::string gguf_pre_names() {
     std::string out;
-    for (const GgufPre& p : gguf_pres()) out += (out.empty() ? "" : ", ") + std::string(p.name);
+    for (const std::string& name : gguf_pre_types()) out += (out.empty() ? "" : ", ") + name;
     return out;
 }
 

@@ -34,7 +34,7 @@ enum class SplitPattern {
     ThreeDigits,          // [0-9][0-9][0-9]
 };
 
-// The regex as tokenizer.json writes it.
+// The regex as tokenizer.json (and llama.cpp) writes it.
 std::string split_regex(SplitPattern pattern);
 // The pattern a tokenizer.json Split regex is, if HeadScope implements it. GPT-2's regex
 // without its last alternative "|\s+" is GPT-2's: isolated, a lone whitespace character
@@ -50,7 +50,8 @@ std::vector<std::string> split_in_stages(const std::vector<SplitPattern>& stages
 // gpt-2, llama-bpe (llama3), qwen2, deepseek-llm, deepseek-coder, falcon, mpt, starcoder,
 // refact; nothing for another name.
 std::optional<std::vector<SplitPattern>> gguf_pre_splits(const std::string& pre);
-// "default, gpt-2, …" for messages.
+// Those names, in that order, and joined for messages: "default, gpt-2, …".
+const std::vector<std::string>& gguf_pre_types();
 std::string gguf_pre_names();
 
 }  // namespace hs
