@@ -14,6 +14,7 @@
 #include "core/model/attention.h"
 #include "core/kernels/attend.h"
 #include "core/kernels/gemm.h"
+#include "core/kernels/matmul.h"
 #include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/scratch.h"
@@ -188,9 +189,17 @@ TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
         EXPECT_EQ(packed_panels(w), nullptr);
         EXPECT_EQ(first, second);
         EXPECT_EQ(first, third);
+        // A weight the cache does not hold (a layer read from its file): the same packed
+        // kernel, unless kernels::matmul hands the product to BLAS at this level.
+        Matrix unregistered(shape.m, shape.n);
+        matmul_nt(x, w, b, unregistered);
+        if (shape.m > gemm::kDotRows && !kernels::hands_products_to_blas()) {
+            EXPECT_EQ(unregistered, first);
+        }
         const Eigen::MatrixXd want =
             (x.cast<double>() * w.cast<double>().transpose()).rowwise() + bias.cast<double>().transpose();
         EXPECT_LT((first.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + shape.k));
+        EXPECT_LT((unregistered.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + shape.k));
     }
 }
 

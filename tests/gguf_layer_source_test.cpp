@@ -10,7 +10,6 @@
 
 #include "core/formats/gguf.h"
 #include "core/formats/gguf_model.h"
-#include "core/kernels/packed_cache.h"
 #include "tests/json_fixture.h"
 #include "tests/test_util.h"
 
@@ -128,22 +127,6 @@ TEST(GgufLayerSource, AFileTruncatedAfterOpeningIsAnErrorNamingTheTensor) {
     fs::resize_file(path, fs::file_size(path) - 2 * layer1->bytes);  // the last tensors are layer 1's
     test::expect_error([&] { (void)read.model.next_token_logits(ForwardInput::of({1, 5, 9})); },
                        {"cut.gguf", "tensor 'blk.1."});
-}
-
-// A layer read from the file runs its products through the packed kernel (its weights are
-// registered while the layer is in use), not the generic product; once the layer is
-// dropped the slot's addresses are free for the next layer's values.
-TEST(GgufLayerSource, AReadLayerIsRegisteredWithThePackedCacheOnlyWhileInUse) {
-    const GgufCheckpoint read = load_gguf(kFixtures + "/tiny_llama.gguf", nullptr, WeightResidency::PerLayer);
-    EncoderLayerWeights slot;
-    {
-        const StackLayer layer = read.model.layer(1, slot);
-        EXPECT_EQ(&*layer, &slot);
-        EXPECT_TRUE(panels_for_product((*layer).self_attn.in_proj_weight).registered());
-        EXPECT_TRUE(panels_for_product((*layer).ffn.linear2_weight).registered());
-    }
-    EXPECT_FALSE(panels_for_product(slot.self_attn.in_proj_weight).registered());
-    EXPECT_FALSE(panels_for_product(slot.ffn.gate_weight).registered());
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ WeightFootprint llama3_8b_bf16() {
     f.layers = 32;
     f.layer_params = 218112000.0;
     f.layer_stored_bytes = 2 * f.layer_params;
+    f.stack_params = 32 * f.layer_params;
     f.params = 32 * f.layer_params + 2 * 128256.0 * 4096 + 4096;  // + embeddings, head, final norm
     return f;
 }

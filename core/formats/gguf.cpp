@@ -236,8 +236,7 @@ std::int64_t GgufTensor::numel() const {
 }
 
 std::int64_t GgufTensor::rows() const {
-    const std::int64_t row_values = ne.empty() ? 1 : ne[0];
-    return row_values > 0 ? numel() / row_values : 0;
+    return row_values() > 0 ? numel() / row_values() : 0;
 }
 
 std::shared_ptr<GgufFile> GgufFile::open(const std::string& path) {
@@ -397,7 +396,7 @@ void GgufFile::require_readable(const GgufTensor& t) const {
 void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
                          std::vector<std::uint8_t>& scratch) const {
     require_readable(t);
-    const std::int64_t row_values = t.ne.empty() ? 1 : t.ne[0], rows = t.rows();
+    const std::int64_t row_values = t.row_values(), rows = t.rows();
     if (first < 0 || count < 0 || first + count > rows)
         throw Error(path_ + ": rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
                     ") of tensor '" + t.name + "', which has " + std::to_string(rows));

@@ -44,7 +44,8 @@ struct GgufTensor {
     std::uint64_t offset = 0;      // within the data block
     std::uint64_t bytes = 0;
     std::int64_t numel() const;
-    std::int64_t rows() const;  // of ne[0] values each: numel / ne[0]
+    std::int64_t row_values() const { return ne.empty() ? 1 : ne[0]; }  // ne[0]
+    std::int64_t rows() const;                                          // numel / ne[0]
 };
 
 class GgufFile {

@@ -42,12 +42,7 @@ LayerSizes layer_sizes(const GgufFile& file, int layers) {
 }  // namespace
 
 GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read)
-    : file_(std::move(file)), config_(std::move(config)), read_(read) {
-    for (const long long n : layer_sizes(*file_, config_.layers).params) {
-        layer_parameters_ += n;
-        largest_layer_parameters_ = std::max(largest_layer_parameters_, n);
-    }
-}
+    : file_(std::move(file)), config_(std::move(config)), read_(read), footprint_(gguf_footprint(*file_, config_.layers)) {}
 
 void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
     if (il < 0 || il >= config_.layers)
@@ -64,6 +59,7 @@ WeightFootprint gguf_footprint(const GgufFile& file, int layers) {
     for (const GgufTensor& t : file.tensors()) f.params += static_cast<double>(t.numel());
     const LayerSizes sizes = layer_sizes(file, layers);
     for (std::size_t il = 0; il < sizes.params.size(); ++il) {
+        f.stack_params += static_cast<double>(sizes.params[il]);
         f.layer_params = std::max(f.layer_params, static_cast<double>(sizes.params[il]));
         f.layer_stored_bytes = std::max(f.layer_stored_bytes, sizes.stored_bytes[il]);
     }

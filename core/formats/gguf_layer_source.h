@@ -27,8 +27,7 @@ public:
     GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read);
     void read_layer(int il, EncoderLayerWeights& layer) const override;
     int layers() const override { return config_.layers; }
-    long long layer_parameters() const override { return layer_parameters_; }
-    long long largest_layer_parameters() const override { return largest_layer_parameters_; }
+    const WeightFootprint& footprint() const override { return footprint_; }
 
 private:
     std::string where() const { return "GGUF file '" + file_->path() + "'"; }
@@ -36,7 +35,7 @@ private:
     std::shared_ptr<const GgufFile> file_;
     ModelConfig config_;
     GgufLayerReader read_;
-    long long layer_parameters_ = 0, largest_layer_parameters_ = 0;
+    WeightFootprint footprint_;
     mutable std::mutex mutex_;                   // one read at a time through scratch_
     mutable std::vector<std::uint8_t> scratch_;  // the stored bytes of the tensor being read
 };

@@ -63,7 +63,7 @@ std::unique_ptr<Tokenizer> sentencepiece_tokenizer(const GgufFile& file) {
     return std::make_unique<SentencePieceBpe>(std::move(v));
 }
 
-// tokenizer.ggml.pre → the Split regexes of the equivalent tokenizer.json.
+// tokenizer.ggml.pre → its splits.
 std::vector<SplitPattern> pre_splits_of(const GgufFile& file) {
     const std::string pre = file.string(kKey + "pre", "default");
     if (std::optional<std::vector<SplitPattern>> splits = gguf_pre_splits(pre)) return std::move(*splits);
@@ -75,10 +75,6 @@ std::unique_ptr<Tokenizer> byte_level_tokenizer(const GgufFile& file) {
     const std::vector<std::string>& tokens = file.strings(kKey + "tokens");
     const std::size_t n = tokens.size();
     const std::vector<std::int64_t> types = token_types(file, n);
-    json splits = json::array();
-    for (const SplitPattern p : pre_splits_of(file))
-        splits.push_back({{"type", "Split"}, {"pattern", {{"Regex", split_regex(p)}}}, {"behavior", "Isolated"}});
-    splits.push_back({{"type", "ByteLevel"}, {"add_prefix_space", false}, {"use_regex", false}});
     json vocab = json::object(), added = json::array();
     for (std::size_t i = 0; i < n; ++i) {
         vocab[tokens[i]] = i;
@@ -87,7 +83,6 @@ std::unique_ptr<Tokenizer> byte_level_tokenizer(const GgufFile& file) {
     json tj;
     tj["model"] = {{"type", "BPE"}, {"vocab", std::move(vocab)},
                    {"merges", file.has(kKey + "merges") ? json(file.strings(kKey + "merges")) : json::array()}};
-    tj["pre_tokenizer"] = {{"type", "Sequence"}, {"pretokenizers", std::move(splits)}};
     tj["added_tokens"] = std::move(added);
     const int bos = special_id(file, "bos_token_id", -1, n), eos = special_id(file, "eos_token_id", -1, n);
     json config = json::object();
@@ -100,7 +95,7 @@ std::unique_ptr<Tokenizer> byte_level_tokenizer(const GgufFile& file) {
                                             {{"Sequence", {{"id", "A"}, {"type_id", 0}}}}}},
                                 {"special_tokens", {{name, {{"id", name}, {"ids", {bos}}, {"tokens", {name}}}}}}};
     }
-    return std::make_unique<HfBpeTokenizer>(tj, config, file.path());
+    return std::make_unique<HfBpeTokenizer>(tj, config, file.path(), pre_splits_of(file));
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ double in_memory_bytes(const WeightFootprint& f) { return f.params * kInMemoryBy
 
 double per_layer_bytes(const WeightFootprint& f) {
     // outside the layers: f32; one layer at a time: its f32 and its stored bytes
-    const double outside = std::max(0.0, f.params - f.layer_params * f.layers);
+    const double outside = std::max(0.0, f.params - f.stack_params);
     return outside * kF32 + f.layer_params * kF32 + f.layer_stored_bytes;
 }
 

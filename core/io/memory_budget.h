@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 
+#include "core/model/weight_footprint.h"
+
 namespace hs {
 
 // Bytes the system can still give this process: MemAvailable of /proc/meminfo, or
@@ -22,14 +24,6 @@ namespace hs {
 long long available_memory_bytes();
 // "8G", "512M", "1024" → bytes; -1 for anything else (zero, negative, other suffixes).
 long long parse_memory_size(const std::string& text);
-
-// What a model's weights take, in parameters and in bytes as stored.
-struct WeightFootprint {
-    double params = 0;             // all of them
-    double layer_params = 0;       // the largest layer's
-    double layer_stored_bytes = 0; // the largest layer's, as stored in the file
-    int layers = 0;                // of the stack read layer by layer
-};
 
 enum class WeightResidency { InMemory, PerLayer };
 

@@ -48,11 +48,12 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
 
 // The same product for a weight w (n, k) that has no packed panels. With `keep` (sized
 // for w), each panel is packed into keep's panel q just before it is used, which leaves
-// the weight packed. Without, nothing is kept and w is read from memory once: up to 256
-// rows of a, as the transposed product (c[:, panel]ᵀ = W[panel rows] · aᵀ: W's elements
-// are the broadcast operand, so it needs no layout); more rows, the range's panels packed
-// into this thread's buffer, then nn_packed's loop. Same arithmetic as nn_packed on
-// pack(w), bit for bit.
+// the weight packed. Without, nothing is kept and w is read from memory once: for 64,
+// 128, 192 or 256 rows of a, as the transposed product (c[:, panel]ᵀ = W[panel rows] · aᵀ:
+// W's elements are the broadcast operand, so it needs no layout; other row counts would
+// leave its tiles part empty), for other counts up to 256 each panel packed into this
+// thread's buffer just before use; more rows, the range's panels packed into this
+// thread's buffer, then nn_packed's loop. Same arithmetic as nn_packed on pack(w), bit for bit.
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep = nullptr);
 

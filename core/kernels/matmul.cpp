@@ -25,18 +25,22 @@ Operand laid_out(const ConstMatrixView& x, Op op, Scratch& scratch) {
     return {t.data(), static_cast<int>(x.rows())};
 }
 
+}  // namespace
+
 // Which code multiplies, per SIMD level, as measured on the trainer's shapes (T ≈ 40 rows,
 // 128 … 512 columns; docs/PERFORMANCE.md, "Training"): with AVX-512 the Highway kernel is
 // 6 % faster than OpenBLAS; at AVX2 OpenBLAS's Haswell kernels are 10 % faster than ours,
 // so below AVX-512 the product goes to Eigen, and OpenBLAS behind it, when HeadScope links
 // OpenBLAS (which picks its own kernels at run time). Without OpenBLAS: always the kernel.
-bool blas_is_faster() {
+bool hands_products_to_blas() {
 #ifdef HEADSCOPE_HAVE_OPENBLAS
     return simd_level() != SimdLevel::AVX512;
 #else
     return false;
 #endif
 }
+
+namespace {
 
 void blas_matmul(const ConstMatrixView& a, Op op_a, const ConstMatrixView& b, Op op_b, MatrixView& c, bool accumulate) {
     const auto product = [&](const auto& x, const auto& y) {
@@ -69,7 +73,7 @@ void matmul(ConstMatrixView a, Op op_a, ConstMatrixView b, Op op_b, MatrixView c
                       static_cast<int>(b.outerStride()), c.data(), ldc, accumulate);
         return;
     }
-    if (blas_is_faster()) {
+    if (hands_products_to_blas()) {
         blas_matmul(a, op_a, b, op_b, c, accumulate);
         return;
     }

@@ -26,4 +26,9 @@ void matmul(ConstMatrixView a, Op op_a, ConstMatrixView b, Op op_b, MatrixView c
 // The product as a new matrix.
 Matrix matmul(ConstMatrixView a, Op op_a, ConstMatrixView b, Op op_b);
 
+// Whether matmul hands products of more than gemm::kDotRows rows to BLAS at the SIMD level
+// in use (below AVX-512, when HeadScope links OpenBLAS); otherwise it runs gemm::nn on a
+// transposed operand laid out first.
+bool hands_products_to_blas();
+
 }  // namespace hs::kernels

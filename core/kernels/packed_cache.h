@@ -7,8 +7,7 @@
 // A PackedPanels object registers a set of weights while it lives; every matmul_nt
 // (core/kernels/parallel.h) whose weight is one of them then runs the packed kernel. A
 // Model owns one for its weights (shared with the models with_heads makes from it) and
-// drops it before the weights may change; a layer read from a file registers its
-// weights while it runs (core/model/layer_source.h: StackLayer).
+// drops it before the weights may change.
 //
 // Panels are made lazily: a weight's first product reads it as it is and keeps nothing
 // (gemm::nn_packing: the transposed product up to 256 rows of input, else panels packed
@@ -42,10 +41,9 @@ class PackedPanels {
 public:
     // Registers every non-empty weight by address and shape; packs nothing yet.
     // `keep_alive` owns the weights and is held until this object dies (null: the caller
-    // keeps them alive, as StackLayer does its slot), so a registered address always holds
-    // the values it was registered with; the weights must not change meanwhile
-    // (Model::mutable_weights drops its PackedPanels first; a slot is read again only after
-    // its StackLayer is gone).
+    // keeps them alive), so a registered address always holds the values it was registered
+    // with; the weights must not change meanwhile (Model::mutable_weights drops its
+    // PackedPanels first).
     PackedPanels(std::shared_ptr<const void> keep_alive, const std::vector<WeightRows>& weights);
     ~PackedPanels();
     PackedPanels(const PackedPanels&) = delete;

@@ -1,7 +1,5 @@
 #include "core/kernels/parallel.h"
 
-#include "core/kernels/matmul.h"
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -186,11 +184,15 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
                     std::to_string(c.cols()) + ")" + (bias ? " with a bias" : ""));
     // Below ~1M multiply-adds a wake-up costs more than the second core saves.
     const double macs = double(M) * double(N) * double(K);
-    if (WeightPanels weight = panels_for_product(b); weight.registered()) {
+    // A weight the cache holds, or one it does not whenever kernels::matmul would transpose
+    // it first (the packed kernel's first product is 1.1-1.8x as fast, every shape of
+    // BM_LinearKernel at AVX-512; at AVX2 OpenBLAS is 1.02-1.1x faster than it).
+    WeightPanels weight = panels_for_product(b);
+    if (weight.registered() || (M > gemm::kDotRows && !kernels::hands_products_to_blas())) {
         // Contiguous runs of 64-column panels per thread: c[:, 64·p0 : 64·p1] = a · W[p0:p1]ᵀ + b,
         // from the kept panels, or through gemm::nn_packing (packing into the cache on
-        // the weight's second product; reading it as it is, or packing into a per-thread
-        // buffer for a long input, on its first).
+        // the weight's second product; on its first, or for a weight the cache does not
+        // hold, packing panels into a per-thread buffer or reading W as it is).
         const int panels = static_cast<int>((N + gemm::kPanel - 1) / gemm::kPanel);
         const int parts = macs < 1e6 ? 1 : std::min(thread_count(), panels);
         const float* bias_data = bias ? bias->data() : nullptr;
@@ -225,6 +227,15 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
         block(0);
     else
         parallel_for(parts, block);
+}
+
+void matmul_nt_by_eigen(const Matrix& a, const Matrix& b, Matrix& c) {
+    const int parts = thread_count();
+    const Eigen::Index width = (b.rows() + parts - 1) / parts;
+    parallel_for(parts, [&](int p) {
+        const Eigen::Index n0 = p * width, n = std::min(b.rows(), n0 + width) - n0;
+        if (n > 0) c.middleCols(n0, n).noalias() = a * b.middleRows(n0, n).transpose();
+    });
 }
 
 }  // namespace hs

@@ -30,13 +30,18 @@ void park_threads();
 
 // c: (M, N) = a · bᵀ (+ bias on every row when bias is non-null), a: (M, K), b: (N, K) —
 // the y = x·Wᵀ + b of every linear layer. Large products are split into column blocks
-// of c (row blocks of b) run in parallel; each block is one single-threaded GEMM. When b
-// is a weight the packed-weight cache holds (core/kernels/packed_cache.h), the blocks are
-// whole 64-column panels run by the packed kernel at the SIMD level in use (the first
-// product reads the weight as it is, the second packs each panel just before use and
-// keeps them: gemm::nn_packing); otherwise each block is kernels::matmul (matmul.h: the
-// fastest code measured at the level in use), the product training's backward uses too.
+// of c (row blocks of b) run in parallel; each block is one single-threaded GEMM. They are
+// whole 64-column panels run by the packed kernel at the SIMD level in use when b is a
+// weight the packed-weight cache holds (core/kernels/packed_cache.h: the first product
+// reads the weight as it is, the second packs each panel just before use and keeps them:
+// gemm::nn_packing), and when kernels::matmul would transpose b before its product (no
+// BLAS at this level, more than gemm::kDotRows rows: nn_packing keeping nothing);
+// otherwise each block is kernels::matmul (matmul.h), the product training's backward uses too.
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
                const Vector* bias, Eigen::Ref<Matrix> c);
+
+// c (N, N) = a · bᵀ by Eigen's product (OpenBLAS behind it when HeadScope links it), in
+// column blocks over the pool: the BLAS side of the benchmarks' GEMM peak.
+void matmul_nt_by_eigen(const Matrix& a, const Matrix& b, Matrix& c);
 
 }  // namespace hs

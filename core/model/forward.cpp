@@ -204,7 +204,7 @@ Matrix run_main_stack(Run& r) {
     r.record(stack, "embed", x);
     const StackRotary rope = stack_rotary(c, static_cast<int>(r.in.ids.size()));
     for (int il = 0; il < c.layers; ++il) {
-        x = encoder_layer(*main_stack_layer(r.w, r.layers, il, r.layer_slot), c, x, main_self_mask(c, r.in.key_padding, il),
+        x = encoder_layer(main_stack_layer(r.w, r.layers, il, r.layer_slot), c, x, main_self_mask(c, r.in.key_padding, il),
                           r.context(stack, il, false, rope));
         r.report();
     }
@@ -342,7 +342,7 @@ HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const Head
     };
     if (!block.in_decoder) {
         EncoderLayerWeights slot;
-        encoder_layer(*model.layer(block.layer, slot), c, x, main_self_mask(c, trace.key_padding, block.layer), context);
+        encoder_layer(model.layer(block.layer, slot), c, x, main_self_mask(c, trace.key_padding, block.layer), context);
         return kept();
     }
     // memory: (T_enc, D) = the encoder's final output.

@@ -84,7 +84,7 @@ const ModelWeights& Model::weights() const {
     return *weights_;
 }
 
-StackLayer Model::layer(int il, EncoderLayerWeights& slot) const {
+const EncoderLayerWeights& Model::layer(int il, EncoderLayerWeights& slot) const {
     return main_stack_layer(*weights_, layer_source_.get(), il, slot);
 }
 
@@ -120,7 +120,7 @@ long long Model::parameter_count() const {
              count(l.norm2) + count(l.norm3);
     if (weights_->final_norm) n += count(*weights_->final_norm);
     if (weights_->decoder_final_norm) n += count(*weights_->decoder_final_norm);
-    if (layer_source_) n += layer_source_->layer_parameters();
+    if (layer_source_) n += static_cast<long long>(layer_source_->footprint().stack_params);
     return n;
 }
 
@@ -128,8 +128,8 @@ double Model::f32_weight_bytes() const {
     const double all = static_cast<double>(parameter_count());
     if (!layer_source_) return 4.0 * all;
     // outside the layers, and the one layer f32 at a time
-    return 4.0 * (all - static_cast<double>(layer_source_->layer_parameters()) +
-                  static_cast<double>(layer_source_->largest_layer_parameters()));
+    const WeightFootprint& f = layer_source_->footprint();
+    return 4.0 * (all - f.stack_params + f.layer_params);
 }
 
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids) {

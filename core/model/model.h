@@ -69,7 +69,7 @@ public:
     // Whether the layers are read from the file as the forward reaches them.
     bool reads_layers_from_file() const { return layer_source_ != nullptr; }
     // Main-stack layer il: the resident one, or the file's converted into `slot`.
-    StackLayer layer(int il, EncoderLayerWeights& slot) const;
+    const EncoderLayerWeights& layer(int il, EncoderLayerWeights& slot) const;
     // For editing: unshares first (copy on write, the other models keep their weights)
     // and drops this model's packed panels, which an edit would leave stale (the forward
     // then reads the matrices themselves).

@@ -255,6 +255,40 @@ std::unique_ptr<Tokenizer> make_sentencepiece_bpe(const json& tj, const json& co
 }  // namespace
 
 HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source)
+    : HfBpeTokenizer(tj, config, source, std::nullopt) {}
+
+HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source,
+                               std::vector<SplitPattern> stages)
+    : HfBpeTokenizer(tj, config, source, std::optional(std::move(stages))) {}
+
+void HfBpeTokenizer::read_pre_tokenizer(const json& pre) {
+    // The splitting stages, and a ByteLevel step somewhere.
+    std::vector<json> steps;
+    if (type_of(pre) == "Sequence" && pre.contains("pretokenizers") && pre["pretokenizers"].is_array())
+        steps.assign(pre["pretokenizers"].begin(), pre["pretokenizers"].end());
+    else
+        steps.push_back(pre);
+    bool byte_level = false;
+    for (const json& step : steps) {
+        const std::string type = type_of(step);
+        if (type == "Split") {
+            stages_.push_back(split_pattern(step, source_));
+        } else if (type == "ByteLevel") {
+            byte_level = true;
+            add_prefix_space_ = flag(step, "add_prefix_space", true);
+            if (flag(step, "use_regex", true)) stages_.push_back(SplitPattern::Gpt2);
+        } else {
+            throw Error("tokenizer.json '" + source_ + "': pre-tokenizer type '" + type +
+                        "' is not supported (byte-level BPE needs ByteLevel, optionally after a Split).");
+        }
+    }
+    if (!byte_level)
+        throw Error("tokenizer.json '" + source_ +
+                    "': BPE without a ByteLevel pre-tokenizer is not supported (only byte-level BPE is).");
+}
+
+HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source,
+                               std::optional<std::vector<SplitPattern>> stages)
     : source_(source) {
     const json& model = tj.at("model");
     if (type_of(model) != "BPE")
@@ -271,30 +305,10 @@ HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::st
                                         flag(model, "ignore_merges", false));
     vocab_size_ = model_->size();
 
-    // Pre-tokenizer: the splitting stages, and a ByteLevel step somewhere.
-    const json& pre = tj.contains("pre_tokenizer") ? tj["pre_tokenizer"] : json();
-    std::vector<json> steps;
-    if (type_of(pre) == "Sequence" && pre.contains("pretokenizers") && pre["pretokenizers"].is_array())
-        steps.assign(pre["pretokenizers"].begin(), pre["pretokenizers"].end());
+    if (stages)
+        stages_ = std::move(*stages);
     else
-        steps.push_back(pre);
-    bool byte_level = false;
-    for (const json& step : steps) {
-        const std::string type = type_of(step);
-        if (type == "Split") {
-            stages_.push_back(split_pattern(step, source));
-        } else if (type == "ByteLevel") {
-            byte_level = true;
-            add_prefix_space_ = flag(step, "add_prefix_space", true);
-            if (flag(step, "use_regex", true)) stages_.push_back(SplitPattern::Gpt2);
-        } else {
-            throw Error("tokenizer.json '" + source + "': pre-tokenizer type '" + type +
-                        "' is not supported (byte-level BPE needs ByteLevel, optionally after a Split).");
-        }
-    }
-    if (!byte_level)
-        throw Error("tokenizer.json '" + source +
-                    "': BPE without a ByteLevel pre-tokenizer is not supported (only byte-level BPE is).");
+        read_pre_tokenizer(tj.contains("pre_tokenizer") ? tj["pre_tokenizer"] : json());
     check_normalizer(tj.contains("normalizer") ? tj["normalizer"] : json(), source);
 
     if (tj.contains("added_tokens") && tj["added_tokens"].is_array()) {

@@ -22,6 +22,7 @@
 //                  of those; others add nothing
 // tokenizer_config.json, when given, supplies bos_token / eos_token.
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -41,6 +42,11 @@ public:
     // content or null.
     HfBpeTokenizer(const nlohmann::json& tokenizer, const nlohmann::json& config,
                    const std::string& source);
+    // The same with the pre-tokenizer given, not read: `stages` split the text, then byte
+    // level without a prefix space (a GGUF file's byte-level BPE: its tokenizer.ggml.pre);
+    // `tokenizer` has no pre_tokenizer.
+    HfBpeTokenizer(const nlohmann::json& tokenizer, const nlohmann::json& config, const std::string& source,
+                   std::vector<SplitPattern> stages);
 
     Tokens encode(const std::string& text, bool add_special = true) const override;
     int vocab_size() const override { return vocab_size_; }
@@ -53,6 +59,9 @@ private:
         int id;
     };
 
+    HfBpeTokenizer(const nlohmann::json& tokenizer, const nlohmann::json& config, const std::string& source,
+                   std::optional<std::vector<SplitPattern>> stages);
+    void read_pre_tokenizer(const nlohmann::json& pre);  // stages_ and add_prefix_space_
     void encode_segment(const std::string& text, std::vector<int>& ids) const;
     std::string token_bytes(int id) const override;
     int id_of_any(const std::string& token) const;  // added token or vocabulary, -1 if neither

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <span>
 
 #include "core/tokenize/pretokenize.h"
 #include "core/tokenize/unicode_classes.h"
@@ -15,6 +16,7 @@ namespace {
 
 using unicode::CodeRange;
 using unicode::Utf8Unit;
+using Units = std::span<const Utf8Unit>;  // one piece's units
 
 const char* const kGpt2Regex = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
 const char* const kGpt2RegexWithoutLastSpaces =
@@ -99,35 +101,35 @@ bool is_punctuation_or_symbol(const Utf8Unit& u, bool backtick) {
 }
 
 template <typename In>
-std::size_t run_end(const std::vector<Utf8Unit>& u, std::size_t i, In in) {
+std::size_t run_end(Units u, std::size_t i, In in) {
     while (i < u.size() && in(u[i])) ++i;
     return i;
 }
 
 // X+ at i
 template <typename In>
-std::size_t match_run(const std::vector<Utf8Unit>& u, std::size_t i, In in) {
+std::size_t match_run(Units u, std::size_t i, In in) {
     return in(u[i]) ? run_end(u, i, in) : i;
 }
 
 // \s?X+ at i: the optional space taken when X follows it, else X+ from i itself (a
 // space that is also in X, as U+3000 in DeepSeek's punctuation, starts the run).
 template <typename In>
-std::size_t match_spaced_run(const std::vector<Utf8Unit>& u, std::size_t i, In in) {
+std::size_t match_spaced_run(Units u, std::size_t i, In in) {
     if (is_space(u[i]) && i + 1 < u.size() && in(u[i + 1])) return run_end(u, i + 1, in);
     return match_run(u, i, in);
 }
 
 // Where the text's final run of whitespace starts (u.size() when it ends otherwise):
 // \s+$ matches from there to the end, and nowhere before.
-std::size_t trailing_space_start(const std::vector<Utf8Unit>& u) {
+std::size_t trailing_space_start(Units u) {
     std::size_t t = u.size();
     while (t > 0 && is_space(u[t - 1])) --t;
     return t;
 }
 
 // The end of the match of a one-class pattern at unit i, or i.
-std::size_t match_at(SplitPattern p, const std::vector<Utf8Unit>& u, std::size_t i, std::size_t trailing_space) {
+std::size_t match_at(SplitPattern p, Units u, std::size_t i, std::size_t trailing_space) {
     switch (p) {
         case SplitPattern::LineBreak: return is_line_break(u[i]) ? i + 1 : i;
         case SplitPattern::CasedLetters: return match_spaced_run(u, i, is_cased_letter);
@@ -153,16 +155,76 @@ std::size_t match_at(SplitPattern p, const std::vector<Utf8Unit>& u, std::size_t
     return i;
 }
 
-constexpr SplitPattern kAllPatterns[] = {
-    SplitPattern::Gpt2,          SplitPattern::Qwen2,
-    SplitPattern::Llama3,        SplitPattern::LineBreak,
-    SplitPattern::CasedLetters,  SplitPattern::AsciiAndCjkPunctuation,
-    SplitPattern::TrailingSpace, SplitPattern::CjkAndHangul,
-    SplitPattern::Numbers,       SplitPattern::Digit,
-    SplitPattern::SpacedLetters, SplitPattern::SpacedPunctuation,
-    SplitPattern::PunctuationAndSymbols, SplitPattern::PunctuationSymbolsAndBacktick,
-    SplitPattern::ThreeDigits,
+// Every pattern with its regex as tokenizer.json (and llama.cpp) writes it, in the enum's order.
+struct PatternRegex {
+    SplitPattern pattern;
+    const char* regex;
 };
+const PatternRegex kPatternRegexes[] = {
+    {SplitPattern::Gpt2, kGpt2Regex},
+    {SplitPattern::Qwen2, kQwen2Regex},
+    {SplitPattern::Llama3, kLlama3Regex},
+    {SplitPattern::LineBreak, "[\r\n]"},
+    {SplitPattern::CasedLetters, kCasedLettersRegex},
+    {SplitPattern::AsciiAndCjkPunctuation, kAsciiAndCjkPunctuationRegex},
+    {SplitPattern::TrailingSpace, R"(\s+$)"},
+    {SplitPattern::CjkAndHangul, kCjkAndHangulRegex},
+    {SplitPattern::Numbers, R"(\p{N}+)"},
+    {SplitPattern::Digit, R"(\p{N})"},
+    {SplitPattern::SpacedLetters, R"(\s?\p{L}+)"},
+    {SplitPattern::SpacedPunctuation, R"(\s?\p{P}+)"},
+    {SplitPattern::PunctuationAndSymbols, R"([\p{P}\$\+<=>\^~\|]+)"},
+    {SplitPattern::PunctuationSymbolsAndBacktick, R"([\p{P}\$\+<=>\^~\|`]+)"},
+    {SplitPattern::ThreeDigits, "[0-9][0-9][0-9]"},
+};
+static_assert(std::size(kPatternRegexes) == static_cast<std::size_t>(SplitPattern::ThreeDigits) + 1,
+              "a SplitPattern without its regex");
+
+// A piece of the text: its units [first, last).
+struct UnitRange {
+    std::size_t first, last;
+};
+
+bool is_whole_text_scanner(SplitPattern p) {
+    return p == SplitPattern::Gpt2 || p == SplitPattern::Qwen2 || p == SplitPattern::Llama3;
+}
+
+// A one-class pattern's matches in `piece` and the units between them, in order, onto `out`.
+void split_by_class(SplitPattern pattern, const std::vector<Utf8Unit>& units, UnitRange piece,
+                    std::vector<UnitRange>& out) {
+    const Units u(units.data() + piece.first, piece.last - piece.first);
+    const std::size_t n = u.size();
+    const std::size_t trailing = pattern == SplitPattern::TrailingSpace ? trailing_space_start(u) : n;
+    const auto add = [&](std::size_t from, std::size_t to) { out.push_back({piece.first + from, piece.first + to}); };
+    std::size_t gap = 0;  // start of the units no match has taken
+    for (std::size_t i = 0; i < n;) {
+        const std::size_t end = match_at(pattern, u, i, trailing);
+        if (end == i) {
+            ++i;
+            continue;
+        }
+        if (gap < i) add(gap, i);
+        add(i, end);
+        i = gap = end;
+    }
+    if (gap < n) add(gap, n);
+}
+
+// A whole-text scanner's pieces of `piece_text` (the bytes of `piece`), as unit ranges.
+// The scanner's pieces concatenate to its input and end on unit boundaries.
+void split_by_scanner(SplitPattern pattern, const std::string& piece_text, const std::vector<Utf8Unit>& units,
+                      UnitRange piece, std::vector<UnitRange>& out) {
+    const std::vector<std::string> split = pattern == SplitPattern::Gpt2 ? gpt2_pretokenize(piece_text)
+                                           : llama3_pretokenize(piece_text, pattern == SplitPattern::Qwen2 ? 1 : 3);
+    std::size_t k = piece.first;
+    std::size_t end = piece.first < units.size() ? units[piece.first].offset : 0;  // byte after the current piece
+    for (const std::string& s : split) {
+        const std::size_t from = k;
+        end += s.size();
+        while (k < piece.last && units[k].offset < end) ++k;
+        out.push_back({from, k});
+    }
+}
 
 struct GgufPre {
     const char* name;
@@ -191,73 +253,37 @@ const std::vector<GgufPre>& gguf_pres() {
 
 }  // namespace
 
-std::string split_regex(SplitPattern pattern) {
-    switch (pattern) {
-        case SplitPattern::Gpt2: return kGpt2Regex;
-        case SplitPattern::Qwen2: return kQwen2Regex;
-        case SplitPattern::Llama3: return kLlama3Regex;
-        case SplitPattern::LineBreak: return "[\r\n]";
-        case SplitPattern::CasedLetters: return kCasedLettersRegex;
-        case SplitPattern::AsciiAndCjkPunctuation: return kAsciiAndCjkPunctuationRegex;
-        case SplitPattern::TrailingSpace: return R"(\s+$)";
-        case SplitPattern::CjkAndHangul: return kCjkAndHangulRegex;
-        case SplitPattern::Numbers: return R"(\p{N}+)";
-        case SplitPattern::Digit: return R"(\p{N})";
-        case SplitPattern::SpacedLetters: return R"(\s?\p{L}+)";
-        case SplitPattern::SpacedPunctuation: return R"(\s?\p{P}+)";
-        case SplitPattern::PunctuationAndSymbols: return R"([\p{P}\$\+<=>\^~\|]+)";
-        case SplitPattern::PunctuationSymbolsAndBacktick: return R"([\p{P}\$\+<=>\^~\|`]+)";
-        case SplitPattern::ThreeDigits: return "[0-9][0-9][0-9]";
-    }
-    return kGpt2Regex;
-}
-
 std::optional<SplitPattern> split_pattern_of_regex(const std::string& regex) {
     if (regex == kGpt2RegexWithoutLastSpaces) return SplitPattern::Gpt2;
-    for (const SplitPattern p : kAllPatterns)
-        if (regex == split_regex(p)) return p;
+    for (const PatternRegex& p : kPatternRegexes)
+        if (regex == p.regex) return p.pattern;
     return std::nullopt;
 }
 
 std::vector<std::string> split_isolated(SplitPattern pattern, const std::string& text) {
-    switch (pattern) {
-        case SplitPattern::Gpt2: return gpt2_pretokenize(text);
-        case SplitPattern::Qwen2: return llama3_pretokenize(text, 1);
-        case SplitPattern::Llama3: return llama3_pretokenize(text, 3);
-        default: break;
-    }
-    const std::vector<Utf8Unit> u = unicode::decode_utf8(text);
-    const std::size_t n = u.size();
-    const std::size_t trailing = pattern == SplitPattern::TrailingSpace ? trailing_space_start(u) : n;
-    const auto offset = [&](std::size_t k) { return k < n ? u[k].offset : text.size(); };
-    std::vector<std::string> pieces;
-    const auto piece = [&](std::size_t from, std::size_t to) {
-        pieces.push_back(text.substr(offset(from), offset(to) - offset(from)));
-    };
-    std::size_t gap = 0;  // start of the text no match has taken
-    for (std::size_t i = 0; i < n;) {
-        const std::size_t end = match_at(pattern, u, i, trailing);
-        if (end == i) {
-            ++i;
-            continue;
-        }
-        if (gap < i) piece(gap, i);
-        piece(i, end);
-        i = gap = end;
-    }
-    if (gap < n) piece(gap, n);
-    return pieces;
+    return split_in_stages({pattern}, text);
 }
 
 std::vector<std::string> split_in_stages(const std::vector<SplitPattern>& stages, const std::string& text) {
-    std::vector<std::string> pieces{text};
+    const std::vector<Utf8Unit> units = unicode::decode_utf8(text);  // once, for every stage
+    const auto offset = [&](std::size_t k) { return k < units.size() ? units[k].offset : text.size(); };
+    std::vector<UnitRange> pieces{{0, units.size()}};
     for (const SplitPattern stage : stages) {
-        std::vector<std::string> next;
-        for (const std::string& p : pieces)
-            for (std::string& q : split_isolated(stage, p)) next.push_back(std::move(q));
+        std::vector<UnitRange> next;
+        for (const UnitRange piece : pieces) {
+            if (is_whole_text_scanner(stage)) {
+                const std::size_t from = offset(piece.first);
+                split_by_scanner(stage, text.substr(from, offset(piece.last) - from), units, piece, next);
+            } else {
+                split_by_class(stage, units, piece, next);
+            }
+        }
         pieces = std::move(next);
     }
-    return pieces;
+    std::vector<std::string> out;
+    out.reserve(pieces.size());
+    for (const UnitRange piece : pieces) out.push_back(text.substr(offset(piece.first), offset(piece.last) - offset(piece.first)));
+    return out;
 }
 
 std::optional<std::vector<SplitPattern>> gguf_pre_splits(const std::string& pre) {

@@ -34,8 +34,6 @@ enum class SplitPattern {
     ThreeDigits,          // [0-9][0-9][0-9]
 };
 
-// The regex as tokenizer.json (and llama.cpp) writes it.
-std::string split_regex(SplitPattern pattern);
 // The pattern a tokenizer.json Split regex is, if HeadScope implements it. GPT-2's regex
 // without its last alternative "|\s+" is GPT-2's: isolated, a lone whitespace character
 // that \s+(?!\S) leaves unmatched becomes a piece of its own either way.
@@ -43,7 +41,7 @@ std::optional<SplitPattern> split_pattern_of_regex(const std::string& regex);
 
 // The matches of `pattern` in `text` and the text between them, in order.
 std::vector<std::string> split_isolated(SplitPattern pattern, const std::string& text);
-// Each pattern of `stages` splits every piece of the previous one.
+// Each pattern of `stages` splits every piece of the previous one (the text decoded once).
 std::vector<std::string> split_in_stages(const std::vector<SplitPattern>& stages, const std::string& text);
 
 // The splits of llama.cpp's pre-tokenizer type `pre` (tokenizer.ggml.pre): default,

@@ -14,6 +14,7 @@
 #include "core/model/attention.h"
 #include "core/model/config.h"
 #include "core/kernels/gemm.h"
+#include "core/kernels/matmul.h"
 #include "core/kernels/packed_cache.h"
 #include "core/model/model.h"
 #include "core/model/recorder.h"
@@ -100,7 +101,8 @@ void BM_GemmPeak(benchmark::State& state) {
     if (state.range(1) != 0) cached.emplace(nullptr, std::vector<WeightRows>{WeightRows::of(b)});
     Matrix c(n, n);
     for (auto _ : state) {
-        matmul_nt(a, b, nullptr, c);
+        if (cached) matmul_nt(a, b, nullptr, c);
+        else matmul_nt_by_eigen(a, b, c);
         benchmark::DoNotOptimize(c.data());
     }
     state.counters["threads"] = thread_count();
@@ -110,9 +112,10 @@ BENCHMARK(BM_GemmPeak)->Args({1024, 0})->Args({1024, 1})->Args({2048, 0})->Args(
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // One thread, y (M, N) = x (M, K) · Wᵀ: the packed kernel at the SIMD level in use (arg 3 = 1;
-// 2: packing W on every call; 3: a weight's first product, the transposed one of
-// gemm::nn_packing, with W in cache) against BLAS through Eigen (arg 3 = 0) on the
-// projection and FFN shapes of the attention and model benchmarks.
+// 2: packing W on every call; 3: a weight's first product, gemm::nn_packing without kept
+// panels, with W in cache; 4: the generic kernels::matmul on Wᵀ, transposed per call)
+// against BLAS through Eigen (arg 3 = 0) on the projection and FFN shapes of the attention
+// and model benchmarks and a trainer's (40 rows).
 void BM_LinearKernel(benchmark::State& state) {
     const int M = int(state.range(0)), N = int(state.range(1)), K = int(state.range(2));
     const bool kernel = state.range(3) != 0;
@@ -121,7 +124,9 @@ void BM_LinearKernel(benchmark::State& state) {
     const gemm::PackedWeights packed = gemm::pack(w.data(), N, K, K);
     Matrix y(M, N);
     for (auto _ : state) {
-        if (state.range(3) == 3) {  // the first product's transposed path
+        if (state.range(3) == 4) {  // the generic product
+            kernels::matmul(x, kernels::Op::Plain, w, kernels::Op::Transposed, y);
+        } else if (state.range(3) == 3) {  // the first product's path
             gemm::nn_packing(M, x.data(), K, w.data(), N, K, K, 0, packed.panels(), nullptr, y.data(), N);
         } else if (state.range(3) == 2) {  // packed on every call
             const gemm::PackedWeights fresh = gemm::pack(w.data(), N, K, K);
@@ -143,7 +148,12 @@ BENCHMARK(BM_LinearKernel)
             for (int mode : {0, 1, 3}) b->Args({m, n, k, mode});
         for (const auto& [m, n, k] :
              {std::array{128, 3072, 768}, std::array{128, 768, 3072}, std::array{64, 2048, 512}})
-            for (int mode : {0, 1, 2, 3}) b->Args({m, n, k, mode});
+            for (int mode : {0, 1, 2, 3, 4}) b->Args({m, n, k, mode});
+        for (const auto& [m, n, k] : {std::array{40, 384, 128}, std::array{40, 512, 512}, std::array{512, 3072, 768}})
+            for (int mode : {0, 3, 4}) b->Args({m, n, k, mode});
+        for (int m : {100, 128, 200})
+            for (const auto& [n, k] : {std::array{768, 768}, std::array{3072, 768}, std::array{768, 3072}})
+                for (int mode : {3, 4}) b->Args({m, n, k, mode});
     })
     ->Unit(benchmark::kMicrosecond);
 
