@@ -43,6 +43,14 @@ i + Dh/2 (llama.cpp's NEOX mode, Hugging Face's rotate_half).
    parallel block, Phi-3's [gate; up] ffn_up, partial rotary and window; logits from
    fused_logits below.
 
+9. tests/fixtures/gguf/tiny_bert.gguf (tiny_bert_fixture): a 2-layer BERT encoder as
+   llama.cpp's converter writes one: separate attn_q/k/v with biases, post-norm
+   (attn_output_norm, layer_output_norm), learned positions, token_types, token_embd_norm,
+   no head; its WordPiece vocabulary is tests/fixtures/tokenizers/wordpiece_uncased/vocab.txt
+   in llama.cpp's spelling (a continuation "##x" stored as "x", any other token as "\u2581"
+   + token, control tokens as they are). tiny_bert_expected.json holds the last layer's
+   output for fixed ids from bert_hidden below (Hugging Face's BertModel, written out).
+
 Regenerate:   /usr/bin/python3 tests/gen_gguf_fixtures.py
 Verify only:  /usr/bin/python3 tests/gen_gguf_fixtures.py --check
 """
@@ -837,6 +845,75 @@ def tiny_fused_fixture(arch):
     return writer, {"ids": ids, "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
 
 
+def bert_hidden(meta, w, ids):
+    """The last layer's output (T, D) of a GGUF bert, as Hugging Face's BertModel computes
+    it: word + position + token-type-0 embeddings, LayerNorm; per layer x = LN(x + attn(x))
+    (no mask, scores / sqrt(Dh)), x = LN(x + down(gelu(up x))) with GELU's erf form."""
+    D, L = meta["bert.embedding_length"], meta["bert.block_count"]
+    H = meta["bert.attention.head_count"]
+    Dh, eps, T = D // H, meta["bert.attention.layer_norm_epsilon"], len(ids)
+    t = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in w.items()}
+    norm = lambda x, name: torch.nn.functional.layer_norm(x, (D,), t[name + ".weight"], t[name + ".bias"], eps)
+    lin = lambda x, name: x @ t[name + ".weight"].T + t[name + ".bias"]
+    x = norm(t["token_embd.weight"][ids] + t["position_embd.weight"][:T] + t["token_types.weight"][0], "token_embd_norm")
+    for il in range(L):
+        p = f"blk.{il}."
+        q, k, v = (lin(x, p + n).reshape(T, H, Dh).transpose(0, 1) for n in ("attn_q", "attn_k", "attn_v"))
+        a = torch.softmax(q @ k.transpose(1, 2) / Dh ** 0.5, -1)
+        x = norm(x + lin((a @ v).transpose(0, 1).reshape(T, D), p + "attn_output"), p + "attn_output_norm")
+        x = norm(x + lin(torch.nn.functional.gelu(lin(x, p + "ffn_up")), p + "ffn_down"), p + "layer_output_norm")
+    return x
+
+
+def tiny_bert_fixture():
+    """tiny_bert.gguf (2 layers, D 32, 4 heads, F 48, F16 matrices) and its reference."""
+    rng = np.random.default_rng(50)
+    D, L, H, F, T_max, types_n = 32, 2, 4, 48, 64, 2
+    vocab = open(os.path.join(HERE, "fixtures", "tokenizers", "wordpiece_uncased", "vocab.txt"),
+                 encoding="utf-8").read().splitlines()
+    control = [tok.startswith("[") and tok.endswith("]") for tok in vocab]
+    tokens = [tok if c else tok[2:] if tok.startswith("##") else "\u2581" + tok for tok, c in zip(vocab, control)]
+    writer = Writer()
+    writer.add("general.architecture", STRING, "bert")
+    for key, value in [("context_length", T_max), ("embedding_length", D), ("block_count", L),
+                       ("feed_forward_length", F), ("attention.head_count", H)]:
+        writer.add("bert." + key, 4, value)
+    writer.add("bert.attention.layer_norm_epsilon", 6, 1e-12)
+    writer.add("bert.attention.causal", 7, False)
+    writer.add("bert.pooling_type", 4, 2)  # CLS, as llama.cpp writes it (HeadScope shows every position)
+    writer.add("tokenizer.ggml.model", STRING, "bert")
+    writer.add("tokenizer.ggml.token_type_count", 4, types_n)
+    writer.add("tokenizer.ggml.tokens", ARRAY, tokens, STRING)
+    writer.add("tokenizer.ggml.token_type", ARRAY, [3 if c else 1 for c in control], 5)
+    for key, token in [("unknown_token_id", "[UNK]"), ("seperator_token_id", "[SEP]"), ("padding_token_id", "[PAD]"),
+                       ("cls_token_id", "[CLS]"), ("mask_token_id", "[MASK]")]:
+        writer.add("tokenizer.ggml." + key, 4, vocab.index(token))
+    V = len(tokens)
+    layer = []
+    for n in ("attn_q", "attn_k", "attn_v", "attn_output"):
+        layer += [(n + ".weight", (D, D)), (n + ".bias", (D,))]
+    layer += [("attn_output_norm.weight", (D,)), ("attn_output_norm.bias", (D,))]
+    layer += [("ffn_up.weight", (F, D)), ("ffn_up.bias", (F,)), ("ffn_down.weight", (D, F)), ("ffn_down.bias", (D,))]
+    layer += [("layer_output_norm.weight", (D,)), ("layer_output_norm.bias", (D,))]
+    tensors = [("token_embd.weight", (V, D)), ("token_types.weight", (types_n, D)), ("position_embd.weight", (T_max, D)),
+               ("token_embd_norm.weight", (D,)), ("token_embd_norm.bias", (D,))]
+    tensors += [(f"blk.{il}.{n}", shape) for il in range(L) for n, shape in layer]
+    w = {}
+    for name, shape in tensors:
+        if name.endswith("norm.weight"):
+            values = (1.0 + 0.1 * rng.standard_normal(shape)).astype(np.float32)
+        else:
+            values = (rng.standard_normal(shape) * (0.2 if name.endswith("bias") else 0.3)).astype(np.float32)
+        type_name = "F32" if len(shape) == 1 else "F16"
+        raw = values.view(np.uint8) if type_name == "F32" else values.astype(np.float16).view(np.uint8)
+        writer.tensor(name, list(reversed(shape)), type_name, raw.reshape(-1))
+        w[name] = dequantize(type_name, raw.reshape(-1), values.size).reshape(shape)
+    meta = {k: v for k, _, v, _ in writer.meta}
+    ids = [2, 5, 7, 8, 6, 9, 3]
+    hidden = bert_hidden(meta, w, ids)
+    return writer, {"ids": ids, "hidden_first": hidden[0].tolist(), "hidden_last": hidden[-1].tolist()}
+
+
 def shared_reference():
     prompt = "Once upon a time"
     out = {}
@@ -869,6 +946,7 @@ def main():
     scaled, _, scaled_expected = tiny_llama_fixture(rope_divisors=[1.0, 1.0, 2.5, 8.0])
     tiny_models = {arch: tiny_gemma_fixture(arch) for arch in ("gemma", "gemma2", "gemma3")}
     tiny_models.update({arch: tiny_fused_fixture(arch) for arch in ("gpt2", "gptneox", "phi3")})
+    tiny_models["bert"] = tiny_bert_fixture()
     shared = shared_reference()
     if args.check:
         drift = False

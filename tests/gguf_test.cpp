@@ -312,13 +312,13 @@ TEST(GgufDamaged, ModelProblemsAreNamed) {
         return GgufBytes().header(3, 0, 3).kv_str("general.architecture", arch)
             .kv_str("tokenizer.ggml.model", "llama").str("tokenizer.ggml.tokens").u32(9).u32(8).u64(0).bytes;
     };
-    test::expect_contains(open_error(with_arch("mamba")), {"'mamba' model; HeadScope opens GGUF architectures llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, gpt2, gptneox so far"});
+    test::expect_contains(open_error(with_arch("mamba")), {"'mamba' model; HeadScope opens GGUF architectures llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, gpt2, gptneox, bert so far"});
     test::expect_contains(open_error(with_arch("llama")), {"llama.embedding_length"});
     test::expect_contains(open_error(GgufBytes().header(3, 0, 1).kv_str("general.architecture", "llama").bytes),
                           {"holds no tokenizer"});
     test::expect_contains(open_error(GgufBytes().header(3, 0, 2).kv_str("general.architecture", "llama")
                                          .kv_str("tokenizer.ggml.model", "t5").bytes),
-                          {"tokenizer is 't5'", "llama (SentencePiece) and gpt2"});
+                          {"tokenizer is 't5'", "llama (SentencePiece), gpt2 (byte-level BPE) and bert (WordPiece)"});
 }
 
 TEST(GgufDamaged, EveryTruncationOfARealFileIsAnErrorNotACrash) {

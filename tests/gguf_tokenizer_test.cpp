@@ -12,6 +12,7 @@
 #include "core/formats/gguf_model.h"
 #include "core/open_source.h"
 #include "core/tokenize/hf_tokenizer.h"
+#include "core/tokenize/wordpiece.h"
 #include "tests/gguf_bytes.h"
 #include "tests/json_fixture.h"
 #include "tests/test_util.h"
@@ -230,6 +231,76 @@ TEST(GgufPhi3, FusedGateUpPartialRotaryAndWindowMatchTheTorchForward) {
     EXPECT_EQ(c.window_layers, "");
     EXPECT_EQ(c.activation, Activation::SwiGLU);
     expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_phi3_expected.json"));
+}
+
+// bert as llama.cpp writes it: separate q/k/v with biases, post-norm, token types and an
+// embedding norm, no head. The last layer's output at the first and last positions is
+// Hugging Face's BertModel's (tests/gen_gguf_fixtures.py: bert_hidden), held in memory and
+// read layer by layer.
+TEST(GgufBert, PostNormEncoderWithTokenTypesMatchesTheTorchForward) {
+    const json ref = json_file(kFixtures + "/gguf/tiny_bert_expected.json");
+    const ForwardInput in = ForwardInput::of(ref["ids"].get<std::vector<int>>());
+    for (const WeightResidency residency : {WeightResidency::InMemory, WeightResidency::PerLayer}) {
+        const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_bert.gguf", nullptr, residency);
+        const ModelConfig& c = ckpt.model.config();
+        EXPECT_EQ(c.family, "bert");
+        EXPECT_EQ(c.arch, Arch::EncoderOnly);
+        EXPECT_EQ(c.mask, MaskKind::None);
+        EXPECT_EQ(c.norm, NormPlacement::PostLN);
+        EXPECT_EQ(c.lm_head, LmHead::None);
+        EXPECT_EQ(c.type_vocab, 2);
+        EXPECT_TRUE(c.embed_norm);
+        const Matrix out = ckpt.model.forward(in).main.final_output;
+        ASSERT_EQ(out.rows(), static_cast<Eigen::Index>(in.ids.size()));
+        for (const auto& [row, key] : {std::pair{Eigen::Index{0}, "hidden_first"}, {out.rows() - 1, "hidden_last"}}) {
+            const auto want = ref[key].get<std::vector<float>>();
+            ASSERT_EQ(out.cols(), static_cast<Eigen::Index>(want.size()));
+            for (Eigen::Index j = 0; j < out.cols(); ++j)
+                ASSERT_NEAR(out(row, j), want[static_cast<std::size_t>(j)], 1e-4f) << key << " " << j;
+        }
+    }
+}
+
+// The file's vocabulary is vocab.txt's in llama.cpp's spelling ("▁the", "ing" for "##ing",
+// "[CLS]" kept): read back, it gives the ids the vocab.txt tokenizer gives (itself checked
+// against Hugging Face's BertTokenizer in wordpiece_test.cpp), [CLS] … [SEP] included.
+TEST(GgufBert, TheWordPieceVocabularyGivesTheIdsOfItsVocabTxt) {
+    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_bert.gguf");
+    const auto lines = read_vocab_txt(kFixtures + "/tokenizers/wordpiece_uncased/vocab.txt");
+    const WordPieceTokenizer reference(lines, WordPieceOptions{});
+    ASSERT_EQ(ckpt.tokenizer->vocab_size(), static_cast<int>(lines.size()));
+    for (const std::string text : {"The cafe is playing", "unaffable PLAYED the [MASK] cafe!", "Café, the caf\xc3\xa9",
+                                   "\xe4\xb8\xad the zzz", ""}) {
+        EXPECT_EQ(ckpt.tokenizer->encode(text).ids, reference.encode(text).ids) << text;
+        EXPECT_EQ(ckpt.tokenizer->encode(text, false).ids, reference.encode(text, false).ids) << text;
+    }
+    EXPECT_EQ(ckpt.tokenizer->encode("the playing").ids, (std::vector<int>{2, 5, 7, 8, 3}));
+    EXPECT_EQ(ckpt.tokenizer->display(8), "##ing");
+}
+
+// A bert file that is not the encoder HeadScope reads is refused by name: causal
+// attention (nomic/jina variants write other architectures; this one says causal), or no
+// token-type embeddings.
+TEST(GgufBert, ACausalOneOrOneWithoutTokenTypesIsNamed) {
+    const std::string whole = test::read_text(kFixtures + "/gguf/tiny_bert.gguf");
+    const auto error_of_bytes = [](const std::string& bytes) {
+        test::TempDir dir;
+        const std::string path = dir.file("bad.gguf");
+        test::write_text(path, bytes);
+        return test::error_of([&] { (void)load_gguf(path); });
+    };
+    std::string causal = whole;
+    const std::string key = "bert.attention.causal";
+    const std::size_t at = causal.find(key);
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_EQ(causal[at + key.size()], '\x07');  // the value's type: bool
+    causal[at + key.size() + 4] = '\x01';        // after the u32 type
+    test::expect_contains(error_of_bytes(causal), {"a causal 'bert' (bert.attention.causal) is not a BERT encoder"});
+    std::string untyped = whole;
+    const std::size_t name = untyped.find("token_types.weight");
+    ASSERT_NE(name, std::string::npos);
+    untyped[name + 10] = 'z';  // token_typez.weight
+    test::expect_contains(error_of_bytes(untyped), {"has no (token types, d_model) tensor 'token_types.weight'"});
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/formats/gguf.h"
 #include "core/formats/gguf_layer_source.h"
+#include "core/formats/gguf_bert.h"
 #include "core/formats/gguf_layernorm_models.h"
 #include "core/formats/gguf_tensor_reader.h"
 #include "core/io/memory_budget.h"
@@ -69,7 +70,7 @@ std::string describe_gguf(const GgufFile& file) {
     if (file.has("tokenizer.ggml.model")) {
         const std::string kind = file.string("tokenizer.ggml.model");
         tokenizer_vocab = file.has("tokenizer.ggml.tokens") ? static_cast<int>(file.strings("tokenizer.ggml.tokens").size()) : 0;
-        tokenizer = kind + (kind == "llama" ? " (SentencePiece BPE)" : kind == "gpt2" ? " (byte-level BPE)" : "") + ", " +
+        tokenizer = kind + (kind == "llama" ? " (SentencePiece BPE)" : kind == "gpt2" ? " (byte-level BPE)" : kind == "bert" ? " (WordPiece)" : "") + ", " +
                     std::to_string(tokenizer_vocab) + " tokens";
     }
     int layers = 0;
@@ -171,19 +172,6 @@ ModelConfig llama_like_config(const GgufFile& file, const std::string& arch) {
     return c;
 }
 
-// [q; k; v] (I + 2·Ikv, D) into qkv from attn_qkv, or attn_q, attn_k and attn_v stacked as read.
-void read_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Eigen::Index D, Matrix& qkv) {
-    if (r.has(b + "attn_qkv.weight")) return r.matrix_into(b + "attn_qkv.weight", I + 2 * Ikv, D, qkv);
-    // the file's shapes checked before the stack is allocated
-    const GgufTensor& q = r.expect_matrix(b + "attn_q.weight", I, D);
-    const GgufTensor& k = r.expect_matrix(b + "attn_k.weight", Ikv, D);
-    const GgufTensor& v = r.expect_matrix(b + "attn_v.weight", Ikv, D);
-    ensure_shape(qkv, I + 2 * Ikv, D);
-    r.rows_into(q, 0, I, qkv, 0);
-    r.rows_into(k, 0, Ikv, qkv, I);
-    r.rows_into(v, 0, Ikv, qkv, I + Ikv);
-}
-
 // RMSNorm γ of D from `name` into norm.
 void rms_norm_into(GgufTensorReader& r, const std::string& name, Eigen::Index D, LayerNormWeights& norm) {
     r.vector_into(name, D, norm.weight);
@@ -209,13 +197,8 @@ void llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il, Encoder
     AttentionWeights& a = l.self_attn;
     a.heads = c.heads;
     a.kv_heads = c.kv_heads;
-    read_qkv(r, b, I, Ikv, D, a.in_proj_weight);  // rows [W_Q; W_K; W_V]
-    if (c.qkv_bias) {
-        const Vector bq = r.vector(b + "attn_q.bias", I), bk = r.vector(b + "attn_k.bias", Ikv),
-                     bv = r.vector(b + "attn_v.bias", Ikv);
-        a.in_proj_bias.resize(I + 2 * Ikv);  // no-op when it has that size
-        a.in_proj_bias << bq, bk, bv;
-    }
+    read_gguf_qkv(r, b, I, Ikv, D, a.in_proj_weight);  // rows [W_Q; W_K; W_V]
+    if (c.qkv_bias) read_gguf_qkv_bias(r, b, I, Ikv, a.in_proj_bias);
     if (c.qk_norm) {
         r.vector_into(b + "attn_q_norm.weight", c.d_h(), a.q_norm);
         r.vector_into(b + "attn_k_norm.weight", c.d_h(), a.k_norm);
@@ -256,6 +239,7 @@ constexpr GgufArchitecture kArchitectures[] = {
     {"phi3", llama_like_config, llama_like_outside, llama_like_layer},
     {"gpt2", gguf_layernorm_config, gguf_layernorm_outside, gguf_layernorm_layer},
     {"gptneox", gguf_layernorm_config, gguf_layernorm_outside, gguf_layernorm_layer},
+    {"bert", gguf_bert_config, gguf_bert_outside, gguf_bert_layer},
 };
 
 const GgufArchitecture& architecture_of(const GgufFile& file, const std::string& arch) {

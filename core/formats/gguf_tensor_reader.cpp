@@ -55,7 +55,9 @@ void read_gguf_vocab_and_head(const GgufFile& file, const std::string& arch, Mod
     if (embed->ne.size() != 2 || embed->ne[1] < 1 || embed->ne[1] > kGgufMaxDim)
         throw Error(file.path() + ": tensor 'token_embd.weight' is not a (vocab, d_model) matrix");
     c.vocab = static_cast<int>(embed->ne[1]);
-    c.lm_head = file.find_tensor("output.weight") ? LmHead::Separate : LmHead::Tied;
+    c.lm_head = c.arch == Arch::EncoderOnly       ? LmHead::None  // an embedding model (bert)
+                : file.find_tensor("output.weight") ? LmHead::Separate
+                                                    : LmHead::Tied;
 }
 
 Matrix GgufTensorReader::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
@@ -118,6 +120,26 @@ const GgufTensor& GgufTensorReader::require(const std::string& name) {
                     " model needs");
     used_.push_back(name);
     return *t;
+}
+
+void read_gguf_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Eigen::Index D,
+                   Matrix& qkv) {
+    if (r.has(b + "attn_qkv.weight")) return r.matrix_into(b + "attn_qkv.weight", I + 2 * Ikv, D, qkv);
+    // the file's shapes checked before the stack is allocated
+    const GgufTensor& q = r.expect_matrix(b + "attn_q.weight", I, D);
+    const GgufTensor& k = r.expect_matrix(b + "attn_k.weight", Ikv, D);
+    const GgufTensor& v = r.expect_matrix(b + "attn_v.weight", Ikv, D);
+    ensure_shape(qkv, I + 2 * Ikv, D);
+    r.rows_into(q, 0, I, qkv, 0);
+    r.rows_into(k, 0, Ikv, qkv, I);
+    r.rows_into(v, 0, Ikv, qkv, I + Ikv);
+}
+
+void read_gguf_qkv_bias(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Vector& bias) {
+    const Vector bq = r.vector(b + "attn_q.bias", I), bk = r.vector(b + "attn_k.bias", Ikv),
+                 bv = r.vector(b + "attn_v.bias", Ikv);
+    bias.resize(I + 2 * Ikv);  // no-op when it has that size
+    bias << bq, bk, bv;
 }
 
 }  // namespace hs

@@ -27,8 +27,8 @@ ModelConfig gguf_decoder_config(const GgufFile& file, const std::string& arch);
 // ModelConfig::rotary_dims from rope.dimension_count R (default: the head size Dh): 0
 // when R is all of Dh, else R (partial rotary; validate checks it is even and ≤ Dh).
 int read_gguf_rotary_dims(const GgufFile& file, const std::string& p, int head_dim);
-// The vocabulary from token_embd (V, D) and the head: `output` (V, D) when stored, else
-// tied to token_embd.
+// The vocabulary from token_embd (V, D) and the head: none for an encoder, else `output`
+// (V, D) when stored, else tied to token_embd.
 void read_gguf_vocab_and_head(const GgufFile& file, const std::string& arch, ModelConfig& c);
 
 // m resized to (rows, cols) unless it has that shape already (its memory then reused).
@@ -74,5 +74,12 @@ private:
     std::vector<std::uint8_t>* scratch_;
     std::vector<std::string> used_;
 };
+
+// [q; k; v] (I + 2·Ikv, D) into qkv from blk.N.attn_qkv, or attn_q (I, D), attn_k and
+// attn_v (Ikv, D) stacked as read; `b` is the layer's "blk.N." prefix.
+void read_gguf_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Eigen::Index D,
+                   Matrix& qkv);
+// [b_q; b_k; b_v] (I + 2·Ikv) from attn_q.bias (I), attn_k.bias and attn_v.bias (Ikv).
+void read_gguf_qkv_bias(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Vector& bias);
 
 }  // namespace hs

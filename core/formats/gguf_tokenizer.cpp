@@ -8,6 +8,13 @@
 //                  default when the key is absent); control and user-defined
 //                  tokens (token_type 3, 4) are matched whole in the text. It is built as
 //                  the tokenizer.json Hugging Face would write for the same vocabulary.
+//   model "bert":  WordPiece (core/tokenize/wordpiece.h) over the vocabulary as llama.cpp's
+//                  converter spells it: "▁x" (U+2581) is the word-start piece x, a control
+//                  token (type 3) or one in brackets ("[CLS]", older converters) stays as it
+//                  is, any other x is the continuation "##x"; unknown_token_id, cls_token_id,
+//                  seperator_token_id (sic) name [UNK], [CLS], [SEP]. The file does not say
+//                  whether the model is cased: the text is lower-cased and its accents
+//                  stripped, as uncased BERT's (and llama.cpp's WPM tokenizer) do.
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +25,7 @@
 #include "core/tokenize/hf_tokenizer_json.h"
 #include "core/tokenize/sentencepiece_bpe.h"
 #include "core/tokenize/split_stages.h"
+#include "core/tokenize/wordpiece.h"
 
 namespace hs {
 
@@ -98,6 +106,33 @@ std::unique_ptr<Tokenizer> byte_level_tokenizer(const GgufFile& file) {
     return std::make_unique<HfBpeTokenizer>(tj, config, file.path(), pre_splits_of(file));
 }
 
+// A token of llama.cpp's WordPiece spelling back in vocab.txt's.
+std::string wordpiece_token(std::string token, std::int64_t type) {
+    static const std::string kWordStart = "\xE2\x96\x81";  // U+2581
+    if (token.empty() || type == 3 || (token.front() == '[' && token.back() == ']')) return token;
+    if (token.rfind(kWordStart, 0) == 0) return token.substr(kWordStart.size());
+    return "##" + token;
+}
+
+std::unique_ptr<Tokenizer> wordpiece_tokenizer(const GgufFile& file) {
+    std::vector<std::string> vocab = file.strings(kKey + "tokens");
+    const std::size_t n = vocab.size();
+    const std::vector<std::int64_t> types = token_types(file, n);
+    for (std::size_t i = 0; i < n; ++i) vocab[i] = wordpiece_token(std::move(vocab[i]), types[i]);
+    WordPieceOptions options;  // uncased
+    const auto name = [&](const char* key, std::string& token) {
+        if (const int id = special_id(file, key, -1, n); id >= 0) token = vocab[static_cast<std::size_t>(id)];
+    };
+    name("unknown_token_id", options.unk_token);
+    name("cls_token_id", options.cls_token);
+    name("seperator_token_id", options.sep_token);
+    try {
+        return std::make_unique<WordPieceTokenizer>(std::move(vocab), std::move(options));
+    } catch (const Error& e) {
+        throw Error(file.path() + ": " + e.what());
+    }
+}
+
 }  // namespace
 
 std::unique_ptr<Tokenizer> gguf_tokenizer(const GgufFile& file) {
@@ -105,8 +140,9 @@ std::unique_ptr<Tokenizer> gguf_tokenizer(const GgufFile& file) {
     const std::string kind = file.string(kKey + "model");
     if (kind == "llama") return sentencepiece_tokenizer(file);
     if (kind == "gpt2") return byte_level_tokenizer(file);
+    if (kind == "bert") return wordpiece_tokenizer(file);
     throw Error(file.path() + ": its tokenizer is '" + kind +
-                "'; HeadScope reads GGUF tokenizers llama (SentencePiece) and gpt2 (byte-level BPE) so far");
+                "'; HeadScope reads GGUF tokenizers llama (SentencePiece), gpt2 (byte-level BPE) and bert (WordPiece) so far");
 }
 
 }  // namespace hs

@@ -1,6 +1,6 @@
 // Fuzz target: a GGUF file (header, metadata, tensor table, blocks of every type), read as
 // a file, then as a model of any architecture (seeds: llama, qwen3, gemma2, gemma3, phi3,
-// gpt2, gptneox) with its tokenizer, which encodes a text; then with its layers read from
+// gpt2, gptneox, bert) with its tokenizer, which encodes a text; then with its layers read from
 // the file as a two-token forward reaches them.
 #include "core/error.h"
 #include "core/formats/gguf.h"
