@@ -141,7 +141,8 @@ TEST_P(GemmTranspose, BlocksOfSixteenAndTheirEdges) {
 }
 
 TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
-    // Up to 256 rows the first product is the transposed one (gemm::nn_packing); the
+    // For 64 (… 256) rows the first product is the transposed one (gemm::nn_packing), for
+    // 1, 9, 40 and 130 rows each panel is packed into a thread buffer just before use; the
     // 64 × 200 × 600 shape has three k blocks, and runs with and without a bias. The last shape
     // has more rows than one row block (256), a partial last panel and more inputs than
     // one k block (256).
@@ -200,6 +201,17 @@ TEST_P(GemmPacked, LinearLayerEqualsXTimesWTransposedPlusBias) {
             (x.cast<double>() * w.cast<double>().transpose()).rowwise() + bias.cast<double>().transpose();
         EXPECT_LT((first.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + shape.k));
         EXPECT_LT((unregistered.cast<double>() - want).cwiseAbs().maxCoeff(), 1e-5 * (1 + shape.k));
+    }
+}
+
+// No inputs (K = 0): every row of c is the bias, whichever path the weight takes.
+TEST_P(GemmPacked, AProductOfNoInputsIsTheBias) {
+    for (const int m : {3, 64, 100}) {
+        const Matrix x(m, 0), w(70, 0);
+        const Vector bias = Vector::LinSpaced(70, -1.0f, 1.0f);
+        Matrix c = Matrix::Constant(m, 70, 7.0f);
+        matmul_nt(x, w, &bias, c);
+        for (int i = 0; i < m; ++i) ASSERT_EQ(Vector(c.row(i).transpose()), bias) << m << " rows, row " << i;
     }
 }
 

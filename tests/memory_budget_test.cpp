@@ -18,7 +18,6 @@ constexpr long long kGiB = 1024LL * 1024 * 1024;
 // (4096·(4096 + 2·1024 + 4096) + 3·4096·14336 + 2·4096), 2 bytes each as stored.
 WeightFootprint llama3_8b_bf16() {
     WeightFootprint f;
-    f.layers = 32;
     f.layer_params = 218112000.0;
     f.layer_stored_bytes = 2 * f.layer_params;
     f.stack_params = 32 * f.layer_params;

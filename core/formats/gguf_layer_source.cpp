@@ -41,8 +41,9 @@ LayerSizes layer_sizes(const GgufFile& file, int layers) {
 
 }  // namespace
 
-GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read)
-    : file_(std::move(file)), config_(std::move(config)), read_(read), footprint_(gguf_footprint(*file_, config_.layers)) {}
+GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read,
+                                 WeightFootprint footprint)
+    : file_(std::move(file)), config_(std::move(config)), read_(read), footprint_(footprint) {}
 
 void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
     if (il < 0 || il >= config_.layers)
@@ -55,7 +56,6 @@ void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
 
 WeightFootprint gguf_footprint(const GgufFile& file, int layers) {
     WeightFootprint f;
-    f.layers = layers;
     for (const GgufTensor& t : file.tensors()) f.params += static_cast<double>(t.numel());
     const LayerSizes sizes = layer_sizes(file, layers);
     for (std::size_t il = 0; il < sizes.params.size(); ++il) {

@@ -24,7 +24,9 @@ using GgufLayerReader = void (*)(const ModelConfig& c, GgufTensorReader& r, int 
 
 class GgufLayerSource final : public LayerSource {
 public:
-    GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read);
+    // `footprint`: gguf_footprint(*file, config.layers), as the memory plan used it.
+    GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read,
+                    WeightFootprint footprint);
     void read_layer(int il, EncoderLayerWeights& layer) const override;
     int layers() const override { return config_.layers; }
     const WeightFootprint& footprint() const override { return footprint_; }

@@ -265,8 +265,8 @@ Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& 
                  std::optional<WeightResidency> residency) {
     ModelConfig c = gguf_config(*file);
     const std::string what = "GGUF file '" + file->path() + "'";
-    if (!residency)
-        residency = plan_weight_residency(gguf_footprint(*file, c.layers), available_memory_bytes(), true, what);
+    const WeightFootprint footprint = gguf_footprint(*file, c.layers);
+    if (!residency) residency = plan_weight_residency(footprint, available_memory_bytes(), true, what);
     GgufTensorReader r(*file);
     if (r.has("rope_freqs.weight")) {  // Llama-3.1 rope scaling: θ_i / rope_freqs[i]
         const Vector divisors = r.vector("rope_freqs.weight", c.rotary_dim_count() / 2);
@@ -289,7 +289,7 @@ Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& 
         report(1);
         check_layers_like_first(*file, r, c.layers, progress);
         r.require_all_used();
-        auto layers = std::make_shared<const GgufLayerSource>(file, c, arch.layer);
+        auto layers = std::make_shared<const GgufLayerSource>(file, c, arch.layer, footprint);
         Model model(std::move(c), std::move(w), std::move(layers), file->path());
         model.set_stored_dtype(stored_types_summary(*file) + " in GGUF, read one layer at a time");
         return model;

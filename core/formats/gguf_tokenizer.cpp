@@ -7,7 +7,8 @@
 //                  deepseek-llm, deepseek-coder, falcon, mpt, starcoder, refact, default, the
 //                  default when the key is absent); control and user-defined
 //                  tokens (token_type 3, 4) are matched whole in the text. It is built as
-//                  the tokenizer.json Hugging Face would write for the same vocabulary.
+//                  HfBpeTokenizer from the tokenizer.json Hugging Face would write for the
+//                  same vocabulary, with those splits given directly.
 //   model "bert":  WordPiece (core/tokenize/wordpiece.h) over the vocabulary as llama.cpp's
 //                  converter spells it: "▁x" (U+2581) is the word-start piece x, a control
 //                  token (type 3) or one in brackets ("[CLS]", older converters) stays as it

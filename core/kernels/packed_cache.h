@@ -10,8 +10,8 @@
 // drops it before the weights may change.
 //
 // Panels are made lazily: a weight's first product reads it as it is and keeps nothing
-// (gemm::nn_packing: the transposed product up to 256 rows of input, else panels packed
-// into a thread buffer), so a model that runs once (a live edit of d_model makes a new
+// (gemm::nn_packing: the transposed product for 64, 128, 192 or 256 rows of input, else
+// panels packed into a thread buffer), so a model that runs once (a live edit of d_model makes a new
 // model for one forward) never lays its weights out; its second product (the next text,
 // a heads edit sharing these weights) packs each panel into the cache's storage as it
 // goes, and every later product reads the kept panels.

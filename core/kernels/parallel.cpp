@@ -188,7 +188,7 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
     // it first (the packed kernel's first product is 1.1-1.8x as fast, every shape of
     // BM_LinearKernel at AVX-512; at AVX2 OpenBLAS is 1.02-1.1x faster than it).
     WeightPanels weight = panels_for_product(b);
-    if (weight.registered() || (M > gemm::kDotRows && !kernels::hands_products_to_blas())) {
+    if (weight.registered() || (M > gemm::kDotRows && K > 0 && !kernels::hands_products_to_blas())) {
         // Contiguous runs of 64-column panels per thread: c[:, 64·p0 : 64·p1] = a · W[p0:p1]ᵀ + b,
         // from the kept panels, or through gemm::nn_packing (packing into the cache on
         // the weight's second product; on its first, or for a weight the cache does not

@@ -40,8 +40,8 @@ void park_threads();
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
                const Vector* bias, Eigen::Ref<Matrix> c);
 
-// c (N, N) = a · bᵀ by Eigen's product (OpenBLAS behind it when HeadScope links it), in
-// column blocks over the pool: the BLAS side of the benchmarks' GEMM peak.
+// c (M, N) = a (M, K) · bᵀ, b (N, K), by Eigen's product (OpenBLAS behind it when HeadScope
+// links it), in column blocks over the pool: the BLAS side of the benchmarks' GEMM peak.
 void matmul_nt_by_eigen(const Matrix& a, const Matrix& b, Matrix& c);
 
 }  // namespace hs

@@ -10,7 +10,6 @@ struct WeightFootprint {
     double stack_params = 0;       // of the layers read layer by layer, together
     double layer_params = 0;       // the largest layer's
     double layer_stored_bytes = 0; // the largest layer's, as stored in the file
-    int layers = 0;                // of the stack read layer by layer
 };
 
 }  // namespace hs

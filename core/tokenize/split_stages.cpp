@@ -18,18 +18,18 @@ using unicode::CodeRange;
 using unicode::Utf8Unit;
 using Units = std::span<const Utf8Unit>;  // one piece's units
 
-const char* const kGpt2Regex = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
-const char* const kGpt2RegexWithoutLastSpaces =
+constexpr const char* kGpt2Regex = R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+)";
+constexpr const char* kGpt2RegexWithoutLastSpaces =
     R"('s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S))";
-const char* const kQwen2Regex =
+constexpr const char* kQwen2Regex =
     R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
-const char* const kLlama3Regex =
+constexpr const char* kLlama3Regex =
     R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 
 // The one-class regexes as llama.cpp (and DeepSeek's tokenizer.json) write them, escaped
 // so that no editor or copy normalises the compatibility characters (U+1F7D, U+1FBE,
 // U+1FD3, U+1FDB, U+2126, U+212A) into their canonical equivalents.
-const char* const kCasedLettersRegex =
+constexpr const char* kCasedLettersRegex =
     "\\s?[A-Za-z\u00B5\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u01BA\u01BC-\u01BF\u01C4-\u0293\u0295-\u02AF"
     "\u0370-\u0373\u0376\u0377\u037B-\u037D\u037F\u0386\u0388-\u038A\u038C\u038E-\u03A1\u03A3-\u03F5"
     "\u03F7-\u0481\u048A-\u052F\u0531-\u0556\u10A0-\u10C5\u13A0-\u13F5\u13F8-\u13FD\u1C90-\u1CBA\u1CBD-"
@@ -41,8 +41,8 @@ const char* const kCasedLettersRegex =
     "\uA722-\uA76F\uA771-\uA787\uA78B-\uA78E\uAB70-\uABBF\uFB00-\uFB06\uFB13-\uFB17\uFF21-\uFF3A\uFF41-"
     "\uFF5A\U00010400-\U0001044F\U000104B0-\U000104D3\U000104D8-\U000104FB\U00010C80-\U00010CB2\U00010CC0"
     "-\U00010CF2\U000118A0-\U000118DF\U0001E900-\U0001E943]+";
-const char* const kAsciiAndCjkPunctuationRegex = "\\s?[!-/:-~\uFF01-\uFF0F\uFF1A-\uFF5E\u2018-\u201F\u3000-\u3002]+";
-const char* const kCjkAndHangulRegex = "[\u4E00-\u9FA5\u0800-\u4E00\uAC00-\uD7FF]+";
+constexpr const char* kAsciiAndCjkPunctuationRegex = "\\s?[!-/:-~\uFF01-\uFF0F\uFF1A-\uFF5E\u2018-\u201F\u3000-\u3002]+";
+constexpr const char* kCjkAndHangulRegex = "[\u4E00-\u9FA5\u0800-\u4E00\uAC00-\uD7FF]+";
 
 // DeepSeek-LLM's letter class [A-Za-zµÀ-ÖØ-öø-ƺ…𞤀-𞥃]: the cased letters of Latin, Greek,
 // Coptic, Cyrillic, Armenian, Georgian, Cherokee, Glagolitic, Deseret, Osage, Old
@@ -160,7 +160,7 @@ struct PatternRegex {
     SplitPattern pattern;
     const char* regex;
 };
-const PatternRegex kPatternRegexes[] = {
+constexpr PatternRegex kPatternRegexes[] = {
     {SplitPattern::Gpt2, kGpt2Regex},
     {SplitPattern::Qwen2, kQwen2Regex},
     {SplitPattern::Llama3, kLlama3Regex},
@@ -177,8 +177,12 @@ const PatternRegex kPatternRegexes[] = {
     {SplitPattern::PunctuationSymbolsAndBacktick, R"([\p{P}\$\+<=>\^~\|`]+)"},
     {SplitPattern::ThreeDigits, "[0-9][0-9][0-9]"},
 };
-static_assert(std::size(kPatternRegexes) == static_cast<std::size_t>(SplitPattern::ThreeDigits) + 1,
-              "a SplitPattern without its regex");
+constexpr bool every_pattern_once_in_order() {
+    for (std::size_t i = 0; i < std::size(kPatternRegexes); ++i)
+        if (kPatternRegexes[i].pattern != static_cast<SplitPattern>(i)) return false;
+    return std::size(kPatternRegexes) == static_cast<std::size_t>(SplitPattern::ThreeDigits) + 1;
+}
+static_assert(every_pattern_once_in_order(), "every SplitPattern with its regex, in the enum's order");
 
 // A piece of the text: its units [first, last).
 struct UnitRange {

@@ -41,7 +41,8 @@ std::optional<SplitPattern> split_pattern_of_regex(const std::string& regex);
 
 // The matches of `pattern` in `text` and the text between them, in order.
 std::vector<std::string> split_isolated(SplitPattern pattern, const std::string& text);
-// Each pattern of `stages` splits every piece of the previous one (the text decoded once).
+// Each pattern of `stages` splits every piece of the previous one (the one-class patterns
+// split the units of the text decoded once; the whole-text scanners decode their piece).
 std::vector<std::string> split_in_stages(const std::vector<SplitPattern>& stages, const std::string& text);
 
 // The splits of llama.cpp's pre-tokenizer type `pre` (tokenizer.ggml.pre): default,
