@@ -772,6 +772,22 @@ def tiny_gemma_fixture(arch):
     return writer, {"ids": ids, "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
 
 
+def add_random_tensors(writer, rng, tensors):
+    """Each (name, shape) of `tensors` with random values written to `writer` (norm weights
+    near 1, biases and matrices normal; vectors F32, matrices F16), and returned as read back."""
+    w = {}
+    for name, shape in tensors:
+        if name.endswith("norm.weight"):
+            values = (1.0 + 0.1 * rng.standard_normal(shape)).astype(np.float32)
+        else:
+            values = (rng.standard_normal(shape) * (0.2 if name.endswith("bias") else 0.3)).astype(np.float32)
+        type_name = "F32" if len(shape) == 1 else "F16"
+        raw = values.view(np.uint8) if type_name == "F32" else values.astype(np.float16).view(np.uint8)
+        writer.tensor(name, list(reversed(shape)), type_name, raw.reshape(-1))
+        w[name] = dequantize(type_name, raw.reshape(-1), values.size).reshape(shape)
+    return w
+
+
 def tiny_fused_fixture(arch):
     """gpt2 (learned positions, tied head), gptneox (partial rotary 4 of 8 dims, parallel
     attention + MLP, separate output) or phi3 (fused attn_qkv with 2 key/value heads, ffn_up
@@ -830,16 +846,7 @@ def tiny_fused_fixture(arch):
     tensors += [("output_norm.weight", (D,))] + ([("output_norm.bias", (D,))] if lnorm else [])
     if arch != "gpt2":
         tensors.append(("output.weight", (V, D)))
-    w = {}
-    for name, shape in tensors:
-        if name.endswith("norm.weight"):
-            values = (1.0 + 0.1 * rng.standard_normal(shape)).astype(np.float32)
-        else:
-            values = (rng.standard_normal(shape) * (0.2 if name.endswith("bias") else 0.3)).astype(np.float32)
-        type_name = "F32" if len(shape) == 1 else "F16"
-        raw = values.view(np.uint8) if type_name == "F32" else values.astype(np.float16).view(np.uint8)
-        writer.tensor(name, list(reversed(shape)), type_name, raw.reshape(-1))
-        w[name] = dequantize(type_name, raw.reshape(-1), values.size).reshape(shape)
+    w = add_random_tensors(writer, rng, tensors)
     meta = {k: v for k, _, v, _ in writer.meta}
     logits = fused_logits(meta, w, ids)
     return writer, {"ids": ids, "next_token_logits": logits[-1].tolist(), "logits_first": logits[0].tolist()}
@@ -898,16 +905,7 @@ def tiny_bert_fixture():
     tensors = [("token_embd.weight", (V, D)), ("token_types.weight", (types_n, D)), ("position_embd.weight", (T_max, D)),
                ("token_embd_norm.weight", (D,)), ("token_embd_norm.bias", (D,))]
     tensors += [(f"blk.{il}.{n}", shape) for il in range(L) for n, shape in layer]
-    w = {}
-    for name, shape in tensors:
-        if name.endswith("norm.weight"):
-            values = (1.0 + 0.1 * rng.standard_normal(shape)).astype(np.float32)
-        else:
-            values = (rng.standard_normal(shape) * (0.2 if name.endswith("bias") else 0.3)).astype(np.float32)
-        type_name = "F32" if len(shape) == 1 else "F16"
-        raw = values.view(np.uint8) if type_name == "F32" else values.astype(np.float16).view(np.uint8)
-        writer.tensor(name, list(reversed(shape)), type_name, raw.reshape(-1))
-        w[name] = dequantize(type_name, raw.reshape(-1), values.size).reshape(shape)
+    w = add_random_tensors(writer, rng, tensors)
     meta = {k: v for k, _, v, _ in writer.meta}
     ids = [2, 5, 7, 8, 6, 9, 3]
     hidden = bert_hidden(meta, w, ids)

@@ -6,15 +6,6 @@
 
 namespace hs {
 
-namespace {
-
-void layer_norm_into(GgufTensorReader& r, const std::string& name, Eigen::Index D, LayerNormWeights& norm) {
-    r.vector_into(name + ".weight", D, norm.weight);
-    r.vector_into(name + ".bias", D, norm.bias);
-}
-
-}  // namespace
-
 ModelConfig gguf_bert_config(const GgufFile& file, const std::string& arch) {
     const std::string p = arch + ".";
     ModelConfig c = gguf_decoder_config(file, arch);
@@ -45,7 +36,7 @@ ModelWeights gguf_bert_outside(const ModelConfig& c, GgufTensorReader& r) {
     w.embed = r.matrix("token_embd.weight", c.vocab, D);
     w.pos_embed = r.matrix("position_embd.weight", c.max_len, D);
     w.type_embed = r.matrix("token_types.weight", c.type_vocab, D);
-    layer_norm_into(r, "token_embd_norm", D, w.embed_norm.emplace());
+    read_gguf_layer_norm_into(r, "token_embd_norm", D, w.embed_norm.emplace());
     return w;
 }
 
@@ -58,12 +49,12 @@ void gguf_bert_layer(const ModelConfig& c, GgufTensorReader& r, int il, EncoderL
     read_gguf_qkv_bias(r, b, D, D, a.in_proj_bias);
     r.matrix_into(b + "attn_output.weight", D, D, a.out_proj_weight);
     r.vector_into(b + "attn_output.bias", D, a.out_proj_bias);
-    layer_norm_into(r, b + "attn_output_norm", D, l.norm1);  // post-norm: after the attention's residual add
+    read_gguf_layer_norm_into(r, b + "attn_output_norm", D, l.norm1);  // post-norm: after the attention's residual add
     r.matrix_into(b + "ffn_up.weight", F, D, l.ffn.linear1_weight);
     r.vector_into(b + "ffn_up.bias", F, l.ffn.linear1_bias);
     r.matrix_into(b + "ffn_down.weight", D, F, l.ffn.linear2_weight);
     r.vector_into(b + "ffn_down.bias", D, l.ffn.linear2_bias);
-    layer_norm_into(r, b + "layer_output_norm", D, l.norm2);  // after the feed-forward's
+    read_gguf_layer_norm_into(r, b + "layer_output_norm", D, l.norm2);  // after the feed-forward's
 }
 
 }  // namespace hs

@@ -12,10 +12,6 @@ namespace {
 LayerNormWeights layer_norm(GgufTensorReader& r, const std::string& name, Eigen::Index D) {
     return {r.vector(name + ".weight", D), r.vector(name + ".bias", D)};
 }
-void layer_norm_into(GgufTensorReader& r, const std::string& name, Eigen::Index D, LayerNormWeights& norm) {
-    r.vector_into(name + ".weight", D, norm.weight);
-    r.vector_into(name + ".bias", D, norm.bias);
-}
 
 }  // namespace
 
@@ -57,14 +53,14 @@ ModelWeights gguf_layernorm_outside(const ModelConfig& c, GgufTensorReader& r) {
 void gguf_layernorm_layer(const ModelConfig& c, GgufTensorReader& r, int il, EncoderLayerWeights& l) {
     const Eigen::Index D = c.d_model, F = c.d_ff;
     const std::string b = "blk." + std::to_string(il) + ".";
-    layer_norm_into(r, b + "attn_norm", D, l.norm1);
+    read_gguf_layer_norm_into(r, b + "attn_norm", D, l.norm1);
     AttentionWeights& a = l.self_attn;
     a.heads = c.heads;
     r.matrix_into(b + "attn_qkv.weight", 3 * D, D, a.in_proj_weight);  // rows [W_Q; W_K; W_V]
     r.vector_into(b + "attn_qkv.bias", 3 * D, a.in_proj_bias);
     r.matrix_into(b + "attn_output.weight", D, D, a.out_proj_weight);
     r.vector_into(b + "attn_output.bias", D, a.out_proj_bias);
-    layer_norm_into(r, b + "ffn_norm", D, l.norm2);
+    read_gguf_layer_norm_into(r, b + "ffn_norm", D, l.norm2);
     r.matrix_into(b + "ffn_up.weight", F, D, l.ffn.linear1_weight);
     r.vector_into(b + "ffn_up.bias", F, l.ffn.linear1_bias);
     r.matrix_into(b + "ffn_down.weight", D, F, l.ffn.linear2_weight);

@@ -135,6 +135,11 @@ void read_gguf_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Ei
     r.rows_into(v, 0, Ikv, qkv, I + Ikv);
 }
 
+void read_gguf_layer_norm_into(GgufTensorReader& r, const std::string& name, Eigen::Index D, LayerNormWeights& norm) {
+    r.vector_into(name + ".weight", D, norm.weight);
+    r.vector_into(name + ".bias", D, norm.bias);
+}
+
 void read_gguf_qkv_bias(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Vector& bias) {
     const Vector bq = r.vector(b + "attn_q.bias", I), bk = r.vector(b + "attn_k.bias", Ikv),
                  bv = r.vector(b + "attn_v.bias", Ikv);

@@ -9,6 +9,7 @@
 
 #include "core/formats/gguf.h"
 #include "core/model/config.h"
+#include "core/model/weights.h"
 #include "core/tensor.h"
 
 namespace hs {
@@ -79,6 +80,8 @@ private:
 // attn_v (Ikv, D) stacked as read; `b` is the layer's "blk.N." prefix.
 void read_gguf_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Eigen::Index D,
                    Matrix& qkv);
+// LayerNorm (γ, β) of D from "<name>.weight" and "<name>.bias" into norm.
+void read_gguf_layer_norm_into(GgufTensorReader& r, const std::string& name, Eigen::Index D, LayerNormWeights& norm);
 // [b_q; b_k; b_v] (I + 2·Ikv) from attn_q.bias (I), attn_k.bias and attn_v.bias (Ikv).
 void read_gguf_qkv_bias(GgufTensorReader& r, const std::string& b, Eigen::Index I, Eigen::Index Ikv, Vector& bias);
 
