@@ -63,8 +63,10 @@ long long parse_memory_size(const std::string& text) {
 }
 
 long long available_memory_bytes() {
-    const long long system = meminfo_available();
-    const char* limit_text = std::getenv("HEADSCOPE_MEMORY_LIMIT");
+    return limit_available_memory(meminfo_available(), std::getenv("HEADSCOPE_MEMORY_LIMIT"));
+}
+
+long long limit_available_memory(long long system, const char* limit_text) {
     if (!limit_text || !*limit_text) return system;
     const long long limit = parse_memory_size(limit_text);
     if (limit < 0)

@@ -22,6 +22,9 @@ namespace hs {
 // "8G"; to try what a smaller machine would do); -1 when neither is known. Throws hs::Error
 // naming the variable when HEADSCOPE_MEMORY_LIMIT is not such a size.
 long long available_memory_bytes();
+// The rule above for a given MemAvailable (`system`, -1 when unknown) and variable text
+// (`limit_text`, null or empty when unset).
+long long limit_available_memory(long long system, const char* limit_text);
 // "8G", "512M", "1024" → bytes; -1 for anything else (zero, negative, other suffixes).
 long long parse_memory_size(const std::string& text);
 
