@@ -17,6 +17,7 @@
 #include "core/open_source.h"
 #include "tests/gguf_bytes.h"
 #include "tests/json_fixture.h"
+#include "tests/simd_levels.h"
 #include "tests/test_util.h"
 
 namespace hs {
@@ -36,7 +37,12 @@ using hs::test::json_file;
 
 // ---- blocks and metadata ------------------------------------------------------------------
 
-TEST(GgufBlocks, EveryReadableTypeDequantisesAsTheNumpyReference) {
+// At every SIMD level: BF16, F16, Q8_0 and Q4_0 convert through the vector kernels
+// (core/kernels/stored_rows.h), the other types one value at a time.
+class GgufBlocksAtLevel : public test::AtSimdLevel {};
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(GgufBlocksAtLevel);
+
+TEST_P(GgufBlocksAtLevel, EveryReadableTypeDequantisesAsTheNumpyReference) {
     const auto file = GgufFile::open(kFixtures + "/blocks.gguf");
     const nlohmann::json expected = json_file(kFixtures + "/blocks_expected.json");
     ASSERT_EQ(expected.size(), 14u);
@@ -54,6 +60,31 @@ TEST(GgufBlocks, EveryReadableTypeDequantisesAsTheNumpyReference) {
         }
         EXPECT_EQ(wrong, 0);
     }
+}
+
+// Every weight is checked finite as it is converted, on the pool's threads: the first value
+// that is not (in row order, whichever thread met it) is named with its tensor and place.
+TEST_P(GgufBlocksAtLevel, AWeightThatIsNotFiniteIsNamedWithItsPlace) {
+    constexpr int kRows = 512, kCols = 256;  // 131072 BF16 values: read by several tasks
+    const auto file_with = [&](const std::vector<std::pair<int, std::uint16_t>>& bad) {
+        std::vector<std::uint16_t> values(static_cast<std::size_t>(kRows) * kCols, 0x3F80);  // 1.0
+        for (const auto& [i, v] : bad) values[static_cast<std::size_t>(i)] = v;
+        return GgufBytes().header(3, 1, 0).tensor("blk.0.attn_q.weight", {kCols, kRows}, 30, 0).pad()
+            .raw(values.data(), values.size() * 2).bytes;
+    };
+    const auto error_reading = [&](const std::string& bytes) {
+        test::TempDir dir;
+        test::write_text(dir.file("w.gguf"), bytes);
+        const auto file = GgufFile::open(dir.file("w.gguf"));
+        return test::error_of([&] { (void)file->matrix("blk.0.attn_q.weight"); });
+    };
+    test::expect_contains(error_reading(file_with({{400 * kCols + 7, 0x7FC0}, {100 * kCols + 3, 0x7F80}})),
+                          {"w.gguf: tensor 'blk.0.attn_q.weight' holds +inf at [100, 3]", "not finite numbers"});
+    test::expect_contains(error_reading(file_with({{kRows * kCols - 1, 0xFF80}})), {"holds -inf at [511, 255]"});
+    test::expect_contains(error_reading(file_with({{5, 0x7FC1}})), {"holds NaN at [0, 5]"});
+    test::TempDir dir;
+    test::write_text(dir.file("ok.gguf"), file_with({}));
+    EXPECT_EQ(GgufFile::open(dir.file("ok.gguf"))->matrix("blk.0.attn_q.weight"), Matrix::Ones(kRows, kCols));
 }
 
 TEST(GgufBlocks, TensorTableGivesTypesShapesAndOffsets) {
@@ -74,13 +105,12 @@ TEST(GgufBlocks, ARowRangeReadsThoseRowsAndOnlyRangesWithinTheTensor) {
     const GgufTensor& q4k = *file->find_tensor("q4_k");
     EXPECT_EQ(q4k.rows(), 2);
     const Matrix whole = file->matrix("q4_k");
-    std::vector<std::uint8_t> scratch;
     std::vector<float> row(256);
-    file->read_rows(q4k, 1, 1, row.data(), scratch);
+    file->read_rows(q4k, 1, 1, row.data());
     EXPECT_EQ(Eigen::Map<const Vector>(row.data(), 256), whole.row(1).transpose());
-    test::expect_error([&] { file->read_rows(q4k, 1, 2, row.data(), scratch); },
+    test::expect_error([&] { file->read_rows(q4k, 1, 2,  row.data()); },
                        {"rows [1, 3) of tensor 'q4_k', which has 2"});
-    test::expect_error([&] { file->read_rows(q4k, -1, 1, row.data(), scratch); }, {"tensor 'q4_k'"});
+    test::expect_error([&] { file->read_rows(q4k, -1, 1,  row.data()); }, {"tensor 'q4_k'"});
 }
 
 TEST(GgufMetadata, EveryValueTypeReadsBack) {

@@ -3,6 +3,7 @@
 #include "core/formats/gguf.h"
 
 #include <algorithm>
+#include <cmath>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -10,6 +11,7 @@
 #include "core/error.h"
 #include "core/io/read_only_file.h"
 #include "core/kernels/parallel.h"
+#include "core/kernels/stored_rows.h"
 #include "core/kernels/little_endian.h"
 
 namespace hs {
@@ -393,31 +395,60 @@ void GgufFile::require_readable(const GgufTensor& t) const {
                     ", which HeadScope cannot read yet (it reads " + readable_stored_types() + ")");
 }
 
-void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
-                         std::vector<std::uint8_t>& scratch) const {
+namespace {
+
+// Stored bytes one step of a read reads, converts and checks while they are in L2.
+constexpr std::int64_t kReadChunkBytes = 128 << 10;
+
+}  // namespace
+
+void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const {
     require_readable(t);
     const std::int64_t row_values = t.row_values(), rows = t.rows();
     if (first < 0 || count < 0 || first + count > rows)
         throw Error(path_ + ": rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
                     ") of tensor '" + t.name + "', which has " + std::to_string(rows));
-    const std::int64_t row_bytes = rows > 0 ? static_cast<std::int64_t>(t.bytes) / rows : 0;
-    const auto bytes = static_cast<std::size_t>(count * row_bytes);
-    if (scratch.size() < bytes) scratch.resize(bytes);
-    file_->read(data_start_ + t.offset + static_cast<std::uint64_t>(first * row_bytes), bytes, scratch.data(),
-                "tensor '" + t.name + "'");
-    // Whole rows per task; a big block of rows splits over the thread pool, each row
-    // converted alike whatever the split.
-    const int tasks = count * row_values < (1 << 20) || count < 2 ? 1 : static_cast<int>(std::min<std::int64_t>(count, 64));
+    if (count == 0) return;
+    const std::int64_t row_bytes = static_cast<std::int64_t>(t.bytes) / rows;
+    // Whole rows per task, each row converted alike whatever the split; a task reads its
+    // rows a chunk at a time into its thread's buffer (pread), converts them into dst and
+    // checks them there, so the bytes are touched while in cache and both cores share the
+    // work. A task notes the first value that is not finite; the first of all is reported.
+    const std::int64_t chunk_rows = std::max<std::int64_t>(1, kReadChunkBytes / std::max<std::int64_t>(row_bytes, 1));
+    const int tasks = count * row_values < (1 << 16) || count < 2
+                          ? 1
+                          : static_cast<int>(std::min<std::int64_t>(count, 4LL * thread_count()));
+    std::vector<std::int64_t> first_bad(static_cast<std::size_t>(tasks), -1);  // value index within the read
     parallel_for(tasks, [&](int task) {
-        const std::int64_t begin = count * task / tasks, end = count * (task + 1) / tasks;
-        dequantize(t.type, scratch.data() + begin * row_bytes, (end - begin) * row_values, dst + begin * row_values);
+        thread_local std::vector<std::uint8_t> stored;
+        const std::int64_t end = count * (task + 1) / tasks;
+        for (std::int64_t row = count * task / tasks; row < end; row += chunk_rows) {
+            const std::int64_t n_rows = std::min(chunk_rows, end - row);
+            const auto bytes = static_cast<std::size_t>(n_rows * row_bytes);
+            if (stored.size() < bytes) stored.resize(bytes);
+            file_->read(data_start_ + t.offset + static_cast<std::uint64_t>((first + row) * row_bytes), bytes,
+                        stored.data(), "tensor '" + t.name + "'");
+            float* out = dst + row * row_values;
+            dequantize(t.type, stored.data(), n_rows * row_values, out);
+            if (const std::int64_t bad = kernels::first_not_finite(out, n_rows * row_values); bad < n_rows * row_values) {
+                first_bad[static_cast<std::size_t>(task)] = row * row_values + bad;
+                return;
+            }
+        }
     });
+    for (const std::int64_t bad : first_bad)
+        if (bad >= 0) {
+            const float v = dst[bad];
+            const std::int64_t row = first + bad / row_values, col = bad % row_values;
+            throw Error(path_ + ": tensor '" + t.name + "' holds " + (std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf") +
+                        " at [" + std::to_string(row) + ", " + std::to_string(col) +
+                        "]; weights that are not finite numbers give NaN or empty attention maps, so the model is "
+                        "not opened (the file is damaged, or was saved from a training run that diverged)");
+        }
 }
 
-void GgufFile::read_f32(const GgufTensor& t, float* dst) const {
-    std::vector<std::uint8_t> scratch;
-    read_rows(t, 0, t.rows(), dst, scratch);
-}
+void GgufFile::read_f32(const GgufTensor& t, float* dst) const { read_rows(t, 0, t.rows(), dst); }
+
 
 Matrix GgufFile::matrix(const std::string& name) const {
     const GgufTensor* t = find_tensor(name);

@@ -82,11 +82,10 @@ public:
     // Throws hs::Error naming the tensor and its type when HeadScope cannot convert it.
     void require_readable(const GgufTensor& t) const;
     // Rows [first, first + count) of tensor t (a row: its ne[0] values, whole blocks) as f32
-    // into dst; the stored bytes pass through `scratch`, which grows and is kept, so a caller
-    // reading many tensors allocates it once. Throws hs::Error when the range is not within
-    // the tensor's rows.
-    void read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
-                   std::vector<std::uint8_t>& scratch) const;
+    // into dst, split over the thread pool. Throws hs::Error when the range is not within
+    // the tensor's rows, or naming the tensor and the [row, column] of the first value that
+    // is not finite (NaN, ±inf): every weight read is checked as it is converted.
+    void read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const;
 
 private:
     GgufFile() = default;

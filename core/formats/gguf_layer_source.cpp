@@ -4,7 +4,6 @@
 
 #include "core/error.h"
 #include "core/formats/gguf_tensor_reader.h"
-#include "core/io/state_dict.h"
 
 namespace hs {
 
@@ -48,10 +47,8 @@ GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConf
 void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
     if (il < 0 || il >= config_.layers)
         throw Error(where() + " has no layer " + std::to_string(il) + " (it has " + std::to_string(config_.layers) + ")");
-    const std::lock_guard<std::mutex> lock(mutex_);
-    GgufTensorReader r(*file_, &scratch_);
+    GgufTensorReader r(*file_);  // checks each value finite as it converts it
     read_(config_, r, il, layer);
-    require_finite_layer(config_, layer, il, where());
 }
 
 WeightFootprint gguf_footprint(const GgufFile& file, int layers) {

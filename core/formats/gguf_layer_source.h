@@ -5,7 +5,6 @@
 // process), converted to f32, checked finite, and dropped after the layer has run.
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -38,8 +37,6 @@ private:
     ModelConfig config_;
     GgufLayerReader read_;
     WeightFootprint footprint_;
-    mutable std::mutex mutex_;                   // one read at a time through scratch_
-    mutable std::vector<std::uint8_t> scratch_;  // the stored bytes of the tensor being read
 };
 
 // The parameters of the file's tensors, of its largest layer (the "blk.N." tensors), and

@@ -75,7 +75,7 @@ Vector GgufTensorReader::vector(const std::string& name, Eigen::Index n) {
 void GgufTensorReader::matrix_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Matrix& out) {
     const GgufTensor& t = require_shape(name, rows, cols);
     ensure_shape(out, rows, cols);
-    file_.read_rows(t, 0, rows, out.data(), *scratch_);
+    file_.read_rows(t, 0, rows, out.data());
 }
 
 void GgufTensorReader::vector_into(const std::string& name, Eigen::Index n, Vector& out) {
@@ -84,14 +84,14 @@ void GgufTensorReader::vector_into(const std::string& name, Eigen::Index n, Vect
         throw Error(file_.path() + ": tensor '" + name + "' has " + std::to_string(t.numel()) +
                     " values, but the metadata implies " + std::to_string(n));
     if (out.size() != n) out.resize(n);
-    file_.read_rows(t, 0, 1, out.data(), *scratch_);
+    file_.read_rows(t, 0, 1, out.data());
 }
 
 void GgufTensorReader::rows_into(const GgufTensor& t, Eigen::Index first, Eigen::Index count, Matrix& out,
                                  Eigen::Index at) {
     if (out.cols() != t.ne[0] || at < 0 || at + count > out.rows())
         throw Error(file_.path() + ": rows of tensor '" + t.name + "' do not fit where they are read to");
-    file_.read_rows(t, first, count, out.data() + at * out.cols(), *scratch_);
+    file_.read_rows(t, first, count, out.data() + at * out.cols());
 }
 
 const GgufTensor& GgufTensorReader::require_shape(const std::string& name, Eigen::Index rows, Eigen::Index cols) {

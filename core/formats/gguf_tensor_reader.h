@@ -39,10 +39,7 @@ inline void ensure_shape(Matrix& m, Eigen::Index rows, Eigen::Index cols) {
 
 class GgufTensorReader {
 public:
-    // The stored bytes of each read pass through `scratch` (kept by a caller that reads
-    // layer after layer), else through the reader's own buffer.
-    explicit GgufTensorReader(const GgufFile& file, std::vector<std::uint8_t>* scratch = nullptr)
-        : file_(file), scratch_(scratch ? scratch : &own_scratch_) {}
+    explicit GgufTensorReader(const GgufFile& file) : file_(file) {}
     // Tensor `name` as an (out, in) = (rows, cols) matrix, or a vector of n values.
     Matrix matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols);
     Vector vector(const std::string& name, Eigen::Index n);
@@ -71,8 +68,6 @@ private:
     const GgufTensor& require(const std::string& name);
     const GgufTensor& require_shape(const std::string& name, Eigen::Index rows, Eigen::Index cols);
     const GgufFile& file_;
-    std::vector<std::uint8_t> own_scratch_;
-    std::vector<std::uint8_t>* scratch_;
     std::vector<std::string> used_;
 };
 

@@ -23,6 +23,7 @@
 
 #include "core/kernels/half_float.h"
 #include "core/kernels/little_endian.h"
+#include "core/kernels/stored_rows.h"
 
 namespace hs {
 
@@ -77,10 +78,6 @@ void five_bit_block(const std::uint8_t* qh_bytes, const std::uint8_t* qs, float*
     }
 }
 
-void block_q4_0(const std::uint8_t* b, float* out) {
-    const float d = half_at(b);
-    nibble_block(b + 2, out, [d](int q) { return static_cast<float>(q - 8) * d; });
-}
 void block_q4_1(const std::uint8_t* b, float* out) {
     const float d = half_at(b), m = half_at(b + 2);
     nibble_block(b + 4, out, [d, m](int q) { return static_cast<float>(q) * d + m; });
@@ -92,10 +89,6 @@ void block_q5_0(const std::uint8_t* b, float* out) {
 void block_q5_1(const std::uint8_t* b, float* out) {
     const float d = half_at(b), m = half_at(b + 2);
     five_bit_block(b + 4, b + 8, out, [d, m](int q) { return static_cast<float>(q) * d + m; });
-}
-void block_q8_0(const std::uint8_t* b, float* out) {
-    const float d = half_at(b);
-    for (int j = 0; j < 32; ++j) out[j] = static_cast<float>(static_cast<std::int8_t>(b[2 + j])) * d;
 }
 void block_iq4_nl(const std::uint8_t* b, float* out) {
     const float d = half_at(b);
@@ -213,11 +206,9 @@ using BlockDecoder = void (*)(const std::uint8_t*, float*);
 
 BlockDecoder block_decoder(StoredType type) {
     switch (type) {
-        case StoredType::Q4_0: return block_q4_0;
         case StoredType::Q4_1: return block_q4_1;
         case StoredType::Q5_0: return block_q5_0;
         case StoredType::Q5_1: return block_q5_1;
-        case StoredType::Q8_0: return block_q8_0;
         case StoredType::IQ4_NL: return block_iq4_nl;
         case StoredType::Q2_K: return block_q2_k;
         case StoredType::Q3_K: return block_q3_k;
@@ -257,12 +248,10 @@ void dequantize(StoredType type, const std::uint8_t* src, std::int64_t n, float*
                 for (std::int64_t i = 0; i < n; ++i) dst[i] = std::bit_cast<float>(load_le_u32(src + 4 * i));
             }
             return;
-        case StoredType::F16:
-            for (std::int64_t i = 0; i < n; ++i) dst[i] = f16_to_f32(load_le_u16(src + 2 * i));
-            return;
-        case StoredType::BF16:
-            for (std::int64_t i = 0; i < n; ++i) dst[i] = bf16_to_f32(load_le_u16(src + 2 * i));
-            return;
+        case StoredType::F16: return kernels::f16_to_f32(src, n, dst);
+        case StoredType::BF16: return kernels::bf16_to_f32(src, n, dst);
+        case StoredType::Q8_0: return kernels::q8_0_to_f32(src, n / 32, dst);
+        case StoredType::Q4_0: return kernels::q4_0_to_f32(src, n / 32, dst);
         default: break;
     }
     const StoredTypeInfo& info = stored_type_info(type);

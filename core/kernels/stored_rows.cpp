@@ -1,0 +1,112 @@
+// stored_rows.h, compiled once per SIMD level by Highway (see gemm_kernels.cpp).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "core/kernels/stored_rows.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "core/kernels/half_float.h"
+#include "core/kernels/little_endian.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hs::kernels::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+
+// bf16 is the top half of an f32: widen each 16-bit value and shift it up.
+void Bf16ToF32(const std::uint8_t* src, std::int64_t n, float* dst) {
+    const DF df;
+    const hn::RebindToUnsigned<DF> du32;
+    const hn::Rebind<std::uint16_t, DF> du16;
+    const auto N = static_cast<std::int64_t>(hn::Lanes(df));
+    std::int64_t i = 0;
+    for (; i + N <= n; i += N) {
+        const auto wide = hn::PromoteTo(du32, hn::LoadU(du16, reinterpret_cast<const std::uint16_t*>(src) + i));
+        hn::StoreU(hn::BitCast(df, hn::ShiftLeft<16>(wide)), df, dst + i);
+    }
+    for (; i < n; ++i) dst[i] = hs::bf16_to_f32(load_le_u16(src + 2 * i));
+}
+
+// f16 → f32 by the CPU's conversion (F16C at avx2 and avx512): exact, as f16_to_f32.
+void F16ToF32(const std::uint8_t* src, std::int64_t n, float* dst) {
+    const DF df;
+    const hn::Rebind<hwy::float16_t, DF> dh;
+    const auto N = static_cast<std::int64_t>(hn::Lanes(df));
+    std::int64_t i = 0;
+    for (; i + N <= n; i += N)
+        hn::StoreU(hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src) + i)), df, dst + i);
+    for (; i < n; ++i) dst[i] = hs::f16_to_f32(load_le_u16(src + 2 * i));
+}
+
+void Q8_0ToF32(const std::uint8_t* src, std::int64_t blocks, float* dst) {
+    const DF df;
+    const hn::RebindToSigned<DF> di32;
+    const hn::Rebind<std::int8_t, DF> di8;
+    const int N = static_cast<int>(hn::Lanes(df));
+    for (std::int64_t b = 0; b < blocks; ++b, src += 34, dst += 32) {
+        const auto d = hn::Set(df, hs::f16_to_f32(load_le_u16(src)));
+        const auto* q = reinterpret_cast<const std::int8_t*>(src + 2);
+        int j = 0;
+        for (; j + N <= 32; j += N)
+            hn::StoreU(hn::Mul(hn::ConvertTo(df, hn::PromoteTo(di32, hn::LoadU(di8, q + j))), d), df, dst + j);
+        for (; j < 32; ++j) dst[j] = static_cast<float>(q[j]) * hn::GetLane(d);
+    }
+}
+
+void Q4_0ToF32(const std::uint8_t* src, std::int64_t blocks, float* dst) {
+    const DF df;
+    const hn::RebindToSigned<DF> di32;
+    const hn::Rebind<std::uint8_t, DF> du8;
+    const int N = static_cast<int>(hn::Lanes(df));
+    const auto eight = hn::Set(di32, 8), low_bits = hn::Set(di32, 0x0F);
+    for (std::int64_t b = 0; b < blocks; ++b, src += 18, dst += 32) {
+        const float scale = hs::f16_to_f32(load_le_u16(src));
+        const auto d = hn::Set(df, scale);
+        const std::uint8_t* qs = src + 2;
+        int j = 0;
+        for (; j + N <= 16; j += N) {
+            const auto bytes = hn::BitCast(di32, hn::PromoteTo(hn::RebindToUnsigned<DF>(), hn::LoadU(du8, qs + j)));
+            const auto low = hn::Sub(hn::And(bytes, low_bits), eight);
+            const auto high = hn::Sub(hn::ShiftRight<4>(bytes), eight);
+            hn::StoreU(hn::Mul(hn::ConvertTo(df, low), d), df, dst + j);
+            hn::StoreU(hn::Mul(hn::ConvertTo(df, high), d), df, dst + 16 + j);
+        }
+        for (; j < 16; ++j) {
+            dst[j] = static_cast<float>((qs[j] & 0x0F) - 8) * scale;
+            dst[j + 16] = static_cast<float>((qs[j] >> 4) - 8) * scale;
+        }
+    }
+}
+
+std::int64_t FirstNotFinite(const float* values, std::int64_t n) {
+    const DF df;
+    const auto N = static_cast<std::int64_t>(hn::Lanes(df));
+    std::int64_t i = 0;
+    for (; i + N <= n; i += N)
+        if (!hn::AllTrue(df, hn::IsFinite(hn::LoadU(df, values + i)))) break;
+    for (; i < n; ++i)
+        if (!std::isfinite(values[i])) return i;
+    return n;
+}
+
+}  // namespace hs::kernels::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "core/kernels/dispatch.h"
+#include "core/kernels/stored_rows.h"
+
+namespace hs::kernels {
+
+void bf16_to_f32(const std::uint8_t* src, std::int64_t n, float* dst) { HS_KERNEL(Bf16ToF32)(src, n, dst); }
+void f16_to_f32(const std::uint8_t* src, std::int64_t n, float* dst) { HS_KERNEL(F16ToF32)(src, n, dst); }
+void q8_0_to_f32(const std::uint8_t* src, std::int64_t blocks, float* dst) { HS_KERNEL(Q8_0ToF32)(src, blocks, dst); }
+void q4_0_to_f32(const std::uint8_t* src, std::int64_t blocks, float* dst) { HS_KERNEL(Q4_0ToF32)(src, blocks, dst); }
+std::int64_t first_not_finite(const float* values, std::int64_t n) { return HS_KERNEL(FirstNotFinite)(values, n); }
+
+}  // namespace hs::kernels
+#endif  // HWY_ONCE
