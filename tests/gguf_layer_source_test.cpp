@@ -3,6 +3,7 @@
 // model read that way gives the torch reference's logits (tests/gen_gguf_fixtures.py) and
 // the same maps, hidden states and Pipeline steps as the model held in memory; what it
 // cannot do (save, edit, train) and a file that changes under it are refused by name.
+#include <cstring>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -127,6 +128,33 @@ TEST(GgufLayerSource, AFileTruncatedAfterOpeningIsAnErrorNamingTheTensor) {
     fs::resize_file(path, fs::file_size(path) - 2 * layer1->bytes);  // the last tensors are layer 1's
     test::expect_error([&] { (void)read.model.next_token_logits(ForwardInput::of({1, 5, 9})); },
                        {"cut.gguf", "tensor 'blk.1."});
+}
+
+
+// A layer read for its products keeps its linear weights as stored; each is checked finite
+// the first time its layer is read, so a NaN the open did not reach (it checks layer 0) is
+// named by the forward that reaches it, every time until the file is mended.
+TEST(GgufLayerSource, AWeightThatIsNotFiniteInALaterLayerIsNamedByTheForward) {
+    test::TempDir dir;
+    const std::string path = dir.file("nan.gguf");
+    fs::copy_file(kFixtures + "/tiny_llama.gguf", path);
+    {
+        const auto file = GgufFile::open(path);
+        const GgufTensor& t = *file->find_tensor("blk.1.ffn_down.weight");
+        ASSERT_EQ(t.type, StoredType::Q8_0);  // blocks of an f16 scale and 32 int8
+        std::vector<std::uint8_t> first_row(static_cast<std::size_t>(file->row_bytes(t)));
+        file->read_stored_rows(t, 0, 1, first_row.data(), false);
+        std::string bytes = test::read_text(path);
+        const std::size_t at = bytes.find(std::string(first_row.begin(), first_row.end()));
+        ASSERT_NE(at, std::string::npos);
+        const std::uint16_t nan = 0x7E00;  // the second block's scale: [0, 32 … 63] NaN
+        std::memcpy(bytes.data() + at + 34, &nan, 2);
+        test::write_text(path, bytes);
+    }
+    const GgufCheckpoint read = load_gguf(path, nullptr, WeightResidency::PerLayer);
+    for (int attempt = 0; attempt < 2; ++attempt)
+        test::expect_error([&] { (void)read.model.next_token_logits(ForwardInput::of({1, 5, 9})); },
+                           {"nan.gguf: tensor 'blk.1.ffn_down.weight' holds NaN at [0, 32]"});
 }
 
 }  // namespace

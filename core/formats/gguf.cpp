@@ -403,45 +403,81 @@ constexpr std::int64_t kReadChunkBytes = 128 << 10;
 }  // namespace
 
 void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const {
+    read_rows_checked(t, first, count, dst, nullptr, true);
+}
+
+void GgufFile::read_stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, std::uint8_t* bytes,
+                                bool check_finite) const {
+    read_rows_checked(t, first, count, nullptr, bytes, check_finite);
+}
+
+std::int64_t GgufFile::row_bytes(const GgufTensor& t) const {
+    return t.rows() > 0 ? static_cast<std::int64_t>(t.bytes) / t.rows() : 0;
+}
+
+void GgufFile::read_rows_checked(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
+                                 std::uint8_t* bytes_dst, bool check_finite) const {
     require_readable(t);
     const std::int64_t row_values = t.row_values(), rows = t.rows();
     if (first < 0 || count < 0 || first + count > rows)
         throw Error(path_ + ": rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
                     ") of tensor '" + t.name + "', which has " + std::to_string(rows));
     if (count == 0) return;
-    const std::int64_t row_bytes = static_cast<std::int64_t>(t.bytes) / rows;
+    const std::int64_t bytes_per_row = row_bytes(t);
     // Whole rows per task, each row converted alike whatever the split; a task reads its
-    // rows a chunk at a time into its thread's buffer (pread), converts them into dst and
-    // checks them there, so the bytes are touched while in cache and both cores share the
-    // work. A task notes the first value that is not finite; the first of all is reported.
-    const std::int64_t chunk_rows = std::max<std::int64_t>(1, kReadChunkBytes / std::max<std::int64_t>(row_bytes, 1));
+    // rows a chunk at a time (pread) into bytes_dst, or its thread's buffer, converts them
+    // into dst, or a row at a time into a thread buffer, and checks them there, so the
+    // bytes are touched while in cache and both cores share the work. A task notes the
+    // first value that is not finite; the first of all is reported.
+    const std::int64_t chunk_rows =
+        std::max<std::int64_t>(1, kReadChunkBytes / std::max<std::int64_t>(bytes_per_row, 1));
     const int tasks = count * row_values < (1 << 16) || count < 2
                           ? 1
                           : static_cast<int>(std::min<std::int64_t>(count, 4LL * thread_count()));
-    std::vector<std::int64_t> first_bad(static_cast<std::size_t>(tasks), -1);  // value index within the read
+    struct NotFinite {
+        std::int64_t index = -1;  // value index within the read
+        float value = 0.0f;
+    };
+    std::vector<NotFinite> first_bad(static_cast<std::size_t>(tasks));
     parallel_for(tasks, [&](int task) {
-        thread_local std::vector<std::uint8_t> stored;
+        thread_local std::vector<std::uint8_t> chunk_buffer;
+        thread_local std::vector<float> row_buffer;
         const std::int64_t end = count * (task + 1) / tasks;
+        const auto check = [&](const float* values, std::int64_t n, std::int64_t at) {
+            const std::int64_t bad = kernels::first_not_finite(values, n);
+            if (bad < n) first_bad[static_cast<std::size_t>(task)] = {at + bad, values[bad]};
+            return bad == n;
+        };
         for (std::int64_t row = count * task / tasks; row < end; row += chunk_rows) {
             const std::int64_t n_rows = std::min(chunk_rows, end - row);
-            const auto bytes = static_cast<std::size_t>(n_rows * row_bytes);
-            if (stored.size() < bytes) stored.resize(bytes);
-            file_->read(data_start_ + t.offset + static_cast<std::uint64_t>((first + row) * row_bytes), bytes,
-                        stored.data(), "tensor '" + t.name + "'");
-            float* out = dst + row * row_values;
-            dequantize(t.type, stored.data(), n_rows * row_values, out);
-            if (const std::int64_t bad = kernels::first_not_finite(out, n_rows * row_values); bad < n_rows * row_values) {
-                first_bad[static_cast<std::size_t>(task)] = row * row_values + bad;
-                return;
+            const auto n_bytes = static_cast<std::size_t>(n_rows * bytes_per_row);
+            std::uint8_t* chunk = bytes_dst ? bytes_dst + row * bytes_per_row : nullptr;
+            if (!chunk) {
+                if (chunk_buffer.size() < n_bytes) chunk_buffer.resize(n_bytes);
+                chunk = chunk_buffer.data();
+            }
+            file_->read(data_start_ + t.offset + static_cast<std::uint64_t>((first + row) * bytes_per_row), n_bytes,
+                        chunk, "tensor '" + t.name + "'");
+            if (dst) {
+                float* out = dst + row * row_values;
+                dequantize(t.type, chunk, n_rows * row_values, out);
+                if (!check(out, n_rows * row_values, row * row_values)) return;
+                continue;
+            }
+            if (!check_finite) continue;
+            if (row_buffer.size() < static_cast<std::size_t>(row_values)) row_buffer.resize(static_cast<std::size_t>(row_values));
+            for (std::int64_t r = 0; r < n_rows; ++r) {
+                dequantize(t.type, chunk + r * bytes_per_row, row_values, row_buffer.data());
+                if (!check(row_buffer.data(), row_values, (row + r) * row_values)) return;
             }
         }
     });
-    for (const std::int64_t bad : first_bad)
-        if (bad >= 0) {
-            const float v = dst[bad];
-            const std::int64_t row = first + bad / row_values, col = bad % row_values;
-            throw Error(path_ + ": tensor '" + t.name + "' holds " + (std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf") +
-                        " at [" + std::to_string(row) + ", " + std::to_string(col) +
+    for (const NotFinite& bad : first_bad)
+        if (bad.index >= 0) {
+            const std::int64_t row = first + bad.index / row_values, col = bad.index % row_values;
+            throw Error(path_ + ": tensor '" + t.name + "' holds " +
+                        (std::isnan(bad.value) ? "NaN" : bad.value > 0 ? "+inf" : "-inf") + " at [" +
+                        std::to_string(row) + ", " + std::to_string(col) +
                         "]; weights that are not finite numbers give NaN or empty attention maps, so the model is "
                         "not opened (the file is damaged, or was saved from a training run that diverged)");
         }

@@ -86,12 +86,22 @@ public:
     // the tensor's rows, or naming the tensor and the [row, column] of the first value that
     // is not finite (NaN, ±inf): every weight read is checked as it is converted.
     void read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const;
+    // The same rows as stored, row_bytes(t) bytes each, into `bytes`; with `check_finite`
+    // each row is converted and checked as above, then dropped (the products convert them
+    // again as they run, core/kernels/stored_matrix.h).
+    void read_stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, std::uint8_t* bytes,
+                          bool check_finite) const;
+    // Bytes per row of t as stored.
+    std::int64_t row_bytes(const GgufTensor& t) const;
 
 private:
     GgufFile() = default;
     const GgufValue& value(const std::string& key) const;  // throws if absent
     [[noreturn]] void wrong_type(const std::string& key, const char* expected) const;
     void read_f32(const GgufTensor& t, float* dst) const;
+    // read_rows (dst) or read_stored_rows (bytes_dst).
+    void read_rows_checked(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
+                           std::uint8_t* bytes_dst, bool check_finite) const;
     void check_tensor_extents(std::uint64_t align) const;
 
     std::string path_;

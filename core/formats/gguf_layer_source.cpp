@@ -42,13 +42,32 @@ LayerSizes layer_sizes(const GgufFile& file, int layers) {
 
 GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read,
                                  WeightFootprint footprint)
-    : file_(std::move(file)), config_(std::move(config)), read_(read), footprint_(footprint) {}
+    : file_(std::move(file)),
+      config_(std::move(config)),
+      read_(read),
+      footprint_(footprint),
+      checked_(std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(std::max(config_.layers, 0)))) {}
 
-void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
+void GgufLayerSource::require_layer(int il) const {
     if (il < 0 || il >= config_.layers)
         throw Error(where() + " has no layer " + std::to_string(il) + " (it has " + std::to_string(config_.layers) + ")");
+}
+
+void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
+    require_layer(il);
     GgufTensorReader r(*file_);  // checks each value finite as it converts it
     read_(config_, r, il, layer);
+}
+
+const EncoderLayerWeights& GgufLayerSource::read_layer_for_products(int il, ProductsLayer& slot) const {
+    require_layer(il);
+    slot.stored.clear();
+    std::atomic<bool>& checked = checked_[static_cast<std::size_t>(il)];
+    GgufTensorReader r(*file_, &slot.stored, !checked.load());
+    read_(config_, r, il, slot.layer);
+    slot.stored.attach(slot.layer);
+    checked.store(true);
+    return slot.layer;
 }
 
 WeightFootprint gguf_footprint(const GgufFile& file, int layers) {

@@ -3,6 +3,7 @@
 // layer_source.h), for a model whose f32 weights do not fit in memory: each layer's
 // tensors are read as stored (pread, so the system's page cache holds the file, not this
 // process), converted to f32, checked finite, and dropped after the layer has run.
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,16 +28,23 @@ public:
     GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read,
                     WeightFootprint footprint);
     void read_layer(int il, EncoderLayerWeights& layer) const override;
+    // The linear weights left as stored in slot.stored (pread into its buffer; checked
+    // finite the first time the layer is read), the products converting them a panel at
+    // a time.
+    const EncoderLayerWeights& read_layer_for_products(int il, ProductsLayer& slot) const override;
     int layers() const override { return config_.layers; }
     const WeightFootprint& footprint() const override { return footprint_; }
 
 private:
     std::string where() const { return "GGUF file '" + file_->path() + "'"; }
+    void require_layer(int il) const;
 
     std::shared_ptr<const GgufFile> file_;
     ModelConfig config_;
     GgufLayerReader read_;
     WeightFootprint footprint_;
+    // Layers whose stored weights were checked finite (read_layer checks every time).
+    std::unique_ptr<std::atomic<bool>[]> checked_;
 };
 
 // The parameters of the file's tensors, of its largest layer (the "blk.N." tensors), and

@@ -208,8 +208,8 @@ void llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il, Encoder
     if (c.sandwich_norm) rms_norm_into(r, b + "post_ffw_norm.weight", D, emplaced(l.post_ffn_norm));
     if (c.family == "phi3") {  // ffn_up: (2F, D) = [gate; up]
         const GgufTensor& gate_up = r.expect_matrix(b + "ffn_up.weight", 2 * F, D);  // before the halves are allocated
-        ensure_shape(l.ffn.gate_weight, F, D);
-        ensure_shape(l.ffn.linear1_weight, F, D);
+        r.shape_into(l.ffn.gate_weight, F, D);
+        r.shape_into(l.ffn.linear1_weight, F, D);
         r.rows_into(gate_up, 0, F, l.ffn.gate_weight, 0);
         r.rows_into(gate_up, F, F, l.ffn.linear1_weight, 0);
     } else {

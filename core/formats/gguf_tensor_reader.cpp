@@ -61,8 +61,9 @@ void read_gguf_vocab_and_head(const GgufFile& file, const std::string& arch, Mod
 }
 
 Matrix GgufTensorReader::matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
-    Matrix m;
-    matrix_into(name, rows, cols, m);
+    const GgufTensor& t = require_shape(name, rows, cols);
+    Matrix m(rows, cols);
+    file_.read_rows(t, 0, rows, m.data());
     return m;
 }
 
@@ -74,8 +75,14 @@ Vector GgufTensorReader::vector(const std::string& name, Eigen::Index n) {
 
 void GgufTensorReader::matrix_into(const std::string& name, Eigen::Index rows, Eigen::Index cols, Matrix& out) {
     const GgufTensor& t = require_shape(name, rows, cols);
-    ensure_shape(out, rows, cols);
-    file_.read_rows(t, 0, rows, out.data());
+    shape_into(out, rows, cols);
+    rows_into(t, 0, rows, out, 0);
+}
+
+void GgufTensorReader::shape_into(Matrix& out, Eigen::Index rows, Eigen::Index cols) {
+    if (!stored_) return ensure_shape(out, rows, cols);
+    stored_->declare(out, static_cast<int>(rows), static_cast<int>(cols));
+    out.resize(0, 0);
 }
 
 void GgufTensorReader::vector_into(const std::string& name, Eigen::Index n, Vector& out) {
@@ -89,9 +96,13 @@ void GgufTensorReader::vector_into(const std::string& name, Eigen::Index n, Vect
 
 void GgufTensorReader::rows_into(const GgufTensor& t, Eigen::Index first, Eigen::Index count, Matrix& out,
                                  Eigen::Index at) {
-    if (out.cols() != t.ne[0] || at < 0 || at + count > out.rows())
+    const StoredMatrix* stored = stored_ ? stored_->declared(out) : nullptr;
+    const Eigen::Index out_rows = stored ? stored->rows : out.rows(), out_cols = stored ? stored->cols : out.cols();
+    if ((stored_ && !stored) || out_cols != t.ne[0] || at < 0 || at + count > out_rows)
         throw Error(file_.path() + ": rows of tensor '" + t.name + "' do not fit where they are read to");
-    file_.read_rows(t, first, count, out.data() + at * out.cols());
+    if (!stored_) return file_.read_rows(t, first, count, out.data() + at * out.cols());
+    std::uint8_t* bytes = stored_->add_rows(out, static_cast<int>(at), static_cast<int>(count), t.type, file_.row_bytes(t));
+    file_.read_stored_rows(t, first, count, bytes, check_stored_);
 }
 
 const GgufTensor& GgufTensorReader::require_shape(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
@@ -129,7 +140,7 @@ void read_gguf_qkv(GgufTensorReader& r, const std::string& b, Eigen::Index I, Ei
     const GgufTensor& q = r.expect_matrix(b + "attn_q.weight", I, D);
     const GgufTensor& k = r.expect_matrix(b + "attn_k.weight", Ikv, D);
     const GgufTensor& v = r.expect_matrix(b + "attn_v.weight", Ikv, D);
-    ensure_shape(qkv, I + 2 * Ikv, D);
+    r.shape_into(qkv, I + 2 * Ikv, D);
     r.rows_into(q, 0, I, qkv, 0);
     r.rows_into(k, 0, Ikv, qkv, I);
     r.rows_into(v, 0, Ikv, qkv, I + Ikv);

@@ -9,6 +9,7 @@
 
 #include "core/formats/gguf.h"
 #include "core/model/config.h"
+#include "core/model/stored_layer.h"
 #include "core/model/weights.h"
 #include "core/tensor.h"
 
@@ -39,7 +40,12 @@ inline void ensure_shape(Matrix& m, Eigen::Index rows, Eigen::Index cols) {
 
 class GgufTensorReader {
 public:
-    explicit GgufTensorReader(const GgufFile& file) : file_(file) {}
+    // With `stored`, the matrices a layer reader reads into (matrix_into, rows_into) are left
+    // as stored in it instead (each empty, declared by its address: StoredLayer), their
+    // values checked finite when `check_stored` (a layer read before was checked then);
+    // `matrix` and the vectors are read as f32, and checked, either way.
+    explicit GgufTensorReader(const GgufFile& file, StoredLayer* stored = nullptr, bool check_stored = true)
+        : file_(file), stored_(stored), check_stored_(check_stored) {}
     // Tensor `name` as an (out, in) = (rows, cols) matrix, or a vector of n values.
     Matrix matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols);
     Vector vector(const std::string& name, Eigen::Index n);
@@ -52,8 +58,12 @@ public:
     const GgufTensor& expect_matrix(const std::string& name, Eigen::Index rows, Eigen::Index cols) {
         return require_shape(name, rows, cols);
     }
+    // `out` shaped (rows, cols) for rows_into: resized unless it has that shape; in stored
+    // mode, declared as that stored weight and left empty.
+    void shape_into(Matrix& out, Eigen::Index rows, Eigen::Index cols);
     // Rows [first, first + count) of t (from expect_matrix) into rows [at, at + count) of
-    // `out`, which has t's columns and room for them: [q; k; v] stacked as read.
+    // `out` (from shape_into), which has t's columns and room for them: [q; k; v] stacked
+    // as read.
     void rows_into(const GgufTensor& t, Eigen::Index first, Eigen::Index count, Matrix& out, Eigen::Index at);
     bool has(const std::string& name) const { return file_.find_tensor(name) != nullptr; }
     // After every read: a tensor the model did not use would be silently ignored, so the
@@ -68,6 +78,8 @@ private:
     const GgufTensor& require(const std::string& name);
     const GgufTensor& require_shape(const std::string& name, Eigen::Index rows, Eigen::Index cols);
     const GgufFile& file_;
+    StoredLayer* stored_;
+    bool check_stored_;
     std::vector<std::string> used_;
 };
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/error.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/packed_cache.h"
 #include "core/kernels/parallel.h"
@@ -156,9 +157,10 @@ void attend_per_head(const AttendInput& in, const gemm::PackedWeights& w_in, Eig
 Attended project(const AttendInput& in, int I, int Ikv, Eigen::Ref<Matrix> q_buf, Eigen::Ref<Matrix> kv_buf) {
     const bool self = &in.x_query == &in.x_memory;
     if (self) {
-        matmul_nt(in.x_query, in.w_in, in.b_in.size() ? &in.b_in : nullptr, q_buf);
+        linear(in.x_query, in.w_in, in.w_in_stored, in.b_in.size() ? &in.b_in : nullptr, q_buf);
         return {q_buf.leftCols(I), q_buf.middleCols(I, Ikv), q_buf.rightCols(Ikv)};
     }
+    if (in.w_in_stored) throw Error("cross-attention does not run from weights left as stored");
     const bool biased = in.b_in.size() > 0;
     const Vector b_q = biased ? Vector(in.b_in.head(I)) : Vector();
     const Vector b_kv = biased ? Vector(in.b_in.tail(2 * Ikv)) : Vector();
@@ -178,9 +180,9 @@ Attended attend(const AttendInput& in, Eigen::Ref<Matrix> concat, std::vector<Ma
     const bool self = &in.x_query == &in.x_memory;
     const Eigen::Index T = in.x_query.rows(), S = in.x_memory.rows();
     const int H = in.heads, Hkv = in.kv_heads;
-    const int Dh = static_cast<int>(in.w_in.rows()) / (H + 2 * Hkv), I = H * Dh, Ikv = Hkv * Dh;
+    const int Dh = static_cast<int>(in.w_in_rows()) / (H + 2 * Hkv), I = H * Dh, Ikv = Hkv * Dh;
     thread_local Scratch qkv_buf, kv_buf;  // Q, K, V: reused across heads, layers and calls
-    if (const gemm::PackedWeights* panels = self ? per_head_panels(in.w_in, H, Hkv, int(T), thread_count()) : nullptr) {
+    if (const gemm::PackedWeights* panels = self && !in.w_in_stored ? per_head_panels(in.w_in, H, Hkv, int(T), thread_count()) : nullptr) {
         auto qkv = qkv_buf.get(T, 3 * I);
         if (qkv_unrotated) qkv_unrotated->resize(T, 3 * I);
         attend_per_head(in, *panels, qkv, concat, weights, scores, qkv_unrotated);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/kernels/attention_mask.h"
+#include "core/kernels/stored_matrix.h"
 #include "core/tensor.h"
 
 namespace hs::kernels {
@@ -45,6 +46,10 @@ struct AttendInput {
     const AttentionMask& mask;
     ScoreMath score;         // scores = Q_h K_gᵀ · scale, soft-capped
     PrepareQkFn prepare_qk;  // null: Q and K as projected
+    // W_in left as stored (a layer read for its products only; self-attention only), w_in
+    // then empty; null: w_in.
+    const StoredMatrix* w_in_stored = nullptr;
+    Eigen::Index w_in_rows() const { return w_in_stored ? w_in_stored->rows : w_in.rows(); }
 };
 
 // Q (T, I), K and V (S, Ikv) as steps 1–2 left them: views into this thread's scratch,

@@ -25,12 +25,21 @@ PackedWeights pack(const float* w, int n, int k, int ldw) {
     return p;
 }
 
+namespace {
+
+// A panel (k, 64) whose weight has only `rows` < 64 rows left: the missing outputs read
+// as zero weights.
+void zero_missing_outputs(int rows, int k, float* panel) {
+    for (int i = 0; i < k; ++i)
+        std::fill(panel + static_cast<long>(i) * kPanel + rows, panel + (static_cast<long>(i) + 1) * kPanel, 0.0f);
+}
+
+}  // namespace
+
 void pack_panel(const float* w, int n, int k, int ldw, int q, float* out) {
     const int rows = std::min(kPanel, n - q * kPanel);
     transpose(rows, k, w + static_cast<long>(q) * kPanel * ldw, ldw, out, kPanel);
-    if (rows < kPanel)  // the last panel's missing outputs read as zero weights
-        for (int i = 0; i < k; ++i)
-            std::fill(out + static_cast<long>(i) * kPanel + rows, out + (static_cast<long>(i) + 1) * kPanel, 0.0f);
+    if (rows < kPanel) zero_missing_outputs(rows, k, out);
 }
 
 namespace {
@@ -109,6 +118,22 @@ void nn_transposed(int m, const float* a, int lda, const float* w, int n, int k,
     }
 }
 
+// Panel q of a stored weight as pack_panel lays it out: out (k, 64) = Wᵀ[:, 64q : 64q + 64],
+// each block of kColumnBlock inputs of the panel's rows converted into an L1-sized buffer
+// and transposed into place.
+void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
+    constexpr int kBlock = StoredMatrix::kColumnBlock;
+    thread_local Eigen::VectorXf rows_block;  // (64, kBlock), grow-only
+    if (rows_block.size() < kPanel * kBlock) rows_block.resize(kPanel * kBlock);
+    const int rows = std::min(kPanel, w.rows - q * kPanel);
+    for (int k0 = 0; k0 < w.cols; k0 += kBlock) {
+        const int kn = std::min(kBlock, w.cols - k0);
+        w.convert(q * kPanel, rows, k0, kn, rows_block.data(), kn);
+        transpose(rows, kn, rows_block.data(), kn, out + static_cast<long>(k0) * kPanel, kPanel);
+    }
+    if (rows < kPanel) zero_missing_outputs(rows, w.cols, out);
+}
+
 }  // namespace
 
 void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
@@ -145,6 +170,23 @@ void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, in
     };
     for (int q = panel0; q < panel0 + panels; ++q) pack_panel(w, n, k, ldw, q, panel_at(q));
     multiply_panels(m, a, lda, n, k, panel_at, panel0, panels, bias, c, ldc);
+}
+
+void nn_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0, int panels, const float* bias,
+               float* c, int ldc) {
+    const long panel_floats = static_cast<long>(w.cols) * kPanel;
+    // Up to one block of rows: a panel at a time, read from L2 by its product. More rows:
+    // groups of panels, so that a block of a meets each panel of a group once.
+    constexpr long kGroupBytes = 4L << 20;
+    const int group = m <= kRowBlock ? 1 : static_cast<int>(std::max(1L, kGroupBytes / (panel_floats * 4)));
+    thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
+    if (buffer.size() < group * panel_floats) buffer.resize(group * panel_floats);
+    for (int g0 = panel0; g0 < panel0 + panels; g0 += group) {
+        const int count = std::min(group, panel0 + panels - g0);
+        const auto panel_at = [&](int q) { return buffer.data() + (q - g0) * panel_floats; };
+        for (int q = g0; q < g0 + count; ++q) pack_stored_panel(w, q, panel_at(q));
+        multiply_panels(m, a, lda, w.rows, w.cols, panel_at, g0, count, bias, c, ldc);
+    }
 }
 
 void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,

@@ -15,6 +15,8 @@
 // docs/PERFORMANCE.md, "Alignment").
 #include <Eigen/Core>
 
+#include "core/kernels/stored_matrix.h"
+
 namespace hs::gemm {
 
 // c (m, n) = alpha · a (m, k) · b (k, n) (+ bias (n) on every row when non-null): rows of
@@ -56,6 +58,14 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
 // thread's buffer, then nn_packed's loop. Same arithmetic as nn_packed on pack(w), bit for bit.
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep = nullptr);
+
+// The same product for a weight left as its file stores it (core/kernels/stored_matrix.h):
+// each panel converted, kColumnBlock inputs at a time through an L1-sized buffer, and laid
+// out into this thread's buffer just before its product (for more than 256 rows of a,
+// groups of panels up to 4 MiB first), so W's f32 values never reach memory. The same
+// floats as nn_packed on pack() of W converted to f32.
+void nn_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0, int panels, const float* bias,
+               float* c, int ldc);
 
 // c (m, n) = a (m, k) · b (n, k)ᵀ (c += with `accumulate`) for m ≤ kDotRows (asserted):
 // each element the dot product of a row of a and a row of b, both contiguous, so b is read

@@ -229,6 +229,35 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
         parallel_for(parts, block);
 }
 
+void matmul_nt(const Eigen::Ref<const Matrix>& a, const StoredMatrix& b, const Vector* bias, Eigen::Ref<Matrix> c) {
+    const Eigen::Index M = a.rows(), N = b.rows, K = a.cols();
+    if (b.cols != K || c.rows() != M || c.cols() != N || (bias && bias->size() != N))
+        throw Error("matmul_nt: cannot multiply (" + std::to_string(M) + " × " + std::to_string(K) +
+                    ") by the transpose of a stored (" + std::to_string(N) + " × " + std::to_string(b.cols) +
+                    ") into (" + std::to_string(c.rows()) + " × " + std::to_string(c.cols()) + ")" +
+                    (bias ? " with a bias" : ""));
+    if (M == 0 || N == 0) return;
+    if (K == 0) {  // a product of no inputs: the bias alone
+        if (bias) c.rowwise() = bias->transpose();
+        else c.setZero();
+        return;
+    }
+    const int panels = static_cast<int>((N + gemm::kPanel - 1) / gemm::kPanel);
+    // Converting W costs about as much as 4 rows of products: one row is worth two threads.
+    const double macs = double(std::max<Eigen::Index>(M, 4)) * double(N) * double(K);
+    const int parts = macs < 1e6 ? 1 : std::min(thread_count(), panels);
+    const int lda = static_cast<int>(a.outerStride()), ldc = static_cast<int>(c.outerStride());
+    const float* bias_data = bias ? bias->data() : nullptr;
+    const auto run = [&](int p) {
+        const int p0 = panels * p / parts, p1 = panels * (p + 1) / parts;
+        gemm::nn_stored(static_cast<int>(M), a.data(), lda, b, p0, p1 - p0, bias_data, c.data(), ldc);
+    };
+    if (parts <= 1)
+        run(0);
+    else
+        parallel_for(parts, run);
+}
+
 void matmul_nt_by_eigen(const Matrix& a, const Matrix& b, Matrix& c) {
     const int parts = thread_count();
     const Eigen::Index width = (b.rows() + parts - 1) / parts;

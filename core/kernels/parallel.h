@@ -40,6 +40,20 @@ void park_threads();
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
                const Vector* bias, Eigen::Ref<Matrix> c);
 
+// The same with b a weight left as its file stores it: whole 64-column panels of c per
+// thread, each converted just before its product (gemm::nn_stored).
+void matmul_nt(const Eigen::Ref<const Matrix>& a, const StoredMatrix& b, const Vector* bias, Eigen::Ref<Matrix> c);
+
+// y = x · Wᵀ (+ bias) with W as the layer holds it: f32 `w`, or as stored when `stored` is
+// non-null (a layer read for its products only, core/model/layer_source.h).
+inline void linear(const Eigen::Ref<const Matrix>& x, const Matrix& w, const StoredMatrix* stored, const Vector* bias,
+                   Eigen::Ref<Matrix> y) {
+    if (stored)
+        matmul_nt(x, *stored, bias, y);
+    else
+        matmul_nt(x, w, bias, y);
+}
+
 // c (M, N) = a (M, K) · bᵀ, b (N, K), by Eigen's product (OpenBLAS behind it when HeadScope
 // links it), in column blocks over the pool: the BLAS side of the benchmarks' GEMM peak.
 void matmul_nt_by_eigen(const Matrix& a, const Matrix& b, Matrix& c);

@@ -34,7 +34,7 @@ Matrix multi_head_attention(const AttentionWeights& w, const Matrix& x_query, co
                             const AttentionOptions& options) {
     const HeadSplit split = split_of(w, options.split);
     check_shapes(w, split, x_query, x_memory);
-    const Eigen::Index T = x_query.rows(), D = w.out_proj_weight.rows();
+    const Eigen::Index T = x_query.rows(), D = w.d_out();
     const int H = split.heads, I = w.inner();
     const bool self = &x_query == &x_memory;
     // The block's named values go to the recorder at (stack, layer, "<block><what>").
@@ -72,7 +72,7 @@ Matrix multi_head_attention(const AttentionWeights& w, const Matrix& x_query, co
         };
     const kernels::ScoreMath score{resolved_score_scale(options.score_scale, I / H), options.softcap};
     const kernels::AttendInput in{x_query, x_memory, w.in_proj_weight, w.in_proj_bias, split.heads, split.kv_heads,
-                                  options.mask, score, prepare_qk};
+                                  options.mask, score, prepare_qk, w.in_proj_stored};
     const kernels::Attended qkv = kernels::attend(in, concat, want_weights ? &weights : nullptr,
                                                   want_scores ? &scores : nullptr, want_qkv ? &qkv_unrotated : nullptr);
     if (want_qkv) record(".qkv", qkv_unrotated);
@@ -87,7 +87,7 @@ Matrix multi_head_attention(const AttentionWeights& w, const Matrix& x_query, co
     record(".concat", concat);
     // 5. out: (T, D) = concat · W_oᵀ + b_o
     Matrix output(T, D);
-    matmul_nt(concat, w.out_proj_weight, w.out_proj_bias.size() ? &w.out_proj_bias : nullptr, output);
+    linear(concat, w.out_proj_weight, w.out_proj_stored, w.out_proj_bias.size() ? &w.out_proj_bias : nullptr, output);
     record("_out", output);
     return output;
 }
@@ -98,21 +98,21 @@ namespace {
 // sizes or empty.
 void check_shapes(const AttentionWeights& w, const HeadSplit& split, const Matrix& x_query,
                   const Matrix& x_memory) {
-    const auto D = w.in_proj_weight.cols();
+    const auto D = w.d_in();
     const int H = split.heads, Hkv = split.kv_heads, I = w.inner();
     if (H < 1 || Hkv < 1 || H % Hkv != 0)
         throw Error("attention: " + std::to_string(H) + " query heads cannot share " +
                     std::to_string(Hkv) + " key/value heads evenly");
-    if (I % H != 0 || w.in_proj_weight.rows() != I + 2LL * Hkv * (I / H))
+    if (I % H != 0 || w.in_rows() != I + 2LL * Hkv * (I / H))
         throw Error("attention weights: in_proj_weight has " +
-                    std::to_string(w.in_proj_weight.rows()) + " rows and out_proj_weight " +
+                    std::to_string(w.in_rows()) + " rows and out_proj_weight " +
                     std::to_string(I) + " columns, which do not split into " +
                     std::to_string(H) + " query and " + std::to_string(Hkv) +
                     " key/value heads");
-    if ((w.in_proj_bias.size() && w.in_proj_bias.size() != w.in_proj_weight.rows()) ||
-        (w.out_proj_bias.size() && w.out_proj_bias.size() != w.out_proj_weight.rows()))
+    if ((w.in_proj_bias.size() && w.in_proj_bias.size() != w.in_rows()) ||
+        (w.out_proj_bias.size() && w.out_proj_bias.size() != w.d_out()))
         throw Error("attention weights: in_proj_bias or out_proj_bias has a shape that does "
-                    "not match in_proj_weight (" + std::to_string(w.in_proj_weight.rows()) +
+                    "not match in_proj_weight (" + std::to_string(w.in_rows()) +
                     " × " + std::to_string(D) + ")");
     if (x_query.cols() != D || x_memory.cols() != D)
         throw Error("attention input has " + std::to_string(x_query.cols()) +
@@ -177,6 +177,8 @@ void check_ablation(const std::vector<HeadRef>& ablate, int layers, int heads,
 AttentionResult multi_head_attention_naive(const AttentionWeights& w, const Matrix& x_query,
                                            const Matrix& x_memory, const AttentionMask& mask) {
     const int H = w.heads, Hkv = w.kv_heads > 0 ? w.kv_heads : w.heads;
+    if (w.in_proj_stored || w.out_proj_stored)
+        throw Error("the textbook attention reads W_in and W_o as f32; these are left as stored");
     check_shapes(w, HeadSplit{H, Hkv, nullptr}, x_query, x_memory);
     const int T = static_cast<int>(x_query.rows()), S = static_cast<int>(x_memory.rows());
     const int D = static_cast<int>(w.in_proj_weight.cols());

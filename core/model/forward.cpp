@@ -151,7 +151,7 @@ struct Run {
     Recorder& recorder;       // options.recorder, the detail block's steps, the trace's own
     int done = 0, total = 0;  // layers run, of all stacks
     const LayerSource* layers = nullptr;  // the main stack's layers, when not in w
-    EncoderLayerWeights layer_slot;       // the one layer read from `layers`
+    ProductsLayer layer_slot;             // the one layer read from `layers`
 
     // A value outside the layers ("embed", "norm_in", "norm", "logits").
     void record(const char* stack, const char* name, const Eigen::Ref<const Matrix>& value) const {
@@ -341,8 +341,8 @@ HeadMaps recompute_layer_maps(const Model& model, const Trace& trace, const Head
         return out;
     };
     if (!block.in_decoder) {
-        EncoderLayerWeights slot;
-        encoder_layer(model.layer(block.layer, slot), c, x, main_self_mask(c, trace.key_padding, block.layer), context);
+        ProductsLayer slot;
+        encoder_layer(model.layer_for_products(block.layer, slot), c, x, main_self_mask(c, trace.key_padding, block.layer), context);
         return kept();
     }
     // memory: (T_enc, D) = the encoder's final output.

@@ -3,10 +3,9 @@
 namespace hs {
 
 const EncoderLayerWeights& main_stack_layer(const ModelWeights& resident, const LayerSource* layers, int il,
-                                            EncoderLayerWeights& slot) {
+                                            ProductsLayer& slot) {
     if (!layers) return resident.layers.at(static_cast<std::size_t>(il));
-    layers->read_layer(il, slot);
-    return slot;
+    return layers->read_layer_for_products(il, slot);
 }
 
 }  // namespace hs

@@ -3,10 +3,18 @@
 // Q8_0, Q4_K, …). The forward asks for each layer just before it runs it and drops it
 // after, so only one layer is f32 at a time (core/io/memory_budget.h decides when a model
 // is read this way). A reader of a file format implements it (GGUF: formats/gguf_model.cpp).
+#include "core/model/stored_layer.h"
 #include "core/model/weight_footprint.h"
 #include "core/model/weights.h"
 
 namespace hs {
+
+// Where a layer read for the forward's products lives: its vectors and any f32 matrices in
+// `layer`, its linear weights left as stored in `stored`.
+struct ProductsLayer {
+    EncoderLayerWeights layer;
+    StoredLayer stored;
+};
 
 class LayerSource {
 public:
@@ -18,13 +26,23 @@ public:
     // tensor when the file no longer holds what it held at open (it was truncated or
     // rewritten) or a weight is not finite. Safe to call from several threads.
     virtual void read_layer(int il, EncoderLayerWeights& layer) const = 0;
+    // Layer il for the forward's products only (no Pipeline steps read its weights): as
+    // read_layer, but a reader may leave the linear weights as stored in slot.stored,
+    // converted by the products a panel at a time (gemm::nn_stored), their f32 matrices
+    // then empty. By default, read_layer into slot.layer.
+    virtual const EncoderLayerWeights& read_layer_for_products(int il, ProductsLayer& slot) const {
+        read_layer(il, slot.layer);
+        return slot.layer;
+    }
     virtual int layers() const = 0;
     // The memory plan's sizes: the stack's parameters together, the largest layer's.
     virtual const WeightFootprint& footprint() const = 0;
 };
 
-// Main-stack layer il: resident.layers[il] when `layers` is null, else read from `layers`
-// into `slot` (over the layer it held, so one layer is f32 at a time).
-const EncoderLayerWeights& main_stack_layer(const ModelWeights& resident, const LayerSource* layers, int il, EncoderLayerWeights& slot);
+// Main-stack layer il for the forward's products: resident.layers[il] when `layers` is
+// null, else read from `layers` into `slot` (over the layer it held, so one layer is read
+// at a time).
+const EncoderLayerWeights& main_stack_layer(const ModelWeights& resident, const LayerSource* layers, int il,
+                                            ProductsLayer& slot);
 
 }  // namespace hs

@@ -78,11 +78,11 @@ Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act
     const Eigen::Index T = x.rows(), F = w.d_ff();
     record("ffn_in", x);
     Eigen::Map<Matrix> hidden = hidden_buf.get(T, F);
-    matmul_nt(x, w.linear1_weight, bias_or_null(w.linear1_bias), hidden);
+    linear(x, w.linear1_weight, w.linear1_stored, bias_or_null(w.linear1_bias), hidden);
     record("ffn_pre", hidden);
     if (is_gated(act)) {
         Eigen::Map<Matrix> gate = gate_buf.get(T, F);
-        matmul_nt(x, w.gate_weight, bias_or_null(w.gate_bias), gate);
+        linear(x, w.gate_weight, w.gate_stored, bias_or_null(w.gate_bias), gate);
         record("ffn_gate", gate);
         activate_in_place(gate, act);
         hidden.array() *= gate.array();
@@ -91,7 +91,7 @@ Matrix feed_forward(const Matrix& x, const FeedForwardWeights& w, Activation act
     }
     record("ffn_hidden", hidden);
     Matrix out(T, w.d_model());
-    matmul_nt(hidden, w.linear2_weight, bias_or_null(w.linear2_bias), out);
+    linear(hidden, w.linear2_weight, w.linear2_stored, bias_or_null(w.linear2_bias), out);
     record("ffn_out", out);
     return out;
 }

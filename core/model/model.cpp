@@ -85,6 +85,12 @@ const ModelWeights& Model::weights() const {
 }
 
 const EncoderLayerWeights& Model::layer(int il, EncoderLayerWeights& slot) const {
+    if (!layer_source_) return weights_->layers.at(static_cast<std::size_t>(il));
+    layer_source_->read_layer(il, slot);
+    return slot;
+}
+
+const EncoderLayerWeights& Model::layer_for_products(int il, ProductsLayer& slot) const {
     return main_stack_layer(*weights_, layer_source_.get(), il, slot);
 }
 

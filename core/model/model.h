@@ -68,8 +68,11 @@ public:
     const ModelWeights& resident_weights() const { return *weights_; }
     // Whether the layers are read from the file as the forward reaches them.
     bool reads_layers_from_file() const { return layer_source_ != nullptr; }
-    // Main-stack layer il: the resident one, or the file's converted into `slot`.
+    // Main-stack layer il: the resident one, or the file's converted to f32 into `slot`.
     const EncoderLayerWeights& layer(int il, EncoderLayerWeights& slot) const;
+    // The same for the forward's products only: the file's linear weights may stay as
+    // stored (LayerSource::read_layer_for_products).
+    const EncoderLayerWeights& layer_for_products(int il, ProductsLayer& slot) const;
     // For editing: unshares first (copy on write, the other models keep their weights)
     // and drops this model's packed panels, which an edit would leave stale (the forward
     // then reads the matrices themselves).

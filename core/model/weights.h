@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/kernels/stored_matrix.h"
 #include "core/model/config.h"
 #include "core/tensor.h"
 
@@ -30,8 +31,16 @@ struct AttentionWeights {
     // QK-norm's γ (ModelConfig::qk_norm): each head's row of Q, of K, is RMS-normalised
     // over its Dh entries and scaled by these, before the rotation; empty: none.
     Vector q_norm, k_norm;   // (Dh) each
-    int inner() const { return static_cast<int>(out_proj_weight.cols()); }        // I
-    int kv_inner() const { return (static_cast<int>(in_proj_weight.rows()) - inner()) / 2; }  // Ikv
+    // A layer read for its products only (LayerSource::read_layer_for_products): W_in and
+    // W_o left as their file stores them (owned by the layer's StoredLayer), the two f32
+    // matrices above then empty. Null otherwise.
+    const StoredMatrix* in_proj_stored = nullptr;
+    const StoredMatrix* out_proj_stored = nullptr;
+    Eigen::Index in_rows() const { return in_proj_stored ? in_proj_stored->rows : in_proj_weight.rows(); }  // I + 2·Ikv
+    Eigen::Index d_in() const { return in_proj_stored ? in_proj_stored->cols : in_proj_weight.cols(); }     // D
+    Eigen::Index d_out() const { return out_proj_stored ? out_proj_stored->rows : out_proj_weight.rows(); } // D_out
+    int inner() const { return static_cast<int>(out_proj_stored ? out_proj_stored->cols : out_proj_weight.cols()); }  // I
+    int kv_inner() const { return (static_cast<int>(in_rows()) - inner()) / 2; }  // Ikv
     int d_h() const { return inner() / heads; }  // Dh
 };
 
@@ -51,9 +60,13 @@ struct FeedForwardWeights {
     Vector linear2_bias;    // (D), or empty
     Matrix gate_weight;     // (d_ff, D), gated (SwiGLU, GeGLU) only
     Vector gate_bias;       // (d_ff), gated with biases only
-    bool gated() const { return gate_weight.size() > 0; }
-    int d_ff() const { return static_cast<int>(linear1_weight.rows()); }
-    int d_model() const { return static_cast<int>(linear1_weight.cols()); }
+    // As AttentionWeights: the three left as stored, the f32 matrices then empty.
+    const StoredMatrix* linear1_stored = nullptr;
+    const StoredMatrix* linear2_stored = nullptr;
+    const StoredMatrix* gate_stored = nullptr;
+    bool gated() const { return gate_stored || gate_weight.size() > 0; }
+    int d_ff() const { return static_cast<int>(linear1_stored ? linear1_stored->rows : linear1_weight.rows()); }
+    int d_model() const { return static_cast<int>(linear1_stored ? linear1_stored->cols : linear1_weight.cols()); }
 };
 
 // nn.TransformerEncoderLayer: self-attention, FFN, norm1 after/before attention, norm2 FFN.

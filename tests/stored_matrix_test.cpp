@@ -1,0 +1,174 @@
+// Weights left as their file stores them (core/kernels/stored_matrix.h): the product of a
+// stored weight (gemm::nn_stored through matmul_nt) gives the same floats as the packed
+// product of its values converted to f32, at every SIMD level, for row ranges of mixed
+// types, partial panels and column blocks; and the layer that holds them
+// (core/model/stored_layer.h) points the layer's weights at them only when every row was read.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "core/kernels/gemm.h"
+#include "core/kernels/half_float.h"
+#include "core/kernels/parallel.h"
+#include "core/kernels/stored_matrix.h"
+#include "core/model/stored_layer.h"
+#include "core/rng.h"
+#include "tests/simd_levels.h"
+#include "tests/test_util.h"
+
+namespace hs {
+namespace {
+
+// Rows of one type with random contents: bf16 and f16 from uniform values, Q8_0 and Q4_0
+// blocks a random f16 scale and random integers.
+std::vector<std::uint8_t> random_rows(StoredType type, int rows, int cols, Rng& rng) {
+    const StoredTypeInfo& info = stored_type_info(type);
+    const std::size_t row_bytes = static_cast<std::size_t>(cols / info.block_values) * info.block_bytes;
+    std::vector<std::uint8_t> bytes(row_bytes * rows);
+    const auto put16 = [&](std::size_t at, std::uint16_t v) { std::memcpy(bytes.data() + at, &v, 2); };
+    for (std::size_t at = 0; at < bytes.size();) {
+        switch (type) {
+            case StoredType::BF16: put16(at, f32_to_bf16(rng.uniform(-1, 1))); at += 2; break;
+            case StoredType::F16: put16(at, f32_to_f16(rng.uniform(-1, 1))); at += 2; break;
+            case StoredType::F32: {
+                const float v = rng.uniform(-1, 1);
+                std::memcpy(bytes.data() + at, &v, 4);
+                at += 4;
+                break;
+            }
+            default:  // Q8_0, Q4_0: the scale, then the integers
+                put16(at, f32_to_f16(rng.uniform(0.001f, 0.05f)));
+                for (int i = 2; i < info.block_bytes; ++i)
+                    bytes[at + i] = static_cast<std::uint8_t>(rng.uniform(0, 255.99f));
+                at += info.block_bytes;
+        }
+    }
+    return bytes;
+}
+
+struct Part {
+    StoredType type;
+    int rows;
+};
+
+// A stored (Σ rows, cols) weight from parts in order, its bytes in `storage`.
+StoredMatrix stored_weight(const std::vector<Part>& parts, int cols, std::vector<std::vector<std::uint8_t>>& storage,
+                           Rng& rng) {
+    StoredMatrix w{0, cols, {}};
+    for (const Part& p : parts) {
+        storage.push_back(random_rows(p.type, p.rows, cols, rng));
+        const StoredTypeInfo& info = stored_type_info(p.type);
+        w.parts.push_back(StoredRows{w.rows, p.rows, p.type, storage.back().data(),
+                                     static_cast<std::int64_t>(cols / info.block_values) * info.block_bytes});
+        w.rows += p.rows;
+    }
+    return w;
+}
+
+// W as f32, row by row through dequantize (each type's converter, tested against numpy
+// in gguf_test.cpp).
+Matrix to_f32(const StoredMatrix& w) {
+    Matrix out(w.rows, w.cols);
+    for (const StoredRows& p : w.parts)
+        for (int r = 0; r < p.rows; ++r)
+            dequantize(p.type, p.bytes + r * p.row_bytes, w.cols, out.row(p.first_row + r).data());
+    return out;
+}
+
+class GemmStored : public test::AtSimdLevel {};
+HEADSCOPE_AT_EVERY_SIMD_LEVEL(GemmStored);
+
+TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
+    // 1 row (a token being generated), a few, 100, and more than one block of rows (256);
+    // 70 and 200 outputs end in part-empty panels; 320 and 544 inputs end in a column
+    // block narrower than 256; a fused [q; k; v] of three types, one of a single type.
+    struct Case {
+        int m, cols;
+        std::vector<Part> parts;
+    };
+    const std::vector<Case> cases = {
+        {1, 96, {{StoredType::BF16, 70}}},
+        {5, 320, {{StoredType::BF16, 64}, {StoredType::Q8_0, 40}, {StoredType::F16, 96}}},
+        {100, 544, {{StoredType::Q4_0, 130}, {StoredType::Q8_0, 70}}},
+        {300, 288, {{StoredType::F32, 10}, {StoredType::Q4_0, 60}, {StoredType::BF16, 130}}},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(testing::Message() << c.m << " rows, " << c.cols << " inputs, " << c.parts.size() << " parts");
+        Rng rng(11);
+        std::vector<std::vector<std::uint8_t>> storage;
+        const StoredMatrix w = stored_weight(c.parts, c.cols, storage, rng);
+        Matrix x(c.m, c.cols);
+        for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
+        Vector bias(w.rows);
+        for (Eigen::Index i = 0; i < bias.size(); ++i) bias(i) = rng.uniform(-1, 1);
+
+        const Matrix w32 = to_f32(w);
+        const gemm::PackedWeights packed = gemm::pack(w32.data(), w.rows, w.cols, w.cols);
+        Matrix want(c.m, w.rows), got(c.m, w.rows), no_bias(c.m, w.rows), want_no_bias(c.m, w.rows);
+        gemm::nn_packed(c.m, x.data(), c.cols, packed, 0, packed.panels(), bias.data(), want.data(), w.rows);
+        gemm::nn_packed(c.m, x.data(), c.cols, packed, 0, packed.panels(), nullptr, want_no_bias.data(), w.rows);
+        matmul_nt(x, w, &bias, got);
+        matmul_nt(x, w, nullptr, no_bias);
+        EXPECT_EQ(got, want);  // the same floats, bit for bit
+        EXPECT_EQ(no_bias, want_no_bias);
+        // and the product it stands for, in double
+        const Eigen::MatrixXd exact =
+            (x.cast<double>() * w32.cast<double>().transpose()).rowwise() + bias.cast<double>().transpose();
+        EXPECT_LT((got.cast<double>() - exact).cwiseAbs().maxCoeff(), 1e-5 * c.cols);
+    }
+}
+
+TEST(StoredMatrix, WrongShapesAndNoInputsAreHandled) {
+    Rng rng(3);
+    std::vector<std::vector<std::uint8_t>> storage;
+    const StoredMatrix w = stored_weight({{StoredType::BF16, 70}}, 64, storage, rng);
+    Matrix c(3, 70);
+    test::expect_error([&] { matmul_nt(Matrix(3, 32), w, nullptr, c); },
+                       {"cannot multiply (3 × 32) by the transpose of a stored (70 × 64)"});
+    const StoredMatrix none{5, 0, {}};
+    const Vector bias = Vector::LinSpaced(5, -1.0f, 1.0f);
+    Matrix out = Matrix::Constant(2, 5, 7.0f);
+    matmul_nt(Matrix(2, 0), none, &bias, out);
+    for (int i = 0; i < 2; ++i) EXPECT_EQ(Vector(out.row(i).transpose()), bias);
+}
+
+TEST(StoredLayer, AttachPointsEachWeightAtItsRowsOnlyWhenAllWereRead) {
+    EncoderLayerWeights layer;
+    StoredLayer stored;
+    stored.declare(layer.self_attn.in_proj_weight, 6, 32);
+    // [q; k; v] read out of order: v, then q, then k
+    std::memset(stored.add_rows(layer.self_attn.in_proj_weight, 4, 2, StoredType::BF16, 64), 1, 2 * 64);
+    std::memset(stored.add_rows(layer.self_attn.in_proj_weight, 0, 2, StoredType::Q8_0, 34), 2, 2 * 34);
+    std::memset(stored.add_rows(layer.self_attn.in_proj_weight, 2, 2, StoredType::F16, 64), 3, 2 * 64);
+    stored.declare(layer.ffn.linear2_weight, 4, 64);
+    std::memset(stored.add_rows(layer.ffn.linear2_weight, 0, 4, StoredType::BF16, 128), 4, 4 * 128);
+    stored.attach(layer);
+    const StoredMatrix* qkv = layer.self_attn.in_proj_stored;
+    ASSERT_NE(qkv, nullptr);
+    EXPECT_EQ(layer.self_attn.in_rows(), 6);
+    EXPECT_EQ(layer.self_attn.d_in(), 32);
+    ASSERT_EQ(qkv->parts.size(), 3u);
+    EXPECT_EQ(qkv->parts[0].type, StoredType::Q8_0);
+    EXPECT_EQ(qkv->parts[0].bytes[0], 2);
+    EXPECT_EQ(qkv->parts[1].first_row, 2);
+    EXPECT_EQ(qkv->parts[1].bytes[63], 3);
+    EXPECT_EQ(qkv->parts[2].bytes[0], 1);
+    EXPECT_EQ(layer.ffn.linear2_stored->parts[0].bytes[511], 4);
+    EXPECT_EQ(layer.self_attn.out_proj_stored, nullptr);
+    EXPECT_EQ(layer.ffn.linear1_stored, nullptr);
+    EXPECT_FALSE(layer.ffn.gated());
+
+    stored.clear();  // the next layer: a weight missing rows is refused
+    stored.declare(layer.ffn.linear1_weight, 8, 32);
+    (void)stored.add_rows(layer.ffn.linear1_weight, 0, 4, StoredType::BF16, 64);
+    test::expect_error([&] { stored.attach(layer); }, {"a weight of 8 rows was read with 4 rows"});
+    test::expect_error([&] { (void)stored.add_rows(layer.ffn.linear1_weight, 6, 4, StoredType::BF16, 64); },
+                       {"rows [6, 10) do not fit"});
+    test::expect_error([&] { (void)stored.add_rows(layer.ffn.gate_weight, 0, 1, StoredType::BF16, 64); },
+                       {"do not fit"});
+}
+
+}  // namespace
+}  // namespace hs
