@@ -131,8 +131,8 @@ TEST(GgufLayerSource, AFileTruncatedAfterOpeningIsAnErrorNamingTheTensor) {
 }
 
 
-// A layer read for its products keeps its linear weights as stored; each is checked finite
-// the first time its layer is read, so a NaN the open did not reach (it checks layer 0) is
+// A layer read for its products leaves its linear weights in the file; each is checked
+// finite the first time its layer is read, so a NaN the open did not reach (it checks layer 0) is
 // named by the forward that reaches it, every time until the file is mended.
 TEST(GgufLayerSource, AWeightThatIsNotFiniteInALaterLayerIsNamedByTheForward) {
     test::TempDir dir;
@@ -142,11 +142,8 @@ TEST(GgufLayerSource, AWeightThatIsNotFiniteInALaterLayerIsNamedByTheForward) {
         const auto file = GgufFile::open(path);
         const GgufTensor& t = *file->find_tensor("blk.1.ffn_down.weight");
         ASSERT_EQ(t.type, StoredType::Q8_0);  // blocks of an f16 scale and 32 int8
-        std::vector<std::uint8_t> first_row(static_cast<std::size_t>(file->row_bytes(t)));
-        file->read_stored_rows(t, 0, 1, first_row.data(), false);
+        const std::size_t at = file->stored_rows(t, 0, 1, 0).offset;  // of row 0 in the file
         std::string bytes = test::read_text(path);
-        const std::size_t at = bytes.find(std::string(first_row.begin(), first_row.end()));
-        ASSERT_NE(at, std::string::npos);
         const std::uint16_t nan = 0x7E00;  // the second block's scale: [0, 32 … 63] NaN
         std::memcpy(bytes.data() + at + 34, &nan, 2);
         test::write_text(path, bytes);

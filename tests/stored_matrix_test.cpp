@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/error.h"
 #include "core/kernels/gemm.h"
 #include "core/kernels/half_float.h"
 #include "core/kernels/parallel.h"
@@ -53,15 +54,37 @@ struct Part {
     int rows;
 };
 
-// A stored (Σ rows, cols) weight from parts in order, its bytes in `storage`.
+// A "file" of stored bytes read by offset, as a model file is (formats/gguf.h).
+struct BytesFile final : StoredBytes {
+    std::vector<std::uint8_t> bytes;
+    mutable int reads = 0;
+    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const override {
+        if (offset + n > bytes.size()) throw Error("the file ends before " + what);
+        std::memcpy(out, bytes.data() + offset, n);
+        ++reads;
+    }
+};
+
+// A stored (Σ rows, cols) weight from parts in order: the even parts in `file`, read by
+// the products, the odd ones in memory (in `storage`).
 StoredMatrix stored_weight(const std::vector<Part>& parts, int cols, std::vector<std::vector<std::uint8_t>>& storage,
-                           Rng& rng) {
+                           BytesFile& file, Rng& rng) {
     StoredMatrix w{0, cols, {}};
-    for (const Part& p : parts) {
-        storage.push_back(random_rows(p.type, p.rows, cols, rng));
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const Part& p = parts[i];
         const StoredTypeInfo& info = stored_type_info(p.type);
-        w.parts.push_back(StoredRows{w.rows, p.rows, p.type, storage.back().data(),
-                                     static_cast<std::int64_t>(cols / info.block_values) * info.block_bytes});
+        StoredRows rows{w.rows, p.rows, p.type, static_cast<std::int64_t>(cols / info.block_values) * info.block_bytes};
+        std::vector<std::uint8_t> bytes = random_rows(p.type, p.rows, cols, rng);
+        if (i % 2 == 0) {
+            rows.source = &file;
+            rows.offset = file.bytes.size() + 5;  // not where the previous part ends
+            file.bytes.resize(rows.offset);
+            file.bytes.insert(file.bytes.end(), bytes.begin(), bytes.end());
+        } else {
+            storage.push_back(std::move(bytes));
+            rows.bytes = storage.back().data();
+        }
+        w.parts.push_back(rows);
         w.rows += p.rows;
     }
     return w;
@@ -71,9 +94,17 @@ StoredMatrix stored_weight(const std::vector<Part>& parts, int cols, std::vector
 // in gguf_test.cpp).
 Matrix to_f32(const StoredMatrix& w) {
     Matrix out(w.rows, w.cols);
+    std::vector<std::uint8_t> row;
     for (const StoredRows& p : w.parts)
-        for (int r = 0; r < p.rows; ++r)
-            dequantize(p.type, p.bytes + r * p.row_bytes, w.cols, out.row(p.first_row + r).data());
+        for (int r = 0; r < p.rows; ++r) {
+            const std::uint8_t* bytes = p.bytes ? p.bytes + r * p.row_bytes : nullptr;
+            if (!bytes) {
+                row.resize(static_cast<std::size_t>(p.row_bytes));
+                p.source->read(p.offset + static_cast<std::uint64_t>(r * p.row_bytes), row.size(), row.data(), "a row");
+                bytes = row.data();
+            }
+            dequantize(p.type, bytes, w.cols, out.row(p.first_row + r).data());
+        }
     return out;
 }
 
@@ -98,7 +129,8 @@ TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
         SCOPED_TRACE(testing::Message() << c.m << " rows, " << c.cols << " inputs, " << c.parts.size() << " parts");
         Rng rng(11);
         std::vector<std::vector<std::uint8_t>> storage;
-        const StoredMatrix w = stored_weight(c.parts, c.cols, storage, rng);
+        BytesFile file;
+        const StoredMatrix w = stored_weight(c.parts, c.cols, storage, file, rng);
         Matrix x(c.m, c.cols);
         for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.uniform(-1, 1);
         Vector bias(w.rows);
@@ -123,7 +155,8 @@ TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
 TEST(StoredMatrix, WrongShapesAndNoInputsAreHandled) {
     Rng rng(3);
     std::vector<std::vector<std::uint8_t>> storage;
-    const StoredMatrix w = stored_weight({{StoredType::BF16, 70}}, 64, storage, rng);
+    BytesFile file;
+    const StoredMatrix w = stored_weight({{StoredType::BF16, 70}}, 64, storage, file, rng);
     Matrix c(3, 70);
     test::expect_error([&] { matmul_nt(Matrix(3, 32), w, nullptr, c); },
                        {"cannot multiply (3 × 32) by the transpose of a stored (70 × 64)"});
@@ -132,18 +165,22 @@ TEST(StoredMatrix, WrongShapesAndNoInputsAreHandled) {
     Matrix out = Matrix::Constant(2, 5, 7.0f);
     matmul_nt(Matrix(2, 0), none, &bias, out);
     for (int i = 0; i < 2; ++i) EXPECT_EQ(Vector(out.row(i).transpose()), bias);
+    // a file that no longer holds the rows: the product names what it was reading
+    file.bytes.resize(100);
+    test::expect_error([&] { matmul_nt(Matrix::Ones(3, 64), w, nullptr, c); }, {"the file ends before"});
 }
 
 TEST(StoredLayer, AttachPointsEachWeightAtItsRowsOnlyWhenAllWereRead) {
     EncoderLayerWeights layer;
     StoredLayer stored;
+    const std::uint8_t q[34] = {2}, k[64] = {3}, v[64] = {1}, down[128] = {4};
     stored.declare(layer.self_attn.in_proj_weight, 6, 32);
     // [q; k; v] read out of order: v, then q, then k
-    std::memset(stored.add_rows(layer.self_attn.in_proj_weight, 4, 2, StoredType::BF16, 64), 1, 2 * 64);
-    std::memset(stored.add_rows(layer.self_attn.in_proj_weight, 0, 2, StoredType::Q8_0, 34), 2, 2 * 34);
-    std::memset(stored.add_rows(layer.self_attn.in_proj_weight, 2, 2, StoredType::F16, 64), 3, 2 * 64);
+    stored.add_rows(layer.self_attn.in_proj_weight, StoredRows{4, 2, StoredType::BF16, 64, v});
+    stored.add_rows(layer.self_attn.in_proj_weight, StoredRows{0, 2, StoredType::Q8_0, 34, q});
+    stored.add_rows(layer.self_attn.in_proj_weight, StoredRows{2, 2, StoredType::F16, 64, k});
     stored.declare(layer.ffn.linear2_weight, 4, 64);
-    std::memset(stored.add_rows(layer.ffn.linear2_weight, 0, 4, StoredType::BF16, 128), 4, 4 * 128);
+    stored.add_rows(layer.ffn.linear2_weight, StoredRows{0, 4, StoredType::BF16, 128, down});
     stored.attach(layer);
     const StoredMatrix* qkv = layer.self_attn.in_proj_stored;
     ASSERT_NE(qkv, nullptr);
@@ -151,22 +188,24 @@ TEST(StoredLayer, AttachPointsEachWeightAtItsRowsOnlyWhenAllWereRead) {
     EXPECT_EQ(layer.self_attn.d_in(), 32);
     ASSERT_EQ(qkv->parts.size(), 3u);
     EXPECT_EQ(qkv->parts[0].type, StoredType::Q8_0);
-    EXPECT_EQ(qkv->parts[0].bytes[0], 2);
+    EXPECT_EQ(qkv->parts[0].bytes, q);
     EXPECT_EQ(qkv->parts[1].first_row, 2);
-    EXPECT_EQ(qkv->parts[1].bytes[63], 3);
-    EXPECT_EQ(qkv->parts[2].bytes[0], 1);
-    EXPECT_EQ(layer.ffn.linear2_stored->parts[0].bytes[511], 4);
+    EXPECT_EQ(qkv->parts[1].bytes, k);
+    EXPECT_EQ(qkv->parts[2].bytes, v);
+    EXPECT_EQ(layer.ffn.linear2_stored->parts[0].bytes, down);
     EXPECT_EQ(layer.self_attn.out_proj_stored, nullptr);
     EXPECT_EQ(layer.ffn.linear1_stored, nullptr);
     EXPECT_FALSE(layer.ffn.gated());
 
-    stored.clear();  // the next layer: a weight missing rows is refused
+    stored.clear();  // the next layer: a weight missing rows, or rows read twice, is refused
     stored.declare(layer.ffn.linear1_weight, 8, 32);
-    (void)stored.add_rows(layer.ffn.linear1_weight, 0, 4, StoredType::BF16, 64);
+    stored.add_rows(layer.ffn.linear1_weight, StoredRows{0, 4, StoredType::BF16, 64, down});
     test::expect_error([&] { stored.attach(layer); }, {"a weight of 8 rows was read with 4 rows"});
-    test::expect_error([&] { (void)stored.add_rows(layer.ffn.linear1_weight, 6, 4, StoredType::BF16, 64); },
+    stored.add_rows(layer.ffn.linear1_weight, StoredRows{0, 4, StoredType::BF16, 64, down});
+    test::expect_error([&] { stored.attach(layer); }, {"a weight of 8 rows was read with 8 rows, not each once"});
+    test::expect_error([&] { stored.add_rows(layer.ffn.linear1_weight, StoredRows{6, 4, StoredType::BF16, 64, down}); },
                        {"rows [6, 10) do not fit"});
-    test::expect_error([&] { (void)stored.add_rows(layer.ffn.gate_weight, 0, 1, StoredType::BF16, 64); },
+    test::expect_error([&] { stored.add_rows(layer.ffn.gate_weight, StoredRows{0, 1, StoredType::BF16, 64, down}); },
                        {"do not fit"});
 }
 

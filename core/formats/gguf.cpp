@@ -403,30 +403,45 @@ constexpr std::int64_t kReadChunkBytes = 128 << 10;
 }  // namespace
 
 void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const {
-    read_rows_checked(t, first, count, dst, nullptr, true);
+    read_rows_checked(t, first, count, dst);
 }
 
-void GgufFile::read_stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, std::uint8_t* bytes,
-                                bool check_finite) const {
-    read_rows_checked(t, first, count, nullptr, bytes, check_finite);
+void GgufFile::check_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const {
+    read_rows_checked(t, first, count, nullptr);
+}
+
+StoredRows GgufFile::stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, int at) const {
+    require_rows(t, first, count);
+    const std::int64_t bytes_per_row = row_bytes(t);
+    StoredRows rows{at, static_cast<int>(count), t.type, bytes_per_row};
+    rows.source = this;
+    rows.offset = data_start_ + t.offset + static_cast<std::uint64_t>(first * bytes_per_row);
+    rows.name = &t.name;
+    return rows;
 }
 
 std::int64_t GgufFile::row_bytes(const GgufTensor& t) const {
     return t.rows() > 0 ? static_cast<std::int64_t>(t.bytes) / t.rows() : 0;
 }
 
-void GgufFile::read_rows_checked(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
-                                 std::uint8_t* bytes_dst, bool check_finite) const {
+void GgufFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const {
+    file_->read(offset, n, out, what);
+}
+
+void GgufFile::require_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const {
     require_readable(t);
-    const std::int64_t row_values = t.row_values(), rows = t.rows();
-    if (first < 0 || count < 0 || first + count > rows)
+    if (first < 0 || count < 0 || first + count > t.rows())
         throw Error(path_ + ": rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
-                    ") of tensor '" + t.name + "', which has " + std::to_string(rows));
+                    ") of tensor '" + t.name + "', which has " + std::to_string(t.rows()));
+}
+
+void GgufFile::read_rows_checked(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const {
+    require_rows(t, first, count);
     if (count == 0) return;
-    const std::int64_t bytes_per_row = row_bytes(t);
+    const std::int64_t row_values = t.row_values(), bytes_per_row = row_bytes(t);
     // Whole rows per task, each row converted alike whatever the split; a task reads its
-    // rows a chunk at a time (pread) into bytes_dst, or its thread's buffer, converts them
-    // into dst, or a row at a time into a thread buffer, and checks them there, so the
+    // rows a chunk at a time (pread) into its thread's buffer, converts them into dst (or,
+    // to check only, a row at a time into a thread buffer) and checks them there, so the
     // bytes are touched while in cache and both cores share the work. A task notes the
     // first value that is not finite; the first of all is reported.
     const std::int64_t chunk_rows =
@@ -440,7 +455,7 @@ void GgufFile::read_rows_checked(const GgufTensor& t, std::int64_t first, std::i
     };
     std::vector<NotFinite> first_bad(static_cast<std::size_t>(tasks));
     parallel_for(tasks, [&](int task) {
-        thread_local std::vector<std::uint8_t> chunk_buffer;
+        thread_local std::vector<std::uint8_t> chunk;
         thread_local std::vector<float> row_buffer;
         const std::int64_t end = count * (task + 1) / tasks;
         const auto check = [&](const float* values, std::int64_t n, std::int64_t at) {
@@ -451,23 +466,18 @@ void GgufFile::read_rows_checked(const GgufTensor& t, std::int64_t first, std::i
         for (std::int64_t row = count * task / tasks; row < end; row += chunk_rows) {
             const std::int64_t n_rows = std::min(chunk_rows, end - row);
             const auto n_bytes = static_cast<std::size_t>(n_rows * bytes_per_row);
-            std::uint8_t* chunk = bytes_dst ? bytes_dst + row * bytes_per_row : nullptr;
-            if (!chunk) {
-                if (chunk_buffer.size() < n_bytes) chunk_buffer.resize(n_bytes);
-                chunk = chunk_buffer.data();
-            }
+            if (chunk.size() < n_bytes) chunk.resize(n_bytes);
             file_->read(data_start_ + t.offset + static_cast<std::uint64_t>((first + row) * bytes_per_row), n_bytes,
-                        chunk, "tensor '" + t.name + "'");
+                        chunk.data(), "tensor '" + t.name + "'");
             if (dst) {
                 float* out = dst + row * row_values;
-                dequantize(t.type, chunk, n_rows * row_values, out);
+                dequantize(t.type, chunk.data(), n_rows * row_values, out);
                 if (!check(out, n_rows * row_values, row * row_values)) return;
                 continue;
             }
-            if (!check_finite) continue;
             if (row_buffer.size() < static_cast<std::size_t>(row_values)) row_buffer.resize(static_cast<std::size_t>(row_values));
             for (std::int64_t r = 0; r < n_rows; ++r) {
-                dequantize(t.type, chunk + r * bytes_per_row, row_values, row_buffer.data());
+                dequantize(t.type, chunk.data() + r * bytes_per_row, row_values, row_buffer.data());
                 if (!check(row_buffer.data(), row_values, (row + r) * row_values)) return;
             }
         }

@@ -21,6 +21,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/kernels/stored_matrix.h"
 #include "core/kernels/stored_types.h"
 #include "core/tensor.h"
 
@@ -48,7 +49,7 @@ struct GgufTensor {
     std::int64_t rows() const;                                          // numel / ne[0]
 };
 
-class GgufFile {
+class GgufFile final : public StoredBytes {
 public:
     static std::shared_ptr<GgufFile> open(const std::string& path);
     ~GgufFile();
@@ -86,22 +87,24 @@ public:
     // the tensor's rows, or naming the tensor and the [row, column] of the first value that
     // is not finite (NaN, ±inf): every weight read is checked as it is converted.
     void read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const;
-    // The same rows as stored, row_bytes(t) bytes each, into `bytes`; with `check_finite`
-    // each row is converted and checked as above, then dropped (the products convert them
-    // again as they run, core/kernels/stored_matrix.h).
-    void read_stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, std::uint8_t* bytes,
-                          bool check_finite) const;
+    // The same rows converted and checked as read_rows does, then dropped.
+    void check_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const;
+    // The same rows left in the file, as rows [at, at + count) of a stored weight
+    // (core/kernels/stored_matrix.h) the products read. Throws as read_rows.
+    StoredRows stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, int at) const;
     // Bytes per row of t as stored.
     std::int64_t row_bytes(const GgufTensor& t) const;
+    // StoredBytes: n bytes of the file at `offset`.
+    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const override;
 
 private:
     GgufFile() = default;
     const GgufValue& value(const std::string& key) const;  // throws if absent
     [[noreturn]] void wrong_type(const std::string& key, const char* expected) const;
     void read_f32(const GgufTensor& t, float* dst) const;
-    // read_rows (dst) or read_stored_rows (bytes_dst).
-    void read_rows_checked(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst,
-                           std::uint8_t* bytes_dst, bool check_finite) const;
+    // read_rows (into dst), or check_rows (dst null).
+    void read_rows_checked(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const;
+    void require_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const;
     void check_tensor_extents(std::uint64_t align) const;
 
     std::string path_;

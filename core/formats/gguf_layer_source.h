@@ -28,9 +28,9 @@ public:
     GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read,
                     WeightFootprint footprint);
     void read_layer(int il, EncoderLayerWeights& layer) const override;
-    // The linear weights left as stored in slot.stored (pread into its buffer; checked
-    // finite the first time the layer is read), the products converting them a panel at
-    // a time.
+    // The linear weights left in the file (slot.stored: where their rows are; checked
+    // finite the first time the layer is read), the products reading and converting them
+    // a panel at a time.
     const EncoderLayerWeights& read_layer_for_products(int il, ProductsLayer& slot) const override;
     int layers() const override { return config_.layers; }
     const WeightFootprint& footprint() const override { return footprint_; }

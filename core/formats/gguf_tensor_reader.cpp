@@ -101,8 +101,8 @@ void GgufTensorReader::rows_into(const GgufTensor& t, Eigen::Index first, Eigen:
     if ((stored_ && !stored) || out_cols != t.ne[0] || at < 0 || at + count > out_rows)
         throw Error(file_.path() + ": rows of tensor '" + t.name + "' do not fit where they are read to");
     if (!stored_) return file_.read_rows(t, first, count, out.data() + at * out.cols());
-    std::uint8_t* bytes = stored_->add_rows(out, static_cast<int>(at), static_cast<int>(count), t.type, file_.row_bytes(t));
-    file_.read_stored_rows(t, first, count, bytes, check_stored_);
+    stored_->add_rows(out, file_.stored_rows(t, first, count, static_cast<int>(at)));
+    if (check_stored_) file_.check_rows(t, first, count);
 }
 
 const GgufTensor& GgufTensorReader::require_shape(const std::string& name, Eigen::Index rows, Eigen::Index cols) {

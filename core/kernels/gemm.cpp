@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <vector>
 
 #include "core/kernels/dispatched.h"
 
@@ -118,17 +119,19 @@ void nn_transposed(int m, const float* a, int lda, const float* w, int n, int k,
     }
 }
 
-// Panel q of a stored weight as pack_panel lays it out: out (k, 64) = Wᵀ[:, 64q : 64q + 64],
-// each block of kColumnBlock inputs of the panel's rows converted into an L1-sized buffer
-// and transposed into place.
+// Panel q of a stored weight as pack_panel lays it out: out (k, 64) = Wᵀ[:, 64q : 64q + 64]:
+// the panel's rows read as stored into this thread's buffer (L2), then each block of
+// kColumnBlock inputs converted into a small buffer and transposed into place.
 void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
     constexpr int kBlock = StoredMatrix::kColumnBlock;
-    thread_local Eigen::VectorXf rows_block;  // (64, kBlock), grow-only
+    thread_local std::vector<std::uint8_t> panel_bytes;  // grow-only
+    thread_local Eigen::VectorXf rows_block;             // (64, kBlock), grow-only
     if (rows_block.size() < kPanel * kBlock) rows_block.resize(kPanel * kBlock);
     const int rows = std::min(kPanel, w.rows - q * kPanel);
+    const StoredMatrix panel = w.rows_in_memory(q * kPanel, rows, panel_bytes);
     for (int k0 = 0; k0 < w.cols; k0 += kBlock) {
         const int kn = std::min(kBlock, w.cols - k0);
-        w.convert(q * kPanel, rows, k0, kn, rows_block.data(), kn);
+        panel.convert(0, rows, k0, kn, rows_block.data(), kn);
         transpose(rows, kn, rows_block.data(), kn, out + static_cast<long>(k0) * kPanel, kPanel);
     }
     if (rows < kPanel) zero_missing_outputs(rows, w.cols, out);

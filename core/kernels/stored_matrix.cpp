@@ -5,11 +5,36 @@
 
 namespace hs {
 
+StoredMatrix StoredMatrix::rows_in_memory(int r0, int n, std::vector<std::uint8_t>& buffer) const {
+    StoredMatrix out{n, cols, {}};
+    std::size_t bytes = 0;  // of the parts read, first sized so the buffer grows once
+    for (const StoredRows& p : parts) {
+        const int lo = std::max(r0, p.first_row), hi = std::min(r0 + n, p.first_row + p.rows);
+        if (lo < hi && !p.bytes) bytes += static_cast<std::size_t>((hi - lo) * p.row_bytes);
+    }
+    if (buffer.size() < bytes) buffer.resize(bytes);
+    std::size_t at = 0;
+    for (const StoredRows& p : parts) {
+        const int lo = std::max(r0, p.first_row), hi = std::min(r0 + n, p.first_row + p.rows);
+        if (lo >= hi) continue;
+        const auto skip = static_cast<std::uint64_t>(lo - p.first_row) * static_cast<std::uint64_t>(p.row_bytes);
+        StoredRows rows{lo - r0, hi - lo, p.type, p.row_bytes, p.bytes ? p.bytes + skip : buffer.data() + at};
+        if (!p.bytes) {
+            const auto count = static_cast<std::size_t>((hi - lo) * p.row_bytes);
+            p.source->read(p.offset + skip, count, buffer.data() + at, "tensor '" + (p.name ? *p.name : "") + "'");
+            at += count;
+        }
+        out.parts.push_back(rows);
+    }
+    return out;
+}
+
 void StoredMatrix::convert(int r0, int n, int c0, int cn, float* out, int ldo) const {
     assert(c0 % kColumnBlock == 0 && (cn % kColumnBlock == 0 || c0 + cn == cols));
     auto part = parts.begin();
     for (int r = r0; r < r0 + n; ++r) {
         while (part->first_row + part->rows <= r) ++part;  // rows ascend: the parts are walked once
+        assert(part->bytes);
         const StoredTypeInfo& info = stored_type_info(part->type);
         const std::uint8_t* row = part->bytes + static_cast<std::int64_t>(r - part->first_row) * part->row_bytes;
         dequantize(part->type, row + static_cast<std::int64_t>(c0 / info.block_values) * info.block_bytes, cn,

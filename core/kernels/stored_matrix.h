@@ -1,32 +1,49 @@
 #pragma once
 // A weight matrix W (rows, cols) (PyTorch (out, in) layout) left as its file stores it, for
-// the products to convert a panel at a time (gemm::nn_stored) so that its f32 values never
-// reach memory: a model read layer by layer (core/model/layer_source.h) runs its products
-// this way. W is row ranges, each of one stored type (core/kernels/stored_types.h): a fused
-// [W_Q; W_K; W_V] is three tensors, and a Q4_K_M file stores some of them as Q6_K.
+// the products to read and convert a panel at a time (gemm::nn_stored), so that neither
+// its stored bytes nor its f32 values pass through memory: a model read layer by layer
+// (core/model/layer_source.h) runs its products this way. W is row ranges, each of one
+// stored type (core/kernels/stored_types.h): a fused [W_Q; W_K; W_V] is three tensors, and
+// a Q4_K_M file stores some of them as Q6_K.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/kernels/stored_types.h"
 
 namespace hs {
 
-// Rows [first_row, first_row + rows) of W: row r at bytes + (r − first_row) · row_bytes,
-// each row whole blocks of `type`.
+// Where stored rows are read from by offset (a model file; formats/gguf.h).
+class StoredBytes {
+public:
+    virtual ~StoredBytes() = default;
+    // n bytes at `offset` into out; throws hs::Error naming `what` when the source no
+    // longer holds them.
+    virtual void read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const = 0;
+};
+
+// Rows [first_row, first_row + rows) of W, each row_bytes long and whole blocks of `type`:
+// in memory at `bytes`, or else in `source` at `offset` (`name`: the tensor, for errors).
 struct StoredRows {
     int first_row = 0, rows = 0;
     StoredType type = StoredType::F32;
-    const std::uint8_t* bytes = nullptr;
     std::int64_t row_bytes = 0;
+    const std::uint8_t* bytes = nullptr;
+    const StoredBytes* source = nullptr;
+    std::uint64_t offset = 0;
+    const std::string* name = nullptr;
 };
 
 struct StoredMatrix {
     int rows = 0, cols = 0;
     std::vector<StoredRows> parts;  // by first_row, covering [0, rows) once
 
-    // out (n, cn) with row stride ldo = W[r0 : r0 + n, c0 : c0 + cn] as f32. c0 and cn are
-    // multiples of kColumnBlock (cn may end at cols instead), so they fall on block bounds
-    // of every type (32 or 256 values per block).
+    // Rows [r0, r0 + n) as a matrix of n rows in memory: parts in memory point where they
+    // are, the others are read (one read per part) into `buffer`, which grows as needed.
+    StoredMatrix rows_in_memory(int r0, int n, std::vector<std::uint8_t>& buffer) const;
+    // out (n, cn) with row stride ldo = W[r0 : r0 + n, c0 : c0 + cn] as f32, every part in
+    // memory. c0 and cn are multiples of kColumnBlock (cn may end at cols instead), so they
+    // fall on block bounds of every type (32 or 256 values per block).
     static constexpr int kColumnBlock = 256;
     void convert(int r0, int n, int c0, int cn, float* out, int ldo) const;
 };
