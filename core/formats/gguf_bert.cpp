@@ -11,9 +11,6 @@ ModelConfig gguf_bert_config(const GgufFile& file, const std::string& arch) {
     ModelConfig c = gguf_decoder_config(file, arch);
     if (file.boolean(p + "attention.causal", false))
         throw Error(file.path() + ": a causal '" + arch + "' (" + p + "attention.causal) is not a BERT encoder");
-    if (c.d_model % c.heads != 0)
-        throw Error(file.path() + ": embedding_length " + std::to_string(c.d_model) + " does not split into " +
-                    std::to_string(c.heads) + " heads");
     c.family = "bert";
     c.arch = Arch::EncoderOnly;
     c.mask = MaskKind::None;

@@ -18,9 +18,6 @@ LayerNormWeights layer_norm(GgufTensorReader& r, const std::string& name, Eigen:
 ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch) {
     const std::string p = arch + ".";
     ModelConfig c = gguf_decoder_config(file, arch);
-    if (c.d_model % c.heads != 0)
-        throw Error(file.path() + ": embedding_length " + std::to_string(c.d_model) + " does not split into " +
-                    std::to_string(c.heads) + " heads");
     c.norm = NormPlacement::PreLN;
     c.norm_kind = NormKind::LayerNorm;
     c.norm_eps = static_cast<float>(file.number(p + "attention.layer_norm_epsilon", 1e-5));
