@@ -65,10 +65,7 @@ TEST_P(EveryArchitecture, LayersReadFromTheFileGiveTheTorchLogitsAndTheInMemoryT
     const int last = read.model.config().layers - 1;
     const Trace a = held.model.forward(in, with_steps(last));
     const Trace b = read.model.forward(in, with_steps(last));
-    const auto want = ref["next_token_logits"].get<std::vector<float>>();
-    ASSERT_EQ(b.next_token_logits.size(), static_cast<Eigen::Index>(want.size()));
-    for (Eigen::Index i = 0; i < b.next_token_logits.size(); ++i)
-        ASSERT_NEAR(b.next_token_logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+    test::expect_values_near(b.next_token_logits, ref["next_token_logits"], 1e-4f, "logit");
     for (std::size_t il = 0; il < a.main.layers.size(); ++il) {
         const std::string where = "layer " + std::to_string(il);
         expect_same_matrix(a.main.layers[il].output, b.main.layers[il].output, where + " output");

@@ -170,10 +170,7 @@ TEST(GgufTinyLlama, LogitsMatchTheTorchForward) {
     const nlohmann::json ref = json_file(kFixtures + "/tiny_llama_expected.json");
     const GgufCheckpoint ckpt = load_gguf(kFixtures + "/tiny_llama.gguf");
     const Vector logits = ckpt.model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
-    const auto want = ref["next_token_logits"].get<std::vector<float>>();
-    ASSERT_EQ(logits.size(), static_cast<Eigen::Index>(want.size()));
-    for (Eigen::Index i = 0; i < logits.size(); ++i)
-        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+    test::expect_values_near(logits, ref["next_token_logits"], 1e-4f, "logit");
 }
 
 TEST(GgufTinyLlama, RopeFreqsScaleTheRotaryAsLlama31) {
@@ -183,9 +180,7 @@ TEST(GgufTinyLlama, RopeFreqsScaleTheRotaryAsLlama31) {
     EXPECT_EQ(scaled.model.config().rope_freq_divisors, (std::vector<float>{1.0f, 1.0f, 2.5f, 8.0f}));
     const ForwardInput in = ForwardInput::of(ref["ids"].get<std::vector<int>>());
     const Vector logits = scaled.model.next_token_logits(in);
-    const auto want = ref["next_token_logits"].get<std::vector<float>>();
-    for (Eigen::Index i = 0; i < logits.size(); ++i)
-        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+    test::expect_values_near(logits, ref["next_token_logits"], 1e-4f, "logit");
     const Vector plain = load_gguf(kFixtures + "/tiny_llama.gguf").model.next_token_logits(in);
     EXPECT_GT((logits - plain).cwiseAbs().maxCoeff(), 1e-3f);  // the scaling changes the answer
     // The divisors travel with the config (a trace's JSON, a saved config).
@@ -248,9 +243,7 @@ TEST(GgufShared, TinyStories656KQ8MatchesTheFloatTorchForward) {
     const std::vector<int> prompt = s.tokenizer->encode("Once upon a time").ids;
     EXPECT_EQ(prompt, ref["prompt_ids"].get<std::vector<int>>());
     const Vector logits = s.model.next_token_logits(ForwardInput::of(prompt));
-    const auto want = ref["prompt_logits"].get<std::vector<float>>();
-    for (Eigen::Index i = 0; i < logits.size(); ++i)
-        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 2e-4f) << "logit " << i;
+    test::expect_values_near(logits, ref["prompt_logits"], 2e-4f, "logit");
     std::vector<int> all = prompt;
     const std::vector<int> generated = generate(s.model, *s.tokenizer, prompt, 32);
     all.insert(all.end(), generated.begin(), generated.end());

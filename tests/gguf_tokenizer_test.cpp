@@ -111,10 +111,7 @@ TEST(GgufQwen2, TokenizerAgreesWithTheSameVocabularyAsTokenizerJson) {
 // The model's next-token logits for the fixture's ids equal the torch forward's to 1e-4.
 void expect_torch_logits(const Model& model, const json& ref) {
     const Vector logits = model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
-    const auto want = ref["next_token_logits"].get<std::vector<float>>();
-    ASSERT_EQ(logits.size(), static_cast<Eigen::Index>(want.size()));
-    for (Eigen::Index i = 0; i < logits.size(); ++i)
-        ASSERT_NEAR(logits[i], want[static_cast<std::size_t>(i)], 1e-4f) << "logit " << i;
+    test::expect_values_near(logits, ref["next_token_logits"], 1e-4f, "logit");
 }
 
 TEST(GgufQwen2, BiasesAndHalfRotaryMatchTheTorchForward) {
@@ -252,12 +249,8 @@ TEST(GgufBert, PostNormEncoderWithTokenTypesMatchesTheTorchForward) {
         EXPECT_TRUE(c.embed_norm);
         const Matrix out = ckpt.model.forward(in).main.final_output;
         ASSERT_EQ(out.rows(), static_cast<Eigen::Index>(in.ids.size()));
-        for (const auto& [row, key] : {std::pair{Eigen::Index{0}, "hidden_first"}, {out.rows() - 1, "hidden_last"}}) {
-            const auto want = ref[key].get<std::vector<float>>();
-            ASSERT_EQ(out.cols(), static_cast<Eigen::Index>(want.size()));
-            for (Eigen::Index j = 0; j < out.cols(); ++j)
-                ASSERT_NEAR(out(row, j), want[static_cast<std::size_t>(j)], 1e-4f) << key << " " << j;
-        }
+        for (const auto& [row, key] : {std::pair{Eigen::Index{0}, "hidden_first"}, {out.rows() - 1, "hidden_last"}})
+            test::expect_values_near(out.row(row).transpose(), ref[key], 1e-4f, key);
     }
 }
 

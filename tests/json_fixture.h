@@ -4,7 +4,10 @@
 #include <stdexcept>
 #include <string>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "core/tensor.h"
 
 namespace hs::test {
 
@@ -18,6 +21,15 @@ inline nlohmann::json json_file(const std::string& path) {
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(path + " is not JSON: " + e.what());
     }
+}
+
+// `got` against the fixture's array `want` of the same length, each value within
+// `tolerance`; the first miss is named with `what` and its index (and the test stops there).
+inline void expect_values_near(const Vector& got, const nlohmann::json& want, float tolerance, const std::string& what) {
+    const auto values = want.get<std::vector<float>>();
+    ASSERT_EQ(got.size(), static_cast<Eigen::Index>(values.size())) << what;
+    for (Eigen::Index i = 0; i < got.size(); ++i)
+        ASSERT_NEAR(got[i], values[static_cast<std::size_t>(i)], tolerance) << what << " " << i;
 }
 
 }  // namespace hs::test

@@ -6,9 +6,8 @@
 //                  that type (core/tokenize/split_stages.h: gpt-2, llama-bpe, qwen2,
 //                  deepseek-llm, deepseek-coder, falcon, mpt, starcoder, refact, default, the
 //                  default when the key is absent); control and user-defined
-//                  tokens (token_type 3, 4) are matched whole in the text. It is built as
-//                  HfBpeTokenizer from the tokenizer.json Hugging Face would write for the
-//                  same vocabulary, with those splits given directly.
+//                  tokens (token_type 3, 4) are matched whole in the text; an HfBpeTokenizer
+//                  built from these parts.
 //   model "bert":  WordPiece (core/tokenize/wordpiece.h) over the vocabulary as llama.cpp's
 //                  converter spells it: "▁x" (U+2581) is the word-start piece x, a control
 //                  token (type 3) or one in brackets ("[CLS]", older converters) stays as it
@@ -17,8 +16,6 @@
 //                  whether the model is cased: the text is lower-cased and its accents
 //                  stripped, as uncased BERT's (and llama.cpp's WPM tokenizer) do.
 #include <unordered_set>
-
-#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "core/formats/gguf.h"
@@ -31,8 +28,6 @@
 namespace hs {
 
 namespace {
-
-using nlohmann::json;
 
 const std::string kKey = "tokenizer.ggml.";
 
@@ -84,27 +79,26 @@ std::unique_ptr<Tokenizer> byte_level_tokenizer(const GgufFile& file) {
     const std::vector<std::string>& tokens = file.strings(kKey + "tokens");
     const std::size_t n = tokens.size();
     const std::vector<std::int64_t> types = token_types(file, n);
-    json vocab = json::object(), added = json::array();
+    ByteLevelBpeParts parts;
+    parts.vocab.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
-        vocab[tokens[i]] = i;
-        if (types[i] == 3 || types[i] == 4) added.push_back({{"id", i}, {"content", tokens[i]}});
+        parts.vocab[tokens[i]] = static_cast<int>(i);  // a token listed twice: its last id
+        if (types[i] == 3 || types[i] == 4) parts.added.emplace_back(tokens[i], static_cast<int>(i));
     }
-    json tj;
-    tj["model"] = {{"type", "BPE"}, {"vocab", std::move(vocab)},
-                   {"merges", file.has(kKey + "merges") ? json(file.strings(kKey + "merges")) : json::array()}};
-    tj["added_tokens"] = std::move(added);
-    const int bos = special_id(file, "bos_token_id", -1, n), eos = special_id(file, "eos_token_id", -1, n);
-    json config = json::object();
-    if (bos >= 0) config["bos_token"] = tokens[static_cast<std::size_t>(bos)];
-    if (eos >= 0) config["eos_token"] = tokens[static_cast<std::size_t>(eos)];
-    if (bos >= 0 && file.boolean(kKey + "add_bos_token", false)) {
-        const std::string& name = tokens[static_cast<std::size_t>(bos)];
-        tj["post_processor"] = {{"type", "TemplateProcessing"},
-                                {"single", {{{"SpecialToken", {{"id", name}, {"type_id", 0}}}},
-                                            {{"Sequence", {{"id", "A"}, {"type_id", 0}}}}}},
-                                {"special_tokens", {{name, {{"id", name}, {"ids", {bos}}, {"tokens", {name}}}}}}};
+    if (file.has(kKey + "merges")) {
+        const std::vector<std::string>& merges = file.strings(kKey + "merges");
+        parts.merges.reserve(merges.size());
+        for (std::size_t r = 0; r < merges.size(); ++r)
+            parts.merges.push_back(merge_of_text(merges[r], file.path() + ": " + kKey + "merges[" + std::to_string(r) + "]"));
     }
-    return std::make_unique<HfBpeTokenizer>(tj, config, file.path(), pre_splits_of(file));
+    parts.stages = pre_splits_of(file);
+    // without bos/eos ids, GPT-2's convention: <|endoftext|> is both (when it is a token)
+    const auto end_of_text = parts.vocab.find("<|endoftext|>");
+    const int fallback = end_of_text == parts.vocab.end() ? -1 : end_of_text->second;
+    parts.bos_id = special_id(file, "bos_token_id", fallback, n);
+    parts.eos_id = special_id(file, "eos_token_id", fallback, n);
+    if (parts.bos_id >= 0 && file.boolean(kKey + "add_bos_token", false)) parts.prefix_ids = {parts.bos_id};
+    return std::make_unique<HfBpeTokenizer>(std::move(parts), file.path());
 }
 
 // A token of llama.cpp's WordPiece spelling back in vocab.txt's.

@@ -1,8 +1,9 @@
 #pragma once
 // Where a model too large to hold as f32 keeps its layers: in its file, as stored (bf16,
 // Q8_0, Q4_K, …). The forward asks for each layer just before it runs it and drops it
-// after, so only one layer is f32 at a time (core/io/memory_budget.h decides when a model
-// is read this way). A reader of a file format implements it (GGUF: formats/gguf_model.cpp).
+// after, so at most one layer is f32 at a time, and none when the reader leaves the linear
+// weights for the products to read (core/io/memory_budget.h decides when a model is read
+// this way). A reader of a file format implements it (GGUF: formats/gguf_model.cpp).
 #include "core/model/stored_layer.h"
 #include "core/model/weight_footprint.h"
 #include "core/model/weights.h"
@@ -24,7 +25,8 @@ public:
     // Matrices already of the right shape (the previous layer's) are overwritten in place,
     // so reading layer after layer allocates nothing. Throws hs::Error naming the file and
     // tensor when the file no longer holds what it held at open (it was truncated or
-    // rewritten) or a weight is not finite. Safe to call from several threads.
+    // rewritten) or a weight is not finite. Safe to call from several threads (each with
+    // its own `layer`).
     virtual void read_layer(int il, EncoderLayerWeights& layer) const = 0;
     // Layer il for the forward's products only (no Pipeline steps read its weights): as
     // read_layer, but a reader may leave the linear weights as stored in slot.stored,

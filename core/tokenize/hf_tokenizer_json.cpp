@@ -52,6 +52,17 @@ std::unordered_map<std::string, int> read_vocab_object(const json& model, const 
     return vocab;
 }
 
+}  // namespace
+
+std::pair<std::string, std::string> merge_of_text(const std::string& text, const std::string& what) {
+    const size_t space = text.find(' ');
+    if (space == std::string::npos || text.find(' ', space + 1) != std::string::npos)
+        throw Error(what + " '" + text + "' must be two symbols separated by one space.");
+    return {text.substr(0, space), text.substr(space + 1)};
+}
+
+namespace {
+
 // merges: ["a b", …] (older files) or [["a", "b"], …] (newer files).
 std::vector<std::pair<std::string, std::string>> read_merges(const json& model, const std::string& source) {
     std::vector<std::pair<std::string, std::string>> merges;
@@ -61,12 +72,7 @@ std::vector<std::pair<std::string, std::string>> read_merges(const json& model, 
     for (size_t r = 0; r < model["merges"].size(); ++r) {
         const json& m = model["merges"][r];
         if (m.is_string()) {
-            const std::string s = m.get<std::string>();
-            const size_t space = s.find(' ');
-            if (space == std::string::npos || s.find(' ', space + 1) != std::string::npos)
-                throw Error("tokenizer.json '" + source + "': merge " + std::to_string(r) + " '" + s +
-                            "' must be two symbols separated by one space.");
-            merges.emplace_back(s.substr(0, space), s.substr(space + 1));
+            merges.push_back(merge_of_text(m.get<std::string>(), "tokenizer.json '" + source + "': merge " + std::to_string(r)));
         } else if (m.is_array() && m.size() == 2 && m[0].is_string() && m[1].is_string()) {
             merges.emplace_back(m[0].get<std::string>(), m[1].get<std::string>());
         } else {
@@ -254,12 +260,26 @@ std::unique_ptr<Tokenizer> make_sentencepiece_bpe(const json& tj, const json& co
 
 }  // namespace
 
-HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source)
-    : HfBpeTokenizer(tj, config, source, std::nullopt) {}
+HfBpeTokenizer::HfBpeTokenizer(ByteLevelBpeParts parts, const std::string& source) : source_(source) {
+    model_ = std::make_unique<BpeModel>(std::move(parts.vocab), parts.merges);
+    vocab_size_ = model_->size();
+    stages_ = std::move(parts.stages);
+    add_tokens(std::move(parts.added));
+    prefix_ids_ = std::move(parts.prefix_ids);
+    bos_id_ = parts.bos_id;
+    eos_id_ = parts.eos_id;
+}
 
-HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source,
-                               std::vector<SplitPattern> stages)
-    : HfBpeTokenizer(tj, config, source, std::optional(std::move(stages))) {}
+void HfBpeTokenizer::add_tokens(std::vector<std::pair<std::string, int>> added) {
+    for (auto& [content, id] : added) {
+        if (content.empty()) continue;
+        added_by_id_[id] = content;
+        vocab_size_ = std::max(vocab_size_, id + 1);
+        added_.push_back(AddedToken{std::move(content), id});
+    }
+    std::stable_sort(added_.begin(), added_.end(),
+                     [](const AddedToken& a, const AddedToken& b) { return a.content.size() > b.content.size(); });
+}
 
 void HfBpeTokenizer::read_pre_tokenizer(const json& pre) {
     // The splitting stages, and a ByteLevel step somewhere.
@@ -287,9 +307,7 @@ void HfBpeTokenizer::read_pre_tokenizer(const json& pre) {
                     "': BPE without a ByteLevel pre-tokenizer is not supported (only byte-level BPE is).");
 }
 
-HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source,
-                               std::optional<std::vector<SplitPattern>> stages)
-    : source_(source) {
+HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::string& source) : source_(source) {
     const json& model = tj.at("model");
     if (type_of(model) != "BPE")
         throw Error("tokenizer.json '" + source + "': model type '" + type_of(model) +
@@ -305,24 +323,15 @@ HfBpeTokenizer::HfBpeTokenizer(const json& tj, const json& config, const std::st
                                         flag(model, "ignore_merges", false));
     vocab_size_ = model_->size();
 
-    if (stages)
-        stages_ = std::move(*stages);
-    else
-        read_pre_tokenizer(tj.contains("pre_tokenizer") ? tj["pre_tokenizer"] : json());
+    read_pre_tokenizer(tj.contains("pre_tokenizer") ? tj["pre_tokenizer"] : json());
     check_normalizer(tj.contains("normalizer") ? tj["normalizer"] : json(), source);
 
-    if (tj.contains("added_tokens") && tj["added_tokens"].is_array()) {
-        for (const json& a : tj["added_tokens"]) {
-            AddedToken t{a.at("content").get<std::string>(),
-                         token_id_from_json(a.at("id"), "tokenizer.json '" + source + "': the id of an added token")};
-            if (t.content.empty()) continue;
-            added_by_id_[t.id] = t.content;
-            vocab_size_ = std::max(vocab_size_, t.id + 1);
-            added_.push_back(std::move(t));
-        }
-    }
-    std::stable_sort(added_.begin(), added_.end(),
-                     [](const AddedToken& a, const AddedToken& b) { return a.content.size() > b.content.size(); });
+    std::vector<std::pair<std::string, int>> added;
+    if (tj.contains("added_tokens") && tj["added_tokens"].is_array())
+        for (const json& a : tj["added_tokens"])
+            added.emplace_back(a.at("content").get<std::string>(),
+                               token_id_from_json(a.at("id"), "tokenizer.json '" + source + "': the id of an added token"));
+    add_tokens(std::move(added));
     if (tj.contains("post_processor")) read_template(tj["post_processor"], prefix_ids_, suffix_ids_, source);
 
     const std::string bos = config_token(config, "bos_token"), eos = config_token(config, "eos_token");

@@ -36,17 +36,29 @@
 
 namespace hs {
 
+// A byte-level BPE tokenizer's parts, as a format other than tokenizer.json gives them
+// (a GGUF file's tokenizer.ggml.*).
+struct ByteLevelBpeParts {
+    std::unordered_map<std::string, int> vocab;               // token in byte-symbol form → id
+    std::vector<std::pair<std::string, std::string>> merges;  // by rank
+    std::vector<SplitPattern> stages;                         // the pre-tokenizer's splits, in order
+    std::vector<std::pair<std::string, int>> added;           // matched whole in the text
+    std::vector<int> prefix_ids;                              // before a text when add_special
+    int bos_id = -1, eos_id = -1;
+};
+
+// "a b" → {"a", "b"}; throws hs::Error naming `what` unless it is two symbols and one space.
+std::pair<std::string, std::string> merge_of_text(const std::string& text, const std::string& what);
+
 class HfBpeTokenizer : public ByteLevelBpeTokenizer {
 public:
     // `source` names the file in error messages; `config` is tokenizer_config.json's
     // content or null.
     HfBpeTokenizer(const nlohmann::json& tokenizer, const nlohmann::json& config,
                    const std::string& source);
-    // The same with the pre-tokenizer given, not read: `stages` split the text, then byte
-    // level without a prefix space (a GGUF file's byte-level BPE: its tokenizer.ggml.pre);
-    // `tokenizer` has no pre_tokenizer.
-    HfBpeTokenizer(const nlohmann::json& tokenizer, const nlohmann::json& config, const std::string& source,
-                   std::vector<SplitPattern> stages);
+    // The same from its parts: `stages` split the text, then byte level without a prefix
+    // space.
+    HfBpeTokenizer(ByteLevelBpeParts parts, const std::string& source);
 
     Tokens encode(const std::string& text, bool add_special = true) const override;
     int vocab_size() const override { return vocab_size_; }
@@ -59,8 +71,7 @@ private:
         int id;
     };
 
-    HfBpeTokenizer(const nlohmann::json& tokenizer, const nlohmann::json& config, const std::string& source,
-                   std::optional<std::vector<SplitPattern>> stages);
+    void add_tokens(std::vector<std::pair<std::string, int>> added);  // added_, added_by_id_, vocab_size_
     void read_pre_tokenizer(const nlohmann::json& pre);  // stages_ and add_prefix_space_
     void encode_segment(const std::string& text, std::vector<int>& ids) const;
     std::string token_bytes(int id) const override;
