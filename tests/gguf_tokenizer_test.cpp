@@ -3,6 +3,7 @@
 // gpt2_reference.json), the tokenizer.json of the same vocabulary (hand-worked ids in
 // tests/hf_tokenizer_json_test.cpp), and the torch qwen2 forward of tests/gen_gguf_fixtures.py.
 #include <fstream>
+#include <optional>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -70,6 +71,43 @@ TEST(GgufBpeTokenizer, GptTwoVocabularyGivesTheNpmReferenceIds) {
     EXPECT_EQ(tokenizer->eos_id(), 50256);
     // A control token in the text is one token, as llama.cpp parses specials.
     EXPECT_EQ(tokenizer->encode("Hi<|endoftext|>", true).ids, (std::vector<int>{17250, 50256}));
+}
+
+// BOS and EOS of a byte-level GGUF vocabulary: the file's ids; without them (or given as
+// none, 4294967295) GPT-2's <|endoftext|>. Only the file's own BOS id goes before a text
+// (add_bos_token). A token listed twice is read as its last id, as a tokenizer.json
+// object keeps the last of two equal keys.
+TEST(GgufBpeTokenizer, BosEosAndPrefixComeFromTheFileOrGptTwosEndOfText) {
+    const std::vector<std::string> tokens = {"a", "b", "ab", "<|endoftext|>", "<s>", "a"};
+    const auto vocab = [&](std::optional<std::uint32_t> bos, bool add_bos) {
+        GgufBytes g;
+        g.header(3, 0, 5 + (bos ? 1 : 0) + (add_bos ? 1 : 0))
+            .kv_str("tokenizer.ggml.model", "gpt2")
+            .kv_str("tokenizer.ggml.pre", "gpt-2")
+            .kv_strs("tokenizer.ggml.tokens", tokens)
+            .kv_i32s("tokenizer.ggml.token_type", {1, 1, 1, 3, 3, 1})
+            .kv_strs("tokenizer.ggml.merges", {"a b"});
+        if (bos) g.kv_u32("tokenizer.ggml.bos_token_id", *bos);
+        if (add_bos) g.kv_bool("tokenizer.ggml.add_bos_token", true);
+        test::TempDir dir;
+        test::write_text(dir.file("v.gguf"), g.bytes);
+        return open_tokenizer_file(dir.file("v.gguf"));
+    };
+    const auto plain = vocab(std::nullopt, false);
+    EXPECT_EQ(plain->bos_id(), 3);
+    EXPECT_EQ(plain->eos_id(), 3);
+    EXPECT_EQ(plain->encode("ab", true).ids, (std::vector<int>{2}));
+    EXPECT_EQ(plain->encode("a", true).ids, (std::vector<int>{5}));
+    const auto with_bos = vocab(4, true);
+    EXPECT_EQ(with_bos->bos_id(), 4);
+    EXPECT_EQ(with_bos->encode("ab", true).ids, (std::vector<int>{4, 2}));
+    EXPECT_EQ(with_bos->encode("ab", false).ids, (std::vector<int>{2}));
+    const auto no_bos_id = vocab(std::nullopt, true);  // nothing to add: no prefix
+    EXPECT_EQ(no_bos_id->bos_id(), 3);
+    EXPECT_EQ(no_bos_id->encode("ab", true).ids, (std::vector<int>{2}));
+    const auto none = vocab(4294967295u, true);
+    EXPECT_EQ(none->bos_id(), 3);
+    EXPECT_EQ(none->encode("ab", true).ids, (std::vector<int>{2}));
 }
 
 TEST(GgufBpeTokenizer, AnUnknownPreTokenizerIsNamed) {

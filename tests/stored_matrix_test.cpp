@@ -39,10 +39,12 @@ std::vector<std::uint8_t> random_rows(StoredType type, int rows, int cols, Rng& 
                 at += 4;
                 break;
             }
-            default:  // Q8_0, Q4_0: the scale, then the integers
-                put16(at, f32_to_f16(rng.uniform(0.001f, 0.05f)));
-                for (int i = 2; i < info.block_bytes; ++i)
-                    bytes[at + i] = static_cast<std::uint8_t>(rng.uniform(0, 255.99f));
+            default:  // random bytes, then finite f16 scales where the type keeps them
+                for (int i = 0; i < info.block_bytes; ++i) bytes[at + i] = static_cast<std::uint8_t>(rng.uniform(0, 255.99f));
+                for (const int scale_at : type == StoredType::Q4_K   ? std::vector<int>{0, 2}     // d, dmin
+                                          : type == StoredType::Q6_K ? std::vector<int>{208}      // d
+                                                                     : std::vector<int>{0})       // Q8_0, Q4_0: d
+                    put16(at + scale_at, f32_to_f16(rng.uniform(0.001f, 0.05f)));
                 at += info.block_bytes;
         }
     }
@@ -114,7 +116,8 @@ HEADSCOPE_AT_EVERY_SIMD_LEVEL(GemmStored);
 TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
     // 1 row (a token being generated), a few, 100, and more than one block of rows (256);
     // 70 and 200 outputs end in part-empty panels; 320 and 544 inputs end in a column
-    // block narrower than 256; a fused [q; k; v] of three types, one of a single type.
+    // block narrower than 256; a fused [q; k; v] of three types, one of a single type; a
+    // Q4_K_M-like weight whose second column block starts at its rows' second super-block.
     struct Case {
         int m, cols;
         std::vector<Part> parts;
@@ -124,6 +127,7 @@ TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
         {5, 320, {{StoredType::BF16, 64}, {StoredType::Q8_0, 40}, {StoredType::F16, 96}}},
         {100, 544, {{StoredType::Q4_0, 130}, {StoredType::Q8_0, 70}}},
         {300, 288, {{StoredType::F32, 10}, {StoredType::Q4_0, 60}, {StoredType::BF16, 130}}},
+        {7, 512, {{StoredType::Q4_K, 70}, {StoredType::Q6_K, 30}}},  // 256-value blocks: two column blocks
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(testing::Message() << c.m << " rows, " << c.cols << " inputs, " << c.parts.size() << " parts");
@@ -197,7 +201,10 @@ TEST(StoredLayer, AttachPointsEachWeightAtItsRowsOnlyWhenAllWereRead) {
     EXPECT_EQ(layer.ffn.linear1_stored, nullptr);
     EXPECT_FALSE(layer.ffn.gated());
 
-    stored.clear();  // the next layer: a weight missing rows, or rows read twice, is refused
+    stored.clear(layer);  // the next layer: no pointer to the last one's matrices survives
+    EXPECT_EQ(layer.self_attn.in_proj_stored, nullptr);
+    EXPECT_EQ(layer.ffn.linear2_stored, nullptr);
+    // a weight missing rows, or rows read twice, is refused
     stored.declare(layer.ffn.linear1_weight, 8, 32);
     stored.add_rows(layer.ffn.linear1_weight, StoredRows{0, 4, StoredType::BF16, 64, down});
     test::expect_error([&] { stored.attach(layer); }, {"a weight of 8 rows was read with 4 rows"});
@@ -207,6 +214,13 @@ TEST(StoredLayer, AttachPointsEachWeightAtItsRowsOnlyWhenAllWereRead) {
                        {"rows [6, 10) do not fit"});
     test::expect_error([&] { stored.add_rows(layer.ffn.gate_weight, StoredRows{0, 1, StoredType::BF16, 64, down}); },
                        {"do not fit"});
+    // a matrix that is not one of the layer's linear weights
+    stored.clear(layer);
+    const Matrix elsewhere;
+    stored.declare(elsewhere, 1, 32);
+    stored.add_rows(elsewhere, StoredRows{0, 1, StoredType::BF16, 64, down});
+    test::expect_error([&] { stored.attach(layer); }, {"not one of the layer's linear weights"});
+    EXPECT_EQ(layer.ffn.linear1_stored, nullptr);
 }
 
 }  // namespace

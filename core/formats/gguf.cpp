@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/io/read_only_file.h"
+#include "core/io/state_dict.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/stored_rows.h"
 #include "core/kernels/little_endian.h"
@@ -485,11 +486,8 @@ void GgufFile::read_rows_checked(const GgufTensor& t, std::int64_t first, std::i
     for (const NotFinite& bad : first_bad)
         if (bad.index >= 0) {
             const std::int64_t row = first + bad.index / row_values, col = bad.index % row_values;
-            throw Error(path_ + ": tensor '" + t.name + "' holds " +
-                        (std::isnan(bad.value) ? "NaN" : bad.value > 0 ? "+inf" : "-inf") + " at [" +
-                        std::to_string(row) + ", " + std::to_string(col) +
-                        "]; weights that are not finite numbers give NaN or empty attention maps, so the model is "
-                        "not opened (the file is damaged, or was saved from a training run that diverged)");
+            throw Error(path_ + ": tensor '" + t.name + "' " +
+                        not_finite_weight(bad.value, "[" + std::to_string(row) + ", " + std::to_string(col) + "]"));
         }
 }
 

@@ -46,7 +46,9 @@ GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConf
       config_(std::move(config)),
       read_(read),
       footprint_(footprint),
-      checked_(std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(std::max(config_.layers, 0)))) {}
+      checked_(std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(std::max(config_.layers, 0)))) {
+    if (config_.layers > 0) checked_[0] = true;  // load_gguf read and checked layer 0 before making this
+}
 
 void GgufLayerSource::require_layer(int il) const {
     if (il < 0 || il >= config_.layers)
@@ -55,13 +57,14 @@ void GgufLayerSource::require_layer(int il) const {
 
 void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
     require_layer(il);
-    GgufTensorReader r(*file_);  // checks each value finite as it converts it
+    forget_stored_weights(layer);  // the f32 matrices read below are the weights
+    GgufTensorReader r(*file_);    // checks each value finite as it converts it
     read_(config_, r, il, layer);
 }
 
 const EncoderLayerWeights& GgufLayerSource::read_layer_for_products(int il, ProductsLayer& slot) const {
     require_layer(il);
-    slot.stored.clear();
+    slot.stored.clear(slot.layer);  // no pointer outlives the matrices it named, even if this read fails
     std::atomic<bool>& checked = checked_[static_cast<std::size_t>(il)];
     GgufTensorReader r(*file_, &slot.stored, !checked.load());
     read_(config_, r, il, slot.layer);

@@ -35,8 +35,8 @@
 // scores; gpt2 — byte-level BPE with merges and the pre-tokenizer tokenizer.ggml.pre names.
 //
 // Weights are converted to f32 as the model opens when they fit in memory that way
-// (core/io/memory_budget.h); otherwise the layers stay in the file and each is converted
-// as the forward reaches it (gguf_layer_source.h). Every failure throws hs::Error naming
+// (core/io/memory_budget.h); otherwise the layers stay in the file, the forward's products
+// reading each weight a panel at a time as they reach it (gguf_layer_source.h). Every failure throws hs::Error naming
 // the file and the key or tensor.
 #include <memory>
 #include <optional>

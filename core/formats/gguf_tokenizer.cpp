@@ -92,12 +92,14 @@ std::unique_ptr<Tokenizer> byte_level_tokenizer(const GgufFile& file) {
             parts.merges.push_back(merge_of_text(merges[r], file.path() + ": " + kKey + "merges[" + std::to_string(r) + "]"));
     }
     parts.stages = pre_splits_of(file);
-    // without bos/eos ids, GPT-2's convention: <|endoftext|> is both (when it is a token)
+    // The file's BOS id (and only it) goes before a text when add_bos_token; a BOS or EOS id
+    // the file lacks, or gives as none, is GPT-2's <|endoftext|> when that is a token.
+    const int bos = special_id(file, "bos_token_id", -1, n), eos = special_id(file, "eos_token_id", -1, n);
+    if (bos >= 0 && file.boolean(kKey + "add_bos_token", false)) parts.prefix_ids = {bos};
     const auto end_of_text = parts.vocab.find("<|endoftext|>");
     const int fallback = end_of_text == parts.vocab.end() ? -1 : end_of_text->second;
-    parts.bos_id = special_id(file, "bos_token_id", fallback, n);
-    parts.eos_id = special_id(file, "eos_token_id", fallback, n);
-    if (parts.bos_id >= 0 && file.boolean(kKey + "add_bos_token", false)) parts.prefix_ids = {parts.bos_id};
+    parts.bos_id = bos >= 0 ? bos : fallback;
+    parts.eos_id = eos >= 0 ? eos : fallback;
     return std::make_unique<HfBpeTokenizer>(std::move(parts), file.path());
 }
 

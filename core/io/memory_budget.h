@@ -3,11 +3,12 @@
 // they are read:
 //   InMemory — every weight f32, the linear ones also as packed panels for the products
 //              (core/kernels/packed_cache.h): about 8 bytes per parameter.
-//   PerLayer — the weights outside the layers (embeddings, final norm, head) f32; each
-//              layer read from the file as stored and converted to f32 just before it runs
-//              (core/model/layer_source.h): 4 bytes per outside parameter plus one layer's
-//              f32 and stored bytes. The file stays in the system's page cache, which the
-//              system may drop, not in this process.
+//   PerLayer — the weights outside the layers (embeddings, final norm, head) f32; the
+//              layers stay in the file, their products reading each weight as stored a
+//              panel at a time (core/model/layer_source.h): 4 bytes per outside parameter
+//              plus one layer's f32 and stored bytes (the Pipeline's layer, read whole, is
+//              f32). The file stays in the system's page cache, which the system may drop,
+//              not in this process.
 // A model that fits neither way is refused with the sizes named instead of being killed
 // by the system half-way through reading it.
 #include <optional>

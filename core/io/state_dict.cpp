@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "core/error.h"
+#include "core/kernels/stored_rows.h"
 
 namespace hs {
 
@@ -197,31 +198,25 @@ std::vector<NamedTensor> to_state_dict(const ModelConfig& config, const ModelWei
 
 void require_finite_tensor(const float* values, std::int64_t n, const Shape& shape, const std::string& name,
                            const std::string& what) {
-    const float* bad = std::find_if(values, values + n, [](float v) { return !std::isfinite(v); });
-    if (bad == values + n) return;
-    const std::int64_t i = bad - values;
-    const std::string value = std::isnan(*bad) ? "NaN" : *bad > 0 ? "+inf" : "-inf";
+    const std::int64_t i = kernels::first_not_finite(values, n);
+    if (i == n) return;
     // Row-major matrices: element i is [i / columns, i % columns].
     const std::string where = shape.size() == 2
                                   ? "[" + std::to_string(i / shape[1]) + ", " + std::to_string(i % shape[1]) + "]"
                                   : "[" + std::to_string(i) + "]";
-    throw Error(what + ": tensor " + name + " holds " + value + " at " + where + " (of " + std::to_string(n) +
-                " values); weights that are not finite numbers give NaN or empty attention maps, so the model is "
-                "not opened (the file is damaged, or was saved from a training run that diverged)");
+    throw Error(what + ": tensor " + name + " " + not_finite_weight(values[i], where + " (of " + std::to_string(n) + " values)"));
+}
+
+std::string not_finite_weight(float value, const std::string& at) {
+    return std::string("holds ") + (std::isnan(value) ? "NaN" : value > 0 ? "+inf" : "-inf") + " at " + at +
+           "; weights that are not finite numbers give NaN or empty attention maps, so the model is not opened "
+           "(the file is damaged, or was saved from a training run that diverged)";
 }
 
 void require_finite_weights(const ModelConfig& config, const ModelWeights& weights, const std::string& what) {
     visit_tensors(config, weights, [&](const std::string& name, const Shape& shape, const auto& t) {
         require_finite_tensor(t.data(), t.size(), shape, name, what);
     });
-}
-
-void require_finite_layer(const ModelConfig& config, const EncoderLayerWeights& layer, int il, const std::string& what) {
-    const std::string stack = config.arch == Arch::EncoderDecoder ? "encoder." : "";
-    visit_encoder_layer(config, stack + "layers." + std::to_string(il) + ".", layer,
-                        [&](const std::string& name, const Shape& shape, const auto& t) {
-                            require_finite_tensor(t.data(), t.size(), shape, name, what);
-                        });
 }
 
 ModelWeights from_safetensors(const ModelConfig& config, const SafetensorsFile& file) {

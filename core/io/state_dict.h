@@ -41,13 +41,14 @@ ModelWeights from_safetensors(const ModelConfig& config, const SafetensorsFile& 
 // and llama2.c files call it last; the Hugging Face loader checks each tensor as it reads
 // it (require_finite_tensor), under the file's own names.
 void require_finite_weights(const ModelConfig& config, const ModelWeights& weights, const std::string& what);
-// The same for main-stack layer il alone (a layer read from its file as the forward runs).
-void require_finite_layer(const ModelConfig& config, const EncoderLayerWeights& layer, int il, const std::string& what);
 
 // The same check for one tensor as a file holds it: `values` (n floats, row-major `shape`)
 // named `name` in that file (a Hugging Face checkpoint's own names, so the message points
 // into the file the user has).
 void require_finite_tensor(const float* values, std::int64_t n, const std::vector<std::int64_t>& shape, const std::string& name,
                            const std::string& what);
+// "holds NaN at [5, 3]; weights that are not finite numbers …": what every such check says
+// of a `value` that is not finite at `at`, after the tensor's name.
+std::string not_finite_weight(float value, const std::string& at);
 
 }  // namespace hs

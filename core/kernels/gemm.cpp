@@ -183,7 +183,7 @@ void nn_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0
     constexpr long kGroupBytes = 4L << 20;
     const int group = m <= kRowBlock ? 1 : static_cast<int>(std::max(1L, kGroupBytes / (panel_floats * 4)));
     thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
-    if (buffer.size() < group * panel_floats) buffer.resize(group * panel_floats);
+    if (buffer.size() < std::min(group, panels) * panel_floats) buffer.resize(std::min(group, panels) * panel_floats);
     for (int g0 = panel0; g0 < panel0 + panels; g0 += group) {
         const int count = std::min(group, panel0 + panels - g0);
         const auto panel_at = [&](int q) { return buffer.data() + (q - g0) * panel_floats; };

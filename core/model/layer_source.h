@@ -31,11 +31,8 @@ public:
     // Layer il for the forward's products only (no Pipeline steps read its weights): as
     // read_layer, but a reader may leave the linear weights as stored in slot.stored,
     // converted by the products a panel at a time (gemm::nn_stored), their f32 matrices
-    // then empty. By default, read_layer into slot.layer.
-    virtual const EncoderLayerWeights& read_layer_for_products(int il, ProductsLayer& slot) const {
-        read_layer(il, slot.layer);
-        return slot.layer;
-    }
+    // then empty.
+    virtual const EncoderLayerWeights& read_layer_for_products(int il, ProductsLayer& slot) const = 0;
     virtual int layers() const = 0;
     // The memory plan's sizes: the stack's parameters together, the largest layer's.
     virtual const WeightFootprint& footprint() const = 0;

@@ -133,7 +133,7 @@ long long Model::parameter_count() const {
 double Model::f32_weight_bytes() const {
     const double all = static_cast<double>(parameter_count());
     if (!layer_source_) return 4.0 * all;
-    // outside the layers, and the one layer f32 at a time
+    // outside the layers, and at most one layer f32 at a time (the Pipeline's)
     const WeightFootprint& f = layer_source_->footprint();
     return 4.0 * (all - f.stack_params + f.layer_params);
 }

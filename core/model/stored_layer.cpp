@@ -7,6 +7,16 @@
 
 namespace hs {
 
+void forget_stored_weights(EncoderLayerWeights& layer) {
+    layer.self_attn.in_proj_stored = layer.self_attn.out_proj_stored = nullptr;
+    layer.ffn.linear1_stored = layer.ffn.linear2_stored = layer.ffn.gate_stored = nullptr;
+}
+
+void StoredLayer::clear(EncoderLayerWeights& layer) {
+    forget_stored_weights(layer);
+    weights_.clear();
+}
+
 StoredLayer::Weight* StoredLayer::find(const Matrix& of) {
     for (Weight& w : weights_)
         if (w.of == &of) return &w;
@@ -47,8 +57,10 @@ void StoredLayer::attach(EncoderLayerWeights& layer) {
             throw Error("stored layer: a weight of " + std::to_string(w.matrix.rows) + " rows was read with " +
                         std::to_string(covered) + " rows, not each once");
     }
+    std::size_t attached = 0;
     const auto at = [&](const Matrix& m) -> const StoredMatrix* {
         const Weight* w = find(m);
+        attached += w != nullptr;
         return w ? &w->matrix : nullptr;
     };
     AttentionWeights& a = layer.self_attn;
@@ -58,6 +70,10 @@ void StoredLayer::attach(EncoderLayerWeights& layer) {
     f.linear1_stored = at(f.linear1_weight);
     f.linear2_stored = at(f.linear2_weight);
     f.gate_stored = at(f.gate_weight);
+    if (attached != weights_.size()) {
+        clear(layer);
+        throw Error("stored layer: a weight was read as stored that is not one of the layer's linear weights");
+    }
 }
 
 }  // namespace hs

@@ -10,10 +10,16 @@
 
 namespace hs {
 
+// `layer`'s linear weights pointed at no stored matrix (its f32 matrices hold them).
+void forget_stored_weights(EncoderLayerWeights& layer);
+
 class StoredLayer {
 public:
-    // Forgets the previous layer's weights.
-    void clear() { weights_.clear(); }
+    StoredLayer() = default;
+    StoredLayer(const StoredLayer&) = delete;  // a layer's pointers name this object's matrices
+    StoredLayer& operator=(const StoredLayer&) = delete;
+    // Forgets the previous layer's weights, and points `layer`'s weights at none of them.
+    void clear(EncoderLayerWeights& layer);
     // `of` (left empty) stands for a (rows, cols) weight whose rows are added next.
     void declare(const Matrix& of, int rows, int cols);
     // The declared shape of `of`, or nullptr when it was not declared.
@@ -21,7 +27,8 @@ public:
     // Rows [rows.first_row, rows.first_row + rows.rows) of `of` (declared).
     void add_rows(const Matrix& of, const StoredRows& rows);
     // Each linear weight of `layer` that was declared gets its StoredMatrix (valid until
-    // the next clear); throws hs::Error when a declared weight is missing rows.
+    // the next clear); throws hs::Error when a declared weight is missing rows or is not
+    // one of the layer's linear weights.
     void attach(EncoderLayerWeights& layer);
 
 private:

@@ -22,7 +22,6 @@
 //                  of those; others add nothing
 // tokenizer_config.json, when given, supplies bos_token / eos_token.
 #include <memory>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
