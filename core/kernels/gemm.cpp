@@ -137,6 +137,24 @@ void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
     if (rows < kPanel) zero_missing_outputs(rows, w.cols, out);
 }
 
+// c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · W (n, k)ᵀ, W's panels laid
+// out by pack(q, out) `group` at a time — into `keep`'s storage, or else this thread's
+// buffer — and each group then multiplied (multiply_panels).
+template <typename Pack>
+void pack_and_multiply(int m, const float* a, int lda, int n, int k, int panel0, int panels, int group,
+                       const Pack& pack, PackedWeights* keep, const float* bias, float* c, int ldc) {
+    thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
+    const long panel_floats = static_cast<long>(k) * kPanel;
+    group = std::max(1, std::min(group, panels));
+    if (!keep && buffer.size() < group * panel_floats) buffer.resize(group * panel_floats);
+    for (int g0 = panel0; g0 < panel0 + panels; g0 += group) {
+        const int count = std::min(group, panel0 + panels - g0);
+        const auto panel_at = [&](int q) { return keep ? keep->panel(q) : buffer.data() + (q - g0) * panel_floats; };
+        for (int q = g0; q < g0 + count; ++q) pack(q, panel_at(q));
+        multiply_panels(m, a, lda, n, k, panel_at, g0, count, bias, c, ldc);
+    }
+}
+
 }  // namespace
 
 void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel0, int panels,
@@ -146,50 +164,29 @@ void nn_packed(int m, const float* a, int lda, const PackedWeights& w, int panel
 
 void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, int ldw, int panel0,
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep) {
-    if (m <= kRowBlock) {  // one block of rows
-        if (!keep && m % kPanel == 0) {
-            nn_transposed(m, a, lda, w, n, k, ldw, panel0, panels, bias, c, ldc);
-            return;
-        }
-        // Each panel packed right before its product, which then reads it from L2: into the
-        // cache's storage, or (a row count that would leave the transposed product's tiles
-        // part empty: 0.45-0.6x its speed at 100 or 200 rows) into this thread's buffer.
-        thread_local Eigen::VectorXf one_panel;  // 64-byte aligned, grow-only
-        if (!keep && one_panel.size() < static_cast<long>(k) * kPanel) one_panel.resize(static_cast<long>(k) * kPanel);
-        for (int q = panel0; q < panel0 + panels; ++q) {
-            float* panel = keep ? keep->panel(q) : one_panel.data();
-            pack_panel(w, n, k, ldw, q, panel);
-            multiply_panels(m, a, lda, n, k, [&](int) { return panel; }, q, 1, bias, c, ldc);
-        }
+    if (!keep && m <= kRowBlock && m % kPanel == 0) {  // one block of rows, whole tiles
+        nn_transposed(m, a, lda, w, n, k, ldw, panel0, panels, bias, c, ldc);
         return;
     }
-    // Longer inputs: every panel of the range first, then nn_packed's loop, in which a
-    // block of a (in L2) meets every panel once instead of a being read again per panel.
-    thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
-    const long panel_floats = static_cast<long>(k) * kPanel;
-    if (!keep && buffer.size() < panels * panel_floats) buffer.resize(panels * panel_floats);
-    const auto panel_at = [&](int q) {
-        return keep ? keep->panel(q) : buffer.data() + (q - panel0) * panel_floats;
-    };
-    for (int q = panel0; q < panel0 + panels; ++q) pack_panel(w, n, k, ldw, q, panel_at(q));
-    multiply_panels(m, a, lda, n, k, panel_at, panel0, panels, bias, c, ldc);
+    // One block of rows: each panel packed right before its product, which then reads it
+    // from L2 (into the cache's storage, or, for a row count that would leave the
+    // transposed product's tiles part empty (0.45-0.6x its speed at 100 or 200 rows), into
+    // this thread's buffer). Longer inputs: every panel of the range first, then
+    // nn_packed's loop, in which a block of a (in L2) meets every panel once instead of a
+    // being read again per panel.
+    pack_and_multiply(m, a, lda, n, k, panel0, panels, m <= kRowBlock ? 1 : panels,
+                      [&](int q, float* out) { pack_panel(w, n, k, ldw, q, out); }, keep, bias, c, ldc);
 }
 
 void nn_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0, int panels, const float* bias,
                float* c, int ldc) {
-    const long panel_floats = static_cast<long>(w.cols) * kPanel;
     // Up to one block of rows: a panel at a time, read from L2 by its product. More rows:
-    // groups of panels, so that a block of a meets each panel of a group once.
+    // groups of panels (4 MiB), so that a block of a meets each panel of a group once.
     constexpr long kGroupBytes = 4L << 20;
-    const int group = m <= kRowBlock ? 1 : static_cast<int>(std::max(1L, kGroupBytes / (panel_floats * 4)));
-    thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
-    if (buffer.size() < std::min(group, panels) * panel_floats) buffer.resize(std::min(group, panels) * panel_floats);
-    for (int g0 = panel0; g0 < panel0 + panels; g0 += group) {
-        const int count = std::min(group, panel0 + panels - g0);
-        const auto panel_at = [&](int q) { return buffer.data() + (q - g0) * panel_floats; };
-        for (int q = g0; q < g0 + count; ++q) pack_stored_panel(w, q, panel_at(q));
-        multiply_panels(m, a, lda, w.rows, w.cols, panel_at, g0, count, bias, c, ldc);
-    }
+    const long panel_bytes = static_cast<long>(w.cols) * kPanel * 4;
+    const int group = m <= kRowBlock ? 1 : static_cast<int>(std::max(1L, kGroupBytes / std::max(panel_bytes, 1L)));
+    pack_and_multiply(m, a, lda, w.rows, w.cols, panel0, panels, group,
+                      [&](int q, float* out) { pack_stored_panel(w, q, out); }, nullptr, bias, c, ldc);
 }
 
 void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,

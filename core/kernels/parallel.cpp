@@ -174,14 +174,41 @@ void parallel_for(int n, const std::function<void(int)>& task) { pool().run(n, t
 
 void park_threads() { pool().park(); }
 
+namespace {
+
+// c (M, N) = a (M, K) · W (N, Kw)ᵀ + bias needs Kw = K and a bias of N; `stored`: W is a
+// StoredMatrix, for the message.
+void require_nt_shapes(const Eigen::Ref<const Matrix>& a, Eigen::Index N, Eigen::Index Kw, const Vector* bias,
+                       const Eigen::Ref<Matrix>& c, bool stored) {
+    const Eigen::Index M = a.rows(), K = a.cols();
+    if (Kw != K || c.rows() != M || c.cols() != N || (bias && bias->size() != N))
+        throw Error("matmul_nt: cannot multiply (" + std::to_string(M) + " × " + std::to_string(K) +
+                    ") by the transpose of " + (stored ? "a stored " : "") + "(" + std::to_string(N) + " × " +
+                    std::to_string(Kw) + ") into (" + std::to_string(c.rows()) + " × " + std::to_string(c.cols()) +
+                    ")" + (bias ? " with a bias" : ""));
+}
+
+// The N columns of c as 64-column panels, in `parts` contiguous runs, one per thread:
+// product(p0, count) writes c[:, 64·p0 : 64·(p0 + count)].
+void over_panel_runs(Eigen::Index N, int parts, const std::function<void(int, int)>& product) {
+    const int panels = static_cast<int>((N + gemm::kPanel - 1) / gemm::kPanel);
+    parts = std::max(1, std::min(parts, panels));
+    const auto run = [&](int p) {
+        const int p0 = panels * p / parts, p1 = panels * (p + 1) / parts;
+        product(p0, p1 - p0);
+    };
+    if (parts <= 1)
+        run(0);
+    else
+        parallel_for(parts, run);
+}
+
+}  // namespace
+
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
                const Vector* bias, Eigen::Ref<Matrix> c) {
     const Eigen::Index M = a.rows(), N = b.rows(), K = a.cols();
-    if (b.cols() != K || c.rows() != M || c.cols() != N || (bias && bias->size() != N))
-        throw Error("matmul_nt: cannot multiply (" + std::to_string(M) + " × " +
-                    std::to_string(K) + ") by the transpose of (" + std::to_string(N) + " × " +
-                    std::to_string(b.cols()) + ") into (" + std::to_string(c.rows()) + " × " +
-                    std::to_string(c.cols()) + ")" + (bias ? " with a bias" : ""));
+    require_nt_shapes(a, N, b.cols(), bias, c, false);
     // Below ~1M multiply-adds a wake-up costs more than the second core saves.
     const double macs = double(M) * double(N) * double(K);
     // A weight the cache holds, or one it does not whenever kernels::matmul would transpose
@@ -193,23 +220,16 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
         // from the kept panels, or through gemm::nn_packing (packing into the cache on
         // the weight's second product; on its first, or for a weight the cache does not
         // hold, packing panels into a per-thread buffer or reading W as it is).
-        const int panels = static_cast<int>((N + gemm::kPanel - 1) / gemm::kPanel);
-        const int parts = macs < 1e6 ? 1 : std::min(thread_count(), panels);
         const float* bias_data = bias ? bias->data() : nullptr;
         const int m = static_cast<int>(M), lda = static_cast<int>(a.outerStride()), ldc = static_cast<int>(c.outerStride());
-        const auto run = [&](int p) {
-            const int p0 = panels * p / parts, p1 = panels * (p + 1) / parts;
+        over_panel_runs(N, macs < 1e6 ? 1 : thread_count(), [&](int p0, int count) {
             if (weight.panels())
-                gemm::nn_packed(m, a.data(), lda, *weight.panels(), p0, p1 - p0, bias_data, c.data(), ldc);
+                gemm::nn_packed(m, a.data(), lda, *weight.panels(), p0, count, bias_data, c.data(), ldc);
             else
                 gemm::nn_packing(m, a.data(), lda, b.data(), static_cast<int>(N), static_cast<int>(K),
-                                 static_cast<int>(b.outerStride()), p0, p1 - p0, bias_data, c.data(), ldc,
+                                 static_cast<int>(b.outerStride()), p0, count, bias_data, c.data(), ldc,
                                  weight.filling());
-        };
-        if (parts <= 1)
-            run(0);
-        else
-            parallel_for(parts, run);
+        });
         weight.publish();  // a filling product wrote every panel
         return;
     }
@@ -231,31 +251,20 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>
 
 void matmul_nt(const Eigen::Ref<const Matrix>& a, const StoredMatrix& b, const Vector* bias, Eigen::Ref<Matrix> c) {
     const Eigen::Index M = a.rows(), N = b.rows, K = a.cols();
-    if (b.cols != K || c.rows() != M || c.cols() != N || (bias && bias->size() != N))
-        throw Error("matmul_nt: cannot multiply (" + std::to_string(M) + " × " + std::to_string(K) +
-                    ") by the transpose of a stored (" + std::to_string(N) + " × " + std::to_string(b.cols) +
-                    ") into (" + std::to_string(c.rows()) + " × " + std::to_string(c.cols()) + ")" +
-                    (bias ? " with a bias" : ""));
+    require_nt_shapes(a, N, b.cols, bias, c, true);
     if (M == 0 || N == 0) return;
     if (K == 0) {  // a product of no inputs: the bias alone
         if (bias) c.rowwise() = bias->transpose();
         else c.setZero();
         return;
     }
-    const int panels = static_cast<int>((N + gemm::kPanel - 1) / gemm::kPanel);
     // Converting W costs about as much as 4 rows of products: one row is worth two threads.
     const double macs = double(std::max<Eigen::Index>(M, 4)) * double(N) * double(K);
-    const int parts = macs < 1e6 ? 1 : std::min(thread_count(), panels);
     const int lda = static_cast<int>(a.outerStride()), ldc = static_cast<int>(c.outerStride());
     const float* bias_data = bias ? bias->data() : nullptr;
-    const auto run = [&](int p) {
-        const int p0 = panels * p / parts, p1 = panels * (p + 1) / parts;
-        gemm::nn_stored(static_cast<int>(M), a.data(), lda, b, p0, p1 - p0, bias_data, c.data(), ldc);
-    };
-    if (parts <= 1)
-        run(0);
-    else
-        parallel_for(parts, run);
+    over_panel_runs(N, macs < 1e6 ? 1 : thread_count(), [&](int p0, int count) {
+        gemm::nn_stored(static_cast<int>(M), a.data(), lda, b, p0, count, bias_data, c.data(), ldc);
+    });
 }
 
 void matmul_nt_by_eigen(const Matrix& a, const Matrix& b, Matrix& c) {
