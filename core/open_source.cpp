@@ -92,6 +92,17 @@ std::string inspect_model(const std::string& arg) {
     std::error_code ec;
     if (fs::is_regular_file(arg, ec) && (fs::path(arg).extension() == ".gguf" || looks_like_gguf(arg)))
         return describe_gguf(*GgufFile::open(arg));
+    if (fs::is_directory(arg, ec) && is_hf_model_dir(arg) && !load_hf_config(arg).playground_tokenizer) {
+        std::string tokenizer;  // inspect needs none: a missing or broken one is described
+        int vocab = -1;
+        try {
+            vocab = load_hf_tokenizer(arg)->vocab_size();
+            tokenizer = std::to_string(vocab) + " tokens";
+        } catch (const Error& e) {
+            tokenizer = std::string("none: ") + e.what();
+        }
+        return describe_hf_model(arg, tokenizer, vocab);
+    }
     return open_source(arg)->describe();
 }
 

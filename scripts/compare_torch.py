@@ -15,7 +15,7 @@ Hugging Face checkpoint (d 768, 12 heads, 4 K/V heads, SwiGLU, RoPE, RMSNorm, vo
 32000, written by `headscope save`). Real-model files run through the same runtime as the
 playground; the checkpoints carry "headscope_tokenizer": "playground" so no tokenizer
 files are needed. The same Llama shape then runs from GGUF files in stored precision (BF16,
-Q8_0, Q4_0; scripts/make_big_gguf.py, random weights) under HEADSCOPE_MEMORY_LIMIT=256M, so
+Q8_0, Q4_0; scripts/make_big_checkpoint.py, random weights) under HEADSCOPE_MEMORY_LIMIT=256M, so
 that each layer is read from the file and converted to f32 as the forward reaches it, as a
 model too large for memory runs: ≤ 1.3× the limit for BF16 and Q8_0, ≤ 1.6× for Q4_0.
 
@@ -407,7 +407,7 @@ def main():
             runs = [headscope_bench(args, model, 128, attention_only=False) for _ in range(args.rounds)]
             ok &= limit_row(name, float("nan"), runs, FORWARD_LIMIT_TARGET)
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        from make_big_gguf import write_gguf
+        from make_big_checkpoint import write_gguf
         for type_name, target in STORED_LIMIT_TARGETS:
             path = os.path.join(tmp, f"llama_{type_name}.gguf")
             write_gguf("llama-768", type_name, path)

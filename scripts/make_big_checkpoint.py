@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Writes a GGUF file of a real large model's shape with random weights, to measure what
+"""Writes a checkpoint of a real large model's shape with random weights, to measure what
 HeadScope needs to open and run such a model (max RSS, time) without downloading one.
 
-  /usr/bin/python3 scripts/make_big_gguf.py SHAPE TYPE OUT.gguf
+  /usr/bin/python3 scripts/make_big_checkpoint.py SHAPE TYPE OUT.gguf
+  /usr/bin/python3 scripts/make_big_checkpoint.py SHAPE HF-BF16 OUT_DIR
 
 SHAPE: llama-768 (scripts/compare_torch.py's Llama-shaped forward: d_model 768, 12 layers,
        12 query and 4 key/value heads, d_ff 2048, vocab 32000, tied head; 100e6 parameters),
@@ -10,15 +11,19 @@ SHAPE: llama-768 (scripts/compare_torch.py's Llama-shaped forward: d_model 768, 
        d_ff 14336, vocab 128256, separate output head; 8.03e9 parameters) or
        llama3.2-3b (Llama-3.2-3B: 3072, 28 layers, 24 and 8 heads, d_ff 8192, vocab 128256,
        head tied to the embedding; 3.21e9 parameters).
-TYPE:  BF16, Q8_0 or Q4_0 for every matrix (norms stay F32), as llama.cpp's quantizer
-       writes them: BF16 the top half of an f32; Q8_0 blocks of an f16 scale and 32 int8;
-       Q4_0 an f16 scale and 32 four-bit values.
+TYPE:  BF16, Q8_0 or Q4_0 for every matrix of a GGUF file (norms stay F32), as llama.cpp's
+       quantizer writes them: BF16 the top half of an f32; Q8_0 blocks of an f16 scale and 32
+       int8; Q4_0 an f16 scale and 32 four-bit values. HF-BF16: a Hugging Face Llama
+       directory (config.json, one model.safetensors of BF16 tensors under the HF names,
+       and the SentencePiece tokenizer.model of tests/fixtures/tokenizers/spm_bpe).
 The weights are N(0, 0.02²)-like (random quants with scale 0.02/127 or 0.02/8): the
 numbers mean nothing; the sizes, shapes and types are the real model's. The tokenizer is
-the fixtures' small SentencePiece vocabulary (tests/gen_gguf_fixtures.py), so any English
+a fixtures' small SentencePiece vocabulary (tests/gen_gguf_fixtures.py), so any English
 text tokenizes. Tensors are written in chunks; the script never holds a whole one.
 """
+import json
 import os
+import shutil
 import struct
 import sys
 
@@ -78,9 +83,66 @@ def random_chunk(rng, type_name, n):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in SHAPES or sys.argv[2] not in ("BF16", "Q8_0", "Q4_0"):
+    if len(sys.argv) != 4 or sys.argv[1] not in SHAPES or sys.argv[2] not in ("BF16", "Q8_0", "Q4_0", "HF-BF16"):
         raise SystemExit(__doc__)
-    write_gguf(sys.argv[1], sys.argv[2], sys.argv[3])
+    if sys.argv[2] == "HF-BF16":
+        write_hf(sys.argv[1], sys.argv[3])
+    else:
+        write_gguf(sys.argv[1], sys.argv[2], sys.argv[3])
+
+
+HF_NAMES = {"token_embd.weight": "model.embed_tokens.weight", "output_norm.weight": "model.norm.weight",
+            "output.weight": "lm_head.weight", "attn_norm": "input_layernorm", "attn_q": "self_attn.q_proj",
+            "attn_k": "self_attn.k_proj", "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj",
+            "ffn_norm": "post_attention_layernorm", "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj",
+            "ffn_down": "mlp.down_proj"}
+
+
+def hf_name(gguf_name):
+    """blk.3.attn_q.weight -> model.layers.3.self_attn.q_proj.weight"""
+    if gguf_name in HF_NAMES:
+        return HF_NAMES[gguf_name]
+    _, il, part, suffix = gguf_name.split(".")
+    return f"model.layers.{il}.{HF_NAMES[part]}.{suffix}"
+
+
+def write_hf(shape_name, out_dir):
+    """A Hugging Face Llama directory; returns its parameter count. Norm weights are 1."""
+    s = SHAPES[shape_name]
+    os.makedirs(out_dir, exist_ok=True)
+    config = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": s["D"],
+              "num_hidden_layers": s["L"], "num_attention_heads": s["H"], "num_key_value_heads": s["Hkv"],
+              "intermediate_size": s["F"], "vocab_size": s["V"], "max_position_embeddings": 8192,
+              "rms_norm_eps": 1e-5, "rope_theta": 500000.0, "tie_word_embeddings": s["tied"],
+              "hidden_act": "silu", "torch_dtype": "bfloat16"}
+    with open(os.path.join(out_dir, "config.json"), "w") as f:
+        json.dump(config, f, indent=1)
+    here = os.path.dirname(os.path.abspath(__file__))
+    shutil.copy(os.path.join(here, "..", "tests", "fixtures", "tokenizers", "spm_bpe", "tokenizer.model"), out_dir)
+
+    header, offset, layout = {}, 0, []
+    for name, rows, cols in tensor_list(s):
+        shape = [rows] if cols == 0 else [rows, cols]
+        n = rows * max(cols, 1)
+        header[hf_name(name)] = {"dtype": "BF16", "shape": shape, "data_offsets": [offset, offset + 2 * n]}
+        layout.append((cols == 0, n))
+        offset += 2 * n
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    rng = np.random.default_rng(20261130)
+    path = os.path.join(out_dir, "model.safetensors")
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text)
+        for is_norm, n in layout:
+            for first in range(0, n, CHUNK_ROWS_VALUES):
+                count = min(CHUNK_ROWS_VALUES, n - first)
+                if is_norm:
+                    f.write(np.full(count, 0x3F80, np.uint16).tobytes())  # bf16 1.0
+                else:
+                    f.write(random_chunk(rng, "BF16", count))
+    params = sum(n for _, n in layout)
+    print(f"{out_dir}: {params} parameters, {os.path.getsize(path) / 2**30:.2f} GiB")
+    return params
 
 
 def write_gguf(shape_name, type_name, path):

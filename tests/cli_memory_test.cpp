@@ -45,6 +45,19 @@ TEST(CliMemory, AMachineTooSmallEvenLayerByLayerIsToldBothSizes) {
         << f.err;
 }
 
+// A Hugging Face directory is described from config.json and the safetensors headers, with
+// no tokenizer (the llama fixture has none): 22,688 parameters, 181 KB in memory, about
+// 100 KB layer by layer.
+TEST(CliMemory, AHuggingFaceDirectoryIsDescribedFromItsHeadersAndOpensLayerByLayer) {
+    TempDir dir;
+    const MemoryLimit limit("150K");
+    const RunResult i = run_headscope({"inspect", std::string(HEADSCOPE_FIXTURES_DIR) + "/hf/llama"}, dir);
+    ASSERT_EQ(i.status, 0) << i.err;
+    for (const char* line : {"(Hugging Face llama checkpoint)\n", "tokenizer:  none: No tokenizer found", "tensors:    21 (F32 ×21)\n",
+                             "parameters: 22688\n", "this machine: 0.1 MiB available: opens reading one layer at a time\n"})
+        EXPECT_NE(i.out.find(line), std::string::npos) << line << "\n" << i.out;
+}
+
 TEST(CliMemory, ALimitThatIsNotASizeIsNamed) {
     TempDir dir;
     const MemoryLimit limit("lots");

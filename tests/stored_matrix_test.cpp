@@ -60,11 +60,13 @@ struct Part {
 struct BytesFile final : StoredBytes {
     std::vector<std::uint8_t> bytes;
     mutable int reads = 0;
-    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const override {
-        if (offset + n > bytes.size()) throw Error("the file ends before " + what);
+    std::string name = "bytes";
+    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override {
+        if (offset + n > bytes.size()) throw Error("the file ends before tensor '" + tensor + "'");
         std::memcpy(out, bytes.data() + offset, n);
         ++reads;
     }
+    const std::string& path() const override { return name; }
 };
 
 // A stored (Σ rows, cols) weight from parts in order: the even parts in `file`, read by
@@ -79,6 +81,7 @@ StoredMatrix stored_weight(const std::vector<Part>& parts, int cols, std::vector
         std::vector<std::uint8_t> bytes = random_rows(p.type, p.rows, cols, rng);
         if (i % 2 == 0) {
             rows.source = &file;
+            rows.name = &file.name;
             rows.offset = file.bytes.size() + 5;  // not where the previous part ends
             file.bytes.resize(rows.offset);
             file.bytes.insert(file.bytes.end(), bytes.begin(), bytes.end());

@@ -10,9 +10,7 @@
 
 #include "core/error.h"
 #include "core/io/read_only_file.h"
-#include "core/io/state_dict.h"
-#include "core/kernels/parallel.h"
-#include "core/kernels/stored_rows.h"
+#include "core/io/stored_read.h"
 #include "core/kernels/little_endian.h"
 
 namespace hs {
@@ -396,19 +394,12 @@ void GgufFile::require_readable(const GgufTensor& t) const {
                     ", which HeadScope cannot read yet (it reads " + readable_stored_types() + ")");
 }
 
-namespace {
-
-// Stored bytes one step of a read reads, converts and checks while they are in L2.
-constexpr std::int64_t kReadChunkBytes = 128 << 10;
-
-}  // namespace
-
 void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const {
-    read_rows_checked(t, first, count, dst);
+    read_stored_rows(stored_rows(t, first, count, 0), t.row_values(), first, dst);
 }
 
 void GgufFile::check_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const {
-    read_rows_checked(t, first, count, nullptr);
+    read_stored_rows(stored_rows(t, first, count, 0), t.row_values(), first, nullptr);
 }
 
 StoredRows GgufFile::stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, int at) const {
@@ -425,8 +416,8 @@ std::int64_t GgufFile::row_bytes(const GgufTensor& t) const {
     return t.rows() > 0 ? static_cast<std::int64_t>(t.bytes) / t.rows() : 0;
 }
 
-void GgufFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const {
-    file_->read(offset, n, out, what);
+void GgufFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const {
+    file_->read_tensor(offset, n, out, tensor);
 }
 
 void GgufFile::require_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const {
@@ -434,61 +425,6 @@ void GgufFile::require_rows(const GgufTensor& t, std::int64_t first, std::int64_
     if (first < 0 || count < 0 || first + count > t.rows())
         throw Error(path_ + ": rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
                     ") of tensor '" + t.name + "', which has " + std::to_string(t.rows()));
-}
-
-void GgufFile::read_rows_checked(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const {
-    require_rows(t, first, count);
-    if (count == 0) return;
-    const std::int64_t row_values = t.row_values(), bytes_per_row = row_bytes(t);
-    // Whole rows per task, each row converted alike whatever the split; a task reads its
-    // rows a chunk at a time (pread) into its thread's buffer, converts them into dst (or,
-    // to check only, a row at a time into a thread buffer) and checks them there, so the
-    // bytes are touched while in cache and both cores share the work. A task notes the
-    // first value that is not finite; the first of all is reported.
-    const std::int64_t chunk_rows =
-        std::max<std::int64_t>(1, kReadChunkBytes / std::max<std::int64_t>(bytes_per_row, 1));
-    const int tasks = count * row_values < (1 << 16) || count < 2
-                          ? 1
-                          : static_cast<int>(std::min<std::int64_t>(count, 4LL * thread_count()));
-    struct NotFinite {
-        std::int64_t index = -1;  // value index within the read
-        float value = 0.0f;
-    };
-    std::vector<NotFinite> first_bad(static_cast<std::size_t>(tasks));
-    parallel_for(tasks, [&](int task) {
-        thread_local std::vector<std::uint8_t> chunk;
-        thread_local std::vector<float> row_buffer;
-        const std::int64_t end = count * (task + 1) / tasks;
-        const auto check = [&](const float* values, std::int64_t n, std::int64_t at) {
-            const std::int64_t bad = kernels::first_not_finite(values, n);
-            if (bad < n) first_bad[static_cast<std::size_t>(task)] = {at + bad, values[bad]};
-            return bad == n;
-        };
-        for (std::int64_t row = count * task / tasks; row < end; row += chunk_rows) {
-            const std::int64_t n_rows = std::min(chunk_rows, end - row);
-            const auto n_bytes = static_cast<std::size_t>(n_rows * bytes_per_row);
-            if (chunk.size() < n_bytes) chunk.resize(n_bytes);
-            file_->read(data_start_ + t.offset + static_cast<std::uint64_t>((first + row) * bytes_per_row), n_bytes,
-                        chunk.data(), "tensor '" + t.name + "'");
-            if (dst) {
-                float* out = dst + row * row_values;
-                dequantize(t.type, chunk.data(), n_rows * row_values, out);
-                if (!check(out, n_rows * row_values, row * row_values)) return;
-                continue;
-            }
-            if (row_buffer.size() < static_cast<std::size_t>(row_values)) row_buffer.resize(static_cast<std::size_t>(row_values));
-            for (std::int64_t r = 0; r < n_rows; ++r) {
-                dequantize(t.type, chunk.data() + r * bytes_per_row, row_values, row_buffer.data());
-                if (!check(row_buffer.data(), row_values, (row + r) * row_values)) return;
-            }
-        }
-    });
-    for (const NotFinite& bad : first_bad)
-        if (bad.index >= 0) {
-            const std::int64_t row = first + bad.index / row_values, col = bad.index % row_values;
-            throw Error(path_ + ": tensor '" + t.name + "' " +
-                        not_finite_weight(bad.value, "[" + std::to_string(row) + ", " + std::to_string(col) + "]"));
-        }
 }
 
 void GgufFile::read_f32(const GgufTensor& t, float* dst) const { read_rows(t, 0, t.rows(), dst); }

@@ -56,7 +56,7 @@ public:
     GgufFile(const GgufFile&) = delete;
     GgufFile& operator=(const GgufFile&) = delete;
 
-    const std::string& path() const { return path_; }
+    const std::string& path() const override { return path_; }
     int version() const { return version_; }
     const std::map<std::string, GgufValue>& metadata() const { return metadata_; }
     const std::vector<GgufTensor>& tensors() const { return tensors_; }
@@ -94,16 +94,14 @@ public:
     StoredRows stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, int at) const;
     // Bytes per row of t as stored.
     std::int64_t row_bytes(const GgufTensor& t) const;
-    // StoredBytes: n bytes of the file at `offset`.
-    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const override;
+    // StoredBytes: n bytes of the file at `offset`, of tensor `tensor`.
+    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override;
 
 private:
     GgufFile() = default;
     const GgufValue& value(const std::string& key) const;  // throws if absent
     [[noreturn]] void wrong_type(const std::string& key, const char* expected) const;
     void read_f32(const GgufTensor& t, float* dst) const;
-    // read_rows (into dst), or check_rows (dst null).
-    void read_rows_checked(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const;
     void require_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const;
     void check_tensor_extents(std::uint64_t align) const;
 

@@ -40,37 +40,16 @@ LayerSizes layer_sizes(const GgufFile& file, int layers) {
 
 }  // namespace
 
-GgufLayerSource::GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read,
-                                 WeightFootprint footprint)
-    : file_(std::move(file)),
-      config_(std::move(config)),
-      read_(read),
-      footprint_(footprint),
-      checked_(std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(std::max(config_.layers, 0)))) {
-    if (config_.layers > 0) checked_[0] = true;  // load_gguf read and checked layer 0 before making this
-}
-
-void GgufLayerSource::require_layer(int il) const {
-    if (il < 0 || il >= config_.layers)
-        throw Error(where() + " has no layer " + std::to_string(il) + " (it has " + std::to_string(config_.layers) + ")");
-}
-
-void GgufLayerSource::read_layer(int il, EncoderLayerWeights& layer) const {
-    require_layer(il);
-    forget_stored_weights(layer);  // the f32 matrices read below are the weights
-    GgufTensorReader r(*file_);    // checks each value finite as it converts it
-    read_(config_, r, il, layer);
-}
-
-const EncoderLayerWeights& GgufLayerSource::read_layer_for_products(int il, ProductsLayer& slot) const {
-    require_layer(il);
-    slot.stored.clear(slot.layer);  // no pointer outlives the matrices it named, even if this read fails
-    std::atomic<bool>& checked = checked_[static_cast<std::size_t>(il)];
-    GgufTensorReader r(*file_, &slot.stored, !checked.load());
-    read_(config_, r, il, slot.layer);
-    slot.stored.attach(slot.layer);
-    checked.store(true);
-    return slot.layer;
+std::shared_ptr<const LayerSource> gguf_layer_source(std::shared_ptr<const GgufFile> file, ModelConfig config,
+                                                     GgufLayerReader read, WeightFootprint footprint) {
+    const int layers = config.layers;
+    std::string where = "GGUF file '" + file->path() + "'";
+    auto read_layer = [file = std::move(file), config = std::move(config), read](
+                          int il, EncoderLayerWeights& layer, StoredLayer* stored, bool check_stored) {
+        GgufTensorReader r(*file, stored, check_stored);  // vectors (and f32 matrices) checked as converted
+        read(config, r, il, layer);
+    };
+    return std::make_shared<const FileLayerSource>(std::move(where), layers, std::move(read_layer), footprint, true);
 }
 
 WeightFootprint gguf_footprint(const GgufFile& file, int layers) {

@@ -6,7 +6,6 @@
 // convert them just before use (core/kernels/stored_matrix.h); its vectors are read as
 // f32. The Pipeline's layer is read whole as f32. Every value is checked finite the first
 // time its layer is read.
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,30 +24,11 @@ class GgufTensorReader;
 // matrices reused when their shape matches), read and shape-checked through r.
 using GgufLayerReader = void (*)(const ModelConfig& c, GgufTensorReader& r, int il, EncoderLayerWeights& layer);
 
-class GgufLayerSource final : public LayerSource {
-public:
-    // `footprint`: gguf_footprint(*file, config.layers), as the memory plan used it.
-    GgufLayerSource(std::shared_ptr<const GgufFile> file, ModelConfig config, GgufLayerReader read,
-                    WeightFootprint footprint);
-    void read_layer(int il, EncoderLayerWeights& layer) const override;
-    // The linear weights left in the file (slot.stored: where their rows are; checked
-    // finite the first time the layer is read), the products reading and converting them
-    // a panel at a time.
-    const EncoderLayerWeights& read_layer_for_products(int il, ProductsLayer& slot) const override;
-    int layers() const override { return config_.layers; }
-    const WeightFootprint& footprint() const override { return footprint_; }
-
-private:
-    std::string where() const { return "GGUF file '" + file_->path() + "'"; }
-    void require_layer(int il) const;
-
-    std::shared_ptr<const GgufFile> file_;
-    ModelConfig config_;
-    GgufLayerReader read_;
-    WeightFootprint footprint_;
-    // Layers whose stored weights were checked finite (read_layer checks every time).
-    std::unique_ptr<std::atomic<bool>[]> checked_;
-};
+// The layers of `file` read as the forward reaches them, by the architecture's `read`;
+// `footprint`: gguf_footprint(*file, config.layers), as the memory plan used it. Layer 0
+// was read and checked at open.
+std::shared_ptr<const LayerSource> gguf_layer_source(std::shared_ptr<const GgufFile> file, ModelConfig config,
+                                                     GgufLayerReader read, WeightFootprint footprint);
 
 // The parameters of the file's tensors, of its largest layer (the "blk.N." tensors), and
 // that layer's bytes as stored, for the memory plan.

@@ -286,7 +286,7 @@ Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& 
         report(1);
         check_layers_like_first(*file, r, c.layers, progress);
         r.require_all_used();
-        auto layers = std::make_shared<const GgufLayerSource>(file, c, arch.layer, footprint);
+        auto layers = gguf_layer_source(file, c, arch.layer, footprint);
         Model model(std::move(c), std::move(w), std::move(layers), file->path());
         model.set_stored_dtype(stored_types_summary(*file) + " in GGUF, read one layer at a time");
         return model;

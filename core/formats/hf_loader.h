@@ -24,10 +24,12 @@
 //          mlp.gate_up_proj ([gate; up]) fused; gemma the Llama names, its RMSNorm weights w
 //          read as γ = 1 + w
 // q/k/v (query/key/value) are stacked into one in_proj_weight (and bias), as
-// nn.MultiheadAttention holds them. Tensors are converted to f32; Model::stored_dtype
-// records what the file stored ("f32", "f16", "bf16", or e.g. "bf16+f32" when mixed).
+// nn.MultiheadAttention holds them. Model::stored_dtype records what the file stored
+// ("f32", "f16", "bf16", or e.g. "bf16+f32" when mixed).
+#include <optional>
 #include <string>
 
+#include "core/io/memory_budget.h"
 #include "core/model/model.h"
 
 namespace hs {
@@ -37,6 +39,17 @@ namespace hs {
 // (expected vs found), unsupported dtype (from the safetensors reader).
 // `progress(done, total)` is called after each layer's tensors are read; returning
 // false throws hs::Cancelled.
-Model load_hf_model(const std::string& dir, const ProgressFn& progress = nullptr);
+// `residency`: in memory, or with the layers left in the files and read as the forward
+// reaches them (their linear weights converted by the products a panel at a time, GPT-2's
+// transposed Conv1D ones read as f32); by default as the memory plan says
+// (core/io/memory_budget.h).
+Model load_hf_model(const std::string& dir, const ProgressFn& progress = nullptr,
+                    std::optional<WeightResidency> residency = std::nullopt);
+
+// What `inspect` says of a checkpoint directory from config.json and the safetensors
+// headers alone (no weight is read): the architecture, `tokenizer` (a description, or why
+// there is none) of `tokenizer_vocab` tokens (-1: none), the tensors by dtype, the
+// parameters, the bytes on disk and the memory plan on this machine.
+std::string describe_hf_model(const std::string& dir, const std::string& tokenizer, int tokenizer_vocab);
 
 }  // namespace hs

@@ -33,19 +33,32 @@ ReadOnlyFile::~ReadOnlyFile() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-void ReadOnlyFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const {
+int ReadOnlyFile::read_all(std::uint64_t offset, std::size_t n, void* out) const {
     auto* p = static_cast<char*>(out);
     while (n > 0) {
         const ssize_t got = ::pread(fd_, p, n, static_cast<off_t>(offset));
         if (got < 0 && errno == EINTR) continue;
-        if (got < 0) throw Error("cannot read " + what + " of " + path_ + ": " + std::strerror(errno));
-        if (got == 0)
-            throw Error(path_ + " changed while it was read: it ends before " + what +
-                        " (another program truncated or rewrote it; open it again)");
+        if (got < 0) return errno;
+        if (got == 0) return -1;
         p += got;
         offset += static_cast<std::uint64_t>(got);
         n -= static_cast<std::size_t>(got);
     }
+    return 0;
+}
+
+void ReadOnlyFile::fail(int error, const std::string& what) const {
+    if (error > 0) throw Error("cannot read " + what + " of " + path_ + ": " + std::strerror(error));
+    throw Error(path_ + " changed while it was read: it ends before " + what +
+                " (another program truncated or rewrote it; open it again)");
+}
+
+void ReadOnlyFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const {
+    if (const int error = read_all(offset, n, out)) fail(error, what);
+}
+
+void ReadOnlyFile::read_tensor(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const {
+    if (const int error = read_all(offset, n, out)) fail(error, "tensor '" + tensor + "'");
 }
 
 }  // namespace hs

@@ -23,8 +23,14 @@ public:
     // n bytes at `offset` into out; throws naming `what` when the file no longer holds
     // them (it shrank since open) or the read fails.
     void read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const;
+    // The same for the bytes of tensor `tensor`, whose "tensor '…'" is written only when
+    // the read fails (the products read a model's weights this way, panel by panel).
+    void read_tensor(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const;
 
 private:
+    // 0 when all n bytes were read, else errno, or -1 when the file ended first.
+    int read_all(std::uint64_t offset, std::size_t n, void* out) const;
+    [[noreturn]] void fail(int error, const std::string& what) const;
     std::string path_;
     int fd_ = -1;
     std::uint64_t size_ = 0;

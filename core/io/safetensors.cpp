@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/io/atomic_file.h"
 #include "core/io/read_only_file.h"
+#include "core/io/stored_read.h"
 #include "core/kernels/little_endian.h"
 #include "core/kernels/stored_types.h"
 
@@ -280,6 +281,33 @@ void check_readable(const std::string& path, const TensorInfo& t) {
 }
 
 }  // namespace
+
+StoredRows SafetensorsFile::stored_rows(const TensorInfo& t, std::int64_t first, std::int64_t count, int at) const {
+    check_readable(path_, t);
+    if (t.shape.empty() || t.shape.size() > 2)
+        throw Error(path_ + ": tensor '" + t.name + "' has " + std::to_string(t.shape.size()) +
+                    " dimensions; only 1-D and 2-D tensors are rows of a weight");
+    const std::int64_t rows = t.shape.size() == 2 ? t.shape[0] : 1;
+    const std::int64_t cols = t.shape.back();
+    if (first < 0 || count < 0 || first + count > rows)
+        throw Error(path_ + ": rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                    ") of tensor '" + t.name + "', which has " + std::to_string(rows));
+    const StoredType type = t.dtype == DType::F32 ? StoredType::F32 : t.dtype == DType::F16 ? StoredType::F16 : StoredType::BF16;
+    const std::int64_t row_bytes = cols * dtype_size(t.dtype);
+    StoredRows out{at, static_cast<int>(count), type, row_bytes};
+    out.source = this;
+    out.offset = data_start_ + t.begin + static_cast<std::uint64_t>(first * row_bytes);
+    out.name = &t.name;
+    return out;
+}
+
+void SafetensorsFile::check_rows(const TensorInfo& t, std::int64_t first, std::int64_t count) const {
+    read_stored_rows(stored_rows(t, first, count, 0), t.shape.back(), first, nullptr);
+}
+
+void SafetensorsFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const {
+    file_->read_tensor(offset, n, out, tensor);
+}
 
 Matrix SafetensorsFile::matrix(const std::string& name) const {
     const TensorInfo& t = info(name);

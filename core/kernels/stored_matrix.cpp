@@ -21,7 +21,7 @@ StoredMatrix StoredMatrix::rows_in_memory(int r0, int n, std::vector<std::uint8_
         StoredRows rows{lo - r0, hi - lo, p.type, p.row_bytes, p.bytes ? p.bytes + skip : buffer.data() + at};
         if (!p.bytes) {
             const auto count = static_cast<std::size_t>((hi - lo) * p.row_bytes);
-            p.source->read(p.offset + skip, count, buffer.data() + at, "tensor '" + (p.name ? *p.name : "") + "'");
+            p.source->read(p.offset + skip, count, buffer.data() + at, *p.name);
             at += count;
         }
         out.parts.push_back(rows);

@@ -13,13 +13,15 @@
 
 namespace hs {
 
-// Where stored rows are read from by offset (a model file; formats/gguf.h).
+// Where stored rows are read from by offset (a model file: formats/gguf.h, io/safetensors.h).
 class StoredBytes {
 public:
     virtual ~StoredBytes() = default;
-    // n bytes at `offset` into out; throws hs::Error naming `what` when the source no
-    // longer holds them.
-    virtual void read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const = 0;
+    // n bytes of tensor `tensor` at file offset `offset` into out; throws hs::Error naming
+    // the file and the tensor when the source no longer holds them.
+    virtual void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const = 0;
+    // The file, for messages.
+    virtual const std::string& path() const = 0;
 };
 
 // Rows [first_row, first_row + rows) of W, each row_bytes long and whole blocks of `type`:

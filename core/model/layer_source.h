@@ -3,7 +3,13 @@
 // Q8_0, Q4_K, …). The forward asks for each layer just before it runs it and drops it
 // after, so at most one layer is f32 at a time, and none when the reader leaves the linear
 // weights for the products to read (core/io/memory_budget.h decides when a model is read
-// this way). A reader of a file format implements it (GGUF: formats/gguf_model.cpp).
+// this way). A reader of a file format makes a FileLayerSource (GGUF: formats/
+// gguf_layer_source.h; Hugging Face safetensors: formats/hf_layer_source.h).
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
 #include "core/model/stored_layer.h"
 #include "core/model/weight_footprint.h"
 #include "core/model/weights.h"
@@ -36,6 +42,34 @@ public:
     virtual int layers() const = 0;
     // The memory plan's sizes: the stack's parameters together, the largest layer's.
     virtual const WeightFootprint& footprint() const = 0;
+};
+
+// Reads layer il of a file into `layer`: as f32 when `stored` is null; else its linear
+// weights left in the file, declared in `stored` (StoredLayer), and checked finite only
+// when `check_stored`. Its vectors are read as f32 and checked either way.
+using ReadFileLayerFn = std::function<void(int il, EncoderLayerWeights& layer, StoredLayer* stored, bool check_stored)>;
+
+// The LayerSource of a model file whose reader reads one layer (`read`, which holds the
+// open file). Each layer's stored weights are checked finite the first time it is read for
+// the products; read_layer checks every time.
+class FileLayerSource final : public LayerSource {
+public:
+    // `where`: the file, for messages ("GGUF file 'x.gguf'"); `first_checked`: layer 0 was
+    // read and checked when the model was opened.
+    FileLayerSource(std::string where, int layers, ReadFileLayerFn read, WeightFootprint footprint,
+                    bool first_checked);
+    void read_layer(int il, EncoderLayerWeights& layer) const override;
+    const EncoderLayerWeights& read_layer_for_products(int il, ProductsLayer& slot) const override;
+    int layers() const override { return layers_; }
+    const WeightFootprint& footprint() const override { return footprint_; }
+
+private:
+    void require_layer(int il) const;
+    std::string where_;
+    int layers_;
+    ReadFileLayerFn read_;
+    WeightFootprint footprint_;
+    std::unique_ptr<std::atomic<bool>[]> checked_;  // layers whose stored weights were checked
 };
 
 // Main-stack layer il for the forward's products: resident.layers[il] when `layers` is
