@@ -316,6 +316,7 @@ void use_one_more_rasteriser_thread() {
 // The newest finished trace replaces the old one (step 2). Returns whether it brought a trace.
 bool take_newest_result(AppContext& ctx) {
     auto result = ctx.worker.take_result();
+    if (!result) result = ctx.worker.take_partial();  // a big model's first layers, the others running
     if (!result) return false;
     const bool trace = bool(result->trace);
     AppState& s = ctx.state;
@@ -697,7 +698,7 @@ int run_gui(const GuiOptions& options) {
             // The training run as every view sees it this frame (the Train view draws it; the
             // Model panel's "trained" source reads its snapshots).
             ctx.train.progress = ctx.train_worker.progress();
-            if (ctx.view.trace && !selection_applied) {
+            if (ctx.view.trace && !ctx.view.partial && !selection_applied) {  // the whole trace has every layer
                 apply_wanted_selection(ctx, options, wanted_layer, wanted_head, selection_note);
                 selection_applied = true;
             }

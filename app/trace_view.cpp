@@ -43,6 +43,7 @@ void TraceView::accept(ComputeResult result) {
     model_arg = result.model_arg;
     info = result.info;
     generation = result.generation;
+    partial = result.partial;
     source = std::move(result.source);
     input = std::move(result.input);
     base_trace = std::move(result.base_trace);

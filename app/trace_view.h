@@ -34,6 +34,7 @@ struct TraceView {
     std::string model_arg;          // what `trace` was computed from
     ModelInfo info;                 // of that model
     std::uint64_t generation = 0;   // of `trace`
+    bool partial = false;           // `trace` is a big model's first layers, the others running
     std::shared_ptr<const TraceSource> source;       // the model `trace` came from (may be null)
     SourceInput input;                               // the input `trace` was computed for
     std::shared_ptr<const Trace> base_trace;         // ablation on: the plain run

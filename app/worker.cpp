@@ -46,8 +46,9 @@ void add_block_thumbs(TraceThumbnails& thumbs, std::vector<bool>& seen, const He
 
 }  // namespace
 
-Worker::Worker()
-    : jobs_([this](const ComputeRequest& request, const JobControl& control) -> std::optional<ComputeResult> {
+Worker::Worker(PartialTiming partial_timing)
+    : partial_timing_(partial_timing),
+      jobs_([this](const ComputeRequest& request, const JobControl& control) -> std::optional<ComputeResult> {
           ComputeResult result = compute(request, control);
           phase_ = static_cast<int>(WorkerPhase::Idle);
           // Cancelled, superseded or stopped by cancel(): nothing to deliver.
@@ -68,6 +69,18 @@ std::uint64_t Worker::submit(ComputeRequest request) {
 void Worker::cancel() {
     load_cancel_ = true;
     jobs_.cancel();
+    std::lock_guard<std::mutex> lock(partial_mutex_);
+    partial_.reset();
+}
+
+std::optional<ComputeResult> Worker::take_result() {
+    std::optional<ComputeResult> result = jobs_.take_result();
+    if (result) {
+        std::lock_guard<std::mutex> lock(partial_mutex_);
+        whole_taken_ = std::max(whole_taken_, result->generation);
+        partial_.reset();
+    }
+    return result;
 }
 
 namespace {
@@ -135,7 +148,75 @@ struct Worker::MapCollector final : Recorder {
             if (lt.cross_attn) add(HeadRef{l, 0, true, true}, *lt.cross_attn);
         }
     }
+    // The ranges and thumbnails of the main stack's first `layers` layers, copied into
+    // `first` (a trace of those layers, from first_layers) while the forward goes on.
+    std::shared_ptr<const TraceThumbnails> copy_first(Trace& first, int layers) const {
+        for (const BlockRanges& r : block_ranges) {
+            if (r.block.in_decoder || r.block.layer >= layers) continue;
+            HeadMaps& m = first.main.layers[static_cast<std::size_t>(r.block.layer)].self_attn;
+            if (!m.resident) continue;
+            m.weight_ranges = r.weights;
+            if (!m.scores.empty()) m.score_ranges = r.scores;
+        }
+        auto out = std::make_shared<TraceThumbnails>();
+        out->self.assign(thumbs->self.begin(), thumbs->self.begin() + std::min<std::ptrdiff_t>(layers, std::ssize(thumbs->self)));
+        std::copy(std::begin(thumbs->lo), std::end(thumbs->lo), std::begin(out->lo));
+        std::copy(std::begin(thumbs->hi), std::end(thumbs->hi), std::begin(out->hi));
+        return out;
+    }
 };
+
+namespace {
+
+// The main stack's first `layers` layers of a trace being computed, as the trace of a
+// model of that many layers (no final output, no predictions, no Pipeline steps).
+Trace first_layers(const Trace& so_far, int layers) {
+    Trace first;
+    first.config = so_far.config;
+    first.config.layers = layers;
+    first.model_name = so_far.model_name;
+    first.dropped_tokens = so_far.dropped_tokens;
+    first.key_padding = so_far.key_padding;
+    first.ablate = so_far.ablate;
+    first.ablate_mode = so_far.ablate_mode;
+    first.main.tokens = so_far.main.tokens;
+    first.main.ids = so_far.main.ids;
+    first.main.input = so_far.main.input;
+    first.main.layers.assign(so_far.main.layers.begin(), so_far.main.layers.begin() + layers);
+    return first;
+}
+
+}  // namespace
+
+std::optional<ComputeResult> Worker::take_partial() {
+    std::lock_guard<std::mutex> lock(partial_mutex_);
+    std::optional<ComputeResult> out = std::move(partial_);
+    partial_.reset();
+    if (out && (out->generation != latest_generation() || out->generation <= whole_taken_)) return std::nullopt;
+    return out;
+}
+
+void Worker::publish_partial(const ComputeRequest& request, const Trace& so_far, int done, const MapCollector& maps,
+                             std::uint64_t generation) {
+    ComputeResult partial;
+    partial.generation = generation;
+    partial.partial = true;
+    partial.model_arg = request.model_arg;
+    partial.input = request.input;
+    partial.load_ms = cached_load_ms_;
+    partial.source = cached_source_;
+    partial.source_kind = cached_source_->kind();
+    partial.parameter_count = cached_source_->parameter_count();
+    partial.info = describe_model(*cached_source_);
+    Trace first = first_layers(so_far, done);
+    partial.thumbnails = maps.copy_first(first, done);
+    partial.byte_tokens = byte_tokens_of(first.main.tokens);
+    partial.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(first.main));
+    partial.trace = std::make_shared<const Trace>(std::move(first));
+    partial.summaries = std::make_shared<const MatrixSummaries>(summarize_shown_matrices(*partial.trace));
+    std::lock_guard<std::mutex> lock(partial_mutex_);
+    partial_ = std::move(partial);
+}
 
 ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& control) {
     ComputeResult result;
@@ -161,6 +242,18 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             const bool opened_now = open_model(request, control);
             result.load_ms = cached_load_ms_;
             if (!control.wanted()) return ComputeResult{};
+            // The first trace of a model opened now arrives layer by layer when its layers
+            // take long (a big model): PartialTiming.
+            Clock::time_point last_sent = Clock::now();
+            bool sent = false;
+            if (opened_now && request.continue_tokens == 0 && request.options.ablate.empty())
+                options.on_main_layer = [&](const Trace& so_far, int done) {
+                    const double wait = sent ? partial_timing_.every_seconds : partial_timing_.first_seconds;
+                    if (done >= so_far.config.layers || ms_since(last_sent) < wait * 1000.0) return;
+                    publish_partial(request, so_far, done, maps, control.generation());
+                    last_sent = Clock::now();
+                    sent = true;
+                };
             trace = run_model(request, options, opened_now, progress, result);
             note_samples_read(request, result);
             if (!request.options.ablate.empty()) add_ablation_effect(request, options, trace, progress, result);
@@ -179,6 +272,8 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
         result.summaries = std::make_shared<const MatrixSummaries>(summarize_shown_matrices(*result.trace));
         result.thumbnails = std::move(maps.thumbs);
     } catch (const Cancelled&) {
+        std::lock_guard<std::mutex> lock(partial_mutex_);
+        partial_.reset();  // a cancelled job delivers nothing, not even its first layers
         return ComputeResult{};
     } catch (const InputError& e) {
         result.error = e.what();

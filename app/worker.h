@@ -91,6 +91,10 @@ struct ComputeResult {
         std::string notice;
     };
     std::optional<AdoptedText> adopt_text;
+    // The first layers of a big model's first trace, sent while the others run (the trace
+    // is of a model of that many layers: no final output, no predictions); the whole
+    // trace follows as a result of the same generation.
+    bool partial = false;
 };
 
 // The most bytes of attention maps the app keeps per trace (issue 6): 12 layers × 12 heads
@@ -105,9 +109,16 @@ enum class WorkerPhase { Idle, Loading, Generating, Forward };
 // Box average of m down to at most max_side rows and columns (unchanged when smaller).
 Matrix downsample_map(const Matrix& m, int max_side);
 
+// When the first trace of a model opened by a request arrives layer by layer
+// (Worker::take_partial): its first layers once its forward has run `first_seconds`, then
+// the layers done every `every_seconds` at most. {0, 0}: after every layer.
+struct PartialTiming {
+    double first_seconds = 0.25, every_seconds = 1.5;
+};
+
 class Worker {
 public:
-    Worker();
+    explicit Worker(PartialTiming partial_timing = {});
     ~Worker();
     Worker(const Worker&) = delete;
     Worker& operator=(const Worker&) = delete;
@@ -115,7 +126,11 @@ public:
     // Queues the request, replacing any queued one and cancelling the running one.
     std::uint64_t submit(ComputeRequest request);
     // The newest finished result not yet taken (stale generations are dropped).
-    std::optional<ComputeResult> take_result() { return jobs_.take_result(); }
+    std::optional<ComputeResult> take_result();
+    // The newest partial result (ComputeResult::partial) of the newest request, until its
+    // whole result is taken: the first trace of a model opened by that request arrives
+    // this way, layer by layer (PartialTiming).
+    std::optional<ComputeResult> take_partial();
 
     bool busy() const { return jobs_.busy(); }
     // Nothing queued, running or waiting to be taken.
@@ -146,6 +161,13 @@ private:
                              const ProgressFn& progress, ComputeResult& result);
     static void compare_with_the_article(const ComputeRequest& request, const Trace& trace, ComputeResult& result);
     struct MapCollector;
+    // The job's result so far after `done` layers of `so_far` (on the worker thread).
+    void publish_partial(const ComputeRequest& request, const Trace& so_far, int done, const MapCollector& maps,
+                         std::uint64_t generation);
+    PartialTiming partial_timing_;
+    std::mutex partial_mutex_;
+    std::optional<ComputeResult> partial_;    // guarded by partial_mutex_
+    std::uint64_t whole_taken_ = 0;           // generation of the last whole result taken; guarded too
 
     std::atomic<int> phase_{0};
     std::atomic<bool> load_cancel_{false};   // the model being loaded is no longer wanted

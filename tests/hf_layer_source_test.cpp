@@ -134,8 +134,8 @@ std::string llama_with_nan(const test::TempDir& dir) {
     return dir.str();
 }
 
-// Opening reads layer 0 and checks the others' names and shapes only; a NaN in layer 1's
-// stored weights is named by every forward that reaches it, until the file is mended.
+// Opening checks every layer's names, shapes and vectors, not its matrices; a NaN in layer
+// 1's stored weights is named by every forward that reaches it, until the file is mended.
 TEST(HfLayerSource, AWeightThatIsNotFiniteInALaterLayerIsNamedByTheForward) {
     test::TempDir dir;
     const Model read = load_hf_model(llama_with_nan(dir), nullptr, WeightResidency::PerLayer);
@@ -145,7 +145,7 @@ TEST(HfLayerSource, AWeightThatIsNotFiniteInALaterLayerIsNamedByTheForward) {
                             "not finite numbers"});
     // In memory the same file does not open.
     test::expect_error([&] { (void)load_hf_model(dir.str(), nullptr, WeightResidency::InMemory); },
-                       {"tensor model.layers.1.mlp.down_proj.weight holds NaN at [0, 5]"});
+                       {"model.safetensors: tensor 'model.layers.1.mlp.down_proj.weight' holds NaN at [0, 5]"});
 }
 
 // The file is cut short after it opened: the forward that reaches the missing bytes stops

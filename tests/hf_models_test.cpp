@@ -621,7 +621,7 @@ TEST(HfLoader, NonFiniteWeightIsNamedAndPlacedAsTheFileHoldsIt) {
             if (x.name == "transformer.h.1.attn.c_attn.weight") x.data[3 * 96 + 70] = std::nanf("");
     });
     expect_error([&] { load_hf_model(dir.str()); },
-                 {"tensor transformer.h.1.attn.c_attn.weight holds NaN at [3, 70] (of 3072 values)", "not finite numbers"});
+                 {"model.safetensors: tensor 'transformer.h.1.attn.c_attn.weight' holds NaN at [3, 70]", "not finite numbers"});
 }
 
 TEST(HfLoader, UnsupportedDtypeIsNamed) {

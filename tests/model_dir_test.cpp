@@ -458,7 +458,7 @@ TEST_F(ModelDir, RefusesWeightsThatAreNotFiniteNamingTheTensorAndThePlace) {
                                "vocab=20,max_len=8,seed=4",
                                // a Hugging Face Llama directory: named as the file holds it (row 5 of the
                                // stacked [W_Q; W_K; W_V] is row 5 of q_proj, (8, 8))
-                               -inf, "tensor model.layers.1.self_attn.q_proj.weight holds -inf at [5, 3] (of 64 values)"}}) {
+                               -inf, "model.safetensors: tensor 'model.layers.1.self_attn.q_proj.weight' holds -inf at [5, 3]"}}) {
         SCOPED_TRACE(k.spec);
         hs::Model model = hs::Model::random(hs::parse_playground_spec(k.spec));
         model.mutable_weights().layers[1].self_attn.in_proj_weight(5, 3) = k.value;

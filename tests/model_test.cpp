@@ -131,6 +131,35 @@ TEST(ModelForward, TraceHasOneMapPerLayerAndHeadAndHiddenStates) {
     EXPECT_FALSE(t.steps.has_value());
 }
 
+// on_main_layer sees the trace after each layer: that layer's maps and output are the
+// whole trace's, the later layers still empty.
+TEST(ModelForward, EachLayerIsShownToOnMainLayerAsItIsDone) {
+    const Model m = Model::random(parse_playground_spec("random:d_model=32,heads=4,layers=3,seed=1"));
+    ForwardInput in;
+    in.ids = {5, 6, 7, 8, 9};
+    std::vector<Trace> seen;
+    std::vector<int> done;
+    TraceOptions opt;
+    opt.on_main_layer = [&](const Trace& so_far, int layers) {
+        seen.push_back(so_far);
+        done.push_back(layers);
+    };
+    const Trace whole = m.forward(in, opt);
+    EXPECT_EQ(done, (std::vector<int>{1, 2, 3}));
+    ASSERT_EQ(seen.size(), 3u);
+    for (int k = 0; k < 3; ++k) {
+        const LayerTrace& now = seen[k].main.layers[k];
+        ASSERT_EQ(now.self_attn.weights.size(), 4u);
+        EXPECT_EQ(now.self_attn.weights[3], whole.main.layers[k].self_attn.weights[3]);
+        EXPECT_EQ(now.output, whole.main.layers[k].output);
+        if (k + 1 < 3) {
+            EXPECT_TRUE(seen[k].main.layers[k + 1].self_attn.weights.empty());
+        }
+        EXPECT_EQ(seen[k].main.final_output.size(), 0);
+        EXPECT_TRUE(seen[k].next_tokens.empty());
+    }
+}
+
 TEST(ModelForward, DetailLayerCapturesStepsOfThatLayerOnly) {
     const Model m = Model::random(parse_playground_spec("random:d_model=16,heads=2,layers=2,arch=encoder-decoder"));
     ForwardInput in;

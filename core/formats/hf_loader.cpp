@@ -288,25 +288,23 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress, std::opt
     ModelWeights weights;
     family.outside(c, t, weights);
     if (*residency == WeightResidency::PerLayer) {
-        // layer 0 read now (its shapes and values checked); the others' tensors checked for
-        // names, dtypes and shapes (their vectors read); each read again as the forward reaches it
-        family.layer(c, t, 0, weights.layers.emplace_back());
-        weights.layers.clear();
-        report(progress, 1, c.layers);
+        // Every layer's tensors checked for names, dtypes and shapes (their vectors read and
+        // checked); their matrices are checked finite when the forward first reads them.
         ProductsLayer scratch;
-        for (int il = 1; il < c.layers; ++il) {
-            HfTensorReader shapes(*tensors, &scratch.stored, false);
+        t.leave_stored(&scratch.stored, false);
+        for (int il = 0; il < c.layers; ++il) {
             scratch.stored.clear(scratch.layer);
-            family.layer(c, shapes, il, scratch.layer);
+            family.layer(c, t, il, scratch.layer);
             report(progress, il + 1, c.layers);
         }
+        scratch.stored.clear(scratch.layer);
         auto read = [tensors, c, layer = family.layer](int il, EncoderLayerWeights& l, StoredLayer* stored,
                                                         bool check_stored) {
             HfTensorReader r(*tensors, stored, check_stored);
             layer(c, r, il, l);
         };
         auto layers = std::make_shared<const FileLayerSource>("the model in " + dir, c.layers, std::move(read),
-                                                              footprint, true);
+                                                              footprint, false);
         Model model(std::move(c), std::move(weights), std::move(layers), std::move(name));
         model.set_stored_dtype(t.dtype() + ", read one layer at a time");
         return model;

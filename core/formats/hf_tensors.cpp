@@ -8,7 +8,6 @@
 
 #include "core/error.h"
 #include "core/io/json_file.h"
-#include "core/io/state_dict.h"
 
 namespace hs {
 
@@ -116,8 +115,9 @@ const TensorInfo& HfTensorReader::expect(const std::string& name, const TensorSh
 
 Matrix HfTensorReader::matrix(const std::string& name, const TensorShape& expected) {
     const TensorInfo& info = expect(name, expected);
-    Matrix m = tensors_.file_of(name).matrix(name);
-    require_finite_tensor(m.data(), m.size(), info.shape, name, tensors_.dir());
+    const std::int64_t rows = info.shape.size() == 2 ? info.shape[0] : 1;
+    Matrix m(rows, info.shape.back());  // (1, n) for a 1-D tensor
+    tensors_.file_of(name).read_rows(info, 0, rows, m.data());  // checked finite as converted
     return m;
 }
 
@@ -200,6 +200,13 @@ WeightFootprint hf_footprint(const HfTensors& tensors, const ModelConfig& c) {
         f.layer_stored_bytes = std::max(f.layer_stored_bytes, bytes[il]);
     }
     return f;
+}
+
+void HfTensorReader::leave_stored(StoredLayer* stored, bool check_stored) {
+    stored_ = stored;
+    check_stored_ = check_stored;
+    cached_name_.clear();
+    cached_.resize(0, 0);
 }
 
 std::string HfTensorReader::dtype() const {

@@ -72,6 +72,9 @@ public:
     // `out` (from shape_into), which has t's columns: [q; k; v] stacked as read.
     void rows_into(const TensorInfo& t, std::int64_t first, std::int64_t count, Matrix& out, std::int64_t at);
     const TensorInfo& expect(const std::string& name, const TensorShape& expected);
+    // From now on, matrix_into / rows_into leave their rows stored in `stored` (null: read
+    // them as f32), checked when `check_stored`.
+    void leave_stored(StoredLayer* stored, bool check_stored);
     // "f32", "f16", "bf16" or e.g. "bf16+f32" over the tensors read.
     std::string dtype() const;
 

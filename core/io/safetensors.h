@@ -64,6 +64,9 @@ public:
     // row range.
     StoredRows stored_rows(const TensorInfo& t, std::int64_t first, std::int64_t count, int at) const;
     void check_rows(const TensorInfo& t, std::int64_t first, std::int64_t count) const;
+    // The same rows converted into dst (count × cols floats), checked finite as they are
+    // converted, a chunk at a time over the thread pool: how a model's weights are read.
+    void read_rows(const TensorInfo& t, std::int64_t first, std::int64_t count, float* dst) const;
     // StoredBytes: n bytes of the file at `offset`, of tensor `tensor`.
     void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override;
 

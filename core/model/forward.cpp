@@ -207,6 +207,7 @@ Matrix run_main_stack(Run& r) {
         x = encoder_layer(main_stack_layer(r.w, r.layers, il, r.layer_slot), c, x, main_self_mask(c, r.in.key_padding, il),
                           r.context(stack, il, false, rope));
         r.report();
+        if (r.opt.on_main_layer) r.opt.on_main_layer(r.trace, il + 1);
     }
     r.final_norm(r.w.final_norm, stack, x);
     main.final_output = x;

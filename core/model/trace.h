@@ -5,6 +5,7 @@
 // Dh = D / H, L layers. Attention maps are (T, S): rows = queries, cols = keys.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -194,6 +195,10 @@ struct TraceOptions {
     // every block it wants (a block the map budget drops too: the app builds thumbnails of
     // every layer without keeping every map). Null: nobody else listens.
     Recorder* recorder = nullptr;
+    // Called on the forward's thread after each layer of the main stack with the trace so
+    // far (layers [0, done) filled, the later ones empty; no final output or predictions
+    // yet), so that a window shows a big model's first layers while the others run.
+    std::function<void(const Trace& so_far, int done)> on_main_layer;
     // Head indices of one attention block listed in `ablate` (ascending, no repeats).
     std::vector<int> ablated_heads(int layer, bool in_decoder, bool cross) const {
         std::vector<int> out;

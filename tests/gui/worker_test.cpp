@@ -136,6 +136,43 @@ TEST(Worker, ContinueNeedsADecoderLanguageModel) {
               std::string::npos) << r.error;
 }
 
+// A model opened by a request sends its first layers while the others run (here after
+// every layer): the partial trace is of a model of that many layers, its maps and
+// thumbnails those of the whole trace; once the whole result is taken no part of it comes.
+TEST(Worker, AModelOpenedNowSendsItsFirstLayersBeforeTheWholeTrace) {
+    Worker worker(PartialTiming{0.0, 0.0});
+    std::string long_text;
+    for (int i = 0; i < 600; ++i) long_text += "word" + std::to_string(i % 50) + " ";
+    const std::uint64_t gen = worker.submit(request("random:d_model=64,heads=4,layers=6,seed=2", long_text));
+    while (!worker.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    while (worker.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::optional<ComputeResult> part = worker.take_partial();  // the last one sent: 5 of 6 layers
+    ASSERT_TRUE(part.has_value());
+    EXPECT_FALSE(worker.take_partial().has_value());  // taken once
+    const ComputeResult whole = wait_for_result(worker);
+    ASSERT_TRUE(part->trace && whole.trace) << whole.error;
+    EXPECT_TRUE(part->partial);
+    EXPECT_FALSE(whole.partial);
+    EXPECT_EQ(part->generation, gen);
+    EXPECT_EQ(part->trace->config.layers, 5);
+    ASSERT_EQ(part->trace->n_layers(), 5);
+    EXPECT_EQ(whole.trace->n_layers(), 6);
+    EXPECT_EQ(part->trace->main.tokens, whole.trace->main.tokens);
+    EXPECT_TRUE(part->trace->next_tokens.empty());
+    ASSERT_EQ(part->thumbnails->self.size(), 5u);
+    EXPECT_TRUE(part->thumbnails->self[4][3].isApprox(whole.thumbnails->self[4][3]));
+    const HeadMaps& kept = part->trace->main.layers[0].self_attn;
+    ASSERT_TRUE(kept.resident);
+    EXPECT_TRUE(kept.weights[2].isApprox(whole.trace->main.layers[0].self_attn.weights[2]));
+    EXPECT_EQ(kept.weight_ranges.size(), 4u);
+    EXPECT_EQ(part->main_norms->norms.size(), whole.main_norms->norms.size() - 1);  // L + 1 rows
+    // The model is open now: another text on it comes whole, with no part before it.
+    worker.submit(request("random:d_model=64,heads=4,layers=6,seed=2", long_text + "again"));
+    const ComputeResult again = wait_for_result(worker);
+    ASSERT_TRUE(again.trace) << again.error;
+    EXPECT_FALSE(worker.take_partial().has_value());
+}
+
 TEST(Worker, CancelDeliversNothing) {
     Worker worker;
     std::string long_text;
@@ -148,6 +185,7 @@ TEST(Worker, CancelDeliversNothing) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     EXPECT_TRUE(worker.idle());
     EXPECT_FALSE(worker.take_result().has_value());
+    EXPECT_FALSE(worker.take_partial().has_value());
 }
 
 TEST(DownsampleMap, KeepsSmallMapsUnchanged) {
