@@ -209,6 +209,7 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
     EXPECT_EQ(in_chinese("/m.gguf: tensor 'blk.0.attn_norm.weight' has 16 values, but the metadata implies 32"),
               "/m.gguf：张量“blk.0.attn_norm.weight”有 16 个值，但元数据要求 32 个");
     EXPECT_EQ(in_chinese("Q8_0 ×10, F32 ×5 in GGUF, read one layer at a time"), "Q8_0 ×10, F32 ×5（GGUF 文件，逐层读取）");
+    EXPECT_EQ(in_chinese("bf16, read one layer at a time"), "bf16（逐层读取）");  // a Hugging Face directory
     EXPECT_EQ(in_chinese("BF16 ×197 in GGUF"), "BF16 ×197（GGUF 文件）");
     EXPECT_EQ(in_chinese("/m.gguf: tensor 'blk.3.attn_q.weight' is not shaped as 'blk.0.attn_q.weight'"),
               "/m.gguf：张量“blk.3.attn_q.weight”的形状与“blk.0.attn_q.weight”不同");
