@@ -69,6 +69,7 @@ std::string detail_key(const AppState& s) {
 bool submit_if_dirty(AppContext& ctx, std::string& submitted_detail) {
     AppState& s = ctx.state;
     if (!s.dirty && detail_key(s) == submitted_detail) return false;
+    if (!s.dirty && ctx.view.partial) return false;  // the whole trace, with the Pipeline's layer, is coming
     if (!s.dirty && !s.pipeline_open) return false;
     s.dirty = false;
     // A model that did not open stays chosen in the Model panel (its path, its error) until
@@ -313,6 +314,30 @@ void use_one_more_rasteriser_thread() {
     setenv("LP_NUM_THREADS", std::to_string(cores + 1).c_str(), /*overwrite=*/0);
 }
 
+// The selection clamped to the view's trace. A partial trace (a big model's first layers)
+// would clamp the selection to its few layers: the selection before it is held, and given
+// back when the whole trace (or an error) arrives, unless the user chose another meanwhile.
+void keep_selection_across_partial_traces(TraceView& view, AppState& s, bool partial) {
+    using Held = TraceView::HeldSelection;
+    if (partial && !view.held_selection) view.held_selection = Held{s.layer, s.head, s.map};
+    if (!partial && view.held_selection) {
+        const Held& h = *view.held_selection;
+        if (s.layer == h.clamped_layer && s.head == h.clamped_head && s.map == h.clamped_map) {
+            s.layer = h.layer;
+            s.head = h.head;
+            s.map = h.map;
+        }
+        view.held_selection.reset();
+    }
+    if (!view.trace) return;
+    clamp_selection(s, *view.trace);
+    if (partial) {
+        view.held_selection->clamped_layer = s.layer;
+        view.held_selection->clamped_head = s.head;
+        view.held_selection->clamped_map = s.map;
+    }
+}
+
 // The newest finished trace replaces the old one (step 2). Returns whether it brought a trace.
 bool take_newest_result(AppContext& ctx) {
     auto result = ctx.worker.take_result();
@@ -329,7 +354,8 @@ bool take_newest_result(AppContext& ctx) {
         if (s.notice == "Opened " + result->model_arg) s.notice.clear();  // a drop's notice: it did not open
         return false;
     }
-    if (trace) {
+    const bool partial = result->partial;
+    if (trace && !partial) {  // a partial trace's model is shown once its whole trace arrives
         s.view_before_open.reset();
         if (s.requested_model && s.requested_model->arg() == result->model_arg) s.shown_model = s.requested_model;
         // The trace belongs to another text ("continue", a model's own example), which
@@ -346,8 +372,8 @@ bool take_newest_result(AppContext& ctx) {
             ctx.state.remember_model(result->model_arg);
     }
     ctx.view.accept(std::move(*result));
+    keep_selection_across_partial_traces(ctx.view, s, partial);
     if (ctx.view.trace) {
-        clamp_selection(ctx.state, *ctx.view.trace);
         for (const std::string& t : ctx.view.trace->main.tokens) ctx.fonts.note_text(t);
         for (const std::string* t : {&ctx.view.info.example_title_zh, &ctx.view.info.example_description_zh,
                                      &ctx.view.info.example_source_zh})

@@ -15,6 +15,11 @@ bool selected_maps_pending(const TraceView& view, const AppState& state) {
 
 void TraceView::accept(ComputeResult result) {
     if (!result.trace) {
+        if (partial && result.generation == generation) {  // the run whose first layers are shown failed
+            trace.reset();
+            thumbnails.reset();
+            partial = false;
+        }
         error = result.error;
         input_error = result.input_error;
         input_tokens = result.input_tokens;

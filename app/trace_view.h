@@ -2,6 +2,7 @@
 // The UI's copy of the newest result: the trace (read-only, shared with the worker),
 // GL textures made from it once per trace/selection, and lookups for the selection.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,15 @@ struct TraceView {
     ModelInfo info;                 // of that model
     std::uint64_t generation = 0;   // of `trace`
     bool partial = false;           // `trace` is a big model's first layers, the others running
+    // The selection a partial trace clamped to its few layers, and what the clamp made of
+    // it: restored when the whole trace arrives, unless the user chose another meanwhile.
+    struct HeldSelection {
+        int layer = 0, head = 0;
+        MapKind map = MapKind::Self;
+        int clamped_layer = 0, clamped_head = 0;
+        MapKind clamped_map = MapKind::Self;
+    };
+    std::optional<HeldSelection> held_selection;
     std::shared_ptr<const TraceSource> source;       // the model `trace` came from (may be null)
     SourceInput input;                               // the input `trace` was computed for
     std::shared_ptr<const Trace> base_trace;         // ablation on: the plain run

@@ -168,6 +168,11 @@ struct Worker::MapCollector final : Recorder {
 
 namespace {
 
+// The attention maps a partial result copies; the later layers' blocks go without theirs
+// (HeadMaps::resident false: the window recomputes the one selected, as for the blocks
+// the map budget drops), so that sending the first layers costs little memory.
+constexpr std::int64_t kPartialMapBytes = std::int64_t{64} << 20;
+
 // The main stack's first `layers` layers of a trace being computed, as the trace of a
 // model of that many layers (no final output, no predictions, no Pipeline steps).
 Trace first_layers(const Trace& so_far, int layers) {
@@ -182,7 +187,21 @@ Trace first_layers(const Trace& so_far, int layers) {
     first.main.tokens = so_far.main.tokens;
     first.main.ids = so_far.main.ids;
     first.main.input = so_far.main.input;
-    first.main.layers.assign(so_far.main.layers.begin(), so_far.main.layers.begin() + layers);
+    std::int64_t map_bytes = 0;
+    for (int il = 0; il < layers; ++il) {
+        const LayerTrace& from = so_far.main.layers[static_cast<std::size_t>(il)];
+        std::int64_t bytes = 0;
+        for (const std::vector<Matrix>* maps : {&from.self_attn.weights, &from.self_attn.scores})
+            for (const Matrix& m : *maps) bytes += static_cast<std::int64_t>(m.size()) * 4;
+        if (map_bytes + bytes <= kPartialMapBytes || il == 0) {
+            first.main.layers.push_back(from);
+            map_bytes += bytes;
+            continue;
+        }
+        LayerTrace& to = first.main.layers.emplace_back();
+        to.output = from.output;
+        to.self_attn.resident = false;
+    }
     return first;
 }
 
@@ -197,7 +216,8 @@ std::optional<ComputeResult> Worker::take_partial() {
 }
 
 void Worker::publish_partial(const ComputeRequest& request, const Trace& so_far, int done, const MapCollector& maps,
-                             std::uint64_t generation) {
+                             const JobControl& control) {
+    const std::uint64_t generation = control.generation();
     ComputeResult partial;
     partial.generation = generation;
     partial.partial = true;
@@ -215,7 +235,7 @@ void Worker::publish_partial(const ComputeRequest& request, const Trace& so_far,
     partial.trace = std::make_shared<const Trace>(std::move(first));
     partial.summaries = std::make_shared<const MatrixSummaries>(summarize_shown_matrices(*partial.trace));
     std::lock_guard<std::mutex> lock(partial_mutex_);
-    partial_ = std::move(partial);
+    if (control.wanted()) partial_ = std::move(partial);  // cancel() clears partial_ after it stops wanting the job
 }
 
 ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& control) {
@@ -250,7 +270,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
                 options.on_main_layer = [&](const Trace& so_far, int done) {
                     const double wait = sent ? partial_timing_.every_seconds : partial_timing_.first_seconds;
                     if (done >= so_far.config.layers || ms_since(last_sent) < wait * 1000.0) return;
-                    publish_partial(request, so_far, done, maps, control.generation());
+                    publish_partial(request, so_far, done, maps, control);
                     last_sent = Clock::now();
                     sent = true;
                 };

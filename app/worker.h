@@ -163,7 +163,7 @@ private:
     struct MapCollector;
     // The job's result so far after `done` layers of `so_far` (on the worker thread).
     void publish_partial(const ComputeRequest& request, const Trace& so_far, int done, const MapCollector& maps,
-                         std::uint64_t generation);
+                         const JobControl& control);
     PartialTiming partial_timing_;
     std::mutex partial_mutex_;
     std::optional<ComputeResult> partial_;    // guarded by partial_mutex_

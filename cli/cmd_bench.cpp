@@ -1,12 +1,16 @@
 // headscope bench MODEL --tokens N [--repeat R] [--attention-only]: forward-pass timing
 // (or layer 0's attention block alone). Speed is reported against a limit measured in the
 // same run (these machines are noisy): FLOPs / the best large-GEMM GFLOP/s; and against
-// the CPU's multiply-add ceiling, which no float kernel can pass.
+// the CPU's multiply-add ceiling, which no float kernel can pass. Beside it: the time to
+// the first full trace (opening plus the first forward, which also checks each layer read
+// from the file) and the process's peak memory (max RSS) after the forwards.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <cstdio>
+
+#include <sys/resource.h>
 #include <vector>
 
 #include "cli/commands.h"
@@ -164,12 +168,18 @@ int cmd_bench(int argc, char** argv) {
     const double flops = attention_only ? attention_flops(config, T) : forward_flops(config, T);
 
     std::vector<double> times;
+    const auto t_first = Clock::now();
     run_once();  // warm-up: buffers are sized on the first call
+    const double first_ms = ms_since(t_first);
     for (int r = 0; r < repeat; ++r) {
         const auto t0 = Clock::now();
         run_once();
         times.push_back(ms_since(t0));
     }
+    // Peak memory of the forwards, before the GEMM peak measurement below allocates its own.
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    const double max_rss_gib = static_cast<double>(usage.ru_maxrss) / (1 << 20);  // KiB → GiB
     const double med = median(times);
     const double best = *std::min_element(times.begin(), times.end());
     const double gflops = flops / (med * 1e6);
@@ -188,6 +198,9 @@ int cmd_bench(int argc, char** argv) {
                 kernels::simd_name(kernels::simd_level()));
     std::printf("%-10s median %.2f ms, best %.2f ms, %.0f tokens/s\n", label, med, best,
                 T / (med / 1000.0));
+    std::printf("first:     %.2f ms to the first full trace (load %.2f + the first %s %.2f)\n", load_ms + first_ms,
+                load_ms, what, first_ms);
+    std::printf("memory:    max RSS %.2f GiB after the %ss\n", max_rss_gib, what);
     std::printf("compute:   %.2f GFLOP/s (%.3f GFLOP per %s, incl. trace capture)\n", gflops,
                 flops / 1e9, what);
     std::printf("peak:      %.2f GFLOP/s (best 1024×1024×1024 GEMM in this run, same threads: "
@@ -199,9 +212,10 @@ int cmd_bench(int argc, char** argv) {
     std::printf("limit:     %.2f ms = FLOPs / peak; median is %.2f× the limit (%.0f %% of the ceiling)\n",
                 limit_ms, med / limit_ms, 100.0 * gflops / ceiling);
     std::printf("result:    ms=%.4f best_ms=%.4f flops=%.0f peak_gflops=%.3f limit_ms=%.4f "
-                "blas_gflops=%.3f kernel_gflops=%.3f ceiling_gflops=%.3f simd=%s\n",
+                "blas_gflops=%.3f kernel_gflops=%.3f ceiling_gflops=%.3f simd=%s load_ms=%.4f first_ms=%.4f "
+                "max_rss_gib=%.3f\n",
                 med, best, flops, peak, limit_ms, peaks.blas, peaks.kernel, ceiling,
-                kernels::simd_name(kernels::simd_level()));
+                kernels::simd_name(kernels::simd_level()), load_ms, first_ms, max_rss_gib);
     return 0;
 }
 

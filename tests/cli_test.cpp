@@ -529,6 +529,13 @@ TEST(CliBench, ReportsTimingForTheRequestedTokens) {
     // the multiply-add ceiling beside the GEMM peak, and in the machine-readable line
     EXPECT_NE(r.out.find("ceiling:   "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(" ceiling_gflops="), std::string::npos) << r.out;
+    // the time to the first full trace (the load and the first forward) and the peak memory
+    EXPECT_NE(r.out.find("first:     "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" to the first full trace (load "), std::string::npos) << r.out;
+    const std::size_t rss = r.out.find(" max_rss_gib=");
+    ASSERT_NE(rss, std::string::npos) << r.out;
+    EXPECT_GT(std::stod(r.out.substr(rss + 13)), 0.001);  // this process holds more than 1 MiB
+    EXPECT_NE(r.out.find(" first_ms="), std::string::npos) << r.out;
 }
 
 // HEADSCOPE_SIMD forces a level for one run; bench names the level it ran with.

@@ -23,8 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// One layer's weights into `l` (its matrices reused when their shape matches), and the
-// weights outside the layers into `w`, read through t.
+// One layer's weights into `l`, and the weights outside the layers into `w`, read through
+// t (as f32: each matrix a new one; left stored: each declared in t's StoredLayer).
 using HfLayerFn = void (*)(const ModelConfig& c, HfTensorReader& t, int il, EncoderLayerWeights& l);
 using HfOutsideFn = void (*)(const ModelConfig& c, HfTensorReader& t, ModelWeights& w);
 

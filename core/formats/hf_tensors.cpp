@@ -149,7 +149,8 @@ void HfTensorReader::rows_into(const TensorInfo& t, std::int64_t first, std::int
                                std::int64_t at) {
     const StoredMatrix* declared = stored_ ? stored_->declared(out) : nullptr;
     const std::int64_t out_rows = declared ? declared->rows : out.rows(), out_cols = declared ? declared->cols : out.cols();
-    if ((stored_ && !declared) || t.shape.size() != 2 || out_cols != t.shape[1] || at < 0 || at + count > out_rows)
+    if ((stored_ && !declared) || t.shape.size() != 2 || out_cols != t.shape[1] || at < 0 || at + count > out_rows ||
+        first < 0 || count < 0 || first + count > t.shape[0])
         throw Error(tensors_.dir() + ": rows of tensor '" + t.name + "' do not fit where they are read to");
     const SafetensorsFile& file = tensors_.file_of(t.name);
     if (stored_) {
@@ -186,6 +187,7 @@ WeightFootprint hf_footprint(const HfTensors& tensors, const ModelConfig& c) {
         const TensorInfo& t = file->info(name);
         // not weights: GPT-2's and GPT-Neo's mask buffers (4-D, 0-D), position ids (I64)
         if (t.shape.empty() || t.shape.size() > 2 || !dtype_is_readable(t.dtype)) continue;
+        if (name.ends_with(".inv_freq")) continue;  // rotary frequencies some exports keep (Pythia)
         if (c.lm_head != LmHead::Separate && (name == "lm_head.weight" || name == "embed_out.weight")) continue;
         const auto n = static_cast<double>(t.numel());
         f.params += n;

@@ -91,8 +91,9 @@ private:
 // The layer a tensor belongs to ("model.layers.12.mlp.up_proj.weight", BERT's
 // "encoder.layer.12.…", GPT-2's "h.12.…" → 12), or -1.
 int hf_layer_of(const std::string& name);
-// The checkpoint's weights' parameters (not its buffers, nor a head tied to the
-// embedding), its main stack's (layers 0 … c.layers − 1), its largest layer's and that
+// The checkpoint's weights' parameters (not its buffers: masks, position ids, rotary
+// inv_freq; nor a head tied to the embedding; tensors no family reads, such as BERT's
+// pooler, are counted), its main stack's (layers 0 … c.layers − 1), its largest layer's and that
 // layer's bytes as stored, for the memory plan.
 WeightFootprint hf_footprint(const HfTensors& tensors, const ModelConfig& c);
 

@@ -4,7 +4,7 @@
 // after, so at most one layer is f32 at a time, and none when the reader leaves the linear
 // weights for the products to read (core/io/memory_budget.h decides when a model is read
 // this way). A reader of a file format makes a FileLayerSource (GGUF: formats/
-// gguf_layer_source.h; Hugging Face safetensors: formats/hf_layer_source.h).
+// gguf_layer_source.h; Hugging Face safetensors: load_hf_model in formats/hf_loader.cpp).
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -28,8 +28,8 @@ public:
     virtual ~LayerSource() = default;
     // Layer il (0 ≤ il < layers) of the main stack, read from the file and converted to
     // f32 into `layer`: the weights a resident model would hold in ModelWeights::layers[il].
-    // Matrices already of the right shape (the previous layer's) are overwritten in place,
-    // so reading layer after layer allocates nothing. Throws hs::Error naming the file and
+    // A GGUF reader overwrites matrices already of the right shape (the previous layer's)
+    // in place; a safetensors one reads each into a new matrix. Throws hs::Error naming the file and
     // tensor when the file no longer holds what it held at open (it was truncated or
     // rewritten) or a weight is not finite. Safe to call from several threads (each with
     // its own `layer`).
