@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <cstdio>
 
@@ -111,6 +112,30 @@ double multiply_add_ceiling_gflops() {
     return best;
 }
 
+// One warm-up run (the first: buffers are sized, a model read from its file checks each
+// layer), then `repeat` timed runs, then the process's peak memory, taken before the GEMM
+// peak measurement allocates its own.
+struct RunTimes {
+    double first_ms = 0.0;
+    std::vector<double> ms;
+    double max_rss_gib = 0.0;
+};
+RunTimes time_runs(const std::function<float()>& run_once, int repeat) {
+    RunTimes out;
+    const auto t_first = Clock::now();
+    run_once();
+    out.first_ms = ms_since(t_first);
+    for (int r = 0; r < repeat; ++r) {
+        const auto t0 = Clock::now();
+        run_once();
+        out.ms.push_back(ms_since(t0));
+    }
+    struct rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    out.max_rss_gib = static_cast<double>(usage.ru_maxrss) / (1 << 20);  // KiB → GiB
+    return out;
+}
+
 }  // namespace
 
 int cmd_bench(int argc, char** argv) {
@@ -167,19 +192,9 @@ int cmd_bench(int argc, char** argv) {
     };
     const double flops = attention_only ? attention_flops(config, T) : forward_flops(config, T);
 
-    std::vector<double> times;
-    const auto t_first = Clock::now();
-    run_once();  // warm-up: buffers are sized on the first call
-    const double first_ms = ms_since(t_first);
-    for (int r = 0; r < repeat; ++r) {
-        const auto t0 = Clock::now();
-        run_once();
-        times.push_back(ms_since(t0));
-    }
-    // Peak memory of the forwards, before the GEMM peak measurement below allocates its own.
-    struct rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    const double max_rss_gib = static_cast<double>(usage.ru_maxrss) / (1 << 20);  // KiB → GiB
+    const RunTimes run_times = time_runs(run_once, repeat);
+    const std::vector<double>& times = run_times.ms;
+    const double first_ms = run_times.first_ms, max_rss_gib = run_times.max_rss_gib;
     const double med = median(times);
     const double best = *std::min_element(times.begin(), times.end());
     const double gflops = flops / (med * 1e6);
