@@ -104,6 +104,27 @@ void fill_dropped_maps(const TraceSource& source, Trace& trace, bool scores) {
     if (trace.decoder) fill(*trace.decoder, true);
 }
 
+// 10,000 tokens × 8 maps is 800 million numbers (~18 GB of JSON): --json refuses a trace
+// over kMaxJsonNumbers instead of exhausting memory while building it.
+void refuse_json_over_limit(std::size_t numbers, std::size_t tokens) {
+    if (numbers <= kMaxJsonNumbers) return;
+    throw Error("the trace JSON would hold " + std::to_string(numbers / 1'000'000) + " million numbers (about " +
+                std::to_string(numbers * 20 / 1'000'000'000 + 1) + " GB), more than the limit of " +
+                std::to_string(kMaxJsonNumbers / 1'000'000) + " million; use a shorter text (" +
+                std::to_string(tokens) +
+                " tokens now) or write single heads with 'headscope export --layer L --head H --csv FILE'");
+}
+
+// Before a forward that --json would refuse (a big model's takes tens of seconds), T the
+// tokens the model reads of the text; the exact count is checked again after it.
+void refuse_json_before_forward(const TraceSource& source, const SourceInput& input, bool scores) {
+    const ModelConfig& c = source.config();
+    if (!source.takes_text() || c.has_decoder_stack() || input.text.empty()) return;
+    const auto t = static_cast<std::size_t>(
+        std::min<long>(static_cast<long>(source.tokenize(input.text).ids.size()), c.max_len));
+    refuse_json_over_limit(trace_number_count(c, t, scores), t);
+}
+
 }  // namespace
 
 int cmd_forward(int argc, char** argv) {
@@ -137,22 +158,12 @@ int cmd_forward(int argc, char** argv) {
     // long text need not hold every map (12 layers × 12 heads × 2048² floats = 2.4 GB).
     options.map_budget_bytes = read_map_budget(args, kForwardMapBudget);
     if (const auto taps = args.value("tap")) options.taps = split_list(*taps);
+    if (args.value("json")) refuse_json_before_forward(*source, input, options.scores);
     Trace trace = source->run(input, options);
     note_input_losses(*source, trace);
     report_resident_maps(trace);
     if (const auto path = args.value("json")) {
-        // 10,000 tokens × 8 maps is 800 million numbers (~18 GB of JSON): refuse instead
-        // of exhausting memory while building it.
-        const std::size_t numbers = trace_number_count(trace, options.scores);
-        if (numbers > kMaxJsonNumbers)
-            throw Error("the trace JSON would hold " + std::to_string(numbers / 1'000'000) +
-                        " million numbers (about " +
-                        std::to_string(numbers * 20 / 1'000'000'000 + 1) +
-                        " GB), more than the limit of " +
-                        std::to_string(kMaxJsonNumbers / 1'000'000) + " million; use a shorter text (" +
-                        std::to_string(trace.main.tokens.size()) +
-                        " tokens now) or write single heads with 'headscope export --layer L "
-                        "--head H --csv FILE'");
+        refuse_json_over_limit(trace_number_count(trace, options.scores), trace.main.tokens.size());
         // Under the limit every map fits in memory: refill the blocks the budget dropped.
         fill_dropped_maps(*source, trace, options.scores);
         nlohmann::json j = trace_to_json(trace);

@@ -244,4 +244,10 @@ std::size_t trace_number_count(const Trace& trace, bool scores) {
     return n;
 }
 
+std::size_t trace_number_count(const ModelConfig& config, std::size_t tokens, bool scores) {
+    const auto layers = static_cast<std::size_t>(config.layers), d = static_cast<std::size_t>(config.d_model);
+    const std::size_t maps = layers * static_cast<std::size_t>(config.heads) * tokens * tokens * (scores ? 2 : 1);
+    return (2 + layers) * tokens * d + maps;
+}
+
 }  // namespace hs

@@ -71,6 +71,10 @@ void check_layer_head(const Trace& trace, int layer, int head, bool decoder, boo
 // scores) and the detailed steps, roughly. Used to refuse JSON too large to build in memory.
 // Maps the map budget dropped count at full size (H × T × S, × 2 with `scores`).
 std::size_t trace_number_count(const Trace& trace, bool scores = false);
+// The same before the forward, for a one-stack model's trace of `tokens` tokens without taps
+// or steps: the input and final hidden states and each layer's output (T, D), and each
+// layer's H maps (T, T), twice with `scores`.
+std::size_t trace_number_count(const ModelConfig& config, std::size_t tokens, bool scores);
 
 // --map-budget MiB (forward, export): bytes of attention maps a forward keeps resident
 // (TraceOptions::map_budget_bytes); `fallback` when the option is absent.

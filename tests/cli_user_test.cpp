@@ -175,6 +175,9 @@ TEST(CliForwardJson, NumberCountCoversInputsOutputsAndEveryMap) {
     // input + final_output: 2·T·D; per layer: output T·D + 2 heads × (weights + scores) T².
     const std::size_t T = 5, D = 8, L = 3;
     EXPECT_EQ(trace_number_count(t), 2 * T * D + L * (T * D + 2 * 2 * T * T));
+    // The count `forward --json` checks before running: the same, from the config alone.
+    EXPECT_EQ(trace_number_count(source->config(), T, /*scores=*/true), trace_number_count(t));
+    EXPECT_EQ(trace_number_count(source->config(), T, /*scores=*/false), 2 * T * D + L * (T * D + 2 * T * T));
 }
 
 TEST(ModelCaptureLimit, MapsBeyondEightGigabytesAreRefusedBeforeAllocating) {
