@@ -22,22 +22,6 @@ int layer_of(const std::string& name) {
     return il;
 }
 
-// Each layer's parameters and stored bytes: the "blk.N." tensors of N < layers.
-struct LayerSizes {
-    std::vector<long long> params;
-    std::vector<double> stored_bytes;
-};
-LayerSizes layer_sizes(const GgufFile& file, int layers) {
-    LayerSizes sizes{std::vector<long long>(static_cast<std::size_t>(std::max(layers, 0)), 0),
-                     std::vector<double>(static_cast<std::size_t>(std::max(layers, 0)), 0.0)};
-    for (const GgufTensor& t : file.tensors())
-        if (const int il = layer_of(t.name); il >= 0 && il < layers) {
-            sizes.params[static_cast<std::size_t>(il)] += t.numel();
-            sizes.stored_bytes[static_cast<std::size_t>(il)] += static_cast<double>(t.bytes);
-        }
-    return sizes;
-}
-
 }  // namespace
 
 std::shared_ptr<const LayerSource> gguf_layer_source(std::shared_ptr<const GgufFile> file, ModelConfig config,
@@ -53,15 +37,10 @@ std::shared_ptr<const LayerSource> gguf_layer_source(std::shared_ptr<const GgufF
 }
 
 WeightFootprint gguf_footprint(const GgufFile& file, int layers) {
-    WeightFootprint f;
-    for (const GgufTensor& t : file.tensors()) f.params += static_cast<double>(t.numel());
-    const LayerSizes sizes = layer_sizes(file, layers);
-    for (std::size_t il = 0; il < sizes.params.size(); ++il) {
-        f.stack_params += static_cast<double>(sizes.params[il]);
-        f.layer_params = std::max(f.layer_params, static_cast<double>(sizes.params[il]));
-        f.layer_stored_bytes = std::max(f.layer_stored_bytes, sizes.stored_bytes[il]);
-    }
-    return f;
+    FootprintTally tally(layers);  // a layer's tensors are "blk.N.…"
+    for (const GgufTensor& t : file.tensors())
+        tally.add(layer_of(t.name), static_cast<double>(t.numel()), static_cast<double>(t.bytes));
+    return tally.footprint();
 }
 
 void check_layers_like_first(const GgufFile& file, GgufTensorReader& r, int layers, const ProgressFn& progress) {

@@ -181,27 +181,16 @@ int hf_layer_of(const std::string& name) {
 }
 
 WeightFootprint hf_footprint(const HfTensors& tensors, const ModelConfig& c) {
-    WeightFootprint f;
-    std::vector<double> params(static_cast<std::size_t>(std::max(c.layers, 0)), 0.0), bytes = params;
+    FootprintTally tally(c.layers);
     for (const auto& [name, file] : tensors.tensors()) {
         const TensorInfo& t = file->info(name);
         // not weights: GPT-2's and GPT-Neo's mask buffers (4-D, 0-D), position ids (I64)
         if (t.shape.empty() || t.shape.size() > 2 || !dtype_is_readable(t.dtype)) continue;
         if (name.ends_with(".inv_freq")) continue;  // rotary frequencies some exports keep (Pythia)
         if (c.lm_head != LmHead::Separate && (name == "lm_head.weight" || name == "embed_out.weight")) continue;
-        const auto n = static_cast<double>(t.numel());
-        f.params += n;
-        if (const int il = hf_layer_of(name); il >= 0 && il < c.layers) {
-            params[static_cast<std::size_t>(il)] += n;
-            bytes[static_cast<std::size_t>(il)] += static_cast<double>(t.end - t.begin);
-        }
+        tally.add(hf_layer_of(name), static_cast<double>(t.numel()), static_cast<double>(t.end - t.begin));
     }
-    for (std::size_t il = 0; il < params.size(); ++il) {
-        f.stack_params += params[il];
-        f.layer_params = std::max(f.layer_params, params[il]);
-        f.layer_stored_bytes = std::max(f.layer_stored_bytes, bytes[il]);
-    }
-    return f;
+    return tally.footprint();
 }
 
 void HfTensorReader::leave_stored(StoredLayer* stored, bool check_stored) {
