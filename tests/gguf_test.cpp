@@ -82,6 +82,16 @@ TEST_P(GgufBlocksAtLevel, AWeightThatIsNotFiniteIsNamedWithItsPlace) {
                           {"w.gguf: tensor 'blk.0.attn_q.weight' holds +inf at [100, 3]", "not finite numbers"});
     test::expect_contains(error_reading(file_with({{kRows * kCols - 1, 0xFF80}})), {"holds -inf at [511, 255]"});
     test::expect_contains(error_reading(file_with({{5, 0x7FC1}})), {"holds NaN at [0, 5]"});
+    {  // a vector's place is its index
+        std::vector<std::uint16_t> norm(kCols, 0x3F80);
+        norm[7] = 0x7FC0;
+        test::TempDir vdir;
+        test::write_text(vdir.file("v.gguf"), GgufBytes().header(3, 1, 0).tensor("blk.0.attn_norm.weight", {kCols}, 30, 0)
+                                                 .pad().raw(norm.data(), norm.size() * 2).bytes);
+        const auto file = GgufFile::open(vdir.file("v.gguf"));
+        test::expect_contains(test::error_of([&] { (void)file->vector("blk.0.attn_norm.weight"); }),
+                              {"v.gguf: tensor 'blk.0.attn_norm.weight' holds NaN at [7];", "does not run the model"});
+    }
     test::TempDir dir;
     test::write_text(dir.file("ok.gguf"), file_with({}));
     EXPECT_EQ(GgufFile::open(dir.file("ok.gguf"))->matrix("blk.0.attn_q.weight"), Matrix::Ones(kRows, kCols));

@@ -302,11 +302,13 @@ StoredRows SafetensorsFile::stored_rows(const TensorInfo& t, std::int64_t first,
 }
 
 void SafetensorsFile::check_rows(const TensorInfo& t, std::int64_t first, std::int64_t count) const {
-    read_stored_rows(stored_rows(t, first, count, 0), t.shape.empty() ? 1 : t.shape.back(), first, nullptr);
+    read_stored_rows(stored_rows(t, first, count, 0), t.shape.empty() ? 1 : t.shape.back(), first, t.shape.size() <= 1,
+                     nullptr);
 }
 
 void SafetensorsFile::read_rows(const TensorInfo& t, std::int64_t first, std::int64_t count, float* dst) const {
-    read_stored_rows(stored_rows(t, first, count, 0), t.shape.empty() ? 1 : t.shape.back(), first, dst);
+    read_stored_rows(stored_rows(t, first, count, 0), t.shape.empty() ? 1 : t.shape.back(), first, t.shape.size() <= 1,
+                     dst);
 }
 
 void SafetensorsFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const {

@@ -209,8 +209,8 @@ void require_finite_tensor(const float* values, std::int64_t n, const Shape& sha
 
 std::string not_finite_weight(float value, const std::string& at) {
     return std::string("holds ") + (std::isnan(value) ? "NaN" : value > 0 ? "+inf" : "-inf") + " at " + at +
-           "; weights that are not finite numbers give NaN or empty attention maps, so the model is not opened "
-           "(the file is damaged, or was saved from a training run that diverged)";
+           "; weights that are not finite numbers give NaN or empty attention maps, so HeadScope does not run "
+           "the model (the file is damaged, or was saved from a training run that diverged)";
 }
 
 void require_finite_weights(const ModelConfig& config, const ModelWeights& weights, const std::string& what) {
