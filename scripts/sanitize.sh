@@ -56,7 +56,26 @@ status=0
 ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1" ctest --output-on-failure -j"$(nproc)" -LE gui \
   -E 'AnInductionHeadForms' "$@" || status=1
 # verify_asan_link_order=0: the preloaded library comes before libasan (it needs no ASan).
-LD_PRELOAD="$PWD/keep_libraries_loaded.so" LSAN_OPTIONS="suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0" \
-  ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:verify_asan_link_order=0" \
-  ctest --output-on-failure -j"$(nproc)" -L gui "$@" || status=1
+gui_tests() {
+  LD_PRELOAD="$PWD/keep_libraries_loaded.so" LSAN_OPTIONS="suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0" \
+    ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:verify_asan_link_order=0" \
+    ctest --output-on-failure -j"$(nproc)" -L gui "$@"
+}
+# LeakSanitizer's own tracer (the thread that stops the others to scan them at exit) has
+# crashed at the exit of a GUI test run beside another ("Tracer caught signal 11 …
+# LeakSanitizer has encountered a fatal error"; twice in gui_chinese_interface_and_welcome,
+# which passed alone 3 times of 3): a failure of the tool, not a finding. When every failed
+# test failed that way, they run once more, alone; any other failure stands.
+gui_log=$(mktemp)
+if ! gui_tests "$@" 2>&1 | tee "$gui_log"; then
+  failed=$(grep -cE '^[[:space:]]+[0-9]+ - .+ \(' "$gui_log" || true)
+  tracer_crashes=$(grep -c 'LeakSanitizer has encountered a fatal error' "$gui_log" || true)
+  if (( failed > 0 && tracer_crashes >= failed )); then
+    echo "sanitize: $failed GUI test(s) failed by LeakSanitizer's tracer crashing; running them again, alone"
+    gui_tests --rerun-failed -j1 || status=1
+  else
+    status=1
+  fi
+fi
+rm -f "$gui_log"
 exit $status
