@@ -52,20 +52,29 @@ TEST_P(EveryArchitecture, LayersReadFromTheFileGiveTheTorchLogitsAndTheInMemoryT
     // f32 held: everything in memory, or all but the layers and one layer (the fixtures'
     // layers are alike, so "one layer" is blk.0's tensors summed from the file).
     const auto file = GgufFile::open(path);
-    double all = 0, layers = 0, layer0 = 0;
+    double all = 0, layers = 0, layer0 = 0, embed_head = 0;
     for (const GgufTensor& t : file->tensors()) {
         all += static_cast<double>(t.numel());
+        if (t.name == "token_embd.weight" || t.name == "output.weight") embed_head += static_cast<double>(t.numel());
         if (t.name.rfind("blk.", 0) == 0) layers += static_cast<double>(t.numel());
         if (t.name.rfind("blk.0.", 0) == 0) layer0 += static_cast<double>(t.numel());
     }
     EXPECT_DOUBLE_EQ(held.model.f32_weight_bytes(), 4 * all);
-    EXPECT_DOUBLE_EQ(read.model.f32_weight_bytes(), 4 * (all - layers + layer0));
+    EXPECT_DOUBLE_EQ(read.model.f32_weight_bytes(), 4 * (all - layers - embed_head + layer0));
+    // The token embedding (and a separate head) stay in the file: a lookup converts its
+    // tokens' rows, the head's product a panel at a time.
+    const ModelWeights& w = read.model.resident_weights();
+    EXPECT_EQ(w.embed.size(), 0);
+    ASSERT_NE(w.embed_stored, nullptr);
+    EXPECT_EQ(w.embed_stored->rows, read.model.config().vocab);
+    EXPECT_EQ(w.lm_head_stored != nullptr, read.model.config().lm_head == LmHead::Separate);
 
     const ForwardInput in = ForwardInput::of(ref["ids"].get<std::vector<int>>());
     const int last = read.model.config().layers - 1;
     const Trace a = held.model.forward(in, with_steps(last));
     const Trace b = read.model.forward(in, with_steps(last));
     test::expect_values_near(b.next_token_logits, ref["next_token_logits"], 1e-4f, "logit");
+    expect_same_matrix(b.next_token_logits, a.next_token_logits, "logits vs in memory");
     for (std::size_t il = 0; il < a.main.layers.size(); ++il) {
         const std::string where = "layer " + std::to_string(il);
         expect_same_matrix(a.main.layers[il].output, b.main.layers[il].output, where + " output");

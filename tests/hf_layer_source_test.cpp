@@ -47,6 +47,12 @@ TEST_P(EveryHfFamily, LayersReadFromTheFilesGiveTheTorchMapsAndTheInMemoryTrace)
     EXPECT_EQ(read.parameter_count(), held.parameter_count());
     EXPECT_EQ(read.stored_dtype(), held.stored_dtype() + ", read one layer at a time");
     EXPECT_LT(read.f32_weight_bytes(), held.f32_weight_bytes());
+    // The token embedding (and a separate head) stay in the files: a lookup converts its
+    // tokens' rows, the head's product a panel at a time.
+    EXPECT_EQ(read.resident_weights().embed.size(), 0);
+    ASSERT_NE(read.resident_weights().embed_stored, nullptr);
+    EXPECT_EQ(read.resident_weights().embed_stored->rows, read.config().vocab);
+    EXPECT_EQ(read.resident_weights().lm_head_stored != nullptr, read.config().lm_head == LmHead::Separate);
 
     const auto expected = SafetensorsFile::open(dir + "/expected.safetensors");
     std::vector<int> ids;
@@ -70,6 +76,7 @@ TEST_P(EveryHfFamily, LayersReadFromTheFilesGiveTheTorchMapsAndTheInMemoryTrace)
     if (expected->has("logits")) {
         const Vector logits = read.next_token_logits(in);
         expect_near(logits.transpose(), expected->matrix("logits"), 1e-4f, "logits vs torch");
+        expect_near(b.next_token_logits.transpose(), a.next_token_logits.transpose(), 1e-5f, "logits vs in memory");
     }
     // The Pipeline's block reads the layer whole as f32: the same weights as the layer that ran.
     ASSERT_TRUE(a.steps && b.steps);

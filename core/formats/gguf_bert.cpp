@@ -27,14 +27,12 @@ ModelConfig gguf_bert_config(const GgufFile& file, const std::string& arch) {
     return c;
 }
 
-ModelWeights gguf_bert_outside(const ModelConfig& c, GgufTensorReader& r) {
+void gguf_bert_outside(const ModelConfig& c, GgufTensorReader& r, ModelWeights& w) {
     const Eigen::Index D = c.d_model;
-    ModelWeights w;
-    w.embed = r.matrix("token_embd.weight", c.vocab, D);
+    r.matrix_into("token_embd.weight", c.vocab, D, w.embed);
     w.pos_embed = r.matrix("position_embd.weight", c.max_len, D);
     w.type_embed = r.matrix("token_types.weight", c.type_vocab, D);
     read_gguf_layer_norm_into(r, "token_embd_norm", D, w.embed_norm.emplace());
-    return w;
 }
 
 void gguf_bert_layer(const ModelConfig& c, GgufTensorReader& r, int il, EncoderLayerWeights& l) {

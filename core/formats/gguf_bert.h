@@ -22,7 +22,7 @@ class GgufTensorReader;
 
 ModelConfig gguf_bert_config(const GgufFile& file, const std::string& arch);
 // The embeddings and their norm, read and shape-checked through r; `layers` left empty.
-ModelWeights gguf_bert_outside(const ModelConfig& c, GgufTensorReader& r);
+void gguf_bert_outside(const ModelConfig& c, GgufTensorReader& r, ModelWeights& w);
 // Layer il's weights into l (its matrices reused when shaped alike).
 void gguf_bert_layer(const ModelConfig& c, GgufTensorReader& r, int il, EncoderLayerWeights& l);
 

@@ -25,7 +25,8 @@ int layer_of(const std::string& name) {
 }  // namespace
 
 std::shared_ptr<const LayerSource> gguf_layer_source(std::shared_ptr<const GgufFile> file, ModelConfig config,
-                                                     GgufLayerReader read, WeightFootprint footprint) {
+                                                     GgufLayerReader read, WeightFootprint footprint,
+                                                     std::unique_ptr<StoredLayer> outside) {
     const int layers = config.layers;
     std::string where = "GGUF file '" + file->path() + "'";
     auto read_layer = [file = std::move(file), config = std::move(config), read](
@@ -33,13 +34,15 @@ std::shared_ptr<const LayerSource> gguf_layer_source(std::shared_ptr<const GgufF
         GgufTensorReader r(*file, stored, check_stored);  // vectors (and f32 matrices) checked as converted
         read(config, r, il, layer);
     };
-    return std::make_shared<const FileLayerSource>(std::move(where), layers, std::move(read_layer), footprint, true);
+    return std::make_shared<const FileLayerSource>(std::move(where), layers, std::move(read_layer), footprint, true,
+                                                   std::move(outside));
 }
 
 WeightFootprint gguf_footprint(const GgufFile& file, int layers) {
     FootprintTally tally(layers);  // a layer's tensors are "blk.N.…"
     for (const GgufTensor& t : file.tensors())
-        tally.add(layer_of(t.name), static_cast<double>(t.numel()), static_cast<double>(t.bytes));
+        tally.add(layer_of(t.name), static_cast<double>(t.numel()), static_cast<double>(t.bytes),
+                  t.name == "token_embd.weight" || t.name == "output.weight");
     return tally.footprint();
 }
 

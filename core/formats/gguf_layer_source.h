@@ -26,9 +26,11 @@ using GgufLayerReader = void (*)(const ModelConfig& c, GgufTensorReader& r, int 
 
 // The layers of `file` read as the forward reaches them, by the architecture's `read`;
 // `footprint`: gguf_footprint(*file, config.layers), as the memory plan used it. Layer 0
-// was read and checked at open.
+// was read and checked at open. `outside`: the weights outside the layers left in the file
+// (FileLayerSource).
 std::shared_ptr<const LayerSource> gguf_layer_source(std::shared_ptr<const GgufFile> file, ModelConfig config,
-                                                     GgufLayerReader read, WeightFootprint footprint);
+                                                     GgufLayerReader read, WeightFootprint footprint,
+                                                     std::unique_ptr<StoredLayer> outside);
 
 // The parameters of the file's tensors, of its largest layer (the "blk.N." tensors), and
 // that layer's bytes as stored, for the memory plan.

@@ -37,14 +37,12 @@ ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch)
     return c;
 }
 
-ModelWeights gguf_layernorm_outside(const ModelConfig& c, GgufTensorReader& r) {
+void gguf_layernorm_outside(const ModelConfig& c, GgufTensorReader& r, ModelWeights& w) {
     const Eigen::Index D = c.d_model, V = c.vocab;
-    ModelWeights w;
-    w.embed = r.matrix("token_embd.weight", V, D);
+    r.matrix_into("token_embd.weight", V, D, w.embed);
     if (c.pe == PosEncoding::Learned) w.pos_embed = r.matrix("position_embd.weight", c.max_len, D);
     w.final_norm = layer_norm(r, "output_norm", D);
-    if (c.lm_head == LmHead::Separate) w.lm_head = r.matrix("output.weight", V, D);
-    return w;
+    if (c.lm_head == LmHead::Separate) r.matrix_into("output.weight", V, D, w.lm_head);
 }
 
 void gguf_layernorm_layer(const ModelConfig& c, GgufTensorReader& r, int il, EncoderLayerWeights& l) {

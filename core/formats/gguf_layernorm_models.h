@@ -30,7 +30,7 @@ class GgufTensorReader;
 ModelConfig gguf_layernorm_config(const GgufFile& file, const std::string& arch);
 // Every weight outside the layers (embeddings, final norm, head), read and shape-checked
 // through r; `layers` left empty.
-ModelWeights gguf_layernorm_outside(const ModelConfig& c, GgufTensorReader& r);
+void gguf_layernorm_outside(const ModelConfig& c, GgufTensorReader& r, ModelWeights& w);
 // Layer il's weights into l (its matrices reused when shaped alike), read and
 // shape-checked through r.
 void gguf_layernorm_layer(const ModelConfig& c, GgufTensorReader& r, int il, EncoderLayerWeights& l);

@@ -179,13 +179,11 @@ void rms_norm_into(GgufTensorReader& r, const std::string& name, Eigen::Index D,
 // The norm an optional holds, made first when it holds none (Gemma's sandwich norms).
 LayerNormWeights& emplaced(std::optional<LayerNormWeights>& norm) { return norm ? *norm : norm.emplace(); }
 
-ModelWeights llama_like_outside(const ModelConfig& c, GgufTensorReader& r) {
+void llama_like_outside(const ModelConfig& c, GgufTensorReader& r, ModelWeights& w) {
     const Eigen::Index D = c.d_model, V = c.vocab;
-    ModelWeights w;
-    w.embed = r.matrix("token_embd.weight", V, D);
+    r.matrix_into("token_embd.weight", V, D, w.embed);
     w.final_norm = LayerNormWeights{r.vector("output_norm.weight", D), Vector()};
-    if (c.lm_head == LmHead::Separate) w.lm_head = r.matrix("output.weight", V, D);
-    return w;
+    if (c.lm_head == LmHead::Separate) r.matrix_into("output.weight", V, D, w.lm_head);
 }
 
 void llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il, EncoderLayerWeights& l) {
@@ -225,7 +223,7 @@ void llama_like_layer(const ModelConfig& c, GgufTensorReader& r, int il, Encoder
 struct GgufArchitecture {
     const char* name;
     ModelConfig (*config)(const GgufFile& file, const std::string& arch);
-    ModelWeights (*outside)(const ModelConfig& c, GgufTensorReader& r);
+    void (*outside)(const ModelConfig& c, GgufTensorReader& r, ModelWeights& w);
     GgufLayerReader layer;
 };
 constexpr GgufArchitecture kArchitectures[] = {
@@ -274,7 +272,14 @@ Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& 
             throw Error(file->path() + ": tensor 'rope_freqs.weight': " + problems.front());
     }
     const GgufArchitecture& arch = architecture_of(*file, c.family);
-    ModelWeights w = arch.outside(c, r);  // every value checked finite as it is read (GgufFile::read_rows)
+    ModelWeights w;
+    // Every value checked finite as it is read (GgufFile::read_rows); read layer by layer,
+    // the embedding and the head are left in the file (checked, not converted).
+    std::unique_ptr<StoredLayer> outside;
+    if (*residency == WeightResidency::PerLayer) r.leave_stored((outside = std::make_unique<StoredLayer>()).get(), true);
+    arch.outside(c, r, w);
+    if (outside) outside->attach(w);
+    r.leave_stored(nullptr, true);
     const auto report = [&](int done) {
         if (progress && !progress(done, c.layers)) throw Cancelled{};
     };
@@ -286,7 +291,7 @@ Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& 
         report(1);
         check_layers_like_first(*file, r, c.layers, progress);
         r.require_all_used();
-        auto layers = gguf_layer_source(file, c, arch.layer, footprint);
+        auto layers = gguf_layer_source(file, c, arch.layer, footprint, std::move(outside));
         Model model(std::move(c), std::move(w), std::move(layers), file->path());
         model.set_stored_dtype(stored_types_summary(*file) + " in GGUF, read one layer at a time");
         return model;

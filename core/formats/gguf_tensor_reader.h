@@ -73,6 +73,12 @@ public:
     // the names recorded so far.
     void mark_used(const std::string& name) { (void)require(name); }
     const std::vector<std::string>& used() const { return used_; }
+    // From now on, matrix_into / rows_into leave their rows stored in `stored` (null: read
+    // them as f32), checked when `check_stored`.
+    void leave_stored(StoredLayer* stored, bool check_stored) {
+        stored_ = stored;
+        check_stored_ = check_stored;
+    }
 
 private:
     const GgufTensor& require(const std::string& name);

@@ -64,7 +64,7 @@ std::string gpt2_prefix(const HfTensorReader& t) { return t.has("transformer.wte
 
 void gpt2_outside(const ModelConfig& c, HfTensorReader& t, ModelWeights& w) {
     const std::string p = gpt2_prefix(t);
-    w.embed = t.matrix(p + "wte.weight", c.vocab, c.d_model);      // (V, D)
+    t.matrix_into(p + "wte.weight", c.vocab, c.d_model, w.embed);      // (V, D)
     w.pos_embed = t.matrix(p + "wpe.weight", c.max_len, c.d_model);  // (P, D)
     w.final_norm = LayerNormWeights{t.vector(p + "ln_f.weight", c.d_model), t.vector(p + "ln_f.bias", c.d_model)};
 }
@@ -104,7 +104,7 @@ std::string bert_prefix(const HfTensorReader& t) { return t.has("bert.embeddings
 void bert_outside(const ModelConfig& c, HfTensorReader& t, ModelWeights& w) {
     const std::string p = bert_prefix(t);
     const std::int64_t D = c.d_model;
-    w.embed = t.matrix(p + "embeddings.word_embeddings.weight", c.vocab, D);
+    t.matrix_into(p + "embeddings.word_embeddings.weight", c.vocab, D, w.embed);
     w.pos_embed = t.matrix(p + "embeddings.position_embeddings.weight", c.max_len, D);
     w.type_embed = t.matrix(p + "embeddings.token_type_embeddings.weight", c.type_vocab, D);
     w.embed_norm = layer_norm(t, p + "embeddings.LayerNorm", D);
@@ -134,10 +134,10 @@ void bert_layer(const ModelConfig& c, HfTensorReader& t, int il, EncoderLayerWei
 // which are not weights and are not read.
 void gpt_neo_outside(const ModelConfig& c, HfTensorReader& t, ModelWeights& w) {
     const std::int64_t D = c.d_model;
-    w.embed = t.matrix("transformer.wte.weight", c.vocab, D);
+    t.matrix_into("transformer.wte.weight", c.vocab, D, w.embed);
     w.pos_embed = t.matrix("transformer.wpe.weight", c.max_len, D);
     w.final_norm = LayerNormWeights{t.vector("transformer.ln_f.weight", D), t.vector("transformer.ln_f.bias", D)};
-    if (c.lm_head == LmHead::Separate) w.lm_head = t.matrix("lm_head.weight", c.vocab, D);
+    if (c.lm_head == LmHead::Separate) t.matrix_into("lm_head.weight", c.vocab, D, w.lm_head);
 }
 
 void gpt_neo_layer(const ModelConfig& c, HfTensorReader& t, int il, EncoderLayerWeights& l) {
@@ -159,10 +159,10 @@ void gpt_neo_layer(const ModelConfig& c, HfTensorReader& t, int il, EncoderLayer
 
 void gpt_neox_outside(const ModelConfig& c, HfTensorReader& t, ModelWeights& w) {
     const std::int64_t D = c.d_model;
-    w.embed = t.matrix("gpt_neox.embed_in.weight", c.vocab, D);
+    t.matrix_into("gpt_neox.embed_in.weight", c.vocab, D, w.embed);
     w.final_norm = LayerNormWeights{t.vector("gpt_neox.final_layer_norm.weight", D),
                                     t.vector("gpt_neox.final_layer_norm.bias", D)};
-    if (c.lm_head == LmHead::Separate) w.lm_head = t.matrix("embed_out.weight", c.vocab, D);
+    if (c.lm_head == LmHead::Separate) t.matrix_into("embed_out.weight", c.vocab, D, w.lm_head);
 }
 
 // query_key_value (3D, D) holds each head's q, k and v rows together: output row
@@ -206,9 +206,9 @@ Vector rms_gamma(const ModelConfig& c, HfTensorReader& t, const std::string& nam
 }
 
 void llama_outside(const ModelConfig& c, HfTensorReader& t, ModelWeights& w) {
-    w.embed = t.matrix("model.embed_tokens.weight", c.vocab, c.d_model);
+    t.matrix_into("model.embed_tokens.weight", c.vocab, c.d_model, w.embed);
     w.final_norm = LayerNormWeights{rms_gamma(c, t, "model.norm.weight", c.d_model), Vector()};
-    if (c.lm_head == LmHead::Separate) w.lm_head = t.matrix("lm_head.weight", c.vocab, c.d_model);
+    if (c.lm_head == LmHead::Separate) t.matrix_into("lm_head.weight", c.vocab, c.d_model, w.lm_head);
 }
 
 void llama_layer(const ModelConfig& c, HfTensorReader& t, int il, EncoderLayerWeights& l) {
@@ -286,7 +286,12 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress, std::opt
     const HfFamilyReader family = family_reader(c.family);
     HfTensorReader t(*tensors);
     ModelWeights weights;
+    // Read layer by layer, the embedding and the head are left in the files (checked finite
+    // now, not converted); the other weights outside the layers are read as f32.
+    std::unique_ptr<StoredLayer> outside;
+    if (*residency == WeightResidency::PerLayer) t.leave_stored((outside = std::make_unique<StoredLayer>()).get(), true);
     family.outside(c, t, weights);
+    if (outside) outside->attach(weights);
     if (*residency == WeightResidency::PerLayer) {
         // Every layer's tensors checked for names, dtypes and shapes (their vectors read and
         // checked); their matrices are checked finite when the forward first reads them.
@@ -304,7 +309,7 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress, std::opt
             layer(c, r, il, l);
         };
         auto layers = std::make_shared<const FileLayerSource>("the model in " + dir, c.layers, std::move(read),
-                                                              footprint, false);
+                                                              footprint, false, std::move(outside));
         Model model(std::move(c), std::move(weights), std::move(layers), std::move(name));
         model.set_stored_dtype(t.dtype() + ", read one layer at a time");
         return model;

@@ -180,6 +180,13 @@ int hf_layer_of(const std::string& name) {
     return -1;
 }
 
+bool hf_embed_or_head(const std::string& name) {
+    for (const char* end : {"wte.weight", "word_embeddings.weight", "embed_in.weight", "embed_tokens.weight",
+                            "lm_head.weight", "embed_out.weight"})
+        if (name.ends_with(end) && hf_layer_of(name) < 0) return true;
+    return false;
+}
+
 WeightFootprint hf_footprint(const HfTensors& tensors, const ModelConfig& c) {
     FootprintTally tally(c.layers);
     for (const auto& [name, file] : tensors.tensors()) {
@@ -188,7 +195,8 @@ WeightFootprint hf_footprint(const HfTensors& tensors, const ModelConfig& c) {
         if (t.shape.empty() || t.shape.size() > 2 || !dtype_is_readable(t.dtype)) continue;
         if (name.ends_with(".inv_freq")) continue;  // rotary frequencies some exports keep (Pythia)
         if (c.lm_head != LmHead::Separate && (name == "lm_head.weight" || name == "embed_out.weight")) continue;
-        tally.add(hf_layer_of(name), static_cast<double>(t.numel()), static_cast<double>(t.end - t.begin));
+        tally.add(hf_layer_of(name), static_cast<double>(t.numel()), static_cast<double>(t.end - t.begin),
+                  hf_embed_or_head(name));
     }
     return tally.footprint();
 }

@@ -91,6 +91,10 @@ private:
 // The layer a tensor belongs to ("model.layers.12.mlp.up_proj.weight", BERT's
 // "encoder.layer.12.…", GPT-2's "h.12.…" → 12), or -1.
 int hf_layer_of(const std::string& name);
+// Whether `name` is a family's token embedding or separate LM head ("model.embed_tokens.weight",
+// GPT-2's "wte.weight", BERT's "…word_embeddings.weight", "lm_head.weight", Pythia's
+// "embed_out.weight", …): what a model read layer by layer leaves in the file.
+bool hf_embed_or_head(const std::string& name);
 // The checkpoint's weights' parameters (not its buffers: masks, position ids, rotary
 // inv_freq; nor a head tied to the embedding; tensors no family reads, such as BERT's
 // pooler, are counted), its main stack's (layers 0 … c.layers − 1), its largest layer's and that

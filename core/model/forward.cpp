@@ -105,16 +105,27 @@ void soft_cap_logits(const ModelConfig& c, Matrix& logits) {
         kernels::softcap_row(logits.row(t).data(), int(logits.cols()), c.logit_softcap);
 }
 
-// logits: (V) = W_head · h_last, W_head = lm_head (V, D) or the tied token embedding.
+// logits: (rows, V) = h · W_headᵀ, W_head = lm_head (V, D) or the tied token embedding,
+// f32 or left in the file (a model read layer by layer: converted a panel at a time).
 // Reading W_head (154 MB for GPT-2's 50257 × 768) bounds this, so it is split over the
-// thread pool by vocabulary blocks (matmul_nt), each block read once as it lies
-// (gemm::nt_dots: dot products of rows).
+// thread pool by vocabulary blocks (matmul_nt), each block read once as it lies.
 // Gemma 2's soft-cap then bounds them (soft_cap_logits).
-Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& final) {
-    const Matrix& head = lm_head_weight(c, w);
-    Matrix logits(1, head.rows());
-    matmul_nt(final.bottomRows(1), head, nullptr, logits);
+void head_logits(const ModelConfig& c, const ModelWeights& w, const Eigen::Ref<const Matrix>& h, Matrix& logits) {
+    if (const StoredMatrix* stored = c.lm_head == LmHead::Separate ? w.lm_head_stored : w.embed_stored) {
+        logits.resize(h.rows(), stored->rows);
+        matmul_nt(h, *stored, nullptr, logits);
+    } else {
+        const Matrix& head = lm_head_weight(c, w);
+        logits.resize(h.rows(), head.rows());
+        matmul_nt(h, head, nullptr, logits);
+    }
     soft_cap_logits(c, logits);
+}
+
+// logits: (V) for the last position, h_last · W_headᵀ.
+Vector lm_logits(const ModelConfig& c, const ModelWeights& w, const Matrix& final) {
+    Matrix logits;
+    head_logits(c, w, final.bottomRows(1), logits);
     return logits.row(0).transpose();
 }
 
@@ -179,11 +190,7 @@ struct Run {
     void lm_head(const Matrix& final) {
         if (c.lm_head == LmHead::None) return;
         if (opt.all_logits) {
-            // logits: (T, V) = final · W_headᵀ, soft-capped as lm_logits
-            const Matrix& head = lm_head_weight(c, w);
-            trace.logits.resize(final.rows(), head.rows());
-            matmul_nt(final, head, nullptr, trace.logits);
-            soft_cap_logits(c, trace.logits);
+            head_logits(c, w, final, trace.logits);  // (T, V)
             trace.next_token_logits = trace.logits.bottomRows(1).transpose();
         } else {
             trace.next_token_logits = lm_logits(c, w, final);

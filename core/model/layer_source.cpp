@@ -7,12 +7,13 @@
 namespace hs {
 
 FileLayerSource::FileLayerSource(std::string where, int layers, ReadFileLayerFn read, WeightFootprint footprint,
-                                 bool first_checked)
+                                 bool first_checked, std::unique_ptr<StoredLayer> outside)
     : where_(std::move(where)),
       layers_(layers),
       read_(std::move(read)),
       footprint_(footprint),
-      checked_(std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(std::max(layers, 0)))) {
+      checked_(std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(std::max(layers, 0)))),
+      outside_(std::move(outside)) {
     if (layers_ > 0) checked_[0] = first_checked;
 }
 

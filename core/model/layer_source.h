@@ -55,9 +55,10 @@ using ReadFileLayerFn = std::function<void(int il, EncoderLayerWeights& layer, S
 class FileLayerSource final : public LayerSource {
 public:
     // `where`: the file, for messages ("GGUF file 'x.gguf'"); `first_checked`: layer 0 was
-    // read and checked when the model was opened.
+    // read and checked when the model was opened; `outside`: the weights outside the layers
+    // left in the file (the embedding, the head), which the model's ModelWeights point at.
     FileLayerSource(std::string where, int layers, ReadFileLayerFn read, WeightFootprint footprint,
-                    bool first_checked);
+                    bool first_checked, std::unique_ptr<StoredLayer> outside = nullptr);
     void read_layer(int il, EncoderLayerWeights& layer) const override;
     const EncoderLayerWeights& read_layer_for_products(int il, ProductsLayer& slot) const override;
     int layers() const override { return layers_; }
@@ -70,6 +71,7 @@ private:
     ReadFileLayerFn read_;
     WeightFootprint footprint_;
     std::unique_ptr<std::atomic<bool>[]> checked_;  // layers whose stored weights were checked
+    std::unique_ptr<StoredLayer> outside_;
 };
 
 // Main-stack layer il for the forward's products: resident.layers[il] when `layers` is

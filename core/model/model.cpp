@@ -17,6 +17,7 @@ namespace {
 
 long long count(const Matrix& m) { return static_cast<long long>(m.size()); }
 long long count(const Vector& v) { return static_cast<long long>(v.size()); }
+long long count(const StoredMatrix* m) { return m ? static_cast<long long>(m->rows) * m->cols : 0; }
 long long count(const AttentionWeights& a) {
     return count(a.in_proj_weight) + count(a.in_proj_bias) + count(a.out_proj_weight) +
            count(a.out_proj_bias) + count(a.q_norm) + count(a.k_norm);
@@ -113,8 +114,8 @@ Model Model::with_heads(int heads) const {
 }
 
 long long Model::parameter_count() const {
-    long long n = count(weights_->embed) + count(weights_->pos_embed) +
-                  count(weights_->type_embed) + count(weights_->lm_head);
+    long long n = count(weights_->embed) + count(weights_->pos_embed) + count(weights_->type_embed) +
+                  count(weights_->lm_head) + count(weights_->embed_stored) + count(weights_->lm_head_stored);
     if (weights_->embed_norm) n += count(*weights_->embed_norm);
     for (const auto& l : weights_->layers) {
         n += count(l.self_attn) + count(l.ffn) + count(l.norm1) + count(l.norm2);
@@ -133,9 +134,10 @@ long long Model::parameter_count() const {
 double Model::f32_weight_bytes() const {
     const double all = static_cast<double>(parameter_count());
     if (!layer_source_) return 4.0 * all;
-    // outside the layers, and at most one layer f32 at a time (the Pipeline's)
+    // outside the layers but the embedding and head (left in the file), and at most one
+    // layer f32 at a time (the Pipeline's)
     const WeightFootprint& f = layer_source_->footprint();
-    return 4.0 * (all - f.stack_params + f.layer_params);
+    return 4.0 * (all - f.stack_params - f.embed_head_params + f.layer_params);
 }
 
 Matrix embed_tokens(const Model& model, const std::vector<int>& ids) {
@@ -146,7 +148,13 @@ Matrix embed_tokens(const ModelConfig& c, const ModelWeights& w, const std::vect
     const int T = static_cast<int>(ids.size());
     // x: (T, D) = embed[ids] (× √D: Gemma) + positions (+ type_embed[0]), then the embedding norm
     Matrix x(T, c.d_model);
-    for (int t = 0; t < T; ++t) x.row(t) = w.embed.row(ids[t]);
+    if (w.embed_stored) {  // each token's row read and converted from the file
+        std::vector<std::uint8_t> row_bytes;
+        for (int t = 0; t < T; ++t)
+            w.embed_stored->rows_in_memory(ids[t], 1, row_bytes).convert(0, 1, 0, c.d_model, x.row(t).data(), c.d_model);
+    } else {
+        for (int t = 0; t < T; ++t) x.row(t) = w.embed.row(ids[t]);
+    }
     if (c.embed_scale) x *= std::sqrt(static_cast<float>(c.d_model));
     if (c.pe == PosEncoding::Sinusoidal) x += sinusoidal_positions(T, c.d_model);
     if (c.pe == PosEncoding::Learned) x += w.pos_embed.topRows(T);

@@ -43,7 +43,7 @@ void StoredLayer::add_rows(const Matrix& of, const StoredRows& rows) {
     w->matrix.parts.push_back(rows);
 }
 
-void StoredLayer::attach(EncoderLayerWeights& layer) {
+void StoredLayer::require_rows_each_once() {
     for (Weight& w : weights_) {
         std::vector<StoredRows>& parts = w.matrix.parts;
         std::sort(parts.begin(), parts.end(), [](const StoredRows& a, const StoredRows& b) { return a.first_row < b.first_row; });
@@ -57,23 +57,40 @@ void StoredLayer::attach(EncoderLayerWeights& layer) {
             throw Error("stored layer: a weight of " + std::to_string(w.matrix.rows) + " rows was read with " +
                         std::to_string(covered) + " rows, not each once");
     }
+}
+
+void StoredLayer::point(std::initializer_list<std::pair<const Matrix*, const StoredMatrix**>> targets) {
     std::size_t attached = 0;
-    const auto at = [&](const Matrix& m) -> const StoredMatrix* {
-        const Weight* w = find(m);
+    for (const auto& [of, stored] : targets) {
+        const Weight* w = find(*of);
         attached += w != nullptr;
-        return w ? &w->matrix : nullptr;
-    };
-    AttentionWeights& a = layer.self_attn;
-    a.in_proj_stored = at(a.in_proj_weight);
-    a.out_proj_stored = at(a.out_proj_weight);
-    FeedForwardWeights& f = layer.ffn;
-    f.linear1_stored = at(f.linear1_weight);
-    f.linear2_stored = at(f.linear2_weight);
-    f.gate_stored = at(f.gate_weight);
-    if (attached != weights_.size()) {
-        clear(layer);
-        throw Error("stored layer: a weight was read as stored that is not one of the layer's linear weights");
+        *stored = w ? &w->matrix : nullptr;
     }
+    if (attached != weights_.size()) {
+        for (const auto& target : targets) *target.second = nullptr;
+        throw Error("stored layer: a weight was read as stored that is not one of the layer's linear weights (or, outside the layers, the embedding or the head)");
+    }
+}
+
+void StoredLayer::attach(EncoderLayerWeights& layer) {
+    require_rows_each_once();
+    AttentionWeights& a = layer.self_attn;
+    FeedForwardWeights& f = layer.ffn;
+    try {
+        point({{&a.in_proj_weight, &a.in_proj_stored},
+               {&a.out_proj_weight, &a.out_proj_stored},
+               {&f.linear1_weight, &f.linear1_stored},
+               {&f.linear2_weight, &f.linear2_stored},
+               {&f.gate_weight, &f.gate_stored}});
+    } catch (const Error&) {
+        clear(layer);
+        throw;
+    }
+}
+
+void StoredLayer::attach(ModelWeights& weights) {
+    require_rows_each_once();
+    point({{&weights.embed, &weights.embed_stored}, {&weights.lm_head, &weights.lm_head_stored}});
 }
 
 }  // namespace hs

@@ -30,8 +30,15 @@ public:
     // the next clear); throws hs::Error when a declared weight is missing rows or is not
     // one of the layer's linear weights.
     void attach(EncoderLayerWeights& layer);
+    // The same for the weights outside the layers: the embedding and the LM head.
+    void attach(ModelWeights& weights);
 
 private:
+    // Throws hs::Error unless every declared weight's rows were each added once.
+    void require_rows_each_once();
+    // Points each of `targets` at its declared StoredMatrix (or null); throws hs::Error
+    // when a declared weight is not one of them.
+    void point(std::initializer_list<std::pair<const Matrix*, const StoredMatrix**>> targets);
     struct Weight {
         const Matrix* of = nullptr;
         StoredMatrix matrix;

@@ -12,6 +12,8 @@ struct WeightFootprint {
     double stack_params = 0;       // of the layers read layer by layer, together
     double layer_params = 0;       // the largest layer's
     double layer_stored_bytes = 0; // the largest layer's, as stored in the file
+    double embed_head_params = 0;  // the token embedding's and a separate head's, which a
+                                   // model read layer by layer leaves in the file
 };
 
 // A file's weights added up tensor by tensor into its WeightFootprint (GGUF and
@@ -22,9 +24,11 @@ public:
         : params_(static_cast<std::size_t>(std::max(layers, 0)), 0.0), bytes_(params_) {}
 
     // A tensor of `params` values stored in `stored_bytes`; layer -1 (or beyond the
-    // stack) for one outside the layers.
-    void add(int layer, double params, double stored_bytes) {
+    // stack) for one outside the layers; `embed_or_head`: the token embedding or a separate
+    // LM head.
+    void add(int layer, double params, double stored_bytes, bool embed_or_head = false) {
         total_ += params;
+        if (embed_or_head) embed_head_ += params;
         if (layer < 0 || layer >= static_cast<int>(params_.size())) return;
         params_[static_cast<std::size_t>(layer)] += params;
         bytes_[static_cast<std::size_t>(layer)] += stored_bytes;
@@ -33,6 +37,7 @@ public:
     WeightFootprint footprint() const {
         WeightFootprint f;
         f.params = total_;
+        f.embed_head_params = embed_head_;
         for (std::size_t il = 0; il < params_.size(); ++il) {
             f.stack_params += params_[il];
             f.layer_params = std::max(f.layer_params, params_[il]);
@@ -42,7 +47,7 @@ public:
     }
 
 private:
-    double total_ = 0;
+    double total_ = 0, embed_head_ = 0;
     std::vector<double> params_, bytes_;  // per layer
 };
 

@@ -94,6 +94,11 @@ struct ModelWeights {
     Matrix type_embed; // (type_vocab, D), token types (BERT) only
     std::optional<LayerNormWeights> embed_norm;  // after the embeddings (BERT) only
     Matrix lm_head;    // (vocab, D), LmHead::Separate only
+    // A model read layer by layer leaves these two in its file (embed and lm_head then
+    // empty): a lookup converts the rows of its tokens, the head's product a panel at a
+    // time. They point into the model's LayerSource (StoredLayer::attach).
+    const StoredMatrix* embed_stored = nullptr;
+    const StoredMatrix* lm_head_stored = nullptr;
     // Encoder-only / decoder-only: the one stack ("layers.N."); encoder-decoder: the
     // encoder ("encoder.layers.N.").
     std::vector<EncoderLayerWeights> layers;
