@@ -83,9 +83,11 @@ TEST_P(EveryArchitecture, LayersReadFromTheFileGiveTheTorchLogitsAndTheInMemoryT
             expect_same_matrix(a.main.layers[il].self_attn.weights[h], b.main.layers[il].self_attn.weights[h],
                                where + " head " + std::to_string(h));
     }
-    // The Pipeline's block reads the same weights as the layer that ran.
+    // The Pipeline's block converts the layer's attention weights from the file: the same
+    // weights as the layer that ran.
     ASSERT_TRUE(a.steps && b.steps);
     expect_same_matrix(a.steps->w_in, b.steps->w_in, "steps W_in");
+    expect_same_matrix(a.steps->w_out, b.steps->w_out, "steps W_out");
     expect_same_matrix(a.steps->qkv, b.steps->qkv, "steps QKV");
     // A block's maps recomputed from the trace read the layer again.
     const HeadMaps again = recompute_layer_maps(read.model, b, HeadRef{last, 0, false, false}, true);

@@ -78,9 +78,11 @@ TEST_P(EveryHfFamily, LayersReadFromTheFilesGiveTheTorchMapsAndTheInMemoryTrace)
         expect_near(logits.transpose(), expected->matrix("logits"), 1e-4f, "logits vs torch");
         expect_near(b.next_token_logits.transpose(), a.next_token_logits.transpose(), 1e-5f, "logits vs in memory");
     }
-    // The Pipeline's block reads the layer whole as f32: the same weights as the layer that ran.
+    // The Pipeline's block converts the layer's attention weights from the files: the same
+    // weights as the layer that ran.
     ASSERT_TRUE(a.steps && b.steps);
     expect_near(b.steps->w_in, a.steps->w_in, 0.0f, "steps W_in");
+    expect_near(b.steps->w_out, a.steps->w_out, 0.0f, "steps W_out");
     expect_near(b.steps->qkv, a.steps->qkv, 1e-5f, "steps QKV");
 }
 

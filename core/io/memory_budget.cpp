@@ -79,8 +79,9 @@ double in_memory_bytes(const WeightFootprint& f) { return f.params * kInMemoryBy
 
 double per_layer_bytes(const WeightFootprint& f) {
     // outside the layers but the embedding and head (left in the file): f32; one layer at a
-    // time: its f32 (the Pipeline's, read whole) and its stored bytes (a bound on what the
-    // products read into their buffers)
+    // time: its f32 (a layer whose reader cannot leave it stored, GPT-2's transposed Conv1D;
+    // otherwise a bound on the Pipeline's attention weights) and its stored bytes (a bound on
+    // what the products read into their buffers)
     const double outside = std::max(0.0, f.params - f.stack_params - f.embed_head_params);
     return outside * kF32 + f.layer_params * kF32 + f.layer_stored_bytes;
 }

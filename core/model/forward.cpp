@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/softmax.h"
+#include "core/model/attention_as_f32.h"
 #include "core/model/layers.h"
 #include "core/model/model_masks.h"
 #include "core/model/recorder.h"
@@ -294,13 +295,17 @@ Trace run_forward(const ModelConfig& c, const ModelWeights& w, const LayerSource
     make_stacks(c, trace);
     // The stream's recorders, in order: the caller's, the Pipeline's steps, then the trace's
     // own, which keeps (moves) the maps of the blocks the budget keeps.
-    // The Pipeline's block reads its weights as the layers run: a layer read from the file
-    // is read once more for it, and kept for the whole forward.
-    std::optional<EncoderLayerWeights> detail_layer;
+    // The Pipeline's block reads its weights as the layers run: of a layer read from the
+    // file, its attention weights are read once more for it, as f32 (the steps show W_in
+    // and W_o), and kept for the whole forward; its feed-forward stays in the file.
+    std::optional<AttentionWeights> detail_read;
     const bool main_detail = opt.detail_layer >= 0 && opt.detail_layer < c.layers && !opt.detail_in_decoder;
-    if (main_detail && layers) layers->read_layer(opt.detail_layer, detail_layer.emplace());
+    if (main_detail && layers) {
+        ProductsLayer slot;
+        detail_read = attention_as_f32(layers->read_layer_for_products(opt.detail_layer, slot).self_attn);
+    }
     const AttentionWeights* detail_attn =
-        !main_detail ? nullptr : layers ? &detail_layer->self_attn : &w.layers[opt.detail_layer].self_attn;
+        !main_detail ? nullptr : layers ? &*detail_read : &w.layers[opt.detail_layer].self_attn;
     std::optional<StepsRecorder> steps = steps_recorder_for(c, w, detail_attn, opt, in.key_padding);
     TraceRecorder keep(trace, opt, plan_model_blocks(c, in, opt));
     Recorders recorders({opt.recorder, steps ? &*steps : nullptr, &keep});
