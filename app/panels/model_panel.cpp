@@ -537,14 +537,20 @@ void draw_model_summary(const ModelPanelContext& ctx) {
         ImGui::TextWrapped("%s", t->model_name == info.example_title && !info.example_title.empty()
                                      ? in_ui_lang(info.example_title, info.example_title_zh).c_str()
                                      : t->model_name.c_str());
-        const int layers = t->n_layers(), heads = heads_in(*t, MapKind::Self);
+        // A partial trace (a big model's first layers, the others running) has fewer layers
+        // than the model: the model's count is shown, and how far the forward is.
+        const bool running = ctx.view.partial && info.layers > t->n_layers();
+        const int layers = running ? info.layers : t->n_layers(), heads = heads_in(*t, MapKind::Self);
         const std::string layers_text = printf_string(layers == 1 ? tr("%d layer") : tr("%d layers"), layers);
         const std::string heads_text = printf_string(heads == 1 ? tr("%d head") : tr("%d heads"), heads);
         // Wrapped: "llama2.c checkpoint · 5 layers × 8 heads · d_k 8" is wider than the
         // panel at 1280 × 720.
         text_disabled_wrapped("%s · %s × %s · d_k %d", tr_message(ctx.view.source_kind).c_str(), layers_text.c_str(),
                               heads_text.c_str(), t->config.d_h());
-        if (ctx.view.parameter_count > 0)
+        if (running)
+            text_disabled_wrapped(tr("%s parameters · forward: %d of %d layers so far"),
+                                  format_count(ctx.view.parameter_count).c_str(), t->n_layers(), info.layers);
+        else if (ctx.view.parameter_count > 0)
             text_disabled_wrapped(tr("%s parameters · forward %.1f ms"), format_count(ctx.view.parameter_count).c_str(),
                                   ctx.view.forward_ms > 0.0 ? ctx.view.forward_ms : ctx.view.compute_ms);
         else
