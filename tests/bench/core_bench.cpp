@@ -7,6 +7,8 @@
 
 #include <array>
 #include <chrono>
+#include <cstring>
+#include <string>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -14,6 +16,8 @@
 #include "core/model/attention.h"
 #include "core/model/config.h"
 #include "core/kernels/gemm.h"
+#include "core/kernels/half_float.h"
+#include "core/kernels/stored_matrix.h"
 #include "core/kernels/matmul.h"
 #include "core/kernels/packed_cache.h"
 #include "core/model/model.h"
@@ -156,6 +160,75 @@ BENCHMARK(BM_LinearKernel)
             for (const auto& [n, k] : {std::array{768, 768}, std::array{3072, 768}, std::array{768, 3072}})
                 for (int mode : {3, 4}) b->Args({m, n, k, mode});
         for (int mode : {3, 4}) b->Args({128, 768, 768, mode});
+    })
+    ->Unit(benchmark::kMicrosecond);
+
+// A weight read from its file (a model read layer by layer): where the stored rows come
+// from, by offset, copied as pread copies them.
+struct BytesInMemory final : StoredBytes {
+    std::vector<std::uint8_t> bytes;
+    std::string name = "bench";
+    void read(std::uint64_t offset, std::size_t n, void* out, const std::string&) const override {
+        std::memcpy(out, bytes.data() + offset, n);
+    }
+    const std::string& path() const override { return name; }
+};
+
+// W (n, k) stored as `type` with random values: bf16 from uniform values, Q8_0 / Q4_0
+// blocks a small f16 scale and random integers.
+BytesInMemory random_stored(StoredType type, int n, int k) {
+    const StoredTypeInfo& info = stored_type_info(type);
+    BytesInMemory out;
+    out.bytes.resize(static_cast<std::size_t>(n) * (k / info.block_values) * info.block_bytes);
+    std::uint32_t state = 12345;
+    const auto next = [&] { return state = state * 1664525u + 1013904223u; };
+    for (std::size_t at = 0; at < out.bytes.size(); at += type == StoredType::BF16 ? 2 : info.block_bytes) {
+        if (type == StoredType::BF16) {
+            const std::uint16_t v = f32_to_bf16(float(next() >> 8) / float(1 << 24) - 0.5f);
+            std::memcpy(out.bytes.data() + at, &v, 2);
+            continue;
+        }
+        for (int i = 2; i < info.block_bytes; ++i) out.bytes[at + i] = static_cast<std::uint8_t>(next() >> 24);
+        const std::uint16_t d = f32_to_f16(0.01f);
+        std::memcpy(out.bytes.data() + at, &d, 2);
+    }
+    return out;
+}
+
+// One thread, y (M, N) = x (M, K) · Wᵀ with W read from its "file" a panel at a time,
+// converted and laid out (gemm::nn_stored), against the packed f32 product of the same
+// shape (gemm::nn_packed): arg 3 = 0 packed f32, 1 BF16, 2 Q8_0, 3 Q4_0. The stored rows'
+// cost over the packed one is what a model read layer by layer pays per product.
+void BM_StoredKernel(benchmark::State& state) {
+    const int M = int(state.range(0)), N = int(state.range(1)), K = int(state.range(2));
+    const int mode = int(state.range(3));
+    (void)thread_count();
+    const Matrix x = Matrix::Random(M, K), w = Matrix::Random(N, K);
+    const gemm::PackedWeights packed = gemm::pack(w.data(), N, K, K);
+    constexpr std::array kTypes{StoredType::F32, StoredType::BF16, StoredType::Q8_0, StoredType::Q4_0};
+    const StoredType type = kTypes[static_cast<std::size_t>(mode)];
+    const BytesInMemory file = random_stored(type == StoredType::F32 ? StoredType::BF16 : type, N, K);
+    const std::string tensor = "w";
+    StoredMatrix stored{N, K, {}};
+    stored.parts.push_back(StoredRows{0, N, type, static_cast<std::int64_t>(file.bytes.size() / N), nullptr, &file, 0,
+                                      &tensor});
+    Matrix y(M, N);
+    for (auto _ : state) {
+        if (mode == 0)
+            gemm::nn_packed(M, x.data(), K, packed, 0, packed.panels(), nullptr, y.data(), N);
+        else
+            gemm::nn_stored(M, x.data(), K, stored, 0, packed.panels(), nullptr, y.data(), N);
+        benchmark::DoNotOptimize(y.data());
+    }
+    set_flops(state, 2.0 * M * N * double(K));
+}
+BENCHMARK(BM_StoredKernel)
+    ->Apply([](benchmark::internal::Benchmark* b) {
+        // (M, N, K): Llama-768's feed-forward up and down at 128 tokens, and a 4096-wide
+        // layer's Q projection (the 8B shape), each packed f32, BF16, Q8_0, Q4_0.
+        for (const auto& [m, n, k] :
+             {std::array{128, 2048, 768}, std::array{128, 768, 2048}, std::array{128, 4096, 4096}})
+            for (int mode : {0, 1, 2, 3}) b->Args({m, n, k, mode});
     })
     ->Unit(benchmark::kMicrosecond);
 
