@@ -197,7 +197,8 @@ BytesInMemory random_stored(StoredType type, int n, int k) {
 
 // One thread, y (M, N) = x (M, K) · Wᵀ with W read from its "file" a panel at a time,
 // converted and laid out (gemm::nn_stored), against the packed f32 product of the same
-// shape (gemm::nn_packed): arg 3 = 0 packed f32, 1 BF16, 2 Q8_0, 3 Q4_0. The stored rows'
+// shape (gemm::nn_packed): arg 3 = 0 packed f32, 1 BF16, 2 Q8_0, 3 Q4_0, read by copying
+// (pread), and 4 BF16, 5 Q8_0, 6 Q4_0 read where they lie (a mapped file). The stored rows'
 // cost over the packed one is what a model read layer by layer pays per product.
 void BM_StoredKernel(benchmark::State& state) {
     const int M = int(state.range(0)), N = int(state.range(1)), K = int(state.range(2));
@@ -206,12 +207,12 @@ void BM_StoredKernel(benchmark::State& state) {
     const Matrix x = Matrix::Random(M, K), w = Matrix::Random(N, K);
     const gemm::PackedWeights packed = gemm::pack(w.data(), N, K, K);
     constexpr std::array kTypes{StoredType::F32, StoredType::BF16, StoredType::Q8_0, StoredType::Q4_0};
-    const StoredType type = kTypes[static_cast<std::size_t>(mode)];
+    const StoredType type = kTypes[static_cast<std::size_t>(mode > 3 ? mode - 3 : mode)];
     const BytesInMemory file = random_stored(type == StoredType::F32 ? StoredType::BF16 : type, N, K);
     const std::string tensor = "w";
     StoredMatrix stored{N, K, {}};
-    stored.parts.push_back(StoredRows{0, N, type, static_cast<std::int64_t>(file.bytes.size() / N), nullptr, &file, 0,
-                                      &tensor});
+    stored.parts.push_back(StoredRows{0, N, type, static_cast<std::int64_t>(file.bytes.size() / N),
+                                      mode > 3 ? file.bytes.data() : nullptr, &file, 0, &tensor});
     Matrix y(M, N);
     for (auto _ : state) {
         if (mode == 0)
@@ -225,10 +226,11 @@ void BM_StoredKernel(benchmark::State& state) {
 BENCHMARK(BM_StoredKernel)
     ->Apply([](benchmark::internal::Benchmark* b) {
         // (M, N, K): Llama-768's feed-forward up and down at 128 tokens, and a 4096-wide
-        // layer's Q projection (the 8B shape), each packed f32, BF16, Q8_0, Q4_0.
+        // layer's Q projection (the 8B shape), each packed f32, then BF16, Q8_0, Q4_0 copied
+        // and in place.
         for (const auto& [m, n, k] :
              {std::array{128, 2048, 768}, std::array{128, 768, 2048}, std::array{128, 4096, 4096}})
-            for (int mode : {0, 1, 2, 3}) b->Args({m, n, k, mode});
+            for (int mode : {0, 1, 2, 3, 4, 5, 6}) b->Args({m, n, k, mode});
     })
     ->Unit(benchmark::kMicrosecond);
 
