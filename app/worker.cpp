@@ -174,7 +174,8 @@ namespace {
 constexpr std::int64_t kPartialMapBytes = std::int64_t{64} << 20;
 
 // The main stack's first `layers` layers of a trace being computed, as the trace of a
-// model of that many layers (no final output, no predictions, no Pipeline steps).
+// model of that many layers (no final output, no predictions), with the Pipeline's steps
+// once their layer has run.
 Trace first_layers(const Trace& so_far, int layers) {
     Trace first;
     first.config = so_far.config;
@@ -201,6 +202,10 @@ Trace first_layers(const Trace& so_far, int layers) {
         LayerTrace& to = first.main.layers.emplace_back();
         to.output = from.output;
         to.self_attn.resident = false;
+    }
+    if (so_far.steps && so_far.steps_layer < layers && !so_far.steps_in_decoder) {  // the Pipeline's block ran
+        first.steps = so_far.steps;
+        first.steps_layer = so_far.steps_layer;
     }
     return first;
 }

@@ -132,7 +132,7 @@ TEST(ModelForward, TraceHasOneMapPerLayerAndHeadAndHiddenStates) {
 }
 
 // on_main_layer sees the trace after each layer: that layer's maps and output are the
-// whole trace's, the later layers still empty.
+// whole trace's, the later layers still empty, the Pipeline's steps there once their layer ran.
 TEST(ModelForward, EachLayerIsShownToOnMainLayerAsItIsDone) {
     const Model m = Model::random(parse_playground_spec("random:d_model=32,heads=4,layers=3,seed=1"));
     ForwardInput in;
@@ -140,6 +140,7 @@ TEST(ModelForward, EachLayerIsShownToOnMainLayerAsItIsDone) {
     std::vector<Trace> seen;
     std::vector<int> done;
     TraceOptions opt;
+    opt.detail_layer = 1;
     opt.on_main_layer = [&](const Trace& so_far, int layers) {
         seen.push_back(so_far);
         done.push_back(layers);
@@ -157,7 +158,12 @@ TEST(ModelForward, EachLayerIsShownToOnMainLayerAsItIsDone) {
         }
         EXPECT_EQ(seen[k].main.final_output.size(), 0);
         EXPECT_TRUE(seen[k].next_tokens.empty());
+        EXPECT_EQ(seen[k].steps.has_value(), k >= 1) << "after layer " << k;
     }
+    ASSERT_TRUE(whole.steps);
+    EXPECT_EQ(whole.steps_layer, 1);
+    EXPECT_EQ(seen[1].steps->qkv, whole.steps->qkv);
+    EXPECT_EQ(seen[2].steps->weights[3], whole.steps->weights[3]);
 }
 
 TEST(ModelForward, DetailLayerCapturesStepsOfThatLayerOnly) {

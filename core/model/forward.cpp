@@ -164,6 +164,18 @@ struct Run {
     int done = 0, total = 0;  // layers run, of all stacks
     const LayerSource* layers = nullptr;  // the main stack's layers, when not in w
     ProductsLayer layer_slot;             // the one layer read from `layers`
+    StepsRecorder* steps = nullptr;       // the Pipeline's block, when the options name one
+
+    // The Pipeline's steps into the trace as soon as their block has run, so that the
+    // partial traces of a big model (TraceOptions::on_main_layer) carry them.
+    void take_steps() {
+        if (!steps || !steps->steps() || trace.steps) return;
+        trace.steps = std::move(steps->steps());
+        steps->steps().reset();
+        trace.steps_layer = opt.detail_layer;
+        trace.steps_in_decoder = opt.detail_in_decoder;
+        trace.steps_cross = opt.detail_cross;
+    }
 
     // A value outside the layers ("embed", "norm_in", "norm", "logits").
     void record(const char* stack, const char* name, const Eigen::Ref<const Matrix>& value) const {
@@ -215,6 +227,7 @@ Matrix run_main_stack(Run& r) {
         x = encoder_layer(main_stack_layer(r.w, r.layers, il, r.layer_slot), c, x, main_self_mask(c, r.in.key_padding, il),
                           r.context(stack, il, false, rope));
         r.report();
+        r.take_steps();
         if (r.opt.on_main_layer) r.opt.on_main_layer(r.trace, il + 1);
     }
     r.final_norm(r.w.final_norm, stack, x);
@@ -309,16 +322,12 @@ Trace run_forward(const ModelConfig& c, const ModelWeights& w, const LayerSource
     std::optional<StepsRecorder> steps = steps_recorder_for(c, w, detail_attn, opt, in.key_padding);
     TraceRecorder keep(trace, opt, plan_model_blocks(c, in, opt));
     Recorders recorders({opt.recorder, steps ? &*steps : nullptr, &keep});
-    Run run{c, w, in, opt, progress, trace, recorders, 0, c.layers * (enc_dec ? 2 : 1), layers, {}};
+    Run run{c, w, in, opt, progress, trace, recorders, 0, c.layers * (enc_dec ? 2 : 1), layers, {},
+            steps ? &*steps : nullptr};
     const Matrix final = run_main_stack(run);
     if (enc_dec) run_decoder_stack(run, final);
     run.lm_head(enc_dec ? trace.decoder->final_output : final);
-    if (steps && steps->steps()) {
-        trace.steps = std::move(steps->steps());
-        trace.steps_layer = opt.detail_layer;
-        trace.steps_in_decoder = opt.detail_in_decoder;
-        trace.steps_cross = opt.detail_cross;
-    }
+    run.take_steps();  // a decoder block's
     return trace;
 }
 

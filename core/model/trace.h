@@ -197,7 +197,8 @@ struct TraceOptions {
     Recorder* recorder = nullptr;
     // Called on the forward's thread after each layer of the main stack with the trace so
     // far (layers [0, done) filled, the later ones empty; no final output or predictions
-    // yet), so that a window shows a big model's first layers while the others run.
+    // yet; the Pipeline's steps once their layer ran), so that a window shows a big model's
+    // first layers while the others run.
     std::function<void(const Trace& so_far, int done)> on_main_layer;
     // Head indices of one attention block listed in `ablate` (ascending, no repeats).
     std::vector<int> ablated_heads(int layer, bool in_decoder, bool cross) const {

@@ -138,12 +138,15 @@ TEST(Worker, ContinueNeedsADecoderLanguageModel) {
 
 // A model opened by a request sends its first layers while the others run (here after
 // every layer): the partial trace is of a model of that many layers, its maps and
-// thumbnails those of the whole trace; once the whole result is taken no part of it comes.
+// thumbnails those of the whole trace, and the Pipeline's steps once their layer ran; once
+// the whole result is taken no part of it comes.
 TEST(Worker, AModelOpenedNowSendsItsFirstLayersBeforeTheWholeTrace) {
     Worker worker(PartialTiming{0.0, 0.0});
     std::string long_text;
     for (int i = 0; i < 600; ++i) long_text += "word" + std::to_string(i % 50) + " ";
-    const std::uint64_t gen = worker.submit(request("random:d_model=64,heads=4,layers=6,seed=2", long_text));
+    ComputeRequest with_steps = request("random:d_model=64,heads=4,layers=6,seed=2", long_text);
+    with_steps.options.detail_layer = 1;
+    const std::uint64_t gen = worker.submit(with_steps);
     while (!worker.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     while (worker.busy()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     std::optional<ComputeResult> part = worker.take_partial();  // the last one sent: 5 of 6 layers
@@ -166,6 +169,9 @@ TEST(Worker, AModelOpenedNowSendsItsFirstLayersBeforeTheWholeTrace) {
     EXPECT_TRUE(kept.weights[2].isApprox(whole.trace->main.layers[0].self_attn.weights[2]));
     EXPECT_EQ(kept.weight_ranges.size(), 4u);
     EXPECT_EQ(part->main_norms->norms.size(), whole.main_norms->norms.size() - 1);  // L + 1 rows
+    ASSERT_TRUE(part->trace->steps && whole.trace->steps);
+    EXPECT_EQ(part->trace->steps_layer, 1);
+    EXPECT_EQ(part->trace->steps->qkv, whole.trace->steps->qkv);
     // The model is open now: another text on it comes whole, with no part before it.
     worker.submit(request("random:d_model=64,heads=4,layers=6,seed=2", long_text + "again"));
     const ComputeResult again = wait_for_result(worker);
