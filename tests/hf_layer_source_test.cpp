@@ -53,6 +53,12 @@ TEST_P(EveryHfFamily, LayersReadFromTheFilesGiveTheTorchMapsAndTheInMemoryTrace)
     ASSERT_NE(read.resident_weights().embed_stored, nullptr);
     EXPECT_EQ(read.resident_weights().embed_stored->rows, read.config().vocab);
     EXPECT_EQ(read.resident_weights().lm_head_stored != nullptr, read.config().lm_head == LmHead::Separate);
+    // The memory plan counts as left in the files (hf_embed_or_head, by tensor name) exactly
+    // what the family's reader left there.
+    const StoredMatrix* head = read.resident_weights().lm_head_stored;
+    const double left_in_files = double(read.config().vocab) * read.resident_weights().embed_stored->cols +
+                                 (head ? double(head->rows) * head->cols : 0.0);
+    EXPECT_EQ(hf_footprint(HfTensors(dir, read.config().family), read.config()).embed_head_params, left_in_files);
 
     const auto expected = SafetensorsFile::open(dir + "/expected.safetensors");
     std::vector<int> ids;

@@ -275,11 +275,9 @@ Model gguf_model(const std::shared_ptr<const GgufFile>& file, const ProgressFn& 
     ModelWeights w;
     // Every value checked finite as it is read (GgufFile::read_rows); read layer by layer,
     // the embedding and the head are left in the file (checked, not converted).
-    std::unique_ptr<StoredLayer> outside;
-    if (*residency == WeightResidency::PerLayer) r.leave_stored((outside = std::make_unique<StoredLayer>()).get(), true);
-    arch.outside(c, r, w);
-    if (outside) outside->attach(w);
-    r.leave_stored(nullptr, true);
+    std::unique_ptr<StoredLayer> outside =
+        read_outside_layers(*residency == WeightResidency::PerLayer, r, w,
+                            [&](GgufTensorReader& reader, ModelWeights& into) { arch.outside(c, reader, into); });
     const auto report = [&](int done) {
         if (progress && !progress(done, c.layers)) throw Cancelled{};
     };

@@ -288,10 +288,9 @@ Model load_hf_model(const std::string& dir, const ProgressFn& progress, std::opt
     ModelWeights weights;
     // Read layer by layer, the embedding and the head are left in the files (checked finite
     // now, not converted); the other weights outside the layers are read as f32.
-    std::unique_ptr<StoredLayer> outside;
-    if (*residency == WeightResidency::PerLayer) t.leave_stored((outside = std::make_unique<StoredLayer>()).get(), true);
-    family.outside(c, t, weights);
-    if (outside) outside->attach(weights);
+    std::unique_ptr<StoredLayer> outside =
+        read_outside_layers(*residency == WeightResidency::PerLayer, t, weights,
+                            [&](HfTensorReader& reader, ModelWeights& into) { family.outside(c, reader, into); });
     if (*residency == WeightResidency::PerLayer) {
         // Every layer's tensors checked for names, dtypes and shapes (their vectors read and
         // checked); their matrices are checked finite when the forward first reads them.

@@ -4,6 +4,7 @@
 // stored_matrix.h), whose rows the products read from the file a panel at a time. A reader
 // declares each weight by the f32 matrix of EncoderLayerWeights it stands for, adds its
 // rows (a fused [W_Q; W_K; W_V] from three tensors), then attach() points the layer at them.
+#include <memory>
 #include <vector>
 
 #include "core/model/weights.h"
@@ -46,5 +47,21 @@ private:
     Weight* find(const Matrix& of);
     std::vector<Weight> weights_;
 };
+
+// The weights outside the layers, read into `weights` by read(reader, weights). Read layer
+// by layer (`per_layer`), the embedding and the LM head stay in the file (checked finite,
+// not converted): they are declared in the returned StoredLayer, attached to `weights`, which
+// the model's layer source keeps (null otherwise). `reader` (GgufTensorReader,
+// HfTensorReader) reads f32 again afterwards.
+template <typename Reader, typename ReadOutside>
+std::unique_ptr<StoredLayer> read_outside_layers(bool per_layer, Reader& reader, ModelWeights& weights,
+                                                 const ReadOutside& read) {
+    std::unique_ptr<StoredLayer> outside = per_layer ? std::make_unique<StoredLayer>() : nullptr;
+    reader.leave_stored(outside.get(), true);
+    read(reader, weights);
+    if (outside) outside->attach(weights);
+    reader.leave_stored(nullptr, true);
+    return outside;
+}
 
 }  // namespace hs
