@@ -6,67 +6,26 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
-#include "core/error.h"
 #include "core/kernels/gemm.h"
-#include "core/kernels/half_float.h"
 #include "core/kernels/parallel.h"
 #include "core/kernels/stored_matrix.h"
 #include "core/model/stored_layer.h"
 #include "core/rng.h"
 #include "tests/simd_levels.h"
+#include "tests/stored_bytes.h"
 #include "tests/test_util.h"
 
 namespace hs {
 namespace {
 
-// Rows of one type with random contents: bf16 and f16 from uniform values, Q8_0 and Q4_0
-// blocks a random f16 scale and random integers.
-std::vector<std::uint8_t> random_rows(StoredType type, int rows, int cols, Rng& rng) {
-    const StoredTypeInfo& info = stored_type_info(type);
-    const std::size_t row_bytes = static_cast<std::size_t>(cols / info.block_values) * info.block_bytes;
-    std::vector<std::uint8_t> bytes(row_bytes * rows);
-    const auto put16 = [&](std::size_t at, std::uint16_t v) { std::memcpy(bytes.data() + at, &v, 2); };
-    for (std::size_t at = 0; at < bytes.size();) {
-        switch (type) {
-            case StoredType::BF16: put16(at, f32_to_bf16(rng.uniform(-1, 1))); at += 2; break;
-            case StoredType::F16: put16(at, f32_to_f16(rng.uniform(-1, 1))); at += 2; break;
-            case StoredType::F32: {
-                const float v = rng.uniform(-1, 1);
-                std::memcpy(bytes.data() + at, &v, 4);
-                at += 4;
-                break;
-            }
-            default:  // random bytes, then finite f16 scales where the type keeps them
-                for (int i = 0; i < info.block_bytes; ++i) bytes[at + i] = static_cast<std::uint8_t>(rng.uniform(0, 255.99f));
-                for (const int scale_at : type == StoredType::Q4_K   ? std::vector<int>{0, 2}     // d, dmin
-                                          : type == StoredType::Q6_K ? std::vector<int>{208}      // d
-                                                                     : std::vector<int>{0})       // Q8_0, Q4_0: d
-                    put16(at + scale_at, f32_to_f16(rng.uniform(0.001f, 0.05f)));
-                at += info.block_bytes;
-        }
-    }
-    return bytes;
-}
+using test::BytesFile;
+using test::random_rows;
 
 struct Part {
     StoredType type;
     int rows;
-};
-
-// A "file" of stored bytes read by offset, as a model file is (formats/gguf.h).
-struct BytesFile final : StoredBytes {
-    std::vector<std::uint8_t> bytes;
-    mutable int reads = 0;
-    std::string name = "bytes";
-    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override {
-        if (offset + n > bytes.size()) throw Error("the file ends before tensor '" + tensor + "'");
-        std::memcpy(out, bytes.data() + offset, n);
-        ++reads;
-    }
-    const std::string& path() const override { return name; }
 };
 
 // A stored (Σ rows, cols) weight from parts in order: the even parts in `file`, read by
@@ -117,7 +76,8 @@ class GemmStored : public test::AtSimdLevel {};
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(GemmStored);
 
 TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
-    // 1 row (a token being generated), a few, 100, and more than one block of rows (256);
+    // Up to 4 rows (a token being generated: the dot products, gemm::nt_stored), a few
+    // more, 100, and more than one block of rows (256);
     // 70 and 200 outputs end in part-empty panels; 320 and 544 inputs end in a column
     // block narrower than 256; a fused [q; k; v] of three types, one of a single type; a
     // Q4_K_M-like weight whose second column block starts at its rows' second super-block.
@@ -127,6 +87,8 @@ TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
     };
     const std::vector<Case> cases = {
         {1, 96, {{StoredType::BF16, 70}}},
+        {4, 320, {{StoredType::BF16, 64}, {StoredType::Q8_0, 40}, {StoredType::F16, 96}}},
+        {3, 512, {{StoredType::Q4_K, 70}, {StoredType::Q6_K, 30}}},
         {5, 320, {{StoredType::BF16, 64}, {StoredType::Q8_0, 40}, {StoredType::F16, 96}}},
         {100, 544, {{StoredType::Q4_0, 130}, {StoredType::Q8_0, 70}}},
         {300, 288, {{StoredType::F32, 10}, {StoredType::Q4_0, 60}, {StoredType::BF16, 130}}},
@@ -146,8 +108,13 @@ TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
         const Matrix w32 = to_f32(w);
         const gemm::PackedWeights packed = gemm::pack(w32.data(), w.rows, w.cols, w.cols);
         Matrix want(c.m, w.rows), got(c.m, w.rows), no_bias(c.m, w.rows), want_no_bias(c.m, w.rows);
-        gemm::nn_packed(c.m, x.data(), c.cols, packed, 0, packed.panels(), bias.data(), want.data(), w.rows);
-        gemm::nn_packed(c.m, x.data(), c.cols, packed, 0, packed.panels(), nullptr, want_no_bias.data(), w.rows);
+        if (c.m <= gemm::kDotRows) {  // the dots of W's rows as they lie, the bias added after
+            gemm::nt_dots(c.m, w.rows, c.cols, x.data(), c.cols, w32.data(), c.cols, want_no_bias.data(), w.rows);
+            want = want_no_bias.rowwise() + bias.transpose();
+        } else {  // the packed product
+            gemm::nn_packed(c.m, x.data(), c.cols, packed, 0, packed.panels(), bias.data(), want.data(), w.rows);
+            gemm::nn_packed(c.m, x.data(), c.cols, packed, 0, packed.panels(), nullptr, want_no_bias.data(), w.rows);
+        }
         matmul_nt(x, w, &bias, got);
         matmul_nt(x, w, nullptr, no_bias);
         EXPECT_EQ(got, want);  // the same floats, bit for bit

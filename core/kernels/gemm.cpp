@@ -121,18 +121,22 @@ void nn_transposed(int m, const float* a, int lda, const float* w, int n, int k,
 
 // Panel q of a stored weight as pack_panel lays it out: out (k, 64) = Wᵀ[:, 64q : 64q + 64]:
 // the panel's rows read as stored into this thread's buffer (L2), then each block of
-// kColumnBlock inputs converted into a small buffer and transposed into place.
+// 16 rows × kColumnBlock inputs converted into a small buffer (16 KiB, in L1) and
+// transposed into place.
 void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
-    constexpr int kBlock = StoredMatrix::kColumnBlock;
+    constexpr int kBlock = StoredMatrix::kColumnBlock, kRows = 16;
     thread_local std::vector<std::uint8_t> panel_bytes;  // grow-only
-    thread_local Eigen::VectorXf rows_block;             // (64, kBlock), grow-only
-    if (rows_block.size() < kPanel * kBlock) rows_block.resize(kPanel * kBlock);
+    thread_local Eigen::VectorXf rows_block;             // (kRows, kBlock), grow-only
+    if (rows_block.size() < kRows * kBlock) rows_block.resize(kRows * kBlock);
     const int rows = std::min(kPanel, w.rows - q * kPanel);
     const StoredMatrix panel = w.rows_in_memory(q * kPanel, rows, panel_bytes);
     for (int k0 = 0; k0 < w.cols; k0 += kBlock) {
         const int kn = std::min(kBlock, w.cols - k0);
-        panel.convert(0, rows, k0, kn, rows_block.data(), kn);
-        transpose(rows, kn, rows_block.data(), kn, out + static_cast<long>(k0) * kPanel, kPanel);
+        for (int r0 = 0; r0 < rows; r0 += kRows) {
+            const int n = std::min(kRows, rows - r0);
+            panel.convert(r0, n, k0, kn, rows_block.data(), kn);
+            transpose(n, kn, rows_block.data(), kn, out + static_cast<long>(k0) * kPanel + r0, kPanel);
+        }
     }
     if (rows < kPanel) zero_missing_outputs(rows, w.cols, out);
 }
@@ -187,6 +191,27 @@ void nn_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0
     const int group = m <= kRowBlock ? 1 : static_cast<int>(std::max(1L, kGroupBytes / std::max(panel_bytes, 1L)));
     pack_and_multiply(m, a, lda, w.rows, w.cols, panel0, panels, group,
                       [&](int q, float* out) { pack_stored_panel(w, q, out); }, nullptr, bias, c, ldc);
+}
+
+void nt_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0, int panels, const float* bias,
+               float* c, int ldc) {
+    assert(m <= kDotRows);
+    constexpr int kRows = 16;
+    thread_local std::vector<std::uint8_t> panel_bytes;  // grow-only
+    thread_local Eigen::VectorXf rows_f32;               // (kRows, k), grow-only
+    if (rows_f32.size() < static_cast<long>(kRows) * w.cols) rows_f32.resize(static_cast<long>(kRows) * w.cols);
+    for (int q = panel0; q < panel0 + panels; ++q) {
+        const int rows = std::min(kPanel, w.rows - q * kPanel);
+        const StoredMatrix panel = w.rows_in_memory(q * kPanel, rows, panel_bytes);
+        for (int r0 = 0; r0 < rows; r0 += kRows) {
+            const int n = std::min(kRows, rows - r0), col = q * kPanel + r0;
+            panel.convert(r0, n, 0, w.cols, rows_f32.data(), w.cols);
+            nt_dots(m, n, w.cols, a, lda, rows_f32.data(), w.cols, c + col, ldc);
+            if (bias)
+                for (int i = 0; i < m; ++i)
+                    for (int j = 0; j < n; ++j) c[static_cast<long>(i) * ldc + col + j] += bias[col + j];
+        }
+    }
 }
 
 void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,

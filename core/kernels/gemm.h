@@ -75,6 +75,14 @@ constexpr int kDotRows = 4;
 void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
              bool accumulate = false);
 
+// c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · Wᵀ for m ≤ kDotRows
+// (asserted), W left as stored: each panel's rows read and converted 16 at a time, row by
+// row as they lie, and dotted with a's rows (nt_dots), never laid out: the LM head of a
+// model read layer by layer, one row against the vocabulary. The same floats as nt_dots
+// on W converted to f32.
+void nt_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0, int panels, const float* bias,
+               float* c, int ldc);
+
 // bt (k, n) = b (n, k)ᵀ (the Pipeline's per-head weights, matmul_nt's BLAS-free path).
 void transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt);
 

@@ -247,23 +247,44 @@ void NtDots(int m, int n, int k, const float* a, int lda, const float* b, int ld
 }
 
 // bt (k, n) = b (n, k)ᵀ in 16 × 16 blocks, each block's 16 source rows in L1 while its
-// output rows are written. Inside a block, 4 × 4 sub-blocks go through 128-bit registers
-// (all levels but generic): rows r0…r3 = (a b c d)ᵢ
-//   t0 = a0 b0 a1 b1, t1 = c0 d0 c1 d1 (InterleaveLower), t2, t3 likewise from the upper pairs;
-//   column 0 = a0 b0 c0 d0 = the low halves of t0 and t1, column 1 the high halves, …
-// 8 shuffles and 8 memory operations per 16 floats instead of 32.
-#if HWY_TARGET != HWY_SCALAR
-HWY_INLINE void transpose_4x4(const float* b, long ldb, float* bt, long ldbt) {
-    const hn::Full128<float> d;
-    const auto r0 = hn::LoadU(d, b), r1 = hn::LoadU(d, b + ldb);
-    const auto r2 = hn::LoadU(d, b + 2 * ldb), r3 = hn::LoadU(d, b + 3 * ldb);
-    const auto t0 = hn::InterleaveLower(d, r0, r1), t1 = hn::InterleaveLower(d, r2, r3);
-    const auto t2 = hn::InterleaveUpper(d, r0, r1), t3 = hn::InterleaveUpper(d, r2, r3);
-    hn::StoreU(hn::ConcatLowerLower(d, t1, t0), d, bt);
-    hn::StoreU(hn::ConcatUpperUpper(d, t1, t0), d, bt + ldbt);
-    hn::StoreU(hn::ConcatLowerLower(d, t3, t2), d, bt + 2 * ldbt);
-    hn::StoreU(hn::ConcatUpperUpper(d, t3, t2), d, bt + 3 * ldbt);
+// output rows are written. Inside a block, 8 × 8 sub-blocks go through 256-bit registers
+// (avx2 and avx512; generic goes one float at a time). Rows a…h of a sub-block:
+//   t0 = a0 b0 a1 b1 | a4 b4 a5 b5,  t1 = a2 b2 a3 b3 | a6 b6 a7 b7   (InterleaveLower/Upper
+//   of a and b, each 128-bit half apart), t2, t3 from c and d, t4…t7 from e…h;
+//   u0 = a0 b0 c0 d0 | a4 b4 c4 d4   (the low 64 bits of each half of t0 and t2), u1 = columns
+//   1 | 5, u2 = 2 | 6, u3 = 3 | 7; u4…u7 the same for rows e…h;
+//   column j = the low halves of u_j and u_{4+j}, column j + 4 their high halves (j < 4).
+// 24 shuffles and 16 memory operations per 64 floats (4 × 4 blocks in 128-bit registers
+// took 32 shuffles and 32 memory operations: docs/PERFORMANCE.md, "stored rows").
+#if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
+HWY_INLINE void transpose_8x8(const float* b, long ldb, float* bt, long ldbt) {
+    const hn::Full256<float> d;
+    const hn::Repartition<std::uint64_t, decltype(d)> d64;
+    using V = hn::Vec<decltype(d)>;
+    V t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        const V r0 = hn::LoadU(d, b + i * ldb), r1 = hn::LoadU(d, b + (i + 1) * ldb);
+        t[i] = hn::InterleaveLower(d, r0, r1);
+        t[i + 1] = hn::InterleaveUpper(d, r0, r1);
+    }
+    for (int h = 0; h < 8; h += 4) {  // rows a–d, then e–h
+        const auto lo = [&](int x, int y) {
+            return hn::BitCast(d, hn::InterleaveLower(d64, hn::BitCast(d64, t[h + x]), hn::BitCast(d64, t[h + y])));
+        };
+        const auto hi = [&](int x, int y) {
+            return hn::BitCast(d, hn::InterleaveUpper(d64, hn::BitCast(d64, t[h + x]), hn::BitCast(d64, t[h + y])));
+        };
+        u[h] = lo(0, 2);
+        u[h + 1] = hi(0, 2);
+        u[h + 2] = lo(1, 3);
+        u[h + 3] = hi(1, 3);
+    }
+    for (int j = 0; j < 4; ++j) {
+        hn::StoreU(hn::ConcatLowerLower(d, u[4 + j], u[j]), d, bt + j * ldbt);
+        hn::StoreU(hn::ConcatUpperUpper(d, u[4 + j], u[j]), d, bt + (j + 4) * ldbt);
+    }
 }
+constexpr int kRegisterBlock = 8;
 #endif
 
 void Transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {
@@ -272,19 +293,19 @@ void Transpose(int n, int k, const float* b, int ldb, float* bt, int ldbt) {
         const int rows = std::min(kBlock, n - r0);
         for (int k0 = 0; k0 < k; k0 += kBlock) {
             const int ks = std::min(kBlock, k - k0);
-            int r4 = 0, k4 = 0;  // the part done in 4 × 4 registers: rows [0, r4), inputs [0, k4)
-#if HWY_TARGET != HWY_SCALAR
-            r4 = rows / 4 * 4;
-            k4 = ks / 4 * 4;
-            for (int r = 0; r < r4; r += 4)
-                for (int kk = 0; kk < k4; kk += 4)
-                    transpose_4x4(b + static_cast<long>(r0 + r) * ldb + k0 + kk, ldb,
+            int r8 = 0, k8 = 0;  // the part done in registers: rows [0, r8), inputs [0, k8)
+#if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
+            r8 = rows / kRegisterBlock * kRegisterBlock;
+            k8 = ks / kRegisterBlock * kRegisterBlock;
+            for (int r = 0; r < r8; r += kRegisterBlock)
+                for (int kk = 0; kk < k8; kk += kRegisterBlock)
+                    transpose_8x8(b + static_cast<long>(r0 + r) * ldb + k0 + kk, ldb,
                                   bt + static_cast<long>(k0 + kk) * ldbt + r0 + r, ldbt);
 #endif
             for (int kk = 0; kk < ks; ++kk) {  // the rest one float at a time
                 float* out = bt + static_cast<long>(k0 + kk) * ldbt + r0;
                 const float* in = b + static_cast<long>(r0) * ldb + k0 + kk;
-                for (int r = kk < k4 ? r4 : 0; r < rows; ++r) out[r] = in[static_cast<long>(r) * ldb];
+                for (int r = kk < k8 ? r8 : 0; r < rows; ++r) out[r] = in[static_cast<long>(r) * ldb];
             }
         }
     }

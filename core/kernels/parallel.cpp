@@ -262,8 +262,13 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const StoredMatrix& b, const V
     const double macs = double(std::max<Eigen::Index>(M, 4)) * double(N) * double(K);
     const int lda = static_cast<int>(a.outerStride()), ldc = static_cast<int>(c.outerStride());
     const float* bias_data = bias ? bias->data() : nullptr;
+    // Up to kDotRows rows (the LM head's last position): W's rows dotted as they lie, no
+    // panel laid out (at Llama-768's 32000-row head, the layout was most of the product).
     over_panel_runs(N, macs < 1e6 ? 1 : thread_count(), [&](int p0, int count) {
-        gemm::nn_stored(static_cast<int>(M), a.data(), lda, b, p0, count, bias_data, c.data(), ldc);
+        if (M <= gemm::kDotRows)
+            gemm::nt_stored(static_cast<int>(M), a.data(), lda, b, p0, count, bias_data, c.data(), ldc);
+        else
+            gemm::nn_stored(static_cast<int>(M), a.data(), lda, b, p0, count, bias_data, c.data(), ldc);
     });
 }
 

@@ -7,7 +7,6 @@
 
 #include <array>
 #include <chrono>
-#include <cstring>
 #include <string>
 #include <optional>
 #include <thread>
@@ -16,7 +15,6 @@
 #include "core/model/attention.h"
 #include "core/model/config.h"
 #include "core/kernels/gemm.h"
-#include "core/kernels/half_float.h"
 #include "core/kernels/stored_matrix.h"
 #include "core/kernels/matmul.h"
 #include "core/kernels/packed_cache.h"
@@ -25,6 +23,8 @@
 #include "core/kernels/parallel.h"
 #include "core/kernels/memory_policy.h"
 #include "core/model/weights.h"
+#include "core/rng.h"
+#include "tests/stored_bytes.h"
 
 namespace hs {
 namespace {
@@ -163,38 +163,6 @@ BENCHMARK(BM_LinearKernel)
     })
     ->Unit(benchmark::kMicrosecond);
 
-// A weight read from its file (a model read layer by layer): where the stored rows come
-// from, by offset, copied as pread copies them.
-struct BytesInMemory final : StoredBytes {
-    std::vector<std::uint8_t> bytes;
-    std::string name = "bench";
-    void read(std::uint64_t offset, std::size_t n, void* out, const std::string&) const override {
-        std::memcpy(out, bytes.data() + offset, n);
-    }
-    const std::string& path() const override { return name; }
-};
-
-// W (n, k) stored as `type` with random values: bf16 from uniform values, Q8_0 / Q4_0
-// blocks a small f16 scale and random integers.
-BytesInMemory random_stored(StoredType type, int n, int k) {
-    const StoredTypeInfo& info = stored_type_info(type);
-    BytesInMemory out;
-    out.bytes.resize(static_cast<std::size_t>(n) * (k / info.block_values) * info.block_bytes);
-    std::uint32_t state = 12345;
-    const auto next = [&] { return state = state * 1664525u + 1013904223u; };
-    for (std::size_t at = 0; at < out.bytes.size(); at += type == StoredType::BF16 ? 2 : info.block_bytes) {
-        if (type == StoredType::BF16) {
-            const std::uint16_t v = f32_to_bf16(float(next() >> 8) / float(1 << 24) - 0.5f);
-            std::memcpy(out.bytes.data() + at, &v, 2);
-            continue;
-        }
-        for (int i = 2; i < info.block_bytes; ++i) out.bytes[at + i] = static_cast<std::uint8_t>(next() >> 24);
-        const std::uint16_t d = f32_to_f16(0.01f);
-        std::memcpy(out.bytes.data() + at, &d, 2);
-    }
-    return out;
-}
-
 // One thread, y (M, N) = x (M, K) · Wᵀ with W read from its "file" a panel at a time,
 // converted and laid out (gemm::nn_stored), against the packed f32 product of the same
 // shape (gemm::nn_packed): arg 3 = 0 packed f32, 1 BF16, 2 Q8_0, 3 Q4_0, read by copying
@@ -208,7 +176,9 @@ void BM_StoredKernel(benchmark::State& state) {
     const gemm::PackedWeights packed = gemm::pack(w.data(), N, K, K);
     constexpr std::array kTypes{StoredType::F32, StoredType::BF16, StoredType::Q8_0, StoredType::Q4_0};
     const StoredType type = kTypes[static_cast<std::size_t>(mode > 3 ? mode - 3 : mode)];
-    const BytesInMemory file = random_stored(type == StoredType::F32 ? StoredType::BF16 : type, N, K);
+    Rng rng(12345);
+    test::BytesFile file;  // W as stored (BF16 for the packed f32 mode, unused)
+    file.bytes = test::random_rows(type == StoredType::F32 ? StoredType::BF16 : type, N, K, rng);
     const std::string tensor = "w";
     StoredMatrix stored{N, K, {}};
     stored.parts.push_back(StoredRows{0, N, type, static_cast<std::int64_t>(file.bytes.size() / N),
