@@ -61,7 +61,7 @@ TEST(MatrixSummary, CoversEveryStepMatrixAndHiddenStateOfATrace) {
     st.w_in = Matrix::Constant(9, 3, 0.25f);
     st.weights = {Matrix::Constant(2, 2, 0.5f), Matrix::Constant(2, 2, 0.75f)};
     st.masked_scores = {Matrix::Constant(2, 2, -1.0f)};
-    t.steps = st;
+    t.steps = std::make_shared<const AttentionSteps>(std::move(st));
     const MatrixSummaries s = summarize_shown_matrices(t);
     EXPECT_EQ(s.size(), 3u + 1u + 2u + 1u);  // input + 2 outputs, W_in, 2 weights, 1 masked
     EXPECT_FLOAT_EQ(s.at(&t.main.layers[0].output).lo, -5.0f);

@@ -128,7 +128,7 @@ TEST(ModelForward, TraceHasOneMapPerLayerAndHeadAndHiddenStates) {
     // input = embedding rows + sinusoidal PE
     const Matrix expected_row = m.weights().embed.row(7) + sinusoidal_positions(5, 32).row(2);
     EXPECT_LT((t.main.input.row(2) - expected_row).cwiseAbs().maxCoeff(), 1e-6f);
-    EXPECT_FALSE(t.steps.has_value());
+    EXPECT_FALSE(t.steps);
 }
 
 // on_main_layer sees the trace after each layer: that layer's maps and output are the
@@ -158,7 +158,7 @@ TEST(ModelForward, EachLayerIsShownToOnMainLayerAsItIsDone) {
         }
         EXPECT_EQ(seen[k].main.final_output.size(), 0);
         EXPECT_TRUE(seen[k].next_tokens.empty());
-        EXPECT_EQ(seen[k].steps.has_value(), k >= 1) << "after layer " << k;
+        EXPECT_EQ(seen[k].steps != nullptr, k >= 1) << "after layer " << k;
     }
     ASSERT_TRUE(whole.steps);
     EXPECT_EQ(whole.steps_layer, 1);
@@ -176,7 +176,7 @@ TEST(ModelForward, DetailLayerCapturesStepsOfThatLayerOnly) {
     opt.detail_in_decoder = true;
     opt.detail_cross = true;
     const Trace t = m.forward(in, opt);
-    ASSERT_TRUE(t.steps.has_value());
+    ASSERT_TRUE(t.steps);
     EXPECT_EQ(t.steps_layer, 1);
     EXPECT_TRUE(t.steps_cross);
     EXPECT_EQ(t.steps->weights[0].rows(), 2);  // decoder queries
@@ -196,7 +196,7 @@ TEST(ModelForward, LocalAndGlobalLayersEachAttendWithTheirOwnMask) {
         TraceOptions opt;
         opt.detail_layer = detail;
         const Trace t = m.forward(in, opt);
-        ASSERT_TRUE(t.steps.has_value());
+        ASSERT_TRUE(t.steps);
         for (int h = 0; h < 2; ++h) {
             const Matrix& global = t.main.layers[0].self_attn.weights[h];
             const Matrix& local = t.main.layers[1].self_attn.weights[h];

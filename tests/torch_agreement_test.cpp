@@ -298,7 +298,7 @@ TEST(TorchAgreement, AttentionStepsOfEveryLayerMatchPyTorch) {
                     opt.detail_in_decoder = in_decoder;
                     opt.detail_cross = cross;
                     const hs::Trace t = model.forward(in, opt);
-                    ASSERT_TRUE(t.steps.has_value());
+                    ASSERT_TRUE(t.steps);
                     const float out_diff =
                         max_abs_diff(t.steps->output, expected_slice(*f, base + "_attn_output", 0));
                     EXPECT_LT(out_diff, kTolerance) << "attention output max abs diff " << out_diff;

@@ -94,7 +94,7 @@ TEST(WorkedExample, EveryIntermediateMatchesNumpyReference) {
         const json& ref = reference().at("examples").at(stem);
         const hs::WorkedExample ex = hs::load_worked_example(example_path(stem));
         const hs::Trace trace = ex.run();
-        ASSERT_TRUE(trace.steps.has_value());
+        ASSERT_TRUE(trace.steps);
         const hs::AttentionSteps& s = *trace.steps;
         EXPECT_EQ(static_cast<int>(s.q_heads.size()), ref.at("heads").get<int>());
         EXPECT_NEAR(s.scale, ref.at("scale").get<double>(), 1e-7);

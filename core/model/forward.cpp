@@ -170,7 +170,7 @@ struct Run {
     // partial traces of a big model (TraceOptions::on_main_layer) carry them.
     void take_steps() {
         if (!steps || !steps->steps() || trace.steps) return;
-        trace.steps = std::move(steps->steps());
+        trace.steps = std::make_shared<const AttentionSteps>(std::move(*steps->steps()));
         steps->steps().reset();
         trace.steps_layer = opt.detail_layer;
         trace.steps_in_decoder = opt.detail_in_decoder;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -123,8 +124,9 @@ struct Trace {
     StackTrace main;          // encoder-only / decoder-only: the stack; enc-dec: the encoder
     std::optional<StackTrace> decoder;  // encoder-decoder only
     std::vector<int> key_padding;       // key positions of `main` masked as padding
-    // Detailed capture (TraceOptions::detail_layer), if requested.
-    std::optional<AttentionSteps> steps;
+    // Detailed capture (TraceOptions::detail_layer), if requested; shared, not copied, by
+    // the partial traces a big model's window is sent while its forward goes on.
+    std::shared_ptr<const AttentionSteps> steps;
     int steps_layer = -1;
     bool steps_in_decoder = false;
     bool steps_cross = false;
