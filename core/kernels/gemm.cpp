@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/kernels/dispatched.h"
+#include "core/kernels/stored_rows.h"
 
 namespace hs::gemm {
 
@@ -120,8 +121,9 @@ void nn_transposed(int m, const float* a, int lda, const float* w, int n, int k,
 }
 
 // Panel q of a stored weight as pack_panel lays it out: out (k, 64) = Wᵀ[:, 64q : 64q + 64]:
-// the panel's rows read as stored into this thread's buffer (L2), then each block of
-// 16 rows × kColumnBlock inputs converted into a small buffer (16 KiB, in L1) and
+// the panel's rows read as stored into this thread's buffer (L2), then laid out part by
+// part: BF16 rows converted and transposed in one pass, the other types 16 rows ×
+// kColumnBlock inputs at a time converted into a small buffer (16 KiB, in L1) and
 // transposed into place.
 void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
     constexpr int kBlock = StoredMatrix::kColumnBlock, kRows = 16;
@@ -130,12 +132,18 @@ void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
     if (rows_block.size() < kRows * kBlock) rows_block.resize(kRows * kBlock);
     const int rows = std::min(kPanel, w.rows - q * kPanel);
     const StoredMatrix panel = w.rows_in_memory(q * kPanel, rows, panel_bytes);
-    for (int k0 = 0; k0 < w.cols; k0 += kBlock) {
-        const int kn = std::min(kBlock, w.cols - k0);
-        for (int r0 = 0; r0 < rows; r0 += kRows) {
-            const int n = std::min(kRows, rows - r0);
-            panel.convert(r0, n, k0, kn, rows_block.data(), kn);
-            transpose(n, kn, rows_block.data(), kn, out + static_cast<long>(k0) * kPanel + r0, kPanel);
+    for (const StoredRows& part : panel.parts) {
+        if (part.type == StoredType::BF16) {
+            kernels::bf16_to_f32_transposed(part.bytes, part.row_bytes, part.rows, w.cols, out + part.first_row, kPanel);
+            continue;
+        }
+        for (int k0 = 0; k0 < w.cols; k0 += kBlock) {
+            const int kn = std::min(kBlock, w.cols - k0);
+            for (int r0 = part.first_row; r0 < part.first_row + part.rows; r0 += kRows) {
+                const int n = std::min(kRows, part.first_row + part.rows - r0);
+                panel.convert(r0, n, k0, kn, rows_block.data(), kn);
+                transpose(n, kn, rows_block.data(), kn, out + static_cast<long>(k0) * kPanel + r0, kPanel);
+            }
         }
     }
     if (rows < kPanel) zero_missing_outputs(rows, w.cols, out);

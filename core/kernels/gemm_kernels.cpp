@@ -16,6 +16,7 @@
 HWY_BEFORE_NAMESPACE();
 namespace hs::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+#include "core/kernels/transpose_8x8-inl.h"  // inside the namespace: once per target
 
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
@@ -248,41 +249,15 @@ void NtDots(int m, int n, int k, const float* a, int lda, const float* b, int ld
 
 // bt (k, n) = b (n, k)ᵀ in 16 × 16 blocks, each block's 16 source rows in L1 while its
 // output rows are written. Inside a block, 8 × 8 sub-blocks go through 256-bit registers
-// (avx2 and avx512; generic goes one float at a time). Rows a…h of a sub-block:
-//   t0 = a0 b0 a1 b1 | a4 b4 a5 b5,  t1 = a2 b2 a3 b3 | a6 b6 a7 b7   (InterleaveLower/Upper
-//   of a and b, each 128-bit half apart), t2, t3 from c and d, t4…t7 from e…h;
-//   u0 = a0 b0 c0 d0 | a4 b4 c4 d4   (the low 64 bits of each half of t0 and t2), u1 = columns
-//   1 | 5, u2 = 2 | 6, u3 = 3 | 7; u4…u7 the same for rows e…h;
-//   column j = the low halves of u_j and u_{4+j}, column j + 4 their high halves (j < 4).
-// 24 shuffles and 16 memory operations per 64 floats (4 × 4 blocks in 128-bit registers
-// took 32 shuffles and 32 memory operations: docs/PERFORMANCE.md, "stored rows").
+// (avx2 and avx512: store_transposed_8x8; generic goes one float at a time): 24 shuffles
+// and 16 memory operations per 64 floats (4 × 4 blocks in 128-bit registers took 32 and
+// 32: docs/PERFORMANCE.md, "Less layout").
 #if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
 HWY_INLINE void transpose_8x8(const float* b, long ldb, float* bt, long ldbt) {
-    const hn::Full256<float> d;
-    const hn::Repartition<std::uint64_t, decltype(d)> d64;
-    using V = hn::Vec<decltype(d)>;
-    V t[8], u[8];
-    for (int i = 0; i < 8; i += 2) {
-        const V r0 = hn::LoadU(d, b + i * ldb), r1 = hn::LoadU(d, b + (i + 1) * ldb);
-        t[i] = hn::InterleaveLower(d, r0, r1);
-        t[i + 1] = hn::InterleaveUpper(d, r0, r1);
-    }
-    for (int h = 0; h < 8; h += 4) {  // rows a–d, then e–h
-        const auto lo = [&](int x, int y) {
-            return hn::BitCast(d, hn::InterleaveLower(d64, hn::BitCast(d64, t[h + x]), hn::BitCast(d64, t[h + y])));
-        };
-        const auto hi = [&](int x, int y) {
-            return hn::BitCast(d, hn::InterleaveUpper(d64, hn::BitCast(d64, t[h + x]), hn::BitCast(d64, t[h + y])));
-        };
-        u[h] = lo(0, 2);
-        u[h + 1] = hi(0, 2);
-        u[h + 2] = lo(1, 3);
-        u[h + 3] = hi(1, 3);
-    }
-    for (int j = 0; j < 4; ++j) {
-        hn::StoreU(hn::ConcatLowerLower(d, u[4 + j], u[j]), d, bt + j * ldbt);
-        hn::StoreU(hn::ConcatUpperUpper(d, u[4 + j], u[j]), d, bt + (j + 4) * ldbt);
-    }
+    const F8 d;
+    hn::Vec<F8> r[8];
+    for (int i = 0; i < 8; ++i) r[i] = hn::LoadU(d, b + i * ldb);
+    store_transposed_8x8(r, bt, ldbt);
 }
 constexpr int kRegisterBlock = 8;
 #endif

@@ -3,6 +3,7 @@
 #define HWY_TARGET_INCLUDE "core/kernels/stored_rows.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +15,7 @@
 HWY_BEFORE_NAMESPACE();
 namespace hs::kernels::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+#include "core/kernels/transpose_8x8-inl.h"  // inside the namespace: once per target
 
 using DF = hn::ScalableTag<float>;
 
@@ -29,6 +31,36 @@ void Bf16ToF32(const std::uint8_t* src, std::int64_t n, float* dst) {
         hn::StoreU(hn::BitCast(df, hn::ShiftLeft<16>(wide)), df, dst + i);
     }
     for (; i < n; ++i) dst[i] = hs::bf16_to_f32(load_le_u16(src + 2 * i));
+}
+
+// out[kk · ldo + r] = bf16 value kk of row r (rows `row_bytes` apart), for r < rows and
+// kk < k: a stored panel converted and laid out in one pass (gemm::nn_stored). Blocks of
+// 8 rows × 8 values go through registers: each row's 8 values widened and shifted up (as
+// Bf16ToF32), the block stored transposed; 64 values of each row per sweep of the rows, so
+// the (64, 64) stretch of out being written stays in L1.
+void Bf16ToF32Transposed(const std::uint8_t* src, std::int64_t row_bytes, int rows, int k, float* out, int ldo) {
+    const auto value = [&](int r, int kk) { return src + r * row_bytes + 2L * kk; };
+    int r8 = 0, k8 = 0;  // the part done in registers: rows [0, r8), values [0, k8)
+#if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
+    const F8 d;
+    const hn::RebindToUnsigned<F8> du32;
+    const hn::Rebind<std::uint16_t, F8> du16;
+    r8 = rows / 8 * 8;
+    k8 = k / 8 * 8;
+    for (int k0 = 0; k0 < k8; k0 += 64)
+        for (int r = 0; r < r8; r += 8)
+            for (int kk = k0; kk < std::min(k0 + 64, k8); kk += 8) {
+                hn::Vec<F8> v[8];
+                for (int i = 0; i < 8; ++i) {
+                    const auto wide = hn::PromoteTo(du32, hn::LoadU(du16, reinterpret_cast<const std::uint16_t*>(value(r + i, kk))));
+                    v[i] = hn::BitCast(d, hn::ShiftLeft<16>(wide));
+                }
+                store_transposed_8x8(v, out + static_cast<long>(kk) * ldo + r, ldo);
+            }
+#endif
+    for (int kk = 0; kk < k; ++kk)  // the rest one value at a time
+        for (int r = kk < k8 ? r8 : 0; r < rows; ++r)
+            out[static_cast<long>(kk) * ldo + r] = hs::bf16_to_f32(load_le_u16(value(r, kk)));
 }
 
 // f16 → f32 by the CPU's conversion (F16C at avx2 and avx512): exact, as f16_to_f32.
@@ -103,6 +135,9 @@ HWY_AFTER_NAMESPACE();
 namespace hs::kernels {
 
 void bf16_to_f32(const std::uint8_t* src, std::int64_t n, float* dst) { HS_KERNEL(Bf16ToF32)(src, n, dst); }
+void bf16_to_f32_transposed(const std::uint8_t* src, std::int64_t row_bytes, int rows, int k, float* out, int ldo) {
+    HS_KERNEL(Bf16ToF32Transposed)(src, row_bytes, rows, k, out, ldo);
+}
 void f16_to_f32(const std::uint8_t* src, std::int64_t n, float* dst) { HS_KERNEL(F16ToF32)(src, n, dst); }
 void q8_0_to_f32(const std::uint8_t* src, std::int64_t blocks, float* dst) { HS_KERNEL(Q8_0ToF32)(src, blocks, dst); }
 void q4_0_to_f32(const std::uint8_t* src, std::int64_t blocks, float* dst) { HS_KERNEL(Q4_0ToF32)(src, blocks, dst); }
