@@ -53,17 +53,21 @@ cc -shared -fPIC -O1 tests/sanitizers/keep_libraries_loaded.c -o build-asan/keep
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 cd build-asan
 status=0
-# The induction-formation test (1000 training steps of one thread's arithmetic; the same
-# code paths run in the other Trainer tests) took over 900 s under ASan on a slow 2-core
-# host (87 s in Release): left to the Release suite, as under TSan.
+# The two convergence tests (1000 and 1500 training steps of one thread's arithmetic; the
+# same code paths run in the other Trainer tests) are left to the Release suite, as under
+# TSan: the first took over 900 s under ASan on a slow 2-core host (87 s in Release), the
+# second 83 s of CI's 60-minute budget.
 ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1" ctest --output-on-failure -j"$(nproc)" -LE gui \
-  -E 'AnInductionHeadForms' "$@" || status=1
+  -E 'AnInductionHeadForms|AnEncoderDecoderLearnsToReverse' "$@" || status=1
 # verify_asan_link_order=0: the preloaded library comes before libasan (it needs no ASan).
 gui_tests() {
   LD_PRELOAD="$PWD/keep_libraries_loaded.so" LSAN_OPTIONS="suppressions=$PWD/../tests/sanitizers/lsan.supp:print_suppressions=0" \
     ASAN_OPTIONS="detect_leaks=1:detect_stack_use_after_return=1:verify_asan_link_order=0" \
-    ctest --output-on-failure -j"$(nproc)" -L gui "$@"
+    ctest --output-on-failure -j"$(nproc)" -L gui -E "$gui_release_only" "$@"
 }
+# The layout check (six app runs: 3 window sizes × 2 languages, 187 s under ASan) measures
+# widget extents, not memory; every view it visits runs under ASan in the other GUI tests.
+gui_release_only='gui_nothing_clipped_from_720p_to_1440p'
 # LeakSanitizer's own tracer (the thread that stops the others to scan them at exit) has
 # crashed at the exit of a GUI test run beside another ("Tracer caught signal 11 …
 # LeakSanitizer has encountered a fatal error"; twice in gui_chinese_interface_and_welcome,

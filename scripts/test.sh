@@ -3,7 +3,7 @@
 # the same suite under the sanitizers (docs/RELIABILITY.md): ASan + UBSan + LeakSanitizer
 # over every test, ThreadSanitizer over the threaded ones. CI (.ci/run) runs exactly this.
 #   scripts/test.sh           everything (~50 min on 2 cores, most of it the sanitizer builds)
-#   scripts/test.sh --quick   the Release suite only (~10 min)
+#   scripts/test.sh --quick   the Release suite only (~17 min)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=0

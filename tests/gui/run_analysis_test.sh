@@ -2,7 +2,10 @@
 # Head analysis in the window on a real checkpoint (stories260K, referenced in place):
 # Analyze, screenshot the Analysis view, ablate one head, rank all heads, dump the state
 # after each step; then checks labels/metrics, the ablation KL and the ranking against
-# core computed independently (gui_check analysis).
+# core computed independently (gui_check analysis). Last, the Plots, Similarity and Rollout
+# tabs are drawn (each must be the open tab in its dump), so their drawing code runs under
+# the sanitizers too (scripts/sanitize.sh leaves the layout test, which also visits them, to
+# the Release suite).
 #   run_analysis_test.sh APP CHECKER OUTDIR MODEL.bin
 # A missing checkpoint is a failure, not a skip.
 set -euo pipefail
@@ -30,11 +33,20 @@ rank-heads
 analysis-tab ablation
 dump-state $out/ranked.json
 screenshot $out/ablation.png
+analysis-tab plots
+dump-state $out/tab_plots.json
+analysis-tab similarity
+dump-state $out/tab_similarity.json
+analysis-tab rollout
+dump-state $out/tab_rollout.json
 SCRIPT
 timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
   --size 1600x1000 --script "$out/session.txt"
 for f in analysis.json analysis.png metrics.csv prev_token.png ablated.json ranked.json ablation.png; do
   [[ -s "$out/$f" ]] || { echo "FAIL: $out/$f was not written"; exit 1; }
+done
+for tab in plots similarity rollout; do
+  grep -Eq "\"open_tab\": *\"$tab\"" "$out/tab_$tab.json" || { echo "FAIL: the $tab tab was not drawn"; exit 1; }
 done
 "$checker" analysis "$out/analysis.json" "$out/ablated.json" "$out/ranked.json" "$out/analysis.png" \
   "$model" "$text" $head
