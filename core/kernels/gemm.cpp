@@ -120,33 +120,18 @@ void nn_transposed(int m, const float* a, int lda, const float* w, int n, int k,
     }
 }
 
-// Panel q of a stored weight as pack_panel lays it out: out (k, 64) = Wᵀ[:, 64q : 64q + 64]:
-// the panel's rows read as stored into this thread's buffer (L2), then laid out part by
-// part: BF16 rows converted and transposed in one pass, the other types 16 rows ×
-// kColumnBlock inputs at a time converted into a small buffer (16 KiB, in L1) and
-// transposed into place.
-void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
-    constexpr int kBlock = StoredMatrix::kColumnBlock, kRows = 16;
+// Panel q's rows of W (64, or fewer in the last) in memory: read into this thread's buffer
+// when W lies in a file; valid until this thread's next call.
+StoredMatrix panel_in_memory(const StoredMatrix& w, int q) {
     thread_local std::vector<std::uint8_t> panel_bytes;  // grow-only
-    thread_local Eigen::VectorXf rows_block;             // (kRows, kBlock), grow-only
-    if (rows_block.size() < kRows * kBlock) rows_block.resize(kRows * kBlock);
-    const int rows = std::min(kPanel, w.rows - q * kPanel);
-    const StoredMatrix panel = w.rows_in_memory(q * kPanel, rows, panel_bytes);
-    for (const StoredRows& part : panel.parts) {
-        if (part.type == StoredType::BF16) {
-            kernels::bf16_to_f32_transposed(part.bytes, part.row_bytes, part.rows, w.cols, out + part.first_row, kPanel);
-            continue;
-        }
-        for (int k0 = 0; k0 < w.cols; k0 += kBlock) {
-            const int kn = std::min(kBlock, w.cols - k0);
-            for (int r0 = part.first_row; r0 < part.first_row + part.rows; r0 += kRows) {
-                const int n = std::min(kRows, part.first_row + part.rows - r0);
-                panel.convert(r0, n, k0, kn, rows_block.data(), kn);
-                transpose(n, kn, rows_block.data(), kn, out + static_cast<long>(k0) * kPanel + r0, kPanel);
-            }
-        }
-    }
-    if (rows < kPanel) zero_missing_outputs(rows, w.cols, out);
+    return w.rows_in_memory(q * kPanel, std::min(kPanel, w.rows - q * kPanel), panel_bytes);
+}
+
+// Panel q of a stored weight as pack_panel lays it out: out (k, 64) = Wᵀ[:, 64q : 64q + 64].
+void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
+    const StoredMatrix panel = panel_in_memory(w, q);
+    panel.convert_transposed(out, kPanel);
+    if (panel.rows < kPanel) zero_missing_outputs(panel.rows, w.cols, out);
 }
 
 // c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · W (n, k)ᵀ, W's panels laid
@@ -205,19 +190,16 @@ void nt_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0
                float* c, int ldc) {
     assert(m <= kDotRows);
     constexpr int kRows = 16;
-    thread_local std::vector<std::uint8_t> panel_bytes;  // grow-only
-    thread_local Eigen::VectorXf rows_f32;               // (kRows, k), grow-only
+    thread_local Eigen::VectorXf rows_f32;  // (kRows, k), grow-only
     if (rows_f32.size() < static_cast<long>(kRows) * w.cols) rows_f32.resize(static_cast<long>(kRows) * w.cols);
     for (int q = panel0; q < panel0 + panels; ++q) {
-        const int rows = std::min(kPanel, w.rows - q * kPanel);
-        const StoredMatrix panel = w.rows_in_memory(q * kPanel, rows, panel_bytes);
-        for (int r0 = 0; r0 < rows; r0 += kRows) {
-            const int n = std::min(kRows, rows - r0), col = q * kPanel + r0;
+        const StoredMatrix panel = panel_in_memory(w, q);
+        for (int r0 = 0; r0 < panel.rows; r0 += kRows) {
+            const int n = std::min(kRows, panel.rows - r0), col = q * kPanel + r0;
             panel.convert(r0, n, 0, w.cols, rows_f32.data(), w.cols);
-            nt_dots(m, n, w.cols, a, lda, rows_f32.data(), w.cols, c + col, ldc);
-            if (bias)
-                for (int i = 0; i < m; ++i)
-                    for (int j = 0; j < n; ++j) c[static_cast<long>(i) * ldc + col + j] += bias[col + j];
+            if (bias)  // c = bias, then += the dots: bias + dot, as nt_dots on the converted W plus bias
+                for (int i = 0; i < m; ++i) std::copy_n(bias + col, n, c + static_cast<long>(i) * ldc + col);
+            nt_dots(m, n, w.cols, a, lda, rows_f32.data(), w.cols, c + col, ldc, /*accumulate=*/bias != nullptr);
         }
     }
 }

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cassert>
 
+#include "core/kernels/gemm.h"
+#include "core/kernels/stored_rows.h"
+
 namespace hs {
 
 StoredMatrix StoredMatrix::rows_in_memory(int r0, int n, std::vector<std::uint8_t>& buffer) const {
@@ -39,6 +42,29 @@ void StoredMatrix::convert(int r0, int n, int c0, int cn, float* out, int ldo) c
         const std::uint8_t* row = part->bytes + static_cast<std::int64_t>(r - part->first_row) * part->row_bytes;
         dequantize(part->type, row + static_cast<std::int64_t>(c0 / info.block_values) * info.block_bytes, cn,
                    out + static_cast<std::int64_t>(r - r0) * ldo);
+    }
+}
+
+void StoredMatrix::convert_transposed(float* out, int ldo) const {
+    constexpr int kRows = 16;
+    alignas(64) thread_local float block[kRows * kColumnBlock];  // 16 KiB
+    for (const StoredRows& part : parts) {
+        assert(part.bytes);
+        float* part_out = out + part.first_row;
+        if (part.type == StoredType::BF16) {
+            kernels::bf16_to_f32_transposed(part.bytes, part.row_bytes, part.rows, cols, part_out, ldo);
+        } else if (part.type == StoredType::Q8_0) {
+            kernels::q8_0_to_f32_transposed(part.bytes, part.row_bytes, part.rows, cols, part_out, ldo);
+        } else {
+            for (int c0 = 0; c0 < cols; c0 += kColumnBlock) {
+                const int cn = std::min(kColumnBlock, cols - c0);
+                for (int r0 = part.first_row; r0 < part.first_row + part.rows; r0 += kRows) {
+                    const int n = std::min(kRows, part.first_row + part.rows - r0);
+                    convert(r0, n, c0, cn, block, cn);
+                    gemm::transpose(n, cn, block, cn, out + static_cast<long>(c0) * ldo + r0, ldo);
+                }
+            }
+        }
     }
 }
 

@@ -48,6 +48,11 @@ struct StoredMatrix {
     // fall on block bounds of every type (32 or 256 values per block).
     static constexpr int kColumnBlock = 256;
     void convert(int r0, int n, int c0, int cn, float* out, int ldo) const;
+    // out (cols, rows) with row stride ldo = Wᵀ as f32, every part in memory (a panel of
+    // gemm::nn_stored): BF16 and Q8_0 rows converted and laid out in one pass, the other
+    // types 16 rows × kColumnBlock values at a time converted into a buffer in L1 and
+    // transposed into place. The same floats as convert.
+    void convert_transposed(float* out, int ldo) const;
 };
 
 }  // namespace hs

@@ -63,6 +63,41 @@ void Bf16ToF32Transposed(const std::uint8_t* src, std::int64_t row_bytes, int ro
             out[static_cast<long>(kk) * ldo + r] = hs::bf16_to_f32(load_le_u16(value(r, kk)));
 }
 
+// The same for Q8_0 (k whole blocks): value kk of a row is q · d of its block kk / 32 (as
+// Q8_0ToF32). A block of 8 rows' scales is converted once for its 4 steps of 8 values.
+void Q8_0ToF32Transposed(const std::uint8_t* src, std::int64_t row_bytes, int rows, int k, float* out, int ldo) {
+    const auto block = [&](int r, int b) { return src + r * row_bytes + 34L * b; };
+    int r8 = 0;  // the rows done in registers
+#if HWY_TARGET != HWY_SCALAR && HWY_MAX_BYTES >= 32
+    const F8 d;
+    const hn::RebindToSigned<F8> di32;
+    const hn::Rebind<std::int8_t, F8> di8;
+    const int blocks = k / 32;
+    r8 = rows / 8 * 8;
+    for (int b0 = 0; b0 < blocks; b0 += 2)  // 64 values of each row per sweep
+        for (int r = 0; r < r8; r += 8)
+            for (int b = b0; b < std::min(b0 + 2, blocks); ++b) {
+                hn::Vec<F8> scale[8], v[8];
+                const std::int8_t* q[8];
+                for (int i = 0; i < 8; ++i) {
+                    scale[i] = hn::Set(d, hs::f16_to_f32(load_le_u16(block(r + i, b))));
+                    q[i] = reinterpret_cast<const std::int8_t*>(block(r + i, b) + 2);
+                }
+                for (int j = 0; j < 32; j += 8) {
+                    for (int i = 0; i < 8; ++i)
+                        v[i] = hn::Mul(hn::ConvertTo(d, hn::PromoteTo(di32, hn::LoadU(di8, q[i] + j))), scale[i]);
+                    store_transposed_8x8(v, out + (32L * b + j) * ldo + r, ldo);
+                }
+            }
+#endif
+    for (int r = r8; r < rows; ++r)  // the other rows one value at a time
+        for (int b = 0; b < k / 32; ++b) {
+            const float scale = hs::f16_to_f32(load_le_u16(block(r, b)));
+            const auto* q = reinterpret_cast<const std::int8_t*>(block(r, b) + 2);
+            for (int j = 0; j < 32; ++j) out[(32L * b + j) * ldo + r] = static_cast<float>(q[j]) * scale;
+        }
+}
+
 // f16 → f32 by the CPU's conversion (F16C at avx2 and avx512): exact, as f16_to_f32.
 void F16ToF32(const std::uint8_t* src, std::int64_t n, float* dst) {
     const DF df;
@@ -137,6 +172,9 @@ namespace hs::kernels {
 void bf16_to_f32(const std::uint8_t* src, std::int64_t n, float* dst) { HS_KERNEL(Bf16ToF32)(src, n, dst); }
 void bf16_to_f32_transposed(const std::uint8_t* src, std::int64_t row_bytes, int rows, int k, float* out, int ldo) {
     HS_KERNEL(Bf16ToF32Transposed)(src, row_bytes, rows, k, out, ldo);
+}
+void q8_0_to_f32_transposed(const std::uint8_t* src, std::int64_t row_bytes, int rows, int k, float* out, int ldo) {
+    HS_KERNEL(Q8_0ToF32Transposed)(src, row_bytes, rows, k, out, ldo);
 }
 void f16_to_f32(const std::uint8_t* src, std::int64_t n, float* dst) { HS_KERNEL(F16ToF32)(src, n, dst); }
 void q8_0_to_f32(const std::uint8_t* src, std::int64_t blocks, float* dst) { HS_KERNEL(Q8_0ToF32)(src, blocks, dst); }
