@@ -232,7 +232,7 @@ void Worker::publish_partial(const ComputeRequest& request, const Trace& so_far,
     partial.source = cached_source_;
     partial.source_kind = cached_source_->kind();
     partial.parameter_count = cached_source_->parameter_count();
-    partial.info = describe_model(*cached_source_);
+    partial.info = cached_info_;
     Trace first = first_layers(so_far, done);
     partial.thumbnails = maps.copy_first(first, done);
     partial.byte_tokens = byte_tokens_of(first.main.tokens);
@@ -285,7 +285,7 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
             result.source = cached_source_;
             result.source_kind = cached_source_->kind();
             result.parameter_count = cached_source_->parameter_count();
-            result.info = describe_model(*cached_source_);
+            result.info = cached_info_;
         }
         compare_with_the_article(request, trace, result);
         maps.finish(trace);
@@ -338,6 +338,7 @@ bool Worker::open_model(const ComputeRequest& request, const JobControl& control
                                           : open_source(request.model_arg, load_progress);
     cached_arg_ = request.model_arg;
     cached_load_ms_ = ms_since(t_load);
+    cached_info_ = describe_model(*cached_source_);
     return !request.shown_source;  // a model opened now, not the one on screen handed back
 }
 

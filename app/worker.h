@@ -179,6 +179,7 @@ private:
     std::weak_ptr<const TraceSource> samples_read_by_;  // the source samples_read_ was worked out for
     std::shared_ptr<const std::vector<bool>> samples_read_;
     double cached_load_ms_ = 0.0;
+    ModelInfo cached_info_;  // describe_model(*cached_source_), once per model opened
     // The plain (unablated) trace of the last ablated request, reused while only the
     // ablated heads change: key = model, input and capture options.
     std::string base_key_;

@@ -395,11 +395,11 @@ void GgufFile::require_readable(const GgufTensor& t) const {
 }
 
 void GgufFile::read_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, float* dst) const {
-    read_stored_rows(stored_rows(t, first, count, 0), t.row_values(), first, t.ne.size() == 1, dst);
+    read_stored_rows(stored_rows(t, first, count, 0), {t.row_values(), first, t.ne.size() == 1}, dst);
 }
 
 void GgufFile::check_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const {
-    read_stored_rows(stored_rows(t, first, count, 0), t.row_values(), first, t.ne.size() == 1, nullptr);
+    read_stored_rows(stored_rows(t, first, count, 0), {t.row_values(), first, t.ne.size() == 1}, nullptr);
 }
 
 StoredRows GgufFile::stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, int at) const {

@@ -302,12 +302,12 @@ StoredRows SafetensorsFile::stored_rows(const TensorInfo& t, std::int64_t first,
 }
 
 void SafetensorsFile::check_rows(const TensorInfo& t, std::int64_t first, std::int64_t count) const {
-    read_stored_rows(stored_rows(t, first, count, 0), t.shape.empty() ? 1 : t.shape.back(), first, t.shape.size() <= 1,
+    read_stored_rows(stored_rows(t, first, count, 0), {t.shape.empty() ? 1 : t.shape.back(), first, t.shape.size() <= 1},
                      nullptr);
 }
 
 void SafetensorsFile::read_rows(const TensorInfo& t, std::int64_t first, std::int64_t count, float* dst) const {
-    read_stored_rows(stored_rows(t, first, count, 0), t.shape.empty() ? 1 : t.shape.back(), first, t.shape.size() <= 1,
+    read_stored_rows(stored_rows(t, first, count, 0), {t.shape.empty() ? 1 : t.shape.back(), first, t.shape.size() <= 1},
                      dst);
 }
 

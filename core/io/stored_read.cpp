@@ -23,9 +23,8 @@ struct NotFinite {
 
 }  // namespace
 
-void read_stored_rows(const StoredRows& rows, std::int64_t row_values, std::int64_t tensor_row, bool vector,
-                      float* dst) {
-    const std::int64_t count = rows.rows, bytes_per_row = rows.row_bytes;
+void read_stored_rows(const StoredRows& rows, const RowsInTensor& where, float* dst) {
+    const std::int64_t count = rows.rows, bytes_per_row = rows.row_bytes, row_values = where.row_values;
     if (count <= 0) return;
     // Whole rows per task, each row converted alike whatever the split. A task notes the
     // first value that is not finite; the first of all is reported.
@@ -64,8 +63,8 @@ void read_stored_rows(const StoredRows& rows, std::int64_t row_values, std::int6
     });
     for (const NotFinite& bad : first_bad)
         if (bad.index >= 0) {
-            const std::int64_t row = tensor_row + bad.index / row_values, col = bad.index % row_values;
-            const std::string at = vector ? "[" + std::to_string(col) + "]"
+            const std::int64_t row = where.first_row + bad.index / row_values, col = bad.index % row_values;
+            const std::string at = where.vector ? "[" + std::to_string(col) + "]"
                                           : "[" + std::to_string(row) + ", " + std::to_string(col) + "]";
             throw Error(rows.source->path() + ": tensor '" + *rows.name + "' " + not_finite_weight(bad.value, at));
         }

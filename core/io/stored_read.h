@@ -9,13 +9,18 @@
 
 namespace hs {
 
-// The rows.rows rows of `rows` (rows.source, rows.offset, rows.name set), each of
-// `row_values` values, as f32 into dst (row-major), or, with dst null, only checked.
-// `tensor_row` is the tensor's row at rows.offset and `vector` whether it has one
-// dimension, for messages. Throws hs::Error naming the file, the tensor and the [row,
-// column] (a vector's [index]) of the first value that is not finite (NaN, ±inf), or the
-// read that failed.
-void read_stored_rows(const StoredRows& rows, std::int64_t row_values, std::int64_t tensor_row, bool vector,
-                      float* dst);
+// Where stored rows sit in their tensor: the values per row, and for messages the tensor's
+// row at rows.offset and whether it has one dimension (a vector's values are named [index]).
+struct RowsInTensor {
+    std::int64_t row_values = 0;
+    std::int64_t first_row = 0;
+    bool vector = false;
+};
+
+// The rows.rows rows of `rows` (rows.source, rows.offset, rows.name set) as f32 into dst
+// (row-major), or, with dst null, only checked. Throws hs::Error naming the file, the
+// tensor and the [row, column] (a vector's [index]) of the first value that is not finite
+// (NaN, ±inf), or the read that failed.
+void read_stored_rows(const StoredRows& rows, const RowsInTensor& where, float* dst);
 
 }  // namespace hs
