@@ -336,9 +336,9 @@ bool Worker::open_model(const ComputeRequest& request, const JobControl& control
     cached_source_ = request.open         ? request.open()
                      : request.playground ? open_playground(*request.playground, previous.get())
                                           : open_source(request.model_arg, load_progress);
-    cached_arg_ = request.model_arg;
-    cached_load_ms_ = ms_since(t_load);
     cached_info_ = describe_model(*cached_source_);
+    cached_arg_ = request.model_arg;  // last: a model whose opening threw is not cached
+    cached_load_ms_ = ms_since(t_load);
     return !request.shown_source;  // a model opened now, not the one on screen handed back
 }
 

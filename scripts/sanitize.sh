@@ -20,7 +20,7 @@ common="-O1 -g1 -fno-omit-frame-pointer"
 
 if [[ $mode == thread ]]; then
   # The unit tests of threaded code live in these files (the app's workers in
-  # headscope_app_tests); only they are built, not the other ~90 test files, the CLI or the window.
+  # headscope_app_tests); only they are built, not the other ~60 test files, the CLI or the window.
   threaded_files="parallel_test.cpp;gemm_test.cpp;live_edit_test.cpp;model_test.cpp;train_loop_test.cpp"
   # OpenBLAS off: its own threads are not instrumented; Eigen's GEMM is, in our pool.
   flags="$common -fsanitize=thread"
@@ -39,7 +39,7 @@ if [[ $mode == thread ]]; then
   # The two convergence tests are one thread's long arithmetic (1000 and 1500 training
   # steps; 40–90 s and 5–12 s in Release, the second over 300 s under TSan on CI's host). Their
   # code paths run under TSan in the short Trainer tests (…StepIsTheSameOnOneThreadAsOnThePool
-  # for a decoder and an encoder–decoder); the Release suite runs both whole, ASan the second.
+  # for a decoder and an encoder–decoder); the Release suite runs both whole, neither sanitizer.
   exec ctest --output-on-failure -j"$(nproc)" -R "$threaded" \
     -E 'AnInductionHeadForms|AnEncoderDecoderLearnsToReverse' "$@"
 fi
@@ -66,7 +66,8 @@ gui_tests() {
     ctest --output-on-failure -j"$(nproc)" -L gui -E "$gui_release_only" "$@"
 }
 # The layout check (six app runs: 3 window sizes × 2 languages, 187 s under ASan) measures
-# widget extents, not memory; every view it visits runs under ASan in the other GUI tests.
+# widget extents, not memory; every view it visits runs under ASan in another GUI test (the
+# Plots, Similarity and Rollout tabs and an encoder–decoder's Analysis view in the analysis test).
 gui_release_only='gui_nothing_clipped_from_720p_to_1440p'
 # LeakSanitizer's own tracer (the thread that stops the others to scan them at exit) has
 # crashed at the exit of a GUI test run beside another ("Tracer caught signal 11 …

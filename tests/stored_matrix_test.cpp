@@ -93,6 +93,7 @@ TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
         {100, 544, {{StoredType::Q4_0, 130}, {StoredType::Q8_0, 70}}},
         {300, 288, {{StoredType::F32, 10}, {StoredType::Q4_0, 60}, {StoredType::BF16, 130}}},
         {7, 512, {{StoredType::Q4_K, 70}, {StoredType::Q6_K, 30}}},  // 256-value blocks: two column blocks
+        {8, 96, {{StoredType::Q8_0, 75}, {StoredType::BF16, 5}}},     // Q8_0 read from the file, 3 rows past 8s
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(testing::Message() << c.m << " rows, " << c.cols << " inputs, " << c.parts.size() << " parts");

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "core/kernels/dispatched.h"
-#include "core/kernels/stored_rows.h"
 
 namespace hs::gemm {
 

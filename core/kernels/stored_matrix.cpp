@@ -47,7 +47,7 @@ void StoredMatrix::convert(int r0, int n, int c0, int cn, float* out, int ldo) c
 
 void StoredMatrix::convert_transposed(float* out, int ldo) const {
     constexpr int kRows = 16;
-    alignas(64) thread_local float block[kRows * kColumnBlock];  // 16 KiB
+    thread_local std::vector<float> block(kRows * kColumnBlock);  // 16 KiB, in L1
     for (const StoredRows& part : parts) {
         assert(part.bytes);
         float* part_out = out + part.first_row;
@@ -60,8 +60,8 @@ void StoredMatrix::convert_transposed(float* out, int ldo) const {
                 const int cn = std::min(kColumnBlock, cols - c0);
                 for (int r0 = part.first_row; r0 < part.first_row + part.rows; r0 += kRows) {
                     const int n = std::min(kRows, part.first_row + part.rows - r0);
-                    convert(r0, n, c0, cn, block, cn);
-                    gemm::transpose(n, cn, block, cn, out + static_cast<long>(c0) * ldo + r0, ldo);
+                    convert(r0, n, c0, cn, block.data(), cn);
+                    gemm::transpose(n, cn, block.data(), cn, out + static_cast<long>(c0) * ldo + r0, ldo);
                 }
             }
         }

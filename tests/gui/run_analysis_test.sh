@@ -3,8 +3,8 @@
 # Analyze, screenshot the Analysis view, ablate one head, rank all heads, dump the state
 # after each step; then checks labels/metrics, the ablation KL and the ranking against
 # core computed independently (gui_check analysis). Last, the Plots, Similarity and Rollout
-# tabs are drawn (each must be the open tab in its dump), so their drawing code runs under
-# the sanitizers too (scripts/sanitize.sh leaves the layout test, which also visits them, to
+# tabs are drawn (each must be the open tab in its dump), then an encoder–decoder's Analysis
+# view, so their drawing code runs under the sanitizers too (scripts/sanitize.sh leaves the layout test, which also visits them, to
 # the Release suite).
 #   run_analysis_test.sh APP CHECKER OUTDIR MODEL.bin
 # A missing checkpoint is a failure, not a skip.
@@ -39,6 +39,9 @@ analysis-tab similarity
 dump-state $out/tab_similarity.json
 analysis-tab rollout
 dump-state $out/tab_rollout.json
+model random:arch=encoder-decoder,d_model=64,heads=4,layers=2
+view analysis
+dump-state $out/encdec_analysis.json
 SCRIPT
 timeout 240 xvfb-run -n "${HEADSCOPE_XVFB_FIRST:-99}" -a -s '-screen 0 1600x1000x24' "$app" --no-settings --model "$model" --text "$text" \
   --size 1600x1000 --script "$out/session.txt"
@@ -48,5 +51,7 @@ done
 for tab in plots similarity rollout; do
   grep -Eq "\"open_tab\": *\"$tab\"" "$out/tab_$tab.json" || { echo "FAIL: the $tab tab was not drawn"; exit 1; }
 done
+grep -Eq '"trace_model_arg": *"[^"]*arch=encoder-decoder' "$out/encdec_analysis.json" &&
+  grep -Eq '"view": *"analysis"' "$out/encdec_analysis.json" || { echo "FAIL: no encoder–decoder in the Analysis view"; exit 1; }
 "$checker" analysis "$out/analysis.json" "$out/ablated.json" "$out/ranked.json" "$out/analysis.png" \
   "$model" "$text" $head
