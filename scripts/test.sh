@@ -2,7 +2,7 @@
 # Installs what is missing, builds HeadScope (Release) and runs the whole test suite, then
 # the same suite under the sanitizers (docs/RELIABILITY.md): ASan + UBSan + LeakSanitizer
 # over every test, ThreadSanitizer over the threaded ones. CI (.ci/run) runs exactly this.
-#   scripts/test.sh           everything (~50 min on 2 cores, most of it the sanitizer builds)
+#   scripts/test.sh           everything (~60 min on 2 cores, most of it the three builds)
 #   scripts/test.sh --quick   the Release suite only (~17 min)
 set -euo pipefail
 cd "$(dirname "$0")/.."
