@@ -9,7 +9,7 @@ set -euo pipefail
 
 packages=(
   # build
-  build-essential cmake pkg-config
+  build-essential cmake ninja-build pkg-config
   libimgui-dev libglfw3-dev libeigen3-dev nlohmann-json3-dev libstb-dev libhwy-dev
   libpng-dev  # PNG export streamed row by row (images over 2 GiB)
   libsentencepiece-dev  # SentencePiece's tokenizer.model files

@@ -33,8 +33,8 @@ if [[ $mode == thread ]]; then
   # work on 2 cores (headscope_tests' CTest environment sets 2 for its own tests).
   # 900 s per test, as under ASan: Trainer.LearnsToCopy (400 steps) takes 105 s here alone.
   export HEADSCOPE_THREADS=4 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
-  threaded='Worker|LatestWins|MipWorker|MapBudgetWorker|ParallelFor|PackedAttention|GemmPacked|PackedCache|ModelWithHeads|InitWeights|MatmulNt|AttendHeads|LiveEdit|Trainer|Checkpoint'
-  tests=$(ctest -N -R "$threaded" | grep -c 'Test #' || true)
+  threaded='Worker|LatestWins|MipWorker|MapBudgetWorker|ParallelFor|PackedAttention|GemmPacked|PackedCache|ModelWithHeads|InitWeights|MatmulNt|AttendHeads|OpenPlayground|SameButHeads|Trainer|Checkpoint'
+  tests=$(ctest -N -R "$threaded" | grep -cE 'Test +#' || true)
   echo "ThreadSanitizer: $tests tests"
   # The two convergence tests are one thread's long arithmetic (1000 and 1500 training
   # steps; 40–90 s and 5–12 s in Release, the second over 300 s under TSan on CI's host). Their
