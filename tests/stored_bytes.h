@@ -45,15 +45,24 @@ inline std::vector<std::uint8_t> random_rows(StoredType type, int rows, int cols
     return bytes;
 }
 
-// A "file" of stored bytes read by offset (copied, as pread copies them); counts its reads.
+// A "file" of stored bytes read by offset (copied, as pread copies them), and, when
+// `map`, also mapped (its bytes where they lie); counts its reads and releases.
 struct BytesFile final : StoredBytes {
     std::vector<std::uint8_t> bytes;
-    mutable int reads = 0;
+    bool map = false;
+    mutable int reads = 0, releases = 0;
     std::string name = "bytes";
     void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override {
         if (offset + n > bytes.size()) throw Error("the file ends before tensor '" + tensor + "'");
         std::memcpy(out, bytes.data() + offset, n);
         ++reads;
+    }
+    const std::uint8_t* mapped(std::uint64_t offset, std::size_t n) const override {
+        return map && offset + n <= bytes.size() ? bytes.data() + offset : nullptr;
+    }
+    void release(std::uint64_t, std::size_t) const override { ++releases; }
+    void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const override {
+        if (offset + n > bytes.size()) throw Error("the file ends before tensor '" + tensor + "'");
     }
     const std::string& path() const override { return name; }
 };

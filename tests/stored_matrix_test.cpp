@@ -124,6 +124,13 @@ TEST_P(GemmStored, AStoredWeightGivesThePackedProductOfItsValues) {
         const Eigen::MatrixXd exact =
             (x.cast<double>() * w32.cast<double>().transpose()).rowwise() + bias.cast<double>().transpose();
         EXPECT_LT((got.cast<double>() - exact).cwiseAbs().maxCoeff(), 1e-5 * c.cols);
+        // The file's rows read where they lie in its map: the same floats, and no read.
+        file.map = true;
+        const int reads = file.reads;
+        Matrix mapped(c.m, w.rows);
+        matmul_nt(x, w, &bias, mapped);
+        EXPECT_EQ(mapped, want);
+        EXPECT_EQ(file.reads, reads);
     }
 }
 

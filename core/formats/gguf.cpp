@@ -420,6 +420,14 @@ void GgufFile::read(std::uint64_t offset, std::size_t n, void* out, const std::s
     file_->read_tensor(offset, n, out, tensor);
 }
 
+const std::uint8_t* GgufFile::mapped(std::uint64_t offset, std::size_t n) const { return file_->mapped(offset, n); }
+
+void GgufFile::release(std::uint64_t offset, std::size_t n) const { file_->release(offset, n); }
+
+void GgufFile::require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const {
+    file_->require_holds(offset, n, tensor);
+}
+
 void GgufFile::require_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const {
     require_readable(t);
     if (first < 0 || count < 0 || first + count > t.rows())

@@ -96,6 +96,9 @@ public:
     std::int64_t row_bytes(const GgufTensor& t) const;
     // StoredBytes: n bytes of the file at `offset`, of tensor `tensor`.
     void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override;
+    const std::uint8_t* mapped(std::uint64_t offset, std::size_t n) const override;
+    void release(std::uint64_t offset, std::size_t n) const override;
+    void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const override;
 
 private:
     GgufFile() = default;

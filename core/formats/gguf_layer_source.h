@@ -2,7 +2,7 @@
 // A GGUF model's layers read from its file as the forward reaches them (core/model/
 // layer_source.h), for a model whose f32 weights do not fit in memory. For the forward's
 // products a layer's linear weights stay in the file: the products read each panel's rows
-// as stored (pread, so the system's page cache holds the file, not this process) and
+// as stored, where they lie in the file's map (core/io/read_only_file.h) and
 // convert them just before use (core/kernels/stored_matrix.h); its vectors are read as
 // f32. The Pipeline's layer is read whole as f32. Every value is checked finite the first
 // time its layer is read.

@@ -7,8 +7,9 @@
 //              layers stay in the file, their products reading each weight as stored a
 //              panel at a time (core/model/layer_source.h): 4 bytes per outside parameter
 //              plus one layer's f32 and stored bytes (the Pipeline's layer, read whole, is
-//              f32). The file stays in the system's page cache, which the system may drop,
-//              not in this process.
+//              f32). The file stays in the system's page cache, which the system may drop;
+//              the products read it through a map, whose pages count in this process's
+//              RSS while they stay mapped (core/io/read_only_file.h).
 // A model that fits neither way is refused with the sizes named instead of being killed
 // by the system half-way through reading it.
 #include <optional>

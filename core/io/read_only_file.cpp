@@ -1,14 +1,18 @@
 #include "core/io/read_only_file.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/error.h"
 #include "core/io/atomic_file.h"
+#include "core/io/memory_budget.h"
 
 namespace hs {
 
@@ -27,10 +31,40 @@ ReadOnlyFile::ReadOnlyFile(const std::string& path, const std::string& kind) : p
         throw Error(path + " is " + special + ", not a " + kind);
     }
     size_ = static_cast<std::uint64_t>(st.st_size);
+    // No map (null) for an empty file or when mmap fails (no address space): pread only.
+    if (size_ > 0 && size_ <= SIZE_MAX) {
+        void* map = ::mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_SHARED, fd_, 0);
+        if (map != MAP_FAILED) map_ = static_cast<std::uint8_t*>(map);
+    }
+    try {
+        const long long available = available_memory_bytes();  // -1: unknown
+        release_pages_ = available >= 0 && size_ > static_cast<std::uint64_t>(available);
+    } catch (const Error&) {  // a malformed HEADSCOPE_MEMORY_LIMIT: the memory plan names it
+    }
 }
 
 ReadOnlyFile::~ReadOnlyFile() {
+    if (map_) ::munmap(map_, static_cast<std::size_t>(size_));
     if (fd_ >= 0) ::close(fd_);
+}
+
+const std::uint8_t* ReadOnlyFile::mapped(std::uint64_t offset, std::size_t n) const {
+    if (!map_ || offset > size_ || n > size_ - offset) return nullptr;
+    return map_ + offset;
+}
+
+void ReadOnlyFile::require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) fail(errno, "tensor '" + tensor + "'");
+    if (static_cast<std::uint64_t>(st.st_size) < offset + n) fail(-1, "tensor '" + tensor + "'");
+}
+
+void ReadOnlyFile::release(std::uint64_t offset, std::size_t n) const {
+    if (!map_ || !release_pages_ || offset >= size_) return;
+    static const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t first = offset / page * page;  // whole pages around the bytes
+    const std::uint64_t end = std::min(size_, offset + n);
+    ::madvise(map_ + first, static_cast<std::size_t>(end - first), MADV_DONTNEED);
 }
 
 int ReadOnlyFile::read_all(std::uint64_t offset, std::size_t n, void* out) const {

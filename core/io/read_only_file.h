@@ -1,8 +1,11 @@
 #pragma once
 // A regular file opened for reading by offset (pread), the way every weight reader opens
 // its file: a FIFO, device or directory is refused before open could block on it, and a
-// file another program truncates while it is read is an error naming what was being read,
-// not a SIGBUS (which a memory map would give).
+// file another program truncates while it is read is an error naming what was being read.
+// The file is also mapped read-only, for the products to convert stored rows where they
+// lie (no copy out of the page cache); a read of the map runs under
+// kernels::run_unless_bus_error, and a truncated file is then read again with pread, which
+// names what was lost.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -26,6 +29,19 @@ public:
     // The same for the bytes of tensor `tensor`, whose "tensor '…'" is written only when
     // the read fails (the products read a model's weights this way, panel by panel).
     void read_tensor(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const;
+    // The n bytes at `offset` in the file's map, or null when it could not be mapped or
+    // they lie past its size at open. Touching them is a SIGBUS if the file shrank since.
+    const std::uint8_t* mapped(std::uint64_t offset, std::size_t n) const;
+    // Lets the map's pages holding those bytes go from this process (max RSS counts mapped
+    // pages; they stay in the page cache and are mapped again when next read), when the
+    // file is larger than the memory the system could give when it opened: its pages
+    // could not all stay in memory. Otherwise they stay mapped: letting them go and
+    // mapping them again cost 1.4 µs per 4 KiB page, as much again as a 200 MB model's
+    // whole forward (docs/PERFORMANCE.md).
+    void release(std::uint64_t offset, std::size_t n) const;
+    bool releases_pages() const { return release_pages_; }
+    // Throws as read_tensor does when the file now (fstat) ends before offset + n.
+    void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const;
 
 private:
     // 0 when all n bytes were read, else errno, or -1 when the file ended first.
@@ -34,6 +50,8 @@ private:
     std::string path_;
     int fd_ = -1;
     std::uint64_t size_ = 0;
+    std::uint8_t* map_ = nullptr;  // size_ bytes, PROT_READ
+    bool release_pages_ = false;
 };
 
 }  // namespace hs

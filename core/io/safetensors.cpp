@@ -315,6 +315,14 @@ void SafetensorsFile::read(std::uint64_t offset, std::size_t n, void* out, const
     file_->read_tensor(offset, n, out, tensor);
 }
 
+const std::uint8_t* SafetensorsFile::mapped(std::uint64_t offset, std::size_t n) const { return file_->mapped(offset, n); }
+
+void SafetensorsFile::release(std::uint64_t offset, std::size_t n) const { file_->release(offset, n); }
+
+void SafetensorsFile::require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const {
+    file_->require_holds(offset, n, tensor);
+}
+
 Matrix SafetensorsFile::matrix(const std::string& name) const {
     const TensorInfo& t = info(name);
     check_readable(path_, t);

@@ -32,8 +32,9 @@ struct TensorInfo {
     std::int64_t numel() const;
 };
 
-// A validated safetensors file, read with pread (not mapped: a file that another program
-// truncates while HeadScope reads it is an error, not SIGBUS). Only regular files are
+// A validated safetensors file, read with pread, its map read by the products (a file
+// that another program truncates while HeadScope reads it is an error naming the tensor,
+// never a SIGBUS: core/kernels/bus_error_guard.h). Only regular files are
 // opened (a FIFO, device or directory is refused before open could block). Every failure
 // throws hs::Error naming
 // the file and the problem: file too small for the header length, header length past
@@ -69,6 +70,9 @@ public:
     void read_rows(const TensorInfo& t, std::int64_t first, std::int64_t count, float* dst) const;
     // StoredBytes: n bytes of the file at `offset`, of tensor `tensor`.
     void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override;
+    const std::uint8_t* mapped(std::uint64_t offset, std::size_t n) const override;
+    void release(std::uint64_t offset, std::size_t n) const override;
+    void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const override;
 
 private:
     SafetensorsFile() = default;

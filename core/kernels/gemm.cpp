@@ -4,6 +4,7 @@
 #include <cassert>
 #include <vector>
 
+#include "core/kernels/bus_error_guard.h"
 #include "core/kernels/dispatched.h"
 
 namespace hs::gemm {
@@ -119,18 +120,36 @@ void nn_transposed(int m, const float* a, int lda, const float* w, int n, int k,
     }
 }
 
-// Panel q's rows of W (64, or fewer in the last) in memory: read into this thread's buffer
-// when W lies in a file; valid until this thread's next call.
-StoredMatrix panel_in_memory(const StoredMatrix& w, int q) {
+// use(panel) on panel q's rows of W (64, or fewer in the last) in memory. Rows left in a
+// file are read where they lie in its map; should the file have shrunk under the map (a
+// SIGBUS, which stops `use` part way), they are read again with pread into this thread's
+// buffer, which throws naming the tensor, and `use` runs again from the start: it must
+// write its outputs whole each time.
+template <typename Use>
+void with_panel(const StoredMatrix& w, int q, const Use& use) {
     thread_local std::vector<std::uint8_t> panel_bytes;  // grow-only
-    return w.rows_in_memory(q * kPanel, std::min(kPanel, w.rows - q * kPanel), panel_bytes);
+    const int r0 = q * kPanel, rows = std::min(kPanel, w.rows - r0);
+    const StoredMatrix panel = w.rows_in_memory(r0, rows, panel_bytes, /*use_map=*/true);
+    if (!panel.mapped) {
+        use(panel);
+        return;
+    }
+    // The panel's bytes requested into L2 first, in order (what pread's copy did besides
+    // copying): the conversion then reads 8 rows at a time from L2, not from memory.
+    for (const StoredRows& p : panel.parts) {
+        const auto* bytes = reinterpret_cast<const char*>(p.bytes);
+        for (long i = 0; i < static_cast<long>(p.rows) * p.row_bytes; i += 64) __builtin_prefetch(bytes + i, 0, 2);
+    }
+    if (!kernels::run_unless_bus_error([&] { use(panel); })) {
+        use(w.rows_in_memory(r0, rows, panel_bytes, /*use_map=*/false));
+    }
 }
 
 // Panel q of a stored weight as pack_panel lays it out: out (k, 64) = Wᵀ[:, 64q : 64q + 64].
 void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
-    const StoredMatrix panel = panel_in_memory(w, q);
-    panel.convert_transposed(out, kPanel);
-    if (panel.rows < kPanel) zero_missing_outputs(panel.rows, w.cols, out);
+    with_panel(w, q, [&](const StoredMatrix& panel) { panel.convert_transposed(out, kPanel); });
+    const int rows = std::min(kPanel, w.rows - q * kPanel);
+    if (rows < kPanel) zero_missing_outputs(rows, w.cols, out);
 }
 
 // c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · W (n, k)ᵀ, W's panels laid
@@ -191,16 +210,16 @@ void nt_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0
     constexpr int kRows = 16;
     thread_local Eigen::VectorXf rows_f32;  // (kRows, k), grow-only
     if (rows_f32.size() < static_cast<long>(kRows) * w.cols) rows_f32.resize(static_cast<long>(kRows) * w.cols);
-    for (int q = panel0; q < panel0 + panels; ++q) {
-        const StoredMatrix panel = panel_in_memory(w, q);
-        for (int r0 = 0; r0 < panel.rows; r0 += kRows) {
-            const int n = std::min(kRows, panel.rows - r0), col = q * kPanel + r0;
-            panel.convert(r0, n, 0, w.cols, rows_f32.data(), w.cols);
-            if (bias)  // c = bias, then += the dots: bias + dot, as nt_dots on the converted W plus bias
-                for (int i = 0; i < m; ++i) std::copy_n(bias + col, n, c + static_cast<long>(i) * ldc + col);
-            nt_dots(m, n, w.cols, a, lda, rows_f32.data(), w.cols, c + col, ldc, /*accumulate=*/bias != nullptr);
-        }
-    }
+    for (int q = panel0; q < panel0 + panels; ++q)
+        with_panel(w, q, [&](const StoredMatrix& panel) {
+            for (int r0 = 0; r0 < panel.rows; r0 += kRows) {
+                const int n = std::min(kRows, panel.rows - r0), col = q * kPanel + r0;
+                panel.convert(r0, n, 0, w.cols, rows_f32.data(), w.cols);
+                if (bias)  // c = bias, then += the dots: bias + dot, as nt_dots on the converted W plus bias
+                    for (int i = 0; i < m; ++i) std::copy_n(bias + col, n, c + static_cast<long>(i) * ldc + col);
+                nt_dots(m, n, w.cols, a, lda, rows_f32.data(), w.cols, c + col, ldc, /*accumulate=*/bias != nullptr);
+            }
+        });
 }
 
 void nt_dots(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,

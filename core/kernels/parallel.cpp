@@ -270,6 +270,9 @@ void matmul_nt(const Eigen::Ref<const Matrix>& a, const StoredMatrix& b, const V
         else
             gemm::nn_stored(static_cast<int>(M), a.data(), lda, b, p0, count, bias_data, c.data(), ldc);
     });
+    // Rows read from a file's map: a file cut short under the map within a page reads as
+    // zeros there, not a SIGBUS; if the file now ends before W's rows, that is an error.
+    b.require_still_in_file();
 }
 
 void matmul_nt_by_eigen(const Matrix& a, const Matrix& b, Matrix& c) {

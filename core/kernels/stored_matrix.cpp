@@ -8,28 +8,63 @@
 
 namespace hs {
 
-StoredMatrix StoredMatrix::rows_in_memory(int r0, int n, std::vector<std::uint8_t>& buffer) const {
+namespace {
+
+// A part's rows within [r0, r0 + n): none when lo ≥ hi.
+struct RowsOfPart {
+    int lo, hi;
+    std::uint64_t skip;  // bytes from the part's first row to row lo
+    std::size_t count;   // bytes of rows [lo, hi)
+};
+
+RowsOfPart rows_of_part(const StoredRows& p, int r0, int n) {
+    const int lo = std::max(r0, p.first_row), hi = std::min(r0 + n, p.first_row + p.rows);
+    if (lo >= hi) return {lo, hi, 0, 0};
+    return {lo, hi, static_cast<std::uint64_t>(lo - p.first_row) * static_cast<std::uint64_t>(p.row_bytes),
+            static_cast<std::size_t>((hi - lo) * p.row_bytes)};
+}
+
+// Where those rows lie in memory or in the file's map (when use_map), else null: read them.
+const std::uint8_t* rows_in_place(const StoredRows& p, const RowsOfPart& r, bool use_map) {
+    if (p.bytes) return p.bytes + r.skip;
+    return use_map ? p.source->mapped(p.offset + r.skip, r.count) : nullptr;
+}
+
+}  // namespace
+
+StoredMatrix StoredMatrix::rows_in_memory(int r0, int n, std::vector<std::uint8_t>& buffer, bool use_map) const {
     StoredMatrix out{n, cols, {}};
-    std::size_t bytes = 0;  // of the parts read, first sized so the buffer grows once
+    std::size_t to_read = 0;  // bytes of the rows read, first summed so the buffer grows once
     for (const StoredRows& p : parts) {
-        const int lo = std::max(r0, p.first_row), hi = std::min(r0 + n, p.first_row + p.rows);
-        if (lo < hi && !p.bytes) bytes += static_cast<std::size_t>((hi - lo) * p.row_bytes);
+        const RowsOfPart r = rows_of_part(p, r0, n);
+        if (r.lo < r.hi && !rows_in_place(p, r, use_map)) to_read += r.count;
     }
-    if (buffer.size() < bytes) buffer.resize(bytes);
+    if (buffer.size() < to_read) buffer.resize(to_read);
     std::size_t at = 0;
     for (const StoredRows& p : parts) {
-        const int lo = std::max(r0, p.first_row), hi = std::min(r0 + n, p.first_row + p.rows);
-        if (lo >= hi) continue;
-        const auto skip = static_cast<std::uint64_t>(lo - p.first_row) * static_cast<std::uint64_t>(p.row_bytes);
-        StoredRows rows{lo - r0, hi - lo, p.type, p.row_bytes, p.bytes ? p.bytes + skip : buffer.data() + at};
-        if (!p.bytes) {
-            const auto count = static_cast<std::size_t>((hi - lo) * p.row_bytes);
-            p.source->read(p.offset + skip, count, buffer.data() + at, *p.name);
-            at += count;
+        const RowsOfPart r = rows_of_part(p, r0, n);
+        if (r.lo >= r.hi) continue;
+        StoredRows rows{r.lo - r0, r.hi - r.lo, p.type, p.row_bytes, rows_in_place(p, r, use_map)};
+        if (!rows.bytes) {
+            p.source->read(p.offset + r.skip, r.count, buffer.data() + at, *p.name);
+            rows.bytes = buffer.data() + at;
+            at += r.count;
+        } else if (!p.bytes) {
+            out.mapped = true;
         }
         out.parts.push_back(rows);
     }
     return out;
+}
+
+void StoredMatrix::release_mapped_pages() const {
+    for (const StoredRows& p : parts)
+        if (!p.bytes && p.source) p.source->release(p.offset, static_cast<std::size_t>(p.rows * p.row_bytes));
+}
+
+void StoredMatrix::require_still_in_file() const {
+    for (const StoredRows& p : parts)
+        if (!p.bytes && p.source) p.source->require_holds(p.offset, static_cast<std::size_t>(p.rows * p.row_bytes), *p.name);
 }
 
 void StoredMatrix::convert(int r0, int n, int c0, int cn, float* out, int ldo) const {

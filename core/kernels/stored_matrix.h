@@ -20,6 +20,15 @@ public:
     // n bytes of tensor `tensor` at file offset `offset` into out; throws hs::Error naming
     // the file and the tensor when the source no longer holds them.
     virtual void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const = 0;
+    // The same bytes where they lie in a memory map of the file, or null (not mapped).
+    // Reading them is a SIGBUS if the file shrank since it was opened: read them under
+    // kernels::run_unless_bus_error (core/kernels/bus_error_guard.h), and on a false
+    // read() again, which throws naming the tensor.
+    virtual const std::uint8_t* mapped(std::uint64_t offset, std::size_t n) const = 0;
+    // Lets the map's pages of those bytes go from the process's memory (see ReadOnlyFile).
+    virtual void release(std::uint64_t offset, std::size_t n) const = 0;
+    // Throws as read() does when the file now ends before offset + n (it was cut short).
+    virtual void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const = 0;
     // The file, for messages.
     virtual const std::string& path() const = 0;
 };
@@ -39,10 +48,20 @@ struct StoredRows {
 struct StoredMatrix {
     int rows = 0, cols = 0;
     std::vector<StoredRows> parts;  // by first_row, covering [0, rows) once
+    // Some part points into a memory map of its file (rows_in_memory): convert it under
+    // kernels::run_unless_bus_error.
+    bool mapped = false;
 
     // Rows [r0, r0 + n) as a matrix of n rows in memory: parts in memory point where they
-    // are, the others are read (one read per part) into `buffer`, which grows as needed.
-    StoredMatrix rows_in_memory(int r0, int n, std::vector<std::uint8_t>& buffer) const;
+    // are; the others point into their file's map when `use_map` and it has one, else are
+    // read (one read per part) into `buffer`, which grows as needed.
+    StoredMatrix rows_in_memory(int r0, int n, std::vector<std::uint8_t>& buffer, bool use_map) const;
+    // The map's pages of every part left in its file let go (StoredBytes::release).
+    void release_mapped_pages() const;
+    // Throws hs::Error naming the file and tensor when a part's file now ends before its
+    // rows: after products that read them from the map, where the lost part of a page
+    // reads as zeros.
+    void require_still_in_file() const;
     // out (n, cn) with row stride ldo = W[r0 : r0 + n, c0 : c0 + cn] as f32, every part in
     // memory. c0 and cn are multiples of kColumnBlock (cn may end at cols instead), so they
     // fall on block bounds of every type (32 or 256 values per block).

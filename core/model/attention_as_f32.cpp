@@ -12,7 +12,7 @@ Matrix stored_as_f32(const StoredMatrix& stored) {
     std::vector<std::uint8_t> bytes;
     for (int r0 = 0; r0 < stored.rows; r0 += kRowsPerRead) {
         const int n = std::min(kRowsPerRead, stored.rows - r0);
-        stored.rows_in_memory(r0, n, bytes).convert(0, n, 0, stored.cols, out.row(r0).data(), stored.cols);
+        stored.rows_in_memory(r0, n, bytes, /*use_map=*/false).convert(0, n, 0, stored.cols, out.row(r0).data(), stored.cols);
     }
     return out;
 }

@@ -109,12 +109,14 @@ void soft_cap_logits(const ModelConfig& c, Matrix& logits) {
 // logits: (rows, V) = h · W_headᵀ, W_head = lm_head (V, D) or the tied token embedding,
 // f32 or left in the file (a model read layer by layer: converted a panel at a time).
 // Reading W_head (154 MB for GPT-2's 50257 × 768) bounds this, so it is split over the
-// thread pool by vocabulary blocks (matmul_nt), each block read once as it lies.
+// thread pool by vocabulary blocks (matmul_nt), each block read once as it lies (in the
+// file's map).
 // Gemma 2's soft-cap then bounds them (soft_cap_logits).
 void head_logits(const ModelConfig& c, const ModelWeights& w, const Eigen::Ref<const Matrix>& h, Matrix& logits) {
     if (const StoredMatrix* stored = c.lm_head == LmHead::Separate ? w.lm_head_stored : w.embed_stored) {
         logits.resize(h.rows(), stored->rows);
         matmul_nt(h, *stored, nullptr, logits);
+        stored->release_mapped_pages();  // a file larger than memory: the head's mapped pages let go
     } else {
         const Matrix& head = lm_head_weight(c, w);
         logits.resize(h.rows(), head.rows());

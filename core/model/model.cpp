@@ -151,7 +151,7 @@ Matrix embed_tokens(const ModelConfig& c, const ModelWeights& w, const std::vect
     if (w.embed_stored) {  // each token's row read and converted from the file
         std::vector<std::uint8_t> row_bytes;
         for (int t = 0; t < T; ++t)
-            w.embed_stored->rows_in_memory(ids[t], 1, row_bytes).convert(0, 1, 0, c.d_model, x.row(t).data(), c.d_model);
+            w.embed_stored->rows_in_memory(ids[t], 1, row_bytes, /*use_map=*/false).convert(0, 1, 0, c.d_model, x.row(t).data(), c.d_model);
     } else {
         for (int t = 0; t < T; ++t) x.row(t) = w.embed.row(ids[t]);
     }

@@ -14,6 +14,7 @@ void forget_stored_weights(EncoderLayerWeights& layer) {
 
 void StoredLayer::clear(EncoderLayerWeights& layer) {
     forget_stored_weights(layer);
+    for (const Weight& w : weights_) w.matrix.release_mapped_pages();
     weights_.clear();
 }
 

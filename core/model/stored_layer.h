@@ -19,7 +19,8 @@ public:
     StoredLayer() = default;
     StoredLayer(const StoredLayer&) = delete;  // a layer's pointers name this object's matrices
     StoredLayer& operator=(const StoredLayer&) = delete;
-    // Forgets the previous layer's weights, and points `layer`'s weights at none of them.
+    // Forgets the previous layer's weights (the pages the products mapped of them let go:
+    // max RSS holds one layer's), and points `layer`'s weights at none of them.
     void clear(EncoderLayerWeights& layer);
     // `of` (left empty) stands for a (rows, cols) weight whose rows are added next.
     void declare(const Matrix& of, int rows, int cols);
