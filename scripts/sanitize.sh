@@ -21,7 +21,7 @@ common="-O1 -g1 -fno-omit-frame-pointer"
 if [[ $mode == thread ]]; then
   # The unit tests of threaded code live in these files (the app's workers in
   # headscope_app_tests); only they are built, not the other ~60 test files, the CLI or the window.
-  threaded_files="parallel_test.cpp;gemm_test.cpp;live_edit_test.cpp;model_test.cpp;train_loop_test.cpp"
+  threaded_files="bus_error_guard_test.cpp;parallel_test.cpp;gemm_test.cpp;live_edit_test.cpp;model_test.cpp;train_loop_test.cpp"
   # OpenBLAS off: its own threads are not instrumented; Eigen's GEMM is, in our pool.
   flags="$common -fsanitize=thread"
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
@@ -33,7 +33,7 @@ if [[ $mode == thread ]]; then
   # work on 2 cores (headscope_tests' CTest environment sets 2 for its own tests).
   # 900 s per test, as under ASan: Trainer.LearnsToCopy (400 steps) takes 105 s here alone.
   export HEADSCOPE_THREADS=4 TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
-  threaded='Worker|LatestWins|MipWorker|MapBudgetWorker|ParallelFor|PackedAttention|GemmPacked|PackedCache|ModelWithHeads|InitWeights|MatmulNt|AttendHeads|OpenPlayground|SameButHeads|Trainer|Checkpoint'
+  threaded='Worker|LatestWins|MipWorker|MapBudgetWorker|ParallelFor|PackedAttention|GemmPacked|PackedCache|ModelWithHeads|InitWeights|MatmulNt|AttendHeads|BusErrorGuard|OpenPlayground|SameButHeads|Trainer|Checkpoint'
   tests=$(ctest -N -R "$threaded" | grep -cE 'Test +#' || true)
   echo "ThreadSanitizer: $tests tests"
   # The two convergence tests are one thread's long arithmetic (1000 and 1500 training

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <chrono>
 
 #include "core/io/read_only_file.h"
 #include "core/kernels/parallel.h"
@@ -61,7 +63,9 @@ TEST(BusErrorGuard, AReadPastTheFileEndStopsTheFunctionNotTheProcess) {
     test::expect_error([&] { file.read_tensor(kPage + 5, 1, &byte, "w"); },
                        {"two_pages changed while it was read: it ends before tensor 'w'"});
     test::expect_error([&] { file.require_holds(kPage - 1, 2, "w"); }, {"ends before tensor 'w'"});
-    file.require_holds(0, kPage, "w");  // still there: no error
+    // The bytes of the first page are still there, but the file changed since it opened.
+    test::expect_error([&] { file.require_holds(0, kPage, "w"); },
+                       {"two_pages changed while it was read: another program rewrote it", "tensor 'w'"});
 }
 
 // A file larger than the memory available when it opened lets its mapped pages go after
@@ -105,47 +109,49 @@ struct RawFile final : StoredBytes {
 
 // The products read a weight where it lies in its file's map; the file then cut short
 // under them is an error naming the file and tensor, whether the cut leaves whole pages
-// of the weight (a SIGBUS, stopped) or only part of one (zeros where the file ended).
+// of the weight (a SIGBUS, stopped) or only part of one (zeros where the file ended); and
+// a file rewritten in place (the same size again) is named as changed, not used.
 TEST(BusErrorGuard, AWeightCutShortUnderTheProductsIsAnErrorNamingTheTensor) {
-    constexpr int kRows = 128, kCols = 512;  // 128 KiB of BF16: 32 pages
-    test::TempDir dir;
-    const std::string path = dir.file("w.bin");
+    constexpr int kRows = 512, kCols = 512;  // 512 KiB of BF16, 128 pages; 8 rows: both threads
     std::string bytes(static_cast<std::size_t>(kRows) * kCols * 2, '\0');
     for (std::size_t i = 1; i < bytes.size(); i += 2) bytes[i] = '\x3f';  // every value 0.5 (0x3f00)
-    test::write_text(path, bytes);
-    const RawFile file(path);
-    const std::string name = "w";
-    StoredRows rows{0, kRows, StoredType::BF16, kCols * 2};
-    rows.source = &file;
-    rows.name = &name;
-    const StoredMatrix w{kRows, kCols, {rows}};
     const Matrix x = Matrix::Ones(8, kCols);
-    Matrix y(8, kRows);
-    matmul_nt(x, w, nullptr, y);
-    EXPECT_EQ(y, Matrix::Constant(8, kRows, 0.5f * kCols));
-
-    for (const std::size_t cut : {bytes.size() / 2, bytes.size() - 100}) {  // 16 pages lost; 100 bytes
+    for (const std::size_t cut : {bytes.size() / 2, bytes.size() - 100}) {  // 64 pages lost; 100 bytes
         SCOPED_TRACE(cut);
+        test::TempDir dir;
+        const std::string path = dir.file("w.bin");
+        test::write_text(path, bytes);
+        const RawFile file(path);
+        const std::string name = "w";
+        StoredRows rows{0, kRows, StoredType::BF16, kCols * 2};
+        rows.source = &file;
+        rows.name = &name;
+        const StoredMatrix w{kRows, kCols, {rows}};
+        Matrix y(8, kRows), y1(1, kRows);
+        matmul_nt(x, w, nullptr, y);
+        EXPECT_EQ(y, Matrix::Constant(8, kRows, 0.5f * kCols));
+
         fs::resize_file(path, cut);
         const int stopped = kernels::bus_errors_stopped();
         // 8 rows (panels laid out, gemm::nn_stored) and 1 (rows dotted, gemm::nt_stored)
         test::expect_error([&] { matmul_nt(x, w, nullptr, y); },
                            {"w.bin changed while it was read: it ends before tensor 'w'"});
-        Matrix y1(1, kRows);
         test::expect_error([&] { matmul_nt(x.topRows(1), w, nullptr, y1); }, {"ends before tensor 'w'"});
         if (cut == bytes.size() / 2) {  // whole pages lost: the SIGBUS was stopped
             EXPECT_GT(kernels::bus_errors_stopped(), stopped);
         }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // past the clock's tick
         fs::resize_file(path, 0);
-        test::write_text(path, bytes);  // whole again: the same product
-        matmul_nt(x, w, nullptr, y);
-        EXPECT_EQ(y, Matrix::Constant(8, kRows, 0.5f * kCols));
+        test::write_text(path, bytes);  // whole again, but rewritten since it was opened
+        test::expect_error([&] { matmul_nt(x, w, nullptr, y); },
+                           {"w.bin changed while it was read: another program rewrote it"});
     }
 }
 
 // Only a guarded call is stopped: a SIGBUS anywhere else ends the process as it would
 // without the handler (by the signal, or by the sanitizer's report under ASan).
 TEST(BusErrorGuardDeathTest, ASigbusOutsideAGuardedCallStillEndsTheProcess) {
+    const std::string style = GTEST_FLAG_GET(death_test_style);
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     test::TempDir dir;
     const std::string path = two_pages(dir);
@@ -155,6 +161,7 @@ TEST(BusErrorGuardDeathTest, ASigbusOutsideAGuardedCallStillEndsTheProcess) {
     EXPECT_TRUE(kernels::run_unless_bus_error([] {}));  // the handler is installed
     fs::resize_file(path, kPage);
     EXPECT_DEATH((void)bytes[kPage + 5], "");
+    GTEST_FLAG_SET(death_test_style, style);
 }
 
 }  // namespace

@@ -123,8 +123,9 @@ TEST(GgufLayerSource, LoadingChecksEveryLayerAndReportsEach) {
                  Cancelled);
 }
 
-// The file is cut short after it opened: the forward that reaches the missing bytes
-// stops with the file and the tensor named, never a crash or a stale layer.
+// The file is cut short after it opened: the first forward after it stops with the file
+// and a tensor named (the one that reaches the missing bytes, or the first product that
+// sees the file changed), never a crash or a stale layer.
 TEST(GgufLayerSource, AFileTruncatedAfterOpeningIsAnErrorNamingTheTensor) {
     test::TempDir dir;
     const std::string path = dir.file("cut.gguf");
@@ -135,7 +136,7 @@ TEST(GgufLayerSource, AFileTruncatedAfterOpeningIsAnErrorNamingTheTensor) {
     ASSERT_NE(layer1, nullptr);
     fs::resize_file(path, fs::file_size(path) - 2 * layer1->bytes);  // the last tensors are layer 1's
     test::expect_error([&] { (void)read.model.next_token_logits(ForwardInput::of({1, 5, 9})); },
-                       {"cut.gguf", "tensor 'blk.1."});
+                       {"cut.gguf", "changed while it was read", "tensor 'blk."});
 }
 
 

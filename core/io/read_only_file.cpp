@@ -15,6 +15,13 @@
 #include "core/io/memory_budget.h"
 
 namespace hs {
+namespace {
+
+long long modified_ns(const struct stat& st) {
+    return static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+}
+
+}  // namespace
 
 ReadOnlyFile::ReadOnlyFile(const std::string& path, const std::string& kind) : path_(path) {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
@@ -31,15 +38,16 @@ ReadOnlyFile::ReadOnlyFile(const std::string& path, const std::string& kind) : p
         throw Error(path + " is " + special + ", not a " + kind);
     }
     size_ = static_cast<std::uint64_t>(st.st_size);
+    modified_ns_ = modified_ns(st);
+    try {
+        const long long available = available_memory_bytes();  // -1: unknown
+        release_pages_ = available >= 0 && size_ > static_cast<std::uint64_t>(available);
+    } catch (...) {  // a malformed HEADSCOPE_MEMORY_LIMIT (the memory plan names it): pages kept
+    }
     // No map (null) for an empty file or when mmap fails (no address space): pread only.
     if (size_ > 0 && size_ <= SIZE_MAX) {
         void* map = ::mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_SHARED, fd_, 0);
         if (map != MAP_FAILED) map_ = static_cast<std::uint8_t*>(map);
-    }
-    try {
-        const long long available = available_memory_bytes();  // -1: unknown
-        release_pages_ = available >= 0 && size_ > static_cast<std::uint64_t>(available);
-    } catch (const Error&) {  // a malformed HEADSCOPE_MEMORY_LIMIT: the memory plan names it
     }
 }
 
@@ -57,6 +65,9 @@ void ReadOnlyFile::require_holds(std::uint64_t offset, std::size_t n, const std:
     struct stat st {};
     if (::fstat(fd_, &st) != 0) fail(errno, "tensor '" + tensor + "'");
     if (static_cast<std::uint64_t>(st.st_size) < offset + n) fail(-1, "tensor '" + tensor + "'");
+    if (modified_ns(st) != modified_ns_)
+        throw Error(path_ + " changed while it was read: another program rewrote it since it was opened "
+                            "(seen at tensor '" + tensor + "'; open it again)");
 }
 
 void ReadOnlyFile::release(std::uint64_t offset, std::size_t n) const {

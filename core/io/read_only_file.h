@@ -40,7 +40,9 @@ public:
     // whole forward (docs/PERFORMANCE.md).
     void release(std::uint64_t offset, std::size_t n) const;
     bool releases_pages() const { return release_pages_; }
-    // Throws as read_tensor does when the file now (fstat) ends before offset + n.
+    // Throws as read_tensor does when the file now (fstat) ends before offset + n, or
+    // naming the file as rewritten when its modification time moved since it opened (a
+    // page of the map cut and written again would otherwise read as zeros unseen).
     void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const;
 
 private:
@@ -52,6 +54,7 @@ private:
     std::uint64_t size_ = 0;
     std::uint8_t* map_ = nullptr;  // size_ bytes, PROT_READ
     bool release_pages_ = false;
+    long long modified_ns_ = 0;  // st_mtim at open
 };
 
 }  // namespace hs

@@ -8,8 +8,9 @@
 //
 // How: the first call installs a SIGBUS handler (SA_NODEFER, so the signal is not left
 // blocked); each call sets this thread's landing point (sigsetjmp) around the function,
-// and the handler jumps back to it. A SIGBUS in a thread outside any call goes to the
-// action there was before (the default: the process ends, as without the handler).
+// and the handler jumps back to it. A SIGBUS outside any call goes to the action there
+// was before (the default: the process ends, as without the handler): a fault by running
+// again, a signal sent by another process by being raised again.
 // Nothing the function calls may need unwinding: the jump runs no destructors (the stored
 // products' conversion kernels own nothing).
 

@@ -125,9 +125,14 @@ void nn_transposed(int m, const float* a, int lda, const float* w, int n, int k,
 // SIGBUS, which stops `use` part way), they are read again with pread into this thread's
 // buffer, which throws naming the tensor, and `use` runs again from the start: it must
 // write its outputs whole each time.
+std::vector<std::uint8_t>& panel_buffer() {
+    thread_local std::vector<std::uint8_t> bytes;  // grow-only, one per thread for every product
+    return bytes;
+}
+
 template <typename Use>
 void with_panel(const StoredMatrix& w, int q, const Use& use) {
-    thread_local std::vector<std::uint8_t> panel_bytes;  // grow-only
+    std::vector<std::uint8_t>& panel_bytes = panel_buffer();
     const int r0 = q * kPanel, rows = std::min(kPanel, w.rows - r0);
     const StoredMatrix panel = w.rows_in_memory(r0, rows, panel_bytes, /*use_map=*/true);
     if (!panel.mapped) {

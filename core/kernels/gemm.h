@@ -60,7 +60,8 @@ void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, in
                 int panels, const float* bias, float* c, int ldc, PackedWeights* keep = nullptr);
 
 // The same product for a weight left as its file stores it (core/kernels/stored_matrix.h):
-// each panel's rows read as stored into this thread's buffer and laid out by
+// each panel's rows read as stored where they lie in the file's map (or, without one, into
+// this thread's buffer; gemm.cpp's with_panel) and laid out by
 // StoredMatrix::convert_transposed just before its product (for more than 256 rows of a,
 // groups of panels up to 4 MiB first), so neither W's stored bytes nor its f32 values pass
 // through memory. The same floats as nn_packed on pack() of W converted to f32.
