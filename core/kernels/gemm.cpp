@@ -120,16 +120,17 @@ void nn_transposed(int m, const float* a, int lda, const float* w, int n, int k,
     }
 }
 
+// This thread's buffer for panel rows read with pread: grow-only, shared by every product.
+std::vector<std::uint8_t>& panel_buffer() {
+    thread_local std::vector<std::uint8_t> bytes;
+    return bytes;
+}
+
 // use(panel) on panel q's rows of W (64, or fewer in the last) in memory. Rows left in a
 // file are read where they lie in its map; should the file have shrunk under the map (a
 // SIGBUS, which stops `use` part way), they are read again with pread into this thread's
 // buffer, which throws naming the tensor, and `use` runs again from the start: it must
 // write its outputs whole each time.
-std::vector<std::uint8_t>& panel_buffer() {
-    thread_local std::vector<std::uint8_t> bytes;  // grow-only, one per thread for every product
-    return bytes;
-}
-
 template <typename Use>
 void with_panel(const StoredMatrix& w, int q, const Use& use) {
     std::vector<std::uint8_t>& panel_bytes = panel_buffer();
