@@ -152,6 +152,31 @@ TEST(StoredMatrix, WrongShapesAndNoInputsAreHandled) {
     test::expect_error([&] { matmul_nt(Matrix::Ones(3, 64), w, nullptr, c); }, {"the file ends before"});
 }
 
+// Where the products request a panel's stored rows ahead of their conversion: rows in
+// memory where they are, rows in a mapped file where they lie in its map (from the first
+// part holding any of the rows asked for), and nothing for a file read with pread.
+TEST(StoredMatrix, BytesInPlaceAreTheFirstPartsRowsInMemoryOrInTheMap) {
+    Rng rng(4);
+    std::vector<std::vector<std::uint8_t>> storage;
+    BytesFile file;  // parts 0 and 2 (BF16 rows of 128 bytes, Q8_0 rows of 68), part 1 in memory
+    const StoredMatrix w =
+        stored_weight({{StoredType::BF16, 10}, {StoredType::F16, 20}, {StoredType::Q8_0, 30}}, 64, storage, file, rng);
+    ASSERT_EQ(w.parts[2].offset, 5u + 10 * 128 + 5);
+    StoredMatrix::BytesInPlace in_memory = w.bytes_in_place(12, 40);  // rows 12…29 of part 1 (from its row 2)
+    EXPECT_EQ(in_memory.data, storage[0].data() + 2 * 128);
+    EXPECT_EQ(in_memory.size, 18u * 128);
+    EXPECT_EQ(w.bytes_in_place(4, 64).data, nullptr);  // part 0 is in a file that has no map
+    file.map = true;
+    StoredMatrix::BytesInPlace mapped = w.bytes_in_place(4, 64);  // rows 4…9 of part 0
+    EXPECT_EQ(mapped.data, file.bytes.data() + 5 + 4 * 128);
+    EXPECT_EQ(mapped.size, 6u * 128);
+    mapped = w.bytes_in_place(33, 27);  // rows 3…29 of part 2
+    EXPECT_EQ(mapped.data, file.bytes.data() + w.parts[2].offset + 3 * 68);
+    EXPECT_EQ(mapped.size, 27u * 68);
+    EXPECT_EQ(w.bytes_in_place(60, 4).data, nullptr);  // past the last row
+    EXPECT_EQ(file.reads, 0);
+}
+
 TEST(StoredLayer, AttachPointsEachWeightAtItsRowsOnlyWhenAllWereRead) {
     EncoderLayerWeights layer;
     StoredLayer stored;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdint>
 #include <vector>
 
 #include "core/kernels/bus_error_guard.h"
@@ -70,13 +71,18 @@ void panel_block(int i, int rows, const float* a, int lda, const float* panel, i
 // c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · the panels, panel q's
 // (k, 64) block at panel_at(q): the loop of nn_packed (k blocks, then row blocks, then
 // panels), so each element sums its k blocks in the same order whoever packed the panels.
+// Each call requests into L2 the block the following call reads; with `ahead` (panels laid
+// out just before, so in cache already), a share of `ahead` instead: what the caller
+// reads after these panels (the next panel's stored rows).
 template <typename PanelAt>
 void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt& panel_at, int panel0,
-                     int panels, const float* bias, float* c, int ldc) {
+                     int panels, const float* bias, float* c, int ldc, PanelBlock ahead = {}) {
     const auto block = [&](int q, int k0) {
         return PanelBlock{panel_at(q) + static_cast<long>(k0) * kPanel,
                           static_cast<long>(std::min(kKBlock, k - k0)) * kPanel};
     };
+    const long calls = static_cast<long>((k + kKBlock - 1) / kKBlock) * ((m + kRowBlock - 1) / kRowBlock) * panels;
+    const long share = (ahead.floats + calls - 1) / calls;  // floats of `ahead` per call
     for (int k0 = 0; k0 < k; k0 += kKBlock) {
         const int kn = std::min(kKBlock, k - k0);
         for (int i = 0; i < m; i += kRowBlock)
@@ -84,10 +90,14 @@ void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt
                 // The block read after this one: the next panel's, else the first panel's for the
                 // next rows, else for the next k block.
                 const bool last_panel = q + 1 == panel0 + panels;
-                const PanelBlock next = !last_panel         ? block(q + 1, k0)
-                                        : i + kRowBlock < m ? block(panel0, k0)
-                                        : k0 + kKBlock < k  ? block(panel0, k0 + kKBlock)
-                                                            : PanelBlock{};
+                PanelBlock next = !last_panel         ? block(q + 1, k0)
+                                  : i + kRowBlock < m ? block(panel0, k0)
+                                  : k0 + kKBlock < k  ? block(panel0, k0 + kKBlock)
+                                                      : PanelBlock{};
+                if (ahead.data) {
+                    next = {ahead.data, std::min(share, ahead.floats)};
+                    ahead = {ahead.data + next.floats, ahead.floats - next.floats};
+                }
                 panel_block(i, std::min(kRowBlock, m - i), a, lda, panel_at(q), k0, kn, q * kPanel,
                             std::min(kPanel, n - q * kPanel), bias, c, ldc, next);
             }
@@ -160,10 +170,12 @@ void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
 
 // c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · W (n, k)ᵀ, W's panels laid
 // out by pack(q, out) `group` at a time — into `keep`'s storage, or else this thread's
-// buffer — and each group then multiplied (multiply_panels).
-template <typename Pack>
+// buffer — and each group then multiplied (multiply_panels), requesting ahead(q0, count)
+// (a PanelBlock: the stored rows of the next group's panels) meanwhile.
+template <typename Pack, typename Ahead>
 void pack_and_multiply(int m, const float* a, int lda, int n, int k, int panel0, int panels, int group,
-                       const Pack& pack, PackedWeights* keep, const float* bias, float* c, int ldc) {
+                       const Pack& pack, const Ahead& ahead, PackedWeights* keep, const float* bias, float* c,
+                       int ldc) {
     thread_local Eigen::VectorXf buffer;  // 64-byte aligned, grow-only
     const long panel_floats = static_cast<long>(k) * kPanel;
     group = std::max(1, std::min(group, panels));
@@ -172,8 +184,23 @@ void pack_and_multiply(int m, const float* a, int lda, int n, int k, int panel0,
         const int count = std::min(group, panel0 + panels - g0);
         const auto panel_at = [&](int q) { return keep ? keep->panel(q) : buffer.data() + (q - g0) * panel_floats; };
         for (int q = g0; q < g0 + count; ++q) pack(q, panel_at(q));
-        multiply_panels(m, a, lda, n, k, panel_at, g0, count, bias, c, ldc);
+        const int after = g0 + count;  // the next group
+        const PanelBlock next = after < panel0 + panels ? ahead(after, std::min(group, panel0 + panels - after))
+                                                        : PanelBlock{};
+        multiply_panels(m, a, lda, n, k, panel_at, g0, count, bias, c, ldc, next);
     }
+}
+
+// Panels q0 … q0 + count of a stored weight where they lie in memory or in the file's map,
+// as the cache lines multiply_panels requests (floats only as a unit of 4 bytes: the
+// lines are never read as floats here); {} when they are read with pread.
+PanelBlock stored_panels_ahead(const StoredMatrix& w, int q0, int count) {
+    const StoredMatrix::BytesInPlace bytes =
+        w.bytes_in_place(q0 * kPanel, std::min(count * kPanel, w.rows - q0 * kPanel));
+    if (!bytes.data) return {};
+    const auto at = reinterpret_cast<std::uintptr_t>(bytes.data), line = at & ~std::uintptr_t{63};
+    const long floats = static_cast<long>((at - line + bytes.size + 3) / 4);
+    return {reinterpret_cast<const float*>(line), floats};
 }
 
 }  // namespace
@@ -196,7 +223,8 @@ void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, in
     // nn_packed's loop, in which a block of a (in L2) meets every panel once instead of a
     // being read again per panel.
     pack_and_multiply(m, a, lda, n, k, panel0, panels, m <= kRowBlock ? 1 : panels,
-                      [&](int q, float* out) { pack_panel(w, n, k, ldw, q, out); }, keep, bias, c, ldc);
+                      [&](int q, float* out) { pack_panel(w, n, k, ldw, q, out); },
+                      [](int, int) { return PanelBlock{}; }, keep, bias, c, ldc);
 }
 
 void nn_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0, int panels, const float* bias,
@@ -207,7 +235,8 @@ void nn_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0
     const long panel_bytes = static_cast<long>(w.cols) * kPanel * 4;
     const int group = m <= kRowBlock ? 1 : static_cast<int>(std::max(1L, kGroupBytes / std::max(panel_bytes, 1L)));
     pack_and_multiply(m, a, lda, w.rows, w.cols, panel0, panels, group,
-                      [&](int q, float* out) { pack_stored_panel(w, q, out); }, nullptr, bias, c, ldc);
+                      [&](int q, float* out) { pack_stored_panel(w, q, out); },
+                      [&](int q0, int count) { return stored_panels_ahead(w, q0, count); }, nullptr, bias, c, ldc);
 }
 
 void nt_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0, int panels, const float* bias,

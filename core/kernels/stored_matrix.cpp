@@ -57,6 +57,16 @@ StoredMatrix StoredMatrix::rows_in_memory(int r0, int n, std::vector<std::uint8_
     return out;
 }
 
+StoredMatrix::BytesInPlace StoredMatrix::bytes_in_place(int r0, int n) const {
+    for (const StoredRows& p : parts) {
+        const RowsOfPart r = rows_of_part(p, r0, n);
+        if (r.lo >= r.hi) continue;
+        const std::uint8_t* at = rows_in_place(p, r, /*use_map=*/true);
+        return at ? BytesInPlace{at, r.count} : BytesInPlace{};
+    }
+    return {};
+}
+
 void StoredMatrix::release_mapped_pages() const {
     for (const StoredRows& p : parts)
         if (!p.bytes && p.source) p.source->release(p.offset, static_cast<std::size_t>(p.rows * p.row_bytes));

@@ -56,6 +56,15 @@ struct StoredMatrix {
     // are; the others point into their file's map when `use_map` and it has one, else are
     // read (one read per part) into `buffer`, which grows as needed.
     StoredMatrix rows_in_memory(int r0, int n, std::vector<std::uint8_t>& buffer, bool use_map) const;
+    // Where rows [r0, r0 + n) of the first part holding any of them lie in memory or in its
+    // file's map, without reading them: {null, 0} when that part has no map. For requesting
+    // them into cache ahead of their product (a prefetch never faults, even past the end
+    // of a file cut short under the map).
+    struct BytesInPlace {
+        const std::uint8_t* data = nullptr;
+        std::size_t size = 0;
+    };
+    BytesInPlace bytes_in_place(int r0, int n) const;
     // The map's pages of every part left in its file let go (StoredBytes::release).
     void release_mapped_pages() const;
     // Throws hs::Error naming the file and tensor when a part's file now ends before its
