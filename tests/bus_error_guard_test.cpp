@@ -60,7 +60,7 @@ TEST(BusErrorGuard, AReadPastTheFileEndStopsTheFunctionNotTheProcess) {
     EXPECT_FALSE(kernels::run_unless_bus_error([&] { value = bytes[2 * kPage - 1]; }));
     // What the caller does then: read again, which names the tensor; the size check too.
     std::uint8_t byte = 0;
-    test::expect_error([&] { file.read_tensor(kPage + 5, 1, &byte, "w"); },
+    test::expect_error([&] { file.read(kPage + 5, 1, &byte, "w"); },
                        {"two_pages changed while it was read: it ends before tensor 'w'"});
     test::expect_error([&] { file.require_holds(kPage - 1, 2, "w"); }, {"ends before tensor 'w'"});
     // The bytes of the first page are still there, but the file changed since it opened.
@@ -91,22 +91,6 @@ TEST(BusErrorGuard, OnlyAFileLargerThanTheMemoryAvailableLetsItsMappedPagesGo) {
     EXPECT_EQ(value, 14);
 }
 
-// A ReadOnlyFile as the StoredBytes of one BF16 tensor 'w' (the readers' way,
-// formats/gguf.h and io/safetensors.h, without a format around it).
-struct RawFile final : StoredBytes {
-    explicit RawFile(const std::string& path) : file(path, "test file") {}
-    ReadOnlyFile file;
-    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override {
-        file.read_tensor(offset, n, out, tensor);
-    }
-    const std::uint8_t* mapped(std::uint64_t offset, std::size_t n) const override { return file.mapped(offset, n); }
-    void release(std::uint64_t offset, std::size_t n) const override { file.release(offset, n); }
-    void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const override {
-        file.require_holds(offset, n, tensor);
-    }
-    const std::string& path() const override { return file.path(); }
-};
-
 // The products read a weight where it lies in its file's map; the file then cut short
 // under them is an error naming the file and tensor, whether the cut leaves whole pages
 // of the weight (a SIGBUS, stopped) or only part of one (zeros where the file ended); and
@@ -121,7 +105,7 @@ TEST(BusErrorGuard, AWeightCutShortUnderTheProductsIsAnErrorNamingTheTensor) {
         test::TempDir dir;
         const std::string path = dir.file("w.bin");
         test::write_text(path, bytes);
-        const RawFile file(path);
+        const ReadOnlyFile file(path, "test file");  // the StoredBytes of tensor 'w', as a reader's
         const std::string name = "w";
         StoredRows rows{0, kRows, StoredType::BF16, kCols * 2};
         rows.source = &file;

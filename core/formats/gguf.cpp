@@ -68,7 +68,7 @@ private:
     void refill(const std::string& what) {
         constexpr std::uint64_t kChunk = 1 << 20;
         buffer_.resize(static_cast<std::size_t>(std::min(kChunk, left())));
-        file_.read(pos_, buffer_.size(), buffer_.data(), what);
+        file_.read_bytes(pos_, buffer_.size(), buffer_.data(), what);
         buffer_at_ = 0;
     }
     const ReadOnlyFile& file_;
@@ -406,7 +406,7 @@ StoredRows GgufFile::stored_rows(const GgufTensor& t, std::int64_t first, std::i
     require_rows(t, first, count);
     const std::int64_t bytes_per_row = row_bytes(t);
     StoredRows rows{at, static_cast<int>(count), t.type, bytes_per_row};
-    rows.source = this;
+    rows.source = file_.get();
     rows.offset = data_start_ + t.offset + static_cast<std::uint64_t>(first * bytes_per_row);
     rows.name = &t.name;
     return rows;
@@ -414,18 +414,6 @@ StoredRows GgufFile::stored_rows(const GgufTensor& t, std::int64_t first, std::i
 
 std::int64_t GgufFile::row_bytes(const GgufTensor& t) const {
     return t.rows() > 0 ? static_cast<std::int64_t>(t.bytes) / t.rows() : 0;
-}
-
-void GgufFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const {
-    file_->read_tensor(offset, n, out, tensor);
-}
-
-const std::uint8_t* GgufFile::mapped(std::uint64_t offset, std::size_t n) const { return file_->mapped(offset, n); }
-
-void GgufFile::release(std::uint64_t offset, std::size_t n) const { file_->release(offset, n); }
-
-void GgufFile::require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const {
-    file_->require_holds(offset, n, tensor);
 }
 
 void GgufFile::require_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const {
@@ -463,7 +451,7 @@ bool looks_like_gguf(const std::string& path) {
         ReadOnlyFile file(path, "GGUF file");
         char magic[4] = {};
         if (file.size() < 4) return false;
-        file.read(0, 4, magic, "the magic number");
+        file.read_bytes(0, 4, magic, "the magic number");
         return std::memcmp(magic, "GGUF", 4) == 0;
     } catch (const Error&) {
         return false;

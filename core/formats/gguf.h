@@ -49,14 +49,14 @@ struct GgufTensor {
     std::int64_t rows() const;                                          // numel / ne[0]
 };
 
-class GgufFile final : public StoredBytes {
+class GgufFile final {
 public:
     static std::shared_ptr<GgufFile> open(const std::string& path);
     ~GgufFile();
     GgufFile(const GgufFile&) = delete;
     GgufFile& operator=(const GgufFile&) = delete;
 
-    const std::string& path() const override { return path_; }
+    const std::string& path() const { return path_; }
     int version() const { return version_; }
     const std::map<std::string, GgufValue>& metadata() const { return metadata_; }
     const std::vector<GgufTensor>& tensors() const { return tensors_; }
@@ -90,15 +90,11 @@ public:
     // The same rows converted and checked as read_rows does, then dropped.
     void check_rows(const GgufTensor& t, std::int64_t first, std::int64_t count) const;
     // The same rows left in the file, as rows [at, at + count) of a stored weight
-    // (core/kernels/stored_matrix.h) the products read. Throws as read_rows.
+    // (core/kernels/stored_matrix.h) the products read through the open file (its
+    // ReadOnlyFile, which lives as long as this object). Throws as read_rows.
     StoredRows stored_rows(const GgufTensor& t, std::int64_t first, std::int64_t count, int at) const;
     // Bytes per row of t as stored.
     std::int64_t row_bytes(const GgufTensor& t) const;
-    // StoredBytes: n bytes of the file at `offset`, of tensor `tensor`.
-    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override;
-    const std::uint8_t* mapped(std::uint64_t offset, std::size_t n) const override;
-    void release(std::uint64_t offset, std::size_t n) const override;
-    void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const override;
 
 private:
     GgufFile() = default;

@@ -98,11 +98,11 @@ void ReadOnlyFile::fail(int error, const std::string& what) const {
                 " (another program truncated or rewrote it; open it again)");
 }
 
-void ReadOnlyFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const {
+void ReadOnlyFile::read_bytes(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const {
     if (const int error = read_all(offset, n, out)) fail(error, what);
 }
 
-void ReadOnlyFile::read_tensor(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const {
+void ReadOnlyFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const {
     if (const int error = read_all(offset, n, out)) fail(error, "tensor '" + tensor + "'");
 }
 

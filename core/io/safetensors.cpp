@@ -250,7 +250,7 @@ std::shared_ptr<SafetensorsFile> SafetensorsFile::open(const std::string& path) 
 SafetensorsFile::~SafetensorsFile() = default;
 
 void SafetensorsFile::read_bytes(std::uint64_t offset, std::size_t n, void* out, const std::string& what) const {
-    file_->read(offset, n, out, what);
+    file_->read_bytes(offset, n, out, what);
 }
 
 void SafetensorsFile::read_f32(const TensorInfo& t, float* dst) const {
@@ -295,7 +295,7 @@ StoredRows SafetensorsFile::stored_rows(const TensorInfo& t, std::int64_t first,
     const StoredType type = t.dtype == DType::F32 ? StoredType::F32 : t.dtype == DType::F16 ? StoredType::F16 : StoredType::BF16;
     const std::int64_t row_bytes = cols * dtype_size(t.dtype);
     StoredRows out{at, static_cast<int>(count), type, row_bytes};
-    out.source = this;
+    out.source = file_.get();
     out.offset = data_start_ + t.begin + static_cast<std::uint64_t>(first * row_bytes);
     out.name = &t.name;
     return out;
@@ -309,18 +309,6 @@ void SafetensorsFile::check_rows(const TensorInfo& t, std::int64_t first, std::i
 void SafetensorsFile::read_rows(const TensorInfo& t, std::int64_t first, std::int64_t count, float* dst) const {
     read_stored_rows(stored_rows(t, first, count, 0), {t.shape.empty() ? 1 : t.shape.back(), first, t.shape.size() <= 1},
                      dst);
-}
-
-void SafetensorsFile::read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const {
-    file_->read_tensor(offset, n, out, tensor);
-}
-
-const std::uint8_t* SafetensorsFile::mapped(std::uint64_t offset, std::size_t n) const { return file_->mapped(offset, n); }
-
-void SafetensorsFile::release(std::uint64_t offset, std::size_t n) const { file_->release(offset, n); }
-
-void SafetensorsFile::require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const {
-    file_->require_holds(offset, n, tensor);
 }
 
 Matrix SafetensorsFile::matrix(const std::string& name) const {

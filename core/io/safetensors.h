@@ -41,14 +41,14 @@ struct TensorInfo {
 // end of file, header not valid JSON, entry missing dtype/shape/data_offsets, unsupported
 // dtype (named), negative dims, shape × dtype size ≠ byte length (both numbers), offsets
 // outside the data block, overlapping tensors.
-class SafetensorsFile final : public StoredBytes {
+class SafetensorsFile final {
 public:
     static std::shared_ptr<SafetensorsFile> open(const std::string& path);
     ~SafetensorsFile();
     SafetensorsFile(const SafetensorsFile&) = delete;
     SafetensorsFile& operator=(const SafetensorsFile&) = delete;
 
-    const std::string& path() const override { return path_; }
+    const std::string& path() const { return path_; }
     const std::map<std::string, TensorInfo>& tensors() const { return tensors_; }
     const std::map<std::string, std::string>& metadata() const { return metadata_; }
     bool has(const std::string& name) const { return tensors_.count(name) != 0; }
@@ -60,7 +60,8 @@ public:
     std::vector<float> values(const std::string& name) const;
     // Rows [first, first + count) of a 1-D (one row) or 2-D (rows, cols) F32, F16 or BF16
     // tensor left in the file, as rows [at, at + count) of a stored weight (core/kernels/
-    // stored_matrix.h) the products read; and the same rows converted and checked finite,
+    // stored_matrix.h) the products read through the open file (its ReadOnlyFile, which
+    // lives as long as this object); and the same rows converted and checked finite,
     // then dropped (io/stored_read.h). Throw naming the tensor for another dtype, rank or
     // row range.
     StoredRows stored_rows(const TensorInfo& t, std::int64_t first, std::int64_t count, int at) const;
@@ -68,11 +69,6 @@ public:
     // The same rows converted into dst (count × cols floats), checked finite as they are
     // converted, a chunk at a time over the thread pool: how a model's weights are read.
     void read_rows(const TensorInfo& t, std::int64_t first, std::int64_t count, float* dst) const;
-    // StoredBytes: n bytes of the file at `offset`, of tensor `tensor`.
-    void read(std::uint64_t offset, std::size_t n, void* out, const std::string& tensor) const override;
-    const std::uint8_t* mapped(std::uint64_t offset, std::size_t n) const override;
-    void release(std::uint64_t offset, std::size_t n) const override;
-    void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const override;
 
 private:
     SafetensorsFile() = default;
