@@ -204,8 +204,21 @@ TEST(StoredLayer, AttachPointsEachWeightAtItsRowsOnlyWhenAllWereRead) {
     EXPECT_EQ(layer.ffn.linear1_stored, nullptr);
     EXPECT_FALSE(layer.ffn.gated());
 
+    // rows left in a file: the next layer lets their mapped pages go (the file decides
+    // whether it keeps them: ReadOnlyFile::release); rows in memory have none
+    BytesFile file;
+    file.bytes.assign(4 * 64, 0);
+    StoredRows in_file{0, 4, StoredType::BF16, 64};
+    in_file.source = &file;
+    stored.declare(layer.ffn.linear1_weight, 4, 32);
+    stored.add_rows(layer.ffn.linear1_weight, in_file);
+    stored.attach(layer);
+    EXPECT_EQ(file.releases, 0);
+
     stored.clear(layer);  // the next layer: no pointer to the last one's matrices survives
+    EXPECT_EQ(file.releases, 1);
     EXPECT_EQ(layer.self_attn.in_proj_stored, nullptr);
+    EXPECT_EQ(layer.ffn.linear1_stored, nullptr);
     EXPECT_EQ(layer.ffn.linear2_stored, nullptr);
     // a weight missing rows, or rows read twice, is refused
     stored.declare(layer.ffn.linear1_weight, 8, 32);
