@@ -1,7 +1,7 @@
 #pragma once
 // Stored weights for tests and benchmarks of the products that read them
 // (core/kernels/stored_matrix.h): random rows of a stored type, and a "file" they are read
-// from by offset, as a model file is (formats/gguf.h, io/safetensors.h).
+// from by offset, as a model file is (io/read_only_file.h).
 #include <cstdint>
 #include <cstring>
 #include <string>

@@ -207,16 +207,18 @@ TEST(StoredLayer, AttachPointsEachWeightAtItsRowsOnlyWhenAllWereRead) {
     // rows left in a file: the next layer lets their mapped pages go (the file decides
     // whether it keeps them: ReadOnlyFile::release); rows in memory have none
     BytesFile file;
-    file.bytes.assign(4 * 64, 0);
-    StoredRows in_file{0, 4, StoredType::BF16, 64};
-    in_file.source = &file;
-    stored.declare(layer.ffn.linear1_weight, 4, 32);
+    file.bytes.assign(6 * 64, 0);
+    StoredRows in_file{0, 4, StoredType::BF16, 64}, more_in_file{4, 2, StoredType::BF16, 64};
+    in_file.source = more_in_file.source = &file;
+    more_in_file.offset = 4 * 64;
+    stored.declare(layer.ffn.linear1_weight, 6, 32);
     stored.add_rows(layer.ffn.linear1_weight, in_file);
+    stored.add_rows(layer.ffn.linear1_weight, more_in_file);
     stored.attach(layer);
     EXPECT_EQ(file.releases, 0);
 
     stored.clear(layer);  // the next layer: no pointer to the last one's matrices survives
-    EXPECT_EQ(file.releases, 1);
+    EXPECT_EQ(file.releases, 2);  // one per part in the file; none for in_proj's and linear2's, in memory
     EXPECT_EQ(layer.self_attn.in_proj_stored, nullptr);
     EXPECT_EQ(layer.ffn.linear1_stored, nullptr);
     EXPECT_EQ(layer.ffn.linear2_stored, nullptr);

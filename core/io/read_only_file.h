@@ -43,7 +43,7 @@ public:
     // whole forward (docs/PERFORMANCE.md).
     void release(std::uint64_t offset, std::size_t n) const override;
     bool releases_pages() const { return release_pages_; }
-    // Throws as read_tensor does when the file now (fstat) ends before offset + n, or
+    // Throws as read does when the file now (fstat) ends before offset + n, or
     // naming the file as rewritten when its modification time moved since it opened (a
     // page of the map cut and written again would otherwise read as zeros unseen).
     void require_holds(std::uint64_t offset, std::size_t n, const std::string& tensor) const override;

@@ -52,7 +52,9 @@ namespace {
 // read from memory once per call (not once per row block); later blocks add onto c.
 constexpr int kKBlock = 256, kRowBlock = 256;
 
-// A panel's block of inputs [k0, k0 + kn): kn × 64 floats, contiguous.
+// A panel's block of inputs [k0, k0 + kn): kn × 64 floats, contiguous. Also what a
+// product requests into L2 for the call after it (nn_block's `next`): such a block, or a
+// run of stored bytes counted in 4-byte units (stored_panel_ahead), never read as floats.
 struct PanelBlock {
     const float* data = nullptr;
     long floats = 0;
@@ -71,9 +73,9 @@ void panel_block(int i, int rows, const float* a, int lda, const float* panel, i
 // c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · the panels, panel q's
 // (k, 64) block at panel_at(q): the loop of nn_packed (k blocks, then row blocks, then
 // panels), so each element sums its k blocks in the same order whoever packed the panels.
-// Each call requests into L2 the block the following call reads; with `ahead` (panels laid
-// out just before, so in cache already), a share of `ahead` instead: what the caller
-// reads after these panels (the next panel's stored rows).
+// Each call requests into L2 the block the following call reads; with `ahead` (one panel,
+// laid out just before, so in cache already), a share of `ahead` instead until it is
+// all requested: what the caller reads next (the next panel's stored rows).
 template <typename PanelAt>
 void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt& panel_at, int panel0,
                      int panels, const float* bias, float* c, int ldc, PanelBlock ahead = {}) {
@@ -82,7 +84,7 @@ void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt
                           static_cast<long>(std::min(kKBlock, k - k0)) * kPanel};
     };
     const long calls = static_cast<long>((k + kKBlock - 1) / kKBlock) * ((m + kRowBlock - 1) / kRowBlock) * panels;
-    const long share = (ahead.floats + calls - 1) / calls;  // floats of `ahead` per call
+    const long share = calls > 0 ? (ahead.floats + calls - 1) / calls : 0;  // floats of `ahead` per call
     for (int k0 = 0; k0 < k; k0 += kKBlock) {
         const int kn = std::min(kKBlock, k - k0);
         for (int i = 0; i < m; i += kRowBlock)
@@ -94,7 +96,7 @@ void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt
                                   : i + kRowBlock < m ? block(panel0, k0)
                                   : k0 + kKBlock < k  ? block(panel0, k0 + kKBlock)
                                                       : PanelBlock{};
-                if (ahead.data) {
+                if (ahead.floats > 0) {
                     next = {ahead.data, std::min(share, ahead.floats)};
                     ahead = {ahead.data + next.floats, ahead.floats - next.floats};
                 }
@@ -102,6 +104,7 @@ void multiply_panels(int m, const float* a, int lda, int n, int k, const PanelAt
                             std::min(kPanel, n - q * kPanel), bias, c, ldc, next);
             }
     }
+    assert(ahead.floats == 0 || calls == 0);  // every line of `ahead` requested
 }
 
 // c[:, 64·panel0 : 64·(panel0 + panels)] = a (m, k) · Wᵀ (+ bias) with W read as it is,
@@ -170,8 +173,10 @@ void pack_stored_panel(const StoredMatrix& w, int q, float* out) {
 
 // c[:, 64·panel0 : 64·(panel0 + panels)] (+ bias) = a (m, k) · W (n, k)ᵀ, W's panels laid
 // out by pack(q, out) `group` at a time — into `keep`'s storage, or else this thread's
-// buffer — and each group then multiplied (multiply_panels), requesting ahead(q0, count)
-// (a PanelBlock: the stored rows of the next group's panels) meanwhile.
+// buffer — and each group then multiplied (multiply_panels). With one panel per group (up
+// to 256 rows of a), ahead(q) (a PanelBlock: panel q's stored rows) is requested for the
+// next panel during this one's product; a group of several is larger than L2, so the next
+// group's rows would be gone before their turn.
 template <typename Pack, typename Ahead>
 void pack_and_multiply(int m, const float* a, int lda, int n, int k, int panel0, int panels, int group,
                        const Pack& pack, const Ahead& ahead, PackedWeights* keep, const float* bias, float* c,
@@ -184,19 +189,16 @@ void pack_and_multiply(int m, const float* a, int lda, int n, int k, int panel0,
         const int count = std::min(group, panel0 + panels - g0);
         const auto panel_at = [&](int q) { return keep ? keep->panel(q) : buffer.data() + (q - g0) * panel_floats; };
         for (int q = g0; q < g0 + count; ++q) pack(q, panel_at(q));
-        const int after = g0 + count;  // the next group
-        const PanelBlock next = after < panel0 + panels ? ahead(after, std::min(group, panel0 + panels - after))
-                                                        : PanelBlock{};
+        const PanelBlock next = group == 1 && g0 + 1 < panel0 + panels ? ahead(g0 + 1) : PanelBlock{};
         multiply_panels(m, a, lda, n, k, panel_at, g0, count, bias, c, ldc, next);
     }
 }
 
-// Panels q0 … q0 + count of a stored weight where they lie in memory or in the file's map,
-// as the cache lines multiply_panels requests (floats only as a unit of 4 bytes: the
-// lines are never read as floats here); {} when they are read with pread.
-PanelBlock stored_panels_ahead(const StoredMatrix& w, int q0, int count) {
-    const StoredMatrix::BytesInPlace bytes =
-        w.bytes_in_place(q0 * kPanel, std::min(count * kPanel, w.rows - q0 * kPanel));
+// Panel q of a stored weight where its rows lie in memory or in the file's map, as the
+// cache lines multiply_panels requests (from the line holding its first byte; floats only
+// as a unit of 4 bytes, never read); {} when they are read with pread.
+PanelBlock stored_panel_ahead(const StoredMatrix& w, int q) {
+    const StoredMatrix::BytesInPlace bytes = w.bytes_in_place(q * kPanel, std::min(kPanel, w.rows - q * kPanel));
     if (!bytes.data) return {};
     const auto at = reinterpret_cast<std::uintptr_t>(bytes.data), line = at & ~std::uintptr_t{63};
     const long floats = static_cast<long>((at - line + bytes.size + 3) / 4);
@@ -224,7 +226,7 @@ void nn_packing(int m, const float* a, int lda, const float* w, int n, int k, in
     // being read again per panel.
     pack_and_multiply(m, a, lda, n, k, panel0, panels, m <= kRowBlock ? 1 : panels,
                       [&](int q, float* out) { pack_panel(w, n, k, ldw, q, out); },
-                      [](int, int) { return PanelBlock{}; }, keep, bias, c, ldc);
+                      [](int) { return PanelBlock{}; }, keep, bias, c, ldc);
 }
 
 void nn_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0, int panels, const float* bias,
@@ -236,7 +238,7 @@ void nn_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0
     const int group = m <= kRowBlock ? 1 : static_cast<int>(std::max(1L, kGroupBytes / std::max(panel_bytes, 1L)));
     pack_and_multiply(m, a, lda, w.rows, w.cols, panel0, panels, group,
                       [&](int q, float* out) { pack_stored_panel(w, q, out); },
-                      [&](int q0, int count) { return stored_panels_ahead(w, q0, count); }, nullptr, bias, c, ldc);
+                      [&](int q) { return stored_panel_ahead(w, q); }, nullptr, bias, c, ldc);
 }
 
 void nt_stored(int m, const float* a, int lda, const StoredMatrix& w, int panel0, int panels, const float* bias,

@@ -13,7 +13,8 @@
 
 namespace hs {
 
-// Where stored rows are read from by offset (a model file: formats/gguf.h, io/safetensors.h).
+// Where stored rows are read from by offset: a model file (io/read_only_file.h, which the
+// readers in formats/gguf.h and io/safetensors.h open).
 class StoredBytes {
 public:
     virtual ~StoredBytes() = default;
