@@ -212,10 +212,25 @@ void draw_progress_overlay(AppContext& ctx) {
     end_window();
 }
 
-// Keys that work everywhere: F1 help, F2 / F3 / F4 views, Ctrl + / − / 0 text size.
+// ← → heads, ↑ ↓ layers, wherever the last click was (a grid thumbnail, the Pipeline, a
+// tab), except while a text field has the keyboard or a widget is held (a slider dragged).
+void handle_selection_keys(AppContext& ctx) {
+    if (!ctx.view.trace) return;
+    AppState& s = ctx.state;
+    if (!ImGui::GetIO().WantTextInput && !ImGui::IsAnyItemActive()) {
+        if (key_pressed(Key::Right)) ++s.head;
+        if (key_pressed(Key::Left)) --s.head;
+        if (key_pressed(Key::Down)) ++s.layer;
+        if (key_pressed(Key::Up)) --s.layer;
+    }
+    clamp_selection(s, *ctx.view.trace);
+}
+
+// Keys that work everywhere: F1 help, F2 / F3 / F4 views, the arrows, Ctrl + / − / 0 text size.
 void handle_global_keys(AppContext& ctx) {
     AppState& s = ctx.state;
     const ImGuiIO& io = ImGui::GetIO();
+    handle_selection_keys(ctx);
     if (key_pressed(Key::F1)) ctx.help.welcome = !ctx.help.welcome;
     if (key_pressed(Key::F2)) s.view_mode = ViewMode::Attention;
     if (key_pressed(Key::F3)) s.view_mode = ViewMode::Analysis;

@@ -29,7 +29,8 @@ InputPanelContext input_panel_context(AppContext& ctx) {
             .samples = ctx.samples,
             .samples_error = ctx.samples_error,
             .text_box = ctx.text_box,
-            .decoder_text_box = ctx.decoder_text_box};
+            .decoder_text_box = ctx.decoder_text_box,
+            .click_targets = ctx.click_targets};
 }
 
 HeatmapPanelContext heatmap_panel_context(AppContext& ctx) {
@@ -51,7 +52,8 @@ GridPanelContext grid_panel_context(AppContext& ctx) {
             .view = ctx.view,
             .analysis = ctx.analysis,
             .renderer = *ctx.renderer,
-            .ui_scale = ctx.ui_scale};
+            .ui_scale = ctx.ui_scale,
+            .click_targets = ctx.click_targets};
 }
 
 DetailPanelsContext detail_panels_context(AppContext& ctx) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include <imgui.h>
+
 #include "app/analysis_actions.h"
 #include "app/app.h"
 #include "app/analysis_files.h"
@@ -284,6 +286,22 @@ std::vector<ScriptRunner::Action> ScriptRunner::input_actions() {
              }
              run.reveal_tries_ = 0;
              run.click_ = l.rest;
+         }},
+        {"type", "TEXT", [](ScriptRunner& run, Line&) {  // into the text field that has the keyboard
+             if (!ImGui::GetIO().WantTextInput) {
+                 // A field clicked open takes the keyboard a frame or two later: read this line again.
+                 if (run.type_tries_++ < 5) {
+                     --run.next_;
+                     return;
+                 }
+                 throw Error("type: no text field has the keyboard (click one first)");
+             }
+             run.type_tries_ = 0;
+             const std::string& line = run.lines_[run.next_ - 1];  // leading spaces kept: "type  and"
+             run.keyboard_.typed = line.substr(std::min(line.size(), line.find("type") + 5));
+         }},
+        {"key", "left|right|up|down|escape|enter|f1|f2|f3|f4", [](ScriptRunner& run, Line& l) {
+             run.keyboard_.key = parse_key(l.rest);
          }},
         {"expect-error", "", [](ScriptRunner& run, Line& l) {
              run.expected_error_text_ = current_error(l.ctx);

@@ -4,11 +4,13 @@
 // The actions are one table in script.cpp (ScriptRunner::actions: name, usage, handler);
 // `headscope --script-actions` prints it and docs/SCRIPTING.md, the user's reference, is
 // checked against it (tests/run_script_actions_doc_test.sh).
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/context.h"
+#include "app/keys.h"
 
 namespace hs {
 
@@ -17,7 +19,9 @@ public:
     // Throws hs::Error when the file cannot be read or holds no commands.
     explicit ScriptRunner(const std::string& path);
     // Every action ran and no screenshot or click is still waiting for its frames.
-    bool finished() const { return next_ >= lines_.size() && screenshot_.empty() && click_.empty(); }
+    bool finished() const {
+        return next_ >= lines_.size() && screenshot_.empty() && click_.empty() && !keyboard_pending();
+    }
     // Runs the next action if the app is idle. Returns false and sets `error` on failure.
     bool step(AppContext& ctx);
     const std::string& error() const { return error_; }
@@ -31,6 +35,15 @@ public:
     // pointer over it (move, press, release) before the next action runs.
     const std::string& click_request() const { return click_; }
     void click_done() { click_.clear(); }
+    // A key the last action asked to press (`key NAME`), or characters to type (`type
+    // TEXT`); the script hook plays them on the keyboard before the next action runs.
+    struct KeyboardRequest {
+        std::optional<Key> key;
+        std::string typed;  // UTF-8
+    };
+    const KeyboardRequest& keyboard_request() const { return keyboard_; }
+    bool keyboard_pending() const { return keyboard_.key || !keyboard_.typed.empty(); }
+    void keyboard_done() { keyboard_ = {}; }
 
     // (name, usage) of every action, in docs/SCRIPTING.md's order.
     static std::vector<std::pair<std::string, std::string>> action_usages();
@@ -63,7 +76,9 @@ private:
     std::string screenshot_;
     int screenshot_delay_ = 0;  // frames left before the screenshot is taken
     std::string click_;
+    KeyboardRequest keyboard_;
     int reveal_tries_ = 0;  // frames spent scrolling the widget of a `click` into view
+    int type_tries_ = 0;    // frames spent waiting for a text field to take the keyboard
     // Frames to wait before the next action after a view or tab switch: ImGui shows a tab
     // selected by flag one frame later, and a dump should see it drawn.
     int settle_frames_ = 0;

@@ -11,6 +11,7 @@
 #include "app/context.h"
 #include "app/hooks/frame_hook.h"
 #include "app/hooks/screenshot.h"
+#include "app/keys.h"
 #include "app/options.h"
 #include "app/script.h"
 
@@ -23,7 +24,7 @@ public:
     explicit ScriptHook(const GuiOptions& o) : script_(o.script), layout_(o.layout) {}
 
     void before_ui(AppContext& ctx, const FrameRecord&) override {
-        if (!script_.click_request().empty()) return;  // the pointer is still clicking
+        if (!script_.click_request().empty() || script_.keyboard_pending()) return;  // still clicking or typing
         if (script_.finished() || ctx.state.dirty || !ctx.worker.idle() || !ctx.analysis_worker.idle() ||
             !ctx.mip_worker.idle() || !ctx.train_worker.idle() || !ctx.experiment_worker.idle() || selected_maps_pending(ctx.view, ctx.state))
             return;
@@ -38,6 +39,7 @@ public:
     // widget's centre (hover), presses, releases (the button acts); on the fourth it leaves
     // the window (no hover left behind).
     void pointer(AppContext& ctx) override {
+        if (script_.keyboard_pending()) play_keyboard();
         if (script_.click_request().empty()) return;
         const ClickTargets::Target* target = ctx.click_targets.recent(script_.click_request());
         ImGuiIO& io = ImGui::GetIO();
@@ -56,6 +58,20 @@ public:
         io.MouseDown[0] = click_frame_ == 1;
         ++click_frame_;
         waiting_since_ = FrameClock::now();
+    }
+
+    // Characters typed in one frame; a key down for one frame and up on the next.
+    void play_keyboard() {
+        const ScriptRunner::KeyboardRequest& r = script_.keyboard_request();
+        waiting_since_ = FrameClock::now();
+        if (!r.typed.empty()) {
+            ImGui::GetIO().AddInputCharactersUTF8(r.typed.c_str());
+            script_.keyboard_done();
+            return;
+        }
+        play_key(*r.key, !key_down_);
+        key_down_ = !key_down_;
+        if (!key_down_) script_.keyboard_done();
     }
 
     void before_swap(AppContext& ctx, const FrameRecord& f) override {
@@ -98,6 +114,7 @@ private:
     ScriptRunner script_;
     std::string layout_;
     int click_frame_ = 0;  // of the click being played: 0 hover, 1 press, 2 release
+    bool key_down_ = false;  // the key being played is down
     FrameClock::time_point waiting_since_ = FrameClock::now();
     std::uint64_t seen_training_ = 0;  // the training run's and the experiment's progress last seen
     int seen_experiment_ = 0;

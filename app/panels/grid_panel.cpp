@@ -150,6 +150,7 @@ void draw_grid_panel(const GridPanelContext& ctx, const PanelRect& r) {
                     }
                 }
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", thumb_tooltip(ctx, *t, l, h, grouped, can_ablate).c_str());
+                ctx.click_targets.note("thumb-" + std::to_string(l) + "." + std::to_string(h));
                 ImGui::PopID();
                 ctx.renderer.draw(list, thumbs[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], p0, p1,
                                    UvRect{}, ctx.view.grid_scale(s), s.colormap);

@@ -8,7 +8,6 @@
 
 #include "app/analysis_actions.h"
 #include "app/i18n/i18n.h"
-#include "app/keys.h"
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
@@ -160,16 +159,6 @@ std::string window_suffix(const Trace& t, const AppState& s) {
     const AttentionMask mask =
         s.map == MapKind::Self ? main_self_mask(t.config, {}, s.layer) : decoder_self_mask(t.config, s.layer);
     return mask.window > 0 ? printf_string(tr(" · window of %d keys"), mask.window) : std::string();
-}
-
-void handle_keys(AppState& s, const Trace& t) {
-    if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) || ImGui::GetIO().WantTextInput)
-        return;
-    if (key_pressed(Key::Right)) ++s.head;
-    if (key_pressed(Key::Left)) --s.head;
-    if (key_pressed(Key::Down)) ++s.layer;
-    if (key_pressed(Key::Up)) --s.layer;
-    clamp_selection(s, t);
 }
 
 // Wheel zoom about the cursor and drag to pan, in texture coordinates.
@@ -466,7 +455,6 @@ void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
     }
     AppState& s = ctx.state;
     draw_toolbar(ctx, *t);
-    handle_keys(s, *t);
     ctx.view.sync_textures(s, ctx.layer_maps_worker, ctx.mip_worker);
     const Matrix* weights = ctx.view.selected_map(s, false);
     const Matrix* scores = ctx.view.selected_map(s, true);

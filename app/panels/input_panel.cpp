@@ -7,6 +7,7 @@
 
 #include "app/i18n/i18n.h"
 #include "app/i18n/messages.h"
+#include "app/keys.h"
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 #include "app/panels/window_extents.h"
@@ -93,23 +94,33 @@ void draw_next_tokens(const InputPanelContext& ctx, const Trace& t) {
 // A text box (the text, an encoder–decoder's decoder text): `text` wrapped to the panel in
 // a box `height` tall while it is not being edited (ImGui's multi-line editor scrolls
 // sideways instead of wrapping); a click opens the editor, which closes again when it
-// loses the keyboard.
-void draw_wrapped_text_box(const InputPanelContext& ctx, const char* id, std::string* text, TextBoxView& box, float height) {
+// loses the keyboard or on Esc. Both keep the edit (ImGui's Esc would put back the text
+// the editor opened with). `target` names the box for a script's click.
+void draw_wrapped_text_box(const InputPanelContext& ctx, const char* id, const char* target, std::string* text,
+                           TextBoxView& box, float height) {
     if (!box.editing) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyle().Colors[ImGuiCol_FrameBg]);
         begin_child((std::string(id) + "_view").c_str(), ImVec2(-1, height), false);
         ImGui::TextWrapped("%s", text->c_str());
         end_child();
         ImGui::PopStyleColor();
+        ctx.click_targets.note(target);
         if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_TextInput);
         if (ImGui::IsItemClicked()) {
             box.editing = true;
             box.focus = true;
+            box.cursor_to_end = true;
         }
         return;
     }
     if (box.focus) ImGui::SetKeyboardFocusHere();
-    if (input_text_string(id, text, true, ImVec2(-1, height))) ctx.state.dirty = true;
+    const std::string edited = *text;  // as of the last frame: what Esc keeps
+    if (input_text_string(id, text, true, ImVec2(-1, height), &box.cursor_to_end)) ctx.state.dirty = true;
+    if (ImGui::IsItemDeactivated() && key_pressed(Key::Escape)) {
+        *text = edited;
+        ctx.state.dirty = true;
+        box.editing = false;
+    }
     if (!box.focus && !ImGui::IsItemActive()) box.editing = false;  // clicked elsewhere: wrap again
     box.focus = false;
 }
@@ -215,13 +226,13 @@ void draw_input_panel(const InputPanelContext& ctx, const PanelRect& r) {
     if (takes_text) {
         ImGui::TextUnformatted(enc_dec ? tr("encoder text") : tr("text"));
         const float text_h = ImGui::GetTextLineHeight() * (enc_dec ? 3.0f : 4.5f);
-        draw_wrapped_text_box(ctx, "##text", &s.text, ctx.text_box, text_h);
+        draw_wrapped_text_box(ctx, "##text", "text-box", &s.text, ctx.text_box, text_h);
         draw_text_status(ctx);
         // The trace's model has a decoder, or the playground is being edited into one (a worked
         // example or a checkpoint opened after an encoder–decoder playground has none).
         if (enc_dec || (s.source == SourceKind::Playground && s.config.arch == Arch::EncoderDecoder)) {
             ImGui::TextUnformatted(tr("decoder text (empty: same as encoder)"));
-            draw_wrapped_text_box(ctx, "##dtext", &s.decoder_text, ctx.decoder_text_box,
+            draw_wrapped_text_box(ctx, "##dtext", "decoder-text-box", &s.decoder_text, ctx.decoder_text_box,
                                   ImGui::GetTextLineHeight() * 2.5f);
         }
     }

@@ -43,7 +43,8 @@ struct PipelineView {
 // multi-line editor does not wrap).
 struct TextBoxView {
     bool editing = false;
-    bool focus = false;  // give the editor the keyboard on its first frame
+    bool focus = false;          // give the editor the keyboard on its first frame
+    bool cursor_to_end = false;  // and its cursor the end of the text, once it has the keyboard
 };
 
 // Help windows: the welcome (first launch, F1) and About.

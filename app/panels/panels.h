@@ -48,6 +48,7 @@ struct InputPanelContext {
     const std::string& samples_error;  // why assets/samples.json did not load
     TextBoxView& text_box;
     TextBoxView& decoder_text_box;     // an encoder–decoder's decoder text
+    ClickTargets& click_targets;
 };
 void draw_input_panel(const InputPanelContext& ctx, const PanelRect& r);
 
@@ -72,6 +73,7 @@ struct GridPanelContext {
     const AnalysisView& analysis;  // role labels of the thumbnails
     HeatmapRenderer& renderer;
     float ui_scale = 1.0f;
+    ClickTargets& click_targets;   // each thumbnail, as "thumb-L.H"
 };
 void draw_grid_panel(const GridPanelContext& ctx, const PanelRect& r);
 

@@ -70,22 +70,32 @@ ColorScale symmetric_scale(float lo, float hi) {
 }
 
 namespace {
-int resize_callback(ImGuiInputTextCallbackData* data) {
+struct TextFieldData {
+    std::string* value;
+    bool* cursor_to_end;  // may be null
+};
+
+int text_field_callback(ImGuiInputTextCallbackData* data) {
+    auto* field = static_cast<TextFieldData*>(data->UserData);
     if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* str = static_cast<std::string*>(data->UserData);
-        str->resize(static_cast<std::size_t>(data->BufTextLen));
-        data->Buf = str->data();
+        field->value->resize(static_cast<std::size_t>(data->BufTextLen));
+        data->Buf = field->value->data();
+    } else if (data->EventFlag == ImGuiInputTextFlags_CallbackAlways && field->cursor_to_end && *field->cursor_to_end) {
+        data->CursorPos = data->SelectionStart = data->SelectionEnd = data->BufTextLen;
+        *field->cursor_to_end = false;
     }
     return 0;
 }
 }  // namespace
 
-bool input_text_string(const char* label, std::string* value, bool multiline, ImVec2 size) {
-    const ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize;
+bool input_text_string(const char* label, std::string* value, bool multiline, ImVec2 size, bool* cursor_to_end) {
+    ImGuiInputTextFlags flags = ImGuiInputTextFlags_CallbackResize;
+    if (cursor_to_end && *cursor_to_end) flags |= ImGuiInputTextFlags_CallbackAlways;
+    TextFieldData data{value, cursor_to_end};
     if (multiline)
         return ImGui::InputTextMultiline(label, value->data(), value->capacity() + 1, size, flags,
-                                         resize_callback, value);
-    return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, resize_callback, value);
+                                         text_field_callback, &data);
+    return ImGui::InputText(label, value->data(), value->capacity() + 1, flags, text_field_callback, &data);
 }
 
 bool input_path_string(const char* label, std::string* value) {

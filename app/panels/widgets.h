@@ -28,8 +28,11 @@ std::string token_label(const std::string& token, std::size_t max_chars);
 // Range for showing an arbitrary matrix whose finite values span [lo, hi]: symmetric
 // ±max|v| (±1 when that is 0).
 ColorScale symmetric_scale(float lo, float hi);
+// An ImGui text field over a std::string (grown as the user types). While *cursor_to_end
+// is true the cursor goes to the end of the text on the field's first active frame, and
+// *cursor_to_end turns false (a box clicked open to add to its text).
 bool input_text_string(const char* label, std::string* value, bool multiline = false,
-                       ImVec2 size = ImVec2(0, 0));
+                       ImVec2 size = ImVec2(0, 0), bool* cursor_to_end = nullptr);
 // A one-line field for a file or folder path: when the user leaves it, a leading "~" or
 // "~/" becomes the home folder (shown in the field), as a shell would read it.
 bool input_path_string(const char* label, std::string* value);

@@ -250,4 +250,42 @@ int check_heads_buttons(char** argv) {
     return failures ? 1 : 0;
 }
 
+// The selection and text after each step of run_keyboard_test.sh: (layer, head) by hand
+// from the clicked thumbnail L1.H2 and the keys pressed; the default model has 4 layers.
+int check_keyboard(char** argv) {
+    const std::string dir = argv[2], size = argv[3];
+    const std::string sentence = "Tom bought the small dog and it barks .";
+    struct Step {
+        int layer, head;
+        std::string text;
+        const char* what;
+    };
+    const Step steps[] = {
+        {1, 2, sentence, "a click on thumbnail L1.H2"},
+        {1, 3, sentence, "→ after the click"},
+        {2, 3, sentence, "↓"},
+        {1, 2, sentence, "← then ↑"},
+        {0, 2, sentence, "↑ twice from layer 1: stops at layer 0"},
+        {0, 2, sentence, "→ while the text box is edited moves its cursor, not the head"},
+        {0, 2, sentence + " Tom barks .", "typed, then Esc: the edit stays"},
+        {0, 3, sentence + " Tom barks .", "→ after Esc: the editor closed, heads move again"},
+    };
+    for (int i = 0; i < static_cast<int>(std::size(steps)); ++i) {
+        const Step& want = steps[i];
+        const nlohmann::json state = read_json(dir + "/" + size + "_" + std::to_string(i) + ".json");
+        const int layer = state.at("layer"), head = state.at("head");
+        const std::string text = state.at("text");
+        check(layer == want.layer && head == want.head && text == want.text && state.at("error") == "",
+              size + " step " + std::to_string(i) + " (" + want.what + "): L" + std::to_string(layer) + ".H" +
+                  std::to_string(head) + " '" + text + "' (want L" + std::to_string(want.layer) + ".H" +
+                  std::to_string(want.head) + " '" + want.text + "', no error)");
+    }
+    // The typed text ran: the trace's tokens end with the three typed words.
+    const nlohmann::json last = read_json(dir + "/" + size + "_7.json");
+    const std::vector<std::string> tokens = last.at("tokens");
+    check(tokens.size() >= 3 && tokens[tokens.size() - 3] == "Tom" && tokens.back() == ".",
+          size + ": the trace after Esc ends with " + last.at("tokens").dump() + " (want … Tom barks .)");
+    return failures ? 1 : 0;
+}
+
 }  // namespace hs::gui_check
