@@ -25,7 +25,8 @@ Matrix downsample_map(const Matrix& m, int max_side) {
 namespace {
 
 // Adds the thumbnails of one block's maps (as a forward computes them, before a block
-// the map budget drops is freed) and widens its kind's min/max by the maps' `ranges`.
+// the map budget drops is freed) and widens its kind's range by the thumbnails' ranges
+// (the maps' `ranges` when no map was downsampled).
 void add_block_thumbs(TraceThumbnails& thumbs, std::vector<bool>& seen, const HeadRef& block,
                       const std::vector<Matrix>& weights, const std::vector<MapRange>& ranges) {
     const int kind = block.in_decoder ? (block.cross ? 2 : 1) : 0;
@@ -34,12 +35,19 @@ void add_block_thumbs(TraceThumbnails& thumbs, std::vector<bool>& seen, const He
     if (static_cast<int>(rows.size()) <= block.layer) rows.resize(block.layer + 1);
     std::vector<Matrix>& heads = rows[block.layer];
     heads.clear();
-    for (std::size_t h = 0; h < weights.size(); ++h) {
-        const Matrix& w = weights[h];
+    bool downsampled = false;
+    for (const Matrix& w : weights) {
         heads.push_back(downsample_map(w, TraceThumbnails::kThumbMax));
-        if (w.size() == 0) continue;
-        thumbs.lo[kind] = seen[kind] ? std::min(thumbs.lo[kind], ranges[h].lo) : ranges[h].lo;
-        thumbs.hi[kind] = seen[kind] ? std::max(thumbs.hi[kind], ranges[h].hi) : ranges[h].hi;
+        downsampled = downsampled || heads.back().size() != w.size();
+    }
+    // A thumbnail of a long map holds means of up to ⌈T/256⌉ × ⌈S/256⌉ weights, far below the
+    // map's own peaks: its range comes from its own values, or the grid would draw flat.
+    const std::vector<MapRange> own = downsampled ? map_ranges(heads) : std::vector<MapRange>{};
+    const std::vector<MapRange>& shown = downsampled ? own : ranges;
+    for (std::size_t h = 0; h < weights.size(); ++h) {
+        if (weights[h].size() == 0) continue;
+        thumbs.lo[kind] = seen[kind] ? std::min(thumbs.lo[kind], shown[h].lo) : shown[h].lo;
+        thumbs.hi[kind] = seen[kind] ? std::max(thumbs.hi[kind], shown[h].hi) : shown[h].hi;
         seen[kind] = true;
     }
 }

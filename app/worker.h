@@ -50,7 +50,8 @@ struct ComputeRequest {
 struct TraceThumbnails {
     static constexpr int kThumbMax = 256;
     std::vector<std::vector<Matrix>> self, decoder_self, decoder_cross;
-    // Min and max over all full-resolution maps of each kind (grid auto range).
+    // The grid's auto range of each kind: the lowest low and highest (robust) high of the
+    // thumbnails themselves (box means, for a map longer than kThumbMax).
     float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {1.0f, 1.0f, 1.0f};
 };
 

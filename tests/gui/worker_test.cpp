@@ -1,5 +1,6 @@
 // The app's background worker (app/worker.*) and its thumbnail downsampling: newest
 // request wins, stale work never reaches the UI, errors come back as messages.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -42,6 +43,40 @@ TEST(Worker, ReturnsTheTraceOfTheRequest) {
     ASSERT_EQ(r.thumbnails->self.size(), 2u);
     EXPECT_EQ(r.thumbnails->self[0].size(), 2u);
     EXPECT_TRUE(r.thumbnails->self[1][1].isApprox(r.trace->main.layers[1].self_attn.weights[1]));
+}
+
+// A map longer than a thumbnail: the grid's auto range is the thumbnails' own (box means
+// of 2 × 2 weights here), not the full maps' peaks, which no thumbnail cell reaches: on a
+// trained model's sharp heads the grid drew flat purple at ~500 tokens.
+TEST(Worker, ThumbnailsOfLongMapsRangeOverTheirOwnValues) {
+    std::string text;
+    while (text.size() < 1800) text += "Once upon a time, there was a little girl named Lily. She liked to play. ";
+    Worker worker;
+    ComputeRequest r0 = request(HEADSCOPE_STORIES260K, text);
+    r0.input.keep_first = true;
+    worker.submit(r0);
+    const ComputeResult r = wait_for_result(worker);
+    ASSERT_TRUE(r.trace) << r.error;
+    ASSERT_GT(r.trace->main.tokens.size(), 400u);
+    const int layers = static_cast<int>(r.trace->main.layers.size()), heads = static_cast<int>(r.thumbnails->self[0].size());
+    float thumb_max = 0.0f, map_max = 0.0f;
+    for (int l = 0; l < layers; ++l)
+        for (int h = 0; h < heads; ++h) {
+            const Matrix& thumb = r.thumbnails->self[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)];
+            ASSERT_EQ(thumb.rows(), TraceThumbnails::kThumbMax);
+            thumb_max = std::max(thumb_max, thumb.maxCoeff());
+            map_max = std::max(map_max, r.trace->main.layers[static_cast<std::size_t>(l)].self_attn.weights[static_cast<std::size_t>(h)].maxCoeff());
+        }
+    ASSERT_LT(thumb_max, 0.6f * map_max);  // the case: box means well below the maps' peaks
+    EXPECT_LE(r.thumbnails->hi[0], thumb_max);
+    // At least each thumbnail's 99.9th percentile (to the 1/4096 of its span the robust
+    // range bins by): here the last layer's head 1, sorted.
+    const Matrix& last = r.thumbnails->self[1][1];
+    std::vector<float> values(last.data(), last.data() + last.size());
+    std::sort(values.begin(), values.end());
+    const float p999 = values[static_cast<std::size_t>(0.999 * static_cast<double>(values.size() - 1))];
+    EXPECT_GE(r.thumbnails->hi[0], p999 - (values.back() - values.front()) / 4096.0f);
+    EXPECT_GE(r.thumbnails->lo[0], 0.0f);
 }
 
 TEST(Worker, NewestRequestWinsAndStaleOnesNeverArrive) {
