@@ -228,7 +228,10 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["windows"] = window_extents();
     if (ctx.heatmap.area_frame >= ImGui::GetFrameCount() - 1)  // the Heatmap panel is shown
         j["heatmap"] = {{"area", {ctx.heatmap.area_w, ctx.heatmap.area_h}},
-                        {"scale_controls", ctx.heatmap.scale_behind_button ? "button" : "toolbar"}};
+                        {"scale_controls", ctx.heatmap.scale_behind_button ? "button" : "toolbar"},
+                        {"label_step", ctx.heatmap.label_step},
+                        {"row_labels", ctx.heatmap.row_labels},
+                        {"col_labels", ctx.heatmap.col_labels}};
     j["pipeline"] = pipeline_json(ctx);
     j["ui_lang"] = to_string(ui_lang());
     j["missing_glyphs"] = missing_glyphs();

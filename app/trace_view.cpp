@@ -40,6 +40,12 @@ void TraceView::accept(ComputeResult result) {
     main_norms = std::move(result.main_norms);
     summaries = std::move(result.summaries);
     decoder_norms = std::move(result.decoder_norms);
+    main_words = std::move(result.main_words);
+    decoder_words = std::move(result.decoder_words);
+    // Every result the worker delivers names its tokens; one made elsewhere gets its names here.
+    if (trace && !main_words) main_words = std::make_shared<const TokenWords>(token_words(trace->main.tokens));
+    if (trace && trace->decoder && !decoder_words)
+        decoder_words = std::make_shared<const TokenWords>(token_words(trace->decoder->tokens));
     source_kind = result.source_kind;
     parameter_count = result.parameter_count;
     compute_ms = result.milliseconds;
@@ -119,6 +125,10 @@ void TraceView::sync_textures(const AppState& state, LayerMapsWorker& layer_maps
     } else {
         main.reset();
     }
+}
+
+const TokenWords& TraceView::words_of(const StackTrace& stack) const {
+    return trace && trace->decoder && &stack == &*trace->decoder ? *decoder_words : *main_words;
 }
 
 ColorScale TraceView::heatmap_scale(const AppState& state) const {

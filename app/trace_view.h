@@ -20,6 +20,7 @@ struct TraceView {
     std::shared_ptr<const Trace> trace;
     std::shared_ptr<const TraceThumbnails> thumbnails;
     std::shared_ptr<const HiddenNorms> main_norms, decoder_norms;  // from the worker
+    std::shared_ptr<const TokenWords> main_words, decoder_words;  // from the worker
     std::shared_ptr<const MatrixSummaries> summaries;  // ranges and mips of the step matrices
     std::string error;              // last failed compute (the old trace stays shown)
     bool input_error = false;       // `error` is about the text: shown by the text box
@@ -79,6 +80,8 @@ struct TraceView {
     // The maps of (kind, layer) of `trace`: a block the forward dropped resolves to its
     // recomputed maps once they arrived (else to the empty stored maps, resident false).
     const HeadMaps* head_maps(MapKind kind, int layer) const;
+    // How labels name the tokens of `stack` (the trace's main stack or its decoder).
+    const TokenWords& words_of(const StackTrace& stack) const;
     // The (T, S) weights (or scaled scores) of the selected layer/head, or nullptr.
     const Matrix* selected_map(const AppState& state, bool scores) const;
     // The same, sharing ownership of the trace or recomputed block that holds it.

@@ -245,6 +245,7 @@ void Worker::publish_partial(const ComputeRequest& request, const Trace& so_far,
     partial.thumbnails = maps.copy_first(first, done);
     partial.byte_tokens = byte_tokens_of(first.main.tokens);
     partial.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(first.main));
+    partial.main_words = std::make_shared<const TokenWords>(token_words(first.main.tokens));
     partial.trace = std::make_shared<const Trace>(std::move(first));
     partial.summaries = std::make_shared<const MatrixSummaries>(summarize_shown_matrices(*partial.trace));
     std::lock_guard<std::mutex> lock(partial_mutex_);
@@ -300,6 +301,8 @@ ComputeResult Worker::compute(const ComputeRequest& request, const JobControl& c
         result.byte_tokens = byte_tokens_of(trace.main.tokens);
         result.main_norms = std::make_shared<const HiddenNorms>(hidden_norms(trace.main));
         if (trace.decoder) result.decoder_norms = std::make_shared<const HiddenNorms>(hidden_norms(*trace.decoder));
+        result.main_words = std::make_shared<const TokenWords>(token_words(trace.main.tokens));
+        if (trace.decoder) result.decoder_words = std::make_shared<const TokenWords>(token_words(trace.decoder->tokens));
         result.trace = std::make_shared<const Trace>(std::move(trace));
         // After the move: summaries are keyed by the matrices' addresses in the shared trace.
         result.summaries = std::make_shared<const MatrixSummaries>(summarize_shown_matrices(*result.trace));

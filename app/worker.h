@@ -15,10 +15,12 @@
 #include "app/latest_wins.h"
 #include "app/model_info.h"
 #include "core/analysis/ablation.h"
+#include "core/image/token_words.h"
 #include "core/open_source.h"
 #include "core/source.h"
 #include "core/tokenize/byte_fallback.h"
 #include "core/image/matrix_summary.h"
+#include "core/image/token_words.h"
 #include "core/model/trace.h"
 #include "core/worked_example.h"
 
@@ -61,6 +63,8 @@ struct ComputeResult {
     std::shared_ptr<const TraceThumbnails> thumbnails;
     // ‖h_t‖ of the main stack's and (encoder-decoder) the decoder's hidden states.
     std::shared_ptr<const HiddenNorms> main_norms, decoder_norms;
+    // How labels name the main stack's and the decoder's tokens (pieces, words).
+    std::shared_ptr<const TokenWords> main_words, decoder_words;
     // Colour ranges and mip levels of the matrices the Pipeline and Layers tabs draw.
     std::shared_ptr<const MatrixSummaries> summaries;
     std::string error;                           // hs::Error message, empty on success

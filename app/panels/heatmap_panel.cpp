@@ -15,7 +15,6 @@
 #include "core/image/heatmap_image.h"
 #include "core/image/label_thinning.h"
 #include "core/model/model_masks.h"
-#include "core/tokenize/visible_token.h"
 
 namespace hs {
 namespace {
@@ -285,13 +284,18 @@ struct MapPlacement {
 };
 
 // Token labels left of the rows (queries) and above the columns (keys): every `step`-th
-// visible token so labels never overlap.
-void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace& qs, const StackTrace& ks) {
+// visible token so labels never overlap, a word at a word start when labels are apart
+// (core's thinned_label: "girl", not its first piece " g").
+void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace& qs, const StackTrace& ks,
+                      const TokenWords& qw, const TokenWords& kw, HeatmapView& drawn) {
     const ImVec2 p0 = m.p0, p1 = m.p1, size = m.size;
     const UvRect& uv = m.uv;
     const float fs = m.fs, cell_px = m.cell_px;
     const int rows = m.rows, cols = m.cols;
     const int step = std::max(1, static_cast<int>(std::ceil((fs + 1.0f) / cell_px)));
+    drawn.label_step = step;
+    drawn.row_labels.clear();
+    drawn.col_labels.clear();
     const ImU32 label_col = IM_COL32(215, 218, 225, 255);
     const int r0 = std::max(0, static_cast<int>(std::floor(uv.v0 * rows)));
     const int r1 = std::min(rows, static_cast<int>(std::ceil(uv.v1 * rows)));
@@ -301,9 +305,10 @@ void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace&
     for (int i : thinned_labels(qs.tokens, 0, rows, step)) {
         if (i < r0 || i >= r1) continue;
         const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
-        const std::string lab = token_label(qs.tokens[static_cast<std::size_t>(i)], 12);
+        const std::string lab = short_label(thinned_label(qw, i, step), 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
         list->AddText(ImVec2(p0.x - 4 - tw, y - fs * 0.5f), label_col, lab.c_str());
+        drawn.row_labels.emplace_back(i, lab);
     }
     list->PopClipRect();
     const int c0 = std::max(0, static_cast<int>(std::floor(uv.u0 * cols)));
@@ -312,11 +317,12 @@ void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace&
     for (int j : thinned_labels(ks.tokens, 0, cols, step)) {
         if (j < c0 || j >= c1) continue;
         const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
-        const std::string token = visible_token(ks.tokens[static_cast<std::size_t>(j)]);
+        const std::string& token = thinned_label(kw, j, step);
         std::string lab = short_label(token, 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
         if (tw <= cell_px * step - 2.0f) {  // fits across its column(s): keep it upright
             list->AddText(ImVec2(x - tw * 0.5f, p0.y - 4 - fs), label_col, lab.c_str());
+            drawn.col_labels.emplace_back(j, lab);
             continue;
         }
         // Standing up, shortened (with "…") to the band above the map, whose height is
@@ -324,6 +330,7 @@ void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace&
         for (std::size_t n = 11; n >= 1 && ImGui::CalcTextSize(lab.c_str()).x > p0.y - 4 - m.origin.y; --n)
             lab = short_label(token, n);
         add_text_vertical(list, ImVec2(x - fs * 0.5f, p0.y - 4), label_col, lab.c_str());
+        drawn.col_labels.emplace_back(j, lab);
     }
     list->PopClipRect();
 }
@@ -349,7 +356,8 @@ float draw_colour_bar(const HeatmapPanelContext& ctx, ImDrawList* list, const Ma
 
 // The hovered cell outlined, and its readout: query token, key token, weight, scaled score.
 std::string hover_readout(ImDrawList* list, const MapPlacement& m, const Trace& t, const AppState& s,
-                          const StackTrace& qs, const StackTrace& ks, const Matrix& weights, const Matrix* scores) {
+                          const StackTrace& qs, const StackTrace& ks, const TokenWords& qw, const TokenWords& kw,
+                          const Matrix& weights, const Matrix* scores) {
     const UvRect& uv = m.uv;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     const float u = uv.u0 + (mouse.x - m.p0.x) / m.size.x * (uv.u1 - uv.u0);
@@ -359,29 +367,29 @@ std::string hover_readout(ImDrawList* list, const MapPlacement& m, const Trace& 
     const float cx = m.p0.x + (static_cast<float>(j) / m.cols - uv.u0) / (uv.u1 - uv.u0) * m.size.x;
     const float cy = m.p0.y + (static_cast<float>(i) / m.rows - uv.v0) / (uv.v1 - uv.v0) * m.size.y;
     list->AddRect(ImVec2(cx, cy), ImVec2(cx + m.cell_px, cy + m.cell_px), IM_COL32(255, 255, 255, 220), 0, 0, 2.0f);
-    const std::string q = visible_token(qs.tokens[static_cast<std::size_t>(i)]),
-                      k = visible_token(ks.tokens[static_cast<std::size_t>(j)]);
+    const std::string q = token_in_word(qs.tokens, qw, i), k = token_in_word(ks.tokens, kw, j);
     const std::string kv = kv_suffix(t, s);
-    return scores ? printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   score %.6g%s"), i, q.c_str(), j,
+    return scores ? printf_string(tr("query %d %s → key %d %s   weight %.6g   score %.6g%s"), i, q.c_str(), j,
                                   k.c_str(), weights(i, j), (*scores)(i, j), kv.c_str())
-                  : printf_string(tr("query %d '%s' → key %d '%s'   weight %.6g   (scores not captured: long input)%s"),
+                  : printf_string(tr("query %d %s → key %d %s   weight %.6g   (scores not captured: long input)%s"),
                                   i, q.c_str(), j, k.c_str(), weights(i, j), kv.c_str());
 }
 
 // The token labels' widest widths, measured again when the trace, the map kind or the
 // font size changes.
-void update_label_widths(const HeatmapPanelContext& ctx, const StackTrace& qs, const StackTrace& ks, float fs) {
+void update_label_widths(const HeatmapPanelContext& ctx, const TokenWords& qw, const TokenWords& kw, float fs) {
     const std::string label_key =
         std::to_string(ctx.view.generation) + "/" + std::to_string(int(ctx.state.map)) + "/" + std::to_string(fs);
     if (label_key == ctx.heatmap.label_key) return;
     ctx.heatmap.label_key = label_key;
-    auto widest = [](const std::vector<std::string>& tokens) {
+    auto widest = [](const TokenWords& words) {  // a label is a piece or (labels apart) a word
         float w = 0.0f;
-        for (const std::string& tok : tokens) w = std::max(w, ImGui::CalcTextSize(token_label(tok, 12).c_str()).x);
+        for (const std::vector<std::string>* names : {&words.pieces, &words.words})
+            for (const std::string& name : *names) w = std::max(w, ImGui::CalcTextSize(short_label(name, 12).c_str()).x);
         return w;
     };
-    ctx.heatmap.row_label_w = widest(qs.tokens);
-    ctx.heatmap.col_label_w = widest(ks.tokens);
+    ctx.heatmap.row_label_w = widest(qw);
+    ctx.heatmap.col_label_w = widest(kw);
 }
 
 // The lines under the map: its caption (after the amber "untrained" note of a playground,
@@ -484,7 +492,8 @@ void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
 
     // Geometry: label margins left/top, colour bar right, readout line below.
     const float fs = ImGui::GetFontSize();
-    update_label_widths(ctx, *qs, *ks, fs);
+    const TokenWords &qw = ctx.view.words_of(*qs), &kw = ctx.view.words_of(*ks);
+    update_label_widths(ctx, qw, kw, fs);
     const float margin_x = std::min(ctx.heatmap.row_label_w + 8.0f, fs * 8.0f);
     const float margin_y = std::min(ctx.heatmap.col_label_w + 8.0f, fs * 8.0f);
     const float bar_w = 14.0f * ctx.ui_scale, bar_gap = 8.0f * ctx.ui_scale;
@@ -525,10 +534,10 @@ void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
     draw_cell_values(list, s.show_scores && scores ? *scores : *weights, uv, p0, size, placed.cell_px, scale,
                      s.colormap);
     if (gold.sentence) draw_gold_arcs(list, gold, uv, p0, size, rows, cols);
-    draw_axis_labels(list, placed, *qs, *ks);
+    draw_axis_labels(list, placed, *qs, *ks, qw, kw, ctx.heatmap);
     const float bar_h = draw_colour_bar(ctx, list, placed, scale, bar_w, bar_gap);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, p0.y + bar_h + 6.0f));
-    const std::string readout = hovered ? hover_readout(list, placed, *t, s, *qs, *ks, *weights, scores) : "";
+    const std::string readout = hovered ? hover_readout(list, placed, *t, s, *qs, *ks, qw, kw, *weights, scores) : "";
     draw_map_caption(caption, readout, avail.x);
     if (gold.sentence) draw_gold_legend(gold);
     end_window();

@@ -11,7 +11,6 @@
 #include "app/panels/panels.h"
 #include "app/panels/widgets.h"
 #include "app/panels/window_extents.h"
-#include "core/tokenize/visible_token.h"
 
 namespace hs {
 namespace {
@@ -23,10 +22,11 @@ void amber_prose(const std::string& text) {
     ImGui::PopStyleColor();
 }
 
-// Token chips, wrapped to the panel width; at most `limit` drawn (long inputs). Hovering
-// a chip shows its position, id and full text.
-void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& ids, int highlight,
-                std::size_t limit) {
+// Token chips, wrapped to the panel width; at most `limit` drawn (long inputs). A chip shows
+// its piece (a byte-fallback run's bytes as the character they spell); hovering it shows its
+// position, id, the token as it is and the word it is part of.
+void draw_chips(const std::vector<std::string>& tokens, const TokenWords& words, const std::vector<int>& ids,
+                int highlight, std::size_t limit) {
     ImDrawList* list = ImGui::GetWindowDrawList();
     const float avail = ImGui::GetContentRegionAvail().x;
     const ImVec2 start = ImGui::GetCursorScreenPos();
@@ -34,7 +34,7 @@ void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& 
     float x = 0.0f, y = 0.0f;
     const std::size_t n = std::min(tokens.size(), limit);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::string label = token_label(tokens[i], 12);
+        const std::string label = short_label(words.pieces[i], 12);
         const float w = ImGui::CalcTextSize(label.c_str()).x + 2 * pad;
         if (x > 0.0f && x + w > avail) {
             x = 0.0f;
@@ -45,9 +45,9 @@ void draw_chips(const std::vector<std::string>& tokens, const std::vector<int>& 
         list->AddRectFilled(p0, p1, hi ? IM_COL32(200, 140, 40, 255) : IM_COL32(48, 62, 84, 255), 4.0f);
         list->AddText(ImVec2(p0.x + pad, p0.y + pad), IM_COL32(235, 238, 245, 255), label.c_str());
         if (ImGui::IsMouseHoveringRect(p0, p1)) {
-            const std::string full = visible_token(tokens[i]);
-            if (i < ids.size()) ImGui::SetTooltip(tr("token %zu · id %d · '%s'"), i, ids[i], full.c_str());
-            else ImGui::SetTooltip(tr("token %zu · '%s'"), i, full.c_str());
+            const std::string full = token_in_word(tokens, words, static_cast<int>(i));
+            if (i < ids.size()) ImGui::SetTooltip(tr("token %zu · id %d · %s"), i, ids[i], full.c_str());
+            else ImGui::SetTooltip(tr("token %zu · %s"), i, full.c_str());
         }
         x += w + gap;
     }
@@ -242,10 +242,10 @@ void draw_input_panel(const InputPanelContext& ctx, const PanelRect& r) {
         ImGui::Separator();
         ImGui::Text(tr("%zu tokens"), t->main.tokens.size());
         begin_child("##chips", ImVec2(0, 0), false);
-        draw_chips(t->main.tokens, t->main.ids, -1, 400);
+        draw_chips(t->main.tokens, ctx.view.words_of(t->main), t->main.ids, -1, 400);
         if (t->decoder) {
             ImGui::Text(tr("decoder: %zu tokens"), t->decoder->tokens.size());
-            draw_chips(t->decoder->tokens, t->decoder->ids, -1, 400);
+            draw_chips(t->decoder->tokens, ctx.view.words_of(*t->decoder), t->decoder->ids, -1, 400);
         }
         end_child();
     }

@@ -73,6 +73,10 @@ struct HeatmapView {
     int area_frame = -1;
     bool scale_behind_button = false;
     float toolbar_controls_h = 0.0f, button_h = 0.0f;
+    // The token labels drawn last frame, (token index, text), rows and columns, and the
+    // step between them (1: every token labelled): the state dump's "heatmap".
+    std::vector<std::pair<int, std::string>> row_labels, col_labels;
+    int label_step = 1;
 };
 
 // Model panel: the path being typed (opened on Enter / "open") and its completions.

@@ -61,6 +61,13 @@ std::string token_label(const std::string& token, std::size_t max_chars) {
     return short_label(visible_token(token), max_chars);
 }
 
+std::string token_in_word(const std::vector<std::string>& tokens, const TokenWords& words, int i) {
+    const std::string& token = tokens[static_cast<std::size_t>(i)];
+    const std::string quoted = "'" + visible_token(token) + "'";
+    const std::string* word = enclosing_word(words, i, token);
+    return word ? printf_string(tr("%s (in '%s')"), quoted.c_str(), word->c_str()) : quoted;
+}
+
 ColorScale symmetric_scale(float lo, float hi) {
     const float a = std::max(std::fabs(lo), std::fabs(hi));
     ColorScale s;

@@ -2,12 +2,14 @@
 // Small drawing helpers shared by the panels.
 #include <map>
 #include <string>
+#include <vector>
 
 #include <imgui.h>
 
 #include "app/gl/texture.h"
 #include "core/image/colormap.h"
 #include "core/image/matrix_summary.h"
+#include "core/image/token_words.h"
 #include "core/tensor.h"
 
 namespace hs {
@@ -28,6 +30,9 @@ std::string token_label(const std::string& token, std::size_t max_chars);
 // Range for showing an arbitrary matrix whose finite values span [lo, hi]: symmetric
 // ±max|v| (±1 when that is 0).
 ColorScale symmetric_scale(float lo, float hi);
+// Token i of `tokens` quoted as the trace holds it, with the word it is part of when that
+// is more than the token: "'ir' (in 'girl')", "'<0x9F>' (in '😀')", "' little'".
+std::string token_in_word(const std::vector<std::string>& tokens, const TokenWords& words, int i);
 // An ImGui text field over a std::string (grown as the user types). While *cursor_to_end
 // is true the cursor goes to the end of the text on the field's first active frame, and
 // *cursor_to_end turns false (a box clicked open to add to its text).

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/image/label_thinning.h"
 #include "core/image/utf8.h"
+#include "core/image/token_words.h"
 #include "core/tokenize/visible_token.h"
 
 namespace hs::detail {
@@ -58,9 +59,11 @@ int max_label_width(const std::vector<std::string>& labels, const HeatmapOptions
                     const Font* font) {
     if (!font) return 0;
     int widest = 0;
-    for (const std::string& label : labels)
-        widest = std::max(widest, font->text_width(shorten_label(label, options.max_label_chars, *font),
-                                                   options.font_px));
+    const TokenWords words = token_words(labels);  // a label is a token's piece or (thinned) its word
+    for (const std::vector<std::string>* names : {&words.pieces, &words.words})
+        for (const std::string& label : *names)
+            widest = std::max(widest, font->text_width(shorten_label(label, options.max_label_chars, *font),
+                                                       options.font_px));
     return widest;
 }
 
@@ -82,13 +85,14 @@ namespace {
 
 // Calls place(center, label) for the labels thinned_labels keeps at label_stride spacing:
 // center = k·cell_px + cell_px/2, the middle of cell k in pixels from the map's edge;
-// label = the shortened text.
+// label = the shortened text of token k's thinned_label (its word, when labels are apart).
 template <typename Place>
 void for_each_shown_label(const std::vector<std::string>& labels, int cell_px, const HeatmapOptions& options,
                           const Font& font, Place place) {
     const int stride = label_stride(cell_px, options.font_px);
+    const TokenWords words = token_words(labels);
     for (int k : thinned_labels(labels, 0, static_cast<int>(labels.size()), stride))
-        place(k * cell_px + cell_px / 2, shorten_label(labels[static_cast<std::size_t>(k)], options.max_label_chars, font));
+        place(k * cell_px + cell_px / 2, shorten_label(thinned_label(words, k, stride), options.max_label_chars, font));
 }
 
 }  // namespace
@@ -104,8 +108,9 @@ void draw_row_labels(Painter& p, const std::vector<std::string>& labels, const P
 void draw_col_labels(Painter& p, const std::vector<std::string>& labels, const PixelRect& map, int cell_px,
                      const HeatmapOptions& options, const TextBands& b, const Font& font) {
     if (b.upright_cols) {  // one line per column, its bottom label_pad above the map
+        const TokenWords words = token_words(labels);
         for (std::size_t k = 0; k < labels.size(); ++k)
-            p.text(shorten_label(labels[k], options.max_label_chars, font),
+            p.text(shorten_label(words.pieces[k], options.max_label_chars, font),
                    map.x + static_cast<int>(k) * cell_px + cell_px / 2, map.y - b.label_pad - (b.font_px + 1),
                    b.font_px, kTextColor, TextAnchor::Middle);
         return;

@@ -48,6 +48,13 @@ bool starts_word(const std::vector<std::string>& tokens, int i) {
     return starts_word_marked(tokens, i, uses_start_marks(tokens));
 }
 
+std::vector<bool> word_starts(const std::vector<std::string>& tokens) {
+    const bool marking = uses_start_marks(tokens);
+    std::vector<bool> out(tokens.size());
+    for (std::size_t i = 0; i < tokens.size(); ++i) out[i] = starts_word_marked(tokens, static_cast<int>(i), marking);
+    return out;
+}
+
 std::vector<int> thinned_labels(const std::vector<std::string>& tokens, int first, int last, int step) {
     step = std::max(1, step);
     first = std::max(0, first);

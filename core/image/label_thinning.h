@@ -14,6 +14,8 @@ namespace hs {
 // ("<s>", "[CLS]") always are; byte tokens ("<0xE5>", SentencePiece byte fallback) never
 // start a word after another byte token.
 bool starts_word(const std::vector<std::string>& tokens, int i);
+// starts_word for every token at once (the tokenizer's marking found once).
+std::vector<bool> word_starts(const std::vector<std::string>& tokens);
 
 // Indices in [first, last) to label, ascending, consecutive ones ≥ step apart (step ≥ 1).
 // Scanning from `first`, a word start is taken as soon as it is ≥ step after the

@@ -58,6 +58,7 @@ int check_pipeline_maps(char** argv);
 int check_fit(int argc, char** argv);
 int check_heads_buttons(char** argv);
 int check_keyboard(char** argv);
+int check_token_labels(char** argv);
 }
 
 namespace {
@@ -436,12 +437,13 @@ int main(int argc, char** argv) {
         if (mode == "fit" && argc >= 3) return hs::gui_check::check_fit(argc, argv);
         if (mode == "heads-buttons" && argc == 4) return hs::gui_check::check_heads_buttons(argv);
         if (mode == "keyboard" && argc == 4) return hs::gui_check::check_keyboard(argv);
+        if (mode == "token-labels" && argc == 3) return hs::gui_check::check_token_labels(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
                              "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE STATE.json | "
                              "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "
                              "analysis STATE ABLATED RANKED SHOT MODEL TEXT HEAD | "
                              "train STATE SHOT W H STEPS EVERY EXPERIMENT CSV | default FIRST ZH PLAYGROUND CONTINUED | "
-                             "heads-buttons DIR SIZE | keyboard DIR SIZE\n");
+                             "heads-buttons DIR SIZE | keyboard DIR SIZE | token-labels STATE\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "FAIL: %s\n", e.what());

@@ -1,6 +1,7 @@
 // gui_check long-text: what the window did with a text over max_len, an empty text, a
 // 600-token text, byte tokens and words outside a vocabulary (tests/gui/run_long_text_test.sh); gui_check article: the worked
 // example's comparison with the article (run_article_test.sh). From the state dumps.
+#include <map>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -285,6 +286,42 @@ int check_keyboard(char** argv) {
     const std::vector<std::string> tokens = last.at("tokens");
     check(tokens.size() >= 3 && tokens[tokens.size() - 3] == "Tom" && tokens.back() == ".",
           size + ": the trace after Esc ends with " + last.at("tokens").dump() + " (want … Tom barks .)");
+    return failures ? 1 : 0;
+}
+
+// The heatmap's token labels in a dump of run_token_labels_test.sh: each drawn label is the
+// piece of its token when every token is labelled, else the word at a word start (the
+// piece inside a word). stories260K's pieces and the words they form, by hand.
+int check_token_labels(char** argv) {
+    const std::string file = argv[2];
+    const nlohmann::json state = read_json(file);
+    const std::vector<std::string> pieces = {
+        "<s>", " Once", " upon", " a", " time", ",", " there", " was", " a", " little", " g", "ir", "l",
+        " named", " Lily", ".", " She", " li", "ked", " to", " play", " with", " her", " r", "ed", " b",
+        "all", " in", " the", " p", "ar", "k", ".", "␣", "😀", "😀", "😀", "😀"};
+    const std::map<int, std::string> words = {
+        {0, "<s>"},    {1, "Once"},  {2, "upon"},    {3, "a"},    {4, "time,"},  {6, "there"}, {7, "was"},
+        {8, "a"},      {9, "little"}, {10, "girl"},  {13, "named"}, {14, "Lily."}, {16, "She"}, {17, "liked"},
+        {19, "to"},    {20, "play"}, {21, "with"},   {22, "her"}, {23, "red"},   {25, "ball"}, {27, "in"},
+        {28, "the"},   {29, "park."}, {33, "😀"}};
+    const std::vector<std::string> tokens = state.at("tokens");
+    check(tokens.size() == pieces.size(), file + ": " + std::to_string(tokens.size()) + " tokens (want " +
+                                              std::to_string(pieces.size()) + ")");
+    if (tokens.size() != pieces.size()) return 1;
+    const nlohmann::json& heatmap = state.at("heatmap");
+    const int step = heatmap.at("label_step");
+    for (const char* axis : {"row_labels", "col_labels"}) {
+        const nlohmann::json& drawn = heatmap.at(axis);
+        check(drawn.size() >= 5, file + ": only " + std::to_string(drawn.size()) + " " + axis);
+        for (const nlohmann::json& label : drawn) {
+            const int i = label.at(0);
+            const std::string text = label.at(1);
+            const auto word = words.find(i);
+            const std::string want = step > 1 && word != words.end() ? word->second : pieces.at(static_cast<std::size_t>(i));
+            check(text == want, file + ": " + axis + " token " + std::to_string(i) + " reads '" + text + "' (want '" +
+                                    want + "', labels every " + std::to_string(step) + ")");
+        }
+    }
     return failures ? 1 : 0;
 }
 

@@ -55,10 +55,11 @@ TEST(MapBudgetWorker, ThumbnailsOfDroppedLayersAreBoxAveragesOfTheFullMaps) {
         for (int h = 0; h < 4; ++h) {
             SCOPED_TRACE(testing::Message() << "layer " << l << " head " << h);
             const Matrix& w = full.main.layers[l].self_attn.weights[h];
-            // The grid's auto range: the smallest minimum, the largest robust top (MapRange).
-            lo = std::min(lo, w.minCoeff());
-            hi = std::max(hi, robust_high(w, w.minCoeff(), w.maxCoeff()));
             const Matrix& thumb = th.self[l][h];
+            // The grid's auto range: the smallest minimum and the largest robust top
+            // (MapRange) of the thumbnails it draws (box means: the maps' peaks are not drawn).
+            lo = std::min(lo, thumb.minCoeff());
+            hi = std::max(hi, robust_high(thumb, thumb.minCoeff(), thumb.maxCoeff()));
             ASSERT_EQ(thumb.rows(), 256);
             ASSERT_EQ(thumb.cols(), 256);
             // Cell (i, j) averages rows [⌊i·300/256⌋, ⌊(i+1)·300/256⌋) and the same columns.
