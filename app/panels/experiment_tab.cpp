@@ -14,6 +14,7 @@
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
 #include "app/panels/plot_widgets.h"
+#include "core/analysis/head_labels.h"
 #include "core/error.h"
 #include "core/image/png.h"
 #include "core/io/atomic_file.h"
@@ -49,10 +50,14 @@ void draw_experiment_plots(const ExperimentProgress& e, float width, float heigh
         if (i > 0) ImGui::SameLine();
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", value_label(static_cast<int>(i)).c_str());
     }
-    const PlotHover hl = draw_line_chart("##exp_ind", curves, colors, ImVec2(w, height), 0.0, 1.0, [&](int k) {
-        const auto& steps = e.runs[longest].steps;
-        return k < static_cast<int>(steps.size()) ? std::to_string(steps[static_cast<std::size_t>(k)]) : std::string();
-    });
+    const ChartLine formed{LabelThresholds{}.induction, printf_string(tr("induction head ≥ %.1f"), LabelThresholds{}.induction)};
+    const PlotHover hl = draw_line_chart(
+        "##exp_ind", curves, colors, ImVec2(w, height), 0.0, 1.0,
+        [&](int k) {
+            const auto& steps = e.runs[longest].steps;
+            return k < static_cast<int>(steps.size()) ? std::to_string(steps[static_cast<std::size_t>(k)]) : std::string();
+        },
+        &formed);
     if (hl.row >= 0 && hl.col >= 0 && hl.col < static_cast<int>(curves[static_cast<std::size_t>(hl.row)].size()))
         ImGui::SetTooltip(tr("%s at step %d\nbest induction score %.3f"), value_label(hl.row).c_str(),
                           e.runs[static_cast<std::size_t>(hl.row)].steps[static_cast<std::size_t>(hl.col)],
@@ -77,7 +82,7 @@ void draw_experiment_plots(const ExperimentProgress& e, float width, float heigh
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::TextUnformatted(tr("first step with an induction head"));
+    ImGui::Text(tr("first step with an induction head (≥ %.1f)"), LabelThresholds{}.induction);
     ImGui::Dummy(ImVec2(0, ImGui::GetTextLineHeight()));
     const PlotHover hf = draw_bar_chart("##exp_first", first, nullptr, ImVec2(w, height), 0.0, step_hi, value_label, &colors);
     if (hf.col >= 0) {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "app/i18n/i18n.h"
+#include "core/image/tick_label.h"
 
 namespace hs {
 
@@ -14,11 +15,6 @@ const ImU32 kAxis = IM_COL32(150, 155, 165, 255);
 const ImU32 kText = IM_COL32(210, 214, 222, 255);
 const ImU32 kGrid = IM_COL32(60, 64, 72, 255);
 
-std::string number(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-    return buf;
-}
 }  // namespace
 
 ImU32 role_color(Role role) {
@@ -79,7 +75,7 @@ PlotHover draw_matrix_plot(const PlotCanvas& canvas, const char* id, const Keyed
     const float col_h = col_label ? fs + 4.0f : 0.0f;
     const float bar_w = 12.0f * canvas.ui_scale, bar_gap = 6.0f * canvas.ui_scale;
     // Room for the bar's two labels as they print ("0.0096" is wider than "-0.000" was).
-    const std::string hi_text = number(scale.hi), lo_text = number(scale.lo);
+    const std::string hi_text = tick_label(scale.hi, scale.hi - scale.lo), lo_text = tick_label(scale.lo, scale.hi - scale.lo);
     const float bar_text = std::max(ImGui::CalcTextSize(hi_text.c_str()).x, ImGui::CalcTextSize(lo_text.c_str()).x) + 6.0f;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float area_w = std::max(10.0f, size.x - row_w - bar_w - bar_gap - bar_text);
@@ -136,7 +132,8 @@ namespace {
 void plot_frame(ImDrawList* list, ImVec2 origin, ImVec2 size, double lo, double hi, float x_label_h, ImVec2& q0,
                 ImVec2& q1) {
     const float fs = ImGui::GetFontSize();
-    const float axis_w = std::max(ImGui::CalcTextSize(number(lo).c_str()).x, ImGui::CalcTextSize(number(hi).c_str()).x) + 6.0f;
+    const std::string top = tick_label(hi, hi - lo), bottom = tick_label(lo, hi - lo);
+    const float axis_w = std::max(ImGui::CalcTextSize(bottom.c_str()).x, ImGui::CalcTextSize(top.c_str()).x) + 6.0f;
     q0 = ImVec2(origin.x + axis_w, origin.y + fs * 0.5f);
     q1 = ImVec2(origin.x + size.x - 4.0f, origin.y + size.y - x_label_h);
     list->AddRectFilled(q0, q1, IM_COL32(24, 26, 30, 255));
@@ -144,7 +141,6 @@ void plot_frame(ImDrawList* list, ImVec2 origin, ImVec2 size, double lo, double 
         const float y = q1.y - (q1.y - q0.y) * g / 4.0f;
         list->AddLine(ImVec2(q0.x, y), ImVec2(q1.x, y), kGrid);
     }
-    const std::string top = number(hi), bottom = number(lo);
     list->AddText(ImVec2(q0.x - 4 - ImGui::CalcTextSize(top.c_str()).x, q0.y - fs * 0.5f), kText, top.c_str());
     list->AddText(ImVec2(q0.x - 4 - ImGui::CalcTextSize(bottom.c_str()).x, q1.y - fs * 0.5f), kText, bottom.c_str());
 }
@@ -213,7 +209,7 @@ PlotHover draw_bar_chart(const char* id, const std::vector<double>& values, cons
 
 PlotHover draw_line_chart(const char* id, const std::vector<std::vector<double>>& series,
                           const std::vector<ImU32>& colors, ImVec2 size, double lo, double hi,
-                          const AxisLabel& x_label) {
+                          const AxisLabel& x_label, const ChartLine* threshold) {
     PlotHover out;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton(id, size);
@@ -230,6 +226,13 @@ PlotHover draw_line_chart(const char* id, const std::vector<std::vector<double>>
         const double t = std::clamp((v - lo) / (hi - lo), 0.0, 1.0);
         return ImVec2(q0.x + (i + 0.5f) * slot, q1.y - static_cast<float>(t) * (q1.y - q0.y));
     };
+    if (threshold && threshold->value >= lo && threshold->value <= hi) {
+        const float y = pt(0, threshold->value).y;
+        const ImU32 amber = IM_COL32(230, 180, 60, 220);
+        for (float x = q0.x; x < q1.x; x += 10.0f) list->AddLine(ImVec2(x, y), ImVec2(std::min(x + 6.0f, q1.x), y), amber, 1.5f);
+        const float tw = ImGui::CalcTextSize(threshold->label.c_str()).x;
+        list->AddText(ImVec2(q1.x - tw - 4.0f, y - ImGui::GetFontSize() - 1.0f), amber, threshold->label.c_str());
+    }
     const ImVec2 m = ImGui::GetIO().MousePos;
     if (hovered) {
         out.col = std::clamp(static_cast<int>((m.x - q0.x) / slot), 0, n - 1);

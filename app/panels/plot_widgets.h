@@ -48,11 +48,17 @@ PlotHover draw_bar_chart(const char* id, const std::vector<double>& values, cons
                          ImVec2 size, double lo, double hi, const AxisLabel& x_label,
                          const std::vector<ImU32>* colors = nullptr);
 
-// Lines over x = 0..n−1 (one per series, NaNs break the line) with dots at the points;
-// returns the x under the pointer in `col` and the nearest series in `row`.
+// A threshold drawn across a chart: a dashed line at `value`, `label` above its right end.
+struct ChartLine {
+    double value = 0.0;
+    std::string label;
+};
+
+// Lines over x = 0..n−1 (one per series, NaNs break the line) with dots at the points, and
+// `threshold` when given; returns the x under the pointer in `col` and the nearest series in `row`.
 PlotHover draw_line_chart(const char* id, const std::vector<std::vector<double>>& series,
                           const std::vector<ImU32>& colors, ImVec2 size, double lo, double hi,
-                          const AxisLabel& x_label);
+                          const AxisLabel& x_label, const ChartLine* threshold = nullptr);
 
 // Min and max of the finite values (lo = hi = 0 when none).
 void finite_range(const std::vector<double>& v, double& lo, double& hi);

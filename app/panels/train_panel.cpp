@@ -18,6 +18,7 @@
 #include "app/panels/plot_widgets.h"
 #include "app/panels/window_extents.h"
 #include "core/analysis/analysis_export.h"
+#include "core/analysis/head_labels.h"
 #include "core/error.h"
 
 namespace hs {
@@ -231,9 +232,13 @@ void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
         hi = std::max(hi, b);
     }
     if (v.metric == Metric::Induction || v.metric == Metric::PrevToken) hi = std::max(hi, 1.0);
-    const PlotHover hover = draw_line_chart("##traj", series, colors, size, lo, hi + 1e-9, [&h](int i) {
-        return std::to_string(h.snapshots[static_cast<std::size_t>(i)]->step);
-    });
+    // The induction score at which a head counts as an induction head (its role label, the
+    // experiment's "first induction head"): one threshold, drawn on the chart.
+    const ChartLine formed{LabelThresholds{}.induction, printf_string(tr("induction head ≥ %.1f"), LabelThresholds{}.induction)};
+    const PlotHover hover = draw_line_chart(
+        "##traj", series, colors, size, lo, hi + 1e-9,
+        [&h](int i) { return std::to_string(h.snapshots[static_cast<std::size_t>(i)]->step); },
+        v.metric == Metric::Induction ? &formed : nullptr);
     if (hover.col >= 0 && hover.row >= 0) {
         const std::size_t i = static_cast<std::size_t>(hover.col), k = static_cast<std::size_t>(hover.row);
         ImGui::SetTooltip(tr("%s at step %d\n%s %.3f"), head_name(static_cast<int>(k), heads).c_str(),
@@ -365,7 +370,7 @@ void draw_run_tab(const TrainPanelContext& ctx) {
     if (!p.history) {
         text_disabled_wrapped("%s", tr("Pick a task and an architecture, then press Train. With the defaults "
                                        "(induction, 2 layers, d_model 64, 4 heads) an induction head forms within "
-                                       "a minute: its score climbs past 0.5."));
+                                       "a minute: its score climbs past 0.3, where a head is labelled induction."));
         return;
     }
     const int count = static_cast<int>(p.history->snapshots.size());

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/image/font.h"
 #include "core/image/heatmap_draw.h"
+#include "core/image/tick_label.h"
 
 namespace hs::train {
 
@@ -99,8 +100,9 @@ std::string experiment_csv(const std::string& key, const std::vector<ExperimentR
     std::string csv = key + ",d_k,final_loss,held_out_loss,best_induction,first_induction_step,roles\n";
     for (const ExperimentRun& r : runs) {
         char row[512];
-        std::snprintf(row, sizeof row, "%d,%d,%.6f,%.6f,%.6f,%d,\"%s\"\n", r.value, r.d_k, r.final_loss, r.held_out_loss,
-                      r.best_induction, r.first_induction_step, roles_text(r).c_str());
+        const std::string first = r.first_induction_step < 0 ? "never" : std::to_string(r.first_induction_step);
+        std::snprintf(row, sizeof row, "%d,%d,%.6f,%.6f,%.6f,%s,\"%s\"\n", r.value, r.d_k, r.final_loss, r.held_out_loss,
+                      r.best_induction, first.c_str(), roles_text(r).c_str());
         csv += row;
     }
     return csv;
@@ -138,8 +140,7 @@ PixelRect draw_panel(RgbImage& img, const Font& font, const PixelRect& r, const 
     for (int k = 0; k <= 4; ++k) {
         const int y = plot.bottom() - k * plot.height / 4;
         img.fill_rect({plot.x, y, plot.width, 1}, kGrid);
-        char t[32];
-        std::snprintf(t, sizeof t, hi - lo >= 10.0 ? "%.0f" : "%.3g", lo + (hi - lo) * k / 4.0);
+        const std::string t = tick_label(lo + (hi - lo) * k / 4.0, hi - lo);
         draw_text(img, font, t, plot.x - 6 - font.text_width(t, px), y - px / 2, px, kInk);
     }
     img.fill_rect({plot.x, plot.y, 1, plot.height}, kInk);

@@ -50,7 +50,8 @@ std::optional<ExperimentRun> run_experiment_value(const TrainingSetup& setup, in
 // "induction ×2; mixed ×2": the roles the heads ended with.
 std::string roles_text(const ExperimentRun& run);
 
-// key,d_k,final_loss,held_out_loss,best_induction,first_induction_step,roles — a row per run.
+// key,d_k,final_loss,held_out_loss,best_induction,first_induction_step,roles — a row per run;
+// first_induction_step is "never" for a run in which no head reached the threshold.
 std::string experiment_csv(const std::string& key, const std::vector<ExperimentRun>& runs);
 // Side by side: best induction score over the steps (a line per run), held-out loss per
 // run, first induction step per run ("never" when none formed); title names the key.
