@@ -67,6 +67,26 @@ TEST(AtomicWrite, NamesDevicesAndDirectoriesAsNotRegularFiles) {
     EXPECT_NE(msg.find("it is a directory, not a regular file"), std::string::npos) << msg;
 }
 
+TEST(AtomicWrite, TheNullDeviceTakesTheBytesAndStaysTheNullDevice) {
+    // `--json /dev/null` (and a link to it): everything is produced, nothing is kept, and the
+    // device node is never replaced by a file.
+    bool produced = false;
+    write_file_atomic("/dev/null", [&](const PutBytes& put) {
+        put("abc", 3);
+        produced = true;
+    });
+    EXPECT_TRUE(produced);
+    EXPECT_EQ(special_file_kind("/dev/null"), "a character device");
+    TempDir dir;
+    fs::create_symlink("/dev/null", dir.file("sink"));
+    write_file_atomic(dir.file("sink"), "x");
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir.file("sink"))));
+    EXPECT_TRUE(is_null_device("/dev/null"));
+    EXPECT_FALSE(is_null_device("/dev/zero"));  // another character device: still refused
+    const std::string msg = message_of([] { write_file_atomic("/dev/zero", "x"); });
+    EXPECT_NE(msg.find("cannot write /dev/zero: it is a character device, not a regular file"), std::string::npos) << msg;
+}
+
 TEST(ReadFile, StopsAtItsLimit) {
     TempDir dir;
     write_file_atomic(dir.file("big"), std::string((std::size_t{1} << 20) + 1, 'x'));

@@ -82,6 +82,12 @@ std::string special_file_kind(const std::string& path) {
     return file_kind(st.st_mode);
 }
 
+bool is_null_device(const std::filesystem::path& path) {
+    struct stat st {}, null {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode) && ::stat("/dev/null", &null) == 0 &&
+           S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev;
+}
+
 void write_file_atomic(const std::string& path, std::string_view bytes) {
     write_file_atomic(path, [&](const PutBytes& put) { put(bytes.data(), bytes.size()); });
 }
@@ -91,6 +97,10 @@ void write_file_atomic(const std::string& path, const std::function<void(const P
     // A symbolic link is written through (its target replaced, the link kept); a device,
     // FIFO, socket or directory is refused, never replaced by a regular file.
     const fs::path target = resolve_links(path);
+    if (is_null_device(target)) {  // `--json /dev/null`: everything is produced, nothing kept
+        produce([](const void*, std::size_t) {});
+        return;
+    }
     check_writable_target(path, target);
     // Hidden sibling DIR/.NAME.tmp-XXXXXX: unique per call (threads, processes), and in the
     // same directory so rename() stays on one filesystem.

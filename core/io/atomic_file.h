@@ -16,7 +16,8 @@ using PutBytes = std::function<void(const void* data, std::size_t size)>;
 
 // Throws hs::Error "cannot write PATH: reason" (missing directory, parent not a
 // directory, target is a directory, device, FIFO or socket, permission, disk full). A
-// symbolic link is written through: its target is replaced and the link stays.
+// symbolic link is written through: its target is replaced and the link stays. The null
+// device (/dev/null, or a link to it) takes the bytes and keeps none, as a shell's does.
 void write_file_atomic(const std::string& path, std::string_view bytes);
 
 // Streaming form for large files: `produce` calls put(data, size) as often as it likes;
@@ -28,6 +29,8 @@ void write_file_atomic(const std::string& path, const std::function<void(const P
 // symbolic links) is not a regular file; "" when it is one or does not exist. file_kind
 // says the same of an st_mode (fstat of an open file).
 std::string special_file_kind(const std::string& path);
+// Whether `path` (following links) is the null device: the character device /dev/null is.
+bool is_null_device(const std::filesystem::path& path);
 std::string file_kind(unsigned mode);
 
 // The file a write to `path` lands in: `path` itself, or for a symbolic link (a chain of
