@@ -38,6 +38,14 @@ int window_side(const nlohmann::json& v, int low) {
     return static_cast<int>(std::clamp<std::int64_t>(v.get<std::int64_t>(), low, kMaxWindowSide));
 }
 
+// The selected layer or head: a whole number ≥ 0 (the first trace clamps it to the model).
+int selection_at(const nlohmann::json& j, const char* key) {
+    const nlohmann::json& v = j.at(key);
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 1'000'000)
+        throw Error(std::string("\"") + key + "\" must be a whole number from 0");
+    return static_cast<int>(v.get<std::int64_t>());
+}
+
 }  // namespace
 
 void apply_settings_json(const std::string& text, const std::string& origin, AppState& state, WindowSize& size) {
@@ -71,6 +79,8 @@ void apply_settings_json(const std::string& text, const std::string& origin, App
         if (!j.at("figure_values").is_boolean()) throw Error("\"figure_values\" must be true or false");
         next.figure_values = j.at("figure_values").get<bool>();
     }
+    if (j.contains("layer")) next.layer = selection_at(j, "layer");
+    if (j.contains("head")) next.head = selection_at(j, "head");
     if (j.contains("ui_lang")) next.ui_lang = to_string(parse_ui_lang(string_at(j, "ui_lang")));
     if (j.contains("ui_zoom")) {
         const nlohmann::json& z = j.at("ui_zoom");
@@ -150,6 +160,8 @@ std::string save_settings(const std::string& path, const AppState& state, const 
     j["figure_values"] = state.figure_values;
     j["ui_zoom"] = state.ui_zoom;
     j["ui_lang"] = state.ui_lang;
+    j["layer"] = state.layer;  // the selected head, shown again at the next start
+    j["head"] = state.head;
     try {
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());
         write_file_atomic(path, j.dump(2) + "\n");

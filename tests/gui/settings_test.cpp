@@ -44,7 +44,7 @@ TEST(Settings, RecentModelsRoundTripNewestFirst) {
     EXPECT_EQ(loaded.recent_models, (std::vector<std::string>{"/m/a.bin", "/m/gpt2"}));
 }
 
-TEST(Settings, ExportFolderAndFigureOptionsRoundTrip) {
+TEST(Settings, ExportFolderFigureOptionsAndTheSelectedHeadRoundTrip) {
     std::string path =
         (std::filesystem::temp_directory_path() / ("hs_settings_fig_" + std::to_string(::getpid())) / "s.json").string();
     AppState state;
@@ -53,6 +53,8 @@ TEST(Settings, ExportFolderAndFigureOptionsRoundTrip) {
     state.export_dir = "/tmp/figures for the paper";
     state.figure_scale = 4;
     state.figure_values = false;
+    state.layer = 2;  // and the selected head
+    state.head = 5;
     ASSERT_EQ(save_settings(path, state, WindowSize{}), "");
     AppState loaded;
     WindowSize size;
@@ -60,6 +62,8 @@ TEST(Settings, ExportFolderAndFigureOptionsRoundTrip) {
     EXPECT_EQ(loaded.export_dir, "/tmp/figures for the paper");
     EXPECT_EQ(loaded.figure_scale, 4);
     EXPECT_FALSE(loaded.figure_values);
+    EXPECT_EQ(loaded.layer, 2);
+    EXPECT_EQ(loaded.head, 5);
     std::filesystem::remove_all(std::filesystem::path(path).parent_path());
 }
 
@@ -109,6 +113,8 @@ TEST(Settings, FieldsOfTheWrongTypeAreNamedAndChangeNothing) {
     EXPECT_EQ(message_of("[1]"), "the top level of s.json is not an object");
     EXPECT_EQ(message_of(R"({"figure_scale": 3})"), "\"figure_scale\" must be 1, 2 or 4");
     EXPECT_EQ(message_of(R"({"figure_values": "yes"})"), "\"figure_values\" must be true or false");
+    EXPECT_EQ(message_of(R"({"head": -1})"), "\"head\" must be a whole number from 0");
+    EXPECT_EQ(message_of(R"({"layer": 1.5})"), "\"layer\" must be a whole number from 0");
     EXPECT_NE(message_of(R"({"d": 1e400})").find("s.json is not valid JSON"), std::string::npos);
     EXPECT_EQ(state.text, "kept");
     EXPECT_EQ(size.width, 1600);
