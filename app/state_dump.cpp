@@ -230,6 +230,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
         j["heatmap"] = {{"area", {ctx.heatmap.area_w, ctx.heatmap.area_h}},
                         {"scale_controls", ctx.heatmap.scale_behind_button ? "button" : "toolbar"},
                         {"label_step", ctx.heatmap.label_step},
+                        {"stale", ctx.heatmap.stale},
                         {"row_labels", ctx.heatmap.row_labels},
                         {"col_labels", ctx.heatmap.col_labels}};
     j["pipeline"] = pipeline_json(ctx);

@@ -400,8 +400,19 @@ struct MapCaption {
     const char* untrained = nullptr;
     bool caption_beside = true;
     std::string relation_lines;  // empty: no finding
-    float height = 0.0f;         // both, in pixels
+    std::string stale_lines;     // why the map is stale (stale_reason), wrapped; empty: it is not
+    float height = 0.0f;         // all of them, in pixels
 };
+
+// Why the map on screen is not of the model and text being edited, or null: an invalid
+// edit or a failed computation leaves the last result shown, which must not pass for the
+// new one.
+const char* stale_reason(const HeatmapPanelContext& ctx) {
+    if (!ctx.state.config_errors.empty()) return tr("stale: the edit is invalid (Model panel); the last valid result is shown");
+    if (ctx.view.error.empty()) return nullptr;
+    return ctx.view.input_error ? tr("stale: the text cannot run; the last text that ran is shown")
+                                : tr("stale: the computation failed; the last result is shown");
+}
 
 MapCaption map_caption(const HeatmapPanelContext& ctx, const Trace& t, const ShownGold& gold, int rows, int cols, float width) {
     const AppState& s = ctx.state;
@@ -421,6 +432,10 @@ MapCaption map_caption(const HeatmapPanelContext& ctx, const Trace& t, const Sho
     // split "0.37" at its point.
     const std::string relation =
         s.map == MapKind::Self ? relation_caption(ctx.analysis, ctx.view.model_arg, s.layer, s.head, gold.sentence ? gold.sentence->lang : "") : "";
+    if (const char* stale = stale_reason(ctx)) {
+        c.stale_lines = prose_lines(stale, width);
+        c.height += ImGui::CalcTextSize(c.stale_lines.c_str()).y + fs * 0.2f;
+    }
     if (!relation.empty()) {
         c.relation_lines =
             prose_lines(printf_string(tr("L%d.H%d, relation probes: %s"), s.layer, s.head, relation.c_str()), width);
@@ -432,6 +447,7 @@ MapCaption map_caption(const HeatmapPanelContext& ctx, const Trace& t, const Sho
 // The readout replaces the caption where it fits on the line; in a narrow panel (the
 // Analysis view's) the caption stays and the readout is a tooltip, whole.
 void draw_map_caption(const MapCaption& c, const std::string& readout, float width) {
+    if (!c.stale_lines.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", c.stale_lines.c_str());
     if (!readout.empty() && ImGui::CalcTextSize(readout.c_str()).x <= width) {
         ImGui::TextUnformatted(readout.c_str());
     } else {
@@ -449,6 +465,16 @@ void draw_map_caption(const MapCaption& c, const std::string& readout, float wid
         ImGui::TextUnformatted(c.relation_lines.c_str());
         ImGui::PopStyleColor();
     }
+}
+
+// The map dimmed, with a "stale" badge at its top left (the reason is under the map).
+void draw_stale_mark(ImDrawList* list, ImVec2 p0, ImVec2 p1) {
+    list->AddRectFilled(p0, p1, IM_COL32(20, 20, 24, 150));
+    const char* badge = tr("stale");
+    const float pad = 4.0f;
+    const ImVec2 ts = ImGui::CalcTextSize(badge);
+    list->AddRectFilled(p0, ImVec2(p0.x + ts.x + 2 * pad, p0.y + ts.y + 2 * pad), IM_COL32(150, 35, 35, 240));
+    list->AddText(ImVec2(p0.x + pad, p0.y + pad), IM_COL32(255, 235, 230, 255), badge);
 }
 
 }  // namespace
@@ -534,6 +560,8 @@ void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
     draw_cell_values(list, s.show_scores && scores ? *scores : *weights, uv, p0, size, placed.cell_px, scale,
                      s.colormap);
     if (gold.sentence) draw_gold_arcs(list, gold, uv, p0, size, rows, cols);
+    ctx.heatmap.stale = !caption.stale_lines.empty();
+    if (ctx.heatmap.stale) draw_stale_mark(list, p0, p1);
     draw_axis_labels(list, placed, *qs, *ks, qw, kw, ctx.heatmap);
     const float bar_h = draw_colour_bar(ctx, list, placed, scale, bar_w, bar_gap);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, p0.y + bar_h + 6.0f));

@@ -77,6 +77,7 @@ struct HeatmapView {
     // step between them (1: every token labelled): the state dump's "heatmap".
     std::vector<std::pair<int, std::string>> row_labels, col_labels;
     int label_step = 1;
+    bool stale = false;  // the map was drawn marked stale (an invalid edit, a failed run)
 };
 
 // Model panel: the path being typed (opened on Enter / "open") and its completions.

@@ -227,6 +227,7 @@ int check_heads_buttons(char** argv) {
         std::snprintf(name, sizeof name, "_%02d.json", i);
         const nlohmann::json state = read_json(dir + "/" + size + name);
         const int heads = state.at("heads");
+        check(!state.at("heatmap").at("stale").get<bool>(), size + " step " + std::to_string(i) + ": the map is marked stale");
         check(heads == expected[i] && state.at("error") == "" && state.at("config_errors").empty(),
               size + " step " + std::to_string(i) + ": " + std::to_string(heads) + " heads (want " +
                   std::to_string(expected[i]) + ", no error)");
@@ -234,6 +235,7 @@ int check_heads_buttons(char** argv) {
     // `set kv_heads 5` with 48 heads: refused, the last valid trace (48 heads) stays shown.
     const nlohmann::json refused = read_json(dir + "/" + size + "_17.json");
     const nlohmann::json& errors = refused.at("config_errors");
+    check(refused.at("heatmap").at("stale").get<bool>(), size + " kv_heads 5: the last valid map is not marked stale");
     check(refused.at("heads") == 48 && errors.size() == 1 &&
               errors[0].get<std::string>().find("48 query heads cannot share 5") != std::string::npos,
           size + " kv_heads 5: want one config error (48 query heads cannot share 5) and 48 heads shown, got " +
