@@ -231,6 +231,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
                         {"scale_controls", ctx.heatmap.scale_behind_button ? "button" : "toolbar"},
                         {"label_step", ctx.heatmap.label_step},
                         {"stale", ctx.heatmap.stale},
+                        {"axis_titles", {ctx.heatmap.axis_titles.first, ctx.heatmap.axis_titles.second}},
                         {"row_labels", ctx.heatmap.row_labels},
                         {"col_labels", ctx.heatmap.col_labels}};
     j["pipeline"] = pipeline_json(ctx);

@@ -335,6 +335,33 @@ void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace&
     list->PopClipRect();
 }
 
+// Axis titles in the corner left of the key labels and above the query labels: "keys →"
+// on the line just above the map, "queries ↓" above it (a decoder's cross-attention names
+// whose queries and keys they are), shortened to "K →" / "Q ↓" where the corner is narrow.
+void draw_axis_titles(ImDrawList* list, const MapPlacement& m, MapKind kind, HeatmapView& drawn) {
+    const bool cross = kind == MapKind::DecoderCross;
+    drawn.axis_titles = {};
+    const ImVec2 c0(m.origin.x, m.origin.y), c1(m.p0.x - 4.0f, m.p0.y - 2.0f);
+    const float fs = m.fs;
+    if (c1.x - c0.x < fs * 2.0f || c1.y - c0.y < fs) return;
+    const char* keys = cross ? tr("encoder keys →") : tr("keys →");
+    const char* queries = cross ? tr("decoder queries ↓") : tr("queries ↓");
+    const float room = c1.x - c0.x;
+    if (ImGui::CalcTextSize(keys).x > room || ImGui::CalcTextSize(queries).x > room) {
+        keys = "K →";
+        queries = "Q ↓";
+    }
+    const ImU32 title = IM_COL32(150, 170, 200, 255);
+    list->PushClipRect(c0, c1, true);
+    list->AddText(ImVec2(c1.x - ImGui::CalcTextSize(keys).x, c1.y - fs), title, keys);
+    const bool two_lines = c1.y - c0.y >= 2.0f * fs + 2.0f;
+    const ImVec2 q = two_lines ? ImVec2(c1.x - ImGui::CalcTextSize(queries).x, c1.y - 2.0f * fs - 2.0f)
+                               : ImVec2(c1.x - ImGui::CalcTextSize(keys).x - ImGui::CalcTextSize(queries).x - fs * 0.6f, c1.y - fs);
+    list->AddText(q, title, queries);
+    list->PopClipRect();
+    drawn.axis_titles = {queries, keys};
+}
+
 // The colour bar right of the map, with its range (≥ top when larger values share the top
 // colour); at least two lines tall, so its two labels never overlap beside a small map.
 // Returns its height.
@@ -563,6 +590,7 @@ void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
     ctx.heatmap.stale = !caption.stale_lines.empty();
     if (ctx.heatmap.stale) draw_stale_mark(list, p0, p1);
     draw_axis_labels(list, placed, *qs, *ks, qw, kw, ctx.heatmap);
+    draw_axis_titles(list, placed, s.map, ctx.heatmap);
     const float bar_h = draw_colour_bar(ctx, list, placed, scale, bar_w, bar_gap);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, p0.y + bar_h + 6.0f));
     const std::string readout = hovered ? hover_readout(list, placed, *t, s, *qs, *ks, qw, kw, *weights, scores) : "";

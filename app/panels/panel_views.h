@@ -78,6 +78,7 @@ struct HeatmapView {
     std::vector<std::pair<int, std::string>> row_labels, col_labels;
     int label_step = 1;
     bool stale = false;  // the map was drawn marked stale (an invalid edit, a failed run)
+    std::pair<std::string, std::string> axis_titles;  // (queries, keys) as drawn; empty: no room
 };
 
 // Model panel: the path being typed (opened on Enter / "open") and its completions.

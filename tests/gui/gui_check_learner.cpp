@@ -312,6 +312,12 @@ int check_token_labels(char** argv) {
     if (tokens.size() != pieces.size()) return 1;
     const nlohmann::json& heatmap = state.at("heatmap");
     const int step = heatmap.at("label_step");
+    // The axis titles in the map's corner, in the interface's language (short where narrow).
+    const std::vector<std::string> titles = heatmap.at("axis_titles");
+    const bool zh = state.at("ui_lang") == "zh";
+    const std::string queries = zh ? "查询 ↓" : "queries ↓", keys = zh ? "键 →" : "keys →";
+    check((titles[0] == queries && titles[1] == keys) || (titles[0] == "Q ↓" && titles[1] == "K →"),
+          file + ": axis titles '" + titles[0] + "', '" + titles[1] + "' (want '" + queries + "', '" + keys + "')");
     for (const char* axis : {"row_labels", "col_labels"}) {
         const nlohmann::json& drawn = heatmap.at(axis);
         check(drawn.size() >= 5, file + ": only " + std::to_string(drawn.size()) + " " + axis);
