@@ -65,7 +65,8 @@ DetailPanelsContext detail_panels_context(AppContext& ctx) {
             .pipeline = ctx.pipeline,
             .pipeline_textures = ctx.pipeline_textures,
             .layer_textures = ctx.layer_textures,
-            .export_status = ctx.export_status};
+            .export_status = ctx.export_status,
+            .click_targets = ctx.click_targets};
 }
 
 TrainPanelContext train_panel_context(AppContext& ctx) {

@@ -170,8 +170,11 @@ nlohmann::json pipeline_json(const AppContext& ctx) {
                          {"rect", {c.x0, c.y0, c.x1, c.y1}},
                          {"numbers", c.numbers},
                          {"column_w", c.column_w},
-                         {"widest_text_w", c.widest_text_w}});
+                         {"widest_text_w", c.widest_text_w},
+                         {"scale", {c.scale_lo, c.scale_hi}},
+                         {"map", {c.map_x0, c.map_y0, c.map_x1, c.map_y1}}});
     return {{"textbook", ctx.pipeline.textbook},
+            {"open_card", {{"title", ctx.pipeline.open_card}, {"rows", ctx.pipeline.open_rows}, {"cols", ctx.pipeline.open_cols}}},
             {"textbook_shown", ctx.pipeline.textbook_shown},
             {"visible", {ctx.pipeline.visible_x0, ctx.pipeline.visible_x1}},
             {"cards", cards}};

@@ -5,6 +5,7 @@
 //   t = clamp(log(1 + 999 t) / log(1000), 0, 1)       when u_log
 //   t = pow(t, gamma)
 //   index = min(255, floor(t * 255 + 0.5)); colour = LUT[index]
+//   v = −∞ (a masked score): the grey hs::kMinusInfinityRgb (96, 96, 104)
 // Interface:
 //   uniform sampler2D u_values  R32F map, (T, S) texels: rows = queries, columns = keys
 //   uniform sampler2D u_lut     256x1 RGBA8 colormap table from hs::colormap_lut
@@ -30,6 +31,10 @@ out vec4 frag_color;
 
 void main() {
     float v = texture(u_values, v_uv).r;
+    if (isinf(v) && v < 0.0) {  // a masked score: hs::kMinusInfinityRgb, whatever the colormap
+        frag_color = vec4(96.0 / 255.0, 96.0 / 255.0, 104.0 / 255.0, 1.0);
+        return;
+    }
     float t = 0.0;
     if (!isnan(v)) {
         float range = u_hi - u_lo;

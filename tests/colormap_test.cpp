@@ -1,4 +1,5 @@
 // Colormap LUTs against matplotlib's published float tables, and the ColorScale rule.
+#include <limits>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -135,4 +136,17 @@ TEST(ColorScale, IndexRoundsHalfUpAndColorizeUsesLut) {
     EXPECT_EQ(hs::colormap_index(10.6f / 255.0f, s), 11);
     EXPECT_EQ(hs::colorize(0.5f, hs::Colormap::Viridis, s),
               hs::colormap_lut(hs::Colormap::Viridis)[128]);  // floor(127.5 + 0.5)
+}
+
+// A masked score (−∞) is drawn grey in every colormap, never as the lowest value's colour
+// (RedBlue's strong blue read as "strongly negative"); +∞ and finite values keep the LUT.
+TEST(ColorScale, MinusInfinityIsGreyInEveryColormap) {
+    const hs::ColorScale s{.lo = -4.0f, .hi = 4.0f};
+    const float minus_inf = -std::numeric_limits<float>::infinity();
+    for (hs::Colormap c : hs::all_colormaps()) {
+        EXPECT_EQ(hs::colorize(minus_inf, c, s), (hs::Rgb8{96, 96, 104})) << hs::to_string(c);
+        EXPECT_EQ(hs::colorize(-4.0f, c, s), hs::colormap_lut(c)[0]) << hs::to_string(c);
+        EXPECT_EQ(hs::colorize(std::numeric_limits<float>::infinity(), c, s), hs::colormap_lut(c)[255]);
+    }
+    EXPECT_NE(hs::colormap_lut(hs::Colormap::RedBlue)[0], (hs::Rgb8{96, 96, 104}));
 }

@@ -22,6 +22,8 @@ struct PipelineCardRect {
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // screen pixels of the card (title to bottom)
     bool numbers = false;                  // drawn as a table of numbers (else a heatmap)
     float column_w = 0, widest_text_w = 0;  // numbers: a column's width and its widest value
+    float scale_lo = 0, scale_hi = 0;       // a heatmap: its colour bar's range
+    float map_x0 = 0, map_y0 = 0, map_x1 = 0, map_y1 = 0;  // and where its map was drawn
 };
 struct PipelineView {
     bool textbook = true;        // per-head W_Q^h … (the articles) vs PyTorch's fused W_in
@@ -37,6 +39,10 @@ struct PipelineView {
     std::uint64_t widest_generation = 0;
     float widest_font = 0.0f;
     std::map<const Matrix*, float> widest_value_w;
+    // The card opened large by a click (its title; "" none), and the first row and column
+    // labels its table drew last frame (the state dump's).
+    std::string open_card;
+    std::vector<std::string> open_rows, open_cols;
 };
 
 // The Input panel's text box: shown wrapped while not edited; a click edits it (ImGui's

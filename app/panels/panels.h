@@ -88,6 +88,7 @@ struct DetailPanelsContext {
     MatrixTextures& pipeline_textures;  // one texture per step matrix
     MatrixTextures& layer_textures;     // one per hidden state
     ExportStatus& export_status;
+    ClickTargets& click_targets;        // the Pipeline's heatmap cards, as "card-N"
 };
 void draw_detail_panels(const DetailPanelsContext& ctx, const PanelRect& r);
 void draw_pipeline_tab(const DetailPanelsContext& ctx);

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "app/panels/number_grid.h"
 #include "app/panels/panels.h"
 #include "app/i18n/i18n.h"
 #include "app/panels/widgets.h"
@@ -25,6 +26,10 @@
 
 namespace hs {
 namespace {
+
+// What a card's rows or columns are: the query tokens, the key tokens (the encoder's for
+// cross-attention), or features (d_model or head dimensions).
+enum class CardAxis { Queries, Keys, Features };
 
 struct Card {
     std::string title;
@@ -35,22 +40,35 @@ struct Card {
     // transposed (textbook W_Q^h is a transposed row block of W_in), else (r, c).
     bool edit_transposed = false;
     int edit_offset = 0;
+    CardAxis rows = CardAxis::Features, cols = CardAxis::Features;
+    // The card whose colour scale this one shares (÷√d_k and + mask share Q_h K_hᵀ's, so a
+    // scale shows as fainter colours), or null for its own.
+    const Matrix* scale_of = nullptr;
 };
+
+// The rows and columns of each card by the matrix it shows, and the scores' shared scale.
+void set_axes(std::vector<Card>& cards, const AttentionSteps& st, std::size_t h) {
+    for (Card& c : cards) {
+        const Matrix* m = c.m;
+        if (m == &st.raw_scores[h] || m == &st.scaled_scores[h] || m == &st.masked_scores[h] || m == &st.weights[h]) {
+            c.rows = CardAxis::Queries;
+            c.cols = CardAxis::Keys;
+        } else if (m == &st.x_query || m == &st.q_heads[h] || m == &st.qkv || m == &st.head_outputs[h] ||
+                   m == &st.concat || m == &st.output) {
+            c.rows = CardAxis::Queries;
+        } else if (m == &st.x_memory || m == &st.k_heads[h] || m == &st.v_heads[h] || m == &st.kv_memory) {
+            c.rows = CardAxis::Keys;
+        }
+        if (m == &st.scaled_scores[h] || m == &st.masked_scores[h]) c.scale_of = &st.raw_scores[h];
+    }
+}
 
 // Where a card's numbers fit: the widest value's width, and the table's size with it.
 struct NumbersFit {
     float column_w = 0.0f, widest_text_w = 0.0f, width = 0.0f, height = 0.0f;
 };
 
-// A value as a cell prints it: 4 significant digits (0.007031, not 0.01), trailing zeros
-// kept unless the value is a whole number, so 3.9997 reads "4.000" and 0.99296 "0.9930"
-// (as "4" and "0.993" they looked exact, or less precise than they are) while 2 stays "2".
-void cell_number(float v, char* text, std::size_t size) {
-    const bool whole = v == std::nearbyint(v) && std::fabs(v) < 1e4f;
-    std::snprintf(text, size, whole ? "%.4g" : "%#.4g", static_cast<double>(v));
-}
-
-// The widest of m's values printed by cell_number (at least "−∞"), measured once per trace
+// The widest of m's values printed by cell_text (at least "−∞"), measured once per trace
 // generation and font size.
 float widest_value_w(PipelineView& view, std::uint64_t generation, const Matrix& m) {
     const float font = ImGui::GetFontSize();
@@ -61,12 +79,8 @@ float widest_value_w(PipelineView& view, std::uint64_t generation, const Matrix&
     }
     if (const auto it = view.widest_value_w.find(&m); it != view.widest_value_w.end()) return it->second;
     float widest = ImGui::CalcTextSize("−∞").x;
-    char text[32];
     for (Eigen::Index r = 0; r < m.rows(); ++r)
-        for (Eigen::Index c = 0; c < m.cols(); ++c) {
-            cell_number(m(r, c), text, sizeof text);
-            widest = std::max(widest, ImGui::CalcTextSize(text).x);
-        }
+        for (Eigen::Index c = 0; c < m.cols(); ++c) widest = std::max(widest, ImGui::CalcTextSize(cell_text(m(r, c)).c_str()).x);
     return view.widest_value_w[&m] = widest;
 }
 
@@ -115,12 +129,8 @@ void draw_numbers(const DetailPanelsContext& ctx, const Card& card, const Number
                         ctx.state.notice = e.what();
                     }
                 ImGui::PopID();
-            } else if (std::isinf(v)) {
-                ImGui::TextUnformatted(v < 0 ? "−∞" : "∞");
             } else {
-                char text[32];
-                cell_number(v, text, sizeof text);
-                ImGui::TextUnformatted(text);
+                ImGui::TextUnformatted(cell_text(v).c_str());
             }
             if (ImGui::IsItemHovered() && std::isfinite(v))
                 ImGui::SetTooltip("%s[%d, %d] = %.9g", card.title.c_str(), r + 1, c + 1, v);
@@ -212,6 +222,7 @@ std::vector<Card> pipeline_cards(const Trace& trace, const AttentionSteps& st, i
         cards.push_back({"W_o", &st.w_out, false, Editable::WOut});
         cards.push_back({output + " = " + concat + "·W_oᵀ" + plus_b_out + identity_note, &st.output, false, Editable::No});
     }
+    set_axes(cards, st, hs_);
     return cards;
 }
 
@@ -260,13 +271,101 @@ void draw_layout_switch(const DetailPanelsContext& ctx, const Trace& trace, int 
     }
 }
 
+// The tokens a card's rows and columns stand for: the queries' and the keys' pieces
+// (core's token_words: byte-fallback runs as the characters they spell).
+struct CardTokens {
+    const std::vector<std::string>* queries = nullptr;
+    const std::vector<std::string>* keys = nullptr;
+
+    // "3 ' the'" for a token axis, "3" for a feature.
+    std::string label(CardAxis axis, int i) const {
+        const std::vector<std::string>* t = axis == CardAxis::Queries ? queries : axis == CardAxis::Keys ? keys : nullptr;
+        if (!t || i >= static_cast<int>(t->size())) return std::to_string(i);
+        return std::to_string(i) + " " + short_label((*t)[static_cast<std::size_t>(i)], 10);
+    }
+    // "query 3 ' the'", "key 1 ' Tom'", "dimension 5".
+    std::string name(CardAxis axis, int i) const {
+        const char* what = axis == CardAxis::Queries ? tr("query") : axis == CardAxis::Keys ? tr("key") : tr("dimension");
+        return std::string(what) + " " + label(axis, i);
+    }
+};
+
+CardTokens card_tokens(const TraceView& view, const Trace& t) {
+    const StackTrace& q = t.steps_in_decoder && t.decoder ? *t.decoder : t.main;
+    const StackTrace& k = t.steps_cross ? t.main : q;
+    return {&view.words_of(q).pieces, &view.words_of(k).pieces};
+}
+
+// A heatmap card's colour scale: the softmax's the heatmap's range; a card that shares
+// another's (scale_of) that card's symmetric ±max|v|; else its own, at the mip level drawn.
+ColorScale card_scale(const DetailPanelsContext& ctx, const Card& c, const MatrixTextures::Entry& e, float texels_per_px) {
+    if (c.weights) {
+        ColorScale scale = ctx.state.scale;
+        if (ctx.state.auto_range) {
+            scale.lo = e.min;
+            scale.hi = e.max;
+        }
+        return scale;
+    }
+    if (c.scale_of) return ctx.pipeline_textures.get(ctx.view.generation, *c.scale_of, ctx.view.summaries.get()).symmetric;
+    return e.symmetric_when_drawn(texels_per_px);
+}
+
+// A card too large for its numbers: the matrix as a small heatmap with its colour bar and
+// range; hovering reads a cell (value, row and column tokens), a click opens the card large
+// as numbers (draw_open_card).
+void draw_card_map(const DetailPanelsContext& ctx, const Card& c, const CardTokens& tokens, int index, float map_h,
+                   ImDrawList* list, PipelineCardRect& rect) {
+    const float aspect = static_cast<float>(c.m->cols()) / static_cast<float>(c.m->rows());
+    const float hh = std::min(map_h, map_h * std::max(0.25f, std::min(1.0f, 1.0f / aspect)));
+    const float ww = std::clamp(hh * aspect, 24.0f, map_h * 1.8f);
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    ImGui::InvisibleButton(("##card" + std::to_string(index)).c_str(), ImVec2(ww, hh));
+    const bool hovered = ImGui::IsItemHovered();
+    if (ImGui::IsItemClicked()) ctx.pipeline.open_card = c.title;
+    ctx.click_targets.note("card-" + std::to_string(index));
+    // Cards scrolled out of view get no texture (a live edit then uploads only what is on
+    // screen; W_in alone is 3 MB at d_model 512).
+    if (!ImGui::IsItemVisible()) return;
+    const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m, ctx.view.summaries.get());
+    const float px = ImGui::GetIO().DisplayFramebufferScale.x;
+    const ColorScale scale = card_scale(ctx, c, e, std::max(static_cast<float>(c.m->cols()) / (ww * px),
+                                                             static_cast<float>(c.m->rows()) / (hh * px)));
+    const Colormap cmap = c.weights ? ctx.state.colormap : Colormap::RedBlue;
+    const ImVec2 p1(p0.x + ww, p0.y + hh);
+    ctx.renderer.draw(list, e.texture, p0, p1, UvRect{}, scale, cmap);
+    // The colour bar and its two ends, right of the map.
+    const float bar = 6.0f * ctx.ui_scale, gap = 3.0f * ctx.ui_scale;
+    const ImVec2 b0(p1.x + gap, p0.y), b1(b0.x + bar, p1.y);
+    ctx.renderer.draw_colorbar(list, b0, b1, cmap, true);
+    const std::string hi = cell_text(scale.hi), lo = cell_text(scale.lo);
+    const ImU32 ink = IM_COL32(200, 204, 212, 255);
+    list->AddText(ImVec2(b1.x + 2, b0.y), ink, hi.c_str());
+    list->AddText(ImVec2(b1.x + 2, b1.y - ImGui::GetFontSize()), ink, lo.c_str());
+    ImGui::SameLine(0, 0);
+    ImGui::Dummy(ImVec2(gap + bar + 4 + std::max(ImGui::CalcTextSize(hi.c_str()).x, ImGui::CalcTextSize(lo.c_str()).x), hh));
+    rect.scale_lo = scale.lo;
+    rect.scale_hi = scale.hi;
+    rect.map_x0 = p0.x;
+    rect.map_y0 = p0.y;
+    rect.map_x1 = p1.x;
+    rect.map_y1 = p1.y;
+    if (!hovered) return;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const int r = std::clamp(static_cast<int>((mouse.y - p0.y) / hh * static_cast<float>(c.m->rows())), 0, static_cast<int>(c.m->rows()) - 1);
+    const int col = std::clamp(static_cast<int>((mouse.x - p0.x) / ww * static_cast<float>(c.m->cols())), 0, static_cast<int>(c.m->cols()) - 1);
+    ImGui::SetTooltip(tr("%s [%d, %d] = %s\n%s → %s\n(click: the card as numbers)"), c.title.c_str(), r, col,
+                      cell_text((*c.m)(r, col)).c_str(), tokens.name(c.rows, r).c_str(), tokens.name(c.cols, col).c_str());
+}
+
 // One card: its title and shape, then its numbers when they fit the strip (editable in a
 // worked example), else the matrix as a small heatmap. Returns where it was drawn.
-PipelineCardRect draw_card(const DetailPanelsContext& ctx, const Card& c, float map_h, float max_table_w, ImDrawList* list) {
+PipelineCardRect draw_card(const DetailPanelsContext& ctx, const Card& c, const CardTokens& tokens, int index,
+                           float map_h, float max_table_w, ImDrawList* list) {
     const float fs = ImGui::GetFontSize();
     ImGui::BeginGroup();
     ImGui::TextUnformatted(c.title.c_str());
-    ImGui::TextDisabled("%s", shape_string(*c.m).c_str());
+    ImGui::TextDisabled("%s%s", shape_string(*c.m).c_str(), c.scale_of ? tr(" · colours on Q_h K_hᵀ's scale") : "");
     PipelineCardRect rect{c.title};
     const bool editable = c.edit != Editable::No && ctx.state.source == SourceKind::WorkedExample;
     if (c.m->rows() == 0 || c.m->cols() == 0) {
@@ -280,29 +379,7 @@ PipelineCardRect draw_card(const DetailPanelsContext& ctx, const Card& c, float 
         rect.column_w = fit.column_w;
         rect.widest_text_w = fit.widest_text_w;
     } else {
-        const float aspect = static_cast<float>(c.m->cols()) / static_cast<float>(c.m->rows());
-        const float hh = std::min(map_h, map_h * std::max(0.25f, std::min(1.0f, 1.0f / aspect)));
-        const float ww = std::clamp(hh * aspect, 24.0f, map_h * 1.8f);
-        const ImVec2 p0 = ImGui::GetCursorScreenPos();
-        ImGui::Dummy(ImVec2(ww, hh));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s %s", c.title.c_str(), shape_string(*c.m).c_str());
-        // Cards scrolled out of view get no texture (a live edit then uploads only
-        // what is on screen; W_in alone is 3 MB at d_model 512).
-        if (ImGui::IsItemVisible()) {
-            const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m, ctx.view.summaries.get());
-            const float px = ImGui::GetIO().DisplayFramebufferScale.x;
-            ColorScale scale = e.symmetric_when_drawn(std::max(static_cast<float>(c.m->cols()) / (ww * px),
-                                                               static_cast<float>(c.m->rows()) / (hh * px)));
-            if (c.weights) {
-                scale = ctx.state.scale;
-                if (ctx.state.auto_range) {
-                    scale.lo = e.min;
-                    scale.hi = e.max;
-                }
-            }
-            ctx.renderer.draw(list, e.texture, p0, ImVec2(p0.x + ww, p0.y + hh), UvRect{}, scale,
-                               c.weights ? ctx.state.colormap : Colormap::RedBlue);
-        }
+        draw_card_map(ctx, c, tokens, index, map_h, list, rect);
     }
     ImGui::EndGroup();
     const ImVec2 r0 = ImGui::GetItemRectMin(), r1 = ImGui::GetItemRectMax();
@@ -311,6 +388,37 @@ PipelineCardRect draw_card(const DetailPanelsContext& ctx, const Card& c, float 
     rect.x1 = r1.x;
     rect.y1 = r1.y;
     return rect;
+}
+
+// The card opened by a click, large, as a table of numbers with its rows' and columns'
+// tokens, in a window of its own; closing it (or a strip without that card) forgets it.
+void draw_open_card(const DetailPanelsContext& ctx, const std::vector<Card>& cards, const CardTokens& tokens) {
+    PipelineView& v = ctx.pipeline;
+    v.open_rows.clear();
+    v.open_cols.clear();
+    const auto it = std::find_if(cards.begin(), cards.end(), [&](const Card& c) { return c.title == v.open_card; });
+    if (it == cards.end()) {
+        v.open_card.clear();
+        return;
+    }
+    const Card& c = *it;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowSize(ImVec2(display.x * 0.6f, display.y * 0.6f), ImGuiCond_Appearing);
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    bool open = true;
+    if (ImGui::Begin((c.title + "###pipeline_card").c_str(), &open)) {
+        ImGui::TextDisabled("%s", shape_string(*c.m).c_str());
+        const auto row = [&](int i) { return tokens.label(c.rows, i); };
+        const auto col = [&](int i) { return tokens.label(c.cols, i); };
+        const GridHover h = draw_number_grid("##card_numbers", *c.m, row, col);
+        if (h.row >= 0)
+            ImGui::SetTooltip("%s [%d, %d] = %.9g\n%s → %s", c.title.c_str(), h.row, h.col, (*c.m)(h.row, h.col),
+                              tokens.name(c.rows, h.row).c_str(), tokens.name(c.cols, h.col).c_str());
+        for (int i = 0; i < std::min<int>(8, static_cast<int>(c.m->rows())); ++i) v.open_rows.push_back(row(i));
+        for (int i = 0; i < std::min<int>(8, static_cast<int>(c.m->cols())); ++i) v.open_cols.push_back(col(i));
+    }
+    ImGui::End();
+    if (!open) v.open_card.clear();
 }
 
 }  // namespace
@@ -348,6 +456,7 @@ void draw_pipeline_tab(const DetailPanelsContext& ctx) {
     const bool textbook = ctx.pipeline.textbook && textbook_available;
     ctx.pipeline.textbook_shown = textbook;
     const std::vector<Card> cards = pipeline_cards(*t, st, h, textbook);
+    const CardTokens tokens = card_tokens(ctx.view, *t);
     draw_layout_switch(ctx, *t, h, textbook, textbook_available);
     begin_child("##pipeline", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     if (ctx.pipeline.scroll_to >= 0.0f) {
@@ -369,9 +478,10 @@ void draw_pipeline_tab(const DetailPanelsContext& ctx) {
             ImGui::TextDisabled("→");
             ImGui::SameLine();
         }
-        ctx.pipeline.cards.push_back(draw_card(ctx, cards[i], map_h, max_table_w, list));
+        ctx.pipeline.cards.push_back(draw_card(ctx, cards[i], tokens, static_cast<int>(i), map_h, max_table_w, list));
     }
     end_child();
+    draw_open_card(ctx, cards, tokens);
 }
 
 }  // namespace hs

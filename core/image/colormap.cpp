@@ -77,6 +77,7 @@ int colormap_index_of(float t) { return std::min(255, static_cast<int>(std::floo
 int colormap_index(float v, const ColorScale& scale) { return colormap_index_of(scale.normalized(v)); }
 
 Rgb8 colorize(float v, Colormap cmap, const ColorScale& scale) {
+    if (std::isinf(v) && v < 0.0f) return kMinusInfinityRgb;
     return colormap_lut(cmap)[static_cast<std::size_t>(colormap_index(v, scale))];
 }
 

@@ -41,8 +41,13 @@ struct ColorScale {
     float effective_gamma() const;    // gamma, or 1 when it is ≤ 0 or not finite
 };
 
+// A masked score, −∞, is drawn as itself in every colormap: this grey, not the colour of
+// the lowest value (it read as a strong negative score). The shader uses the same.
+constexpr Rgb8 kMinusInfinityRgb{96, 96, 104};
+
 int colormap_index(float v, const ColorScale& scale);
 int colormap_index_of(float t);  // the LUT index of t in [0, 1]: min(255, floor(t · 255 + 0.5))
+// The LUT colour of v, or kMinusInfinityRgb for v = −∞.
 Rgb8 colorize(float v, Colormap cmap, const ColorScale& scale);
 
 }  // namespace hs

@@ -59,6 +59,7 @@ int check_fit(int argc, char** argv);
 int check_heads_buttons(char** argv);
 int check_keyboard(char** argv);
 int check_token_labels(char** argv);
+int check_pipeline_values(char** argv);
 }
 
 namespace {
@@ -438,12 +439,13 @@ int main(int argc, char** argv) {
         if (mode == "heads-buttons" && argc == 4) return hs::gui_check::check_heads_buttons(argv);
         if (mode == "keyboard" && argc == 4) return hs::gui_check::check_keyboard(argv);
         if (mode == "token-labels" && argc == 3) return hs::gui_check::check_token_labels(argv);
+        if (mode == "pipeline-values" && argc == 5) return hs::gui_check::check_pipeline_values(argv);
         std::fprintf(stderr, "usage: gui_check screenshot SHOT LAYOUT MODEL TEXT LAYER HEAD W H | "
                              "script DIR MODEL TEXT LAYER HEAD | example TRACE.json EXAMPLE ROW COL VALUE STATE.json | "
                              "pretrained STATE MODEL TEXT | continued BEFORE AFTER MODEL N | "
                              "analysis STATE ABLATED RANKED SHOT MODEL TEXT HEAD | "
                              "train STATE SHOT W H STEPS EVERY EXPERIMENT CSV | default FIRST ZH PLAYGROUND CONTINUED | "
-                             "heads-buttons DIR SIZE | keyboard DIR SIZE | token-labels STATE\n");
+                             "heads-buttons DIR SIZE | keyboard DIR SIZE | token-labels STATE | pipeline-values STATE SHOT OPENED\n");
         return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "FAIL: %s\n", e.what());

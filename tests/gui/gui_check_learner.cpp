@@ -333,4 +333,49 @@ int check_token_labels(char** argv) {
     return failures ? 1 : 0;
 }
 
+// run_pipeline_values_test.sh: the Pipeline's heatmap cards in a dump of the default model
+// (layer 0, head 3, 10 tokens), its screenshot, and a dump after a click on card 9 (+ mask).
+int check_pipeline_values(char** argv) {
+    const auto rgb_distance = [](hs::Rgb8 a, hs::Rgb8 b) {
+        return std::max({std::abs(a.r - b.r), std::abs(a.g - b.g), std::abs(a.b - b.b)});
+    };
+    const nlohmann::json p = read_json(argv[2]).at("pipeline");
+    const hs::RgbImage shot = hs::read_png(argv[3]);
+    // The textbook strip's cards 7–10: Q_h K_hᵀ, ÷√d_k, + mask, softmax (titles translated).
+    const nlohmann::json& cards = p.at("cards");
+    if (cards.size() < 11) {
+        check(false, "the strip has " + std::to_string(cards.size()) + " cards (want 15)");
+        return 1;
+    }
+    const auto scale_of = [&](int card) -> std::pair<float, float> {
+        return {cards[card].at("scale")[0].get<float>(), cards[card].at("scale")[1].get<float>()};
+    };
+    const int raw = 7, scaled = 8, masked = 9, softmax = 10;
+    check(cards[scaled].at("title") == "÷√d_k (×0.250)", "card 8 is ÷√d_k with d_k 16 (" + cards[scaled].at("title").dump() + ")");
+    const auto raw_scale = scale_of(raw);
+    check(raw_scale.second > 1.0f && raw_scale.first == -raw_scale.second,
+          "Q_h K_hᵀ's colour bar is symmetric and nonzero (" + std::to_string(raw_scale.first) + ", " +
+              std::to_string(raw_scale.second) + ")");
+    check(scale_of(scaled) == raw_scale, "÷√d_k shares Q_h K_hᵀ's colour scale");
+    check(scale_of(masked) == raw_scale, "+ mask shares Q_h K_hᵀ's colour scale");
+    if (cards[softmax].at("map")[2].get<float>() > 0.0f)  // drawn (in view)
+        check(scale_of(softmax) == std::pair(0.0f, 1.0f), "softmax's colour bar spans 0 … 1");
+    // The masked card's top-right cell (query 0, key 9: masked under the causal mask) is the
+    // −∞ grey (96, 96, 104); its bottom-left (query 9, key 0) is not.
+    const auto& m = cards[masked].at("map");
+    const float x0 = m[0], y0 = m[1], x1 = m[2], y1 = m[3];
+    const float cw = (x1 - x0) / 10.0f, ch = (y1 - y0) / 10.0f;
+    const hs::Rgb8 top_right = shot.at(static_cast<int>(x1 - cw * 0.5f), static_cast<int>(y0 + ch * 0.5f));
+    const hs::Rgb8 bottom_left = shot.at(static_cast<int>(x0 + cw * 0.5f), static_cast<int>(y1 - ch * 0.5f));
+    check(rgb_distance(top_right, hs::Rgb8{96, 96, 104}) <= 3, "the masked cell (0, 9) is drawn −∞ grey");
+    check(rgb_distance(bottom_left, hs::Rgb8{96, 96, 104}) > 20, "the seen cell (9, 0) is not grey");
+    // Opened: the + mask card as numbers, its rows and columns the tokens.
+    const nlohmann::json open = read_json(argv[4]).at("pipeline").at("open_card");
+    const std::vector<std::string> rows = open.at("rows"), cols = open.at("cols");
+    const std::vector<std::string> want = {"0 <bos>", "1 Tom", "2 bought", "3 the", "4 small", "5 dog", "6 and", "7 it"};
+    check(open.at("title") == cards[masked].at("title"), "a click on card 9 opens it (" + open.at("title").dump() + ")");
+    check(rows == want && cols == want, "the opened card's rows and columns are the tokens: " + open.at("rows").dump());
+    return failures ? 1 : 0;
+}
+
 }  // namespace hs::gui_check
