@@ -390,6 +390,10 @@ bool take_newest_result(AppContext& ctx) {
     keep_selection_across_partial_traces(ctx.view, s, partial);
     if (ctx.view.trace) {
         for (const std::string& t : ctx.view.trace->main.tokens) ctx.fonts.note_text(t);
+        // The characters byte-fallback runs spell ("<0xD9>" "<0x85>" is م) are drawn too.
+        for (const auto* words : {ctx.view.main_words.get(), ctx.view.decoder_words.get()})
+            if (words)
+                for (const std::string& piece : words->pieces) ctx.fonts.note_text(piece);
         for (const std::string* t : {&ctx.view.info.example_title_zh, &ctx.view.info.example_description_zh,
                                      &ctx.view.info.example_source_zh})
             ctx.fonts.note_text(*t);  // a user's example may use characters beyond the common set

@@ -1,5 +1,7 @@
 #include "app/fonts.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include <backends/imgui_impl_opengl3.h>
@@ -79,7 +81,13 @@ void FontManager::add_fonts(float size) {
 #if IMGUI_VERSION_NUM >= 19200
     const ImWchar* latin_ranges = nullptr;
 #else
-    const ImWchar* latin_ranges = kLatinRanges;
+    // The Latin set ∪ every character noted so far (the faces draw what they have).
+    ImFontGlyphRangesBuilder latin_builder;
+    latin_builder.AddRanges(kLatinRanges);
+    for (ImWchar c : extra_) latin_builder.AddChar(c);
+    latin_ranges_.clear();
+    latin_builder.BuildRanges(&latin_ranges_);
+    const ImWchar* latin_ranges = latin_ranges_.Data;
 #endif
     if (!latin_path_.empty()) font = io.Fonts->AddFontFromFileTTF(latin_path_.c_str(), size, &latin, latin_ranges);
     if (!font) {
@@ -137,5 +145,60 @@ void FontManager::rebuild_if_needed() {
 
 bool FontManager::has_glyph(ImWchar c) { return ImGui::GetFont()->FindGlyphNoFallback(c) != nullptr; }
 #endif
+
+namespace {
+
+bool drawable(char32_t cp) {
+    if (cp < 0x80) return true;
+    if (cp > IM_UNICODE_CODEPOINT_MAX) return false;
+    return FontManager::has_glyph(static_cast<ImWchar>(cp));
+}
+
+}  // namespace
+
+std::string code_point_name(char32_t cp) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
+    return buf;
+}
+
+std::string drawable_text(const std::string& text) {
+    bool plain = true;  // ASCII only: nothing to look up
+    for (const char c : text) plain = plain && static_cast<unsigned char>(c) < 0x80;
+    if (plain) return text;
+    std::u32string out;
+    std::string names;  // the run of undrawable code points being collected
+    const auto close_run = [&] {
+        if (names.empty()) return;
+        out += utf8_to_codepoints("[" + names + "]");
+        names.clear();
+    };
+    for (const char32_t cp : utf8_to_codepoints(text)) {
+        if (drawable(cp)) {
+            close_run();
+            out += cp;
+        } else {
+            names += (names.empty() ? "" : " ") + code_point_name(cp);
+        }
+    }
+    close_run();
+    return codepoints_to_utf8(out);
+}
+
+const std::vector<char32_t>& undrawable_code_points(const std::string& text, std::size_t limit) {
+    static std::string cached_text;
+    static int cached_generation = -1;
+    static std::size_t cached_limit = 0;
+    static std::vector<char32_t> cached;
+    if (text == cached_text && cached_generation == FontManager::generation() && cached_limit == limit) return cached;
+    cached_text = text;
+    cached_generation = FontManager::generation();
+    cached_limit = limit;
+    cached.clear();
+    for (const char32_t cp : utf8_to_codepoints(text))
+        if (!drawable(cp) && cached.size() < limit && std::find(cached.begin(), cached.end(), cp) == cached.end())
+            cached.push_back(cp);
+    return cached;
+}
 
 }  // namespace hs

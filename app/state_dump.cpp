@@ -4,6 +4,7 @@
 
 
 #include "app/analysis_actions.h"
+#include "app/fonts.h"
 #include "app/i18n/i18n.h"
 #include "app/i18n/messages.h"
 #include "app/panels/window_extents.h"
@@ -240,6 +241,9 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["pipeline"] = pipeline_json(ctx);
     j["ui_lang"] = to_string(ui_lang());
     j["missing_glyphs"] = missing_glyphs();
+    nlohmann::json undrawable = nlohmann::json::array();  // of the text: the Input panel names them
+    for (char32_t cp : undrawable_code_points(s.text)) undrawable.push_back(code_point_name(cp));
+    j["undrawable"] = undrawable;
     j["ui_scale"] = ctx.ui_scale;
     j["ui_zoom"] = s.ui_zoom;
     // Compare with the article: every printed number beside ours (worked examples).

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/analysis_actions.h"
+#include "app/fonts.h"
 #include "app/i18n/i18n.h"
 #include "app/i18n/messages.h"
 #include "app/panels/panels.h"
@@ -305,7 +306,7 @@ void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace&
     for (int i : thinned_labels(qs.tokens, 0, rows, step)) {
         if (i < r0 || i >= r1) continue;
         const float y = p0.y + ((i + 0.5f) / rows - uv.v0) / (uv.v1 - uv.v0) * size.y;
-        const std::string lab = short_label(thinned_label(qw, i, step), 12);
+        const std::string lab = short_label(drawable_text(thinned_label(qw, i, step)), 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
         list->AddText(ImVec2(p0.x - 4 - tw, y - fs * 0.5f), label_col, lab.c_str());
         drawn.row_labels.emplace_back(i, lab);
@@ -317,7 +318,7 @@ void draw_axis_labels(ImDrawList* list, const MapPlacement& m, const StackTrace&
     for (int j : thinned_labels(ks.tokens, 0, cols, step)) {
         if (j < c0 || j >= c1) continue;
         const float x = p0.x + ((j + 0.5f) / cols - uv.u0) / (uv.u1 - uv.u0) * size.x;
-        const std::string& token = thinned_label(kw, j, step);
+        const std::string token = drawable_text(thinned_label(kw, j, step));
         std::string lab = short_label(token, 12);
         const float tw = ImGui::CalcTextSize(lab.c_str()).x;
         if (tw <= cell_px * step - 2.0f) {  // fits across its column(s): keep it upright
@@ -394,7 +395,7 @@ std::string hover_readout(ImDrawList* list, const MapPlacement& m, const Trace& 
     const float cx = m.p0.x + (static_cast<float>(j) / m.cols - uv.u0) / (uv.u1 - uv.u0) * m.size.x;
     const float cy = m.p0.y + (static_cast<float>(i) / m.rows - uv.v0) / (uv.v1 - uv.v0) * m.size.y;
     list->AddRect(ImVec2(cx, cy), ImVec2(cx + m.cell_px, cy + m.cell_px), IM_COL32(255, 255, 255, 220), 0, 0, 2.0f);
-    const std::string q = token_in_word(qs.tokens, qw, i), k = token_in_word(ks.tokens, kw, j);
+    const std::string q = drawable_text(token_in_word(qs.tokens, qw, i)), k = drawable_text(token_in_word(ks.tokens, kw, j));
     const std::string kv = kv_suffix(t, s);
     return scores ? printf_string(tr("query %d %s → key %d %s   weight %.6g   score %.6g%s"), i, q.c_str(), j,
                                   k.c_str(), weights(i, j), (*scores)(i, j), kv.c_str())
@@ -412,7 +413,8 @@ void update_label_widths(const HeatmapPanelContext& ctx, const TokenWords& qw, c
     auto widest = [](const TokenWords& words) {  // a label is a piece or (labels apart) a word
         float w = 0.0f;
         for (const std::vector<std::string>* names : {&words.pieces, &words.words})
-            for (const std::string& name : *names) w = std::max(w, ImGui::CalcTextSize(short_label(name, 12).c_str()).x);
+            for (const std::string& name : *names)
+                w = std::max(w, ImGui::CalcTextSize(short_label(drawable_text(name), 12).c_str()).x);
         return w;
     };
     ctx.heatmap.row_label_w = widest(qw);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/fonts.h"
 #include "app/i18n/i18n.h"
 #include "app/i18n/messages.h"
 #include "app/keys.h"
@@ -34,7 +35,7 @@ void draw_chips(const std::vector<std::string>& tokens, const TokenWords& words,
     float x = 0.0f, y = 0.0f;
     const std::size_t n = std::min(tokens.size(), limit);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::string label = short_label(words.pieces[i], 12);
+        const std::string label = short_label(drawable_text(words.pieces[i]), 12);
         const float w = ImGui::CalcTextSize(label.c_str()).x + 2 * pad;
         if (x > 0.0f && x + w > avail) {
             x = 0.0f;
@@ -45,7 +46,7 @@ void draw_chips(const std::vector<std::string>& tokens, const TokenWords& words,
         list->AddRectFilled(p0, p1, hi ? IM_COL32(200, 140, 40, 255) : IM_COL32(48, 62, 84, 255), 4.0f);
         list->AddText(ImVec2(p0.x + pad, p0.y + pad), IM_COL32(235, 238, 245, 255), label.c_str());
         if (ImGui::IsMouseHoveringRect(p0, p1)) {
-            const std::string full = token_in_word(tokens, words, static_cast<int>(i));
+            const std::string full = drawable_text(token_in_word(tokens, words, static_cast<int>(i)));
             if (i < ids.size()) ImGui::SetTooltip(tr("token %zu · id %d · %s"), i, ids[i], full.c_str());
             else ImGui::SetTooltip(tr("token %zu · %s"), i, full.c_str());
         }
@@ -101,7 +102,7 @@ void draw_wrapped_text_box(const InputPanelContext& ctx, const char* id, const c
     if (!box.editing) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyle().Colors[ImGuiCol_FrameBg]);
         begin_child((std::string(id) + "_view").c_str(), ImVec2(-1, height), false);
-        ImGui::TextWrapped("%s", text->c_str());
+        ImGui::TextWrapped("%s", drawable_text(*text).c_str());  // emoji as [U+1F600]: the editor keeps them
         end_child();
         ImGui::PopStyleColor();
         ctx.click_targets.note(target);
@@ -151,6 +152,15 @@ void draw_text_status(const InputPanelContext& ctx) {
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip(tr("run the model on the text's first %d tokens; the text itself is kept"), v.input_max_len);
         }
+    }
+    // Characters the window's fonts cannot draw (emoji above U+FFFF, scripts without a face):
+    // named, since each draws as its code points instead.
+    if (const std::vector<char32_t>& missing = undrawable_code_points(s.text); !missing.empty()) {
+        std::string names;
+        for (char32_t cp : missing) names += (names.empty() ? "" : ", ") + code_point_name(cp);
+        amber_prose(printf_string(tr("The window's fonts cannot draw %s%s of this text: each shows as its code point "
+                                     "in brackets. Exported SVG figures keep the characters."),
+                                  names.c_str(), missing.size() >= 8 ? " …" : ""));
     }
     // The notes below are about the trace's text: an input error means the text changed.
     if (!v.input_error && v.trace && v.byte_tokens.count > 0)

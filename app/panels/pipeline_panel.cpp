@@ -19,6 +19,7 @@
 
 #include "app/panels/number_grid.h"
 #include "app/panels/panels.h"
+#include "app/fonts.h"
 #include "app/i18n/i18n.h"
 #include "app/panels/widgets.h"
 #include "app/panels/window_extents.h"
@@ -281,7 +282,7 @@ struct CardTokens {
     std::string label(CardAxis axis, int i) const {
         const std::vector<std::string>* t = axis == CardAxis::Queries ? queries : axis == CardAxis::Keys ? keys : nullptr;
         if (!t || i >= static_cast<int>(t->size())) return std::to_string(i);
-        return std::to_string(i) + " " + short_label((*t)[static_cast<std::size_t>(i)], 10);
+        return std::to_string(i) + " " + short_label(drawable_text((*t)[static_cast<std::size_t>(i)]), 10);
     }
     // "query 3 ' the'", "key 1 ' Tom'", "dimension 5".
     std::string name(CardAxis axis, int i) const {

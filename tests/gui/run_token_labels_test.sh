@@ -2,7 +2,9 @@
 # A subword model's heatmap labels let a reader find the sentence: on stories260K, whose
 # vocabulary splits "girl" into " g" "ir" "l", labels a few rows apart show the words
 # ("girl", "park.") where they once showed first pieces ("g", "p"), every-row labels show
-# the pieces, and the four byte tokens of an emoji show the emoji, not "<0xF0>". At 1280×720
+# the pieces, the byte tokens of Arabic letters show the letters (DejaVu draws them) and
+# the four of an emoji its code point "[U+1F600]" (no font of the window has it; once all
+# drew as "?"), which the Input panel names. At 1280×720
 # in English and at 1920×1080 in Chinese (and at a larger text size, where labels thin).
 # gui_check token-labels compares each drawn label with the sentence's words and pieces,
 # written out by hand.
@@ -18,7 +20,7 @@ for run in "1280x720 en 1" "1920x1080 zh 1" "1920x1080 en 2"; do
 model $model
 lang $lang
 zoom $zoom
-text Once upon a time, there was a little girl named Lily. She liked to play with her red ball in the park. 😀
+text Once upon a time, there was a little girl named Lily. She liked to play with her red ball in the park. 😀 مرحبا
 screenshot $out/$name.png
 dump-state $out/$name.json
 SCRIPT
