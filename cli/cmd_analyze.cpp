@@ -67,6 +67,10 @@ int analyze_relations(const TraceSource& source, const std::string& file, const 
     if (quiet) return 0;
     for (const RelationRun& run : runs) {
         std::printf("model: %s, language %s: %d sentences\n", source.name().c_str(), run.lang.c_str(), run.analysed);
+        if (run.merged > 0)
+            std::printf("(%d of them read in pieces: probed on word-word maps, attention to a word the sum over its\n"
+                        " pieces and from a word the mean, as Clark et al. 2019 do)\n",
+                        run.merged);
         std::printf("%-12s %5s  %-6s %8s  %-16s %-16s %9s  %-20s %7s  %s\n", "relation", "arcs", "best", "accuracy",
                     "offset", "position", "candidate", "best baseline", "margin", "claim");
         for (const RelationScore& s : run.scores) {

@@ -165,6 +165,10 @@ void draw_relations_tab(const AnalysisPanelContext& ctx) {
     text_disabled_wrapped(tr("%d sentences of %s%s"), run.analysed, tr(a.relations_corpus.c_str()),
                           a.relations_skipped.empty() ? "" : tr(" (some skipped: hover)"));
     if (!a.relations_skipped.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.relations_skipped.front().c_str());
+    if (run.merged > 0)
+        text_disabled_wrapped(tr("%d of them read in pieces: probed on word-word maps (attention to a word is the sum "
+                                 "over its pieces, from a word the mean over its pieces, as Clark et al. 2019 do)."),
+                              run.merged);
     draw_relation_table(ctx, run);
     draw_relation_bars(ctx, run);
 }

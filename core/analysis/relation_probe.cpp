@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/corpus/candidates.h"
+#include "core/analysis/word_maps.h"
 #include "core/error.h"
 
 namespace hs {
@@ -90,6 +91,20 @@ void RelationProbe::add(const std::vector<Matrix>& maps, const corpus::Annotated
     }
 }
 
+namespace {
+
+// Every head's word-word map (word_map) of a trace whose tokens spell the words in pieces.
+std::vector<Matrix> word_maps(const Trace& trace, const std::vector<int>& piece_word, int words) {
+    std::vector<Matrix> out;
+    for (const LayerTrace& layer : trace.main.layers) {
+        if (!layer.self_attn.resident) throw Error("relation probe: the trace did not keep every layer's maps");
+        for (const Matrix& a : layer.self_attn.weights) out.push_back(word_map(a, piece_word, words));
+    }
+    return out;
+}
+
+}  // namespace
+
 void RelationProbe::add(const Trace& trace, const corpus::AnnotatedSentence& sentence, int offset) {
     std::vector<Matrix> maps;
     for (const LayerTrace& layer : trace.main.layers) {
@@ -154,10 +169,21 @@ RelationRun probe_relations(const TraceSource& source, const std::vector<corpus:
             run.skipped.push_back("sentence " + std::to_string(i) + ": " + e.what());
             continue;
         }
-        // The sentence's tokens must be the trace's last ones (a BOS may come first).
+        // The sentence's tokens are the trace's last ones (a BOS may come first), or the
+        // trace's tokens spell its words in pieces: then the probe reads word-word maps.
         const std::vector<std::string>& read = trace.main.tokens;
         const std::size_t n = s.tokens.size();
-        if (read.size() < n || !std::equal(s.tokens.begin(), s.tokens.end(), read.end() - static_cast<std::ptrdiff_t>(n))) {
+        const bool whole_words =
+            read.size() >= n && std::equal(s.tokens.begin(), s.tokens.end(), read.end() - static_cast<std::ptrdiff_t>(n));
+        if (!whole_words) {
+            if (const std::optional<std::vector<int>> piece_word = align_pieces(read, s.tokens)) {
+                probe.add(word_maps(trace, *piece_word, static_cast<int>(n)), s, 0);
+                ++run.analysed;
+                ++run.merged;
+                continue;
+            }
+        }
+        if (!whole_words) {
             run.skipped.push_back("sentence " + std::to_string(i) + ": the model reads it as " + std::to_string(read.size()) +
                                   " tokens, not as the " + std::to_string(n) + " it is annotated on");
             if (split_count++ == 0)

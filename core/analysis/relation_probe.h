@@ -76,14 +76,18 @@ private:
 };
 
 // A model's heads probed on annotated sentences: each sentence's text (corpus::text_of)
-// is run through `source`; the model must read it as the sentence's tokens (after any
-// BOS it adds), else the sentence is skipped and named. Throws hs::Error when none could
+// is run through `source`; the model reads it as the sentence's tokens (after any BOS it
+// adds), or in pieces that spell them (then on word-word maps), else the sentence is
+// skipped and named. Throws hs::Error when none could
 // be read, or `progress` returned false (hs::Cancelled).
 struct RelationRun {
     std::string lang;  // the sentences' language when they were split by it ("en", "zh"), else ""
     std::vector<RelationScore> scores;
     int layers = 0, heads = 0;
     int analysed = 0;
+    // Of them, sentences the model read in pieces (a subword tokenizer), probed on word-word
+    // maps (core/analysis/word_maps.h: to a word the sum over its pieces, from a word the mean).
+    int merged = 0;
     std::vector<std::string> skipped;  // "sentence 3: read as 14 tokens, annotated on 12"
 };
 RelationRun probe_relations(const TraceSource& source, const std::vector<corpus::AnnotatedSentence>& sentences,

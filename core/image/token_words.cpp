@@ -74,11 +74,23 @@ std::vector<std::string> spelled_characters(const std::vector<int>& bytes) {
     return out;
 }
 
+std::vector<std::string> spelled_pieces(const std::vector<std::string>& tokens) {
+    const std::vector<std::string> pieces = pieces_of(tokens);
+    std::vector<std::string> out(tokens.size());
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (!is_byte_token(tokens[i])) out[i] = word_part(tokens[i]);
+        else if (pieces[i] == tokens[i]) out[i] = tokens[i];  // a byte that spells no character
+        else if ((byte_of_piece(tokens[i]) & 0xC0) != 0x80) out[i] = pieces[i];  // a character, at its lead byte
+    }
+    return out;
+}
+
 TokenWords token_words(const std::vector<std::string>& tokens) {
     TokenWords w;
     w.pieces = pieces_of(tokens);
     w.word_of.resize(tokens.size());
     const std::vector<bool> starts = word_starts(tokens);
+    const std::vector<std::string> spelled = spelled_pieces(tokens);
     std::string joined;
     const auto close_word = [&](std::size_t first) {
         // A word of spaces only (a lone "▁" before a byte run that did not decode) keeps its piece.
@@ -92,9 +104,7 @@ TokenWords token_words(const std::vector<std::string>& tokens) {
             joined.clear();
         }
         w.word_of[i] = static_cast<int>(w.word_first.size()) - 1;
-        if (!is_byte_token(tokens[i])) joined += word_part(tokens[i]);
-        else if (w.pieces[i] == tokens[i]) joined += tokens[i];  // a byte that spells no character
-        else if ((byte_of_piece(tokens[i]) & 0xC0) != 0x80) joined += w.pieces[i];  // a character, at its lead byte
+        joined += spelled[i];
     }
     if (!tokens.empty()) close_word(static_cast<std::size_t>(w.word_first.back()));
     return w;

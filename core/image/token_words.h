@@ -21,6 +21,11 @@ struct TokenWords {
 
 TokenWords token_words(const std::vector<std::string>& tokens);
 
+// Each token's share of the text it was cut from: its piece with start marks as spaces
+// (▁ / Ġ → " ", "##" dropped), a byte-fallback run's character given once, at its lead byte
+// ("" for the other bytes; the byte itself, "<0xE4>", when the run spells no character).
+std::vector<std::string> spelled_pieces(const std::vector<std::string>& tokens);
+
 // The characters a run of bytes spells, one entry per byte: the UTF-8 character of the
 // well-formed sequence the byte is part of (visible_token's form: "\n" written out), or
 // "" for a byte that is part of none (a stray continuation byte, a cut sequence).
