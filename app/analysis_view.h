@@ -36,6 +36,7 @@ struct AnalysisView {
     Eigen::MatrixXd corpus_mds;                       // (N, 2) MDS of the mean JSD
     std::shared_ptr<const HeadRanking> ranking;
     AblationMode ranking_mode = AblationMode::Zero;
+    bool ranking_log = true;  // the ranking's bars on a log scale (one KL of 10 flattened the rest)
     std::string ranking_text;                         // input the ranking was computed for
     std::shared_ptr<const std::vector<RelationRun>> relations;  // one run per language
     std::string relations_model;                      // model_arg the relations were probed on

@@ -166,7 +166,7 @@ void x_labels(ImDrawList* list, ImVec2 q0, ImVec2 q1, int n, float slot, const A
 
 PlotHover draw_bar_chart(const char* id, const std::vector<double>& values, const std::vector<double>* errors,
                          ImVec2 size, double lo, double hi, const AxisLabel& x_label,
-                         const std::vector<ImU32>* colors) {
+                         const std::vector<ImU32>* colors, double base) {
     PlotHover out;
     const int n = static_cast<int>(values.size());
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -183,7 +183,7 @@ PlotHover draw_bar_chart(const char* id, const std::vector<double>& values, cons
         const double t = std::clamp((v - lo) / (hi - lo), 0.0, 1.0);
         return q1.y - static_cast<float>(t) * (q1.y - q0.y);
     };
-    const float y0 = y_of(std::clamp(0.0, lo, hi));
+    const float y0 = y_of(std::clamp(base, lo, hi));
     const int hovered_i = hovered ? std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - q0.x) / slot), 0, n - 1) : -1;
     for (int i = 0; i < n; ++i) {
         const double v = values[static_cast<std::size_t>(i)];

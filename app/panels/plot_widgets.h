@@ -41,12 +41,13 @@ PlotHover draw_matrix_plot(const PlotCanvas& canvas, const char* id, const Keyed
                            ImVec2 size, Colormap cmap, const ColorScale& scale, const AxisLabel& row_label,
                            const AxisLabel& col_label, bool square = true);
 
-// Vertical bars (NaN values skipped) with optional ± error whiskers, a zero line, a
+// Vertical bars (NaN values skipped) from `base` (0; a log chart's floor) with optional ±
+// error whiskers, a line at the base, a
 // value axis from `lo` to `hi` and x labels under the bars (thinned so none overlap); bar i coloured
 // colors[i] when given. Returns the bar under the pointer in `col`.
 PlotHover draw_bar_chart(const char* id, const std::vector<double>& values, const std::vector<double>* errors,
                          ImVec2 size, double lo, double hi, const AxisLabel& x_label,
-                         const std::vector<ImU32>* colors = nullptr);
+                         const std::vector<ImU32>* colors = nullptr, double base = 0.0);
 
 // A threshold drawn across a chart: a dashed line at `value`, `label` above its right end.
 struct ChartLine {
