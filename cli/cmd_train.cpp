@@ -203,9 +203,12 @@ std::string run_steps(train::Trainer& trainer, int steps, int every, std::vector
             std::printf("%s%s\n", per_head(snapshots.back(), Metric::Induction, heads).c_str(),
                         per_head(snapshots.back(), Metric::PrevToken, heads).c_str());
             const double best = train::best_induction(snapshots.back());
-            if (best > 0.5 && first_induction.empty()) {
+            // The label's threshold: the step at which a head is first labelled induction.
+            const double formed = LabelThresholds{}.induction;
+            if (best >= formed && first_induction.empty()) {
                 char at[96];
-                std::snprintf(at, sizeof at, "first induction score > 0.5 at step %d (%.1f s)\n", r.step, seconds);
+                std::snprintf(at, sizeof at, "first induction head (score ≥ %.1f) at step %d (%.1f s)\n", formed, r.step,
+                              seconds);
                 first_induction = at;
             }
             std::fflush(stdout);

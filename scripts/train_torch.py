@@ -35,6 +35,10 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+# A head counts as an induction head from this score: HeadScope's role-label threshold
+# (core/analysis/head_labels.h, LabelThresholds::induction), so both report the same event.
+INDUCTION_FORMED = 0.3
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare_torch import read_safetensors  # noqa: E402  (F32 tensors by name)
 
@@ -191,15 +195,16 @@ def main():
                 h_loss = F.cross_entropy(h_logits.reshape(-1, cfg["vocab"]), held_out[1].reshape(-1)).item()
             scores = induction_scores(model, cfg["vocab"])
             best = max(max(s) for s in scores)
-            if first_induction is None and best > 0.5:
+            if first_induction is None and best >= INDUCTION_FORMED:
                 first_induction = (step, elapsed)
             per_head = " | ".join(" ".join(f"{s:.2f}" for s in layer) for layer in scores)
             print(f"step {step:5d}  loss {loss.item():.4f}  held-out {h_loss:.4f}  {tokens / elapsed:.0f} tokens/s  "
                   f"{elapsed:.1f} s  induction [{per_head}]", flush=True)
     if first_induction:
-        print(f"first induction score > 0.5 at step {first_induction[0]} ({first_induction[1]:.1f} s)")
+        print(f"first induction head (score ≥ {INDUCTION_FORMED}) at step {first_induction[0]} "
+              f"({first_induction[1]:.1f} s)")
     else:
-        print("no head reached an induction score of 0.5")
+        print(f"no head reached an induction score of {INDUCTION_FORMED}")
 
 
 if __name__ == "__main__":
