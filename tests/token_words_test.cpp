@@ -53,6 +53,19 @@ TEST(TokenWords, BytesThatSpellNoCharacterStayBytes) {
     EXPECT_EQ(w.words.back(), "<0xE4><0xB8>");
 }
 
+TEST(TokenWords, ByteLevelTokensThatContinueACharacterShowIt) {
+    // GPT-2 splits 中 (E4 B8 AD) as "中" (its first bytes, shown whole) and "<0xAD>", and 😀
+    // (F0 9F 98 80) as "😀" + "<0x98><0x80>": the further bytes show the character and add
+    // nothing to the word.
+    const TokenWords w = token_words({"The", "Ġ中", "<0xAD>", "文", "Ġ😀", "<0x98><0x80>"});
+    EXPECT_EQ(w.pieces[2], "中");
+    EXPECT_EQ(w.pieces[5], "😀");
+    EXPECT_EQ(w.words, (Tokens{"The", "中", "文", "😀"}));  // a CJK character starts a word
+    EXPECT_TRUE(continues_a_character("<0x98><0x80>"));
+    EXPECT_FALSE(continues_a_character("<0xE4>"));  // a lead byte
+    EXPECT_FALSE(continues_a_character("<0x98>x"));
+}
+
 TEST(TokenWords, LabelsFarApartShowWordsAtWordStarts) {
     const TokenWords w = token_words(kStories);
     EXPECT_EQ(thinned_label(w, 3, 1), " g");     // every row labelled: the piece

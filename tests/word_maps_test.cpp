@@ -28,6 +28,14 @@ TEST(AlignPieces, BytesAndBareSpacesJoinTheirWords) {
     EXPECT_EQ(*a, (std::vector<int>{-1, 0, 0, 0, 0, 1, 1, 1, 1}));
 }
 
+TEST(AlignPieces, SpecialTokensAtEitherEndAreLeftOut) {
+    // BERT's [CLS] … [SEP], T5's </s>; GPT-2's continuation bytes join their character's word.
+    EXPECT_EQ(*align_pieces({"[CLS]", "play", "##ing", "[SEP]"}, {"playing"}), (std::vector<int>{-1, 0, 0, -1}));
+    EXPECT_EQ(*align_pieces({"▁a", "▁cat", "</s>"}, {"a", "cat"}), (std::vector<int>{0, 1, -1}));
+    EXPECT_EQ(*align_pieces({"Ġ中", "<0xAD>", "文"}, {"中", "文"}), (std::vector<int>{0, 0, 1}));
+    EXPECT_FALSE(align_pieces({"zz", "▁a"}, {"a"}));  // a stray token before the text is not special
+}
+
 TEST(AlignPieces, AnotherTextDoesNotAlign) {
     EXPECT_FALSE(align_pieces({"<s>", " a", " dog"}, {"a", "cat"}));
     EXPECT_FALSE(align_pieces({"<s>", " a"}, {"a", "cat"}));  // words left over

@@ -1,6 +1,7 @@
 #include "core/analysis/word_maps.h"
 
 #include "core/error.h"
+#include "core/image/label_thinning.h"
 #include "core/image/token_words.h"
 #include "core/tokenize/byte_fallback.h"
 
@@ -34,7 +35,9 @@ std::optional<std::vector<int>> align_pieces(const std::vector<std::string>& tok
         const std::string piece = without_spaces(spelled[p]);
         if (piece.empty()) continue;  // a bare space, a further byte: placed below
         if (text.compare(pos, piece.size(), piece) != 0) {
-            if (pos == 0) {  // before the sentence: a BOS or another special token
+            // A special token before or after the sentence (BOS, [CLS], [SEP], </s>) is left out;
+            // any other token that does not spell the text next is another text.
+            if ((pos == 0 || pos == text.size()) && is_special_token(tokens[p])) {
                 piece_word[p] = -1;
                 continue;
             }
@@ -51,7 +54,7 @@ std::optional<std::vector<int>> align_pieces(const std::vector<std::string>& tok
     // a bare space mark the token after it (none after: it is left out).
     for (std::size_t p = 0; p < tokens.size(); ++p) {
         if (piece_word[p] != kUnassigned) continue;
-        if (is_byte_token(tokens[p]) && p > 0 && piece_word[p - 1] >= 0) {
+        if ((is_byte_token(tokens[p]) || continues_a_character(tokens[p])) && p > 0 && piece_word[p - 1] >= 0) {
             piece_word[p] = piece_word[p - 1];
             continue;
         }

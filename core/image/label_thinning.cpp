@@ -48,6 +48,8 @@ bool starts_word(const std::vector<std::string>& tokens, int i) {
     return starts_word_marked(tokens, i, uses_start_marks(tokens));
 }
 
+bool is_special_token(const std::string& token) { return is_special(token); }
+
 std::vector<bool> word_starts(const std::vector<std::string>& tokens) {
     const bool marking = uses_start_marks(tokens);
     std::vector<bool> out(tokens.size());

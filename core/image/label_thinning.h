@@ -14,6 +14,9 @@ namespace hs {
 // ("<s>", "[CLS]") always are; byte tokens ("<0xE5>", SentencePiece byte fallback) never
 // start a word after another byte token.
 bool starts_word(const std::vector<std::string>& tokens, int i);
+// A special token ("<s>", "</s>", "[CLS]", "[SEP]"): in angle or square brackets, not a
+// byte token ("<0xE5>").
+bool is_special_token(const std::string& token);
 // starts_word for every token at once (the tokenizer's marking found once).
 std::vector<bool> word_starts(const std::vector<std::string>& tokens);
 

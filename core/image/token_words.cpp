@@ -33,10 +33,23 @@ std::string trimmed(const std::string& s) {
     return s.substr(b, s.find_last_not_of(' ') - b + 1);
 }
 
-// Per token: its piece, a byte token replaced by the character its run spells.
+// The last character of a piece ("" for none).
+std::string last_character(const std::string& piece) {
+    const std::u32string cps = utf8_to_codepoints(piece);
+    return cps.empty() ? std::string() : codepoints_to_utf8(cps.substr(cps.size() - 1));
+}
+
+// Per token: its piece, a byte token replaced by the character its run spells, a token that
+// continues the character before it by that character.
 std::vector<std::string> pieces_of(const std::vector<std::string>& tokens) {
     std::vector<std::string> pieces(tokens.size());
     for (std::size_t i = 0; i < tokens.size();) {
+        const bool after_text = i > 0 && !is_byte_token(tokens[i - 1]) && !pieces[i - 1].empty();
+        if (after_text && continues_a_character(tokens[i])) {
+            pieces[i] = last_character(pieces[i - 1]);
+            ++i;
+            continue;
+        }
         if (!is_byte_token(tokens[i])) {
             pieces[i] = visible_token(tokens[i]);
             ++i;
@@ -74,10 +87,20 @@ std::vector<std::string> spelled_characters(const std::vector<int>& bytes) {
     return out;
 }
 
+bool continues_a_character(const std::string& token) {
+    if (token.empty() || token.size() % 6 != 0) return false;
+    for (std::size_t at = 0; at < token.size(); at += 6) {
+        const int byte = byte_of_piece(token.substr(at, 6));
+        if (byte < 0 || (byte & 0xC0) != 0x80) return false;
+    }
+    return true;
+}
+
 std::vector<std::string> spelled_pieces(const std::vector<std::string>& tokens) {
     const std::vector<std::string> pieces = pieces_of(tokens);
     std::vector<std::string> out(tokens.size());
     for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (pieces[i] != tokens[i] && continues_a_character(tokens[i])) continue;  // spelled by the token before
         if (!is_byte_token(tokens[i])) out[i] = word_part(tokens[i]);
         else if (pieces[i] == tokens[i]) out[i] = tokens[i];  // a byte that spells no character
         else if ((byte_of_piece(tokens[i]) & 0xC0) != 0x80) out[i] = pieces[i];  // a character, at its lead byte

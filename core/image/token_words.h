@@ -21,6 +21,11 @@ struct TokenWords {
 
 TokenWords token_words(const std::vector<std::string>& tokens);
 
+// A byte-level tokenizer's (GPT-2's, Llama 3's) token that holds only further bytes of a
+// character the token before it began: "<0xAD>", "<0x98><0x80>" (the character shows whole
+// on the token before). Its piece is that character, its share of the text "".
+bool continues_a_character(const std::string& token);
+
 // Each token's share of the text it was cut from: its piece with start marks as spaces
 // (▁ / Ġ → " ", "##" dropped), a byte-fallback run's character given once, at its lead byte
 // ("" for the other bytes; the byte itself, "<0xE4>", when the run spells no character).
