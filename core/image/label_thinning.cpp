@@ -14,9 +14,17 @@ bool marked_start(const std::string& t) {
     return has_prefix(t, " ") || has_prefix(t, "\xE2\x96\x81") /* ▁ */ || has_prefix(t, "\xC4\xA0") /* Ġ */;
 }
 
+// "<0xE5>", "<0x98><0x80>": one or more byte labels (a byte-level token's raw bytes).
+bool only_byte_labels(const std::string& t) {
+    if (t.empty() || t.size() % 6 != 0) return false;
+    for (std::size_t at = 0; at < t.size(); at += 6)
+        if (!is_byte_token(t.substr(at, 6))) return false;
+    return true;
+}
+
 // "<s>", "[CLS]": special tokens (a byte token "<0xE5>" is a piece of a character instead).
 bool is_special(const std::string& t) {
-    return t.size() >= 3 && !is_byte_token(t) &&
+    return t.size() >= 3 && !only_byte_labels(t) &&
            ((t.front() == '<' && t.back() == '>') || (t.front() == '[' && t.back() == ']'));
 }
 
