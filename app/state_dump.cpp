@@ -242,7 +242,7 @@ nlohmann::json dump_state(const AppContext& ctx) {
     j["ui_lang"] = to_string(ui_lang());
     j["missing_glyphs"] = missing_glyphs();
     nlohmann::json undrawable = nlohmann::json::array();  // of the text: the Input panel names them
-    for (char32_t cp : undrawable_code_points(s.text)) undrawable.push_back(code_point_name(cp));
+    for (char32_t cp : undrawable_code_points(s.text, 9)) undrawable.push_back(code_point_name(cp));
     j["undrawable"] = undrawable;
     j["ui_scale"] = ctx.ui_scale;
     j["ui_zoom"] = s.ui_zoom;

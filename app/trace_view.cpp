@@ -128,7 +128,9 @@ void TraceView::sync_textures(const AppState& state, LayerMapsWorker& layer_maps
 }
 
 const TokenWords& TraceView::words_of(const StackTrace& stack) const {
-    return trace && trace->decoder && &stack == &*trace->decoder ? *decoder_words : *main_words;
+    static const TokenWords none;  // no trace: accept() names the tokens of every trace it keeps
+    const auto& words = trace && trace->decoder && &stack == &*trace->decoder ? decoder_words : main_words;
+    return words ? *words : none;
 }
 
 ColorScale TraceView::heatmap_scale(const AppState& state) const {

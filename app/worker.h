@@ -20,7 +20,6 @@
 #include "core/source.h"
 #include "core/tokenize/byte_fallback.h"
 #include "core/image/matrix_summary.h"
-#include "core/image/token_words.h"
 #include "core/model/trace.h"
 #include "core/worked_example.h"
 

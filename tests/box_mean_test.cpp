@@ -1,3 +1,5 @@
+#include <cmath>
+#include <limits>
 #include <gtest/gtest.h>
 
 #include "core/image/box_mean.h"
@@ -97,3 +99,23 @@ TEST(SampledMipLevel, FollowsTheNearestLevelRuleAndStopsAtTheLastLevel) {
 
 }  // namespace
 }  // namespace hs
+
+// A causal map's masked scores (−∞) do not swallow the scores beside them when zoomed out:
+// a block's mean is over its finite cells, −∞ only when all are masked. By hand.
+TEST(BoxMean, MaskedCellsAreLeftOutOfABlocksMean) {
+    const float inf = std::numeric_limits<float>::infinity();
+    hs::Matrix m(4, 4);
+    m << 1.0f, -inf, -inf, -inf,  //
+        2.0f, 3.0f, -inf, -inf,   //
+        4.0f, 5.0f, 6.0f, -inf,   //
+        7.0f, 8.0f, 9.0f, 10.0f;
+    const hs::Matrix half = hs::mip_level_below(m);
+    EXPECT_FLOAT_EQ(half(0, 0), 2.0f);  // (1 + 2 + 3) / 3
+    EXPECT_EQ(half(0, 1), -inf);        // every cell masked
+    EXPECT_FLOAT_EQ(half(1, 0), 6.0f);  // (4 + 5 + 7 + 8) / 4
+    EXPECT_FLOAT_EQ(half(1, 1), 25.0f / 3.0f);
+    const hs::Matrix one = hs::box_mean(m, 1, 1);
+    EXPECT_FLOAT_EQ(one(0, 0), 55.0f / 10.0f);  // the ten finite cells
+    const hs::Matrix odd = hs::box_mean(m, 3, 3);  // uneven blocks take the slow path too
+    EXPECT_TRUE(std::isfinite(odd(2, 2)));
+}

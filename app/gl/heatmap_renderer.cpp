@@ -128,7 +128,7 @@ void HeatmapRenderer::render(const DrawItem& item, const ImDrawCmd* cmd) {
     const bool nearest_only = item.mipmapped && std::max(rho_x, rho_y) <= 0.9f;
     if (nearest_only) glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-    if (nearest_only) glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
+    if (nearest_only) glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
     // The ResetRenderState callback that follows restores ImGui's program, VAO and blend.
     glEnable(GL_BLEND);
 }

@@ -70,7 +70,9 @@ void FloatTexture::upload_mip_levels(const std::vector<Matrix>& levels) {
         glTexImage2D(GL_TEXTURE_2D, static_cast<GLint>(k + 1), GL_R32F, int(levels[k].cols()), int(levels[k].rows()), 0,
                      GL_RED, GL_FLOAT, levels[k].data());
     mip_levels_ = static_cast<int>(levels.size());
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
+    // One texel of the nearest level (already a box mean): a linear blend of a masked −∞ and
+    // a score would be NaN, drawn as the lowest colour.
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, mip_levels_);
     bump_version();  // the zoomed-out picture changes: cached frames of it are stale
 }

@@ -34,7 +34,7 @@ public:
     int rows() const { return rows_; }
     int cols() const { return cols_; }
     bool empty() const { return texture_ == 0 || rows_ == 0 || cols_ == 0; }
-    // Whether the texture has its mip levels (min filter GL_LINEAR_MIPMAP_NEAREST).
+    // Whether the texture has its mip levels (min filter GL_NEAREST_MIPMAP_NEAREST: a linear blend with a masked −∞ would be NaN).
     bool mipmapped() const { return mip_levels_ > 0; }
     // Changes with every upload (unique over the process): GL may hand a freed id to a
     // new texture, so (id, version) is what identifies the contents (the frame signature, app/gl/frame_signature.h).

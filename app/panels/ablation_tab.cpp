@@ -212,7 +212,7 @@ void draw_ranking(const AnalysisPanelContext& ctx) {
         bar_lo = std::log10(floor);
         bar_hi = std::log10(hi) + 0.05 * (std::log10(hi) - bar_lo);
         ImGui::SameLine();
-        ImGui::TextDisabled(tr("bars: log₁₀ %s"), r.measure == "kl" ? "KL" : "‖h'−h‖/‖h‖");
+        ImGui::TextDisabled(tr("bars: log₁₀ %s"), measure);
     }
     const float avail_y = ImGui::GetContentRegionAvail().y;
     const PlotHover hb = draw_bar_chart("##ranking", values, nullptr, ImVec2(ImGui::GetContentRegionAvail().x * 0.55f,
@@ -224,7 +224,7 @@ void draw_ranking(const AnalysisPanelContext& ctx) {
                                         nullptr, bar_lo);
     if (hb.col >= 0) {
         const RankedHead& h = r.heads[static_cast<std::size_t>(hb.col)];
-        ImGui::SetTooltip(tr("#%d  L%d.H%d  %s %.5f (click: ablate it)"), hb.col + 1, h.head.layer, h.head.head,
+        ImGui::SetTooltip(tr("#%d  L%d.H%d  %s %.3g (click: ablate it)"), hb.col + 1, h.head.layer, h.head.head,
                           measure, h.effect);
         if (hb.clicked) ctx.state.toggle_ablation(h.head);
     }

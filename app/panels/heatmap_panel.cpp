@@ -407,7 +407,8 @@ std::string hover_readout(ImDrawList* list, const MapPlacement& m, const Trace& 
 // font size changes.
 void update_label_widths(const HeatmapPanelContext& ctx, const TokenWords& qw, const TokenWords& kw, float fs) {
     const std::string label_key =
-        std::to_string(ctx.view.generation) + "/" + std::to_string(int(ctx.state.map)) + "/" + std::to_string(fs);
+        std::to_string(ctx.view.generation) + "/" + std::to_string(int(ctx.state.map)) + "/" + std::to_string(fs) + "/" +
+        std::to_string(FontManager::generation());  // a rebuilt atlas draws "[U+…]" labels as characters
     if (label_key == ctx.heatmap.label_key) return;
     ctx.heatmap.label_key = label_key;
     auto widest = [](const TokenWords& words) {  // a label is a piece or (labels apart) a word

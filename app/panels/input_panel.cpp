@@ -102,7 +102,11 @@ void draw_wrapped_text_box(const InputPanelContext& ctx, const char* id, const c
     if (!box.editing) {
         ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::GetStyle().Colors[ImGuiCol_FrameBg]);
         begin_child((std::string(id) + "_view").c_str(), ImVec2(-1, height), false);
-        ImGui::TextWrapped("%s", drawable_text(*text).c_str());  // emoji as [U+1F600]: the editor keeps them
+        if (box.shown_source != *text) {  // emoji as [U+1F600] (the editor keeps them); once per text
+            box.shown_source = *text;
+            box.shown = drawable_text(*text);
+        }
+        ImGui::TextWrapped("%s", box.shown.c_str());
         end_child();
         ImGui::PopStyleColor();
         ctx.click_targets.note(target);
@@ -114,12 +118,20 @@ void draw_wrapped_text_box(const InputPanelContext& ctx, const char* id, const c
         }
         return;
     }
-    if (box.focus) ImGui::SetKeyboardFocusHere();
-    const std::string edited = *text;  // as of the last frame: what Esc keeps
-    if (input_text_string(id, text, true, ImVec2(-1, height), &box.cursor_to_end)) ctx.state.dirty = true;
-    if (ImGui::IsItemDeactivated() && key_pressed(Key::Escape)) {
-        *text = edited;
+    if (box.focus) {
+        ImGui::SetKeyboardFocusHere();
+        box.edited = *text;
+    }
+    const bool escape = key_pressed(Key::Escape);
+    if (input_text_string(id, text, true, ImVec2(-1, height), &box.cursor_to_end)) {
         ctx.state.dirty = true;
+        if (!escape) box.edited = *text;  // what Esc keeps (a copy per change, not per frame)
+    }
+    if (ImGui::IsItemDeactivated() && escape) {
+        if (*text != box.edited) {  // ImGui put back the text the editor opened with
+            *text = box.edited;
+            ctx.state.dirty = true;
+        }
         box.editing = false;
     }
     if (!box.focus && !ImGui::IsItemActive()) box.editing = false;  // clicked elsewhere: wrap again
@@ -155,12 +167,13 @@ void draw_text_status(const InputPanelContext& ctx) {
     }
     // Characters the window's fonts cannot draw (emoji above U+FFFF, scripts without a face):
     // named, since each draws as its code points instead.
-    if (const std::vector<char32_t>& missing = undrawable_code_points(s.text); !missing.empty()) {
+    if (const std::vector<char32_t>& missing = undrawable_code_points(s.text, 9); !missing.empty()) {
         std::string names;
-        for (char32_t cp : missing) names += (names.empty() ? "" : ", ") + code_point_name(cp);
+        for (std::size_t i = 0; i < std::min<std::size_t>(missing.size(), 8); ++i)
+            names += (names.empty() ? "" : ", ") + code_point_name(missing[i]);
         amber_prose(printf_string(tr("The window's fonts cannot draw %s%s of this text: each shows as its code point "
                                      "in brackets. Exported SVG figures keep the characters."),
-                                  names.c_str(), missing.size() >= 8 ? " …" : ""));
+                                  names.c_str(), missing.size() > 8 ? " …" : ""));
     }
     // The notes below are about the trace's text: an input error means the text changed.
     if (!v.input_error && v.trace && v.byte_tokens.count > 0)

@@ -20,7 +20,9 @@ GridHover draw_number_grid(const char* id, const Matrix& m, const GridLabel& row
     const float fs = ImGui::GetFontSize();
     const float cell_w = ImGui::CalcTextSize("-8.888e-88").x + 10.0f, cell_h = fs + 6.0f;
     float label_w = 0.0f;
-    for (int r = 0; r < std::min(rows, 4096); ++r) label_w = std::max(label_w, ImGui::CalcTextSize(row_label(r).c_str()).x);
+    // The first 256 labels set the column's width (capped anyway): measuring thousands a frame
+    // would cost the UI thread more than drawing the table.
+    for (int r = 0; r < std::min(rows, 256); ++r) label_w = std::max(label_w, ImGui::CalcTextSize(row_label(r).c_str()).x);
     label_w = std::min(label_w, fs * 12.0f) + 10.0f;
     const float header_h = cell_h;
     ImGui::BeginChild(id, ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);

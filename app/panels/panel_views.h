@@ -42,6 +42,7 @@ struct PipelineView {
     // The card opened large by a click (its title; "" none), and the first row and column
     // labels its table drew last frame (the state dump's).
     std::string open_card;
+    int open_index = -1;  // its place in the strip
     std::vector<std::string> open_rows, open_cols;
 };
 
@@ -51,6 +52,8 @@ struct TextBoxView {
     bool editing = false;
     bool focus = false;          // give the editor the keyboard on its first frame
     bool cursor_to_end = false;  // and its cursor the end of the text, once it has the keyboard
+    std::string edited;          // the text as last edited: Esc keeps it (ImGui's Esc reverts)
+    std::string shown_source, shown;  // the text and how the fonts draw it (drawable_text), cached
 };
 
 // Help windows: the welcome (first launch, F1) and About.

@@ -308,7 +308,9 @@ ColorScale card_scale(const DetailPanelsContext& ctx, const Card& c, const Matri
         }
         return scale;
     }
-    if (c.scale_of) return ctx.pipeline_textures.get(ctx.view.generation, *c.scale_of, ctx.view.summaries.get()).symmetric;
+    if (c.scale_of)  // at the mip level drawn, as that card colours itself (same shape, same size)
+        return ctx.pipeline_textures.get(ctx.view.generation, *c.scale_of, ctx.view.summaries.get())
+            .symmetric_when_drawn(texels_per_px);
     return e.symmetric_when_drawn(texels_per_px);
 }
 
@@ -322,12 +324,20 @@ void draw_card_map(const DetailPanelsContext& ctx, const Card& c, const CardToke
     const float ww = std::clamp(hh * aspect, 24.0f, map_h * 1.8f);
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton(("##card" + std::to_string(index)).c_str(), ImVec2(ww, hh));
-    const bool hovered = ImGui::IsItemHovered();
-    if (ImGui::IsItemClicked()) ctx.pipeline.open_card = c.title;
+    const bool hovered = ImGui::IsItemHovered(), visible = ImGui::IsItemVisible();
+    if (ImGui::IsItemClicked()) {
+        ctx.pipeline.open_card = c.title;
+        ctx.pipeline.open_index = index;
+    }
     ctx.click_targets.note("card-" + std::to_string(index));
+    // Room for the colour bar and its widest possible end label, in or out of view: a card
+    // keeps its width as the strip scrolls.
+    const float bar = 6.0f * ctx.ui_scale, gap = 3.0f * ctx.ui_scale;
+    ImGui::SameLine(0, 0);
+    ImGui::Dummy(ImVec2(gap + bar + 4 + ImGui::CalcTextSize("-8.888e-88").x, hh));
     // Cards scrolled out of view get no texture (a live edit then uploads only what is on
     // screen; W_in alone is 3 MB at d_model 512).
-    if (!ImGui::IsItemVisible()) return;
+    if (!visible) return;
     const MatrixTextures::Entry& e = ctx.pipeline_textures.get(ctx.view.generation, *c.m, ctx.view.summaries.get());
     const float px = ImGui::GetIO().DisplayFramebufferScale.x;
     const ColorScale scale = card_scale(ctx, c, e, std::max(static_cast<float>(c.m->cols()) / (ww * px),
@@ -336,15 +346,12 @@ void draw_card_map(const DetailPanelsContext& ctx, const Card& c, const CardToke
     const ImVec2 p1(p0.x + ww, p0.y + hh);
     ctx.renderer.draw(list, e.texture, p0, p1, UvRect{}, scale, cmap);
     // The colour bar and its two ends, right of the map.
-    const float bar = 6.0f * ctx.ui_scale, gap = 3.0f * ctx.ui_scale;
     const ImVec2 b0(p1.x + gap, p0.y), b1(b0.x + bar, p1.y);
     ctx.renderer.draw_colorbar(list, b0, b1, cmap, true);
     const std::string hi = cell_text(scale.hi), lo = cell_text(scale.lo);
     const ImU32 ink = IM_COL32(200, 204, 212, 255);
     list->AddText(ImVec2(b1.x + 2, b0.y), ink, hi.c_str());
     list->AddText(ImVec2(b1.x + 2, b1.y - ImGui::GetFontSize()), ink, lo.c_str());
-    ImGui::SameLine(0, 0);
-    ImGui::Dummy(ImVec2(gap + bar + 4 + std::max(ImGui::CalcTextSize(hi.c_str()).x, ImGui::CalcTextSize(lo.c_str()).x), hh));
     rect.scale_lo = scale.lo;
     rect.scale_hi = scale.hi;
     rect.map_x0 = p0.x;
@@ -397,12 +404,16 @@ void draw_open_card(const DetailPanelsContext& ctx, const std::vector<Card>& car
     PipelineView& v = ctx.pipeline;
     v.open_rows.clear();
     v.open_cols.clear();
-    const auto it = std::find_if(cards.begin(), cards.end(), [&](const Card& c) { return c.title == v.open_card; });
-    if (it == cards.end()) {
+    // By title; else (another head renamed it: W_Q^3 → W_Q^4) the card at the same place.
+    auto it = std::find_if(cards.begin(), cards.end(), [&](const Card& c) { return c.title == v.open_card; });
+    if (it == cards.end() && v.open_index >= 0 && v.open_index < static_cast<int>(cards.size()))
+        it = cards.begin() + v.open_index;
+    if (v.open_card.empty() || it == cards.end()) {
         v.open_card.clear();
         return;
     }
     const Card& c = *it;
+    v.open_card = c.title;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowSize(ImVec2(display.x * 0.6f, display.y * 0.6f), ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));

@@ -212,6 +212,7 @@ void ClickTargets::note(const std::string& name) {
     scrolled_out_[name] = ImGui::GetFrameCount();
     if (name == reveal_) {
         ImGui::SetScrollHereY(0.5f);  // the cursor is on the item's line: the window scrolls it to its middle
+        ImGui::SetScrollHereX(0.5f);  // and sideways (a Pipeline card off the strip's edge)
         reveal_.clear();
     }
 }

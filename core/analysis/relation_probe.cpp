@@ -184,8 +184,9 @@ RelationRun probe_relations(const TraceSource& source, const std::vector<corpus:
             }
         }
         if (!whole_words) {
-            run.skipped.push_back("sentence " + std::to_string(i) + ": the model reads it as " + std::to_string(read.size()) +
-                                  " tokens, not as the " + std::to_string(n) + " it is annotated on");
+            run.skipped.push_back("sentence " + std::to_string(i) + ": its " + std::to_string(read.size()) +
+                                  " tokens do not spell the " + std::to_string(n) +
+                                  " annotated words (an unknown token, a piece across two words)");
             if (split_count++ == 0)
                 first_split = "sentence " + std::to_string(i) + ": " + std::to_string(read.size()) + " tokens for " +
                               std::to_string(n) + " words";
@@ -195,8 +196,8 @@ RelationRun probe_relations(const TraceSource& source, const std::vector<corpus:
         ++run.analysed;
     }
     if (run.analysed == 0 && split_count > 0 && split_count == run.skipped.size())
-        throw Error("no sentence could be probed: this model's tokenizer splits the annotated words into pieces (" +
-                    first_split + "); relation probes need a model that reads whole words, such as the default model");
+        throw Error("no sentence could be probed: this model's tokens do not spell the annotated words (" + first_split +
+                    "): it reads them as unknown tokens or joins pieces of two words");
     if (run.analysed == 0)
         throw Error("no sentence could be probed: " + (run.skipped.empty() ? std::string("none given") : run.skipped.front()));
     run.scores = probe.scores();

@@ -88,7 +88,7 @@ struct RelationRun {
     // Of them, sentences the model read in pieces (a subword tokenizer), probed on word-word
     // maps (core/analysis/word_maps.h: to a word the sum over its pieces, from a word the mean).
     int merged = 0;
-    std::vector<std::string> skipped;  // "sentence 3: read as 14 tokens, annotated on 12"
+    std::vector<std::string> skipped;  // "sentence 3: its 14 tokens do not spell the 12 annotated words …"
 };
 RelationRun probe_relations(const TraceSource& source, const std::vector<corpus::AnnotatedSentence>& sentences,
                             const ProgressFn& progress = nullptr);

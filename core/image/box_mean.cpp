@@ -2,9 +2,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace hs {
+
+namespace {
+
+// A block holding −∞ (masked scores): the mean of its finite cells, so a zoomed-out causal
+// map keeps its diagonal's scores; −∞ when every cell is masked (NaN cells are skipped too).
+template <typename Block>
+float finite_mean(const Block& b) {
+    double sum = 0.0;
+    int n = 0;
+    for (Eigen::Index r = 0; r < b.rows(); ++r)
+        for (Eigen::Index c = 0; c < b.cols(); ++c)
+            if (std::isfinite(b(r, c))) sum += b(r, c), ++n;
+    return n ? static_cast<float>(sum / n) : -std::numeric_limits<float>::infinity();
+}
+
+}  // namespace
 
 Matrix box_mean(const Matrix& m, int out_rows, int out_cols) {
     const long long R = m.rows(), C = m.cols();
@@ -19,6 +36,7 @@ Matrix box_mean(const Matrix& m, int out_rows, int out_cols) {
         for (int j = 0; j < out_cols; ++j) {
             const int a = c0[static_cast<std::size_t>(j)], b = c0[static_cast<std::size_t>(j) + 1];
             out(i, j) = rows.segment(a, b - a).sum() / static_cast<float>((r1 - r0) * (b - a));
+            if (std::isinf(out(i, j))) out(i, j) = finite_mean(m.block(r0, a, r1 - r0, b - a));
         }
     }
     return out;
@@ -36,7 +54,10 @@ Matrix mip_level_below(const Matrix& m) {
         const float* a = m.data() + 2 * i * C;
         const float* b = a + C;
         float* o = out.data() + i * (C / 2);
-        for (Eigen::Index j = 0; j < C / 2; ++j) o[j] = ((a[2 * j] + a[2 * j + 1]) + (b[2 * j] + b[2 * j + 1])) * 0.25f;
+        for (Eigen::Index j = 0; j < C / 2; ++j) {
+            o[j] = ((a[2 * j] + a[2 * j + 1]) + (b[2 * j] + b[2 * j + 1])) * 0.25f;
+            if (std::isinf(o[j])) o[j] = finite_mean(m.block(2 * i, 2 * j, 2, 2));  // masked cells in the block
+        }
     }
     return out;
 }

@@ -9,7 +9,9 @@ namespace hs {
 
 // out: (out_rows, out_cols), 1 ≤ out_rows ≤ m.rows(), 1 ≤ out_cols ≤ m.cols();
 //   out(i, j) = mean of m over rows [i·R/out_rows, (i+1)·R/out_rows) × columns
-//   [j·C/out_cols, (j+1)·C/out_cols) (integer division), so every cell of m counts once.
+//   [j·C/out_cols, (j+1)·C/out_cols) (integer division), so every cell of m counts once;
+//   a block holding −∞ (masked scores) is the mean of its finite cells (−∞ when it has none),
+//   so a zoomed-out causal map keeps the scores along its diagonal.
 Matrix box_mean(const Matrix& m, int out_rows, int out_cols);
 
 // The next mipmap level: (max(1, R/2), max(1, C/2)) by box_mean (an odd last row or

@@ -179,11 +179,10 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
               "已续写 3 个词元（请求 8 个）：达到了模型的 max_len（64 个词元）。");
     EXPECT_EQ(in_chinese("Appended 0 of 8 tokens: the model chose its end-of-text token."),
               "已续写 0 个词元（请求 8 个）：模型选择了它的文本结束符。");
-    EXPECT_EQ(in_chinese("no sentence could be probed: this model's tokenizer splits the annotated words into pieces "
-                         "(sentence 0: 17 tokens for 6 words); relation probes need a model that reads whole words, "
-                         "such as the default model"),
-              "没有句子可以探测：这个模型的分词器把标注的词切成了更小的片段（第 0 句：17 个词元对应 6 个词）；"
-              "关系探测需要按整词读入的模型，例如默认模型");
+    EXPECT_EQ(in_chinese("no sentence could be probed: this model's tokens do not spell the annotated words "
+                         "(sentence 0: 17 tokens for 6 words): it reads them as unknown tokens or joins pieces of two words"),
+              "没有句子可以探测：这个模型的词元拼不出标注的词（第 0 句：17 个词元对应 6 个词）：它把这些词读作未知词元，"
+              "或把两个词的片段连在了一起");
     // GGUF: the words of the message move, the path, tensor and architecture keep their order.
     EXPECT_EQ(in_chinese("/m.gguf holds a 'mamba' model; HeadScope opens GGUF architectures llama, qwen2, qwen3, gemma, "
                          "gemma2, gemma3, phi3, gpt2, gptneox so far"),

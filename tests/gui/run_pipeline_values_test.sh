@@ -10,12 +10,12 @@ set -euo pipefail
 app=$1 checker=$2 out=$3
 rm -rf "$out"
 mkdir -p "$out"
-for run in "1280x720 en" "1920x1080 zh"; do
-  read -r size lang <<< "$run"
+for run in "1280x720 en 900" "1920x1080 zh 1400"; do  # scrolled so that cards 7–10 are in view
+  read -r size lang scroll <<< "$run"
   cat > "$out/session_$size.txt" <<SCRIPT
 lang $lang
 tab pipeline
-pipeline-scroll 900
+pipeline-scroll $scroll
 screenshot $out/${size}.png
 dump-state $out/${size}.json
 click card-9
