@@ -50,7 +50,7 @@ void draw_experiment_plots(const ExperimentProgress& e, float width, float heigh
         if (i > 0) ImGui::SameLine();
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[i]), "%s", value_label(static_cast<int>(i)).c_str());
     }
-    const ChartLine formed{LabelThresholds{}.induction, printf_string(tr("induction head ≥ %.1f"), LabelThresholds{}.induction)};
+    const ChartLine formed = induction_head_line();
     const PlotHover hl = draw_line_chart(
         "##exp_ind", curves, colors, ImVec2(w, height), 0.0, 1.0,
         [&](int k) {

@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "app/i18n/i18n.h"
+#include "app/panels/widgets.h"
+#include "core/analysis/head_labels.h"
 #include "core/image/tick_label.h"
 
 namespace hs {
@@ -205,6 +207,11 @@ PlotHover draw_bar_chart(const char* id, const std::vector<double>& values, cons
     x_labels(list, q0, q1, n, slot, x_label);
     out.col = hovered_i;
     return out;
+}
+
+ChartLine induction_head_line() {
+    const double formed = LabelThresholds{}.induction;
+    return {formed, printf_string(tr("induction head ≥ %.1f"), formed)};
 }
 
 PlotHover draw_line_chart(const char* id, const std::vector<std::vector<double>>& series,

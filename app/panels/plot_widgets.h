@@ -55,6 +55,10 @@ struct ChartLine {
     std::string label;
 };
 
+// The induction score from which a head counts as an induction head (its role label's
+// threshold, LabelThresholds::induction), as the training and experiment charts draw it.
+ChartLine induction_head_line();
+
 // Lines over x = 0..n−1 (one per series, NaNs break the line) with dots at the points, and
 // `threshold` when given; returns the x under the pointer in `col` and the nearest series in `row`.
 PlotHover draw_line_chart(const char* id, const std::vector<std::vector<double>>& series,

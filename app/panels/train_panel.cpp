@@ -18,7 +18,6 @@
 #include "app/panels/plot_widgets.h"
 #include "app/panels/window_extents.h"
 #include "core/analysis/analysis_export.h"
-#include "core/analysis/head_labels.h"
 #include "core/error.h"
 
 namespace hs {
@@ -234,7 +233,7 @@ void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
     if (v.metric == Metric::Induction || v.metric == Metric::PrevToken) hi = std::max(hi, 1.0);
     // The induction score at which a head counts as an induction head (its role label, the
     // experiment's "first induction head"): one threshold, drawn on the chart.
-    const ChartLine formed{LabelThresholds{}.induction, printf_string(tr("induction head ≥ %.1f"), LabelThresholds{}.induction)};
+    const ChartLine formed = induction_head_line();
     const PlotHover hover = draw_line_chart(
         "##traj", series, colors, size, lo, hi + 1e-9,
         [&h](int i) { return std::to_string(h.snapshots[static_cast<std::size_t>(i)]->step); },
