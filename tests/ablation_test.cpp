@@ -28,15 +28,15 @@
 namespace hs {
 namespace {
 
-const std::string kStories = std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin";
+const std::string kAblationStories = std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin";
 const std::string kText = "Once upon a time, there was a little girl named Lily";
 
 // stories260K as a TraceSource, loaded once; a missing file FAILS the calling test.
 const TraceSource& stories() {
     static const std::unique_ptr<TraceSource> source = [] {
-        if (!std::filesystem::exists(kStories))
-            throw Error("stories260K is missing: expected " + kStories);
-        return open_source(kStories);
+        if (!std::filesystem::exists(kAblationStories))
+            throw Error("stories260K is missing: expected " + kAblationStories);
+        return open_source(kAblationStories);
     }();
     return *source;
 }
@@ -498,11 +498,11 @@ TEST(AblationStories260K, OutOfRangeAndDecoderHeadsAreRefused) {
 // CLI
 
 TEST(AblateCommand, WritesTheEffectAndRankingAsJson) {
-    ASSERT_TRUE(std::filesystem::exists(kStories)) << "stories260K is missing: " << kStories;
+    ASSERT_TRUE(std::filesystem::exists(kAblationStories)) << "stories260K is missing: " << kAblationStories;
     const test::TempDir dir;
     const std::string json = dir.file("ablate.json");
     const nlohmann::json j = cli_test::run_for_json(
-        {"ablate", kStories, "--text", "Lily went", "--head", "0.1", "--head=1.2,1.3", "--mode",
+        {"ablate", kAblationStories, "--text", "Lily went", "--head", "0.1", "--head=1.2,1.3", "--mode",
          "mean", "--rank", "--json", json},
         dir, json);
     ASSERT_TRUE(j.contains("ablation"));

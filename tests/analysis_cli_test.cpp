@@ -14,8 +14,8 @@
 namespace hs::cli_test {
 namespace {
 
-const std::string kStories = std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin";
-const std::string kSpec = "random:d_model=16,heads=2,layers=3,seed=4,arch=decoder";
+const std::string kCliStories = std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin";
+const std::string kAnalysisSpec = "random:d_model=16,heads=2,layers=3,seed=4,arch=decoder";
 
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> out;
@@ -26,7 +26,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 TEST(CliAnalyze, WritesOneCsvRowPerHeadWithEveryMetricAndLabel) {
     TempDir dir;
-    const RunResult r = run_headscope({"analyze", kSpec, "--text", "the cat sat on the mat", "--csv",
+    const RunResult r = run_headscope({"analyze", kAnalysisSpec, "--text", "the cat sat on the mat", "--csv",
                                        "m.csv", "--json", "a.json"}, dir);
     ASSERT_TRUE(r.exited);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -50,7 +50,7 @@ TEST(CliAnalyze, WritesOneCsvRowPerHeadWithEveryMetricAndLabel) {
 TEST(CliAnalyze, CorpusModeAddsStdColumnsAndCountsSentences) {
     TempDir dir;
     test::write_text(dir.file("corpus.txt"), "a b c\n\nthe dog ran\nx y z w\n");
-    const RunResult r = run_headscope({"analyze", kSpec, "--corpus", "--text-file", "corpus.txt",
+    const RunResult r = run_headscope({"analyze", kAnalysisSpec, "--corpus", "--text-file", "corpus.txt",
                                        "--csv", "c.csv", "--json", "c.json", "--no-induction"}, dir);
     ASSERT_EQ(r.status, 0) << r.err;
     const auto rows = lines_of(read_text(dir.file("c.csv")));
@@ -64,7 +64,7 @@ TEST(CliAnalyze, CorpusModeAddsStdColumnsAndCountsSentences) {
 
 TEST(CliAnalyze, Stories260KLabelsAPreviousTokenHead) {
     TempDir dir;
-    const RunResult r = run_headscope({"analyze", kStories, "--corpus", "--csv", "s.csv"}, dir);
+    const RunResult r = run_headscope({"analyze", kCliStories, "--corpus", "--csv", "s.csv"}, dir);
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string csv = read_text(dir.file("s.csv"));
     EXPECT_EQ(lines_of(csv).size(), 41u);
@@ -73,7 +73,7 @@ TEST(CliAnalyze, Stories260KLabelsAPreviousTokenHead) {
 
 TEST(CliAnalyze, MissingTextIsAUsageError) {
     TempDir dir;
-    const RunResult r = run_headscope({"analyze", kSpec, "--csv", "m.csv"}, dir);
+    const RunResult r = run_headscope({"analyze", kAnalysisSpec, "--csv", "m.csv"}, dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("headscope analyze: give the input with --text"), std::string::npos) << r.err;
 }
@@ -95,7 +95,7 @@ TEST(CliAnalyze, RelationsOnASubwordModelAreProbedOnWordWordMaps) {
     TempDir dir;
     RunResult r = run_headscope({"corpus", "--count", "10", "--seed", "3", "--json", dir.file("rel.json")}, dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    r = run_headscope({"analyze", kStories, "--relations", dir.file("rel.json")}, dir);
+    r = run_headscope({"analyze", kCliStories, "--relations", dir.file("rel.json")}, dir);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("read in pieces: probed on word-word maps"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("language en: 5 sentences"), std::string::npos) << r.out;

@@ -20,14 +20,14 @@
 namespace hs {
 namespace {
 
-const std::string kStories = std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin";
+const std::string kCorpusStories = std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin";
 const std::string kSamples = std::string(HEADSCOPE_ASSETS_DIR) + "/samples.json";
 const std::string kPlayground = "random:d_model=16,heads=2,layers=2,seed=5,arch=decoder,max_len=16";
 
-std::unique_ptr<TraceSource> stories() {
-    if (!std::filesystem::exists(kStories))
-        throw Error("stories260K is missing: expected " + kStories + " (see ../shared/models/README.md)");
-    return open_source(kStories);
+std::unique_ptr<TraceSource> open_stories() {
+    if (!std::filesystem::exists(kCorpusStories))
+        throw Error("stories260K is missing: expected " + kCorpusStories + " (see ../shared/models/README.md)");
+    return open_source(kCorpusStories);
 }
 
 std::vector<HeadMetrics> metrics_for(const TraceSource& s, const std::string& text) {
@@ -108,7 +108,7 @@ TEST(Corpus, SampleTextsFilterByLanguage) {
 }
 
 TEST(AnalysisStories260K, EverySampleSentenceIsAnalysed) {
-    const auto source = stories();
+    const auto source = open_stories();
     for (const std::string& text : load_sample_texts(kSamples, "en")) {
         SCOPED_TRACE(text);
         SourceInput in;
@@ -129,7 +129,7 @@ TEST(AnalysisStories260K, EverySampleSentenceIsAnalysed) {
 }
 
 TEST(AnalysisStories260K, CorpusOfSamplesHasAPreviousTokenHead) {
-    const auto source = stories();
+    const auto source = open_stories();
     const CorpusResult r = analyze_corpus(*source, load_sample_texts(kSamples, "en"));
     EXPECT_EQ(r.analysed, r.total);
     ASSERT_EQ(r.heads.size(), 40u);
@@ -143,7 +143,7 @@ TEST(AnalysisStories260K, CorpusOfSamplesHasAPreviousTokenHead) {
 }
 
 TEST(AnalysisStories260K, InductionInputStartsWithBosAndRepeatsOrdinaryTokens) {
-    const auto source = stories();
+    const auto source = open_stories();
     InductionOptions opt;
     opt.m = 16;
     const InductionInput in = make_induction_input(*source, opt);

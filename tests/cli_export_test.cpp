@@ -22,11 +22,11 @@ using cli_test::run_headscope;
 using cli_test::RunResult;
 using cli_test::TempDir;
 
-const std::string kSpec = "random:d_model=64,heads=4,layers=2,seed=11,mask=causal";
+const std::string kExportSpec = "random:d_model=64,heads=4,layers=2,seed=11,mask=causal";
 const std::string kText = "我是秦始皇";
 constexpr int kLayer = 1, kHead = 2;
 
-Trace library_trace(const std::string& spec, const std::string& text) {
+Trace export_library_trace(const std::string& spec, const std::string& text) {
     SourceInput in;
     in.text = text;
     return open_source(spec)->run(in, TraceOptions{});
@@ -49,7 +49,7 @@ const std::string kSingleWhat = "layer " + std::to_string(kLayer) + " · head " 
 Rgb8 cell_colour(const RgbImage& png, const PixelRect& cell) { return png.at(cell.x + 1, cell.y + 1); }
 
 RgbImage export_head_png(const TempDir& dir, const std::vector<std::string>& extra) {
-    std::vector<std::string> args{"export", kSpec, "--text", kText, "--layer",
+    std::vector<std::string> args{"export", kExportSpec, "--text", kText, "--layer",
                                   std::to_string(kLayer), "--head", std::to_string(kHead),
                                   "--png", "head.png"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -63,7 +63,7 @@ const std::vector<std::pair<int, int>> kCells = {{0, 0}, {1, 0}, {1, 1}, {3, 2},
 TEST(CliExport, HeadPngHasTheExporterLayoutAndViridisCellColours) {
     TempDir dir;
     const RgbImage png = export_head_png(dir, {});
-    const Trace t = library_trace(kSpec, kText);
+    const Trace t = export_library_trace(kExportSpec, kText);
     const Matrix& w = t.main.layers[kLayer].self_attn.weights[kHead];
     ASSERT_EQ(w.rows(), 5);
     const HeatmapOptions options = cli_options(t, kSingleWhat);
@@ -88,7 +88,7 @@ TEST(CliExport, MagmaColormapChangesTheCellColours) {
     TempDir dir;
     const RgbImage viridis = export_head_png(dir, {});
     const RgbImage magma = export_head_png(dir, {"--colormap", "magma"});
-    const Trace t = library_trace(kSpec, kText);
+    const Trace t = export_library_trace(kExportSpec, kText);
     const Matrix& w = t.main.layers[kLayer].self_attn.weights[kHead];
     HeatmapOptions options = cli_options(t, kSingleWhat);
     options.colormap = Colormap::Magma;
@@ -108,10 +108,10 @@ TEST(CliExport, MagmaColormapChangesTheCellColours) {
 
 TEST(CliExport, GridPngHasTheGridLayoutAndThumbnailCellColours) {
     TempDir dir;
-    const RunResult r = run_headscope({"export", kSpec, "--text", kText, "--grid", "--png", "g.png"}, dir);
+    const RunResult r = run_headscope({"export", kExportSpec, "--text", kText, "--grid", "--png", "g.png"}, dir);
     ASSERT_EQ(r.status, 0) << r.err;
     const RgbImage png = read_png(dir.file("g.png"));
-    const Trace t = library_trace(kSpec, kText);
+    const Trace t = export_library_trace(kExportSpec, kText);
     std::vector<std::vector<Matrix>> maps;
     for (const LayerTrace& lt : t.main.layers) maps.push_back(lt.self_attn.weights);
     const HeatmapOptions options = cli_options(t, "all layers × heads");
@@ -132,11 +132,11 @@ TEST(CliExport, GridPngHasTheGridLayoutAndThumbnailCellColours) {
 
 TEST(CliExport, CsvHasTokenHeaderAndTheWeights) {
     TempDir dir;
-    const RunResult r = run_headscope({"export", kSpec, "--text", kText, "--layer", "1", "--head",
+    const RunResult r = run_headscope({"export", kExportSpec, "--text", kText, "--layer", "1", "--head",
                                        "2", "--csv", "w.csv"},
                                       dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    const Trace t = library_trace(kSpec, kText);
+    const Trace t = export_library_trace(kExportSpec, kText);
     const Matrix& w = t.main.layers[kLayer].self_attn.weights[kHead];
     std::istringstream csv(read_text(dir.file("w.csv")));
     std::string line;

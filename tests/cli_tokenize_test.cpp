@@ -9,7 +9,7 @@ namespace hs::cli_test {
 namespace {
 
 const std::string kShared = std::string(HEADSCOPE_SHARED_DIR) + "/models/gguf";
-const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
+const std::string kTokenizeGgufDir = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
 
 TEST(CliTokenize, PrintsLlamaCppsIdsForAGgufFile) {
     TempDir dir;
@@ -31,11 +31,11 @@ TEST(CliTokenize, PiecesAreQuotedAndSpecialTokensCanBeLeftOut) {
 
 TEST(CliTokenize, AVocabOnlyGgufNeedsNoWeightsAndJsonHoldsIdsAndPieces) {
     TempDir dir;
-    const RunResult r = run_headscope({"tokenize", kFixtures + "/tiny_vocab_only.gguf", "--text",
+    const RunResult r = run_headscope({"tokenize", kTokenizeGgufDir + "/tiny_vocab_only.gguf", "--text",
                                        "the cat sat on the mat", "--json", dir.file("t.json")},
                                       dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    const auto ref = nlohmann::json::parse(read_text(kFixtures + "/tiny_llama_expected.json"));
+    const auto ref = nlohmann::json::parse(read_text(kTokenizeGgufDir + "/tiny_llama_expected.json"));
     std::string want;
     for (int id : ref["ids"].get<std::vector<int>>()) want += (want.empty() ? "" : " ") + std::to_string(id);
     EXPECT_EQ(r.out, want + "\n");
@@ -90,7 +90,7 @@ TEST(CliGguf, GenerateAndInspectOpenAGgufFile) {
         << i.out;
     EXPECT_NE(i.out.find(" available: opens in memory\n"), std::string::npos) << i.out;
     // A file HeadScope cannot open as a model still shows its header.
-    const RunResult b = run_headscope({"inspect", kFixtures + "/blocks.gguf"}, dir);
+    const RunResult b = run_headscope({"inspect", kTokenizeGgufDir + "/blocks.gguf"}, dir);
     ASSERT_EQ(b.status, 0) << b.err;
     EXPECT_NE(b.out.find("opens:      no — "), std::string::npos) << b.out;
     EXPECT_NE(b.out.find("Q6_K ×1, IQ4_NL ×1"), std::string::npos) << b.out;

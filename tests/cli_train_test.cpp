@@ -23,12 +23,12 @@ using test::TempDir;
 using cli_test::run_headscope;
 
 // Every key the default spec of `train` sets, so the in-process runs build the same model.
-constexpr const char* kSpec =
+constexpr const char* kTrainSpec =
     "random:arch=decoder,d_model=16,heads=2,layers=1,vocab=10,max_len=32,pe=sinusoidal,norm=pre-ln,lm_head=tied";
 
 TEST(CliTrain, LogsEveryStepAsTheTrainerComputesItAndSavesTheModel) {
     TempDir dir;
-    const RunResult r = run_headscope({"train", "reverse", "--spec", kSpec, "--steps", "4", "--batch", "3", "--lr",
+    const RunResult r = run_headscope({"train", "reverse", "--spec", kTrainSpec, "--steps", "4", "--batch", "3", "--lr",
                                        "1e-2", "--warmup", "1", "--seed", "5", "--log", "log.csv", "--save", "out"},
                                       dir);
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
@@ -37,7 +37,7 @@ TEST(CliTrain, LogsEveryStepAsTheTrainerComputesItAndSavesTheModel) {
     std::getline(in, header);
     EXPECT_EQ(header, "step,loss,grad_norm,lr,tokens,held_out_loss");
     // The same run in-process: losses of each step to the log's 6 decimals.
-    ModelConfig c = parse_playground_spec(kSpec);
+    ModelConfig c = parse_playground_spec(kTrainSpec);
     train::TrainOptions o;
     o.batch = 3;
     o.seed = 5;
@@ -66,11 +66,11 @@ TEST(CliTrain, LogsEveryStepAsTheTrainerComputesItAndSavesTheModel) {
 // --resume continues is what resuming is for.
 TEST(CliTrain, ASaveReplacesAModelOnlyWithForceAndLeavesNoStaleTrainingState) {
     TempDir dir;
-    RunResult r = run_headscope({"train", "copy", "--spec", kSpec, "--steps", "2", "--batch", "2", "--save", "a"}, dir);
+    RunResult r = run_headscope({"train", "copy", "--spec", kTrainSpec, "--steps", "2", "--batch", "2", "--save", "a"}, dir);
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
     std::ofstream(dir.file("a/README")) << "notes\n";
     const std::string refused = "a already holds a model (config.json): choose another directory, or pass --force";
-    r = run_headscope({"train", "reverse", "--spec", kSpec, "--steps", "1", "--save", "a"}, dir);
+    r = run_headscope({"train", "reverse", "--spec", kTrainSpec, "--steps", "1", "--save", "a"}, dir);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find(refused), std::string::npos) << r.err;
     r = run_headscope({"save", "random:d_model=8,heads=2,layers=1", "a"}, dir);
@@ -95,7 +95,7 @@ TEST(CliTrain, ASaveReplacesAModelOnlyWithForceAndLeavesNoStaleTrainingState) {
 TEST(CliTrain, ResumesACheckpointWhereItStopped) {
     TempDir dir;
     RunResult r = run_headscope(
-        {"train", "copy", "--spec", kSpec, "--steps", "2", "--batch", "2", "--log", "log.csv", "--save", "a"}, dir);
+        {"train", "copy", "--spec", kTrainSpec, "--steps", "2", "--batch", "2", "--log", "log.csv", "--save", "a"}, dir);
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
     r = run_headscope({"train", "--resume", "a", "--steps", "4", "--log", "log.csv", "--save", "b"}, dir);
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
@@ -113,7 +113,7 @@ TEST(CliTrain, ResumesACheckpointWhereItStopped) {
     EXPECT_EQ(train::load_checkpoint(dir.file("b")).steps_taken(), 5);
     // A snapshot of --snapshots is not saved back (a later step under step_000002's name):
     // resuming one takes --save, asked before step 1.
-    r = run_headscope({"train", "copy", "--spec", kSpec, "--steps", "2", "--batch", "2", "--every", "2",
+    r = run_headscope({"train", "copy", "--spec", kTrainSpec, "--steps", "2", "--batch", "2", "--every", "2",
                        "--snapshots", "snaps"}, dir);
     ASSERT_EQ(r.status, 0) << r.err;
     r = run_headscope({"train", "--resume", "snaps/step_000002", "--steps", "3"}, dir);
@@ -131,7 +131,7 @@ TEST(CliTrain, ResumesACheckpointWhereItStopped) {
 
 TEST(CliTrain, ACheckpointWithImpossibleTaskLengthsIsRefusedNamingItsFile) {
     TempDir dir;
-    RunResult r = run_headscope({"train", "copy", "--spec", kSpec, "--steps", "1", "--batch", "1", "--save", "a"}, dir);
+    RunResult r = run_headscope({"train", "copy", "--spec", kTrainSpec, "--steps", "1", "--batch", "1", "--save", "a"}, dir);
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
     std::ifstream in(dir.file("a/trainer.json"));
     std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -147,7 +147,7 @@ TEST(CliTrain, ACheckpointWithImpossibleTaskLengthsIsRefusedNamingItsFile) {
 
 TEST(CliTrain, SweepsHeadCountsOverTheSpecAndWritesARowPerRun) {
     TempDir dir;
-    const RunResult r = run_headscope({"train", "copy", "--spec", kSpec, "--sweep", "heads=1,2", "--steps", "2",
+    const RunResult r = run_headscope({"train", "copy", "--spec", kTrainSpec, "--sweep", "heads=1,2", "--steps", "2",
                                        "--batch", "2", "--every", "1", "--sweep-csv", "sweep.csv", "--sweep-png", "sweep.png"},
                                       dir);
     ASSERT_TRUE(r.exited && r.status == 0) << r.err;
@@ -167,7 +167,7 @@ TEST(CliTrain, SweepsHeadCountsOverTheSpecAndWritesARowPerRun) {
 TEST(CliTrain, ASweepChecksEveryModelBeforeTheFirstRun) {
     TempDir dir;
     const RunResult r =
-        run_headscope({"train", "copy", "--spec", kSpec, "--sweep", "heads=2,3", "--steps", "2", "--batch", "2"}, dir);
+        run_headscope({"train", "copy", "--spec", kTrainSpec, "--sweep", "heads=2,3", "--steps", "2", "--batch", "2"}, dir);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("heads=3: "), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("== heads=2"), std::string::npos) << "no run starts before every model is checked";
@@ -209,7 +209,7 @@ TEST(CliTrain, AnUnwritableOutputFailsBeforeTheFirstStep) {
                                              "/nonexistent/dir does not exist",
                                              "headscope train: cannot save to /proc/x/step_000001: "};
     for (std::size_t k = 0; k < cases.size(); ++k) {
-        std::vector<std::string> args{"train", "copy", "--spec", kSpec, "--steps", "3"};
+        std::vector<std::string> args{"train", "copy", "--spec", kTrainSpec, "--steps", "3"};
         args.insert(args.end(), cases[k].begin(), cases[k].end());
         const RunResult r = run_headscope(args, dir);
         EXPECT_TRUE(r.exited && r.status == 1) << r.status << " " << r.err;
@@ -223,7 +223,7 @@ TEST(CliTrain, AnUnwritableOutputFailsBeforeTheFirstStep) {
 TEST(CliTrain, CheckingTheSaveDirectoryLeavesNothingBehind) {
     TempDir dir;
     const RunResult r = run_headscope(
-        {"train", "copy", "--spec", kSpec, "--steps", "3", "--save", "new/sub/ck", "--log", "missing/l.csv"}, dir);
+        {"train", "copy", "--spec", kTrainSpec, "--steps", "3", "--save", "new/sub/ck", "--log", "missing/l.csv"}, dir);
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_NE(r.err.find("cannot write missing/l.csv"), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.file("new"))) << "no parent directory left";

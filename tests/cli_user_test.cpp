@@ -23,7 +23,7 @@ using cli_test::run_headscope;
 using cli_test::RunResult;
 using test::TempDir;
 
-const std::string kSpec = "random:d_model=16,heads=2,layers=1,seed=3";
+const std::string kUserSpec = "random:d_model=16,heads=2,layers=1,seed=3";
 
 std::size_t count_lines(const std::string& s) {
     std::size_t n = 0;
@@ -41,14 +41,14 @@ void expect_one_line_failure(const RunResult& r, int status, const std::string& 
 TEST(CliExportGamma, RejectsNonPositiveNonFiniteAndTrailingJunk) {
     TempDir dir;
     for (const std::string g : {"0", "-1", "nan", "inf", "2x", "abc", ""}) {
-        const RunResult r = run_headscope({"export", kSpec, "--text", "a b", "--layer", "0",
+        const RunResult r = run_headscope({"export", kUserSpec, "--text", "a b", "--layer", "0",
                                            "--head", "0", "--gamma", g, "--png", "x.png"},
                                           dir);
         expect_one_line_failure(r, 2, "--gamma needs a positive number");
         EXPECT_NE(r.err.find("got '" + g + "'"), std::string::npos) << r.err;
         EXPECT_FALSE(std::filesystem::exists(dir.file("x.png"))) << "gamma " << g;
     }
-    const RunResult ok = run_headscope({"export", kSpec, "--text", "a b", "--layer", "0",
+    const RunResult ok = run_headscope({"export", kUserSpec, "--text", "a b", "--layer", "0",
                                         "--head", "0", "--gamma", "0.5", "--png", "x.png"},
                                        dir);
     EXPECT_EQ(ok.status, 0) << ok.err;
@@ -59,7 +59,7 @@ TEST(CliExportGamma, RejectsNonPositiveNonFiniteAndTrailingJunk) {
 // --csv, then --json) leaves no file, and nothing on stdout.
 TEST(CliExportOutputs, AnUnwritableLaterOutputWritesNothing) {
     TempDir dir;
-    const std::vector<std::string> head{"export", kSpec, "--text", "a b", "--layer", "0", "--head", "0"};
+    const std::vector<std::string> head{"export", kUserSpec, "--text", "a b", "--layer", "0", "--head", "0"};
     std::vector<std::string> args = head;
     args.insert(args.end(), {"--png", "a.png", "--svg", "a.svg", "--csv", "missing/a.csv", "--json", "a.json"});
     RunResult r = run_headscope(args, dir);
@@ -75,7 +75,7 @@ TEST(CliExportOutputs, AnUnwritableLaterOutputWritesNothing) {
 
 TEST(CliExportStdout, CsvOnStdoutIsNotMixedWithStatusLines) {
     TempDir dir;
-    const RunResult r = run_headscope({"export", kSpec, "--text", "a b c", "--layer", "0",
+    const RunResult r = run_headscope({"export", kUserSpec, "--text", "a b c", "--layer", "0",
                                        "--head", "1", "--png", "h.png", "--csv", "-"},
                                       dir);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -89,7 +89,7 @@ TEST(CliExportStdout, CsvOnStdoutIsNotMixedWithStatusLines) {
 TEST(CliExportStdout, PngToDashIsAUsageErrorNotAFileNamedDash) {
     TempDir dir;
     const RunResult r = run_headscope(
-        {"export", kSpec, "--text", "a b", "--layer", "0", "--head", "0", "--png", "-"}, dir);
+        {"export", kUserSpec, "--text", "a b", "--layer", "0", "--head", "0", "--png", "-"}, dir);
     expect_one_line_failure(r, 2, "--png needs a file name");
     EXPECT_FALSE(std::filesystem::exists(dir.file("-")));
 }
@@ -124,7 +124,7 @@ TEST(CliWorkedExample, TextGivenToAWorkedExampleIsReportedAsUnused) {
 // of the path, and for analyze's --csv and --json.
 TEST(CliExportOutputs, TwoOutputsNamingOneFileAreRefused) {
     TempDir dir;
-    const std::vector<std::string> head{"export", kSpec, "--text", "a b", "--layer", "0", "--head", "0"};
+    const std::vector<std::string> head{"export", kUserSpec, "--text", "a b", "--layer", "0", "--head", "0"};
     std::vector<std::string> args = head;
     args.insert(args.end(), {"--png", "same.png", "--svg", "same.png"});
     expect_one_line_failure(run_headscope(args, dir), 2, "--png and --svg both name same.png: give each output its own file");
@@ -132,7 +132,7 @@ TEST(CliExportOutputs, TwoOutputsNamingOneFileAreRefused) {
     args = head;
     args.insert(args.end(), {"--csv", "m.csv", "--json", "./m.csv"});
     expect_one_line_failure(run_headscope(args, dir), 2, "--csv and --json both name ./m.csv");
-    expect_one_line_failure(run_headscope({"analyze", kSpec, "--text", "a b", "--csv", "-", "--json", "-"}, dir), 2,
+    expect_one_line_failure(run_headscope({"analyze", kUserSpec, "--text", "a b", "--csv", "-", "--json", "-"}, dir), 2,
                             "--csv and --json both name -");
 }
 
@@ -157,11 +157,11 @@ TEST(CliTextFile, TheFinalLineBreakIsNoTokenAndTextWithItIsAnError) {
     EXPECT_EQ(tokens("f.json"), tokens("t.json"));
     EXPECT_EQ(input_text_of_file("x\r\n\n"), "x");
     EXPECT_EQ(input_text_of_file("x\n y"), "x\n y");
-    expect_one_line_failure(run_headscope({"forward", kSpec, "--text", "a", "--text-file", "t.txt"}, dir), 2,
+    expect_one_line_failure(run_headscope({"forward", kUserSpec, "--text", "a", "--text-file", "t.txt"}, dir), 2,
                             "give the input with --text or with --text-file, not both");
-    expect_one_line_failure(run_headscope({"generate", kSpec, "--text-file", "t.txt", "--text", "a"}, dir), 2,
+    expect_one_line_failure(run_headscope({"generate", kUserSpec, "--text-file", "t.txt", "--text", "a"}, dir), 2,
                             "not both");
-    expect_one_line_failure(run_headscope({"analyze", kSpec, "--corpus", "--text-file", "t.txt", "--text", "a"}, dir), 2,
+    expect_one_line_failure(run_headscope({"analyze", kUserSpec, "--corpus", "--text-file", "t.txt", "--text", "a"}, dir), 2,
                             "give the sentences with --text-file, or one with --text, not both");
 }
 

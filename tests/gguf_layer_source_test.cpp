@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
+const std::string kLayerGgufDir = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
 
 using hs::test::json_file;
 
@@ -41,8 +41,8 @@ void expect_same_matrix(const Matrix& a, const Matrix& b, const std::string& wha
 class EveryArchitecture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryArchitecture, LayersReadFromTheFileGiveTheTorchLogitsAndTheInMemoryTrace) {
-    const std::string path = kFixtures + "/" + GetParam() + ".gguf";
-    const nlohmann::json ref = json_file(kFixtures + "/" + GetParam() + "_expected.json");
+    const std::string path = kLayerGgufDir + "/" + GetParam() + ".gguf";
+    const nlohmann::json ref = json_file(kLayerGgufDir + "/" + GetParam() + "_expected.json");
     const GgufCheckpoint held = load_gguf(path, nullptr, WeightResidency::InMemory);
     const GgufCheckpoint read = load_gguf(path, nullptr, WeightResidency::PerLayer);
     EXPECT_FALSE(held.model.reads_layers_from_file());
@@ -100,7 +100,7 @@ INSTANTIATE_TEST_SUITE_P(GgufLayerSource, EveryArchitecture,
                                            "tiny_gemma3", "tiny_phi3", "tiny_gpt2", "tiny_gptneox"));
 
 TEST(GgufLayerSource, AModelReadLayerByLayerCannotBeSavedEditedOrTrained) {
-    GgufCheckpoint read = load_gguf(kFixtures + "/tiny_llama.gguf", nullptr, WeightResidency::PerLayer);
+    GgufCheckpoint read = load_gguf(kLayerGgufDir + "/tiny_llama.gguf", nullptr, WeightResidency::PerLayer);
     const std::string why = "is read from its file one layer at a time (it does not fit in memory as f32), "
                             "so it cannot be saved, edited or trained";
     test::expect_error([&] { (void)read.model.weights(); }, {"tiny_llama.gguf'", why});
@@ -112,13 +112,13 @@ TEST(GgufLayerSource, AModelReadLayerByLayerCannotBeSavedEditedOrTrained) {
 
 TEST(GgufLayerSource, LoadingChecksEveryLayerAndReportsEach) {
     std::vector<int> done;
-    (void)load_gguf(kFixtures + "/tiny_gemma3.gguf", [&](int d, int total) {
+    (void)load_gguf(kLayerGgufDir + "/tiny_gemma3.gguf", [&](int d, int total) {
         EXPECT_EQ(total, 3);
         done.push_back(d);
         return true;
     }, WeightResidency::PerLayer);
     EXPECT_EQ(done, (std::vector<int>{1, 2, 3}));
-    EXPECT_THROW((void)load_gguf(kFixtures + "/tiny_gemma3.gguf", [](int d, int) { return d < 2; },
+    EXPECT_THROW((void)load_gguf(kLayerGgufDir + "/tiny_gemma3.gguf", [](int d, int) { return d < 2; },
                                  WeightResidency::PerLayer),
                  Cancelled);
 }
@@ -129,7 +129,7 @@ TEST(GgufLayerSource, LoadingChecksEveryLayerAndReportsEach) {
 TEST(GgufLayerSource, AFileTruncatedAfterOpeningIsAnErrorNamingTheTensor) {
     test::TempDir dir;
     const std::string path = dir.file("cut.gguf");
-    fs::copy_file(kFixtures + "/tiny_llama.gguf", path);
+    fs::copy_file(kLayerGgufDir + "/tiny_llama.gguf", path);
     const GgufCheckpoint read = load_gguf(path, nullptr, WeightResidency::PerLayer);
     const auto file = GgufFile::open(path);
     const GgufTensor* layer1 = file->find_tensor("blk.1.ffn_down.weight");
@@ -146,7 +146,7 @@ TEST(GgufLayerSource, AFileTruncatedAfterOpeningIsAnErrorNamingTheTensor) {
 TEST(GgufLayerSource, AWeightThatIsNotFiniteInALaterLayerIsNamedByTheForward) {
     test::TempDir dir;
     const std::string path = dir.file("nan.gguf");
-    fs::copy_file(kFixtures + "/tiny_llama.gguf", path);
+    fs::copy_file(kLayerGgufDir + "/tiny_llama.gguf", path);
     {
         const auto file = GgufFile::open(path);
         const GgufTensor& t = *file->find_tensor("blk.1.ffn_down.weight");

@@ -26,9 +26,9 @@ namespace {
 namespace fs = std::filesystem;
 using test::expect_error;
 
-const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
+const std::string kGgufDir = std::string(HEADSCOPE_FIXTURES_DIR) + "/gguf";
 const std::string kShared = std::string(HEADSCOPE_SHARED_DIR) + "/models/gguf";
-const std::string kStories = kShared + "/stories260K-F32.gguf";
+const std::string kStoriesGguf = kShared + "/stories260K-F32.gguf";
 const std::string kTiny656 = kShared + "/TinyStories-656K-Q8_0.gguf";
 // ../shared/models/README.md: llama.cpp's token ids for this sentence on both files.
 const std::string kSentence = "Once upon a time, there was a little girl named Lily. She loved to play outside.";
@@ -43,8 +43,8 @@ class GgufBlocksAtLevel : public test::AtSimdLevel {};
 HEADSCOPE_AT_EVERY_SIMD_LEVEL(GgufBlocksAtLevel);
 
 TEST_P(GgufBlocksAtLevel, EveryReadableTypeDequantisesAsTheNumpyReference) {
-    const auto file = GgufFile::open(kFixtures + "/blocks.gguf");
-    const nlohmann::json expected = json_file(kFixtures + "/blocks_expected.json");
+    const auto file = GgufFile::open(kGgufDir + "/blocks.gguf");
+    const nlohmann::json expected = json_file(kGgufDir + "/blocks_expected.json");
     ASSERT_EQ(expected.size(), 14u);
     for (const auto& [name, values] : expected.items()) {
         SCOPED_TRACE(name);
@@ -98,7 +98,7 @@ TEST_P(GgufBlocksAtLevel, AWeightThatIsNotFiniteIsNamedWithItsPlace) {
 }
 
 TEST(GgufBlocks, TensorTableGivesTypesShapesAndOffsets) {
-    const auto file = GgufFile::open(kFixtures + "/blocks.gguf");
+    const auto file = GgufFile::open(kGgufDir + "/blocks.gguf");
     EXPECT_EQ(file->version(), 3);
     ASSERT_EQ(file->tensors().size(), 14u);
     const GgufTensor* q4k = file->find_tensor("q4_k");
@@ -111,7 +111,7 @@ TEST(GgufBlocks, TensorTableGivesTypesShapesAndOffsets) {
 }
 
 TEST(GgufBlocks, ARowRangeReadsThoseRowsAndOnlyRangesWithinTheTensor) {
-    const auto file = GgufFile::open(kFixtures + "/blocks.gguf");
+    const auto file = GgufFile::open(kGgufDir + "/blocks.gguf");
     const GgufTensor& q4k = *file->find_tensor("q4_k");
     EXPECT_EQ(q4k.rows(), 2);
     const Matrix whole = file->matrix("q4_k");
@@ -124,7 +124,7 @@ TEST(GgufBlocks, ARowRangeReadsThoseRowsAndOnlyRangesWithinTheTensor) {
 }
 
 TEST(GgufMetadata, EveryValueTypeReadsBack) {
-    const auto file = GgufFile::open(kFixtures + "/blocks.gguf");
+    const auto file = GgufFile::open(kGgufDir + "/blocks.gguf");
     EXPECT_EQ(file->integer("test.B_0"), 7);            // u8
     EXPECT_EQ(file->integer("test.b_1"), -7);           // i8
     EXPECT_EQ(file->integer("test.H_2"), 7);            // u16
@@ -149,7 +149,7 @@ TEST(GgufMetadata, EveryValueTypeReadsBack) {
 // ---- the tiny llama fixture ---------------------------------------------------------------
 
 TEST(GgufTinyLlama, ConfigComesFromTheMetadata) {
-    const auto file = GgufFile::open(kFixtures + "/tiny_llama.gguf");
+    const auto file = GgufFile::open(kGgufDir + "/tiny_llama.gguf");
     const ModelConfig c = gguf_config(*file);
     EXPECT_EQ(c.family, "llama");
     EXPECT_EQ(c.d_model, 32);
@@ -165,8 +165,8 @@ TEST(GgufTinyLlama, ConfigComesFromTheMetadata) {
 }
 
 TEST(GgufTinyLlama, TokenizerMatchesTheSlowReferenceEncoder) {
-    const nlohmann::json ref = json_file(kFixtures + "/tiny_llama_expected.json");
-    const GgufCheckpoint ckpt = load_gguf(kFixtures + "/tiny_llama.gguf");
+    const nlohmann::json ref = json_file(kGgufDir + "/tiny_llama_expected.json");
+    const GgufCheckpoint ckpt = load_gguf(kGgufDir + "/tiny_llama.gguf");
     const Tokens t = ckpt.tokenizer->encode(ref["text"].get<std::string>());
     EXPECT_EQ(t.ids, ref["ids"].get<std::vector<int>>());
     EXPECT_EQ(t.text.at(1), " the");  // "▁the" shown with a space
@@ -177,21 +177,21 @@ TEST(GgufTinyLlama, TokenizerMatchesTheSlowReferenceEncoder) {
 }
 
 TEST(GgufTinyLlama, LogitsMatchTheTorchForward) {
-    const nlohmann::json ref = json_file(kFixtures + "/tiny_llama_expected.json");
-    const GgufCheckpoint ckpt = load_gguf(kFixtures + "/tiny_llama.gguf");
+    const nlohmann::json ref = json_file(kGgufDir + "/tiny_llama_expected.json");
+    const GgufCheckpoint ckpt = load_gguf(kGgufDir + "/tiny_llama.gguf");
     const Vector logits = ckpt.model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
     test::expect_values_near(logits, ref["next_token_logits"], 1e-4f, "logit");
 }
 
 TEST(GgufTinyLlama, RopeFreqsScaleTheRotaryAsLlama31) {
     // The same weights with a rope_freqs tensor (1, 1, 2.5, 8): θ_i / rope_freqs[i].
-    const nlohmann::json ref = json_file(kFixtures + "/tiny_llama_rope_freqs_expected.json");
-    const GgufCheckpoint scaled = load_gguf(kFixtures + "/tiny_llama_rope_freqs.gguf");
+    const nlohmann::json ref = json_file(kGgufDir + "/tiny_llama_rope_freqs_expected.json");
+    const GgufCheckpoint scaled = load_gguf(kGgufDir + "/tiny_llama_rope_freqs.gguf");
     EXPECT_EQ(scaled.model.config().rope_freq_divisors, (std::vector<float>{1.0f, 1.0f, 2.5f, 8.0f}));
     const ForwardInput in = ForwardInput::of(ref["ids"].get<std::vector<int>>());
     const Vector logits = scaled.model.next_token_logits(in);
     test::expect_values_near(logits, ref["next_token_logits"], 1e-4f, "logit");
-    const Vector plain = load_gguf(kFixtures + "/tiny_llama.gguf").model.next_token_logits(in);
+    const Vector plain = load_gguf(kGgufDir + "/tiny_llama.gguf").model.next_token_logits(in);
     EXPECT_GT((logits - plain).cwiseAbs().maxCoeff(), 1e-3f);  // the scaling changes the answer
     // The divisors travel with the config (a trace's JSON, a saved config).
     EXPECT_EQ(config_from_json(config_to_json(scaled.model.config())), scaled.model.config());
@@ -203,12 +203,12 @@ TEST(GgufTinyLlama, RopeFreqsScaleTheRotaryAsLlama31) {
 // ---- the real files -----------------------------------------------------------------------
 
 TEST(GgufShared, FilesArePresentBesideTheProject) {
-    EXPECT_TRUE(fs::exists(kStories)) << kStories << " is missing (see ../shared/models/README.md)";
+    EXPECT_TRUE(fs::exists(kStoriesGguf)) << kStoriesGguf << " is missing (see ../shared/models/README.md)";
     EXPECT_TRUE(fs::exists(kTiny656)) << kTiny656 << " is missing";
 }
 
 TEST(GgufShared, TokenIdsAreLlamaCppsOnBothFiles) {
-    EXPECT_EQ(load_gguf(kStories).tokenizer->encode(kSentence).ids,
+    EXPECT_EQ(load_gguf(kStoriesGguf).tokenizer->encode(kSentence).ids,
               (std::vector<int>{1, 403, 407, 261, 378, 432, 383, 286, 261, 376, 298, 315, 421, 395, 317, 426,
                                 338, 401, 396, 267, 337, 410, 408, 419, 292, 411, 426}));
     EXPECT_EQ(load_gguf(kTiny656).tokenizer->encode(kSentence).ids,
@@ -226,14 +226,14 @@ TEST(GgufShared, ACharacterNoPieceSpellsIsTheUnknownTokenShownAsItself) {
 }
 
 TEST(GgufShared, Stories260KGreedyTextIsLlamaCpps) {
-    const GgufCheckpoint s = load_gguf(kStories);
+    const GgufCheckpoint s = load_gguf(kStoriesGguf);
     const std::vector<int> prompt = s.tokenizer->encode("Once upon a time").ids;
     const std::vector<int> generated = generate(s.model, *s.tokenizer, prompt, 32);
     // llama.cpp: "<s> Once upon a time, there was a little girl named Lily. She loved to play
     // outside in the park. One day, she saw|" (| a newline, where its 32 tokens end).
     EXPECT_EQ(s.tokenizer->decode(generated),
               ", there was a little girl named Lily. She loved to play outside in the park. One day, she saw");
-    const nlohmann::json ref = json_file(kFixtures + "/shared_reference.json")["stories260K-F32.gguf"];
+    const nlohmann::json ref = json_file(kGgufDir + "/shared_reference.json")["stories260K-F32.gguf"];
     std::vector<int> all = prompt;
     all.insert(all.end(), generated.begin(), generated.end());
     EXPECT_EQ(all, ref["greedy_ids"].get<std::vector<int>>());
@@ -241,7 +241,7 @@ TEST(GgufShared, Stories260KGreedyTextIsLlamaCpps) {
 
 TEST(GgufShared, Stories260KGgufRunsExactlyAsTheLlama2cCheckpoint) {
     // The same weights, converted by llama.cpp: the two readers must give one model.
-    const GgufCheckpoint g = load_gguf(kStories);
+    const GgufCheckpoint g = load_gguf(kStoriesGguf);
     const Model bin = load_llama2c_model(std::string(HEADSCOPE_SHARED_DIR) + "/models/stories260K/stories260K.bin");
     const ForwardInput in = ForwardInput::of(g.tokenizer->encode(kSentence).ids);
     EXPECT_EQ(g.model.next_token_logits(in), bin.next_token_logits(in));
@@ -249,7 +249,7 @@ TEST(GgufShared, Stories260KGgufRunsExactlyAsTheLlama2cCheckpoint) {
 
 TEST(GgufShared, TinyStories656KQ8MatchesTheFloatTorchForward) {
     const GgufCheckpoint s = load_gguf(kTiny656);
-    const nlohmann::json ref = json_file(kFixtures + "/shared_reference.json")["TinyStories-656K-Q8_0.gguf"];
+    const nlohmann::json ref = json_file(kGgufDir + "/shared_reference.json")["TinyStories-656K-Q8_0.gguf"];
     const std::vector<int> prompt = s.tokenizer->encode("Once upon a time").ids;
     EXPECT_EQ(prompt, ref["prompt_ids"].get<std::vector<int>>());
     const Vector logits = s.model.next_token_logits(ForwardInput::of(prompt));
@@ -265,21 +265,21 @@ TEST(GgufShared, TinyStories656KQ8MatchesTheFloatTorchForward) {
 
 TEST(GgufShared, LoadingReportsEachLayerAndCanBeCancelled) {
     std::vector<int> done;
-    (void)load_gguf(kStories, [&](int d, int total) {
+    (void)load_gguf(kStoriesGguf, [&](int d, int total) {
         EXPECT_EQ(total, 5);
         done.push_back(d);
         return true;
     });
     EXPECT_EQ(done, (std::vector<int>{1, 2, 3, 4, 5}));
-    EXPECT_THROW((void)open_source(kStories, [](int d, int) { return d < 2; }), Cancelled);
+    EXPECT_THROW((void)open_source(kStoriesGguf, [](int d, int) { return d < 2; }), Cancelled);
 }
 
 TEST(GgufShared, OpensThroughOpenSourceByExtensionAndByMagic) {
-    const auto by_extension = open_source(kStories);
+    const auto by_extension = open_source(kStoriesGguf);
     EXPECT_EQ(by_extension->config().family, "llama");
     test::TempDir dir;
     const std::string renamed = dir.file("stories");  // no extension: found by its magic
-    fs::copy_file(kStories, renamed);
+    fs::copy_file(kStoriesGguf, renamed);
     const auto by_magic = open_source(renamed);
     EXPECT_EQ(by_magic->config().d_model, 64);
     EXPECT_EQ(by_magic->tokenize("Once").ids, by_extension->tokenize("Once").ids);
@@ -355,7 +355,7 @@ TEST(GgufDamaged, ModelProblemsAreNamed) {
 }
 
 TEST(GgufDamaged, EveryTruncationOfARealFileIsAnErrorNotACrash) {
-    const std::string whole = test::read_text(kFixtures + "/tiny_llama.gguf");
+    const std::string whole = test::read_text(kGgufDir + "/tiny_llama.gguf");
     ASSERT_GT(whole.size(), 10000u);
     test::TempDir dir;
     const std::string path = dir.file("cut.gguf");
@@ -372,7 +372,7 @@ TEST(GgufDamaged, EveryTruncationOfARealFileIsAnErrorNotACrash) {
 
 TEST(GgufDamaged, AMissingTensorIsNamed) {
     // tiny_llama.gguf with one tensor renamed in place (same length, so every offset holds).
-    std::string bytes = test::read_text(kFixtures + "/tiny_llama.gguf");
+    std::string bytes = test::read_text(kGgufDir + "/tiny_llama.gguf");
     const std::size_t at = bytes.find("blk.1.ffn_up.weight");
     ASSERT_NE(at, std::string::npos);
     bytes.replace(at, 19, "blk.1.ffn_xx.weight");
@@ -384,7 +384,7 @@ TEST(GgufDamaged, SpecialFilesAreRefusedBeforeOpenCouldBlock) {
     test::TempDir dir;
     test::expect_error([&] { (void)GgufFile::open(dir.str()); }, {"a directory, not a GGUF file"});
     EXPECT_FALSE(looks_like_gguf(dir.str()));
-    EXPECT_TRUE(looks_like_gguf(kFixtures + "/blocks.gguf"));
+    EXPECT_TRUE(looks_like_gguf(kGgufDir + "/blocks.gguf"));
 }
 
 }  // namespace

@@ -23,18 +23,18 @@ namespace {
 
 using nlohmann::json;
 
-const std::string kFixtures = std::string(HEADSCOPE_FIXTURES_DIR);
+const std::string kFixturesRoot = std::string(HEADSCOPE_FIXTURES_DIR);
 
 using hs::test::json_file;
 
 // GPT-2's encoder.json + vocab.bpe as a vocab-only GGUF file (tokenizer.ggml.model gpt2,
 // pre `pre`), the way llama.cpp's converter writes them.
 std::string gpt2_vocab_gguf(const std::string& pre) {
-    const json encoder = json_file(kFixtures + "/tokenizers/gpt2/encoder.json");
+    const json encoder = json_file(kFixturesRoot + "/tokenizers/gpt2/encoder.json");
     std::vector<std::string> tokens(encoder.size());
     for (const auto& [token, id] : encoder.items()) tokens.at(id.get<std::size_t>()) = token;
     std::vector<std::string> merges;
-    std::ifstream bpe(kFixtures + "/tokenizers/gpt2/vocab.bpe");
+    std::ifstream bpe(kFixturesRoot + "/tokenizers/gpt2/vocab.bpe");
     for (std::string line; std::getline(bpe, line);)  // after the "#version" line (merges may start with '#')
         if (!line.empty() && line.rfind("#version", 0) != 0) merges.push_back(line);
     std::vector<std::int32_t> types(tokens.size(), 1);
@@ -56,7 +56,7 @@ TEST(GgufBpeTokenizer, GptTwoVocabularyGivesTheNpmReferenceIds) {
     const auto tokenizer = open_tokenizer_file(dir.file("gpt2-vocab.gguf"));
     ASSERT_NE(tokenizer, nullptr);
     EXPECT_EQ(tokenizer->vocab_size(), 50257);
-    const json ref = json_file(kFixtures + "/tokenizers/gpt2_reference.json");
+    const json ref = json_file(kFixturesRoot + "/tokenizers/gpt2_reference.json");
     int checked = 0;
     for (const json& c : ref["cases"]) {
         const std::string text = c["text"];
@@ -139,8 +139,8 @@ TEST(GgufBpeTokenizer, ThePreTokenizerTypeChoosesThePieces) {
 }
 
 TEST(GgufQwen2, TokenizerAgreesWithTheSameVocabularyAsTokenizerJson) {
-    const auto gguf = load_gguf(kFixtures + "/gguf/tiny_qwen2.gguf");
-    const auto json_tokenizer = load_hf_tokenizer(kFixtures + "/tokenizers/qwen2_tiny");
+    const auto gguf = load_gguf(kFixturesRoot + "/gguf/tiny_qwen2.gguf");
+    const auto json_tokenizer = load_hf_tokenizer(kFixturesRoot + "/tokenizers/qwen2_tiny");
     for (const std::string text : {"hello world", "hello  world\n", "hello<|endoftext|>world", "he'll 1 2",
                                    "worldhello", ""})
         EXPECT_EQ(gguf.tokenizer->encode(text, true).ids, json_tokenizer->encode(text, true).ids) << text;
@@ -153,21 +153,21 @@ void expect_torch_logits(const Model& model, const json& ref) {
 }
 
 TEST(GgufQwen2, BiasesAndHalfRotaryMatchTheTorchForward) {
-    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_qwen2.gguf");
+    const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_qwen2.gguf");
     const ModelConfig& c = ckpt.model.config();
     EXPECT_EQ(c.family, "qwen2");
     EXPECT_TRUE(c.qkv_bias);
     EXPECT_FALSE(c.out_bias);
     EXPECT_EQ(c.rope_layout, RopeLayout::RotateHalf);
     EXPECT_FLOAT_EQ(c.rope_theta, 1e6f);
-    const json ref = json_file(kFixtures + "/gguf/tiny_qwen2_expected.json");
+    const json ref = json_file(kFixturesRoot + "/gguf/tiny_qwen2_expected.json");
     expect_torch_logits(ckpt.model, ref);
 }
 
 // qwen3: attn_q_norm / attn_k_norm (an RMSNorm of every head's q and k before the
 // rotation) and a head size from attention.key_length (4 × 16 = 64 ≠ d_model 32).
 TEST(GgufQwen3, QkNormAndAWiderHeadSizeMatchTheTorchForward) {
-    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_qwen3.gguf");
+    const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_qwen3.gguf");
     const ModelConfig& c = ckpt.model.config();
     EXPECT_EQ(c.family, "qwen3");
     EXPECT_TRUE(c.qk_norm);
@@ -175,27 +175,27 @@ TEST(GgufQwen3, QkNormAndAWiderHeadSizeMatchTheTorchForward) {
     EXPECT_EQ(c.d_h(), 16);
     EXPECT_EQ(c.inner(), 64);
     EXPECT_EQ(ckpt.model.weights().layers[1].self_attn.k_norm.size(), 16);
-    const json ref = json_file(kFixtures + "/gguf/tiny_qwen3_expected.json");
+    const json ref = json_file(kFixturesRoot + "/gguf/tiny_qwen3_expected.json");
     expect_torch_logits(ckpt.model, ref);
 }
 
 // gemma: GeGLU and token embeddings × √d_model; the file's norm weights are Gemma's 1 + w
 // already (llama.cpp's converter adds the 1), so they are read as stored.
 TEST(GgufGemma, GeGluAndScaledEmbeddingsMatchTheTorchForward) {
-    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gemma.gguf");
+    const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_gemma.gguf");
     const ModelConfig& c = ckpt.model.config();
     EXPECT_EQ(c.family, "gemma");
     EXPECT_EQ(c.activation, Activation::GeGLU);
     EXPECT_TRUE(c.embed_scale);
     EXPECT_FALSE(c.sandwich_norm);
     EXPECT_EQ(c.lm_head, LmHead::Tied);
-    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_gemma_expected.json"));
+    expect_torch_logits(ckpt.model, json_file(kFixturesRoot + "/gguf/tiny_gemma_expected.json"));
 }
 
 // gemma2: sandwich norms (post_attention_norm, post_ffw_norm), the file's soft-caps (2 on
 // the scores, 5 on the logits), layer 0 local with 3 keys, layer 1 global.
 TEST(GgufGemma2, SandwichNormsSoftCapsAndALocalLayerMatchTheTorchForward) {
-    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gemma2.gguf");
+    const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_gemma2.gguf");
     const ModelConfig& c = ckpt.model.config();
     EXPECT_EQ(c.family, "gemma2");
     EXPECT_TRUE(c.sandwich_norm);
@@ -205,7 +205,7 @@ TEST(GgufGemma2, SandwichNormsSoftCapsAndALocalLayerMatchTheTorchForward) {
     EXPECT_EQ(c.window_layers, "LG");
     EXPECT_FLOAT_EQ(c.score_scale(), 1.0f / std::sqrt(8.0f));
     ASSERT_TRUE(ckpt.model.weights().layers[1].post_ffn_norm);
-    const json ref = json_file(kFixtures + "/gguf/tiny_gemma2_expected.json");
+    const json ref = json_file(kFixturesRoot + "/gguf/tiny_gemma2_expected.json");
     expect_torch_logits(ckpt.model, ref);
     const Vector logits = ckpt.model.next_token_logits(ForwardInput::of(ref["ids"].get<std::vector<int>>()));
     EXPECT_LT(logits.cwiseAbs().maxCoeff(), 5.0f);  // within the cap
@@ -215,7 +215,7 @@ TEST(GgufGemma2, SandwichNormsSoftCapsAndALocalLayerMatchTheTorchForward) {
 // gemma3: qk-norm, layers L L G (sliding_window_pattern 3) where the local ones turn with
 // base 10000 and the global one with freq_base 1e6 stretched by linear rope scaling 4.
 TEST(GgufGemma3, LocalLayersWithTheirOwnRopeBaseMatchTheTorchForward) {
-    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gemma3.gguf");
+    const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_gemma3.gguf");
     const ModelConfig& c = ckpt.model.config();
     EXPECT_EQ(c.family, "gemma3");
     EXPECT_TRUE(c.qk_norm);
@@ -224,13 +224,13 @@ TEST(GgufGemma3, LocalLayersWithTheirOwnRopeBaseMatchTheTorchForward) {
     EXPECT_EQ(c.rope_local_theta, 10000.0f);
     EXPECT_EQ(c.rope_freq_divisors, std::vector<float>(8, 4.0f));
     EXPECT_EQ(c.attn_softcap, 0.0f);
-    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_gemma3_expected.json"));
+    expect_torch_logits(ckpt.model, json_file(kFixturesRoot + "/gguf/tiny_gemma3_expected.json"));
 }
 
 // gpt2: one attn_qkv tensor with biases, learned positions (position_embd), LayerNorm with
 // biases, GELU-tanh, the head tied to token_embd.
 TEST(GgufGpt2, FusedQkvAndLearnedPositionsMatchTheTorchForward) {
-    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gpt2.gguf");
+    const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_gpt2.gguf");
     const ModelConfig& c = ckpt.model.config();
     EXPECT_EQ(c.family, "gpt2");
     EXPECT_EQ(c.pe, PosEncoding::Learned);
@@ -238,26 +238,26 @@ TEST(GgufGpt2, FusedQkvAndLearnedPositionsMatchTheTorchForward) {
     EXPECT_EQ(c.activation, Activation::GELUTanh);
     EXPECT_EQ(c.lm_head, LmHead::Tied);
     EXPECT_EQ(ckpt.model.weights().pos_embed.rows(), 64);
-    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_gpt2_expected.json"));
+    expect_torch_logits(ckpt.model, json_file(kFixturesRoot + "/gguf/tiny_gpt2_expected.json"));
 }
 
 // gptneox (Pythia): rotary on 4 of each head's 8 dims, attention and feed-forward side by
 // side, GELU with erf, a separate output.
 TEST(GgufGptNeox, PartialRotaryAndTheParallelBlockMatchTheTorchForward) {
-    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_gptneox.gguf");
+    const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_gptneox.gguf");
     const ModelConfig& c = ckpt.model.config();
     EXPECT_EQ(c.family, "gptneox");
     EXPECT_EQ(c.rotary_dims, 4);
     EXPECT_TRUE(c.parallel_block);
     EXPECT_EQ(c.activation, Activation::GELU);
     EXPECT_EQ(c.lm_head, LmHead::Separate);
-    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_gptneox_expected.json"));
+    expect_torch_logits(ckpt.model, json_file(kFixturesRoot + "/gguf/tiny_gptneox_expected.json"));
 }
 
 // phi3: attn_qkv with 2 key/value heads, ffn_up holding [gate; up], rotary on 6 of 8 dims,
 // a sliding window of 3 keys in every layer.
 TEST(GgufPhi3, FusedGateUpPartialRotaryAndWindowMatchTheTorchForward) {
-    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_phi3.gguf");
+    const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_phi3.gguf");
     const ModelConfig& c = ckpt.model.config();
     EXPECT_EQ(c.family, "phi3");
     EXPECT_EQ(c.kv_heads, 2);
@@ -265,7 +265,7 @@ TEST(GgufPhi3, FusedGateUpPartialRotaryAndWindowMatchTheTorchForward) {
     EXPECT_EQ(c.window, 3);
     EXPECT_EQ(c.window_layers, "");
     EXPECT_EQ(c.activation, Activation::SwiGLU);
-    expect_torch_logits(ckpt.model, json_file(kFixtures + "/gguf/tiny_phi3_expected.json"));
+    expect_torch_logits(ckpt.model, json_file(kFixturesRoot + "/gguf/tiny_phi3_expected.json"));
 }
 
 // bert as llama.cpp writes it: separate q/k/v with biases, post-norm, token types and an
@@ -273,10 +273,10 @@ TEST(GgufPhi3, FusedGateUpPartialRotaryAndWindowMatchTheTorchForward) {
 // Hugging Face's BertModel's (tests/gen_gguf_fixtures.py: bert_hidden), held in memory and
 // read layer by layer.
 TEST(GgufBert, PostNormEncoderWithTokenTypesMatchesTheTorchForward) {
-    const json ref = json_file(kFixtures + "/gguf/tiny_bert_expected.json");
+    const json ref = json_file(kFixturesRoot + "/gguf/tiny_bert_expected.json");
     const ForwardInput in = ForwardInput::of(ref["ids"].get<std::vector<int>>());
     for (const WeightResidency residency : {WeightResidency::InMemory, WeightResidency::PerLayer}) {
-        const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_bert.gguf", nullptr, residency);
+        const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_bert.gguf", nullptr, residency);
         const ModelConfig& c = ckpt.model.config();
         EXPECT_EQ(c.family, "bert");
         EXPECT_EQ(c.arch, Arch::EncoderOnly);
@@ -296,8 +296,8 @@ TEST(GgufBert, PostNormEncoderWithTokenTypesMatchesTheTorchForward) {
 // "[CLS]" kept): read back, it gives the ids the vocab.txt tokenizer gives (itself checked
 // against Hugging Face's BertTokenizer in wordpiece_test.cpp), [CLS] … [SEP] included.
 TEST(GgufBert, TheWordPieceVocabularyGivesTheIdsOfItsVocabTxt) {
-    const auto ckpt = load_gguf(kFixtures + "/gguf/tiny_bert.gguf");
-    const auto lines = read_vocab_txt(kFixtures + "/tokenizers/wordpiece_uncased/vocab.txt");
+    const auto ckpt = load_gguf(kFixturesRoot + "/gguf/tiny_bert.gguf");
+    const auto lines = read_vocab_txt(kFixturesRoot + "/tokenizers/wordpiece_uncased/vocab.txt");
     const WordPieceTokenizer reference(lines, WordPieceOptions{});
     ASSERT_EQ(ckpt.tokenizer->vocab_size(), static_cast<int>(lines.size()));
     for (const std::string text : {"The cafe is playing", "unaffable PLAYED the [MASK] cafe!", "Café, the caf\xc3\xa9",
@@ -313,7 +313,7 @@ TEST(GgufBert, TheWordPieceVocabularyGivesTheIdsOfItsVocabTxt) {
 // attention (nomic/jina variants write other architectures; this one says causal), or no
 // token-type embeddings.
 TEST(GgufBert, ACausalOneOrOneWithoutTokenTypesIsNamed) {
-    const std::string whole = test::read_text(kFixtures + "/gguf/tiny_bert.gguf");
+    const std::string whole = test::read_text(kFixturesRoot + "/gguf/tiny_bert.gguf");
     const auto error_of_bytes = [](const std::string& bytes) {
         test::TempDir dir;
         const std::string path = dir.file("bad.gguf");

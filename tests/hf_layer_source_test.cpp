@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string case_dir(const std::string& name) { return std::string(HEADSCOPE_FIXTURES_DIR) + "/hf/" + name; }
+std::string layer_case_dir(const std::string& name) { return std::string(HEADSCOPE_FIXTURES_DIR) + "/hf/" + name; }
 
 void expect_near(const Matrix& a, const Matrix& b, float tol, const std::string& what) {
     ASSERT_EQ(a.rows(), b.rows()) << what;
@@ -39,7 +39,7 @@ TraceOptions with_steps(int layer) {
 class EveryHfFamily : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryHfFamily, LayersReadFromTheFilesGiveTheTorchMapsAndTheInMemoryTrace) {
-    const std::string dir = case_dir(GetParam());
+    const std::string dir = layer_case_dir(GetParam());
     const Model held = load_hf_model(dir, nullptr, WeightResidency::InMemory);
     const Model read = load_hf_model(dir, nullptr, WeightResidency::PerLayer);
     EXPECT_FALSE(held.reads_layers_from_file());
@@ -113,18 +113,18 @@ TEST(HfLayerSource, TheLayerOfATensorIsReadFromEachFamilysNames) {
 
 TEST(HfLayerSource, OpeningChecksEveryLayerAndReportsEach) {
     std::vector<int> done;
-    (void)load_hf_model(case_dir("gemma3"), [&](int d, int total) {
+    (void)load_hf_model(layer_case_dir("gemma3"), [&](int d, int total) {
         EXPECT_EQ(total, 3);
         done.push_back(d);
         return true;
     }, WeightResidency::PerLayer);
     EXPECT_EQ(done, (std::vector<int>{1, 2, 3}));
-    EXPECT_THROW((void)load_hf_model(case_dir("gemma3"), [](int d, int) { return d < 2; }, WeightResidency::PerLayer),
+    EXPECT_THROW((void)load_hf_model(layer_case_dir("gemma3"), [](int d, int) { return d < 2; }, WeightResidency::PerLayer),
                  Cancelled);
     // A later layer's tensor of the wrong shape is refused at open, before any forward.
     test::TempDir dir;
-    fs::copy_file(case_dir("llama") + "/config.json", dir.file("config.json"));
-    const auto file = SafetensorsFile::open(case_dir("llama") + "/model.safetensors");
+    fs::copy_file(layer_case_dir("llama") + "/config.json", dir.file("config.json"));
+    const auto file = SafetensorsFile::open(layer_case_dir("llama") + "/model.safetensors");
     std::vector<NamedTensor> tensors;
     for (const auto& [name, info] : file->tensors()) {
         const std::vector<float> values = file->values(name);
@@ -138,8 +138,8 @@ TEST(HfLayerSource, OpeningChecksEveryLayerAndReportsEach) {
 
 // A copy of the llama fixture with row 0, column 5 of layer 1's down_proj set to NaN.
 std::string llama_with_nan(const test::TempDir& dir) {
-    fs::copy_file(case_dir("llama") + "/config.json", dir.file("config.json"));
-    const auto file = SafetensorsFile::open(case_dir("llama") + "/model.safetensors");
+    fs::copy_file(layer_case_dir("llama") + "/config.json", dir.file("config.json"));
+    const auto file = SafetensorsFile::open(layer_case_dir("llama") + "/model.safetensors");
     std::vector<NamedTensor> tensors;
     for (const auto& [name, info] : file->tensors()) {
         tensors.push_back({name, info.shape, file->values(name)});
@@ -168,8 +168,8 @@ TEST(HfLayerSource, AWeightThatIsNotFiniteInALaterLayerIsNamedByTheForward) {
 TEST(HfLayerSource, AFileTruncatedAfterOpeningIsAnErrorNamingTheTensor) {
     test::TempDir dir;
     const std::string path = dir.file("model.safetensors");
-    fs::copy_file(case_dir("llama") + "/config.json", dir.file("config.json"));
-    fs::copy_file(case_dir("llama") + "/model.safetensors", path);
+    fs::copy_file(layer_case_dir("llama") + "/config.json", dir.file("config.json"));
+    fs::copy_file(layer_case_dir("llama") + "/model.safetensors", path);
     const Model read = load_hf_model(dir.str(), nullptr, WeightResidency::PerLayer);
     // The data block ends the file: its start is the file's size less the last tensor's end.
     const auto file = SafetensorsFile::open(path);

@@ -8,18 +8,18 @@
 namespace hs {
 namespace {
 
-using Tokens = std::vector<std::string>;
+using TokenList = std::vector<std::string>;
 
 // "a little girl named Lily. She liked red 😀 مرحبا" on stories260K.
-const Tokens kStories = {"<s>",    " a",     " little", " g",      "ir",     "l",      " named", " Lily",
+const TokenList kStoriesTokens = {"<s>",    " a",     " little", " g",      "ir",     "l",      " named", " Lily",
                          ".",      " She",   " li",     "ked",     " r",     "ed",     " ",      "<0xF0>",
                          "<0x9F>", "<0x98>", "<0x80>",  " ",       "<0xD9>", "<0x85>", "<0xD8>", "<0xB1>",
                          "<0xD8>", "<0xAD>", "<0xD8>", "<0xA8>",  "<0xD8>", "<0xA7>"};
 
 TEST(TokenWords, JoinsSubwordPiecesIntoTheWordsOfTheSentence) {
-    const TokenWords w = token_words(kStories);
-    ASSERT_EQ(w.pieces.size(), kStories.size());
-    const Tokens words = {"<s>", "a", "little", "girl", "named", "Lily.", "She", "liked", "red", "😀", "مرحبا"};
+    const TokenWords w = token_words(kStoriesTokens);
+    ASSERT_EQ(w.pieces.size(), kStoriesTokens.size());
+    const TokenList words = {"<s>", "a", "little", "girl", "named", "Lily.", "She", "liked", "red", "😀", "مرحبا"};
     EXPECT_EQ(w.words, words);
     // " g" "ir" "l" are one word, starting at token 3; "." has no start mark, so it ends
     // "Lily." as the text's spaces do.
@@ -31,7 +31,7 @@ TEST(TokenWords, JoinsSubwordPiecesIntoTheWordsOfTheSentence) {
 }
 
 TEST(TokenWords, ByteRunsShowTheCharactersTheySpell) {
-    const TokenWords w = token_words(kStories);
+    const TokenWords w = token_words(kStoriesTokens);
     for (int i = 15; i <= 18; ++i) EXPECT_EQ(w.pieces[static_cast<std::size_t>(i)], "😀") << i;  // F0 9F 98 80
     EXPECT_EQ(w.pieces[20], "م");  // D9 85 = U+0645
     EXPECT_EQ(w.pieces[21], "م");
@@ -43,11 +43,11 @@ TEST(TokenWords, ByteRunsShowTheCharactersTheySpell) {
 TEST(TokenWords, BytesThatSpellNoCharacterStayBytes) {
     // A cut sequence (E4 B8 without its third byte), a stray continuation byte (0x80), an
     // overlong "/" (C0 AF) and a surrogate (ED A0 80) are no characters: shown as bytes.
-    EXPECT_EQ(spelled_characters({0xE4, 0xB8}), (Tokens{"", ""}));
-    EXPECT_EQ(spelled_characters({0x80, 0x41}), (Tokens{"", "A"}));
-    EXPECT_EQ(spelled_characters({0xC0, 0xAF}), (Tokens{"", ""}));
-    EXPECT_EQ(spelled_characters({0xED, 0xA0, 0x80}), (Tokens{"", "", ""}));
-    EXPECT_EQ(spelled_characters({0x0A, 0xE4, 0xB8, 0xAD}), (Tokens{"\\n", "中", "中", "中"}));
+    EXPECT_EQ(spelled_characters({0xE4, 0xB8}), (TokenList{"", ""}));
+    EXPECT_EQ(spelled_characters({0x80, 0x41}), (TokenList{"", "A"}));
+    EXPECT_EQ(spelled_characters({0xC0, 0xAF}), (TokenList{"", ""}));
+    EXPECT_EQ(spelled_characters({0xED, 0xA0, 0x80}), (TokenList{"", "", ""}));
+    EXPECT_EQ(spelled_characters({0x0A, 0xE4, 0xB8, 0xAD}), (TokenList{"\\n", "中", "中", "中"}));
     const TokenWords w = token_words({"<s>", "▁", "<0xE4>", "<0xB8>"});
     EXPECT_EQ(w.pieces[2], "<0xE4>");
     EXPECT_EQ(w.words.back(), "<0xE4><0xB8>");
@@ -60,14 +60,14 @@ TEST(TokenWords, ByteLevelTokensThatContinueACharacterShowIt) {
     const TokenWords w = token_words({"The", "Ġ中", "<0xAD>", "文", "Ġ😀", "<0x98><0x80>"});
     EXPECT_EQ(w.pieces[2], "中");
     EXPECT_EQ(w.pieces[5], "😀");
-    EXPECT_EQ(w.words, (Tokens{"The", "中", "文", "😀"}));  // a CJK character starts a word
+    EXPECT_EQ(w.words, (TokenList{"The", "中", "文", "😀"}));  // a CJK character starts a word
     EXPECT_TRUE(continues_a_character("<0x98><0x80>"));
     EXPECT_FALSE(continues_a_character("<0xE4>"));  // a lead byte
     EXPECT_FALSE(continues_a_character("<0x98>x"));
 }
 
 TEST(TokenWords, LabelsFarApartShowWordsAtWordStarts) {
-    const TokenWords w = token_words(kStories);
+    const TokenWords w = token_words(kStoriesTokens);
     EXPECT_EQ(thinned_label(w, 3, 1), " g");     // every row labelled: the piece
     EXPECT_EQ(thinned_label(w, 3, 4), "girl");   // every 4th: the word it starts
     EXPECT_EQ(thinned_label(w, 4, 4), "ir");     // inside a word (a forced label): the piece
@@ -81,9 +81,9 @@ TEST(TokenWords, LabelsFarApartShowWordsAtWordStarts) {
 
 TEST(TokenWords, OtherTokenizersMarks) {
     // GPT-2's Ġ, WordPiece's ##, a tokenizer with no marks (every token a word), and none.
-    EXPECT_EQ(token_words({"The", "Ġcat", "s", "Ġsat"}).words, (Tokens{"The", "cats", "sat"}));
-    EXPECT_EQ(token_words({"[CLS]", "play", "##ing", "[SEP]"}).words, (Tokens{"[CLS]", "playing", "[SEP]"}));
-    EXPECT_EQ(token_words({"我", "喜", "欢"}).words, (Tokens{"我", "喜", "欢"}));
+    EXPECT_EQ(token_words({"The", "Ġcat", "s", "Ġsat"}).words, (TokenList{"The", "cats", "sat"}));
+    EXPECT_EQ(token_words({"[CLS]", "play", "##ing", "[SEP]"}).words, (TokenList{"[CLS]", "playing", "[SEP]"}));
+    EXPECT_EQ(token_words({"我", "喜", "欢"}).words, (TokenList{"我", "喜", "欢"}));
     EXPECT_TRUE(token_words({}).words.empty());
 }
 
