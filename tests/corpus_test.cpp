@@ -15,6 +15,7 @@
 #include "core/corpus/annotated_json.h"
 #include "core/corpus/grammar.h"
 #include "core/error.h"
+#include "core/tokenize/chinese_words.h"
 #include "core/tokenize/playground_tokenizer.h"
 
 namespace hs {
@@ -362,6 +363,24 @@ TEST(RelationsJson, RoundTripsAndNamesWhatIsWrong) {
               "f.json: sentence 0 arc 0 partner end is 3, outside 2 … 2");
     EXPECT_EQ(error_of(head + R"({"relation": "bracket", "dependent": 2, "partner": [0, 1.5]}]}]})"),
               "f.json: sentence 0 arc 0 partner end must be an integer");
+}
+
+}  // namespace
+}  // namespace hs
+
+namespace hs {
+namespace {
+
+TEST(ChineseWords, CoverTheGrammar) {
+    // Label thinning keeps these words whole; every Chinese word of the grammar must be one.
+    const std::vector<std::string>& known = known_chinese_words();
+    EXPECT_TRUE(std::is_sorted(known.begin(), known.end()));
+    const std::vector<std::string> grammar = corpus::grammar_chinese_words();
+    EXPECT_GE(grammar.size(), 40u);  // names, nouns, verbs, adjectives, the patterns' own words
+    for (const std::string& word : grammar)
+        EXPECT_TRUE(std::binary_search(known.begin(), known.end(), word)) << word << " is missing";
+    for (const char* word : {"李娜", "老师", "认识", "后来"})
+        EXPECT_TRUE(std::count(grammar.begin(), grammar.end(), word)) << word;
 }
 
 }  // namespace

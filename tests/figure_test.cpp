@@ -19,6 +19,7 @@
 #include "core/image/heatmap_draw.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/label_thinning.h"
+#include "core/image/token_words.h"
 #include "core/image/painter.h"
 #include "core/tokenize/visible_token.h"
 #include "tests/xml_check.h"
@@ -403,6 +404,22 @@ TEST(LabelThinning, WordStartsFollowTheTokenizersMarks) {
     EXPECT_TRUE(hs::starts_word(wp, 3));  // no marks in use: every non-## piece starts a word
     const std::vector<std::string> zh{"Ġthe", "我", "是"};
     EXPECT_TRUE(hs::starts_word(zh, 2));  // CJK characters stand alone
+}
+
+TEST(LabelThinning, AChineseNameIsOneWordNotTwoStarts) {
+    // The default model reads Chinese a character per token; 李娜 and 老师 are words of its grammar.
+    const std::vector<std::string> zh{"<bos>", "他", "说", "李", "娜", "是", "老", "师", "。"};
+    EXPECT_TRUE(hs::starts_word(zh, 3));   // 李
+    EXPECT_FALSE(hs::starts_word(zh, 4));  // 娜 continues 李娜
+    EXPECT_FALSE(hs::starts_word(zh, 7));  // 师 continues 老师
+    EXPECT_TRUE(hs::starts_word(zh, 8));   // 。
+    // Every other label: 0, 2 (说), then 娜 is no start, so 是 (5); 师 is none, so 。 (8).
+    EXPECT_EQ(hs::thinned_labels(zh, 0, 9, 2), (std::vector<int>{0, 2, 5, 8}));
+    const hs::TokenWords words = hs::token_words(zh);
+    EXPECT_EQ(words.words[static_cast<std::size_t>(words.word_of[4])], "李娜");
+    EXPECT_EQ(words.word_first[static_cast<std::size_t>(words.word_of[4])], 3);
+    // An unknown pair (北京 is not a grammar word) stays two characters.
+    EXPECT_TRUE(hs::starts_word({"去", "北", "京"}, 2));
 }
 
 TEST(LabelThinning, KeepsStepSpacingAndPrefersWordStarts) {

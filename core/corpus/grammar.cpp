@@ -508,4 +508,31 @@ std::vector<std::string> grammar_nouns(const std::string& lang) {
     return out;
 }
 
+std::vector<std::string> grammar_chinese_words() {
+    std::vector<std::string> words;
+    auto add = [&words](const auto& list) {
+        for (std::string_view w : list)  // two or more characters: more than one lead byte
+            if (std::count_if(w.begin(), w.end(), [](char c) { return (c & 0xC0) != 0x80; }) >= 2)
+                words.emplace_back(w);
+    };
+    // The words the sentence patterns write themselves (b.chars("买了"), "她的朋友", …).
+    constexpr const char* kPatternWords[] = {"那些", "后来", "所以", "买了", "朋友", "送的",
+                                             "出生", "回家", "公园", "学校"};
+    add(kPatternWords);
+    for (const ZhNoun& n : kZhNouns) add(std::initializer_list<const char*>{n.noun});
+    for (const auto& row : kZhPredicates) add(row);
+    add(kZhAnimalVerbs);
+    add(kZhMaleHabits);
+    add(kZhFemaleHabits);
+    add(kZhPlaces);
+    add(kZhMet);
+    add(kZhAdjectives);
+    add(kZhSentiments);
+    add(kZhMaleNames);
+    add(kZhFemaleNames);
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    return words;
+}
+
 }  // namespace hs::corpus

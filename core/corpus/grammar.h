@@ -34,5 +34,9 @@ std::vector<std::string> grammar_vocabulary();
 // another), as words: a Chinese one spans several tokens, a character each.
 std::vector<std::string> grammar_names(const std::string& lang);
 std::vector<std::string> grammar_nouns(const std::string& lang);
+// Every Chinese word of two or more characters the grammar writes (names, nouns, verbs,
+// adjectives: 张伟, 老师, 认识, 漂亮), sorted and unique; label thinning's word list
+// (core/tokenize/chinese_words.h) must hold them all.
+std::vector<std::string> grammar_chinese_words();
 
 }  // namespace hs::corpus

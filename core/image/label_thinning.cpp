@@ -1,9 +1,11 @@
 #include "core/image/label_thinning.h"
 
 #include <algorithm>
+#include <set>
 
 #include "core/image/utf8.h"
 #include "core/tokenize/byte_fallback.h"
+#include "core/tokenize/chinese_words.h"
 
 namespace hs {
 namespace {
@@ -30,10 +32,7 @@ bool is_special(const std::string& t) {
 
 bool starts_with_cjk(const std::string& t) {
     const std::u32string cps = utf8_to_codepoints(t.substr(0, 4));
-    if (cps.empty()) return false;
-    const char32_t c = cps.front();
-    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x3040 && c <= 0x30FF) ||
-           (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0x3000 && c <= 0x303F) || (c >= 0xFF00 && c <= 0xFFEF);
+    return !cps.empty() && is_cjk_square(cps.front());
 }
 
 bool uses_start_marks(const std::vector<std::string>& tokens) {
@@ -50,10 +49,42 @@ bool starts_word_marked(const std::vector<std::string>& tokens, int i, bool mark
     return marking ? marked_start(t) : true;
 }
 
+// A token that is one CJK character ("张"), which a word of several may continue.
+bool is_one_cjk_character(const std::string& t) {
+    const std::u32string cps = utf8_to_codepoints(t);
+    return cps.size() == 1 && is_cjk_square(cps[0]);
+}
+
+// Chinese has no spaces, so a model that reads it a character per token marks no word: each
+// character counts as a start, and thinning to every other label may keep 娜 of 李娜. Runs of
+// such tokens are split into the default grammar's words (known_chinese_words) by greedy
+// longest match; the characters inside a matched word stop being starts.
+void join_known_chinese_words(const std::vector<std::string>& tokens, std::vector<bool>& starts) {
+    static const std::set<std::string> kWords(known_chinese_words().begin(), known_chinese_words().end());
+    constexpr int kLongestWord = 4;  // characters
+    const int n = static_cast<int>(tokens.size());
+    for (int i = 0; i < n;) {
+        int length = 1;
+        for (int k = kLongestWord; k >= 2 && length == 1; --k) {
+            if (i + k > n) continue;
+            std::string word;
+            bool all_characters = true;
+            for (int j = i; j < i + k && all_characters; ++j) {
+                all_characters = is_one_cjk_character(tokens[static_cast<std::size_t>(j)]);
+                word += tokens[static_cast<std::size_t>(j)];
+            }
+            if (all_characters && kWords.count(word)) length = k;
+        }
+        for (int j = i + 1; j < i + length; ++j) starts[static_cast<std::size_t>(j)] = false;
+        i += length;
+    }
+}
+
 }  // namespace
 
 bool starts_word(const std::vector<std::string>& tokens, int i) {
-    return starts_word_marked(tokens, i, uses_start_marks(tokens));
+    if (i <= 0 || i >= static_cast<int>(tokens.size())) return true;
+    return word_starts(tokens)[static_cast<std::size_t>(i)];
 }
 
 bool is_special_token(const std::string& token) { return is_special(token); }
@@ -62,6 +93,7 @@ std::vector<bool> word_starts(const std::vector<std::string>& tokens) {
     const bool marking = uses_start_marks(tokens);
     std::vector<bool> out(tokens.size());
     for (std::size_t i = 0; i < tokens.size(); ++i) out[i] = starts_word_marked(tokens, static_cast<int>(i), marking);
+    join_known_chinese_words(tokens, out);
     return out;
 }
 
@@ -74,11 +106,11 @@ std::vector<int> thinned_labels(const std::vector<std::string>& tokens, int firs
         for (int i = first; i < last; ++i) out.push_back(i);
         return out;
     }
-    const bool marking = uses_start_marks(tokens);  // once, not per token
+    const std::vector<bool> starts = word_starts(tokens);  // once, not per token
     int next_allowed = first, forced = first;  // forced: take this token whatever it is
     for (int i = first; i < last; ++i) {
         if (i < next_allowed) continue;
-        if (starts_word_marked(tokens, i, marking) || i >= forced) {
+        if (starts[static_cast<std::size_t>(i)] || i >= forced) {
             out.push_back(i);
             next_allowed = i + step;
             forced = i + 2 * step - 1;

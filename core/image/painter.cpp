@@ -1,5 +1,6 @@
 #include "core/image/painter.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/image/font.h"
@@ -8,6 +9,29 @@
 
 namespace hs {
 
+// ---- stacked vertical labels ------------------------------------------------------------
+
+bool stacks_upright(const std::string& utf8) {
+    const std::u32string cps = utf8_to_codepoints(utf8);
+    return !cps.empty() && std::all_of(cps.begin(), cps.end(), is_cjk_square);
+}
+
+std::vector<StackedCharacter> stacked_characters(const std::string& utf8, int y, int px, TextAnchor anchor,
+                                                 const Font* font) {
+    std::vector<StackedCharacter> out;
+    int length = 0;
+    for (char32_t cp : utf8_to_codepoints(utf8)) {
+        std::string text = codepoints_to_utf8(std::u32string(1, cp));
+        const int advance = font ? font->text_width(text, px) : px;
+        out.push_back({std::move(text), length, advance});
+        length += advance;
+    }
+    // Start: the line's end (its last slot's bottom) at y; Middle: centred on y; End: top at y.
+    const int top = anchor == TextAnchor::Start ? y - length : anchor == TextAnchor::Middle ? y - length / 2 : y;
+    for (StackedCharacter& c : out) c.top += top;
+    return out;
+}
+
 // ---- raster ---------------------------------------------------------------------------
 
 void RasterPainter::fill_rect(const PixelRect& r, Rgb8 c) { image_.fill_rect(r, c); }
@@ -15,6 +39,13 @@ void RasterPainter::fill_rect(const PixelRect& r, Rgb8 c) { image_.fill_rect(r, 
 void RasterPainter::text(const std::string& utf8, int x, int y, int px, Rgb8 c, TextAnchor anchor,
                          bool rotated) {
     if (!font_) return;
+    if (rotated && stacks_upright(utf8)) {  // each character upright in a slot advance tall
+        for (const StackedCharacter& ch : stacked_characters(utf8, y, px, anchor, font_)) {
+            const AlphaMask mask = font_->render_text(ch.text, px);
+            image_.blend_mask(mask, x + (px + 1 - mask.width) / 2, ch.top + (ch.advance - mask.height) / 2, c);
+        }
+        return;
+    }
     const AlphaMask mask = font_->render_text(utf8, px);
     const int shift = anchor == TextAnchor::Start ? 0 : anchor == TextAnchor::Middle ? mask.width / 2 : mask.width;
     if (rotated)  // footprint mask.height wide, mask.width tall; Start = bottom end at y
@@ -103,6 +134,13 @@ void SvgPainter::text(const std::string& utf8, int x, int y, int px, Rgb8 c, Tex
     const char* anchor_name = anchor == TextAnchor::Start ? "start" : anchor == TextAnchor::Middle ? "middle" : "end";
     char size[32];
     std::snprintf(size, sizeof size, "%.2f", static_cast<double>(font_ ? font_->em_px(px) : px * 0.86f));
+    if (rotated && stacks_upright(utf8)) {  // one upright <text> per character, as the raster
+        for (const StackedCharacter& ch : stacked_characters(utf8, y, px, anchor, font_))
+            out_ << "<text font-size=\"" << size << "\" fill=\"" << svg_color(c) << "\" text-anchor=\"middle\" x=\""
+                 << x + (px + 1) / 2 << "\" y=\"" << ch.top + (ch.advance - (px + 1)) / 2 + ascent << "\">"
+                 << xml_escape(ch.text) << "</text>\n";
+        return;
+    }
     out_ << "<text font-size=\"" << size << "\" fill=\"" << svg_color(c) << "\" text-anchor=\"" << anchor_name << '"';
     if (rotated)  // baseline ascent px right of x, the line running up from (its anchor at) y
         out_ << " transform=\"translate(" << x + ascent << ' ' << y << ") rotate(-90)\">";

@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/image/colormap.h"
 #include "core/image/rgb_image.h"
@@ -24,7 +25,10 @@ public:
     // One line of text, px tall (Font's pixel height), its top at y. anchor says whether x
     // is its left end, middle or right end. rotated: the line reads bottom to top (90°
     // CCW); then (x, y) anchors the rotated footprint's left edge and top instead, with
-    // anchor applying along the (now vertical) line: Start = bottom end at y.
+    // anchor applying along the (now vertical) line: Start = bottom end at y. A rotated
+    // line of CJK characters only (is_cjk_square: "张伟", "。") is stacked instead, each
+    // character upright and centred across the footprint, reading top to bottom, one
+    // advance per character: the footprint is the same as the rotated line's.
     virtual void text(const std::string& utf8, int x, int y, int px, Rgb8 c, TextAnchor anchor,
                       bool rotated = false) = 0;
     // m: (rows, cols), cell (i, j) = colorize(m(i, j)) over the cell_px square at
@@ -70,6 +74,20 @@ private:
     const Font* font_;
     long long rects_left_ = kSvgMaxRectCells;  // cells still drawn as <rect> in this figure
 };
+
+// One character of a stacked vertical label: its text and the top of its slot, which is
+// its advance tall (the characters' advances add up to the rotated line's length).
+struct StackedCharacter {
+    std::string text;
+    int top = 0;
+    int advance = 0;
+};
+// Whether Painter::text stacks this rotated text: non-empty, every character CJK square.
+bool stacks_upright(const std::string& utf8);
+// The slots of a stacked label laid along y as Painter::text lays a rotated line (anchor
+// Start: the last slot ends at y). Advances come from font, or px each without one.
+std::vector<StackedCharacter> stacked_characters(const std::string& utf8, int y, int px, TextAnchor anchor,
+                                                 const Font* font);
 
 // Text made safe for XML character data and attribute values: malformed UTF-8 becomes
 // U+FFFD, control characters are dropped, & < > " ' are escaped.

@@ -52,4 +52,15 @@ std::string codepoints_to_utf8(std::u32string_view text) {
     return out;
 }
 
+bool is_cjk_square(char32_t c) {
+    return (c >= 0x4E00 && c <= 0x9FFF) ||  // CJK Unified Ideographs
+           (c >= 0x3400 && c <= 0x4DBF) ||  // Extension A
+           (c >= 0x20000 && c <= 0x2FA1F) ||  // Extensions B–F, compatibility supplement
+           (c >= 0x3040 && c <= 0x30FF) ||  // Hiragana, Katakana
+           (c >= 0xAC00 && c <= 0xD7AF) ||  // Hangul syllables
+           (c >= 0x3000 && c <= 0x303F) ||  // CJK symbols and punctuation (、。「」)
+           (c >= 0xFF00 && c <= 0xFF60) ||  // full-width forms (，！？)
+           (c >= 0xF900 && c <= 0xFAFF);    // compatibility ideographs
+}
+
 }  // namespace hs
