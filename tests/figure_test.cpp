@@ -422,6 +422,18 @@ TEST(LabelThinning, AChineseNameIsOneWordNotTwoStarts) {
     EXPECT_TRUE(hs::starts_word({"去", "北", "京"}, 2));
 }
 
+TEST(LabelThinning, ALineBreakEndsTheWordBeforeIt) {
+    // stories260K: "happy.\nThe" has no ▁ on "The" (no space before it); GPT-2 writes Ċ.
+    const std::vector<std::string> sp{"<s>", "▁happy", ".", "<0x0A>", "The", "▁end"};
+    EXPECT_FALSE(hs::starts_word(sp, 2));  // "." continues "▁happy"
+    EXPECT_TRUE(hs::starts_word(sp, 3));   // the line break is a word of its own
+    EXPECT_TRUE(hs::starts_word(sp, 4));   // and the next line starts one
+    const std::vector<std::string> gpt2{"ĠHello", "ĊĊ", "World"};  // Ġ marks starts: "World" has none
+    EXPECT_TRUE(hs::starts_word(gpt2, 1));
+    EXPECT_TRUE(hs::starts_word(gpt2, 2));
+    EXPECT_FALSE(hs::starts_word({"▁a", "b<0x0A>"}, 1));  // a piece that only ends in one is no break
+}
+
 TEST(LabelThinning, KeepsStepSpacingAndPrefersWordStarts) {
     // "▁alpha" pieces: words of 3 tokens; step 2 lands on word starts 0, 3, 6, 9.
     std::vector<std::string> tokens;

@@ -134,7 +134,7 @@ void draw_numbers(const DetailPanelsContext& ctx, const Card& card, const Number
                 ImGui::TextUnformatted(cell_text(v).c_str());
             }
             if (ImGui::IsItemHovered() && std::isfinite(v))
-                ImGui::SetTooltip("%s[%d, %d] = %.9g", card.title.c_str(), r + 1, c + 1, v);
+                ImGui::SetTooltip("%s [%d, %d] = %.9g", card.title.c_str(), r, c, v);  // 0-based, as the cards
         }
     }
     ImGui::EndTable();

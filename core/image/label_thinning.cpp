@@ -35,6 +35,19 @@ bool starts_with_cjk(const std::string& t) {
     return !cps.empty() && is_cjk_square(cps.front());
 }
 
+// A line break as the tokenizers store it: "\n" (and "\r\n"), SentencePiece's byte token
+// "<0x0A>", GPT-2's "Ċ" (U+010A, the byte 0x0A); one or several.
+bool is_line_break(const std::string& t) {
+    if (t.empty()) return false;
+    for (std::size_t at = 0; at < t.size();) {
+        if (t[at] == '\n' || t[at] == '\r') ++at;
+        else if (t.compare(at, 6, "<0x0A>") == 0 || t.compare(at, 6, "<0x0D>") == 0) at += 6;
+        else if (t.compare(at, 2, "\xC4\x8A") == 0 || t.compare(at, 2, "\xC4\x8D") == 0) at += 2;  // Ċ, č (\r)
+        else return false;
+    }
+    return true;
+}
+
 bool uses_start_marks(const std::vector<std::string>& tokens) {
     return std::any_of(tokens.begin(), tokens.end(), marked_start);
 }
@@ -43,7 +56,9 @@ bool uses_start_marks(const std::vector<std::string>& tokens) {
 bool starts_word_marked(const std::vector<std::string>& tokens, int i, bool marking) {
     if (i <= 0 || i >= static_cast<int>(tokens.size())) return true;
     const std::string& t = tokens[static_cast<std::size_t>(i)];
-    if (is_special(t) || is_special(tokens[static_cast<std::size_t>(i - 1)]) || starts_with_cjk(t)) return true;
+    const std::string& before = tokens[static_cast<std::size_t>(i - 1)];
+    if (is_special(t) || is_special(before) || starts_with_cjk(t)) return true;
+    if (is_line_break(t) || is_line_break(before)) return true;  // a line ends the word before it
     if (has_prefix(t, "##")) return false;
     // A tokenizer that marks word starts marks them all: an unmarked piece continues a word.
     return marking ? marked_start(t) : true;

@@ -10,10 +10,11 @@ namespace hs {
 
 // Whether tokens[i] begins a word. Tokenizers that mark word starts (GPT-2 "Ġ",
 // SentencePiece "▁", a leading space) are read by their marks; WordPiece continuations
-// ("##ing") are not starts; the first token and special tokens
-// ("<s>", "[CLS]") always are; byte tokens ("<0xE5>", SentencePiece byte fallback) never
-// start a word after another byte token. A CJK character starts a word unless it continues
-// one of the default grammar's Chinese words (李娜: 娜 does not start one).
+// ("##ing") are not starts; the first token, special tokens ("<s>", "[CLS]"), a line break
+// ("\n", "<0x0A>", "Ċ") and the token after one always are; byte tokens ("<0xE5>",
+// SentencePiece byte fallback) never start a word after another byte token. A CJK
+// character starts a word unless it continues one of the default grammar's Chinese words
+// (李娜: 娜 does not start one).
 bool starts_word(const std::vector<std::string>& tokens, int i);
 // A special token ("<s>", "</s>", "[CLS]", "[SEP]"): in angle or square brackets, not a
 // byte token ("<0xE5>").
