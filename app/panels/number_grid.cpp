@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/panels/window_extents.h"
+
 namespace hs {
 
 std::string cell_text(float v) {
@@ -25,7 +27,7 @@ GridHover draw_number_grid(const char* id, const Matrix& m, const GridLabel& row
     for (int r = 0; r < std::min(rows, 256); ++r) label_w = std::max(label_w, ImGui::CalcTextSize(row_label(r).c_str()).x);
     label_w = std::min(label_w, fs * 12.0f) + 10.0f;
     const float header_h = cell_h;
-    ImGui::BeginChild(id, ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+    begin_child(id, ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
     // The content's full size, so the scroll bars span the whole table.
     ImGui::Dummy(ImVec2(label_w + cols * cell_w, header_h + rows * cell_h));
     const ImVec2 win = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
@@ -66,7 +68,7 @@ GridHover draw_number_grid(const char* id, const Matrix& m, const GridLabel& row
     for (int r = r0; r < r1; ++r) list->AddText(ImVec2(o.x, cell_y(r) + 3.0f), dim, row_label(r).c_str());
     list->PopClipRect();
     list->AddRectFilled(ImVec2(o.x - 2, o.y - 2), ImVec2(o.x + label_w, o.y + header_h), band);
-    ImGui::EndChild();
+    end_child();
     return hover;
 }
 

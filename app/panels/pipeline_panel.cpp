@@ -418,7 +418,7 @@ void draw_open_card(const DetailPanelsContext& ctx, const std::vector<Card>& car
     ImGui::SetNextWindowSize(ImVec2(display.x * 0.6f, display.y * 0.6f), ImGuiCond_Appearing);
     ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
     bool open = true;
-    if (ImGui::Begin((c.title + "###pipeline_card").c_str(), &open)) {
+    if (begin_window((c.title + "###pipeline_card").c_str(), &open, 0)) {
         ImGui::TextDisabled("%s", shape_string(*c.m).c_str());
         const auto row = [&](int i) { return tokens.label(c.rows, i); };
         const auto col = [&](int i) { return tokens.label(c.cols, i); };
@@ -429,7 +429,7 @@ void draw_open_card(const DetailPanelsContext& ctx, const std::vector<Card>& car
         for (int i = 0; i < std::min<int>(8, static_cast<int>(c.m->rows())); ++i) v.open_rows.push_back(row(i));
         for (int i = 0; i < std::min<int>(8, static_cast<int>(c.m->cols())); ++i) v.open_cols.push_back(col(i));
     }
-    ImGui::End();
+    end_window();
     if (!open) v.open_card.clear();
 }
 

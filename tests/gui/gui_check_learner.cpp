@@ -379,6 +379,27 @@ int check_pipeline_values(char** argv) {
     const std::vector<std::string> want = {"0 <bos>", "1 Tom", "2 bought", "3 the", "4 small", "5 dog", "6 and", "7 it"};
     check(open.at("title") == cards[masked].at("title"), "a click on card 9 opens it (" + open.at("title").dump() + ")");
     check(rows == want && cols == want, "the opened card's rows and columns are the tokens: " + open.at("rows").dump());
+    // The opened card and its table are windows of the layout dump, neither clipped sideways
+    // (the table scrolls instead), the card within the screen.
+    int card_windows = 0;
+    const nlohmann::json opened_windows = read_json(argv[4]).at("windows");
+    float screen_w = 0, screen_h = 0;  // the panels tile the screen: their far corner is its size
+    for (const nlohmann::json& w : opened_windows)
+        if (w.at("name").get<std::string>().find("###pipeline_card") == std::string::npos) {
+            screen_w = std::max(screen_w, w.at("rect")[2].get<float>());
+            screen_h = std::max(screen_h, w.at("rect")[3].get<float>());
+        }
+    for (const nlohmann::json& w : opened_windows) {
+        const std::string name = w.at("name");
+        if (name.find("###pipeline_card") == std::string::npos) continue;
+        ++card_windows;
+        check(!w.at("clipped").get<bool>(), "the opened card's window '" + name + "' is not clipped");
+        const std::vector<float> r = w.at("rect");
+        check(r[0] >= 0 && r[1] >= 0 && r[2] <= screen_w && r[3] <= screen_h,
+              "the opened card's window '" + name + "' is on the screen");
+    }
+    check(card_windows == 2, "the opened card and its number table are in the layout dump (" +
+                                 std::to_string(card_windows) + " windows)");
     return failures ? 1 : 0;
 }
 
