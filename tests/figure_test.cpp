@@ -49,8 +49,10 @@ TEST(FigureText, ValueTextHasTwoSignificantDigitsAndBlankZeros) {
     EXPECT_EQ(hs::cell_value_text(0.00703f), "0.007");
     EXPECT_EQ(hs::cell_value_text(0.0161f), "0.016");
     EXPECT_EQ(hs::cell_value_text(0.25f), "0.25");
-    EXPECT_EQ(hs::cell_value_text(0.996f), "1.00");  // not exactly 1: says so
-    EXPECT_EQ(hs::cell_value_text(1.0f), "1");
+    EXPECT_EQ(hs::cell_value_text(0.996f), "1.00");
+    EXPECT_EQ(hs::cell_value_text(1.0f), "1.00");  // as 0.996 beside it: one format in a column
+    EXPECT_EQ(hs::cell_value_text(3.14159f), "3.14");
+    EXPECT_EQ(hs::cell_value_text(9.999f), "10");
     EXPECT_EQ(hs::cell_value_text(12.345f), "12.3");
     EXPECT_EQ(hs::cell_value_text(-0.5f), "-0.50");
     EXPECT_EQ(hs::cell_value_text(0.0004f), "4e-04");

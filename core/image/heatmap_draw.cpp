@@ -140,7 +140,9 @@ std::string cell_value_text(float v) {
     if (!std::isfinite(v)) return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
     char buf[32];
     const double a = std::fabs(static_cast<double>(v));
-    if (a >= 1.0) std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(v));
+    // Weights near 1 read alike whether exactly 1 or not ("1.00" both; the hover has every
+    // digit): one column never mixes "1" and "1.00".
+    if (a >= 9.995) std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(v));
     else if (a >= 0.095) std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(v));
     else if (a >= 0.00095) std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(v));
     else std::snprintf(buf, sizeof buf, "%.0e", static_cast<double>(v));

@@ -127,9 +127,9 @@ struct GridSvg {
 GridSvg render_grid_svg(const std::vector<std::vector<Matrix>>& maps, const std::vector<std::string>& row_labels,
                         const std::vector<std::string>& col_labels, const HeatmapOptions& options);
 
-// A cell's value as figures and the window print it: "0.25", "0.007", "1", "12.3",
-// "4e-04" (two significant digits below 1, at most three decimals); exactly 0 (a
-// masked cell) prints nothing.
+// A cell's value as figures and the window print it: "0.25", "0.007", "1.00" (exactly 1
+// or 0.996 alike), "12.3", "4e-04" (two decimals from 0.095 to 10, three significant
+// digits above, at most three decimals below); exactly 0 (a masked cell) prints nothing.
 std::string cell_value_text(float v);
 
 // An attention map's axis titles: "query" / "key", or for cross-attention "query
