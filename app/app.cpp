@@ -305,10 +305,15 @@ void draw_layout(AppContext& ctx, const std::string& bench_view) {
     if (ctx.state.view_mode == ViewMode::Analysis) {
         // Analysis: the analysis window, and beside it the grid (ctrl-click ablates) over
         // the selected head's map, so an ablation's effect on later maps stays in view.
+        // The grid gets the height its thumbnails need (as laid out last frame; it depends on
+        // the width only), between 30 % and 50 %, the map the rest: at 1280×720 a fixed half
+        // left the grid's lower third empty and the map ~100 px.
         const float analysis_w = std::floor(right_w * 0.62f);
-        const float grid_h = std::floor(h * 0.5f);
+        const float wanted_h = ctx.grid_content_h > 0.0f ? ctx.grid_content_h : h * 0.5f;
+        const float grid_h = std::floor(std::clamp(wanted_h, h * 0.3f, h * 0.5f));
         draw_analysis_panel(analysis_panel_context(ctx), {ImVec2(left_w, bar_h), ImVec2(analysis_w, h)});
-        draw_grid_panel(grid_panel_context(ctx), {ImVec2(left_w + analysis_w, bar_h), ImVec2(right_w - analysis_w, grid_h)});
+        ctx.grid_content_h =
+            draw_grid_panel(grid_panel_context(ctx), {ImVec2(left_w + analysis_w, bar_h), ImVec2(right_w - analysis_w, grid_h)});
         draw_heatmap_panel(heatmap_panel_context(ctx), {ImVec2(left_w + analysis_w, bar_h + grid_h), ImVec2(right_w - analysis_w, h - grid_h)});
         return;
     }

@@ -76,13 +76,13 @@ void draw_thumb_marks(const GridPanelContext& ctx, ImDrawList* list, ImVec2 p0, 
 
 }  // namespace
 
-void draw_grid_panel(const GridPanelContext& ctx, const PanelRect& r) {
+float draw_grid_panel(const GridPanelContext& ctx, const PanelRect& r) {
     begin_fixed_window(tr("All layers × heads###grid"), r);
     const Trace* t = ctx.view.trace.get();
     if (!t) {
         ImGui::TextDisabled("%s", tr("no trace yet"));
         end_window();
-        return;
+        return 0.0f;
     }
     AppState& s = ctx.state;
     // Ablation applies to the main stack's self-attention of models that read text.
@@ -93,7 +93,7 @@ void draw_grid_panel(const GridPanelContext& ctx, const PanelRect& r) {
     if (n_layers == 0 || n_heads == 0) {
         ImGui::TextDisabled("%s", tr("no maps"));
         end_window();
-        return;
+        return 0.0f;
     }
     const float fs = ImGui::GetFontSize();
     const float label_w = ImGui::CalcTextSize("L00").x + 6.0f;
@@ -165,7 +165,9 @@ void draw_grid_panel(const GridPanelContext& ctx, const PanelRect& r) {
         for (int h = 0; h < n_heads && h < static_cast<int>(thumbs[static_cast<std::size_t>(l)].size()); ++h)
             draw_thumb_marks(ctx, list, at(l, h), thumb, l, h, can_ablate);
     ImGui::Dummy(ImVec2(1, 1));
+    const float content_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;  // from the window's top
     end_window();
+    return content_h;
 }
 
 }  // namespace hs

@@ -75,7 +75,9 @@ struct GridPanelContext {
     float ui_scale = 1.0f;
     ClickTargets& click_targets;   // each thumbnail, as "thumb-L.H"
 };
-void draw_grid_panel(const GridPanelContext& ctx, const PanelRect& r);
+// Returns the panel height its thumbnails need at this width (title bar and padding
+// included; 0 while there are none), for a layout that gives the rest to other panels.
+float draw_grid_panel(const GridPanelContext& ctx, const PanelRect& r);
 
 // The bottom area: tabs Pipeline | Layer outputs | Export | Article.
 struct DetailPanelsContext {

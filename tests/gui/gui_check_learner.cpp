@@ -200,11 +200,13 @@ int check_fit(int argc, char** argv) {
         }
         check(windows >= 3, file + ": " + std::to_string(windows) + " windows, none clipped sideways");
         // Where the Heatmap panel shows, its map has room: at 1280×720 the Analysis view's
-        // short panel gave it ~50 px before the colour-scale controls went behind a button.
+        // short panel gave it ~50 px before the colour-scale controls went behind a button,
+        // and ~100 px while the grid above it kept half the height (now the height its
+        // thumbnails need: 164 px and more).
         if (state.contains("heatmap")) {
             const nlohmann::json& area = state["heatmap"].at("area");
             const float side = std::min(area.at(0).get<float>(), area.at(1).get<float>());
-            check(side >= 96.0f, file + ": the heatmap has " + std::to_string(side) + " px (want ≥ 96; colour scale in " +
+            check(side >= 150.0f, file + ": the heatmap has " + std::to_string(side) + " px (want ≥ 150; colour scale in " +
                                      state["heatmap"].at("scale_controls").get<std::string>() + ")");
         }
     }
