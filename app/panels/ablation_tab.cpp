@@ -125,8 +125,9 @@ void draw_effect(const AnalysisPanelContext& ctx, const AblationEffect& e, float
     const int columns = plots >= 20.0f * fs ? 3 : 2;
     if (!ImGui::BeginTable("##effect", columns, ImGuiTableFlags_SizingStretchSame)) return;
     if (columns == 3) {
-        ImGui::TableSetupColumn("##hidden", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupColumn("##maps", ImGuiTableColumnFlags_WidthStretch);
+        // The map of every head gets twice the bars' width (a model's heads outnumber its layers).
+        ImGui::TableSetupColumn("##hidden", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("##maps", ImGuiTableColumnFlags_WidthStretch, 2.0f);
         ImGui::TableSetupColumn("##next", ImGuiTableColumnFlags_WidthFixed, third);
     }
     // 1. Hidden-state change per layer.
@@ -153,11 +154,13 @@ void draw_effect(const AnalysisPanelContext& ctx, const AblationEffect& e, float
         ColorScale scale;
         scale.lo = 0.0f;
         scale.hi = std::max(ctx.analysis.effect_map.hi, 1e-6f);
-        const float side = ImGui::GetContentRegionAvail().x;
+        // Cells fill the plot's width and the bars' height (not square: 4 layers × 8 heads in a
+        // square-celled plot came out 85 × 40 px at 1280×720), up to twice as tall as wide.
+        const float width = ImGui::GetContentRegionAvail().x;
         const PlotHover hm = draw_matrix_plot(ctx.canvas, "##map_change", ctx.analysis.effect_map, layers, heads,
-                                              ImVec2(side, std::min(height, side)), Colormap::Magma, scale,
-                                              [](int i) { return "L" + std::to_string(i); },
-                                              [](int j) { return "H" + std::to_string(j); });
+                                              ImVec2(width, std::min(height, width * 2.0f * layers / heads)),
+                                              Colormap::Magma, scale, [](int i) { return "L" + std::to_string(i); },
+                                              [](int j) { return "H" + std::to_string(j); }, false);
         if (hm.row >= 0) {
             ImGui::SetTooltip(tr("L%d.H%d map changes by %.4f on average per entry%s"), hm.row, hm.col, m(hm.row, hm.col),
                               ctx.state.is_ablated(hm.row, hm.col) ? tr(" (ablated: its map is still computed)") : "");
