@@ -119,6 +119,10 @@ void draw_wrapped_text_box(const InputPanelContext& ctx, const char* id, const c
         return;
     }
     if (box.focus) {
+        // The click went to the wrapped view's child window, which took ImGui's focus scope
+        // with it; ImGui 1.90 then finds no field for SetKeyboardFocusHere in this window
+        // unless the window takes the focus back first.
+        ImGui::SetWindowFocus();
         ImGui::SetKeyboardFocusHere();
         box.edited = *text;
     }
