@@ -13,8 +13,10 @@
 #include "cli/common.h"
 #include "core/open_source.h"
 #include "core/error.h"
+#include "core/image/font.h"
 #include "core/image/heatmap_image.h"
 #include "core/image/png.h"
+#include "core/image/utf8.h"
 #include "core/io/trace_export.h"
 
 namespace hs {
@@ -93,6 +95,31 @@ void check_export_outputs(const Args& args, bool grid) {
         throw UsageError{"give --layer L and --head H, or --grid for all of them"};
 }
 
+// A PNG draws a character no installed font has as a box: names them, and what to install.
+// (An SVG leaves the fonts to its viewer.)
+void note_missing_characters(const std::vector<std::string>& queries, const std::vector<std::string>& keys,
+                             const std::string& title) {
+    const Font& font = Font::system_default();
+    if (!font.available()) return;
+    std::u32string missing = font.missing_characters(title);
+    for (const auto* tokens : {&queries, &keys})
+        for (const std::string& token : *tokens)
+            for (const char32_t cp : font.missing_characters(token))
+                if (missing.find(cp) == std::u32string::npos) missing.push_back(cp);
+    if (missing.empty()) return;
+    std::string list;
+    for (std::size_t i = 0; i < missing.size() && i < 8; ++i) {
+        char code[16];
+        std::snprintf(code, sizeof code, "U+%04X ", static_cast<unsigned>(missing[i]));
+        list += (i ? ", " : "") + std::string(code) + codepoints_to_utf8(missing.substr(i, 1));
+    }
+    if (missing.size() > 8) list += " and " + std::to_string(missing.size() - 8) + " more";
+    std::fprintf(stderr,
+                 "note: no installed font has %s: the PNG draws a box for each (fonts-noto-core and "
+                 "fonts-noto-color-emoji cover most scripts; HEADSCOPE_FONT=FILE adds a font)\n",
+                 list.c_str());
+}
+
 }  // namespace
 
 // Says so when the maps were drawn as block means to fit the image (shrink_note).
@@ -149,6 +176,7 @@ int cmd_export(int argc, char** argv) {
             [&](const std::string& path) {
                 const GridImage image = render_grid(maps, q_tokens, k_tokens, options);
                 print_note(shrink_note(image.layout, options));
+                note_missing_characters(q_tokens, k_tokens, options.title);
                 write_png(path, image.image);
                 std::fprintf(stderr, "wrote %s (%d×%d, %zu layers × %zu heads)\n", path.c_str(),
                              image.image.width(), image.image.height(), maps.size(),
@@ -174,6 +202,7 @@ int cmd_export(int argc, char** argv) {
         [&](const std::string& path) {
             const HeatmapImage image = render_heatmap(weights, q_tokens, k_tokens, options);
             print_note(shrink_note(image.layout, options));
+            note_missing_characters(q_tokens, k_tokens, options.title);
             write_png(path, image.image);
             std::fprintf(stderr, "wrote %s (%d×%d)\n", path.c_str(), image.image.width(), image.image.height());
         },

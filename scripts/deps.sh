@@ -12,6 +12,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libimgui-dev libglfw3-dev libeigen3-dev nlohmann-json3-dev libstb-dev libhwy-dev
   libpng-dev  # PNG export streamed row by row (images over 2 GiB)
+  libharfbuzz-dev libfribidi-dev  # text in exported PNGs: shaping (Arabic joined) and right-to-left runs
   libsentencepiece-dev  # SentencePiece's tokenizer.model files
   libgl-dev
   # speed: OpenBLAS behind Eigen's matrix products (docs/PERFORMANCE.md)
@@ -20,8 +21,9 @@ packages=(
   libgtest-dev libbenchmark-dev
   # headless GUI tests and screenshots
   xvfb xauth libgl1-mesa-dri x11-apps
-  # fonts: Latin labels and a CJK-capable font for Chinese tokens
-  fonts-dejavu-core fonts-wqy-microhei
+  # fonts: Latin labels and a CJK-capable font for Chinese tokens; Noto for the other
+  # scripts and colour emoji in exported figures
+  fonts-dejavu-core fonts-wqy-microhei fonts-noto-core fonts-noto-color-emoji
 )
 if [[ "${1:-}" == "--fixtures" ]]; then
   packages+=(python3-torch python3-numpy python3-sentencepiece python3-regex)

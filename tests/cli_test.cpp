@@ -406,6 +406,23 @@ TEST(CliGenerate, SaysWhyItStoppedEarlyAndWhichWordsItCouldNotRead) {
     EXPECT_EQ(few.err, "");
 }
 
+// A PNG draws a character no installed font has as a box: export names it (Egyptian
+// hieroglyphs are in none of the fonts deps.sh installs), and says nothing of the others.
+TEST(CliExport, NamesTheCharactersNoFontDraws) {
+    TempDir dir;
+    const std::string model = "random:d_model=16,heads=2,layers=1,seed=3";
+    const RunResult r = run_headscope({"export", model, "--text", "ok \U00013000 猫 😀", "--layer", "0", "--head", "0",
+                                       "--png", dir.file("h.png")}, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("note: no installed font has U+13000 \U00013000: the PNG draws a box for each"),
+              std::string::npos)
+        << r.err;
+    const RunResult drawn = run_headscope({"export", model, "--text", "ok 猫 😀", "--layer", "0", "--head", "0",
+                                           "--png", dir.file("d.png")}, dir);
+    ASSERT_EQ(drawn.status, 0) << drawn.err;
+    EXPECT_EQ(drawn.err.find("no installed font"), std::string::npos) << drawn.err;
+}
+
 // A llama2.c vocabulary without a piece for a character spells it in bytes: 猫 is 3.
 TEST(CliForward, CountsTheCharactersSpelledAsRawBytes) {
     TempDir dir;

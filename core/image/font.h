@@ -1,9 +1,11 @@
 #pragma once
-// Text rasterisation for exported images (stb_truetype, CPU only).
-// A Font is a list of faces tried in order per code point, so a CJK face can come
-// first and a Latin face (DejaVu) catches anything it lacks. If no face has a glyph,
-// the first face's .notdef box is drawn. Rendered glyphs are cached per
-// (face, glyph, pixel height); all methods are thread-safe.
+// Text rasterisation for exported images (CPU only). A Font is a list of faces tried in
+// order per character, so a CJK face can come first, DejaVu catch Latin, Greek and Cyrillic,
+// Noto faces the other scripts and Noto Color Emoji the emoji. A line is shaped by HarfBuzz
+// in runs of one face and one direction (core/image/text_shaping.h: Arabic joined and right
+// to left, emoji sequences as one glyph); a character no face has draws the first face's
+// .notdef box. Rendered glyphs are cached per (face, glyph, pixel height); all methods are
+// thread-safe.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -13,14 +15,10 @@
 #include <tuple>
 #include <vector>
 
+#include "core/image/font_face.h"
 #include "core/image/rgb_image.h"
 
 namespace hs {
-
-struct FontFile {
-    std::string path;
-    int face_index = 0;  // face inside a .ttc collection
-};
 
 class Font {
 public:
@@ -32,7 +30,9 @@ public:
     Font& operator=(const Font&) = delete;
 
     // The process-wide default: $HEADSCOPE_FONT (a path, face 0) if set, then
-    // WenQuanYi Micro Hei, Noto Sans CJK SC, Droid Sans Fallback, DejaVu Sans.
+    // WenQuanYi Micro Hei, Noto Sans CJK SC, Droid Sans Fallback, DejaVu Sans, Noto Sans
+    // for Arabic, Hebrew, Devanagari, Bengali, Tamil, Thai, Armenian, Georgian, Ethiopic and
+    // symbols, and Noto Color Emoji (the ones installed).
     // Never null; may be !available() on a machine without any of these fonts,
     // in which case exporters draw no text but still produce the image.
     static const Font& system_default();
@@ -41,8 +41,13 @@ public:
     bool available() const { return !faces_.empty(); }
     std::vector<std::string> loaded_paths() const;
     bool has_glyph(char32_t cp) const;  // some face maps cp to a real glyph
+    // The characters of utf8 that no face has, each once, in the order they first appear;
+    // controls and characters drawn with the one before (marks, ZWJ, variation selectors,
+    // skin tones) are not counted. What a PNG would draw as .notdef boxes.
+    std::u32string missing_characters(std::string_view utf8) const;
 
     // One line of text; height = pixel_height (+1), baseline at the primary face's ascent.
+    // Colour glyphs (emoji) come in the mask's rgba, everything else in its alpha.
     AlphaMask render_text(std::string_view utf8, int pixel_height) const;
     int text_width(std::string_view utf8, int pixel_height) const;
     // Baseline of render_text's mask, in pixels from its top.
@@ -52,21 +57,12 @@ public:
     float em_px(int pixel_height) const;
 
 private:
-    struct Face;
-    struct Glyph {
-        int x0 = 0, y0 = 0;  // bitmap offset from the pen position on the baseline
-        int width = 0, height = 0;
-        float advance = 0;   // pixels
-        std::vector<std::uint8_t> alpha;
-    };
-    using GlyphKey = std::tuple<int, int, int>;  // face, glyph index, pixel height
+    using GlyphKey = std::tuple<int, unsigned, int>;  // face, glyph index, pixel height
+    const GlyphBitmap& glyph(int face, unsigned glyph_index, int pixel_height) const;  // caller holds mutex_
 
-    std::pair<int, int> find_glyph(char32_t cp) const;  // (face, glyph index)
-    const Glyph& glyph(int face, int glyph_index, int pixel_height) const;
-
-    std::vector<std::unique_ptr<Face>> faces_;
+    std::vector<std::unique_ptr<FontFace>> faces_;
     mutable std::mutex mutex_;
-    mutable std::map<GlyphKey, Glyph> cache_;
+    mutable std::map<GlyphKey, GlyphBitmap> cache_;
 };
 
 }  // namespace hs

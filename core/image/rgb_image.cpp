@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <utility>
 
 #include "core/error.h"
 
@@ -51,17 +52,31 @@ void RgbImage::blend_pixel(int x, int y, std::uint8_t a, Rgb8 c) {
     }
 }
 
-void RgbImage::blend_mask(const AlphaMask& mask, int x, int y, Rgb8 c) {
+namespace {
+
+// Mask pixel (mx, my) blended at to(mx, my): its coverage in colour c, then its own colour.
+template <typename To>
+void blend_mask_at(RgbImage& image, const AlphaMask& mask, Rgb8 c, To to) {
     for (int my = 0; my < mask.height; ++my)
-        for (int mx = 0; mx < mask.width; ++mx) blend_pixel(x + mx, y + my, mask.at(mx, my), c);
+        for (int mx = 0; mx < mask.width; ++mx) {
+            const auto [x, y] = to(mx, my);
+            image.blend_pixel(x, y, mask.at(mx, my), c);
+            if (mask.rgba.empty()) continue;
+            const std::uint8_t* p = &mask.rgba[(static_cast<std::size_t>(my) * mask.width + mx) * 4];
+            image.blend_pixel(x, y, p[3], Rgb8{p[0], p[1], p[2]});
+        }
+}
+
+}  // namespace
+
+void RgbImage::blend_mask(const AlphaMask& mask, int x, int y, Rgb8 c) {
+    blend_mask_at(*this, mask, c, [x, y](int mx, int my) { return std::pair{x + mx, y + my}; });
 }
 
 void RgbImage::blend_mask_rotated_ccw(const AlphaMask& mask, int x, int y, Rgb8 c) {
     // Mask pixel (mx, my) goes to (x + my, y + width − 1 − mx): the text's start ends up
     // at the bottom, its top (ascenders) on the left.
-    for (int my = 0; my < mask.height; ++my)
-        for (int mx = 0; mx < mask.width; ++mx)
-            blend_pixel(x + my, y + mask.width - 1 - mx, mask.at(mx, my), c);
+    blend_mask_at(*this, mask, c, [x, y, w = mask.width](int mx, int my) { return std::pair{x + my, y + w - 1 - mx}; });
 }
 
 }  // namespace hs

@@ -19,11 +19,14 @@ struct PixelRect {
     bool operator==(const PixelRect&) const = default;
 };
 
-// A coverage mask (e.g. rasterised text): alpha (height, width), 0 = empty, 255 = full.
+// A coverage mask (e.g. rasterised text): alpha (height, width), 0 = empty, 255 = full,
+// drawn in one colour; and, when some glyph has colours of its own (an emoji), rgba
+// (height, width, 4, straight alpha) drawn over it in those colours.
 struct AlphaMask {
     int width = 0, height = 0;
     int baseline = 0;  // row of the text baseline, from the top
     std::vector<std::uint8_t> alpha;
+    std::vector<std::uint8_t> rgba;  // empty: no colour glyph
     std::uint8_t at(int x, int y) const { return alpha[static_cast<std::size_t>(y) * width + x]; }
 };
 
@@ -48,8 +51,10 @@ public:
     // the rotated footprint is mask.height wide and mask.width tall, top-left at (x, y).
     void blend_mask_rotated_ccw(const AlphaMask& mask, int x, int y, Rgb8 c);
 
-private:
+    // Pixel (x, y) becomes c over it with coverage a (nothing outside the image).
     void blend_pixel(int x, int y, std::uint8_t a, Rgb8 c);
+
+private:
 
     int width_ = 0, height_ = 0;
     std::vector<std::uint8_t> pixels_;
