@@ -397,43 +397,43 @@ TEST(RobustRange, MatchesTheExactQuantileWithinOneBin) {
 
 TEST(LabelThinning, WordStartsFollowTheTokenizersMarks) {
     const std::vector<std::string> sp{"<s>", "▁Once", "▁up", "on", "▁a", "▁time"};
-    EXPECT_TRUE(hs::starts_word(sp, 0));
-    EXPECT_TRUE(hs::starts_word(sp, 1));
-    EXPECT_FALSE(hs::starts_word(sp, 3));  // "on" continues "▁up"
+    EXPECT_TRUE(hs::word_starts(sp)[0]);
+    EXPECT_TRUE(hs::word_starts(sp)[1]);
+    EXPECT_FALSE(hs::word_starts(sp)[3]);  // "on" continues "▁up"
     const std::vector<std::string> wp{"[CLS]", "play", "##ing", "games"};
-    EXPECT_TRUE(hs::starts_word(wp, 1));
-    EXPECT_FALSE(hs::starts_word(wp, 2));
-    EXPECT_TRUE(hs::starts_word(wp, 3));  // no marks in use: every non-## piece starts a word
+    EXPECT_TRUE(hs::word_starts(wp)[1]);
+    EXPECT_FALSE(hs::word_starts(wp)[2]);
+    EXPECT_TRUE(hs::word_starts(wp)[3]);  // no marks in use: every non-## piece starts a word
     const std::vector<std::string> zh{"Ġthe", "我", "是"};
-    EXPECT_TRUE(hs::starts_word(zh, 2));  // CJK characters stand alone
+    EXPECT_TRUE(hs::word_starts(zh)[2]);  // CJK characters stand alone
 }
 
 TEST(LabelThinning, AChineseNameIsOneWordNotTwoStarts) {
     // The default model reads Chinese a character per token; 李娜 and 老师 are words of its grammar.
     const std::vector<std::string> zh{"<bos>", "他", "说", "李", "娜", "是", "老", "师", "。"};
-    EXPECT_TRUE(hs::starts_word(zh, 3));   // 李
-    EXPECT_FALSE(hs::starts_word(zh, 4));  // 娜 continues 李娜
-    EXPECT_FALSE(hs::starts_word(zh, 7));  // 师 continues 老师
-    EXPECT_TRUE(hs::starts_word(zh, 8));   // 。
+    EXPECT_TRUE(hs::word_starts(zh)[3]);   // 李
+    EXPECT_FALSE(hs::word_starts(zh)[4]);  // 娜 continues 李娜
+    EXPECT_FALSE(hs::word_starts(zh)[7]);  // 师 continues 老师
+    EXPECT_TRUE(hs::word_starts(zh)[8]);   // 。
     // Every other label: 0, 2 (说), then 娜 is no start, so 是 (5); 师 is none, so 。 (8).
     EXPECT_EQ(hs::thinned_labels(zh, 0, 9, 2), (std::vector<int>{0, 2, 5, 8}));
     const hs::TokenWords words = hs::token_words(zh);
     EXPECT_EQ(words.words[static_cast<std::size_t>(words.word_of[4])], "李娜");
     EXPECT_EQ(words.word_first[static_cast<std::size_t>(words.word_of[4])], 3);
     // An unknown pair (北京 is not a grammar word) stays two characters.
-    EXPECT_TRUE(hs::starts_word({"去", "北", "京"}, 2));
+    EXPECT_TRUE(hs::word_starts({"去", "北", "京"})[2]);
 }
 
 TEST(LabelThinning, ALineBreakEndsTheWordBeforeIt) {
     // stories260K: "happy.\nThe" has no ▁ on "The" (no space before it); GPT-2 writes Ċ.
     const std::vector<std::string> sp{"<s>", "▁happy", ".", "<0x0A>", "The", "▁end"};
-    EXPECT_FALSE(hs::starts_word(sp, 2));  // "." continues "▁happy"
-    EXPECT_TRUE(hs::starts_word(sp, 3));   // the line break is a word of its own
-    EXPECT_TRUE(hs::starts_word(sp, 4));   // and the next line starts one
+    EXPECT_FALSE(hs::word_starts(sp)[2]);  // "." continues "▁happy"
+    EXPECT_TRUE(hs::word_starts(sp)[3]);   // the line break is a word of its own
+    EXPECT_TRUE(hs::word_starts(sp)[4]);   // and the next line starts one
     const std::vector<std::string> gpt2{"ĠHello", "ĊĊ", "World"};  // Ġ marks starts: "World" has none
-    EXPECT_TRUE(hs::starts_word(gpt2, 1));
-    EXPECT_TRUE(hs::starts_word(gpt2, 2));
-    EXPECT_FALSE(hs::starts_word({"▁a", "b<0x0A>"}, 1));  // a piece that only ends in one is no break
+    EXPECT_TRUE(hs::word_starts(gpt2)[1]);
+    EXPECT_TRUE(hs::word_starts(gpt2)[2]);
+    EXPECT_FALSE(hs::word_starts({"▁a", "b<0x0A>"})[1]);  // a piece that only ends in one is no break
 }
 
 TEST(LabelThinning, KeepsStepSpacingAndPrefersWordStarts) {

@@ -52,7 +52,7 @@ bool uses_start_marks(const std::vector<std::string>& tokens) {
     return std::any_of(tokens.begin(), tokens.end(), marked_start);
 }
 
-// starts_word with the tokenizer's marking known (uses_start_marks).
+// Whether tokens[i] starts a word, the tokenizer's marking known (uses_start_marks).
 bool starts_word_marked(const std::vector<std::string>& tokens, int i, bool marking) {
     if (i <= 0 || i >= static_cast<int>(tokens.size())) return true;
     const std::string& t = tokens[static_cast<std::size_t>(i)];
@@ -78,17 +78,16 @@ void join_known_chinese_words(const std::vector<std::string>& tokens, std::vecto
     static const std::set<std::string> kWords(known_chinese_words().begin(), known_chinese_words().end());
     constexpr int kLongestWord = 4;  // characters
     const int n = static_cast<int>(tokens.size());
+    std::vector<bool> character(tokens.size());  // each token decoded once
+    for (std::size_t i = 0; i < tokens.size(); ++i) character[i] = is_one_cjk_character(tokens[i]);
     for (int i = 0; i < n;) {
+        int run = 0;  // characters from i, up to a word's length
+        while (run < kLongestWord && i + run < n && character[static_cast<std::size_t>(i + run)]) ++run;
         int length = 1;
-        for (int k = kLongestWord; k >= 2 && length == 1; --k) {
-            if (i + k > n) continue;
+        for (int k = run; k >= 2 && length == 1; --k) {
             std::string word;
-            bool all_characters = true;
-            for (int j = i; j < i + k && all_characters; ++j) {
-                all_characters = is_one_cjk_character(tokens[static_cast<std::size_t>(j)]);
-                word += tokens[static_cast<std::size_t>(j)];
-            }
-            if (all_characters && kWords.count(word)) length = k;
+            for (int j = i; j < i + k; ++j) word += tokens[static_cast<std::size_t>(j)];
+            if (kWords.count(word)) length = k;
         }
         for (int j = i + 1; j < i + length; ++j) starts[static_cast<std::size_t>(j)] = false;
         i += length;
@@ -96,11 +95,6 @@ void join_known_chinese_words(const std::vector<std::string>& tokens, std::vecto
 }
 
 }  // namespace
-
-bool starts_word(const std::vector<std::string>& tokens, int i) {
-    if (i <= 0 || i >= static_cast<int>(tokens.size())) return true;
-    return word_starts(tokens)[static_cast<std::size_t>(i)];
-}
 
 bool is_special_token(const std::string& token) { return is_special(token); }
 

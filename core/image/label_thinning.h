@@ -8,18 +8,16 @@
 
 namespace hs {
 
-// Whether tokens[i] begins a word. Tokenizers that mark word starts (GPT-2 "Ġ",
+// A special token ("<s>", "</s>", "[CLS]", "[SEP]"): in angle or square brackets, not a
+// byte token ("<0xE5>").
+bool is_special_token(const std::string& token);
+// Whether each token begins a word. Tokenizers that mark word starts (GPT-2 "Ġ",
 // SentencePiece "▁", a leading space) are read by their marks; WordPiece continuations
 // ("##ing") are not starts; the first token, special tokens ("<s>", "[CLS]"), a line break
 // ("\n", "<0x0A>", "Ċ") and the token after one always are; byte tokens ("<0xE5>",
 // SentencePiece byte fallback) never start a word after another byte token. A CJK
 // character starts a word unless it continues one of the default grammar's Chinese words
 // (李娜: 娜 does not start one).
-bool starts_word(const std::vector<std::string>& tokens, int i);
-// A special token ("<s>", "</s>", "[CLS]", "[SEP]"): in angle or square brackets, not a
-// byte token ("<0xE5>").
-bool is_special_token(const std::string& token);
-// starts_word for every token at once (the tokenizer's marking found once).
 std::vector<bool> word_starts(const std::vector<std::string>& tokens);
 
 // Indices in [first, last) to label, ascending, consecutive ones ≥ step apart (step ≥ 1).
