@@ -317,10 +317,18 @@ void draw_layout(AppContext& ctx, const std::string& bench_view) {
         draw_heatmap_panel(heatmap_panel_context(ctx), {ImVec2(left_w + analysis_w, bar_h + grid_h), ImVec2(right_w - analysis_w, h - grid_h)});
         return;
     }
+    // Attention: the Heatmap, and beside it the heatmap's controls (layer, head, colours)
+    // over the grid. In the Heatmap panel the controls took three rows from the map, while
+    // the grid's thumbnails, sized by the width, left the column's lower half empty (at
+    // 1280×720 the map had ~200 px, the grid ~200 px to spare).
     const float top_h = std::floor(h * 0.64f);
-    const float heat_w = std::floor(right_w * 0.58f);
-    draw_heatmap_panel(heatmap_panel_context(ctx), {ImVec2(left_w, bar_h), ImVec2(heat_w, top_h)});
-    draw_grid_panel(grid_panel_context(ctx), {ImVec2(left_w + heat_w, bar_h), ImVec2(right_w - heat_w, top_h)});
+    const float heat_w = std::floor(right_w * 0.58f), side_w = right_w - heat_w;
+    const float controls_h = std::floor(std::min(
+        ctx.heatmap_controls_h > 0.0f ? ctx.heatmap_controls_h : 4.0f * ImGui::GetFrameHeightWithSpacing(), top_h * 0.5f));
+    draw_heatmap_panel(heatmap_panel_context(ctx), {ImVec2(left_w, bar_h), ImVec2(heat_w, top_h)}, false);
+    ctx.heatmap_controls_h =
+        draw_heatmap_controls_panel(heatmap_panel_context(ctx), {ImVec2(left_w + heat_w, bar_h), ImVec2(side_w, controls_h)});
+    draw_grid_panel(grid_panel_context(ctx), {ImVec2(left_w + heat_w, bar_h + controls_h), ImVec2(side_w, top_h - controls_h)});
     draw_detail_panels(detail_panels_context(ctx), {ImVec2(left_w, bar_h + top_h), ImVec2(right_w, h - top_h)});
 }
 

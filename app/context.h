@@ -38,6 +38,7 @@ struct AppContext {
     FontManager fonts;
     float ui_scale = 1.0f;
     float grid_content_h = 0.0f;  // the grid panel's height for its thumbnails, last frame (0: unknown)
+    float heatmap_controls_h = 0.0f;  // the Attention view's heatmap controls' height, last frame (0: unknown)
     std::vector<Sample> samples;
     std::shared_ptr<const std::vector<std::string>> sample_texts;  // samples[i].text, for the worker
     std::string samples_error;

@@ -509,7 +509,21 @@ void draw_stale_mark(ImDrawList* list, ImVec2 p0, ImVec2 p1) {
 
 }  // namespace
 
-void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
+float draw_heatmap_controls_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
+    begin_fixed_window("##heatmap_controls", r,
+                       ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    float needed = 0.0f;
+    if (const Trace* t = ctx.view.trace.get()) {
+        ctx.heatmap.scale_behind_button = false;  // the map's room does not depend on them here
+        const float top = ImGui::GetCursorPosY();
+        draw_toolbar(ctx, *t);
+        needed = ImGui::GetCursorPosY() - top + 2.0f * ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
+    }
+    end_window();
+    return needed;
+}
+
+void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r, bool with_toolbar) {
     begin_fixed_window(tr("Heatmap###heatmap"), r, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const Trace* t = ctx.view.trace.get();
     if (!t) {
@@ -518,7 +532,7 @@ void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
         return;
     }
     AppState& s = ctx.state;
-    draw_toolbar(ctx, *t);
+    if (with_toolbar) draw_toolbar(ctx, *t);
     ctx.view.sync_textures(s, ctx.layer_maps_worker, ctx.mip_worker);
     const Matrix* weights = ctx.view.selected_map(s, false);
     const Matrix* scores = ctx.view.selected_map(s, true);
@@ -562,7 +576,7 @@ void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r) {
     ctx.heatmap.area_w = area_w;
     ctx.heatmap.area_h = area_h;
     ctx.heatmap.area_frame = ImGui::GetFrameCount();
-    update_scale_placement(ctx.heatmap, area_h);
+    if (with_toolbar) update_scale_placement(ctx.heatmap, area_h);
     if (area_w < 20.0f || area_h < 20.0f) {
         end_window();
         return;

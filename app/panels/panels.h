@@ -65,7 +65,13 @@ struct HeatmapPanelContext {
     const std::vector<Sample>& samples;  // gold arcs of the shown sample
     const AnalysisView& analysis;        // the heads' relation captions
 };
-void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r);
+// with_toolbar false: the layer, head, colormap and colour-scale controls are drawn by
+// draw_heatmap_controls_panel instead, and the map takes the panel's height.
+void draw_heatmap_panel(const HeatmapPanelContext& ctx, const PanelRect& r, bool with_toolbar = true);
+// The Heatmap panel's toolbar in a window of its own, without a title bar (the Attention
+// view puts it over the grid, whose thumbnails leave room at 1280×720). Returns the height
+// its controls need at this width, window padding included, for the next frame's layout.
+float draw_heatmap_controls_panel(const HeatmapPanelContext& ctx, const PanelRect& r);
 
 struct GridPanelContext {
     AppState& state;

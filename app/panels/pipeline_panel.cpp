@@ -334,7 +334,8 @@ void draw_card_map(const DetailPanelsContext& ctx, const Card& c, const CardToke
     // keeps its width as the strip scrolls.
     const float bar = 6.0f * ctx.ui_scale, gap = 3.0f * ctx.ui_scale;
     ImGui::SameLine(0, 0);
-    ImGui::Dummy(ImVec2(gap + bar + 4 + ImGui::CalcTextSize("-8.888e-88").x, hh));
+    const float fs = ImGui::GetFontSize();
+    ImGui::Dummy(ImVec2(gap + bar + 4 + ImGui::CalcTextSize("-8.888e-88").x, std::max(hh, 2.0f * fs)));
     // Cards scrolled out of view get no texture (a live edit then uploads only what is on
     // screen; W_in alone is 3 MB at d_model 512).
     if (!visible) return;
@@ -348,10 +349,19 @@ void draw_card_map(const DetailPanelsContext& ctx, const Card& c, const CardToke
     // The colour bar and its two ends, right of the map.
     const ImVec2 b0(p1.x + gap, p0.y), b1(b0.x + bar, p1.y);
     ctx.renderer.draw_colorbar(list, b0, b1, cmap, true);
+    // Its ends at its ends; beside a map under two lines tall (X, (10, 128), at 1280×720)
+    // they would overlap: one "±hi" for a symmetric scale, else hi over lo below the bar.
     const std::string hi = cell_text(scale.hi), lo = cell_text(scale.lo);
     const ImU32 ink = IM_COL32(200, 204, 212, 255);
-    list->AddText(ImVec2(b1.x + 2, b0.y), ink, hi.c_str());
-    list->AddText(ImVec2(b1.x + 2, b1.y - ImGui::GetFontSize()), ink, lo.c_str());
+    if (hh >= 2.0f * fs) {
+        list->AddText(ImVec2(b1.x + 2, b0.y), ink, hi.c_str());
+        list->AddText(ImVec2(b1.x + 2, b1.y - fs), ink, lo.c_str());
+    } else if (scale.lo == -scale.hi) {
+        list->AddText(ImVec2(b1.x + 2, 0.5f * (b0.y + b1.y - fs)), ink, ("±" + hi).c_str());
+    } else {
+        list->AddText(ImVec2(b1.x + 2, b0.y), ink, hi.c_str());
+        list->AddText(ImVec2(b1.x + 2, b0.y + fs), ink, lo.c_str());
+    }
     rect.scale_lo = scale.lo;
     rect.scale_hi = scale.hi;
     rect.map_x0 = p0.x;

@@ -208,6 +208,10 @@ int check_fit(int argc, char** argv) {
             const float side = std::min(area.at(0).get<float>(), area.at(1).get<float>());
             check(side >= 150.0f, file + ": the heatmap has " + std::to_string(side) + " px (want ≥ 150; colour scale in " +
                                      state["heatmap"].at("scale_controls").get<std::string>() + ")");
+            // The Attention view's map, its controls over the grid beside it: at 1280×720
+            // 287 px (~200 while they took three rows of its own panel).
+            if (file.find("_attention.json") != std::string::npos)
+                check(side >= 260.0f, file + ": the Attention view's heatmap has " + std::to_string(side) + " px (want ≥ 260)");
         }
     }
     return failures ? 1 : 0;
