@@ -101,11 +101,10 @@ void note_missing_characters(const std::vector<std::string>& queries, const std:
                              const std::string& title) {
     const Font& font = Font::system_default();
     if (!font.available()) return;
-    std::u32string missing = font.missing_characters(title);
+    std::string all = title;  // one text, each label on a line of its own (a line break draws nothing)
     for (const auto* tokens : {&queries, &keys})
-        for (const std::string& token : *tokens)
-            for (const char32_t cp : font.missing_characters(token))
-                if (missing.find(cp) == std::u32string::npos) missing.push_back(cp);
+        for (const std::string& token : *tokens) all += "\n" + token;
+    const std::u32string missing = font.missing_characters(all);
     if (missing.empty()) return;
     std::string list;
     for (std::size_t i = 0; i < missing.size() && i < 8; ++i) {

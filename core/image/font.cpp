@@ -95,32 +95,31 @@ void composite(AlphaMask& mask, const GlyphBitmap& g, int x, int y) {
 
 }  // namespace
 
+Font::LaidOutLine Font::lay_out(std::string_view utf8, int pixel_height) const {
+    std::u32string text = utf8_to_codepoints(utf8);
+    std::erase_if(text, [](char32_t cp) { return cp < 0x20 || cp == 0x7F; });  // control characters draw nothing
+    const ShapedLine line = shape_line(faces_, text, pixel_height);
+    LaidOutLine out;
+    out.width = static_cast<int>(std::ceil(line.width));
+    for (const PlacedGlyph& p : line.glyphs) {
+        const GlyphBitmap& g = glyph(p.face, p.glyph, pixel_height);
+        out.glyphs.push_back({&g, static_cast<int>(std::lround(p.x)), static_cast<int>(std::lround(-p.y))});
+        if (g.width > 0) out.width = std::max(out.width, out.glyphs.back().x + g.x0 + g.width);
+    }
+    return out;
+}
+
 AlphaMask Font::render_text(std::string_view utf8, int pixel_height) const {
     AlphaMask mask;
     if (!available() || pixel_height <= 0) return mask;
     mask.baseline = ascent_px(pixel_height);
     mask.height = pixel_height + 1;
-    std::u32string text = utf8_to_codepoints(utf8);
-    std::erase_if(text, [](char32_t cp) { return cp < 0x20 || cp == 0x7F; });  // control characters draw nothing
-
     std::lock_guard<std::mutex> lock(mutex_);
-    const ShapedLine line = shape_line(faces_, text, pixel_height);
-    // Pass 1: each glyph's pen (rounded) and the mask's width (the advances, or further
-    // where the last glyph's ink reaches).
-    struct Placed {
-        const GlyphBitmap* g;
-        int x, y;
-    };
-    std::vector<Placed> placed;
-    mask.width = static_cast<int>(std::ceil(line.width));
-    for (const PlacedGlyph& p : line.glyphs) {
-        const GlyphBitmap& g = glyph(p.face, p.glyph, pixel_height);
-        placed.push_back({&g, static_cast<int>(std::lround(p.x)), static_cast<int>(std::lround(-p.y))});
-        if (g.width > 0) mask.width = std::max(mask.width, placed.back().x + g.x0 + g.width);
-    }
+    const LaidOutLine line = lay_out(utf8, pixel_height);
+    mask.width = line.width;
     mask.alpha.assign(static_cast<std::size_t>(mask.width) * mask.height, 0);
-    // Pass 2: the glyphs.
-    for (const Placed& p : placed) composite(mask, *p.g, p.x + p.g->x0, mask.baseline + p.y + p.g->y0);
+    for (const LaidOutLine::Glyph& p : line.glyphs)
+        composite(mask, *p.bitmap, p.x + p.bitmap->x0, mask.baseline + p.y + p.bitmap->y0);
     return mask;
 }
 
@@ -137,7 +136,9 @@ float Font::em_px(int pixel_height) const {
 }
 
 int Font::text_width(std::string_view utf8, int pixel_height) const {
-    return render_text(utf8, pixel_height).width;
+    if (!available() || pixel_height <= 0) return 0;
+    std::lock_guard<std::mutex> lock(mutex_);
+    return lay_out(utf8, pixel_height).width;  // no mask drawn to be measured
 }
 
 }  // namespace hs

@@ -59,6 +59,18 @@ public:
 private:
     using GlyphKey = std::tuple<int, unsigned, int>;  // face, glyph index, pixel height
     const GlyphBitmap& glyph(int face, unsigned glyph_index, int pixel_height) const;  // caller holds mutex_
+    // A line shaped and its glyphs rasterised: each glyph's bitmap at its pen (rounded, y
+    // down from the baseline) and the width the line takes (the advances, or further where
+    // the last glyph's ink reaches). What render_text draws and text_width measures.
+    struct LaidOutLine {
+        struct Glyph {
+            const GlyphBitmap* bitmap;
+            int x, y;
+        };
+        std::vector<Glyph> glyphs;
+        int width = 0;
+    };
+    LaidOutLine lay_out(std::string_view utf8, int pixel_height) const;  // caller holds mutex_
 
     std::vector<std::unique_ptr<FontFace>> faces_;
     mutable std::mutex mutex_;
