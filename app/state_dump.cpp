@@ -110,7 +110,7 @@ nlohmann::json analysis_json(const AppContext& ctx) {
 }
 
 // The Train view's run: progress, every step's loss, each snapshot's held-out loss and
-// per-head induction scores (the GUI test compares them with `headscope train`).
+// per-head induction scores and roles (the GUI test compares them with core's run).
 nlohmann::json train_json(const AppContext& ctx) {
     const TrainProgress p = ctx.train_worker.progress();
     nlohmann::json j = {{"error", p.error}, {"notice", p.notice}, {"replace_dir", p.replace_dir}, {"steps_taken", p.steps_taken},
@@ -125,7 +125,11 @@ nlohmann::json train_json(const AppContext& ctx) {
     for (const auto& s : p.history->snapshots) {
         std::vector<double> induction;
         for (const HeadMetrics& m : s->metrics) induction.push_back(m[Metric::Induction]);
-        snaps.push_back({{"step", s->step}, {"held_out_loss", s->held_out_loss}, {"induction", induction}});
+        std::vector<std::string> roles, probe_roles;  // the chips: held-out examples, the probe
+        for (const HeadLabels& l : s->labels) roles.push_back(role_name(l.primary.role));
+        for (const HeadLabels& l : s->probe_labels) probe_roles.push_back(role_name(l.primary.role));
+        snaps.push_back({{"step", s->step}, {"held_out_loss", s->held_out_loss}, {"induction", induction},
+                         {"roles", roles}, {"probe_roles", probe_roles}});
     }
     j["snapshots"] = snaps;
     return j;

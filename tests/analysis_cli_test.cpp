@@ -33,8 +33,9 @@ TEST(CliAnalyze, WritesOneCsvRowPerHeadWithEveryMetricAndLabel) {
     const auto rows = lines_of(read_text(dir.file("m.csv")));
     ASSERT_EQ(rows.size(), 7u);  // header + 3 layers × 2 heads
     EXPECT_EQ(rows[0],
-              "layer,head,label,labels,entropy,norm_entropy,effective_tokens,distance,confidence,"
-              "prev_token,next_token,self,first_token,cls,sep,punct,duplicate_token,induction");
+              "layer,head,label,labels,entropy,norm_entropy,effective_tokens,distance,distance_no_first,confidence,"
+              "prev_token,prev_peak,prev_peak_uniform,next_token,self,first_token,cls,sep,punct,duplicate_token,"
+              "induction");
     EXPECT_EQ(rows[1].substr(0, 4), "0,0,");
     EXPECT_EQ(rows[6].substr(0, 4), "2,1,");
     const auto j = nlohmann::json::parse(read_text(dir.file("a.json")));

@@ -86,6 +86,7 @@ TEST(HeadLabels, StrongestRoleIsPrimaryAndAllFiredRolesAreListed) {
     m[Metric::FirstToken] = 0.9;  // 0.9 / 0.5 = 1.8
     m[Metric::PrevToken] = 0.45;  // 0.45 / 0.4 = 1.125
     m[Metric::Distance] = 5;
+    m[Metric::DistanceNoFirst] = 5;
     const HeadLabels l = label_head(m);
     EXPECT_EQ(l.primary.role, Role::FirstTokenSink);
     ASSERT_EQ(l.all.size(), 2u);
@@ -99,6 +100,7 @@ TEST(HeadLabels, SepAndPunctuationSharesAddUp) {
     m[Metric::Sep] = 0.25;
     m[Metric::Punct] = 0.2;
     m[Metric::Distance] = 5;
+    m[Metric::DistanceNoFirst] = 5;
     const HeadLabels l = label_head(m);
     EXPECT_EQ(l.primary.role, Role::SepPunct);
     EXPECT_NEAR(evidence(l.primary, "sep+punct"), 0.45, 1e-12);
@@ -107,7 +109,8 @@ TEST(HeadLabels, SepAndPunctuationSharesAddUp) {
 TEST(HeadLabels, LocalAndBroadOnlyWithoutASpecificRole) {
     HeadMetrics m;
     m.values.fill(0.0);
-    m[Metric::Distance] = 1.5;
+    m[Metric::Distance] = 4;           // far only because of the weight parked on key 0
+    m[Metric::DistanceNoFirst] = 1.5;  // the local rule leaves that sink out
     m[Metric::PrevToken] = 0.3;
     m[Metric::Self] = 0.3;
     EXPECT_EQ(label_head(m).primary.role, Role::Local);
@@ -115,6 +118,29 @@ TEST(HeadLabels, LocalAndBroadOnlyWithoutASpecificRole) {
     const HeadLabels l = label_head(m);
     EXPECT_EQ(l.primary.role, Role::Self);
     EXPECT_EQ(l.all.size(), 1u);
+}
+
+TEST(HeadLabels, ADiffuseHeadIsPreviousTokenWhenItsRowsPeakOnTheKeyBeforeWellAboveUniform) {
+    HeadMetrics m;
+    m.values.fill(0.0);
+    m[Metric::Distance] = 5;
+    m[Metric::DistanceNoFirst] = 5;
+    m[Metric::PrevToken] = 0.3;  // under 0.4 by weight
+    m[Metric::PrevPeak] = 0.5;
+    m[Metric::PrevPeakUniform] = 0.08;  // threshold max(0.4, 3 · 0.08) = 0.4
+    HeadLabels l = label_head(m);
+    EXPECT_EQ(l.primary.role, Role::PreviousToken);
+    EXPECT_EQ(l.primary.reason, "prev_peak 0.50 ≥ 0.40, uniform 0.08");
+    EXPECT_NEAR(l.primary.strength, 0.5 / 0.4, 1e-12);
+    EXPECT_NEAR(evidence(l.primary, "prev_peak_uniform"), 0.08, 1e-12);
+    m[Metric::PrevPeakUniform] = 0.2;  // short rows: threshold 3 · 0.2 = 0.6
+    l = label_head(m);
+    EXPECT_EQ(l.primary.role, Role::Mixed);
+    m[Metric::PrevPeak] = 0.61;
+    EXPECT_EQ(label_head(m).primary.role, Role::PreviousToken);
+    m[Metric::PrevPeakUniform] = std::numeric_limits<double>::quiet_NaN();  // unknown: 0.4 alone
+    m[Metric::PrevPeak] = 0.39;
+    EXPECT_EQ(label_head(m).primary.role, Role::Mixed);
 }
 
 TEST(HeadLabels, NothingFiringIsMixedAndUndefinedValuesNeverFire) {
@@ -130,6 +156,7 @@ TEST(HeadLabels, InductionFiresFromItsScore) {
     HeadMetrics m;
     m.values.fill(0.0);
     m[Metric::Distance] = 5;
+    m[Metric::DistanceNoFirst] = 5;
     m[Metric::Induction] = 0.6;
     EXPECT_EQ(label_head(m).primary.role, Role::Induction);
     LabelThresholds strict;

@@ -39,6 +39,11 @@ TEST(HeadMetrics, UniformMapOverFourKeys) {
     EXPECT_NEAR(m[Metric::EffectiveTokens], 4.0, 1e-5);
     // Σ_ij |i−j| over a 4×4 grid = 2·(3·1 + 2·2 + 1·3) = 20, each weighted 1/4, total weight 4
     EXPECT_NEAR(m[Metric::Distance], 20.0 / 16.0, kTol);
+    // past key 0: rows 0..3 put (1+2+3, 0+1+2, 1+0+1, 2+1+0)/4 = 3.5 on weight 4 · 3/4 = 3
+    EXPECT_NEAR(m[Metric::DistanceNoFirst], 3.5 / 3.0, kTol);
+    // rows 2, 3 tie four ways at the top: 1/4 each, as a uniform head (4 keys, no mask) would
+    EXPECT_NEAR(m[Metric::PrevPeak], 0.25, kTol);
+    EXPECT_NEAR(m[Metric::PrevPeakUniform], 0.25, kTol);
     EXPECT_NEAR(m[Metric::Confidence], 0.25, kTol);
     EXPECT_NEAR(m[Metric::PrevToken], 0.25, kTol);
     EXPECT_NEAR(m[Metric::NextToken], 0.25, kTol);
@@ -75,6 +80,10 @@ TEST(HeadMetrics, ShiftedIdentityIsPreviousTokenAttention) {
     EXPECT_NEAR(m[Metric::Self], 1.0 / n, kTol);           // row 0 only
     EXPECT_NEAR(m[Metric::NextToken], 0.0, kTol);
     EXPECT_NEAR(m[Metric::Distance], (n - 1.0) / n, kTol);  // five rows at distance 1
+    EXPECT_NEAR(m[Metric::DistanceNoFirst], 1.0, kTol);      // rows 2..5 (rows 0, 1 read key 0)
+    EXPECT_NEAR(m[Metric::PrevPeak], 1.0, kTol);             // rows 2..5 all peak on i − 1
+    // uniform over j ≤ i: 1/(i+1) for rows 2..5
+    EXPECT_NEAR(m[Metric::PrevPeakUniform], (1 / 3.0 + 1 / 4.0 + 1 / 5.0 + 1 / 6.0) / 4, kTol);
     EXPECT_NEAR(m[Metric::FirstToken], 2.0 / n, kTol);      // rows 0 and 1
     EXPECT_NEAR(m[Metric::Entropy], 0.0, kTol);
     EXPECT_NEAR(m[Metric::NormEntropy], 0.0, kTol);
@@ -90,6 +99,8 @@ TEST(HeadMetrics, OneHotOnTokenZeroIsAFirstTokenSink) {
     EXPECT_NEAR(m[Metric::Distance], (0 + 1 + 2 + 3 + 4) / 5.0, kTol);
     EXPECT_NEAR(m[Metric::Self], 1.0 / n, kTol);           // row 0
     EXPECT_NEAR(m[Metric::PrevToken], 1.0 / (n - 1), kTol);  // row 1 of rows 1..4
+    EXPECT_NEAR(m[Metric::PrevPeak], 0.0, kTol);              // rows 2..4 peak on key 0
+    EXPECT_TRUE(std::isnan(m[Metric::DistanceNoFirst]));      // no weight past key 0
     EXPECT_NEAR(m[Metric::Confidence], 1.0, kTol);
     EXPECT_NEAR(m[Metric::Entropy], 0.0, kTol);
 }
@@ -118,6 +129,27 @@ TEST(HeadMetrics, CausalUniformHasFullNormalisedEntropy) {
     EXPECT_NEAR(m[Metric::PrevToken], inverse_from_1 / (n - 1), 1e-6);
     EXPECT_NEAR(m[Metric::NextToken], 0.0, kTol);
     EXPECT_NEAR(m[Metric::Confidence], inverse / n, 1e-6);
+    // every row ties i + 1 ways: the peak share is exactly the uniform one
+    EXPECT_NEAR(m[Metric::PrevPeak], (inverse - 1 - 0.5) / (n - 2), 1e-6);
+    EXPECT_NEAR(m[Metric::PrevPeakUniform], (inverse - 1 - 0.5) / (n - 2), 1e-6);
+}
+
+TEST(HeadMetrics, ADiffusePreviousTokenHeadPeaksOnTheKeyBefore) {
+    // Causal, 5 tokens. Rows 2..4: 0.3 on i − 1, 0.2 on key 0 (a sink), the rest 0.5 spread
+    // evenly over the other allowed keys; row 3's i − 1 ties with its self key.
+    Matrix A = Matrix::Zero(5, 5);
+    A(0, 0) = 1;
+    A(1, 0) = 0.5f, A(1, 1) = 0.5f;
+    A(2, 0) = 0.2f, A(2, 1) = 0.3f, A(2, 2) = 0.5f;                   // peak: self
+    A(3, 0) = 0.2f, A(3, 1) = 0.2f, A(3, 2) = 0.3f, A(3, 3) = 0.3f;   // tie of 2: 1/2
+    A(4, 0) = 0.2f, A(4, 1) = 0.25f, A(4, 2) = 0.05f, A(4, 3) = 0.3f, A(4, 4) = 0.2f;  // peak: i − 1
+    const HeadMetrics m = metrics_of(A, true);
+    EXPECT_NEAR(m[Metric::PrevPeak], (0 + 0.5 + 1) / 3.0, kTol);
+    EXPECT_NEAR(m[Metric::PrevPeakUniform], (1 / 3.0 + 1 / 4.0 + 1 / 5.0) / 3, kTol);
+    EXPECT_NEAR(m[Metric::PrevToken], (0.5 + 0.3 + 0.3 + 0.3) / 4, kTol);
+    // past key 0: row 1: 0.5·0; row 2: 0.3·1; row 3: 0.2·2 + 0.3·1; row 4: 0.25·3 + 0.05·2 + 0.3·1
+    // on weight 0.5 + 0.8 + 0.8 + 0.8 (row 0 reads only key 0)
+    EXPECT_NEAR(m[Metric::DistanceNoFirst], (0.3 + 0.7 + 1.15) / 2.9, 1e-6);
 }
 
 TEST(HeadMetrics, SpecialAndPunctuationKeysGetTheirShares) {

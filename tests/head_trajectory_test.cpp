@@ -3,6 +3,8 @@
 // head and snapshot.
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -62,21 +64,26 @@ TEST(HeadTrajectory, TheCsvHasARowPerHeadAndSnapshotWithEveryMetric) {
     m.values.fill(std::nan(""));
     m[Metric::PrevToken] = 0.25;
     a.metrics = {m};
-    a.labels = {HeadLabels{}};
-    const std::string csv = train::trajectories_csv({a, a});
+    a.labels = {HeadLabels{}};  // mixed
+    train::HeadSnapshot b = a;  // a self-attention probe, where the head is previous-token
+    b.probe_labels = {HeadLabels{}};
+    b.probe_labels[0].primary.role = Role::PreviousToken;
+    const std::string csv = train::trajectories_csv({a, b});
     std::istringstream in(csv);
     std::string header, row;
     std::getline(in, header);
     EXPECT_EQ(header.substr(0, 28), "step,held_out_loss,layer,hea");
     EXPECT_NE(header.find(",prev_token,"), std::string::npos);
-    EXPECT_EQ(header.substr(header.size() - 5), ",role");
-    int rows = 0;
+    EXPECT_EQ(header.substr(header.size() - 16), ",role,probe_role");
+    std::vector<std::string> rows;
     while (std::getline(in, row)) {
-        ++rows;
         EXPECT_EQ(row.substr(0, 19), "10,1.500000,1,3,,,,") << row;
         EXPECT_NE(row.find(",0.250000,"), std::string::npos) << row;
+        rows.push_back(row);
     }
-    EXPECT_EQ(rows, 2);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0].substr(rows[0].size() - 7), ",mixed,");
+    EXPECT_EQ(rows[1].substr(rows[1].size() - 21), ",mixed,previous-token");
 }
 
 }  // namespace

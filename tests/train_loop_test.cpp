@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/analysis/head_metrics.h"
 #include "core/error.h"
 #include "core/kernels/parallel.h"
 #include "core/model/weights.h"
@@ -246,7 +247,8 @@ namespace {
 // the mean under 2.9) and a second-layer head attends from each token of the second copy
 // to the token after its first occurrence (score > 0.5; PyTorch's run of the same model,
 // scripts/train_torch.py, crosses 0.5 near step 1000 too). The heads of the first layer
-// stay below 0.2: they are the previous-token half of the circuit. ~13 s in Release.
+// stay below 0.2: they are the previous-token half of the circuit, which the roles on the
+// probe say at the end of the run (step 1500, below). ~25 s in Release.
 TEST(Trainer, AnInductionHeadFormsInTheSecondLayer) {
     TrainingSetup setup;
     setup.config = training_config(kDefaultTrainingSpec);
@@ -256,17 +258,38 @@ TEST(Trainer, AnInductionHeadFormsInTheSecondLayer) {
     setup.options.adamw.lr = 1e-3f;
     setup.options.adamw.warmup_steps = 100;
     setup.options.adamw.total_steps = 1500;
-    setup.every = 1000;
+    setup.every = 500;
     TrainingRun run(setup);
-    while (run.trainer().steps_taken() < 1000) run.step();
-    const HeadSnapshot& end = *run.history().snapshots.back();
-    ASSERT_EQ(end.step, 1000);
-    EXPECT_LT(end.held_out_loss, 2.9);
+    while (!run.finished()) run.step();
+    const auto& snapshots = run.history().snapshots;
+    ASSERT_EQ(snapshots.size(), 4u);  // steps 0, 500, 1000, 1500
+    const HeadSnapshot& at_1000 = *snapshots[2];
+    ASSERT_EQ(at_1000.step, 1000);
+    EXPECT_LT(at_1000.held_out_loss, 2.9);
     double first_layer = 0.0, second_layer = 0.0;
-    for (const HeadMetrics& m : end.metrics)
+    for (const HeadMetrics& m : at_1000.metrics)
         (m.layer == 0 ? first_layer : second_layer) = std::max(m.layer == 0 ? first_layer : second_layer, m[Metric::Induction]);
     EXPECT_GT(second_layer, 0.5);
     EXPECT_LT(first_layer, 0.2);
+
+    // Roles on the probe the Train view draws (BOS + r + r): at step 0 (a random model,
+    // the uniform baseline) no head is previous-token; at the end a first-layer head is and
+    // no second-layer head is, and every second-layer head is an induction head.
+    const auto heads_with = [](const std::vector<HeadLabels>& labels, int layer, Role role) {
+        int n = 0;
+        for (const HeadLabels& l : labels)
+            for (const HeadLabel& r : l.all) n += l.layer == layer && r.role == role;
+        return n;
+    };
+    const HeadSnapshot& start = *snapshots.front();
+    const HeadSnapshot& end = *snapshots.back();
+    ASSERT_EQ(start.step, 0);
+    ASSERT_EQ(end.step, 1500);
+    ASSERT_EQ(end.probe_labels.size(), 8u);
+    EXPECT_EQ(heads_with(start.probe_labels, 0, Role::PreviousToken) + heads_with(start.probe_labels, 1, Role::PreviousToken), 0);
+    EXPECT_GE(heads_with(end.probe_labels, 0, Role::PreviousToken), 1);
+    EXPECT_EQ(heads_with(end.probe_labels, 1, Role::PreviousToken), 0);
+    EXPECT_EQ(heads_with(end.probe_labels, 1, Role::Induction), 4);
 }
 
 TEST(TrainingRun, SnapshotsKeepTheWeightsOfTheirStepThinnedToTheBudget) {

@@ -46,6 +46,13 @@ void role_chip(Role role) {
     ImGui::Dummy(ImVec2(p1.x - p0.x, p1.y - p0.y));
 }
 
+void label_chip(const HeadLabels& labels, const char* where) {
+    role_chip(labels.primary.role);
+    if (!ImGui::IsItemHovered()) return;
+    ImGui::SetTooltip("%s (%s)\n%s\n%s", tr(role_name(labels.primary.role)), where, labels.primary.reason.c_str(),
+                      tr(role_description(labels.primary.role)));
+}
+
 ImU32 series_color(int i) {
     static const ImU32 palette[] = {IM_COL32(66, 135, 245, 255), IM_COL32(240, 120, 60, 255),
                                     IM_COL32(60, 180, 90, 255),  IM_COL32(220, 70, 110, 255),

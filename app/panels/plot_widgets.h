@@ -19,6 +19,9 @@ namespace hs {
 ImU32 role_color(Role role);
 // A small filled rounded rectangle with the role name, inline (advances the cursor).
 void role_chip(Role role);
+// The chip of a head's primary label; hovering it shows `where` the label was measured and
+// the rule that fired ("prev_peak 0.52 ≥ 0.40, uniform 0.10").
+void label_chip(const HeadLabels& labels, const char* where);
 
 struct PlotHover {
     int row = -1, col = -1;  // cell / bar under the pointer, −1 when none

@@ -215,13 +215,15 @@ void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
         ImGui::SameLine();
         ImGui::TextDisabled("%s", tr("(measured on decoders only)"));
     }
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", tr("roles: held-out examples"));
     // Legend: each head with the role it has at the shown snapshot.
     const train::HeadSnapshot& at = *h.snapshots[static_cast<std::size_t>(shown)];
     for (std::size_t k = 0; k < n_heads && k < at.labels.size(); ++k) {
         if (k % static_cast<std::size_t>(std::max(1, heads)) != 0) ImGui::SameLine();
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colors[k]), "%s", head_name(static_cast<int>(k), heads).c_str());
         ImGui::SameLine(0, 2);
-        role_chip(at.labels[k].primary.role);
+        label_chip(at.labels[k], tr("held-out examples"));
     }
     double lo = 0.0, hi = 0.0;
     for (const auto& s : series) {
@@ -270,6 +272,8 @@ void draw_probe_maps(const TrainPanelContext& ctx, const train::HeadSnapshot& s,
         const std::string name = s.probe_is_cross ? tr("cross") + std::string(" ") + head_name(k, heads) : head_name(k, heads);
         if (s.probe_is_cross) ImGui::TextUnformatted(name.c_str());
         else ImGui::Text(tr("%s  ind %.2f"), name.c_str(), s.metrics[static_cast<std::size_t>(k)][Metric::Induction]);
+        // The head's role on this very map (the legend's roles are on held-out examples).
+        if (static_cast<std::size_t>(k) < s.probe_labels.size()) label_chip(s.probe_labels[static_cast<std::size_t>(k)], tr("this probe"));
         const std::string id = "##probe" + std::to_string(k);
         // The plot puts its colour bar right of the map: `cell` is the map's side.
         const float bar = ImGui::CalcTextSize("-0.000").x + 26.0f * ctx.canvas.ui_scale;
@@ -288,14 +292,21 @@ void draw_probe_maps(const TrainPanelContext& ctx, const train::HeadSnapshot& s,
 
 // Every head at the shown snapshot: its role and the metrics that tell heads apart.
 void draw_head_table(const train::HeadSnapshot& s, int heads) {
-    ImGui::Text(tr("Heads at step %d (metrics on the task's first held-out example; induction on BOS + r + r)"), s.step);
-    constexpr Metric kShown[] = {Metric::Entropy, Metric::Distance, Metric::PrevToken, Metric::FirstToken,
-                                 Metric::DuplicateToken, Metric::Induction};
-    if (!ImGui::BeginTable("##heads_at_step", 2 + static_cast<int>(std::size(kShown)),
+    ImGui::Text(tr("Heads at step %d (metrics: mean over the task's first %d held-out examples; induction on BOS + r + r)"),
+                s.step, train::kLabelExamples);
+    constexpr Metric kShown[] = {Metric::Entropy, Metric::Distance, Metric::PrevToken, Metric::PrevPeak,
+                                 Metric::FirstToken, Metric::DuplicateToken, Metric::Induction};
+    constexpr int kFixed = 3;  // head, role (held-out), role on the probe
+    if (!ImGui::BeginTable("##heads_at_step", kFixed + static_cast<int>(std::size(kShown)),
                            ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY))
         return;
+    // The role columns fit their widest chip (a chip pads its name by 5 px a side).
+    float chip = ImGui::CalcTextSize(tr("role on the probe")).x;
+    for (const std::vector<HeadLabels>* labels : {&s.labels, &s.probe_labels})
+        for (const HeadLabels& l : *labels) chip = std::max(chip, ImGui::CalcTextSize(tr(role_name(l.primary.role))).x + 10.0f);
     ImGui::TableSetupColumn(tr("head"));
-    ImGui::TableSetupColumn(tr("role"));
+    ImGui::TableSetupColumn(tr("role"), ImGuiTableColumnFlags_WidthFixed, chip);
+    ImGui::TableSetupColumn(tr("role on the probe"), ImGuiTableColumnFlags_WidthFixed, chip);
     for (const Metric m : kShown) ImGui::TableSetupColumn(tr(metric_name(m)));
     ImGui::TableHeadersRow();
     for (std::size_t k = 0; k < s.metrics.size(); ++k) {
@@ -303,9 +314,12 @@ void draw_head_table(const train::HeadSnapshot& s, int heads) {
         ImGui::TableSetColumnIndex(0);
         ImGui::TextUnformatted(head_name(static_cast<int>(k), heads).c_str());
         ImGui::TableSetColumnIndex(1);
-        if (k < s.labels.size()) role_chip(s.labels[k].primary.role);
+        if (k < s.labels.size()) label_chip(s.labels[k], tr("held-out examples"));
+        ImGui::TableSetColumnIndex(2);
+        if (k < s.probe_labels.size()) label_chip(s.probe_labels[k], tr("the probe BOS + r + r"));
+        else ImGui::TextDisabled("–");
         for (std::size_t c = 0; c < std::size(kShown); ++c) {
-            ImGui::TableSetColumnIndex(static_cast<int>(c) + 2);
+            ImGui::TableSetColumnIndex(static_cast<int>(c) + kFixed);
             const double x = s.metrics[k][kShown[c]];
             if (std::isfinite(x)) ImGui::Text("%.3f", x);
             else ImGui::TextDisabled("–");

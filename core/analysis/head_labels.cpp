@@ -35,6 +35,21 @@ HeadLabel make_label(Role role, const HeadMetrics& m, Metric tested, double thre
     return l;
 }
 
+// Previous-token by peak: the share of rows peaking on i − 1 must reach prev_peak and
+// prev_peak_lift × the share a uniform head would have (when that is known).
+double peak_threshold(const HeadMetrics& m, const LabelThresholds& t) {
+    const double uniform = m[Metric::PrevPeakUniform];
+    return std::isnan(uniform) ? t.prev_peak : std::max(t.prev_peak, t.prev_peak_lift * uniform);
+}
+
+// "prev_peak 0.50 ≥ 0.40, uniform 0.08"
+HeadLabel peak_label(const HeadMetrics& m, const LabelThresholds& t) {
+    HeadLabel l = make_label(Role::PreviousToken, m, Metric::PrevPeak, peak_threshold(m, t), false,
+                             {Metric::PrevPeakUniform, Metric::PrevToken, Metric::Self, Metric::FirstToken});
+    if (!std::isnan(m[Metric::PrevPeakUniform])) l.reason += ", uniform " + fixed2(m[Metric::PrevPeakUniform]);
+    return l;
+}
+
 }  // namespace
 
 const char* role_name(Role r) {
@@ -54,13 +69,13 @@ const char* role_name(Role r) {
 
 const char* role_description(Role r) {
     switch (r) {
-        case Role::PreviousToken: return "each query mostly reads the token just before it (mean A[i,i-1] ≥ 0.4)";
+        case Role::PreviousToken: return "each query mostly reads the token just before it (mean A[i,i-1] ≥ 0.4, or i-1 is the top key of ≥ 4 in 10 rows, 3× as often as under uniform attention)";
         case Role::NextToken: return "each query mostly reads the token just after it (mean A[i,i+1] ≥ 0.4)";
         case Role::Self: return "each query mostly reads itself (mean A[i,i] ≥ 0.4)";
         case Role::FirstTokenSink: return "attention parks on the first token / BOS (mean A[i,0] ≥ 0.5)";
         case Role::SepPunct: return "attention parks on [SEP] and punctuation (share ≥ 0.4)";
         case Role::Induction: return "on BOS + r + r (r: a random run of distinct tokens), reads the token after the earlier copy (score ≥ 0.3)";
-        case Role::Local: return "no single offset dominates, but keys stay near (mean distance ≤ 2 tokens)";
+        case Role::Local: return "no single offset dominates, but keys stay near (mean distance past the first token ≤ 2)";
         case Role::Broad: return "spreads attention almost uniformly (normalised entropy ≥ 0.8)";
         case Role::Mixed: return "no rule fires: no dominant pattern on this input";
     }
@@ -72,8 +87,13 @@ HeadLabels label_head(const HeadMetrics& m, const LabelThresholds& t) {
     out.layer = m.layer;
     out.head = m.head;
     const std::vector<Metric> shape = {Metric::Confidence, Metric::NormEntropy};
+    // Previous-token by weight, or by where most rows peak (a diffuse head that still reads
+    // i − 1 first: a uniform head peaks there in 1/k_i of its rows).
     if (fires(m[Metric::PrevToken], t.prev_token, false))
-        out.all.push_back(make_label(Role::PreviousToken, m, Metric::PrevToken, t.prev_token, false, shape));
+        out.all.push_back(make_label(Role::PreviousToken, m, Metric::PrevToken, t.prev_token, false,
+                                     {Metric::PrevPeak, Metric::Confidence, Metric::NormEntropy}));
+    else if (fires(m[Metric::PrevPeak], peak_threshold(m, t), false))
+        out.all.push_back(peak_label(m, t));
     if (fires(m[Metric::NextToken], t.next_token, false))
         out.all.push_back(make_label(Role::NextToken, m, Metric::NextToken, t.next_token, false, shape));
     if (fires(m[Metric::Self], t.self, false))
@@ -95,9 +115,10 @@ HeadLabels label_head(const HeadMetrics& m, const LabelThresholds& t) {
         out.all.push_back(make_label(Role::Induction, m, Metric::Induction, t.induction, false,
                                      {Metric::PrevToken, Metric::DuplicateToken}));
     if (out.all.empty()) {
-        if (fires(m[Metric::Distance], t.local_distance, true))
-            out.all.push_back(make_label(Role::Local, m, Metric::Distance, t.local_distance, true,
-                                         {Metric::PrevToken, Metric::Self, Metric::NextToken}));
+        // Distance past key 0: weight parked on the first token (a sink) is not "far".
+        if (fires(m[Metric::DistanceNoFirst], t.local_distance, true))
+            out.all.push_back(make_label(Role::Local, m, Metric::DistanceNoFirst, t.local_distance, true,
+                                         {Metric::PrevToken, Metric::Self, Metric::NextToken, Metric::FirstToken}));
         if (fires(m[Metric::NormEntropy], t.broad_entropy, false))
             out.all.push_back(make_label(Role::Broad, m, Metric::NormEntropy, t.broad_entropy, false,
                                          {Metric::EffectiveTokens, Metric::Distance}));

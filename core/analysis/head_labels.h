@@ -14,13 +14,15 @@ namespace hs {
 enum class Role { PreviousToken, NextToken, Self, FirstTokenSink, SepPunct, Induction, Local, Broad, Mixed };
 
 struct LabelThresholds {
-    double prev_token = 0.4;      // mean A[i, i−1] ≥
+    double prev_token = 0.4;      // mean A[i, i−1] ≥, or
+    double prev_peak = 0.4;       // share of rows peaking on key i−1 ≥, and
+    double prev_peak_lift = 3.0;  //   ≥ this × that share for uniform attention (prev_peak_uniform)
     double next_token = 0.4;      // mean A[i, i+1] ≥
     double self = 0.4;            // mean A[i, i] ≥
     double first_token = 0.5;     // mean attention on key 0 ≥
     double sep_punct = 0.4;       // mean attention on [SEP] + punctuation keys ≥
     double induction = 0.3;       // induction score ≥ (only when it was computed)
-    double local_distance = 2.0;  // mean attention distance ≤ (tokens)
+    double local_distance = 2.0;  // mean attention distance past key 0 ≤ (tokens)
     double broad_entropy = 0.8;   // normalised entropy ≥
 };
 

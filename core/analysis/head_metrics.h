@@ -19,8 +19,11 @@ enum class Metric {
     NormEntropy,        // mean_i H_i / ln(k_i), k_i = allowed keys of row i, rows k_i ≥ 2
     EffectiveTokens,    // mean_i exp(H_i)
     Distance,           // Σ_ij A_ij |i − j| / Σ_ij A_ij                       tokens
+    DistanceNoFirst,    // Σ_i Σ_{j≥1} A_ij |i − j| / Σ_i Σ_{j≥1} A_ij: key 0 (a sink) left out
     Confidence,         // mean_i max_j A_ij
     PrevToken,          // mean A[i, i−1] over rows i ≥ 1
+    PrevPeak,           // share of rows i ≥ 2 whose largest weight is on key i−1 (a tie of n: 1/n)
+    PrevPeakUniform,    // what PrevPeak would be for uniform attention: mean 1/k_i over those rows
     NextToken,          // mean A[i, i+1] over rows i ≤ T−2
     Self,               // mean A[i, i]
     FirstToken,         // mean A[i, 0] (BOS for decoder LMs, [CLS] for BERT)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "core/analysis/head_similarity.h"
 #include "core/analysis/induction.h"
@@ -43,6 +44,36 @@ std::vector<std::string> id_tokens(const std::vector<int>& ids, const TaskSpec& 
     return out;
 }
 
+// The held-out example `index` as the model's input (an encoder–decoder's source and target).
+ForwardInput held_out_input(const Trainer& trainer, int index) {
+    const Example example = held_out_example(trainer.task(), trainer.options().seed, index);
+    if (trainer.config().arch != Arch::EncoderDecoder) {
+        ForwardInput in = ForwardInput::of(example.ids);
+        in.tokens = id_tokens(in.ids, trainer.task());
+        return in;
+    }
+    const ExampleSplit split = split_example(trainer.config(), example);
+    ForwardInput in = ForwardInput::of(split.source);
+    in.tokens = id_tokens(in.ids, trainer.task());
+    in.decoder_ids = split.target;
+    in.decoder_tokens = id_tokens(split.target, trainer.task());
+    return in;
+}
+
+// Per head, the mean of each metric over the runs where it is defined (NaN where it never is).
+std::vector<HeadMetrics> mean_metrics(const std::vector<std::vector<HeadMetrics>>& runs) {
+    std::vector<HeadMetrics> out = runs.front();
+    for (std::size_t h = 0; h < out.size(); ++h)
+        for (int k = 0; k < kMetricCount; ++k) {
+            double sum = 0;
+            int n = 0;
+            for (const std::vector<HeadMetrics>& run : runs)
+                if (!std::isnan(run[h].values[k])) sum += run[h].values[k], ++n;
+            out[h].values[k] = n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
+        }
+    return out;
+}
+
 }  // namespace
 
 HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples) {
@@ -50,17 +81,12 @@ HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples) {
     s.step = trainer.steps_taken();
     s.held_out_loss = trainer.held_out_loss(held_out_examples);
     const Model model(trainer.config(), trainer.weights());
-    const Example probe = held_out_example(trainer.task(), trainer.options().seed, 0);
     const bool enc_dec = trainer.config().arch == Arch::EncoderDecoder;
-    const ExampleSplit split = split_example(trainer.config(), probe);
-    ForwardInput in = ForwardInput::of(enc_dec ? split.source : probe.ids);
-    in.tokens = id_tokens(in.ids, trainer.task());
-    if (enc_dec) {
-        in.decoder_ids = split.target;
-        in.decoder_tokens = id_tokens(split.target, trainer.task());
-    }
+    const ForwardInput in = held_out_input(trainer, 0);
     const Trace held_out = model.forward(in);
-    s.metrics = compute_trace_metrics(held_out);
+    std::vector<std::vector<HeadMetrics>> runs = {compute_trace_metrics(held_out)};
+    for (int i = 1; i < kLabelExamples; ++i) runs.push_back(compute_trace_metrics(model.forward(held_out_input(trainer, i))));
+    s.metrics = mean_metrics(runs);
     s.similarity = jsd_matrix(held_out);
     if (enc_dec) {
         for (const LayerTrace& layer : held_out.decoder->layers)
@@ -76,8 +102,13 @@ HeadSnapshot measure_heads(const Trainer& trainer, int held_out_examples) {
         for (const LayerTrace& layer : probe_trace.main.layers)
             s.probe_maps.insert(s.probe_maps.end(), layer.self_attn.weights.begin(), layer.self_attn.weights.end());
         s.probe_tokens = id_tokens(ind.ids, trainer.task());
+        s.probe_metrics = compute_trace_metrics(probe_trace);
         const std::vector<double> scores = induction_scores(probe_trace, ind);
-        for (std::size_t i = 0; i < s.metrics.size() && i < scores.size(); ++i) s.metrics[i][Metric::Induction] = scores[i];
+        for (std::size_t i = 0; i < scores.size(); ++i) {
+            if (i < s.metrics.size()) s.metrics[i][Metric::Induction] = scores[i];
+            if (i < s.probe_metrics.size()) s.probe_metrics[i][Metric::Induction] = scores[i];
+        }
+        s.probe_labels = label_heads(s.probe_metrics);
     }
     s.labels = label_heads(s.metrics);
     return s;
@@ -93,7 +124,7 @@ double best_induction(const HeadSnapshot& snapshot) {
 std::string trajectories_csv(const std::vector<HeadSnapshot>& snapshots) {
     std::string out = "step,held_out_loss,layer,head";
     for (const Metric m : all_metrics()) out += std::string(",") + metric_name(m);
-    out += ",role\n";
+    out += ",role,probe_role\n";
     char number[32];
     for (const HeadSnapshot& s : snapshots)
         for (std::size_t i = 0; i < s.metrics.size(); ++i) {
@@ -106,7 +137,8 @@ std::string trajectories_csv(const std::vector<HeadSnapshot>& snapshots) {
                 else std::snprintf(number, sizeof number, ",");
                 out += number;
             }
-            out += std::string(",") + (i < s.labels.size() ? role_name(s.labels[i].primary.role) : "") + "\n";
+            out += std::string(",") + (i < s.labels.size() ? role_name(s.labels[i].primary.role) : "");
+            out += std::string(",") + (i < s.probe_labels.size() ? role_name(s.probe_labels[i].primary.role) : "") + "\n";
         }
     return out;
 }

@@ -62,7 +62,13 @@ int check_train(char** argv) {
         bool same = s.at("step") == ours[i]->step && std::abs(s.at("held_out_loss").get<double>() - ours[i]->held_out_loss) < 1e-9;
         for (std::size_t k = 0; k < ours[i]->metrics.size(); ++k)
             same = same && std::abs(s.at("induction")[k].get<double>() - ours[i]->metrics[k][hs::Metric::Induction]) < 1e-9;
-        check(same, "snapshot at step " + std::to_string(ours[i]->step) + ": held-out loss and induction scores");
+        same = same && s.at("roles").size() == ours[i]->labels.size() && s.at("probe_roles").size() == ours[i]->probe_labels.size() &&
+               !ours[i]->probe_labels.empty();
+        for (std::size_t k = 0; same && k < ours[i]->labels.size(); ++k)
+            same = s.at("roles")[k] == hs::role_name(ours[i]->labels[k].primary.role) &&
+                   s.at("probe_roles")[k] == hs::role_name(ours[i]->probe_labels[k].primary.role);
+        check(same, "snapshot at step " + std::to_string(ours[i]->step) +
+                        ": held-out loss, induction scores, roles on held-out examples and on the probe");
     }
     const hs::RgbImage shot = hs::read_png(argv[3]);
     check(shot.width() == width && shot.height() == height, "screenshot is " + std::to_string(width) + "x" + std::to_string(height));
