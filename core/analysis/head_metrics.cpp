@@ -55,42 +55,6 @@ struct Mean {
     double value() const { return n > 0 ? sum / n : kNaN; }
 };
 
-}  // namespace
-
-const char* metric_name(Metric m) { return kMetricInfo[static_cast<int>(m)].name; }
-const char* metric_description(Metric m) { return kMetricInfo[static_cast<int>(m)].description; }
-
-std::array<Metric, kMetricCount> all_metrics() {
-    std::array<Metric, kMetricCount> out{};
-    for (int i = 0; i < kMetricCount; ++i) out[i] = static_cast<Metric>(i);
-    return out;
-}
-
-bool is_punctuation_token(const std::string& token) {
-    bool any = false;
-    for (const unicode::Utf8Unit& u : unicode::decode_utf8(token)) {
-        if (!u.valid) return false;
-        if (unicode::is_white_space(u.cp)) continue;
-        if (!is_punct_cp(u.cp)) return false;
-        any = true;
-    }
-    return any;
-}
-
-TokenKinds classify_tokens(const std::vector<std::string>& tokens, const std::vector<int>& ids) {
-    TokenKinds k;
-    k.tokens = tokens;
-    if (ids.size() == tokens.size()) k.ids = ids;
-    for (const std::string& t : tokens) {
-        k.is_cls.push_back(t == "[CLS]");
-        k.is_sep.push_back(t == "[SEP]");
-        k.is_punct.push_back(is_punctuation_token(t));
-    }
-    return k;
-}
-
-namespace {
-
 // Running sums of every metric over the non-empty rows of one map A (T, S).
 struct MetricSums {
     Mean entropy, norm_entropy, effective, confidence, prev, prev_peak, prev_peak_uniform, next, self, first, cls,
@@ -152,6 +116,38 @@ struct MetricSums {
 };
 
 }  // namespace
+
+const char* metric_name(Metric m) { return kMetricInfo[static_cast<int>(m)].name; }
+const char* metric_description(Metric m) { return kMetricInfo[static_cast<int>(m)].description; }
+
+std::array<Metric, kMetricCount> all_metrics() {
+    std::array<Metric, kMetricCount> out{};
+    for (int i = 0; i < kMetricCount; ++i) out[i] = static_cast<Metric>(i);
+    return out;
+}
+
+bool is_punctuation_token(const std::string& token) {
+    bool any = false;
+    for (const unicode::Utf8Unit& u : unicode::decode_utf8(token)) {
+        if (!u.valid) return false;
+        if (unicode::is_white_space(u.cp)) continue;
+        if (!is_punct_cp(u.cp)) return false;
+        any = true;
+    }
+    return any;
+}
+
+TokenKinds classify_tokens(const std::vector<std::string>& tokens, const std::vector<int>& ids) {
+    TokenKinds k;
+    k.tokens = tokens;
+    if (ids.size() == tokens.size()) k.ids = ids;
+    for (const std::string& t : tokens) {
+        k.is_cls.push_back(t == "[CLS]");
+        k.is_sep.push_back(t == "[SEP]");
+        k.is_punct.push_back(is_punctuation_token(t));
+    }
+    return k;
+}
 
 HeadMetrics compute_head_metrics(const Matrix& A, const TokenKinds& kinds, const AttentionMask& mask) {
     const int T = static_cast<int>(A.rows());

@@ -228,6 +228,7 @@ TEST(I18nMessages, CoreMessagesTranslateWithTheirNumbers) {
     EXPECT_EQ(in_chinese("llama model"), "llama 模型");
     // A role's reason names its metric in Chinese.
     EXPECT_EQ(in_chinese("prev_token 0.62 ≥ 0.40"), "前一词元 0.62 ≥ 0.40");
+    EXPECT_EQ(in_chinese("prev_peak 0.57 ≥ 0.40, uniform 0.10"), "前一词元峰值占比 0.57 ≥ 0.40，均匀注意力下 0.10");
     // A %f slot takes what printf writes (an exponent, −inf, nan) and nothing else.
     EXPECT_EQ(in_chinese("prev_token 1.5e-05 ≥ -inf"), "前一词元 1.5e-05 ≥ -inf");
     EXPECT_EQ(in_chinese("prev_token nan ≥ 0.40"), "前一词元 nan ≥ 0.40");
