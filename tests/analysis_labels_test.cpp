@@ -141,6 +141,10 @@ TEST(HeadLabels, ADiffuseHeadIsPreviousTokenWhenItsRowsPeakOnTheKeyBeforeWellAbo
     m[Metric::PrevPeakUniform] = std::numeric_limits<double>::quiet_NaN();  // unknown: 0.4 alone
     m[Metric::PrevPeak] = 0.39;
     EXPECT_EQ(label_head(m).primary.role, Role::Mixed);
+    m[Metric::PrevPeak] = 0.4;
+    l = label_head(m);
+    EXPECT_EQ(l.primary.role, Role::PreviousToken);
+    EXPECT_EQ(l.primary.reason, "prev_peak 0.40 ≥ 0.40");  // no uniform share to name
 }
 
 TEST(HeadLabels, NothingFiringIsMixedAndUndefinedValuesNeverFire) {

@@ -135,8 +135,8 @@ TEST(HeadMetrics, CausalUniformHasFullNormalisedEntropy) {
 }
 
 TEST(HeadMetrics, ADiffusePreviousTokenHeadPeaksOnTheKeyBefore) {
-    // Causal, 5 tokens. Rows 2..4: 0.3 on i − 1, 0.2 on key 0 (a sink), the rest 0.5 spread
-    // evenly over the other allowed keys; row 3's i − 1 ties with its self key.
+    // Causal, 5 tokens. Rows 2..4 put 0.3 on i − 1 and 0.2 on key 0 (a sink); row 2 peaks on
+    // itself, row 3's i − 1 ties with its self key, row 4 peaks on i − 1.
     Matrix A = Matrix::Zero(5, 5);
     A(0, 0) = 1;
     A(1, 0) = 0.5f, A(1, 1) = 0.5f;

@@ -1,6 +1,6 @@
 // Heads measured during training (core/train/head_trajectory.*): every head gets every
-// metric on the task's probe and an induction score on BOS + r + r; the CSV has a row per
-// head and snapshot.
+// metric on the task's held-out examples and every metric, the induction score and a role on
+// BOS + r + r; the CSV has a row per head and snapshot.
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -49,6 +49,14 @@ TEST(HeadTrajectory, EveryHeadHasItsMetricsInductionScoreAndRole) {
         EXPECT_GE(ind, 0.0);
         EXPECT_LE(ind, 1.0);
         EXPECT_TRUE(std::isfinite(s.metrics[i][Metric::Entropy]));
+    }
+    // The probe: every metric of each head on BOS + r + r, the same induction score, a role.
+    ASSERT_EQ(s.probe_metrics.size(), 4u);
+    ASSERT_EQ(s.probe_labels.size(), 4u);
+    for (std::size_t i = 0; i < s.probe_metrics.size(); ++i) {
+        EXPECT_EQ(s.probe_metrics[i][Metric::Induction], s.metrics[i][Metric::Induction]);
+        EXPECT_TRUE(std::isfinite(s.probe_metrics[i][Metric::PrevPeakUniform]));
+        EXPECT_EQ(s.probe_labels[i].layer, static_cast<int>(i) / 2);
     }
     EXPECT_DOUBLE_EQ(train::best_induction(s), std::max({s.metrics[0][Metric::Induction], s.metrics[1][Metric::Induction],
                                                          s.metrics[2][Metric::Induction], s.metrics[3][Metric::Induction]}));

@@ -35,11 +35,6 @@ std::string roles_text(const HeadLabels& labels) {
     return s;
 }
 
-// Why a role fired ("prev_token 0.62 ≥ 0.40"), the metric named in the interface language.
-std::string reason_text(const std::string& reason) {
-    return reason == "no rule fires" ? std::string(tr("no rule fires")) : tr_message(reason);
-}
-
 // A metric's description; in Chinese also its name as the CSV and JSON write it.
 void metric_tooltip(Metric m) {
     if (ui_lang() == UiLang::English) ImGui::SetTooltip("%s", metric_description(m));

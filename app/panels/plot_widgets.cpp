@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "app/i18n/i18n.h"
+#include "app/i18n/messages.h"
 #include "app/panels/widgets.h"
 #include "core/analysis/head_labels.h"
 #include "core/image/tick_label.h"
@@ -46,11 +47,15 @@ void role_chip(Role role) {
     ImGui::Dummy(ImVec2(p1.x - p0.x, p1.y - p0.y));
 }
 
+std::string reason_text(const std::string& reason) {
+    return reason == "no rule fires" ? std::string(tr("no rule fires")) : tr_message(reason);
+}
+
 void label_chip(const HeadLabels& labels, const char* where) {
     role_chip(labels.primary.role);
     if (!ImGui::IsItemHovered()) return;
-    ImGui::SetTooltip("%s (%s)\n%s\n%s", tr(role_name(labels.primary.role)), where, labels.primary.reason.c_str(),
-                      tr(role_description(labels.primary.role)));
+    ImGui::SetTooltip("%s (%s)\n%s\n%s", tr(role_name(labels.primary.role)), where,
+                      reason_text(labels.primary.reason).c_str(), tr(role_description(labels.primary.role)));
 }
 
 ImU32 series_color(int i) {

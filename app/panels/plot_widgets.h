@@ -19,6 +19,8 @@ namespace hs {
 ImU32 role_color(Role role);
 // A small filled rounded rectangle with the role name, inline (advances the cursor).
 void role_chip(Role role);
+// Why a role fired ("prev_token 0.62 ≥ 0.40"), the metric named in the interface language.
+std::string reason_text(const std::string& reason);
 // The chip of a head's primary label; hovering it shows `where` the label was measured and
 // the rule that fired ("prev_peak 0.52 ≥ 0.40, uniform 0.10").
 void label_chip(const HeadLabels& labels, const char* where);

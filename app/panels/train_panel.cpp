@@ -232,7 +232,7 @@ void draw_trajectories(TrainView& v, ImVec2 size, int shown) {
         lo = std::min(lo, a);
         hi = std::max(hi, b);
     }
-    if (v.metric == Metric::Induction || v.metric == Metric::PrevToken) hi = std::max(hi, 1.0);
+    if (v.metric == Metric::Induction || v.metric == Metric::PrevToken || v.metric == Metric::PrevPeak) hi = std::max(hi, 1.0);
     // The induction score at which a head counts as an induction head (its role label, the
     // experiment's "first induction head"): one threshold, drawn on the chart.
     const ChartLine formed = induction_head_line();
@@ -294,7 +294,7 @@ void draw_probe_maps(const TrainPanelContext& ctx, const train::HeadSnapshot& s,
 void draw_head_table(const train::HeadSnapshot& s, int heads) {
     ImGui::Text(tr("Heads at step %d (metrics: mean over the task's first %d held-out examples; induction on BOS + r + r)"),
                 s.step, train::kLabelExamples);
-    constexpr Metric kShown[] = {Metric::Entropy, Metric::Distance, Metric::PrevToken, Metric::PrevPeak,
+    constexpr Metric kShown[] = {Metric::Entropy, Metric::DistanceNoFirst, Metric::PrevToken, Metric::PrevPeak,
                                  Metric::FirstToken, Metric::DuplicateToken, Metric::Induction};
     constexpr int kFixed = 3;  // head, role (held-out), role on the probe
     if (!ImGui::BeginTable("##heads_at_step", kFixed + static_cast<int>(std::size(kShown)),

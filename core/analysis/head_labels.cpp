@@ -69,7 +69,7 @@ const char* role_name(Role r) {
 
 const char* role_description(Role r) {
     switch (r) {
-        case Role::PreviousToken: return "each query mostly reads the token just before it (mean A[i,i-1] ≥ 0.4, or i-1 is the top key of ≥ 4 in 10 rows, 3× as often as under uniform attention)";
+        case Role::PreviousToken: return "each query mostly reads the token just before it (mean A[i,i-1] ≥ 0.4, or i-1 is the top key of ≥ 4 in 10 rows, at least 3× as often as under uniform attention)";
         case Role::NextToken: return "each query mostly reads the token just after it (mean A[i,i+1] ≥ 0.4)";
         case Role::Self: return "each query mostly reads itself (mean A[i,i] ≥ 0.4)";
         case Role::FirstTokenSink: return "attention parks on the first token / BOS (mean A[i,0] ≥ 0.5)";

@@ -56,7 +56,7 @@ struct HeadMetrics {
 
 // Which keys a query may see is core's AttentionMask (core/attention.h): row i allows keys
 // j ≤ i when causal (all keys otherwise), minus the key_padding positions. Used for the
-// normalised entropy only.
+// normalised entropy and prev_peak_uniform.
 
 // Per key position, what kind of token it is (from display strings and ids).
 struct TokenKinds {

@@ -63,7 +63,7 @@ int check_train(char** argv) {
         for (std::size_t k = 0; k < ours[i]->metrics.size(); ++k)
             same = same && std::abs(s.at("induction")[k].get<double>() - ours[i]->metrics[k][hs::Metric::Induction]) < 1e-9;
         same = same && s.at("roles").size() == ours[i]->labels.size() && s.at("probe_roles").size() == ours[i]->probe_labels.size() &&
-               !ours[i]->probe_labels.empty();
+               ours[i]->probe_labels.size() == ours[i]->labels.size() && !ours[i]->probe_labels.empty();
         for (std::size_t k = 0; same && k < ours[i]->labels.size(); ++k)
             same = s.at("roles")[k] == hs::role_name(ours[i]->labels[k].primary.role) &&
                    s.at("probe_roles")[k] == hs::role_name(ours[i]->probe_labels[k].primary.role);
