@@ -76,28 +76,48 @@ void request_rank_heads(const AnalysisContext& ctx) {
     ctx.analysis_worker.submit(std::move(job));
 }
 
-void request_relations(const AnalysisContext& ctx, std::vector<corpus::AnnotatedSentence> sentences, const std::string& name) {
-    AnalysisJob job;
-    job.source = text_source(ctx, "relation probes");
-    if (sentences.empty()) throw Error("relation probes need sentences with gold relations; " + name + " has none.");
-    job.kind = AnalysisJobKind::Relations;
-    job.annotated = std::move(sentences);
-    job.corpus_name = name;
-    job.model_arg = ctx.view.model_arg;
-    job.showcase_candidates = gold_samples(ctx.samples);
-    ctx.analysis.showcase_texts.clear();
-    for (const Sample& s : ctx.samples)
-        if (s.gold) ctx.analysis.showcase_texts.push_back(s.text);
-    ctx.analysis.error.clear();
-    ctx.analysis_worker.submit(std::move(job));
-}
+namespace {
 
+// The samples of assets/samples.json that carry gold relations, as annotated sentences.
 std::vector<corpus::AnnotatedSentence> gold_samples(const std::vector<Sample>& samples) {
     std::vector<corpus::AnnotatedSentence> out;
     for (const Sample& s : samples)
         if (s.gold) out.push_back(*s.gold);
     return out;
 }
+
+}  // namespace
+
+const char* relations_corpus_name(RelationsCorpus which) {
+    switch (which) {
+        case RelationsCorpus::HeldOut: return "held-out structures (600, seed 99)";
+        case RelationsCorpus::Grammar: return "grammar sentences (600, seed 99)";
+        case RelationsCorpus::Samples: return "samples with gold relations";
+    }
+    return "";
+}
+
+void request_relations(const AnalysisContext& ctx, RelationsCorpus which) {
+    AnalysisJob job;
+    job.source = text_source(ctx, "relation probes");
+    const std::string name = relations_corpus_name(which);
+    job.annotated = which == RelationsCorpus::HeldOut   ? corpus::held_out_probe_corpus()
+                    : which == RelationsCorpus::Grammar ? corpus::probe_corpus()
+                                                         : gold_samples(ctx.samples);
+    if (job.annotated.empty()) throw Error("relation probes need sentences with gold relations; " + name + " has none.");
+    job.kind = AnalysisJobKind::Relations;
+    job.corpus_name = name;
+    job.model_arg = ctx.view.model_arg;
+    job.showcase_candidates = gold_samples(ctx.samples);
+    ctx.analysis.showcase_texts.clear();
+    for (const Sample& s : ctx.samples)
+        if (s.gold) ctx.analysis.showcase_texts.push_back(s.text);
+    ctx.analysis.relations_corpus_choice = static_cast<int>(which);
+    ctx.analysis.error.clear();
+    ctx.analysis_worker.submit(std::move(job));
+}
+
+bool relations_held_out(const AnalysisView& a) { return a.relations_corpus == relations_corpus_name(RelationsCorpus::HeldOut); }
 
 void show_relation_head(const AnalysisContext& ctx, const RelationRun& run, const RelationScore& score) {
     AppState& s = ctx.state;
@@ -207,7 +227,7 @@ void poll_analysis(const AnalysisContext& ctx) {
     // The default model's heads are probed as soon as it is shown (a second, once per model).
     if (default_probe_due(ctx) && ctx.analysis_worker.idle()) {
         a.relations_requested = "default";
-        request_relations(ctx, corpus::probe_corpus(), "grammar sentences (600, seed 99)");
+        request_relations(ctx, RelationsCorpus::HeldOut);
     }
     // Follow the trace: a new trace (text edit, ablation) is analysed again.
     const bool long_job = ctx.analysis_worker.busy() && ctx.analysis_worker.running_kind() != AnalysisJobKind::Analyze;

@@ -36,11 +36,20 @@ void request_corpus(const AnalysisContext& ctx, std::vector<std::string> sentenc
 std::vector<std::string> sample_sentences(const std::vector<Sample>& samples, bool all_languages);
 // Ablates each head of the current input in turn (ablation mode of the state).
 void request_rank_heads(const AnalysisContext& ctx);
-// Relation probes of the current model on `sentences` (one run per language), labelled
-// `name`. Throws hs::Error without a model that reads text or without sentences.
-void request_relations(const AnalysisContext& ctx, std::vector<corpus::AnnotatedSentence> sentences, const std::string& name);
-// The samples of assets/samples.json that carry gold relations, as annotated sentences.
-std::vector<corpus::AnnotatedSentence> gold_samples(const std::vector<Sample>& samples);
+// What a relation probe runs on (the Relations tab's radio buttons, in this order): the
+// grammar's structure families the default model never trained on (what a claim is
+// measured on), the grammar's training patterns, or the samples with gold relations.
+enum class RelationsCorpus { HeldOut, Grammar, Samples };
+constexpr int kRelationsCorpusCount = 3;
+// "held-out structures (600, seed 99)", "grammar sentences (600, seed 99)", "samples with
+// gold relations": the UI's name of each (an i18n key).
+const char* relations_corpus_name(RelationsCorpus which);
+// Relation probes of the current model on `corpus` (one run per language). Throws
+// hs::Error without a model that reads text or without sentences.
+void request_relations(const AnalysisContext& ctx, RelationsCorpus which);
+// Whether the newest probe ran on the held-out structures: its claims hold on sentences
+// the default model never saw in that shape.
+bool relations_held_out(const AnalysisView& a);
 // Shows a relation's best head of the probed language: selects it and loads a sample of
 // that language on which the head gets the relation right (the probe's showcase; else the
 // first with an arc of the relation), its gold arcs drawn over the map.

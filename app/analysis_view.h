@@ -66,7 +66,7 @@ struct AnalysisView {
     bool corpus_all_languages = false;                // samples: en + zh
     bool show_mds = true;
     int relations_lang = 0;                           // Relations tab: index into relations
-    int relations_corpus_choice = 0;                  // 0 grammar sentences, 1 samples with gold
+    int relations_corpus_choice = 0;                  // a RelationsCorpus (app/analysis_actions.h)
     // After the first launch's probe: jump to this relation's best head (then cleared).
     std::string jump_to_relation;
 

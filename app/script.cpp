@@ -16,7 +16,7 @@
 #include "core/io/atomic_file.h"
 #include "core/analysis/ablation.h"
 #include "core/analysis/corpus.h"
-#include "core/corpus/grammar.h"
+#include "core/corpus/annotated.h"
 #include "core/error.h"
 
 namespace hs {
@@ -384,12 +384,12 @@ std::vector<ScriptRunner::Action> ScriptRunner::analysis_actions() {
              if (!l.s.ablated.empty()) l.s.dirty = true;
          }},
         {"rank-heads", "", [](ScriptRunner&, Line& l) { request_rank_heads(analysis_context(l.ctx)); }},
-        {"relations", "grammar|samples", [](ScriptRunner&, Line& l) {  // relation probes (waits for the result)
-             if (l.rest != "grammar" && l.rest != "samples")
-                 throw Error("relations takes grammar or samples, got '" + l.rest + "'");
-             l.ctx.analysis.relations_corpus_choice = l.rest == "grammar" ? 0 : 1;  // as the tab's radio buttons
-             if (l.rest == "grammar") request_relations(analysis_context(l.ctx), corpus::probe_corpus(), "grammar sentences (600, seed 99)");
-             else request_relations(analysis_context(l.ctx), gold_samples(l.ctx.samples), "samples with gold relations");
+        {"relations", "held-out|grammar|samples", [](ScriptRunner&, Line& l) {  // relation probes (waits for the result)
+             if (l.rest != "held-out" && l.rest != "grammar" && l.rest != "samples")
+                 throw Error("relations takes held-out, grammar or samples, got '" + l.rest + "'");
+             request_relations(analysis_context(l.ctx), l.rest == "held-out" ? RelationsCorpus::HeldOut
+                                                         : l.rest == "grammar" ? RelationsCorpus::Grammar
+                                                                               : RelationsCorpus::Samples);
          }},
         {"relations-show", "RELATION LANG", [](ScriptRunner&, Line& l) { show_relation(l.ctx, l.rest); }},
     };

@@ -206,10 +206,11 @@ unless --force, or it is the checkpoint --resume continues.
 )",
      true, false, /*takes_keep_first=*/true},
     {"corpus", cmd_corpus, "sentences of the bilingual grammar with gold relations (--json: a relations file)",
-     "  headscope corpus  [--lang en|zh|both] [--count N] [--seed S] [--json f]   (sentences with gold relations)\n",
+     "  headscope corpus  [--lang en|zh|both] [--count N] [--seed S] [--held-out] [--json f]   (sentences with gold relations)\n",
      R"(  --lang en|zh|both   the language (default both)
   --count N           sentences (default 20)
   --seed S            seed of the sentences (default 1)
+  --held-out          structure families the default model never trained on (what its claims are measured on)
   --json FILE         a relations file for analyze --relations (-: stdout)
 )",
      false, false},

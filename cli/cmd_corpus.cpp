@@ -1,6 +1,8 @@
-// headscope corpus [--lang en|zh|both] [--count N] [--seed S] [--json F]: sentences of the
-// bilingual grammar (core/corpus/grammar.h) with their gold relations; printed as text
-// with arcs, or written as a relations file for `headscope analyze --relations`.
+// headscope corpus [--lang en|zh|both] [--count N] [--seed S] [--held-out] [--json F]:
+// sentences of the bilingual grammar (core/corpus/grammar.h) with their gold relations, of
+// the patterns the default model trained on or (--held-out) of the structure families it
+// never saw; printed as text with arcs, or written as a relations file for
+// `headscope analyze --relations`.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -13,14 +15,15 @@
 namespace hs {
 
 int cmd_corpus(int argc, char** argv) {
-    const Args args(argc, argv, 2, {"lang", "count", "seed", "json"}, {});
+    const Args args(argc, argv, 2, {"lang", "count", "seed", "json"}, {"held-out"});
     args.expect_at_most(0);
     const std::string lang = args.value("lang").value_or("both");
     if (lang != "en" && lang != "zh" && lang != "both")
         throw UsageError{"--lang takes en, zh or both, not '" + lang + "'"};
     const long long count = args.integer("count", 1, 1000000).value_or(20);
     const auto seed = static_cast<std::uint64_t>(args.integer("seed", 0, 1LL << 62).value_or(1));
-    const std::vector<corpus::AnnotatedSentence> sentences = corpus::grammar_corpus(lang, count, seed);
+    const std::vector<corpus::AnnotatedSentence> sentences =
+        args.flag("held-out") ? corpus::held_out_corpus(lang, count, seed) : corpus::grammar_corpus(lang, count, seed);
     if (const auto path = args.value("json")) {
         write_output(*path, corpus::relations_json(sentences));
         if (*path != "-") std::fprintf(stderr, "wrote %zu sentences to %s\n", sentences.size(), path->c_str());

@@ -117,7 +117,10 @@ TEST(Grammar, GoldRelationsOfHandCheckedSentences) {
 // subject (English), the predicate's kind follows the subject (Chinese), a pronoun's
 // gender and what follows it match its antecedent, a Chinese noun's measure word, the
 // matching bracket, a negation word, the same name.
-TEST(Grammar, EveryArcFollowsTheRulesOfItsRelation) {
+using SentenceMaker = AnnotatedSentence (*)(const std::string& lang, std::uint64_t seed, long long index);
+
+// The number of arcs checked over 2000 sentences of each language `make` writes.
+int check_arc_rules(SentenceMaker make) {
     const std::set<std::string> male = {"John", "Tom", "Peter", "David", "James", "小明", "张伟", "李雷", "王强"};
     const std::set<std::string> female = {"Mary", "Alice", "Anna", "Emma", "Lucy", "小红", "韩梅", "李娜", "王芳"};
     const std::set<std::string> plural_verbs = {"are", "were"};
@@ -142,14 +145,14 @@ TEST(Grammar, EveryArcFollowsTheRulesOfItsRelation) {
         {"韩梅", "跳"},    {"李娜", "画"},      {"王芳", "写"}};
     const std::set<std::pair<std::string, std::string>> measure = {{"书", "本"}, {"猫", "只"}, {"狗", "只"}, {"鸟", "只"},
                                                                    {"车", "辆"}, {"笔", "支"}, {"桌", "张"}, {"椅", "把"},
-                                                                   {"信", "封"}};
+                                                                   {"信", "封"}, {"老", "位"}, {"学", "个"}, {"孩", "个"}};
     const std::map<std::string, std::string> animal_does = {{"dog", "barks"}, {"cat", "purrs"}, {"bird", "sings"},
                                                             {"狗", "叫"},     {"猫", "睡"},     {"鸟", "飞"}};
     const std::set<std::pair<std::string, std::string>> brackets = {{")", "("}, {"\"", "\""}, {"）", "（"}, {"」", "「"}};
     int checked = 0;
     for (const char* lang : {"en", "zh"})
         for (long long i = 0; i < 2000; ++i) {
-            const AnnotatedSentence s = corpus::generate_sentence(lang, 11, i);
+            const AnnotatedSentence s = make(lang, 11, i);
             const auto at = [&](int k) { return s.tokens[static_cast<std::size_t>(k)]; };
             for (const Arc& a : s.arcs) {
                 const std::string& dep = at(a.dependent);
@@ -183,7 +186,12 @@ TEST(Grammar, EveryArcFollowsTheRulesOfItsRelation) {
                 ++checked;
             }
         }
-    EXPECT_GT(checked, 6000);
+    return checked;
+}
+
+TEST(Grammar, EveryArcFollowsTheRulesOfItsRelation) { EXPECT_GT(check_arc_rules(corpus::generate_sentence), 6000); }
+TEST(HeldOutGrammar, EveryArcFollowsTheRulesOfItsRelation) {
+    EXPECT_GT(check_arc_rules(corpus::generate_held_out_sentence), 6000);
 }
 
 TEST(Grammar, VocabularyHoldsEveryTokenOfBothLanguages) {
@@ -201,6 +209,75 @@ TEST(Grammar, VocabularyHoldsEveryTokenOfBothLanguages) {
 // Hand-built maps with known answers: one layer, three heads over "a b c d" (no BOS).
 // Arc: d (3) → b (1). Head 0 looks at b from d (right), head 1 at a (wrong: offset 3),
 // head 2 at d itself (not a key before d: its best earlier key is c, wrong).
+TEST(HeldOutGrammar, IsAFunctionOfSeedAndIndexApartFromTheTrainingStream) {
+    for (const char* lang : {"en", "zh"}) {
+        const AnnotatedSentence a = corpus::generate_held_out_sentence(lang, 7, 123);
+        EXPECT_EQ(a.tokens, corpus::generate_held_out_sentence(lang, 7, 123).tokens);
+        EXPECT_EQ(a.arcs, corpus::generate_held_out_sentence(lang, 7, 123).arcs);
+        EXPECT_NE(corpus::generate_held_out_sentence(lang, 7, 124).tokens, a.tokens);
+        EXPECT_NE(corpus::generate_sentence(lang, 7, 123).tokens, a.tokens);
+    }
+    EXPECT_THROW((void)corpus::generate_held_out_sentence("fr", 1, 0), Error);
+    EXPECT_THROW((void)corpus::held_out_corpus("de", 3, 1), Error);
+    const std::vector<AnnotatedSentence> both = corpus::held_out_corpus("both", 4, 5);
+    ASSERT_EQ(both.size(), 4u);
+    EXPECT_EQ(both[3].tokens, corpus::generate_held_out_sentence("zh", 5, 1).tokens);
+    EXPECT_EQ(corpus::held_out_probe_corpus().size(), 600u);
+}
+
+// The held-out families read back as their tokens, use only words the default model knows
+// (the grammar's vocabulary), fit its 64 positions after a BOS, and hold every relation
+// in both languages.
+TEST(HeldOutGrammar, ReadsBackInTheGrammarsWordsWithEveryRelation) {
+    const PlaygroundTokenizer tokenizer(100000);
+    const std::vector<std::string> vocab = corpus::grammar_vocabulary();
+    for (const char* lang : {"en", "zh"}) {
+        std::set<Relation> seen;
+        for (long long i = 0; i < 3000; ++i) {
+            const AnnotatedSentence s = corpus::generate_held_out_sentence(lang, 2, i);
+            ASSERT_GE(s.tokens.size(), 5u);
+            ASSERT_LE(s.tokens.size(), 40u) << corpus::text_of(s);
+            ASSERT_EQ(tokenizer.encode(corpus::text_of(s)).text, s.tokens) << corpus::text_of(s);
+            for (const std::string& t : s.tokens)
+                ASSERT_TRUE(std::binary_search(vocab.begin(), vocab.end(), t)) << t << " in " << corpus::text_of(s);
+            for (const Arc& a : s.arcs) {
+                ASSERT_LT(a.partner_begin, a.partner_end);
+                ASSERT_LE(a.partner_end, a.dependent);
+                seen.insert(a.relation);
+            }
+        }
+        EXPECT_EQ(seen.size(), static_cast<std::size_t>(corpus::kRelationCount)) << lang;
+    }
+}
+
+// What the held-out families are for: on them a template does not give the answer. The
+// repeated name is often not the sentence's first word (the training patterns always
+// repeat it), and the nearest earlier name or noun is often not a pronoun's antecedent
+// or a verb's subject.
+TEST(HeldOutGrammar, PositionAndNearestWordDoNotGiveTheAnswer) {
+    std::map<Relation, std::pair<int, int>> off_template;  // relation → (arcs a template misses, arcs)
+    for (const AnnotatedSentence& s : corpus::held_out_corpus("both", 2000, 3))
+        for (const Arc& a : s.arcs) {
+            auto& [missed, arcs] = off_template[a.relation];
+            if (a.relation == Relation::Repetition) {
+                ++arcs;
+                missed += a.partner_begin > 1;  // past the first word (a Chinese name's two characters)
+            } else if (a.relation == Relation::Coreference || a.relation == Relation::Agreement) {
+                int nearest = -1;
+                for (const corpus::WordSpan& w : corpus::candidate_words(s, a))
+                    if (w.end <= a.dependent) nearest = w.begin;
+                ++arcs;
+                missed += nearest != a.partner_begin;
+            }
+        }
+    for (const Relation r : {Relation::Repetition, Relation::Coreference, Relation::Agreement}) {
+        SCOPED_TRACE(corpus::relation_name(r));
+        const auto [missed, arcs] = off_template[r];
+        ASSERT_GT(arcs, 100);
+        EXPECT_GT(static_cast<double>(missed) / arcs, 0.5);
+    }
+}
+
 TEST(RelationProbe, AccuracyOnHandBuiltMapsWithKnownAnswers) {
     AnnotatedSentence s;
     s.lang = "en";
@@ -284,7 +361,7 @@ static RelationScore score_of_one_head(const AnnotatedSentence& a, int key_a, co
 TEST(RelationProbe, ThreeBaselinesOnHandBuiltPronouns) {
     AnnotatedSentence a{"en", {"Mary", "met", "John", "because", "she", "sings"}, {{Relation::Coreference, 4, 0, 1}}};
     AnnotatedSentence b{"en", {"John", "saw", "Mary", "and", "she", "sings"}, {{Relation::Coreference, 4, 2, 3}}};
-    EXPECT_EQ(corpus::candidate_words(a, Relation::Coreference), (std::vector<corpus::WordSpan>{{0, 1}, {2, 3}}));
+    EXPECT_EQ(corpus::candidate_words(a, a.arcs[0]), (std::vector<corpus::WordSpan>{{0, 1}, {2, 3}}));
     const RelationScore r = score_of_one_head(a, 0, b, 2);
     EXPECT_DOUBLE_EQ(r.best_accuracy, 1.0);
     EXPECT_EQ(r.offset_baseline, 2);
@@ -324,14 +401,19 @@ TEST(RelationProbe, NoCandidateBaselineOutsideTheLexiconsLanguages) {
 }
 
 TEST(CandidateWords, NamesAndNounsOfTheLexiconInBothLanguages) {
-    AnnotatedSentence en{"en", {"the", "keys", "near", "Mary", "are", "heavy"}, {}};
-    EXPECT_EQ(corpus::candidate_words(en, Relation::Agreement), (std::vector<corpus::WordSpan>{{1, 2}}));  // nouns only
-    EXPECT_EQ(corpus::candidate_words(en, Relation::Coreference), (std::vector<corpus::WordSpan>{{1, 2}, {3, 4}}));
-    EXPECT_TRUE(corpus::candidate_words(en, Relation::Modifier).empty());
+    // A person's pronoun looks for names, "it" for nouns, agreement for nouns.
+    AnnotatedSentence en{"en", {"the", "keys", "near", "Mary", "are", "heavy", "and", "she", "it", "they"}, {}};
+    const auto arc = [](Relation r, int dependent) { return Arc{r, dependent, 0, 1}; };
+    EXPECT_EQ(corpus::candidate_words(en, arc(Relation::Agreement, 4)), (std::vector<corpus::WordSpan>{{1, 2}}));
+    EXPECT_EQ(corpus::candidate_words(en, arc(Relation::Coreference, 7)), (std::vector<corpus::WordSpan>{{3, 4}}));
+    EXPECT_EQ(corpus::candidate_words(en, arc(Relation::Coreference, 8)), (std::vector<corpus::WordSpan>{{1, 2}}));
+    EXPECT_EQ(corpus::candidate_words(en, arc(Relation::Coreference, 9)), (std::vector<corpus::WordSpan>{{1, 2}, {3, 4}}));
+    EXPECT_TRUE(corpus::candidate_words(en, arc(Relation::Modifier, 4)).empty());
     EXPECT_FALSE(corpus::has_candidate_kind(Relation::Repetition));
-    AnnotatedSentence zh{"zh", {"那", "位", "老", "师", "和", "小", "红", "说", "她"}, {}};
-    EXPECT_EQ(corpus::candidate_words(zh, Relation::Coreference), (std::vector<corpus::WordSpan>{{2, 4}, {5, 7}}));
-    EXPECT_EQ(corpus::candidate_words(zh, Relation::Agreement), (std::vector<corpus::WordSpan>{{2, 4}}));
+    AnnotatedSentence zh{"zh", {"那", "位", "老", "师", "和", "小", "红", "说", "她", "它"}, {}};
+    EXPECT_EQ(corpus::candidate_words(zh, arc(Relation::Coreference, 8)), (std::vector<corpus::WordSpan>{{5, 7}}));
+    EXPECT_EQ(corpus::candidate_words(zh, arc(Relation::Coreference, 9)), (std::vector<corpus::WordSpan>{{2, 4}}));
+    EXPECT_EQ(corpus::candidate_words(zh, arc(Relation::Agreement, 7)), (std::vector<corpus::WordSpan>{{2, 4}}));
 }
 
 TEST(RelationsJson, RoundTripsAndNamesWhatIsWrong) {

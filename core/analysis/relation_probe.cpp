@@ -54,9 +54,6 @@ void RelationProbe::add(const std::vector<Matrix>& maps, const corpus::Annotated
         if (m.rows() < offset + n || m.cols() < offset + n)
             throw Error("relation probe: a " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
                         " map cannot hold " + std::to_string(offset) + " + " + std::to_string(n) + " tokens");
-    std::vector<std::vector<corpus::WordSpan>> candidates(corpus::kRelationCount);
-    for (int r = 0; r < corpus::kRelationCount; ++r)
-        candidates[static_cast<std::size_t>(r)] = corpus::candidate_words(sentence, static_cast<corpus::Relation>(r));
     for (const corpus::Arc& arc : sentence.arcs) {
         if (arc.dependent < 1 || arc.dependent >= n || arc.partner_begin < 0 || arc.partner_end > arc.dependent ||
             arc.partner_begin >= arc.partner_end)
@@ -83,8 +80,9 @@ void RelationProbe::add(const std::vector<Matrix>& maps, const corpus::Annotated
         if (static_cast<int>(t.position_hits.size()) < arc.partner_end) t.position_hits.resize(static_cast<std::size_t>(arc.partner_end), 0);
         for (int p = arc.partner_begin; p < arc.partner_end; ++p) ++t.position_hits[static_cast<std::size_t>(p)];
         // The nearest candidate word ending before the dependent, read as its last token.
+        const std::vector<corpus::WordSpan> candidates = corpus::candidate_words(sentence, arc);
         const corpus::WordSpan* nearest = nullptr;
-        for (const corpus::WordSpan& w : candidates[static_cast<std::size_t>(arc.relation)])
+        for (const corpus::WordSpan& w : candidates)
             if (w.end <= arc.dependent) nearest = &w;
         if (nearest && nearest->end - 1 >= arc.partner_begin && nearest->end - 1 < arc.partner_end) ++t.candidate_hits;
         t.lexicon_arcs += corpus::has_lexicon(sentence.lang);

@@ -6,8 +6,8 @@
 // arc, and what a head without the relation could reach, three baselines:
 //   offset     always the token a fixed offset k back (the best k for that relation)
 //   position   always the token at a fixed position p of the sentence (the best p)
-//   candidate  the nearest earlier word of the partner's kind: the most recent name or
-//              noun for a pronoun, the most recent noun for agreement
+//   candidate  the nearest earlier word of the partner's kind: the most recent name for
+//              he / she / 他 / 她, noun for it / 它, the most recent noun for agreement
 //              (core/corpus/candidates.h; only those two relations)
 // A head is claimed for a relation only when it beats the best of them by
 // kRelationMargin: it has learned the relation, not a position or a word class.

@@ -13,10 +13,21 @@ bool has_candidate_kind(Relation relation) {
 
 bool has_lexicon(const std::string& lang) { return lang == "en" || lang == "zh"; }
 
-std::vector<WordSpan> candidate_words(const AnnotatedSentence& sentence, Relation relation) {
-    if (!has_candidate_kind(relation)) return {};
-    std::vector<std::string> words = grammar_nouns(sentence.lang);
-    if (relation == Relation::Coreference) {
+namespace {
+
+// A pronoun of a person (names are its candidates) or of a thing or animal (nouns).
+bool person_pronoun(const std::string& t) { return t == "he" || t == "she" || t == "他" || t == "她"; }
+bool thing_pronoun(const std::string& t) { return t == "it" || t == "它"; }
+
+}  // namespace
+
+std::vector<WordSpan> candidate_words(const AnnotatedSentence& sentence, const Arc& arc) {
+    if (!has_candidate_kind(arc.relation)) return {};
+    const std::string& dependent =
+        arc.dependent >= 0 && arc.dependent < static_cast<int>(sentence.tokens.size()) ? sentence.tokens[static_cast<std::size_t>(arc.dependent)] : "";
+    std::vector<std::string> words;
+    if (arc.relation == Relation::Agreement || !person_pronoun(dependent)) words = grammar_nouns(sentence.lang);
+    if (arc.relation == Relation::Coreference && !thing_pronoun(dependent)) {
         const std::vector<std::string> names = grammar_names(sentence.lang);
         words.insert(words.end(), names.begin(), names.end());
     }

@@ -7,136 +7,16 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/corpus/grammar_parts.h"
 #include "core/error.h"
-#include "core/rng.h"
 
 namespace hs::corpus {
 
 namespace {
 
-// -- lexicon -------------------------------------------------------------------------
-
-// Nouns come in three kinds; a predicate fits one kind ("hungry" an animal, "busy" a
-// person, "heavy" a thing), so the word after the verb depends on which noun is the subject.
-enum Kind { kAnimal, kPerson, kThing };
-struct Noun {
-    const char* singular;
-    const char* plural;
-    Kind kind;
-};
-constexpr Noun kNouns[] = {{"dog", "dogs", kAnimal},        {"cat", "cats", kAnimal},         {"bird", "birds", kAnimal},
-                           {"teacher", "teachers", kPerson}, {"student", "students", kPerson}, {"friend", "friends", kPerson},
-                           {"key", "keys", kThing},          {"book", "books", kThing},        {"car", "cars", kThing},
-                           {"box", "boxes", kThing},         {"letter", "letters", kThing},    {"window", "windows", kThing}};
-constexpr const char* kPredicates[3][3] = {{"hungry", "asleep", "wet"}, {"happy", "busy", "tired"}, {"heavy", "cheap", "broken"}};
-// What each animal does (after "it"), indexed like the animals of kNouns.
-constexpr const char* kAnimalVerbs[] = {"barks", "purrs", "sings"};
-// What each person habitually does (after "he" / "she"), indexed like their names: the
-// word after a pronoun names its antecedent.
-constexpr const char* kMaleHabits[] = {"cooks", "drives", "swims", "reads", "paints"};
-constexpr const char* kFemaleHabits[] = {"sings", "dances", "writes", "runs", "teaches"};
-// Adjectives come in English order: a size or age one, then a colour.
-constexpr const char* kSizes[] = {"big", "small", "old", "new", "long"};
-constexpr const char* kColours[] = {"red", "green", "blue", "brown"};
-constexpr const char* kSentiments[] = {"good", "bad", "nice", "great", "boring", "funny"};
-constexpr const char* kPrepositions[] = {"near", "behind", "under", "with", "beside"};
-constexpr const char* kMaleNames[] = {"John", "Tom", "Peter", "David", "James"};
-constexpr const char* kFemaleNames[] = {"Mary", "Alice", "Anna", "Emma", "Lucy"};
-constexpr const char* kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
-                                   "July",    "August",   "September", "October", "November", "December"};
-// (singular, plural) verb forms that must agree with their subject.
-constexpr std::array<const char*, 2> kVerbs[] = {{"sleeps", "sleep"}, {"runs", "run"}, {"waits", "wait"}};
-constexpr std::array<const char*, 2> kTransitiveVerbs[] = {{"likes", "like"}, {"sees", "see"}, {"follows", "follow"}};
-constexpr std::array<const char*, 2> kCopulas[] = {{"is", "are"}, {"was", "were"}};
-constexpr const char* kPastVerbs[] = {"met", "called", "helped", "visited", "saw"};
-
-struct ZhNoun {
-    const char* noun;
-    const char* measure;  // its measure word (量词)
-    Kind kind;
-};
-constexpr ZhNoun kZhNouns[] = {{"猫", "只", kAnimal},   {"狗", "只", kAnimal},   {"鸟", "只", kAnimal},  {"老师", "位", kPerson},
-                               {"学生", "个", kPerson}, {"孩子", "个", kPerson}, {"书", "本", kThing},   {"车", "辆", kThing},
-                               {"桌子", "张", kThing},  {"椅子", "把", kThing},  {"信", "封", kThing},   {"笔", "支", kThing}};
-constexpr const char* kZhPredicates[3][3] = {{"饿", "安静", "困"}, {"忙", "累", "高兴"}, {"旧", "贵", "重"}};
-constexpr const char* kZhAnimalVerbs[] = {"睡了", "叫了", "飞了"};  // 猫, 狗, 鸟 (as kZhNouns)
-// What each person habitually does (after 他 / 她), indexed like their names.
-constexpr const char* kZhMaleHabits[] = {"踢球", "开车", "游泳", "看书"};
-constexpr const char* kZhFemaleHabits[] = {"唱歌", "跳舞", "画画", "写字"};
-constexpr const char* kZhPlaces[] = {"里", "上", "旁边"};  // in, on, beside
-constexpr const char* kZhMet[] = {"认识", "见了", "帮了"};  // met, saw, helped
-constexpr const char* kZhAdjectives[] = {"红色", "新", "旧", "大", "小", "漂亮", "可爱", "便宜"};
-constexpr const char* kZhSentiments[] = {"好", "好看", "有趣"};
-constexpr const char* kZhMaleNames[] = {"小明", "张伟", "李雷", "王强"};
-constexpr const char* kZhFemaleNames[] = {"小红", "韩梅", "李娜", "王芳"};
-constexpr const char* kZhNumbers[] = {"一", "两", "三", "几"};
-
-// -- building a sentence ---------------------------------------------------------------
-
-struct Span {
-    int begin = 0, end = 0;
-};
-
-class Builder {
-public:
-    Builder(std::string lang, std::uint64_t seed) : rng_(seed) { s_.lang = std::move(lang); }
-
-    int pick(int n) { return static_cast<int>(rng_.next_u64() % static_cast<std::uint64_t>(n)); }
-    bool chance(int percent) { return pick(100) < percent; }
-    template <class T, std::size_t N>
-    const T& any(const T (&items)[N]) { return items[pick(static_cast<int>(N))]; }
-    // One of the items `keep` accepts (at least one must).
-    template <class T, std::size_t N, class Keep>
-    const T& any_of(const T (&items)[N], Keep keep) {
-        std::vector<const T*> kept;
-        for (const T& item : items)
-            if (keep(item)) kept.push_back(&item);
-        return *kept[static_cast<std::size_t>(pick(static_cast<int>(kept.size())))];
-    }
-
-    // One token (English word, number or mark): its position.
-    int word(const std::string& token) {
-        s_.tokens.push_back(token);
-        return static_cast<int>(s_.tokens.size()) - 1;
-    }
-    // A Chinese word: one token per character (as the playground tokenizer reads it).
-    Span chars(std::string_view text) {
-        const int begin = size();
-        for (std::size_t i = 0; i < text.size();) {
-            const unsigned char lead = static_cast<unsigned char>(text[i]);
-            const std::size_t n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-            s_.tokens.emplace_back(text.substr(i, n));
-            i += n;
-        }
-        return {begin, size()};
-    }
-    void arc(Relation r, int dependent, Span partner) { s_.arcs.push_back({r, dependent, partner.begin, partner.end}); }
-    void arc(Relation r, int dependent, int partner) { arc(r, dependent, Span{partner, partner + 1}); }
-    int size() const { return static_cast<int>(s_.tokens.size()); }
-    AnnotatedSentence take() { return std::move(s_); }
-
-private:
-    Rng rng_;
-    AnnotatedSentence s_;
-};
+using namespace grammar_parts;
 
 // -- English ---------------------------------------------------------------------------
-
-// "the [adj [adj]] noun": the noun's position; modifier arc noun → the.
-int english_np(Builder& b, const Noun& n, bool plural) {
-    const int det = b.word("the");
-    const int adjectives = b.pick(3);
-    const bool sized = adjectives == 2 || (adjectives == 1 && b.chance(50));
-    if (sized) b.word(b.any(kSizes));
-    if (adjectives == 2 || (adjectives == 1 && !sized)) b.word(b.any(kColours));
-    const int noun = b.word(plural ? n.plural : n.singular);
-    b.arc(Relation::Modifier, noun, det);
-    return noun;
-}
-int english_np(Builder& b, bool plural) { return english_np(b, b.any(kNouns), plural); }
-
-// A name of either gender; returns its position.
-int english_name(Builder& b, bool female) { return b.word(female ? b.any(kFemaleNames) : b.any(kMaleNames)); }
 
 // The subject, an attractor (prepositional phrase or relative clause with a noun of
 // another kind, mostly of the other number), the copula agreeing with the subject in
@@ -158,13 +38,6 @@ void english_agreement(Builder& b) {
     b.arc(Relation::Agreement, b.word(b.any(kCopulas)[plural ? 1 : 0]), subject);
     b.word(b.any(kPredicates[subject_noun.kind]));
     b.word(".");
-}
-
-// "and", "because", "and then" or "but later": between the clauses, of varying length.
-void english_connective(Builder& b) {
-    const int form = b.pick(4);
-    b.word(form == 0 || form == 2 ? "and" : form == 1 ? "because" : "but");
-    if (form >= 2) b.word(form == 2 ? "then" : "later");
 }
 
 // The pronoun names one of two people of different genders (or an animal); what follows
@@ -287,29 +160,6 @@ void english_repetition(Builder& b) {
 }
 
 // -- Chinese ---------------------------------------------------------------------------
-
-Span zh_name(Builder& b, bool female) { return b.chars(female ? b.any(kZhFemaleNames) : b.any(kZhMaleNames)); }
-
-// NUM MEASURE [很? ADJ 的] NOUN: modifier arc noun → its measure word (the classifier
-// phrase that counts it, as "the" determines an English noun), across the 的-phrase.
-// `one`: the number is 一.
-Span zh_counted_np(Builder& b, const ZhNoun& n, bool one = false) {
-    b.chars(one ? "一" : b.any(kZhNumbers));
-    const Span measure = b.chars(n.measure);
-    if (b.chance(60)) {
-        if (b.chance(40)) b.chars("很");
-        b.chars(b.any(kZhAdjectives));
-        b.chars("的");
-    }
-    const Span noun = b.chars(n.noun);
-    b.arc(Relation::Modifier, noun.begin, measure);
-    return noun;
-}
-// Something one buys: an animal or a thing.
-const ZhNoun& zh_bought(Builder& b) {
-    return b.any_of(kZhNouns, [](const ZhNoun& n) { return n.kind != kPerson; });
-}
-
 // Chinese has no number agreement; its predicate must fit the subject's kind across a
 // place phrase whose noun is of another kind (the attractor):
 // 那些 NOUN | NAME 的 NOUN, 在 OTHER 里|上|旁边, 很 PREDICATE: agreement arc 很 → NOUN.
@@ -329,12 +179,6 @@ void chinese_agreement(Builder& b) {
     b.arc(Relation::Agreement, b.chars("很").begin, subject);
     b.chars(b.any(kZhPredicates[subject_noun.kind]));
     b.chars("。");
-}
-
-// "，", "，后来" (later) or "，所以" (so): between the clauses, of varying length.
-void chinese_connective(Builder& b) {
-    const int form = b.pick(3);
-    b.chars(form == 0 ? "，" : form == 1 ? "，后来" : "，所以");
 }
 
 // As in English, what follows the pronoun is what its antecedent does.

@@ -27,6 +27,24 @@ std::vector<AnnotatedSentence> grammar_corpus(const std::string& lang, long long
 // training batch draws its sentences from.
 std::vector<AnnotatedSentence> probe_corpus();
 
+// Sentences of structure families the patterns above never write, in the same words
+// (held_out_grammar.cpp): what a claim about a head is measured on, so that it holds on
+// structures the default model never trained on (issue 39). English: agreement after a
+// clause and across two attractors; a pronoun after a sentence break, after two clauses
+// that each end in a noun, "it" past a name and a thing; "the very big box" as an object;
+// a long quote and a quote inside brackets; two dates and a date first; negation across a
+// phrase or inside a quote; either of two names repeated, also after a noun phrase.
+// Chinese: subjects with a measure word (这只猫, 两本旧的书) and in a second clause; a
+// pronoun after a sentence break or two clauses, 它 past a name and a clause; a long quote
+// and a quote inside brackets; two dates and a date first; negation in a quote or after a
+// counted noun; either of two names repeated. Every token is one grammar_vocabulary() holds.
+AnnotatedSentence generate_held_out_sentence(const std::string& lang, std::uint64_t seed, long long index);
+// `count` of them as grammar_corpus writes its sentences (lang "en", "zh" or "both").
+std::vector<AnnotatedSentence> held_out_corpus(const std::string& lang, long long count, std::uint64_t seed);
+// What the default model's claims are measured on (docs/DEFAULT_MODEL.md, its test, the
+// Relations tab's first choice): held_out_corpus("both", 600, 99).
+std::vector<AnnotatedSentence> held_out_probe_corpus();
+
 // Every token the grammar can write, both languages, sorted and unique.
 std::vector<std::string> grammar_vocabulary();
 

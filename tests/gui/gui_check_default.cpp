@@ -66,7 +66,7 @@ int check_default(char** argv) {
                          continued = read_json(argv[5]);
     const auto source = hs::open_source("default");
     std::vector<std::string> skipped;
-    const std::vector<hs::RelationRun> runs = hs::probe_relations_by_language(*source, hs::corpus::probe_corpus(), skipped);
+    const std::vector<hs::RelationRun> runs = hs::probe_relations_by_language(*source, hs::corpus::held_out_probe_corpus(), skipped);
     const int heads = source->config().heads;
     using hs::corpus::Relation;
 

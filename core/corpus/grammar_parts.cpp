@@ -1,0 +1,48 @@
+#include "core/corpus/grammar_parts.h"
+
+namespace hs::corpus::grammar_parts {
+
+int english_np(Builder& b, const Noun& n, bool plural) {
+    const int det = b.word("the");
+    const int adjectives = b.pick(3);
+    const bool sized = adjectives == 2 || (adjectives == 1 && b.chance(50));
+    if (sized) b.word(b.any(kSizes));
+    if (adjectives == 2 || (adjectives == 1 && !sized)) b.word(b.any(kColours));
+    const int noun = b.word(plural ? n.plural : n.singular);
+    b.arc(Relation::Modifier, noun, det);
+    return noun;
+}
+int english_np(Builder& b, bool plural) { return english_np(b, b.any(kNouns), plural); }
+
+int english_name(Builder& b, bool female) { return b.word(female ? b.any(kFemaleNames) : b.any(kMaleNames)); }
+
+void english_connective(Builder& b) {
+    const int form = b.pick(4);
+    b.word(form == 0 || form == 2 ? "and" : form == 1 ? "because" : "but");
+    if (form >= 2) b.word(form == 2 ? "then" : "later");
+}
+
+Span zh_name(Builder& b, bool female) { return b.chars(female ? b.any(kZhFemaleNames) : b.any(kZhMaleNames)); }
+
+Span zh_counted_np(Builder& b, const ZhNoun& n, bool one) {
+    b.chars(one ? "一" : b.any(kZhNumbers));
+    const Span measure = b.chars(n.measure);
+    if (b.chance(60)) {
+        if (b.chance(40)) b.chars("很");
+        b.chars(b.any(kZhAdjectives));
+        b.chars("的");
+    }
+    const Span noun = b.chars(n.noun);
+    b.arc(Relation::Modifier, noun.begin, measure);
+    return noun;
+}
+const ZhNoun& zh_bought(Builder& b) {
+    return b.any_of(kZhNouns, [](const ZhNoun& n) { return n.kind != kPerson; });
+}
+
+void chinese_connective(Builder& b) {
+    const int form = b.pick(3);
+    b.chars(form == 0 ? "，" : form == 1 ? "，后来" : "，所以");
+}
+
+}  // namespace hs::corpus::grammar_parts
