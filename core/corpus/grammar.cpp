@@ -111,21 +111,7 @@ void english_date(Builder& b) {
     const int form = b.pick(3);
     b.word(form == 1 ? "moved" : "arrived");
     b.word(form == 1 ? "in" : "on");
-    const std::string month = b.any(kMonths), day = std::to_string(1 + b.pick(28)),
-                      year = std::to_string(1980 + b.pick(45));
-    if (form == 0) {
-        const int first = b.word(month);
-        b.arc(Relation::Date, b.word(day), first);
-        b.word(",");
-        b.arc(Relation::Date, b.word(year), first);
-    } else if (form == 1) {
-        const int first = b.word(month);
-        b.arc(Relation::Date, b.word(year), first);
-    } else {
-        const int first = b.word(day);
-        b.arc(Relation::Date, b.word(month), first);
-        b.arc(Relation::Date, b.word(year), first);
-    }
+    english_date_parts(b, form);
     b.word(".");
 }
 
@@ -243,19 +229,7 @@ void chinese_brackets(Builder& b) {
 void chinese_date(Builder& b) {
     zh_name(b, b.chance(50));
     b.chars("在");
-    const int form = b.pick(3);
-    const std::string year = std::to_string(1980 + b.pick(45)), month = std::to_string(1 + b.pick(12)),
-                      day = std::to_string(1 + b.pick(28));
-    int first = -1;
-    const auto part = [&](const std::string& number, const char* unit) {
-        const int at = b.word(number);
-        if (first < 0) first = at;
-        else b.arc(Relation::Date, at, first);
-        b.chars(unit);
-    };
-    if (form != 1) part(year, "年");
-    part(month, "月");
-    if (form != 2) part(day, "日");
+    chinese_date_parts(b, b.pick(3));
     b.chars(b.chance(50) ? "出生" : "回家");
     b.chars("。");
 }

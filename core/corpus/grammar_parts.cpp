@@ -45,4 +45,30 @@ void chinese_connective(Builder& b) {
     b.chars(form == 0 ? "，" : form == 1 ? "，后来" : "，所以");
 }
 
+void english_date_parts(Builder& b, int form) {
+    const std::string month = b.any(kMonths), day = std::to_string(1 + b.pick(28)), year = std::to_string(1980 + b.pick(45));
+    const int first = b.word(form == 2 ? day : month);
+    if (form == 0) {
+        b.arc(Relation::Date, b.word(day), first);
+        b.word(",");
+    }
+    if (form == 2) b.arc(Relation::Date, b.word(month), first);
+    b.arc(Relation::Date, b.word(year), first);
+}
+
+void chinese_date_parts(Builder& b, int form) {
+    const std::string year = std::to_string(1980 + b.pick(45)), month = std::to_string(1 + b.pick(12)),
+                      day = std::to_string(1 + b.pick(28));
+    int first = -1;
+    const auto part = [&](const std::string& number, const char* unit) {
+        const int at = b.word(number);
+        if (first < 0) first = at;
+        else b.arc(Relation::Date, at, first);
+        b.chars(unit);
+    };
+    if (form != 1) part(year, "年");
+    part(month, "月");
+    if (form != 2) part(day, "日");
+}
+
 }  // namespace hs::corpus::grammar_parts

@@ -145,4 +145,11 @@ const ZhNoun& zh_bought(Builder& b);
 // "，", "，后来" (later) or "，所以" (so): between the clauses, of varying length.
 void chinese_connective(Builder& b);
 
+// One date, form 0 MONTH DAY , YEAR | 1 MONTH YEAR | 2 DAY MONTH YEAR: date arcs from its
+// later parts to its first part.
+void english_date_parts(Builder& b, int form);
+// One date, form 0 YEAR年MONTH月DAY日 | 1 MONTH月DAY日 | 2 YEAR年MONTH月: date arcs from its
+// later numbers to its first number.
+void chinese_date_parts(Builder& b, int form);
+
 }  // namespace hs::corpus::grammar_parts

@@ -63,19 +63,30 @@ void en_agreement_two_attractors(Builder& b) {
     b.word(".");
 }
 
-// NAME and NAME PAST THE-N . then he|she HABIT .: two names joined, a noun nearer, a break.
-void en_coreference_after_break(Builder& b) {
+// NAME and NAME PAST THE-N . then: two people of different genders, a noun after them and a
+// sentence break; where their names stand.
+struct TwoPeople {
+    Person first, second;
+    int first_at = 0, second_at = 0;
+};
+TwoPeople english_two_people_then(Builder& b) {
     const bool first_female = b.chance(50);
-    const Person first = any_person(b, first_female, 5), second = any_person(b, !first_female, 5);
-    const int first_at = english_person(b, first);
+    TwoPeople p{any_person(b, first_female, 5), any_person(b, !first_female, 5)};
+    p.first_at = english_person(b, p.first);
     b.word("and");
-    const int second_at = english_person(b, second);
+    p.second_at = english_person(b, p.second);
     b.word(b.any(kPastVerbs));
     english_np(b, b.chance(50));
     b.word(".");
     b.word("then");
+    return p;
+}
+
+// NAME and NAME PAST THE-N . then he|she HABIT .: two names joined, a noun nearer, a break.
+void en_coreference_after_break(Builder& b) {
+    const TwoPeople p = english_two_people_then(b);
     const bool about_first = b.chance(50);
-    english_pronoun(b, about_first ? first : second, about_first ? first_at : second_at);
+    english_pronoun(b, about_first ? p.first : p.second, about_first ? p.first_at : p.second_at);
     b.word(".");
 }
 
@@ -157,18 +168,6 @@ void en_bracket_quote_inside(Builder& b) {
     b.word(".");
 }
 
-// One date: MONTH DAY , YEAR | MONTH YEAR | DAY MONTH YEAR; later parts → its first part.
-void english_date_parts(Builder& b, int form) {
-    const std::string month = b.any(kMonths), day = std::to_string(1 + b.pick(28)), year = std::to_string(1980 + b.pick(45));
-    const int first = b.word(form == 2 ? day : month);
-    if (form == 0) {
-        b.arc(Relation::Date, b.word(day), first);
-        b.word(",");
-    }
-    if (form == 2) b.arc(Relation::Date, b.word(month), first);
-    b.arc(Relation::Date, b.word(year), first);
-}
-
 // NAME arrived on DATE and moved in DATE .: a second date, whose parts must not point back
 // into the first.
 void en_date_two(Builder& b) {
@@ -218,17 +217,9 @@ void en_negation_far(Builder& b) {
 
 // NAME and NAME PAST THE-N . then NAME VERB .: the second name repeats (or the first).
 void en_repetition_either(Builder& b) {
-    const bool female = b.chance(50);
-    const Person first = any_person(b, female, 5), second = any_person(b, !female, 5);
-    const int first_at = english_person(b, first);
-    b.word("and");
-    const int second_at = english_person(b, second);
-    b.word(b.any(kPastVerbs));
-    english_np(b, b.chance(50));
-    b.word(".");
-    b.word("then");
+    const TwoPeople p = english_two_people_then(b);
     const bool repeat_second = b.chance(70);
-    b.arc(Relation::Repetition, english_person(b, repeat_second ? second : first), repeat_second ? second_at : first_at);
+    b.arc(Relation::Repetition, english_person(b, repeat_second ? p.second : p.first), repeat_second ? p.second_at : p.first_at);
     b.word(b.any(kVerbs)[0]);
     b.word(".");
 }
@@ -377,22 +368,6 @@ void zh_bracket_quote_inside(Builder& b) {
     b.arc(Relation::Bracket, b.chars("」").begin, quote);
     b.arc(Relation::Bracket, b.chars("）").begin, open);
     b.chars("。");
-}
-
-// YEAR年MONTH月DAY日 | MONTH月DAY日 | YEAR年MONTH月: later numbers → the date's first number.
-void chinese_date_parts(Builder& b, int form) {
-    const std::string year = std::to_string(1980 + b.pick(45)), month = std::to_string(1 + b.pick(12)),
-                      day = std::to_string(1 + b.pick(28));
-    int first = -1;
-    const auto part = [&](const std::string& number, const char* unit) {
-        const int at = b.word(number);
-        if (first < 0) first = at;
-        else b.arc(Relation::Date, at, first);
-        b.chars(unit);
-    };
-    if (form != 1) part(year, "年");
-    part(month, "月");
-    if (form != 2) part(day, "日");
 }
 
 // NAME 在 DATE 和 DATE 回家|出生。: a second date, whose numbers must not point into the first.
