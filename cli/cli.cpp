@@ -38,7 +38,7 @@ With no command, headscope opens the window.
 
 constexpr const char* kModelHelp = R"(MODEL is one of
   default      the model HeadScope trains itself on English and Chinese (learned heads:
-               agreement, coreference, induction, …; docs/DEFAULT_MODEL.md)
+               agreement, modifier, negation, induction, …; docs/DEFAULT_MODEL.md)
   random:d_model=512,heads=8,layers=2,seed=1,mask=causal,arch=decoder,pe=sinusoidal
       a playground model with seeded random weights, untrained (keys: d_model heads layers d_ff
       vocab max_len seed mask=none|causal arch=encoder|decoder|encoder-decoder

@@ -78,38 +78,49 @@ TEST(Grammar, GoldRelationsOfHandCheckedSentences) {
     AnnotatedSentence s = sentence("en", 0);
     EXPECT_EQ(corpus::text_of(s), "Anna said \" the new blue bird is funny \" .");
     EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: bird → the", "bracket: \" → \""}));
-    s = sentence("en", 2);  // nested brackets: the inner ) closes the inner (
-    EXPECT_EQ(corpus::text_of(s), "the red bird ( and the old blue cat ( Lucy ) ) are great .");
-    EXPECT_EQ(s.arcs[2], (Arc{Relation::Bracket, 11, 9, 10}));
-    EXPECT_EQ(s.arcs[3], (Arc{Relation::Bracket, 12, 3, 4}));
-    s = sentence("en", 25);  // he → Peter (the man), and what follows is what Peter does
-    EXPECT_EQ(corpus::text_of(s), "Lucy met Peter at the big blue key because he swims .");
-    EXPECT_EQ(s.arcs[1], (Arc{Relation::Coreference, 9, 2, 3}));
-    s = sentence("en", 26);  // the copula agrees with "key" across "under the cats"
-    EXPECT_EQ(corpus::text_of(s), "the new green key under the cats is heavy .");
-    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: key → the", "modifier: cats → the", "agreement: is → key"}));
-    s = sentence("en", 27);
-    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: cat → the", "coreference: it → cat"}));
-    s = sentence("en", 21);
-    EXPECT_EQ(corpus::text_of(s), "Anna arrived on September 12 , 2008 .");
-    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"date: 12 → September", "date: 2008 → September"}));
-    s = sentence("zh", 0);
-    EXPECT_EQ(corpus::text_of(s), "李雷见了李娜，所以她画画。");
-    EXPECT_EQ(s.arcs, (std::vector<Arc>{{Relation::Coreference, 9, 4, 6}}));  // 她 → 李娜 (both characters)
-    s = sentence("zh", 5);
-    EXPECT_EQ(corpus::text_of(s), "小红买了一只很大的鸟，它飞了。");
-    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: 鸟 → 只", "coreference: 它 → 鸟"}));
+    s = sentence("en", 40);  // the ) closes the ( three tokens in
+    EXPECT_EQ(corpus::text_of(s), "the red letter ( and the new blue teacher ) are great .");
+    EXPECT_EQ(s.arcs[2], (Arc{Relation::Bracket, 9, 3, 4}));
+    s = sentence("en", 6);  // he → Peter (the man), past a noun, and what follows is what Peter does
+    EXPECT_EQ(corpus::text_of(s), "Lucy met Peter beside the red boxes . he swims .");
+    EXPECT_EQ(s.arcs[1], (Arc{Relation::Coreference, 8, 2, 3}));
+    s = sentence("en", 28);  // the copula agrees with "box" across "with the friends"
+    EXPECT_EQ(corpus::text_of(s), "the big box with the friends is broken .");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: box → the", "modifier: friends → the", "agreement: is → box"}));
+    s = sentence("en", 30);  // the subject after a reporting clause, an attractor of the other number
+    EXPECT_EQ(corpus::text_of(s), "Peter said that the new brown cars behind the old green teacher are cheap .");
+    EXPECT_EQ(s.arcs[2], (Arc{Relation::Agreement, 12, 6, 7}));
+    s = sentence("en", 53);
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: dog → the", "modifier: key → the", "coreference: it → dog"}));
+    s = sentence("en", 16);  // the second name repeats
+    EXPECT_EQ(corpus::text_of(s), "Alice helped Peter at the new window . then Peter waits .");
+    EXPECT_EQ(s.arcs[1], (Arc{Relation::Repetition, 9, 2, 3}));
+    s = sentence("en", 24);
+    EXPECT_EQ(corpus::text_of(s), "James arrived on 4 October 1997 .");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"date: October → 4", "date: 1997 → 4"}));
+    s = sentence("zh", 0);  // 她 → 李娜 (both characters), past 车
+    EXPECT_EQ(corpus::text_of(s), "李雷在车旁边帮了李娜，所以她画画。");
+    EXPECT_EQ(s.arcs, (std::vector<Arc>{{Relation::Coreference, 13, 8, 10}}));
+    s = sentence("zh", 5);  // 它 → 鸟, past 椅子
+    EXPECT_EQ(corpus::text_of(s), "小红买了一只很大的鸟和一把新的椅子，它飞了。");
+    EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"modifier: 鸟 → 只", "modifier: 椅 → 把", "coreference: 它 → 鸟"}));
     s = sentence("zh", 7);  // the predicate fits 椅子 (a thing), not 学生 in the place phrase
     EXPECT_EQ(corpus::text_of(s), "那些椅子在学生旁边很重。");
     EXPECT_EQ(s.arcs, (std::vector<Arc>{{Relation::Agreement, 9, 2, 4}}));
+    s = sentence("zh", 26);  // the subject after 说
+    EXPECT_EQ(corpus::text_of(s), "王芳说那些学生在鸟旁边很累。");
+    EXPECT_EQ(s.arcs, (std::vector<Arc>{{Relation::Agreement, 11, 5, 7}}));
+    s = sentence("zh", 38);  // the second name repeats
+    EXPECT_EQ(corpus::text_of(s), "张伟在学校认识李娜。后来李娜回家了。");
+    EXPECT_EQ(s.arcs, (std::vector<Arc>{{Relation::Repetition, 12, 7, 9}}));
     s = sentence("zh", 17);
     EXPECT_EQ(corpus::text_of(s), "韩梅在2011年3月28日出生。");
     EXPECT_EQ(arcs_of(s), (std::vector<std::string>{"date: 3 → 2011", "date: 28 → 2011"}));
-    s = sentence("zh", 3);
-    EXPECT_EQ(corpus::text_of(s), "王芳买了几本书（王强（她的朋友）送的）。");
-    EXPECT_EQ(s.arcs[0], (Arc{Relation::Modifier, 6, 5, 6}));     // 书 → 本, its measure word
-    EXPECT_EQ(s.arcs[1], (Arc{Relation::Bracket, 15, 10, 11}));  // the inner ） closes the inner （
-    EXPECT_EQ(s.arcs[2], (Arc{Relation::Bracket, 18, 7, 8}));
+    s = sentence("zh", 24);
+    EXPECT_EQ(corpus::text_of(s), "王强买了几张桌子（韩梅（他的朋友）送的）。");
+    EXPECT_EQ(s.arcs[0], (Arc{Relation::Modifier, 6, 5, 6}));     // 桌 → 张, its measure word
+    EXPECT_EQ(s.arcs[1], (Arc{Relation::Bracket, 16, 11, 12}));  // the inner ） closes the inner （
+    EXPECT_EQ(s.arcs[2], (Arc{Relation::Bracket, 19, 8, 9}));
 }
 
 // Over thousands of sentences, every arc is right by rules written here from the lexicon
@@ -391,6 +402,21 @@ TEST(RelationProbe, AHeadOnAFixedPositionIsNotClaimed) {
 }
 
 // A language the lexicon does not know has no candidate baseline (not a 0 every head beats).
+// "Beats the best baseline by 0.2" holds at exactly 0.2: 45 of 65 arcs against 32 of 65
+// (the Chinese coreference head on the training patterns), whose difference in doubles is
+// 0.19999999999999996, is claimed; 44 of 65 is not.
+TEST(RelationProbe, AMarginOfExactlyTheRuleIsClaimed) {
+    RelationScore r;
+    r.best_head = 1;
+    r.best_accuracy = 45.0 / 65;
+    r.candidate_accuracy = 32.0 / 65;
+    r.has_candidate_baseline = true;
+    ASSERT_LT(r.margin(), 0.2);
+    EXPECT_TRUE(r.claimed());
+    r.best_accuracy = 44.0 / 65;
+    EXPECT_FALSE(r.claimed());
+}
+
 TEST(RelationProbe, NoCandidateBaselineOutsideTheLexiconsLanguages) {
     AnnotatedSentence a{"de", {"Maria", "traf", "Hans", "weil", "sie", "singt"}, {{Relation::Coreference, 4, 0, 1}}};
     AnnotatedSentence b{"de", {"Hans", "sah", "Maria", "und", "sie", "singt"}, {{Relation::Coreference, 4, 2, 3}}};

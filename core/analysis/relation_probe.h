@@ -45,7 +45,8 @@ struct RelationScore {
     Baseline best_baseline() const;
     double best_baseline_accuracy() const;
     double margin() const { return best_accuracy - best_baseline_accuracy(); }
-    bool claimed() const { return best_head >= 0 && margin() >= kRelationMargin; }
+    // A margin of exactly 0.2 counts (45/65 − 32/65 is 0.19999999999999996 in doubles).
+    bool claimed() const { return best_head >= 0 && margin() >= kRelationMargin - 1e-9; }
     // "offset −2", "position 5", "nearest candidate": the strongest baseline in words.
     std::string best_baseline_text() const;
 };

@@ -273,11 +273,13 @@ AnnotatedSentence generate_sentence(const std::string& lang, std::uint64_t seed,
     std::uint64_t z = seed ^ (static_cast<std::uint64_t>(index) * 0x9E3779B97F4A7C15ULL) ^ (lang == "zh" ? 0x5A48ULL : 0);
     Builder b(lang, z);
     using Pattern = void (*)(Builder&);
-    constexpr Pattern kEnglish[] = {english_agreement, english_coreference, english_brackets,
-                                    english_date,      english_negation,    english_repetition};
-    constexpr Pattern kChinese[] = {chinese_agreement, chinese_coreference, chinese_brackets,
-                                    chinese_date,      chinese_negation,    chinese_repetition};
-    (lang == "en" ? kEnglish : kChinese)[b.pick(6)](b);
+    constexpr Pattern kEnglish[] = {english_agreement,          english_coreference,            english_brackets,
+                                    english_date,               english_negation,               english_repetition,
+                                    english_agreement_reported, english_coreference_distractor, english_repetition_any};
+    constexpr Pattern kChinese[] = {chinese_agreement,          chinese_coreference,            chinese_brackets,
+                                    chinese_date,               chinese_negation,               chinese_repetition,
+                                    chinese_agreement_reported, chinese_coreference_distractor, chinese_repetition_any};
+    (lang == "en" ? kEnglish : kChinese)[b.pick(static_cast<int>(std::size(kEnglish)))](b);
     return b.take();
 }
 

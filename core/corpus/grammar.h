@@ -1,9 +1,10 @@
 #pragma once
 // A small bilingual grammar whose sentences carry gold relations (annotated.h): the corpus
-// HeadScope trains its default model on and tests heads against. Six English and six
+// HeadScope trains its default model on and tests heads against. Nine English and nine
 // Chinese sentence patterns (agreement across a phrase or clause, coreference, brackets and
-// quotes, dates, negation, repeated names), each noun phrase with a determiner or a
-// 的-modifier; a few hundred words, sentences of 5 to 25 tokens.
+// quotes, dates, negation, repeated names; three of them vary where the partner stands:
+// grammar_variety.cpp), each noun phrase with a determiner or a 的-modifier; a few hundred
+// words, sentences of 5 to 25 tokens.
 // generate_sentence(lang, seed, index) is a pure function of its arguments: the same
 // sentence on every platform and thread.
 #include <cstdint>

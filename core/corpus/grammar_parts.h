@@ -152,4 +152,20 @@ void english_date_parts(Builder& b, int form);
 // later numbers to its first number.
 void chinese_date_parts(Builder& b, int form);
 
+// -- training patterns that vary the partner's place (grammar_variety.cpp) ---------------
+
+// NAME said that THE-N [PREP THE-N] COP PRED .: the subject after a reporting clause.
+void english_agreement_reported(Builder& b);
+// NAME PAST NAME PREP THE-THING . he|she HABIT . | NAME bought THE-ANIMAL PREP THE-THING
+// because it VERB .: a noun between the pronoun and its antecedent.
+void english_coreference_distractor(Builder& b);
+// NAME PAST NAME at THE-THING . then NAME VERB .: either name repeats.
+void english_repetition_any(Builder& b);
+// NAME 说那些 [ADJ 的] NOUN | NAME 的 [ADJ 的] NOUN 在 … 很 PRED。: the subject after 说 or an adjective.
+void chinese_agreement_reported(Builder& b);
+// NAME 在 THING 旁边见了 NAME，所以 他|她 HABIT。 | NAME 买了一只 ANIMAL 和 NP，它 VERB。
+void chinese_coreference_distractor(Builder& b);
+// NAME 在学校|公园 见了 NAME。后来 NAME 回家了。: either name repeats.
+void chinese_repetition_any(Builder& b);
+
 }  // namespace hs::corpus::grammar_parts

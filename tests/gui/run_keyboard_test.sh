@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The keyboard, played as a user would press it, on the default model: ← → ↑ ↓ select heads
+# The keyboard, played as a user would press it, on the default model (a sample set by the script): ← → ↑ ↓ select heads
 # and layers after a click on a grid thumbnail (they once worked only while the Heatmap
 # panel had focus), stop at the first and last layer, move the cursor instead while the
 # text box is being edited; Esc then closes the editor and keeps what was typed (ImGui's
@@ -14,6 +14,7 @@ for run in "1280x720 en" "1920x1080 zh"; do
   read -r size lang <<< "$run"
   cat > "$out/session_$size.txt" <<SCRIPT
 lang $lang
+text Tom bought the small dog and it barks .
 click thumb-1.2
 dump-state $out/${size}_0.json
 key right

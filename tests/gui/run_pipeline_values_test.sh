@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The Pipeline at real sizes keeps its values reachable (the default model, 10 tokens: every
-# card a heatmap at 1280×720): each heatmap card has a colour bar with its range; ÷√d_k and
+# The Pipeline at real sizes keeps its values reachable (the default model on a sample of
+# 10 tokens: every card a heatmap at 1280×720): each heatmap card has a colour bar with its range; ÷√d_k and
 # + mask share Q_h K_hᵀ's scale (the scaling shows as fainter colours); the masked cells are
 # the −∞ grey, not the blue of a strong negative score; a click opens a card large as a
 # table of numbers whose rows and columns are the tokens. At 1280×720 in English and
@@ -14,6 +14,7 @@ for run in "1280x720 en 900" "1920x1080 zh 1400"; do  # scrolled so that cards 7
   read -r size lang scroll <<< "$run"
   cat > "$out/session_$size.txt" <<SCRIPT
 lang $lang
+text Tom bought the small dog and it barks .
 tab pipeline
 pipeline-scroll $scroll
 screenshot $out/${size}.png
