@@ -160,16 +160,20 @@ std::string baseline_phrase(const RelationScore& r) {
 std::string relation_caption(const AnalysisView& a, const std::string& model_arg, int layer, int head,
                              const std::string& lang) {
     if (!a.relations_of(model_arg)) return {};
-    std::string out;
+    std::string first, others;
     for (const RelationRun& run : *a.relations)
         for (const RelationScore& r : run.scores) {
             if (!lang.empty() && run.lang != lang) continue;
             if (r.best_head != layer * run.heads + head || !r.claimed()) continue;
-            if (!out.empty()) out += tr(", ");
-            out += printf_string(tr("%s head (%s %.2f vs %.2f, %s)"), tr(corpus::relation_name(r.relation)),
-                                 run.lang.c_str(), r.best_accuracy, r.best_baseline_accuracy(), baseline_phrase(r).c_str());
+            if (first.empty()) {
+                first = printf_string(tr("%s head (%s %.2f vs %.2f, %s)"), tr(corpus::relation_name(r.relation)),
+                                      run.lang.c_str(), r.best_accuracy, r.best_baseline_accuracy(), baseline_phrase(r).c_str());
+                continue;
+            }
+            if (!others.empty()) others += tr(", ");
+            others += tr(corpus::relation_name(r.relation));
         }
-    return out;
+    return others.empty() ? first : first + printf_string(tr("; also: %s"), others.c_str());
 }
 
 bool default_probe_due(const AnalysisContext& ctx) {

@@ -54,9 +54,11 @@ bool relations_held_out(const AnalysisView& a);
 // that language on which the head gets the relation right (the probe's showcase; else the
 // first with an arc of the relation), its gold arcs drawn over the map.
 void show_relation_head(const AnalysisContext& ctx, const RelationRun& run, const RelationScore& score);
-// "coreference head (en 0.93 vs 0.41, offset −2)": the relations whose best head, in
-// the newest probe of model `model_arg`, is layer.head and is claimed (beats every
-// baseline by kRelationMargin; of language `lang` only, when given); empty when none.
+// "coreference head (en 0.93 vs 0.41, offset −2); also: bracket, repetition": the relations
+// whose best head, in the newest probe of model `model_arg`, is layer.head and is claimed
+// (beats every baseline by kRelationMargin; of language `lang` only, when given), the first
+// with its numbers and the others by name (the caption stays short under the map); empty
+// when none.
 std::string relation_caption(const AnalysisView& analysis, const std::string& model_arg, int layer, int head,
                              const std::string& lang = "");
 // The strongest baseline of a relation in the window's language: "offset −2",

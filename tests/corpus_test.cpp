@@ -217,9 +217,6 @@ TEST(Grammar, VocabularyHoldsEveryTokenOfBothLanguages) {
                 ASSERT_TRUE(std::binary_search(vocab.begin(), vocab.end(), t)) << t;
 }
 
-// Hand-built maps with known answers: one layer, three heads over "a b c d" (no BOS).
-// Arc: d (3) → b (1). Head 0 looks at b from d (right), head 1 at a (wrong: offset 3),
-// head 2 at d itself (not a key before d: its best earlier key is c, wrong).
 TEST(HeldOutGrammar, IsAFunctionOfSeedAndIndexApartFromTheTrainingStream) {
     for (const char* lang : {"en", "zh"}) {
         const AnnotatedSentence a = corpus::generate_held_out_sentence(lang, 7, 123);
@@ -262,9 +259,9 @@ TEST(HeldOutGrammar, ReadsBackInTheGrammarsWordsWithEveryRelation) {
 }
 
 // What the held-out families are for: on them a template does not give the answer. The
-// repeated name is often not the sentence's first word (the training patterns always
-// repeat it), and the nearest earlier name or noun is often not a pronoun's antecedent
-// or a verb's subject.
+// repeated name is often not the sentence's first word (the first six training patterns
+// always repeat it), and the nearest earlier name or noun is often not a pronoun's
+// antecedent or a verb's subject.
 TEST(HeldOutGrammar, PositionAndNearestWordDoNotGiveTheAnswer) {
     std::map<Relation, std::pair<int, int>> off_template;  // relation → (arcs a template misses, arcs)
     for (const AnnotatedSentence& s : corpus::held_out_corpus("both", 2000, 3))
@@ -289,6 +286,9 @@ TEST(HeldOutGrammar, PositionAndNearestWordDoNotGiveTheAnswer) {
     }
 }
 
+// Hand-built maps with known answers: one layer, three heads over "a b c d" (no BOS).
+// Arc: d (3) → b (1). Head 0 looks at b from d (right), head 1 at a (wrong: offset 3),
+// head 2 at d itself (not a key before d: its best earlier key is c, wrong).
 TEST(RelationProbe, AccuracyOnHandBuiltMapsWithKnownAnswers) {
     AnnotatedSentence s;
     s.lang = "en";
@@ -401,7 +401,6 @@ TEST(RelationProbe, AHeadOnAFixedPositionIsNotClaimed) {
     EXPECT_FALSE(r.claimed());
 }
 
-// A language the lexicon does not know has no candidate baseline (not a 0 every head beats).
 // "Beats the best baseline by 0.2" holds at exactly 0.2: 45 of 65 arcs against 32 of 65
 // (the Chinese coreference head on the training patterns), whose difference in doubles is
 // 0.19999999999999996, is claimed; 44 of 65 is not.
@@ -417,6 +416,7 @@ TEST(RelationProbe, AMarginOfExactlyTheRuleIsClaimed) {
     EXPECT_FALSE(r.claimed());
 }
 
+// A language the lexicon does not know has no candidate baseline (not a 0 every head beats).
 TEST(RelationProbe, NoCandidateBaselineOutsideTheLexiconsLanguages) {
     AnnotatedSentence a{"de", {"Maria", "traf", "Hans", "weil", "sie", "singt"}, {{Relation::Coreference, 4, 0, 1}}};
     AnnotatedSentence b{"de", {"Hans", "sah", "Maria", "und", "sie", "singt"}, {{Relation::Coreference, 4, 2, 3}}};

@@ -93,7 +93,7 @@ void draw_relation_table(const AnalysisPanelContext& ctx, const RelationRun& run
         // shape; one on the training patterns may be a template (the tooltip says which).
         ImGui::TextColored(colour, "%+.3f", r.margin());
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s", r.claimed() ? held_out ? tr("a relation head: on structures the model never trained on it "
+            ImGui::SetTooltip("%s", r.claimed() ? held_out ? tr("a relation head: on structures the model never trained on, it "
                                                                 "beats every baseline (fixed offset, fixed position, nearest "
                                                                 "candidate word) by ≥ 0.2")
                                                            : tr("a relation head: it beats every baseline (fixed offset, fixed "

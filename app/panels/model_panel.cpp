@@ -478,9 +478,10 @@ void draw_source_body(const ModelPanelContext& ctx, const std::vector<int>& trai
             text_prose(tr("HeadScope's default model: 4 layers × 8 heads, trained by "
                           "scripts/train_default_model.sh on English and Chinese grammar sentences and "
                           "repeated sequences. It has induction heads. On sentence structures it never trained on, its "
-                          "English agreement, modifier, bracket, negation and repeated-name heads and its Chinese negation "
-                          "head beat every simple baseline; its pronoun and date heads do not (they follow the grammar's "
-                          "templates). The Analysis view's Relations tab measures each (docs/DEFAULT_MODEL.md)."));
+                          "English agreement, pronoun, modifier, bracket, negation and repeated-name heads and its Chinese "
+                          "negation head beat every simple baseline; its date heads and its other Chinese heads do not "
+                          "(they follow the grammar's templates). The Analysis view's Relations tab measures each "
+                          "(docs/DEFAULT_MODEL.md)."));
             break;
         case SourceKind::Playground:
             ImGui::PushStyleColor(ImGuiCol_Text, kAmber);

@@ -23,7 +23,7 @@ bool thing_pronoun(const std::string& t) { return t == "it" || t == "它"; }
 
 std::vector<WordSpan> candidate_words(const AnnotatedSentence& sentence, const Arc& arc) {
     if (!has_candidate_kind(arc.relation)) return {};
-    const std::string& dependent =
+    const std::string dependent =
         arc.dependent >= 0 && arc.dependent < static_cast<int>(sentence.tokens.size()) ? sentence.tokens[static_cast<std::size_t>(arc.dependent)] : "";
     std::vector<std::string> words;
     if (arc.relation == Relation::Agreement || !person_pronoun(dependent)) words = grammar_nouns(sentence.lang);

@@ -34,11 +34,12 @@ std::vector<AnnotatedSentence> probe_corpus();
 // clause and across two attractors; a pronoun after a sentence break, after two clauses
 // that each end in a noun, "it" past a name and a thing; "the very big box" as an object;
 // a long quote and a quote inside brackets; two dates and a date first; negation across a
-// phrase or inside a quote; either of two names repeated, also after a noun phrase.
+// phrase or inside a quote; the second of two joined names repeated (the training pattern of
+// that shape repeats the first), either name after a noun phrase.
 // Chinese: subjects with a measure word (这只猫, 两本旧的书) and in a second clause; a
 // pronoun after a sentence break or two clauses, 它 past a name and a clause; a long quote
 // and a quote inside brackets; two dates and a date first; negation in a quote or after a
-// counted noun; either of two names repeated. Every token is one grammar_vocabulary() holds.
+// counted noun; the second of two joined names repeated, or either after 认识. Every token is one grammar_vocabulary() holds.
 AnnotatedSentence generate_held_out_sentence(const std::string& lang, std::uint64_t seed, long long index);
 // `count` of them as grammar_corpus writes its sentences (lang "en", "zh" or "both").
 std::vector<AnnotatedSentence> held_out_corpus(const std::string& lang, long long count, std::uint64_t seed);

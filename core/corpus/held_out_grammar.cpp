@@ -63,8 +63,9 @@ void en_agreement_two_attractors(Builder& b) {
     b.word(".");
 }
 
-// NAME and NAME PAST THE-N . then: two people of different genders, a noun after them and a
-// sentence break; where their names stand.
+// NAME and NAME saw|bought THE-THING . then: two people of different genders, a thing after
+// them (a person noun would be a second antecedent for he / she) and a sentence break; where
+// their names stand.
 struct TwoPeople {
     Person first, second;
     int first_at = 0, second_at = 0;
@@ -75,14 +76,14 @@ TwoPeople english_two_people_then(Builder& b) {
     p.first_at = english_person(b, p.first);
     b.word("and");
     p.second_at = english_person(b, p.second);
-    b.word(b.any(kPastVerbs));
-    english_np(b, b.chance(50));
+    b.word(b.chance(50) ? "saw" : "bought");
+    english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind == kThing; }), b.chance(50));
     b.word(".");
     b.word("then");
     return p;
 }
 
-// NAME and NAME PAST THE-N . then he|she HABIT .: two names joined, a noun nearer, a break.
+// NAME and NAME saw|bought THE-THING . then he|she HABIT .: two names joined, a noun nearer, a break.
 void en_coreference_after_break(Builder& b) {
     const TwoPeople p = english_two_people_then(b);
     const bool about_first = b.chance(50);
@@ -90,24 +91,25 @@ void en_coreference_after_break(Builder& b) {
     b.word(".");
 }
 
-// NAME PAST THE-N and NAME PAST THE-N because he|she HABIT .: each name followed by a noun.
+// NAME bought THE-THING and NAME saw THE-THING because he|she HABIT .: each name followed by
+// a thing.
 void en_coreference_two_clauses(Builder& b) {
     const bool first_female = b.chance(50);
     const Person first = any_person(b, first_female, 5), second = any_person(b, !first_female, 5);
     const int first_at = english_person(b, first);
-    b.word(b.any(kPastVerbs));
-    english_np(b, b.chance(50));
+    b.word("bought");
+    english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind == kThing; }), b.chance(50));
     b.word("and");
     const int second_at = english_person(b, second);
-    b.word(b.any(kPastVerbs));
-    english_np(b, b.chance(50));
+    b.word("saw");
+    english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind == kThing; }), b.chance(50));
     b.word("because");
     const bool about_first = b.chance(50);
     english_pronoun(b, about_first ? first : second, about_first ? first_at : second_at);
     b.word(".");
 }
 
-// NAME bought THE-ANIMAL and NAME PAST THE-THING . then it VERB .: a name and a thing between.
+// NAME bought THE-ANIMAL and NAME saw THE-THING . then it VERB .: a name and a thing between.
 void en_coreference_it_far(Builder& b) {
     const bool female = b.chance(50);
     english_name(b, female);
@@ -116,7 +118,7 @@ void en_coreference_it_far(Builder& b) {
     const int it = english_np(b, kNouns[animal], false);
     b.word("and");
     english_name(b, !female);
-    b.word(b.any(kPastVerbs));
+    b.word("saw");
     english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind == kThing; }), b.chance(50));
     b.word(".");
     b.word("then");
@@ -125,11 +127,11 @@ void en_coreference_it_far(Builder& b) {
     b.word(".");
 }
 
-// NAME PAST the very|really SIZE [COLOUR] N and THE-N .: an intensifier inside the phrase,
+// NAME saw the very|really SIZE [COLOUR] N and THE-N .: an intensifier inside the phrase,
 // two phrases as objects.
 void en_modifier_intensified(Builder& b) {
     english_name(b, b.chance(50));
-    b.word(b.any(kPastVerbs));
+    b.word("saw");
     const int det = b.word("the");
     b.word(b.chance(50) ? "very" : "really");
     b.word(b.any(kSizes));
@@ -151,7 +153,7 @@ void en_bracket_long_quote(Builder& b) {
     b.word(".");
 }
 
-// THE-N ( NAME said " THE-N is SENT " ) are SENT .: a quote inside brackets.
+// THE-N ( NAME said " THE-N is SENT " ) is SENT .: a quote inside brackets.
 void en_bracket_quote_inside(Builder& b) {
     english_np(b, false);
     const int open = b.word("(");
@@ -163,12 +165,12 @@ void en_bracket_quote_inside(Builder& b) {
     b.word(b.any(kSentiments));
     b.arc(Relation::Bracket, b.word("\""), quote);
     b.arc(Relation::Bracket, b.word(")"), open);
-    b.word("are");
+    b.word("is");
     b.word(b.any(kSentiments));
     b.word(".");
 }
 
-// NAME arrived on DATE and moved in DATE .: a second date, whose parts must not point back
+// NAME arrived on DATE and moved in|on DATE .: a second date, whose parts must not point back
 // into the first.
 void en_date_two(Builder& b) {
     english_name(b, b.chance(50));
@@ -177,8 +179,9 @@ void en_date_two(Builder& b) {
     english_date_parts(b, b.chance(50) ? 0 : 2);
     b.word("and");
     b.word("moved");
-    b.word("in");
-    english_date_parts(b, b.chance(50) ? 1 : 2);
+    const int second_form = b.chance(50) ? 1 : 2;  // in MONTH YEAR | on DAY MONTH YEAR
+    b.word(second_form == 1 ? "in" : "on");
+    english_date_parts(b, second_form);
     b.word(".");
 }
 
@@ -215,11 +218,11 @@ void en_negation_far(Builder& b) {
     b.word(".");
 }
 
-// NAME and NAME PAST THE-N . then NAME VERB .: the second name repeats (or the first).
-void en_repetition_either(Builder& b) {
+// NAME and NAME saw|bought THE-THING . then NAME VERB .: the second name repeats (the training
+// pattern of this shape always repeats the first).
+void en_repetition_second(Builder& b) {
     const TwoPeople p = english_two_people_then(b);
-    const bool repeat_second = b.chance(70);
-    b.arc(Relation::Repetition, english_person(b, repeat_second ? p.second : p.first), repeat_second ? p.second_at : p.first_at);
+    b.arc(Relation::Repetition, english_person(b, p.second), p.second_at);
     b.word(b.any(kVerbs)[0]);
     b.word(".");
 }
@@ -370,14 +373,14 @@ void zh_bracket_quote_inside(Builder& b) {
     b.chars("。");
 }
 
-// NAME 在 DATE 和 DATE 回家|出生。: a second date, whose numbers must not point into the first.
+// NAME 在 DATE 和 DATE 回家。: a second date, whose numbers must not point into the first.
 void zh_date_two(Builder& b) {
     zh_name(b, b.chance(50));
     b.chars("在");
     chinese_date_parts(b, b.pick(3));
     b.chars("和");
     chinese_date_parts(b, b.pick(3));
-    b.chars(b.chance(50) ? "回家" : "出生");
+    b.chars("回家");  // one is born once
     b.chars("。");
 }
 
@@ -390,7 +393,7 @@ void zh_date_first(Builder& b) {
     b.chars("。");
 }
 
-// NAME 说：「这 MEASURE NOUN 不[太] SENT」。 | NUM MEASURE NOUN 不[太] SENT。
+// NAME 说：「这|那 MEASURE NOUN 不[太] SENT」。 | NUM MEASURE NOUN 不[太] SENT。
 void zh_negation_other_subjects(Builder& b) {
     const bool quoted = b.chance(50);
     Span open{};
@@ -409,7 +412,8 @@ void zh_negation_other_subjects(Builder& b) {
     b.chars("。");
 }
 
-// NAME 和 NAME 去了公园。后来 NAME 回家了。 | NAME 认识 NAME，后来 NAME 回家了。: either name repeats.
+// NAME 和 NAME 去了公园|买了 NP。后来 NAME₂ 回家了。 (the training pattern of this shape always
+// repeats the first name) | NAME 认识 NAME，后来 NAME 回家了。 (either name repeats).
 void zh_repetition_either(Builder& b) {
     const bool female = b.chance(50);
     const Person first = any_person(b, female, 4), second = any_person(b, !female, 4);
@@ -417,8 +421,18 @@ void zh_repetition_either(Builder& b) {
     const bool joined = b.chance(50);
     b.chars(joined ? "和" : b.any(kZhMet));
     const Span second_at = chinese_person(b, second);
-    b.chars(joined ? (b.chance(50) ? "去了公园。后来" : "去了学校。后来") : "，后来");
-    const bool repeat_second = b.chance(60);
+    if (joined) {  // what they did, of varying length: 去了公园 | 去了学校 | 买了 NUM MEASURE [ADJ 的] NOUN
+        if (b.chance(50)) {
+            b.chars(b.chance(50) ? "去了公园" : "去了学校");
+        } else {
+            b.chars("买了");
+            zh_counted_np(b, zh_bought(b));
+        }
+        b.chars("。后来");
+    } else {
+        b.chars("，后来");
+    }
+    const bool repeat_second = joined || b.chance(50);
     b.arc(Relation::Repetition, chinese_person(b, repeat_second ? second : first).begin,
           repeat_second ? second_at : first_at);
     b.chars("回家了。");
@@ -435,7 +449,7 @@ AnnotatedSentence generate_held_out_sentence(const std::string& lang, std::uint6
     constexpr Family kEnglish[] = {en_agreement_after_clause, en_agreement_two_attractors, en_coreference_after_break,
                                    en_coreference_two_clauses, en_coreference_it_far,      en_modifier_intensified,
                                    en_bracket_long_quote,      en_bracket_quote_inside,    en_date_two,
-                                   en_date_first,              en_negation_far,            en_repetition_either,
+                                   en_date_first,              en_negation_far,            en_repetition_second,
                                    en_repetition_after_noun};
     constexpr Family kChinese[] = {zh_agreement_measured,   zh_agreement_second_clause, zh_coreference_after_break,
                                    zh_coreference_it_far,   zh_coreference_two_clauses, zh_bracket_long_quote,
