@@ -59,21 +59,17 @@ void english_coreference(Builder& b) {
         return;
     }
     // NAME met NAME [at the N] CONNECTIVE she|he DOES . (two genders: the pronoun names one)
-    const bool first_female = b.chance(50);
-    const int first_name = b.pick(5), second_name = b.pick(5);
-    const int first = b.word(first_female ? kFemaleNames[first_name] : kMaleNames[first_name]);
+    const auto [first, second] = any_two_people(b, 5);
+    const int first_at = english_person(b, first);
     b.word(b.any(kPastVerbs));
-    const int second = b.word(first_female ? kMaleNames[second_name] : kFemaleNames[second_name]);
+    const int second_at = english_person(b, second);
     if (b.chance(50)) {
         b.word("at");
         english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind == kThing; }), false);
     }
     english_connective(b);
     const bool about_first = b.chance(50);
-    const bool female = about_first ? first_female : !first_female;
-    b.arc(Relation::Coreference, b.word(female ? "she" : "he"), about_first ? first : second);
-    const int name = about_first ? first_name : second_name;
-    b.word(female ? kFemaleHabits[name] : kMaleHabits[name]);
+    english_pronoun(b, about_first ? first : second, about_first ? first_at : second_at);
     b.word(".");
 }
 
@@ -181,17 +177,13 @@ void chinese_coreference(Builder& b) {
         return;
     }
     // NAME 认识|见了|帮了 NAME CONNECTIVE 她|他 DOES。
-    const bool first_female = b.chance(50);
-    const int first_name = b.pick(4), second_name = b.pick(4);
-    const Span first = b.chars(first_female ? kZhFemaleNames[first_name] : kZhMaleNames[first_name]);
+    const auto [first, second] = any_two_people(b, 4);
+    const Span first_at = chinese_person(b, first);
     b.chars(b.any(kZhMet));
-    const Span second = b.chars(first_female ? kZhMaleNames[second_name] : kZhFemaleNames[second_name]);
+    const Span second_at = chinese_person(b, second);
     chinese_connective(b);
     const bool about_first = b.chance(50);
-    const bool female = about_first ? first_female : !first_female;
-    b.arc(Relation::Coreference, b.chars(female ? "她" : "他").begin, about_first ? first : second);
-    const int name = about_first ? first_name : second_name;
-    b.chars(female ? kZhFemaleHabits[name] : kZhMaleHabits[name]);
+    chinese_pronoun(b, about_first ? first : second, about_first ? first_at : second_at);
     b.chars("。");
 }
 

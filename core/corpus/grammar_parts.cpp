@@ -71,4 +71,23 @@ void chinese_date_parts(Builder& b, int form) {
     if (form != 2) part(day, "日");
 }
 
+PersonPair any_two_people(Builder& b, int names) {
+    const bool first_female = b.chance(50);
+    const Person first{first_female, b.pick(names)};
+    const Person second{!first_female, b.pick(names)};
+    return {first, second};
+}
+
+int english_person(Builder& b, Person p) { return b.word(p.female ? kFemaleNames[p.index] : kMaleNames[p.index]); }
+Span chinese_person(Builder& b, Person p) { return b.chars(p.female ? kZhFemaleNames[p.index] : kZhMaleNames[p.index]); }
+
+void english_pronoun(Builder& b, Person p, int name_at) {
+    b.arc(Relation::Coreference, b.word(p.female ? "she" : "he"), name_at);
+    b.word(p.female ? kFemaleHabits[p.index] : kMaleHabits[p.index]);
+}
+void chinese_pronoun(Builder& b, Person p, Span name) {
+    b.arc(Relation::Coreference, b.chars(p.female ? "她" : "他").begin, name);
+    b.chars(p.female ? kZhFemaleHabits[p.index] : kZhMaleHabits[p.index]);
+}
+
 }  // namespace hs::corpus::grammar_parts

@@ -145,6 +145,24 @@ const ZhNoun& zh_bought(Builder& b);
 // "，", "，后来" (later) or "，所以" (so): between the clauses, of varying length.
 void chinese_connective(Builder& b);
 
+// A person a sentence names, so that a pronoun's next word can be what they do.
+struct Person {
+    bool female = false;
+    int index = 0;  // into the names of their gender
+};
+// Two people of different genders, each one of the first `names` names of their gender
+// (drawn: the first one's gender, then the two indices).
+struct PersonPair {
+    Person first, second;
+};
+PersonPair any_two_people(Builder& b, int names);
+// The person's name (a word; in Chinese its characters).
+int english_person(Builder& b, Person p);
+Span chinese_person(Builder& b, Person p);
+// he|she HABIT, 他|她 HABIT: coreference arc pronoun → the person's name.
+void english_pronoun(Builder& b, Person p, int name_at);
+void chinese_pronoun(Builder& b, Person p, Span name);
+
 // One date, form 0 MONTH DAY , YEAR | 1 MONTH YEAR | 2 DAY MONTH YEAR: date arcs from its
 // later parts to its first part.
 void english_date_parts(Builder& b, int form);

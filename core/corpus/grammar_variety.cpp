@@ -7,24 +7,6 @@
 
 namespace hs::corpus::grammar_parts {
 
-namespace {
-
-// Two people of different genders, their name indices.
-struct Pair {
-    bool first_female = false;
-    int first = 0, second = 0;
-};
-Pair any_pair(Builder& b, int names) {
-    Pair p;
-    p.first_female = b.chance(50);
-    p.first = b.pick(names);
-    p.second = b.pick(names);
-    return p;
-}
-const char* english_name_of(bool female, int i) { return female ? kFemaleNames[i] : kMaleNames[i]; }
-const char* chinese_name_of(bool female, int i) { return female ? kZhFemaleNames[i] : kZhMaleNames[i]; }
-
-}  // namespace
 
 void english_agreement_reported(Builder& b) {
     english_name(b, b.chance(50));
@@ -58,35 +40,30 @@ void english_coreference_distractor(Builder& b) {
         return;
     }
     // NAME PAST NAME PREP the THING . she|he HABIT .
-    const Pair p = any_pair(b, 5);
-    const int first = b.word(english_name_of(p.first_female, p.first));
+    const auto [first, second] = any_two_people(b, 5);
+    const int first_at = english_person(b, first);
     b.word(b.any(kPastVerbs));
-    const int second = b.word(english_name_of(!p.first_female, p.second));
+    const int second_at = english_person(b, second);
     b.word(b.any(kPrepositions));
     english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind == kThing; }), b.chance(50));
     b.word(".");
     const bool about_first = b.chance(50);
-    const bool female = about_first ? p.first_female : !p.first_female;
-    b.arc(Relation::Coreference, b.word(female ? "she" : "he"), about_first ? first : second);
-    const int name = about_first ? p.first : p.second;
-    b.word(female ? kFemaleHabits[name] : kMaleHabits[name]);
+    english_pronoun(b, about_first ? first : second, about_first ? first_at : second_at);
     b.word(".");
 }
 
 void english_repetition_any(Builder& b) {
     // NAME PAST NAME at the THING . then NAME VERB .: either name repeats.
-    const Pair p = any_pair(b, 5);
-    const int first = b.word(english_name_of(p.first_female, p.first));
+    const auto [first, second] = any_two_people(b, 5);
+    const int first_at = english_person(b, first);
     b.word(b.any(kPastVerbs));
-    const int second = b.word(english_name_of(!p.first_female, p.second));
+    const int second_at = english_person(b, second);
     b.word("at");
     english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind == kThing; }), false);
     b.word(".");
     b.word("then");
     const bool repeat_first = b.chance(50);
-    b.arc(Relation::Repetition,
-          b.word(repeat_first ? english_name_of(p.first_female, p.first) : english_name_of(!p.first_female, p.second)),
-          repeat_first ? first : second);
+    b.arc(Relation::Repetition, english_person(b, repeat_first ? first : second), repeat_first ? first_at : second_at);
     b.word(b.any(kVerbs)[0]);
     b.word(".");
 }
@@ -131,34 +108,29 @@ void chinese_coreference_distractor(Builder& b) {
         return;
     }
     // NAME 在 THING 旁边 见了 NAME，所以 她|他 DOES。
-    const Pair p = any_pair(b, 4);
-    const Span first = b.chars(chinese_name_of(p.first_female, p.first));
+    const auto [first, second] = any_two_people(b, 4);
+    const Span first_at = chinese_person(b, first);
     b.chars("在");
     b.chars(b.any_of(kZhNouns, [](const ZhNoun& n) { return n.kind == kThing; }).noun);
     b.chars("旁边");
     b.chars(b.any(kZhMet));
-    const Span second = b.chars(chinese_name_of(!p.first_female, p.second));
+    const Span second_at = chinese_person(b, second);
     b.chars("，所以");
     const bool about_first = b.chance(50);
-    const bool female = about_first ? p.first_female : !p.first_female;
-    b.arc(Relation::Coreference, b.chars(female ? "她" : "他").begin, about_first ? first : second);
-    const int name = about_first ? p.first : p.second;
-    b.chars(female ? kZhFemaleHabits[name] : kZhMaleHabits[name]);
+    chinese_pronoun(b, about_first ? first : second, about_first ? first_at : second_at);
     b.chars("。");
 }
 
 void chinese_repetition_any(Builder& b) {
     // NAME 在学校|公园 见了 NAME。后来 NAME 回家了。: either name repeats.
-    const Pair p = any_pair(b, 4);
-    const Span first = b.chars(chinese_name_of(p.first_female, p.first));
+    const auto [first, second] = any_two_people(b, 4);
+    const Span first_at = chinese_person(b, first);
     b.chars(b.chance(50) ? "在学校" : "在公园");
     b.chars(b.any(kZhMet));
-    const Span second = b.chars(chinese_name_of(!p.first_female, p.second));
+    const Span second_at = chinese_person(b, second);
     b.chars("。后来");
     const bool repeat_first = b.chance(50);
-    b.arc(Relation::Repetition,
-          b.chars(repeat_first ? chinese_name_of(p.first_female, p.first) : chinese_name_of(!p.first_female, p.second)).begin,
-          repeat_first ? first : second);
+    b.arc(Relation::Repetition, chinese_person(b, repeat_first ? first : second).begin, repeat_first ? first_at : second_at);
     b.chars("回家了。");
 }
 

@@ -16,19 +16,6 @@ namespace {
 
 using namespace grammar_parts;
 
-// A person the sentence names, so that a pronoun's next word can be what they do.
-struct Person {
-    bool female = false;
-    int index = 0;  // into the names of their gender
-};
-Person any_person(Builder& b, bool female, int names) { return {female, b.pick(names)}; }
-
-int english_person(Builder& b, Person p) { return b.word(p.female ? kFemaleNames[p.index] : kMaleNames[p.index]); }
-// he|she HABIT: coreference arc pronoun → the person's name.
-void english_pronoun(Builder& b, Person p, int name_at) {
-    b.arc(Relation::Coreference, b.word(p.female ? "she" : "he"), name_at);
-    b.word(p.female ? kFemaleHabits[p.index] : kMaleHabits[p.index]);
-}
 // SUBJECT-NP ATTRACTOR… COPULA PREDICATE: agreement arc copula → subject (helper of the
 // agreement families; `attractors` prepositional phrases, their nouns of another kind and
 // the other number).
@@ -71,8 +58,8 @@ struct TwoPeople {
     int first_at = 0, second_at = 0;
 };
 TwoPeople english_two_people_then(Builder& b) {
-    const bool first_female = b.chance(50);
-    TwoPeople p{any_person(b, first_female, 5), any_person(b, !first_female, 5)};
+    const auto [first, second] = any_two_people(b, 5);
+    TwoPeople p{first, second};
     p.first_at = english_person(b, p.first);
     b.word("and");
     p.second_at = english_person(b, p.second);
@@ -94,8 +81,7 @@ void en_coreference_after_break(Builder& b) {
 // NAME bought THE-THING and NAME saw THE-THING because he|she HABIT .: each name followed by
 // a thing.
 void en_coreference_two_clauses(Builder& b) {
-    const bool first_female = b.chance(50);
-    const Person first = any_person(b, first_female, 5), second = any_person(b, !first_female, 5);
+    const auto [first, second] = any_two_people(b, 5);
     const int first_at = english_person(b, first);
     b.word("bought");
     english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind == kThing; }), b.chance(50));
@@ -232,8 +218,7 @@ void en_repetition_second(Builder& b) {
 void en_repetition_after_noun(Builder& b) {
     english_np(b, b.any_of(kNouns, [](const Noun& n) { return n.kind != kThing; }), false);
     b.word("saw");
-    const bool female = b.chance(50);
-    const Person first = any_person(b, female, 5), second = any_person(b, !female, 5);
+    const auto [first, second] = any_two_people(b, 5);
     const int first_at = english_person(b, first);
     b.word("and");
     const int second_at = english_person(b, second);
@@ -247,12 +232,6 @@ void en_repetition_after_noun(Builder& b) {
 
 // -- Chinese families ---------------------------------------------------------------------
 
-Span chinese_person(Builder& b, Person p) { return b.chars(p.female ? kZhFemaleNames[p.index] : kZhMaleNames[p.index]); }
-// 他|她 HABIT: coreference arc pronoun → the person's name.
-void chinese_pronoun(Builder& b, Person p, Span name) {
-    b.arc(Relation::Coreference, b.chars(p.female ? "她" : "他").begin, name);
-    b.chars(p.female ? kZhFemaleHabits[p.index] : kZhMaleHabits[p.index]);
-}
 // 这|那 MEASURE NOUN: a demonstrative's noun phrase, modifier arc noun → its measure word.
 Span zh_demonstrative_np(Builder& b, const ZhNoun& n) {
     b.chars(b.chance(50) ? "这" : "那");
@@ -299,8 +278,7 @@ void zh_agreement_second_clause(Builder& b) {
 
 // NAME 和 NAME 去了公园|学校。后来 他|她 HABIT。: two names joined, a sentence break.
 void zh_coreference_after_break(Builder& b) {
-    const bool first_female = b.chance(50);
-    const Person first = any_person(b, first_female, 4), second = any_person(b, !first_female, 4);
+    const auto [first, second] = any_two_people(b, 4);
     const Span first_at = chinese_person(b, first);
     b.chars("和");
     const Span second_at = chinese_person(b, second);
@@ -331,8 +309,7 @@ void zh_coreference_it_far(Builder& b) {
 // NAME 买了 NP，后来 NAME 见了 NP，所以 他|她 HABIT。: each name followed by a noun, the
 // pronoun's antecedent the subject of either clause (the two differ in gender).
 void zh_coreference_two_clauses(Builder& b) {
-    const bool first_female = b.chance(50);
-    const Person first = any_person(b, first_female, 4), second = any_person(b, !first_female, 4);
+    const auto [first, second] = any_two_people(b, 4);
     const Span first_at = chinese_person(b, first);
     b.chars("买了");
     zh_counted_np(b, zh_bought(b));
@@ -415,8 +392,7 @@ void zh_negation_other_subjects(Builder& b) {
 // NAME 和 NAME 去了公园|买了 NP。后来 NAME₂ 回家了。 (the training pattern of this shape always
 // repeats the first name) | NAME 认识 NAME，后来 NAME 回家了。 (either name repeats).
 void zh_repetition_either(Builder& b) {
-    const bool female = b.chance(50);
-    const Person first = any_person(b, female, 4), second = any_person(b, !female, 4);
+    const auto [first, second] = any_two_people(b, 4);
     const Span first_at = chinese_person(b, first);
     const bool joined = b.chance(50);
     b.chars(joined ? "和" : b.any(kZhMet));
